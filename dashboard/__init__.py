@@ -1,0 +1,1 @@
+"""Goodput Lab user interfaces: Streamlit app, chart builders, reports and the CLI."""

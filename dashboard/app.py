@@ -1,0 +1,26 @@
+"""Goodput Lab dashboard: ``streamlit run dashboard/app.py``.
+
+The sidebar (preset + what-if widgets) is drawn here for every page; each page reads the
+current scenario with :func:`dashboard.page_context.current` and holds layout only.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from dashboard import cache
+from dashboard.components import sidebar
+
+PAGES_DIR = Path(__file__).resolve().parent / "app_pages"
+
+st.set_page_config(page_title="Goodput Lab", page_icon="⏱️", layout="wide")
+
+PAGES = [
+    st.Page(str(PAGES_DIR / "overview.py"), title="Overview", icon="📊", default=True),
+]
+
+page = st.navigation(PAGES)
+sidebar.show(cache.catalog())
+page.run()

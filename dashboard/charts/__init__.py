@@ -1,0 +1,1 @@
+"""Pure plotly figure builders: data in, ``go.Figure`` out (no Streamlit)."""

@@ -1,0 +1,1 @@
+"""Reusable Streamlit widgets; each owns its session-state keys."""

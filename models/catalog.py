@@ -1,0 +1,124 @@
+"""Instance catalog: a strict CSV loader into frozen dataclasses.
+
+The catalog (``data/instances.csv``) has one row per instance type and a source for every
+figure (``source_specs``, ``source_chip``, ``source_price``).  Unknown or missing columns,
+bad numbers and duplicate names are rejected with a ValidationError naming row and column.
+Empty cells mean *unknown* (e.g. a price that is not published): they load as ``None`` and
+the model asks the user for the value rather than inventing one.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+from .errors import ValidationError
+from .scenario import DATA_DIR
+
+DEFAULT_CATALOG = DATA_DIR / "instances.csv"
+MAX_CATALOG_BYTES = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One node type.  Units are in the field names; ``None`` means unknown."""
+
+    instance: str
+    accelerator: str
+    accelerators_per_node: int
+    accel_memory_GB: float  # per accelerator
+    hbm_TBps: float  # per accelerator
+    bf16_dense_tflops: float  # per accelerator
+    fp8_dense_tflops: float | None  # per accelerator
+    max_matmul_fraction: float | None  # measured max achievable matmul / peak (MFU upper bound)
+    scaleup_GBps: float | None  # NVLink / NeuronLink per accelerator
+    scaleup_domain_accels: int  # accelerators in one scale-up (NVLink/NeuronLink) domain
+    efa_gbps: float  # per node
+    host_memory_GiB: float
+    local_nvme_GB: float
+    usd_per_hour: float | None  # on-demand, per instance
+    price_as_of: str | None
+    source_specs: str
+    source_chip: str
+    source_price: str
+
+    @property
+    def node_bf16_tflops(self) -> float:
+        return self.bf16_dense_tflops * self.accelerators_per_node
+
+
+_INT = {"accelerators_per_node", "scaleup_domain_accels"}
+_OPTIONAL = {
+    "fp8_dense_tflops",
+    "max_matmul_fraction",
+    "scaleup_GBps",
+    "usd_per_hour",
+    "price_as_of",
+}
+_TEXT = {"instance", "accelerator", "price_as_of", "source_specs", "source_chip", "source_price"}
+_COLUMNS = [f.name for f in fields(Instance)]
+
+
+def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
+    """Parse catalog CSV text into ``{instance name: Instance}``."""
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    missing = [c for c in _COLUMNS if c not in header]
+    unknown = [c for c in header if c not in _COLUMNS]
+    if missing:
+        raise ValidationError(origin, "missing column(s): " + ", ".join(missing))
+    if unknown:
+        raise ValidationError(origin, "unknown column(s): " + ", ".join(unknown))
+    out: dict[str, Instance] = {}
+    for rowno, row in enumerate(reader, start=2):
+        kw: dict[str, object] = {}
+        for col in _COLUMNS:
+            raw = (row.get(col) or "").strip()
+            where = f"{origin} row {rowno}, column {col}"
+            if raw == "":
+                if col in _OPTIONAL:
+                    kw[col] = None
+                    continue
+                raise ValidationError(where, "is empty but required")
+            if col in _TEXT:
+                kw[col] = raw
+                continue
+            try:
+                x = float(raw)
+            except ValueError:
+                raise ValidationError(where, f"{raw!r} is not a number") from None
+            if math.isnan(x) or x < 0 or math.isinf(x):
+                raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
+            if col in _INT:
+                if x != int(x) or x < 1:
+                    raise ValidationError(where, f"{raw!r} must be a whole number >= 1")
+                kw[col] = int(x)
+            else:
+                kw[col] = x
+        inst = Instance(**kw)  # type: ignore[arg-type]
+        if inst.instance in out:
+            raise ValidationError(f"{origin} row {rowno}, column instance", "duplicate name")
+        out[inst.instance] = inst
+    if not out:
+        raise ValidationError(origin, "has no rows")
+    return out
+
+
+def load_catalog(path: str | Path | None = None) -> dict[str, Instance]:
+    """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``."""
+    p = Path(path or os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_CATALOG_BYTES:
+        raise ValidationError(str(p), "is too large (at most 1 MiB)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(str(p), f"is not UTF-8 text (byte {exc.start})") from None
+    return parse_catalog(text, origin=p.name)

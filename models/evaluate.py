@@ -1,0 +1,303 @@
+"""The orchestrator: Scenario -> numeric inputs -> every metric (the ModelChain analogue).
+
+``evaluate_arrays`` is the vectorised core: it takes the flat numeric inputs (``section.key``
+names, scalars or broadcastable arrays) and returns every metric as an array, so one call
+evaluates a whole grid for heatmaps and sweeps.  ``evaluate`` wraps it for one Scenario and
+returns an :class:`Evaluation` with plain floats, the loss breakdown and the assumptions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import goodput as gp
+from . import reliability as rel
+from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
+from .catalog import Instance, load_catalog
+from .errors import ValidationError
+from .fields import FIELDS
+from .scenario import Scenario
+
+RATE_STEP = 0.001  # "0.1% of the daily node failure rate" = 0.1 percentage point
+
+#: Loss components in the order of the waterfall, with labels for charts and reports.
+LOSS_COMPONENTS: dict[str, str] = {
+    "detection": "Detection",
+    "replacement": "Replacement",
+    "restart": "Restart",
+    "restore": "Checkpoint restore",
+    "rework": "Rework since last checkpoint",
+    "checkpoint_save": "Checkpoint saves",
+}
+
+
+def resolve_inputs(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> dict:
+    """Turn a scenario into the flat numeric inputs of :func:`evaluate_arrays`.
+
+    Looks the instance up in the catalog, fills the price from it when the scenario leaves
+    it out, and turns ``checkpoint.interval_minutes = "optimal"`` into a flag.
+    """
+    cat = catalog if catalog is not None else load_catalog()
+    name = scenario["cluster.instance"]
+    if name not in cat:
+        raise ValidationError(
+            "cluster.instance", f"{name!r} is not in the catalog; allowed: " + ", ".join(cat)
+        )
+    inst = cat[name]
+    price = scenario["pricing.usd_per_instance_hour"]
+    if price is None:
+        if inst.usd_per_hour is None:
+            raise ValidationError(
+                "pricing.usd_per_instance_hour",
+                f"the catalog has no price for {name} ({inst.source_price}); "
+                "enter one (a number in [0, 10000] USD/instance-h)",
+            )
+        price = inst.usd_per_hour
+    inputs: dict[str, Any] = {}
+    for key, f in FIELDS.items():
+        if f.kind in ("int", "float"):
+            inputs[key] = scenario[key]
+    inputs["pricing.usd_per_instance_hour"] = float(price)
+    interval = scenario["checkpoint.interval_minutes"]
+    inputs["checkpoint.interval_optimal"] = interval == "optimal"
+    if interval == "optimal":
+        inputs["checkpoint.interval_minutes"] = np.nan
+    inputs["instance.accelerators_per_node"] = inst.accelerators_per_node
+    inputs["instance.bf16_dense_tflops"] = inst.bf16_dense_tflops
+    return inputs
+
+
+def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """Every analytical metric for (arrays of) numeric inputs.
+
+    Inputs are keyed like scenario fields (``"cluster.nodes"``...) plus
+    ``checkpoint.interval_optimal`` (bool).  All arrays broadcast together.
+
+    Model
+    -----
+    failures/day λ = N·r; MTBF = 24/λ h; replacement time is the hot-spare swap when a spare
+    is free, else the no-spare replacement (:func:`models.reliability.probability_no_spare`);
+    R = detection + replacement + restart + restore; goodput is Daly's exact T_s/T_w with
+    rework and saves, and first-order 1 − [δ/τ + λ(τ/2 + R)] (:mod:`models.goodput`).
+    The loss breakdown takes the first-order minutes/day of each component and scales them
+    so that they add up to the exact loss (1 − goodput)·1440 min/day.
+    """
+    x = {k: as_float_array(v) for k, v in inputs.items() if k != "checkpoint.interval_optimal"}
+    nodes = x["cluster.nodes"]
+    spares = x["cluster.spare_nodes"]
+    rate = x["reliability.node_failure_rate_per_day"]
+    price = x["pricing.usd_per_instance_hour"]
+
+    lam = nodes * rate
+    mtbf_h = np.asarray(rel.mtbf_hours(lam))
+    p_none = np.asarray(rel.probability_no_spare(lam, x["reliability.repair_hours"], spares))
+    repl = np.asarray(
+        rel.expected_replacement_minutes(
+            p_none, x["recovery.replacement_minutes"], x["recovery.hot_spare_swap_minutes"]
+        )
+    )
+    det = x["recovery.detection_minutes"]
+    restart = x["recovery.restart_minutes"]
+    restore = x["recovery.restore_minutes"]
+    r_total = det + repl + restart + restore
+    save_min = x["checkpoint.save_seconds"] / 60.0
+
+    mtbf_min = mtbf_h * 60.0
+    tau_opt = np.asarray(gp.exact_optimal_interval_minutes(save_min, mtbf_min))
+    tau_young = np.asarray(gp.young_interval_minutes(save_min, mtbf_min))
+    tau = x["checkpoint.interval_minutes"]
+    if np.any(inputs.get("checkpoint.interval_optimal", False)):
+        # 'optimal' with no failures (or free saves) has no finite optimum: cap at one week
+        tau = np.where(np.isnan(tau), np.clip(tau_opt, 0.1, 10_080.0), tau)
+    tau = np.broadcast_to(tau, np.broadcast(tau, lam).shape)
+
+    g = np.asarray(gp.goodput_exact(lam, r_total, tau, save_min))
+    g1 = np.asarray(gp.goodput_first_order(lam, r_total, tau, save_min))
+    lost_per_failure = r_total + tau / 2.0
+
+    # first-order loss components in minutes/day, scaled to the exact total
+    comp = {
+        "detection": lam * det,
+        "replacement": lam * repl,
+        "restart": lam * restart,
+        "restore": lam * restore,
+        "rework": lam * tau / 2.0,
+        "checkpoint_save": MINUTES_PER_DAY * save_min / tau,
+    }
+    total_fo = sum(comp.values())
+    exact_loss_min = (1.0 - g) * MINUTES_PER_DAY
+    with np.errstate(invalid="ignore", divide="ignore"):
+        scale = np.where(total_fo > 0, exact_loss_min / np.where(total_fo > 0, total_fo, 1), 0.0)
+
+    cluster_usd_day = nodes * price * HOURS_PER_DAY
+    spare_usd_day = spares * price * HOURS_PER_DAY
+    out: dict[str, np.ndarray] = {
+        "failures_per_day": lam,
+        "mtbf_hours": mtbf_h,
+        "probability_no_spare": p_none,
+        "replacement_minutes_expected": repl,
+        "recovery_minutes_per_failure": r_total,
+        "rework_minutes_per_failure": tau / 2.0,
+        "minutes_lost_per_failure": lost_per_failure,
+        "checkpoint_interval_minutes": tau,
+        "optimal_checkpoint_interval_minutes": tau_opt,
+        "young_interval_minutes": tau_young,
+        "checkpoint_overhead_fraction": save_min / (tau + save_min),
+        "goodput": g,
+        "goodput_first_order": g1,
+        "cluster_usd_per_day": cluster_usd_day,
+        "spare_usd_per_day": spare_usd_day,
+        "total_usd_per_day": cluster_usd_day + spare_usd_day,
+        "productive_usd_per_day": g * cluster_usd_day,
+        "lost_usd_per_day": (1.0 - g) * cluster_usd_day + spare_usd_day,
+        "lost_minutes_per_day": exact_loss_min,
+    }
+    for name, minutes in comp.items():
+        m = minutes * scale
+        out[f"loss_{name}_minutes_per_day"] = m
+        out[f"loss_{name}_usd_per_day"] = m / MINUTES_PER_DAY * cluster_usd_day
+    return out
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """Result of :func:`evaluate` for one scenario: metrics as floats plus context."""
+
+    scenario: Scenario
+    metrics: dict[str, float]
+    instance: Instance
+    value_of_reliability: dict[str, float] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> float:
+        return self.metrics[key]
+
+    def loss_breakdown(self) -> list[dict[str, Any]]:
+        """Rows of (component, label, minutes/day, USD/day, share of wall time)."""
+        rows = []
+        for name, label in LOSS_COMPONENTS.items():
+            m = self.metrics[f"loss_{name}_minutes_per_day"]
+            rows.append(
+                {
+                    "component": name,
+                    "label": label,
+                    "minutes_per_day": m,
+                    "usd_per_day": self.metrics[f"loss_{name}_usd_per_day"],
+                    "fraction_of_wall_time": m / MINUTES_PER_DAY,
+                }
+            )
+        return rows
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """One flat JSON-able object (the CLI contract), plus breakdown and scenario."""
+        out: dict[str, Any] = {"scenario_name": self.scenario.name}
+        out.update({k: _jsonable(v) for k, v in self.metrics.items()})
+        out.update({k: _jsonable(v) for k, v in self.value_of_reliability.items()})
+        out["usd_per_instance_hour"] = _jsonable(self.metrics["usd_per_instance_hour"])
+        out["loss_breakdown"] = [
+            {k: _jsonable(v) for k, v in row.items()} for row in self.loss_breakdown()
+        ]
+        out["scenario"] = self.scenario.to_dict()
+        return out
+
+
+def _jsonable(v: Any) -> Any:
+    if isinstance(v, float | np.floating):
+        f = float(v)
+        return f if np.isfinite(f) else None
+    return v
+
+
+def evaluate(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> Evaluation:
+    """Evaluate one scenario: metrics, loss breakdown and the value of 0.1 pp reliability."""
+    cat = catalog if catalog is not None else load_catalog()
+    inputs = resolve_inputs(scenario, cat)
+    arrays = evaluate_arrays(inputs)
+    metrics = {k: float(np.asarray(v)) for k, v in arrays.items()}
+    metrics["usd_per_instance_hour"] = float(inputs["pricing.usd_per_instance_hour"])
+    metrics["accelerators"] = float(
+        scenario["cluster.nodes"] * cat[scenario["cluster.instance"]].accelerators_per_node
+    )
+    return Evaluation(
+        scenario=scenario,
+        metrics=metrics,
+        instance=cat[scenario["cluster.instance"]],
+        value_of_reliability=value_of_reliability(inputs),
+    )
+
+
+def value_of_reliability(inputs: Mapping[str, Any], step: float = RATE_STEP) -> dict[str, float]:
+    """Goodput points and USD/day gained by a 0.1 pp lower node failure rate, here.
+
+    When the rate is at least ``step`` this is the discrete change g(r − step) − g(r) (what a
+    user would compare); below that the decrease is impossible, so the local slope
+    −dg/dr · step is reported instead and ``value_of_reliability_is_slope`` is 1.
+    """
+    base = evaluate_arrays(inputs)
+    r = float(np.asarray(inputs["reliability.node_failure_rate_per_day"]))
+    if r >= step:
+        lower = evaluate_arrays({**inputs, "reliability.node_failure_rate_per_day": r - step})
+        gain = float(lower["goodput"] - base["goodput"])
+        is_slope = 0.0
+    else:
+        h = 1e-6
+        up = evaluate_arrays({**inputs, "reliability.node_failure_rate_per_day": r + h})
+        gain = float((base["goodput"] - up["goodput"]) / h * step)
+        is_slope = 1.0
+    usd = gain * float(base["cluster_usd_per_day"])
+    return {
+        "goodput_gain_per_0p1pp": gain,
+        "usd_per_day_per_0p1pp": usd,
+        "value_of_reliability_is_slope": is_slope,
+    }
+
+
+@dataclass(frozen=True)
+class Comparison:
+    baseline: Evaluation
+    candidate: Evaluation
+    goodput_delta: float
+    goodput_delta_first_order: float
+    savings_usd_per_day: float
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "baseline_name": self.baseline.scenario.name,
+            "candidate_name": self.candidate.scenario.name,
+            "goodput_baseline": self.baseline["goodput"],
+            "goodput_candidate": self.candidate["goodput"],
+            "goodput_delta": self.goodput_delta,
+            "goodput_delta_first_order": self.goodput_delta_first_order,
+            "savings_usd_per_day": self.savings_usd_per_day,
+            "savings_usd_per_month": self.savings_usd_per_day * 365.25 / 12,
+            "savings_usd_per_year": self.savings_usd_per_day * 365.25,
+            "baseline": self.baseline.to_json_dict(),
+            "candidate": self.candidate.to_json_dict(),
+        }
+
+
+def compare(
+    baseline: Scenario, candidate: Scenario, catalog: Mapping[str, Instance] | None = None
+) -> Comparison:
+    """Goodput delta and savings per day of ``candidate`` over ``baseline``.
+
+    savings/day = (g_cand − g_base) · (baseline cluster cost/day)
+                  + (baseline total cost/day − candidate total cost/day)
+    i.e. the value of the extra useful time at the baseline's price plus any difference in
+    what the two cost to run (price per hour, node count, hot spares), as in DESIGN.md.
+    """
+    cat = catalog if catalog is not None else load_catalog()
+    b = evaluate(baseline, cat)
+    c = evaluate(candidate, cat)
+    dg = c["goodput"] - b["goodput"]
+    savings = dg * b["cluster_usd_per_day"] + (b["total_usd_per_day"] - c["total_usd_per_day"])
+    return Comparison(
+        baseline=b,
+        candidate=c,
+        goodput_delta=dg,
+        goodput_delta_first_order=c["goodput_first_order"] - b["goodput_first_order"],
+        savings_usd_per_day=savings,
+    )

@@ -1,0 +1,326 @@
+"""The scenario schema: every input field, its type, unit, allowed range and source.
+
+One registry drives validation, TOML in/out, ``--set section.key=value``, the dashboard's
+what-if widgets, URL state and sensitivity analysis, so a field added here is everywhere.
+
+Fields are grouped per section in separate tuples so that each domain (reliability,
+checkpoint, network, ...) owns its own block.  Ranges are *validation* ranges (what the
+model accepts); ``ui_min``/``ui_max`` are the default slider span in the dashboard.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Field:
+    """One scenario input.
+
+    Attributes
+    ----------
+    key : dotted ``section.name``.
+    kind : ``"int"``, ``"float"``, ``"str"`` or ``"choice"``.
+    default : value used when a scenario omits the field (``None`` = derived, see ``help``).
+    min, max : inclusive allowed range for numbers (``None`` = unbounded on that side).
+    unit : unit shown next to the value (``""`` for dimensionless).
+    label : short human label.
+    help : one or two sentences: meaning, and where the default comes from.
+    choices : allowed values for ``kind="choice"``.
+    optional : ``None`` is allowed (the model derives the value).
+    special : string values allowed besides numbers, e.g. ``("optimal",)``.
+    ui_min, ui_max, ui_step : dashboard slider span.
+    scale : factor from stored value to displayed value (e.g. 100 for fractions shown in %).
+    sensitivity : include in tornado/sensitivity sweeps.
+    """
+
+    key: str
+    kind: str
+    default: Any
+    min: float | None = None
+    max: float | None = None
+    unit: str = ""
+    label: str = ""
+    help: str = ""
+    choices: tuple[str, ...] = ()
+    optional: bool = False
+    special: tuple[str, ...] = ()
+    ui_min: float | None = None
+    ui_max: float | None = None
+    ui_step: float | None = None
+    scale: float = 1.0
+    sensitivity: bool = True
+
+    @property
+    def section(self) -> str:
+        return self.key.split(".", 1)[0]
+
+    @property
+    def name(self) -> str:
+        return self.key.split(".", 1)[1]
+
+    def allowed(self) -> str:
+        """Human description of the allowed values, used in error messages."""
+        if self.kind == "choice":
+            return "one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "str":
+            return "a non-empty text of at most 200 characters"
+        lo = "-inf" if self.min is None else _fmt(self.min)
+        hi = "inf" if self.max is None else _fmt(self.max)
+        what = "an integer" if self.kind == "int" else "a number"
+        extra = "".join(f" or {s!r}" for s in self.special)
+        opt = " (or omitted to derive it)" if self.optional else ""
+        unit = f" {self.unit}" if self.unit else ""
+        return f"{what} in [{lo}, {hi}]{unit}{extra}{opt}"
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}"
+
+
+CLUSTER_FIELDS: tuple[Field, ...] = (
+    Field(
+        "cluster.instance",
+        "str",
+        "p5.48xlarge",
+        label="Instance type",
+        help="Catalog name of the node type (data/instances.csv).",
+        sensitivity=False,
+    ),
+    Field(
+        "cluster.nodes",
+        "int",
+        2000,
+        1,
+        200_000,
+        "nodes",
+        "Nodes in the job",
+        "Instances the training job runs on (2,000 p5.48xlarge = 16,000 H100).",
+        ui_min=1,
+        ui_max=20_000,
+        ui_step=1,
+    ),
+    Field(
+        "cluster.spare_nodes",
+        "int",
+        0,
+        0,
+        100_000,
+        "nodes",
+        "Hot spare nodes",
+        "Idle, paid nodes kept ready to replace a failed one; they cut replacement time "
+        "to recovery.hot_spare_swap_minutes while the pool is not empty.",
+        ui_min=0,
+        ui_max=200,
+        ui_step=1,
+    ),
+)
+
+RELIABILITY_FIELDS: tuple[Field, ...] = (
+    Field(
+        "reliability.node_failure_rate_per_day",
+        "float",
+        0.002,
+        0.0,
+        1.0,
+        "per node-day",
+        "Node failure rate",
+        "Job-stopping failures per node per day, as a fraction (0.001 = 0.1%). Llama 3 405B "
+        "saw 419 unexpected interruptions on 2,048 nodes in 54 days = 0.379% (arXiv:2407.21783).",
+        ui_min=0.0,
+        ui_max=0.02,
+        ui_step=0.0001,
+        scale=100.0,
+    ),
+    Field(
+        "reliability.repair_hours",
+        "float",
+        24.0,
+        0.0,
+        24.0 * 365,
+        "h",
+        "Repair time",
+        "Mean time a failed node is out of service before it rejoins the spare pool "
+        "(OPT-175B logbook: replacements 'can take hours').",
+        ui_min=0.5,
+        ui_max=168.0,
+        ui_step=0.5,
+    ),
+)
+
+RECOVERY_FIELDS: tuple[Field, ...] = (
+    Field(
+        "recovery.detection_minutes",
+        "float",
+        3.0,
+        0.0,
+        1440.0,
+        "min",
+        "Detection",
+        "Time from the fault to the job noticing it (NVIDIA resiliency heartbeat default is "
+        "300 s after the first 1,800 s; ByteDance Minder detects in 3.6 s).",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "recovery.replacement_minutes",
+        "float",
+        4.0,
+        0.0,
+        10_080.0,
+        "min",
+        "Replacement (no spare)",
+        "Time to get a replacement node when no job-owned hot spare is free (provider pool, "
+        "managed replacement or repair). Crusoe reports <5 min for H200 nodes.",
+        ui_min=0.0,
+        ui_max=240.0,
+        ui_step=1.0,
+    ),
+    Field(
+        "recovery.hot_spare_swap_minutes",
+        "float",
+        1.0,
+        0.0,
+        1440.0,
+        "min",
+        "Hot-spare swap",
+        "Time to swap in a job-owned hot spare when one is free.",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "recovery.restart_minutes",
+        "float",
+        2.0,
+        0.0,
+        1440.0,
+        "min",
+        "Restart",
+        "Time to relaunch the job on the repaired node set (scheduler, container start, "
+        "process-group and NCCL initialisation).",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "recovery.restore_minutes",
+        "float",
+        2.0,
+        0.0,
+        1440.0,
+        "min",
+        "Checkpoint restore",
+        "Time to load the last checkpoint into every node before training resumes.",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+    ),
+)
+
+CHECKPOINT_FIELDS: tuple[Field, ...] = (
+    Field(
+        "checkpoint.interval_minutes",
+        "float",
+        40.0,
+        0.1,
+        10_080.0,
+        "min",
+        "Checkpoint interval",
+        "Compute time between checkpoints; 'optimal' uses the exact minimiser of Daly's "
+        "expected wall time. A failure loses on average half an interval of work (rework).",
+        special=("optimal",),
+        ui_min=1.0,
+        ui_max=240.0,
+        ui_step=1.0,
+    ),
+    Field(
+        "checkpoint.save_seconds",
+        "float",
+        60.0,
+        0.0,
+        86_400.0,
+        "s",
+        "Blocking save time",
+        "Time training is paused for each checkpoint save (for asynchronous saves, only the "
+        "device-to-host snapshot).",
+        ui_min=0.0,
+        ui_max=600.0,
+        ui_step=5.0,
+    ),
+)
+
+PRICING_FIELDS: tuple[Field, ...] = (
+    Field(
+        "pricing.usd_per_instance_hour",
+        "float",
+        None,
+        0.0,
+        10_000.0,
+        "USD/instance-h",
+        "Price per instance-hour",
+        "Omit to use the catalog's on-demand price (data/instances.csv, with its as-of date); "
+        "set it for negotiated, reserved or Capacity Block prices.",
+        optional=True,
+        ui_min=0.0,
+        ui_max=200.0,
+        ui_step=0.01,
+    ),
+)
+
+WORKLOAD_FIELDS: tuple[Field, ...] = (
+    Field(
+        "workload.params_billion",
+        "float",
+        405.0,
+        0.001,
+        100_000.0,
+        "B params",
+        "Model parameters",
+        "Dense parameter count in billions (Llama 3: 405).",
+        ui_min=1.0,
+        ui_max=2000.0,
+        ui_step=1.0,
+    ),
+    Field(
+        "workload.tokens_trillion",
+        "float",
+        15.6,
+        1e-6,
+        10_000.0,
+        "T tokens",
+        "Training tokens",
+        "Tokens to train on, in trillions (Llama 3 405B: 15.6T).",
+        ui_min=0.1,
+        ui_max=100.0,
+        ui_step=0.1,
+    ),
+    Field(
+        "workload.mfu",
+        "float",
+        0.40,
+        0.001,
+        1.0,
+        "",
+        "MFU",
+        "Model FLOPs utilisation while training (PaLM App. B definition). Llama 3 405B: "
+        "38-43% BF16 MFU on H100 (arXiv:2407.21783).",
+        ui_min=0.05,
+        ui_max=0.8,
+        ui_step=0.01,
+        scale=100.0,
+    ),
+)
+
+SECTIONS: dict[str, tuple[Field, ...]] = {
+    "cluster": CLUSTER_FIELDS,
+    "reliability": RELIABILITY_FIELDS,
+    "recovery": RECOVERY_FIELDS,
+    "checkpoint": CHECKPOINT_FIELDS,
+    "pricing": PRICING_FIELDS,
+    "workload": WORKLOAD_FIELDS,
+}
+
+FIELDS: dict[str, Field] = {f.key: f for fields in SECTIONS.values() for f in fields}

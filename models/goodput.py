@@ -1,0 +1,134 @@
+"""Goodput from failures and checkpoints: first-order waste and Daly's exact expectation.
+
+Notation (REFERENCES.md §2): M = job MTBF, δ = blocking checkpoint save time, R = restart
+time (detection + replacement + restart + restore), τ = compute time between checkpoints.
+Every function takes minutes and broadcasts over numpy arrays.
+
+References
+----------
+[1] J. W. Young, "A first order approximation to the optimum checkpoint interval",
+    CACM 17(9):530-531, 1974. doi:10.1145/361147.361115
+[2] J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart
+    dumps", Future Generation Computer Systems 22(3):303-312, 2006.
+    doi:10.1016/j.future.2004.11.016
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.special import lambertw
+
+from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+
+
+def lost_minutes_per_failure(restart_minutes, interval_minutes):
+    """First-order time lost per failure: R + τ/2 [min].
+
+    The rework term τ/2 is the mean progress since the last checkpoint when failures
+    arrive uniformly within an interval (first order in τ/M, [1]).
+
+    Examples
+    --------
+    >>> lost_minutes_per_failure(10.0, 40.0)
+    30.0
+    """
+    out = as_float_array(restart_minutes) + as_float_array(interval_minutes) / 2.0
+    return like_input(out, restart_minutes, interval_minutes)
+
+
+def waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes):
+    """First-order fraction of wall time wasted: W = δ/τ + λ·(τ/2 + R) [fraction].
+
+    λ is taken per minute (failures_per_day / 1440).  Derived from [1]; minimising it in τ
+    gives Young's τ = √(2δM).  W can exceed 1 when failures are so frequent that the
+    first-order expansion is meaningless: callers report goodput as max(0, 1 − W).
+
+    Examples
+    --------
+    >>> round(waste_first_order(2.0, 10.0, 40.0, 0.0), 5)  # 2 × 30 min / 1440 min
+    0.04167
+    """
+    lam = as_float_array(failures_per_day) / MINUTES_PER_DAY
+    tau = as_float_array(interval_minutes)
+    w = as_float_array(save_minutes) / tau + lam * (tau / 2.0 + as_float_array(restart_minutes))
+    return like_input(w, failures_per_day, restart_minutes, interval_minutes, save_minutes)
+
+
+def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes, save_minutes):
+    """Expected wall time per unit of solve time, T_w / T_s, for exponential failures.
+
+    Daly [2]: T_w(τ) = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ.  Written with λ = 1/M so that
+    λ = 0 gives the failure-free limit (τ+δ)/τ:
+    T_w/T_s = e^{λR} · expm1(λ(τ+δ)) / (λτ).
+
+    Examples
+    --------
+    >>> round(expected_wall_time_ratio(0.0, 10.0, 40.0, 2.0), 6)  # no failures: (τ+δ)/τ
+    1.05
+    """
+    lam = as_float_array(failures_per_day) / MINUTES_PER_DAY
+    r = as_float_array(restart_minutes)
+    tau = as_float_array(interval_minutes)
+    d = as_float_array(save_minutes)
+    seg = tau + d
+    safe = np.where(lam > 0, lam, 1.0)
+    with np.errstate(over="ignore", invalid="ignore"):
+        ratio = np.exp(lam * r) * np.expm1(safe * seg) / (safe * tau)
+    ratio = np.where(lam > 0, ratio, seg / tau)
+    return like_input(ratio, failures_per_day, restart_minutes, interval_minutes, save_minutes)
+
+
+def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minutes):
+    """Expected goodput T_s / T_w for exponential failures (Daly [2], eq. for T_w) [fraction].
+
+    Examples
+    --------
+    >>> round(goodput_exact(4.0, 11.0, 40.0, 1.0), 4)
+    0.8934
+    """
+    g = 1.0 / as_float_array(
+        expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes, save_minutes)
+    )
+    g = np.where(np.isfinite(g), g, 0.0)
+    return like_input(g, failures_per_day, restart_minutes, interval_minutes, save_minutes)
+
+
+def goodput_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes):
+    """max(0, 1 − W) with W from :func:`waste_first_order` [fraction]."""
+    w = as_float_array(
+        waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes)
+    )
+    g = np.clip(1.0 - w, 0.0, 1.0)
+    return like_input(g, failures_per_day, restart_minutes, interval_minutes, save_minutes)
+
+
+def young_interval_minutes(save_minutes, mtbf_minutes):
+    """Young's optimum τ = √(2δM) [min] ([1]).
+
+    Examples
+    --------
+    >>> young_interval_minutes(1.0, 720.0)
+    37.94733192202055
+    """
+    out = np.sqrt(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes))
+    return like_input(out, save_minutes, mtbf_minutes)
+
+
+def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
+    """τ that minimises Daly's T_w exactly: τ = M·[1 + W₀(−e^{−(1+δ/M)})] [min].
+
+    Setting dT_w/dτ = 0 gives e^{(τ+δ)/M}(1 − τ/M) = 1, solved by the principal branch of
+    Lambert W; the optimum does not depend on R.  ``inf`` when M is infinite (no failures).
+
+    Examples
+    --------
+    >>> round(exact_optimal_interval_minutes(1.0, 720.0), 3)
+    38.284
+    """
+    d = as_float_array(save_minutes)
+    m = as_float_array(mtbf_minutes)
+    finite = np.isfinite(m) & (m > 0)
+    msafe = np.where(finite, m, 1.0)
+    w = lambertw(-np.exp(-(1.0 + d / msafe)), 0).real
+    tau = np.where(finite, msafe * (1.0 + w), np.inf)
+    return like_input(tau, save_minutes, mtbf_minutes)

@@ -1,0 +1,88 @@
+"""Failure process of a cluster: failures per day, MTBF, hot-spare availability.
+
+All functions are numpy-vectorised: scalars or arrays in, same shape out (floats for
+all-scalar input).  Rates are per node per day as fractions; times are named by unit.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy import stats
+
+from ._tools import HOURS_PER_DAY, as_float_array, like_input
+
+
+def cluster_failures_per_day(nodes, node_failure_rate_per_day):
+    """Expected job-stopping failures per day of a job on ``nodes`` nodes.
+
+    λ_cluster = N · λ_node (independent nodes, superposition of Poisson processes).
+
+    Parameters
+    ----------
+    nodes : number of nodes in the job [nodes].
+    node_failure_rate_per_day : failures per node per day [1/(node·day)], e.g. 0.001.
+
+    Returns
+    -------
+    failures per day [1/day].
+
+    Examples
+    --------
+    >>> cluster_failures_per_day(2000, 0.001)
+    2.0
+    """
+    n = as_float_array(nodes)
+    r = as_float_array(node_failure_rate_per_day)
+    return like_input(n * r, nodes, node_failure_rate_per_day)
+
+
+def mtbf_hours(failures_per_day):
+    """Job mean time between failures, M = 24 / λ_cluster [h]; ``inf`` when λ = 0.
+
+    Examples
+    --------
+    >>> mtbf_hours(2.0)
+    12.0
+    """
+    lam = as_float_array(failures_per_day)
+    with np.errstate(divide="ignore"):
+        m = np.where(lam > 0, HOURS_PER_DAY / np.where(lam > 0, lam, 1.0), np.inf)
+    return like_input(m, failures_per_day)
+
+
+def probability_no_spare(failures_per_day, repair_hours, spare_nodes):
+    """Probability that a failure finds every hot spare still in repair.
+
+    Failed nodes leave for repair and come back after ``repair_hours`` on average, so the
+    number of nodes in repair is an M/G/∞ occupancy, Poisson with mean λ·E[S] by Palm's
+    theorem (Kleinrock, *Queueing Systems* Vol. 1, 1975, §3.x).  By PASTA a failure sees
+    that stationary distribution, and it finds no free spare when at least ``spare_nodes``
+    nodes are already in repair: P = P(Poisson(λ·S) ≥ s) (= 1 when s = 0).
+
+    Parameters
+    ----------
+    failures_per_day : λ, failures per day of the job [1/day].
+    repair_hours : mean repair time of a failed node [h].
+    spare_nodes : hot spares owned by the job [nodes].
+
+    Examples
+    --------
+    >>> round(probability_no_spare(4.0, 24.0, 4), 4)  # P(Poisson(4) >= 4)
+    0.5665
+    """
+    lam = as_float_array(failures_per_day)
+    rep = as_float_array(repair_hours)
+    s = as_float_array(spare_nodes)
+    mu = lam * rep / HOURS_PER_DAY
+    p = np.where(s <= 0, 1.0, stats.poisson.sf(s - 1, mu))
+    return like_input(p, failures_per_day, repair_hours, spare_nodes)
+
+
+def expected_replacement_minutes(p_no_spare, replacement_minutes, hot_spare_swap_minutes):
+    """Mean replacement time: spare swap when a spare is free, else the slower path [min].
+
+    t = p · t_replace + (1 − p) · t_swap.
+    """
+    p = as_float_array(p_no_spare)
+    out = p * as_float_array(replacement_minutes) + (1 - p) * as_float_array(hot_spare_swap_minutes)
+    return like_input(out, p_no_spare, replacement_minutes, hot_spare_swap_minutes)

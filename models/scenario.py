@@ -1,0 +1,280 @@
+"""Scenario: one immutable, validated description of a cluster and its training job.
+
+Every input is a field of :mod:`models.fields`; a scenario is a name, a description and a
+value for each field.  TOML files, ``--set section.key=value`` overrides, dashboard widgets
+and URL state all go through :func:`Scenario.from_dict` / :meth:`Scenario.replace`, so they
+share one validation that names the field, the value and the allowed range.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .errors import ValidationError
+from .fields import FIELDS, SECTIONS, Field
+
+MAX_TOML_BYTES = 256 * 1024
+META_KEYS = ("name", "description")
+
+
+def _check_value(f: Field, value: Any) -> Any:
+    """Validate and normalise one value for field ``f``; raise ValidationError otherwise."""
+    if value is None:
+        if f.optional:
+            return None
+        raise ValidationError(f.key, f"a value is required ({f.allowed()})")
+    if f.kind in ("str", "choice"):
+        if not isinstance(value, str):
+            raise ValidationError(f.key, f"{value!r} is not text ({f.allowed()})")
+        value = value.strip()
+        if f.kind == "choice" and value not in f.choices:
+            raise ValidationError(f.key, f"{value!r} is not allowed ({f.allowed()})")
+        if f.kind == "str" and not 0 < len(value) <= 200:
+            raise ValidationError(f.key, f"{value!r} is not allowed ({f.allowed()})")
+        return value
+    if isinstance(value, str):
+        text = value.strip()
+        if text in f.special:
+            return text
+        if f.optional and text.lower() in ("", "none", "auto", "catalog"):
+            return None
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})") from None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})")
+    x = float(value)
+    if math.isnan(x) or math.isinf(x):
+        raise ValidationError(f.key, f"{value!r} is not a finite number ({f.allowed()})")
+    if f.kind == "int" and x != round(x):
+        raise ValidationError(f.key, f"{value!r} is not a whole number ({f.allowed()})")
+    if (f.min is not None and x < f.min) or (f.max is not None and x > f.max):
+        raise ValidationError(f.key, f"{value!r} is out of range ({f.allowed()})")
+    return round(x) if f.kind == "int" else x
+
+
+class _Section:
+    """Read-only attribute view of one section: ``scenario.cluster.nodes``."""
+
+    def __init__(self, scenario: Scenario, section: str):
+        self._scenario = scenario
+        self._section = section
+
+    def __getattr__(self, name: str) -> Any:
+        key = f"{self._section}.{name}"
+        if key not in FIELDS:
+            raise AttributeError(key)
+        return self._scenario.values[key]
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """An immutable, validated scenario.  Build it with :meth:`from_dict` or :meth:`load`."""
+
+    values: Mapping[str, Any]
+    name: str = "Untitled scenario"
+    description: str = ""
+    _sections: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "values", MappingProxyType(dict(self.values)))
+
+    def __reduce__(self):  # MappingProxyType does not pickle; Streamlit's cache pickles
+        return (_rebuild, (dict(self.values), self.name, self.description))
+
+    def __getattr__(self, name: str) -> Any:
+        if name in SECTIONS:
+            return _Section(self, name)
+        raise AttributeError(name)
+
+    def __getitem__(self, key: str) -> Any:
+        return self.values[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def __hash__(self) -> int:
+        return hash((self.name, self.description, tuple(sorted(self.values.items()))))
+
+    def __eq__(self, other: object) -> bool:
+        return (
+            isinstance(other, Scenario)
+            and self.name == other.name
+            and self.description == other.description
+            and dict(self.values) == dict(other.values)
+        )
+
+    # ----------------------------------------------------------------- construction
+    @classmethod
+    def default(cls) -> Scenario:
+        return cls.from_dict({})
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, base: Scenario | None = None) -> Scenario:
+        """Build from a nested ``{section: {key: value}}`` mapping (TOML shape).
+
+        Flat ``{"section.key": value}`` entries are accepted too.  Missing fields take the
+        value of ``base`` (or the field default); unknown sections or keys are rejected.
+        """
+        if not isinstance(data, Mapping):
+            raise ValidationError("scenario", "must be a table of sections")
+        values = dict(base.values) if base else {k: f.default for k, f in FIELDS.items()}
+        name = base.name if base else "Untitled scenario"
+        description = base.description if base else ""
+        flat: dict[str, Any] = {}
+        for key, value in data.items():
+            if key in META_KEYS:
+                if not isinstance(value, str) or len(value) > 2000:
+                    raise ValidationError(key, "must be text of at most 2,000 characters")
+                if key == "name":
+                    name = value.strip() or name
+                else:
+                    description = value
+            elif key in SECTIONS:
+                if not isinstance(value, Mapping):
+                    raise ValidationError(key, "must be a table, e.g. [" + key + "]")
+                for sub, v in value.items():
+                    flat[f"{key}.{sub}"] = v
+            elif key in FIELDS or str(key).split(".", 1)[0] in SECTIONS:
+                flat[key] = value
+            else:
+                raise ValidationError(
+                    str(key),
+                    "unknown section; allowed: " + ", ".join([*META_KEYS, *SECTIONS]),
+                )
+        for key, value in flat.items():
+            if key not in FIELDS:
+                section = key.split(".", 1)[0]
+                known = ", ".join(f.name for f in SECTIONS.get(section, ()))
+                raise ValidationError(key, f"unknown field; [{section}] has: {known}")
+            values[key] = _check_value(FIELDS[key], value)
+        return cls(values=values, name=name, description=description)
+
+    @classmethod
+    def from_toml(cls, text: str | bytes, *, base: Scenario | None = None) -> Scenario:
+        """Parse TOML text; malformed or oversized input raises ValidationError."""
+        if isinstance(text, bytes):
+            if len(text) > MAX_TOML_BYTES:
+                raise ValidationError(
+                    "scenario file", f"{len(text):,} bytes is too large (at most 256 KiB)"
+                )
+            try:
+                text = text.decode("utf-8")
+            except UnicodeDecodeError as exc:
+                raise ValidationError(
+                    "scenario file", f"is not UTF-8 text (byte {exc.start})"
+                ) from None
+        if len(text) > MAX_TOML_BYTES:
+            raise ValidationError("scenario file", "is too large (at most 256 KiB)")
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        return cls.from_dict(data, base=base)
+
+    @classmethod
+    def load(cls, path: str | Path) -> Scenario:
+        p = Path(path)
+        try:
+            raw = p.read_bytes()
+        except OSError as exc:
+            raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
+        return cls.from_toml(raw)
+
+    # ----------------------------------------------------------------- edits / output
+    def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
+        """Copy with some fields changed: ``s.replace({"cluster.nodes": 100})``."""
+        data: dict[str, Any] = dict(updates or {})
+        data.update(meta)
+        return Scenario.from_dict(data, base=self)
+
+    def with_overrides(self, assignments: list[str] | tuple[str, ...]) -> Scenario:
+        """Apply ``section.key=value`` strings (the CLI's ``--set``)."""
+        updates: dict[str, Any] = {}
+        for item in assignments:
+            if "=" not in item:
+                raise ValidationError("--set", f"{item!r} is not of the form section.key=value")
+            key, raw = item.split("=", 1)
+            key = key.strip()
+            if key in META_KEYS:
+                updates[key] = raw
+                continue
+            if key not in FIELDS:
+                raise ValidationError(key, "unknown field; see `goodput evaluate --help`")
+            updates[key] = _parse_literal(raw)
+        return self.replace(updates)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted)."""
+        out: dict[str, Any] = {"name": self.name, "description": self.description}
+        for section, fields in SECTIONS.items():
+            sec = {f.name: self.values[f.key] for f in fields if self.values[f.key] is not None}
+            out[section] = sec
+        return out
+
+    def to_toml(self) -> str:
+        """TOML text that :meth:`from_toml` reads back to an equal scenario."""
+        lines = [f"name = {_toml_value(self.name)}"]
+        if self.description:
+            lines.append(f"description = {_toml_value(self.description)}")
+        for section, fields in SECTIONS.items():
+            lines.append("")
+            lines.append(f"[{section}]")
+            for f in fields:
+                v = self.values[f.key]
+                if v is None:
+                    lines.append(f"# {f.name} = (derived: {f.help.split('.')[0]})")
+                else:
+                    unit = f"  # {f.unit}" if f.unit else ""
+                    lines.append(f"{f.name} = {_toml_value(v)}{unit}")
+        return "\n".join(lines) + "\n"
+
+    def changed_fields(self) -> dict[str, Any]:
+        """Fields whose value differs from the registry default."""
+        return {k: v for k, v in self.values.items() if v != FIELDS[k].default}
+
+
+def _rebuild(values: dict, name: str, description: str) -> Scenario:
+    return Scenario(values=values, name=name, description=description)
+
+
+def _parse_literal(raw: str) -> Any:
+    text = raw.strip()
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, float):
+        return repr(v)
+    return json.dumps(str(v), ensure_ascii=False)
+
+
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+SCENARIO_DIR = DATA_DIR / "scenarios"
+
+
+def preset_paths() -> dict[str, Path]:
+    """Preset scenarios shipped in ``data/scenarios`` keyed by file stem."""
+    return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.toml"))}
+
+
+def load_preset(stem: str) -> Scenario:
+    paths = preset_paths()
+    if stem not in paths:
+        raise ValidationError("preset", f"{stem!r} is unknown; allowed: " + ", ".join(paths))
+    return Scenario.load(paths[stem])

@@ -1,0 +1,114 @@
+"""The `goodput` command line, run as a subprocess (DESIGN.md contract)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import SCENARIOS
+
+BASE = str(SCENARIOS / "aws-16k-h100.toml")
+IMPROVED = str(SCENARIOS / "aws-16k-h100-improved.toml")
+
+
+def goodput(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "dashboard.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_compare_reproduces_headline_claim():
+    out = goodput("compare", BASE, IMPROVED, "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert 0.040 <= d["goodput_delta"] <= 0.044
+    assert 185_000 <= d["savings_usd_per_day"] <= 210_000
+
+
+def test_evaluate_json_has_contract_keys():
+    out = goodput("evaluate", BASE, "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in [
+        "failures_per_day",
+        "mtbf_hours",
+        "minutes_lost_per_failure",
+        "goodput",
+        "goodput_first_order",
+        "cluster_usd_per_day",
+        "lost_usd_per_day",
+    ]:
+        assert isinstance(d[key], float), key
+    assert d["failures_per_day"] == pytest.approx(4.0)
+    assert d["mtbf_hours"] == pytest.approx(6.0)
+    assert d["minutes_lost_per_failure"] == pytest.approx(31.0)
+    assert d["cluster_usd_per_day"] == pytest.approx(2000 * 24 * 98.32)
+
+
+def test_evaluate_set_override_changes_result():
+    out = goodput(
+        "evaluate", BASE, "--set", "reliability.node_failure_rate_per_day=0.001", "--json"
+    )
+    d = json.loads(out.stdout)
+    assert d["failures_per_day"] == pytest.approx(2.0)
+
+
+def test_instances_json_lists_catalog_and_unknown_prices():
+    out = goodput("instances", "--json")
+    assert out.returncode == 0
+    rows = {r["instance"]: r for r in json.loads(out.stdout)["instances"]}
+    assert rows["p5.48xlarge"]["usd_per_hour"] == 55.04
+    assert rows["trn2.48xlarge"]["usd_per_hour"] is None
+    assert rows["trn2.48xlarge"]["price_known"] is False
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["evaluate", BASE, "--set", "cluster.nodes=0"], "cluster.nodes: 0 is out of range"),
+        (["evaluate", BASE, "--set", "cluster.nodes=-3"], "cluster.nodes"),
+        (["evaluate", BASE, "--set", "reliability.node_failure_rate_per_day=nan"], "finite"),
+        (["evaluate", BASE, "--set", "nodes=3"], "nodes: unknown field"),
+        (["evaluate", "missing.toml"], "missing.toml: cannot be read"),
+        (
+            [
+                "evaluate",
+                BASE,
+                "--set",
+                "cluster.instance=p6e-gb200.36xlarge",
+                "--set",
+                "pricing.usd_per_instance_hour=none",
+            ],
+            "pricing.usd_per_instance_hour",
+        ),
+        (["evaluate", BASE, "--catalog", BASE], "missing column"),
+        (["evaluate"], "goodput:"),
+        (["frobnicate"], "goodput:"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args, fragment):
+    out = goodput(*args)
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert fragment in out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1, out.stderr
+
+
+def test_malformed_toml_file(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[cluster]\nnodes = = 3\n")
+    out = goodput("evaluate", str(bad))
+    assert out.returncode == 2
+    assert "scenario file: is not valid TOML" in out.stderr
+
+
+def test_help_lists_fields():
+    out = goodput("evaluate", "--help")
+    assert out.returncode == 0
+    assert "reliability.node_failure_rate_per_day" in out.stdout

@@ -1,0 +1,123 @@
+"""Reference values and properties of models.goodput and models.reliability."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import goodput as gp
+from models import reliability as rel
+
+
+def test_cluster_failures_and_mtbf_hand_computed():
+    # 2,000 nodes at 0.1% per node-day = 2 failures/day = MTBF 12 h (REFERENCES.md §1)
+    assert rel.cluster_failures_per_day(2000, 0.001) == pytest.approx(2.0)
+    assert rel.mtbf_hours(2.0) == pytest.approx(12.0)
+    assert math.isinf(rel.mtbf_hours(0.0))
+
+
+def test_llama3_failure_rate_from_published_counts():
+    # 419 unexpected interruptions, 2,048 nodes, 54 days (arXiv:2407.21783)
+    rate = 419 / (2048 * 54)
+    lam = rel.cluster_failures_per_day(2048, rate)
+    assert lam == pytest.approx(7.759, abs=1e-3)
+    assert rel.mtbf_hours(lam) == pytest.approx(3.093, abs=1e-3)
+    assert rate * 100 == pytest.approx(0.379, abs=1e-3)
+
+
+def test_probability_no_spare_is_poisson_tail():
+    # mean in repair = 4/day × 1 day = 4; P(N >= 4) = 1 - sum_{k<4} e^-4 4^k/k!
+    expected = 1 - math.exp(-4) * (1 + 4 + 8 + 64 / 6)
+    assert rel.probability_no_spare(4.0, 24.0, 4) == pytest.approx(expected, rel=1e-12)
+    assert rel.probability_no_spare(4.0, 24.0, 0) == 1.0
+    assert rel.probability_no_spare(0.0, 24.0, 1) == pytest.approx(0.0)
+
+
+def test_first_order_waste_hand_computed():
+    # 2 failures/day × (10 + 40/2) min / 1440 min + 1/40 save overhead
+    w = gp.waste_first_order(2.0, 10.0, 40.0, 1.0)
+    assert w == pytest.approx(60 / 1440 + 1 / 40)
+    assert gp.lost_minutes_per_failure(10.0, 40.0) == 30.0
+
+
+def test_daly_expected_wall_time_hand_computed():
+    # M = 720 min, R = 10, tau = 40, delta = 0: T_w/T_s = M e^{R/M} (e^{tau/M} - 1) / tau
+    m = 720.0
+    expected = m * math.exp(10 / m) * (math.exp(40 / m) - 1) / 40
+    assert gp.expected_wall_time_ratio(2.0, 10.0, 40.0, 0.0) == pytest.approx(expected, rel=1e-12)
+    assert gp.goodput_exact(2.0, 10.0, 40.0, 0.0) == pytest.approx(1 / expected, rel=1e-12)
+
+
+def test_no_failures_goodput_is_save_overhead_only():
+    assert gp.goodput_exact(0.0, 10.0, 40.0, 2.0) == pytest.approx(40 / 42)
+    assert gp.goodput_first_order(0.0, 10.0, 40.0, 2.0) == pytest.approx(1 - 2 / 40)
+
+
+def test_young_and_exact_optimum_reference_values():
+    # Young: sqrt(2 · 1 · 720) = 37.947 min
+    assert gp.young_interval_minutes(1.0, 720.0) == pytest.approx(math.sqrt(1440))
+    tau = gp.exact_optimal_interval_minutes(1.0, 720.0)
+    # the exact optimum satisfies e^{(tau+delta)/M} (1 - tau/M) = 1
+    assert math.exp((tau + 1) / 720) * (1 - tau / 720) == pytest.approx(1.0, abs=1e-12)
+    # and brute force over a fine grid agrees
+    grid = np.linspace(5, 200, 200_001)
+    best = grid[np.argmin(gp.expected_wall_time_ratio(2.0, 10.0, grid, 1.0))]
+    assert tau == pytest.approx(best, abs=1e-3)
+
+
+def test_scalar_list_and_array_inputs_keep_their_shape():
+    assert isinstance(gp.goodput_exact(2.0, 10.0, 40.0, 1.0), float)
+    arr = gp.goodput_exact(np.array([1.0, 2.0, 4.0]), 10.0, 40.0, 1.0)
+    assert isinstance(arr, np.ndarray)
+    assert arr.shape == (3,)
+    grid = gp.goodput_exact(np.array([[1.0], [2.0]]), 10.0, np.array([20.0, 40.0, 60.0]), 1.0)
+    assert grid.shape == (2, 3)
+    assert grid[1, 1] == pytest.approx(gp.goodput_exact(2.0, 10.0, 40.0, 1.0))
+    lst = rel.cluster_failures_per_day([1000, 2000], 0.001)
+    np.testing.assert_allclose(lst, [1.0, 2.0])
+
+
+rates = st.floats(0.0, 200.0, allow_nan=False)
+minutes = st.floats(0.0, 600.0, allow_nan=False)
+intervals = st.floats(0.5, 1000.0, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(lam=rates, r=minutes, tau=intervals, d=st.floats(0.0, 60.0))
+def test_goodput_is_a_fraction(lam, r, tau, d):
+    g = gp.goodput_exact(lam, r, tau, d)
+    g1 = gp.goodput_first_order(lam, r, tau, d)
+    assert 0.0 <= g <= 1.0
+    assert 0.0 <= g1 <= 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(lam=rates, extra=st.floats(0.0, 50.0), r=minutes, tau=intervals, d=st.floats(0.0, 60.0))
+def test_goodput_non_increasing_in_failure_rate(lam, extra, r, tau, d):
+    assert gp.goodput_exact(lam + extra, r, tau, d) <= gp.goodput_exact(lam, r, tau, d) + 1e-12
+
+
+@settings(max_examples=200, deadline=None)
+@given(lam=rates, r=minutes, extra=st.floats(0.0, 300.0), tau=intervals, d=st.floats(0.0, 60.0))
+def test_goodput_non_increasing_in_recovery_time(lam, r, extra, tau, d):
+    assert gp.goodput_exact(lam, r + extra, tau, d) <= gp.goodput_exact(lam, r, tau, d) + 1e-12
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lam=st.floats(0.0, 2.0),
+    r=st.floats(0.0, 15.0),
+    tau=st.floats(1.0, 30.0),
+    d=st.floats(0.0, 0.3),
+)
+def test_first_order_and_exact_agree_when_losses_are_small(lam, r, tau, d):
+    # total first-order waste <= ~3%: the two must agree within 1% (relative)
+    w = gp.waste_first_order(lam, r, tau, d)
+    if w <= 0.03:
+        g = gp.goodput_exact(lam, r, tau, d)
+        g1 = gp.goodput_first_order(lam, r, tau, d)
+        assert abs(g - g1) / g < 0.01

@@ -1,0 +1,104 @@
+"""Scenario validation, TOML round trip and --set overrides."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from models import FIELDS, Scenario, ValidationError
+from models.scenario import preset_paths
+
+
+def test_defaults_validate():
+    s = Scenario.default()
+    assert s.cluster.nodes == 2000
+    assert s["reliability.node_failure_rate_per_day"] == 0.002
+
+
+@pytest.mark.parametrize("stem", list(preset_paths()))
+def test_presets_round_trip_through_toml(stem):
+    s = Scenario.load(preset_paths()[stem])
+    again = Scenario.from_toml(s.to_toml())
+    assert again == s
+
+
+@pytest.mark.parametrize(
+    ("update", "field", "fragment"),
+    [
+        ({"cluster.nodes": 0}, "cluster.nodes", "[1, 200000]"),
+        ({"cluster.nodes": -5}, "cluster.nodes", "out of range"),
+        ({"cluster.nodes": 2.5}, "cluster.nodes", "whole number"),
+        ({"reliability.node_failure_rate_per_day": float("nan")}, "reliability", "finite"),
+        ({"reliability.node_failure_rate_per_day": 1.5}, "reliability", "[0, 1]"),
+        ({"recovery.detection_minutes": "soon"}, "recovery.detection_minutes", "not a number"),
+        ({"checkpoint.interval_minutes": "never"}, "checkpoint.interval_minutes", "'optimal'"),
+        ({"cluster.nodes": True}, "cluster.nodes", "not a number"),
+        ({"cluster.bogus": 1}, "cluster.bogus", "unknown field"),
+    ],
+)
+def test_bad_values_name_field_and_range(update, field, fragment):
+    with pytest.raises(ValidationError) as err:
+        Scenario.default().replace(update)
+    assert str(err.value).startswith(field)
+    assert fragment in str(err.value)
+
+
+def test_unknown_section_and_malformed_toml():
+    with pytest.raises(ValidationError, match="unknown section"):
+        Scenario.from_toml("[clusterz]\nnodes = 3\n")
+    with pytest.raises(ValidationError, match="not valid TOML"):
+        Scenario.from_toml("[cluster\nnodes = 3")
+    with pytest.raises(ValidationError, match="not UTF-8"):
+        Scenario.from_toml(b"name = '\xff\xfe'")
+    with pytest.raises(ValidationError, match="too large"):
+        Scenario.from_toml(b"#" * (300 * 1024))
+
+
+def test_set_overrides_parse_types():
+    s = Scenario.default().with_overrides(
+        [
+            "cluster.nodes=128",
+            "checkpoint.interval_minutes=optimal",
+            "pricing.usd_per_instance_hour=12.5",
+        ]
+    )
+    assert s.cluster.nodes == 128
+    assert s.checkpoint.interval_minutes == "optimal"
+    assert s.pricing.usd_per_instance_hour == 12.5
+    with pytest.raises(ValidationError, match="section.key=value"):
+        Scenario.default().with_overrides(["cluster.nodes"])
+
+
+def test_scenario_is_immutable():
+    s = Scenario.default()
+    with pytest.raises(TypeError):
+        s.values["cluster.nodes"] = 5  # type: ignore[index]
+
+
+numeric = [f for f in FIELDS.values() if f.kind in ("int", "float")]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    field=st.sampled_from(numeric),
+    value=st.one_of(
+        st.floats(allow_nan=True, allow_infinity=True),
+        st.integers(-(10**12), 10**12),
+        st.text(max_size=20),
+        st.none(),
+        st.booleans(),
+    ),
+)
+def test_any_value_is_accepted_in_range_or_rejected_by_name(field, value):
+    try:
+        s = Scenario.default().replace({field.key: value})
+    except ValidationError as exc:
+        assert exc.field == field.key
+        return
+    v = s[field.key]
+    if v is None or isinstance(v, str):
+        assert v is None or v in field.special
+    else:
+        assert field.min is None or v >= field.min
+        assert field.max is None or v <= field.max
