@@ -12,6 +12,7 @@ with status 2 and one line on stderr naming the field and the problem, no traceb
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -23,6 +24,10 @@ from models.fields import FIELDS
 from models.scenario import Scenario
 
 EXIT_USAGE = 2
+
+#: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
+#: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
+COMMAND_MODULES: list[str] = []
 
 
 class _Parser(argparse.ArgumentParser):
@@ -160,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("dashboard", help="start the Streamlit dashboard")
     d.add_argument("--port", type=int, default=8501)
     d.set_defaults(func=cmd_dashboard)
+
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(sub)
     return p
 
 
