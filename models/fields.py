@@ -147,6 +147,21 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_max=168.0,
         ui_step=0.5,
     ),
+    Field(
+        "reliability.weibull_shape",
+        "float",
+        1.0,
+        0.1,
+        5.0,
+        "",
+        "Weibull shape of time between failures",
+        "1 = exponential (memoryless, what the analytic model assumes). Field data show "
+        "decreasing hazard, shape < 1 (Schroeder & Gibson, DSN'06). Used by the Monte Carlo "
+        "simulator and fitted from failure logs; the mean rate stays node_failure_rate_per_day.",
+        ui_min=0.3,
+        ui_max=2.0,
+        ui_step=0.05,
+    ),
 )
 
 RECOVERY_FIELDS: tuple[Field, ...] = (
