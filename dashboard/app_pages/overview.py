@@ -88,7 +88,7 @@ st.dataframe(
     column_config={
         "label": "Component",
         "minutes_per_day": st.column_config.NumberColumn("Minutes/day", format="%.1f"),
-        "usd_per_day": st.column_config.NumberColumn("USD/day", format="$%.0f"),
+        "usd_per_day": st.column_config.NumberColumn("USD/day", format="dollar"),
         "goodput_points": st.column_config.NumberColumn("Goodput points", format="%.2f"),
     },
     hide_index=True,
