@@ -1,0 +1,342 @@
+"""Recommendations: checkpoint interval, hot spares and instance type at least cost.
+
+All three answer "what should we change, and what is it worth per day?" with one objective
+that matches :func:`models.evaluate.compare`: the money lost per day,
+
+    lost_usd_per_day = (1 − goodput) · cluster_usd_per_day + spare_usd_per_day,
+
+so that "saves X per day versus the current scenario" here is the same number ``compare``
+reports for the two scenarios.  Inputs are the flat numeric inputs of
+:func:`models.evaluate.evaluate_arrays` (see :func:`models.evaluate.resolve_inputs`).
+
+* Checkpoint interval: continuous, bounded; solved with ``scipy.optimize.minimize_scalar``
+  (bounded Brent) on Daly's exact goodput [1]; the closed form (Lambert W) in
+  :func:`models.goodput.exact_optimal_interval_minutes` is the cross-check.
+* Hot spares: discrete; every count 0..max is evaluated in one vectorised call (the
+  M/G/∞ spare-pool model of :func:`models.reliability.probability_no_spare`).  The
+  break-even failure rate at which ``s`` spares pay for themselves is a root found with
+  ``scipy.optimize.brentq``.
+* Instance type: for each catalog instance, cost to train the workload (6·N·D FLOPs,
+  Kaplan et al. [2]) at the scenario's MFU and that instance's goodput; with a deadline, the
+  fewest nodes of each type that finish in time, then the cheapest type.
+
+References
+----------
+[1] J. T. Daly, Future Generation Computer Systems 22(3):303-312, 2006.
+    doi:10.1016/j.future.2004.11.016
+[2] J. Kaplan et al., "Scaling Laws for Neural Language Models", arXiv:2001.08361, 2020
+    (training compute C ≈ 6·N·D FLOPs).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy import optimize
+
+from .catalog import Instance
+from .evaluate import evaluate_arrays
+
+SECONDS_PER_DAY = 86_400.0
+FLOPS_PER_PARAM_TOKEN = 6.0  # Kaplan et al. 2020, C ≈ 6·N·D
+MAX_INTERVAL_MINUTES = 10_080.0
+MIN_INTERVAL_MINUTES = 0.1
+
+
+def _fixed_interval(inputs: Mapping[str, Any], tau_minutes) -> dict[str, Any]:
+    return {
+        **inputs,
+        "checkpoint.interval_minutes": tau_minutes,
+        "checkpoint.interval_optimal": False,
+    }
+
+
+def _lost(inputs: Mapping[str, Any]) -> np.ndarray:
+    return np.asarray(evaluate_arrays(inputs)["lost_usd_per_day"], dtype=float)
+
+
+# --------------------------------------------------------------------------- checkpoint
+@dataclass(frozen=True)
+class IntervalRecommendation:
+    """Result of :func:`recommend_checkpoint_interval` (minutes, fractions, USD/day)."""
+
+    interval_minutes: float
+    goodput: float
+    current_interval_minutes: float
+    current_goodput: float
+    lost_usd_per_day: float
+    current_lost_usd_per_day: float
+    savings_usd_per_day: float
+    closed_form_minutes: float
+
+
+def recommend_checkpoint_interval(
+    inputs: Mapping[str, Any],
+    bounds_minutes: tuple[float, float] = (MIN_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES),
+) -> IntervalRecommendation:
+    """Checkpoint interval τ [min] that maximises Daly's exact goodput (minimises lost USD/day).
+
+    Minimises g(τ)⁻¹ = T_w/T_s = e^{λR}·expm1(λ(τ+δ))/(λτ) [1] with bounded Brent
+    (``scipy.optimize.minimize_scalar``) over ``bounds_minutes``, searched in log τ so that
+    both short and week-long optima are found.  Only τ changes, so the cluster cost is
+    fixed and the cheapest τ is the highest-goodput τ.
+
+    Examples
+    --------
+    >>> from models import load_preset, resolve_inputs
+    >>> r = recommend_checkpoint_interval(resolve_inputs(load_preset("aws-16k-h100")))
+    >>> round(r.interval_minutes, 1), round(r.closed_form_minutes, 1)
+    (26.2, 26.2)
+    """
+    lo, hi = (math.log(b) for b in bounds_minutes)
+
+    def objective(log_tau: float) -> float:
+        return float(_lost(_fixed_interval(inputs, math.exp(log_tau))))
+
+    res = optimize.minimize_scalar(
+        objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-7}
+    )
+    tau = float(math.exp(res.x))
+    best = evaluate_arrays(_fixed_interval(inputs, tau))
+    now = evaluate_arrays(inputs)
+    return IntervalRecommendation(
+        interval_minutes=tau,
+        goodput=float(best["goodput"]),
+        current_interval_minutes=float(now["checkpoint_interval_minutes"]),
+        current_goodput=float(now["goodput"]),
+        lost_usd_per_day=float(best["lost_usd_per_day"]),
+        current_lost_usd_per_day=float(now["lost_usd_per_day"]),
+        savings_usd_per_day=float(now["lost_usd_per_day"] - best["lost_usd_per_day"]),
+        closed_form_minutes=float(now["optimal_checkpoint_interval_minutes"]),
+    )
+
+
+# --------------------------------------------------------------------------- spares
+def spare_savings_usd_per_day(inputs: Mapping[str, Any], max_spares: int = 64) -> np.ndarray:
+    """Net savings per day of 0..max_spares hot spares versus none [USD/day], one per count.
+
+    savings(s) = lost(0) − lost(s) = (g(s) − g(0))·cluster_usd_per_day − s·price·24, the
+    ``compare`` definition with the spare-less scenario as baseline.  Vectorised over ``s``.
+
+    Examples
+    --------
+    >>> from models import load_preset, resolve_inputs
+    >>> s = spare_savings_usd_per_day(resolve_inputs(load_preset("aws-16k-h100")), 3)
+    >>> [round(float(v)) for v in s]
+    [0, -1716, -1501, 1295]
+    """
+    counts = np.arange(int(max_spares) + 1, dtype=float)
+    lost = _lost({**inputs, "cluster.spare_nodes": counts})
+    return lost[0] - lost
+
+
+@dataclass(frozen=True)
+class SpareRecommendation:
+    """Result of :func:`recommend_spares`."""
+
+    spares: int
+    current_spares: int
+    savings_vs_none_usd_per_day: np.ndarray = field(repr=False)
+    savings_usd_per_day: float = 0.0  # of the recommendation versus the current count
+    break_even_spares: int = 0  # largest count whose net savings vs none are still >= 0
+    marginal_usd_per_day: np.ndarray = field(default_factory=lambda: np.zeros(0), repr=False)
+
+
+def recommend_spares(inputs: Mapping[str, Any], max_spares: int = 200) -> SpareRecommendation:
+    """Hot-spare count that minimises lost USD/day, by exhaustive search over 0..max_spares.
+
+    The objective is discrete (whole nodes), so every count is evaluated (one vectorised
+    call).  ``marginal_usd_per_day[k]`` is what the k-th spare adds (value of its goodput
+    minus its price); spares "pay for themselves" up to ``break_even_spares``, the largest
+    count whose net savings against no spares are still non-negative.
+    """
+    current = round(float(np.asarray(inputs["cluster.spare_nodes"])))
+    top = max(int(max_spares), current)
+    sav = spare_savings_usd_per_day(inputs, top)
+    best = int(np.argmax(sav))
+    nonneg = np.flatnonzero(sav >= -1e-9)
+    return SpareRecommendation(
+        spares=best,
+        current_spares=current,
+        savings_vs_none_usd_per_day=sav,
+        savings_usd_per_day=float(sav[best] - sav[current]),
+        break_even_spares=int(nonneg.max()),
+        marginal_usd_per_day=np.diff(sav),
+    )
+
+
+def spare_break_even_rate_per_day(
+    inputs: Mapping[str, Any], spares: int = 1, max_rate_per_day: float = 1.0
+) -> float:
+    """Lowest node failure rate [per node-day] at which ``spares`` hot spares pay for themselves.
+
+    Solves savings(s; r) = 0 for the rate r with ``scipy.optimize.brentq`` after bracketing
+    the first sign change on a log grid; ``nan`` when they never pay within ``max_rate``.
+    At r = 0 spares only cost money, so savings start negative.
+
+    Examples
+    --------
+    >>> from models import load_preset, resolve_inputs
+    >>> r = spare_break_even_rate_per_day(resolve_inputs(load_preset("aws-16k-h100")), 1)
+    >>> round(r * 100, 4)  # % of nodes per day
+    0.0176
+    """
+    s = float(spares)
+
+    def savings(rate):
+        rate = np.asarray(rate, dtype=float)
+        base = {**inputs, "reliability.node_failure_rate_per_day": rate}
+        return _lost({**base, "cluster.spare_nodes": 0.0}) - _lost(
+            {**base, "cluster.spare_nodes": s}
+        )
+
+    grid = np.concatenate([[0.0], np.geomspace(1e-7, max_rate_per_day, 400)])
+    val = savings(grid)
+    idx = np.flatnonzero((val[:-1] < 0) & (val[1:] >= 0))
+    if idx.size == 0:
+        return float("nan")
+    i = int(idx[0])
+    return float(optimize.brentq(lambda r: float(savings(r)), grid[i], grid[i + 1], xtol=1e-12))
+
+
+# --------------------------------------------------------------------------- instances
+def train_flops(params_billion, tokens_trillion):
+    """Training compute C = 6·N·D [FLOP] (Kaplan et al. 2020 [2]).
+
+    Examples
+    --------
+    >>> f"{train_flops(405.0, 15.6):.3e}"  # Llama 3 405B: 3.8e25 FLOPs reported
+    '3.791e+25'
+    """
+    out = FLOPS_PER_PARAM_TOKEN * np.asarray(params_billion, float) * 1e9
+    out = out * np.asarray(tokens_trillion, float) * 1e12
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def time_and_cost_to_train(inputs: Mapping[str, Any], metrics: Mapping[str, Any] | None = None):
+    """(days, USD) to train the workload; uses models.compute's outputs when present.
+
+    Without them: days = 6·N·D / (nodes·accelerators·bf16 TFLOPs·1e12·MFU·goodput·86400),
+    cost = days · total_usd_per_day (cluster plus spares).  Arrays broadcast.
+    """
+    m = metrics if metrics is not None else evaluate_arrays(inputs)
+    if "time_to_train_days" in m and "cost_to_train_usd" in m:
+        return np.asarray(m["time_to_train_days"], float), np.asarray(m["cost_to_train_usd"], float)
+    flops_per_day = (
+        np.asarray(inputs["cluster.nodes"], float)
+        * np.asarray(inputs["instance.accelerators_per_node"], float)
+        * np.asarray(inputs["instance.bf16_dense_tflops"], float)
+        * 1e12
+        * np.asarray(inputs["workload.mfu"], float)
+        * np.asarray(m["goodput"], float)
+        * SECONDS_PER_DAY
+    )
+    need = train_flops(inputs["workload.params_billion"], inputs["workload.tokens_trillion"])
+    with np.errstate(divide="ignore"):
+        days = np.where(
+            flops_per_day > 0, need / np.where(flops_per_day > 0, flops_per_day, 1), np.inf
+        )
+    return days, days * np.asarray(m["total_usd_per_day"], float)
+
+
+def instance_inputs(
+    inputs: Mapping[str, Any], inst: Instance, current_instance: str, nodes=None
+) -> dict[str, Any] | None:
+    """The scenario's inputs moved to instance ``inst`` (same accelerator count by default).
+
+    The scenario's own price applies only to its own instance; other types use the catalog's
+    on-demand price.  ``None`` when that price is unknown.
+    """
+    if inst.instance == current_instance:
+        price = inputs["pricing.usd_per_instance_hour"]
+    elif inst.usd_per_hour is None:
+        return None
+    else:
+        price = inst.usd_per_hour
+    if nodes is None:
+        accels = float(np.asarray(inputs["cluster.nodes"])) * float(
+            np.asarray(inputs["instance.accelerators_per_node"])
+        )
+        nodes = max(1, math.ceil(accels / inst.accelerators_per_node - 1e-9))
+    return {
+        **inputs,
+        "cluster.nodes": nodes,
+        "pricing.usd_per_instance_hour": float(price),
+        "instance.accelerators_per_node": inst.accelerators_per_node,
+        "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
+    }
+
+
+def rank_instances(
+    inputs: Mapping[str, Any],
+    catalog: Mapping[str, Instance],
+    current_instance: str,
+    deadline_days: float | None = None,
+    max_nodes: int = 20_000,
+) -> list[dict[str, Any]]:
+    """Every catalog instance with its nodes, goodput, days and USD to train, cheapest first.
+
+    Without a deadline each type gets the scenario's accelerator count.  With one, each type
+    gets the fewest nodes (1..max_nodes, all evaluated in one vectorised call) whose time to
+    train meets the deadline; as goodput falls with size, the fewest such nodes is also the
+    cheapest for that type.  Rows with ``feasible = False`` (no price, or deadline missed)
+    sort last, with a ``reason``.
+    """
+    rows: list[dict[str, Any]] = []
+    for inst in catalog.values():
+        base = instance_inputs(inputs, inst, current_instance)
+        row: dict[str, Any] = {
+            "instance": inst.instance,
+            "accelerator": inst.accelerator,
+            "feasible": True,
+            "reason": "",
+        }
+        if base is None:
+            rows.append({**row, "feasible": False, "reason": "no catalog price"})
+            continue
+        if deadline_days is not None:
+            n = np.arange(1, int(max_nodes) + 1, dtype=float)
+            grid = {**base, "cluster.nodes": n}
+            days, cost = time_and_cost_to_train(grid)
+            ok = np.flatnonzero(np.asarray(days) <= deadline_days)
+            if ok.size == 0:
+                rows.append(
+                    {
+                        **row,
+                        "feasible": False,
+                        "reason": f"misses the deadline at {max_nodes:,} nodes",
+                    }
+                )
+                continue
+            k = int(ok[np.argmin(np.asarray(cost)[ok])])
+            base = {**base, "cluster.nodes": float(n[k])}
+        m = evaluate_arrays(base)
+        days, cost = time_and_cost_to_train(base, m)
+        row.update(
+            nodes=round(float(np.asarray(base["cluster.nodes"]))),
+            accelerators=round(
+                float(np.asarray(base["cluster.nodes"])) * inst.accelerators_per_node
+            ),
+            usd_per_instance_hour=float(base["pricing.usd_per_instance_hour"]),
+            goodput=float(m["goodput"]),
+            total_usd_per_day=float(m["total_usd_per_day"]),
+            time_to_train_days=float(days),
+            cost_to_train_usd=float(cost),
+            usd_per_productive_accelerator_hour=float(
+                m["total_usd_per_day"]
+                / (
+                    float(m["goodput"])
+                    * float(np.asarray(base["cluster.nodes"]))
+                    * inst.accelerators_per_node
+                    * 24.0
+                )
+            )
+            if float(m["goodput"]) > 0
+            else float("inf"),
+        )
+        rows.append(row)
+    return sorted(rows, key=lambda r: (not r["feasible"], r.get("cost_to_train_usd", math.inf)))
