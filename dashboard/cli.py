@@ -27,7 +27,9 @@ EXIT_USAGE = 2
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
-COMMAND_MODULES: list[str] = []
+COMMAND_MODULES: list[str] = [
+    "dashboard.commands.report",
+]
 
 
 class _Parser(argparse.ArgumentParser):

@@ -1,0 +1,66 @@
+"""``goodput report SCENARIO.toml [--compare OTHER.toml] [--trials N] -o FILE``.
+
+The extension of FILE picks the format: .html (self-contained, plotly embedded), .pdf
+(static charts, printed by Chromium), .csv / .parquet (every number, one tidy table) or
+.toml (the exact scenario, to reproduce the report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from models import Scenario, ValidationError, load_catalog
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 1000000])")
+    return value
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from dashboard.reports import build_report, report_format, write_report
+
+    report_format(args.output)  # fail on a bad extension before any work
+    scenario = Scenario.load(args.scenario)
+    if args.set:
+        scenario = scenario.with_overrides(args.set)
+    other = Scenario.load(args.compare) if args.compare else None
+    catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
+    if args.trials is not None and args.output.lower().endswith(".toml"):
+        raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
+    report = build_report(
+        scenario, compare_to=other, trials=args.trials, seed=args.seed, catalog=catalog
+    )
+    path = write_report(report, args.output)
+    sys.stderr.write(f"goodput: wrote {path}\n")
+    return 0
+
+
+def register(sub) -> None:
+    r = sub.add_parser(
+        "report",
+        help="export a report: .html, .pdf, .csv, .parquet or .toml (by extension)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument("scenario", help="scenario TOML file (see data/scenarios/)")
+    r.add_argument("--compare", metavar="OTHER.toml", help="candidate scenario to compare with")
+    r.add_argument(
+        "--trials",
+        type=_positive_int,
+        metavar="N",
+        help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
+    )
+    r.add_argument("--seed", type=int, default=20261202, help="Monte Carlo seed")
+    r.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    r.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    r.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="report.html|.pdf|.csv|.parquet|.toml"
+    )
+    r.set_defaults(func=cmd_report)

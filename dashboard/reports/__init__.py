@@ -1,0 +1,83 @@
+"""Exported reports: self-contained HTML, PDF, CSV/Parquet tables and the scenario TOML.
+
+    report = build_report(scenario, compare_to=None, trials=None)
+    write_report(report, "report.html")   # .html .pdf .csv .parquet .toml
+
+The content is built once (:mod:`.content`) and rendered by :mod:`.html`, :mod:`.pdf` and
+:mod:`.tables`; the ``.toml`` output is ``Scenario.to_toml()`` so a report is reproducible.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from models import ValidationError
+
+from .content import Report, build_report, montecarlo_available
+
+FORMATS = {
+    ".html": "text/html",
+    ".pdf": "application/pdf",
+    ".csv": "text/csv",
+    ".parquet": "application/vnd.apache.parquet",
+    ".toml": "application/toml",
+}
+
+
+def report_format(path: str | Path) -> str:
+    """The output format (file extension) of ``path``, or a ValidationError listing them."""
+    ext = Path(path).suffix.lower()
+    if ext not in FORMATS:
+        raise ValidationError(
+            "-o", f"{str(path)!r} has no supported extension; use one of " + ", ".join(FORMATS)
+        )
+    return ext
+
+
+def render(report: Report, fmt: str) -> bytes:
+    """The report in format ``fmt`` (".html", ".pdf", ...) as bytes."""
+    if fmt == ".html":
+        from .html import render_html
+
+        return render_html(report).encode("utf-8")
+    if fmt == ".pdf":
+        from .pdf import render_pdf
+
+        return render_pdf(report)
+    if fmt == ".toml":
+        return report.scenario.to_toml().encode("utf-8")
+    if fmt in (".csv", ".parquet"):
+        import io
+
+        from .tables import report_table
+
+        buf = io.BytesIO()
+        table = report_table(report)
+        if fmt == ".csv":
+            table.write_csv(buf)
+        else:
+            table.write_parquet(buf)
+        return buf.getvalue()
+    raise ValidationError("format", f"{fmt!r} is not one of " + ", ".join(FORMATS))
+
+
+def write_report(report: Report, path: str | Path) -> Path:
+    """Write ``report`` to ``path`` in the format its extension names."""
+    p = Path(path)
+    data = render(report, report_format(p))
+    try:
+        p.write_bytes(data)
+    except OSError as exc:
+        raise ValidationError(str(path), f"cannot be written ({exc.strerror})") from None
+    return p
+
+
+__all__ = [
+    "FORMATS",
+    "Report",
+    "build_report",
+    "montecarlo_available",
+    "render",
+    "report_format",
+    "write_report",
+]

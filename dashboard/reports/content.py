@@ -1,0 +1,580 @@
+"""What a report says: built once from models.evaluate / models.compare, rendered many ways.
+
+:func:`build_report` gathers everything an exported report shows (headline metrics, the
+assumptions with their sources, the loss breakdown and its charts, optional model sections,
+Monte Carlo percentiles, the comparison and the methods) into one :class:`Report`.  The
+renderers (:mod:`.html`, :mod:`.pdf`, :mod:`.tables`) only lay it out; no model math here.
+
+Optional sections appear when the evaluation carries their metrics: any metric beyond the
+core set is grouped by its name into the checkpoint, compute/time-to-train or instance
+section (or "Other model results"), so results of models added later show up by themselves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+import polars as pl
+
+from dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
+from dashboard.services import overview as svc
+from models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
+from models.catalog import Instance, load_catalog
+from models.fields import FIELDS
+
+DAYS_PER_YEAR = 365.25
+DAYS_PER_MONTH = DAYS_PER_YEAR / 12
+
+# --------------------------------------------------------------------------- metric labels
+#: Labels of the metrics the core evaluation produces (key -> label); units come from suffixes.
+METRIC_LABELS: dict[str, str] = {
+    "goodput": "Goodput (Daly exact)",
+    "goodput_first_order": "Goodput (first order)",
+    "failures_per_day": "Failures per day",
+    "mtbf_hours": "Job MTBF",
+    "probability_no_spare": "Probability no hot spare is free",
+    "replacement_minutes_expected": "Expected replacement time",
+    "recovery_minutes_per_failure": "Recovery per failure (R)",
+    "rework_minutes_per_failure": "Rework per failure (τ/2)",
+    "minutes_lost_per_failure": "Lost per failure (first order)",
+    "checkpoint_interval_minutes": "Checkpoint interval used",
+    "optimal_checkpoint_interval_minutes": "Optimal checkpoint interval (exact)",
+    "young_interval_minutes": "Young interval √(2δM)",
+    "checkpoint_overhead_fraction": "Checkpoint save overhead",
+    "cluster_usd_per_day": "Cluster cost per day",
+    "spare_usd_per_day": "Hot spares cost per day",
+    "total_usd_per_day": "Total cost per day",
+    "productive_usd_per_day": "Productive spend per day",
+    "lost_usd_per_day": "Lost per day",
+    "lost_minutes_per_day": "Lost wall-clock minutes per day",
+    "usd_per_instance_hour": "Price per instance-hour",
+    "accelerators": "Accelerators",
+    "goodput_gain_per_0p1pp": "Goodput gain from 0.1 pp lower failure rate",
+    "usd_per_day_per_0p1pp": "Value of 0.1 pp lower failure rate",
+    "value_of_reliability_is_slope": "Value of reliability is a local slope (1 = yes)",
+    "goodput_delta": "Goodput delta (candidate − baseline)",
+    "goodput_delta_first_order": "Goodput delta (first order)",
+    "savings_usd_per_day": "Savings per day",
+    "savings_usd_per_month": "Savings per month",
+    "savings_usd_per_year": "Savings per year",
+}
+
+#: Units of core metrics whose key suffix does not say it.
+METRIC_UNITS: dict[str, str] = {
+    "minutes_lost_per_failure": "min",
+    "probability_no_spare": "%",
+    "accelerators": "",
+    "value_of_reliability_is_slope": "",
+    "usd_per_instance_hour": "USD/h",
+}
+
+#: Metrics shown in the headline block, in order.
+HEADLINE_KEYS: tuple[str, ...] = (
+    "goodput",
+    "goodput_first_order",
+    "failures_per_day",
+    "mtbf_hours",
+    "minutes_lost_per_failure",
+    "checkpoint_interval_minutes",
+    "cluster_usd_per_day",
+    "lost_usd_per_day",
+    "usd_per_day_per_0p1pp",
+    "accelerators",
+)
+
+#: Metrics of the foundation model; anything else goes to an optional section.
+CORE_PREFIXES = ("loss_",)
+
+#: Optional sections: (id, title, name fragments that put a metric there), first match wins.
+OPTIONAL_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("checkpoint", "Checkpointing", ("checkpoint", "ckpt", "tier", "snapshot", "replica")),
+    (
+        "compute",
+        "Compute and time to train",
+        ("train", "flop", "mfu", "memory", "token", "step", "compute"),
+    ),
+    ("instances", "Instance choice", ("instance", "price_performance", "cheapest", "best_")),
+    ("network", "Network", ("network", "allreduce", "collective", "fabric", "efa", "nccl")),
+)
+
+
+def metric_unit(key: str) -> str:
+    """Unit of a metric from its key suffix (DESIGN.md command-line contract)."""
+    k = key.lower()
+    if k in METRIC_UNITS:
+        return METRIC_UNITS[k]
+    if k in ("goodput", "goodput_first_order", "goodput_delta", "goodput_delta_first_order"):
+        return "%"
+    if k.startswith("goodput_gain"):
+        return "points"
+    for suffix, unit in (
+        ("_usd_per_day", "USD/day"),
+        ("_usd_per_month", "USD/month"),
+        ("_usd_per_year", "USD/year"),
+        ("_usd_per_hour", "USD/h"),
+        ("_usd", "USD"),
+        ("_per_0p1pp", "USD/day"),
+        ("_minutes_per_day", "min/day"),
+        ("_minutes_per_failure", "min"),
+        ("_minutes_expected", "min"),
+        ("_minutes", "min"),
+        ("_hours", "h"),
+        ("_days", "days"),
+        ("_seconds", "s"),
+        ("_s", "s"),
+        ("_per_day", "1/day"),
+        ("_fraction", "%"),
+        ("_tflops", "TFLOP/s"),
+        ("_gbps", "Gb/s"),
+        ("_gb", "GB"),
+        ("_gib", "GiB"),
+        ("_tb", "TB"),
+    ):
+        if k.endswith(suffix):
+            return unit
+    if k == "usd_per_instance_hour":
+        return "USD/h"
+    if k.startswith(("probability", "mfu")) or k.endswith("_probability"):
+        return "%"
+    return ""
+
+
+def format_value(key: str, value: float | None) -> str:
+    """A metric value as a person reads it: $1,234, 89.34%, 6.00 h, ..."""
+    if value is None or value != value:  # None or NaN
+        return "n/a"
+    unit = metric_unit(key)
+    if unit == "USD/h":
+        return f"${value:,.2f}/h"
+    if unit.startswith("USD"):
+        per = unit[3:]
+        sign = "−" if value < 0 else ""
+        return f"{sign}${abs(value):,.0f}{per}"
+    if unit == "%":
+        return f"{value * 100:.2f}%"
+    if unit == "points":
+        return f"{value * 100:+.2f} points"
+    if unit in ("min", "h", "days", "s", "min/day"):
+        return f"{value:,.2f} {unit}" if abs(value) < 100 else f"{value:,.0f} {unit}"
+    if unit == "1/day":
+        return f"{value:,.3g} per day"
+    if float(value).is_integer() and abs(value) >= 1:
+        return f"{value:,.0f}" + (f" {unit}" if unit else "")
+    return f"{value:,.4g}" + (f" {unit}" if unit else "")
+
+
+def metric_label(key: str) -> str:
+    if key in METRIC_LABELS:
+        return METRIC_LABELS[key]
+    return key.replace("_", " ").capitalize()
+
+
+# --------------------------------------------------------------------------- data classes
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    value: float
+    unit: str
+    text: str
+
+
+def make_metric(key: str, value: float) -> Metric:
+    return Metric(key, metric_label(key), float(value), metric_unit(key), format_value(key, value))
+
+
+@dataclass(frozen=True)
+class Section:
+    """An optional block of the report: an intro, metric rows and/or a table and a figure."""
+
+    id: str
+    title: str
+    intro: str = ""
+    metrics: tuple[Metric, ...] = ()
+    table: pl.DataFrame | None = None
+    figure: go.Figure | None = None
+
+
+@dataclass(frozen=True)
+class MonteCarloSummary:
+    """Percentiles of simulated metrics: rows of (metric, unit, mean, p5, p50, p95)."""
+
+    trials: int
+    seed: int | None
+    table: pl.DataFrame
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    generated: dt.date
+    scenario: Scenario
+    evaluation: Evaluation
+    headline: tuple[Metric, ...]
+    summary: tuple[str, ...]
+    assumptions: pl.DataFrame
+    losses: pl.DataFrame
+    figures: dict[str, go.Figure]
+    sections: tuple[Section, ...] = ()
+    comparison: Comparison | None = None
+    comparison_table: pl.DataFrame | None = None
+    changed_assumptions: pl.DataFrame | None = None
+    montecarlo: MonteCarloSummary | None = None
+    methods: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    @property
+    def all_metrics(self) -> dict[str, float]:
+        """Every numeric result of the main scenario (metrics + value of reliability)."""
+        return {**self.evaluation.metrics, **self.evaluation.value_of_reliability}
+
+
+# --------------------------------------------------------------------------- methods
+METHODS: tuple[tuple[str, str], ...] = (
+    (
+        "Failures per day and MTBF",
+        "λ = N · r (superposition of independent per-node Poisson failure processes); "
+        "job MTBF M = 24 h / λ.",
+    ),
+    (
+        "Hot-spare availability (Poisson spare model)",
+        "Nodes in repair form an M/G/∞ queue, Poisson with mean λ·S (Palm's theorem; "
+        "Kleinrock 1975). A failure finds no free spare with P = P(Poisson(λ·S) ≥ s); expected "
+        "replacement = P·replacement + (1 − P)·hot-spare swap.",
+    ),
+    (
+        "Recovery time per failure",
+        "R = detection + expected replacement + restart + checkpoint restore.",
+    ),
+    (
+        "First-order waste (Young 1974)",
+        "W(τ) = δ/τ + λ·(τ/2 + R): checkpoint saves plus, per failure, the recovery R and on "
+        "average half a checkpoint interval of rework. Goodput (first order) = 1 − W.",
+    ),
+    (
+        "Expected wall time (Daly 2006)",
+        "T_w = M · exp(R/M) · (exp((τ+δ)/M) − 1) · T_s/τ for exponential failures (J. T. Daly, FGCS "
+        "22(3):303-312, 2006); goodput = T_s/T_w. This is the headline goodput.",
+    ),
+    (
+        "Checkpoint interval",
+        "Young's τ = √(2δM) (CACM 17(9), 1974) is shown for reference; 'optimal' uses the exact "
+        "minimiser of Daly's T_w, τ = M · [1 + W₀(−exp(−(1 + δ/M)))] (Lambert W₀).",
+    ),
+    (
+        "Loss breakdown",
+        "Each component's first-order minutes per day (λ·detection, λ·replacement, λ·restart, "
+        "λ·restore, λ·τ/2, 1440·δ/τ) scaled so that they add up to the exact loss "
+        "(1 − goodput)·1440 min/day; USD = minutes/1440 × cluster cost per day.",
+    ),
+    (
+        "Costs and value of reliability",
+        "Cluster cost/day = nodes × price/h × 24; lost/day = (1 − goodput) × cluster cost + idle "
+        "hot spares. Value of 0.1 pp = g(r − 0.001) − g(r) times the cluster cost per day.",
+    ),
+)
+
+COMPARE_METHOD = (
+    "Savings",
+    "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
+    "cost/day − candidate total cost/day); per year × 365.25 (DESIGN.md).",
+)
+
+
+# --------------------------------------------------------------------------- builders
+def _summary(ev: Evaluation) -> tuple[str, ...]:
+    m = ev.metrics
+    v = ev.value_of_reliability
+    lines = [
+        f"At the assumptions listed in this report, {m['goodput'] * 100:.1f}% of the paid "
+        f"accelerator time advances training (Daly's expected wall time; the first-order "
+        f"spreadsheet estimate is {m['goodput_first_order'] * 100:.1f}%).",
+        f"Failures, recovery and checkpoints cost {format_value('x_usd_per_day', m['lost_usd_per_day'])} "
+        f"of a {format_value('x_usd_per_day', m['cluster_usd_per_day'])} cluster, or "
+        f"{format_value('x_usd', m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
+        f"The job sees {m['failures_per_day']:.2f} failures per day (MTBF {m['mtbf_hours']:.2f} h) "
+        f"and loses {m['minutes_lost_per_failure']:.1f} min of whole-cluster time per failure "
+        f"(first order).",
+    ]
+    slope = " (local slope)" if v["value_of_reliability_is_slope"] else ""
+    lines.append(
+        f"Each 0.1 percentage point lower daily node failure rate is worth "
+        f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "
+        f"{format_value('x_usd_per_day', v['usd_per_day_per_0p1pp'])}{slope}."
+    )
+    return tuple(lines)
+
+
+def _core_keys() -> set[str]:
+    return set(METRIC_LABELS)
+
+
+def optional_sections(ev: Evaluation) -> tuple[Section, ...]:
+    """Sections for metrics beyond the core model, grouped by name (see OPTIONAL_SECTIONS)."""
+    core = _core_keys()
+    groups: dict[str, list[Metric]] = {}
+    for key, value in ev.metrics.items():
+        if key in core or key.startswith(CORE_PREFIXES):
+            continue
+        if not isinstance(value, int | float):
+            continue
+        sid = "other"
+        for section_id, _title, fragments in OPTIONAL_SECTIONS:
+            if any(frag in key.lower() for frag in fragments):
+                sid = section_id
+                break
+        groups.setdefault(sid, []).append(make_metric(key, value))
+    titles = {sid: title for sid, title, _ in OPTIONAL_SECTIONS}
+    titles["other"] = "Other model results"
+    order = [s[0] for s in OPTIONAL_SECTIONS] + ["other"]
+    return tuple(
+        Section(id=sid, title=titles[sid], metrics=tuple(groups[sid]))
+        for sid in order
+        if sid in groups
+    )
+
+
+def _comparison_table(c: Comparison) -> pl.DataFrame:
+    keys = [
+        "goodput",
+        "goodput_first_order",
+        "failures_per_day",
+        "minutes_lost_per_failure",
+        "checkpoint_interval_minutes",
+        "usd_per_instance_hour",
+        "cluster_usd_per_day",
+        "total_usd_per_day",
+        "lost_usd_per_day",
+    ]
+    rows = []
+    for k in keys:
+        b, n = c.baseline.metrics[k], c.candidate.metrics[k]
+        unit = metric_unit(k)
+        diff = n - b
+        if diff == 0:
+            dtext = "no change"
+        elif unit == "%":
+            dtext = f"{diff * 100:+.2f} points"
+        elif unit.startswith("USD"):
+            dtext = ("+" if diff >= 0 else "") + format_value(k, diff)
+        else:
+            dtext = f"{diff:+,.4g}"
+        rows.append(
+            {
+                "key": k,
+                "metric": metric_label(k),
+                "baseline": format_value(k, b),
+                "candidate": format_value(k, n),
+                "change": dtext,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _changed_assumptions(a: Scenario, b: Scenario) -> pl.DataFrame:
+    rows = []
+    for key, f in FIELDS.items():
+        if a[key] != b[key]:
+            rows.append(
+                {
+                    "field": key,
+                    "label": f.label,
+                    "baseline": svc.display_value(key, a[key]),
+                    "candidate": svc.display_value(key, b[key]),
+                    "unit": f.unit,
+                }
+            )
+    schema = dict.fromkeys(("field", "label", "baseline", "candidate", "unit"), pl.String)
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _comparison_figure(c: Comparison) -> go.Figure:
+    lb = svc.loss_table(c.baseline)
+    lc = svc.loss_table(c.candidate)
+    fig = go.Figure()
+    fig.add_bar(
+        x=lb["label"].to_list(),
+        y=lb["usd_per_day"].to_list(),
+        name="Baseline",
+        marker_color="#7f7f7f",
+    )
+    fig.add_bar(
+        x=lc["label"].to_list(),
+        y=lc["usd_per_day"].to_list(),
+        name="Candidate",
+        marker_color="#1f77b4",
+    )
+    fig.update_layout(
+        title="Cost of each loss component: baseline vs candidate",
+        xaxis_title="Loss component",
+        yaxis_title="Lost per day (USD/day)",
+        yaxis_tickprefix="$",
+        yaxis_tickformat=",.0f",
+        barmode="group",
+        template="plotly_white",
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        margin={"t": 70, "b": 40},
+    )
+    return fig
+
+
+def wrap_categories(fig: go.Figure, width: int = 14) -> go.Figure:
+    """Copy of ``fig`` whose string x categories are wrapped with <br> (horizontal labels)."""
+    import textwrap
+
+    out = go.Figure(fig)
+    for trace in out.data:
+        x = getattr(trace, "x", None)
+        if x is not None and len(x) and all(isinstance(v, str) for v in x):
+            trace.x = ["<br>".join(textwrap.wrap(v, width)) or v for v in x]
+    out.update_xaxes(tickangle=0)
+    return out
+
+
+def montecarlo_available() -> bool:
+    try:
+        mod = importlib.import_module("models.montecarlo")
+    except ImportError:
+        return False
+    return hasattr(mod, "simulate")
+
+
+def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> MonteCarloSummary:
+    """Percentiles from models.montecarlo.simulate (issue #5); clear error when it is absent."""
+    if not montecarlo_available():
+        raise ValidationError(
+            "--trials",
+            "the Monte Carlo simulator (models/montecarlo.py) is not available in this "
+            "version; run the report without --trials",
+        )
+    mod = importlib.import_module("models.montecarlo")
+    sim = mod.simulate
+    kwargs: dict[str, Any] = {}
+    params = inspect.signature(sim).parameters
+    if "seed" in params:
+        kwargs["seed"] = seed
+    elif "rng" in params:
+        kwargs["rng"] = seed
+    if "catalog" in params:
+        kwargs["catalog"] = catalog
+    result = sim(scenario, trials, **kwargs)
+    return MonteCarloSummary(trials=trials, seed=seed, table=montecarlo_table(result))
+
+
+def montecarlo_table(result: Any) -> pl.DataFrame:
+    """Percentile rows from a simulation result.
+
+    Uses ``result.percentiles()`` / ``result.summary()`` when the simulator provides one
+    (a polars/pandas frame or mapping), otherwise takes the percentiles of every 1-D array
+    attribute named like a metric (goodput, lost_usd_per_day, ...).
+    """
+    import numpy as np
+
+    for meth in ("percentiles", "summary", "summary_table"):
+        f = getattr(result, meth, None)
+        if callable(f):
+            try:
+                out = f()
+            except TypeError:
+                continue
+            if isinstance(out, pl.DataFrame):
+                return out
+            if isinstance(out, Mapping):
+                return pl.DataFrame(
+                    [{"metric": k, **dict(v)} for k, v in out.items() if isinstance(v, Mapping)]
+                )
+    arrays: dict[str, np.ndarray] = {}
+    source = result if isinstance(result, Mapping) else getattr(result, "__dict__", {})
+    for name, value in source.items():
+        arr = np.asarray(value) if not isinstance(value, str) else None
+        if arr is not None and arr.ndim == 1 and arr.size > 1 and arr.dtype.kind in "fiu":
+            arrays[name] = arr.astype(float)
+    rows = []
+    for name, arr in arrays.items():
+        p5, p50, p95 = np.percentile(arr, [5, 50, 95])
+        rows.append(
+            {
+                "metric": metric_label(name),
+                "key": name,
+                "mean": format_value(name, float(arr.mean())),
+                "p5": format_value(name, float(p5)),
+                "p50": format_value(name, float(p50)),
+                "p95": format_value(name, float(p95)),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def build_report(
+    scenario: Scenario,
+    *,
+    compare_to: Scenario | None = None,
+    trials: int | None = None,
+    seed: int | None = 20261202,
+    catalog: Mapping[str, Instance] | None = None,
+    generated: dt.date | None = None,
+) -> Report:
+    """Evaluate ``scenario`` (and ``compare_to``) and gather everything a report shows."""
+    cat = catalog if catalog is not None else load_catalog()
+    if compare_to is not None:
+        comparison: Comparison | None = compare(scenario, compare_to, cat)
+        ev = comparison.baseline
+    else:
+        comparison = None
+        ev = evaluate(scenario, cat)
+    m = ev.metrics
+    values = {**m, **ev.value_of_reliability}
+    headline = tuple(make_metric(k, values[k]) for k in HEADLINE_KEYS)
+    losses = svc.loss_table(ev)
+    sweep = svc.goodput_vs_rate(scenario, dict(cat))
+    waterfall = wrap_categories(loss_waterfall(losses, m["goodput"]))
+    waterfall.update_yaxes(range=[max(0.0, min(m["goodput"] * 100 - 5, 80.0)), 104.0])
+    figures = {
+        "waterfall": waterfall,
+        "goodput_vs_rate": goodput_vs_rate_chart(
+            sweep, scenario["reliability.node_failure_rate_per_day"] * 100, m["goodput"]
+        ),
+    }
+    methods = list(METHODS)
+    comparison_table = changed = None
+    if comparison is not None:
+        comparison_table = _comparison_table(comparison)
+        changed = _changed_assumptions(scenario, compare_to)
+        figures["comparison"] = wrap_categories(_comparison_figure(comparison))
+        methods.append(COMPARE_METHOD)
+    mc = None
+    if trials is not None:
+        if not 1 <= trials <= 1_000_000:
+            raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
+        mc = _montecarlo(scenario, trials, seed, cat)
+        methods.append(
+            (
+                "Monte Carlo",
+                f"{trials:,} simulated runs of the failure process (models/montecarlo.py, seed "
+                f"{seed}); percentiles P5/P50/P95 of each simulated metric.",
+            )
+        )
+    title = "Goodput report" if comparison is None else "Goodput comparison report"
+    return Report(
+        title=title,
+        generated=generated or dt.date.today(),
+        scenario=scenario,
+        evaluation=ev,
+        headline=headline,
+        summary=_summary(ev),
+        assumptions=svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]),
+        losses=losses,
+        figures=figures,
+        sections=optional_sections(ev),
+        comparison=comparison,
+        comparison_table=comparison_table,
+        changed_assumptions=changed,
+        montecarlo=mc,
+        methods=tuple(methods),
+    )

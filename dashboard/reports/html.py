@@ -1,0 +1,375 @@
+"""One self-contained HTML file: plotly.js embedded, opens offline, all user text escaped.
+
+``render_html(report)`` is the interactive file users send around; with ``for_print=True``
+the same document gets fixed-size, non-interactive charts and print page breaks, which
+:mod:`dashboard.reports.pdf` prints to PDF with Chromium.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+
+import plotly.graph_objects as go
+import polars as pl
+
+from .content import DAYS_PER_YEAR, Metric, Report, format_value
+
+PRINT_WIDTH_PX = 700
+PRINT_HEIGHT_PX = 360
+
+CSS = """
+:root { --ink:#1d2433; --muted:#5b6475; --line:#d9dee7; --accent:#1f4e9c; --bg:#f5f7fb; }
+* { box-sizing: border-box; }
+body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; color: var(--ink);
+       margin: 0 auto; max-width: 1100px; padding: 24px 32px; line-height: 1.4; font-size: 14px; }
+header.report { border-bottom: 3px solid var(--accent); padding-bottom: 10px; margin-bottom: 16px; }
+header.report h1 { margin: 0 0 4px 0; font-size: 26px; color: var(--accent); }
+header.report .scenario { font-size: 17px; font-weight: 600; margin: 2px 0; }
+header.report .meta { color: var(--muted); font-size: 12.5px; }
+h2 { font-size: 18px; color: var(--accent); border-bottom: 1px solid var(--line);
+     padding-bottom: 3px; margin: 22px 0 10px 0; break-after: avoid; page-break-after: avoid; }
+h3 { font-size: 15px; margin: 14px 0 6px 0; break-after: avoid; }
+p.note, .muted { color: var(--muted); font-size: 12px; }
+.summary { background: var(--bg); border-left: 4px solid var(--accent); padding: 8px 14px;
+           margin: 8px 0 14px 0; }
+.summary ul { margin: 4px 0; padding-left: 18px; }
+.summary li { margin: 3px 0; }
+.cards { display: grid; grid-template-columns: repeat(5, 1fr); gap: 8px; margin: 8px 0 6px 0; }
+.card { border: 1px solid var(--line); border-radius: 6px; padding: 7px 9px; background: #fff;
+        break-inside: avoid; }
+.card .label { font-size: 11px; color: var(--muted); }
+.card .value { font-size: 17px; font-weight: 700; white-space: nowrap; }
+.card.key .value { color: var(--accent); }
+table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 6px 0 10px 0; }
+th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left;
+         vertical-align: top; }
+th { background: var(--bg); font-weight: 600; }
+td.num, th.num { text-align: right; white-space: nowrap; }
+tr { break-inside: avoid; page-break-inside: avoid; }
+tr.total td { font-weight: 700; border-top: 2px solid var(--ink); }
+table.assumptions td { font-size: 11.5px; }
+table.assumptions td.src { color: var(--muted); font-size: 10.5px; }
+.key-name { color: var(--muted); font-size: 10px; font-family: "DejaVu Sans Mono", monospace; }
+.figure { break-inside: avoid; page-break-inside: avoid; margin: 6px 0; }
+.savings { display: grid; grid-template-columns: repeat(4, 1fr); gap: 8px; }
+dl.methods .method { break-inside: avoid; page-break-inside: avoid; }
+dl.methods dt { font-weight: 600; margin-top: 8px; }
+dl.methods dd { margin: 2px 0 0 0; font-size: 12.5px; }
+pre.toml { background: var(--bg); border: 1px solid var(--line); padding: 8px; font-size: 10.5px;
+           white-space: pre-wrap; word-break: break-word; }
+footer { margin-top: 24px; color: var(--muted); font-size: 11px; border-top: 1px solid var(--line);
+         padding-top: 6px; }
+"""
+
+PRINT_CSS = """
+@page { size: A4; margin: 14mm 13mm 16mm 13mm; }
+body { max-width: none; padding: 0; font-size: 12px; }
+.cards { grid-template-columns: repeat(5, 1fr); }
+.card .value { font-size: 15px; }
+.pagebreak { break-before: page; page-break-before: always; }
+header.report h1 { font-size: 24px; }
+"""
+
+
+def esc(text: object) -> str:
+    """Escape user or data text for HTML element content and attribute values."""
+    return html.escape(str(text), quote=True)
+
+
+def _table(
+    df: pl.DataFrame,
+    columns: Sequence[tuple[str, str, str]],
+    *,
+    css_class: str = "",
+    total: dict[str, str] | None = None,
+) -> str:
+    """An HTML table from ``df``: columns are (column, header, kind) with kind in
+    {"text", "num", "src", "field"}; every cell is escaped."""
+    head = "".join(
+        f'<th class="{"num" if kind == "num" else ""}">{esc(header)}</th>'
+        for _col, header, kind in columns
+    )
+    body = []
+    for row in df.iter_rows(named=True):
+        cells = []
+        for col, _header, kind in columns:
+            value = row.get(col, "")
+            if kind == "field":
+                sub = row.get("field", "")
+                cells.append(
+                    f'<td>{esc(value)}<div class="key-name">{esc(sub)}</div></td>'
+                    if sub
+                    else f"<td>{esc(value)}</td>"
+                )
+            else:
+                cls = {"num": "num", "src": "src"}.get(kind, "")
+                cells.append(f'<td class="{cls}">{esc(value)}</td>')
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    if total:
+        cells = []
+        for col, _header, kind in columns:
+            cls = "num" if kind == "num" else ""
+            cells.append(f'<td class="{cls}">{esc(total.get(col, ""))}</td>')
+        body.append('<tr class="total">' + "".join(cells) + "</tr>")
+    cls = f' class="{css_class}"' if css_class else ""
+    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _cards(metrics: Sequence[Metric], key_ids: Sequence[str] = ()) -> str:
+    out = []
+    for m in metrics:
+        cls = "card key" if m.key in key_ids else "card"
+        out.append(
+            f'<div class="{cls}" data-key="{esc(m.key)}"><div class="label">{esc(m.label)}</div>'
+            f'<div class="value">{esc(m.text)}</div></div>'
+        )
+    return '<div class="cards">' + "".join(out) + "</div>"
+
+
+def _metric_rows(metrics: Sequence[Metric]) -> str:
+    df = pl.DataFrame(
+        {"label": [m.label for m in metrics], "text": [m.text for m in metrics]},
+        schema={"label": pl.String, "text": pl.String},
+    )
+    return _table(df, [("label", "Metric", "text"), ("text", "Value", "num")])
+
+
+class _Figures:
+    """Render figures; the first one carries plotly.js (include_plotlyjs=True), once."""
+
+    def __init__(self, for_print: bool):
+        self.for_print = for_print
+        self.first = True
+
+    def __call__(self, fig: go.Figure, div_id: str) -> str:
+        config = {"displaylogo": False, "responsive": not self.for_print}
+        if self.for_print:
+            config["staticPlot"] = True
+            fig = go.Figure(fig)
+            fig.update_layout(width=PRINT_WIDTH_PX, height=PRINT_HEIGHT_PX)
+        out = fig.to_html(
+            full_html=False,
+            include_plotlyjs=self.first,
+            div_id=div_id,
+            config=config,
+            default_height=f"{PRINT_HEIGHT_PX}px" if self.for_print else "430px",
+        )
+        self.first = False
+        return f'<div class="figure">{out}</div>'
+
+
+def render_html(report: Report, *, for_print: bool = False) -> str:
+    """The whole report as one HTML document (UTF-8 text)."""
+    ev = report.evaluation
+    m = ev.metrics
+    figure = _Figures(for_print)
+    brk = '<div class="pagebreak"></div>' if for_print else ""
+    parts: list[str] = []
+    cmp = report.comparison
+
+    subtitle = esc(report.scenario.name)
+    if cmp is not None:
+        subtitle = (
+            f"Baseline: {esc(cmp.baseline.scenario.name)}<br>"
+            f"Candidate: {esc(cmp.candidate.scenario.name)}"
+        )
+    parts.append(
+        '<header class="report">'
+        f"<h1>{esc(report.title)}</h1>"
+        f'<div class="scenario" id="scenario-name">{subtitle}</div>'
+        f'<div class="meta">Generated {esc(report.generated.isoformat())} by Goodput Lab · '
+        f"{esc(ev.instance.instance)} ({esc(ev.instance.accelerators_per_node)} × "
+        f"{esc(ev.instance.accelerator)}) × {report.scenario['cluster.nodes']:,} nodes = "
+        f"{m['accelerators']:,.0f} accelerators</div>"
+        "</header>"
+    )
+
+    # ---- summary and headline
+    parts.append("<h2>Summary</h2>")
+    items = list(report.summary)
+    if cmp is not None:
+        items.insert(
+            0,
+            f"The candidate changes goodput by {cmp.goodput_delta * 100:+.2f} points and saves "
+            f"{format_value('x_usd_per_day', cmp.savings_usd_per_day)} "
+            f"({format_value('x_usd', cmp.savings_usd_per_day * DAYS_PER_YEAR)} per year) "
+            "against the baseline below.",
+        )
+    parts.append(
+        '<div class="summary"><ul>' + "".join(f"<li>{esc(s)}</li>" for s in items) + "</ul></div>"
+    )
+    if report.scenario.description:
+        parts.append(f'<p class="note">{esc(report.scenario.description)}</p>')
+    label = "Headline metrics" + (" (baseline)" if cmp is not None else "")
+    parts.append(f"<h3>{label}</h3>")
+    parts.append(_cards(report.headline, ("goodput", "lost_usd_per_day", "usd_per_day_per_0p1pp")))
+
+    # ---- comparison
+    if cmp is not None and report.comparison_table is not None:
+        parts.append('<h2 id="comparison">Comparison and savings</h2>')
+        cards = [
+            ("goodput_delta", "Goodput change", f"{cmp.goodput_delta * 100:+.2f} points"),
+            (
+                "savings_usd_per_day",
+                "Savings per day",
+                format_value("x_usd", cmp.savings_usd_per_day),
+            ),
+            (
+                "savings_usd_per_month",
+                "Savings per month",
+                format_value("x_usd", cmp.savings_usd_per_day * DAYS_PER_YEAR / 12),
+            ),
+            (
+                "savings_usd_per_year",
+                "Savings per year",
+                format_value("x_usd", cmp.savings_usd_per_day * DAYS_PER_YEAR),
+            ),
+        ]
+        parts.append(
+            '<div class="savings">'
+            + "".join(
+                f'<div class="card key" data-key="{k}"><div class="label">{esc(lbl)}</div>'
+                f'<div class="value">{esc(v)}</div></div>'
+                for k, lbl, v in cards
+            )
+            + "</div>"
+        )
+        parts.append(
+            _table(
+                report.comparison_table,
+                [
+                    ("metric", "Metric", "text"),
+                    ("baseline", "Baseline", "num"),
+                    ("candidate", "Candidate", "num"),
+                    ("change", "Change", "num"),
+                ],
+            )
+        )
+        if report.changed_assumptions is not None and report.changed_assumptions.height:
+            parts.append("<h3>What the candidate changes</h3>")
+            parts.append(
+                _table(
+                    report.changed_assumptions,
+                    [
+                        ("label", "Assumption", "field"),
+                        ("baseline", "Baseline", "num"),
+                        ("candidate", "Candidate", "num"),
+                        ("unit", "Unit", "text"),
+                    ],
+                )
+            )
+        if "comparison" in report.figures:
+            parts.append(figure(report.figures["comparison"], "fig-comparison"))
+
+    # ---- losses
+    parts.append('<h2 id="losses">Where the time and money go</h2>')
+    parts.append(figure(report.figures["waterfall"], "fig-waterfall"))
+    losses = report.losses.with_columns(
+        pl.col("minutes_per_day").map_elements(lambda v: f"{v:,.1f}", return_dtype=pl.String),
+        pl.col("usd_per_day").map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String),
+        (pl.col("usd_per_day") * DAYS_PER_YEAR)
+        .map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String)
+        .alias("usd_per_year"),
+        pl.col("goodput_points").map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String),
+    )
+    total = {
+        "label": "Total lost",
+        "minutes_per_day": f"{m['lost_minutes_per_day']:,.1f}",
+        "usd_per_day": f"${report.losses['usd_per_day'].sum():,.0f}",
+        "usd_per_year": f"${report.losses['usd_per_day'].sum() * DAYS_PER_YEAR:,.0f}",
+        "goodput_points": f"{(1 - m['goodput']) * 100:.2f}",
+    }
+    parts.append(
+        _table(
+            losses,
+            [
+                ("label", "Loss component", "text"),
+                ("minutes_per_day", "Minutes/day", "num"),
+                ("usd_per_day", "USD/day", "num"),
+                ("usd_per_year", "USD/year", "num"),
+                ("goodput_points", "Goodput points", "num"),
+            ],
+            total=total,
+        )
+    )
+    if m["spare_usd_per_day"] > 0:
+        parts.append(
+            f'<p class="note">Lost per day also includes idle hot spares: '
+            f"{esc(format_value('x_usd_per_day', m['spare_usd_per_day']))}.</p>"
+        )
+    parts.append(figure(report.figures["goodput_vs_rate"], "fig-goodput-vs-rate"))
+
+    # ---- optional model sections
+    for sec in report.sections:
+        parts.append(f'<h2 id="section-{esc(sec.id)}">{esc(sec.title)}</h2>')
+        if sec.intro:
+            parts.append(f"<p>{esc(sec.intro)}</p>")
+        if sec.metrics:
+            parts.append(_metric_rows(sec.metrics))
+        if sec.table is not None and sec.table.height:
+            parts.append(_table(sec.table, [(c, c, "text") for c in sec.table.columns]))
+        if sec.figure is not None:
+            parts.append(figure(sec.figure, f"fig-{sec.id}"))
+
+    # ---- Monte Carlo
+    if report.montecarlo is not None:
+        mc = report.montecarlo
+        parts.append('<h2 id="montecarlo">Monte Carlo percentiles</h2>')
+        parts.append(
+            f'<p class="note">{mc.trials:,} simulated runs, seed {esc(mc.seed)}. {esc(mc.note)}</p>'
+        )
+        parts.append(_table(mc.table, [(c, c, "text") for c in mc.table.columns]))
+
+    # ---- assumptions
+    parts.append(brk + '<h2 id="assumptions">Assumptions and their sources</h2>')
+    parts.append(
+        '<p class="note">Every input of the model, the value used in this report, the '
+        "registry default and where the default comes from.</p>"
+    )
+    parts.append(
+        _table(
+            report.assumptions,
+            [
+                ("label", "Assumption", "field"),
+                ("value", "Value", "num"),
+                ("unit", "Unit", "text"),
+                ("default", "Default", "num"),
+                ("source / meaning", "Source / meaning", "src"),
+            ],
+            css_class="assumptions",
+        )
+    )
+
+    # ---- methods
+    parts.append('<h2 id="methods">Methods</h2>')
+    parts.append(
+        '<dl class="methods">'
+        + "".join(
+            f'<div class="method"><dt>{esc(t)}</dt><dd>{esc(d)}</dd></div>'
+            for t, d in report.methods
+        )
+        + "</dl>"
+    )
+    parts.append("<h3>Reproduce this report</h3>")
+    parts.append(
+        '<p class="note">Save the scenario below as scenario.toml and run '
+        "<code>goodput report scenario.toml -o report.html</code>.</p>"
+    )
+    parts.append(f'<pre class="toml">{esc(report.scenario.to_toml())}</pre>')
+    if cmp is not None:
+        parts.append('<p class="note">Candidate scenario (--compare):</p>')
+        parts.append(f'<pre class="toml">{esc(cmp.candidate.scenario.to_toml())}</pre>')
+    parts.append(
+        "<footer>Goodput Lab · analytical model of failures, recovery and checkpoints; every "
+        "figure is derivable from the assumptions above.</footer>"
+    )
+
+    css = CSS + (PRINT_CSS if for_print else "")
+    return (
+        "<!DOCTYPE html>\n"
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{esc(report.title)} — {esc(report.scenario.name)}</title>"
+        f"<style>{css}</style></head><body>" + "\n".join(parts) + "</body></html>\n"
+    )

@@ -1,0 +1,100 @@
+"""PDF report: the print version of the HTML report, printed by Debian's Chromium.
+
+The charts are drawn by the embedded plotly.js at a fixed size with ``staticPlot`` and
+printed as vector graphics; Chromium is driven through Playwright with an explicit
+``executable_path`` (nothing is downloaded at run time).  ``GOODPUT_CHROMIUM`` overrides
+the browser path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from models import ValidationError
+
+from .content import Report
+from .html import esc, render_html
+
+CHROMIUM_CANDIDATES = ("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+RENDER_TIMEOUT_MS = 30_000
+
+
+def chromium_path() -> str:
+    """Path of the Chromium executable, or a ValidationError saying how to get one."""
+    env = os.environ.get("GOODPUT_CHROMIUM")
+    candidates = [env] if env else []
+    candidates += list(CHROMIUM_CANDIDATES)
+    for c in candidates:
+        if c and Path(c).is_file() and os.access(c, os.X_OK):
+            return c
+    found = shutil.which("chromium") or shutil.which("chromium-browser")
+    if found:
+        return found
+    raise ValidationError(
+        "PDF output",
+        "needs Chromium (apt-get install chromium, or set GOODPUT_CHROMIUM to a Chrome "
+        "binary); HTML, CSV, Parquet and TOML work without it",
+    )
+
+
+def _footer(report: Report) -> str:
+    name = esc(report.scenario.name)
+    if len(name) > 90:
+        name = name[:87] + "..."
+    return (
+        '<div style="font-size:8px;color:#5b6475;width:100%;padding:0 13mm;'
+        'display:flex;justify-content:space-between;font-family:sans-serif">'
+        f"<span>Goodput Lab · {esc(report.title)} · {name}</span>"
+        '<span>Page <span class="pageNumber"></span> of <span class="totalPages"></span></span>'
+        "</div>"
+    )
+
+
+def render_pdf(report: Report) -> bytes:
+    """The report as PDF bytes (A4, page numbers in the footer)."""
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:  # pragma: no cover - playwright is a dependency
+        raise ValidationError(
+            "PDF output", "needs the playwright package (pip install playwright)"
+        ) from None
+    exe = chromium_path()
+    doc = render_html(report, for_print=True)
+    n_figures = doc.count('class="figure"')
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
+            try:
+                page = browser.new_page()
+                page.set_content(doc, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+                if n_figures:
+                    page.wait_for_function(
+                        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= "
+                        f"{n_figures}",
+                        timeout=RENDER_TIMEOUT_MS,
+                    )
+                page.emulate_media(media="print")
+                return page.pdf(
+                    format="A4",
+                    print_background=True,
+                    display_header_footer=True,
+                    header_template="<span></span>",
+                    footer_template=_footer(report),
+                    margin={"top": "14mm", "bottom": "16mm", "left": "13mm", "right": "13mm"},
+                )
+            finally:
+                browser.close()
+    except PlaywrightError as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ValidationError("PDF output", f"Chromium failed: {first}") from None
