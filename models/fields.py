@@ -329,6 +329,165 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
     ),
 )
 
+SIMULATION_FIELDS: tuple[Field, ...] = (
+    # Monte Carlo only (models/montecarlo.py); the analytic model ignores them.
+    Field(
+        "simulation.recovery_spread",
+        "float",
+        0.3,
+        0.0,
+        3.0,
+        "",
+        "Recovery time spread (CV)",
+        "Coefficient of variation of the lognormal replacement, restart and restore times "
+        "(mean kept at the recovery.* values). 0 = fixed times, as the analytic model assumes; "
+        "0.3 is an assumption, not a published figure.",
+        ui_min=0.0,
+        ui_max=1.5,
+        ui_step=0.05,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.repair_sigma",
+        "float",
+        1.0,
+        0.0,
+        3.0,
+        "",
+        "Repair time lognormal sigma",
+        "Shape of the lognormal repair time of a failed node (mean reliability.repair_hours); "
+        "repair times are lognormal in LANL data (Schroeder & Gibson, DSN'06); 1.0 is an "
+        "assumption.",
+        ui_min=0.0,
+        ui_max=2.5,
+        ui_step=0.05,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.correlated_event_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        100.0,
+        "per day",
+        "Correlated multi-node events",
+        "Events per day that take out several nodes at once (switch, cable, rack power), on "
+        "top of the independent node failures. Llama 3 405B: 35 network switch/cable "
+        "interruptions in 54 days = 0.65/day (arXiv:2407.21783). Default 0 (off).",
+        ui_min=0.0,
+        ui_max=5.0,
+        ui_step=0.05,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.correlated_event_nodes",
+        "int",
+        4,
+        2,
+        10_000,
+        "nodes",
+        "Nodes per correlated event",
+        "Nodes lost together in one correlated event (e.g. the nodes under one leaf switch); "
+        "an assumption to set from your topology.",
+        ui_min=2,
+        ui_max=64,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.memory_checkpoint_interval_minutes",
+        "float",
+        0.0,
+        0.0,
+        10_080.0,
+        "min",
+        "In-memory checkpoint interval",
+        "Compute time between checkpoints to CPU memory replicated on peers (Gemini, SOSP'23; "
+        "HyperPod tiered checkpointing); every durable checkpoint.interval_minutes one goes "
+        "to the durable tier too. 0 = no in-memory tier.",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.memory_save_seconds",
+        "float",
+        5.0,
+        0.0,
+        3600.0,
+        "s",
+        "In-memory save (blocking)",
+        "Pause per in-memory checkpoint; HyperPod reports saves 'within seconds' at >15,000 "
+        "GPUs.",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.memory_restore_minutes",
+        "float",
+        0.5,
+        0.0,
+        1440.0,
+        "min",
+        "In-memory restore",
+        "Restore time from peer memory replicas (used instead of recovery.restore_minutes "
+        "when a replica survived); Gemini reports >13x faster recovery than remote storage.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.memory_replicas",
+        "int",
+        2,
+        1,
+        16,
+        "copies",
+        "In-memory replicas",
+        "Copies of each node's checkpoint in CPU memory (own + peers). A failure of all nodes "
+        "of one replica group loses it and falls back to the durable tier. HyperPod does not "
+        "document it; 2 is assumed (REFERENCES.md §3).",
+        ui_min=1,
+        ui_max=4,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.fabric_stall_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1000.0,
+        "per day",
+        "Fabric stalls",
+        "Network events per day that pause training without killing it (link flap, route "
+        "reconvergence). Default 0 (off).",
+        ui_min=0.0,
+        ui_max=20.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.fabric_stall_minutes",
+        "float",
+        3.0,
+        0.0,
+        1440.0,
+        "min",
+        "Fabric stall duration",
+        "Mean pause per fabric stall (lognormal with the recovery spread); 3 min is about a "
+        "BGP hold timer (90-180 s, REFERENCES.md §6).",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+)
+
 SECTIONS: dict[str, tuple[Field, ...]] = {
     "cluster": CLUSTER_FIELDS,
     "reliability": RELIABILITY_FIELDS,
@@ -336,6 +495,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "checkpoint": CHECKPOINT_FIELDS,
     "pricing": PRICING_FIELDS,
     "workload": WORKLOAD_FIELDS,
+    "simulation": SIMULATION_FIELDS,
 }
 
 FIELDS: dict[str, Field] = {f.key: f for fields in SECTIONS.values() for f in fields}
