@@ -4,6 +4,11 @@ Each scenario field has one widget whose key is ``w:<section.key>`` and whose va
 display units (fractions shown in %, see ``Field.scale``).  ``load_scenario`` writes a
 scenario into those keys (preset picker, uploads, shared links); ``scenario_from_state``
 reads them back through the one validation in :class:`models.Scenario`.
+
+A new session starts from the link's query parameters when there are any
+(:mod:`dashboard.url_state`); every run writes the current scenario back to the URL, so the
+address bar is always a shareable link.  Uploaded TOML files go through
+:meth:`models.Scenario.from_toml` (size-capped, validated) before they touch any widget.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ from typing import Any
 
 import streamlit as st
 
-from models import FIELDS, Scenario
-from models.scenario import load_preset, preset_paths
+from dashboard import url_state
+from models import FIELDS, Scenario, ValidationError
+from models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
 NAME_KEY = "w:name"
@@ -21,6 +27,8 @@ DESC_KEY = "scenario_description"
 PRESET_KEY = "preset"
 OPTIMAL_SUFFIX = ":optimal"
 CATALOG_PRICE_SUFFIX = ":catalog"
+UPLOAD_KEY = "scenario_upload"
+NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
 
 
 def widget_key(field_key: str) -> str:
@@ -37,7 +45,9 @@ def to_display(field_key: str, value: Any) -> Any:
 def from_display(field_key: str, value: Any) -> Any:
     f = FIELDS[field_key]
     if isinstance(value, int | float) and not isinstance(value, bool) and f.kind == "float":
-        return float(value) / f.scale
+        x = float(value) / f.scale
+        # undo the last-bit noise of % -> fraction (0.21 / 100 = 0.0021000000000000003)
+        return float(f"{x:.15g}") if f.scale != 1.0 else x
     return value
 
 
@@ -61,9 +71,69 @@ def load_scenario(scenario: Scenario) -> None:
 
 
 def ensure_initialised() -> None:
-    if PRESET_KEY not in st.session_state:
-        st.session_state[PRESET_KEY] = DEFAULT_PRESET
-        load_scenario(load_preset(DEFAULT_PRESET))
+    """First run of a session: load the shared link's scenario, else the default preset."""
+    ss = st.session_state
+    if PRESET_KEY in ss:
+        return
+    params = {k: st.query_params.get_all(k) for k in st.query_params}
+    if params:
+        try:
+            scenario, preset = url_state.decode(params)
+        except ValidationError as exc:
+            ss[NOTICE_KEY] = (
+                "error",
+                f"The link's scenario could not be read — {exc}. "
+                f"Showing the {DEFAULT_PRESET} preset instead.",
+            )
+        else:
+            ss[PRESET_KEY] = preset or DEFAULT_PRESET
+            load_scenario(scenario)
+            return
+    ss[PRESET_KEY] = DEFAULT_PRESET
+    load_scenario(load_preset(DEFAULT_PRESET))
+
+
+def sync_url(scenario: Scenario) -> None:
+    """Write ``scenario`` into the address bar (only when it changed)."""
+    params = url_state.encode(scenario, st.session_state.get(PRESET_KEY))
+    if st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)
+
+
+def load_upload(name: str, data: bytes) -> Scenario:
+    """Validate an uploaded scenario file; raise ValidationError naming the problem."""
+    if len(data) > MAX_TOML_BYTES:
+        raise ValidationError(
+            name, f"is {len(data):,} bytes; a scenario file may be at most {MAX_TOML_BYTES:,}"
+        )
+    try:
+        return Scenario.from_toml(data)
+    except ValidationError as exc:
+        raise ValidationError(f"{name}: {exc.field}", exc.message) from None
+
+
+def on_upload() -> None:
+    """file_uploader callback: load a valid file into the widgets, else explain why not."""
+    uploaded = st.session_state.get(UPLOAD_KEY)
+    if uploaded is None:
+        return
+    if uploaded.size > MAX_TOML_BYTES:
+        st.session_state[NOTICE_KEY] = (
+            "error",
+            f"{uploaded.name} is {uploaded.size:,} bytes; a scenario file may be at most "
+            f"{MAX_TOML_BYTES:,} bytes. Nothing was changed.",
+        )
+        return
+    try:
+        scenario = load_upload(uploaded.name, uploaded.getvalue())
+    except ValidationError as exc:
+        st.session_state[NOTICE_KEY] = (
+            "error",
+            f"Could not load the uploaded scenario — {exc}. Nothing was changed.",
+        )
+        return
+    load_scenario(scenario)
+    st.session_state[NOTICE_KEY] = ("success", f"Loaded {scenario.name!r} from {uploaded.name}.")
 
 
 def on_preset_change() -> None:

@@ -1,11 +1,17 @@
-"""The sidebar: preset picker and a what-if widget for every scenario field."""
+"""The sidebar: preset picker, TOML download/upload and a what-if widget for every field.
+
+It also keeps the address bar in step with the scenario (see :mod:`dashboard.state`), so a
+copied link reproduces what is on screen.
+"""
 
 from __future__ import annotations
+
+import re
 
 import streamlit as st
 
 from dashboard import state
-from models import FIELDS, SECTIONS
+from models import FIELDS, SECTIONS, Scenario, ValidationError
 from models.catalog import Instance
 
 SECTION_TITLES = {
@@ -43,9 +49,53 @@ def _numeric_widget(key: str) -> None:
         st.number_input(label, key=wk, help=f.help)
 
 
+def _file_name(scenario: Scenario) -> str:
+    slug = re.sub(r"[^a-z0-9]+", "-", scenario.name.lower()).strip("-")[:60]
+    return f"{slug or 'scenario'}.toml"
+
+
+def _current() -> Scenario | None:
+    try:
+        return state.scenario_from_state()
+    except ValidationError:
+        return None  # the page shows the error; nothing to download or share yet
+
+
+def _notice() -> None:
+    notice = st.session_state.pop(state.NOTICE_KEY, None)
+    if notice:
+        kind, text = notice
+        (st.error if kind == "error" else st.success)(text)
+
+
+def _files(scenario: Scenario | None) -> None:
+    with st.expander("Save / load scenario (TOML)", expanded=False):
+        st.download_button(
+            "Download this scenario",
+            data=scenario.to_toml() if scenario else "",
+            file_name=_file_name(scenario) if scenario else "scenario.toml",
+            mime="application/toml",
+            disabled=scenario is None,
+            key="scenario_download",
+            help="Every field as TOML; `goodput evaluate FILE` and the upload below read it.",
+        )
+        st.file_uploader(
+            "Upload a scenario",
+            type=["toml"],
+            key=state.UPLOAD_KEY,
+            on_change=state.on_upload,
+            help="A TOML scenario like data/scenarios/*.toml (at most 256 KiB). It is "
+            "validated first; an invalid file changes nothing.",
+        )
+
+
 def show(catalog: dict[str, Instance]) -> None:
     """Draw the sidebar; widget values live in session state (see dashboard.state)."""
     state.ensure_initialised()
+    _notice()
+    scenario = _current()
+    if scenario is not None:
+        state.sync_url(scenario)
     sb = st.sidebar
     with sb:
         st.selectbox(
@@ -56,6 +106,7 @@ def show(catalog: dict[str, Instance]) -> None:
             help="Loads a scenario from data/scenarios/; every field below can then be changed.",
         )
         st.text_input("Scenario name", key=state.NAME_KEY, max_chars=200)
+        _files(scenario)
         for section, fields in SECTIONS.items():
             with st.expander(
                 SECTION_TITLES.get(section, section.title()), expanded=section in OPEN_SECTIONS
