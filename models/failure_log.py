@@ -1,0 +1,340 @@
+"""Failure logs: parse a CSV of incidents into validated arrays.
+
+A failure log has one row per node failure with four columns (names mapped by the user
+where they differ): ``timestamp`` (ISO 8601; times without a zone are read as UTC),
+``node_id`` (any text), ``cause`` (free text, mapped onto the Llama 3 root-cause taxonomy by
+:mod:`models.fitting`; optional) and ``downtime_minutes`` (optional, ≥ 0).  Lines starting
+with ``#`` before the header are comments.
+
+Everything that can go wrong raises :class:`models.errors.ValidationError` naming the row
+(the 1-based line number in the file, as a spreadsheet shows it) and the column.  Parsing
+uses only the standard library ``csv`` module and numpy (no polars in ``models/``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+
+from .errors import ValidationError
+
+#: Largest log accepted, in bytes (the dashboard's upload cap, .streamlit/config.toml
+#: ``server.maxUploadSize = 10`` MB, is the same).
+MAX_LOG_BYTES = 10 * 1024 * 1024
+#: Most data rows accepted (a year of a 100,000-node fleet at 0.3 %/day is ~110k rows;
+#: 200k keeps parsing under a few seconds).
+MAX_LOG_ROWS = 200_000
+#: Longest accepted text in a node id or cause cell.
+MAX_TEXT = 200
+#: Longest accepted downtime: one year, in minutes.
+MAX_DOWNTIME_MINUTES = 525_600.0
+
+#: Canonical column -> accepted header names when the user gives no mapping.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "timestamp": ("timestamp", "time", "ts", "datetime", "date", "time_utc"),
+    "node_id": ("node_id", "node", "host", "hostname", "instance_id", "nodeid"),
+    "cause": ("cause", "root_cause", "reason", "category", "failure_cause"),
+    "downtime_minutes": ("downtime_minutes", "downtime_min", "downtime", "duration_minutes"),
+}
+REQUIRED = ("timestamp", "node_id")
+
+
+@dataclass(frozen=True)
+class FailureLog:
+    """A parsed, validated failure log, sorted by time.
+
+    Attributes
+    ----------
+    time_h : failure times [h since 1970-01-01 UTC], sorted ascending.
+    node_id : node identifier per failure (str array).
+    cause : cause text per failure ("unknown" when absent).
+    downtime_minutes : downtime per failure [min] (NaN when absent).
+    row : line number of each failure in the source file.
+    columns : canonical column -> header name actually used (absent optional columns omitted).
+    """
+
+    time_h: np.ndarray
+    node_id: np.ndarray
+    cause: np.ndarray
+    downtime_minutes: np.ndarray
+    row: np.ndarray
+    columns: Mapping[str, str] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.time_h.size)
+
+    @property
+    def span_days(self) -> float:
+        """Days from the first to the last failure."""
+        return float((self.time_h[-1] - self.time_h[0]) / 24.0) if len(self) else 0.0
+
+    @property
+    def distinct_nodes(self) -> int:
+        return int(np.unique(self.node_id).size)
+
+
+def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """Parse ``col=name`` strings (the CLI's ``--map``) into {canonical: header name}.
+
+    >>> parse_mapping(["timestamp=time_utc", "node_id=host"])
+    {'timestamp': 'time_utc', 'node_id': 'host'}
+    """
+    out: dict[str, str] = {}
+    for item in items or ():
+        if not isinstance(item, str) or "=" not in item:
+            raise ValidationError("--map", f"{_short(item)} is not of the form column=header")
+        key, name = (s.strip() for s in item.split("=", 1))
+        if key not in COLUMNS:
+            raise ValidationError(
+                "--map", f"{_short(key)} is not a log column; allowed: " + ", ".join(COLUMNS)
+            )
+        if not name:
+            raise ValidationError("--map", f"{key}= needs a header name")
+        out[key] = name
+    return out
+
+
+def parse_failure_log(
+    data: str | bytes,
+    mapping: Mapping[str, str] | None = None,
+    *,
+    max_bytes: int = MAX_LOG_BYTES,
+    max_rows: int = MAX_LOG_ROWS,
+) -> FailureLog:
+    """Parse failure-log CSV text into a :class:`FailureLog`.
+
+    Parameters
+    ----------
+    data : CSV as UTF-8 bytes (a BOM is allowed) or text.
+    mapping : canonical column (``timestamp``, ``node_id``, ``cause``,
+        ``downtime_minutes``) -> header name in this file, for headers that differ from
+        the accepted names in :data:`COLUMNS`.
+    max_bytes, max_rows : size and row caps.
+
+    Raises
+    ------
+    ValidationError
+        naming ``row R, column C`` for a bad cell, or ``failure log`` for file-level
+        problems (size, encoding, header, too many rows).
+
+    Examples
+    --------
+    >>> log = parse_failure_log("timestamp,node_id\\n2024-01-01T00:00Z,n1\\n2024-01-02,n2\\n")
+    >>> len(log), log.span_days
+    (2, 1.0)
+    """
+    text = _decode(data, max_bytes)
+    lines = text.splitlines(keepends=True)
+    first = 0
+    while first < len(lines) and (
+        lines[first].lstrip().startswith("#") or not lines[first].strip()
+    ):
+        first += 1
+    if first >= len(lines):
+        raise ValidationError(
+            "failure log", "is empty (expected a header row, then one row per failure)"
+        )
+    reader = csv.reader(io.StringIO("".join(lines[first:]), newline=""))
+    try:
+        header = next(reader)
+    except csv.Error as exc:
+        raise ValidationError(f"row {first + 1}", f"is not valid CSV ({exc})") from None
+    header = [h.strip() for h in header]
+    index = _resolve_columns(header, mapping or {}, first + 1)
+
+    times: list[float] = []
+    nodes: list[str] = []
+    causes: list[str] = []
+    downtimes: list[float] = []
+    rows: list[int] = []
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ValidationError(
+                f"row {first + reader.line_num}", f"is not valid CSV ({exc})"
+            ) from None
+        row = first + reader.line_num
+        if not cells or all(not c.strip() for c in cells):
+            continue
+        if len(rows) >= max_rows:
+            raise ValidationError("failure log", f"has more than {max_rows:,} rows (the cap)")
+        if len(cells) != len(header):
+            col = header[min(len(cells), len(header) - 1)]
+            raise ValidationError(
+                f"row {row}, column {col!r}",
+                f"the row has {len(cells)} fields but the header has {len(header)}",
+            )
+        rows.append(row)
+        times.append(_time_h(cells[index["timestamp"]], row, header[index["timestamp"]]))
+        nodes.append(_text(cells[index["node_id"]], row, header[index["node_id"]], required=True))
+        if "cause" in index:
+            causes.append(_text(cells[index["cause"]], row, header[index["cause"]]) or "unknown")
+        else:
+            causes.append("unknown")
+        if "downtime_minutes" in index:
+            k = index["downtime_minutes"]
+            downtimes.append(_downtime(cells[k], row, header[k]))
+        else:
+            downtimes.append(math.nan)
+    if not rows:
+        raise ValidationError("failure log", "has a header but no failure rows")
+    t = np.asarray(times, dtype=float)
+    order = np.argsort(t, kind="stable")
+    return FailureLog(
+        time_h=t[order],
+        node_id=np.asarray(nodes, dtype=str)[order],
+        cause=np.asarray(causes, dtype=str)[order],
+        downtime_minutes=np.asarray(downtimes, dtype=float)[order],
+        row=np.asarray(rows, dtype=int)[order],
+        columns={k: header[i] for k, i in index.items()},
+    )
+
+
+# --------------------------------------------------------------------------- helpers
+def _short(value: object, n: int = 40) -> str:
+    r = repr(value)
+    return r if len(r) <= n else r[: n - 3] + "..."
+
+
+def _decode(data: str | bytes, max_bytes: int) -> str:
+    if isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+        if len(raw) > max_bytes:
+            raise ValidationError(
+                "failure log", f"{len(raw):,} bytes is too large (at most {max_bytes:,} bytes)"
+            )
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            line_start = raw.rfind(b"\n", 0, exc.start) + 1
+            row = raw.count(b"\n", 0, exc.start) + 1
+            prefix = raw[line_start : exc.start].decode("utf-8", errors="replace")
+            col = _column_at(raw, prefix)
+            raise ValidationError(
+                f"row {row}, column {col}",
+                f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "
+                "save the file as UTF-8 CSV",
+            ) from None
+    if not isinstance(data, str):
+        raise ValidationError("failure log", f"must be CSV text, not {type(data).__name__}")
+    if len(data.encode("utf-8", errors="surrogatepass")) > max_bytes:
+        raise ValidationError("failure log", f"is too large (at most {max_bytes:,} bytes)")
+    try:
+        data.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        row = data.count("\n", 0, exc.start) + 1
+        raise ValidationError(f"row {row}", "contains characters that are not valid text") from None
+    return data.removeprefix("\ufeff")
+
+
+def _column_at(raw: bytes, prefix: str) -> str:
+    """Name (or 1-based number) of the column a partial line ``prefix`` ends in."""
+    k = next(csv.reader([prefix]), [""]).__len__() - 1 if prefix else 0
+    first_line = raw.split(b"\n", 1)[0].decode("utf-8", errors="replace")
+    header = next(csv.reader([first_line]), [])
+    if 0 <= k < len(header) and not first_line.lstrip().startswith("#"):
+        return repr(header[k].strip())
+    return str(k + 1)
+
+
+def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) -> dict[str, int]:
+    if not any(header):
+        raise ValidationError(f"row {row}", "the header row is empty")
+    dup = sorted({h for h in header if h and header.count(h) > 1})
+    if dup:
+        raise ValidationError(f"row {row}", f"header repeats column {dup[0]!r}")
+    lower = {h.lower(): i for i, h in enumerate(header)}
+    index: dict[str, int] = {}
+    for key in mapping:
+        if key not in COLUMNS:
+            raise ValidationError(
+                "column mapping",
+                f"{_short(key)} is not a log column; allowed: " + ", ".join(COLUMNS),
+            )
+    for key, names in COLUMNS.items():
+        if key in mapping:
+            name = str(mapping[key]).strip()
+            if name not in header:
+                raise ValidationError(
+                    "column mapping",
+                    f"{key}={_short(name)}: no such column; the header has "
+                    + ", ".join(repr(h) for h in header[:20]),
+                )
+            index[key] = header.index(name)
+            continue
+        hit = next((lower[n] for n in names if n in lower), None)
+        if hit is not None:
+            index[key] = hit
+        elif key in REQUIRED:
+            raise ValidationError(
+                f"row {row}",
+                f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
+                f"--map {key}=<header>); the header has " + ", ".join(repr(h) for h in header[:20]),
+            )
+    used = list(index.values())
+    if len(set(used)) != len(used):
+        raise ValidationError("column mapping", "two log columns are mapped to the same header")
+    return index
+
+
+def _time_h(value: str, row: int, col: str) -> float:
+    text = value.strip()
+    where = f"row {row}, column {col!r}"
+    if not text:
+        raise ValidationError(where, "is empty (a failure time is required)")
+    try:
+        dt = datetime.fromisoformat(text.replace("z", "Z"))
+        if dt.tzinfo is None:
+            dt = dt.replace(tzinfo=UTC)
+        hours = dt.timestamp() / 3600.0
+    except (ValueError, OverflowError, OSError):
+        raise ValidationError(
+            where, f"{_short(text)} is not an ISO 8601 time (e.g. 2024-05-01T13:45:00Z)"
+        ) from None
+    return hours
+
+
+def _text(value: str, row: int, col: str, *, required: bool = False) -> str:
+    text = value.strip()
+    where = f"row {row}, column {col!r}"
+    if required and not text:
+        raise ValidationError(where, "is empty (a node id is required)")
+    if len(text) > MAX_TEXT:
+        raise ValidationError(where, f"is {len(text)} characters long (at most {MAX_TEXT})")
+    if any(ord(ch) < 32 for ch in text):
+        raise ValidationError(where, f"{_short(text)} contains control characters")
+    return text
+
+
+def _downtime(value: str, row: int, col: str) -> float:
+    text = value.strip()
+    if not text:
+        return math.nan
+    where = f"row {row}, column {col!r}"
+    allowed = f"a number of minutes in [0, {MAX_DOWNTIME_MINUTES:g}] or empty"
+    try:
+        x = float(text)
+    except ValueError:
+        raise ValidationError(where, f"{_short(text)} is not a number ({allowed})") from None
+    if not math.isfinite(x) or not 0.0 <= x <= MAX_DOWNTIME_MINUTES:
+        raise ValidationError(where, f"{_short(text)} is out of range ({allowed})")
+    return x
+
+
+__all__ = [
+    "COLUMNS",
+    "MAX_LOG_BYTES",
+    "MAX_LOG_ROWS",
+    "FailureLog",
+    "parse_failure_log",
+    "parse_mapping",
+]

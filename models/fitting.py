@@ -1,0 +1,501 @@
+"""Fit failure models to a failure log: rates, time between failures, causes, lemon nodes.
+
+What is fitted (all estimates are maximum likelihood, all intervals two-sided at
+``confidence``):
+
+* **Job time between failures (TBF)**.  Failures with an identical timestamp (e.g. one switch
+  taking several nodes down) are one *incident*: one job interruption.  The gaps between
+  consecutive incidents are fitted by an exponential (``scipy.stats.expon``, location 0) and a
+  Weibull (``scipy.stats.weibull_min``, location 0) distribution.
+
+  - Exponential rate CI: exact chi-square pivot, 2·λ·ΣX ~ χ²(2n) for n exponential gaps
+    (Lawless, *Statistical Models and Methods for Lifetime Data*, 2nd ed., 2003, §3.2).
+  - Weibull shape CI: profile likelihood, {k : 2[ℓ(k̂, λ̂) − ℓ_p(k)] ≤ χ²₁(confidence)} with
+    ℓ_p(k) = n ln k − n ln(mean xᵏ) + (k − 1) Σ ln x − n (Lawless 2003, §5.1–5.2).
+  - Weibull scale CI: Wald interval on ln(scale) from the observed information matrix.
+  - Goodness of fit: AIC of both models; likelihood-ratio test of exponential (k = 1) inside
+    Weibull, D = 2(ℓ_W − ℓ_E) ~ χ²₁; Kolmogorov–Smirnov distance of each fit.  The KS
+    p-values use parameters estimated from the same data, so they are too large (the
+    Lilliefors effect): read them as optimistic, and rely on the LR test and AIC.
+
+* **Failure rate per node-day** = incidents per day / nodes, with the exponential CI above.
+  This is the scenario's ``reliability.node_failure_rate_per_day``; the Weibull shape is
+  ``reliability.weibull_shape``.
+* **Per-cause rates**: each failure's cause text is mapped onto the 18 root-cause categories
+  of Llama 3 405B (arXiv:2407.21783, Table 5; ``data/failure_logs/llama3-root-causes.csv``);
+  rates per node-day over the observed node-days with exact Poisson (Garwood 1936) CIs.
+* **Lemon nodes**: given n failures spread over N equally exposed nodes, a node's count is
+  Binomial(n, 1/N) under "all nodes alike".  A node is a lemon when its upper-tail p-value
+  P(X ≥ kᵢ) is below α/N (Bonferroni over the N nodes tested, family-wise error ≤ α).
+"""
+
+from __future__ import annotations
+
+import csv
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from scipy import optimize, stats
+
+from ._tools import HOURS_PER_DAY, as_float_array, like_input
+from .errors import ValidationError
+from .failure_log import FailureLog
+
+TAXONOMY_CSV = (
+    Path(__file__).resolve().parent.parent / "data" / "failure_logs" / "llama3-root-causes.csv"
+)
+MIN_INCIDENTS = 3
+UNMAPPED = "unmapped"
+
+#: Cause text -> taxonomy category, first match wins (specific patterns before generic ones).
+CAUSE_PATTERNS: tuple[tuple[str, str], ...] = (
+    ("silent_data_corruption", r"silent data corruption|\bsdc\b"),
+    ("gpu_hbm3", r"\bhbm|gpu memory|gpu ecc|dbe\b|uncorrectable ecc"),
+    ("gpu_sram", r"\bsram"),
+    ("gpu_system_processor", r"\bgsp\b|gpu system processor"),
+    ("gpu_thermal", r"thermal|sensor|overheat|temperature"),
+    ("nccl_watchdog", r"nccl|watchdog|collective timeout"),
+    ("nic", r"\bnic\b|\befa\b|network (interface|adapter|card)|\bhca\b"),
+    ("network_switch_cable", r"switch|cable|\blink\b|optic|transceiver|fabric|infiniband"),
+    ("host_maintenance", r"maintenance"),
+    ("ssd", r"\bssd|nvme|disk"),
+    ("power_supply", r"power|\bpsu\b"),
+    ("server_chassis", r"chassis"),
+    ("io_expansion_board", r"io expansion|pcie|expansion board"),
+    ("dependency", r"dependency|storage service|scheduler"),
+    ("system_memory", r"system memory|\bdimm|\bdram|host memory"),
+    ("cpu", r"\bcpu\b|processor"),
+    ("software_bug", r"software|\bbug|segfault|crash|exception|oom|out of memory"),
+    ("faulty_gpu", r"\bgpu|\bxid|fell off the bus"),
+)
+
+
+@lru_cache(maxsize=1)
+def llama3_taxonomy() -> tuple[dict[str, Any], ...]:
+    """The Llama 3 405B root-cause table (arXiv:2407.21783, Table 5) from ``data/``.
+
+    >>> sum(row["count"] for row in llama3_taxonomy())
+    419
+    """
+    with TAXONOMY_CSV.open(newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    return tuple(
+        {**r, "count": int(r["count"]), "percent_published": float(r["percent_published"])}
+        for r in rows
+    )
+
+
+def map_cause(text: str) -> str:
+    """Map free-text cause onto a Llama 3 taxonomy category (``"unmapped"`` if none fits).
+
+    >>> map_cause("GPU HBM3 uncorrectable ECC"), map_cause("NCCL watchdog timeout")
+    ('gpu_hbm3', 'nccl_watchdog')
+    """
+    norm = re.sub(r"[_\-/]+", " ", str(text).strip().lower())
+    categories = {r["category"]: r for r in llama3_taxonomy()}
+    key = norm.replace(" ", "_")
+    if key in categories:
+        return key
+    for r in categories.values():
+        if norm == r["label"].lower():
+            return r["category"]
+    for category, pattern in CAUSE_PATTERNS:
+        if re.search(pattern, norm):
+            return category
+    return UNMAPPED
+
+
+# --------------------------------------------------------------------------- rates
+def poisson_rate_ci(count, exposure, confidence=0.95):
+    """Exact (Garwood 1936) confidence interval of a Poisson rate count / exposure.
+
+    lower = χ²_{α/2}(2k) / (2E), upper = χ²_{1−α/2}(2k + 2) / (2E), lower = 0 when k = 0
+    (Garwood, Biometrika 28:437, 1936).  Units: those of 1 / exposure (e.g. per node-day).
+
+    Parameters
+    ----------
+    count : observed events k [-].
+    exposure : exposure E, e.g. node-days [node·day].
+    confidence : two-sided level, e.g. 0.95.
+
+    Returns
+    -------
+    (lower, upper) rate bounds [1/exposure unit].
+
+    Examples
+    --------
+    >>> lo, hi = poisson_rate_ci(10, 1000.0)
+    >>> round(lo, 6), round(hi, 6)
+    (0.004795, 0.01839)
+    """
+    k = as_float_array(count)
+    e = as_float_array(exposure)
+    a = 1.0 - float(confidence)
+    lo = np.where(k > 0, stats.chi2.ppf(a / 2, 2 * np.maximum(k, 1e-300)) / (2 * e), 0.0)
+    hi = stats.chi2.ppf(1 - a / 2, 2 * k + 2) / (2 * e)
+    return like_input(lo, count, exposure), like_input(hi, count, exposure)
+
+
+def exponential_rate_ci(n_gaps, total_time, confidence=0.95):
+    """Exact CI of an exponential rate from n complete gaps summing to ``total_time``.
+
+    2·λ·T ~ χ²(2n), so λ ∈ [χ²_{α/2}(2n), χ²_{1−α/2}(2n)] / (2T) (Lawless 2003, §3.2).
+
+    Examples
+    --------
+    >>> lo, hi = exponential_rate_ci(10, 100.0)
+    >>> round(lo, 5), round(hi, 5)
+    (0.04795, 0.17085)
+    """
+    n = as_float_array(n_gaps)
+    t = as_float_array(total_time)
+    a = 1.0 - float(confidence)
+    lo = stats.chi2.ppf(a / 2, 2 * n) / (2 * t)
+    hi = stats.chi2.ppf(1 - a / 2, 2 * n) / (2 * t)
+    return like_input(lo, n_gaps, total_time), like_input(hi, n_gaps, total_time)
+
+
+# --------------------------------------------------------------------------- TBF fits
+def _weibull_profile_loglik(k: float, x: np.ndarray) -> float:
+    """ℓ_p(k) = n ln k − n ln(mean xᵏ) + (k − 1) Σ ln x − n (scale profiled out)."""
+    lx = np.log(x)
+    n = x.size
+    # log(mean(x^k)) computed stably via logsumexp
+    lmean = float(np.logaddexp.reduce(k * lx) - math.log(n))
+    return n * math.log(k) - n * lmean + (k - 1.0) * float(lx.sum()) - n
+
+
+def weibull_observed_information(shape, scale, x):
+    """Observed information matrix of the Weibull log-likelihood in (shape k, scale λ).
+
+    With z = x/λ: −∂²ℓ/∂k² = n/k² + Σ zᵏ ln²z; −∂²ℓ/∂λ² = (k/λ²)[(k + 1) Σ zᵏ − n];
+    −∂²ℓ/∂k∂λ = −(1/λ)[Σ zᵏ − n] − (k/λ) Σ zᵏ ln z (Lawless 2003, §5.2).
+
+    Examples
+    --------
+    >>> info = weibull_observed_information(1.0, 1.0, np.array([0.5, 1.0, 1.5]))
+    >>> round(float(info[1, 1]), 6)
+    3.0
+    """
+    x = np.asarray(x, dtype=float)
+    k, lam = float(shape), float(scale)
+    z = x / lam
+    lz = np.log(z)
+    zk = z**k
+    n = x.size
+    i_kk = n / k**2 + float(np.sum(zk * lz**2))
+    i_ll = (k / lam**2) * ((k + 1) * float(np.sum(zk)) - n)
+    i_kl = -(1 / lam) * (float(np.sum(zk)) - n) - (k / lam) * float(np.sum(zk * lz))
+    return np.array([[i_kk, i_kl], [i_kl, i_ll]])
+
+
+def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
+    """Fit exponential and Weibull distributions to times between failures [h].
+
+    Returns a flat dict (units in key names): exponential rate, mean and CI; Weibull
+    shape (profile-likelihood CI), scale (Wald CI on the log scale) and mean; log
+    likelihoods, AIC, LR-test p-value of exponential vs Weibull, KS distances and their
+    (optimistic, see module docstring) p-values.
+
+    Examples
+    --------
+    >>> r = fit_tbf([1.0, 2.0, 3.0, 4.0])
+    >>> r["exp_rate_per_h"], r["exp_mean_h"]
+    (0.4, 2.5)
+    """
+    x = np.asarray(gaps_h, dtype=float)
+    n = x.size
+    if n < MIN_INCIDENTS - 1 or not np.all(np.isfinite(x)) or np.any(x <= 0):
+        raise ValidationError(
+            "failure log",
+            f"needs at least {MIN_INCIDENTS} failures at distinct times to fit (has {n + 1})",
+        )
+    # Rescale to mean 1 for numerical stability; shape is scale-free, scale rescales back.
+    unit = float(x.mean())
+    y = x / unit
+    # --- exponential (MLE scale = mean)
+    _, exp_scale = stats.expon.fit(y, floc=0)
+    rate = 1.0 / (exp_scale * unit)
+    rate_lo, rate_hi = exponential_rate_ci(n, float(x.sum()), confidence)
+    ll_exp = float(np.sum(stats.expon.logpdf(y, scale=exp_scale))) - n * math.log(unit)
+    # --- Weibull (MLE with location fixed at 0)
+    if np.ptp(y) < 1e-9:
+        raise ValidationError(
+            "failure log", "all times between failures are equal: no spread to fit a Weibull"
+        )
+    with np.errstate(all="ignore"):
+        shape, _, scale = stats.weibull_min.fit(y, floc=0)
+    if not (np.isfinite(shape) and np.isfinite(scale) and 0.02 < shape < 100):
+        raise ValidationError(
+            "failure log", "the Weibull fit did not converge (shape outside 0.02-100)"
+        )
+    # Polish scipy's estimate: solve the profile score equation exactly (Lawless 2003, eq. 5.1.6)
+    shape = _polish_shape(shape, y)
+    scale = float(np.mean(y**shape) ** (1.0 / shape))
+    ll_max = _weibull_profile_loglik(shape, y)
+    crit = stats.chi2.ppf(confidence, 1) / 2.0
+
+    def g(k: float) -> float:
+        return ll_max - _weibull_profile_loglik(k, y) - crit
+
+    shape_lo = _bracket_root(g, shape, 0.01)
+    shape_hi = _bracket_root(g, shape, 200.0)
+    info = weibull_observed_information(shape, scale, y)
+    try:
+        cov = np.linalg.inv(info)
+        se_log_scale = math.sqrt(max(cov[1, 1], 0.0)) / scale
+    except np.linalg.LinAlgError:
+        se_log_scale = math.inf
+    zq = stats.norm.ppf(0.5 + confidence / 2)
+    ll_w = ll_max - n * math.log(unit)
+    lr = max(0.0, 2.0 * (ll_w - ll_exp))
+    ks_exp = stats.kstest(y, stats.expon(scale=exp_scale).cdf)
+    ks_w = stats.kstest(y, stats.weibull_min(shape, scale=scale).cdf)
+    scale_h = scale * unit
+    return {
+        "n_gaps": float(n),
+        "exp_rate_per_h": float(rate),
+        "exp_rate_per_h_lo": float(rate_lo),
+        "exp_rate_per_h_hi": float(rate_hi),
+        "exp_mean_h": float(1.0 / rate),
+        "weibull_shape": float(shape),
+        "weibull_shape_lo": float(shape_lo),
+        "weibull_shape_hi": float(shape_hi),
+        "weibull_scale_h": float(scale_h),
+        "weibull_scale_h_lo": float(scale_h * math.exp(-zq * se_log_scale)),
+        "weibull_scale_h_hi": float(scale_h * math.exp(zq * se_log_scale)),
+        "weibull_mean_h": float(scale_h * math.gamma(1.0 + 1.0 / shape)),
+        "loglik_exponential": ll_exp,
+        "loglik_weibull": float(ll_w),
+        "aic_exponential": 2.0 * 1 - 2.0 * ll_exp,
+        "aic_weibull": 2.0 * 2 - 2.0 * float(ll_w),
+        "lr_statistic": float(lr),
+        "lr_p_value": float(stats.chi2.sf(lr, 1)),
+        "ks_exponential": float(ks_exp.statistic),
+        "ks_exponential_p_optimistic": float(ks_exp.pvalue),
+        "ks_weibull": float(ks_w.statistic),
+        "ks_weibull_p_optimistic": float(ks_w.pvalue),
+    }
+
+
+def _polish_shape(k0: float, y: np.ndarray) -> float:
+    """Root of the profile score n/k + Σ ln y − n Σ yᵏ ln y / Σ yᵏ near ``k0``."""
+    ly = np.log(y)
+    n = y.size
+
+    def score(k: float) -> float:
+        w = np.exp(k * ly - np.max(k * ly))
+        return n / k + float(ly.sum()) - n * float(np.sum(w * ly) / np.sum(w))
+
+    lo, hi = k0 / 1.5, k0 * 1.5
+    if score(lo) > 0 > score(hi):
+        return float(optimize.brentq(score, lo, hi, xtol=1e-12, rtol=1e-12))
+    return float(k0)
+
+
+def _bracket_root(g, start: float, end: float) -> float:
+    """Root of g between ``start`` (g < 0) and ``end``; ``end`` itself if g never crosses."""
+    if g(end) < 0:
+        return end
+    return float(optimize.brentq(g, min(start, end), max(start, end), xtol=1e-10, rtol=1e-10))
+
+
+# --------------------------------------------------------------------------- lemon nodes
+def lemon_p_values(counts, total_failures, nodes):
+    """Upper-tail p-values P(X ≥ k) for X ~ Binomial(n, 1/N), one per node count k.
+
+    Under "every node fails at the same rate", each of n failures hits a given node of N
+    with probability 1/N.
+
+    Examples
+    --------
+    >>> round(lemon_p_values(3, 10, 10), 5)  # P(Binomial(10, 0.1) >= 3)
+    0.07019
+    """
+    k = as_float_array(counts)
+    n = as_float_array(total_failures)
+    big_n = as_float_array(nodes)
+    p = stats.binom.sf(k - 1, n, 1.0 / big_n)
+    return like_input(p, counts, total_failures, nodes)
+
+
+# --------------------------------------------------------------------------- orchestrator
+@dataclass(frozen=True)
+class LogFit:
+    """Everything fitted from one failure log (see the module docstring for methods)."""
+
+    nodes: int
+    nodes_from_log: bool
+    n_failures: int
+    n_incidents: int
+    span_days: float
+    confidence: float
+    tbf: dict[str, float]
+    node_failure_rate_per_day: float
+    node_failure_rate_per_day_lo: float
+    node_failure_rate_per_day_hi: float
+    causes: list[dict[str, Any]] = field(default_factory=list)
+    lemons: list[dict[str, Any]] = field(default_factory=list)
+    lemon_alpha: float = 0.05
+    median_downtime_minutes: float = math.nan
+
+    @property
+    def weibull_shape(self) -> float:
+        return self.tbf["weibull_shape"]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "nodes": self.nodes,
+            "nodes_from_log": self.nodes_from_log,
+            "failures": self.n_failures,
+            "incidents": self.n_incidents,
+            "span_days": self.span_days,
+            "confidence": self.confidence,
+            "node_failure_rate_per_day": self.node_failure_rate_per_day,
+            "node_failure_rate_per_day_lo": self.node_failure_rate_per_day_lo,
+            "node_failure_rate_per_day_hi": self.node_failure_rate_per_day_hi,
+            "median_downtime_minutes": (
+                None if math.isnan(self.median_downtime_minutes) else self.median_downtime_minutes
+            ),
+            **self.tbf,
+            "causes": self.causes,
+            "lemon_test": f"binomial upper tail per node, Bonferroni over {self.nodes} nodes, "
+            f"alpha {self.lemon_alpha:g}",
+            "lemon_nodes": self.lemons,
+        }
+        return out
+
+
+def fit_failure_log(
+    log: FailureLog,
+    nodes: int | None = None,
+    *,
+    confidence: float = 0.95,
+    lemon_alpha: float = 0.05,
+) -> LogFit:
+    """Fit a parsed failure log (methods in the module docstring).
+
+    Parameters
+    ----------
+    log : parsed log (:func:`models.failure_log.parse_failure_log`).
+    nodes : nodes observed during the log [nodes]; default: distinct node ids in the log
+        (nodes that never failed are then missing, so the per-node rate is an upper bound).
+    confidence : two-sided level of every interval.
+    lemon_alpha : family-wise error rate of the lemon-node test.
+    """
+    distinct = log.distinct_nodes
+    if nodes is None:
+        big_n, from_log = distinct, True
+    else:
+        if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
+            raise ValidationError("--nodes", f"{nodes!r} is not a whole number of nodes")
+        if not distinct <= nodes <= 10_000_000:
+            raise ValidationError(
+                "--nodes",
+                f"{nodes} is out of range (at least the {distinct} distinct nodes in the log, "
+                "at most 10,000,000)",
+            )
+        big_n, from_log = int(nodes), False
+    if not 0.5 <= confidence < 1.0:
+        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
+    if not 0.0 < lemon_alpha < 1.0:
+        raise ValidationError("lemon_alpha", f"{lemon_alpha!r} is out of range ((0, 1))")
+    incidents = np.unique(log.time_h)
+    if incidents.size < MIN_INCIDENTS:
+        raise ValidationError(
+            "failure log",
+            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
+        )
+    gaps = np.diff(incidents)
+    tbf = fit_tbf(gaps, confidence)
+    span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
+    per_day = HOURS_PER_DAY / big_n
+    node_days = big_n * span_days
+
+    # per-cause rates
+    mapped = np.array([map_cause(c) for c in log.cause])
+    rows = []
+    for r in (
+        *llama3_taxonomy(),
+        {
+            "category": UNMAPPED,
+            "label": "Unmapped",
+            "group": "-",
+            "count": 0,
+            "percent_published": 0.0,
+        },
+    ):
+        k = int(np.sum(mapped == r["category"]))
+        if k == 0 and r["category"] == UNMAPPED:
+            continue
+        lo, hi = poisson_rate_ci(k, node_days, confidence)
+        examples = sorted(set(log.cause[mapped == r["category"]].tolist()))[:3]
+        rows.append(
+            {
+                "category": r["category"],
+                "label": r["label"],
+                "group": r["group"],
+                "failures": k,
+                "share": k / len(log),
+                "rate_per_node_day": k / node_days,
+                "rate_per_node_day_lo": float(lo),
+                "rate_per_node_day_hi": float(hi),
+                "llama3_failures": r["count"],
+                "llama3_share": r["count"] / 419.0,
+                "causes_in_log": ", ".join(examples),
+            }
+        )
+
+    # lemon nodes
+    ids, counts = np.unique(log.node_id, return_counts=True)
+    n_fail = len(log)
+    p = np.asarray(lemon_p_values(counts, n_fail, big_n), dtype=float)
+    flagged = np.flatnonzero(p * big_n < lemon_alpha)
+    lemons = sorted(
+        (
+            {
+                "node_id": str(ids[i]),
+                "failures": int(counts[i]),
+                "expected_failures": n_fail / big_n,
+                "p_value": float(p[i]),
+                "p_value_bonferroni": float(min(1.0, p[i] * big_n)),
+            }
+            for i in flagged
+        ),
+        key=lambda d: d["p_value"],
+    )
+    dt = log.downtime_minutes[np.isfinite(log.downtime_minutes)]
+    return LogFit(
+        nodes=big_n,
+        nodes_from_log=from_log,
+        n_failures=n_fail,
+        n_incidents=int(incidents.size),
+        span_days=span_days,
+        confidence=confidence,
+        tbf=tbf,
+        node_failure_rate_per_day=tbf["exp_rate_per_h"] * per_day,
+        node_failure_rate_per_day_lo=tbf["exp_rate_per_h_lo"] * per_day,
+        node_failure_rate_per_day_hi=tbf["exp_rate_per_h_hi"] * per_day,
+        causes=rows,
+        lemons=lemons,
+        lemon_alpha=lemon_alpha,
+        median_downtime_minutes=float(np.median(dt)) if dt.size else math.nan,
+    )
+
+
+__all__ = [
+    "LogFit",
+    "exponential_rate_ci",
+    "fit_failure_log",
+    "fit_tbf",
+    "lemon_p_values",
+    "llama3_taxonomy",
+    "map_cause",
+    "poisson_rate_ci",
+    "weibull_observed_information",
+]

@@ -1,0 +1,281 @@
+"""Failure-log parsing and fitting: hand-computed values, recovery of known parameters, bad logs.
+
+Synthetic logs come from scripts/make_sample_log.py with fixed seeds, so every assertion is
+deterministic; the tolerances stated below are what the sample sizes allow (about 3 standard
+errors), and the true value must also lie inside the reported 95 % interval.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from models import ValidationError
+from models.failure_log import parse_failure_log, parse_mapping
+from models.fitting import (
+    exponential_rate_ci,
+    fit_failure_log,
+    fit_tbf,
+    lemon_p_values,
+    llama3_taxonomy,
+    map_cause,
+    poisson_rate_ci,
+    weibull_observed_information,
+)
+from tests.conftest import ROOT
+
+_spec = importlib.util.spec_from_file_location(
+    "make_sample_log", ROOT / "scripts" / "make_sample_log.py"
+)
+make_sample_log = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(make_sample_log)
+SAMPLE = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
+
+
+def synthetic(**kw) -> str:
+    return make_sample_log.make_log_csv(**kw)
+
+
+# ----------------------------------------------------------------- hand-computed values
+def test_poisson_rate_ci_garwood_hand_values():
+    # chi2.ppf(0.025, 20) = 9.5908, chi2.ppf(0.975, 22) = 36.7807 -> /2000
+    lo, hi = poisson_rate_ci(10, 1000.0)
+    assert lo == pytest.approx(0.0047954, rel=1e-4)
+    assert hi == pytest.approx(0.0183904, rel=1e-4)
+    lo0, hi0 = poisson_rate_ci(0, 1000.0)  # zero events: lower 0, upper -ln(0.025)/E
+    assert lo0 == 0.0
+    assert hi0 == pytest.approx(-math.log(0.025) / 1000.0, rel=1e-9)
+    los, _ = poisson_rate_ci([1, 10, 100], 1000.0)  # vectorised, array out
+    assert isinstance(los, np.ndarray) and los.shape == (3,)
+
+
+def test_exponential_rate_ci_hand_values():
+    lo, hi = exponential_rate_ci(10, 100.0)  # chi2(20) quantiles 9.5908, 34.1696 over 200
+    assert (lo, hi) == pytest.approx((0.047954, 0.170848), rel=1e-4)
+
+
+def test_fit_tbf_exponential_mle_is_inverse_mean():
+    r = fit_tbf([1.0, 2.0, 3.0, 4.0])
+    assert r["exp_rate_per_h"] == pytest.approx(0.4)
+    assert r["exp_mean_h"] == pytest.approx(2.5)
+    # log-likelihood of expon(scale 2.5) at these 4 points: -4 ln 2.5 - 10/2.5
+    assert r["loglik_exponential"] == pytest.approx(-4 * math.log(2.5) - 4.0)
+
+
+def test_lemon_p_value_hand_binomial():
+    # P(Bin(10, 0.1) >= 3) = 1 - 0.9^10 - 10*0.1*0.9^9 - 45*0.01*0.9^8
+    expected = 1 - 0.9**10 - 10 * 0.1 * 0.9**9 - 45 * 0.01 * 0.9**8
+    assert lemon_p_values(3, 10, 10) == pytest.approx(expected, rel=1e-12)
+    assert round(expected, 5) == 0.07019
+
+
+def test_weibull_observed_information_matches_numerical_hessian():
+    x = np.array([0.3, 0.9, 1.4, 2.2, 0.6])
+    k, lam = 1.3, 1.1
+
+    def ll(p):
+        return float(np.sum(stats.weibull_min.logpdf(x, p[0], scale=p[1])))
+
+    h = 1e-4
+    p0 = np.array([k, lam])
+    num = np.zeros((2, 2))
+    for i in range(2):
+        for j in range(2):
+            e_i, e_j = np.eye(2)[i] * h, np.eye(2)[j] * h
+            num[i, j] = -(
+                ll(p0 + e_i + e_j) - ll(p0 + e_i - e_j) - ll(p0 - e_i + e_j) + ll(p0 - e_i - e_j)
+            ) / (4 * h * h)
+    assert weibull_observed_information(k, lam, x) == pytest.approx(num, rel=1e-4)
+    assert weibull_observed_information(1.0, 1.0, np.array([0.5, 1.0, 1.5]))[1, 1] == 3.0
+
+
+def test_weibull_profile_interval_endpoints_sit_on_the_chi2_cutoff():
+    rng = np.random.default_rng(5)
+    x = rng.weibull(0.8, 300) * 3.0
+    r = fit_tbf(x)
+    for k in (r["weibull_shape_lo"], r["weibull_shape_hi"]):
+        scale_k = np.mean(x**k) ** (1 / k)  # profile MLE of the scale at fixed shape
+        ll_k = float(np.sum(stats.weibull_min.logpdf(x, k, scale=scale_k)))
+        assert 2 * (r["loglik_weibull"] - ll_k) == pytest.approx(stats.chi2.ppf(0.95, 1), rel=1e-6)
+    shape_scipy, _, scale_scipy = stats.weibull_min.fit(x, floc=0)
+    assert r["weibull_shape"] == pytest.approx(shape_scipy, rel=1e-3)  # scipy stops early
+    assert r["weibull_scale_h"] == pytest.approx(scale_scipy, rel=1e-3)
+
+
+# ----------------------------------------------------------------- Llama 3 taxonomy
+def test_llama3_taxonomy_matches_paper_table5():
+    tax = llama3_taxonomy()
+    assert len(tax) == 18
+    assert sum(r["count"] for r in tax) == 419  # 419 unexpected interruptions (arXiv:2407.21783)
+    top = {r["category"]: r["count"] for r in tax}
+    assert (top["faulty_gpu"], top["gpu_hbm3"], top["software_bug"]) == (148, 72, 54)
+    # 419 failures on 2,048 nodes in 54 days = 0.379 % per node-day (REFERENCES.md §4)
+    assert (
+        poisson_rate_ci(419, 2048 * 54)[0] < 419 / (2048 * 54) == pytest.approx(0.003789, rel=1e-3)
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "category"),
+    [
+        ("GPU fell off the bus", "faulty_gpu"),
+        ("Xid 79", "faulty_gpu"),
+        ("HBM3 memory error", "gpu_hbm3"),
+        ("gpu_hbm3", "gpu_hbm3"),
+        ("NCCL watchdog timeout", "nccl_watchdog"),
+        ("IB link flap", "network_switch_cable"),
+        ("EFA device error", "nic"),
+        ("Silent Data Corruption", "silent_data_corruption"),
+        ("DIMM failure", "system_memory"),
+        ("PSU failure", "power_supply"),
+        ("segfault in dataloader", "software_bug"),
+        ("cosmic rays", "unmapped"),
+    ],
+)
+def test_map_cause(text, category):
+    assert map_cause(text) == category
+
+
+# ----------------------------------------------------------------- recovery of known parameters
+def test_fit_recovers_weibull_shape_and_rate():
+    # 1,000 nodes, 0.5 %/node-day, shape 0.7, 400 days -> ~2,000 incidents.
+    # SE(shape) ~ 0.78 k / sqrt(n) = 0.012, so tolerance 0.04 (about 3 SE); rate SE ~ 2.7 %.
+    text = synthetic(
+        nodes=1000,
+        days=400,
+        node_failure_rate_per_day=0.005,
+        weibull_shape=0.7,
+        lemons=0,
+        switch_pair_prob=0.0,
+        seed=101,
+    )
+    fit = fit_failure_log(parse_failure_log(text), nodes=1000)
+    assert fit.n_incidents > 1800
+    assert fit.weibull_shape == pytest.approx(0.7, abs=0.04)
+    assert fit.tbf["weibull_shape_lo"] < 0.7 < fit.tbf["weibull_shape_hi"]
+    assert fit.node_failure_rate_per_day == pytest.approx(0.005, rel=0.08)
+    assert fit.node_failure_rate_per_day_lo < 0.005 < fit.node_failure_rate_per_day_hi
+    assert fit.tbf["lr_p_value"] < 1e-6  # exponential clearly rejected for shape 0.7
+    assert fit.tbf["aic_weibull"] < fit.tbf["aic_exponential"]
+    assert fit.lemons == []
+
+
+def test_fit_of_exponential_log_does_not_reject_exponential():
+    text = synthetic(
+        nodes=500,
+        days=300,
+        node_failure_rate_per_day=0.004,
+        weibull_shape=1.0,
+        lemons=0,
+        switch_pair_prob=0.0,
+        seed=202,
+    )
+    fit = fit_failure_log(parse_failure_log(text), nodes=500)
+    assert fit.tbf["weibull_shape_lo"] < 1.0 < fit.tbf["weibull_shape_hi"]
+    assert fit.tbf["lr_p_value"] > 0.05
+    assert fit.node_failure_rate_per_day == pytest.approx(0.004, rel=0.1)  # ~600 gaps, SE 4 %
+
+
+def test_sample_log_finds_planted_lemons_and_cause_shares():
+    text = SAMPLE.read_text(encoding="utf-8")
+    assert text.startswith("# SYNTHETIC")
+    planted = text.splitlines()[2].split(":", 1)[1].strip().split(", ")
+    fit = fit_failure_log(parse_failure_log(text), nodes=512)
+    assert sorted(lemon["node_id"] for lemon in fit.lemons) == sorted(planted)
+    # shape 0.75 was planted; 196 gaps give SE ~0.04, so a 0.12 tolerance (3 SE)
+    assert fit.weibull_shape == pytest.approx(0.75, abs=0.12)
+    causes = {c["category"]: c for c in fit.causes}
+    assert sum(c["failures"] for c in fit.causes) == fit.n_failures
+    assert "unmapped" not in causes  # every synthetic variant maps onto the taxonomy
+    assert causes["faulty_gpu"]["failures"] == max(c["failures"] for c in fit.causes)
+    gpu = causes["faulty_gpu"]
+    assert gpu["rate_per_node_day_lo"] < gpu["rate_per_node_day"] < gpu["rate_per_node_day_hi"]
+    # switch/cable incidents take two nodes at one timestamp: incidents < failure rows
+    assert fit.n_incidents < fit.n_failures
+
+
+def test_nodes_default_to_distinct_ids_and_must_cover_them():
+    log = parse_failure_log(SAMPLE.read_bytes())
+    fit = fit_failure_log(log)
+    assert fit.nodes == log.distinct_nodes and fit.nodes_from_log
+    with pytest.raises(ValidationError, match=r"--nodes.*out of range"):
+        fit_failure_log(log, nodes=3)
+
+
+# ----------------------------------------------------------------- bad logs
+HEADER = "timestamp,node_id,cause,downtime_minutes\n"
+GOOD = "2024-01-01T00:00:00Z,n1,GPU,10\n"
+
+
+@pytest.mark.parametrize(
+    ("data", "field", "message"),
+    [
+        (HEADER + GOOD + "yesterday,n2,GPU,5\n", "row 3, column 'timestamp'", "ISO 8601"),
+        (
+            HEADER + GOOD + "2024-01-02,n2,GPU,-5\n",
+            "row 3, column 'downtime_minutes'",
+            "out of range",
+        ),
+        (
+            HEADER + GOOD + "2024-01-02,n2,GPU,abc\n",
+            "row 3, column 'downtime_minutes'",
+            "not a number",
+        ),
+        (
+            HEADER + GOOD + "2024-01-02,n2,GPU,nan\n",
+            "row 3, column 'downtime_minutes'",
+            "out of range",
+        ),
+        (HEADER + GOOD + "2024-01-02,,GPU,5\n", "row 3, column 'node_id'", "node id is required"),
+        (HEADER + GOOD + "2024-01-02,n2\n", "row 3, column 'cause'", "2 fields"),
+        (HEADER + GOOD + "2024-01-02,n\x002,GPU,5\n", "row 3, column 'node_id'", "control"),
+        ("# note\n" + HEADER + GOOD + "2024-13-02,n2,GPU,5\n", "row 4, column 'timestamp'", "ISO"),
+        (
+            (HEADER + GOOD).encode() + b"2024-01-02,n2,GPU \xff fault,5\n",
+            "row 3, column 'cause'",
+            "UTF-8",
+        ),
+        ("when,host\n2024-01-01,n1\n", "row 1", "no timestamp column"),
+        ("", "failure log", "empty"),
+        ("# only a comment\n", "failure log", "empty"),
+        (HEADER, "failure log", "no failure rows"),
+        ("a,a\n1,2\n", "row 1", "repeats"),
+    ],
+)
+def test_bad_logs_name_row_and_column(data, field, message):
+    with pytest.raises(ValidationError, match=message) as info:
+        parse_failure_log(data)
+    assert info.value.field == field
+
+
+def test_caps_on_rows_and_bytes():
+    text = HEADER + GOOD * 6
+    with pytest.raises(ValidationError, match="more than 5 rows"):
+        parse_failure_log(text, max_rows=5)
+    with pytest.raises(ValidationError, match="too large"):
+        parse_failure_log(text.encode(), max_bytes=50)
+
+
+def test_column_mapping_and_aliases():
+    text = "When,Machine,Why\n2024-01-01T00:00:00+02:00,a,xid\n2024-01-01T01:00:00Z,b,psu\n"
+    log = parse_failure_log(text, parse_mapping(["timestamp=When", "node_id=Machine", "cause=Why"]))
+    assert log.time_h[1] - log.time_h[0] == pytest.approx(3.0)  # +02:00 converted to UTC
+    assert list(log.cause) == ["xid", "psu"]
+    assert np.isnan(log.downtime_minutes).all()
+    with pytest.raises(ValidationError, match="no such column") as info:
+        parse_failure_log(text, {"timestamp": "Wen", "node_id": "Machine"})
+    assert info.value.field == "column mapping"
+    with pytest.raises(ValidationError, match="not a log column"):
+        parse_mapping(["colour=When"])
+    with pytest.raises(ValidationError, match="column=header"):
+        parse_mapping(["When"])
+
+
+def test_fit_needs_three_distinct_times():
+    log = parse_failure_log(HEADER + GOOD + GOOD.replace("n1", "n2"))
+    with pytest.raises(ValidationError, match="at least 3"):
+        fit_failure_log(log)
