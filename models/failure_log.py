@@ -267,7 +267,7 @@ def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) ->
                 raise ValidationError(
                     "column mapping",
                     f"{key}={_short(name)}: no such column; the header has "
-                    + ", ".join(repr(h) for h in header[:20]),
+                    + ", ".join(_short(h, 30) for h in header[:12]),
                 )
             index[key] = header.index(name)
             continue
@@ -278,7 +278,8 @@ def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) ->
             raise ValidationError(
                 f"row {row}",
                 f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
-                f"--map {key}=<header>); the header has " + ", ".join(repr(h) for h in header[:20]),
+                f"--map {key}=<header>); the header has "
+                + ", ".join(_short(h, 30) for h in header[:12]),
             )
     used = list(index.values())
     if len(set(used)) != len(used):

@@ -305,6 +305,40 @@ def _bracket_root(g, start: float, end: float) -> float:
     return float(optimize.brentq(g, min(start, end), max(start, end), xtol=1e-10, rtol=1e-10))
 
 
+def incident_gaps_h(time_h) -> np.ndarray:
+    """Hours between consecutive distinct failure times (identical times = one incident).
+
+    >>> incident_gaps_h([0.0, 2.0, 2.0, 5.0]).tolist()
+    [2.0, 3.0]
+    """
+    return np.diff(np.unique(np.asarray(time_h, dtype=float)))
+
+
+def tbf_survival(gaps_h, tbf: dict[str, float], n_grid: int = 200) -> dict[str, np.ndarray]:
+    """Empirical and fitted survival P(TBF > t) of times between failures.
+
+    Empirical: S(t_(i)) = 1 − (i − 0.5)/n at the sorted gaps (Hazen plotting position).
+    Fitted: exp(−λt) and exp(−(t/η)ᵏ) on a log-spaced grid [h].
+
+    Examples
+    --------
+    >>> s = tbf_survival([1.0, 2.0, 3.0, 4.0], fit_tbf([1.0, 2.0, 3.0, 4.0]), n_grid=3)
+    >>> s["empirical_survival"].tolist()
+    [0.875, 0.625, 0.375, 0.125]
+    """
+    x = np.sort(np.asarray(gaps_h, dtype=float))
+    n = x.size
+    lo = max(float(x[0]) / 2.0, 1e-6)
+    t = np.geomspace(lo, float(x[-1]) * 1.5, n_grid)
+    return {
+        "empirical_h": x,
+        "empirical_survival": 1.0 - (np.arange(1, n + 1) - 0.5) / n,
+        "grid_h": t,
+        "exponential_survival": np.exp(-tbf["exp_rate_per_h"] * t),
+        "weibull_survival": np.exp(-((t / tbf["weibull_scale_h"]) ** tbf["weibull_shape"])),
+    }
+
+
 # --------------------------------------------------------------------------- lemon nodes
 def lemon_p_values(counts, total_failures, nodes):
     """Upper-tail p-values P(X ≥ k) for X ~ Binomial(n, 1/N), one per node count k.
@@ -493,9 +527,11 @@ __all__ = [
     "exponential_rate_ci",
     "fit_failure_log",
     "fit_tbf",
+    "incident_gaps_h",
     "lemon_p_values",
     "llama3_taxonomy",
     "map_cause",
     "poisson_rate_ci",
+    "tbf_survival",
     "weibull_observed_information",
 ]

@@ -1,0 +1,150 @@
+"""``goodput fit LOG.csv [--map col=name ...] [--nodes N] [--json]``.
+
+Fits a failure log (CSV: timestamp, node id, cause, downtime in minutes) and prints the
+failure rate per node-day and the Weibull shape of the time between failures with their
+confidence intervals, a goodness-of-fit summary, per-cause rates on the Llama 3 taxonomy
+and lemon nodes.  The fitted values are printed as ``--set`` overrides for
+``goodput evaluate``.  Methods: models/fitting.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from models import ValidationError
+from models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
+from models.fields import FIELDS
+from models.fitting import LogFit, fit_failure_log
+
+RATE_KEY = "reliability.node_failure_rate_per_day"
+SHAPE_KEY = "reliability.weibull_shape"
+
+
+def _nodes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of nodes") from None
+    if not 1 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 10000000])")
+    return value
+
+
+def read_log_bytes(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
+    """Read a log file, refusing oversized files before reading them."""
+    try:
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            raise ValidationError(
+                path, f"{size:,} bytes is too large (at most {max_bytes:,} bytes)"
+            )
+        with open(path, "rb") as fh:
+            return fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise ValidationError(path, f"cannot be read ({exc.strerror})") from None
+
+
+def scenario_overrides(fit: LogFit) -> list[str]:
+    """``--set`` strings carrying the fit into a scenario (validated against the fields)."""
+    out = []
+    for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
+        f = FIELDS[key]
+        if f.min is not None and f.max is not None and f.min <= value <= f.max:
+            out.append(f"{key}={value:.6g}")
+    return out
+
+
+def _print_text(fit: LogFit, path: str) -> None:
+    t = fit.tbf
+    pct = round(fit.confidence * 100)
+    nodes_note = (
+        " (distinct ids in the log: pass --nodes for the fleet size)" if fit.nodes_from_log else ""
+    )
+    print(
+        f"{path}: {fit.n_failures} failures, {fit.n_incidents} incidents over {fit.span_days:.1f} days"
+    )
+    print(f"  nodes                      {fit.nodes:,}{nodes_note}")
+    print(
+        f"  node failure rate          {100 * fit.node_failure_rate_per_day:.4f}% per node-day "
+        f"({pct}% CI {100 * fit.node_failure_rate_per_day_lo:.4f}-"
+        f"{100 * fit.node_failure_rate_per_day_hi:.4f}, exact chi-square)"
+    )
+    print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
+    print(
+        f"  Weibull shape              {t['weibull_shape']:.3f} ({pct}% CI "
+        f"{t['weibull_shape_lo']:.3f}-{t['weibull_shape_hi']:.3f}, profile likelihood)"
+    )
+    print(
+        f"  Weibull scale              {t['weibull_scale_h']:.2f} h ({pct}% CI "
+        f"{t['weibull_scale_h_lo']:.2f}-{t['weibull_scale_h_hi']:.2f}, Wald on log scale)"
+    )
+    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
+    print(
+        f"  fit                        AIC exponential {t['aic_exponential']:.1f}, Weibull "
+        f"{t['aic_weibull']:.1f} ({better} preferred); LR test of exponential p = "
+        f"{t['lr_p_value']:.3g}; KS distance {t['ks_exponential']:.3f} / {t['ks_weibull']:.3f}"
+    )
+    print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")
+    for c in sorted(fit.causes, key=lambda c: -c["failures"]):
+        if c["failures"]:
+            print(
+                f"    {c['label']:<32}{c['failures']:>6}  {100 * c['share']:5.1f}% "
+                f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
+                f"{100 * c['rate_per_node_day']:.4f}%/node-day"
+            )
+    if fit.lemons:
+        print(
+            f"  lemon nodes (binomial tail, Bonferroni over {fit.nodes} nodes, alpha {fit.lemon_alpha:g}):"
+        )
+        for lemon in fit.lemons:
+            print(
+                f"    {lemon['node_id']:<24}{lemon['failures']:>4} failures "
+                f"(expected {lemon['expected_failures']:.2f}, adjusted p {lemon['p_value_bonferroni']:.2g})"
+            )
+    else:
+        print("  lemon nodes                none detected")
+    sets = scenario_overrides(fit)
+    if sets:
+        print("  use in a scenario:         " + " ".join(f"--set {s}" for s in sets))
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    from dashboard.cli import _print_json
+
+    mapping = parse_mapping(args.map)
+    log = parse_failure_log(read_log_bytes(args.log), mapping)
+    fit = fit_failure_log(log, args.nodes)
+    if args.json:
+        d = fit.to_json_dict()
+        d["scenario_overrides"] = scenario_overrides(fit)
+        _print_json(d)
+        return 0
+    _print_text(fit, args.log)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "fit",
+        help="fit failure rate, Weibull shape, causes and lemon nodes from a failure log CSV",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "log", metavar="LOG.csv", help="failure log (e.g. data/failure_logs/synthetic-sample.csv)"
+    )
+    p.add_argument(
+        "--map",
+        action="append",
+        metavar="COLUMN=HEADER",
+        help="use HEADER for COLUMN (timestamp, node_id, cause, downtime_minutes)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=_nodes,
+        metavar="N",
+        help="nodes observed (default: distinct ids in the log)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_fit)

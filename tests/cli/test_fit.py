@@ -1,0 +1,64 @@
+"""`goodput fit` as a subprocess: JSON contract, --map, --nodes, and bad input (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.cli.test_cli import goodput
+from tests.conftest import DATA_DIR
+
+SAMPLE = str(DATA_DIR / "failure_logs" / "synthetic-sample.csv")
+
+
+def test_fit_json_on_sample_log():
+    out = goodput("fit", SAMPLE, "--nodes", "512", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["nodes"] == 512 and d["failures"] == 208 and d["incidents"] == 197
+    # synthetic truth: 0.4 %/node-day, shape 0.75 (scripts/make_sample_log.py defaults)
+    assert d["node_failure_rate_per_day_lo"] < 0.004 < d["node_failure_rate_per_day_hi"]
+    assert d["weibull_shape_lo"] < 0.75 < d["weibull_shape_hi"]
+    assert len(d["lemon_nodes"]) == 2
+    assert d["scenario_overrides"][0].startswith("reliability.node_failure_rate_per_day=0.0042")
+
+
+def test_fit_text_with_column_mapping(tmp_path):
+    log = tmp_path / "log.csv"
+    log.write_text(
+        "when,host\n2024-01-01T00:00Z,a\n2024-01-01T05:00Z,b\n2024-01-01T06:00Z,c\n"
+        "2024-01-02T00:00Z,a\n"
+    )
+    out = goodput("fit", str(log), "--map", "timestamp=when", "--map", "node_id=host")
+    assert out.returncode == 0, out.stderr
+    assert "4 failures, 4 incidents over 1.0 days" in out.stdout
+    assert "--set reliability.weibull_shape=" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "stderr"),
+    [
+        (b"timestamp,node_id\n2024-01-01,a\n2024-01-0x,b\n", (), "row 3, column 'timestamp'"),
+        (b"timestamp,node_id\n2024-01-01,a\n2024-01-02,\xff\n", (), "row 3, column 'node_id'"),
+        (b"timestamp,node_id\n2024-01-01,a\n", ("--map", "node=host"), "--map"),
+        (b"timestamp,node_id\n2024-01-01,a\n", ("--nodes", "zero"), "--nodes"),
+        (
+            b"timestamp,node_id\n2024-01-01,a\n2024-01-02,b\n2024-01-03,c\n",
+            ("--nodes", "2"),
+            "--nodes",
+        ),
+    ],
+)
+def test_fit_bad_input_exits_2_with_one_line(tmp_path, content, args, stderr):
+    log = tmp_path / "bad.csv"
+    log.write_bytes(content)
+    out = goodput("fit", str(log), *args)
+    assert out.returncode == 2
+    assert stderr in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_fit_missing_file():
+    out = goodput("fit", "/nonexistent/log.csv")
+    assert out.returncode == 2 and "cannot be read" in out.stderr
