@@ -29,6 +29,7 @@ EXIT_USAGE = 2
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
 COMMAND_MODULES: list[str] = [
     "dashboard.commands.report",
+    "dashboard.commands.fit",
 ]
 
 
