@@ -1,0 +1,793 @@
+"""Monte Carlo simulation of a training run: how bad can a month get, not just on average.
+
+The simulator replays a training job, trial by trial but vectorised across trials with numpy
+(every step of the loop advances all unfinished trials at once).  Each trial runs until a
+fixed amount of compute work (``work_days``, by default the horizon ``days``) is committed; the
+goodput over the first ``days`` of wall time and the wall time to finish are recorded.
+
+Process (units: minutes inside, days/hours at the interface)
+------------------------------------------------------------
+* Work is cut into segments of τ₁ compute followed by a blocking save δ₁ (the checkpoint);
+  with an in-memory tier every k-th segment also pays the durable save δ₂ and becomes durable
+  (τ = k·τ₁ = ``checkpoint.interval_minutes``).  Without it τ₁ = τ, δ₁ = δ and every
+  checkpoint is durable.  Checkpoints are computed in closed form between events.
+* Node failures: exponential (superposed, rate N·r) or, when ``reliability.weibull_shape`` ≠ 1,
+  N independent per-node Weibull renewal processes started in equilibrium (the first gap is
+  the stationary forward-recurrence time, so the mean rate stays N·r from day 0), after
+  Schroeder & Gibson, DSN'06.  Correlated events (``simulation.correlated_event_*``) take out
+  several nodes at once (one job failure).
+* A failure loses the work since the last checkpoint that survives it (memory replicas survive
+  unless a whole replica group fails, :func:`replica_loss_probability`; else the durable tier),
+  then costs detection + replacement + restart + restore.  A failure during recovery restarts
+  the recovery, as in Daly's model [2].  Replacement is a hot-spare swap while a spare is free,
+  else ``recovery.replacement_minutes``; every failed node goes to repair for a lognormal time
+  (mean ``reliability.repair_hours``) and then rejoins the pool — the same M/G/∞ picture as
+  :func:`models.reliability.probability_no_spare`.
+* Fabric stalls pause training (no work lost) for a lognormal time.
+
+With exponential failures, fixed recovery times, no spares and no extra tiers the expected wall
+time to finish T_s of work is exactly Daly's T_w (REFERENCES.md §2,
+:func:`models.goodput.expected_wall_time_ratio`); tests/validation checks that.
+
+References
+----------
+[1] J. W. Young, CACM 17(9):530-531, 1974. doi:10.1145/361147.361115
+[2] J. T. Daly, FGCS 22(3):303-312, 2006. doi:10.1016/j.future.2004.11.016
+[3] B. Schroeder and G. Gibson, "A large-scale study of failures in high-performance
+    computing systems", DSN 2006. doi:10.1109/DSN.2006.5
+[4] Z. Wang et al., "Gemini: Fast failure recovery in distributed training with in-memory
+    checkpoints", SOSP 2023. doi:10.1145/3600006.3613145
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.special import gamma as gamma_fn
+from scipy.special import gammaln
+
+from ._tools import MINUTES_PER_DAY
+from .errors import ValidationError
+
+#: Limits of one simulation call (the CLI and the dashboard enforce them before running).
+MAX_TRIALS = 1_000_000
+MAX_DAYS = 3650.0
+MAX_EXPECTED_EVENTS = 400_000_000
+MAX_WALL_FACTOR = 4.0
+MAX_NODE_TRIALS_WEIBULL = 2_000_000_000  # per-node renewal draws (trials × nodes)
+
+TIMELINE_EVENTS = (
+    "start",
+    "failure",
+    "correlated_failure",
+    "fallback_to_durable",
+    "detected",
+    "replaced",
+    "restarted",
+    "restored",
+    "stall",
+    "stall_end",
+    "finish",
+)
+
+
+def replica_loss_probability(nodes, failed_nodes, replicas):
+    """Probability that ``failed_nodes`` random failures wipe out a whole replica group.
+
+    Nodes are in N/m groups of m that hold each other's in-memory checkpoints (Gemini [4]); a
+    checkpoint is lost when every member of some group fails.  P(a given group all failed)
+    = C(N−m, k−m)/C(N, k); the union bound over N/m groups gives
+    P ≤ (N/m)·C(N−m, k−m)/C(N, k) (REFERENCES.md §3), exact while k < 2m.  P = 0 for k < m.
+
+    Examples
+    --------
+    >>> round(replica_loss_probability(2000, 4, 2), 6)  # 1000 pairs, 4 random failures
+    0.003002
+    """
+    n = np.asarray(nodes, dtype=float)
+    k = np.asarray(failed_nodes, dtype=float)
+    m = np.asarray(replicas, dtype=float)
+    ok = k >= m
+    ks = np.where(ok, k, m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        log_c = (
+            gammaln(n - m + 1)
+            - gammaln(ks - m + 1)
+            - gammaln(n - ks + 1)
+            - (gammaln(n + 1) - gammaln(ks + 1) - gammaln(n - ks + 1))
+        )
+        p = (n / m) * np.exp(log_c)
+    p = np.where(ok & (ks <= n), np.clip(p, 0.0, 1.0), np.where(ks > n, 1.0, 0.0))
+    p = np.where(ok, p, 0.0)
+    return float(p) if p.ndim == 0 else p
+
+
+@dataclass(frozen=True)
+class SimulationParams:
+    """Numbers the simulator needs, in minutes, taken from the analytic path."""
+
+    nodes: int
+    node_rate_per_min: float
+    weibull_shape: float
+    corr_rate_per_min: float
+    corr_nodes: int
+    stall_rate_per_min: float
+    stall_minutes: float
+    detection: float
+    replacement: float
+    swap: float
+    restart: float
+    restore: float
+    memory_restore: float
+    spread: float
+    repair_minutes: float
+    repair_sigma: float
+    spares: int
+    seg_compute: float  # τ₁
+    seg_save: float  # δ₁
+    durable_every: int  # k
+    durable_extra_save: float  # δ₂
+    p_lose_single: float
+    p_lose_corr: float
+    cluster_usd_per_min: float
+    spare_usd_per_min: float
+    goodput_analytic: float
+    interval_minutes: float
+
+
+def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
+    """Build :class:`SimulationParams` from ``models.resolve_inputs`` output.
+
+    The checkpoint interval (including ``'optimal'``) and the analytic goodput come from
+    :func:`models.evaluate.evaluate_arrays`, so the simulator follows the analytic model.
+    """
+    from .evaluate import evaluate_arrays  # local: evaluate imports nothing from here
+
+    ev = evaluate_arrays(inputs)
+
+    def f(key: str, default: float = 0.0) -> float:
+        v = inputs.get(key, default)
+        return float(np.asarray(v))
+
+    tau = float(np.asarray(ev["checkpoint_interval_minutes"]))
+    save = f("checkpoint.save_seconds") / 60.0
+    mem_iv = f("simulation.memory_checkpoint_interval_minutes")
+    replicas = int(f("simulation.memory_replicas", 2))
+    nodes = int(f("cluster.nodes"))
+    corr_nodes = int(f("simulation.correlated_event_nodes", 4))
+    if 0 < mem_iv < tau:
+        k = max(1, round(tau / mem_iv))
+        seg_compute, seg_save, extra = tau / k, f("simulation.memory_save_seconds", 5.0) / 60, save
+        p_single = 1.0 if replicas <= 1 else 0.0
+        p_corr = float(replica_loss_probability(nodes, min(corr_nodes, nodes), replicas))
+        mem_restore = f("simulation.memory_restore_minutes", 0.5)
+    else:
+        k, seg_compute, seg_save, extra = 1, tau, save, 0.0
+        p_single = p_corr = 1.0
+        mem_restore = f("recovery.restore_minutes")
+    price = f("pricing.usd_per_instance_hour")
+    return SimulationParams(
+        nodes=nodes,
+        node_rate_per_min=f("reliability.node_failure_rate_per_day") / MINUTES_PER_DAY,
+        weibull_shape=f("reliability.weibull_shape", 1.0),
+        corr_rate_per_min=f("simulation.correlated_event_rate_per_day") / MINUTES_PER_DAY,
+        corr_nodes=corr_nodes,
+        stall_rate_per_min=f("simulation.fabric_stall_rate_per_day") / MINUTES_PER_DAY,
+        stall_minutes=f("simulation.fabric_stall_minutes", 3.0),
+        detection=f("recovery.detection_minutes"),
+        replacement=f("recovery.replacement_minutes"),
+        swap=f("recovery.hot_spare_swap_minutes"),
+        restart=f("recovery.restart_minutes"),
+        restore=f("recovery.restore_minutes"),
+        memory_restore=mem_restore,
+        spread=f("simulation.recovery_spread", 0.3),
+        repair_minutes=f("reliability.repair_hours") * 60.0,
+        repair_sigma=f("simulation.repair_sigma", 1.0),
+        spares=int(f("cluster.spare_nodes")),
+        seg_compute=seg_compute,
+        seg_save=seg_save,
+        durable_every=k,
+        durable_extra_save=extra,
+        p_lose_single=p_single,
+        p_lose_corr=p_corr,
+        cluster_usd_per_min=nodes * price / 60.0,
+        spare_usd_per_min=int(f("cluster.spare_nodes")) * price / 60.0,
+        goodput_analytic=float(np.asarray(ev["goodput"])),
+        interval_minutes=tau,
+    )
+
+
+@dataclass
+class SimulationResult:
+    """Distributions from :func:`simulate`; one entry per trial unless said otherwise.
+
+    Attributes
+    ----------
+    goodput : productive compute / wall time over the first ``days`` [fraction].  Productive
+        compute counts committed work plus the compute in progress at the horizon.
+    time_to_finish_days : wall time to commit ``work_days`` of compute [day]; NaN if a trial
+        had not finished after ``max_wall_factor × work_days``.
+    cost_usd : cluster + spare cost of that wall time [USD].
+    lost_usd : cost of paid time that did not advance training, plus spares [USD].
+    failures, stalls, fallbacks : per-trial counts of job failures, fabric stalls and
+        failures that fell back from the in-memory to the durable tier.
+    grid_days, goodput_bands : cumulative goodput W(t)/t percentiles over time
+        (``{5: array, 25: ..., 50: ..., 75: ..., 95: ...}`` over ``grid_days[1:]``).
+    timeline : one sample trial as ``(event, t_minutes)`` tuples, events from TIMELINE_EVENTS.
+    events_simulated : failures, recoveries, stalls and finishes processed (all trials).
+    checkpoints_simulated : checkpoint saves completed (computed in closed form).
+    """
+
+    trials: int
+    days: float
+    work_days: float
+    goodput: np.ndarray
+    time_to_finish_days: np.ndarray
+    cost_usd: np.ndarray
+    lost_usd: np.ndarray
+    failures: np.ndarray
+    stalls: np.ndarray
+    fallbacks: np.ndarray
+    grid_days: np.ndarray
+    goodput_bands: dict[int, np.ndarray]
+    timeline: list[tuple[str, float]]
+    events_simulated: int
+    checkpoints_simulated: int
+    goodput_analytic: float
+    interval_minutes: float
+    params: SimulationParams | None = field(default=None, repr=False)
+
+    # ------------------------------------------------------------------ summaries
+    @property
+    def goodput_mean(self) -> float:
+        return float(np.mean(self.goodput))
+
+    @property
+    def goodput_stderr(self) -> float:
+        n = self.goodput.size
+        return float(np.std(self.goodput, ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
+
+    def goodput_percentile(self, q: float) -> float:
+        return float(np.percentile(self.goodput, q))
+
+    @property
+    def unfinished(self) -> int:
+        return int(np.isnan(self.time_to_finish_days).sum())
+
+    @property
+    def time_to_finish_analytic_days(self) -> float:
+        """Daly's expected wall time for ``work_days`` of compute: T_s / goodput [day]."""
+        g = self.goodput_analytic
+        return self.work_days / g if g > 0 else float("inf")
+
+    def summary(self) -> dict[str, float]:
+        """Plain floats: means, percentiles, standard errors (NaN where no trial finished)."""
+        t = self.time_to_finish_days[np.isfinite(self.time_to_finish_days)]
+        lost = self.lost_usd[np.isfinite(self.lost_usd)]
+        cost = self.cost_usd[np.isfinite(self.cost_usd)]
+        return {
+            "goodput_mean": self.goodput_mean,
+            "goodput_p5": self.goodput_percentile(5),
+            "goodput_p50": self.goodput_percentile(50),
+            "goodput_p95": self.goodput_percentile(95),
+            "goodput_stderr": self.goodput_stderr,
+            "goodput_analytic": self.goodput_analytic,
+            "time_to_finish_mean_days": _mean(t),
+            "time_to_finish_p5_days": _pct(t, 5),
+            "time_to_finish_p50_days": _pct(t, 50),
+            "time_to_finish_p95_days": _pct(t, 95),
+            "time_to_finish_stderr_days": _stderr(t),
+            "time_to_finish_analytic_days": self.time_to_finish_analytic_days,
+            "cost_mean_usd": _mean(cost),
+            "lost_mean_usd": _mean(lost),
+            "lost_p95_usd": _pct(lost, 95),
+            "failures_mean": float(np.mean(self.failures)),
+            "unfinished_trials": float(self.unfinished),
+        }
+
+
+def _mean(x: np.ndarray) -> float:
+    return float(np.mean(x)) if x.size else float("nan")
+
+
+def _pct(x: np.ndarray, q: float) -> float:
+    return float(np.percentile(x, q)) if x.size else float("nan")
+
+
+def _stderr(x: np.ndarray) -> float:
+    return float(np.std(x, ddof=1) / math.sqrt(x.size)) if x.size > 1 else float("nan")
+
+
+# ---------------------------------------------------------------------- validation
+def check_size(trials: Any, days: Any, inputs: Mapping[str, Any] | None = None) -> None:
+    """Raise ValidationError (naming ``trials``/``days``) for sizes we refuse to run."""
+    if isinstance(trials, bool) or not isinstance(trials, int | np.integer):
+        raise ValidationError("trials", f"{trials!r} is not an integer in [1, {MAX_TRIALS:,}]")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise ValidationError(
+            "trials", f"{trials} is out of range (an integer in [1, {MAX_TRIALS:,}])"
+        )
+    try:
+        d = float(days)
+    except (TypeError, ValueError):
+        raise ValidationError("days", f"{days!r} is not a number in (0, {MAX_DAYS:g}]") from None
+    if not (math.isfinite(d) and 0 < d <= MAX_DAYS):
+        raise ValidationError("days", f"{days!r} is out of range (a number in (0, {MAX_DAYS:g}])")
+    if inputs is None:
+        return
+    nodes = float(np.asarray(inputs["cluster.nodes"]))
+    per_day = (
+        nodes * float(np.asarray(inputs["reliability.node_failure_rate_per_day"]))
+        + float(np.asarray(inputs.get("simulation.correlated_event_rate_per_day", 0.0)))
+        + float(np.asarray(inputs.get("simulation.fabric_stall_rate_per_day", 0.0)))
+    )
+    # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
+    expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
+    if expected > MAX_EXPECTED_EVENTS:
+        raise ValidationError(
+            "trials",
+            f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day ~ {expected:.3g} events "
+            f"exceeds the limit of {MAX_EXPECTED_EVENTS:.0e}; lower trials or days",
+        )
+    shape = float(np.asarray(inputs.get("reliability.weibull_shape", 1.0)))
+    if shape != 1.0 and trials * nodes > MAX_NODE_TRIALS_WEIBULL:
+        raise ValidationError(
+            "trials",
+            f"{trials:,} trials x {nodes:,.0f} nodes of per-node Weibull renewals exceeds "
+            f"{MAX_NODE_TRIALS_WEIBULL:.0e}; lower trials (or set reliability.weibull_shape=1)",
+        )
+
+
+# ---------------------------------------------------------------------- random helpers
+def _lognormal(rng: np.random.Generator, mean: float, cv: float, size: int) -> np.ndarray:
+    """Lognormal draws with the given mean and coefficient of variation (cv=0: constant)."""
+    if mean <= 0:
+        return np.zeros(size)
+    if cv <= 0:
+        return np.full(size, mean)
+    s2 = math.log1p(cv * cv)
+    return rng.lognormal(math.log(mean) - s2 / 2.0, math.sqrt(s2), size)
+
+
+def _lognormal_sigma(rng: np.random.Generator, mean: float, sigma: float, size: int):
+    if mean <= 0:
+        return np.zeros(size)
+    if sigma <= 0:
+        return np.full(size, mean)
+    return rng.lognormal(math.log(mean) - sigma * sigma / 2.0, sigma, size)
+
+
+def weibull_failure_times(
+    n_trials: int,
+    nodes: int,
+    rate_per_min: float,
+    shape: float,
+    horizon_min: float,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """Node failure times of ``nodes`` stationary Weibull renewal processes per trial.
+
+    Returns an ``(n_trials, K)`` array of sorted times [min] padded with ``inf``.  The mean
+    gap is 1/rate; scale = mean / Γ(1 + 1/k).  The first gap is the equilibrium
+    forward-recurrence time U·L with L length-biased: (L/scale)^k ~ Gamma(1 + 1/k), so the
+    expected count in [0, H] is exactly nodes·rate·H (renewal theory, Cox 1962).
+    """
+    if rate_per_min <= 0:
+        return np.full((n_trials, 1), np.inf)
+    scale = (1.0 / rate_per_min) / gamma_fn(1.0 + 1.0 / shape)
+    g = rng.standard_gamma(1.0 + 1.0 / shape, size=(n_trials, nodes))
+    first = rng.random((n_trials, nodes)) * scale * g ** (1.0 / shape)
+    trial_ids, _ = np.nonzero(first < horizon_min)
+    times = first[first < horizon_min]
+    all_t, all_id = [times], [trial_ids]
+    cur, cur_id = times, trial_ids
+    while cur.size:
+        cur = cur + scale * rng.weibull(shape, cur.size)
+        keep = cur < horizon_min
+        cur, cur_id = cur[keep], cur_id[keep]
+        all_t.append(cur)
+        all_id.append(cur_id)
+    t = np.concatenate(all_t)
+    ids = np.concatenate(all_id)
+    order = np.lexsort((t, ids))
+    t, ids = t[order], ids[order]
+    counts = np.bincount(ids, minlength=n_trials)
+    out = np.full((n_trials, int(counts.max(initial=0)) + 1), np.inf)
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pos = np.arange(t.size) - starts[ids]
+    out[ids, pos] = t
+    return out
+
+
+# ---------------------------------------------------------------------- the simulator
+class _Chunk:
+    """State of one chunk of trials; arrays indexed by local trial number."""
+
+    def __init__(self, p: SimulationParams, n: int, rng, horizon, work_segments, grid, cap):
+        self.p, self.n, self.rng = p, n, rng
+        self.horizon, self.cap, self.grid = horizon, cap, grid
+        self.need = work_segments
+        self.t = np.zeros(n)
+        self.m = np.zeros(n, dtype=np.int64)  # committed segments
+        self.o = np.zeros(n)  # time already spent in the current segment
+        self.done = np.zeros(n, dtype=bool)
+        self.finish = np.full(n, np.nan)
+        self.failures = np.zeros(n, dtype=np.int64)
+        self.stalls = np.zeros(n, dtype=np.int64)
+        self.fallbacks = np.zeros(n, dtype=np.int64)
+        self.gw = np.zeros((n, grid.size))  # work at grid times
+        self.gp = np.ones(n, dtype=np.int64)  # next grid index (grid[0] = 0 has work 0)
+        self.events = 0
+        self.checkpoints = 0
+        s = p.seg_compute + p.seg_save
+        self.s = s
+        self.k = p.durable_every
+        self.d2 = p.durable_extra_save
+        self.mean_seg = s + self.d2 / self.k
+        self.weib = None
+        self.ptr = None
+        if p.weibull_shape != 1.0 and p.node_rate_per_min > 0:
+            self.weib = weibull_failure_times(
+                n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng
+            )
+            self.ptr = np.zeros(n, dtype=np.int64)
+        self.lam_node = p.nodes * p.node_rate_per_min
+        self.use_spares = p.spares > 0
+        if self.use_spares:
+            self.kb = p.spares + max(64, 2 * p.corr_nodes)
+            self.buf = np.full((n, self.kb), -np.inf)
+            self.wp = np.zeros(n, dtype=np.int64)
+        self.timeline: list[tuple[str, float]] | None = None
+
+    # --- segment arithmetic -------------------------------------------------------
+    def _cum(self, m0, j):
+        """Time to complete j segments after m0 committed ones (durable extra every k-th)."""
+        if self.d2 == 0.0:
+            return j * self.s
+        return j * self.s + self.d2 * (((m0 + j) // self.k) - (m0 // self.k))
+
+    def _segments_done(self, m0, e):
+        """Largest j with _cum(m0, j) <= e (e includes the offset into the current segment)."""
+        j = np.floor(e / self.mean_seg).astype(np.int64)
+        if self.d2 == 0.0:
+            return j
+        j = np.maximum(j - 2, 0)
+        for _ in range(8):
+            up = self._cum(m0, j + 1) <= e
+            if not up.any():
+                break
+            j = j + up
+        return j
+
+    def _work_at(self, m0, o0, e):
+        """Work (committed + in progress) after elapsed e from state (m0, o0) [min]."""
+        ee = e + o0
+        j = self._segments_done(m0, ee)
+        r = ee - self._cum(m0, j)
+        w = (m0 + j) * self.p.seg_compute + np.minimum(r, self.p.seg_compute)
+        return np.minimum(w, self.need * self.p.seg_compute)
+
+    # --- grid recording -----------------------------------------------------------
+    def _record(self, idx, t_end, value_fn):
+        gsize = self.grid.size
+        while idx.size:
+            gi = self.gp[idx]
+            ok = gi < gsize
+            ok[ok] = self.grid[gi[ok]] <= t_end[ok]
+            if not ok.any():
+                return
+            idx, t_end = idx[ok], t_end[ok]
+            gi = gi[ok]
+            self.gw[idx, gi] = value_fn(idx, self.grid[gi], ok)
+            self.gp[idx] += 1
+            value_fn = _narrow(value_fn, ok)
+
+    # --- failure source -----------------------------------------------------------
+    def _next_failure(self, idx, t0):
+        """(time, is_correlated) of the next failure after t0 for trials idx."""
+        p, rng = self.p, self.rng
+        if self.weib is None:
+            lam = self.lam_node + p.corr_rate_per_min
+            if lam <= 0:
+                return np.full(idx.size, np.inf), np.zeros(idx.size, dtype=bool)
+            tf = t0 + rng.exponential(1.0 / lam, idx.size)
+            if p.corr_rate_per_min > 0:
+                corr = rng.random(idx.size) < p.corr_rate_per_min / lam
+            else:
+                corr = np.zeros(idx.size, dtype=bool)
+            return tf, corr
+        tn = np.maximum(self.weib[idx, self.ptr[idx]], t0)
+        if p.corr_rate_per_min > 0:
+            tc = t0 + rng.exponential(1.0 / p.corr_rate_per_min, idx.size)
+            corr = tc < tn
+            return np.where(corr, tc, tn), corr
+        return tn, np.zeros(idx.size, dtype=bool)
+
+    def _consume(self, idx, corr):
+        if self.weib is not None:
+            nc = idx[~corr]
+            self.ptr[nc] += 1
+
+    def _recovery(self, idx, tf, corr, memory_lost):
+        """Component times (det, repl, restart, restore) for failures at tf."""
+        p, rng, n = self.p, self.rng, idx.size
+        det = np.full(n, p.detection)
+        if self.use_spares:
+            q = np.where(corr, p.corr_nodes, 1)
+            in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
+            use_spare = p.spares - in_rep >= q
+            base = np.where(use_spare, p.swap, p.replacement)
+            for i in range(int(q.max())):
+                sel = q > i
+                ii = idx[sel]
+                self.buf[ii, self.wp[ii] % self.kb] = tf[sel] + _lognormal_sigma(
+                    rng, p.repair_minutes, p.repair_sigma, ii.size
+                )
+                self.wp[ii] += 1
+        else:
+            base = np.full(n, p.replacement)
+        if p.spread > 0:
+            s2 = math.log1p(p.spread**2)
+            mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
+        else:
+            mult = np.ones((3, n))
+        repl = base * mult[0]
+        rst = p.restart * mult[1]
+        rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
+        return det, repl, rst, rsto
+
+    # --- main loop ----------------------------------------------------------------
+    def run(self, record_timeline: bool) -> None:
+        p, rng = self.p, self.rng
+        tl = [("start", 0.0)] if record_timeline else None
+        tau1 = p.seg_compute
+        while True:
+            a = np.flatnonzero(~self.done)
+            if a.size == 0:
+                break
+            t0, m0, o0 = self.t[a], self.m[a], self.o[a]
+            tf, corr = self._next_failure(a, t0)
+            if p.stall_rate_per_min > 0:
+                ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
+            else:
+                ts = np.full(a.size, np.inf)
+            t_fin = t0 + self._cum(m0, self.need - m0) - o0
+            ev = np.minimum(tf, ts)
+            fin = t_fin <= ev
+            over = ~fin & (ev > self.cap)
+            # grid points inside the up period [t0, min(ev, t_fin)]
+            up_end = np.minimum(np.where(fin, t_fin, ev), self.cap)
+            self._record(a, up_end, _UpWork(self, t0, m0, o0))
+            # finished trials
+            if fin.any():
+                fi = a[fin]
+                self.finish[fi] = t_fin[fin]
+                self.done[fi] = True
+                self.checkpoints += int((self.need - m0[fin]).sum())
+                self.m[fi] = self.need
+                self.events += fi.size
+                self.gw[fi] = np.where(
+                    self.grid[None, :] >= t_fin[fin][:, None], self.need * tau1, self.gw[fi]
+                )
+                self.gp[fi] = self.grid.size
+                if tl is not None and fi[0] == 0:
+                    tl.append(("finish", float(t_fin[fin][0])))
+            if over.any():  # still running at the wall-time cap: unfinished
+                self.done[a[over]] = True
+            # fabric stalls
+            st_ = ~fin & ~over & (ts < tf)
+            if st_.any():
+                si = a[st_]
+                e = ts[st_] - t0[st_] + o0[st_]
+                j = self._segments_done(m0[st_], e)
+                self.checkpoints += int(j.sum())
+                mm = m0[st_] + j
+                oo = e - self._cum(m0[st_], j)
+                d = _lognormal(rng, p.stall_minutes, p.spread, si.size)
+                w = mm * tau1 + np.minimum(oo, tau1)
+                self._record(si, ts[st_] + d, _Const(w, si))
+                self.m[si], self.o[si], self.t[si] = mm, oo, ts[st_] + d
+                self.stalls[si] += 1
+                self.events += 2 * si.size
+                if tl is not None and si[0] == 0:
+                    tl += [("stall", float(ts[st_][0])), ("stall_end", float(ts[st_][0] + d[0]))]
+            # failures
+            fl = ~fin & ~over & ~st_
+            if fl.any():
+                self._fail(a[fl], tf[fl], corr[fl], t0[fl], m0[fl], o0[fl], tl)
+        self.timeline = tl
+
+    def _fail(self, fi, tf, corr, t0, m0, o0, tl) -> None:
+        p, rng, tau1 = self.p, self.rng, self.p.seg_compute
+        j = self._segments_done(m0, tf - t0 + o0)
+        self.checkpoints += int(j.sum())
+        mm = m0 + j
+        self._consume(fi, corr)
+        # resolve the recovery, restarting it while failures hit during it
+        idx, t_fail, c = fi, tf, corr
+        lost_any = np.zeros(fi.size, dtype=bool)
+        pos = np.arange(fi.size)
+        t_end = np.empty(fi.size)
+        while idx.size:
+            plose = np.where(c, p.p_lose_corr, p.p_lose_single)
+            lost = rng.random(idx.size) < plose if self.k > 1 else np.ones(idx.size, dtype=bool)
+            lost_any[pos] |= lost
+            self.failures[idx] += 1
+            self.events += idx.size
+            det, repl, rst, rsto = self._recovery(idx, t_fail, c, lost_any[pos])
+            dur = det + repl + rst + rsto
+            if tl is not None and idx[0] == 0:
+                name = "correlated_failure" if c[0] else "failure"
+                while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
+                    tl.pop()
+                tl.append((name, float(t_fail[0])))
+                if lost_any[pos][0] and self.k > 1:
+                    tl.append(("fallback_to_durable", float(t_fail[0])))
+                acc = float(t_fail[0])
+                for nm, x in zip(
+                    ("detected", "replaced", "restarted", "restored"),
+                    (det, repl, rst, rsto),
+                    strict=True,
+                ):
+                    acc += float(x[0])
+                    tl.append((nm, acc))
+            t_next, c_next = self._next_failure(idx, t_fail)
+            hit = t_next < t_fail + dur
+            t_end[pos[~hit]] = (t_fail + dur)[~hit]
+            self.events += int((~hit).sum())
+            if not hit.any():
+                break
+            self._consume(idx[hit], c_next[hit])
+            idx, t_fail, c, pos = idx[hit], t_next[hit], c_next[hit], pos[hit]
+        # work reverts to the last surviving checkpoint
+        durable = (mm // self.k) * self.k
+        m_new = np.where(lost_any, durable, mm)
+        self.fallbacks[fi] += (lost_any & (durable < mm)).astype(np.int64) if self.k > 1 else 0
+        self._record(fi, t_end, _Const(m_new * tau1, fi))
+        self.m[fi], self.o[fi], self.t[fi] = m_new, 0.0, t_end
+        over = t_end > self.cap
+        if over.any():
+            oi = fi[over]
+            self.done[oi] = True
+
+
+def _narrow(fn, ok):
+    return fn.narrow(ok)
+
+
+class _UpWork:
+    """Work at grid time g during an up period started at (t0, m0, o0)."""
+
+    def __init__(self, chunk: _Chunk, t0, m0, o0):
+        self.c, self.t0, self.m0, self.o0 = chunk, t0, m0, o0
+
+    def __call__(self, idx, g, ok):
+        t0, m0, o0 = self.t0[ok], self.m0[ok], self.o0[ok]
+        return self.c._work_at(m0, o0, g - t0)
+
+    def narrow(self, ok):
+        return _UpWork(self.c, self.t0[ok], self.m0[ok], self.o0[ok])
+
+
+class _Const:
+    def __init__(self, value, idx):
+        self.value = np.asarray(value, dtype=float)
+
+    def __call__(self, idx, g, ok):
+        return self.value[ok]
+
+    def narrow(self, ok):
+        return _Const(self.value[ok], None)
+
+
+def simulate_inputs(
+    inputs: Mapping[str, Any],
+    trials: int = 1000,
+    days: float = 30.0,
+    *,
+    work_days: float | None = None,
+    rng: Any = None,
+    chunk_trials: int = 4096,
+    progress: Callable[[int, int], None] | None = None,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+    record_timeline: bool = True,
+) -> SimulationResult:
+    """Simulate ``trials`` training runs from the flat inputs of ``models.resolve_inputs``.
+
+    Parameters
+    ----------
+    inputs : flat ``section.key`` numbers (see :func:`models.evaluate.resolve_inputs`).
+    trials : number of independent runs.
+    days : horizon over which goodput is measured [day].
+    work_days : compute each run must commit [day of failure-free compute]; default
+        ``days``.  Rounded up to whole checkpoint segments.
+    rng : None, a seed or a ``np.random.Generator`` (SPEC 7); each chunk gets its own child
+        stream (``Generator.spawn``), so a seed and a chunk size fix the result.
+    chunk_trials : trials simulated at once (bounds memory; per-node Weibull renewals cap it
+        further at ~2 M node-trials per chunk).
+    progress : called as ``progress(trials_done, trials)`` after each chunk.
+    grid_points : points of the goodput-over-time grid in [0, days].
+    max_wall_factor : a run still unfinished after this × work_days of wall time stops
+        (its time to finish is NaN).
+
+    Examples
+    --------
+    >>> from models import Scenario, resolve_inputs
+    >>> res = simulate_inputs(resolve_inputs(Scenario.default()), trials=200, days=30, rng=1)
+    >>> round(res.goodput_mean, 2), round(res.goodput_analytic, 2)
+    (0.89, 0.89)
+    """
+    check_size(trials, days, inputs)
+    p = params_from_inputs(inputs)
+    wd = float(days if work_days is None else work_days)
+    if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
+        raise ValidationError("work_days", f"{work_days!r} is out of range (0, {MAX_DAYS:g}]")
+    gen = np.random.default_rng(rng)
+    horizon = float(days) * MINUTES_PER_DAY
+    work_min = wd * MINUTES_PER_DAY
+    need = max(1, math.ceil(work_min / p.seg_compute - 1e-9))
+    cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
+    chunk = int(max(1, chunk_trials))
+    if p.weibull_shape != 1.0:
+        chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
+    n_chunks = math.ceil(trials / chunk)
+    children = gen.spawn(n_chunks)
+    grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
+    parts = []
+    timeline: list[tuple[str, float]] = []
+    done = 0
+    events = checkpoints = 0
+    for ci in range(n_chunks):
+        n = min(chunk, trials - done)
+        ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
+        ch.run(record_timeline and ci == 0)
+        if ci == 0 and ch.timeline is not None:
+            timeline = ch.timeline
+        events += ch.events
+        checkpoints += ch.checkpoints
+        parts.append(ch)
+        done += n
+        if progress is not None:
+            progress(done, trials)
+    gw = np.concatenate([c.gw for c in parts])
+    finish = np.concatenate([c.finish for c in parts])
+    goodput = gw[:, -1] / horizon
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cum = gw[:, 1:] / grid[None, 1:]
+    bands = {q: np.percentile(cum, q, axis=0) for q in (5, 25, 50, 75, 95)}
+    wall_min = finish
+    cost = wall_min * (p.cluster_usd_per_min + p.spare_usd_per_min)
+    work_done = need * p.seg_compute
+    lost = (wall_min - work_done) * p.cluster_usd_per_min + wall_min * p.spare_usd_per_min
+    return SimulationResult(
+        trials=trials,
+        days=float(days),
+        work_days=work_done / MINUTES_PER_DAY,
+        goodput=goodput,
+        time_to_finish_days=finish / MINUTES_PER_DAY,
+        cost_usd=cost,
+        lost_usd=lost,
+        failures=np.concatenate([c.failures for c in parts]),
+        stalls=np.concatenate([c.stalls for c in parts]),
+        fallbacks=np.concatenate([c.fallbacks for c in parts]),
+        grid_days=grid / MINUTES_PER_DAY,
+        goodput_bands=bands,
+        timeline=timeline,
+        events_simulated=int(events),
+        checkpoints_simulated=int(checkpoints),
+        goodput_analytic=p.goodput_analytic,
+        interval_minutes=p.interval_minutes,
+        params=p,
+    )
+
+
+def simulate(scenario, trials: int = 1000, days: float = 30.0, *, catalog=None, **kwargs):
+    """Simulate a :class:`models.Scenario` (see :func:`simulate_inputs` for the keywords)."""
+    from .evaluate import resolve_inputs
+
+    return simulate_inputs(resolve_inputs(scenario, catalog), trials, days, **kwargs)
