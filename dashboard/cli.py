@@ -30,6 +30,7 @@ EXIT_USAGE = 2
 COMMAND_MODULES: list[str] = [
     "dashboard.commands.report",
     "dashboard.commands.fit",
+    "dashboard.commands.simulate",
 ]
 
 

@@ -328,10 +328,12 @@ def check_size(trials: Any, days: Any, inputs: Mapping[str, Any] | None = None) 
     # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
     expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
     if expected > MAX_EXPECTED_EVENTS:
+        most = max(1, int(MAX_EXPECTED_EVENTS / (d * MAX_WALL_FACTOR * per_day * 2.0)))
         raise ValidationError(
             "trials",
-            f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day ~ {expected:.3g} events "
-            f"exceeds the limit of {MAX_EXPECTED_EVENTS:.0e}; lower trials or days",
+            f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day would be ~{expected:.3g} "
+            f"events, over the limit of {MAX_EXPECTED_EVENTS:.0e} (allowed: an integer in "
+            f"[1, {min(most, MAX_TRIALS):,}] for {d:g} days of this scenario)",
         )
     shape = float(np.asarray(inputs.get("reliability.weibull_shape", 1.0)))
     if shape != 1.0 and trials * nodes > MAX_NODE_TRIALS_WEIBULL:
