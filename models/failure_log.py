@@ -114,7 +114,7 @@ def parse_failure_log(
     data : CSV as UTF-8 bytes (a BOM is allowed) or text.
     mapping : canonical column (``timestamp``, ``node_id``, ``cause``,
         ``downtime_minutes``) -> header name in this file, for headers that differ from
-        the accepted names in :data:`COLUMNS`.
+        the accepted names in :data:`COLUMNS`; ``""`` marks an optional column as absent.
     max_bytes, max_rows : size and row caps.
 
     Raises
@@ -199,6 +199,32 @@ def parse_failure_log(
     )
 
 
+def log_header(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> list[str]:
+    """Column names of a failure log (first non-comment row), for column-mapping pickers.
+
+    >>> log_header("# synthetic\\nwhen,host\\n2024-01-01,a\\n")
+    ['when', 'host']
+    """
+    text = _decode(data, max_bytes)
+    for line in text.splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            try:
+                return [h.strip() for h in next(csv.reader([line]))]
+            except csv.Error as exc:
+                raise ValidationError("row 1", f"is not valid CSV ({exc})") from None
+    raise ValidationError("failure log", "is empty (expected a header row)")
+
+
+def default_column(header: list[str], key: str) -> str | None:
+    """The header name :func:`parse_failure_log` would use for ``key`` without a mapping.
+
+    >>> default_column(["Time", "host"], "node_id")
+    'host'
+    """
+    lower = {h.lower(): h for h in header}
+    return next((lower[n] for n in COLUMNS[key] if n in lower), None)
+
+
 # --------------------------------------------------------------------------- helpers
 def _short(value: object, n: int = 40) -> str:
     r = repr(value)
@@ -262,7 +288,9 @@ def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) ->
             )
     for key, names in COLUMNS.items():
         if key in mapping:
-            name = str(mapping[key]).strip()
+            name = str(mapping[key] or "").strip()
+            if not name and key not in REQUIRED:
+                continue  # explicitly absent: no auto-detection
             if name not in header:
                 raise ValidationError(
                     "column mapping",
@@ -336,6 +364,8 @@ __all__ = [
     "MAX_LOG_BYTES",
     "MAX_LOG_ROWS",
     "FailureLog",
+    "default_column",
+    "log_header",
     "parse_failure_log",
     "parse_mapping",
 ]

@@ -1,0 +1,84 @@
+"""Figures for the Failure log page (pure builders: polars in, plotly figure out)."""
+
+from __future__ import annotations
+
+import math
+
+import plotly.graph_objects as go
+import polars as pl
+
+TEMPLATE = "plotly_white"
+
+
+def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) -> go.Figure:
+    """Survival P(TBF > t) of the log against the exponential and Weibull fits, log axes.
+
+    ``empirical`` needs ``tbf_h``, ``survival``; ``fitted`` needs ``tbf_h``, ``exponential``,
+    ``weibull``.  On these axes an exponential bends down sharply; a Weibull with shape < 1
+    (decreasing hazard) has a longer tail.
+    """
+    fig = go.Figure()
+    fig.add_scatter(
+        x=empirical["tbf_h"].to_numpy(),
+        y=empirical["survival"].to_numpy(),
+        mode="markers",
+        name="Log (empirical)",
+        marker={"size": 5, "color": "#444"},
+        hovertemplate="%{x:.2f} h: %{y:.3f}<extra>log</extra>",
+    )
+    fig.add_scatter(
+        x=fitted["tbf_h"].to_numpy(),
+        y=fitted["exponential"].to_numpy(),
+        mode="lines",
+        name="Exponential fit",
+        line={"color": "#1f77b4", "dash": "dash"},
+    )
+    fig.add_scatter(
+        x=fitted["tbf_h"].to_numpy(),
+        y=fitted["weibull"].to_numpy(),
+        mode="lines",
+        name=f"Weibull fit (k = {shape:.2f})",
+        line={"color": "#d62728"},
+    )
+    ymin = max(1e-4, float(empirical["survival"].min()) / 2)
+    fig.update_layout(
+        title="Time between failures: survival of the log vs the fits",
+        xaxis_title="Time between incidents (h, log scale)",
+        yaxis_title="P(time between failures > t) (log scale)",
+        xaxis_type="log",
+        yaxis_type="log",
+        yaxis_range=[math.log10(ymin), 0.05],
+        template=TEMPLATE,
+        legend={"x": 0.01, "y": 0.02, "xanchor": "left", "yanchor": "bottom"},
+        margin={"t": 60, "b": 40},
+    )
+    return fig
+
+
+def cause_chart(causes: pl.DataFrame) -> go.Figure:
+    """Share of failures per cause in the log next to Llama 3 405B's shares (%).
+
+    ``causes`` needs ``label``, ``share_pct``, ``llama3_share_pct``.
+    """
+    df = causes.sort("share_pct")
+    fig = go.Figure()
+    fig.add_bar(
+        y=df["label"].to_list(), x=df["share_pct"].to_numpy(), orientation="h", name="This log"
+    )
+    fig.add_bar(
+        y=df["label"].to_list(),
+        x=df["llama3_share_pct"].to_numpy(),
+        orientation="h",
+        name="Llama 3 405B (arXiv:2407.21783)",
+        marker={"color": "#bbb"},
+    )
+    fig.update_layout(
+        title="Failure causes: this log vs Llama 3 405B",
+        xaxis_title="Share of failures (%)",
+        yaxis_title="Root cause (Llama 3 taxonomy)",
+        barmode="group",
+        template=TEMPLATE,
+        height=max(320, 28 * df.height + 120),
+        margin={"t": 60, "b": 40},
+    )
+    return fig

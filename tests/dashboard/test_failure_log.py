@@ -1,0 +1,85 @@
+"""AppTest of the Failure log page: sample log fitted, one-click transfer into the scenario."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.charts.failure_log import survival_chart
+from dashboard.services import failure_log as svc
+from models.failure_log import parse_failure_log
+from models.fitting import fit_failure_log
+from tests.conftest import APP, DATA_DIR
+
+PAGE = "app_pages/failure_log.py"
+RATE_KEY = "w:reliability.node_failure_rate_per_day"
+SHAPE_KEY = "w:reliability.weibull_shape"
+
+
+@pytest.fixture(scope="module")
+def sample_fit():
+    log = parse_failure_log((DATA_DIR / "failure_logs" / "synthetic-sample.csv").read_bytes())
+    return fit_failure_log(log, 512)
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_sample_log_is_fitted_and_drawn(page, sample_fit):
+    assert metric(page, "Node failure rate") == (
+        f"{100 * sample_fit.node_failure_rate_per_day:.3f}% /node-day"
+    )
+    assert metric(page, "Weibull shape") == f"{sample_fit.weibull_shape:.2f}"
+    assert metric(page, "Lemon nodes") == "2"
+    charts = page.get("plotly_chart")
+    assert len(charts) == 2
+    spec = json.loads(charts[0].proto.spec)
+    assert spec["layout"]["xaxis"]["title"]["text"].startswith("Time between incidents (h")
+    assert not page.error
+
+
+def test_button_writes_fitted_rate_and_shape_into_the_sidebar(page, sample_fit):
+    button = next(b for b in page.button if b.label.startswith("Use fitted rate"))
+    button.click().run()
+    assert not page.exception
+    ss = page.session_state
+    assert ss[RATE_KEY] == pytest.approx(100 * sample_fit.node_failure_rate_per_day)  # shown in %
+    assert ss[SHAPE_KEY] == pytest.approx(sample_fit.weibull_shape)
+    rate_slider = next(s for s in page.slider if s.key == RATE_KEY)
+    assert rate_slider.value == pytest.approx(100 * sample_fit.node_failure_rate_per_day)
+    assert any("Scenario updated" in s.value for s in page.success)
+    # the Overview now evaluates the fitted rate: 2,000 nodes x fitted rate failures per day
+    page.switch_page("app_pages/overview.py").run()
+    assert not page.exception
+    failures = float(metric(page, "Failures per day"))
+    assert failures == pytest.approx(2000 * sample_fit.node_failure_rate_per_day, abs=0.01)
+
+
+def test_bad_column_mapping_shows_row_and_column(page):
+    page.selectbox(key="failure_log:map:cause").set_value("(none)").run()
+    page.selectbox(key="failure_log:map:timestamp").set_value("cause").run()
+    assert not page.exception
+    # the first data row of the sample is line 5 of the file (3 comment lines + header)
+    assert any("row 5, column 'cause'" in e.value for e in page.error)
+
+
+def test_survival_chart_has_labelled_log_axes(sample_fit):
+    log = parse_failure_log((DATA_DIR / "failure_logs" / "synthetic-sample.csv").read_bytes())
+    emp, fitted = svc.survival_frames(svc.FittedLog(log, sample_fit))
+    fig = survival_chart(emp, fitted, sample_fit.weibull_shape)
+    assert fig.layout.xaxis.type == "log" and fig.layout.yaxis.type == "log"
+    assert "(h" in fig.layout.xaxis.title.text and fig.layout.title.text
+    assert emp.height == sample_fit.n_incidents - 1
+    assert fitted["weibull"][0] > fitted["weibull"][-1]
