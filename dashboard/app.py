@@ -19,6 +19,7 @@ st.set_page_config(page_title="Goodput Lab", page_icon="⏱️", layout="wide")
 
 PAGES = [
     st.Page(str(PAGES_DIR / "overview.py"), title="Overview", icon="📊", default=True),
+    st.Page(str(PAGES_DIR / "failure_log.py"), title="Failure log", icon="🧾"),
 ]
 
 page = st.navigation(PAGES)
