@@ -35,6 +35,7 @@ class Instance:
     bf16_dense_tflops: float  # per accelerator
     fp8_dense_tflops: float | None  # per accelerator
     max_matmul_fraction: float | None  # measured max achievable matmul / peak (MFU upper bound)
+    mfu_default: float  # default MFU for this accelerator (source_mfu), <= max_matmul_fraction
     scaleup_GBps: float | None  # NVLink / NeuronLink per accelerator
     scaleup_domain_accels: int  # accelerators in one scale-up (NVLink/NeuronLink) domain
     efa_gbps: float  # per node
@@ -45,6 +46,7 @@ class Instance:
     source_specs: str
     source_chip: str
     source_price: str
+    source_mfu: str
 
     @property
     def node_bf16_tflops(self) -> float:
@@ -59,7 +61,15 @@ _OPTIONAL = {
     "usd_per_hour",
     "price_as_of",
 }
-_TEXT = {"instance", "accelerator", "price_as_of", "source_specs", "source_chip", "source_price"}
+_TEXT = {
+    "instance",
+    "accelerator",
+    "price_as_of",
+    "source_specs",
+    "source_chip",
+    "source_price",
+    "source_mfu",
+}
 _COLUMNS = [f.name for f in fields(Instance)]
 
 
@@ -100,6 +110,14 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
             else:
                 kw[col] = x
         inst = Instance(**kw)  # type: ignore[arg-type]
+        if not 0.0 < inst.mfu_default <= 1.0:
+            raise ValidationError(f"{origin} row {rowno}, column mfu_default", "must be in (0, 1]")
+        if inst.max_matmul_fraction is not None and inst.mfu_default > inst.max_matmul_fraction:
+            raise ValidationError(
+                f"{origin} row {rowno}, column mfu_default",
+                f"{inst.mfu_default:g} exceeds the measured max achievable matmul fraction "
+                f"{inst.max_matmul_fraction:g} (an upper bound on MFU)",
+            )
         if inst.instance in out:
             raise ValidationError(f"{origin} row {rowno}, column instance", "duplicate name")
         out[inst.instance] = inst
@@ -122,3 +140,25 @@ def load_catalog(path: str | Path | None = None) -> dict[str, Instance]:
     except UnicodeDecodeError as exc:
         raise ValidationError(str(p), f"is not UTF-8 text (byte {exc.start})") from None
     return parse_catalog(text, origin=p.name)
+
+
+def instance_inputs(inst: Instance) -> dict[str, float]:
+    """The ``instance.*`` numeric inputs of :func:`models.evaluate.evaluate_arrays`.
+
+    Unknown figures (empty catalog cells) become NaN, so the models report them as unknown
+    instead of inventing a value.
+    """
+
+    def num(v: float | None) -> float:
+        return float("nan") if v is None else float(v)
+
+    return {
+        "instance.accelerators_per_node": inst.accelerators_per_node,
+        "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
+        "instance.accel_memory_GB": inst.accel_memory_GB,
+        "instance.scaleup_GBps": num(inst.scaleup_GBps),
+        "instance.scaleup_domain_accels": inst.scaleup_domain_accels,
+        "instance.efa_gbps": inst.efa_gbps,
+        "instance.max_matmul_fraction": num(inst.max_matmul_fraction),
+        "instance.mfu_default": inst.mfu_default,
+    }

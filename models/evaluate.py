@@ -14,10 +14,11 @@ from typing import Any
 
 import numpy as np
 
+from . import compute as cm
 from . import goodput as gp
 from . import reliability as rel
 from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
-from .catalog import Instance, load_catalog
+from .catalog import Instance, instance_inputs, load_catalog
 from .errors import ValidationError
 from .fields import FIELDS
 from .scenario import Scenario
@@ -32,6 +33,7 @@ LOSS_COMPONENTS: dict[str, str] = {
     "restore": "Checkpoint restore",
     "rework": "Rework since last checkpoint",
     "checkpoint_save": "Checkpoint saves",
+    "fabric_stall": "Fabric reroute stalls",
 }
 
 
@@ -66,8 +68,7 @@ def resolve_inputs(scenario: Scenario, catalog: Mapping[str, Instance] | None = 
     inputs["checkpoint.interval_optimal"] = interval == "optimal"
     if interval == "optimal":
         inputs["checkpoint.interval_minutes"] = np.nan
-    inputs["instance.accelerators_per_node"] = inst.accelerators_per_node
-    inputs["instance.bf16_dense_tflops"] = inst.bf16_dense_tflops
+    inputs.update(instance_inputs(inst))  # instance.* specs (NaN = unknown in the catalog)
     return inputs
 
 
@@ -92,7 +93,7 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
     rate = x["reliability.node_failure_rate_per_day"]
     price = x["pricing.usd_per_instance_hour"]
 
-    lam = nodes * rate
+    lam = nodes * rate + cm.fabric_failures(x)  # fabric stalls > timeout abort the job
     mtbf_h = np.asarray(rel.mtbf_hours(lam))
     p_none = np.asarray(rel.probability_no_spare(lam, x["reliability.repair_hours"], spares))
     repl = np.asarray(
@@ -160,6 +161,8 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         m = minutes * scale
         out[f"loss_{name}_minutes_per_day"] = m
         out[f"loss_{name}_usd_per_day"] = m / MINUTES_PER_DAY * cluster_usd_day
+    # step time, scaling, time/cost to train; folds the fabric reroute stall into goodput
+    out.update(cm.network_compute_arrays(x, out))
     return out
 
 

@@ -1,0 +1,507 @@
+"""Compute model: training FLOPs, step time, parallelism, memory fit, time and cost to train.
+
+Units: parameters in billions, tokens in trillions (or millions per step), FLOP/s as TFLOPS
+per accelerator, memory in GB (10⁹ bytes), times in seconds (step) and days (training).
+Functions broadcast over numpy arrays and return floats for all-scalar input.
+
+Step model (one optimizer step of ``T`` tokens on ``n`` accelerators, tensor-parallel size
+``t`` inside the scale-up domain, pipeline size ``p``, data-parallel size ``d = n/(t·p)``):
+
+* compute  t_c = 6·N·T / (n · peak · MFU)                        (6ND, Kaplan et al. [1];
+  MFU as defined in PaLM App. B [2], here the efficiency of the compute phases)
+* bubble   t_b = t_c · (p−1)/m, i.e. a fraction (p−1)/(m+p−1) of the pipeline time
+  (GPipe/1F1B schedule, Narayanan et al. [3])
+* DP sync  hierarchical all-reduce of the bf16 gradient shard 2·N/(t·p) bytes over the d
+  data-parallel ranks (:mod:`models.network`); ZeRO-3/FSDP moves 1.5× that volume
+  (all-gather in forward and backward plus reduce-scatter, Rajbhandari et al. [4]).
+  A fraction φ (``comm_overlap_fraction``) hides behind the backward pass (2/3 of t_c; all of
+  t_c for ZeRO-3 whose gathers also overlap the forward pass).
+* TP       4 all-reduces of the activations (tokens × hidden × 2 bytes) per layer and
+  micro-batch (Megatron-LM [3], [5]) over the scale-up link, exposed; layers from
+  N ≈ 12·L·h² (Kaplan et al. [1]), so the volume is (2/3)·N·T/(h·p·d) bytes per rank.
+* PP       activations and their gradients (2 × tokens × hidden × 2 bytes / t) per stage
+  boundary over the network, exposed.
+
+step = t_c + t_b + exposed DP + TP + PP;  scaling efficiency = t_c / step.
+Memory: model states of mixed-precision Adam, 16 bytes/parameter (2 weights + 2 gradients +
+12 optimizer: fp32 master, momentum, variance), sharded by t·p, and by d for the ZeRO
+stages [4]; activations are not modelled, a reserved share of HBM stands for them.
+
+References
+----------
+[1] J. Kaplan et al., "Scaling Laws for Neural Language Models", arXiv:2001.08361, 2020.
+[2] A. Chowdhery et al., "PaLM", arXiv:2204.02311, 2022, Appendix B (MFU).
+[3] D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
+    Using Megatron-LM", SC'21, arXiv:2104.04473.
+[4] S. Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+    Models", SC'20, arXiv:1910.02054 (Fig. 1 memory, §7 communication volume).
+[5] V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models",
+    arXiv:2205.05198, 2022.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from . import network as net
+from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, like_input
+
+SECONDS_PER_DAY = 86_400.0
+FLOPS_PER_PARAM_TOKEN = 6.0
+GRAD_BYTES = 2.0  # bf16 gradients
+ACT_BYTES = 2.0  # bf16 activations
+MODEL_STATE_BYTES_PER_PARAM = 16.0
+
+
+def train_flops(params_billion, tokens_trillion):
+    """Training compute C = 6·N·D [FLOP] (Kaplan et al. 2020 [1]).
+
+    Examples
+    --------
+    >>> f"{train_flops(405.0, 15.6):.3e}"  # Llama 3 405B, reported as 3.8e25 FLOPs
+    '3.791e+25'
+    """
+    out = FLOPS_PER_PARAM_TOKEN * as_float_array(params_billion) * 1e9
+    out = out * as_float_array(tokens_trillion) * 1e12
+    return like_input(out, params_billion, tokens_trillion)
+
+
+def pipeline_bubble_fraction(stages, micro_batches):
+    """Idle share of a pipeline step: (p−1)/(m+p−1) (Narayanan et al. 2021 [3]).
+
+    Examples
+    --------
+    >>> pipeline_bubble_fraction(4, 8)  # 3 / 11
+    0.2727272727272727
+    >>> pipeline_bubble_fraction(1, 8)
+    0.0
+    """
+    p = as_float_array(stages)
+    m = as_float_array(micro_batches)
+    out = (p - 1.0) / (m + p - 1.0)
+    return like_input(out, stages, micro_batches)
+
+
+def model_state_GB_per_accel(params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage):
+    """Model-state memory per accelerator for mixed-precision Adam [GB] (ZeRO [4], Fig. 1).
+
+    Ψ' = Ψ/(t·p) parameters per model-parallel rank; stage 0: 16Ψ', 1: 4Ψ' + 12Ψ'/d,
+    2: 2Ψ' + 14Ψ'/d, 3: 16Ψ'/d.
+
+    Examples
+    --------
+    >>> model_state_GB_per_accel(7.5, 1, 1, 64, 0)  # ZeRO paper: 7.5B, Nd = 64, baseline
+    120.0
+    >>> round(model_state_GB_per_accel(7.5, 1, 1, 64, 1), 4)  # P_os: 31.4 GB
+    31.4062
+    >>> model_state_GB_per_accel(7.5, 1, 1, 64, 3)  # P_os+g+p: 1.88 GB
+    1.875
+    """
+    psi = as_float_array(params_billion) / (
+        as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
+    )
+    z = as_float_array(zero_stage)
+    rep = np.select([z == 0, z == 1, z == 2], [16.0, 4.0, 2.0], 0.0)
+    shard = 16.0 - rep
+    out = psi * (rep + shard / as_float_array(dp))
+    return like_input(out, params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage)
+
+
+def min_dp_to_fit(params_billion, tensor_parallel, pipeline_parallel, zero_stage, usable_GB):
+    """Smallest data-parallel size whose model states fit in ``usable_GB`` per accelerator.
+
+    Solves rep·Ψ' + shard·Ψ'/d ≤ U for integer d ≥ 1 (see :func:`model_state_GB_per_accel`);
+    ``inf`` when no d fits (the replicated part alone is too large).
+
+    Examples
+    --------
+    >>> min_dp_to_fit(70.0, 8, 1, 3, 60.0)  # 16·8.75 GB / 60 GB = 2.33 -> 3
+    3.0
+    >>> min_dp_to_fit(405.0, 8, 1, 0, 60.0)
+    inf
+    """
+    psi = as_float_array(params_billion) / (
+        as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
+    )
+    z = as_float_array(zero_stage)
+    u = as_float_array(usable_GB)
+    rep = np.select([z == 0, z == 1, z == 2], [16.0, 4.0, 2.0], 0.0)
+    shard = 16.0 - rep
+    room = u - rep * psi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        need = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
+    out = np.where(shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, need, np.inf))
+    return like_input(
+        out, params_billion, tensor_parallel, pipeline_parallel, zero_stage, usable_GB
+    )
+
+
+def min_nodes_to_fit(
+    params_billion,
+    tensor_parallel,
+    pipeline_parallel,
+    zero_stage,
+    usable_GB,
+    accelerators_per_node,
+):
+    """Fewest nodes whose accelerators hold the model states: ⌈t·p·d_min / k⌉ (``inf`` if none).
+
+    Examples
+    --------
+    >>> min_nodes_to_fit(70.0, 8, 1, 3, 60.0, 8)  # 8 × 3 = 24 GPUs = 3 p5 nodes
+    3.0
+    """
+    d = as_float_array(
+        min_dp_to_fit(params_billion, tensor_parallel, pipeline_parallel, zero_stage, usable_GB)
+    )
+    accels = d * as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
+    with np.errstate(invalid="ignore"):
+        out = np.ceil(accels / as_float_array(accelerators_per_node) - 1e-9)
+    return like_input(
+        out,
+        params_billion,
+        tensor_parallel,
+        pipeline_parallel,
+        zero_stage,
+        usable_GB,
+        accelerators_per_node,
+    )
+
+
+def fit_reason(
+    params_billion: float,
+    nodes: float,
+    accelerators_per_node: float,
+    accel_memory_GB: float,
+    hbm_reserved_fraction: float,
+    tensor_parallel: float,
+    pipeline_parallel: float,
+    zero_stage: float,
+    scaleup_domain_accels: float,
+    scaleup_GBps: float | None = None,
+) -> str:
+    """Why this configuration cannot run (empty string when it can).  Scalars only.
+
+    Examples
+    --------
+    >>> fit_reason(70.0, 2, 8, 80.0, 0.25, 16, 1, 3, 8)[:40]
+    'tensor-parallel size 16 exceeds the scal'
+    >>> fit_reason(70.0, 100, 8, 80.0, 0.25, 8, 1, 3, 8, 900.0)
+    ''
+    """
+    t, p, z = int(tensor_parallel), int(pipeline_parallel), int(zero_stage)
+    n = nodes * accelerators_per_node
+    if t > scaleup_domain_accels:
+        return (
+            f"tensor-parallel size {t} exceeds the scale-up domain ({int(scaleup_domain_accels)}"
+            " accelerators): TP traffic must stay inside NVLink/NeuronLink"
+        )
+    if t > 1 and (scaleup_GBps is None or not math.isfinite(scaleup_GBps)):
+        return (
+            "the catalog has no scale-up (NeuronLink/NVLink) bandwidth for this instance, "
+            "so tensor-parallel traffic cannot be modelled; use tensor_parallel = 1"
+        )
+    if n < t * p:
+        return f"TP × PP = {t * p} needs more accelerators than the job has ({int(n)})"
+    usable = accel_memory_GB * (1.0 - hbm_reserved_fraction)
+    d = n / (t * p)
+    need = float(model_state_GB_per_accel(params_billion, t, p, d, z))
+    if need <= usable:
+        return ""
+    nmin = float(min_nodes_to_fit(params_billion, t, p, z, usable, accelerators_per_node))
+    where = (
+        f"needs at least {nmin:,.0f} nodes"
+        if math.isfinite(nmin)
+        else "does not fit at any node count: raise ZeRO stage, TP or PP"
+    )
+    return (
+        f"model states need {need:,.1f} GB per accelerator (ZeRO stage {z}, TP {t}, PP {p}), "
+        f"more than the {usable:,.1f} GB usable ({accel_memory_GB:g} GB HBM minus "
+        f"{hbm_reserved_fraction:.0%} reserved for activations); {where}"
+    )
+
+
+def step_components(
+    *,
+    params_billion,
+    batch_million_tokens,
+    nodes,
+    accelerators_per_node,
+    peak_tflops,
+    mfu,
+    hidden_size,
+    tensor_parallel,
+    pipeline_parallel,
+    micro_batches,
+    zero_stage,
+    overlap_fraction,
+    scaleup_GBps_bidir,
+    scaleup_domain_accels,
+    node_network_gbps,
+    inter_node_efficiency,
+    alpha_network_us,
+    alpha_scaleup_us,
+) -> dict[str, np.ndarray]:
+    """Seconds per optimizer step by component (module docstring), as arrays.
+
+    Returns ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP gradient synchronisation),
+    ``dp_exposed_s``, ``tp_s``, ``pp_s``, ``step_s`` and ``scaling_efficiency`` = t_c/step.
+    ``scaleup_GBps_bidir`` is the datasheet NVLink/NeuronLink figure (both directions; half
+    is used per direction); NaN makes TP traffic (t > 1) and in-domain DP traffic unknown.
+
+    Examples
+    --------
+    >>> c = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
+    ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
+    ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
+    ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
+    ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
+    ...     alpha_scaleup_us=0.0)
+    >>> round(float(c["compute_s"]), 4)  # 6·70e9·16e6 / (1024 · 989e12 · 0.4)
+    16.5887
+    """
+    f = as_float_array
+    psi = f(params_billion) * 1e9
+    tokens = f(batch_million_tokens) * 1e6
+    k = f(accelerators_per_node)
+    n = f(nodes) * k
+    t = f(tensor_parallel)
+    p = f(pipeline_parallel)
+    m = f(micro_batches)
+    z = f(zero_stage)
+    h = f(hidden_size)
+    d = n / (t * p)
+    compute = FLOPS_PER_PARAM_TOKEN * psi * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
+    bubble = compute * (p - 1.0) / m
+
+    su = f(scaleup_GBps_bidir) / 2.0
+    dom = f(scaleup_domain_accels)
+    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
+    # data-parallel neighbours sit next to each other inside the scale-up domain
+    # (Megatron's default rank order tp-cp-ep-dp-pp)
+    g_in = np.clip(np.floor(dom / t), 1.0, None)
+    g_in = np.minimum(g_in, np.maximum(d, 1.0))
+    domains = np.maximum(d / g_in, 1.0)
+    grad_bytes = GRAD_BYTES * psi / (t * p)
+    su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
+    ar = f(
+        net.hierarchical_allreduce_seconds(
+            grad_bytes, g_in, domains, su_for_dp, net_share, alpha_scaleup_us, alpha_network_us
+        )
+    )
+    dp_sync = np.where(z >= 3, 1.5, 1.0) * ar
+    hide_window = np.where(z >= 3, 1.0, 2.0 / 3.0) * compute
+    dp_exposed = dp_sync - np.minimum(f(overlap_fraction) * dp_sync, hide_window)
+
+    layers = psi / (12.0 * h * h)
+    tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
+    calls = 4.0 * (layers / p) * m
+    with np.errstate(invalid="ignore"):
+        tp = np.where(
+            t > 1,
+            f(net.ring_allreduce_seconds(tp_bytes, np.maximum(t, 1.0), su, 0.0))
+            + 2.0 * (t - 1.0) * calls * f(alpha_scaleup_us) * net.US,
+            0.0,
+        )
+    pp_bytes = 2.0 * (tokens / d) * h * ACT_BYTES / t
+    pp = np.where(
+        p > 1, pp_bytes / (net_share * net.GB) + 2.0 * m * f(alpha_network_us) * net.US, 0.0
+    )
+    step = compute + bubble + dp_exposed + tp + pp
+    return {
+        "compute_s": compute,
+        "bubble_s": bubble,
+        "dp_sync_s": dp_sync,
+        "dp_exposed_s": dp_exposed,
+        "tp_s": tp,
+        "pp_s": pp,
+        "step_s": step,
+        "scaling_efficiency": compute / step,
+    }
+
+
+# --------------------------------------------------------------------------- evaluate glue
+#: scenario fields the step model reads (defaults come from models.fields when absent)
+_STEP_FIELDS = (
+    "workload.params_billion",
+    "workload.tokens_trillion",
+    "workload.mfu",
+    "workload.global_batch_million_tokens",
+    "workload.hidden_size",
+    "workload.tensor_parallel",
+    "workload.pipeline_parallel",
+    "workload.micro_batches",
+    "workload.zero_stage",
+    "workload.comm_overlap_fraction",
+    "workload.hbm_reserved_fraction",
+    "network.inter_node_efficiency",
+    "network.alpha_network_us",
+    "network.alpha_scaleup_us",
+    "network.fabric_events_per_day",
+    "network.reroute_seconds",
+    "network.collective_timeout_seconds",
+)
+_INSTANCE_KEYS = (
+    "instance.accelerators_per_node",
+    "instance.bf16_dense_tflops",
+    "instance.accel_memory_GB",
+    "instance.scaleup_GBps",
+    "instance.scaleup_domain_accels",
+    "instance.efa_gbps",
+)
+
+
+def _get(x: Mapping[str, Any], key: str) -> np.ndarray:
+    if key in x:
+        return as_float_array(x[key])
+    if key.startswith("instance."):
+        return as_float_array(np.nan)
+    from .fields import FIELDS  # local import: fields is a leaf module, keep compute pure
+
+    return as_float_array(FIELDS[key].default)
+
+
+def fabric_failures(x: Mapping[str, Any]) -> np.ndarray:
+    """Extra job failures per day from fabric events whose stall exceeds the timeout."""
+    return as_float_array(
+        net.fabric_failures_per_day(
+            _get(x, "network.fabric_events_per_day"),
+            _get(x, "network.reroute_seconds"),
+            _get(x, "network.collective_timeout_seconds"),
+        )
+    )
+
+
+def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict[str, Any]:
+    """Step time, scaling, fabric stall and time/cost to train from evaluate_arrays' state.
+
+    ``x`` are the flat numeric inputs (scenario fields plus ``instance.*`` specs, see
+    :func:`models.evaluate.resolve_inputs`); ``out`` the metrics computed so far.  Returns
+    new metrics and *replaces* the goodput-derived ones to include the fabric stall:
+    g' = g·(1 − s) with s = stall minutes/day / 1440, so the loss components (already summing
+    to (1 − g)·1440) plus ``loss_fabric_stall_minutes_per_day`` = g·s·1440 sum to (1 − g')·1440.
+    Time to train = (D/T) · step / g' [s → days]; cost = days · total USD/day.
+    Infeasible configurations (memory, TP outside the scale-up domain, fewer accelerators
+    than TP×PP) give NaN times and ``memory_fits`` = 0.
+    """
+    v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
+    nodes = as_float_array(x["cluster.nodes"])
+    k = v["instance.accelerators_per_node"]
+    t = v["workload.tensor_parallel"]
+    p = v["workload.pipeline_parallel"]
+    n_acc = nodes * k
+    d = n_acc / (t * p)
+    usable = v["instance.accel_memory_GB"] * (1.0 - v["workload.hbm_reserved_fraction"])
+    mem = as_float_array(
+        model_state_GB_per_accel(
+            v["workload.params_billion"], t, p, np.maximum(d, 1.0), v["workload.zero_stage"]
+        )
+    )
+    nmin = as_float_array(
+        min_nodes_to_fit(v["workload.params_billion"], t, p, v["workload.zero_stage"], usable, k)
+    )
+    tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
+        (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
+    )
+    fits = (mem <= usable) & tp_ok & (d >= 1.0)
+
+    c = step_components(
+        params_billion=v["workload.params_billion"],
+        batch_million_tokens=v["workload.global_batch_million_tokens"],
+        nodes=nodes,
+        accelerators_per_node=k,
+        peak_tflops=v["instance.bf16_dense_tflops"],
+        mfu=v["workload.mfu"],
+        hidden_size=v["workload.hidden_size"],
+        tensor_parallel=t,
+        pipeline_parallel=p,
+        micro_batches=v["workload.micro_batches"],
+        zero_stage=v["workload.zero_stage"],
+        overlap_fraction=v["workload.comm_overlap_fraction"],
+        scaleup_GBps_bidir=v["instance.scaleup_GBps"],
+        scaleup_domain_accels=v["instance.scaleup_domain_accels"],
+        node_network_gbps=v["instance.efa_gbps"],
+        inter_node_efficiency=v["network.inter_node_efficiency"],
+        alpha_network_us=v["network.alpha_network_us"],
+        alpha_scaleup_us=v["network.alpha_scaleup_us"],
+    )
+    nan = np.nan
+    step = np.where(fits, c["step_s"], nan)
+
+    # fabric stall folds into goodput
+    stall_min = as_float_array(
+        net.fabric_stall_minutes_per_day(
+            v["network.fabric_events_per_day"],
+            v["network.reroute_seconds"],
+            v["network.collective_timeout_seconds"],
+        )
+    )
+    s = stall_min / MINUTES_PER_DAY
+    g0 = as_float_array(out["goodput"])
+    g = g0 * (1.0 - s)
+    cluster = as_float_array(out["cluster_usd_per_day"])
+    spare = as_float_array(out.get("spare_usd_per_day", 0.0))
+    stall_loss_min = g0 * s * MINUTES_PER_DAY
+
+    steps = v["workload.tokens_trillion"] * 1e12 / (v["workload.global_batch_million_tokens"] * 1e6)
+    train_s = steps * step
+    with np.errstate(divide="ignore", invalid="ignore"):
+        days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
+    total_day = as_float_array(out.get("total_usd_per_day", cluster + spare))
+    cost = days * total_day
+    cluster_cost = days * cluster
+    useful = as_float_array(
+        train_flops(v["workload.params_billion"], v["workload.tokens_trillion"])
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        frac = {
+            name: np.where(fits, c[key] / c["step_s"], nan)
+            for name, key in (
+                ("compute", "compute_s"),
+                ("bubble", "bubble_s"),
+            )
+        }
+        comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
+    res: dict[str, Any] = {
+        "goodput": g,
+        "goodput_first_order": as_float_array(out["goodput_first_order"]) * (1.0 - s),
+        "productive_usd_per_day": g * cluster,
+        "lost_usd_per_day": (1.0 - g) * cluster + spare,
+        "lost_minutes_per_day": (1.0 - g) * MINUTES_PER_DAY,
+        "loss_fabric_stall_minutes_per_day": stall_loss_min,
+        "loss_fabric_stall_usd_per_day": stall_loss_min / MINUTES_PER_DAY * cluster,
+        "fabric_events_per_day": v["network.fabric_events_per_day"] * np.ones_like(g),
+        "fabric_failures_per_day": as_float_array(fabric_failures(x)) * np.ones_like(g),
+        "fabric_stall_minutes_per_day": stall_min * np.ones_like(g),
+        "allreduce_ms": np.where(fits, c["dp_sync_s"] * 1e3, nan),
+        "allreduce_exposed_ms": np.where(fits, c["dp_exposed_s"] * 1e3, nan),
+        "tp_comm_ms": np.where(fits, c["tp_s"] * 1e3, nan),
+        "pp_comm_ms": np.where(fits, c["pp_s"] * 1e3, nan),
+        "compute_seconds_per_step": np.where(fits, c["compute_s"], nan),
+        "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
+        "step_seconds": step,
+        "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
+        "effective_mfu": np.where(fits, v["workload.mfu"] * c["scaling_efficiency"], nan),
+        "steps_to_train": steps * np.ones_like(g),
+        "data_parallel_size": d,
+        "memory_per_accel_GB": mem,
+        "memory_usable_per_accel_GB": usable * np.ones_like(mem),
+        "memory_fits": fits.astype(float),
+        "min_nodes_to_fit": np.where(tp_ok, nmin, np.inf),
+        "training_flops": useful * np.ones_like(g),
+        "time_to_train_days": days,
+        "time_to_train_hours": days * HOURS_PER_DAY,
+        "cost_to_train_usd": cost,
+        "usd_per_1e18_useful_flops": cost / (useful / 1e18),
+        # where the cost to train goes (sums to cost_to_train_usd)
+        "cost_to_train_compute_usd": cluster_cost * g * frac["compute"],
+        "cost_to_train_bubble_usd": cluster_cost * g * frac["bubble"],
+        "cost_to_train_communication_usd": cluster_cost * g * comm_frac,
+        "cost_to_train_goodput_loss_usd": cluster_cost * (1.0 - g),
+        "cost_to_train_spares_usd": days * spare,
+    }
+    return res
