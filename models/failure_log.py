@@ -130,7 +130,7 @@ def parse_failure_log(
     (2, 1.0)
     """
     text = _decode(data, max_bytes)
-    lines = text.splitlines(keepends=True)
+    lines = list(io.StringIO(text, newline=""))  # the line breaks csv sees
     first = 0
     while first < len(lines) and (
         lines[first].lstrip().startswith("#") or not lines[first].strip()
@@ -264,12 +264,19 @@ def _decode(data: str | bytes, max_bytes: int) -> str:
 
 def _column_at(raw: bytes, prefix: str) -> str:
     """Name (or 1-based number) of the column a partial line ``prefix`` ends in."""
-    k = next(csv.reader([prefix]), [""]).__len__() - 1 if prefix else 0
-    first_line = raw.split(b"\n", 1)[0].decode("utf-8", errors="replace")
-    header = next(csv.reader([first_line]), [])
-    if 0 <= k < len(header) and not first_line.lstrip().startswith("#"):
-        return repr(header[k].strip())
-    return str(k + 1)
+    k = 0
+    try:
+        k = len(next(csv.reader([prefix]))) - 1 if prefix else 0
+        text = raw.decode("utf-8", errors="replace")
+        line = next(
+            ln
+            for ln in io.StringIO(text, newline="")
+            if ln.strip() and not ln.lstrip().startswith("#")
+        )
+        header = next(csv.reader([line.rstrip("\r\n")]))
+    except (csv.Error, StopIteration):
+        return str(k + 1)
+    return repr(header[k].strip()) if 0 <= k < len(header) else str(k + 1)
 
 
 def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) -> dict[str, int]:
