@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from . import checkpoint as ck
 from . import compute as cm
 from . import goodput as gp
 from . import reliability as rel
@@ -32,12 +33,17 @@ LOSS_COMPONENTS: dict[str, str] = {
     "restart": "Restart",
     "restore": "Checkpoint restore",
     "rework": "Rework since last checkpoint",
+    "fallback_rework": "Rework after fallback to the durable tier",
     "checkpoint_save": "Checkpoint saves",
     "fabric_stall": "Fabric reroute stalls",
 }
 
 
-def resolve_inputs(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> dict:
+def resolve_inputs(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    tiers: Mapping[str, ck.Tier] | None = None,
+) -> dict:
     """Turn a scenario into the flat numeric inputs of :func:`evaluate_arrays`.
 
     Looks the instance up in the catalog, fills the price from it when the scenario leaves
@@ -69,7 +75,26 @@ def resolve_inputs(scenario: Scenario, catalog: Mapping[str, Instance] | None = 
     if interval == "optimal":
         inputs["checkpoint.interval_minutes"] = np.nan
     inputs.update(instance_inputs(inst))  # instance.* specs (NaN = unknown in the catalog)
+    inputs.update(checkpoint_inputs(scenario, tiers))
     return inputs
+
+
+def checkpoint_inputs(scenario: Scenario, tiers: Mapping[str, ck.Tier] | None = None) -> dict:
+    """Numeric codes of the checkpoint choices and the ``tier.<name>.<param>`` parameters
+    (``data/checkpoint_tiers.csv`` unless ``tiers`` is given) for :func:`evaluate_arrays`."""
+    t = dict(tiers) if tiers is not None else ck.load_tiers()
+    return {
+        "checkpoint.strategy_code": float(ck.STRATEGIES.index(scenario["checkpoint.strategy"])),
+        "checkpoint.durable_code": float(
+            ck.DURABLE_TIERS.index(scenario["checkpoint.durable_tier"])
+        ),
+        "checkpoint.tier_model": float(scenario["checkpoint.timings"] == "tier_model"),
+        "checkpoint.async_save": float(scenario["checkpoint.save_mode"] == "async"),
+        "checkpoint.adjacent_placement": float(
+            scenario["checkpoint.replica_placement"] == "adjacent"
+        ),
+        **ck.tier_inputs(t),
+    }
 
 
 def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -103,31 +128,61 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
     )
     det = x["recovery.detection_minutes"]
     restart = x["recovery.restart_minutes"]
-    restore = x["recovery.restore_minutes"]
-    r_total = det + repl + restart + restore
-    save_min = x["checkpoint.save_seconds"] / 60.0
+    # checkpoint strategy (models.checkpoint): level 1 serves most failures; a share φ of
+    # node failures destroys every level-1 copy of a shard and falls back to level 2
+    lv = _checkpoint_levels(x, nodes * rate)
+    two = lv["two_level"]
+    c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
+    lam2 = lv["failures_l2_per_day"]
+    lam1 = lam - lam2
+    r0 = det + repl + restart
+    r1 = r0 + lv["restore1_minutes"] + lv["stale1_minutes"]
+    r2 = r0 + lv["restore2_minutes"] + lv["stale2_minutes"]
+    r_total = np.where(
+        two,
+        r0
+        + _share(lam1, lam) * lv["restore1_minutes"]
+        + _share(lam2, lam) * lv["restore2_minutes"],
+        r0 + lv["restore1_minutes"],
+    )
 
-    mtbf_min = mtbf_h * 60.0
-    tau_opt = np.asarray(gp.exact_optimal_interval_minutes(save_min, mtbf_min))
-    tau_young = np.asarray(gp.young_interval_minutes(save_min, mtbf_min))
+    mtbf1_min = np.asarray(rel.mtbf_hours(lam1)) * 60.0
+    mtbf2_min = np.asarray(rel.mtbf_hours(lam2)) * 60.0
+    # an asynchronous checkpoint cannot start before the previous one is written
+    min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
+    tau_opt = np.maximum(np.asarray(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
+    tau_young = np.asarray(gp.young_interval_minutes(c1, mtbf1_min))
     tau = x["checkpoint.interval_minutes"]
     if np.any(inputs.get("checkpoint.interval_optimal", False)):
         # 'optimal' with no failures (or free saves) has no finite optimum: cap at one week
         tau = np.where(np.isnan(tau), np.clip(tau_opt, 0.1, 10_080.0), tau)
     tau = np.broadcast_to(tau, np.broadcast(tau, lam).shape)
+    t2_opt = np.maximum(
+        np.asarray(gp.exact_optimal_interval_minutes(c2, mtbf2_min)),
+        np.maximum(lv["write2_minutes"], tau),
+    )
+    t2 = np.where(two, lv["durable_interval_minutes"], 1.0)  # level 2 absent: λ₂ = C₂ = 0
 
-    g = np.asarray(gp.goodput_exact(lam, r_total, tau, save_min))
-    g1 = np.asarray(gp.goodput_first_order(lam, r_total, tau, save_min))
-    lost_per_failure = r_total + tau / 2.0
+    g = np.asarray(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
+    g1 = np.clip(
+        1.0 - np.asarray(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2)),
+        0.0,
+        1.0,
+    )
+    rework = _share(lam1, lam) * (tau / 2.0 + lv["stale1_minutes"]) + _share(lam2, lam) * (
+        t2 / 2.0 + lv["stale2_minutes"]
+    )
+    lost_per_failure = r_total + rework
 
     # first-order loss components in minutes/day, scaled to the exact total
     comp = {
         "detection": lam * det,
         "replacement": lam * repl,
         "restart": lam * restart,
-        "restore": lam * restore,
-        "rework": lam * tau / 2.0,
-        "checkpoint_save": MINUTES_PER_DAY * save_min / tau,
+        "restore": lam1 * lv["restore1_minutes"] + lam2 * lv["restore2_minutes"],
+        "rework": lam1 * (tau / 2.0 + lv["stale1_minutes"]),
+        "fallback_rework": lam2 * (t2 / 2.0 + lv["stale2_minutes"]),
+        "checkpoint_save": MINUTES_PER_DAY * (c1 / tau + c2 / t2),
     }
     total_fo = sum(comp.values())
     exact_loss_min = (1.0 - g) * MINUTES_PER_DAY
@@ -142,12 +197,34 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
         "probability_no_spare": p_none,
         "replacement_minutes_expected": repl,
         "recovery_minutes_per_failure": r_total,
-        "rework_minutes_per_failure": tau / 2.0,
+        "rework_minutes_per_failure": rework,
         "minutes_lost_per_failure": lost_per_failure,
         "checkpoint_interval_minutes": tau,
         "optimal_checkpoint_interval_minutes": tau_opt,
         "young_interval_minutes": tau_young,
-        "checkpoint_overhead_fraction": save_min / (tau + save_min),
+        "daly_first_order_interval_minutes": np.asarray(
+            ck.daly_first_order_interval_minutes(c1, mtbf1_min, r1)
+        ),
+        "daly_higher_order_interval_minutes": np.asarray(
+            ck.daly_higher_order_interval_minutes(c1, mtbf1_min)
+        ),
+        "durable_interval_minutes": np.where(two, t2, tau),
+        "optimal_durable_interval_minutes": np.where(two, t2_opt, tau_opt),
+        "checkpoint_overhead_fraction": 1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
+        "save_seconds": c1 * 60.0,
+        "restore_seconds": lv["restore1_minutes"] * 60.0,
+        "durable_save_seconds": np.where(two, c2, c1) * 60.0,
+        "durable_write_seconds": np.where(two, lv["write2_minutes"], lv["write1_minutes"]) * 60,
+        "durable_restore_seconds": np.where(two, lv["restore2_minutes"], lv["restore1_minutes"])
+        * 60.0,
+        "fallback_fraction": np.where(two, lv["fallback_fraction"], 0.0),
+        "fallback_failures_per_day": lam2,
+        "level1_waste_fraction": c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1),
+        "level2_waste_fraction": c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2),
+        "checkpoint_size_TB": lv["size_TB"],
+        "checkpoint_shard_GB_per_node": lv["shard_GB"],
+        "memory_required_GB_per_node": lv["memory_required_GB_per_node"],
+        **{k: v for k, v in lv.items() if k.startswith("tier_")},
         "goodput": g,
         "goodput_first_order": g1,
         "cluster_usd_per_day": cluster_usd_day,
@@ -164,6 +241,61 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
     # step time, scaling, time/cost to train; folds the fabric reroute stall into goodput
     out.update(cm.network_compute_arrays(x, out))
     return out
+
+
+def _share(part, total):
+    """part / total, with 1 for the first class when the total is 0 (no failures)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, part / np.where(total > 0, total, 1.0), 1.0)
+
+
+_CHECKPOINT_CODES = {  # numeric inputs added by checkpoint_inputs, with their defaults
+    "checkpoint.strategy_code": 0.0,
+    "checkpoint.durable_code": 0.0,
+    "checkpoint.tier_model": 0.0,
+    "checkpoint.async_save": 0.0,
+    "checkpoint.adjacent_placement": 1.0,
+}
+
+
+def _checkpoint_levels(x: Mapping[str, np.ndarray], node_failures_per_day) -> dict:
+    """:func:`models.checkpoint.strategy_levels` on the flat inputs; inputs built without
+    :func:`resolve_inputs` get the field defaults and the default tier table."""
+
+    def get(key: str) -> np.ndarray:
+        if key in x:
+            return x[key]
+        return as_float_array(_CHECKPOINT_CODES.get(key, FIELDS[key].default))
+
+    has_tiers = any(k.startswith("tier.") for k in x)
+    tin = {} if has_tiers else ck.tier_inputs(ck.load_tiers())
+    tiers = {
+        name: {p: x.get(f"tier.{name}.{p}", tin.get(f"tier.{name}.{p}")) for p in ck.TIER_PARAMS}
+        for name in ck.TIER_NAMES
+    }
+    lv = ck.strategy_levels(
+        strategy_code=get("checkpoint.strategy_code"),
+        durable_code=get("checkpoint.durable_code"),
+        tier_model=get("checkpoint.tier_model"),
+        async_save=get("checkpoint.async_save"),
+        adjacent_placement=get("checkpoint.adjacent_placement"),
+        nodes=x["cluster.nodes"],
+        node_failure_rate_per_day=x["reliability.node_failure_rate_per_day"],
+        failures_per_day=node_failures_per_day,
+        params_billion=get("workload.params_billion"),
+        bytes_per_param=get("checkpoint.bytes_per_param"),
+        replicas=get("checkpoint.memory_replicas"),
+        rereplication_minutes=get("checkpoint.rereplication_minutes"),
+        node_loss_fraction=get("checkpoint.node_loss_fraction"),
+        correlated_fraction=get("checkpoint.correlated_fraction"),
+        correlated_nodes=get("checkpoint.correlated_nodes"),
+        measured_save_seconds=get("checkpoint.save_seconds"),
+        measured_restore_minutes=get("recovery.restore_minutes"),
+        tiers=tiers,
+    )
+    lv["two_level"] = get("checkpoint.strategy_code") > 0
+    lv["durable_interval_minutes"] = get("checkpoint.durable_interval_minutes")
+    return lv
 
 
 @dataclass(frozen=True)

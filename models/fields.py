@@ -259,11 +259,175 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         86_400.0,
         "s",
         "Blocking save time",
-        "Time training is paused for each checkpoint save (for asynchronous saves, only the "
-        "device-to-host snapshot).",
+        "Measured time training is paused for each level-1 checkpoint save (for asynchronous "
+        "saves, only the device-to-host snapshot). Used when checkpoint.timings = 'measured'; "
+        "with 'tier_model' it is derived from data/checkpoint_tiers.csv.",
         ui_min=0.0,
         ui_max=600.0,
         ui_step=5.0,
+    ),
+    Field(
+        "checkpoint.strategy",
+        "choice",
+        "durable_only",
+        label="Checkpoint strategy",
+        help="'durable_only': every checkpoint goes to the durable tier; 'memory+durable': "
+        "frequent checkpoints in CPU memory with peer replicas (HyperPod managed tiered "
+        "checkpointing, Gemini SOSP'23) plus durable ones every durable_interval_minutes; "
+        "'nvme+durable': the same with local NVMe (lost with its node).",
+        choices=("durable_only", "nvme+durable", "memory+durable"),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.durable_tier",
+        "choice",
+        "shared_fs",
+        label="Durable tier",
+        help="Where durable checkpoints go: 'shared_fs' (FSx for Lustre-like, throughput scales "
+        "with provisioned TiB) or 'object_store' (S3-like). Parameters: "
+        "data/checkpoint_tiers.csv.",
+        choices=("shared_fs", "object_store"),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.timings",
+        "choice",
+        "measured",
+        label="Save/restore times",
+        help="'measured': level-1 save = checkpoint.save_seconds and restore = "
+        "recovery.restore_minutes, as entered; 'tier_model': both derived from the checkpoint "
+        "size and the tier bandwidths in data/checkpoint_tiers.csv. The durable level of a "
+        "two-level strategy always comes from the tier table.",
+        choices=("measured", "tier_model"),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.save_mode",
+        "choice",
+        "sync",
+        label="Save mode",
+        help="'sync': training waits for the whole write; 'async': training waits only for "
+        "the device-to-host snapshot, the write continues in the background (CheckFreq "
+        "FAST'21, DataStates-LLM HPDC'24) and the checkpoint is usable once written.",
+        choices=("sync", "async"),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.bytes_per_param",
+        "float",
+        16.0,
+        0.1,
+        64.0,
+        "B/param",
+        "Checkpoint bytes per parameter",
+        "Mixed-precision Adam: bf16 weights + fp32 master weights + two fp32 moments ≈ 14-16 "
+        "B/param (REFERENCES.md §3 [S]; BLOOM-176B's 2.3 TB checkpoint ≈ 13 B/param). Used "
+        "with workload.params_billion, sharded evenly over the nodes.",
+        ui_min=2.0,
+        ui_max=32.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "checkpoint.memory_replicas",
+        "int",
+        2,
+        1,
+        8,
+        "copies",
+        "In-memory replicas",
+        "Copies of each shard kept in CPU memory on different nodes (memory+durable). "
+        "HyperPod replicates to adjacent nodes without documenting the count; 2 is our "
+        "assumption (REFERENCES.md §3).",
+        ui_min=1,
+        ui_max=4,
+        ui_step=1,
+    ),
+    Field(
+        "checkpoint.durable_interval_minutes",
+        "float",
+        60.0,
+        0.1,
+        10_080.0,
+        "min",
+        "Durable checkpoint interval",
+        "Compute time between durable checkpoints in a two-level strategy (HyperPod "
+        "persists to S3 'periodically'; the value is our assumption). The optimal value is "
+        "reported as optimal_durable_interval_minutes.",
+        ui_min=5.0,
+        ui_max=480.0,
+        ui_step=5.0,
+    ),
+    Field(
+        "checkpoint.rereplication_minutes",
+        "float",
+        10.0,
+        0.0,
+        1440.0,
+        "min",
+        "Re-replication window",
+        "Time after a node loss until its shards have all their in-memory replicas again "
+        "(replacement node up and refilled); a further loss of the other holders inside it "
+        "destroys the shard. 10 min is our assumption (replacement 4 + restart 2 + copy).",
+        ui_min=0.0,
+        ui_max=120.0,
+        ui_step=1.0,
+    ),
+    Field(
+        "checkpoint.node_loss_fraction",
+        "float",
+        0.78,
+        0.0,
+        1.0,
+        "",
+        "Failures that lose the node",
+        "Share of single-node failures after which the node (and its CPU memory and NVMe) is "
+        "replaced; software crashes keep them. Llama 3 405B: ~78% of unexpected "
+        "interruptions were hardware (arXiv:2407.21783).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+    ),
+    Field(
+        "checkpoint.correlated_fraction",
+        "float",
+        0.084,
+        0.0,
+        1.0,
+        "",
+        "Multi-node failure share",
+        "Share of failures that take out several nodes at once (switch, cable, rack power). "
+        "Llama 3 405B: network switch/cable 8.4% of interruptions (arXiv:2407.21783), used "
+        "as an upper bound.",
+        ui_min=0.0,
+        ui_max=0.5,
+        ui_step=0.005,
+        scale=100.0,
+    ),
+    Field(
+        "checkpoint.correlated_nodes",
+        "int",
+        8,
+        1,
+        100_000,
+        "nodes",
+        "Nodes per multi-node failure",
+        "Nodes lost together in a multi-node event (e.g. behind one leaf switch); our "
+        "assumption. Replicas on adjacent nodes lose every copy when this is ≥ 2·replicas − 1.",
+        ui_min=1,
+        ui_max=64,
+        ui_step=1,
+    ),
+    Field(
+        "checkpoint.replica_placement",
+        "choice",
+        "adjacent",
+        label="Replica placement",
+        help="'adjacent': replicas on neighbouring nodes (HyperPod: 'adjacent nodes'), so a "
+        "multi-node event can take every copy; 'spread': replicas in different failure "
+        "domains, so a multi-node event acts like random node losses (Gemini SOSP'23).",
+        choices=("adjacent", "spread"),
+        sensitivity=False,
     ),
 )
 

@@ -118,17 +118,20 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     """τ that minimises Daly's T_w exactly: τ = M·[1 + W₀(−e^{−(1+δ/M)})] [min].
 
     Setting dT_w/dτ = 0 gives e^{(τ+δ)/M}(1 − τ/M) = 1, solved by the principal branch of
-    Lambert W; the optimum does not depend on R.  ``inf`` when M is infinite (no failures).
+    Lambert W; the optimum does not depend on R.  ``inf`` when M is infinite (no failures),
+    0 when saves are free (δ = 0).
 
     Examples
     --------
     >>> round(exact_optimal_interval_minutes(1.0, 720.0), 3)
-    38.284
+    37.284
     """
     d = as_float_array(save_minutes)
     m = as_float_array(mtbf_minutes)
     finite = np.isfinite(m) & (m > 0)
     msafe = np.where(finite, m, 1.0)
     w = lambertw(-np.exp(-(1.0 + d / msafe)), 0).real
+    # δ = 0: the branch point W₀(−1/e) = −1 (lambertw returns NaN there), τ = 0
+    w = np.where(d > 0, w, -1.0)
     tau = np.where(finite, msafe * (1.0 + w), np.inf)
     return like_input(tau, save_minutes, mtbf_minutes)

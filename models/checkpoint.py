@@ -1,0 +1,687 @@
+"""Checkpoint tiers: size, save/restore time per tier, optimal intervals, two-level
+strategies and the survival of in-memory checkpoint replicas.
+
+All functions are numpy-vectorised (scalars or arrays in, same shape out; floats for
+all-scalar input).  Times are in seconds (``_s``) for transfers and in minutes
+(``_minutes``) for intervals and waste, bandwidths in GB/s (10^9 B/s), sizes in GB or TB.
+
+Notation (``/work/shared/REFERENCES.md`` §2-§3): M = job MTBF, δ (C) = blocking save time,
+R = restart time, τ (T) = compute time between checkpoints.  Two-level strategy: level 1
+(CPU memory with peer replicas, or local NVMe) every T₁, level 2 (shared file system or
+object store) every T₂; a fraction φ of failures destroys every level-1 copy of some shard
+and falls back to level 2.
+
+References
+----------
+[1] J. W. Young, "A first order approximation to the optimum checkpoint interval",
+    CACM 17(9):530-531, 1974. doi:10.1145/361147.361115
+[2] J. T. Daly, "A higher order estimate of the optimum checkpoint interval for restart
+    dumps", FGCS 22(3):303-312, 2006 (eq. 37). doi:10.1016/j.future.2004.11.016
+[3] Z. Wang et al., "GEMINI: Fast Failure Recovery in Distributed Training with In-Memory
+    Checkpoints", SOSP 2023. doi:10.1145/3600006.3613145
+[4] A. Moody et al., "Design, Modeling, and Evaluation of a Scalable Multi-level
+    Checkpointing System" (SCR), SC 2010. doi:10.1109/SC.2010.18
+[5] Amazon SageMaker HyperPod managed tiered checkpointing (API ClusterTieredStorageConfig):
+    CPU memory first, replicated across nodes, periodic persistence to Amazon S3.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+import numpy as np
+from scipy.special import gammaln
+
+from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+from .errors import ValidationError
+from .goodput import exact_optimal_interval_minutes, goodput_exact, young_interval_minutes
+
+__all__ = [
+    "TIER_NAMES",
+    "Tier",
+    "checkpoint_shard_GB",
+    "checkpoint_size_TB",
+    "daly_first_order_interval_minutes",
+    "daly_higher_order_interval_minutes",
+    "exact_optimal_interval_minutes",
+    "fallback_fraction",
+    "load_tiers",
+    "parse_tiers",
+    "probability_block_destroys_group",
+    "probability_random_failures_destroy_group",
+    "probability_replicas_lost_in_window",
+    "tier_transfer_seconds",
+    "two_level_goodput",
+    "two_level_optimal_intervals_minutes",
+    "two_level_waste_first_order",
+    "young_interval_minutes",
+]
+
+# --------------------------------------------------------------------------- tier table
+DATA_DIR = Path(__file__).resolve().parent.parent / "data"
+DEFAULT_TIERS = DATA_DIR / "checkpoint_tiers.csv"
+MAX_TIERS_BYTES = 256 * 1024
+#: Tiers the strategies need, in the order of the page's table.
+TIER_NAMES: tuple[str, ...] = ("memory", "nvme", "shared_fs", "object_store")
+
+
+@dataclass(frozen=True)
+class Tier:
+    """One checkpoint tier.  Units are in the names; ``None`` = no such limit.
+
+    For ``memory`` the write bandwidth is the device-to-host snapshot (PCIe) and the read
+    bandwidth the peer-to-peer network path used both to replicate a shard and to fetch it
+    back after a node is replaced.  A shared file system's aggregate bandwidth is
+    ``throughput_MBps_per_TiB × provisioned_TiB`` when both are given (FSx for Lustre).
+    """
+
+    tier: str
+    label: str
+    write_GBps_per_node: float
+    read_GBps_per_node: float
+    aggregate_write_GBps: float | None
+    aggregate_read_GBps: float | None
+    throughput_MBps_per_TiB: float | None
+    provisioned_TiB: float | None
+    fixed_seconds: float
+    capacity_GB_per_node: float | None
+    source: str
+
+    def aggregate_GBps(self, which: str) -> float:
+        """Aggregate cap for ``"write"`` or ``"read"`` [GB/s]; ``inf`` when uncapped."""
+        caps = []
+        explicit = self.aggregate_write_GBps if which == "write" else self.aggregate_read_GBps
+        if explicit is not None:
+            caps.append(explicit)
+        if self.throughput_MBps_per_TiB is not None and self.provisioned_TiB is not None:
+            caps.append(self.throughput_MBps_per_TiB * self.provisioned_TiB / 1000.0)
+        return min(caps) if caps else math.inf
+
+
+_TIER_COLUMNS = [f.name for f in fields(Tier)]
+_TIER_TEXT = {"tier", "label", "source"}
+_TIER_OPTIONAL = {
+    "aggregate_write_GBps",
+    "aggregate_read_GBps",
+    "throughput_MBps_per_TiB",
+    "provisioned_TiB",
+    "capacity_GB_per_node",
+}
+_TIER_POSITIVE = {"write_GBps_per_node", "read_GBps_per_node"}
+
+
+def parse_tiers(text: str, origin: str = "checkpoint tiers") -> dict[str, Tier]:
+    """Parse the tier CSV into ``{tier: Tier}``, strictly.
+
+    Missing or unknown columns, unknown or duplicate tier names, missing tiers, empty
+    required cells, non-numbers, negative or non-finite numbers and zero bandwidths raise
+    :class:`ValidationError` naming the row and column.
+    """
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    missing = [c for c in _TIER_COLUMNS if c not in header]
+    unknown = [c for c in header if c not in _TIER_COLUMNS]
+    if missing:
+        raise ValidationError(origin, "missing column(s): " + ", ".join(missing))
+    if unknown:
+        raise ValidationError(origin, "unknown column(s): " + ", ".join(unknown))
+    out: dict[str, Tier] = {}
+    for rowno, row in enumerate(reader, start=2):
+        kw: dict[str, object] = {}
+        for col in _TIER_COLUMNS:
+            raw = (row.get(col) or "").strip()
+            where = f"{origin} row {rowno}, column {col}"
+            if raw == "":
+                if col in _TIER_OPTIONAL:
+                    kw[col] = None
+                    continue
+                raise ValidationError(where, "is empty but required")
+            if col in _TIER_TEXT:
+                if col == "tier" and raw not in TIER_NAMES:
+                    raise ValidationError(
+                        where, f"{raw!r} is not a tier; allowed: " + ", ".join(TIER_NAMES)
+                    )
+                kw[col] = raw
+                continue
+            try:
+                x = float(raw)
+            except ValueError:
+                raise ValidationError(where, f"{raw!r} is not a number") from None
+            if not math.isfinite(x) or x < 0:
+                raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
+            if x == 0 and (col in _TIER_POSITIVE or col in _TIER_OPTIONAL):
+                raise ValidationError(where, f"{raw!r} must be > 0 (leave empty for no limit)")
+            kw[col] = x
+        tier = Tier(**kw)  # type: ignore[arg-type]
+        if tier.tier in out:
+            raise ValidationError(f"{origin} row {rowno}, column tier", "duplicate tier")
+        out[tier.tier] = tier
+    absent = [t for t in TIER_NAMES if t not in out]
+    if absent:
+        raise ValidationError(origin, "missing tier row(s): " + ", ".join(absent))
+    return {t: out[t] for t in TIER_NAMES}
+
+
+def load_tiers(path: str | Path | None = None) -> dict[str, Tier]:
+    """Load the tier table at ``path``, else ``$GOODPUT_CHECKPOINT_TIERS``, else the default
+    ``data/checkpoint_tiers.csv``."""
+    p = Path(path or os.environ.get("GOODPUT_CHECKPOINT_TIERS") or DEFAULT_TIERS)
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
+    if len(raw) > MAX_TIERS_BYTES:
+        raise ValidationError(str(p), "is too large (at most 256 KiB)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(str(p), f"is not UTF-8 text (byte {exc.start})") from None
+    return parse_tiers(text, origin=p.name)
+
+
+def tiers_to_csv(tiers: dict[str, Tier]) -> str:
+    """CSV text that :func:`parse_tiers` reads back to the same tiers."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=_TIER_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    for t in tiers.values():
+        w.writerow({c: "" if getattr(t, c) is None else getattr(t, c) for c in _TIER_COLUMNS})
+    return buf.getvalue()
+
+
+# --------------------------------------------------------------------------- sizes, times
+def checkpoint_size_TB(params_billion, bytes_per_param):
+    """Full checkpoint size S = P · b [TB] (10^12 B).
+
+    Mixed-precision Adam keeps bf16 weights, fp32 master weights and two fp32 moments,
+    ≈ 14-16 B/parameter (REFERENCES.md §3 [S]); BLOOM-176B's 2.3 TB is ≈ 13 B/param.
+
+    Examples
+    --------
+    >>> checkpoint_size_TB(405.0, 16.0)
+    6.48
+    """
+    out = as_float_array(params_billion) * 1e9 * as_float_array(bytes_per_param) / 1e12
+    return like_input(out, params_billion, bytes_per_param)
+
+
+def checkpoint_shard_GB(params_billion, bytes_per_param, nodes):
+    """Checkpoint bytes each node saves when the state is sharded evenly: S / N [GB].
+
+    Examples
+    --------
+    >>> round(checkpoint_shard_GB(405.0, 16.0, 2000), 6)
+    3.24
+    """
+    s = as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)) * 1000.0
+    out = s / as_float_array(nodes)
+    return like_input(out, params_billion, bytes_per_param, nodes)
+
+
+def tier_transfer_seconds(
+    shard_GB, nodes, GBps_per_node, aggregate_GBps=np.inf, fixed_seconds=0.0, copies=1.0
+):
+    """Time for every node to move ``copies`` shards through a tier at once [s].
+
+    t = t₀ + copies · shard / min(b_node, B_aggregate / N): each node is limited by its own
+    bandwidth or by its fair share of the tier's aggregate cap (FSx for Lustre provisions
+    ``MB/s per TiB × TiB``), whichever is lower, plus a fixed coordination time t₀.
+
+    Examples
+    --------
+    >>> tier_transfer_seconds(3.24, 2000, 25.0, 100.0)  # 100 GB/s shared by 2,000 nodes
+    64.8
+    """
+    shard = as_float_array(shard_GB)
+    n = as_float_array(nodes)
+    agg = as_float_array(aggregate_GBps)
+    per_node = np.minimum(as_float_array(GBps_per_node), agg / n)
+    out = as_float_array(fixed_seconds) + as_float_array(copies) * shard / per_node
+    return like_input(out, shard_GB, nodes, GBps_per_node, aggregate_GBps, fixed_seconds, copies)
+
+
+# --------------------------------------------------------------------------- intervals
+def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes):
+    """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], REFERENCES.md §2).
+
+    Examples
+    --------
+    >>> round(daly_first_order_interval_minutes(1.0, 360.0, 11.0), 4)
+    27.2397
+    """
+    d = as_float_array(save_minutes)
+    out = np.sqrt(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
+    return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
+
+
+def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
+    """Daly's higher-order optimum ([2] eq. 37) [min].
+
+    τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
+    ``scripts/python/scr_ckpt_interval.py``).
+
+    Examples
+    --------
+    >>> round(daly_higher_order_interval_minutes(1.0, 360.0), 4)
+    26.1703
+    """
+    d = as_float_array(save_minutes)
+    m = as_float_array(mtbf_minutes)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        x = d / (2.0 * m)
+        tau = np.sqrt(2.0 * d * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
+    out = np.where(d < 2.0 * m, tau, m)
+    return like_input(out, save_minutes, mtbf_minutes)
+
+
+def two_level_waste_first_order(
+    failures_l1_per_day,
+    failures_l2_per_day,
+    interval1_minutes,
+    interval2_minutes,
+    save1_minutes,
+    save2_minutes,
+    restart1_minutes,
+    restart2_minutes,
+):
+    """First-order waste of a two-level strategy (REFERENCES.md §3, after [4]) [fraction].
+
+    W = C₁/T₁ + C₂/T₂ + λ₁(T₁/2 + R₁) + λ₂(T₂/2 + R₂), λ per minute; λ₁ are the failures
+    recoverable from level 1, λ₂ those that fall back to level 2.
+
+    Examples
+    --------
+    >>> round(two_level_waste_first_order(3.6, 0.4, 5.0, 60.0, 0.02, 1.0, 5.0, 7.0), 6)
+    0.049694
+    """
+    l1 = as_float_array(failures_l1_per_day) / MINUTES_PER_DAY
+    l2 = as_float_array(failures_l2_per_day) / MINUTES_PER_DAY
+    t1, t2 = as_float_array(interval1_minutes), as_float_array(interval2_minutes)
+    w = (
+        as_float_array(save1_minutes) / t1
+        + as_float_array(save2_minutes) / t2
+        + l1 * (t1 / 2.0 + as_float_array(restart1_minutes))
+        + l2 * (t2 / 2.0 + as_float_array(restart2_minutes))
+    )
+    return like_input(
+        w,
+        failures_l1_per_day,
+        failures_l2_per_day,
+        interval1_minutes,
+        interval2_minutes,
+        save1_minutes,
+        save2_minutes,
+        restart1_minutes,
+        restart2_minutes,
+    )
+
+
+def two_level_goodput(
+    failures_l1_per_day,
+    failures_l2_per_day,
+    interval1_minutes,
+    interval2_minutes,
+    save1_minutes,
+    save2_minutes,
+    restart1_minutes,
+    restart2_minutes,
+):
+    """Goodput of a two-level strategy: the product of Daly's exact efficiencies per
+    failure class, g = T_s/T_w(λ₁, R₁, T₁, C₁) · T_s/T_w(λ₂, R₂, T₂, C₂) [fraction].
+
+    The two failure classes are independent Poisson processes; each factor is Daly's exact
+    expectation [2] for its class alone, and 1 − g agrees with
+    :func:`two_level_waste_first_order` to first order.  With λ₂ = 0 and C₂ = 0 it is the
+    single-level :func:`models.goodput.goodput_exact`.
+
+    Examples
+    --------
+    >>> round(two_level_goodput(3.6, 0.4, 5.0, 60.0, 0.02, 1.0, 5.0, 7.0), 4)
+    0.9515
+    """
+    a = as_float_array(
+        goodput_exact(failures_l1_per_day, restart1_minutes, interval1_minutes, save1_minutes)
+    )
+    b = as_float_array(
+        goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
+    )
+    return like_input(
+        a * b,
+        failures_l1_per_day,
+        failures_l2_per_day,
+        interval1_minutes,
+        interval2_minutes,
+        save1_minutes,
+        save2_minutes,
+        restart1_minutes,
+        restart2_minutes,
+    )
+
+
+def two_level_optimal_intervals_minutes(
+    save1_minutes, save2_minutes, failures_l1_per_day, failures_l2_per_day, exact=True
+):
+    """Optimal pair (T₁*, T₂*) of a two-level strategy [min].
+
+    Minimising :func:`two_level_waste_first_order` separates: each level follows Young
+    with its own failure class, T₁* = √(2C₁/λ₁), T₂* = √(2C₂/λ₂) (REFERENCES.md §3).
+    With ``exact=True`` each factor of :func:`two_level_goodput` is minimised exactly
+    (Lambert W, :func:`models.goodput.exact_optimal_interval_minutes`), which is the exact
+    maximiser of that product.  ``inf`` for a level with no failures.
+
+    Examples
+    --------
+    >>> [round(t, 3) for t in two_level_optimal_intervals_minutes(0.02, 1.0, 3.6, 0.4, False)]
+    [4.0, 84.853]
+    """
+    with np.errstate(divide="ignore"):
+        l1 = as_float_array(failures_l1_per_day)
+        l2 = as_float_array(failures_l2_per_day)
+        m1 = np.where(l1 > 0, MINUTES_PER_DAY / np.where(l1 > 0, l1, 1.0), np.inf)
+        m2 = np.where(l2 > 0, MINUTES_PER_DAY / np.where(l2 > 0, l2, 1.0), np.inf)
+    f = exact_optimal_interval_minutes if exact else young_interval_minutes
+    t1 = like_input(np.asarray(f(save1_minutes, m1)), save1_minutes, failures_l1_per_day)
+    t2 = like_input(np.asarray(f(save2_minutes, m2)), save2_minutes, failures_l2_per_day)
+    return t1, t2
+
+
+# --------------------------------------------------------------------------- survival
+def _log_comb(n, k):
+    return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
+
+
+def probability_random_failures_destroy_group(nodes, replicas, simultaneous_failures):
+    """Probability that k simultaneous random node losses destroy every replica of some
+    shard, with the N nodes in ⌊N/m⌋ disjoint replica groups of m [fraction].
+
+    Exact inclusion-exclusion over the G = ⌊N/m⌋ groups:
+    P = 1 − Σ_j (−1)^j C(G, j) C(N − jm, k − jm) / C(N, k).
+    Its first term is Gemini's [3] expression N·C(N−m, k−m) / (m·C(N, k)) (a union bound,
+    exact when k < 2m); P = 0 when k < m.
+
+    Examples
+    --------
+    >>> round(probability_random_failures_destroy_group(2000, 2, 8), 6)  # Gemini's union bound: 0.014007
+    0.013954
+    """
+    n = as_float_array(nodes)
+    m = as_float_array(replicas)
+    k = as_float_array(simultaneous_failures)
+    n, m, k = np.broadcast_arrays(n, m, k)
+    g = np.floor(n / m)
+    jmax = int(np.max(np.floor(k / m))) if k.size else 0
+    survive = np.zeros(n.shape)
+    log_total = _log_comb(n, k)
+    for j in range(jmax + 1):
+        ok = (j * m <= k) & (j <= g)
+        with np.errstate(invalid="ignore"):
+            term = np.exp(
+                _log_comb(g, np.where(ok, j, 0))
+                + _log_comb(n - j * m, np.where(ok, k - j * m, 0))
+                - log_total
+            )
+        survive = survive + np.where(ok, (-1.0) ** j * term, 0.0)
+    p = np.clip(1.0 - survive, 0.0, 1.0)
+    p = np.where(k < m, 0.0, p)
+    return like_input(p, nodes, replicas, simultaneous_failures)
+
+
+def probability_block_destroys_group(block_nodes, replicas):
+    """Probability that losing b *adjacent* nodes destroys a whole replica group when the
+    m replicas of each shard sit on m adjacent nodes (groups aligned every m nodes, block
+    start uniform) [fraction].
+
+    P = 0 for b < m; (b − m + 1)/m for m ≤ b < 2m − 1; 1 for b ≥ 2m − 1.  Models a leaf
+    switch, rack or power event when replicas are placed on neighbouring nodes, as in
+    HyperPod's "adjacent nodes" [5].
+
+    Examples
+    --------
+    >>> probability_block_destroys_group(2, 2), probability_block_destroys_group(3, 3)
+    (0.5, 0.3333333333333333)
+    """
+    b = as_float_array(block_nodes)
+    m = as_float_array(replicas)
+    p = np.clip((b - m + 1.0) / m, 0.0, 1.0)
+    return like_input(p, block_nodes, replicas)
+
+
+def probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, window_minutes):
+    """Probability that after one node loss the other m − 1 holders of its shard are all lost
+    before re-replication completes [fraction].
+
+    Each surviving holder fails within the window w with q = 1 − exp(−r·w) (r per minute);
+    P = q^(m−1) (= 1 for m = 1: the only copy was on the lost node).
+
+    Examples
+    --------
+    >>> round(probability_replicas_lost_in_window(0.002, 2, 10.0), 9)
+    1.3889e-05
+    """
+    r = as_float_array(node_failure_rate_per_day) / MINUTES_PER_DAY
+    q = -np.expm1(-r * as_float_array(window_minutes))
+    p = q ** (as_float_array(replicas) - 1.0)
+    return like_input(p, node_failure_rate_per_day, replicas, window_minutes)
+
+
+def fallback_fraction(
+    nodes,
+    node_failure_rate_per_day,
+    replicas,
+    window_minutes,
+    node_loss_fraction,
+    correlated_fraction,
+    correlated_nodes,
+    adjacent_placement=True,
+):
+    """Fraction φ of failures after which some shard has no level-1 copy left, so the job
+    restores from the durable tier [fraction].
+
+    φ = (1 − f_c)·h·q^(m−1) + f_c·P_c, where h = share of single-node failures that lose the
+    node (and its memory/NVMe; software crashes keep it), q^(m−1) from
+    :func:`probability_replicas_lost_in_window`, f_c = share of failures that are
+    multi-node events losing b nodes at once, and P_c from
+    :func:`probability_block_destroys_group` (replicas on adjacent nodes) or
+    :func:`probability_random_failures_destroy_group` (replicas spread across racks).
+    Local NVMe behaves as one replica (m = 1).
+
+    Examples
+    --------
+    >>> round(fallback_fraction(2000, 0.002, 2, 10.0, 0.78, 0.084, 8, True), 6)
+    0.08401
+    """
+    h = as_float_array(node_loss_fraction)
+    fc = as_float_array(correlated_fraction)
+    single = as_float_array(
+        probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, window_minutes)
+    )
+    adj = as_float_array(probability_block_destroys_group(correlated_nodes, replicas))
+    rnd = as_float_array(
+        probability_random_failures_destroy_group(
+            nodes, replicas, np.minimum(as_float_array(correlated_nodes), as_float_array(nodes))
+        )
+    )
+    pc = np.where(as_float_array(adjacent_placement) > 0, adj, rnd)
+    phi = np.clip((1.0 - fc) * h * single + fc * pc, 0.0, 1.0)
+    return like_input(
+        phi,
+        nodes,
+        node_failure_rate_per_day,
+        replicas,
+        window_minutes,
+        node_loss_fraction,
+        correlated_fraction,
+        correlated_nodes,
+        adjacent_placement,
+    )
+
+
+# --------------------------------------------------------------------------- strategies
+#: ``checkpoint.strategy`` values; the index is the numeric code used in evaluate_arrays.
+STRATEGIES: tuple[str, ...] = ("durable_only", "nvme+durable", "memory+durable")
+#: ``checkpoint.durable_tier`` values (index = code).
+DURABLE_TIERS: tuple[str, ...] = ("shared_fs", "object_store")
+#: Numeric tier parameters passed to evaluate_arrays as ``tier.<name>.<param>``.
+TIER_PARAMS: tuple[str, ...] = (
+    "write_GBps_per_node",
+    "read_GBps_per_node",
+    "aggregate_write_GBps",
+    "aggregate_read_GBps",
+    "fixed_seconds",
+)
+
+
+def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
+    """Flat numeric ``tier.<name>.<param>`` inputs for :func:`strategy_levels`."""
+    out: dict[str, float] = {}
+    for name, t in tiers.items():
+        out[f"tier.{name}.write_GBps_per_node"] = t.write_GBps_per_node
+        out[f"tier.{name}.read_GBps_per_node"] = t.read_GBps_per_node
+        out[f"tier.{name}.aggregate_write_GBps"] = t.aggregate_GBps("write")
+        out[f"tier.{name}.aggregate_read_GBps"] = t.aggregate_GBps("read")
+        out[f"tier.{name}.fixed_seconds"] = t.fixed_seconds
+    return out
+
+
+def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
+    """(sync save, restore) seconds of one tier from its ``tier_inputs`` parameters.
+
+    Memory: snapshot to host memory plus (m − 1) shard copies to peers over the network;
+    restore fetches the shard from a peer.  Others: write / read the shard through the tier
+    (:func:`tier_transfer_seconds`).
+    """
+    w, r = tier["write_GBps_per_node"], tier["read_GBps_per_node"]
+    aw, ar, t0 = tier["aggregate_write_GBps"], tier["aggregate_read_GBps"], tier["fixed_seconds"]
+    save = as_float_array(tier_transfer_seconds(shard_GB, nodes, w, aw, t0))
+    if tier.get("is_memory"):
+        save = save + as_float_array(
+            tier_transfer_seconds(shard_GB, nodes, r, ar, 0.0, as_float_array(replicas) - 1.0)
+        )
+    restore = as_float_array(tier_transfer_seconds(shard_GB, nodes, r, ar, t0))
+    return save, restore
+
+
+def strategy_levels(
+    *,
+    strategy_code,
+    durable_code,
+    tier_model,
+    async_save,
+    adjacent_placement,
+    nodes,
+    node_failure_rate_per_day,
+    failures_per_day,
+    params_billion,
+    bytes_per_param,
+    replicas,
+    rereplication_minutes,
+    node_loss_fraction,
+    correlated_fraction,
+    correlated_nodes,
+    measured_save_seconds,
+    measured_restore_minutes,
+    tiers: dict[str, dict],
+) -> dict[str, np.ndarray]:
+    """Blocking save, restore, staleness and failure rate of the two levels of a strategy.
+
+    Level 1 is what most failures restore from: the durable tier itself for
+    ``durable_only`` (code 0), local NVMe (1) or CPU memory with ``replicas`` peer copies (2).
+    Level 2 is the durable tier for two-level strategies, and absent (λ₂ = 0, C₂ = 0) for
+    ``durable_only``.
+
+    * Sizes: shard = params · bytes_per_param / nodes (:func:`checkpoint_shard_GB`).
+    * Blocking save: synchronous = the tier's write time; asynchronous = only the
+      device-to-host snapshot (the memory tier's write path) for level 1, and 0 for a
+      two-level durable write (drained from the in-memory copy in the background).
+    * Staleness: an asynchronous checkpoint is only usable once written, so a failure that
+      restores from it loses the write time minus the blocking time on top of rework.
+    * ``tier_model`` = 0 uses the measured ``checkpoint.save_seconds`` and
+      ``recovery.restore_minutes`` for level 1 (the durable tier's write time still sets
+      the staleness); the durable level of a two-level strategy always comes from the tiers.
+    * φ from :func:`fallback_fraction` (NVMe = one replica).
+
+    Returns minutes for saves/restores/staleness (``save1_minutes`` ...), failures per day
+    of each class, φ, sizes and per-tier seconds (``tier_<name>_save_seconds`` ...).
+    """
+    code = as_float_array(strategy_code)
+    dcode = as_float_array(durable_code)
+    model = as_float_array(tier_model) > 0
+    is_async = as_float_array(async_save) > 0
+    m = as_float_array(replicas)
+    shard = as_float_array(checkpoint_shard_GB(params_billion, bytes_per_param, nodes))
+
+    per_tier: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name in TIER_NAMES:
+        t = dict(tiers[name])
+        t["is_memory"] = name == "memory"
+        per_tier[name] = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
+    mem = tiers["memory"]
+    snapshot = as_float_array(
+        tier_transfer_seconds(
+            shard,
+            nodes,
+            mem["write_GBps_per_node"],
+            mem["aggregate_write_GBps"],
+            mem["fixed_seconds"],
+        )
+    )
+    d_write = np.where(dcode > 0, per_tier["object_store"][0], per_tier["shared_fs"][0])
+    d_restore = np.where(dcode > 0, per_tier["object_store"][1], per_tier["shared_fs"][1])
+    fast_write = np.where(code >= 2, per_tier["memory"][0], per_tier["nvme"][0])
+    fast_restore = np.where(code >= 2, per_tier["memory"][1], per_tier["nvme"][1])
+
+    # level 1 (tier model)
+    l1_write = np.where(code == 0, d_write, fast_write)
+    l1_restore_model = np.where(code == 0, d_restore, fast_restore)
+    l1_block_model = np.where(is_async, np.minimum(snapshot, l1_write), l1_write)
+    meas_save = as_float_array(measured_save_seconds)
+    l1_block = np.where(model, l1_block_model, meas_save)
+    l1_restore = np.where(model, l1_restore_model, as_float_array(measured_restore_minutes) * 60)
+    l1_stale = np.where(is_async, np.maximum(l1_write - l1_block, 0.0), 0.0)
+    # level 2 (durable tier of a two-level strategy)
+    two = code > 0
+    l2_block = np.where(two, np.where(is_async, 0.0, d_write), 0.0)
+    l2_stale = np.where(two & is_async, d_write, 0.0)
+    phi_fast = fallback_fraction(
+        nodes,
+        node_failure_rate_per_day,
+        np.where(code >= 2, m, 1.0),
+        rereplication_minutes,
+        node_loss_fraction,
+        correlated_fraction,
+        correlated_nodes,
+        adjacent_placement,
+    )
+    phi = np.where(two, as_float_array(phi_fast), 1.0)
+    lam = as_float_array(failures_per_day)
+    out = {
+        "save1_minutes": l1_block / 60.0,
+        "restore1_minutes": l1_restore / 60.0,
+        "stale1_minutes": l1_stale / 60.0,
+        # measured: a synchronous save writes in the measured time; an asynchronous one
+        # still needs the tier's write time (at least the measured blocking time)
+        "write1_minutes": np.where(
+            model, l1_write, np.where(is_async, np.maximum(l1_write, meas_save), meas_save)
+        )
+        / 60.0,
+        "save2_minutes": l2_block / 60.0,
+        "restore2_minutes": np.where(two, d_restore, 0.0) / 60.0,
+        "stale2_minutes": l2_stale / 60.0,
+        "write2_minutes": np.where(two, d_write, 0.0) / 60.0,
+        "fallback_fraction": phi,
+        "failures_l1_per_day": np.where(two, (1.0 - phi) * lam, lam),
+        "failures_l2_per_day": np.where(two, phi * lam, 0.0),
+        "shard_GB": shard,
+        "size_TB": as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
+        "memory_required_GB_per_node": shard * m,
+        "snapshot_seconds": snapshot,
+    }
+    for name, (save, restore) in per_tier.items():
+        out[f"tier_{name}_save_seconds"] = save
+        out[f"tier_{name}_restore_seconds"] = restore
+    return out
