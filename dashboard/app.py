@@ -11,7 +11,7 @@ from pathlib import Path
 import streamlit as st
 
 from dashboard import cache
-from dashboard.components import sidebar
+from dashboard.components import export_buttons, sidebar
 
 PAGES_DIR = Path(__file__).resolve().parent / "app_pages"
 
@@ -24,4 +24,5 @@ PAGES = [
 
 page = st.navigation(PAGES)
 sidebar.show(cache.catalog())
+export_buttons.show()
 page.run()

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -93,14 +92,44 @@ CORE_PREFIXES = ("loss_",)
 
 #: Optional sections: (id, title, name fragments that put a metric there), first match wins.
 OPTIONAL_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("checkpoint", "Checkpointing", ("checkpoint", "ckpt", "tier", "snapshot", "replica")),
+    (
+        "checkpoint",
+        "Checkpointing",
+        (
+            "checkpoint",
+            "ckpt",
+            "tier",
+            "snapshot",
+            "replica",
+            "interval",
+            "durable",
+            "save",
+            "restore",
+            "fallback",
+            "level",
+        ),
+    ),
     (
         "compute",
         "Compute and time to train",
-        ("train", "flop", "mfu", "memory", "token", "step", "compute"),
+        ("train", "flop", "mfu", "memory", "token", "step", "compute", "fit"),
     ),
     ("instances", "Instance choice", ("instance", "price_performance", "cheapest", "best_")),
-    ("network", "Network", ("network", "allreduce", "collective", "fabric", "efa", "nccl")),
+    (
+        "network",
+        "Network and parallelism",
+        (
+            "network",
+            "allreduce",
+            "collective",
+            "fabric",
+            "efa",
+            "nccl",
+            "comm",
+            "scaling",
+            "parallel",
+        ),
+    ),
 )
 
 
@@ -114,6 +143,8 @@ def metric_unit(key: str) -> str:
     if k.startswith("goodput_gain"):
         return "points"
     for suffix, unit in (
+        ("_gb_per_node", "GB/node"),
+        ("_seconds_per_step", "s/step"),
         ("_usd_per_day", "USD/day"),
         ("_usd_per_month", "USD/month"),
         ("_usd_per_year", "USD/year"),
@@ -140,7 +171,17 @@ def metric_unit(key: str) -> str:
             return unit
     if k == "usd_per_instance_hour":
         return "USD/h"
-    if k.startswith(("probability", "mfu")) or k.endswith("_probability"):
+    if k.endswith("_ms"):
+        return "ms"
+    if k.endswith("_fits") or k.startswith("is_"):
+        return "yes/no"
+    if k.endswith("flops") and not k.startswith("usd"):
+        return "FLOP"
+    if (
+        k.startswith(("probability", "mfu"))
+        or k.endswith(("_probability", "_mfu", "_efficiency", "_share"))
+        or "_fraction_" in k
+    ):
         return "%"
     return ""
 
@@ -150,6 +191,12 @@ def format_value(key: str, value: float | None) -> str:
     if value is None or value != value:  # None or NaN
         return "n/a"
     unit = metric_unit(key)
+    if unit == "yes/no":
+        return "yes" if value else "no"
+    if unit == "FLOP":
+        return f"{value:.3g} FLOP"
+    if unit == "ms":
+        return f"{value:,.1f} ms" if abs(value) < 1000 else f"{value / 1000:,.2f} s"
     if unit == "USD/h":
         return f"${value:,.2f}/h"
     if unit.startswith("USD"):
@@ -160,7 +207,7 @@ def format_value(key: str, value: float | None) -> str:
         return f"{value * 100:.2f}%"
     if unit == "points":
         return f"{value * 100:+.2f} points"
-    if unit in ("min", "h", "days", "s", "min/day"):
+    if unit in ("min", "h", "days", "s", "min/day", "GB/node", "s/step"):
         return f"{value:,.2f} {unit}" if abs(value) < 100 else f"{value:,.0f} {unit}"
     if unit == "1/day":
         return f"{value:,.3g} per day"
@@ -169,10 +216,35 @@ def format_value(key: str, value: float | None) -> str:
     return f"{value:,.4g}" + (f" {unit}" if unit else "")
 
 
+#: Words shown in capitals or spelled out in generated labels.
+_WORDS = {
+    "mfu": "MFU",
+    "usd": "USD",
+    "gb": "GB",
+    "tb": "TB",
+    "gib": "GiB",
+    "flops": "FLOPs",
+    "tp": "TP",
+    "pp": "PP",
+    "dp": "DP",
+    "accel": "accelerator",
+    "allreduce": "all-reduce",
+    "ckpt": "checkpoint",
+    "1e18": "10¹⁸",
+}
+#: Trailing unit words dropped from generated labels (the value shows the unit).
+_UNIT_WORDS = ("days", "hours", "minutes", "seconds", "ms", "usd", "gb", "tb", "gib", "s")
+
+
 def metric_label(key: str) -> str:
+    """Human label of a metric: the registry's, else one made from the key's words."""
     if key in METRIC_LABELS:
         return METRIC_LABELS[key]
-    return key.replace("_", " ").capitalize()
+    words = key.split("_")
+    while len(words) > 1 and words[-1].lower() in _UNIT_WORDS:
+        words.pop()
+    text = " ".join(_WORDS.get(w.lower(), w) for w in words)
+    return text[:1].upper() + text[1:]
 
 
 # --------------------------------------------------------------------------- data classes
@@ -445,6 +517,31 @@ def montecarlo_available() -> bool:
     return hasattr(mod, "simulate")
 
 
+MONTECARLO_DAYS = 30.0
+
+#: Rows of the Monte Carlo table: (label, unit key for formatting, summary keys mean/p5/p50/p95,
+#: analytic key); keys are those of ``models.montecarlo.SimulationResult.summary()``.
+MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str, str, str, str], str | None], ...] = (
+    (
+        "Goodput over the horizon",
+        "goodput",
+        ("goodput_mean", "goodput_p5", "goodput_p50", "goodput_p95"),
+        "goodput_analytic",
+    ),
+    (
+        "Wall time to do the horizon's work",
+        "x_days",
+        (
+            "time_to_finish_mean_days",
+            "time_to_finish_p5_days",
+            "time_to_finish_p50_days",
+            "time_to_finish_p95_days",
+        ),
+        "time_to_finish_analytic_days",
+    ),
+)
+
+
 def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> MonteCarloSummary:
     """Percentiles from models.montecarlo.simulate (issue #5); clear error when it is absent."""
     if not montecarlo_available():
@@ -454,60 +551,60 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
             "version; run the report without --trials",
         )
     mod = importlib.import_module("models.montecarlo")
-    sim = mod.simulate
-    kwargs: dict[str, Any] = {}
-    params = inspect.signature(sim).parameters
-    if "seed" in params:
-        kwargs["seed"] = seed
-    elif "rng" in params:
-        kwargs["rng"] = seed
-    if "catalog" in params:
-        kwargs["catalog"] = catalog
-    result = sim(scenario, trials, **kwargs)
-    return MonteCarloSummary(trials=trials, seed=seed, table=montecarlo_table(result))
+    if hasattr(mod, "check_size"):
+        mod.check_size(trials, MONTECARLO_DAYS)
+    result = mod.simulate(
+        scenario, trials, MONTECARLO_DAYS, catalog=catalog, rng=seed, record_timeline=False
+    )
+    return MonteCarloSummary(
+        trials=trials,
+        seed=seed,
+        table=montecarlo_table(result),
+        note=(
+            f"Each run simulates {MONTECARLO_DAYS:g} days of training with the failure, "
+            "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
+            "over the runs. 'Closed form' is Daly's expectation used in the rest of the report."
+        ),
+    )
 
 
 def montecarlo_table(result: Any) -> pl.DataFrame:
-    """Percentile rows from a simulation result.
-
-    Uses ``result.percentiles()`` / ``result.summary()`` when the simulator provides one
-    (a polars/pandas frame or mapping), otherwise takes the percentiles of every 1-D array
-    attribute named like a metric (goodput, lost_usd_per_day, ...).
-    """
-    import numpy as np
-
-    for meth in ("percentiles", "summary", "summary_table"):
-        f = getattr(result, meth, None)
-        if callable(f):
-            try:
-                out = f()
-            except TypeError:
-                continue
-            if isinstance(out, pl.DataFrame):
-                return out
-            if isinstance(out, Mapping):
-                return pl.DataFrame(
-                    [{"metric": k, **dict(v)} for k, v in out.items() if isinstance(v, Mapping)]
-                )
-    arrays: dict[str, np.ndarray] = {}
-    source = result if isinstance(result, Mapping) else getattr(result, "__dict__", {})
-    for name, value in source.items():
-        arr = np.asarray(value) if not isinstance(value, str) else None
-        if arr is not None and arr.ndim == 1 and arr.size > 1 and arr.dtype.kind in "fiu":
-            arrays[name] = arr.astype(float)
+    """Mean and P5/P50/P95 rows from a ``SimulationResult`` (formatted text)."""
+    summary = result.summary()
     rows = []
-    for name, arr in arrays.items():
-        p5, p50, p95 = np.percentile(arr, [5, 50, 95])
+    for label, fmt_key, (mean, p5, p50, p95), analytic in MONTECARLO_ROWS:
+        if not all(k in summary for k in (mean, p5, p50, p95)):
+            continue
         rows.append(
             {
-                "metric": metric_label(name),
-                "key": name,
-                "mean": format_value(name, float(arr.mean())),
-                "p5": format_value(name, float(p5)),
-                "p50": format_value(name, float(p50)),
-                "p95": format_value(name, float(p95)),
+                "Metric": label,
+                "Mean": format_value(fmt_key, summary[mean]),
+                "P5": format_value(fmt_key, summary[p5]),
+                "P50": format_value(fmt_key, summary[p50]),
+                "P95": format_value(fmt_key, summary[p95]),
+                "Closed form": format_value(fmt_key, summary[analytic])
+                if analytic in summary
+                else "",
             }
         )
+    extra = {
+        "lost_mean_usd": ("Lost over the horizon (mean)", "x_usd"),
+        "lost_p95_usd": ("Lost over the horizon (P95)", "x_usd"),
+        "failures_mean": ("Failures over the horizon (mean)", "x"),
+        "unfinished_trials": ("Runs that did not finish", "x"),
+    }
+    for key, (label, fmt_key) in extra.items():
+        if key in summary:
+            rows.append(
+                {
+                    "Metric": label,
+                    "Mean": format_value(fmt_key, summary[key]),
+                    "P5": "",
+                    "P50": "",
+                    "P95": "",
+                    "Closed form": "",
+                }
+            )
     return pl.DataFrame(rows)
 
 

@@ -48,6 +48,7 @@ th { background: var(--bg); font-weight: 600; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tr { break-inside: avoid; page-break-inside: avoid; }
 tr.total td { font-weight: 700; border-top: 2px solid var(--ink); }
+table.metrics td.gap, table.metrics th.gap { padding-left: 18px; }
 table.assumptions td { font-size: 11.5px; }
 table.assumptions td.src { color: var(--muted); font-size: 10.5px; }
 .key-name { color: var(--muted); font-size: 10px; font-family: "DejaVu Sans Mono", monospace; }
@@ -128,11 +129,23 @@ def _cards(metrics: Sequence[Metric], key_ids: Sequence[str] = ()) -> str:
 
 
 def _metric_rows(metrics: Sequence[Metric]) -> str:
-    df = pl.DataFrame(
-        {"label": [m.label for m in metrics], "text": [m.text for m in metrics]},
-        schema={"label": pl.String, "text": pl.String},
+    """Metrics as a two-pair-per-row table (label, value, label, value)."""
+    half = (len(metrics) + 1) // 2
+    left, right = list(metrics[:half]), list(metrics[half:])
+    rows = []
+    for i, a in enumerate(left):
+        b = right[i] if i < len(right) else None
+        cells = f'<td>{esc(a.label)}</td><td class="num">{esc(a.text)}</td>'
+        if b is not None:
+            cells += f'<td class="gap">{esc(b.label)}</td><td class="num">{esc(b.text)}</td>'
+        else:
+            cells += '<td class="gap"></td><td></td>'
+        rows.append(f"<tr>{cells}</tr>")
+    head = (
+        '<tr><th>Metric</th><th class="num">Value</th>'
+        '<th class="gap">Metric</th><th class="num">Value</th></tr>'
     )
-    return _table(df, [("label", "Metric", "text"), ("text", "Value", "num")])
+    return f'<table class="metrics"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
 
 
 class _Figures:
@@ -263,7 +276,8 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             parts.append(figure(report.figures["comparison"], "fig-comparison"))
 
     # ---- losses
-    parts.append('<h2 id="losses">Where the time and money go</h2>')
+    where = " (baseline)" if cmp is not None else ""
+    parts.append(f'<h2 id="losses">Where the time and money go{where}</h2>')
     parts.append(figure(report.figures["waterfall"], "fig-waterfall"))
     losses = report.losses.with_columns(
         pl.col("minutes_per_day").map_elements(lambda v: f"{v:,.1f}", return_dtype=pl.String),

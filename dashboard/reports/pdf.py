@@ -8,8 +8,10 @@ the browser path.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from models import ValidationError
@@ -61,7 +63,20 @@ def _footer(report: Report) -> str:
 
 
 def render_pdf(report: Report) -> bytes:
-    """The report as PDF bytes (A4, page numbers in the footer)."""
+    """The report as PDF bytes (A4, page numbers in the footer).
+
+    Playwright's sync API refuses to run inside an asyncio loop (e.g. a Streamlit callback
+    thread that has one), so in that case the work moves to a fresh thread.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _render_pdf(report)
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(_render_pdf, report).result()
+
+
+def _render_pdf(report: Report) -> bytes:
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
