@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -105,25 +106,97 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in pairs or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValidationError(f"--{what}", f"{item!r} is not INSTANCE=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _json_number(v: Any) -> Any:
+    if isinstance(v, float) and not math.isfinite(v):
+        return None
+    return v
+
+
 def cmd_instances(args: argparse.Namespace) -> int:
+    """The catalog plus, for the scenario's workload, time and cost to train on each type."""
+    from models.instances_compare import compare_instances
+
     cat = _catalog(args)
+    scenario = _load(args.scenario, args.set) if args.scenario else Scenario.default()
+    if args.set and not args.scenario:
+        scenario = scenario.with_overrides(args.set)
+    prices = _name_values(args.price, "price")
+    mfus = _name_values(args.mfu, "mfu")
+    for name in [*prices, *mfus]:
+        if name not in cat:
+            raise ValidationError(name, "is not in the catalog; allowed: " + ", ".join(cat))
+    comparison = {
+        r["instance"]: r
+        for r in compare_instances(
+            scenario, cat, deadline_days=args.deadline_days, prices=prices, mfus=mfus
+        )
+    }
     rows = []
     for inst in cat.values():
         row = dict(inst.__dict__)
-        row["price_known"] = inst.usd_per_hour is not None
-        rows.append(row)
+        row["catalog_usd_per_hour"] = inst.usd_per_hour
+        row.update(comparison[inst.instance])
+        rows.append({k: _json_number(v) for k, v in row.items()})
+    cheapest = next((r["instance"] for r in rows if r["cheapest"]), None)
     if args.json:
-        _print_json({"instances": rows})
-        return 0
-    print(
-        f"{'instance':<22}{'accelerator':<16}{'n':>3}{'BF16 TF/chip':>14}{'EFA Gb/s':>10}{'$/h':>12}"
-    )
-    for r in rows:
-        price = f"{r['usd_per_hour']:.2f}" if r["price_known"] else "enter price"
-        print(
-            f"{r['instance']:<22}{r['accelerator']:<16}{r['accelerators_per_node']:>3}"
-            f"{r['bf16_dense_tflops']:>14g}{r['efa_gbps']:>10g}{price:>12}"
+        _print_json(
+            {
+                "scenario_name": scenario.name,
+                "params_billion": scenario["workload.params_billion"],
+                "tokens_trillion": scenario["workload.tokens_trillion"],
+                "deadline_days": args.deadline_days,
+                "cheapest": cheapest,
+                "instances": rows,
+            }
         )
+        return 0
+    dl = f", deadline {args.deadline_days:g} days" if args.deadline_days else ""
+    print(
+        f"{scenario['workload.params_billion']:g}B params on "
+        f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
+    )
+    print(
+        f"{'instance':<20}{'accel':<14}{'nodes':>7}{'$/h':>10}{'days':>8}{'cost':>15}"
+        f"{'failure+ckpt':>14}{'comm':>13}{'$/1e18 FLOP':>12}"
+    )
+
+    def usd(x: Any) -> str:
+        return "-" if x is None else _fmt_usd(x)
+
+    for r in rows:
+        price = f"{r['usd_per_instance_hour']:.2f}" if r["price_known"] else "enter"
+        days = "-" if r["time_to_train_days"] is None else f"{r['time_to_train_days']:.1f}"
+        per = (
+            "-"
+            if r["usd_per_1e18_useful_flops"] is None
+            else f"{r['usd_per_1e18_useful_flops']:.2f}"
+        )
+        mark = " *" if r["cheapest"] else ""
+        print(
+            f"{r['instance']:<20}{r['accelerator'][:13]:<14}{r['nodes']:>7,.0f}{price:>10}"
+            f"{days:>8}{usd(r['cost_to_train_usd']):>15}"
+            f"{usd(r['cost_failure_and_checkpoint_usd']):>14}"
+            f"{usd(r['cost_communication_usd']):>13}{per:>12}{mark}"
+        )
+        if r["reason"]:
+            print(f"{'':<20}  {r['reason']}")
+        if not r["price_known"] and r["break_even_usd_per_hour"] is not None:
+            print(
+                f"{'':<20}  cheapest if your price is below "
+                f"${r['break_even_usd_per_hour']:.2f}/instance-hour (--price NAME=USD)"
+            )
+    if cheapest:
+        print(f"* cheapest: {cheapest}")
     return 0
 
 
@@ -161,8 +234,21 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compare)
 
-    i = sub.add_parser("instances", help="list the instance catalog")
+    i = sub.add_parser(
+        "instances", help="the catalog with time and cost to train the scenario's workload"
+    )
     i.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    i.add_argument("--scenario", help="scenario TOML whose workload to train (default: defaults)")
+    i.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    i.add_argument(
+        "--deadline-days",
+        type=float,
+        help="pick, per instance, the cheapest node count that trains within this many days",
+    )
+    i.add_argument(
+        "--price", action="append", metavar="INSTANCE=USD", help="your price per instance-hour"
+    )
+    i.add_argument("--mfu", action="append", metavar="INSTANCE=FRACTION", help="override MFU")
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_instances)
 

@@ -1,0 +1,122 @@
+"""`goodput instances`: per-instance time and cost to train a scenario's workload."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dashboard.cli import main
+from models import evaluate, load_catalog, load_preset
+from tests.conftest import ROOT
+
+BASE = str(ROOT / "data" / "scenarios" / "aws-16k-h100.toml")
+W70 = [
+    "--set",
+    "workload.params_billion=70",
+    "--set",
+    "workload.tokens_trillion=15",
+    "--set",
+    "workload.hidden_size=8192",
+]
+
+
+def goodput(*args: str) -> subprocess.CompletedProcess:
+    """The real command line in a subprocess (used once: process startup is slow)."""
+    return subprocess.run(
+        [sys.executable, "-m", "dashboard.cli", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=120,
+    )
+
+
+def run(capsys, *args: str) -> tuple[int, str, str]:
+    """Same entry point in-process: exit status, stdout, stderr."""
+    code = main(list(args))
+    cap = capsys.readouterr()
+    return code, cap.out, cap.err
+
+
+def test_instances_json_has_time_and_cost_for_the_scenario():
+    out = goodput("instances", "--scenario", BASE, "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    rows = {r["instance"]: r for r in d["instances"]}
+    # without a deadline the scenario's own instance gets its own nodes, price and MFU
+    p5 = rows["p5.48xlarge"]
+    assert p5["nodes"] == 2000 and p5["usd_per_instance_hour"] == 98.32
+    ev = evaluate(load_preset("aws-16k-h100").replace({"workload.mfu": 0.43}), load_catalog())
+    assert p5["time_to_train_days"] == pytest.approx(ev["time_to_train_days"], rel=1e-9)
+    assert p5["cost_to_train_usd"] == pytest.approx(ev["cost_to_train_usd"], rel=1e-9)
+    # unpriced instances: time yes, cost never invented
+    gb = rows["p6e-gb200.36xlarge"]
+    assert gb["price_known"] is False and gb["cost_to_train_usd"] is None
+    assert gb["time_to_train_days"] > 0 and "enter your price" in gb["reason"]
+
+
+def test_acceptance_70b_15t_30_days(capsys):
+    code, stdout, _ = run(capsys, "instances", *W70, "--deadline-days", "30", "--json")
+    assert code == 0
+    d = json.loads(stdout)
+    rows = {r["instance"]: r for r in d["instances"]}
+    best = rows[d["cheapest"]]
+    assert best["meets_deadline"] and best["time_to_train_days"] <= 30
+    priced = [r for r in rows.values() if r["price_known"] and r["meets_deadline"]]
+    assert best["cost_to_train_usd"] == min(r["cost_to_train_usd"] for r in priced)
+    # the cost splits into compute, bubble, communication, failure+checkpoint and spares
+    parts = sum(
+        best[k]
+        for k in (
+            "cost_compute_usd",
+            "cost_bubble_usd",
+            "cost_communication_usd",
+            "cost_failure_and_checkpoint_usd",
+            "cost_spares_usd",
+        )
+    )
+    assert parts == pytest.approx(best["cost_to_train_usd"])
+    assert best["cost_failure_and_checkpoint_usd"] > 0 and best["cost_communication_usd"] > 0
+    # a user price for GB200 makes it comparable
+    _, out2, _ = run(
+        capsys,
+        "instances",
+        *W70,
+        "--deadline-days",
+        "30",
+        "--price",
+        "p6e-gb200.36xlarge=1",
+        "--json",
+    )
+    gb = {r["instance"]: r for r in json.loads(out2)["instances"]}["p6e-gb200.36xlarge"]
+    assert gb["price_known"] is True and gb["cost_to_train_usd"] == pytest.approx(gb["node_hours"])
+
+
+@pytest.mark.parametrize(
+    ("args", "fragment"),
+    [
+        (["--price", "p6e-gb200.36xlarge=-5"], "price[p6e-gb200.36xlarge]: '-5' is out of range"),
+        (
+            ["--mfu", "p5.48xlarge=0.9"],
+            "mfu[p5.48xlarge]: '0.9' is out of range (a number in (0, 0.8]",
+        ),
+        (["--price", "x9=3"], "x9: is not in the catalog"),
+        (["--deadline-days", "0"], "deadline_days"),
+        (["--set", "workload.zero_stage=4"], "workload.zero_stage: 4 is out of range"),
+    ],
+)
+def test_instances_bad_input_one_line(capsys, args, fragment):
+    code, _, err = run(capsys, "instances", *args)
+    assert code == 2
+    assert fragment in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_instances_text_table_marks_cheapest_and_break_even(capsys):
+    code, out, _ = run(capsys, "instances", *W70, "--deadline-days", "30")
+    assert code == 0
+    assert "* cheapest: " in out
+    assert "cheapest if your price is below $" in out  # GB200 / trn2 without a price
