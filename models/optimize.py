@@ -98,7 +98,7 @@ def recommend_checkpoint_interval(
         return float(_lost(_fixed_interval(inputs, math.exp(log_tau))))
 
     res = optimize.minimize_scalar(
-        objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-7}
+        objective, bounds=(lo, hi), method="bounded", options={"xatol": 1e-6}
     )
     tau = float(math.exp(res.x))
     best = evaluate_arrays(_fixed_interval(inputs, tau))
@@ -248,6 +248,9 @@ def instance_inputs(
 ) -> dict[str, Any] | None:
     """The scenario's inputs moved to instance ``inst`` (same accelerator count by default).
 
+    Every ``instance.*`` input is replaced by the catalog row's attribute of that name
+    (NaN when the catalog does not know it).
+
     The scenario's own price applies only to its own instance; other types use the catalog's
     on-demand price.  ``None`` when that price is unknown.
     """
@@ -262,13 +265,52 @@ def instance_inputs(
             np.asarray(inputs["instance.accelerators_per_node"])
         )
         nodes = max(1, math.ceil(accels / inst.accelerators_per_node - 1e-9))
+    specs = {}
+    for key in inputs:  # every instance.* spec the model reads, from the catalog row
+        if key.startswith("instance."):
+            value = getattr(inst, key.removeprefix("instance."), None)
+            specs[key] = float("nan") if value is None else value
+    specs["instance.accelerators_per_node"] = inst.accelerators_per_node
+    specs["instance.bf16_dense_tflops"] = inst.bf16_dense_tflops
     return {
         **inputs,
+        **specs,
         "cluster.nodes": nodes,
         "pricing.usd_per_instance_hour": float(price),
-        "instance.accelerators_per_node": inst.accelerators_per_node,
-        "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
     }
+
+
+def cheapest_nodes_for_deadline(
+    inputs: Mapping[str, Any], deadline_days: float, max_nodes: int = 20_000, coarse: int = 400
+) -> int | None:
+    """Node count in 1..max_nodes with the least cost to train among those meeting a deadline.
+
+    Two passes, both vectorised: ``coarse`` log-spaced node counts locate the feasible runs,
+    then every whole count is evaluated in the gap before each run's first feasible point
+    (where the deadline is first met) and around the coarse cheapest point.  This equals the
+    exhaustive search whenever the cost to train changes monotonically between neighbouring
+    coarse points (tests check it against all 20,000 counts).  ``None`` if none is feasible.
+    """
+    top = int(max_nodes)
+    n = np.unique(np.round(np.geomspace(1, top, coarse)))
+    days, cost = time_and_cost_to_train({**inputs, "cluster.nodes": n})
+    ok = np.asarray(days) <= deadline_days
+    if not ok.any():
+        return None
+    cost = np.where(ok, np.asarray(cost, float), np.inf)
+    spans = []
+    starts = np.flatnonzero(ok & ~np.concatenate([[False], ok[:-1]]))
+    for i in starts:  # the deadline is first met somewhere in (n[i-1], n[i]]
+        spans.append((n[i - 1] + 1 if i > 0 else 1.0, n[i]))
+    j = int(np.argmin(cost))
+    spans.append((n[max(j - 1, 0)], n[min(j + 1, n.size - 1)]))
+    fine = np.unique(np.concatenate([np.arange(lo, hi + 1) for lo, hi in spans]))
+    d2, c2 = time_and_cost_to_train({**inputs, "cluster.nodes": fine})
+    c2 = np.where(np.asarray(d2) <= deadline_days, np.asarray(c2, float), np.inf)
+    k = int(np.argmin(c2))
+    if c2[k] <= cost[j]:
+        return int(fine[k])
+    return int(n[j])
 
 
 def rank_instances(
@@ -281,9 +323,8 @@ def rank_instances(
     """Every catalog instance with its nodes, goodput, days and USD to train, cheapest first.
 
     Without a deadline each type gets the scenario's accelerator count.  With one, each type
-    gets the fewest nodes (1..max_nodes, all evaluated in one vectorised call) whose time to
-    train meets the deadline; as goodput falls with size, the fewest such nodes is also the
-    cheapest for that type.  Rows with ``feasible = False`` (no price, or deadline missed)
+    gets the node count in 1..max_nodes with the lowest cost to train among those that meet
+    the deadline (:func:`cheapest_nodes_for_deadline`).  Rows with ``feasible = False`` (no price, or deadline missed)
     sort last, with a ``reason``.
     """
     rows: list[dict[str, Any]] = []
@@ -299,21 +340,17 @@ def rank_instances(
             rows.append({**row, "feasible": False, "reason": "no catalog price"})
             continue
         if deadline_days is not None:
-            n = np.arange(1, int(max_nodes) + 1, dtype=float)
-            grid = {**base, "cluster.nodes": n}
-            days, cost = time_and_cost_to_train(grid)
-            ok = np.flatnonzero(np.asarray(days) <= deadline_days)
-            if ok.size == 0:
+            found = cheapest_nodes_for_deadline(base, deadline_days, max_nodes)
+            if found is None:
                 rows.append(
                     {
                         **row,
                         "feasible": False,
-                        "reason": f"misses the deadline at {max_nodes:,} nodes",
+                        "reason": f"misses the deadline at up to {max_nodes:,} nodes",
                     }
                 )
                 continue
-            k = int(ok[np.argmin(np.asarray(cost)[ok])])
-            base = {**base, "cluster.nodes": float(n[k])}
+            base = {**base, "cluster.nodes": float(found)}
         m = evaluate_arrays(base)
         days, cost = time_and_cost_to_train(base, m)
         row.update(

@@ -1,0 +1,115 @@
+"""Tables behind the Optimizer page: recommended interval, spares and instance, and savings."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import polars as pl
+
+from models import Comparison, Scenario, compare, evaluate_arrays, resolve_inputs
+from models import optimize as opt
+from models.catalog import Instance
+
+
+def interval_curve(scenario: Scenario, catalog: dict[str, Instance], n: int = 200) -> pl.DataFrame:
+    """Goodput and lost USD/day over checkpoint intervals around the optimum (log-spaced)."""
+    inputs = resolve_inputs(scenario, catalog)
+    tau_opt = float(evaluate_arrays(inputs)["optimal_checkpoint_interval_minutes"])
+    now = float(evaluate_arrays(inputs)["checkpoint_interval_minutes"])
+    centre = tau_opt if math.isfinite(tau_opt) else now
+    lo = max(0.1, min(centre, now) / 8)
+    hi = min(10_080.0, max(centre, now) * 8)
+    taus = np.geomspace(lo, hi, n)
+    out = evaluate_arrays(
+        {**inputs, "checkpoint.interval_minutes": taus, "checkpoint.interval_optimal": False}
+    )
+    return pl.DataFrame(
+        {
+            "interval_minutes": taus,
+            "goodput_pct": np.asarray(out["goodput"]) * 100,
+            "lost_usd_per_day": np.asarray(out["lost_usd_per_day"]),
+        }
+    )
+
+
+def spares_view_limit(rec: opt.SpareRecommendation) -> int:
+    """Largest spare count worth drawing: past break-even and the current count."""
+    top = max(20, 2 * rec.break_even_spares + 2, rec.current_spares + 5, rec.spares + 5)
+    return min(top, rec.savings_vs_none_usd_per_day.size - 1)
+
+
+def spares_table(
+    rec: opt.SpareRecommendation, price_usd_per_h: float, limit: int | None = None
+) -> pl.DataFrame:
+    """Net savings versus no spares and the marginal value of each spare [USD/day]."""
+    n = rec.savings_vs_none_usd_per_day.size if limit is None else limit + 1
+    sav = rec.savings_vs_none_usd_per_day[:n]
+    marginal = np.concatenate([[0.0], rec.marginal_usd_per_day])[:n]
+    return pl.DataFrame(
+        {
+            "spares": np.arange(sav.size),
+            "net_savings_usd_per_day": sav,
+            "marginal_usd_per_day": marginal,
+            "spare_cost_usd_per_day": np.arange(sav.size) * price_usd_per_h * 24.0,
+        }
+    )
+
+
+def recommend(scenario: Scenario, catalog: dict[str, Instance], max_spares: int = 200) -> dict:
+    """Recommended interval and spares, the recommended scenario and its comparison.
+
+    The optimal interval does not depend on the recovery time (Daly's optimum depends on
+    δ and M only), so optimising τ first and then the spares for that τ is the joint
+    optimum of the two.
+    """
+    inputs = resolve_inputs(scenario, catalog)
+    interval = opt.recommend_checkpoint_interval(inputs)
+    tuned = {
+        **inputs,
+        "checkpoint.interval_minutes": interval.interval_minutes,
+        "checkpoint.interval_optimal": False,
+    }
+    spares = opt.recommend_spares(tuned, max_spares=max_spares)
+    recommended = scenario.replace(
+        {
+            "checkpoint.interval_minutes": interval.interval_minutes,
+            "cluster.spare_nodes": spares.spares,
+        },
+        name=f"{scenario.name} (optimized)"[:200],
+    )
+    cmp: Comparison = compare(scenario, recommended, catalog)
+    return {
+        "interval": interval,
+        "spares": spares,
+        "break_even_rate_per_day": opt.spare_break_even_rate_per_day(inputs, 1),
+        "scenario": recommended,
+        "comparison": cmp,
+        "price_usd_per_h": float(inputs["pricing.usd_per_instance_hour"]),
+    }
+
+
+def instance_table(
+    scenario: Scenario, catalog: dict[str, Instance], deadline_days: float | None
+) -> pl.DataFrame:
+    """Every catalog instance, cheapest to train first (see models.optimize.rank_instances)."""
+    rows = opt.rank_instances(
+        resolve_inputs(scenario, catalog),
+        catalog,
+        scenario["cluster.instance"],
+        deadline_days=deadline_days,
+    )
+    cols = {
+        "instance": pl.String,
+        "accelerator": pl.String,
+        "feasible": pl.Boolean,
+        "reason": pl.String,
+        "nodes": pl.Int64,
+        "accelerators": pl.Int64,
+        "usd_per_instance_hour": pl.Float64,
+        "goodput": pl.Float64,
+        "time_to_train_days": pl.Float64,
+        "cost_to_train_usd": pl.Float64,
+        "usd_per_productive_accelerator_hour": pl.Float64,
+    }
+    return pl.DataFrame([{c: r.get(c) for c in cols} for r in rows], schema=cols)

@@ -1,0 +1,104 @@
+"""Tables behind the Sensitivity page: tornado rows and 2-D heatmap grids (polars)."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from models import FIELDS, Scenario, evaluate_arrays, resolve_inputs
+from models import sensitivity as sens
+from models.catalog import Instance
+
+METRICS = {
+    "goodput": ("Goodput", "%", 100.0),
+    "lost_usd_per_day": ("Lost per day", "USD/day", 1.0),
+}
+RATE = "reliability.node_failure_rate_per_day"
+INTERVAL = "checkpoint.interval_minutes"
+NODES = "cluster.nodes"
+HEATMAPS = {
+    "rate_x_interval": (INTERVAL, RATE),
+    "nodes_x_rate": (NODES, RATE),
+}
+
+
+def _label(key: str) -> str:
+    f = FIELDS[key]
+    unit = "%" if f.scale == 100.0 else f.unit
+    return f"{f.label} ({unit})" if unit else f.label
+
+
+def tornado_table(
+    scenario: Scenario, catalog: dict[str, Instance], fraction: float
+) -> pl.DataFrame:
+    """One row per input: its low/high value and both metrics there, sorted by goodput swing.
+
+    Values are in display units (fractions in %).  Inputs with no effect on either metric
+    are kept (``swing`` 0) so the page can say so.
+    """
+    t = sens.tornado(resolve_inputs(scenario, catalog), fraction, metrics=tuple(METRICS))
+    rows = []
+    for i, key in enumerate(t["keys"]):
+        f = FIELDS[key]
+        row = {
+            "field": key,
+            "label": _label(key),
+            "base_value": t["base_value"][i] * f.scale,
+            "low_value": t["low_value"][i] * f.scale,
+            "high_value": t["high_value"][i] * f.scale,
+            "clipped": bool(t["low_clipped"][i] or t["high_clipped"][i]),
+        }
+        for m, (_, _, scale) in METRICS.items():
+            row[f"{m}_base"] = t["base"][m] * scale
+            row[f"{m}_low"] = float(t["low"][m][i]) * scale
+            row[f"{m}_high"] = float(t["high"][m][i]) * scale
+            row[f"{m}_swing"] = abs(row[f"{m}_high"] - row[f"{m}_low"])
+        rows.append(row)
+    df = pl.DataFrame(rows)
+    return df.sort(["goodput_swing", "lost_usd_per_day_swing"], descending=True)
+
+
+def heatmap(
+    scenario: Scenario, catalog: dict[str, Instance], kind: str, metric: str, n: int = 61
+) -> dict:
+    """Grid for ``kind`` in HEATMAPS: axes, z matrix and current point, in display units.
+
+    Returned as a dict of numpy arrays (a matrix, not a table) for the heatmap builder.
+
+    Axes span from near zero to about 2.5× the current value (at least the slider span),
+    so the current point sits inside the map.
+    """
+    x_key, y_key = HEATMAPS[kind]
+    inputs = resolve_inputs(scenario, catalog)
+    now = evaluate_arrays(inputs)
+    x_now = float(now["checkpoint_interval_minutes"]) if x_key == INTERVAL else float(inputs[x_key])
+    y_now = float(inputs[y_key])
+    xs = _axis(x_key, x_now, n)
+    ys = _axis(y_key, y_now, n)
+    out = sens.grid(inputs, x_key, xs, y_key, ys, metrics=(metric,))
+    scale = METRICS[metric][2]
+    return {
+        "x": xs * FIELDS[x_key].scale,
+        "y": ys * FIELDS[y_key].scale,
+        "z": np.asarray(out[metric]) * scale,
+        "x_now": x_now * FIELDS[x_key].scale,
+        "y_now": y_now * FIELDS[y_key].scale,
+        "z_now": float(now[metric]) * scale,
+        "x_label": _label(x_key),
+        "y_label": _label(y_key),
+        "z_label": f"{METRICS[metric][0]} ({METRICS[metric][1]})",
+    }
+
+
+def _axis(key: str, now: float, n: int) -> np.ndarray:
+    f = FIELDS[key]
+    hi = max(2.5 * now, f.ui_max if f.ui_max is not None else now * 2.5)
+    if f.max is not None:
+        hi = min(hi, f.max)
+    lo = max(f.min if f.min is not None else 0.0, hi / 1000.0)
+    if key == RATE:
+        lo = 0.0
+    values = np.linspace(lo, hi, n)
+    if f.kind == "int":
+        values = np.unique(np.round(values).clip(min=max(1.0, f.min or 1.0)))
+    return values

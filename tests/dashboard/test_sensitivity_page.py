@@ -1,0 +1,68 @@
+"""AppTest of the Sensitivity page: tornado bars equal the model; maps mark the scenario."""
+
+from __future__ import annotations
+
+import pytest
+
+from models import evaluate, load_preset
+from tests.dashboard._pages import RATE_KEY, array, chart, metric, open_page
+
+
+@pytest.fixture(scope="module")
+def app():
+    return open_page("sensitivity")
+
+
+def test_tornado_bars_are_model_values(app, catalog):
+    spec = chart(app, 0)
+    lowered, raised = spec["data"][0], spec["data"][1]
+    names = array(lowered["y"])
+    i = names.index("Node failure rate (%)")
+    base = load_preset("aws-16k-h100")
+    g0 = evaluate(base, catalog)["goodput"] * 100
+    lo = evaluate(base.replace({"reliability.node_failure_rate_per_day": 0.0016}), catalog)
+    hi = evaluate(base.replace({"reliability.node_failure_rate_per_day": 0.0024}), catalog)
+    assert lowered["base"] == pytest.approx(g0)
+    assert g0 + array(lowered["x"])[i] == pytest.approx(lo["goodput"] * 100)
+    assert g0 + array(raised["x"])[i] == pytest.approx(hi["goodput"] * 100)
+    assert "Goodput" in spec["layout"]["xaxis"]["title"]["text"]
+    # widest swing drawn on top (plotly draws the last category at the top)
+    assert names[-1] in ("Nodes in the job (nodes)", "Node failure rate (%)")
+
+
+def test_percentage_slider_widens_the_bars(app):
+    before = array(chart(app, 0)["data"][1]["x"])
+    app.slider(key="sens:pct").set_value(40).run()
+    assert not app.exception
+    after = array(chart(app, 0)["data"][1]["x"])
+    assert max(abs(v) for v in after) > max(abs(v) for v in before)
+    app.slider(key="sens:pct").set_value(20).run()
+
+
+def test_heatmaps_mark_the_current_point(app, catalog):
+    ev = evaluate(load_preset("aws-16k-h100"), catalog)
+    rate_interval, nodes_rate = chart(app, 2), chart(app, 3)
+    marker = rate_interval["data"][1]
+    assert array(marker["x"]) == [pytest.approx(40.0)]
+    assert array(marker["y"]) == [pytest.approx(0.2)]
+    assert marker["name"].endswith(f"{ev['goodput'] * 100:.4g}")
+    assert array(nodes_rate["data"][1]["x"]) == [pytest.approx(2000)]
+    z = array(nodes_rate["data"][0]["z"])
+    assert all(a >= b for a, b in zip(z[0], z[0][1:], strict=False))  # more nodes, less goodput
+
+
+def test_sidebar_slider_moves_the_headline(app, catalog):
+    app.slider(key=RATE_KEY).set_value(0.5).run()
+    assert not app.exception
+    ev = evaluate(
+        load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.005}),
+        catalog,
+    )
+    assert metric(app, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(app, "Lost per day") == f"${ev['lost_usd_per_day']:,.0f}"
+
+
+def test_colour_by_lost_dollars(app):
+    app.radio(key="sens:heat_metric").set_value("Lost per day").run()
+    assert not app.exception
+    assert "USD/day" in chart(app, 2)["data"][0]["colorbar"]["title"]["text"]
