@@ -1,0 +1,99 @@
+"""`goodput simulate` as a subprocess: JSON contract and bad input (DESIGN.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from dashboard.cli import main
+from tests.conftest import SCENARIOS
+
+BASE = str(SCENARIOS / "aws-16k-h100.toml")
+KEYS = [
+    "goodput_mean",
+    "goodput_p5",
+    "goodput_p50",
+    "goodput_p95",
+    "goodput_stderr",
+    "goodput_analytic",
+    "trials",
+    "events_simulated",
+    "seconds",
+]
+
+
+def goodput(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "dashboard.cli", *args], capture_output=True, text=True, timeout=120
+    )
+
+
+def test_simulate_json_contract_and_agreement_with_evaluate():
+    out = goodput("simulate", BASE, "--trials", "400", "--days", "30", "--seed", "3", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in KEYS:
+        assert key in d, key
+    assert d["trials"] == 400
+    assert d["goodput_p5"] <= d["goodput_p50"] <= d["goodput_p95"]
+    # evaluate's Daly goodput for the headline baseline: 4 failures/day, R = 11 min, τ = 40,
+    # δ = 1 min (src: models.goodput doctest 0.8934)
+    assert d["goodput_analytic"] == pytest.approx(0.8934, abs=1e-4)
+    # recovery spread 0.3 barely moves the mean: 4 standard errors plus 0.001 for the spread
+    assert abs(d["goodput_mean"] - d["goodput_analytic"]) <= 4 * d["goodput_stderr"] + 0.001
+    assert d["events_simulated"] > 400 * 2 * 100  # ~134 failures + recoveries per run
+    assert d["seconds"] > 0
+
+
+def test_simulate_is_reproducible_with_seed(capsys):
+    args = ["simulate", BASE, "--trials", "50", "--days", "5", "--seed", "9", "--json"]
+    assert main(args) == 0
+    a = json.loads(capsys.readouterr().out)
+    assert main(args) == 0
+    b = json.loads(capsys.readouterr().out)
+    assert a["goodput_mean"] == b["goodput_mean"]
+    assert a["seed"] == 9
+
+
+def test_simulate_text_output_and_set_override():
+    out = goodput(
+        "simulate", BASE, "--trials", "50", "--days", "5", "--set", "cluster.spare_nodes=8"
+    )
+    assert out.returncode == 0, out.stderr
+    assert "goodput" in out.stdout and "analytic" in out.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (("--trials", "0"), "--trials"),
+        (("--trials", "-3"), "--trials"),
+        (("--trials", "ten"), "--trials"),
+        (("--trials", "1000000", "--days", "3650"), "--trials"),
+        (("--days", "0"), "--days"),
+        (("--days", "nan"), "--days"),
+        (("--days", "99999"), "--days"),
+        (("--seed", "-1"), "--seed"),
+        (("--set", "simulation.memory_replicas=0"), "simulation.memory_replicas"),
+    ],
+)
+def test_simulate_bad_input_is_one_line_exit_2(args, flag, capsys):
+    """In-process (``main(argv)``) to keep the suite fast; one subprocess case below."""
+    rc = main(["simulate", BASE, *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert flag in lines[0]
+    assert "[" in lines[0] or "(" in lines[0]  # names the allowed range
+
+
+def test_simulate_bad_trials_in_a_subprocess():
+    out = goodput("simulate", BASE, "--trials", "0")
+    assert out.returncode == 2
+    assert out.stderr.strip() == (
+        "goodput: --trials: 0 is out of range (an integer in [1, 1,000,000])"
+    )

@@ -1,0 +1,219 @@
+"""models.montecarlo: hand-computed timelines, reproducibility, limits, mechanisms."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from models import Scenario, ValidationError, resolve_inputs
+from models.montecarlo import (
+    TIMELINE_EVENTS,
+    check_size,
+    replica_loss_probability,
+    simulate,
+    simulate_inputs,
+    weibull_failure_times,
+)
+
+FIXED = {"simulation.recovery_spread": 0.0}
+
+
+def _inputs(updates=None):
+    return resolve_inputs(Scenario.default().replace({**FIXED, **(updates or {})}))
+
+
+def test_no_failures_is_hand_computed():
+    """τ = 40 min, δ = 1 min, no failures, 30 days.
+
+    Finish: 1,080 segments of 41 min = 44,280 min = 30.75 days.  At 43,200 min: 1,053 whole
+    segments (43,173 min) + 27 min of compute = 42,147 min of work, goodput 0.975625.
+    """
+    inputs = _inputs({"reliability.node_failure_rate_per_day": 0.0})
+    res = simulate_inputs(inputs, 20, 30.0, rng=1)
+    assert np.allclose(res.time_to_finish_days, 30.75)
+    assert np.allclose(res.goodput, 42_147 / 43_200)
+    assert res.failures.sum() == 0
+    assert res.checkpoints_simulated == 20 * 1080
+    assert res.timeline == [("start", 0.0), ("finish", pytest.approx(44_280.0))]
+    # cost of the run and of the idle (saving) time: 2,000 nodes at the catalog price
+    assert inputs["pricing.usd_per_instance_hour"] == pytest.approx(55.04)
+    per_min = 2000 * 55.04 / 60
+    assert np.allclose(res.cost_usd, 44_280 * per_min)
+    assert np.allclose(res.lost_usd, 1_080 * per_min)
+
+
+def test_timeline_reads_like_the_recovery_sequence():
+    """Fixed recovery: every failure is followed by detect 3, replace 4, restart 2, restore 2."""
+    res = simulate_inputs(_inputs(), 5, 30.0, rng=3)
+    tl = res.timeline
+    assert tl[0] == ("start", 0.0)
+    assert tl[-1][0] == "finish"
+    assert {e for e, _ in tl} <= set(TIMELINE_EVENTS)
+    times = [t for _, t in tl]
+    assert times == sorted(times)
+    steps = [("detected", 3.0), ("replaced", 4.0), ("restarted", 2.0), ("restored", 2.0)]
+    n_full = 0
+    for i, (event, t) in enumerate(tl):
+        if event != "failure" or i + 4 >= len(tl):
+            continue
+        if [e for e, _ in tl[i + 1 : i + 5]] == [s for s, _ in steps]:
+            gaps = np.diff([t] + [x for _, x in tl[i + 1 : i + 5]])
+            assert gaps == pytest.approx([d for _, d in steps])
+            n_full += 1
+    assert n_full >= 50  # ~4 failures/day over ~33.6 days
+    assert sum(e == "failure" for e, _ in tl) == res.failures[0]
+
+
+def test_reproducible_from_seed_and_generator():
+    inputs = _inputs()
+    a = simulate_inputs(inputs, 300, 10.0, rng=42)
+    b = simulate_inputs(inputs, 300, 10.0, rng=np.random.default_rng(42))
+    c = simulate_inputs(inputs, 300, 10.0, rng=43)
+    assert np.array_equal(a.goodput, b.goodput)
+    assert a.timeline == b.timeline
+    assert not np.array_equal(a.goodput, c.goodput)
+
+
+def test_chunks_and_progress_callback():
+    calls = []
+    res = simulate_inputs(
+        _inputs(), 250, 5.0, rng=1, chunk_trials=100, progress=lambda d, n: calls.append((d, n))
+    )
+    assert calls == [(100, 250), (200, 250), (250, 250)]
+    assert res.goodput.shape == (250,)
+    assert res.time_to_finish_days.shape == (250,)
+
+
+def test_percentile_bands_are_ordered_and_end_at_goodput():
+    res = simulate_inputs(_inputs(), 500, 30.0, rng=2)
+    b = res.goodput_bands
+    assert np.all(b[5] <= b[25]) and np.all(b[25] <= b[50])
+    assert np.all(b[50] <= b[75]) and np.all(b[75] <= b[95])
+    assert b[50][-1] == pytest.approx(np.percentile(res.goodput, 50))
+    assert res.grid_days[-1] == pytest.approx(30.0)
+    s = res.summary()
+    assert s["goodput_p5"] <= s["goodput_p50"] <= s["goodput_p95"]
+    assert 0 < s["goodput_stderr"] < 0.001
+
+
+@pytest.mark.parametrize(
+    ("trials", "days"), [(0, 30), (-5, 30), (1.5, 30), (True, 30), (10, 0), (10, float("nan"))]
+)
+def test_bad_sizes_raise_validation_error(trials, days):
+    with pytest.raises(ValidationError) as exc:
+        check_size(trials, days)
+    assert exc.value.field in ("trials", "days")
+
+
+def test_absurd_size_is_refused_before_running():
+    with pytest.raises(ValidationError, match=r"allowed: an integer in \[1, "):
+        simulate_inputs(_inputs(), 1_000_000, 3650.0)
+
+
+def test_replica_loss_probability_hand_values():
+    # 1,000 pairs, 4 random failures: 1000 · C(1998, 2) / C(2000, 4) = 12000 / (2000 · 1999)
+    assert replica_loss_probability(2000, 4, 2) == pytest.approx(12_000 / (2000 * 1999))
+    assert replica_loss_probability(2000, 1, 2) == 0.0  # a single failure never loses a pair
+    assert replica_loss_probability(2000, 1, 1) == pytest.approx(1.0)  # no peer copy
+    assert replica_loss_probability(10, 10, 2) == 1.0  # everything failed
+
+
+def test_weibull_renewals_keep_the_mean_rate_and_are_overdispersed():
+    """Stationary renewals: E[count in H] = N·r·H exactly; shape < 1 gives var > mean."""
+    rng = np.random.default_rng(11)
+    nodes, rate, horizon = 50, 0.02 / 1440, 30 * 1440.0
+    t = weibull_failure_times(400, nodes, rate, 0.5, horizon, rng)
+    counts = np.isfinite(t).sum(axis=1)
+    expected = nodes * rate * horizon  # 30 failures
+    se = counts.std(ddof=1) / np.sqrt(counts.size)
+    assert abs(counts.mean() - expected) <= 4 * se
+    assert counts.var() > 1.5 * counts.mean()  # Poisson would give var = mean
+    assert np.all(np.diff(np.where(np.isfinite(t), t, 1e18), axis=1) >= 0)
+
+
+def test_weibull_mode_matches_exponential_mean_goodput():
+    """The mean rate is kept, so the mean goodput moves little; the spread widens."""
+    exp = simulate_inputs(_inputs({"cluster.nodes": 500}), 400, 30.0, rng=4)
+    wei = simulate_inputs(
+        _inputs({"cluster.nodes": 500, "reliability.weibull_shape": 0.5}), 400, 30.0, rng=4
+    )
+    assert abs(wei.goodput_mean - exp.goodput_mean) < 0.01
+    assert wei.goodput.std() > exp.goodput.std()
+
+
+def test_in_memory_tier_beats_durable_only_and_falls_back_on_big_events():
+    base = simulate_inputs(_inputs(), 300, 10.0, rng=5)
+    mem = simulate_inputs(
+        _inputs({"simulation.memory_checkpoint_interval_minutes": 5.0}), 300, 10.0, rng=5
+    )
+    assert mem.goodput_mean > base.goodput_mean + 0.02
+    assert mem.fallbacks.sum() == 0  # single-node failures never lose both copies
+    big = simulate_inputs(
+        _inputs(
+            {
+                "simulation.memory_checkpoint_interval_minutes": 5.0,
+                "simulation.correlated_event_rate_per_day": 2.0,
+                "simulation.correlated_event_nodes": 400,
+            }
+        ),
+        300,
+        10.0,
+        rng=5,
+    )
+    assert big.fallbacks.sum() > 0
+    assert big.goodput_mean < mem.goodput_mean
+
+
+def test_correlated_events_add_failures_at_their_rate():
+    """No node failures, 1 event/day: failures ≈ wall days (Poisson), within 4 s.e."""
+    res = simulate_inputs(
+        _inputs(
+            {
+                "reliability.node_failure_rate_per_day": 0.0,
+                "simulation.correlated_event_rate_per_day": 1.0,
+            }
+        ),
+        400,
+        10.0,
+        rng=6,
+    )
+    wall = res.time_to_finish_days
+    expected = wall.mean()  # rate 1/day over the wall time
+    se = np.sqrt(expected / res.trials)
+    assert abs(res.failures.mean() - expected) <= 4 * se
+
+
+def test_fabric_stalls_slow_the_run_by_their_share_of_time():
+    """No failures; stalls of 3 min at 10/day of running time: goodput = g₀ / (1 + 10·3/1440)."""
+    res = simulate_inputs(
+        _inputs(
+            {
+                "reliability.node_failure_rate_per_day": 0.0,
+                "simulation.fabric_stall_rate_per_day": 10.0,
+            }
+        ),
+        400,
+        30.0,
+        rng=8,
+    )
+    g0 = 40.0 / 41.0
+    expected = g0 / (1 + 10 * 3 / 1440)
+    t = res.time_to_finish_days
+    eff = res.work_days / t
+    assert abs(eff.mean() - expected) <= 4 * eff.std(ddof=1) / np.sqrt(eff.size) + 1e-4
+    assert res.stalls.mean() == pytest.approx(10 * 30.75 / (1 + 10 * 3 / 1440), rel=0.05)
+
+
+def test_hot_spares_cut_replacement_time():
+    slow = {"recovery.replacement_minutes": 120.0}
+    none = simulate_inputs(_inputs(slow), 300, 10.0, rng=9)
+    many = simulate_inputs(_inputs({**slow, "cluster.spare_nodes": 40}), 300, 10.0, rng=9)
+    # 40 spares, ~4 nodes in repair on average: almost always a 1-min swap instead of 120 min
+    assert many.goodput_mean - none.goodput_mean > 0.2
+    assert many.goodput_mean == pytest.approx(many.goodput_analytic, abs=0.005)
+
+
+def test_simulate_scenario_wrapper_uses_the_analytic_interval(catalog):
+    sc = Scenario.default().replace({"checkpoint.interval_minutes": "optimal"})
+    res = simulate(sc, 50, 5.0, rng=1, catalog=catalog)
+    assert res.interval_minutes == pytest.approx(26.170, abs=0.01)  # exact optimum, M = 6 h
