@@ -265,7 +265,9 @@ def _checkpoint_levels(x: Mapping[str, np.ndarray], node_failures_per_day) -> di
     def get(key: str) -> np.ndarray:
         if key in x:
             return x[key]
-        return as_float_array(_CHECKPOINT_CODES.get(key, FIELDS[key].default))
+        if key in _CHECKPOINT_CODES:
+            return as_float_array(_CHECKPOINT_CODES[key])
+        return as_float_array(FIELDS[key].default)
 
     has_tiers = any(k.startswith("tier.") for k in x)
     tin = {} if has_tiers else ck.tier_inputs(ck.load_tiers())
@@ -335,8 +337,44 @@ class Evaluation:
         out["loss_breakdown"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.loss_breakdown()
         ]
+        out["checkpoint_tiers"] = [
+            {k: _jsonable(v) for k, v in row.items()} for row in self.checkpoint_tiers()
+        ]
         out["scenario"] = self.scenario.to_dict()
         return out
+
+    def checkpoint_tiers(self) -> list[dict[str, Any]]:
+        """Per tier: role in this strategy, synchronous save and restore seconds, and for the
+        levels in use the interval, blocking save and waste (fraction of wall time)."""
+        m, s = self.metrics, self.scenario
+        strategy, durable = s["checkpoint.strategy"], s["checkpoint.durable_tier"]
+        fast = {"memory+durable": "memory", "nvme+durable": "nvme"}.get(strategy)
+        rows = []
+        for name in ck.TIER_NAMES:
+            role = "unused"
+            if name == fast:
+                role = "level 1"
+            elif name == durable:
+                role = "level 2 (durable)" if fast else "level 1 (durable)"
+            row: dict[str, Any] = {
+                "tier": name,
+                "role": role,
+                "save_seconds_sync": m[f"tier_{name}_save_seconds"],
+                "restore_seconds": m[f"tier_{name}_restore_seconds"],
+                "interval_minutes": None,
+                "blocking_save_seconds": None,
+                "waste_fraction": None,
+            }
+            if role.startswith("level 1"):
+                row["interval_minutes"] = m["checkpoint_interval_minutes"]
+                row["blocking_save_seconds"] = m["save_seconds"]
+                row["waste_fraction"] = m["level1_waste_fraction"]
+            elif role.startswith("level 2"):
+                row["interval_minutes"] = m["durable_interval_minutes"]
+                row["blocking_save_seconds"] = m["durable_save_seconds"]
+                row["waste_fraction"] = m["level2_waste_fraction"]
+            rows.append(row)
+        return rows
 
 
 def _jsonable(v: Any) -> Any:
