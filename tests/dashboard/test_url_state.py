@@ -1,0 +1,153 @@
+"""URL state: round trip, clear errors, a fuzzed decoder, and shared links in AppTest."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from dashboard import url_state
+from models import FIELDS, Scenario, ValidationError, evaluate, load_preset, preset_paths
+from tests.dashboard._pages import RATE_KEY, metric, open_page
+
+
+@pytest.mark.parametrize("preset", sorted(preset_paths()))
+def test_round_trip_every_preset(preset):
+    s = load_preset(preset).replace({"cluster.spare_nodes": 3, "checkpoint.save_seconds": 12.5})
+    params = url_state.encode(s, preset)
+    assert set(params) <= url_state.ALLOWED
+    back, p = url_state.decode(params)
+    assert p == preset
+    assert back == s  # same values, name and (via the preset) description
+
+
+def test_round_trip_without_preset_keeps_values_and_specials():
+    s = Scenario.default().replace(
+        {"checkpoint.interval_minutes": "optimal", "pricing.usd_per_instance_hour": None},
+        name="Shared",
+    )
+    back, preset = url_state.decode(url_state.encode(s))
+    assert preset is None
+    assert back.values == s.values and back.name == "Shared"
+
+
+def test_float_text_is_exact():
+    s = Scenario.default().replace({"reliability.node_failure_rate_per_day": 0.1 + 0.2})
+    params = url_state.encode(s)
+    assert params["reliability.node_failure_rate_per_day"] == "0.30000000000000004"
+    assert url_state.decode(params)[0]["reliability.node_failure_rate_per_day"] == 0.1 + 0.2
+
+
+@pytest.mark.parametrize(
+    ("params", "field", "words"),
+    [
+        ({"cluster.nodes": "-1"}, "cluster.nodes", "out of range"),
+        ({"cluster.nodes": "12.5"}, "cluster.nodes", "whole number"),
+        ({"reliability.node_failure_rate_per_day": "nan"}, "reliability", "finite"),
+        ({"evil": "1"}, "link", "unknown parameter"),
+        ({"__reduce__": "os.system"}, "link", "unknown parameter"),
+        ({"preset": "nope"}, "link parameter 'preset'", "not a preset"),
+        ({"cluster.nodes": ["1", "2"]}, "link parameter 'cluster.nodes'", "exactly once"),
+        ({"name": "x" * 201}, "link parameter 'name'", "longer than 200"),
+    ],
+)
+def test_invalid_links_name_the_problem(params, field, words):
+    with pytest.raises(ValidationError) as exc:
+        url_state.decode(params)
+    assert exc.value.field.startswith(field)
+    assert words in str(exc.value)
+
+
+KEYS = st.one_of(st.sampled_from(sorted(url_state.ALLOWED)), st.text(max_size=30))
+VALUES = st.one_of(
+    st.text(max_size=40),
+    st.sampled_from(["optimal", "catalog", "1e308", "1e309", "-0", "inf", "0x10", "1_000"]),
+    st.floats(allow_nan=True).map(repr),
+    st.integers(-(10**12), 10**12).map(str),
+    st.lists(st.text(max_size=5), max_size=3),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(KEYS, VALUES, max_size=8))
+def test_decoder_fuzz_returns_scenario_or_validation_error(params):
+    try:
+        scenario, _ = url_state.decode(params)
+    except ValidationError:
+        return
+    assert isinstance(scenario, Scenario)
+    for key, f in FIELDS.items():  # every value it lets through is within the field's range
+        v = scenario[key]
+        if f.kind in ("int", "float") and isinstance(v, int | float):
+            assert (f.min is None or v >= f.min) and (f.max is None or v <= f.max)
+
+
+def test_shared_link_reproduces_the_numbers(catalog):
+    # the colleague opens a link with a modified scenario: same numbers as the sender
+    sender = open_page("overview")
+    sender.slider(key=RATE_KEY).set_value(0.37).run()
+    sender.slider(key="w:cluster.spare_nodes").set_value(6).run()
+    link = dict(sender.query_params)
+    assert link["reliability.node_failure_rate_per_day"] == "0.0037"
+    assert link["cluster.spare_nodes"] == "6"
+    receiver = open_page("overview", dict(link))
+    expected = evaluate(
+        load_preset("aws-16k-h100").replace(
+            {"reliability.node_failure_rate_per_day": 0.0037, "cluster.spare_nodes": 6}
+        ),
+        catalog,
+    )
+    for label in ("Goodput (Daly exact)", "Lost per day", "Failures per day"):
+        assert metric(receiver, label) == metric(sender, label)
+    assert metric(receiver, "Goodput (Daly exact)") == f"{expected['goodput'] * 100:.2f}%"
+
+
+def test_bad_link_shows_a_clear_message_and_the_default():
+    at = open_page("overview", {"cluster.nodes": "lots"})
+    assert any("cluster.nodes" in e.value and "'lots' is not a number" in e.value for e in at.error)
+    ev = evaluate(load_preset("aws-16k-h100"))
+    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+
+
+def test_links_open_on_every_decision_page(catalog):
+    s = load_preset("llama3-16k").replace({"cluster.nodes": 1024})
+    at = open_page("sensitivity", url_state.encode(s, "llama3-16k"))
+    ev = evaluate(s, catalog)
+    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+
+
+def test_toml_upload_and_download_in_the_sidebar(catalog):
+    at = open_page("overview")
+    s = load_preset("llama3-16k").replace({"cluster.spare_nodes": 4})
+    at.file_uploader(key="scenario_upload").set_value(
+        ("mine.toml", s.to_toml().encode(), "application/toml")
+    ).run()
+    assert not at.exception
+    assert any("Loaded" in m.value and "mine.toml" in m.value for m in at.success)
+    ev = evaluate(s, catalog)
+    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert at.query_params["cluster.spare_nodes"] == "4"  # and the link follows
+    # invalid file: clear message naming file, field and range; nothing changes
+    at.file_uploader(key="scenario_upload").set_value(
+        ("bad.toml", b"[reliability]\nnode_failure_rate_per_day = 2.0\n", "application/toml")
+    ).run()
+    assert not at.exception
+    assert any(
+        "bad.toml" in e.value and "node_failure_rate_per_day" in e.value and "[0, 1]" in e.value
+        for e in at.error
+    )
+    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    # oversized file
+    at.file_uploader(key="scenario_upload").set_value(
+        ("huge.toml", b"#" * (300 * 1024), "application/toml")
+    ).run()
+    assert any("huge.toml" in e.value and "at most" in e.value for e in at.error)
+
+
+def test_download_toml_reads_back(catalog):
+    from dashboard import state
+
+    s = load_preset("aws-16k-h100")
+    assert state.load_upload("x.toml", s.to_toml().encode()) == s
+    with pytest.raises(ValidationError, match="x.toml"):
+        state.load_upload("x.toml", b"\xff\xfe")
