@@ -693,7 +693,7 @@ def simulate_inputs(
     *,
     work_days: float | None = None,
     rng: Any = None,
-    chunk_trials: int = 4096,
+    chunk_trials: int = 10_000,
     progress: Callable[[int, int], None] | None = None,
     grid_points: int = 61,
     max_wall_factor: float = MAX_WALL_FACTOR,
