@@ -23,6 +23,8 @@ PAGES = [
     st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon="🌪️"),
     st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon="🎯"),
     st.Page(str(PAGES_DIR / "failure_log.py"), title="Failure log", icon="🧾"),
+    st.Page(str(PAGES_DIR / "network.py"), title="Network", icon="🕸️"),
+    st.Page(str(PAGES_DIR / "instances.py"), title="Instances", icon="🖥️"),
 ]
 
 page = st.navigation(PAGES)

@@ -1,0 +1,124 @@
+"""Network: collective time and scaling efficiency vs nodes per fabric, reroute comparison."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import cache, page_context
+from dashboard.charts.network import (
+    allreduce_vs_nodes_chart,
+    reroute_chart,
+    scaling_efficiency_chart,
+)
+from dashboard.services import network as svc
+from models import Scenario
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def _scaling(scenario: Scenario):
+    return svc.scaling_vs_nodes(scenario, cache.catalog())
+
+
+scenario, ev = page_context.current()
+m = ev.metrics
+
+st.title("Network")
+st.caption(
+    f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
+    f"{scenario['workload.params_billion']:g}B parameters, TP {scenario['workload.tensor_parallel']}"
+    f", PP {scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}"
+)
+
+if m["memory_fits"] < 1:
+    st.warning(
+        "This configuration cannot run: model states do not fit, TP leaves the scale-up domain "
+        "or the scale-up bandwidth is unknown. See the Instances page for the reason."
+    )
+
+c1, c2, c3, c4 = st.columns(4)
+c1.metric(
+    "Gradient all-reduce per step",
+    f"{m['allreduce_ms']:,.0f} ms",
+    help="Data-parallel gradient synchronisation (hierarchical all-reduce, ×1.5 for ZeRO-3); "
+    f"{m['allreduce_exposed_ms']:,.0f} ms of it is not hidden behind the backward pass.",
+)
+c2.metric(
+    "Step time",
+    f"{m['step_seconds']:.2f} s",
+    help=f"compute {m['compute_seconds_per_step']:.2f} s + bubble "
+    f"{m['bubble_seconds_per_step']:.2f} s + exposed DP {m['allreduce_exposed_ms'] / 1e3:.2f} s "
+    f"+ TP {m['tp_comm_ms'] / 1e3:.2f} s + PP {m['pp_comm_ms'] / 1e3:.2f} s",
+)
+c3.metric(
+    "Scaling efficiency",
+    f"{m['scaling_efficiency'] * 100:.1f}%",
+    help="Compute time / step time: the share of each step spent on model math.",
+)
+c4.metric(
+    "Effective MFU",
+    f"{m['effective_mfu'] * 100:.1f}%",
+    help="Scenario MFU × scaling efficiency (before failures and checkpoints).",
+)
+st.caption(
+    f"Inter-node efficiency η = {scenario['network.inter_node_efficiency']:.0%} of EFA line rate: "
+    "no trustworthy public full-scale p5 bus bandwidth exists, so this is your input (set it "
+    "from NCCL-tests busbw measured on your cluster)."
+)
+
+df = _scaling(scenario)
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
+with right:
+    st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
+
+st.subheader("Collective algorithms for this gradient all-reduce")
+st.dataframe(
+    svc.algorithm_table(scenario, ev),
+    column_config={
+        "algorithm": "Algorithm",
+        "ranks": st.column_config.NumberColumn("DP ranks", format="%.0f"),
+        "message_GB": st.column_config.NumberColumn("Message (GB/rank)", format="%.3f"),
+        "time_ms": st.column_config.NumberColumn("Time (ms)", format="%.1f"),
+        "algbw_GBps": st.column_config.NumberColumn("algbw (GB/s)", format="%.2f"),
+        "busbw_GBps": st.column_config.NumberColumn("busbw (GB/s)", format="%.2f"),
+    },
+    hide_index=True,
+)
+st.caption(
+    "α-β model (Thakur, Rabenseifner & Gropp 2005); algbw = size/time and busbw = algbw × "
+    "2(n−1)/n as NCCL-tests report them (doc/PERFORMANCE.md)."
+)
+
+st.subheader("Fabric faults: reroute time")
+events = st.number_input(
+    "Fabric link/switch events per day (for this comparison)",
+    min_value=0.0,
+    max_value=10_000.0,
+    value=float(scenario["network.fabric_events_per_day"] or 1.0),
+    step=0.5,
+    key="net:events_per_day",
+    help="Llama 3 405B saw 35 switch/cable interruptions in 54 days (0.65/day).",
+)
+rr = svc.reroute_comparison(scenario, cache.catalog(), events)
+a, b = st.columns([3, 2])
+with a:
+    st.plotly_chart(reroute_chart(rr), width="stretch")
+with b:
+    st.dataframe(
+        rr.select(["reroute", "reroute_seconds", "goodput_pct", "fabric_cost_usd_per_day"]),
+        column_config={
+            "reroute": "Reroute (labelled input)",
+            "reroute_seconds": st.column_config.NumberColumn("Stall (s)", format="%.1f"),
+            "goodput_pct": st.column_config.NumberColumn("Goodput (%)", format="%.3f"),
+            "fabric_cost_usd_per_day": st.column_config.NumberColumn(
+                "Cost (USD/day)", format="$%.0f"
+            ),
+        },
+        hide_index=True,
+    )
+st.caption(
+    f"A stall longer than the collective timeout ({scenario['network.collective_timeout_seconds']:g}"
+    " s) aborts the job and costs a full recovery. Vendor figures (SIDR 'sub-second') are claims, "
+    "not measurements; BGP/BFD timers are protocol settings."
+)

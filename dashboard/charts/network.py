@@ -1,0 +1,75 @@
+"""Figures for the Network page (pure: polars in, plotly figure out)."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import polars as pl
+
+TEMPLATE = "plotly_white"
+
+
+def _per_fabric_lines(df: pl.DataFrame, y: str, title: str, y_title: str, current_nodes: float):
+    fig = go.Figure()
+    for (fabric,), part in df.group_by("fabric", maintain_order=True):
+        fig.add_scatter(
+            x=part["nodes"].to_numpy(), y=part[y].to_numpy(), mode="lines", name=str(fabric)
+        )
+    fig.add_vline(x=current_nodes, line_dash="dot", line_color="#888")
+    fig.update_layout(
+        title=title,
+        xaxis_title="Nodes in the job (log scale)",
+        yaxis_title=y_title,
+        xaxis_type="log",
+        template=TEMPLATE,
+        legend={"orientation": "h", "y": -0.25},
+        margin={"t": 60},
+    )
+    return fig
+
+
+def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
+    """Data-parallel gradient synchronisation per step (ms) against nodes, per fabric."""
+    return _per_fabric_lines(
+        df,
+        "allreduce_ms",
+        "Gradient all-reduce per step vs nodes, by instance fabric",
+        "All-reduce time per step (ms)",
+        current_nodes,
+    )
+
+
+def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
+    """Scaling efficiency (compute time / step time, %) against nodes, per fabric."""
+    fig = _per_fabric_lines(
+        df,
+        "scaling_efficiency_pct",
+        "Scaling efficiency vs nodes (compute share of each step)",
+        "Scaling efficiency (%)",
+        current_nodes,
+    )
+    fig.update_yaxes(range=[0, 101])
+    return fig
+
+
+def reroute_chart(df: pl.DataFrame) -> go.Figure:
+    """Money lost per day to fabric events for each labelled reroute time."""
+    colors = ["#d62728" if f else "#1f77b4" for f in df["becomes_job_failure"].to_list()]
+    fig = go.Figure(
+        go.Bar(
+            x=df["reroute"].to_list(),
+            y=df["fabric_cost_usd_per_day"].to_numpy(),
+            marker_color=colors,
+            text=[f"−{p:.3f} pts" for p in df["goodput_loss_points"].to_list()],
+            textposition="outside",
+            hovertemplate="%{x}<br>$%{y:,.0f}/day, %{text}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title="Cost of fabric reroute stalls (red: stall exceeds the collective timeout)",
+        xaxis_title="Reroute mechanism (labelled input)",
+        yaxis_title="Cost of fabric events (USD/day)",
+        template=TEMPLATE,
+        showlegend=False,
+        margin={"t": 60},
+    )
+    return fig

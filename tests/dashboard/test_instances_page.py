@@ -1,0 +1,98 @@
+"""AppTest of the Instances page: the 70B / 15T / 30-day question, prices and MFU inputs."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from models import load_preset
+from models.instances_compare import compare_instances
+from tests.conftest import APP
+
+W70 = {
+    "w:workload.params_billion": 70.0,
+    "w:workload.tokens_trillion": 15.0,
+    "w:workload.hidden_size": 8192,
+}
+
+
+def scenario70():
+    return load_preset("aws-16k-h100").replace(
+        {
+            "workload.params_billion": 70.0,
+            "workload.tokens_trillion": 15.0,
+            "workload.hidden_size": 8192,
+        }
+    )
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    for key, value in W70.items():
+        at.slider(key=key).set_value(value)
+    at.run()
+    at.switch_page("app_pages/instances.py").run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_answers_the_70b_30_day_question(page, catalog):
+    rows = compare_instances(scenario70(), catalog, deadline_days=30.0)
+    best = next(r for r in rows if r["cheapest"])
+    assert metric(page, "Cheapest instance") == best["instance"]
+    assert metric(page, "Nodes") == f"{best['nodes']:,.0f}"
+    assert metric(page, "Cost to train") == f"${best['cost_to_train_usd'] / 1e6:,.2f}M"
+    share = (best["cost_failure_and_checkpoint_usd"] + best["cost_communication_usd"]) / best[
+        "cost_to_train_usd"
+    ]
+    assert metric(page, "Failure + communication overhead") == f"{share:.1%}"
+    text = page.success[0].value
+    assert "Failures and checkpoints cost $" in text and "exposed communication $" in text
+
+
+def test_unpriced_instances_need_a_user_price(page):
+    infos = " ".join(i.value for i in page.info)
+    assert "p6e-gb200.36xlarge: no public price" in infos
+    assert "trn2.48xlarge: no public price" in infos
+    assert page.number_input(key="inst:price:p6e-gb200.36xlarge").value is None
+    # the cost chart shows priced instances only; none invented
+    cost = json.loads(page.get("plotly_chart")[1].proto.spec)
+    xs = cost["data"][0]["x"]
+    assert not any("gb200" in x or "trn2" in x for x in xs)
+    assert "USD" in cost["layout"]["yaxis"]["title"]["text"]
+
+
+def test_entering_a_price_adds_the_instance(page, catalog):
+    page.number_input(key="inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
+    assert not page.exception
+    xs = json.loads(page.get("plotly_chart")[1].proto.spec)["data"][0]["x"]
+    assert any("p6e-gb200.36xlarge" in x for x in xs)
+    rows = compare_instances(
+        scenario70(), catalog, deadline_days=30.0, prices={"p6e-gb200.36xlarge": 20.0}
+    )
+    best = next(r for r in rows if r["cheapest"])
+    assert metric(page, "Cheapest instance") == best["instance"]
+
+
+def test_mfu_slider_changes_time(page, catalog):
+    page.slider(key="inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
+    assert not page.exception
+    rows = compare_instances(
+        scenario70(),
+        catalog,
+        deadline_days=30.0,
+        prices={"p6e-gb200.36xlarge": 20.0},
+        mfus={"p6-b200.48xlarge": 0.30},
+    )
+    b200 = next(r for r in rows if r["instance"] == "p6-b200.48xlarge")
+    spec = json.loads(page.get("plotly_chart")[0].proto.spec)
+    labels = spec["data"][0]["x"]
+    assert any(lbl.startswith(f"p6-b200.48xlarge ×{b200['nodes']:,.0f}") for lbl in labels)

@@ -1,0 +1,81 @@
+"""AppTest of the Network page: metrics match the model, sliders move them, charts labelled."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from models import evaluate, load_preset
+from models import network as net
+from tests.conftest import APP
+
+
+def values(v):
+    if isinstance(v, dict):  # plotly encodes numpy arrays as base64 typed arrays
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"]).tolist()
+    return list(v)
+
+
+@pytest.fixture(scope="module")
+def page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page("app_pages/network.py").run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_network_metrics_match_model(page, catalog):
+    ev = evaluate(load_preset("aws-16k-h100"), catalog)
+    assert metric(page, "Gradient all-reduce per step") == f"{ev['allreduce_ms']:,.0f} ms"
+    assert metric(page, "Step time") == f"{ev['step_seconds']:.2f} s"
+    assert metric(page, "Scaling efficiency") == f"{ev['scaling_efficiency'] * 100:.1f}%"
+
+
+def test_network_charts_have_titles_units_and_fabrics(page):
+    charts = [json.loads(c.proto.spec) for c in page.get("plotly_chart")]
+    assert len(charts) == 3
+    for spec in charts:
+        assert spec["layout"]["title"]["text"]
+        assert "(" in spec["layout"]["yaxis"]["title"]["text"]  # unit in the axis title
+    names = {t["name"] for t in charts[0]["data"]}
+    assert any("p5.48xlarge" in n for n in names) and any("trn2" in n for n in names)
+    # scaling efficiency stays within 0..100 % and never rises with nodes (fixed batch)
+    for trace in charts[1]["data"]:
+        y = values(trace["y"])
+        assert all(0 < v <= 100 for v in y)
+        assert all(b <= a + 1e-9 for a, b in itertools.pairwise(y))
+    bars = charts[2]["data"][0]
+    assert values(bars["x"]) == list(net.REROUTE_PRESETS_S)
+
+
+def test_reroute_costs_follow_events_and_timers(page, catalog):
+    page.number_input(key="net:events_per_day").set_value(4.0).run()
+    assert not page.exception
+    y = values(json.loads(page.get("plotly_chart")[2].proto.spec)["data"][0]["y"])
+    base = load_preset("aws-16k-h100")
+    g0 = evaluate(base, catalog)["goodput"]
+    bgp = evaluate(
+        base.replace({"network.fabric_events_per_day": 4.0, "network.reroute_seconds": 90.0}),
+        catalog,
+    )
+    assert y[2] == pytest.approx((g0 - bgp["goodput"]) * bgp["cluster_usd_per_day"], rel=1e-9)
+    assert y[0] < y[2] / 50  # SIDR's claimed 1 s vs a 90 s BGP hold timer
+
+
+def test_efficiency_slider_changes_allreduce(page, catalog):
+    page.slider(key="w:network.inter_node_efficiency").set_value(50.0).run()
+    assert not page.exception
+    ev = evaluate(
+        load_preset("aws-16k-h100").replace({"network.inter_node_efficiency": 0.5}), catalog
+    )
+    assert metric(page, "Gradient all-reduce per step") == f"{ev['allreduce_ms']:,.0f} ms"
