@@ -101,10 +101,8 @@ events = st.number_input(
     help="Llama 3 405B saw 35 switch/cable interruptions in 54 days (0.65/day).",
 )
 rr = svc.reroute_comparison(scenario, cache.catalog(), events)
-a, b = st.columns([3, 2])
-with a:
-    st.plotly_chart(reroute_chart(rr), width="stretch")
-with b:
+st.plotly_chart(reroute_chart(rr), width="stretch")
+with st.expander("Reroute comparison as a table"):
     st.dataframe(
         rr.select(["reroute", "reroute_seconds", "goodput_pct", "fabric_cost_usd_per_day"]),
         column_config={

@@ -70,7 +70,7 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         xaxis_title="Instance × nodes (priced instances only)",
         yaxis_title="Cost to train (USD)",
         template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.3},
+        legend={"orientation": "v"},
         margin={"t": 60},
     )
     return fig

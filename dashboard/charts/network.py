@@ -29,13 +29,15 @@ def _per_fabric_lines(df: pl.DataFrame, y: str, title: str, y_title: str, curren
 
 def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
     """Data-parallel gradient synchronisation per step (ms) against nodes, per fabric."""
-    return _per_fabric_lines(
+    fig = _per_fabric_lines(
         df,
         "allreduce_ms",
         "Gradient all-reduce per step vs nodes, by instance fabric",
-        "All-reduce time per step (ms)",
+        "All-reduce time per step (ms, log scale)",
         current_nodes,
     )
+    fig.update_yaxes(type="log")
+    return fig
 
 
 def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
@@ -56,18 +58,27 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
     colors = ["#d62728" if f else "#1f77b4" for f in df["becomes_job_failure"].to_list()]
     fig = go.Figure(
         go.Bar(
-            x=df["reroute"].to_list(),
-            y=df["fabric_cost_usd_per_day"].to_numpy(),
+            y=df["reroute"].to_list(),
+            x=df["fabric_cost_usd_per_day"].to_numpy(),
+            orientation="h",
             marker_color=colors,
-            text=[f"−{p:.3f} pts" for p in df["goodput_loss_points"].to_list()],
-            textposition="outside",
-            hovertemplate="%{x}<br>$%{y:,.0f}/day, %{text}<extra></extra>",
+            text=[
+                f"${c:,.0f}/day, −{p:.3f} goodput pts"
+                for c, p in zip(
+                    df["fabric_cost_usd_per_day"].to_list(),
+                    df["goodput_loss_points"].to_list(),
+                    strict=True,
+                )
+            ],
+            textposition="auto",
+            hovertemplate="%{y}<br>%{text}<extra></extra>",
         )
     )
     fig.update_layout(
         title="Cost of fabric reroute stalls (red: stall exceeds the collective timeout)",
-        xaxis_title="Reroute mechanism (labelled input)",
-        yaxis_title="Cost of fabric events (USD/day)",
+        yaxis_title="Reroute mechanism (labelled input)",
+        xaxis_title="Cost of fabric events (USD/day)",
+        yaxis_autorange="reversed",
         template=TEMPLATE,
         showlegend=False,
         margin={"t": 60},
