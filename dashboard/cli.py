@@ -182,8 +182,9 @@ def cmd_instances(args: argparse.Namespace) -> int:
             else f"{r['usd_per_1e18_useful_flops']:.2f}"
         )
         mark = " *" if r["cheapest"] else ""
+        nodes = f"{r['nodes']:,.0f}" if r["feasible"] else "-"
         print(
-            f"{r['instance']:<20}{r['accelerator'][:13]:<14}{r['nodes']:>7,.0f}{price:>10}"
+            f"{r['instance']:<20}{r['accelerator'][:13]:<14}{nodes:>7}{price:>10}"
             f"{days:>8}{usd(r['cost_to_train_usd']):>15}"
             f"{usd(r['cost_failure_and_checkpoint_usd']):>14}"
             f"{usd(r['cost_communication_usd']):>13}{per:>12}{mark}"
