@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from models import Scenario, ValidationError, load_catalog
 
@@ -27,6 +28,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     from dashboard.reports import build_report, report_format, write_report
 
     report_format(args.output)  # fail on a bad extension before any work
+    if args.compare and args.output.lower().endswith(".toml"):
+        raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
     scenario = Scenario.load(args.scenario)
     if args.set:
         scenario = scenario.with_overrides(args.set)
@@ -34,8 +37,22 @@ def cmd_report(args: argparse.Namespace) -> int:
     catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
     if args.trials is not None and args.output.lower().endswith(".toml"):
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
+    fmt = report_format(args.output)
+    if fmt == ".toml":  # the exact (validated) scenario; nothing to evaluate
+        path = Path(args.output)
+        try:
+            path.write_text(scenario.to_toml(), encoding="utf-8")
+        except OSError as exc:
+            raise ValidationError(args.output, f"cannot be written ({exc.strerror})") from None
+        sys.stderr.write(f"goodput: wrote {path}\n")
+        return 0
     report = build_report(
-        scenario, compare_to=other, trials=args.trials, seed=args.seed, catalog=catalog
+        scenario,
+        compare_to=other,
+        trials=args.trials,
+        seed=args.seed,
+        catalog=catalog,
+        detail=fmt in (".html", ".pdf"),
     )
     path = write_report(report, args.output)
     sys.stderr.write(f"goodput: wrote {path}\n")

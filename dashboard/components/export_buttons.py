@@ -34,7 +34,10 @@ def file_stem(name: str) -> str:
 @lru_cache(maxsize=16)
 def report_bytes(scenario: Scenario, fmt: str) -> bytes:
     """The report of ``scenario`` in format ``fmt`` (cached per scenario and format)."""
-    return render(build_report(scenario, catalog=cache.catalog()), fmt)
+    if fmt == ".toml":
+        return scenario.to_toml().encode("utf-8")
+    detail = fmt in (".html", ".pdf")  # tables need no figures or model sections
+    return render(build_report(scenario, catalog=cache.catalog(), detail=detail), fmt)
 
 
 def _deferred(scenario: Scenario, fmt: str):

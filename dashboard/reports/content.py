@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -62,6 +63,12 @@ METRIC_LABELS: dict[str, str] = {
     "savings_usd_per_day": "Savings per day",
     "savings_usd_per_month": "Savings per month",
     "savings_usd_per_year": "Savings per year",
+    "recommended_checkpoint_interval_minutes": "Recommended checkpoint interval",
+    "goodput_at_recommended_interval": "Goodput at the recommended interval",
+    "interval_savings_usd_per_day": "Savings from the recommended interval",
+    "recommended_hot_spares": "Recommended hot spares",
+    "spares_savings_usd_per_day": "Savings from the recommended spares",
+    "recommendation_savings_usd_per_day": "Savings from both recommendations",
 }
 
 #: Units of core metrics whose key suffix does not say it.
@@ -71,6 +78,8 @@ METRIC_UNITS: dict[str, str] = {
     "accelerators": "",
     "value_of_reliability_is_slope": "",
     "usd_per_instance_hour": "USD/h",
+    "goodput_at_recommended_interval": "%",
+    "recommended_hot_spares": "nodes",
 }
 
 #: Metrics shown in the headline block, in order.
@@ -231,6 +240,10 @@ _WORDS = {
     "allreduce": "all-reduce",
     "ckpt": "checkpoint",
     "1e18": "10¹⁸",
+    "nvme": "NVMe",
+    "fs": "FS",
+    "level1": "level 1",
+    "level2": "level 2",
 }
 #: Trailing unit words dropped from generated labels (the value shows the unit).
 _UNIT_WORDS = ("days", "hours", "minutes", "seconds", "ms", "usd", "gb", "tb", "gib", "s")
@@ -271,6 +284,8 @@ class Section:
     metrics: tuple[Metric, ...] = ()
     table: pl.DataFrame | None = None
     figure: go.Figure | None = None
+    #: (column, header, kind) for the table; kind "num" right-aligns; default: all text.
+    table_columns: tuple[tuple[str, str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -281,6 +296,8 @@ class MonteCarloSummary:
     seed: int | None
     table: pl.DataFrame
     note: str = ""
+    #: raw ``SimulationResult.summary()`` floats (for the CSV/Parquet tables)
+    values: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -560,6 +577,7 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
         trials=trials,
         seed=seed,
         table=montecarlo_table(result),
+        values={k: float(v) for k, v in result.summary().items()},
         note=(
             f"Each run simulates {MONTECARLO_DAYS:g} days of training with the failure, "
             "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
@@ -608,6 +626,150 @@ def montecarlo_table(result: Any) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
+def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:
+    """Recommended checkpoint interval and hot spares (dashboard.services.optimizer)."""
+    from dashboard.services import optimizer as opt_svc
+
+    rec = opt_svc.recommend(scenario, dict(catalog))
+    iv, sp = rec["interval"], rec["spares"]
+    metrics = (
+        make_metric("recommended_checkpoint_interval_minutes", iv.interval_minutes),
+        make_metric("goodput_at_recommended_interval", iv.goodput),
+        make_metric("interval_savings_usd_per_day", iv.savings_usd_per_day),
+        make_metric("recommended_hot_spares", float(sp.spares)),
+        make_metric("spares_savings_usd_per_day", sp.savings_usd_per_day),
+        make_metric("recommendation_savings_usd_per_day", rec["comparison"].savings_usd_per_day),
+    )
+    intro = (
+        f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
+        f"interval is {iv.interval_minutes:.1f} min (worth "
+        f"{format_value('x_usd_per_day', iv.savings_usd_per_day)}). With it, "
+        f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
+        f"{sp.current_spares}); both changes together save "
+        f"{format_value('x_usd_per_day', rec['comparison'].savings_usd_per_day)}."
+    )
+    return metrics, intro
+
+
+def _days(value: float | None) -> str:
+    return f"{value:,.1f}" if value is not None and math.isfinite(value) else "n/a"
+
+
+def _instance_section(scenario: Scenario, catalog) -> Section:
+    """Every catalog instance at the same accelerator count, cheapest to train first."""
+    from dashboard.services import optimizer as opt_svc
+
+    df = opt_svc.instance_table(scenario, dict(catalog), None)
+    current = scenario["cluster.instance"]
+    rows = []
+    for r in df.iter_rows(named=True):
+        ok = r["feasible"]
+        rows.append(
+            {
+                "instance": r["instance"]
+                + (" (this scenario)" if r["instance"] == current else ""),
+                "accelerator": r["accelerator"],
+                "nodes": f"{r['nodes']:,}" if ok else "",
+                "price": format_value("usd_per_instance_hour", r["usd_per_instance_hour"])
+                if ok
+                else "",
+                "goodput": format_value("goodput", r["goodput"]) if ok else "",
+                "days": _days(r["time_to_train_days"]) if ok else "",
+                "cost": format_value("x_usd", r["cost_to_train_usd"]) if ok else r["reason"],
+            }
+        )
+    table = pl.DataFrame(
+        rows,
+        schema=dict.fromkeys(
+            ("instance", "accelerator", "nodes", "price", "goodput", "days", "cost"), pl.String
+        ),
+    )
+    return Section(
+        id="instances",
+        title="Instance choice",
+        intro=(
+            "The same job and accelerator count on every instance type in the catalog, "
+            "cheapest to train first (catalog on-demand prices; instances without a "
+            "published price are listed but not ranked)."
+        ),
+        table=table,
+        table_columns=(
+            ("instance", "Instance", "text"),
+            ("accelerator", "Accelerator", "text"),
+            ("nodes", "Nodes", "num"),
+            ("price", "Price", "num"),
+            ("goodput", "Goodput", "num"),
+            ("days", "Days to train", "num"),
+            ("cost", "Cost to train", "num"),
+        ),
+    )
+
+
+MODEL_METHODS: tuple[tuple[str, str, str], ...] = (
+    (
+        "checkpoint_size_TB",
+        "Checkpoint tiers",
+        "Checkpoint size = parameters × bytes per parameter; per-tier save/restore from the "
+        "tier bandwidths (data/checkpoint_tiers.csv); two-level first-order waste "
+        "C1/T + C2/(kT) + λ1(T/2 + R1) + λ2(kT/2 + R2), each level following Young with "
+        "its own failure class; in-memory replicas lost with the Gemini-style group model.",
+    ),
+    (
+        "time_to_train_days",
+        "Compute and time to train",
+        "Training FLOPs ≈ 6·N·D (Kaplan et al. 2020); time to train = FLOPs / (accelerators × "
+        "peak BF16 × MFU × goodput) with MFU as defined in PaLM (Chowdhery et al. 2022, "
+        "App. B); pipeline bubble (p − 1)/(m + p − 1) (Narayanan et al. 2021).",
+    ),
+    (
+        "allreduce_ms",
+        "Network",
+        "Hierarchical ring all-reduce in the α-β model (Hockney 1994; Thakur, Rabenseifner "
+        "& Gropp 2005): NVLink inside a node, EFA across nodes; exposed time after overlap.",
+    ),
+)
+
+
+def model_sections(
+    scenario: Scenario, ev: Evaluation, catalog
+) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
+    """Optional sections (metrics grouped by name, recommendations, instance ranking) and
+    the methods entries of the models whose results the evaluation carries."""
+    sections = list(optional_sections(ev))
+    methods = [(t, d) for key, t, d in MODEL_METHODS if key in ev.metrics]
+    try:
+        rec_metrics, intro = _recommendation_metrics(scenario, catalog)
+    except ImportError:  # optimizer not part of this build
+        rec_metrics, intro = (), ""
+    if rec_metrics:
+        ck = next((s for s in sections if s.id == "checkpoint"), None)
+        merged = Section(
+            id="checkpoint",
+            title="Checkpointing and hot spares",
+            intro=intro,
+            metrics=rec_metrics + (ck.metrics if ck else ()),
+        )
+        sections = [merged] + [s for s in sections if s.id != "checkpoint"]
+        methods.append(
+            (
+                "Recommendations",
+                "Checkpoint interval: bounded Brent minimisation of lost USD/day over the "
+                "interval (Daly's exact goodput); hot spares: exhaustive search of 0-200 spares "
+                "with the Poisson spare model, net of the spares' price (models/optimize.py).",
+            )
+        )
+    if "time_to_train_days" in ev.metrics:
+        try:
+            inst = _instance_section(scenario, catalog)
+        except ImportError:
+            inst = None
+        if inst is not None:
+            order = {"checkpoint": 0, "compute": 1, "instances": 2}
+            sections.append(inst)
+            sections.sort(key=lambda s: order.get(s.id, 3))
+    return tuple(sections), methods
+
+
 def build_report(
     scenario: Scenario,
     *,
@@ -616,8 +778,13 @@ def build_report(
     seed: int | None = 20261202,
     catalog: Mapping[str, Instance] | None = None,
     generated: dt.date | None = None,
+    detail: bool = True,
 ) -> Report:
-    """Evaluate ``scenario`` (and ``compare_to``) and gather everything a report shows."""
+    """Evaluate ``scenario`` (and ``compare_to``) and gather everything a report shows.
+
+    ``detail=False`` skips what only the HTML/PDF show (figures, model sections), for the
+    CSV/Parquet tables.
+    """
     cat = catalog if catalog is not None else load_catalog()
     if compare_to is not None:
         comparison: Comparison | None = compare(scenario, compare_to, cat)
@@ -629,6 +796,10 @@ def build_report(
     values = {**m, **ev.value_of_reliability}
     headline = tuple(make_metric(k, values[k]) for k in HEADLINE_KEYS)
     losses = svc.loss_table(ev)
+    if not detail:
+        return _light_report(
+            scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated
+        )
     sweep = svc.goodput_vs_rate(scenario, dict(cat))
     waterfall = wrap_categories(loss_waterfall(losses, m["goodput"]))
     waterfall.update_yaxes(range=[max(0.0, min(m["goodput"] * 100 - 5, 80.0)), 104.0])
@@ -639,6 +810,8 @@ def build_report(
         ),
     }
     methods = list(METHODS)
+    sections, model_methods = model_sections(scenario, ev, cat)
+    methods.extend(model_methods)
     comparison_table = changed = None
     if comparison is not None:
         comparison_table = _comparison_table(comparison)
@@ -668,10 +841,32 @@ def build_report(
         assumptions=svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]),
         losses=losses,
         figures=figures,
-        sections=optional_sections(ev),
+        sections=sections,
         comparison=comparison,
         comparison_table=comparison_table,
         changed_assumptions=changed,
         montecarlo=mc,
         methods=tuple(methods),
+    )
+
+
+def _light_report(scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated):
+    mc = None
+    if trials is not None:
+        if not 1 <= trials <= 1_000_000:
+            raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
+        mc = _montecarlo(scenario, trials, seed, cat)
+    return Report(
+        title="Goodput report" if comparison is None else "Goodput comparison report",
+        generated=generated or dt.date.today(),
+        scenario=scenario,
+        evaluation=ev,
+        headline=headline,
+        summary=_summary(ev),
+        assumptions=svc.assumptions_table(scenario, ev.instance, ev["usd_per_instance_hour"]),
+        losses=svc.loss_table(ev),
+        figures={},
+        comparison=comparison,
+        montecarlo=mc,
+        methods=METHODS,
     )

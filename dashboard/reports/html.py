@@ -322,7 +322,8 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         if sec.metrics:
             parts.append(_metric_rows(sec.metrics))
         if sec.table is not None and sec.table.height:
-            parts.append(_table(sec.table, [(c, c, "text") for c in sec.table.columns]))
+            cols = sec.table_columns or tuple((c, c, "text") for c in sec.table.columns)
+            parts.append(_table(sec.table, cols))
         if sec.figure is not None:
             parts.append(figure(sec.figure, f"fig-{sec.id}"))
 

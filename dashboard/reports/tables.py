@@ -87,6 +87,20 @@ def report_table(report: Report) -> pl.DataFrame:
                         "unit": "fraction" if key.startswith("goodput") else metric_unit(key),
                     }
                 )
+    if report.montecarlo is not None:
+        mc = report.montecarlo
+        for key, value in mc.values.items():
+            rows.append(
+                {
+                    "table": "montecarlo",
+                    "role": "scenario" if c is None else "baseline",
+                    "scenario": report.scenario.name,
+                    "key": key,
+                    "label": f"Monte Carlo ({mc.trials} runs, seed {mc.seed}): {key}",
+                    "value": float(value),
+                    "unit": "fraction" if key.startswith("goodput") else metric_unit(key),
+                }
+            )
     return pl.DataFrame(rows, schema=SCHEMA)
 
 

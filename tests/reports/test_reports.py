@@ -372,3 +372,30 @@ def test_cli_trials_writes_percentiles(tmp_path):
     )
     assert r.returncode == 0, r.stderr
     assert "Monte Carlo percentiles" in parse((tmp_path / "r.html").read_text()).visible
+
+
+def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
+    """Sections built from models.optimize (issue #4) when the evaluation has their inputs."""
+    opt = pytest.importorskip("models.optimize")
+    from models import resolve_inputs
+
+    sections = {s.id: s for s in report.sections}
+    if "time_to_train_days" not in report.evaluation.metrics:
+        pytest.skip("compute model not in this build")
+    ck = {m.key: m for m in sections["checkpoint"].metrics}
+    rec = opt.recommend_checkpoint_interval(resolve_inputs(report.scenario, catalog))
+    assert round(rec.interval_minutes, 1) == 26.2  # Daly's exact optimum for δ=1 min, M=6 h
+    assert ck["recommended_checkpoint_interval_minutes"].text == "26.17 min"
+    table = sections["instances"].table
+    mine = table.filter(pl.col("instance") == "p5.48xlarge (this scenario)").row(0, named=True)
+    assert mine["goodput"] == "89.34%"
+    assert mine["nodes"] == "2,000"
+    text = parse(render_html(report)).visible
+    assert "Checkpointing and hot spares" in text and "Instance choice" in text
+    assert "Kaplan et al. 2020" in text  # methods entry of the compute model
+
+
+def test_light_report_tables_equal_full_report_tables(baseline, report, catalog):
+    light = build_report(baseline, catalog=catalog, generated=DATE, detail=False)
+    assert light.figures == {} and light.sections == ()
+    assert render(light, ".csv") == render(report, ".csv")
