@@ -7,23 +7,29 @@ goodput over the first ``days`` of wall time and the wall time to finish are rec
 
 Process (units: minutes inside, days/hours at the interface)
 ------------------------------------------------------------
-* Work is cut into segments of τ₁ compute followed by a blocking save δ₁ (the checkpoint);
-  with an in-memory tier every k-th segment also pays the durable save δ₂ and becomes durable
-  (τ = k·τ₁ = ``checkpoint.interval_minutes``).  Without it τ₁ = τ, δ₁ = δ and every
-  checkpoint is durable.  Checkpoints are computed in closed form between events.
+* Work is cut into segments of τ₁ compute followed by a blocking save δ₁ (the level-1
+  checkpoint); with a two-level strategy (``checkpoint.strategy``) every k-th segment also pays
+  the durable save δ₂ and becomes durable (k·τ₁ ≈ ``checkpoint.durable_interval_minutes``).
+  Without it every checkpoint is durable.  Checkpoints are computed in closed form between
+  events.  All of these times come from :func:`models.evaluate.evaluate_arrays`.
 * Node failures: exponential (superposed, rate N·r) or, when ``reliability.weibull_shape`` ≠ 1,
   N independent per-node Weibull renewal processes started in equilibrium (the first gap is
   the stationary forward-recurrence time, so the mean rate stays N·r from day 0), after
-  Schroeder & Gibson, DSN'06.  Correlated events (``simulation.correlated_event_*``) take out
-  several nodes at once (one job failure).
-* A failure loses the work since the last checkpoint that survives it (memory replicas survive
-  unless a whole replica group fails, :func:`replica_loss_probability`; else the durable tier),
-  then costs detection + replacement + restart + restore.  A failure during recovery restarts
-  the recovery, as in Daly's model [2].  Replacement is a hot-spare swap while a spare is free,
-  else ``recovery.replacement_minutes``; every failed node goes to repair for a lognormal time
-  (mean ``reliability.repair_hours``) and then rejoins the pool — the same M/G/∞ picture as
+  Schroeder & Gibson [3].  A share ``checkpoint.correlated_fraction`` of node failures takes
+  out ``checkpoint.correlated_nodes`` nodes at once (one job failure, several spares).  Fabric
+  events that outlast the collective timeout are further Poisson job failures
+  (:func:`models.network.fabric_failures_per_day`).
+* A failure loses the work since the last checkpoint that survives it: with two levels a
+  failure falls back to the durable tier with the analytic model's probability
+  ``fallback_fraction`` (every level-1 copy lost, Gemini [4]), else restores from level 1.
+  It then costs detection + replacement + restart + restore.  A failure during recovery
+  restarts the recovery, as in Daly's model [2].  Replacement is a hot-spare swap while a
+  spare is free, else ``recovery.replacement_minutes``; every failed node goes to repair for a
+  lognormal time (mean ``reliability.repair_hours``, shape ``simulation.repair_sigma``) and
+  then rejoins the pool — the M/G/∞ picture of
   :func:`models.reliability.probability_no_spare`.
-* Fabric stalls pause training (no work lost) for a lognormal time.
+* Fabric events shorter than the timeout pause training (no work lost) for the reroute time,
+  drawn lognormal with the recovery spread.
 
 With exponential failures, fixed recovery times, no spares and no extra tiers the expected wall
 time to finish T_s of work is exactly Daly's T_w (REFERENCES.md §2,
@@ -48,7 +54,6 @@ from typing import Any
 
 import numpy as np
 from scipy.special import gamma as gamma_fn
-from scipy.special import gammaln
 
 from ._tools import MINUTES_PER_DAY
 from .errors import ValidationError
@@ -75,45 +80,16 @@ TIMELINE_EVENTS = (
 )
 
 
-def replica_loss_probability(nodes, failed_nodes, replicas):
-    """Probability that ``failed_nodes`` random failures wipe out a whole replica group.
-
-    Nodes are in N/m groups of m that hold each other's in-memory checkpoints (Gemini [4]); a
-    checkpoint is lost when every member of some group fails.  P(a given group all failed)
-    = C(N−m, k−m)/C(N, k); the union bound over N/m groups gives
-    P ≤ (N/m)·C(N−m, k−m)/C(N, k) (REFERENCES.md §3), exact while k < 2m.  P = 0 for k < m.
-
-    Examples
-    --------
-    >>> round(replica_loss_probability(2000, 4, 2), 6)  # 1000 pairs, 4 random failures
-    0.003002
-    """
-    n = np.asarray(nodes, dtype=float)
-    k = np.asarray(failed_nodes, dtype=float)
-    m = np.asarray(replicas, dtype=float)
-    ok = k >= m
-    ks = np.where(ok, k, m)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        log_c = (
-            gammaln(n - m + 1)
-            - gammaln(ks - m + 1)
-            - gammaln(n - ks + 1)
-            - (gammaln(n + 1) - gammaln(ks + 1) - gammaln(n - ks + 1))
-        )
-        p = (n / m) * np.exp(log_c)
-    p = np.where(ok & (ks <= n), np.clip(p, 0.0, 1.0), np.where(ks > n, 1.0, 0.0))
-    p = np.where(ok, p, 0.0)
-    return float(p) if p.ndim == 0 else p
-
-
 @dataclass(frozen=True)
 class SimulationParams:
     """Numbers the simulator needs, in minutes, taken from the analytic path."""
 
     nodes: int
-    node_rate_per_min: float
+    node_rate_per_min: float  # independent node failures (Poisson or Weibull renewals)
+    extra_rate_per_min: float  # other job failures (fabric events past the timeout), Poisson
+    extra_hang_minutes: float  # such a failure first hangs the job until the timeout fires
     weibull_shape: float
-    corr_rate_per_min: float
+    corr_fraction: float  # share of node failures that take out corr_nodes nodes at once
     corr_nodes: int
     stall_rate_per_min: float
     stall_minutes: float
@@ -121,18 +97,17 @@ class SimulationParams:
     replacement: float
     swap: float
     restart: float
-    restore: float
-    memory_restore: float
+    restore: float  # durable tier (level 2, or the only level)
+    memory_restore: float  # level 1 when two-level
     spread: float
     repair_minutes: float
     repair_sigma: float
     spares: int
     seg_compute: float  # τ₁
     seg_save: float  # δ₁
-    durable_every: int  # k
+    durable_ratio: float  # r = durable interval / τ₁ (1: every checkpoint is durable)
     durable_extra_save: float  # δ₂
-    p_lose_single: float
-    p_lose_corr: float
+    p_fallback: float  # probability that a failure loses every level-1 copy
     cluster_usd_per_min: float
     spare_usd_per_min: float
     goodput_analytic: float
@@ -142,61 +117,70 @@ class SimulationParams:
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
     """Build :class:`SimulationParams` from ``models.resolve_inputs`` output.
 
-    The checkpoint interval (including ``'optimal'``) and the analytic goodput come from
-    :func:`models.evaluate.evaluate_arrays`, so the simulator follows the analytic model.
+    Everything that the analytic model derives is taken from
+    :func:`models.evaluate.evaluate_arrays`, so the simulator follows it: the checkpoint
+    interval (``'optimal'`` resolved), the level-1 save/restore and the durable save/restore
+    and interval of the checkpoint strategy (:mod:`models.checkpoint`), the share of failures
+    that fall back to the durable tier, the job failure rate including fabric events that
+    outlast the collective timeout and the fabric reroute stalls (:mod:`models.network`).
+    With two levels the durable interval is rounded to a whole number k of level-1 intervals.
     """
     from .evaluate import evaluate_arrays  # local: evaluate imports nothing from here
 
-    ev = evaluate_arrays(inputs)
+    ev = {k: float(np.asarray(v)) for k, v in evaluate_arrays(inputs).items() if np.ndim(v) == 0}
 
     def f(key: str, default: float = 0.0) -> float:
-        v = inputs.get(key, default)
-        return float(np.asarray(v))
+        return float(np.asarray(inputs.get(key, default)))
 
-    tau = float(np.asarray(ev["checkpoint_interval_minutes"]))
-    save = f("checkpoint.save_seconds") / 60.0
-    mem_iv = f("simulation.memory_checkpoint_interval_minutes")
-    replicas = int(f("simulation.memory_replicas", 2))
     nodes = int(f("cluster.nodes"))
-    corr_nodes = int(f("simulation.correlated_event_nodes", 4))
-    if 0 < mem_iv < tau:
-        k = max(1, round(tau / mem_iv))
-        seg_compute, seg_save, extra = tau / k, f("simulation.memory_save_seconds", 5.0) / 60, save
-        p_single = 1.0 if replicas <= 1 else 0.0
-        p_corr = float(replica_loss_probability(nodes, min(corr_nodes, nodes), replicas))
-        mem_restore = f("simulation.memory_restore_minutes", 0.5)
+    node_rate = f("reliability.node_failure_rate_per_day")
+    tau = ev["checkpoint_interval_minutes"]
+    save1 = ev.get("save_seconds", f("checkpoint.save_seconds")) / 60.0
+    restore1 = ev.get("restore_seconds", f("recovery.restore_minutes") * 60.0) / 60.0
+    durable_iv = ev.get("durable_interval_minutes", tau)
+    two_level = ev.get("fallback_fraction", 0.0) > 0 or durable_iv != tau
+    if two_level:
+        ratio = max(1.0, durable_iv / tau)
+        extra = ev.get("durable_save_seconds", 0.0) / 60.0
+        restore2 = ev.get("durable_restore_seconds", restore1 * 60.0) / 60.0
+        p_fb = ev.get("fallback_fraction", 0.0)
     else:
-        k, seg_compute, seg_save, extra = 1, tau, save, 0.0
-        p_single = p_corr = 1.0
-        mem_restore = f("recovery.restore_minutes")
+        ratio, extra, restore2, p_fb = 1.0, 0.0, restore1, 1.0
+    lam_total = ev["failures_per_day"]
+    fabric = f("network.fabric_events_per_day")
+    reroute_s = f("network.reroute_seconds", 90.0)
+    timeout_s = f("network.collective_timeout_seconds", 600.0)
+    stall_rate = fabric if reroute_s <= timeout_s else 0.0
     price = f("pricing.usd_per_instance_hour")
+    spares = int(f("cluster.spare_nodes"))
     return SimulationParams(
         nodes=nodes,
-        node_rate_per_min=f("reliability.node_failure_rate_per_day") / MINUTES_PER_DAY,
+        node_rate_per_min=node_rate / MINUTES_PER_DAY,
+        extra_rate_per_min=max(0.0, lam_total - nodes * node_rate) / MINUTES_PER_DAY,
+        extra_hang_minutes=timeout_s / 60.0 if reroute_s > timeout_s else 0.0,
         weibull_shape=f("reliability.weibull_shape", 1.0),
-        corr_rate_per_min=f("simulation.correlated_event_rate_per_day") / MINUTES_PER_DAY,
-        corr_nodes=corr_nodes,
-        stall_rate_per_min=f("simulation.fabric_stall_rate_per_day") / MINUTES_PER_DAY,
-        stall_minutes=f("simulation.fabric_stall_minutes", 3.0),
+        corr_fraction=f("checkpoint.correlated_fraction"),
+        corr_nodes=max(1, int(f("checkpoint.correlated_nodes", 1))),
+        stall_rate_per_min=stall_rate / MINUTES_PER_DAY,
+        stall_minutes=reroute_s / 60.0,
         detection=f("recovery.detection_minutes"),
         replacement=f("recovery.replacement_minutes"),
         swap=f("recovery.hot_spare_swap_minutes"),
         restart=f("recovery.restart_minutes"),
-        restore=f("recovery.restore_minutes"),
-        memory_restore=mem_restore,
+        restore=restore2,
+        memory_restore=restore1,
         spread=f("simulation.recovery_spread", 0.3),
         repair_minutes=f("reliability.repair_hours") * 60.0,
         repair_sigma=f("simulation.repair_sigma", 1.0),
-        spares=int(f("cluster.spare_nodes")),
-        seg_compute=seg_compute,
-        seg_save=seg_save,
-        durable_every=k,
+        spares=spares,
+        seg_compute=tau,
+        seg_save=save1,
+        durable_ratio=ratio,
         durable_extra_save=extra,
-        p_lose_single=p_single,
-        p_lose_corr=p_corr,
+        p_fallback=p_fb,
         cluster_usd_per_min=nodes * price / 60.0,
-        spare_usd_per_min=int(f("cluster.spare_nodes")) * price / 60.0,
-        goodput_analytic=float(np.asarray(ev["goodput"])),
+        spare_usd_per_min=spares * price / 60.0,
+        goodput_analytic=ev["goodput"],
         interval_minutes=tau,
     )
 
@@ -320,10 +304,8 @@ def check_size(trials: Any, days: Any, inputs: Mapping[str, Any] | None = None) 
     if inputs is None:
         return
     nodes = float(np.asarray(inputs["cluster.nodes"]))
-    per_day = (
-        nodes * float(np.asarray(inputs["reliability.node_failure_rate_per_day"]))
-        + float(np.asarray(inputs.get("simulation.correlated_event_rate_per_day", 0.0)))
-        + float(np.asarray(inputs.get("simulation.fabric_stall_rate_per_day", 0.0)))
+    per_day = nodes * float(np.asarray(inputs["reliability.node_failure_rate_per_day"])) + float(
+        np.asarray(inputs.get("network.fabric_events_per_day", 0.0))
     )
     # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
     expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
@@ -427,9 +409,10 @@ class _Chunk:
         self.checkpoints = 0
         s = p.seg_compute + p.seg_save
         self.s = s
-        self.k = p.durable_every
+        self.r = p.durable_ratio
+        self.two = p.durable_ratio > 1.0 or p.p_fallback < 1.0
         self.d2 = p.durable_extra_save
-        self.mean_seg = s + self.d2 / self.k
+        self.mean_seg = s + self.d2 / self.r
         self.weib = None
         self.ptr = None
         if p.weibull_shape != 1.0 and p.node_rate_per_min > 0:
@@ -450,7 +433,12 @@ class _Chunk:
         """Time to complete j segments after m0 committed ones (durable extra every k-th)."""
         if self.d2 == 0.0:
             return j * self.s
-        return j * self.s + self.d2 * (((m0 + j) // self.k) - (m0 // self.k))
+        return j * self.s + self.d2 * (self._n_durable(m0 + j) - self._n_durable(m0))
+
+    def _n_durable(self, m):
+        """Durable checkpoints among the first m: the first level-1 checkpoint at or after
+        each multiple of the durable interval is also written to the durable tier."""
+        return np.floor(m / self.r + 1e-9).astype(np.int64)
 
     def _segments_done(self, m0, e):
         """Largest j with _cum(m0, j) <= e (e includes the offset into the current segment)."""
@@ -490,34 +478,43 @@ class _Chunk:
 
     # --- failure source -----------------------------------------------------------
     def _next_failure(self, idx, t0):
-        """(time, is_correlated) of the next failure after t0 for trials idx."""
-        p, rng = self.p, self.rng
+        """(time, is_correlated, is_node) of the next job failure after t0 for trials idx.
+
+        Exponential: one superposed Poisson stream (node + other failures); Weibull: the
+        next pre-generated node renewal, or an earlier Poisson 'other' failure.  A node
+        failure is a correlated multi-node one with probability ``corr_fraction``.
+        """
+        p, rng, n = self.p, self.rng, idx.size
         if self.weib is None:
-            lam = self.lam_node + p.corr_rate_per_min
+            lam = self.lam_node + p.extra_rate_per_min
             if lam <= 0:
-                return np.full(idx.size, np.inf), np.zeros(idx.size, dtype=bool)
-            tf = t0 + rng.exponential(1.0 / lam, idx.size)
-            if p.corr_rate_per_min > 0:
-                corr = rng.random(idx.size) < p.corr_rate_per_min / lam
+                return np.full(n, np.inf), np.zeros(n, dtype=bool), np.ones(n, dtype=bool)
+            tf = t0 + rng.exponential(1.0 / lam, n)
+            if p.extra_rate_per_min > 0:
+                node = rng.random(n) < self.lam_node / lam
             else:
-                corr = np.zeros(idx.size, dtype=bool)
-            return tf, corr
-        tn = np.maximum(self.weib[idx, self.ptr[idx]], t0)
-        if p.corr_rate_per_min > 0:
-            tc = t0 + rng.exponential(1.0 / p.corr_rate_per_min, idx.size)
-            corr = tc < tn
-            return np.where(corr, tc, tn), corr
-        return tn, np.zeros(idx.size, dtype=bool)
+                node = np.ones(n, dtype=bool)
+        else:
+            tf = np.maximum(self.weib[idx, self.ptr[idx]], t0)
+            node = np.ones(n, dtype=bool)
+            if p.extra_rate_per_min > 0:
+                tx = t0 + rng.exponential(1.0 / p.extra_rate_per_min, n)
+                node = tf <= tx
+                tf = np.minimum(tf, tx)
+        if p.corr_fraction > 0:
+            corr = node & (rng.random(n) < p.corr_fraction)
+        else:
+            corr = np.zeros(n, dtype=bool)
+        return tf, corr, node
 
-    def _consume(self, idx, corr):
+    def _consume(self, idx, node):
         if self.weib is not None:
-            nc = idx[~corr]
-            self.ptr[nc] += 1
+            self.ptr[idx[node]] += 1
 
-    def _recovery(self, idx, tf, corr, memory_lost):
+    def _recovery(self, idx, tf, corr, node, memory_lost):
         """Component times (det, repl, restart, restore) for failures at tf."""
         p, rng, n = self.p, self.rng, idx.size
-        det = np.full(n, p.detection)
+        det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
         if self.use_spares:
             q = np.where(corr, p.corr_nodes, 1)
             in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
@@ -552,7 +549,7 @@ class _Chunk:
             if a.size == 0:
                 break
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
-            tf, corr = self._next_failure(a, t0)
+            tf, corr, node = self._next_failure(a, t0)
             if p.stall_rate_per_min > 0:
                 ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
             else:
@@ -600,34 +597,36 @@ class _Chunk:
             # failures
             fl = ~fin & ~over & ~st_
             if fl.any():
-                self._fail(a[fl], tf[fl], corr[fl], t0[fl], m0[fl], o0[fl], tl)
+                self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl)
         self.timeline = tl
 
-    def _fail(self, fi, tf, corr, t0, m0, o0, tl) -> None:
+    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl) -> None:
         p, rng, tau1 = self.p, self.rng, self.p.seg_compute
         j = self._segments_done(m0, tf - t0 + o0)
         self.checkpoints += int(j.sum())
         mm = m0 + j
-        self._consume(fi, corr)
+        self._consume(fi, node)
         # resolve the recovery, restarting it while failures hit during it
-        idx, t_fail, c = fi, tf, corr
+        idx, t_fail, c, nd = fi, tf, corr, node
         lost_any = np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
         t_end = np.empty(fi.size)
         while idx.size:
-            plose = np.where(c, p.p_lose_corr, p.p_lose_single)
-            lost = rng.random(idx.size) < plose if self.k > 1 else np.ones(idx.size, dtype=bool)
+            if self.two:
+                lost = rng.random(idx.size) < p.p_fallback
+            else:
+                lost = np.ones(idx.size, dtype=bool)
             lost_any[pos] |= lost
             self.failures[idx] += 1
             self.events += idx.size
-            det, repl, rst, rsto = self._recovery(idx, t_fail, c, lost_any[pos])
+            det, repl, rst, rsto = self._recovery(idx, t_fail, c, nd, lost_any[pos])
             dur = det + repl + rst + rsto
             if tl is not None and idx[0] == 0:
                 name = "correlated_failure" if c[0] else "failure"
                 while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
                     tl.pop()
                 tl.append((name, float(t_fail[0])))
-                if lost_any[pos][0] and self.k > 1:
+                if lost_any[pos][0] and self.two:
                     tl.append(("fallback_to_durable", float(t_fail[0])))
                 acc = float(t_fail[0])
                 for nm, x in zip(
@@ -637,18 +636,20 @@ class _Chunk:
                 ):
                     acc += float(x[0])
                     tl.append((nm, acc))
-            t_next, c_next = self._next_failure(idx, t_fail)
+            t_next, c_next, n_next = self._next_failure(idx, t_fail)
             hit = t_next < t_fail + dur
             t_end[pos[~hit]] = (t_fail + dur)[~hit]
             self.events += int((~hit).sum())
             if not hit.any():
                 break
-            self._consume(idx[hit], c_next[hit])
-            idx, t_fail, c, pos = idx[hit], t_next[hit], c_next[hit], pos[hit]
+            self._consume(idx[hit], n_next[hit])
+            idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit]
+            pos = pos[hit]
         # work reverts to the last surviving checkpoint
-        durable = (mm // self.k) * self.k
+        durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
-        self.fallbacks[fi] += (lost_any & (durable < mm)).astype(np.int64) if self.k > 1 else 0
+        if self.two:
+            self.fallbacks[fi] += lost_any.astype(np.int64)
         self._record(fi, t_end, _Const(m_new * tau1, fi))
         self.m[fi], self.o[fi], self.t[fi] = m_new, 0.0, t_end
         over = t_end > self.cap

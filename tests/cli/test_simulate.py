@@ -77,7 +77,7 @@ def test_simulate_text_output_and_set_override():
         (("--days", "nan"), "--days"),
         (("--days", "99999"), "--days"),
         (("--seed", "-1"), "--seed"),
-        (("--set", "simulation.memory_replicas=0"), "simulation.memory_replicas"),
+        (("--set", "simulation.recovery_spread=-1"), "simulation.recovery_spread"),
     ],
 )
 def test_simulate_bad_input_is_one_line_exit_2(args, flag, capsys):
