@@ -20,6 +20,7 @@ st.set_page_config(page_title="Goodput Lab", page_icon="⏱️", layout="wide")
 PAGES = [
     st.Page(str(PAGES_DIR / "overview.py"), title="Overview", icon="📊", default=True),
     st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon="⚖️"),
+    st.Page(str(PAGES_DIR / "checkpoints.py"), title="Checkpoints", icon="💾"),
     st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon="🌪️"),
     st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon="🎯"),
     st.Page(str(PAGES_DIR / "failure_log.py"), title="Failure log", icon="🧾"),

@@ -384,10 +384,16 @@ def _jsonable(v: Any) -> Any:
     return v
 
 
-def evaluate(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> Evaluation:
-    """Evaluate one scenario: metrics, loss breakdown and the value of 0.1 pp reliability."""
+def evaluate(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    tiers: Mapping[str, ck.Tier] | None = None,
+) -> Evaluation:
+    """Evaluate one scenario: metrics, loss breakdown and the value of 0.1 pp reliability.
+
+    ``tiers`` replaces the checkpoint tier table (``data/checkpoint_tiers.csv``)."""
     cat = catalog if catalog is not None else load_catalog()
-    inputs = resolve_inputs(scenario, cat)
+    inputs = resolve_inputs(scenario, cat, tiers)
     arrays = evaluate_arrays(inputs)
     metrics = {k: float(np.asarray(v)) for k, v in arrays.items()}
     metrics["usd_per_instance_hour"] = float(inputs["pricing.usd_per_instance_hour"])
@@ -453,7 +459,10 @@ class Comparison:
 
 
 def compare(
-    baseline: Scenario, candidate: Scenario, catalog: Mapping[str, Instance] | None = None
+    baseline: Scenario,
+    candidate: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    tiers: Mapping[str, ck.Tier] | None = None,
 ) -> Comparison:
     """Goodput delta and savings per day of ``candidate`` over ``baseline``.
 
@@ -463,8 +472,8 @@ def compare(
     what the two cost to run (price per hour, node count, hot spares), as in DESIGN.md.
     """
     cat = catalog if catalog is not None else load_catalog()
-    b = evaluate(baseline, cat)
-    c = evaluate(candidate, cat)
+    b = evaluate(baseline, cat, tiers)
+    c = evaluate(candidate, cat, tiers)
     dg = c["goodput"] - b["goodput"]
     savings = dg * b["cluster_usd_per_day"] + (b["total_usd_per_day"] - c["total_usd_per_day"])
     return Comparison(

@@ -1,0 +1,281 @@
+"""Tables behind the Checkpoints page: tier table, strategy comparison, waste U-curves,
+replica survival and the "memory vs shared file system" answer.
+
+Calls :mod:`models` only (no model math here) and returns polars DataFrames.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import polars as pl
+
+from models import Scenario, compare, evaluate, evaluate_arrays, resolve_inputs
+from models import checkpoint as ck
+from models.catalog import Instance
+
+#: Strategy variants compared side by side: (label, scenario overrides).  Every variant uses
+#: the tier model for save/restore times and the optimal level-1 interval.
+VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
+    ("Durable only, sync", {"checkpoint.strategy": "durable_only", "checkpoint.save_mode": "sync"}),
+    (
+        "Durable only, async",
+        {"checkpoint.strategy": "durable_only", "checkpoint.save_mode": "async"},
+    ),
+    (
+        "NVMe + durable, async",
+        {"checkpoint.strategy": "nvme+durable", "checkpoint.save_mode": "async"},
+    ),
+    (
+        "Memory + durable, sync",
+        {"checkpoint.strategy": "memory+durable", "checkpoint.save_mode": "sync"},
+    ),
+    (
+        "Memory + durable, async",
+        {"checkpoint.strategy": "memory+durable", "checkpoint.save_mode": "async"},
+    ),
+)
+BASELINE_LABEL = VARIANTS[0][0]
+TIER_COLUMNS = (
+    "tier",
+    "label",
+    "write_GBps_per_node",
+    "read_GBps_per_node",
+    "aggregate_write_GBps",
+    "aggregate_read_GBps",
+    "throughput_MBps_per_TiB",
+    "provisioned_TiB",
+    "fixed_seconds",
+    "capacity_GB_per_node",
+    "source",
+)
+
+
+def tier_table(tiers: dict[str, ck.Tier]) -> pl.DataFrame:
+    """The tier parameters as an editable table (one row per tier, empty = no limit)."""
+    rows = [{c: getattr(t, c) for c in TIER_COLUMNS} for t in tiers.values()]
+    schema = {
+        c: (pl.String if c in ("tier", "label", "source") else pl.Float64) for c in TIER_COLUMNS
+    }
+    return pl.DataFrame(rows, schema=schema)
+
+
+def tiers_from_table(df: pl.DataFrame) -> dict[str, ck.Tier]:
+    """Validate an edited tier table through the strict CSV loader (ValidationError names the
+    row and column, as for ``data/checkpoint_tiers.csv``)."""
+    return ck.parse_tiers(df.select(TIER_COLUMNS).write_csv(), origin="tier table")
+
+
+def variant(scenario: Scenario, overrides: dict[str, Any]) -> Scenario:
+    """``scenario`` with tier-model timings, the optimal level-1 interval and ``overrides``."""
+    return scenario.replace(
+        {"checkpoint.timings": "tier_model", "checkpoint.interval_minutes": "optimal", **overrides}
+    )
+
+
+def strategy_table(
+    scenario: Scenario, catalog: dict[str, Instance], tiers: dict[str, ck.Tier]
+) -> pl.DataFrame:
+    """Goodput, lost USD/day and savings vs durable-only sync for each strategy variant.
+
+    One vectorised :func:`models.evaluate_arrays` call per variant; savings as in
+    :func:`models.compare` (same cluster, so only the goodput difference counts).
+    """
+    rows = []
+    base = None
+    for label, over in VARIANTS:
+        s = variant(scenario, over)
+        m = {
+            k: float(np.asarray(v))
+            for k, v in evaluate_arrays(resolve_inputs(s, catalog, tiers)).items()
+        }
+        if base is None:
+            base = m
+        rows.append(
+            {
+                "strategy": label,
+                "goodput_pct": m["goodput"] * 100,
+                "lost_usd_per_day": m["lost_usd_per_day"],
+                "savings_usd_per_day": (m["goodput"] - base["goodput"])
+                * base["cluster_usd_per_day"],
+                "save_seconds": m["save_seconds"],
+                "restore_seconds": m["restore_seconds"],
+                "interval_minutes": m["checkpoint_interval_minutes"],
+                "durable_interval_minutes": m["durable_interval_minutes"],
+                "fallback_failures_per_day": m["fallback_failures_per_day"],
+                "rework_minutes_per_failure": m["rework_minutes_per_failure"],
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def waste_curves(
+    scenario: Scenario,
+    catalog: dict[str, Instance],
+    tiers: dict[str, ck.Tier],
+    n: int = 160,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Waste (1 − goodput, %) against the level-1 interval for every variant, and the optima.
+
+    Returns (curves: strategy, interval_minutes, waste_pct; optima: strategy,
+    interval_minutes, waste_pct).  The interval grid spans 0.1× to 10× each optimum.
+    """
+    curves, optima = [], []
+    for label, over in VARIANTS:
+        inputs = resolve_inputs(variant(scenario, over), catalog, tiers)
+        best = evaluate_arrays(inputs)
+        t_opt = float(np.asarray(best["checkpoint_interval_minutes"]))
+        grid = np.geomspace(max(t_opt / 10, 0.1), max(t_opt * 10, 1.0), n)
+        out = evaluate_arrays(
+            {**inputs, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": grid}
+        )
+        curves.append(
+            pl.DataFrame(
+                {
+                    "strategy": [label] * n,
+                    "interval_minutes": grid,
+                    "waste_pct": (1 - np.asarray(out["goodput"])) * 100,
+                }
+            )
+        )
+        optima.append(
+            {
+                "strategy": label,
+                "interval_minutes": t_opt,
+                "waste_pct": (1 - float(np.asarray(best["goodput"]))) * 100,
+            }
+        )
+    return pl.concat(curves), pl.DataFrame(optima)
+
+
+def replica_survival(
+    scenario: Scenario,
+    catalog: dict[str, Instance],
+    tiers: dict[str, ck.Tier],
+    replicas: tuple[int, ...] = (1, 2, 3, 4),
+) -> pl.DataFrame:
+    """Per replica count and placement: probability a failure leaves some shard without an
+    in-memory copy (falls back to the durable tier), fallbacks per day, goodput, USD/day."""
+    rows = []
+    reps = np.asarray(replicas, dtype=float)
+    for placement in ("adjacent", "spread"):
+        s = variant(
+            scenario,
+            {"checkpoint.strategy": "memory+durable", "checkpoint.replica_placement": placement},
+        )
+        inputs = resolve_inputs(s, catalog, tiers)
+        out = evaluate_arrays({**inputs, "checkpoint.memory_replicas": reps})
+        for i, m in enumerate(replicas):
+            rows.append(
+                {
+                    "placement": placement,
+                    "replicas": m,
+                    "fallback_probability": float(np.asarray(out["fallback_fraction"])[i]),
+                    "fallback_failures_per_day": float(
+                        np.asarray(out["fallback_failures_per_day"])[i]
+                    ),
+                    "goodput_pct": float(np.asarray(out["goodput"])[i]) * 100,
+                    "lost_usd_per_day": float(np.asarray(out["lost_usd_per_day"])[i]),
+                    "memory_required_GB_per_node": float(
+                        np.asarray(out["memory_required_GB_per_node"])[i]
+                    ),
+                }
+            )
+    return pl.DataFrame(rows)
+
+
+@dataclass(frozen=True)
+class MemoryVsSharedFs:
+    """Answer to "what do in-memory checkpoints with m replicas save vs shared FS only?"."""
+
+    baseline: Scenario
+    candidate: Scenario
+    goodput_baseline: float
+    goodput_candidate: float
+    savings_usd_per_day: float
+    assumptions: pl.DataFrame
+
+
+def memory_vs_shared_fs(
+    scenario: Scenario,
+    catalog: dict[str, Instance],
+    tiers: dict[str, ck.Tier],
+    replicas: int = 2,
+) -> MemoryVsSharedFs:
+    """Shared-FS-only (the scenario's interval) vs memory with ``replicas`` copies plus the
+    shared FS every ``checkpoint.durable_interval_minutes`` (memory at the optimum), both with
+    tier-model times and the scenario's save mode, via :func:`models.compare` (what
+    ``goodput compare aws-16k-h100-sharedfs.toml aws-16k-h100-memory.toml`` runs)."""
+    common = {"checkpoint.timings": "tier_model", "checkpoint.durable_tier": "shared_fs"}
+    base = scenario.replace(
+        {**common, "checkpoint.strategy": "durable_only"},
+        name="Shared file system only",
+    )
+    cand = scenario.replace(
+        {
+            **common,
+            "checkpoint.strategy": "memory+durable",
+            "checkpoint.memory_replicas": replicas,
+            "checkpoint.interval_minutes": "optimal",
+        },
+        name=f"CPU memory ({replicas} replicas) + shared file system",
+    )
+    c = compare(base, cand, catalog, tiers)
+    b, k = c.baseline, c.candidate
+    rows = [
+        (
+            "Checkpoint size",
+            f"{b['checkpoint_size_TB']:.2f} TB",
+            f"{k['checkpoint_size_TB']:.2f} TB",
+        ),
+        ("Blocking save", f"{b['save_seconds']:.1f} s", f"{k['save_seconds']:.2f} s (memory)"),
+        ("Restore", f"{b['restore_seconds']:.1f} s", f"{k['restore_seconds']:.2f} s (peer memory)"),
+        (
+            "Checkpoint interval",
+            f"{b['checkpoint_interval_minutes']:.1f} min",
+            f"{k['checkpoint_interval_minutes']:.1f} min (optimal); durable every "
+            f"{k['durable_interval_minutes']:.0f} min",
+        ),
+        (
+            "Failures falling back to the shared FS",
+            "all",
+            f"{k['fallback_fraction'] * 100:.2f}% ({k['fallback_failures_per_day']:.3f}/day)",
+        ),
+        (
+            "Rework per failure",
+            f"{b['rework_minutes_per_failure']:.1f} min",
+            f"{k['rework_minutes_per_failure']:.1f} min",
+        ),
+        ("Save mode", scenario["checkpoint.save_mode"], scenario["checkpoint.save_mode"]),
+        ("Goodput", f"{b['goodput'] * 100:.2f}%", f"{k['goodput'] * 100:.2f}%"),
+        ("Lost per day", f"${b['lost_usd_per_day']:,.0f}", f"${k['lost_usd_per_day']:,.0f}"),
+    ]
+    table = pl.DataFrame(
+        {
+            "quantity": [r[0] for r in rows],
+            "shared FS only": [r[1] for r in rows],
+            "memory + shared FS": [r[2] for r in rows],
+        }
+    )
+    return MemoryVsSharedFs(
+        baseline=base,
+        candidate=cand,
+        goodput_baseline=b["goodput"],
+        goodput_candidate=k["goodput"],
+        savings_usd_per_day=c.savings_usd_per_day,
+        assumptions=table,
+    )
+
+
+def tier_seconds(
+    scenario: Scenario, catalog: dict[str, Instance], tiers: dict[str, ck.Tier]
+) -> pl.DataFrame:
+    """Per tier: its role in ``scenario`` and the synchronous save and restore seconds."""
+    ev = evaluate(scenario, catalog, tiers)
+    rows = [
+        {k: r[k] for k in ("tier", "role", "save_seconds_sync", "restore_seconds")}
+        for r in ev.checkpoint_tiers()
+    ]
+    return pl.DataFrame(rows)

@@ -1,0 +1,104 @@
+"""AppTest of the Checkpoints page: metrics vs the model, the memory-vs-shared-FS answer
+(same numbers as `goodput compare` of the two presets), the replica control, chart data."""
+
+from __future__ import annotations
+
+import base64
+import json
+
+import numpy as np
+import polars as pl
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.services import checkpoints as svc
+from models import ValidationError, compare, evaluate, load_preset
+from models import checkpoint as ck
+from tests.conftest import APP
+
+PAGE = "app_pages/checkpoints.py"
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _array(v):
+    if isinstance(v, dict):  # plotly encodes numpy arrays as base64 typed arrays
+        return np.frombuffer(base64.b64decode(v["bdata"]), dtype=v["dtype"])
+    return np.asarray(v, dtype=float)
+
+
+def test_page_answers_memory_vs_shared_fs(page, catalog):
+    """Acceptance: for aws-16k-h100, in-memory checkpoints with 2 replicas vs shared FS only,
+    the page shows what `goodput compare aws-16k-h100-sharedfs aws-16k-h100-memory` gives."""
+    ev = evaluate(load_preset("aws-16k-h100"), catalog)
+    assert metric(page, "Blocking save") == "60.00 s"
+    assert metric(page, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
+    c = compare(load_preset("aws-16k-h100-sharedfs"), load_preset("aws-16k-h100-memory"), catalog)
+    assert metric(page, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert metric(page, "Goodput, shared FS only") == f"{c.baseline['goodput'] * 100:.2f}%"
+    assert 150_000 < c.savings_usd_per_day < 300_000  # $231,634 with the shipped tiers
+    # the assumptions are on the page
+    table = next(df.value for df in page.dataframe if "quantity" in df.value.columns)
+    assert "Blocking save" in set(table["quantity"])
+    assert len(page.get("plotly_chart")) == 3
+
+
+def test_replica_slider_changes_answer(page, catalog):
+    page.slider(key="ckpt:replicas").set_value(1).run()
+    assert not page.exception
+    base = load_preset("aws-16k-h100-sharedfs")
+    one = load_preset("aws-16k-h100-memory").replace({"checkpoint.memory_replicas": 1})
+    c = compare(base, one, catalog)
+    assert metric(page, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    two = compare(base, load_preset("aws-16k-h100-memory"), catalog)
+    assert c.savings_usd_per_day < two.savings_usd_per_day  # one copy: most failures fall back
+
+
+def test_charts_mark_the_optimum(page, catalog):
+    charts = [json.loads(c.proto.spec) for c in page.get("plotly_chart")]
+    waste = next(c for c in charts if c["layout"]["title"]["text"].startswith("Waste"))
+    assert waste["layout"]["title"]["text"]
+    assert "%" in waste["layout"]["yaxis"]["title"]["text"]
+    traces = waste["data"]
+    assert len(traces) == 2 * len(svc.VARIANTS)
+    for line, star in zip(traces[0::2], traces[1::2], strict=True):
+        y = _array(line["y"])
+        assert _array(star["y"])[0] <= y.min() + 1e-9  # nothing on the grid beats the ★
+    s = svc.variant(load_preset("aws-16k-h100"), dict(svc.VARIANTS[0][1]))
+    t_opt = evaluate(s, catalog)["optimal_checkpoint_interval_minutes"]
+    assert _array(traces[1]["x"])[0] == pytest.approx(t_opt)
+    replica = next(c for c in charts if "replicas" in c["layout"]["xaxis"]["title"]["text"])
+    adjacent = _array(replica["data"][0]["y"])
+    assert np.all(np.diff(adjacent) <= 1e-12)  # more replicas never lose more often
+
+
+def test_hyperpod_preset_on_the_page(page, catalog):
+    page.selectbox(key="preset").set_value("hyperpod-tiered-16k-h100").run()
+    assert not page.exception
+    ev = evaluate(load_preset("hyperpod-tiered-16k-h100"), catalog)
+    assert metric(page, "Blocking save") == f"{ev['save_seconds']:.2f} s"
+    assert metric(page, "Fallbacks to durable tier") == f"{ev['fallback_failures_per_day']:.3f}/day"
+
+
+def test_edited_tier_table_is_validated():
+    df = svc.tier_table(ck.load_tiers())
+    assert svc.tiers_from_table(df) == ck.load_tiers()
+    bad = df.with_columns(
+        pl.when(pl.col("tier") == "nvme")
+        .then(-1.0)
+        .otherwise(pl.col("write_GBps_per_node"))
+        .alias("write_GBps_per_node")
+    )
+    with pytest.raises(ValidationError, match="row 3, column write_GBps_per_node"):
+        svc.tiers_from_table(bad)
