@@ -486,6 +486,8 @@ def _changed_assumptions(a: Scenario, b: Scenario) -> pl.DataFrame:
 def _comparison_figure(c: Comparison) -> go.Figure:
     lb = svc.loss_table(c.baseline)
     lc = svc.loss_table(c.candidate)
+    keep = (lb["usd_per_day"].abs() > 0.5) | (lc["usd_per_day"].abs() > 0.5)
+    lb, lc = lb.filter(keep), lc.filter(keep)
     fig = go.Figure()
     fig.add_bar(
         x=lb["label"].to_list(),
@@ -522,7 +524,7 @@ def wrap_categories(fig: go.Figure, width: int = 14) -> go.Figure:
         x = getattr(trace, "x", None)
         if x is not None and len(x) and all(isinstance(v, str) for v in x):
             trace.x = ["<br>".join(textwrap.wrap(v, width)) or v for v in x]
-    out.update_xaxes(tickangle=0)
+    out.update_xaxes(tickangle=0, tickfont={"size": 10})
     return out
 
 
@@ -801,7 +803,10 @@ def build_report(
             scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated
         )
     sweep = svc.goodput_vs_rate(scenario, dict(cat))
-    waterfall = wrap_categories(loss_waterfall(losses, m["goodput"]))
+    # components that are zero here (e.g. fabric stalls with no fabric faults) are left out
+    # of the chart, not of the table, so the labels stay readable
+    shown = losses.filter(pl.col("goodput_points").abs() >= 0.005)
+    waterfall = wrap_categories(loss_waterfall(shown, m["goodput"]), width=11)
     waterfall.update_yaxes(range=[max(0.0, min(m["goodput"] * 100 - 5, 80.0)), 104.0])
     figures = {
         "waterfall": waterfall,
