@@ -28,6 +28,7 @@ References
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import math
 import os
@@ -171,6 +172,16 @@ def load_tiers(path: str | Path | None = None) -> dict[str, Tier]:
     """Load the tier table at ``path``, else ``$GOODPUT_CHECKPOINT_TIERS``, else the default
     ``data/checkpoint_tiers.csv``."""
     p = Path(path or os.environ.get("GOODPUT_CHECKPOINT_TIERS") or DEFAULT_TIERS)
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
+    return dict(_load_tiers_cached(str(p), st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_tiers_cached(path: str, _mtime_ns: int, _size: int) -> dict[str, Tier]:
+    p = Path(path)
     try:
         raw = p.read_bytes()
     except OSError as exc:
@@ -401,12 +412,15 @@ def probability_random_failures_destroy_group(nodes, replicas, simultaneous_fail
 
     Exact inclusion-exclusion over the G = ⌊N/m⌋ groups:
     P = 1 − Σ_j (−1)^j C(G, j) C(N − jm, k − jm) / C(N, k).
-    Its first term is Gemini's [3] expression N·C(N−m, k−m) / (m·C(N, k)) (a union bound,
-    exact when k < 2m); P = 0 when k < m.
+    Its first term μ = G·C(N−m, k−m)/C(N, k) is Gemini's [3] expression
+    N·C(N−m, k−m) / (m·C(N, k)) (the expected number of destroyed groups, a union bound,
+    exact when k < 2m); P = 0 when k < m and 1 for m = 1.  The alternating sum loses precision when μ is
+    large, so for μ > 5 the Poisson limit 1 − e^(−μ) (≥ 0.993) is returned instead, and the
+    sum stops after 60 terms (each below μ^j/j!).
 
     Examples
     --------
-    >>> round(probability_random_failures_destroy_group(2000, 2, 8), 6)  # Gemini's union bound: 0.014007
+    >>> round(probability_random_failures_destroy_group(2000, 2, 8), 6)  # union bound 0.014007
     0.013954
     """
     n = as_float_array(nodes)
@@ -414,9 +428,18 @@ def probability_random_failures_destroy_group(nodes, replicas, simultaneous_fail
     k = as_float_array(simultaneous_failures)
     n, m, k = np.broadcast_arrays(n, m, k)
     g = np.floor(n / m)
-    jmax = int(np.max(np.floor(k / m))) if k.size else 0
-    survive = np.zeros(n.shape)
     log_total = _log_comb(n, k)
+    valid = (k >= m) & (g >= 1)
+    with np.errstate(invalid="ignore"):
+        mu = np.where(
+            valid,
+            np.exp(
+                np.log(np.maximum(g, 1.0)) + _log_comb(n - m, np.where(valid, k - m, 0)) - log_total
+            ),
+            0.0,
+        )
+    jmax = min(int(np.max(np.floor(k / m))) if k.size else 0, 60)
+    survive = np.zeros(n.shape)
     for j in range(jmax + 1):
         ok = (j * m <= k) & (j <= g)
         with np.errstate(invalid="ignore"):
@@ -426,8 +449,9 @@ def probability_random_failures_destroy_group(nodes, replicas, simultaneous_fail
                 - log_total
             )
         survive = survive + np.where(ok, (-1.0) ** j * term, 0.0)
-    p = np.clip(1.0 - survive, 0.0, 1.0)
-    p = np.where(k < m, 0.0, p)
+    p = np.where(mu > 5.0, -np.expm1(-mu), np.clip(1.0 - survive, 0.0, 1.0))
+    p = np.where(m <= 1, 1.0, p)  # a single copy: any loss destroys it
+    p = np.where(valid, p, 0.0)
     return like_input(p, nodes, replicas, simultaneous_failures)
 
 

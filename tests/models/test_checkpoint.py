@@ -164,6 +164,11 @@ def test_random_loss_gemini_formula_and_union_bound():
     [U] from a reimplementation): N = 16, m = 2, k = 2 → 16/(2·120) = 1/15."""
     assert ck.probability_random_failures_destroy_group(16, 2, 2) == pytest.approx(1 / 15)
     assert ck.probability_random_failures_destroy_group(16, 2, 1) == 0.0  # k < m
+    assert ck.probability_random_failures_destroy_group(2000, 1, 8) == 1.0  # one copy
+    # many simultaneous losses (μ = 62 expected destroyed pairs): Poisson limit, no NaN
+    big = ck.probability_random_failures_destroy_group(2000, 2, 500)
+    mu = 1000 * 500 * 499 / (2000 * 1999)
+    assert big == pytest.approx(-math.expm1(-mu))
     # k ≥ 2m: the exact value is below Gemini's union bound
     gemini = 1000 * math.comb(1998, 6) / math.comb(2000, 8)
     exact = ck.probability_random_failures_destroy_group(2000, 2, 8)
