@@ -107,8 +107,8 @@ st.caption(
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
-    "Node failure rate",
-    f"{100 * fit.node_failure_rate_per_day:.3f}% /node-day",
+    "Node failure rate (per node-day)",
+    f"{100 * fit.node_failure_rate_per_day:.3f}%",
     help=f"{pct} CI {100 * fit.node_failure_rate_per_day_lo:.3f}–"
     f"{100 * fit.node_failure_rate_per_day_hi:.3f}% (exact chi-square)",
 )
@@ -136,7 +136,7 @@ st.button(
     disabled=not values,
     help="Sets the sidebar's node failure rate and Weibull shape to the fitted values.",
 )
-applied = st.session_state.get(APPLIED_KEY)
+applied = st.session_state.pop(APPLIED_KEY, None)  # shown once, right after the click
 if applied:
     st.success(
         "Scenario updated: " + ", ".join(f"{key} = {value:.4g}" for key, value in applied.items())

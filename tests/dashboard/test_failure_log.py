@@ -38,8 +38,8 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def test_sample_log_is_fitted_and_drawn(page, sample_fit):
-    assert metric(page, "Node failure rate") == (
-        f"{100 * sample_fit.node_failure_rate_per_day:.3f}% /node-day"
+    assert metric(page, "Node failure rate (per node-day)") == (
+        f"{100 * sample_fit.node_failure_rate_per_day:.3f}%"
     )
     assert metric(page, "Weibull shape") == f"{sample_fit.weibull_shape:.2f}"
     assert metric(page, "Lemon nodes") == "2"
