@@ -79,6 +79,14 @@ except ValidationError as exc:
     st.error(f"Please fix the tier table — {exc}. Using the default tiers meanwhile.")
     tiers = ck.load_tiers()
 
+cap = tiers["memory"].capacity_GB_per_node
+need = m["checkpoint_shard_GB_per_node"] * scenario["checkpoint.memory_replicas"]
+if cap is not None and need > cap:
+    st.warning(
+        f"In-memory checkpoints need {need:,.0f} GB per node ({scenario['checkpoint.memory_replicas']}"
+        f" replicas of a {m['checkpoint_shard_GB_per_node']:,.1f} GB shard) but the memory tier "
+        f"holds {cap:,.0f} GB per node: use more nodes, fewer replicas or a larger allocation."
+    )
 ev_tiers = svc.tier_seconds(scenario, catalog, tiers)
 st.dataframe(
     ev_tiers,

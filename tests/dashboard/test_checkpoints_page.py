@@ -102,3 +102,11 @@ def test_edited_tier_table_is_validated():
     )
     with pytest.raises(ValidationError, match="row 3, column write_GBps_per_node"):
         svc.tiers_from_table(bad)
+
+
+def test_memory_capacity_warning(page):
+    """405B × 16 B on 4 nodes = 1,620 GB per node per copy: 2 copies exceed the 1,100 GB
+    memory tier, so the page warns."""
+    page.slider(key="w:cluster.nodes").set_value(4).run()
+    assert not page.exception
+    assert any("3,240 GB per node" in w.value for w in page.warning)
