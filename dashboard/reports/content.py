@@ -387,9 +387,13 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         f"Failures, recovery and checkpoints cost {format_value('x_usd_per_day', m['lost_usd_per_day'])} "
         f"of a {format_value('x_usd_per_day', m['cluster_usd_per_day'])} cluster, or "
         f"{format_value('x_usd', m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
-        f"The job sees {m['failures_per_day']:.2f} failures per day (MTBF {m['mtbf_hours']:.2f} h) "
-        f"and loses {m['minutes_lost_per_failure']:.1f} min of whole-cluster time per failure "
-        f"(first order).",
+        (
+            f"The job sees {m['failures_per_day']:.3g} failures per day (MTBF "
+            f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "
+            "whole-cluster time per failure (first order)."
+            if m["failures_per_day"] > 0
+            else "With a zero failure rate the job never stops; only checkpoint saves cost time."
+        ),
     ]
     slope = " (local slope)" if v["value_of_reliability_is_slope"] else ""
     lines.append(
