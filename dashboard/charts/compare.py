@@ -15,7 +15,7 @@ def savings_waterfall(rows: pl.DataFrame, total_usd_per_day: float) -> go.Figure
     """
     labels = [*rows["label"].to_list(), "Savings per day"]
     values = [*rows["usd_per_day"].to_list(), total_usd_per_day]
-    text = [f"${v:+,.0f}" for v in values]
+    text = [f"${v:+,.0f}" if abs(v) >= 0.5 else "" for v in values]
     fig = go.Figure(
         go.Waterfall(
             x=labels,
@@ -23,6 +23,7 @@ def savings_waterfall(rows: pl.DataFrame, total_usd_per_day: float) -> go.Figure
             measure=["relative"] * rows.height + ["total"],
             text=text,
             textposition="outside",
+            textfont={"size": 12},
             increasing={"marker": {"color": "#2ca02c"}},
             decreasing={"marker": {"color": "#d62728"}},
             totals={"marker": {"color": "#1f77b4"}},

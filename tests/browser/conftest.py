@@ -86,7 +86,7 @@ def browser():
 
 @pytest.fixture
 def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    context = browser.new_context(viewport={"width": 1400, "height": 1600})
     pg = context.new_page()
     pg.set_default_timeout(60_000)  # generous: CI machines are shared and busy
     yield pg

@@ -22,10 +22,15 @@ RATE_LABEL = "Node failure rate (%)"
 
 
 def wait_idle(page) -> None:
-    """Wait until the script run finished: main content drawn and no 'running' widget."""
+    """Wait until the run finished and the page is drawn: title, no 'running' widget, no
+    loading skeletons, and every plotly chart rendered to SVG; then check for exceptions."""
     page.wait_for_selector('[data-testid="stMain"] h1')
     page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=60_000
+        """() => !document.querySelector('[data-testid="stStatusWidget"]')
+              && !document.querySelector('[data-testid="stSkeleton"]')
+              && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+                   .every(c => c.querySelector('.main-svg'))""",
+        timeout=60_000,
     )
     assert page.locator('[data-testid="stException"]').count() == 0, page.url
 
@@ -98,7 +103,6 @@ def test_slider_updates_headline_and_link_reproduces_it(app_url, page, browser, 
 
 def test_shared_link_to_a_decision_page(app_url, page, catalog):
     s = load_preset("aws-16k-h100").replace({"cluster.nodes": 1000, "cluster.spare_nodes": 2})
-
 
     page.goto(f"{app_url}/sensitivity?{urlencode(url_state.encode(s, 'aws-16k-h100'))}")
     wait_idle(page)
