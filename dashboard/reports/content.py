@@ -298,6 +298,7 @@ class MonteCarloSummary:
     note: str = ""
     #: raw ``SimulationResult.summary()`` floats (for the CSV/Parquet tables)
     values: dict[str, float] = field(default_factory=dict)
+    figure: go.Figure | None = None
 
 
 @dataclass(frozen=True)
@@ -584,12 +585,66 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
         seed=seed,
         table=montecarlo_table(result),
         values={k: float(v) for k, v in result.summary().items()},
+        figure=montecarlo_figure(result),
         note=(
             f"Each run simulates {MONTECARLO_DAYS:g} days of training with the failure, "
             "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
             "over the runs. 'Closed form' is Daly's expectation used in the rest of the report."
         ),
     )
+
+
+def montecarlo_figure(result: Any) -> go.Figure | None:
+    """Fan chart of cumulative goodput over time (P5-P95 and P25-P75 bands, median, Daly)."""
+    bands = getattr(result, "goodput_bands", None)
+    grid = getattr(result, "grid_days", None)
+    if not bands or grid is None or not all(q in bands for q in (5, 25, 50, 75, 95)):
+        return None
+    x = list(map(float, grid[1:]))
+    fig = go.Figure()
+    for lo, hi, name, color in (
+        (5, 95, "P5-P95", "rgba(31,119,180,0.18)"),
+        (25, 75, "P25-P75", "rgba(31,119,180,0.35)"),
+    ):
+        fig.add_scatter(
+            x=x,
+            y=[100 * v for v in bands[hi]],
+            mode="lines",
+            line={"width": 0},
+            showlegend=False,
+            hoverinfo="skip",
+        )
+        fig.add_scatter(
+            x=x,
+            y=[100 * v for v in bands[lo]],
+            mode="lines",
+            line={"width": 0},
+            fill="tonexty",
+            fillcolor=color,
+            name=name,
+        )
+    fig.add_scatter(
+        x=x,
+        y=[100 * v for v in bands[50]],
+        mode="lines",
+        name="Median",
+        line={"color": "#1f4e9c", "width": 2},
+    )
+    fig.add_scatter(
+        x=[x[0], x[-1]],
+        y=[100 * result.goodput_analytic] * 2,
+        mode="lines",
+        name="Daly closed form",
+        line={"color": "black", "dash": "dash"},
+    )
+    fig.update_layout(
+        title="Monte Carlo: cumulative goodput since the start of the run",
+        xaxis_title="Days since the start of the run",
+        yaxis_title="Cumulative goodput (%)",
+        template="plotly_white",
+        legend={"orientation": "h", "y": -0.25},
+    )
+    return fig
 
 
 def montecarlo_table(result: Any) -> pl.DataFrame:

@@ -314,6 +314,17 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         )
     parts.append(figure(report.figures["goodput_vs_rate"], "fig-goodput-vs-rate"))
 
+    # ---- Monte Carlo
+    if report.montecarlo is not None:
+        mc = report.montecarlo
+        parts.append('<h2 id="montecarlo">Monte Carlo percentiles</h2>')
+        parts.append(
+            f'<p class="note">{mc.trials:,} simulated runs, seed {esc(mc.seed)}. {esc(mc.note)}</p>'
+        )
+        parts.append(_table(mc.table, [(c, c, "text") for c in mc.table.columns]))
+        if mc.figure is not None:
+            parts.append(figure(mc.figure, "fig-montecarlo"))
+
     # ---- optional model sections
     for sec in report.sections:
         parts.append(f'<h2 id="section-{esc(sec.id)}">{esc(sec.title)}</h2>')
@@ -326,15 +337,6 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             parts.append(_table(sec.table, cols))
         if sec.figure is not None:
             parts.append(figure(sec.figure, f"fig-{sec.id}"))
-
-    # ---- Monte Carlo
-    if report.montecarlo is not None:
-        mc = report.montecarlo
-        parts.append('<h2 id="montecarlo">Monte Carlo percentiles</h2>')
-        parts.append(
-            f'<p class="note">{mc.trials:,} simulated runs, seed {esc(mc.seed)}. {esc(mc.note)}</p>'
-        )
-        parts.append(_table(mc.table, [(c, c, "text") for c in mc.table.columns]))
 
     # ---- assumptions
     parts.append(brk + '<h2 id="assumptions">Assumptions and their sources</h2>')

@@ -312,8 +312,9 @@ def test_trials_add_percentiles(baseline, catalog):
     # 200 runs of 30 days: the median is within 1 goodput point of the closed form
     # (the per-run spread is ~0.8 points, so the median's standard error is ~0.07)
     assert abs(p50 - 89.34) < 1.0
-    text = parse(render_html(rep)).visible
-    assert "Monte Carlo percentiles" in text and "200 simulated runs, seed 7" in text
+    doc = parse(render_html(rep))
+    assert "Monte Carlo percentiles" in doc.visible and "200 simulated runs, seed 7" in doc.visible
+    assert "fig-montecarlo" in doc.ids  # fan chart of cumulative goodput
 
 
 # ----------------------------------------------------------------------------- CLI
