@@ -26,6 +26,7 @@ PAGES = [
     st.Page(str(PAGES_DIR / "failure_log.py"), title="Failure log", icon="🧾"),
     st.Page(str(PAGES_DIR / "network.py"), title="Network", icon="🕸️"),
     st.Page(str(PAGES_DIR / "instances.py"), title="Instances", icon="🖥️"),
+    st.Page(str(PAGES_DIR / "montecarlo.py"), title="Monte Carlo", icon="🎲"),
 ]
 
 page = st.navigation(PAGES)

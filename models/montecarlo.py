@@ -48,7 +48,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -224,6 +224,7 @@ class SimulationResult:
     goodput_analytic: float
     interval_minutes: float
     params: SimulationParams | None = field(default=None, repr=False)
+    work_grid_minutes: np.ndarray | None = field(default=None, repr=False)
 
     # ------------------------------------------------------------------ summaries
     @property
@@ -287,8 +288,15 @@ def _stderr(x: np.ndarray) -> float:
 
 
 # ---------------------------------------------------------------------- validation
-def check_size(trials: Any, days: Any, inputs: Mapping[str, Any] | None = None) -> None:
-    """Raise ValidationError (naming ``trials``/``days``) for sizes we refuse to run."""
+def check_size(
+    trials: Any, days: Any, inputs: Any = None, max_events: float = MAX_EXPECTED_EVENTS
+) -> None:
+    """Raise ValidationError (naming ``trials``/``days``) for sizes we refuse to run.
+
+    ``inputs`` (flat inputs or :class:`SimulationParams`) adds the scenario-dependent limits:
+    expected events (at most ``max_events``, counted as if every run took
+    MAX_WALL_FACTOR x days) and per-node Weibull draws.
+    """
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer):
         raise ValidationError("trials", f"{trials!r} is not an integer in [1, {MAX_TRIALS:,}]")
     if not 1 <= trials <= MAX_TRIALS:
@@ -303,25 +311,24 @@ def check_size(trials: Any, days: Any, inputs: Mapping[str, Any] | None = None) 
         raise ValidationError("days", f"{days!r} is out of range (a number in (0, {MAX_DAYS:g}])")
     if inputs is None:
         return
-    nodes = float(np.asarray(inputs["cluster.nodes"]))
-    per_day = nodes * float(np.asarray(inputs["reliability.node_failure_rate_per_day"])) + float(
-        np.asarray(inputs.get("network.fabric_events_per_day", 0.0))
-    )
+    p = inputs if isinstance(inputs, SimulationParams) else params_from_inputs(inputs)
+    per_day = (
+        p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.stall_rate_per_min
+    ) * MINUTES_PER_DAY
     # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
     expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
-    if expected > MAX_EXPECTED_EVENTS:
-        most = max(1, int(MAX_EXPECTED_EVENTS / (d * MAX_WALL_FACTOR * per_day * 2.0)))
+    if expected > max_events:
+        most = max(1, int(max_events / (d * MAX_WALL_FACTOR * per_day * 2.0)))
         raise ValidationError(
             "trials",
             f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day would be ~{expected:.3g} "
-            f"events, over the limit of {MAX_EXPECTED_EVENTS:.0e} (allowed: an integer in "
+            f"events, over the limit of {max_events:.0e} (allowed: an integer in "
             f"[1, {min(most, MAX_TRIALS):,}] for {d:g} days of this scenario)",
         )
-    shape = float(np.asarray(inputs.get("reliability.weibull_shape", 1.0)))
-    if shape != 1.0 and trials * nodes > MAX_NODE_TRIALS_WEIBULL:
+    if p.weibull_shape != 1.0 and trials * p.nodes > MAX_NODE_TRIALS_WEIBULL:
         raise ValidationError(
             "trials",
-            f"{trials:,} trials x {nodes:,.0f} nodes of per-node Weibull renewals exceeds "
+            f"{trials:,} trials x {p.nodes:,} nodes of per-node Weibull renewals exceeds "
             f"{MAX_NODE_TRIALS_WEIBULL:.0e}; lower trials (or set reliability.weibull_shape=1)",
         )
 
@@ -725,8 +732,45 @@ def simulate_inputs(
     >>> round(res.goodput_mean, 2), round(res.goodput_analytic, 2)
     (0.89, 0.89)
     """
-    check_size(trials, days, inputs)
     p = params_from_inputs(inputs)
+    return simulate_params(
+        p,
+        trials,
+        days,
+        work_days=work_days,
+        rng=rng,
+        chunk_trials=chunk_trials,
+        progress=progress,
+        grid_points=grid_points,
+        max_wall_factor=max_wall_factor,
+        record_timeline=record_timeline,
+    )
+
+
+def simulate_params(
+    p: SimulationParams,
+    trials: int = 1000,
+    days: float = 30.0,
+    *,
+    work_days: float | None = None,
+    rng: Any = None,
+    chunk_trials: int = 10_000,
+    progress: Callable[[int, int], None] | None = None,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+    record_timeline: bool = True,
+    chunks: Sequence[int] | None = None,
+    keep_work_grid: bool = False,
+) -> SimulationResult:
+    """:func:`simulate_inputs` from ready :class:`SimulationParams` (same keywords).
+
+    Useful as a cache key: two scenarios with the same params simulate identically.
+    ``chunks`` runs only those chunk numbers (the streams are the same as in a full run), and
+    ``keep_work_grid`` keeps each trial's work-over-time so that :func:`merge_results` can
+    put chunks run separately back together (e.g. one cached call per chunk behind a
+    progress bar).
+    """
+    check_size(trials, days, p)
     wd = float(days if work_days is None else work_days)
     if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
         raise ValidationError("work_days", f"{work_days!r} is out of range (0, {MAX_DAYS:g}]")
@@ -745,8 +789,11 @@ def simulate_inputs(
     timeline: list[tuple[str, float]] = []
     done = 0
     events = checkpoints = 0
-    for ci in range(n_chunks):
-        n = min(chunk, trials - done)
+    selected = range(n_chunks) if chunks is None else sorted(set(chunks))
+    for ci in selected:
+        if not 0 <= ci < n_chunks:
+            raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
+        n = min(chunk, trials - ci * chunk)
         ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
         ch.run(record_timeline and ci == 0)
         if ci == 0 and ch.timeline is not None:
@@ -756,19 +803,20 @@ def simulate_inputs(
         parts.append(ch)
         done += n
         if progress is not None:
-            progress(done, trials)
+            progress(
+                done,
+                trials if chunks is None else sum(min(chunk, trials - c * chunk) for c in selected),
+            )
     gw = np.concatenate([c.gw for c in parts])
     finish = np.concatenate([c.finish for c in parts])
     goodput = gw[:, -1] / horizon
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cum = gw[:, 1:] / grid[None, 1:]
-    bands = {q: np.percentile(cum, q, axis=0) for q in (5, 25, 50, 75, 95)}
+    bands = _bands(gw, grid)
     wall_min = finish
     cost = wall_min * (p.cluster_usd_per_min + p.spare_usd_per_min)
     work_done = need * p.seg_compute
     lost = (wall_min - work_done) * p.cluster_usd_per_min + wall_min * p.spare_usd_per_min
     return SimulationResult(
-        trials=trials,
+        trials=done,
         days=float(days),
         work_days=work_done / MINUTES_PER_DAY,
         goodput=goodput,
@@ -786,6 +834,49 @@ def simulate_inputs(
         goodput_analytic=p.goodput_analytic,
         interval_minutes=p.interval_minutes,
         params=p,
+        work_grid_minutes=gw if keep_work_grid else None,
+    )
+
+
+def _bands(gw: np.ndarray, grid: np.ndarray) -> dict[int, np.ndarray]:
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cum = gw[:, 1:] / grid[None, 1:]
+    return {q: np.percentile(cum, q, axis=0) for q in (5, 25, 50, 75, 95)}
+
+
+def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
+    """One result from chunks simulated separately (each with ``keep_work_grid=True``)."""
+    if not parts:
+        raise ValidationError("parts", "at least one simulation result is needed")
+    if any(r.work_grid_minutes is None for r in parts):
+        raise ValidationError("parts", "every part needs keep_work_grid=True")
+    first = parts[0]
+    gw = np.concatenate([r.work_grid_minutes for r in parts])
+    grid = first.grid_days * MINUTES_PER_DAY
+
+    def cat(name: str) -> np.ndarray:
+        return np.concatenate([getattr(r, name) for r in parts])
+
+    return SimulationResult(
+        trials=int(sum(r.trials for r in parts)),
+        days=first.days,
+        work_days=first.work_days,
+        goodput=cat("goodput"),
+        time_to_finish_days=cat("time_to_finish_days"),
+        cost_usd=cat("cost_usd"),
+        lost_usd=cat("lost_usd"),
+        failures=cat("failures"),
+        stalls=cat("stalls"),
+        fallbacks=cat("fallbacks"),
+        grid_days=first.grid_days,
+        goodput_bands=_bands(gw, grid),
+        timeline=next((r.timeline for r in parts if r.timeline), []),
+        events_simulated=int(sum(r.events_simulated for r in parts)),
+        checkpoints_simulated=int(sum(r.checkpoints_simulated for r in parts)),
+        goodput_analytic=first.goodput_analytic,
+        interval_minutes=first.interval_minutes,
+        params=first.params,
+        work_grid_minutes=gw,
     )
 
 

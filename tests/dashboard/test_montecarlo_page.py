@@ -1,0 +1,107 @@
+"""AppTest of the Monte Carlo page, and its chart builders and service tables."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from dashboard.services import montecarlo as svc
+from models import Scenario, load_preset, resolve_inputs
+from models.montecarlo import simulate_inputs
+from tests.conftest import APP
+from tests.dashboard._pages import array, chart
+
+RATE_KEY = "w:reliability.node_failure_rate_per_day"
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _run_caption(at: AppTest) -> str:
+    return next(c.value for c in at.caption if "events simulated in" in c.value)
+
+
+@pytest.fixture(scope="module")
+def app():
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.switch_page("app_pages/montecarlo.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_page_shows_analytic_and_simulated_side_by_side(app):
+    scenario = load_preset("aws-16k-h100")
+    res = svc.run(svc.params(scenario), 2000, 30.0, 0)
+    assert _metric(app, "Goodput, analytic") == f"{100 * res.goodput_analytic:.2f}%"
+    assert _metric(app, "Goodput, simulated mean") == f"{100 * res.goodput_mean:.2f}%"
+    assert _metric(app, "Bad month (p5)") == f"{100 * res.summary()['goodput_p5']:.2f}%"
+    # histogram+CDF of goodput and of time to finish, bands, timeline
+    assert len(app.get("plotly_chart")) == 4
+    hist = chart(app, 0)
+    xs = np.asarray(array(hist["data"][0]["x"]), dtype=float)
+    assert xs.size == 2000
+    assert xs.mean() == pytest.approx(100 * res.goodput_mean)
+    assert "Goodput" in hist["layout"]["title"]["text"]
+    table = app.dataframe[0].value
+    assert table["quantity"].iloc[0] == "Goodput (%)"
+
+
+def test_unrelated_slider_reuses_the_cached_run_and_related_one_reruns(app):
+    before = _run_caption(app)
+    app.slider(key="w:workload.mfu").set_value(30.0).run()  # MFU does not enter the simulator
+    assert not app.exception
+    assert _run_caption(app) == before  # same measured seconds: served from the cache
+    app.slider(key=RATE_KEY).set_value(0.4).run()
+    assert not app.exception
+    assert _run_caption(app) != before
+    res = svc.run(
+        svc.params(
+            load_preset("aws-16k-h100").replace(
+                {"reliability.node_failure_rate_per_day": 0.004, "workload.mfu": 0.30}
+            )
+        ),
+        2000,
+        30.0,
+        0,
+    )
+    assert _metric(app, "Goodput, simulated mean") == f"{100 * res.goodput_mean:.2f}%"
+
+
+def test_too_many_trials_for_the_horizon_is_a_clear_error():
+    """The error names the flag and its allowed range; fewer trials then run."""
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.run()
+    at.switch_page("app_pages/montecarlo.py").run()
+    at.number_input(key="mc:days").set_value(365.0).run()
+    assert not at.exception
+    # page budget 20e6 estimated events: 2,000 runs x 365 days x 4/day x 4 x 2 is over it
+    err = next(e.value for e in at.error)
+    assert "trials" in err and "allowed: an integer in [1, 1,712]" in err
+    assert not at.get("plotly_chart")
+    at.select_slider(key="mc:trials").set_value(1000).run()
+    assert not at.exception and not at.error
+    assert len(at.get("plotly_chart")) == 4
+
+
+def test_services_and_charts_on_a_small_run():
+    res = simulate_inputs(resolve_inputs(Scenario.default()), 200, 10.0, rng=1)
+    seg = svc.timeline_segments(res)
+    assert set(seg["state"].unique()) <= set(svc.STATES)
+    assert (seg["end_hours"] > seg["start_hours"]).all()
+    # training time in the sample run + every other state = its wall time to finish
+    total = float((seg["end_hours"] - seg["start_hours"]).sum())
+    assert total == pytest.approx(res.time_to_finish_days[0] * 24.0)
+    b = svc.bands(res)
+    assert b.columns == ["day", "p5", "p25", "p50", "p75", "p95"]
+    fig = bands_chart(b, 89.3)
+    assert fig.layout.yaxis.title.text == "Cumulative goodput (%)"
+    fig = timeline_chart(seg, svc.STATES, hours=48.0)
+    assert fig.layout.xaxis.title.text == "Time since start (hours)"
+    fig = histogram_cdf(res.goodput * 100, 89.3, "t", "Goodput (%)")
+    cdf = np.asarray(fig.data[1].y)
+    assert cdf[-1] == pytest.approx(100.0)
+    assert np.all(np.diff(cdf) >= 0)
