@@ -452,7 +452,8 @@ def fit_failure_log(
     node_days = big_n * span_days
 
     # per-cause rates
-    mapped = np.array([map_cause(c) for c in log.cause])
+    uniq, inverse = np.unique(log.cause, return_inverse=True)  # map each distinct text once
+    mapped = np.array([map_cause(c) for c in uniq], dtype=object)[inverse].astype(str)
     rows = []
     for r in (
         *llama3_taxonomy(),
