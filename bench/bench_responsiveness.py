@@ -95,7 +95,7 @@ def main() -> None:
         ),
         "optimizer: interval + spares + break-even": lambda: opt_svc.recommend(s, cat),
         "optimizer: instances, no deadline": lambda: opt_svc.instance_table(s, cat, None),
-        "optimizer: instances, deadline (8 types x 20,000 node counts)": lambda: (
+        "optimizer: instances, 150-day deadline (two-pass search, 1-20,000 nodes)": lambda: (
             opt_svc.instance_table(s, cat, 150.0)
         ),
     }

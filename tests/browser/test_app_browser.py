@@ -23,10 +23,12 @@ RATE_LABEL = "Node failure rate (%)"
 
 def wait_idle(page) -> None:
     """Wait until the run finished and the page is drawn: title, no 'running' widget, no
-    loading skeletons, and every plotly chart rendered to SVG; then check for exceptions."""
+    loading skeletons, and every plotly chart rendered to SVG (or an exception shown, which
+    fails at once)."""
     page.wait_for_selector('[data-testid="stMain"] h1')
     page.wait_for_function(
-        """() => !document.querySelector('[data-testid="stStatusWidget"]')
+        """() => document.querySelector('[data-testid="stException"]')
+              || !document.querySelector('[data-testid="stStatusWidget"]')
               && !document.querySelector('[data-testid="stSkeleton"]')
               && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
                    .every(c => c.querySelector('.main-svg'))""",
