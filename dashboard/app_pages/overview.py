@@ -56,7 +56,11 @@ c8.metric("Accelerators", f"{m['accelerators']:,.0f}", help=f"{ev.instance.accel
 
 with st.container(border=True):
     st.subheader("Value of 0.1% lower daily node failure rate")
-    slope = " (local slope: the rate is below 0.1%)" if v["value_of_reliability_is_slope"] else ""
+    slope = (
+        " (the rate is below 0.1%: this is the gain of eliminating failures)"
+        if v["value_of_reliability_is_partial"]
+        else ""
+    )
     a, b = st.columns(2)
     a.metric("Goodput gain", f"+{v['goodput_gain_per_0p1pp'] * 100:.2f} points", help=slope or None)
     b.metric(

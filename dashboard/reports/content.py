@@ -57,7 +57,7 @@ METRIC_LABELS: dict[str, str] = {
     "accelerators": "Accelerators",
     "goodput_gain_per_0p1pp": "Goodput gain from 0.1 pp lower failure rate",
     "usd_per_day_per_0p1pp": "Value of 0.1 pp lower failure rate",
-    "value_of_reliability_is_slope": "Value of reliability is a local slope (1 = yes)",
+    "value_of_reliability_is_partial": "Rate below 0.1%: value is that of eliminating failures (1 = yes)",
     "goodput_delta": "Goodput delta (candidate − baseline)",
     "goodput_delta_first_order": "Goodput delta (first order)",
     "savings_usd_per_day": "Savings per day",
@@ -76,7 +76,7 @@ METRIC_UNITS: dict[str, str] = {
     "minutes_lost_per_failure": "min",
     "probability_no_spare": "%",
     "accelerators": "",
-    "value_of_reliability_is_slope": "",
+    "value_of_reliability_is_partial": "",
     "usd_per_instance_hour": "USD/h",
     "goodput_at_recommended_interval": "%",
     "recommended_hot_spares": "nodes",
@@ -396,7 +396,11 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
-    slope = " (local slope)" if v["value_of_reliability_is_slope"] else ""
+    slope = (
+        " (rate below 0.1%: gain of eliminating failures)"
+        if v["value_of_reliability_is_partial"]
+        else ""
+    )
     lines.append(
         f"Each 0.1 percentage point lower daily node failure rate is worth "
         f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "

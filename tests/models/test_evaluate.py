@@ -28,11 +28,24 @@ def test_value_of_reliability_card_matches_compare(headline_baseline, headline_i
     assert ev.value_of_reliability["usd_per_day_per_0p1pp"] == pytest.approx(c.savings_usd_per_day)
 
 
-def test_value_of_reliability_below_step_uses_slope(catalog):
+def test_value_of_reliability_below_step_is_gain_to_zero(catalog):
     s = Scenario.default().replace({"reliability.node_failure_rate_per_day": 0.0005})
     v = evaluate(s, catalog).value_of_reliability
-    assert v["value_of_reliability_is_slope"] == 1.0
-    assert 0.03 < v["goodput_gain_per_0p1pp"] < 0.05
+    assert v["value_of_reliability_is_partial"] == 1.0
+    g_now = evaluate(s, catalog)["goodput"]
+    g_zero = evaluate(s.replace({"reliability.node_failure_rate_per_day": 0.0}), catalog)["goodput"]
+    assert v["goodput_gain_per_0p1pp"] == pytest.approx(g_zero - g_now)
+    # 1 failure/day × 31 min ≈ 2 points, nowhere near the 94 points a slope gave at r = 0
+    assert 0.015 < v["goodput_gain_per_0p1pp"] < 0.025
+
+
+def test_value_of_reliability_at_zero_rate_with_optimal_interval(catalog):
+    s = Scenario.default().replace(
+        {"reliability.node_failure_rate_per_day": 0.0, "checkpoint.interval_minutes": "optimal"}
+    )
+    v = evaluate(s, catalog).value_of_reliability
+    assert v["goodput_gain_per_0p1pp"] == 0.0
+    assert v["value_of_reliability_is_partial"] == 1.0
 
 
 def test_llama3_preset_matches_meta(catalog):
