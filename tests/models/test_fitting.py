@@ -279,3 +279,12 @@ def test_fit_needs_three_distinct_times():
     log = parse_failure_log(HEADER + GOOD + GOOD.replace("n1", "n2"))
     with pytest.raises(ValidationError, match="at least 3"):
         fit_failure_log(log)
+
+
+def test_byte_cap_matches_the_dashboard_upload_limit():
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    from models.failure_log import MAX_LOG_BYTES
+
+    assert MAX_LOG_BYTES == config["server"]["maxUploadSize"] * 1024 * 1024
