@@ -287,4 +287,4 @@ def test_byte_cap_matches_the_dashboard_upload_limit():
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
     from models.failure_log import MAX_LOG_BYTES
 
-    assert MAX_LOG_BYTES == config["server"]["maxUploadSize"] * 1024 * 1024
+    assert config["server"]["maxUploadSize"] * 1024 * 1024 == MAX_LOG_BYTES
