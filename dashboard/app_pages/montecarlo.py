@@ -92,7 +92,7 @@ if res.unfinished:
     st.warning(f"{res.unfinished:,} runs had not finished after 4× the compute time.")
 
 st.subheader("Analytic vs simulated")
-st.dataframe(svc.summary_table(res), hide_index=True, width="stretch")
+st.dataframe(svc.summary_display(res), hide_index=True, width="stretch")
 
 dist = svc.distributions(res)
 left, right = st.columns(2)

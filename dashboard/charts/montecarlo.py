@@ -52,10 +52,22 @@ def histogram_cdf(
             annotation_text="analytic",
             annotation_position="top left",
         )
-    fig.update_layout(title=title, template=TEMPLATE, bargap=0.02, legend_orientation="h")
+    fig.update_layout(
+        title=title,
+        template=TEMPLATE,
+        bargap=0.02,
+        legend={"orientation": "h", "y": -0.3, "x": 0},
+        margin={"b": 90},
+    )
     fig.update_xaxes(title_text=x_title)
     fig.update_yaxes(title_text="Share of trials (%)", secondary_y=False)
-    fig.update_yaxes(title_text="Cumulative share (%)", range=[0, 100], secondary_y=True)
+    fig.update_yaxes(
+        title_text="Cumulative share (%)",
+        range=[0, 100],
+        tickvals=[0, 25, 50, 75, 100],
+        showgrid=False,
+        secondary_y=True,
+    )
     return fig
 
 
@@ -104,7 +116,7 @@ def bands_chart(bands: pl.DataFrame, analytic_pct: float) -> go.Figure:
         xaxis_title="Day of the run (days)",
         yaxis_title="Cumulative goodput (%)",
         template=TEMPLATE,
-        legend_orientation="h",
+        legend={"orientation": "h", "y": -0.25, "x": 0},
     )
     return fig
 

@@ -176,3 +176,30 @@ def summary_table(res: SimulationResult) -> pl.DataFrame:
         )
     cols = ["quantity", "analytic", "simulated_mean", "std_error", "p5", "p50", "p95"]
     return pl.DataFrame(rows, schema=cols, orient="row")
+
+
+def summary_display(res: SimulationResult) -> pl.DataFrame:
+    """:func:`summary_table` as text for people: % to 2 decimals, days to 3, USD whole."""
+    t = summary_table(res)
+    out = []
+    for row in t.iter_rows(named=True):
+        q = row["quantity"]
+        if q.startswith("Goodput"):
+            fmt = "{:.2f}%"
+        elif q.startswith("Days"):
+            fmt = "{:.3f}"
+        else:
+            fmt = "${:,.0f}"
+        shown = {"Quantity": q}
+        for col, label in (
+            ("analytic", "Analytic"),
+            ("simulated_mean", "Simulated mean"),
+            ("std_error", "Std. error"),
+            ("p5", "P5"),
+            ("p50", "P50"),
+            ("p95", "P95"),
+        ):
+            v = row[col]
+            shown[label] = "n/a" if v is None or not np.isfinite(v) else fmt.format(v)
+        out.append(shown)
+    return pl.DataFrame(out)

@@ -47,7 +47,9 @@ def test_page_shows_analytic_and_simulated_side_by_side(app):
     assert xs.mean() == pytest.approx(100 * res.goodput_mean)
     assert "Goodput" in hist["layout"]["title"]["text"]
     table = app.dataframe[0].value
-    assert table["quantity"].iloc[0] == "Goodput (%)"
+    assert table["Quantity"].iloc[0] == "Goodput (%)"
+    assert table["Analytic"].iloc[0] == f"{100 * res.goodput_analytic:.2f}%"
+    assert table["Simulated mean"].iloc[0] == f"{100 * res.goodput_mean:.2f}%"
 
 
 def test_unrelated_slider_reuses_the_cached_run_and_related_one_reruns(app):
