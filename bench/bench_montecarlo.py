@@ -1,7 +1,7 @@
 """Benchmark: Monte Carlo simulator vs a plain SimPy model of the same process.
 
     .venv/bin/python bench/bench_montecarlo.py [--trials 10000] [--days 30]
-        [--simpy-trials 300] [--repeat 3] [--write]
+        [--simpy-trials 1000] [--repeat 3] [--write]
 
 Times ``models.montecarlo.simulate_inputs`` on the headline baseline (2,000 p5.48xlarge,
 4 failures/day, exponential) for 10,000 trials x 30 days on one core, and the SimPy reference
@@ -51,7 +51,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--trials", type=int, default=10_000)
     ap.add_argument("--days", type=float, default=30.0)
-    ap.add_argument("--simpy-trials", type=int, default=300)
+    ap.add_argument("--simpy-trials", type=int, default=1000)
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
     args = ap.parse_args()
