@@ -325,7 +325,8 @@ def rank_instances(
     Without a deadline each type gets the scenario's accelerator count.  With one, each type
     gets the node count in 1..max_nodes with the lowest cost to train among those that meet
     the deadline (:func:`cheapest_nodes_for_deadline`).  Rows with ``feasible = False`` (no price, or deadline missed)
-    sort last, with a ``reason``.
+    sort last, with a ``reason``; so do types whose time to train the model cannot estimate
+    (NaN: a catalog figure it needs is unknown).
     """
     rows: list[dict[str, Any]] = []
     for inst in catalog.values():
@@ -338,6 +339,11 @@ def rank_instances(
         }
         if base is None:
             rows.append({**row, "feasible": False, "reason": "no catalog price"})
+            continue
+        d0, c0 = time_and_cost_to_train(base)
+        if not (np.isfinite(d0) and np.isfinite(c0)):
+            reason = "time to train unknown (the catalog lacks figures the model needs)"
+            rows.append({**row, "feasible": False, "reason": reason})
             continue
         if deadline_days is not None:
             found = cheapest_nodes_for_deadline(base, deadline_days, max_nodes)

@@ -23,7 +23,7 @@ iv, sp, cmp = rec["interval"], rec["spares"], rec["comparison"]
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
-    "Recommended checkpoint interval",
+    "Best checkpoint interval",
     f"{iv.interval_minutes:.1f} min",
     delta=f"{iv.interval_minutes - iv.current_interval_minutes:+.1f} min vs current",
     delta_color="off",
@@ -31,7 +31,7 @@ c1.metric(
     f"gives {iv.closed_form_minutes:.2f} min.",
 )
 c2.metric(
-    "Recommended hot spares",
+    "Best hot spares",
     f"{sp.spares}",
     delta=f"{sp.spares - sp.current_spares:+d} vs current",
     delta_color="off",

@@ -24,8 +24,8 @@ def _expected(scenario):
 
 def test_recommendations_match_the_model(app):
     iv, sp, c = _expected(load_preset("aws-16k-h100"))
-    assert metric(app, "Recommended checkpoint interval") == f"{iv.interval_minutes:.1f} min"
-    assert metric(app, "Recommended hot spares") == str(sp.spares)
+    assert metric(app, "Best checkpoint interval") == f"{iv.interval_minutes:.1f} min"
+    assert metric(app, "Best hot spares") == str(sp.spares)
     assert metric(app, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
     assert c.savings_usd_per_day > 0
     assert any(f"up to **{sp.break_even_spares}**" in i.value for i in app.info)
@@ -37,8 +37,8 @@ def test_slider_changes_the_recommendation(app):
     iv, sp, _ = _expected(
         load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.008})
     )
-    assert metric(app, "Recommended checkpoint interval") == f"{iv.interval_minutes:.1f} min"
-    assert metric(app, "Recommended hot spares") == str(sp.spares)
+    assert metric(app, "Best checkpoint interval") == f"{iv.interval_minutes:.1f} min"
+    assert metric(app, "Best hot spares") == str(sp.spares)
     app.slider(key=RATE_KEY).set_value(0.2).run()
 
 

@@ -126,9 +126,17 @@ def test_rank_instances_cheapest_first_and_unpriced_last(catalog):
     feasible = [r for r in rows if r["feasible"]]
     costs = [r["cost_to_train_usd"] for r in feasible]
     assert costs == sorted(costs)
-    assert {r["instance"] for r in rows if not r["feasible"]} == {
-        n for n, i in catalog.items() if i.usd_per_hour is None
-    }
+    unpriced = {n for n, i in catalog.items() if i.usd_per_hour is None}
+    infeasible = {r["instance"]: r["reason"] for r in rows if not r["feasible"]}
+    assert unpriced <= set(infeasible)
+    assert rows[: len(feasible)] == feasible  # feasible first
+    for name, reason in infeasible.items():
+        if name in unpriced:
+            assert reason == "no catalog price"
+        else:  # priced, but the model cannot estimate its time to train: said, not hidden
+            assert "unknown" in reason
+            inputs = opt.instance_inputs(_inputs("aws-16k-h100"), catalog[name], "p5.48xlarge")
+            assert not np.isfinite(opt.time_and_cost_to_train(inputs)[0])
     # the scenario's own (negotiated) price is kept for its own instance only
     p5 = next(r for r in rows if r["instance"] == "p5.48xlarge")
     assert p5["usd_per_instance_hour"] == 98.32
