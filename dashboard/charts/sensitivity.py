@@ -72,7 +72,7 @@ def heatmap(grid: dict) -> go.Figure:
         name=f"This scenario: {grid['z_now']:.4g}",
     )
     fig.update_layout(
-        title=f"{grid['z_label']} by {grid['x_label']} and {grid['y_label']}",
+        title=grid.get("title") or grid["z_label"],
         xaxis_title=grid["x_label"],
         yaxis_title=grid["y_label"],
         template=TEMPLATE,

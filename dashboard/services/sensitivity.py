@@ -87,17 +87,18 @@ def heatmap(
         "x_label": _label(x_key),
         "y_label": _label(y_key),
         "z_label": f"{METRICS[metric][0]} ({METRICS[metric][1]})",
+        "title": f"{METRICS[metric][0]}: {FIELDS[x_key].label.lower()} × "
+        f"{FIELDS[y_key].label.lower()}",
     }
 
 
 def _axis(key: str, now: float, n: int) -> np.ndarray:
+    """0 (or near it) to 3x the current value, so the current point sits a third of the way."""
     f = FIELDS[key]
-    hi = max(2.5 * now, f.ui_max if f.ui_max is not None else now * 2.5)
+    hi = 3.0 * now if now > 0 else (f.ui_max if f.ui_max is not None else 1.0)
     if f.max is not None:
         hi = min(hi, f.max)
-    lo = max(f.min if f.min is not None else 0.0, hi / 1000.0)
-    if key == RATE:
-        lo = 0.0
+    lo = 0.0 if key == RATE else max(f.min if f.min is not None else 0.0, hi / 1000.0)
     values = np.linspace(lo, hi, n)
     if f.kind == "int":
         values = np.unique(np.round(values).clip(min=max(1.0, f.min or 1.0)))
