@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from models import Scenario, ValidationError, resolve_inputs
 from models.montecarlo import (
@@ -226,3 +228,29 @@ def test_chunks_run_separately_merge_into_the_full_run():
     assert merged.events_simulated == full.events_simulated
     for q, band in full.goodput_bands.items():
         assert np.allclose(merged.goodput_bands[q], band)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    tau=st.floats(min_value=1.0, max_value=600.0),
+    save_s=st.floats(min_value=0.0, max_value=1800.0),
+    days=st.floats(min_value=0.5, max_value=20.0),
+)
+def test_no_failure_runs_follow_the_segment_arithmetic(tau, save_s, days):
+    """Property: without failures every run is the same closed-form sequence of segments."""
+    inputs = _inputs(
+        {
+            "reliability.node_failure_rate_per_day": 0.0,
+            "checkpoint.interval_minutes": tau,
+            "checkpoint.save_seconds": save_s,
+        }
+    )
+    res = simulate_inputs(inputs, 3, days, rng=0)
+    seg = tau + save_s / 60.0
+    horizon = days * 1440.0
+    n = np.floor(horizon / seg)
+    work = n * tau + min(horizon - n * seg, tau)
+    assert np.allclose(res.goodput, work / horizon, rtol=1e-9, atol=1e-9)
+    need = np.ceil(horizon / tau - 1e-9)
+    assert np.allclose(res.time_to_finish_days, need * seg / 1440.0)
+    assert 0.0 <= res.goodput.min() <= res.goodput.max() <= 1.0
