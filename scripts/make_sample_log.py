@@ -5,15 +5,15 @@
 
 The generating model (documented in data/README.md, parameters in the file's header):
 
-* Job incidents form a renewal process whose gaps are Weibull(shape k) with mean
-  1 / (nodes × node_failure_rate_per_day) days, so the fitted rate and shape can be checked
-  against known values.
-* Each incident has a cause drawn with the Llama 3 405B root-cause shares
+* Every node fails as an independent Weibull(shape k) renewal process with mean gap
+  1 / node_failure_rate_per_day days (the Monte Carlo simulator's model), started in
+  equilibrium by a burn-in of ``BURN_IN_MEANS`` mean gaps before day 0; ``lemons`` nodes
+  fail ``lemon_factor`` times as often.  Fitted rate and per-node shape can be checked
+  against these known values.
+* Each failure has a cause drawn with the Llama 3 405B root-cause shares
   (arXiv:2407.21783, Table 5; data/failure_logs/llama3-root-causes.csv), written with
-  realistic free-text variants.  A network switch/cable incident takes two nodes down at
-  the same timestamp (one row each) with probability ``switch_pair_prob``.
-* The node of each failure is a lemon node with probability ``lemon_share`` (split evenly
-  over ``lemons`` nodes), otherwise uniform over all nodes.
+  realistic free-text variants.  A network switch/cable failure takes a second, random
+  node down at the same timestamp (one row each) with probability ``switch_pair_prob``.
 * Downtime is lognormal (Schroeder & Gibson, DSN'06: repair times are lognormal) with the
   given median and log-sd, in minutes.
 """
@@ -36,15 +36,16 @@ sys.path.insert(0, str(ROOT))
 from models.fitting import llama3_taxonomy  # noqa: E402
 
 OUT = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
+BURN_IN_MEANS = 5.0
 START = datetime(2026, 1, 5, tzinfo=UTC)
 
 DEFAULTS = {
-    "nodes": 512,
-    "days": 90.0,
+    "nodes": 1024,
+    "days": 180.0,
     "node_failure_rate_per_day": 0.004,
     "weibull_shape": 0.75,
     "lemons": 2,
-    "lemon_share": 0.12,
+    "lemon_factor": 25.0,
     "switch_pair_prob": 0.5,
     "downtime_median_minutes": 90.0,
     "downtime_log_sd": 1.0,
@@ -81,7 +82,7 @@ def make_log_csv(
     node_failure_rate_per_day: float = DEFAULTS["node_failure_rate_per_day"],
     weibull_shape: float = DEFAULTS["weibull_shape"],
     lemons: int = DEFAULTS["lemons"],
-    lemon_share: float = DEFAULTS["lemon_share"],
+    lemon_factor: float = DEFAULTS["lemon_factor"],
     switch_pair_prob: float = DEFAULTS["switch_pair_prob"],
     downtime_median_minutes: float = DEFAULTS["downtime_median_minutes"],
     downtime_log_sd: float = DEFAULTS["downtime_log_sd"],
@@ -91,22 +92,25 @@ def make_log_csv(
     """Return the CSV text of one synthetic failure log (model in the module docstring)."""
     rng = np.random.default_rng(seed)
     k = float(weibull_shape)
-    mean_gap_days = 1.0 / (nodes * node_failure_rate_per_day)
-    scale_days = mean_gap_days / math.gamma(1 + 1 / k)
-    expected = int(days / mean_gap_days * 1.5) + 50
-    gaps = scale_days * rng.weibull(k, size=expected)
-    times = np.cumsum(gaps)
-    times = times[times <= days]
+    mean_days = np.full(nodes, 1.0 / node_failure_rate_per_day)
+    lemon_idx = rng.choice(nodes, size=lemons, replace=False)
+    mean_days[lemon_idx] /= lemon_factor
+    scale_days = mean_days / math.gamma(1 + 1 / k)
+    # per-node renewal processes from -burn-in to `days`, vectorised in blocks of gaps
+    t = -BURN_IN_MEANS * mean_days
+    events: list[tuple[float, int]] = []
+    alive = np.arange(nodes)
+    while alive.size:
+        t[alive] += scale_days[alive] * rng.weibull(k, alive.size)
+        inside = alive[(t[alive] >= 0) & (t[alive] <= days)]
+        events += [(float(t[i]), int(i)) for i in inside]
+        alive = alive[t[alive] <= days]
+    events.sort()
     tax = llama3_taxonomy()
     cats = [r["category"] for r in tax]
     probs = np.array([r["count"] for r in tax], dtype=float)
     probs /= probs.sum()
-    lemon_ids = [f"node-{i:04d}" for i in rng.choice(nodes, size=lemons, replace=False)]
-
-    def pick_node() -> str:
-        if lemons and rng.random() < lemon_share:
-            return lemon_ids[int(rng.integers(lemons))]
-        return f"node-{int(rng.integers(nodes)):04d}"
+    lemon_ids = [f"node-{i:04d}" for i in lemon_idx]
 
     buf = io.StringIO()
     if header_comment:
@@ -119,7 +123,7 @@ def make_log_csv(
             "node_failure_rate_per_day": node_failure_rate_per_day,
             "weibull_shape": weibull_shape,
             "lemons": lemons,
-            "lemon_share": lemon_share,
+            "lemon_factor": lemon_factor,
             "switch_pair_prob": switch_pair_prob,
             "downtime_median_minutes": downtime_median_minutes,
             "downtime_log_sd": downtime_log_sd,
@@ -129,20 +133,19 @@ def make_log_csv(
         buf.write(f"# lemon nodes planted: {', '.join(lemon_ids) or 'none'}\n")
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["timestamp", "node_id", "cause", "downtime_minutes"])
-    for t in times:
-        ts = (START + timedelta(days=float(t))).replace(microsecond=0)
+    for when, node in events:
+        ts = (START + timedelta(days=when)).replace(microsecond=0)
         cat = cats[int(rng.choice(len(cats), p=probs))]
         variants = VARIANTS[cat]
         cause = variants[int(rng.integers(len(variants)))]
-        first = pick_node()
-        hit = [first]
+        hit = [f"node-{node:04d}"]
         if cat == "network_switch_cable" and rng.random() < switch_pair_prob:
-            other = pick_node()
-            if other != first:
+            other = f"node-{int(rng.integers(nodes)):04d}"
+            if other != hit[0]:
                 hit.append(other)
-        for node in hit:
+        for name in hit:
             down = downtime_median_minutes * np.exp(downtime_log_sd * rng.standard_normal())
-            w.writerow([ts.strftime("%Y-%m-%dT%H:%M:%SZ"), node, cause, f"{down:.1f}"])
+            w.writerow([ts.strftime("%Y-%m-%dT%H:%M:%SZ"), name, cause, f"{down:.1f}"])
     return buf.getvalue()
 
 

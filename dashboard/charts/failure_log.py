@@ -42,7 +42,7 @@ def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) 
     )
     ymin = max(1e-4, float(empirical["survival"].min()) / 2)
     fig.update_layout(
-        title="Time between failures: survival of the log vs the fits",
+        title="Job time between failures: survival of the log vs the fits",
         xaxis_title="Time between incidents (h, log scale)",
         yaxis_title="P(time between failures > t) (log scale)",
         xaxis_type="log",

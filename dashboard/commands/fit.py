@@ -1,8 +1,9 @@
 """``goodput fit LOG.csv [--map col=name ...] [--nodes N] [--json]``.
 
 Fits a failure log (CSV: timestamp, node id, cause, downtime in minutes) and prints the
-failure rate per node-day and the Weibull shape of the time between failures with their
-confidence intervals, a goodness-of-fit summary, per-cause rates on the Llama 3 taxonomy
+failure rate per node-day and the Weibull shape of each node's time between failures
+(the simulator's ``reliability.weibull_shape``) with their confidence intervals, a fit of the
+job's time between failures, a goodness-of-fit summary, per-cause rates on the Llama 3 taxonomy
 and lemon nodes.  The fitted values are printed as ``--set`` overrides for
 ``goodput evaluate``.  Methods: models/fitting.py.
 """
@@ -50,7 +51,12 @@ def scenario_overrides(fit: LogFit) -> list[str]:
     out = []
     for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
         f = FIELDS[key]
-        if f.min is not None and f.max is not None and f.min <= value <= f.max:
+        if (
+            value is not None
+            and f.min is not None
+            and f.max is not None
+            and f.min <= value <= f.max
+        ):
             out.append(f"{key}={value:.6g}")
     return out
 
@@ -71,13 +77,19 @@ def _print_text(fit: LogFit, path: str) -> None:
         f"{100 * fit.node_failure_rate_per_day_hi:.4f}, exact chi-square)"
     )
     print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
+    n = fit.node_tbf
+    if n is not None:
+        print(
+            f"  Weibull shape per node     {n['weibull_shape']:.3f} ({pct}% CI "
+            f"{n['weibull_shape_lo']:.3f}-{n['weibull_shape_hi']:.3f}, profile likelihood; "
+            f"{n['n_gaps']:.0f} repeat gaps, {n['n_censored']:.0f} censored, lemons left out)"
+        )
+    else:
+        print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
     print(
-        f"  Weibull shape              {t['weibull_shape']:.3f} ({pct}% CI "
-        f"{t['weibull_shape_lo']:.3f}-{t['weibull_shape_hi']:.3f}, profile likelihood)"
-    )
-    print(
-        f"  Weibull scale              {t['weibull_scale_h']:.2f} h ({pct}% CI "
-        f"{t['weibull_scale_h_lo']:.2f}-{t['weibull_scale_h_hi']:.2f}, Wald on log scale)"
+        f"  job TBF Weibull            shape {t['weibull_shape']:.3f} ({pct}% CI "
+        f"{t['weibull_shape_lo']:.3f}-{t['weibull_shape_hi']:.3f}), scale "
+        f"{t['weibull_scale_h']:.2f} h ({t['weibull_scale_h_lo']:.2f}-{t['weibull_scale_h_hi']:.2f})"
     )
     better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
     print(

@@ -59,7 +59,7 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
             "MLE = mean gap; interval from the rate's",
         ),
         (
-            "Weibull shape k",
+            "Job TBF Weibull shape k",
             t["weibull_shape"],
             t["weibull_shape_lo"],
             t["weibull_shape_hi"],
@@ -67,7 +67,7 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
             "MLE; profile-likelihood interval",
         ),
         (
-            "Weibull scale η",
+            "Job TBF Weibull scale η",
             t["weibull_scale_h"],
             t["weibull_scale_h_lo"],
             t["weibull_scale_h_hi"],
@@ -75,6 +75,20 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
             "MLE; Wald interval on log scale (observed information)",
         ),
     ]
+    n = fit.node_tbf
+    if n is not None:
+        rows.insert(
+            1,
+            (
+                "Per-node Weibull shape k",
+                n["weibull_shape"],
+                n["weibull_shape_lo"],
+                n["weibull_shape_hi"],
+                "",
+                f"censored MLE over {n['n_gaps']:.0f} repeat gaps, {n['n_censored']:.0f} "
+                "censored; lemons left out; profile-likelihood interval",
+            ),
+        )
     return pl.DataFrame(
         rows, schema=["quantity", "estimate", "lower", "upper", "unit", "method"], orient="row"
     )
@@ -141,7 +155,11 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     problems: list[str] = []
     for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
         f = FIELDS[key]
-        if (f.min is not None and value < f.min) or (f.max is not None and value > f.max):
+        if value is None:
+            problems.append(
+                f"{key}: not estimable from this log (no node failed twice); left unchanged"
+            )
+        elif (f.min is not None and value < f.min) or (f.max is not None and value > f.max):
             problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
         else:
             values[key] = float(value)

@@ -13,15 +13,18 @@ SAMPLE = str(DATA_DIR / "failure_logs" / "synthetic-sample.csv")
 
 
 def test_fit_json_on_sample_log():
-    out = goodput("fit", SAMPLE, "--nodes", "512", "--json")
+    out = goodput("fit", SAMPLE, "--nodes", "1024", "--json")
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
-    assert d["nodes"] == 512 and d["failures"] == 208 and d["incidents"] == 197
-    # synthetic truth: 0.4 %/node-day, shape 0.75 (scripts/make_sample_log.py defaults)
-    assert d["node_failure_rate_per_day_lo"] < 0.004 < d["node_failure_rate_per_day_hi"]
-    assert d["weibull_shape_lo"] < 0.75 < d["weibull_shape_hi"]
+    assert d["nodes"] == 1024 and d["failures"] == 797 and d["incidents"] == 762
+    # synthetic truth: 0.4 %/node-day (+2 lemons at 25x), per-node shape 0.75
+    # (scripts/make_sample_log.py defaults)
+    assert d["node_failure_rate_per_day_lo"] < 0.004 * (1022 + 2 * 25) / 1024
+    assert d["node_weibull_shape_lo"] < 0.75 < d["node_weibull_shape_hi"]
+    assert d["weibull_shape"] == d["node_weibull_shape"]
     assert len(d["lemon_nodes"]) == 2
-    assert d["scenario_overrides"][0].startswith("reliability.node_failure_rate_per_day=0.0042")
+    assert d["scenario_overrides"][0].startswith("reliability.node_failure_rate_per_day=0.0041")
+    assert d["scenario_overrides"][1].startswith("reliability.weibull_shape=0.74")
 
 
 def test_fit_text_with_column_mapping(tmp_path):
@@ -33,7 +36,8 @@ def test_fit_text_with_column_mapping(tmp_path):
     out = goodput("fit", str(log), "--map", "timestamp=when", "--map", "node_id=host")
     assert out.returncode == 0, out.stderr
     assert "4 failures, 4 incidents over 1.0 days" in out.stdout
-    assert "--set reliability.weibull_shape=" in out.stdout
+    assert "--set reliability.node_failure_rate_per_day=" in out.stdout
+    assert "per node     not estimable" in out.stdout  # no node failed twice within the log
 
 
 @pytest.mark.parametrize(

@@ -21,7 +21,7 @@ SHAPE_KEY = "w:reliability.weibull_shape"
 @pytest.fixture(scope="module")
 def sample_fit():
     log = parse_failure_log((DATA_DIR / "failure_logs" / "synthetic-sample.csv").read_bytes())
-    return fit_failure_log(log, 512)
+    return fit_failure_log(log, 1024)
 
 
 @pytest.fixture
@@ -41,7 +41,7 @@ def test_sample_log_is_fitted_and_drawn(page, sample_fit):
     assert metric(page, "Node failure rate (per node-day)") == (
         f"{100 * sample_fit.node_failure_rate_per_day:.3f}%"
     )
-    assert metric(page, "Weibull shape") == f"{sample_fit.weibull_shape:.2f}"
+    assert metric(page, "Weibull shape per node") == f"{sample_fit.weibull_shape:.2f}"
     assert metric(page, "Lemon nodes") == "2"
     charts = page.get("plotly_chart")
     assert len(charts) == 2
