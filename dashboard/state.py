@@ -88,6 +88,10 @@ def ensure_initialised() -> None:
         else:
             ss[PRESET_KEY] = preset or DEFAULT_PRESET
             load_scenario(scenario)
+            try:
+                ss.update(url_state.decode_page(params))
+            except ValidationError as exc:
+                ss[NOTICE_KEY] = ("error", f"Part of the link was ignored — {exc}.")
             return
     ss[PRESET_KEY] = DEFAULT_PRESET
     load_scenario(load_preset(DEFAULT_PRESET))
@@ -96,6 +100,7 @@ def ensure_initialised() -> None:
 def sync_url(scenario: Scenario) -> None:
     """Write ``scenario`` into the address bar (only when it changed)."""
     params = url_state.encode(scenario, st.session_state.get(PRESET_KEY))
+    params.update(url_state.encode_page(st.session_state))
     if st.query_params.to_dict() != params:
         st.query_params.from_dict(params)
 

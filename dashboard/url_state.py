@@ -1,7 +1,10 @@
 """The whole scenario <-> URL query parameters, so a copied link reproduces the view.
 
 Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``
-and ``preset`` (whose description and unset fields are the base).  Values are plain text
+and ``preset`` (whose description and unset fields are the base), plus a few page controls
+(:data:`PAGE_PARAMS`: the Compare page's two sources and edits, the tornado range, the
+heatmap colour, the optimizer's deadline) so that a link reproduces the view, not only the
+scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
 evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
 :class:`models.ValidationError` naming the parameter, so the page can show a clear message.
@@ -17,7 +20,64 @@ from models.scenario import load_preset, preset_paths
 
 PRESET_PARAM = "preset"
 NAME_PARAM = "name"
-ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS})
+
+
+def _choice(*allowed: str):
+    def check(text: str) -> str:
+        if text not in allowed:
+            raise ValueError("one of " + ", ".join(repr(a) for a in allowed))
+        return text
+
+    return check
+
+
+def _compare_choices() -> list[str]:
+    """The Compare page's sources that can travel in a link (an uploaded file cannot)."""
+    return ["Current scenario (sidebar)", *(f"Preset: {p}" for p in preset_paths())]
+
+
+def _compare_source(text: str) -> str:
+    return _choice(*_compare_choices())(text)
+
+
+def _number(lo: float, hi: float, step: float | None = None, kind=float):
+    def check(text: str):
+        try:
+            x = float(text)
+        except ValueError:
+            raise ValueError(f"a number in [{lo:g}, {hi:g}]") from None
+        if not lo <= x <= hi or (step and abs(x / step - round(x / step)) > 1e-9):
+            extra = f" in steps of {step:g}" if step else ""
+            raise ValueError(f"a number in [{lo:g}, {hi:g}]{extra}")
+        return kind(x)
+
+    return check
+
+
+def _bool(text: str) -> bool:
+    if text not in ("true", "false"):
+        raise ValueError("'true' or 'false'")
+    return text == "true"
+
+
+def _edits(text: str) -> str:
+    if len(text.splitlines()) > 20:
+        raise ValueError("at most 20 lines of section.key=value")
+    return text
+
+
+#: URL parameter -> (session-state key of the page widget, validator of the text).
+PAGE_PARAMS = {
+    "cmp.baseline": ("cmp:baseline", _compare_source),
+    "cmp.candidate": ("cmp:candidate", _compare_source),
+    "cmp.baseline_edits": ("cmp:baseline:edits", _edits),
+    "cmp.candidate_edits": ("cmp:candidate:edits", _edits),
+    "sens.pct": ("sens:pct", _number(5, 50, 5, int)),
+    "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
+    "opt.deadline_on": ("opt:use_deadline", _bool),
+    "opt.deadline_days": ("opt:deadline", _number(1.0, 3650.0)),
+}
+ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS, *PAGE_PARAMS})
 MAX_VALUE_CHARS = 200
 MAX_PARAMS = 2 * len(ALLOWED)
 CATALOG_PRICE = "catalog"
@@ -73,7 +133,7 @@ def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
         raise ValidationError(
             "link", f"unknown parameter(s) {shown}; allowed: name, preset and scenario fields"
         )
-    values = {str(k): _single(str(k), v) for k, v in params.items()}
+    values = {str(k): _single(str(k), v) for k, v in params.items() if k not in PAGE_PARAMS}
     preset = values.pop(PRESET_PARAM, None)
     base = None
     if preset is not None:
@@ -92,3 +152,31 @@ def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
         else:
             data[key] = text
     return Scenario.from_dict(data, base=base), preset
+
+
+def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
+    """URL parameters for the page controls present in ``state`` (session state)."""
+    out: dict[str, str] = {}
+    for param, (key, _) in PAGE_PARAMS.items():
+        if key in state and state[key] is not None:
+            value = state[key]
+            if param in ("cmp.baseline", "cmp.candidate") and value not in _compare_choices():
+                continue  # an uploaded file cannot travel in a link
+            out[param] = value if isinstance(value, str) else _text(value)
+    return out
+
+
+def decode_page(params: Mapping[str, Any]) -> dict[str, Any]:
+    """Session-state values of the page controls in ``params``; ValidationError if invalid."""
+    out: dict[str, Any] = {}
+    for param, (key, check) in PAGE_PARAMS.items():
+        if param not in params:
+            continue
+        text = _single(param, params[param])
+        try:
+            out[key] = check(text)
+        except ValueError as exc:
+            raise ValidationError(
+                f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})"
+            ) from None
+    return out

@@ -27,7 +27,9 @@ def side(column, name: str):
     with column:
         st.subheader(name.title())
         default = defaults[name] if defaults[name] in choices else svc.CURRENT
-        source = st.selectbox("Source", choices, index=choices.index(default), key=f"cmp:{name}")
+        if st.session_state.get(f"cmp:{name}") not in choices:
+            st.session_state[f"cmp:{name}"] = default  # links and earlier picks win
+        source = st.selectbox("Source", choices, key=f"cmp:{name}")
         upload = None
         if source == svc.UPLOAD:
             f = st.file_uploader("Scenario TOML", type=["toml"], key=f"cmp:{name}:file")

@@ -88,8 +88,9 @@ with d1:
     use_deadline = st.checkbox("Must finish by a deadline", key="opt:use_deadline")
     deadline = None
     if use_deadline:
+        st.session_state.setdefault("opt:deadline", 90.0)
         deadline = st.number_input(
-            "Deadline (days)", min_value=1.0, max_value=3650.0, value=90.0, key="opt:deadline"
+            "Deadline (days)", min_value=1.0, max_value=3650.0, key="opt:deadline"
         )
 instances = decision_cache.instance_table(scenario, deadline)
 best = instances.row(0, named=True)

@@ -17,11 +17,11 @@ c1, c2, c3 = st.columns([1, 1, 2])
 c1.metric("Goodput (Daly exact)", f"{ev['goodput'] * 100:.2f}%")
 c2.metric("Lost per day", f"${ev['lost_usd_per_day']:,.0f}")
 with c3:
+    st.session_state.setdefault("sens:pct", 20)
     pct = st.slider(
         "Move each input by ± (%)",
         min_value=5,
         max_value=50,
-        value=20,
         step=5,
         key="sens:pct",
         help="One at a time, all other inputs held at the scenario (local OAT sensitivity). "

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from dashboard import url_state
-from models import FIELDS, Scenario, ValidationError, evaluate, load_preset, preset_paths
+from models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset, preset_paths
 from tests.dashboard._pages import RATE_KEY, metric, open_page
 
 
@@ -151,3 +151,70 @@ def test_download_toml_reads_back(catalog):
     assert state.load_upload("x.toml", s.to_toml().encode()) == s
     with pytest.raises(ValidationError, match="x.toml"):
         state.load_upload("x.toml", b"\xff\xfe")
+
+
+def test_page_controls_round_trip_and_validate():
+    state = {
+        "cmp:baseline": "Preset: llama3-16k",
+        "cmp:candidate": "Uploaded TOML file",  # cannot travel in a link: left out
+        "cmp:candidate:edits": "cluster.spare_nodes = 4",
+        "sens:pct": 35,
+        "opt:use_deadline": True,
+        "opt:deadline": 45.5,
+        "w:cluster.nodes": 7,  # scenario widgets travel as fields, not as page controls
+    }
+    params = url_state.encode_page(state)
+    assert params == {
+        "cmp.baseline": "Preset: llama3-16k",
+        "cmp.candidate_edits": "cluster.spare_nodes = 4",
+        "sens.pct": "35",
+        "opt.deadline_on": "true",
+        "opt.deadline_days": "45.5",
+    }
+    back = url_state.decode_page(params)
+    assert back == {k: v for k, v in state.items() if k in back}
+    assert len(back) == 5
+    for bad in (
+        {"sens.pct": "7"},  # not a multiple of 5
+        {"sens.pct": "500"},
+        {"opt.deadline_on": "yes"},
+        {"cmp.baseline": "Uploaded TOML file"},
+        {"sens.colour": "red"},
+        {"cmp.candidate_edits": "a=1\n" * 21},
+    ):
+        with pytest.raises(ValidationError, match="link parameter"):
+            url_state.decode_page(bad)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.dictionaries(st.sampled_from(sorted(url_state.PAGE_PARAMS)), VALUES, max_size=5))
+def test_page_decoder_fuzz_returns_dict_or_validation_error(params):
+    try:
+        out = url_state.decode_page(params)
+    except ValidationError:
+        return
+    assert set(out) <= {key for key, _ in url_state.PAGE_PARAMS.values()}
+
+
+def test_compare_view_travels_in_the_link(catalog):
+    sender = open_page("compare")
+    sender.selectbox(key="cmp:candidate").set_value("Preset: llama3-16k").run()
+    sender.text_area(key="cmp:candidate:edits").input("cluster.spare_nodes = 2").run()
+    link = dict(sender.query_params)
+    assert link["cmp.candidate"] == "Preset: llama3-16k"
+    receiver = open_page("compare", link)
+    c = compare(
+        load_preset("aws-16k-h100"),
+        load_preset("llama3-16k").replace({"cluster.spare_nodes": 2}),
+        catalog,
+    )
+    assert metric(receiver, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert metric(receiver, "Savings per day") == metric(sender, "Savings per day")
+    assert not receiver.warning  # no 'default value and session state' clash
+
+
+def test_bad_page_control_keeps_the_scenario_and_says_so(catalog):
+    s = load_preset("aws-16k-h100").replace({"cluster.nodes": 1500})
+    at = open_page("overview", {**url_state.encode(s, "aws-16k-h100"), "sens.pct": "13"})
+    assert any("sens.pct" in e.value and "ignored" in e.value for e in at.error)
+    assert metric(at, "Goodput (Daly exact)") == f"{evaluate(s, catalog)['goodput'] * 100:.2f}%"
