@@ -35,8 +35,8 @@ def _apply(values: dict[str, float]) -> None:
 
 st.title("Failure log")
 st.caption(
-    "Fit your own incident log: failure rate per node-day and the Weibull shape of the time "
-    "between failures (with confidence intervals), causes on the Llama 3 taxonomy and lemon "
+    "Fit your own incident log: failure rate per node-day and the Weibull shape of each "
+    "node's time between failures (with confidence intervals), causes on the Llama 3 taxonomy and lemon "
     "nodes. Methods are in models/fitting.py; nothing leaves this server."
 )
 

@@ -85,8 +85,8 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
                 n["weibull_shape_lo"],
                 n["weibull_shape_hi"],
                 "",
-                f"censored MLE over {n['n_gaps']:.0f} repeat gaps, {n['n_censored']:.0f} "
-                "censored; lemons left out; profile-likelihood interval",
+                f"censored MLE ({n['n_gaps']:.0f} + {n['n_censored']:.0f} censored gaps, "
+                "no lemons); profile likelihood",
             ),
         )
     return pl.DataFrame(
