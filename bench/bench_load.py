@@ -100,7 +100,9 @@ def main() -> int:
             "change sent -> rerun finished, including queueing behind the other sessions "
             "(browser rendering excluded; the chromium rows include it). Closed loop with zero "
             "think time: each session sends its next change as soon as the last rerun ends, a "
-            "worst case for 20 people. The host is "
+            "worst case for 20 people. Streamlit runs every session's script in threads of one "
+            "Python process, so throughput is bounded by one core's reruns per second and the "
+            "p95 is mostly queueing: latency ~ sessions / throughput. The host is "
             "shared with other jobs (see the load average): treat absolute times as upper "
             "bounds.\n\n" + table + f"\n{END}"
         )
