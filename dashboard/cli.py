@@ -202,6 +202,8 @@ def cmd_instances(args: argparse.Namespace) -> int:
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
+    if not 1 <= args.port <= 65535:
+        raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
     app = Path(__file__).resolve().parent / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
     return subprocess.call(cmd)

@@ -266,7 +266,8 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     27.2397
     """
     d = as_float_array(save_minutes)
-    out = np.sqrt(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
+    with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
+        out = np.sqrt(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
     return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
 
 

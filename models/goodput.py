@@ -71,10 +71,14 @@ def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes
     tau = as_float_array(interval_minutes)
     d = as_float_array(save_minutes)
     seg = tau + d
-    safe = np.where(lam > 0, lam, 1.0)
+    x = lam * seg
+    # expm1(x)/x, with its Taylor series where x is so small (or subnormal) that the
+    # division loses precision; this keeps T_w monotone in λ down to λ = 0.
+    small = np.abs(x) < 1e-6
+    xs = np.where(small, 1.0, x)
     with np.errstate(over="ignore", invalid="ignore"):
-        ratio = np.exp(lam * r) * np.expm1(safe * seg) / (safe * tau)
-    ratio = np.where(lam > 0, ratio, seg / tau)
+        growth = np.where(small, 1.0 + x / 2.0 + x * x / 6.0, np.expm1(xs) / xs)
+        ratio = np.exp(lam * r) * growth * seg / tau
     return like_input(ratio, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
@@ -110,7 +114,8 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
     >>> young_interval_minutes(1.0, 720.0)
     37.94733192202055
     """
-    out = np.sqrt(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes))
+    with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
+        out = np.sqrt(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes))
     return like_input(out, save_minutes, mtbf_minutes)
 
 

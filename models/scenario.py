@@ -51,7 +51,10 @@ def _check_value(f: Field, value: Any) -> Any:
             raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})") from None
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})")
-    x = float(value)
+    try:
+        x = float(value)
+    except OverflowError:  # an integer with hundreds of digits
+        raise ValidationError(f.key, f"{value!r:.40} is far out of range ({f.allowed()})") from None
     if math.isnan(x) or math.isinf(x):
         raise ValidationError(f.key, f"{value!r} is not a finite number ({f.allowed()})")
     if f.kind == "int" and x != round(x):
@@ -174,6 +177,8 @@ class Scenario:
                 ) from None
         if len(text) > MAX_TOML_BYTES:
             raise ValidationError("scenario file", "is too large (at most 256 KiB)")
+        if not text.strip():
+            raise ValidationError("scenario file", "is empty (expected TOML with [cluster] etc.)")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:

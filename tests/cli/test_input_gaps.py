@@ -1,22 +1,22 @@
-"""Input paths that still print a traceback (found by the issue #8 audit; reported to the lead).
-
-Each test states the contract (exit 2, one line naming the input, no traceback) and is a
-strict xfail: it starts failing the suite as soon as the gap is fixed, so the marker is
-removed then.  The huge-integer gap of Scenario.from_dict / --set is in tests/fuzz.
-"""
+"""Input paths found by the issue #8 audit: each states the contract (exit 2, one line
+naming the input, no traceback).  The huge-integer case of --set is in tests/fuzz."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.cli.test_cli import goodput
+from tests.conftest import SCENARIOS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="dashboard/cli.py passes --port unchecked to streamlit: OverflowError traceback",
-)
 def test_dashboard_port_out_of_range_is_a_clear_error():
     out = goodput("dashboard", "--port", "999999")
     assert out.returncode == 2
     assert "Traceback" not in out.stderr and "--port" in out.stderr
+
+
+def test_huge_integer_override_is_a_clear_error():
+    out = goodput(
+        "evaluate", "data/scenarios/aws-16k-h100.toml", "--set", "cluster.nodes=" + "9" * 400
+    )
+    assert out.returncode == 2
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("goodput: cluster.nodes:")

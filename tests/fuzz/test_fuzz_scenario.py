@@ -135,13 +135,6 @@ def test_set_overrides(assignments):
     check(lambda: Scenario.default().with_overrides(assignments))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=OverflowError,
-    reason="known gap (reported to the lead): models/scenario.py _check_value calls float() "
-    "on ints beyond float range; `goodput evaluate --set cluster.nodes=<400 digits>` "
-    "prints a traceback instead of a ValidationError",
-)
 @pytest.mark.parametrize(
     "make",
     [

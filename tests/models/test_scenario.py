@@ -102,3 +102,8 @@ def test_any_value_is_accepted_in_range_or_rejected_by_name(field, value):
     else:
         assert field.min is None or v >= field.min
         assert field.max is None or v <= field.max
+
+
+def test_empty_scenario_file_is_rejected():
+    with pytest.raises(ValidationError, match="scenario file: is empty"):
+        Scenario.from_toml(b"  \n")
