@@ -15,7 +15,7 @@ def test_dashboard_port_out_of_range_is_a_clear_error():
 
 def test_huge_integer_override_is_a_clear_error():
     out = goodput(
-        "evaluate", "data/scenarios/aws-16k-h100.toml", "--set", "cluster.nodes=" + "9" * 400
+        "evaluate", str(SCENARIOS / "aws-16k-h100.toml"), "--set", "cluster.nodes=" + "9" * 400
     )
     assert out.returncode == 2
     assert "Traceback" not in out.stderr
