@@ -21,6 +21,8 @@ SECTION_TITLES = {
     "checkpoint": "Checkpointing",
     "pricing": "Pricing",
     "workload": "Workload",
+    "network": "Network",
+    "simulation": "Monte Carlo spread",
 }
 OPEN_SECTIONS = {"cluster", "reliability", "recovery", "checkpoint"}
 
@@ -136,5 +138,9 @@ def show(catalog: dict[str, Instance]) -> None:
                                 key=wk,
                                 help=f.help,
                             )
+                    elif f.kind == "choice":
+                        if st.session_state.get(wk) not in f.choices:
+                            st.session_state[wk] = f.default
+                        st.selectbox(f.label, f.choices, key=wk, help=f.help)
                     elif f.kind in ("int", "float"):
                         _numeric_widget(f.key)

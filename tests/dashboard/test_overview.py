@@ -79,3 +79,15 @@ def test_missing_price_shows_clear_error(app):
     app.checkbox(key="w:pricing.usd_per_instance_hour:catalog").check().run()
     assert not app.exception
     assert any("pricing.usd_per_instance_hour" in e.value for e in app.error)
+
+
+def test_checkpoint_strategy_choice_in_sidebar_changes_goodput(app, catalog):
+    box = app.selectbox(key="w:checkpoint.strategy")
+    assert box.value == "durable_only"
+    box.set_value("memory+durable").run()
+    assert not app.exception
+    expected = evaluate(
+        load_preset("aws-16k-h100").replace({"checkpoint.strategy": "memory+durable"}), catalog
+    )
+    assert metric(app, "Goodput (Daly exact)") == f"{expected['goodput'] * 100:.2f}%"
+    assert expected["goodput"] != evaluate(load_preset("aws-16k-h100"), catalog)["goodput"]
