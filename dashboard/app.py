@@ -15,19 +15,31 @@ from dashboard.components import export_buttons, sidebar
 
 PAGES_DIR = Path(__file__).resolve().parent / "app_pages"
 
-st.set_page_config(page_title="Goodput Lab", page_icon="⏱️", layout="wide")
+st.set_page_config(page_title="Goodput Lab", page_icon=":material/timer:", layout="wide")
 
-PAGES = [
-    st.Page(str(PAGES_DIR / "overview.py"), title="Overview", icon="📊", default=True),
-    st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon="⚖️"),
-    st.Page(str(PAGES_DIR / "checkpoints.py"), title="Checkpoints", icon="💾"),
-    st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon="🌪️"),
-    st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon="🎯"),
-    st.Page(str(PAGES_DIR / "failure_log.py"), title="Failure log", icon="🧾"),
-    st.Page(str(PAGES_DIR / "network.py"), title="Network", icon="🕸️"),
-    st.Page(str(PAGES_DIR / "instances.py"), title="Instances", icon="🖥️"),
-    st.Page(str(PAGES_DIR / "montecarlo.py"), title="Monte Carlo", icon="🎲"),
-]
+#: Sidebar navigation, grouped: what the cluster loses, then tools to decide what to change.
+PAGES = {
+    "Analyse": [
+        st.Page(
+            str(PAGES_DIR / "overview.py"),
+            title="Overview",
+            icon=":material/dashboard:",
+            default=True,
+        ),
+        st.Page(str(PAGES_DIR / "checkpoints.py"), title="Checkpoints", icon=":material/save:"),
+        st.Page(str(PAGES_DIR / "network.py"), title="Network", icon=":material/lan:"),
+        st.Page(str(PAGES_DIR / "instances.py"), title="Instances", icon=":material/memory:"),
+        st.Page(str(PAGES_DIR / "montecarlo.py"), title="Monte Carlo", icon=":material/casino:"),
+        st.Page(
+            str(PAGES_DIR / "failure_log.py"), title="Failure log", icon=":material/receipt_long:"
+        ),
+    ],
+    "Decide": [
+        st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon=":material/compare_arrows:"),
+        st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon=":material/tune:"),
+        st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon=":material/target:"),
+    ],
+}
 
 page = st.navigation(PAGES)
 sidebar.show(cache.catalog())
