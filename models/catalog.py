@@ -9,13 +9,11 @@ the model asks the user for the value rather than inventing one.
 
 from __future__ import annotations
 
-import csv
-import io
-import math
 import os
 from dataclasses import dataclass, fields
 from pathlib import Path
 
+from ._csv import read_text_file, strict_records
 from .errors import ValidationError
 from .scenario import DATA_DIR
 
@@ -75,40 +73,16 @@ _COLUMNS = [f.name for f in fields(Instance)]
 
 def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
     """Parse catalog CSV text into ``{instance name: Instance}``."""
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
-    missing = [c for c in _COLUMNS if c not in header]
-    unknown = [c for c in header if c not in _COLUMNS]
-    if missing:
-        raise ValidationError(origin, "missing column(s): " + ", ".join(missing))
-    if unknown:
-        raise ValidationError(origin, "unknown column(s): " + ", ".join(unknown))
     out: dict[str, Instance] = {}
-    for rowno, row in enumerate(reader, start=2):
-        kw: dict[str, object] = {}
-        for col in _COLUMNS:
-            raw = (row.get(col) or "").strip()
-            where = f"{origin} row {rowno}, column {col}"
-            if raw == "":
-                if col in _OPTIONAL:
-                    kw[col] = None
-                    continue
-                raise ValidationError(where, "is empty but required")
-            if col in _TEXT:
-                kw[col] = raw
-                continue
-            try:
-                x = float(raw)
-            except ValueError:
-                raise ValidationError(where, f"{raw!r} is not a number") from None
-            if math.isnan(x) or x < 0 or math.isinf(x):
-                raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
-            if col in _INT:
-                if x != int(x) or x < 1:
-                    raise ValidationError(where, f"{raw!r} must be a whole number >= 1")
-                kw[col] = int(x)
-            else:
-                kw[col] = x
+    records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
+    for rowno, kw in records:
+        for col in _INT:
+            x = kw[col]
+            if x is not None and (x != int(x) or x < 1):
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}", f"{x:g} must be a whole number >= 1"
+                )
+            kw[col] = None if x is None else int(x)
         inst = Instance(**kw)  # type: ignore[arg-type]
         if not 0.0 < inst.mfu_default <= 1.0:
             raise ValidationError(f"{origin} row {rowno}, column mfu_default", "must be in (0, 1]")
@@ -129,16 +103,7 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
 def load_catalog(path: str | Path | None = None) -> dict[str, Instance]:
     """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``."""
     p = Path(path or os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
-    if len(raw) > MAX_CATALOG_BYTES:
-        raise ValidationError(str(p), "is too large (at most 1 MiB)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(str(p), f"is not UTF-8 text (byte {exc.start})") from None
+    text = read_text_file(p, MAX_CATALOG_BYTES)
     return parse_catalog(text, origin=p.name)
 
 

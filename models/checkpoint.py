@@ -38,6 +38,7 @@ from pathlib import Path
 import numpy as np
 from scipy.special import gammaln
 
+from ._csv import read_text_file, strict_records
 from ._tools import MINUTES_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
 from .goodput import exact_optimal_interval_minutes, goodput_exact, young_interval_minutes
@@ -123,41 +124,22 @@ def parse_tiers(text: str, origin: str = "checkpoint tiers") -> dict[str, Tier]:
     required cells, non-numbers, negative or non-finite numbers and zero bandwidths raise
     :class:`ValidationError` naming the row and column.
     """
-    reader = csv.DictReader(io.StringIO(text))
-    header = reader.fieldnames or []
-    missing = [c for c in _TIER_COLUMNS if c not in header]
-    unknown = [c for c in header if c not in _TIER_COLUMNS]
-    if missing:
-        raise ValidationError(origin, "missing column(s): " + ", ".join(missing))
-    if unknown:
-        raise ValidationError(origin, "unknown column(s): " + ", ".join(unknown))
     out: dict[str, Tier] = {}
-    for rowno, row in enumerate(reader, start=2):
-        kw: dict[str, object] = {}
-        for col in _TIER_COLUMNS:
-            raw = (row.get(col) or "").strip()
-            where = f"{origin} row {rowno}, column {col}"
-            if raw == "":
-                if col in _TIER_OPTIONAL:
-                    kw[col] = None
-                    continue
-                raise ValidationError(where, "is empty but required")
-            if col in _TIER_TEXT:
-                if col == "tier" and raw not in TIER_NAMES:
-                    raise ValidationError(
-                        where, f"{raw!r} is not a tier; allowed: " + ", ".join(TIER_NAMES)
-                    )
-                kw[col] = raw
-                continue
-            try:
-                x = float(raw)
-            except ValueError:
-                raise ValidationError(where, f"{raw!r} is not a number") from None
-            if not math.isfinite(x) or x < 0:
-                raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
-            if x == 0 and (col in _TIER_POSITIVE or col in _TIER_OPTIONAL):
-                raise ValidationError(where, f"{raw!r} must be > 0 (leave empty for no limit)")
-            kw[col] = x
+    records = strict_records(
+        text, _TIER_COLUMNS, optional=_TIER_OPTIONAL, text_columns=_TIER_TEXT, origin=origin
+    )
+    for rowno, kw in records:
+        if kw["tier"] not in TIER_NAMES:
+            raise ValidationError(
+                f"{origin} row {rowno}, column tier",
+                f"{kw['tier']!r} is not a tier; allowed: " + ", ".join(TIER_NAMES),
+            )
+        for col in (*_TIER_POSITIVE, *_TIER_OPTIONAL):
+            if kw[col] == 0:
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}",
+                    "'0' must be > 0 (leave empty for no limit)",
+                )
         tier = Tier(**kw)  # type: ignore[arg-type]
         if tier.tier in out:
             raise ValidationError(f"{origin} row {rowno}, column tier", "duplicate tier")
@@ -182,16 +164,7 @@ def load_tiers(path: str | Path | None = None) -> dict[str, Tier]:
 @functools.lru_cache(maxsize=8)
 def _load_tiers_cached(path: str, _mtime_ns: int, _size: int) -> dict[str, Tier]:
     p = Path(path)
-    try:
-        raw = p.read_bytes()
-    except OSError as exc:
-        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
-    if len(raw) > MAX_TIERS_BYTES:
-        raise ValidationError(str(p), "is too large (at most 256 KiB)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(str(p), f"is not UTF-8 text (byte {exc.start})") from None
+    text = read_text_file(p, MAX_TIERS_BYTES)
     return parse_tiers(text, origin=p.name)
 
 

@@ -1,0 +1,73 @@
+"""Strict reading of the project's small CSV tables (instance catalog, checkpoint tiers).
+
+Shared by :mod:`models.catalog` and :mod:`models.checkpoint`: the header must hold exactly
+the expected columns; empty cells are allowed only in optional columns (they mean
+*unknown*); every other cell is text or a finite number >= 0.  Every problem raises a
+:class:`~models.errors.ValidationError` naming the file, the row and the column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from collections.abc import Collection, Iterator
+from pathlib import Path
+
+from .errors import ValidationError
+
+
+def read_text_file(path: Path, max_bytes: int) -> str:
+    """UTF-8 text of ``path``; unreadable, oversized or non-UTF-8 files raise ValidationError."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
+    if len(raw) > max_bytes:
+        raise ValidationError(str(path), f"is too large (at most {max_bytes // 1024:,} KiB)")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(str(path), f"is not UTF-8 text (byte {exc.start})") from None
+
+
+def strict_records(
+    text: str,
+    columns: list[str],
+    *,
+    optional: Collection[str],
+    text_columns: Collection[str],
+    origin: str,
+) -> Iterator[tuple[int, dict[str, str | float | None]]]:
+    """Yield ``(row number, {column: value})`` with text, float or None (empty optional cell).
+
+    Row numbers are the file's line numbers (the header is row 1).
+    """
+    reader = csv.DictReader(io.StringIO(text))
+    header = reader.fieldnames or []
+    missing = [c for c in columns if c not in header]
+    unknown = [c for c in header if c not in columns]
+    if missing:
+        raise ValidationError(origin, "missing column(s): " + ", ".join(missing))
+    if unknown:
+        raise ValidationError(origin, "unknown column(s): " + ", ".join(unknown))
+    for rowno, row in enumerate(reader, start=2):
+        out: dict[str, str | float | None] = {}
+        for col in columns:
+            raw = (row.get(col) or "").strip()
+            where = f"{origin} row {rowno}, column {col}"
+            if raw == "":
+                if col not in optional:
+                    raise ValidationError(where, "is empty but required")
+                out[col] = None
+            elif col in text_columns:
+                out[col] = raw
+            else:
+                try:
+                    x = float(raw)
+                except ValueError:
+                    raise ValidationError(where, f"{raw!r} is not a number") from None
+                if not math.isfinite(x) or x < 0:
+                    raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
+                out[col] = x
+        yield rowno, out
