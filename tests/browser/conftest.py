@@ -7,69 +7,28 @@ tests FAIL rather than skip, so CI cannot pass without having run them.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import APP, ROOT
+from tests.conftest import ROOT
+from tests.load.driver import CHROMIUM_ARGS as LOAD_ARGS
+from tests.load.driver import free_port, serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+CHROMIUM_ARGS = LOAD_ARGS[:6]  # the load test's extra anti-throttling flags not needed
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
 def app_url():
-    port = _free_port()
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    log = open(ROOT / "artifacts" / f"streamlit-{port}.log", "w")  # noqa: SIM115
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
-        "--server.address", "127.0.0.1", "--server.port", str(port),
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
-    url = f"http://127.0.0.1:{port}"
+    port = free_port()
     try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().strip() == b"ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit did not start on {url}; see {log.name}")
-            time.sleep(0.2)
-        yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-        log.close()
+        with serve_app(port, ROOT / "artifacts" / f"streamlit-{port}.log") as (url, _log):
+            yield url
+    except RuntimeError as exc:  # the server did not come up
+        pytest.fail(str(exc))
 
 
 @pytest.fixture(scope="session")

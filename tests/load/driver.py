@@ -73,7 +73,7 @@ def serve_app(port: int | None = None, log_path: Path | None = None) -> Iterator
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120
         while True:
             try:
                 with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
