@@ -173,6 +173,10 @@ def cmd_instances(args: argparse.Namespace) -> int:
     def usd(x: Any) -> str:
         return "-" if x is None else _fmt_usd(x)
 
+    def _comm_usd(r: dict) -> Any:  # added (compute_only) or inside the MFU (end_to_end)
+        key = "cost_communication_within_mfu_usd" if r["mfu_basis"] == "end_to_end" else ""
+        return r[key or "cost_communication_usd"]
+
     for r in rows:
         price = f"{r['usd_per_instance_hour']:.2f}" if r["price_known"] else "enter"
         days = "-" if r["time_to_train_days"] is None else f"{r['time_to_train_days']:.1f}"
@@ -187,10 +191,16 @@ def cmd_instances(args: argparse.Namespace) -> int:
             f"{r['instance']:<20}{r['accelerator'][:13]:<14}{nodes:>7}{price:>10}"
             f"{days:>8}{usd(r['cost_to_train_usd']):>15}"
             f"{usd(r['cost_failure_and_checkpoint_usd']):>14}"
-            f"{usd(r['cost_communication_usd']):>13}{per:>12}{mark}"
+            f"{usd(_comm_usd(r)):>13}{per:>12}{mark}"
         )
         if r["reason"]:
             print(f"{'':<20}  {r['reason']}")
+        if r["feasible"] and r["mfu_gap_exceeded"]:
+            print(
+                f"{'':<20}  modelled exposed communication + bubble "
+                f"({r['exposed_comm_fraction_of_step']:.0%} of the step) exceed what an "
+                f"end-to-end MFU of {r['mfu']:.0%} leaves: the MFU is optimistic here"
+            )
         if not r["price_known"] and r["break_even_usd_per_hour"] is not None:
             print(
                 f"{'':<20}  cheapest if your price is below "
@@ -198,6 +208,11 @@ def cmd_instances(args: argparse.Namespace) -> int:
             )
     if cheapest:
         print(f"* cheapest: {cheapest}")
+    if scenario["workload.mfu_basis"] == "end_to_end":
+        print(
+            "MFU basis end_to_end: comm = the part of compute time the network model puts in "
+            "exposed communication (inside the MFU, not added)"
+        )
     return 0
 
 

@@ -22,7 +22,31 @@ Step model (one optimizer step of ``T`` tokens on ``n`` accelerators, tensor-par
 * PP       activations and their gradients (2 × tokens × hidden × 2 bytes / t) per stage
   boundary over the network, exposed.
 
-step = t_c + t_b + exposed DP + TP + PP;  scaling efficiency = t_c / step.
+MFU basis (``workload.mfu_basis``).  Published MFU figures (PaLM App. B [2]; Llama 3 405B's
+38-43% on H100 [6]) are *end to end*: model FLOP/s achieved over the whole step, with the
+exposed communication and the pipeline bubble already inside.  So:
+
+* ``end_to_end`` (default): step = t_e = 6·N·T / (n · peak · MFU); communication and bubble
+  are NOT added, and bandwidth does not change the time to train.  The comm/bubble model
+  above still runs and splits that fixed step: it solves for the compute-phase time t_k with
+  t_k·(1 + (p−1)/m) + DP sync − min(φ·DP sync, w·t_k) + TP + PP = t_e (w = 2/3, or 1 for
+  ZeRO-3), which is piecewise linear and increasing in t_k, so it has one closed-form
+  root.  The implied compute-phase efficiency is MFU·t_e/t_k; when it exceeds the
+  accelerator's measured max achievable matmul fraction (1 if unknown), i.e. when the
+  modelled exposed communication plus bubble exceed the share 1 − MFU/max_matmul_fraction
+  of the step that the MFU leaves for them (or t_k ≤ 0), ``mfu_gap_exceeded`` is set: the
+  stated MFU is optimistic for this network and parallelism.
+* ``compute_only``: MFU is the efficiency of the compute phases alone (t_c above) and
+  step = t_c + t_b + exposed DP + TP + PP.
+
+Scaling efficiency = t_c / (t_c + t_b + exposed DP + TP + PP) with t_c at the stated MFU,
+under both bases: how much the modelled communication and bubble would stretch a step
+whose compute runs at that MFU, a property of the network and the parallelism that falls
+with nodes and rises with bandwidth.  Under ``compute_only`` it sets the time; under
+``end_to_end`` it is informational (the time does not use it), and the split of the fixed
+step is ``compute_share_of_step`` = t_k/t_e, ``exposed_comm_fraction_of_step`` and
+``bubble_fraction_of_step``.  End-to-end MFU = MFU (``end_to_end``) or MFU × scaling
+efficiency (``compute_only``).
 Memory: model states of mixed-precision Adam, 16 bytes/parameter (2 weights + 2 gradients +
 12 optimizer: fp32 master, momentum, variance), sharded by t·p, and by d for the ZeRO
 stages [4]; activations are not modelled, a reserved share of HBM stands for them.
@@ -37,6 +61,8 @@ References
     Models", SC'20, arXiv:1910.02054 (Fig. 1 memory, §7 communication volume).
 [5] V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer Models",
     arXiv:2205.05198, 2022.
+[6] A. Grattafiori et al., "The Llama 3 Herd of Models", arXiv:2407.21783, 2024, §3.3.2
+    and Table 4 (38-43% BF16 MFU on 8,192-16,384 H100, end to end).
 """
 
 from __future__ import annotations
@@ -245,11 +271,18 @@ def step_components(
     inter_node_efficiency,
     alpha_network_us,
     alpha_scaleup_us,
+    end_to_end=False,
+    max_matmul_fraction=np.nan,
 ) -> dict[str, np.ndarray]:
     """Seconds per optimizer step by component (module docstring), as arrays.
 
     Returns ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP gradient synchronisation),
-    ``dp_exposed_s``, ``tp_s``, ``pp_s``, ``step_s`` and ``scaling_efficiency`` = t_c/step.
+    ``dp_exposed_s``, ``tp_s``, ``pp_s``, ``step_s``, ``scaling_efficiency`` (the
+    compute_only view, module docstring), ``compute_share_of_step``, ``end_to_end_mfu``, ``compute_phase_mfu`` and ``mfu_gap_exceeded`` (1.0/0.0).
+    ``end_to_end`` (bool or 0/1 array) selects the MFU basis (module docstring): true = the
+    MFU is end to end, the step is 6·N·T/(n·peak·MFU) and ``compute_s`` is the implied
+    compute phase; ``max_matmul_fraction`` (NaN = unknown, bound 1) bounds the implied
+    compute-phase efficiency.
     ``scaleup_GBps_bidir`` is the datasheet NVLink/NeuronLink figure (both directions; half
     is used per direction); NaN makes TP traffic (t > 1) and in-domain DP traffic unknown.
 
@@ -262,6 +295,14 @@ def step_components(
     ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
     ...     alpha_scaleup_us=0.0)
     >>> round(float(c["compute_s"]), 4)  # 6·70e9·16e6 / (1024 · 989e12 · 0.4)
+    16.5887
+    >>> e = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
+    ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
+    ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
+    ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
+    ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
+    ...     alpha_scaleup_us=0.0, end_to_end=True)
+    >>> round(float(e["step_s"]), 4)  # the same 6ND time: comm is inside the MFU
     16.5887
     """
     f = as_float_array
@@ -311,16 +352,46 @@ def step_components(
     pp = np.where(
         p > 1, pp_bytes / (net_share * net.GB) + 2.0 * m * f(alpha_network_us) * net.US, 0.0
     )
-    step = compute + bubble + dp_exposed + tp + pp
+    step_sum = compute + bubble + dp_exposed + tp + pp
+
+    # end to end: the 6ND step is fixed; solve a·t_k + C − min(φ·S, w·t_k) = t_e for t_k
+    e2e = np.asarray(end_to_end, dtype=bool)
+    t_e = compute
+    a = 1.0 + (p - 1.0) / m
+    w = np.where(z >= 3, 1.0, 2.0 / 3.0)
+    hidden_max = f(overlap_fraction) * dp_sync
+    comm_all = dp_sync + tp + pp
+    tk_sat = (t_e - comm_all + hidden_max) / a  # overlap capped by φ·S
+    with np.errstate(divide="ignore", invalid="ignore"):  # a = w: only when infeasible
+        tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
+    tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
+    tk = np.maximum(tk, 0.0)
+    e_bubble = tk * (p - 1.0) / m
+    e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
+    mmf = f(max_matmul_fraction)
+    bound = np.where(np.isfinite(mmf), mmf, 1.0)
+    gap_exceeded = e2e & ((tk <= 0) | (phase_mfu > bound * (1.0 + 1e-12)))
+
+    compute_out = np.where(e2e, tk, compute)
+    bubble_out = np.where(e2e, e_bubble, bubble)
+    dp_exposed_out = np.where(e2e, e_dp_exposed, dp_exposed)
+    step = np.where(e2e, t_e, step_sum)
+    scaling = compute / step_sum  # the compute_only view under both bases
     return {
-        "compute_s": compute,
-        "bubble_s": bubble,
+        "compute_s": compute_out,
+        "bubble_s": bubble_out,
         "dp_sync_s": dp_sync,
-        "dp_exposed_s": dp_exposed,
+        "dp_exposed_s": dp_exposed_out,
         "tp_s": tp,
         "pp_s": pp,
         "step_s": step,
-        "scaling_efficiency": compute / step,
+        "scaling_efficiency": scaling,
+        "compute_share_of_step": compute_out / step,
+        "end_to_end_mfu": np.where(e2e, f(mfu), f(mfu) * scaling),
+        "compute_phase_mfu": np.where(e2e, phase_mfu, f(mfu)),
+        "mfu_gap_exceeded": gap_exceeded.astype(float),
     }
 
 
@@ -352,7 +423,22 @@ _INSTANCE_KEYS = (
     "instance.scaleup_GBps",
     "instance.scaleup_domain_accels",
     "instance.efa_gbps",
+    "instance.max_matmul_fraction",
 )
+
+#: choices of ``workload.mfu_basis``; the flat numeric input is ``workload.mfu_end_to_end``
+MFU_BASES = ("end_to_end", "compute_only")
+
+
+def mfu_basis_inputs(basis: str) -> dict[str, float]:
+    """Numeric code of ``workload.mfu_basis`` for :func:`network_compute_arrays`.
+
+    Examples
+    --------
+    >>> mfu_basis_inputs("end_to_end")
+    {'workload.mfu_end_to_end': 1.0}
+    """
+    return {"workload.mfu_end_to_end": float(basis == "end_to_end")}
 
 
 def _get(x: Mapping[str, Any], key: str) -> np.ndarray:
@@ -385,6 +471,14 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
     g' = g·(1 − s) with s = stall minutes/day / 1440, so the loss components (already summing
     to (1 − g)·1440) plus ``loss_fabric_stall_minutes_per_day`` = g·s·1440 sum to (1 − g')·1440.
     Time to train = (D/T) · step / g' [s → days]; cost = days · total USD/day.
+    ``workload.mfu_end_to_end`` (1 = ``end_to_end``, the default when absent; 0 =
+    ``compute_only``) selects the MFU basis (module docstring).  The cost split sums to
+    ``cost_to_train_usd``: under ``end_to_end`` all productive time is
+    ``cost_to_train_compute_usd`` (communication and bubble are inside the MFU, so their
+    ``cost_to_train_*_usd`` are 0) and ``cost_within_mfu_communication_usd`` /
+    ``cost_within_mfu_bubble_usd`` report, for information, the part of it the comm/bubble
+    model attributes to exposed communication and bubble; under ``compute_only`` those
+    are added costs and the ``within_mfu`` ones are 0.
     Infeasible configurations (memory, TP outside the scale-up domain, fewer accelerators
     than TP×PP) give NaN times and ``memory_fits`` = 0.
     """
@@ -408,6 +502,7 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
     )
     fits = (mem <= usable) & tp_ok & (d >= 1.0)
+    e2e = as_float_array(x.get("workload.mfu_end_to_end", 1.0)) > 0.5
 
     c = step_components(
         params_billion=v["workload.params_billion"],
@@ -428,6 +523,8 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         inter_node_efficiency=v["network.inter_node_efficiency"],
         alpha_network_us=v["network.alpha_network_us"],
         alpha_scaleup_us=v["network.alpha_scaleup_us"],
+        end_to_end=e2e,
+        max_matmul_fraction=v["instance.max_matmul_fraction"],
     )
     nan = np.nan
     step = np.where(fits, c["step_s"], nan)
@@ -466,6 +563,8 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
             )
         }
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
+    productive_cost = cluster_cost * g
+    added = np.where(e2e, 0.0, 1.0)  # comm and bubble add time only under compute_only
     res: dict[str, Any] = {
         "goodput": g,
         "goodput_first_order": as_float_array(out["goodput_first_order"]) * (1.0 - s),
@@ -485,7 +584,13 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
         "step_seconds": step,
         "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
-        "effective_mfu": np.where(fits, v["workload.mfu"] * c["scaling_efficiency"], nan),
+        "effective_mfu": np.where(fits, c["end_to_end_mfu"], nan),
+        "compute_share_of_step": np.where(fits, c["compute_share_of_step"], nan),
+        "compute_phase_mfu": np.where(fits, c["compute_phase_mfu"], nan),
+        "mfu_end_to_end": e2e.astype(float) * np.ones_like(g),
+        "mfu_gap_exceeded": np.where(fits, c["mfu_gap_exceeded"], nan),
+        "exposed_comm_fraction_of_step": comm_frac,
+        "bubble_fraction_of_step": frac["bubble"],
         "steps_to_train": steps * np.ones_like(g),
         "data_parallel_size": d,
         "memory_per_accel_GB": mem,
@@ -498,9 +603,13 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         "cost_to_train_usd": cost,
         "usd_per_1e18_useful_flops": cost / (useful / 1e18),
         # where the cost to train goes (sums to cost_to_train_usd)
-        "cost_to_train_compute_usd": cluster_cost * g * frac["compute"],
-        "cost_to_train_bubble_usd": cluster_cost * g * frac["bubble"],
-        "cost_to_train_communication_usd": cluster_cost * g * comm_frac,
+        "cost_to_train_compute_usd": productive_cost
+        * np.where(e2e, np.where(fits, 1.0, nan), frac["compute"]),
+        "cost_to_train_bubble_usd": productive_cost * frac["bubble"] * added,
+        "cost_to_train_communication_usd": productive_cost * comm_frac * added,
+        # informational under end_to_end: parts of the compute cost above, not added to it
+        "cost_within_mfu_bubble_usd": productive_cost * frac["bubble"] * (1.0 - added),
+        "cost_within_mfu_communication_usd": productive_cost * comm_frac * (1.0 - added),
         "cost_to_train_goodput_loss_usd": cluster_cost * (1.0 - g),
         "cost_to_train_spares_usd": days * spare,
     }

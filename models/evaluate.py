@@ -76,6 +76,7 @@ def resolve_inputs(
         inputs["checkpoint.interval_minutes"] = np.nan
     inputs.update(instance_inputs(inst))  # instance.* specs (NaN = unknown in the catalog)
     inputs.update(checkpoint_inputs(scenario, tiers))
+    inputs.update(cm.mfu_basis_inputs(scenario["workload.mfu_basis"]))
     return inputs
 
 

@@ -492,6 +492,20 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         scale=100.0,
     ),
     Field(
+        "workload.mfu_basis",
+        "choice",
+        "end_to_end",
+        label="MFU basis",
+        help="'end_to_end': the MFU is achieved model FLOP/s over the whole step, exposed "
+        "communication and pipeline bubble included, as published figures are (PaLM App. B, "
+        "arXiv:2204.02311; Llama 3 405B's 38-43%, arXiv:2407.21783): step = 6·N·tokens / "
+        "(accelerators·peak·MFU), bandwidth does not change it and the network model only "
+        "splits it. 'compute_only': the MFU is the compute phases' efficiency and modelled "
+        "communication and bubble are added on top.",
+        choices=("end_to_end", "compute_only"),
+        sensitivity=False,
+    ),
+    Field(
         "workload.global_batch_million_tokens",
         "float",
         16.0,

@@ -11,6 +11,11 @@ Prices are never invented: an unknown price stays unknown (``price_known = False
 
 MFU: each accelerator's catalog default (``mfu_default`` with ``source_mfu``), bounded by
 the measured max achievable matmul fraction (REFERENCES.md §5), unless the caller passes one.
+The scenario's ``workload.mfu_basis`` applies to it: catalog defaults are published
+end-to-end figures, so under ``end_to_end`` (default) time = 6ND / (accelerators · peak · MFU
+· goodput) and the communication and bubble costs are reported inside the compute cost
+(``cost_*_within_mfu_usd``); under ``compute_only`` they are added (``cost_communication_usd``,
+``cost_bubble_usd``).
 """
 
 from __future__ import annotations
@@ -171,6 +176,7 @@ def compare_instances(
             "price_source": price_source,
             "mfu": mfu,
             "mfu_source": "user" if inst.instance in mfus else inst.source_mfu,
+            "mfu_basis": scenario["workload.mfu_basis"],
             "bf16_dense_tflops": inst.bf16_dense_tflops,
             "feasible": bool(ok[i]),
             "meets_deadline": bool(meets[i]),
@@ -187,6 +193,12 @@ def compare_instances(
             "cost_compute_usd": at("cost_to_train_compute_usd", price),
             "cost_communication_usd": at("cost_to_train_communication_usd", price),
             "cost_bubble_usd": at("cost_to_train_bubble_usd", price),
+            # end_to_end: informational parts of cost_compute_usd (0 under compute_only)
+            "cost_communication_within_mfu_usd": at("cost_within_mfu_communication_usd", price),
+            "cost_bubble_within_mfu_usd": at("cost_within_mfu_bubble_usd", price),
+            "exposed_comm_fraction_of_step": at("exposed_comm_fraction_of_step"),
+            "compute_phase_mfu": at("compute_phase_mfu"),
+            "mfu_gap_exceeded": bool(at("mfu_gap_exceeded") > 0.5),
             "cost_failure_and_checkpoint_usd": at("cost_to_train_goodput_loss_usd", price),
             "cost_spares_usd": at("cost_to_train_spares_usd", price),
             "usd_per_1e18_useful_flops": at("usd_per_1e18_useful_flops", price),

@@ -110,8 +110,21 @@ if best is not None:
         f"{best['time_to_train_days']:.1f} days, **${best['cost_to_train_usd']:,.0f}**. "
         f"Failures and checkpoints cost ${best['cost_failure_and_checkpoint_usd']:,.0f} "
         f"({best['failure_share']:.1%}); exposed communication "
-        f"${best['cost_communication_usd']:,.0f} ({best['communication_share']:.1%})."
+        f"${best['cost_communication_usd'] + best['cost_communication_within_mfu_usd']:,.0f} "
+        f"({best['communication_share']:.1%})"
+        + (
+            ", inside the end-to-end MFU (part of the compute cost, not added)."
+            if best["mfu_basis"] == "end_to_end"
+            else ", added to compute (compute-only MFU)."
+        )
     )
+    if best["mfu_gap_exceeded"]:
+        st.warning(
+            "The network model's exposed communication and bubble "
+            f"({best['exposed_comm_fraction_of_step']:.0%} of the step) exceed what this "
+            "end-to-end MFU leaves for them: the MFU is optimistic for this parallelism "
+            "and fabric (or switch the MFU basis to compute_only)."
+        )
     k = st.columns(4)
     k[0].metric("Cheapest instance", best["instance"])
     k[1].metric("Nodes", f"{best['nodes']:,.0f}")
@@ -119,7 +132,8 @@ if best is not None:
     k[3].metric(
         "Failure + communication overhead",
         f"{(best['failure_share'] + best['communication_share']):.1%}",
-        help="Share of the cost lost to failures and checkpoints plus exposed communication.",
+        help="Share of the cost lost to failures and checkpoints plus exposed communication "
+        "(with an end-to-end MFU the communication is part of the MFU gap, not extra time).",
     )
 else:
     st.warning("No priced instance can train this workload within the deadline.")
@@ -152,6 +166,7 @@ st.dataframe(
             "cost_to_train_usd",
             "cost_failure_and_checkpoint_usd",
             "cost_communication_usd",
+            "cost_communication_within_mfu_usd",
             "usd_per_1e18_useful_flops",
             "goodput",
             "scaling_efficiency",
@@ -170,7 +185,14 @@ st.dataframe(
         "cost_failure_and_checkpoint_usd": st.column_config.NumberColumn(
             "Failures + ckpt", format="$%.0f"
         ),
-        "cost_communication_usd": st.column_config.NumberColumn("Communication", format="$%.0f"),
+        "cost_communication_usd": st.column_config.NumberColumn(
+            "Added comm.", format="$%.0f", help="Added to compute (compute-only MFU basis)."
+        ),
+        "cost_communication_within_mfu_usd": st.column_config.NumberColumn(
+            "Comm. in MFU",
+            format="$%.0f",
+            help="Part of the compute cost spent in exposed communication (end-to-end MFU).",
+        ),
         "usd_per_1e18_useful_flops": st.column_config.NumberColumn(
             "USD per 1e18 useful FLOP", format="$%.3f"
         ),

@@ -42,23 +42,53 @@ c1.metric(
     help="Data-parallel gradient synchronisation (hierarchical all-reduce, ×1.5 for ZeRO-3); "
     f"{m['allreduce_exposed_ms']:,.0f} ms of it is not hidden behind the backward pass.",
 )
+e2e = scenario["workload.mfu_basis"] == "end_to_end"
+parts = (
+    f"compute {m['compute_seconds_per_step']:.2f} s + bubble "
+    f"{m['bubble_seconds_per_step']:.2f} s + exposed DP {m['allreduce_exposed_ms'] / 1e3:.2f} s "
+    f"+ TP {m['tp_comm_ms'] / 1e3:.2f} s + PP {m['pp_comm_ms'] / 1e3:.2f} s"
+)
 c2.metric(
     "Step time",
     f"{m['step_seconds']:.2f} s",
-    help=f"compute {m['compute_seconds_per_step']:.2f} s + bubble "
-    f"{m['bubble_seconds_per_step']:.2f} s + exposed DP {m['allreduce_exposed_ms'] / 1e3:.2f} s "
-    f"+ TP {m['tp_comm_ms'] / 1e3:.2f} s + PP {m['pp_comm_ms'] / 1e3:.2f} s",
+    help=(
+        "6·N·tokens per step / (accelerators × peak × MFU): the MFU is end to end, so "
+        f"communication and bubble are inside it, not added. Network model's split: {parts}"
+        if e2e
+        else parts
+    ),
 )
 c3.metric(
     "Scaling efficiency",
     f"{m['scaling_efficiency'] * 100:.1f}%",
-    help="Compute time / step time: the share of each step spent on model math.",
+    help="Compute time / (compute + bubble + exposed communication) with compute at the "
+    "scenario MFU"
+    + (
+        ": informational under the end-to-end MFU basis (the step time does not use it)."
+        if e2e
+        else ": the share of each step spent on model math."
+    ),
 )
 c4.metric(
     "Effective MFU",
     f"{m['effective_mfu'] * 100:.1f}%",
-    help="Scenario MFU × scaling efficiency (before failures and checkpoints).",
+    help="End-to-end MFU before failures and checkpoints: "
+    + ("the scenario MFU (end-to-end basis)." if e2e else "scenario MFU × scaling efficiency."),
 )
+if e2e:
+    st.caption(
+        f"MFU basis: end to end (as published, PaLM App. B; Llama 3). Exposed communication "
+        f"is {m['exposed_comm_fraction_of_step']:.0%} of the step by the network model, part "
+        "of the gap between the MFU and the accelerator's peak; more bandwidth does not change "
+        "the time to train here (switch workload.mfu_basis to compute_only to add it)."
+    )
+    if m["mfu_gap_exceeded"] > 0.5:
+        st.warning(
+            "The modelled exposed communication and bubble do not fit in the share of the "
+            "step this end-to-end MFU leaves for them (implied compute-phase efficiency above "
+            "the accelerator's max achievable matmul fraction): the MFU is optimistic for this "
+            "parallelism and fabric."
+        )
 st.caption(
     f"Inter-node efficiency η = {scenario['network.inter_node_efficiency']:.0%} of EFA line rate: "
     "no trustworthy public full-scale p5 bus bandwidth exists, so this is your input (set it "

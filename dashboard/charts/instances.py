@@ -8,9 +8,11 @@ import polars as pl
 TEMPLATE = "plotly_white"
 
 COST_PARTS = [
-    ("cost_compute_usd", "Compute", "#2ca02c"),
-    ("cost_communication_usd", "Exposed communication", "#1f77b4"),
-    ("cost_bubble_usd", "Pipeline bubble", "#9467bd"),
+    # end-to-end MFU basis: compute holds the whole productive step (comm and bubble inside
+    # the MFU) and the two "added" parts below are 0; compute_only: they are added
+    ("cost_compute_usd", "Productive steps at the stated MFU", "#2ca02c"),
+    ("cost_communication_usd", "Added exposed communication (compute-only MFU)", "#1f77b4"),
+    ("cost_bubble_usd", "Added pipeline bubble (compute-only MFU)", "#9467bd"),
     ("cost_failure_and_checkpoint_usd", "Failures and checkpoints", "#d62728"),
     ("cost_spares_usd", "Hot spares", "#7f7f7f"),
 ]

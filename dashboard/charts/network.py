@@ -41,11 +41,15 @@ def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figur
 
 
 def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
-    """Scaling efficiency (compute time / step time, %) against nodes, per fabric."""
+    """Scaling efficiency (compute / (compute + bubble + exposed comm), %) against nodes.
+
+    Compute at the scenario MFU; with an end-to-end MFU this is informational (the step
+    time does not use it), see :mod:`models.compute`.
+    """
     fig = _per_fabric_lines(
         df,
         "scaling_efficiency_pct",
-        "Scaling efficiency vs nodes (compute share of each step)",
+        "Scaling efficiency vs nodes: compute / (compute + bubble + exposed communication)",
         "Scaling efficiency (%)",
         current_nodes,
     )

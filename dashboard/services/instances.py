@@ -22,6 +22,8 @@ COLUMNS = [
     "cost_compute_usd",
     "cost_communication_usd",
     "cost_bubble_usd",
+    "cost_communication_within_mfu_usd",
+    "cost_bubble_within_mfu_usd",
     "cost_failure_and_checkpoint_usd",
     "cost_spares_usd",
     "usd_per_1e18_useful_flops",
@@ -30,6 +32,9 @@ COLUMNS = [
     "goodput",
     "scaling_efficiency",
     "effective_mfu",
+    "mfu_basis",
+    "mfu_gap_exceeded",
+    "exposed_comm_fraction_of_step",
     "peak_ratio_vs_reference",
     "modeled_ratio_vs_reference",
     "min_nodes_to_fit",
@@ -53,9 +58,11 @@ def comparison(
         (pl.col("cost_failure_and_checkpoint_usd") / pl.col("cost_to_train_usd")).alias(
             "failure_share"
         ),
-        (pl.col("cost_communication_usd") / pl.col("cost_to_train_usd")).alias(
-            "communication_share"
-        ),
+        # added (compute_only) or inside the MFU (end_to_end): one of the two is 0
+        (
+            (pl.col("cost_communication_usd") + pl.col("cost_communication_within_mfu_usd"))
+            / pl.col("cost_to_train_usd")
+        ).alias("communication_share"),
     )
 
 

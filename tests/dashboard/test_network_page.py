@@ -80,3 +80,12 @@ def test_efficiency_slider_changes_allreduce(page, catalog):
         load_preset("aws-16k-h100").replace({"network.inter_node_efficiency": 0.5}), catalog
     )
     assert metric(page, "Gradient all-reduce per step") == f"{ev['allreduce_ms']:,.0f} ms"
+
+
+def test_network_page_states_the_mfu_basis(page):
+    # default end_to_end: communication is inside the MFU, said in words, and the step time
+    # is the 6ND time at the MFU (2,000 p5 = 16,000 H100, 405B, 16M tokens, MFU 0.40)
+    captions = " ".join(c.value for c in page.caption)
+    assert "MFU basis: end to end" in captions
+    step = 6 * 405e9 * 16e6 / (16_000 * 989e12 * 0.40)
+    assert metric(page, "Step time") == f"{step:.2f} s"

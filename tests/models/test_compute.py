@@ -156,7 +156,71 @@ def test_evaluate_outputs_consistent(headline_baseline, catalog):
     assert ev["usd_per_1e18_useful_flops"] == pytest.approx(
         ev["cost_to_train_usd"] / (6 * 405e9 * 15.6e12 / 1e18)
     )
+    # end-to-end MFU basis (default): the step is the 6ND time at the MFU, comm not added
+    assert ev["step_seconds"] == pytest.approx(6 * 405e9 * 16e6 / (16_000 * 989e12 * 0.40))
+    assert ev["effective_mfu"] == pytest.approx(0.40)
+    assert ev["cost_to_train_communication_usd"] == 0.0 and ev["cost_to_train_bubble_usd"] == 0.0
+    assert ev["cost_within_mfu_communication_usd"] > 0
+
+
+def test_compute_only_reproduces_the_additive_step(headline_baseline, catalog):
+    # hand case: compute_only = compute + bubble + exposed comm (the pre-basis model)
+    ev = evaluate(headline_baseline.replace({"workload.mfu_basis": "compute_only"}), catalog)
+    compute = 6 * 405e9 * 16e6 / (16_000 * 989e12 * 0.40)
+    assert ev["compute_seconds_per_step"] == pytest.approx(compute)
+    step = compute + ev["bubble_seconds_per_step"]
+    step += (ev["allreduce_exposed_ms"] + ev["tp_comm_ms"] + ev["pp_comm_ms"]) / 1e3
+    assert ev["step_seconds"] == pytest.approx(step)
+    assert ev["step_seconds"] > compute * 1.2  # ZeRO-3 over 2,000 nodes: comm is exposed
+    assert ev["scaling_efficiency"] == pytest.approx(compute / step)
     assert ev["effective_mfu"] == pytest.approx(0.40 * ev["scaling_efficiency"])
+    assert ev["cost_within_mfu_communication_usd"] == 0.0
+    parts = sum(
+        ev[f"cost_to_train_{k}_usd"]
+        for k in ("compute", "bubble", "communication", "goodput_loss", "spares")
+    )
+    assert parts == pytest.approx(ev["cost_to_train_usd"])
+    # the end-to-end view of the same scenario is faster by exactly the scaling efficiency
+    e2e = evaluate(headline_baseline, catalog)
+    assert e2e["scaling_efficiency"] == pytest.approx(ev["scaling_efficiency"])
+    assert e2e["time_to_train_days"] == pytest.approx(
+        ev["time_to_train_days"] * ev["scaling_efficiency"]
+    )
+
+
+def test_end_to_end_split_solves_the_fixed_step():
+    # e2e: compute phase t_k + bubble + exposed comm = t_e; with PP and partial overlap
+    kw = {**BASE, "pipeline_parallel": 2, "micro_batches": 8, "overlap_fraction": 0.5}
+    e = cm.step_components(**kw, end_to_end=True, max_matmul_fraction=0.8)
+    t_e = 6 * 70e9 * 16e6 / (1024 * 989e12 * 0.4)
+    assert e["step_s"] == pytest.approx(t_e)
+    total = e["compute_s"] + e["bubble_s"] + e["dp_exposed_s"] + e["tp_s"] + e["pp_s"]
+    assert total == pytest.approx(t_e)
+    assert e["bubble_s"] == pytest.approx(e["compute_s"] / 8)
+    assert e["compute_phase_mfu"] == pytest.approx(0.4 * t_e / e["compute_s"])
+    assert e["mfu_gap_exceeded"] == float(e["compute_phase_mfu"] > 0.8)
+    # an MFU at the matmul bound leaves no room for any communication: flagged
+    tight = cm.step_components(**{**kw, "mfu": 0.8}, end_to_end=True, max_matmul_fraction=0.8)
+    assert tight["mfu_gap_exceeded"] == 1.0
+
+
+def test_mfu_basis_is_validated(headline_baseline):
+    with pytest.raises(ValidationError, match="workload.mfu_basis"):
+        headline_baseline.replace({"workload.mfu_basis": "kernel"})
+
+
+@settings(max_examples=30, deadline=None)
+@given(eta=st.floats(0.3, 1.0), factor=st.floats(1.01, 4.0), nodes=st.integers(2, 4000))
+def test_bandwidth_property_per_basis(eta, factor, nodes):
+    kw = {**BASE, "nodes": nodes, "inter_node_efficiency": eta, "overlap_fraction": 0.5}
+    hi = {**kw, "inter_node_efficiency": min(1.0, eta * factor)}
+    # end_to_end: bandwidth never changes the step (hence time to train)
+    a, b = cm.step_components(**kw, end_to_end=True), cm.step_components(**hi, end_to_end=True)
+    assert b["step_s"] == a["step_s"]
+    assert b["compute_share_of_step"] >= a["compute_share_of_step"] - 1e-12
+    # compute_only: more bandwidth never slower
+    a, b = cm.step_components(**kw), cm.step_components(**hi)
+    assert b["step_s"] <= a["step_s"] * (1 + 1e-12)
 
 
 def test_infeasible_configuration_gives_nan_not_numbers(headline_baseline, catalog):
@@ -197,4 +261,4 @@ def test_catalog_rejects_mfu_above_matmul_bound():
 
 def test_llama3_preset_time_to_train_is_plausible(catalog):
     ev = evaluate(load_preset("llama3-16k"), catalog)
-    assert 0.3 < ev["scaling_efficiency"] < 1.0
+    assert 0.3 < ev["scaling_efficiency"] < 1.0  # informational (compute_only view)

@@ -43,3 +43,20 @@ def test_nccl_tests_busbw_equals_link_bandwidth_for_a_bandwidth_bound_ring():
     for ranks in (2, 8, 64, 1024):
         t = net.ring_allreduce_seconds(8e9, ranks, 50.0)
         assert net.busbw_GBps("all_reduce", 8e9, t, ranks) == pytest.approx(50.0)
+
+
+def test_llama3_405b_time_to_train_end_to_end_mfu(catalog):
+    # Llama 3 (arXiv:2407.21783): 405B on 15.6T tokens, 16,384 H100 at 38-43% BF16 MFU, which
+    # is end to end (PaLM App. B definition: communication and bubble included).  Productive
+    # time = 3.8e25 / (16,384 · 989e12 · 0.41) s = 66.20 days (hand-computed).
+    from models import evaluate
+
+    productive_days = 3.8e25 / (16_384 * 989e12 * 0.41) / 86_400
+    assert productive_days == pytest.approx(66.20, abs=0.01)
+    ev = evaluate(load_preset("llama3-16k"), catalog)  # mfu 0.41, basis end_to_end
+    assert ev["step_seconds"] * 15.6e12 / 16e6 / 86_400 == pytest.approx(productive_days, rel=0.01)
+    assert ev["time_to_train_days"] == pytest.approx(
+        ev["step_seconds"] * 15.6e12 / 16e6 / 86_400 / ev["goodput"], rel=1e-9
+    )
+    assert ev["goodput"] > 0.9  # "more than 90% effective training time"
+    assert ev["time_to_train_days"] == pytest.approx(productive_days / ev["goodput"], rel=0.01)
