@@ -477,8 +477,10 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
     ``cost_to_train_compute_usd`` (communication and bubble are inside the MFU, so their
     ``cost_to_train_*_usd`` are 0) and ``cost_within_mfu_communication_usd`` /
     ``cost_within_mfu_bubble_usd`` report, for information, the part of it the comm/bubble
-    model attributes to exposed communication and bubble; under ``compute_only`` those
-    are added costs and the ``within_mfu`` ones are 0.
+    model attributes to exposed communication and bubble (NaN when no split exists: the
+    modelled communication alone outlasts the step, ``exposed_comm_fraction_of_step`` > 1
+    and ``mfu_gap_exceeded`` = 1); under ``compute_only`` those are added costs and the
+    ``within_mfu`` ones are 0.
     Infeasible configurations (memory, TP outside the scale-up domain, fewer accelerators
     than TP×PP) give NaN times and ``memory_fits`` = 0.
     """
@@ -564,6 +566,9 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         }
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
     productive_cost = cluster_cost * g
+    # end_to_end split of the fixed step; no split exists when the modelled communication
+    # alone outlasts the step (implied compute phase 0): NaN, flagged by mfu_gap_exceeded
+    within = np.where(e2e, np.where(c["compute_share_of_step"] > 0, 1.0, nan), 0.0)
     added = np.where(e2e, 0.0, 1.0)  # comm and bubble add time only under compute_only
     res: dict[str, Any] = {
         "goodput": g,
@@ -608,8 +613,8 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         "cost_to_train_bubble_usd": productive_cost * frac["bubble"] * added,
         "cost_to_train_communication_usd": productive_cost * comm_frac * added,
         # informational under end_to_end: parts of the compute cost above, not added to it
-        "cost_within_mfu_bubble_usd": productive_cost * frac["bubble"] * (1.0 - added),
-        "cost_within_mfu_communication_usd": productive_cost * comm_frac * (1.0 - added),
+        "cost_within_mfu_bubble_usd": productive_cost * frac["bubble"] * within,
+        "cost_within_mfu_communication_usd": productive_cost * comm_frac * within,
         "cost_to_train_goodput_loss_usd": cluster_cost * (1.0 - g),
         "cost_to_train_spares_usd": days * spare,
     }

@@ -104,18 +104,24 @@ except ValidationError as exc:
 
 best = svc.cheapest(df)
 if best is not None:
+    comm_unknown = not math.isfinite(best["communication_share"])
     when = f"within {deadline:g} days" if use_deadline else "at the scenario's accelerator count"
     st.success(
         f"Cheapest {when}: **{best['instance']} × {best['nodes']:,.0f} nodes**, "
         f"{best['time_to_train_days']:.1f} days, **${best['cost_to_train_usd']:,.0f}**. "
         f"Failures and checkpoints cost ${best['cost_failure_and_checkpoint_usd']:,.0f} "
-        f"({best['failure_share']:.1%}); exposed communication "
-        f"${best['cost_communication_usd'] + best['cost_communication_within_mfu_usd']:,.0f} "
-        f"({best['communication_share']:.1%})"
+        f"({best['failure_share']:.1%}); "
         + (
-            ", inside the end-to-end MFU (part of the compute cost, not added)."
-            if best["mfu_basis"] == "end_to_end"
-            else ", added to compute (compute-only MFU)."
+            "exposed communication cannot be split out of the step (see below)."
+            if comm_unknown
+            else f"exposed communication "
+            f"${best['cost_communication_usd'] + best['cost_communication_within_mfu_usd']:,.0f}"
+            f" ({best['communication_share']:.1%})"
+            + (
+                ", inside the end-to-end MFU (part of the compute cost, not added)."
+                if best["mfu_basis"] == "end_to_end"
+                else ", added to compute (compute-only MFU)."
+            )
         )
     )
     if best["mfu_gap_exceeded"]:
@@ -131,7 +137,9 @@ if best is not None:
     k[2].metric("Cost to train", f"${best['cost_to_train_usd'] / 1e6:,.2f}M")
     k[3].metric(
         "Failure + communication overhead",
-        f"{(best['failure_share'] + best['communication_share']):.1%}",
+        f"{best['failure_share']:.1%} + comm n/a"
+        if comm_unknown
+        else f"{(best['failure_share'] + best['communication_share']):.1%}",
         help="Share of the cost lost to failures and checkpoints plus exposed communication "
         "(with an end-to-end MFU the communication is part of the MFU gap, not extra time).",
     )

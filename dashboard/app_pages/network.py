@@ -76,11 +76,18 @@ c4.metric(
     + ("the scenario MFU (end-to-end basis)." if e2e else "scenario MFU × scaling efficiency."),
 )
 if e2e:
+    share = m["exposed_comm_fraction_of_step"]
     st.caption(
-        f"MFU basis: end to end (as published, PaLM App. B; Llama 3). Exposed communication "
-        f"is {m['exposed_comm_fraction_of_step']:.0%} of the step by the network model, part "
-        "of the gap between the MFU and the accelerator's peak; more bandwidth does not change "
-        "the time to train here (switch workload.mfu_basis to compute_only to add it)."
+        "MFU basis: end to end (as published, PaLM App. B; Llama 3): communication and bubble "
+        "are inside the MFU, and more bandwidth does not change the time to train here "
+        "(switch workload.mfu_basis to compute_only to add them). "
+        + (
+            f"The network model puts {share:.0%} of the step in exposed communication, part "
+            "of the gap between the MFU and the accelerator's peak."
+            if share <= 1
+            else f"The network model's exposed communication alone ({share:.0%} of the step) "
+            "is longer than the step this MFU implies."
+        )
     )
     if m["mfu_gap_exceeded"] > 0.5:
         st.warning(
