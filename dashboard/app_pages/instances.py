@@ -137,7 +137,7 @@ if best is not None:
     k[2].metric("Cost to train", f"${best['cost_to_train_usd'] / 1e6:,.2f}M")
     k[3].metric(
         "Failure + communication overhead",
-        f"{best['failure_share']:.1%} + comm n/a"
+        f"{best['failure_share']:.1%} + n/a"
         if comm_unknown
         else f"{(best['failure_share'] + best['communication_share']):.1%}",
         help="Share of the cost lost to failures and checkpoints plus exposed communication "
