@@ -80,11 +80,29 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"  failures per day          {m['failures_per_day']:.3f}  (MTBF {m['mtbf_hours']:.2f} h)"
     )
     print(f"  lost per failure          {m['minutes_lost_per_failure']:.1f} min (first order)")
-    print(f"  checkpoint interval       {m['checkpoint_interval_minutes']:.1f} min")
+    sc = ev.scenario
+    print(
+        f"  checkpoints               {sc['checkpoint.strategy']}, every "
+        f"{m['checkpoint_interval_minutes']:.1f} min (optimal "
+        f"{m['optimal_checkpoint_interval_minutes']:.1f}, Young {m['young_interval_minutes']:.1f})"
+    )
+    print(
+        f"  save / restore            {m['save_seconds']:.1f} s / {m['restore_seconds']:.1f} s;"
+        f" {100 * m['fallback_fraction']:.2f}% of failures fall back to the durable tier"
+    )
     print(f"  goodput (Daly exact)      {_fmt_pct(m['goodput'])}")
     print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
     print(f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])}")
+    if math.isfinite(m.get("time_to_train_days", math.nan)):
+        print(
+            f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
+            f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
+        )
+    elif m.get("memory_fits", 1.0) == 0.0:
+        need = m.get("min_nodes_to_fit", math.nan)
+        why = f"at least {need:,.0f} nodes" if math.isfinite(need) else "more memory per node"
+        print(f"  time / cost to train      not computed: model states do not fit ({why})")
     v = ev.value_of_reliability
     print(
         f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"

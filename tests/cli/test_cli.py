@@ -112,3 +112,13 @@ def test_help_lists_fields():
     out = goodput("evaluate", "--help")
     assert out.returncode == 0
     assert "reliability.node_failure_rate_per_day" in out.stdout
+
+
+def test_evaluate_text_shows_checkpoint_and_training_lines():
+    out = goodput("evaluate", str(SCENARIOS / "aws-16k-h100-memory.toml"))
+    assert out.returncode == 0, out.stderr
+    assert "memory+durable" in out.stdout
+    assert "fall back to the durable tier" in out.stdout
+    assert "time / cost to train" in out.stdout
+    big = goodput("evaluate", BASE, "--set", "workload.params_billion=5000")
+    assert "not computed: model states do not fit" in big.stdout
