@@ -41,7 +41,12 @@ from scipy.special import gammaln
 from ._csv import read_text_file, strict_records
 from ._tools import MINUTES_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
-from .goodput import exact_optimal_interval_minutes, goodput_exact, young_interval_minutes
+from .goodput import (
+    exact_optimal_interval_minutes,
+    goodput_exact,
+    waste_first_order,
+    young_interval_minutes,
+)
 
 __all__ = [
     "TIER_NAMES",
@@ -284,14 +289,11 @@ def two_level_waste_first_order(
     >>> round(two_level_waste_first_order(3.6, 0.4, 5.0, 60.0, 0.02, 1.0, 5.0, 7.0), 6)
     0.049694
     """
-    l1 = as_float_array(failures_l1_per_day) / MINUTES_PER_DAY
-    l2 = as_float_array(failures_l2_per_day) / MINUTES_PER_DAY
-    t1, t2 = as_float_array(interval1_minutes), as_float_array(interval2_minutes)
-    w = (
-        as_float_array(save1_minutes) / t1
-        + as_float_array(save2_minutes) / t2
-        + l1 * (t1 / 2.0 + as_float_array(restart1_minutes))
-        + l2 * (t2 / 2.0 + as_float_array(restart2_minutes))
+    # each failure class pays its own level's Young-style waste (models.goodput)
+    w = as_float_array(
+        waste_first_order(failures_l1_per_day, restart1_minutes, interval1_minutes, save1_minutes)
+    ) + as_float_array(
+        waste_first_order(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
     )
     return like_input(
         w,
