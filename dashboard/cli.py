@@ -48,12 +48,14 @@ def _fields_help() -> str:
     return "\n".join(lines)
 
 
-def _load(path: str, sets: list[str] | None = None) -> Scenario:
+def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
+    """The scenario file at ``path`` with ``--set`` overrides applied (for every command)."""
     scenario = Scenario.load(path)
     return scenario.with_overrides(sets) if sets else scenario
 
 
-def _catalog(args: argparse.Namespace):
+def catalog_from_args(args: argparse.Namespace):
+    """The ``--catalog`` file when given, else the default catalog."""
     return load_catalog(args.catalog) if getattr(args, "catalog", None) else load_catalog()
 
 
@@ -65,14 +67,15 @@ def _fmt_usd(x: float) -> str:
     return f"${x:,.0f}"
 
 
-def _print_json(obj: Any) -> None:
+def print_json(obj: Any) -> None:
+    """One JSON object on stdout; NaN/inf are not valid JSON, so they must be None already."""
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
-    ev = evaluate(_load(args.scenario, args.set), _catalog(args))
+    ev = evaluate(load_scenario(args.scenario, args.set), catalog_from_args(args))
     if args.json:
-        _print_json(ev.to_json_dict())
+        print_json(ev.to_json_dict())
         return 0
     m = ev.metrics
     print(ev.scenario.name)
@@ -112,9 +115,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    c = compare(_load(args.baseline), _load(args.candidate), _catalog(args))
+    c = compare(
+        load_scenario(args.baseline), load_scenario(args.candidate), catalog_from_args(args)
+    )
     if args.json:
-        _print_json(c.to_json_dict())
+        print_json(c.to_json_dict())
         return 0
     print(f"baseline : {c.baseline.scenario.name}  goodput {_fmt_pct(c.baseline['goodput'])}")
     print(f"candidate: {c.candidate.scenario.name}  goodput {_fmt_pct(c.candidate['goodput'])}")
@@ -144,8 +149,8 @@ def cmd_instances(args: argparse.Namespace) -> int:
     """The catalog plus, for the scenario's workload, time and cost to train on each type."""
     from models.instances_compare import compare_instances
 
-    cat = _catalog(args)
-    scenario = _load(args.scenario, args.set) if args.scenario else Scenario.default()
+    cat = catalog_from_args(args)
+    scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
     if args.set and not args.scenario:
         scenario = scenario.with_overrides(args.set)
     prices = _name_values(args.price, "price")
@@ -167,7 +172,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         rows.append({k: _json_number(v) for k, v in row.items()})
     cheapest = next((r["instance"] for r in rows if r["cheapest"]), None)
     if args.json:
-        _print_json(
+        print_json(
             {
                 "scenario_name": scenario.name,
                 "params_billion": scenario["workload.params_billion"],

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import os
 
+from dashboard.cli import print_json
 from models import ValidationError
 from models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
 from models.fields import FIELDS
@@ -122,15 +123,13 @@ def _print_text(fit: LogFit, path: str) -> None:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
-    from dashboard.cli import _print_json
-
     mapping = parse_mapping(args.map)
     log = parse_failure_log(read_log_bytes(args.log), mapping)
     fit = fit_failure_log(log, args.nodes)
     if args.json:
         d = fit.to_json_dict()
         d["scenario_overrides"] = scenario_overrides(fit)
-        _print_json(d)
+        print_json(d)
         return 0
     _print_text(fit, args.log)
     return 0

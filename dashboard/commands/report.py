@@ -11,7 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from models import Scenario, ValidationError, load_catalog
+from dashboard.cli import catalog_from_args, load_scenario
+from models import ValidationError
 
 
 def _positive_int(text: str) -> int:
@@ -30,11 +31,9 @@ def cmd_report(args: argparse.Namespace) -> int:
     report_format(args.output)  # fail on a bad extension before any work
     if args.compare and args.output.lower().endswith(".toml"):
         raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
-    scenario = Scenario.load(args.scenario)
-    if args.set:
-        scenario = scenario.with_overrides(args.set)
-    other = Scenario.load(args.compare) if args.compare else None
-    catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
+    scenario = load_scenario(args.scenario, args.set)
+    other = load_scenario(args.compare) if args.compare else None
+    catalog = catalog_from_args(args)
     if args.trials is not None and args.output.lower().endswith(".toml"):
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
     fmt = report_format(args.output)

@@ -10,14 +10,12 @@ are refused with exit status 2 and one line naming the flag and its allowed rang
 from __future__ import annotations
 
 import argparse
-import json
 import math
-import sys
 import time
 
-from models import ValidationError, load_catalog, resolve_inputs
+from dashboard.cli import catalog_from_args, load_scenario, print_json
+from models import ValidationError, resolve_inputs
 from models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
-from models.scenario import Scenario
 
 MAX_SEED = 2**63 - 1
 
@@ -57,11 +55,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
     days = _days(args.days)
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
-    scenario = Scenario.load(args.scenario)
-    if args.set:
-        scenario = scenario.with_overrides(args.set)
-    catalog = load_catalog(args.catalog) if args.catalog else load_catalog()
-    inputs = resolve_inputs(scenario, catalog)
+    scenario = load_scenario(args.scenario, args.set)
+    inputs = resolve_inputs(scenario, catalog_from_args(args))
     try:
         check_size(trials, days, inputs)
     except ValidationError as exc:  # name the flag, as typed
@@ -82,7 +77,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "seconds": seconds,
     }
     if args.json:
-        sys.stdout.write(json.dumps(out, indent=2, allow_nan=False) + "\n")
+        print_json(out)
         return 0
     pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
     print(f"{scenario.name}: {trials:,} trials x {days:g} days (seed {seed})")
