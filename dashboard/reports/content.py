@@ -599,56 +599,13 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
 
 
 def montecarlo_figure(result: Any) -> go.Figure | None:
-    """Fan chart of cumulative goodput over time (P5-P95 and P25-P75 bands, median, Daly)."""
-    bands = getattr(result, "goodput_bands", None)
-    grid = getattr(result, "grid_days", None)
-    if not bands or grid is None or not all(q in bands for q in (5, 25, 50, 75, 95)):
+    """Fan chart of cumulative goodput over time: the Monte Carlo page's own chart."""
+    if not getattr(result, "goodput_bands", None) or getattr(result, "grid_days", None) is None:
         return None
-    x = list(map(float, grid[1:]))
-    fig = go.Figure()
-    for lo, hi, name, color in (
-        (5, 95, "P5-P95", "rgba(31,119,180,0.18)"),
-        (25, 75, "P25-P75", "rgba(31,119,180,0.35)"),
-    ):
-        fig.add_scatter(
-            x=x,
-            y=[100 * v for v in bands[hi]],
-            mode="lines",
-            line={"width": 0},
-            showlegend=False,
-            hoverinfo="skip",
-        )
-        fig.add_scatter(
-            x=x,
-            y=[100 * v for v in bands[lo]],
-            mode="lines",
-            line={"width": 0},
-            fill="tonexty",
-            fillcolor=color,
-            name=name,
-        )
-    fig.add_scatter(
-        x=x,
-        y=[100 * v for v in bands[50]],
-        mode="lines",
-        name="Median",
-        line={"color": "#1f4e9c", "width": 2},
-    )
-    fig.add_scatter(
-        x=[x[0], x[-1]],
-        y=[100 * result.goodput_analytic] * 2,
-        mode="lines",
-        name="Daly closed form",
-        line={"color": "black", "dash": "dash"},
-    )
-    fig.update_layout(
-        title="Monte Carlo: cumulative goodput since the start of the run",
-        xaxis_title="Days since the start of the run",
-        yaxis_title="Cumulative goodput (%)",
-        template="plotly_white",
-        legend={"orientation": "h", "y": -0.25},
-    )
-    return fig
+    from dashboard.charts.montecarlo import bands_chart
+    from dashboard.services import montecarlo as mc_svc
+
+    return bands_chart(mc_svc.bands(result), 100.0 * result.goodput_analytic)
 
 
 def montecarlo_table(result: Any) -> pl.DataFrame:
