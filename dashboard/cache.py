@@ -1,9 +1,17 @@
-"""Cached entry points the pages call (Streamlit caching lives here, not in services)."""
+"""Cached entry points the pages call (Streamlit caching lives here, not in services).
+
+Keys are the scenario's hash plus a page's own settings, so moving a page-only control
+(tornado range, heatmap colour, deadline) reuses the scenario's results, and returning to an
+earlier slider position is instant.  ``max_entries`` bounds memory.
+"""
 
 from __future__ import annotations
 
 import streamlit as st
 
+from dashboard.services import compare as cmp_svc
+from dashboard.services import optimizer as opt_svc
+from dashboard.services import sensitivity as sens_svc
 from models import Evaluation, Scenario, evaluate, load_catalog
 from models.catalog import Instance
 
@@ -16,3 +24,34 @@ def catalog() -> dict[str, Instance]:
 @st.cache_data(max_entries=256, show_spinner=False, hash_funcs={Scenario: hash})
 def evaluation(scenario: Scenario) -> Evaluation:
     return evaluate(scenario, catalog())
+
+
+# ---- Compare, Sensitivity and Optimizer pages
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def comparison(baseline: Scenario, candidate: Scenario):
+    return cmp_svc.run(baseline, candidate, catalog())
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def tornado_table(scenario: Scenario, fraction: float):
+    return sens_svc.tornado_table(scenario, catalog(), fraction)
+
+
+@st.cache_data(max_entries=128, show_spinner=False, hash_funcs={Scenario: hash})
+def heatmap(scenario: Scenario, kind: str, metric: str):
+    return sens_svc.heatmap(scenario, catalog(), kind, metric)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def recommendation(scenario: Scenario):
+    return opt_svc.recommend(scenario, catalog())
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def interval_curve(scenario: Scenario):
+    return opt_svc.interval_curve(scenario, catalog())
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def instance_table(scenario: Scenario, deadline_days: float | None):
+    return opt_svc.instance_table(scenario, catalog(), deadline_days)

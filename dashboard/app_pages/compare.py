@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import decision_cache, page_context, state
+from dashboard import cache, page_context, state
 from dashboard.charts.compare import loss_bars, savings_waterfall
 from dashboard.services import compare as svc
 from models import ValidationError
@@ -60,7 +60,7 @@ candidate = side(right, "candidate")
 if baseline is None or candidate is None:
     st.stop()
 try:
-    cmp = decision_cache.comparison(baseline, candidate)
+    cmp = cache.comparison(baseline, candidate)
 except ValidationError as exc:
     st.error(f"Please fix this input — {exc}")
     st.stop()

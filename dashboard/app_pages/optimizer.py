@@ -6,7 +6,7 @@ import math
 
 import streamlit as st
 
-from dashboard import decision_cache, page_context, state
+from dashboard import cache, page_context, state
 from dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
 from dashboard.services import optimizer as svc
 
@@ -18,7 +18,7 @@ st.caption(
     "idle spares; savings are what `goodput compare` reports for the two scenarios."
 )
 
-rec = decision_cache.recommendation(scenario)
+rec = cache.recommendation(scenario)
 iv, sp, cmp = rec["interval"], rec["spares"], rec["comparison"]
 
 c1, c2, c3, c4 = st.columns(4)
@@ -68,7 +68,7 @@ st.button(
 
 left, right = st.columns(2)
 with left:
-    curve = decision_cache.interval_curve(scenario)
+    curve = cache.interval_curve(scenario)
     st.plotly_chart(
         interval_chart(curve, iv.current_interval_minutes, iv.interval_minutes), width="stretch"
     )
@@ -92,7 +92,7 @@ with d1:
         deadline = st.number_input(
             "Deadline (days)", min_value=1.0, max_value=3650.0, key="opt:deadline"
         )
-instances = decision_cache.instance_table(scenario, deadline)
+instances = cache.instance_table(scenario, deadline)
 best = instances.row(0, named=True)
 with d2:
     if best["feasible"]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import decision_cache, page_context
+from dashboard import cache, page_context
 from dashboard.charts.sensitivity import heatmap, tornado
 from dashboard.services import sensitivity as svc
 
@@ -28,7 +28,7 @@ with c3:
         "Moves that would leave a field's allowed range stop at the bound.",
     )
 
-table = decision_cache.tornado_table(scenario, pct / 100)
+table = cache.tornado_table(scenario, pct / 100)
 moving = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] > 0)
 still = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] == 0)
 left, right = st.columns(2)
@@ -57,13 +57,9 @@ shown = st.radio("Colour by", list(by_label), horizontal=True, key="sens:heat_me
 metric = by_label[shown]
 a, b = st.columns(2)
 with a:
-    st.plotly_chart(
-        heatmap(decision_cache.heatmap(scenario, "rate_x_interval", metric)), width="stretch"
-    )
+    st.plotly_chart(heatmap(cache.heatmap(scenario, "rate_x_interval", metric)), width="stretch")
 with b:
-    st.plotly_chart(
-        heatmap(decision_cache.heatmap(scenario, "nodes_x_rate", metric)), width="stretch"
-    )
+    st.plotly_chart(heatmap(cache.heatmap(scenario, "nodes_x_rate", metric)), width="stretch")
 
 with st.expander("Tornado table"):
     st.dataframe(table.drop("field"), hide_index=True)
