@@ -10,6 +10,8 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard.services import compare as cmp_svc
+from dashboard.services import instances as inst_svc
+from dashboard.services import network as net_svc
 from dashboard.services import optimizer as opt_svc
 from dashboard.services import sensitivity as sens_svc
 from models import Evaluation, Scenario, evaluate, load_catalog
@@ -55,3 +57,15 @@ def interval_curve(scenario: Scenario):
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def instance_table(scenario: Scenario, deadline_days: float | None):
     return opt_svc.instance_table(scenario, catalog(), deadline_days)
+
+
+# ---- Network and Instances pages
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def network_scaling(scenario: Scenario):
+    return net_svc.scaling_vs_nodes(scenario, catalog())
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
+    """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""
+    return inst_svc.comparison(scenario, catalog(), deadline, dict(prices), dict(mfus))

@@ -10,15 +10,10 @@ import streamlit as st
 from dashboard import cache, page_context
 from dashboard.charts.instances import cost_to_train_chart, ratio_chart, time_to_train_chart
 from dashboard.services import instances as svc
-from models import Scenario, ValidationError
+from models import ValidationError
 
 scenario, _ev = page_context.current()
 catalog = cache.catalog()
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def _table(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
-    return svc.comparison(scenario, cache.catalog(), deadline, dict(prices), dict(mfus))
 
 
 st.title("Instances")
@@ -92,7 +87,7 @@ with st.expander("Prices and MFU per instance", expanded=True):
         row[3].caption(inst.source_mfu + "." + bound)
 
 try:
-    df = _table(
+    df = cache.instance_comparison(
         scenario,
         deadline if use_deadline else None,
         tuple(sorted(prices.items())),

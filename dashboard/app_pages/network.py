@@ -11,13 +11,6 @@ from dashboard.charts.network import (
     scaling_efficiency_chart,
 )
 from dashboard.services import network as svc
-from models import Scenario
-
-
-@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
-def _scaling(scenario: Scenario):
-    return svc.scaling_vs_nodes(scenario, cache.catalog())
-
 
 scenario, ev = page_context.current()
 m = ev.metrics
@@ -102,7 +95,7 @@ st.caption(
     "from NCCL-tests busbw measured on your cluster)."
 )
 
-df = _scaling(scenario)
+df = cache.network_scaling(scenario)
 left, right = st.columns(2)
 with left:
     st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
