@@ -10,10 +10,9 @@ import os
 import time
 
 import numpy as np
-
-from dashboard.services import checkpoints as svc
-from models import checkpoint as ck
-from models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
+from goodput_lab.dashboard.services import checkpoints as svc
+from goodput_lab.models import checkpoint as ck
+from goodput_lab.models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
 
 
 def best(fn, n=5):

@@ -34,9 +34,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import simpy  # noqa: E402
 import simpy_reference  # noqa: E402
-
-from models import Scenario, resolve_inputs  # noqa: E402
-from models.montecarlo import params_from_inputs, simulate_inputs  # noqa: E402
+from goodput_lab.models import Scenario, resolve_inputs  # noqa: E402
+from goodput_lab.models.montecarlo import params_from_inputs, simulate_inputs  # noqa: E402
 
 SCENARIO = ROOT / "data" / "scenarios" / "aws-16k-h100.toml"
 START, END = "<!-- bench_montecarlo:start -->", "<!-- bench_montecarlo:end -->"

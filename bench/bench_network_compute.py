@@ -10,9 +10,8 @@ import os
 import time
 
 import numpy as np
-
-from models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
-from models.instances_compare import compare_instances
+from goodput_lab.models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
+from goodput_lab.models.instances_compare import compare_instances
 
 
 def best_cpu(fn, repeat: int = 5) -> float:

@@ -24,12 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from goodput_lab.dashboard.services import compare as cmp_svc  # noqa: E402
+from goodput_lab.dashboard.services import optimizer as opt_svc  # noqa: E402
+from goodput_lab.dashboard.services import sensitivity as sens_svc  # noqa: E402
+from goodput_lab.models import load_catalog, load_preset  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
-
-from dashboard.services import compare as cmp_svc  # noqa: E402
-from dashboard.services import optimizer as opt_svc  # noqa: E402
-from dashboard.services import sensitivity as sens_svc  # noqa: E402
-from models import load_catalog, load_preset  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
 RATE_KEY = "w:reliability.node_failure_rate_per_day"

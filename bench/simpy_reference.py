@@ -17,8 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import simpy
-
-from models.montecarlo import SimulationParams
+from goodput_lab.models.montecarlo import SimulationParams
 
 
 @dataclass

@@ -9,9 +9,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
-
-from dashboard import cache
-from dashboard.components import export_buttons, sidebar
+from goodput_lab.dashboard import cache
+from goodput_lab.dashboard.components import export_buttons, sidebar
 
 PAGES_DIR = Path(__file__).resolve().parent / "app_pages"
 

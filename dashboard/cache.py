@@ -8,14 +8,13 @@ earlier slider position is instant.  ``max_entries`` bounds memory.
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard.services import compare as cmp_svc
-from dashboard.services import instances as inst_svc
-from dashboard.services import network as net_svc
-from dashboard.services import optimizer as opt_svc
-from dashboard.services import sensitivity as sens_svc
-from models import Evaluation, Scenario, evaluate, load_catalog
-from models.catalog import Instance
+from goodput_lab.dashboard.services import compare as cmp_svc
+from goodput_lab.dashboard.services import instances as inst_svc
+from goodput_lab.dashboard.services import network as net_svc
+from goodput_lab.dashboard.services import optimizer as opt_svc
+from goodput_lab.dashboard.services import sensitivity as sens_svc
+from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
+from goodput_lab.models.catalog import Instance
 
 
 @st.cache_resource(max_entries=4)

@@ -17,21 +17,22 @@ import json
 import math
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from models import ValidationError, compare, evaluate, load_catalog
-from models.fields import FIELDS
-from models.scenario import Scenario
+from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.scenario import Scenario, resolve_scenario
 
 EXIT_USAGE = 2
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
 COMMAND_MODULES: list[str] = [
-    "dashboard.commands.report",
-    "dashboard.commands.fit",
-    "dashboard.commands.simulate",
+    "goodput_lab.dashboard.commands.report",
+    "goodput_lab.dashboard.commands.fit",
+    "goodput_lab.dashboard.commands.simulate",
 ]
 
 
@@ -49,8 +50,9 @@ def _fields_help() -> str:
 
 
 def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
-    """The scenario file at ``path`` with ``--set`` overrides applied (for every command)."""
-    scenario = Scenario.load(path)
+    """The scenario at ``path`` (a TOML file, or the name of a shipped preset such as
+    ``aws-16k-h100``) with ``--set`` overrides applied (for every command)."""
+    scenario = resolve_scenario(path)
     return scenario.with_overrides(sets) if sets else scenario
 
 
@@ -147,7 +149,7 @@ def _json_number(v: Any) -> Any:
 
 def cmd_instances(args: argparse.Namespace) -> int:
     """The catalog plus, for the scenario's workload, time and cost to train on each type."""
-    from models.instances_compare import compare_instances
+    from goodput_lab.models.instances_compare import compare_instances
 
     cat = catalog_from_args(args)
     scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
@@ -242,7 +244,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
 def cmd_dashboard(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
-    app = Path(__file__).resolve().parent / "app.py"
+    app = Path(str(resources.files("goodput_lab.dashboard"))) / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
     return subprocess.call(cmd)
 

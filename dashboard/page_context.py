@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, state
-from models import Evaluation, Scenario, ValidationError
+from goodput_lab.dashboard import cache, state
+from goodput_lab.models import Evaluation, Scenario, ValidationError
 
 
 def current() -> tuple[Scenario, Evaluation]:

@@ -16,10 +16,9 @@ from __future__ import annotations
 from typing import Any
 
 import streamlit as st
-
-from dashboard import url_state
-from models import FIELDS, Scenario, ValidationError
-from models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
+from goodput_lab.dashboard import url_state
+from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
 NAME_KEY = "w:name"

@@ -15,8 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from models import FIELDS, Scenario, ValidationError
-from models.scenario import load_preset, preset_paths
+from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models.scenario import load_preset, preset_paths
 
 PRESET_PARAM = "preset"
 NAME_PARAM = "name"

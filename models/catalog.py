@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 from ._csv import read_text_file, strict_records
+from ._resources import data_path
 from .errors import ValidationError
-from .scenario import DATA_DIR
 
-DEFAULT_CATALOG = DATA_DIR / "instances.csv"
+DEFAULT_CATALOG = data_path("instances.csv")
 MAX_CATALOG_BYTES = 1024 * 1024
 
 

@@ -39,6 +39,7 @@ import numpy as np
 from scipy.special import gammaln
 
 from ._csv import read_text_file, strict_records
+from ._resources import data_path
 from ._tools import MINUTES_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
 from .goodput import (
@@ -70,8 +71,7 @@ __all__ = [
 ]
 
 # --------------------------------------------------------------------------- tier table
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-DEFAULT_TIERS = DATA_DIR / "checkpoint_tiers.csv"
+DEFAULT_TIERS = data_path("checkpoint_tiers.csv")
 MAX_TIERS_BYTES = 256 * 1024
 #: Tiers the strategies need, in the order of the page's table.
 TIER_NAMES: tuple[str, ...] = ("memory", "nvme", "shared_fs", "object_store")

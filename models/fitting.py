@@ -43,20 +43,18 @@ import math
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 from scipy import optimize, stats
 from scipy.special import logsumexp
 
+from ._resources import data_path
 from ._tools import HOURS_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
 from .failure_log import FailureLog
 
-TAXONOMY_CSV = (
-    Path(__file__).resolve().parent.parent / "data" / "failure_logs" / "llama3-root-causes.csv"
-)
+TAXONOMY_CSV = data_path("failure_logs", "llama3-root-causes.csv")
 MIN_INCIDENTS = 3
 UNMAPPED = "unmapped"
 

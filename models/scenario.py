@@ -269,8 +269,7 @@ def _toml_value(v: Any) -> str:
     return json.dumps(str(v), ensure_ascii=False)
 
 
-DATA_DIR = Path(__file__).resolve().parent.parent / "data"
-SCENARIO_DIR = DATA_DIR / "scenarios"
+from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
 
 
 def preset_paths() -> dict[str, Path]:
@@ -283,3 +282,16 @@ def load_preset(stem: str) -> Scenario:
     if stem not in paths:
         raise ValidationError("preset", f"{stem!r} is unknown; allowed: " + ", ".join(paths))
     return Scenario.load(paths[stem])
+
+
+def resolve_scenario(ref: str | Path) -> Scenario:
+    """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
+    p = Path(ref)
+    if not p.exists() and str(ref) in preset_paths():
+        return load_preset(str(ref))
+    if not p.exists() and p.suffix != ".toml" and "/" not in str(ref):
+        raise ValidationError(
+            str(ref),
+            "is neither a scenario file nor a preset; presets: " + ", ".join(preset_paths()),
+        )
+    return Scenario.load(p)

@@ -33,7 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from models.fitting import llama3_taxonomy  # noqa: E402
+from goodput_lab.models.fitting import llama3_taxonomy  # noqa: E402
 
 OUT = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
 BURN_IN_MEANS = 5.0

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from models import Scenario, load_catalog, load_preset
+from goodput_lab.models import Scenario, load_catalog, load_preset
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA_DIR = ROOT / "data"

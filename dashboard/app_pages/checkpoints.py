@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.checkpoints import replica_chart, strategy_chart, waste_curve_chart
-from dashboard.services import checkpoints as svc
-from models import ValidationError
-from models import checkpoint as ck
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.checkpoints import (
+    replica_chart,
+    strategy_chart,
+    waste_curve_chart,
+)
+from goodput_lab.dashboard.services import checkpoints as svc
+from goodput_lab.models import ValidationError
+from goodput_lab.models import checkpoint as ck
 
 scenario, ev = page_context.current()
 m = ev.metrics

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, page_context, state
-from dashboard.charts.compare import loss_bars, savings_waterfall
-from dashboard.services import compare as svc
-from models import ValidationError
+from goodput_lab.dashboard import cache, page_context, state
+from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
+from goodput_lab.dashboard.services import compare as svc
+from goodput_lab.models import ValidationError
 
 current, _ = page_context.current()
 

@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import state
-from dashboard.charts.failure_log import cause_chart, survival_chart
-from dashboard.services import failure_log as svc
-from models import ValidationError
-from models.failure_log import COLUMNS, MAX_LOG_ROWS, REQUIRED, default_column, log_header
+from goodput_lab.dashboard import state
+from goodput_lab.dashboard.charts.failure_log import cause_chart, survival_chart
+from goodput_lab.dashboard.services import failure_log as svc
+from goodput_lab.models import ValidationError
+from goodput_lab.models.failure_log import (
+    COLUMNS,
+    MAX_LOG_ROWS,
+    REQUIRED,
+    default_column,
+    log_header,
+)
 
 NONE = "(none)"
 APPLIED_KEY = "failure_log:applied"

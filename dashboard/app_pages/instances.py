@@ -6,11 +6,14 @@ import math
 
 import polars as pl
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.instances import cost_to_train_chart, ratio_chart, time_to_train_chart
-from dashboard.services import instances as svc
-from models import ValidationError
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.instances import (
+    cost_to_train_chart,
+    ratio_chart,
+    time_to_train_chart,
+)
+from goodput_lab.dashboard.services import instances as svc
+from goodput_lab.models import ValidationError
 
 scenario, _ev = page_context.current()
 catalog = cache.catalog()

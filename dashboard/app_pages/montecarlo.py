@@ -5,12 +5,11 @@ from __future__ import annotations
 import time
 
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
-from dashboard.services import montecarlo as svc
-from models import ValidationError
-from models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from goodput_lab.dashboard.services import montecarlo as svc
+from goodput_lab.models import ValidationError
+from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
 PAGE_MAX_EVENTS = 20e6  # keeps one page run to a few seconds; the CLI allows more

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.network import (
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.network import (
     allreduce_vs_nodes_chart,
     reroute_chart,
     scaling_efficiency_chart,
 )
-from dashboard.services import network as svc
+from goodput_lab.dashboard.services import network as svc
 
 scenario, ev = page_context.current()
 m = ev.metrics

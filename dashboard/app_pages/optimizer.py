@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 
 import streamlit as st
-
-from dashboard import cache, page_context, state
-from dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
-from dashboard.services import optimizer as svc
+from goodput_lab.dashboard import cache, page_context, state
+from goodput_lab.dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
+from goodput_lab.dashboard.services import optimizer as svc
 
 scenario, ev = page_context.current()
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
-from dashboard.services import overview as svc
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
+from goodput_lab.dashboard.services import overview as svc
 
 scenario, ev = page_context.current()
 m = ev.metrics

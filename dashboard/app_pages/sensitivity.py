@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import streamlit as st
-
-from dashboard import cache, page_context
-from dashboard.charts.sensitivity import heatmap, tornado
-from dashboard.services import sensitivity as svc
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.sensitivity import heatmap, tornado
+from goodput_lab.dashboard.services import sensitivity as svc
 
 scenario, ev = page_context.current()
 

@@ -13,11 +13,11 @@ from __future__ import annotations
 import argparse
 import os
 
-from dashboard.cli import print_json
-from models import ValidationError
-from models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
-from models.fields import FIELDS
-from models.fitting import LogFit, fit_failure_log
+from goodput_lab.dashboard.cli import print_json
+from goodput_lab.models import ValidationError
+from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
+from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.fitting import LogFit, fit_failure_log
 
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"

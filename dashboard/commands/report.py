@@ -11,8 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from dashboard.cli import catalog_from_args, load_scenario
-from models import ValidationError
+from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
+from goodput_lab.models import ValidationError
 
 
 def _positive_int(text: str) -> int:
@@ -26,7 +26,7 @@ def _positive_int(text: str) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from dashboard.reports import build_report, report_format, write_report
+    from goodput_lab.dashboard.reports import build_report, report_format, write_report
 
     report_format(args.output)  # fail on a bad extension before any work
     if args.compare and args.output.lower().endswith(".toml"):

@@ -13,9 +13,9 @@ import argparse
 import math
 import time
 
-from dashboard.cli import catalog_from_args, load_scenario, print_json
-from models import ValidationError, resolve_inputs
-from models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
+from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+from goodput_lab.models import ValidationError, resolve_inputs
+from goodput_lab.models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
 
 MAX_SEED = 2**63 - 1
 

@@ -11,10 +11,9 @@ import re
 from functools import lru_cache
 
 import streamlit as st
-
-from dashboard import cache, state
-from dashboard.reports import FORMATS, build_report, render
-from models import Scenario, ValidationError
+from goodput_lab.dashboard import cache, state
+from goodput_lab.dashboard.reports import FORMATS, build_report, render
+from goodput_lab.models import Scenario, ValidationError
 
 BUTTONS: tuple[tuple[str, str, str], ...] = (
     (".html", "HTML report", "Self-contained, interactive charts; opens offline"),

@@ -9,10 +9,9 @@ from __future__ import annotations
 import re
 
 import streamlit as st
-
-from dashboard import state
-from models import FIELDS, SECTIONS, Scenario, ValidationError
-from models.catalog import Instance
+from goodput_lab.dashboard import state
+from goodput_lab.models import FIELDS, SECTIONS, Scenario, ValidationError
+from goodput_lab.models.catalog import Instance
 
 SECTION_TITLES = {
     "cluster": "Cluster",

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from models import ValidationError
+from goodput_lab.models import ValidationError
 
 from .content import Report, build_report, montecarlo_available
 

@@ -21,12 +21,11 @@ from typing import Any
 
 import plotly.graph_objects as go
 import polars as pl
-
-from dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
-from dashboard.services import overview as svc
-from models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
-from models.catalog import Instance, load_catalog
-from models.fields import FIELDS
+from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
+from goodput_lab.dashboard.services import overview as svc
+from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
+from goodput_lab.models.catalog import Instance, load_catalog
+from goodput_lab.models.fields import FIELDS
 
 DAYS_PER_YEAR = 365.25
 DAYS_PER_MONTH = DAYS_PER_YEAR / 12
@@ -539,7 +538,7 @@ def wrap_categories(fig: go.Figure, width: int = 14) -> go.Figure:
 
 def montecarlo_available() -> bool:
     try:
-        mod = importlib.import_module("models.montecarlo")
+        mod = importlib.import_module("goodput_lab.models.montecarlo")
     except ImportError:
         return False
     return hasattr(mod, "simulate")
@@ -578,7 +577,7 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
             "the Monte Carlo simulator (models/montecarlo.py) is not available in this "
             "version; run the report without --trials",
         )
-    mod = importlib.import_module("models.montecarlo")
+    mod = importlib.import_module("goodput_lab.models.montecarlo")
     if hasattr(mod, "check_size"):
         mod.check_size(trials, MONTECARLO_DAYS)
     result = mod.simulate(
@@ -602,8 +601,8 @@ def montecarlo_figure(result: Any) -> go.Figure | None:
     """Fan chart of cumulative goodput over time: the Monte Carlo page's own chart."""
     if not getattr(result, "goodput_bands", None) or getattr(result, "grid_days", None) is None:
         return None
-    from dashboard.charts.montecarlo import bands_chart
-    from dashboard.services import montecarlo as mc_svc
+    from goodput_lab.dashboard.charts.montecarlo import bands_chart
+    from goodput_lab.dashboard.services import montecarlo as mc_svc
 
     return bands_chart(mc_svc.bands(result), 100.0 * result.goodput_analytic)
 
@@ -650,7 +649,7 @@ def montecarlo_table(result: Any) -> pl.DataFrame:
 
 def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:
     """Recommended checkpoint interval and hot spares (dashboard.services.optimizer)."""
-    from dashboard.services import optimizer as opt_svc
+    from goodput_lab.dashboard.services import optimizer as opt_svc
 
     rec = opt_svc.recommend(scenario, dict(catalog))
     iv, sp = rec["interval"], rec["spares"]
@@ -679,7 +678,7 @@ def _days(value: float | None) -> str:
 
 def _instance_section(scenario: Scenario, catalog) -> Section:
     """Every catalog instance at the same accelerator count, cheapest to train first."""
-    from dashboard.services import optimizer as opt_svc
+    from goodput_lab.dashboard.services import optimizer as opt_svc
 
     df = opt_svc.instance_table(scenario, dict(catalog), None)
     current = scenario["cluster.instance"]

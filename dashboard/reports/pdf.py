@@ -15,7 +15,7 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from models import ValidationError
+from goodput_lab.models import ValidationError
 
 from .content import Report
 from .html import esc, render_html

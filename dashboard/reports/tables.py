@@ -11,8 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-
-from models import Evaluation
+from goodput_lab.models import Evaluation
 
 from .content import Report, metric_label, metric_unit
 

@@ -11,10 +11,9 @@ from typing import Any
 
 import numpy as np
 import polars as pl
-
-from models import Scenario, compare, evaluate, evaluate_arrays, resolve_inputs
-from models import checkpoint as ck
-from models.catalog import Instance
+from goodput_lab.models import Scenario, compare, evaluate, evaluate_arrays, resolve_inputs
+from goodput_lab.models import checkpoint as ck
+from goodput_lab.models.catalog import Instance
 
 #: Strategy variants compared side by side: (label, scenario overrides).  Every variant uses
 #: the tier model for save/restore times and the optimal level-1 interval.

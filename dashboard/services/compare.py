@@ -5,10 +5,9 @@ from __future__ import annotations
 import math
 
 import polars as pl
-
-from models import Comparison, Scenario, ValidationError, compare, load_preset
-from models.catalog import Instance
-from models.evaluate import LOSS_COMPONENTS
+from goodput_lab.models import Comparison, Scenario, ValidationError, compare, load_preset
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import LOSS_COMPONENTS
 
 MINUTES_PER_DAY = 1440.0
 DAYS_PER_YEAR = 365.25

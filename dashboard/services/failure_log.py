@@ -8,15 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 import polars as pl
+from goodput_lab.models import FIELDS
+from goodput_lab.models._resources import data_path
+from goodput_lab.models.failure_log import FailureLog, parse_failure_log
+from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
 
-from models import FIELDS
-from models.failure_log import FailureLog, parse_failure_log
-from models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
-
-SAMPLE_LOG = Path(__file__).resolve().parents[2] / "data" / "failure_logs" / "synthetic-sample.csv"
+SAMPLE_LOG = data_path("failure_logs", "synthetic-sample.csv")
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import polars as pl
-
-from models import Scenario
-from models.catalog import Instance
-from models.instances_compare import compare_instances
+from goodput_lab.models import Scenario
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.instances_compare import compare_instances
 
 COLUMNS = [
     "cheapest",

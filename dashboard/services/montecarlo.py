@@ -11,10 +11,9 @@ from collections.abc import Callable
 
 import numpy as np
 import polars as pl
-
-from models import Scenario, resolve_inputs
-from models.catalog import Instance
-from models.montecarlo import (
+from goodput_lab.models import Scenario, resolve_inputs
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.montecarlo import (
     SimulationParams,
     SimulationResult,
     merge_results,

@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 import polars as pl
-
-from models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
-from models import network as net
-from models.catalog import Instance
+from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models import network as net
+from goodput_lab.models.catalog import Instance
 
 
 def _inputs(scenario: Scenario, catalog: dict[str, Instance], instance: str) -> dict:

@@ -6,10 +6,9 @@ import math
 
 import numpy as np
 import polars as pl
-
-from models import Comparison, Scenario, compare, evaluate_arrays, resolve_inputs
-from models import optimize as opt
-from models.catalog import Instance
+from goodput_lab.models import Comparison, Scenario, compare, evaluate_arrays, resolve_inputs
+from goodput_lab.models import optimize as opt
+from goodput_lab.models.catalog import Instance
 
 
 def interval_curve(scenario: Scenario, catalog: dict[str, Instance], n: int = 200) -> pl.DataFrame:

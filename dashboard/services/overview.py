@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-
-from models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
-from models.catalog import Instance
+from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models.catalog import Instance
 
 
 def display_value(key: str, value) -> str:

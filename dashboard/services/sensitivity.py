@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
-
-from models import FIELDS, Scenario, evaluate_arrays, resolve_inputs
-from models import sensitivity as sens
-from models.catalog import Instance
+from goodput_lab.models import FIELDS, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models import sensitivity as sens
+from goodput_lab.models.catalog import Instance
 
 METRICS = {
     "goodput": ("Goodput", "%", 100.0),

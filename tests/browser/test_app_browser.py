@@ -9,9 +9,9 @@ import re
 from urllib.parse import urlencode
 
 import pytest
+from goodput_lab.dashboard import url_state
+from goodput_lab.models import evaluate, load_preset
 
-from dashboard import url_state
-from models import evaluate, load_preset
 from tests.browser.conftest import SCREENSHOTS
 from tests.conftest import APP
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
+from goodput_lab.dashboard.cli import main
 
-from dashboard.cli import main
 from tests.conftest import SCENARIOS
 
 BASE = str(SCENARIOS / "aws-16k-h100.toml")
@@ -27,7 +27,10 @@ KEYS = [
 
 def goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "dashboard.cli", *args], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

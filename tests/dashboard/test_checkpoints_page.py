@@ -9,11 +9,11 @@ import json
 import numpy as np
 import polars as pl
 import pytest
+from goodput_lab.dashboard.services import checkpoints as svc
+from goodput_lab.models import ValidationError, compare, evaluate, load_preset
+from goodput_lab.models import checkpoint as ck
 from streamlit.testing.v1 import AppTest
 
-from dashboard.services import checkpoints as svc
-from models import ValidationError, compare, evaluate, load_preset
-from models import checkpoint as ck
 from tests.conftest import APP
 
 PAGE = "app_pages/checkpoints.py"

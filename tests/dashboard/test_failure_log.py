@@ -5,12 +5,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from goodput_lab.dashboard.charts.failure_log import survival_chart
+from goodput_lab.dashboard.services import failure_log as svc
+from goodput_lab.models.failure_log import parse_failure_log
+from goodput_lab.models.fitting import fit_failure_log
 from streamlit.testing.v1 import AppTest
 
-from dashboard.charts.failure_log import survival_chart
-from dashboard.services import failure_log as svc
-from models.failure_log import parse_failure_log
-from models.fitting import fit_failure_log
 from tests.conftest import APP, DATA_DIR
 
 PAGE = "app_pages/failure_log.py"

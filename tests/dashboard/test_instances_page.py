@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
+from goodput_lab.models import load_preset
+from goodput_lab.models.instances_compare import compare_instances
 from streamlit.testing.v1 import AppTest
 
-from models import load_preset
-from models.instances_compare import compare_instances
 from tests.conftest import APP
 
 W70 = {

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from goodput_lab.dashboard.services import montecarlo as svc
+from goodput_lab.models import Scenario, load_preset, resolve_inputs
+from goodput_lab.models.montecarlo import simulate_inputs
 from streamlit.testing.v1 import AppTest
 
-from dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
-from dashboard.services import montecarlo as svc
-from models import Scenario, load_preset, resolve_inputs
-from models.montecarlo import simulate_inputs
 from tests.conftest import APP
 from tests.dashboard._pages import array, chart
 

@@ -8,10 +8,10 @@ import json
 
 import numpy as np
 import pytest
+from goodput_lab.models import evaluate, load_preset
+from goodput_lab.models import network as net
 from streamlit.testing.v1 import AppTest
 
-from models import evaluate, load_preset
-from models import network as net
 from tests.conftest import APP
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from goodput_lab.models import compare, load_preset, resolve_inputs
+from goodput_lab.models import optimize as opt
 
-from models import compare, load_preset, resolve_inputs
-from models import optimize as opt
 from tests.dashboard._pages import RATE_KEY, metric, open_page
 
 

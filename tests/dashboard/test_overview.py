@@ -6,9 +6,9 @@ import base64
 
 import numpy as np
 import pytest
+from goodput_lab.models import evaluate, load_preset
 from streamlit.testing.v1 import AppTest
 
-from models import evaluate, load_preset
 from tests.conftest import APP
 
 RATE_KEY = "w:reliability.node_failure_rate_per_day"

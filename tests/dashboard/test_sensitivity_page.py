@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from goodput_lab.models import evaluate, load_preset
 
-from models import evaluate, load_preset
 from tests.dashboard._pages import RATE_KEY, array, chart, metric, open_page
 
 

@@ -3,11 +3,19 @@
 from __future__ import annotations
 
 import pytest
+from goodput_lab.dashboard import url_state
+from goodput_lab.models import (
+    FIELDS,
+    Scenario,
+    ValidationError,
+    compare,
+    evaluate,
+    load_preset,
+    preset_paths,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dashboard import url_state
-from models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset, preset_paths
 from tests.dashboard._pages import RATE_KEY, metric, open_page
 
 
@@ -145,7 +153,7 @@ def test_toml_upload_and_download_in_the_sidebar(catalog):
 
 
 def test_download_toml_reads_back(catalog):
-    from dashboard import state
+    from goodput_lab.dashboard import state
 
     s = load_preset("aws-16k-h100")
     assert state.load_upload("x.toml", s.to_toml().encode()) == s

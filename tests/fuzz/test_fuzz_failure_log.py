@@ -8,12 +8,11 @@ import io
 from datetime import datetime
 
 import numpy as np
+from goodput_lab.models import ValidationError
+from goodput_lab.models.failure_log import COLUMNS, FailureLog, log_header, parse_failure_log
+from goodput_lab.models.fitting import LogFit, fit_failure_log
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from models import ValidationError
-from models.failure_log import COLUMNS, FailureLog, log_header, parse_failure_log
-from models.fitting import LogFit, fit_failure_log
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

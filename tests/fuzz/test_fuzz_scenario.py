@@ -11,10 +11,9 @@ import json
 import math
 
 import pytest
+from goodput_lab.models import FIELDS, SECTIONS, Scenario, ValidationError
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from models import FIELDS, SECTIONS, Scenario, ValidationError
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

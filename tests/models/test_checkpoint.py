@@ -11,12 +11,17 @@ import math
 
 import numpy as np
 import pytest
+from goodput_lab.models import (
+    ValidationError,
+    evaluate,
+    evaluate_arrays,
+    load_preset,
+    resolve_inputs,
+)
+from goodput_lab.models import checkpoint as ck
+from goodput_lab.models import goodput as gp
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import ValidationError, evaluate, evaluate_arrays, load_preset, resolve_inputs
-from models import checkpoint as ck
-from models import goodput as gp
 
 # ------------------------------------------------------------------ sizes and transfer times
 

@@ -6,12 +6,17 @@ import math
 
 import numpy as np
 import pytest
+from goodput_lab.models import (
+    ValidationError,
+    evaluate,
+    evaluate_arrays,
+    load_preset,
+    resolve_inputs,
+)
+from goodput_lab.models import compute as cm
+from goodput_lab.models.catalog import parse_catalog
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import ValidationError, evaluate, evaluate_arrays, load_preset, resolve_inputs
-from models import compute as cm
-from models.catalog import parse_catalog
 
 
 def test_6nd_llama3_405b():
@@ -265,7 +270,7 @@ def test_catalog_mfu_defaults_bounded_and_sourced(catalog):
 
 
 def test_catalog_rejects_mfu_above_matmul_bound():
-    from models.catalog import DEFAULT_CATALOG
+    from goodput_lab.models.catalog import DEFAULT_CATALOG
 
     lines = DEFAULT_CATALOG.read_text().splitlines()
     lines[2] = lines[2].replace(",0.80,0.43,", ",0.80,0.85,", 1)

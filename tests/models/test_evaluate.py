@@ -4,9 +4,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from models import Scenario, ValidationError, compare, evaluate, evaluate_arrays, resolve_inputs
-from models.catalog import parse_catalog
+from goodput_lab.models import (
+    Scenario,
+    ValidationError,
+    compare,
+    evaluate,
+    evaluate_arrays,
+    resolve_inputs,
+)
+from goodput_lab.models.catalog import parse_catalog
 
 
 def test_headline_claim_reproduced(headline_baseline, headline_improved, catalog):
@@ -49,7 +55,7 @@ def test_value_of_reliability_at_zero_rate_with_optimal_interval(catalog):
 
 
 def test_llama3_preset_matches_meta(catalog):
-    from models import load_preset
+    from goodput_lab.models import load_preset
 
     ev = evaluate(load_preset("llama3-16k"), catalog)
     assert ev["failures_per_day"] == pytest.approx(7.76, abs=0.01)
@@ -139,8 +145,7 @@ def test_catalog_has_required_instances_with_sources(catalog):
 
 def test_catalog_is_polars_readable():
     import polars as pl
-
-    from models.catalog import DEFAULT_CATALOG
+    from goodput_lab.models.catalog import DEFAULT_CATALOG
 
     df = pl.read_csv(DEFAULT_CATALOG)
     assert df.height >= 8
@@ -160,7 +165,7 @@ def test_malformed_catalogs(text, fragment):
 
 
 def test_catalog_bad_number_names_row_and_column():
-    from models.catalog import DEFAULT_CATALOG
+    from goodput_lab.models.catalog import DEFAULT_CATALOG
 
     lines = DEFAULT_CATALOG.read_text().splitlines()
     lines[2] = lines[2].replace(",989,", ",lots,", 1)

@@ -12,11 +12,9 @@ import math
 
 import numpy as np
 import pytest
-from scipy import stats
-
-from models import ValidationError
-from models.failure_log import parse_failure_log, parse_mapping
-from models.fitting import (
+from goodput_lab.models import ValidationError
+from goodput_lab.models.failure_log import parse_failure_log, parse_mapping
+from goodput_lab.models.fitting import (
     exponential_rate_ci,
     fit_failure_log,
     fit_tbf,
@@ -28,6 +26,8 @@ from models.fitting import (
     poisson_rate_ci,
     weibull_observed_information,
 )
+from scipy import stats
+
 from tests.conftest import ROOT
 
 _spec = importlib.util.spec_from_file_location(
@@ -298,6 +298,6 @@ def test_byte_cap_matches_the_dashboard_upload_limit():
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
-    from models.failure_log import MAX_LOG_BYTES
+    from goodput_lab.models.failure_log import MAX_LOG_BYTES
 
     assert config["server"]["maxUploadSize"] * 1024 * 1024 == MAX_LOG_BYTES

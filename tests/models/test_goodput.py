@@ -6,11 +6,10 @@ import math
 
 import numpy as np
 import pytest
+from goodput_lab.models import goodput as gp
+from goodput_lab.models import reliability as rel
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import goodput as gp
-from models import reliability as rel
 
 
 def test_cluster_failures_and_mtbf_hand_computed():

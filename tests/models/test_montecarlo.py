@@ -1,14 +1,11 @@
-"""models.montecarlo: hand-computed timelines, reproducibility, limits, mechanisms."""
+"""goodput_lab.models.montecarlo: hand-computed timelines, reproducibility, limits, mechanisms."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from models import Scenario, ValidationError, resolve_inputs
-from models.montecarlo import (
+from goodput_lab.models import Scenario, ValidationError, resolve_inputs
+from goodput_lab.models.montecarlo import (
     TIMELINE_EVENTS,
     check_size,
     merge_results,
@@ -18,6 +15,8 @@ from models.montecarlo import (
     simulate_params,
     weibull_failure_times,
 )
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 FIXED = {"simulation.recovery_spread": 0.0}
 

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from goodput_lab.models import evaluate
+from goodput_lab.models import network as net
+from goodput_lab.models.evaluate import LOSS_COMPONENTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import evaluate
-from models import network as net
-from models.evaluate import LOSS_COMPONENTS
 
 
 # ----------------------------------------------------------------- hand-computed alpha-beta

@@ -6,9 +6,8 @@ import math
 
 import numpy as np
 import pytest
-
-from models import compare, evaluate, evaluate_arrays, load_preset, resolve_inputs
-from models import optimize as opt
+from goodput_lab.models import compare, evaluate, evaluate_arrays, load_preset, resolve_inputs
+from goodput_lab.models import optimize as opt
 
 
 def _inputs(preset: str, **changes):

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models.scenario import preset_paths
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import FIELDS, Scenario, ValidationError
-from models.scenario import preset_paths
 
 
 def test_defaults_validate():

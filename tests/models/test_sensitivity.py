@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from goodput_lab.models import FIELDS, evaluate, load_preset, resolve_inputs
+from goodput_lab.models import sensitivity as sens
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from models import FIELDS, evaluate, load_preset, resolve_inputs
-from models import sensitivity as sens
 
 
 def test_tornado_rows_equal_individual_evaluations(catalog):

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from goodput_lab.dashboard.components.export_buttons import BUTTONS, file_stem, report_bytes
+from goodput_lab.models import load_preset
 from streamlit.testing.v1 import AppTest
 
-from dashboard.components.export_buttons import BUTTONS, file_stem, report_bytes
-from models import load_preset
 from tests.conftest import APP
 
 XSS = "<script>alert(1)</script>"

@@ -18,12 +18,18 @@ from pathlib import Path
 
 import polars as pl
 import pytest
+from goodput_lab.dashboard.reports import (
+    build_report,
+    content,
+    montecarlo_available,
+    render,
+    write_report,
+)
+from goodput_lab.dashboard.reports.content import format_value, optional_sections
+from goodput_lab.dashboard.reports.html import render_html
+from goodput_lab.dashboard.reports.tables import read_table
+from goodput_lab.models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset
 
-from dashboard.reports import build_report, content, montecarlo_available, render, write_report
-from dashboard.reports.content import format_value, optional_sections
-from dashboard.reports.html import render_html
-from dashboard.reports.tables import read_table
-from models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset
 from tests.conftest import ROOT, SCENARIOS
 
 XSS = "<script>alert(1)</script>"
@@ -324,7 +330,7 @@ def test_trials_add_percentiles(baseline, catalog):
 # ----------------------------------------------------------------------------- CLI
 def _goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -381,8 +387,8 @@ def test_cli_trials_writes_percentiles(tmp_path):
 
 def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     """Sections built from models.optimize (issue #4) when the evaluation has their inputs."""
-    opt = pytest.importorskip("models.optimize")
-    from models import resolve_inputs
+    opt = pytest.importorskip("goodput_lab.models.optimize")
+    from goodput_lab.models import resolve_inputs
 
     sections = {s.id: s for s in report.sections}
     if "time_to_train_days" not in report.evaluation.metrics:

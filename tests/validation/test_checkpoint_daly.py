@@ -7,9 +7,8 @@ import math
 
 import numpy as np
 import pytest
-
-from models import checkpoint as ck
-from models import goodput as gp
+from goodput_lab.models import checkpoint as ck
+from goodput_lab.models import goodput as gp
 
 
 def _scr_eq37(delta: float, mtbf: float) -> float:

@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import pytest
-
-from models import checkpoint as ck
-from models import evaluate, load_preset
+from goodput_lab.models import checkpoint as ck
+from goodput_lab.models import evaluate, load_preset
 
 
 def test_bloom_checkpoint_size():

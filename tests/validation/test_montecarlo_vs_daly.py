@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
-from models import Scenario, evaluate, resolve_inputs
-from models import goodput as gp
-from models.montecarlo import simulate_inputs
+from goodput_lab.models import Scenario, evaluate, resolve_inputs
+from goodput_lab.models import goodput as gp
+from goodput_lab.models.montecarlo import simulate_inputs
 
 SIGMAS = 4.0
 FIXED = {"simulation.recovery_spread": 0.0, "cluster.spare_nodes": 0}

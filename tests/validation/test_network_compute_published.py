@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import pytest
-
-from models import compute as cm
-from models import load_preset
-from models import network as net
-from models.instances_compare import compare_instances
+from goodput_lab.models import compute as cm
+from goodput_lab.models import load_preset
+from goodput_lab.models import network as net
+from goodput_lab.models.instances_compare import compare_instances
 
 
 def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
@@ -49,7 +48,7 @@ def test_llama3_405b_time_to_train_end_to_end_mfu(catalog):
     # Llama 3 (arXiv:2407.21783): 405B on 15.6T tokens, 16,384 H100 at 38-43% BF16 MFU, which
     # is end to end (PaLM App. B definition: communication and bubble included).  Productive
     # time = 3.8e25 / (16,384 · 989e12 · 0.41) s = 66.20 days (hand-computed).
-    from models import evaluate
+    from goodput_lab.models import evaluate
 
     productive_days = 3.8e25 / (16_384 * 989e12 * 0.41) / 86_400
     assert productive_days == pytest.approx(66.20, abs=0.01)
