@@ -41,6 +41,7 @@ from scipy.special import gammaln
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
 from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+from .choices import DurableTier, Placement, SaveMode, Strategy, Timings, values
 from .errors import ValidationError
 from .goodput import (
     exact_optimal_interval_minutes,
@@ -522,10 +523,10 @@ def fallback_fraction(
 
 
 # --------------------------------------------------------------------------- strategies
-#: ``checkpoint.strategy`` values; the index is the numeric code used in evaluate_arrays.
-STRATEGIES: tuple[str, ...] = ("durable_only", "nvme+durable", "memory+durable")
-#: ``checkpoint.durable_tier`` values (index = code).
-DURABLE_TIERS: tuple[str, ...] = ("shared_fs", "object_store")
+#: ``checkpoint.strategy`` values.
+STRATEGIES: tuple[str, ...] = values(Strategy)
+#: ``checkpoint.durable_tier`` values.
+DURABLE_TIERS: tuple[str, ...] = values(DurableTier)
 #: Numeric tier parameters passed to evaluate_arrays as ``tier.<name>.<param>``.
 TIER_PARAMS: tuple[str, ...] = (
     "write_GBps_per_node",
@@ -568,11 +569,11 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
 
 def strategy_levels(
     *,
-    strategy_code,
-    durable_code,
-    tier_model,
-    async_save,
-    adjacent_placement,
+    strategy: Strategy,
+    durable_tier: DurableTier,
+    timings: Timings,
+    save_mode: SaveMode,
+    placement: Placement,
     nodes,
     node_failure_rate_per_day,
     failures_per_day,
@@ -590,9 +591,9 @@ def strategy_levels(
     """Blocking save, restore, staleness and failure rate of the two levels of a strategy.
 
     Level 1 is what most failures restore from: the durable tier itself for
-    ``durable_only`` (code 0), local NVMe (1) or CPU memory with ``replicas`` peer copies (2).
-    Level 2 is the durable tier for two-level strategies, and absent (λ₂ = 0, C₂ = 0) for
-    ``durable_only``.
+    ``durable_only``, local NVMe or CPU memory with ``replicas`` peer copies.  Level 2 is the
+    durable tier for two-level strategies, and absent (λ₂ = 0, C₂ = 0) for ``durable_only``.
+    The choices are enums (:mod:`models.choices`) and scalars; every number broadcasts.
 
     * Sizes: shard = params · bytes_per_param / nodes (:func:`checkpoint_shard_GB`).
     * Blocking save: synchronous = the tier's write time; asynchronous = only the
@@ -600,7 +601,7 @@ def strategy_levels(
       two-level durable write (drained from the in-memory copy in the background).
     * Staleness: an asynchronous checkpoint is only usable once written, so a failure that
       restores from it loses the write time minus the blocking time on top of rework.
-    * ``tier_model`` = 0 uses the measured ``checkpoint.save_seconds`` and
+    * ``timings = measured`` uses the measured ``checkpoint.save_seconds`` and
       ``recovery.restore_minutes`` for level 1 (the durable tier's write time still sets
       the staleness); the durable level of a two-level strategy always comes from the tiers.
     * φ from :func:`fallback_fraction` (NVMe = one replica).
@@ -608,10 +609,10 @@ def strategy_levels(
     Returns minutes for saves/restores/staleness (``save1_minutes`` ...), failures per day
     of each class, φ, sizes and per-tier seconds (``tier_<name>_save_seconds`` ...).
     """
-    code = as_float_array(strategy_code)
-    dcode = as_float_array(durable_code)
-    model = as_float_array(tier_model) > 0
-    is_async = as_float_array(async_save) > 0
+    strategy = Strategy(strategy)
+    model = Timings(timings) is Timings.TIER_MODEL
+    is_async = SaveMode(save_mode) is SaveMode.ASYNC
+    on_memory = strategy is Strategy.MEMORY_DURABLE
     m = as_float_array(replicas)
     shard = as_float_array(checkpoint_shard_GB(params_billion, bytes_per_param, nodes))
 
@@ -630,52 +631,57 @@ def strategy_levels(
             mem["fixed_seconds"],
         )
     )
-    d_write = np.where(dcode > 0, per_tier["object_store"][0], per_tier["shared_fs"][0])
-    d_restore = np.where(dcode > 0, per_tier["object_store"][1], per_tier["shared_fs"][1])
-    fast_write = np.where(code >= 2, per_tier["memory"][0], per_tier["nvme"][0])
-    fast_restore = np.where(code >= 2, per_tier["memory"][1], per_tier["nvme"][1])
+    durable = (
+        "object_store" if DurableTier(durable_tier) is DurableTier.OBJECT_STORE else "shared_fs"
+    )
+    d_write, d_restore = per_tier[durable]
+    fast_write, fast_restore = per_tier["memory" if on_memory else "nvme"]
 
     # level 1 (tier model)
-    l1_write = np.where(code == 0, d_write, fast_write)
-    l1_restore_model = np.where(code == 0, d_restore, fast_restore)
-    l1_block_model = np.where(is_async, np.minimum(snapshot, l1_write), l1_write)
+    two = strategy.two_level
+    l1_write = fast_write if two else d_write
+    l1_restore_model = fast_restore if two else d_restore
+    l1_block_model = np.minimum(snapshot, l1_write) if is_async else l1_write
     meas_save = as_float_array(measured_save_seconds)
-    l1_block = np.where(model, l1_block_model, meas_save)
-    l1_restore = np.where(model, l1_restore_model, as_float_array(measured_restore_minutes) * 60)
-    l1_stale = np.where(is_async, np.maximum(l1_write - l1_block, 0.0), 0.0)
+    l1_block = l1_block_model if model else meas_save
+    l1_restore = l1_restore_model if model else as_float_array(measured_restore_minutes) * 60
+    l1_stale = np.maximum(l1_write - l1_block, 0.0) if is_async else l1_block * 0.0
     # level 2 (durable tier of a two-level strategy)
-    two = code > 0
-    l2_block = np.where(two, np.where(is_async, 0.0, d_write), 0.0)
-    l2_stale = np.where(two & is_async, d_write, 0.0)
-    phi_fast = fallback_fraction(
-        nodes,
-        node_failure_rate_per_day,
-        np.where(code >= 2, m, 1.0),
-        rereplication_minutes,
-        node_loss_fraction,
-        correlated_fraction,
-        correlated_nodes,
-        adjacent_placement,
-    )
-    phi = np.where(two, as_float_array(phi_fast), 1.0)
+    zero = as_float_array(0.0)
+    l2_block = (zero if is_async else d_write) if two else zero
+    l2_stale = d_write if (two and is_async) else zero
     lam = as_float_array(failures_per_day)
+    if two:
+        phi = as_float_array(
+            fallback_fraction(
+                nodes,
+                node_failure_rate_per_day,
+                m if on_memory else 1.0,
+                rereplication_minutes,
+                node_loss_fraction,
+                correlated_fraction,
+                correlated_nodes,
+                Placement(placement) is Placement.ADJACENT,
+            )
+        )
+    else:
+        phi = as_float_array(1.0)
+    # measured: a synchronous save writes in the measured time; an asynchronous one still
+    # needs the tier's write time (at least the measured blocking time)
+    measured_write = np.maximum(l1_write, meas_save) if is_async else meas_save
+    write1 = l1_write if model else measured_write
     out = {
         "save1_minutes": l1_block / 60.0,
         "restore1_minutes": l1_restore / 60.0,
         "stale1_minutes": l1_stale / 60.0,
-        # measured: a synchronous save writes in the measured time; an asynchronous one
-        # still needs the tier's write time (at least the measured blocking time)
-        "write1_minutes": np.where(
-            model, l1_write, np.where(is_async, np.maximum(l1_write, meas_save), meas_save)
-        )
-        / 60.0,
+        "write1_minutes": write1 / 60.0,
         "save2_minutes": l2_block / 60.0,
-        "restore2_minutes": np.where(two, d_restore, 0.0) / 60.0,
+        "restore2_minutes": (d_restore if two else zero) / 60.0,
         "stale2_minutes": l2_stale / 60.0,
-        "write2_minutes": np.where(two, d_write, 0.0) / 60.0,
+        "write2_minutes": (d_write if two else zero) / 60.0,
         "fallback_fraction": phi,
-        "failures_l1_per_day": np.where(two, (1.0 - phi) * lam, lam),
-        "failures_l2_per_day": np.where(two, phi * lam, 0.0),
+        "failures_l1_per_day": (1.0 - phi) * lam if two else lam,
+        "failures_l2_per_day": phi * lam if two else lam * 0.0,
         "shard_GB": shard,
         "size_TB": as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
         "memory_required_GB_per_node": shard * m,

@@ -74,7 +74,7 @@ from typing import Any
 import numpy as np
 
 from . import network as net
-from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, like_input
+from ._tools import as_float_array, like_input
 
 SECONDS_PER_DAY = 86_400.0
 FLOPS_PER_PARAM_TOKEN = 6.0
@@ -426,20 +426,6 @@ _INSTANCE_KEYS = (
     "instance.max_matmul_fraction",
 )
 
-#: choices of ``workload.mfu_basis``; the flat numeric input is ``workload.mfu_end_to_end``
-MFU_BASES = ("end_to_end", "compute_only")
-
-
-def mfu_basis_inputs(basis: str) -> dict[str, float]:
-    """Numeric code of ``workload.mfu_basis`` for :func:`network_compute_arrays`.
-
-    Examples
-    --------
-    >>> mfu_basis_inputs("end_to_end")
-    {'workload.mfu_end_to_end': 1.0}
-    """
-    return {"workload.mfu_end_to_end": float(basis == "end_to_end")}
-
 
 def _get(x: Mapping[str, Any], key: str) -> np.ndarray:
     if key in x:
@@ -451,41 +437,21 @@ def _get(x: Mapping[str, Any], key: str) -> np.ndarray:
     return as_float_array(FIELDS[key].default)
 
 
-def fabric_failures(x: Mapping[str, Any]) -> np.ndarray:
-    """Extra job failures per day from fabric events whose stall exceeds the timeout."""
-    return as_float_array(
-        net.fabric_failures_per_day(
-            _get(x, "network.fabric_events_per_day"),
-            _get(x, "network.reroute_seconds"),
-            _get(x, "network.collective_timeout_seconds"),
-        )
-    )
-
-
-def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict[str, Any]:
-    """Step time, scaling, fabric stall and time/cost to train from evaluate_arrays' state.
+def step_model(x: Mapping[str, Any], end_to_end: bool = True) -> dict[str, np.ndarray]:
+    """Step time, communication, memory fit and training size from the flat inputs.
 
     ``x`` are the flat numeric inputs (scenario fields plus ``instance.*`` specs, see
-    :func:`models.evaluate.resolve_inputs`); ``out`` the metrics computed so far.  Returns
-    new metrics and *replaces* the goodput-derived ones to include the fabric stall:
-    g' = g·(1 − s) with s = stall minutes/day / 1440, so the loss components (already summing
-    to (1 − g)·1440) plus ``loss_fabric_stall_minutes_per_day`` = g·s·1440 sum to (1 − g')·1440.
-    Time to train = (D/T) · step / g' [s → days]; cost = days · total USD/day.
-    ``workload.mfu_end_to_end`` (1 = ``end_to_end``, the default when absent; 0 =
-    ``compute_only``) selects the MFU basis (module docstring).  The cost split sums to
-    ``cost_to_train_usd``: under ``end_to_end`` all productive time is
-    ``cost_to_train_compute_usd`` (communication and bubble are inside the MFU, so their
-    ``cost_to_train_*_usd`` are 0) and ``cost_within_mfu_communication_usd`` /
-    ``cost_within_mfu_bubble_usd`` report, for information, the part of it the comm/bubble
-    model attributes to exposed communication and bubble (NaN when no split exists: the
-    modelled communication alone outlasts the step, ``exposed_comm_fraction_of_step`` > 1
-    and ``mfu_gap_exceeded`` = 1); under ``compute_only`` those are added costs and the
-    ``within_mfu`` ones are 0.
-    Infeasible configurations (memory, TP outside the scale-up domain, fewer accelerators
-    than TP×PP) give NaN times and ``memory_fits`` = 0.
+    :func:`models.evaluate.resolve_inputs`).  ``end_to_end`` selects the MFU basis (module
+    docstring).  Infeasible configurations (memory, TP outside the scale-up domain, fewer
+    accelerators than TP×PP) give NaN times and ``memory_fits`` = 0.
+
+    Returns the :class:`models.chain.StepTime` figures: ``step_seconds`` and its parts
+    (``compute_seconds_per_step``, ``bubble_seconds_per_step``, ``allreduce_ms`` ...),
+    ``scaling_efficiency``, ``effective_mfu``, memory per accelerator and its fit,
+    ``steps_to_train`` and ``training_flops`` (6·N·D).
     """
     v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
-    nodes = as_float_array(x["cluster.nodes"])
+    nodes = _get(x, "cluster.nodes")
     k = v["instance.accelerators_per_node"]
     t = v["workload.tensor_parallel"]
     p = v["workload.pipeline_parallel"]
@@ -504,7 +470,6 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
     )
     fits = (mem <= usable) & tp_ok & (d >= 1.0)
-    e2e = as_float_array(x.get("workload.mfu_end_to_end", 1.0)) > 0.5
 
     c = step_components(
         params_billion=v["workload.params_billion"],
@@ -525,62 +490,18 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         inter_node_efficiency=v["network.inter_node_efficiency"],
         alpha_network_us=v["network.alpha_network_us"],
         alpha_scaleup_us=v["network.alpha_scaleup_us"],
-        end_to_end=e2e,
+        end_to_end=end_to_end,
         max_matmul_fraction=v["instance.max_matmul_fraction"],
     )
     nan = np.nan
     step = np.where(fits, c["step_s"], nan)
-
-    # fabric stall folds into goodput
-    stall_min = as_float_array(
-        net.fabric_stall_minutes_per_day(
-            v["network.fabric_events_per_day"],
-            v["network.reroute_seconds"],
-            v["network.collective_timeout_seconds"],
-        )
-    )
-    s = stall_min / MINUTES_PER_DAY
-    g0 = as_float_array(out["goodput"])
-    g = g0 * (1.0 - s)
-    cluster = as_float_array(out["cluster_usd_per_day"])
-    spare = as_float_array(out.get("spare_usd_per_day", 0.0))
-    stall_loss_min = g0 * s * MINUTES_PER_DAY
-
+    shape = step.shape
     steps = v["workload.tokens_trillion"] * 1e12 / (v["workload.global_batch_million_tokens"] * 1e6)
-    train_s = steps * step
     with np.errstate(divide="ignore", invalid="ignore"):
-        days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
-    total_day = as_float_array(out.get("total_usd_per_day", cluster + spare))
-    cost = days * total_day
-    cluster_cost = days * cluster
-    useful = as_float_array(
-        train_flops(v["workload.params_billion"], v["workload.tokens_trillion"])
-    )
-    with np.errstate(divide="ignore", invalid="ignore"):
-        frac = {
-            name: np.where(fits, c[key] / c["step_s"], nan)
-            for name, key in (
-                ("compute", "compute_s"),
-                ("bubble", "bubble_s"),
-            )
-        }
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
-    productive_cost = cluster_cost * g
-    # end_to_end split of the fixed step; no split exists when the modelled communication
-    # alone outlasts the step (implied compute phase 0): NaN, flagged by mfu_gap_exceeded
-    within = np.where(e2e, np.where(c["compute_share_of_step"] > 0, 1.0, nan), 0.0)
-    added = np.where(e2e, 0.0, 1.0)  # comm and bubble add time only under compute_only
-    res: dict[str, Any] = {
-        "goodput": g,
-        "goodput_first_order": as_float_array(out["goodput_first_order"]) * (1.0 - s),
-        "productive_usd_per_day": g * cluster,
-        "lost_usd_per_day": (1.0 - g) * cluster + spare,
-        "lost_minutes_per_day": (1.0 - g) * MINUTES_PER_DAY,
-        "loss_fabric_stall_minutes_per_day": stall_loss_min,
-        "loss_fabric_stall_usd_per_day": stall_loss_min / MINUTES_PER_DAY * cluster,
-        "fabric_events_per_day": v["network.fabric_events_per_day"] * np.ones_like(g),
-        "fabric_failures_per_day": as_float_array(fabric_failures(x)) * np.ones_like(g),
-        "fabric_stall_minutes_per_day": stall_min * np.ones_like(g),
+        bubble_frac = np.where(fits, c["bubble_s"] / c["step_s"], nan)
+    flops = as_float_array(train_flops(v["workload.params_billion"], v["workload.tokens_trillion"]))
+    return {
         "allreduce_ms": np.where(fits, c["dp_sync_s"] * 1e3, nan),
         "allreduce_exposed_ms": np.where(fits, c["dp_exposed_s"] * 1e3, nan),
         "tp_comm_ms": np.where(fits, c["tp_s"] * 1e3, nan),
@@ -592,30 +513,16 @@ def network_compute_arrays(x: Mapping[str, Any], out: Mapping[str, Any]) -> dict
         "effective_mfu": np.where(fits, c["end_to_end_mfu"], nan),
         "compute_share_of_step": np.where(fits, c["compute_share_of_step"], nan),
         "compute_phase_mfu": np.where(fits, c["compute_phase_mfu"], nan),
-        "mfu_end_to_end": e2e.astype(float) * np.ones_like(g),
         "mfu_gap_exceeded": np.where(fits, c["mfu_gap_exceeded"], nan),
         "exposed_comm_fraction_of_step": comm_frac,
-        "bubble_fraction_of_step": frac["bubble"],
-        "steps_to_train": steps * np.ones_like(g),
-        "data_parallel_size": d,
-        "memory_per_accel_GB": mem,
-        "memory_usable_per_accel_GB": usable * np.ones_like(mem),
-        "memory_fits": fits.astype(float),
-        "min_nodes_to_fit": np.where(tp_ok, nmin, np.inf),
-        "training_flops": useful * np.ones_like(g),
-        "time_to_train_days": days,
-        "time_to_train_hours": days * HOURS_PER_DAY,
-        "cost_to_train_usd": cost,
-        "usd_per_1e18_useful_flops": cost / (useful / 1e18),
-        # where the cost to train goes (sums to cost_to_train_usd)
-        "cost_to_train_compute_usd": productive_cost
-        * np.where(e2e, np.where(fits, 1.0, nan), frac["compute"]),
-        "cost_to_train_bubble_usd": productive_cost * frac["bubble"] * added,
-        "cost_to_train_communication_usd": productive_cost * comm_frac * added,
-        # informational under end_to_end: parts of the compute cost above, not added to it
-        "cost_within_mfu_bubble_usd": productive_cost * frac["bubble"] * within,
-        "cost_within_mfu_communication_usd": productive_cost * comm_frac * within,
-        "cost_to_train_goodput_loss_usd": cluster_cost * (1.0 - g),
-        "cost_to_train_spares_usd": days * spare,
+        "bubble_fraction_of_step": bubble_frac,
+        "steps_to_train": np.broadcast_to(steps, np.broadcast(steps, step).shape),
+        "data_parallel_size": np.broadcast_to(d, np.broadcast(d, step).shape),
+        "memory_per_accel_GB": np.broadcast_to(mem, np.broadcast(mem, step).shape),
+        "memory_usable_per_accel_GB": np.broadcast_to(usable, np.broadcast(usable, step).shape),
+        "memory_fits": np.broadcast_to(fits.astype(float), shape),
+        "min_nodes_to_fit": np.broadcast_to(
+            np.where(tp_ok, nmin, np.inf), np.broadcast(nmin, step).shape
+        ),
+        "training_flops": np.broadcast_to(flops, np.broadcast(flops, step).shape),
     }
-    return res

@@ -13,6 +13,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from .choices import (
+    DurableTier,
+    FailureScaling,
+    MfuBasis,
+    Placement,
+    SaveMode,
+    Strategy,
+    Timings,
+    values,
+)
+
 
 @dataclass(frozen=True)
 class Field:
@@ -51,6 +62,7 @@ class Field:
     ui_step: float | None = None
     scale: float = 1.0
     sensitivity: bool = True
+    max_length: int = 200
 
     @property
     def section(self) -> str:
@@ -65,7 +77,8 @@ class Field:
         if self.kind == "choice":
             return "one of " + ", ".join(repr(c) for c in self.choices)
         if self.kind == "str":
-            return "a non-empty text of at most 200 characters"
+            opt = " (or omitted)" if self.optional else ""
+            return f"a non-empty text of at most {self.max_length} characters{opt}"
         lo = "-inf" if self.min is None else _fmt(self.min)
         hi = "inf" if self.max is None else _fmt(self.max)
         what = "an integer" if self.kind == "int" else "a number"
@@ -161,6 +174,37 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_min=0.3,
         ui_max=2.0,
         ui_step=0.05,
+    ),
+    Field(
+        "reliability.failure_scaling",
+        "choice",
+        "mixed",
+        label="Failure rate on other instance types",
+        help="How the node failure rate carries over when the Instances page and the "
+        "optimizer move the job to a node type with a different number of accelerators: "
+        "'per_node' keeps the rate per node, 'per_accelerator' scales it with accelerators per "
+        "node, 'mixed' scales the accelerator_failure_share of it with accelerators and keeps "
+        "the rest per node. The scenario's own instance is never rescaled.",
+        choices=values(FailureScaling),
+        sensitivity=False,
+    ),
+    Field(
+        "reliability.accelerator_failure_share",
+        "float",
+        0.6396,
+        0.0,
+        1.0,
+        "",
+        "Failures that scale with accelerators",
+        "Share of node failures caused by the accelerators themselves (used when "
+        "failure_scaling = 'mixed'). Default: the GPU group of Llama 3 405B's 419 unexpected "
+        "interruptions (faulty GPU, HBM3, SRAM, GPU system processor, SDC, thermal) = "
+        "268/419 = 64.0% (arXiv:2407.21783 Table 5; data/failure_logs/llama3-root-causes.csv).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
     ),
 )
 
@@ -275,7 +319,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "frequent checkpoints in CPU memory with peer replicas (HyperPod managed tiered "
         "checkpointing, Gemini SOSP'23) plus durable ones every durable_interval_minutes; "
         "'nvme+durable': the same with local NVMe (lost with its node).",
-        choices=("durable_only", "nvme+durable", "memory+durable"),
+        choices=values(Strategy),
         sensitivity=False,
     ),
     Field(
@@ -286,7 +330,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         help="Where durable checkpoints go: 'shared_fs' (FSx for Lustre-like, throughput scales "
         "with provisioned TiB) or 'object_store' (S3-like). Parameters: "
         "data/checkpoint_tiers.csv.",
-        choices=("shared_fs", "object_store"),
+        choices=values(DurableTier),
         sensitivity=False,
     ),
     Field(
@@ -298,7 +342,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "recovery.restore_minutes, as entered; 'tier_model': both derived from the checkpoint "
         "size and the tier bandwidths in data/checkpoint_tiers.csv. The durable level of a "
         "two-level strategy always comes from the tier table.",
-        choices=("measured", "tier_model"),
+        choices=values(Timings),
         sensitivity=False,
     ),
     Field(
@@ -309,7 +353,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         help="'sync': training waits for the whole write; 'async': training waits only for "
         "the device-to-host snapshot, the write continues in the background (CheckFreq "
         "FAST'21, DataStates-LLM HPDC'24) and the checkpoint is usable once written.",
-        choices=("sync", "async"),
+        choices=values(SaveMode),
         sensitivity=False,
     ),
     Field(
@@ -426,7 +470,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         help="'adjacent': replicas on neighbouring nodes (HyperPod: 'adjacent nodes'), so a "
         "multi-node event can take every copy; 'spread': replicas in different failure "
         "domains, so a multi-node event acts like random node losses (Gemini SOSP'23).",
-        choices=("adjacent", "spread"),
+        choices=values(Placement),
         sensitivity=False,
     ),
 )
@@ -441,11 +485,33 @@ PRICING_FIELDS: tuple[Field, ...] = (
         "USD/instance-h",
         "Price per instance-hour",
         "Omit to use the catalog's on-demand price (data/instances.csv, with its as-of date); "
-        "set it for negotiated, reserved or Capacity Block prices.",
+        "set it for negotiated, reserved, historical or Capacity Block prices, with its "
+        "source and date below.",
         optional=True,
         ui_min=0.0,
         ui_max=200.0,
         ui_step=0.01,
+    ),
+    Field(
+        "pricing.price_source",
+        "str",
+        None,
+        label="Price source",
+        help="Where the scenario's own price comes from (shown next to every dollar figure). "
+        "Ignored when the catalog price is used.",
+        optional=True,
+        sensitivity=False,
+        max_length=400,
+    ),
+    Field(
+        "pricing.price_as_of",
+        "str",
+        None,
+        label="Price date",
+        help="When the scenario's own price was valid, e.g. 2023-07.",
+        optional=True,
+        sensitivity=False,
+        max_length=40,
     ),
 )
 
@@ -502,7 +568,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "(accelerators·peak·MFU), bandwidth does not change it and the network model only "
         "splits it. 'compute_only': the MFU is the compute phases' efficiency and modelled "
         "communication and bubble are added on top.",
-        choices=("end_to_end", "compute_only"),
+        choices=values(MfuBasis),
         sensitivity=False,
     ),
     Field(

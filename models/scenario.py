@@ -36,7 +36,9 @@ def _check_value(f: Field, value: Any) -> Any:
         value = value.strip()
         if f.kind == "choice" and value not in f.choices:
             raise ValidationError(f.key, f"{value!r} is not allowed ({f.allowed()})")
-        if f.kind == "str" and not 0 < len(value) <= 200:
+        if f.kind == "str" and not value and f.optional:
+            return None
+        if f.kind == "str" and not 0 < len(value) <= f.max_length:
             raise ValidationError(f.key, f"{value!r} is not allowed ({f.allowed()})")
         return value
     if isinstance(value, str):

@@ -79,12 +79,9 @@ def tornado(
     base_out = evaluate_arrays(inputs)
     k = len(keys)
     n = 2 * k
-    batch: dict[str, Any] = {}
-    for key, v in inputs.items():
-        if key == "checkpoint.interval_optimal":
-            batch[key] = v
-        else:
-            batch[key] = np.full(n, float(np.asarray(v)))
+    batch: dict[str, Any] = dict(inputs)  # unmoved inputs stay scalars and broadcast
+    for key in keys:
+        batch[key] = np.full(n, float(np.asarray(inputs[key])))
     base_vals = np.empty(k)
     lo_vals, hi_vals = np.empty(k), np.empty(k)
     lo_clip, hi_clip = np.zeros(k, bool), np.zeros(k, bool)

@@ -20,6 +20,7 @@ from goodput_lab.models import (
 )
 from goodput_lab.models import checkpoint as ck
 from goodput_lab.models import goodput as gp
+from goodput_lab.models.choices import SaveMode
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,8 +118,9 @@ def test_two_level_optimum_beats_grid_in_evaluate(catalog):
     """The optimal level-1 interval and the reported optimal durable interval maximise the
     evaluated goodput of the tiered preset over a grid of interval pairs."""
     inputs = resolve_inputs(load_preset("hyperpod-tiered-16k-h100"), catalog)
-    inputs["checkpoint.async_save"] = 0.0  # sync: both levels have a blocking cost
+    inputs["checkpoint.save_mode"] = SaveMode.SYNC  # sync: both levels have a blocking cost
     best = evaluate_arrays(inputs)
+    assert float(best["durable_save_seconds"]) > 0  # the sync durable save really blocks
     t1, t2 = (
         float(best["checkpoint_interval_minutes"]),
         float(best["optimal_durable_interval_minutes"]),

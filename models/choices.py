@@ -1,0 +1,83 @@
+"""The scenario's choice fields as enums.
+
+A scenario stores each choice as its text value (TOML, links and widgets carry text); the
+evaluation chain works with these enums.  Every enum is a ``StrEnum``, so a member compares
+equal to its text: ``Strategy.MEMORY_DURABLE == "memory+durable"``.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+
+class Strategy(StrEnum):
+    """Where checkpoints go (``checkpoint.strategy``)."""
+
+    DURABLE_ONLY = "durable_only"
+    NVME_DURABLE = "nvme+durable"
+    MEMORY_DURABLE = "memory+durable"
+
+    @property
+    def two_level(self) -> bool:
+        return self is not Strategy.DURABLE_ONLY
+
+
+class DurableTier(StrEnum):
+    """The durable tier (``checkpoint.durable_tier``)."""
+
+    SHARED_FS = "shared_fs"
+    OBJECT_STORE = "object_store"
+
+
+class Timings(StrEnum):
+    """Where level-1 save and restore times come from (``checkpoint.timings``)."""
+
+    MEASURED = "measured"
+    TIER_MODEL = "tier_model"
+
+
+class SaveMode(StrEnum):
+    """Synchronous or asynchronous saves (``checkpoint.save_mode``)."""
+
+    SYNC = "sync"
+    ASYNC = "async"
+
+
+class Placement(StrEnum):
+    """Where in-memory replicas sit (``checkpoint.replica_placement``)."""
+
+    ADJACENT = "adjacent"
+    SPREAD = "spread"
+
+
+class MfuBasis(StrEnum):
+    """How the stated MFU is read (``workload.mfu_basis``)."""
+
+    END_TO_END = "end_to_end"
+    COMPUTE_ONLY = "compute_only"
+
+
+class FailureScaling(StrEnum):
+    """How a node failure rate carries over to another instance type
+    (``reliability.failure_scaling``): per node, per accelerator, or a mix."""
+
+    PER_NODE = "per_node"
+    PER_ACCELERATOR = "per_accelerator"
+    MIXED = "mixed"
+
+
+#: Choice field key -> enum.
+CHOICE_ENUMS: dict[str, type[StrEnum]] = {
+    "checkpoint.strategy": Strategy,
+    "checkpoint.durable_tier": DurableTier,
+    "checkpoint.timings": Timings,
+    "checkpoint.save_mode": SaveMode,
+    "checkpoint.replica_placement": Placement,
+    "workload.mfu_basis": MfuBasis,
+    "reliability.failure_scaling": FailureScaling,
+}
+
+
+def values(enum: type[StrEnum]) -> tuple[str, ...]:
+    """The text values of ``enum``, in order (for a field's ``choices``)."""
+    return tuple(m.value for m in enum)

@@ -1,0 +1,217 @@
+"""The project's bibliography: every paper, datasheet or page a figure or formula comes from.
+
+Code, field help, the output registry and the UI cite an entry by its key (``daly2006``); the
+prose that explains each formula in our own words is ``docs/references.md``, whose
+bibliography lists the same keys (a test keeps the two in step).  Nothing here points outside
+the repository except to the original source itself (DOI, arXiv or URL).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Reference:
+    """One source.  ``where`` is the DOI, arXiv id or URL a reader can open."""
+
+    key: str
+    citation: str
+    where: str
+
+    def short(self) -> str:
+        """``Author Year`` style label, e.g. ``Daly 2006``."""
+        return self.citation.split(",")[0].split(" and ")[0].split(" ")[-1] + " " + self.year
+
+    @property
+    def year(self) -> str:
+        digits = [w.strip(".,;()") for w in self.citation.replace(":", " ").split()]
+        years = [w for w in digits if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))]
+        return years[-1] if years else ""
+
+
+_ALL: tuple[Reference, ...] = (
+    Reference(
+        "young1974",
+        "J. W. Young, 'A first order approximation to the optimum checkpoint interval', "
+        "Communications of the ACM 17(9):530-531, 1974",
+        "doi:10.1145/361147.361115",
+    ),
+    Reference(
+        "daly2006",
+        "J. T. Daly, 'A higher order estimate of the optimum checkpoint interval for restart "
+        "dumps', Future Generation Computer Systems 22(3):303-312, 2006",
+        "doi:10.1016/j.future.2004.11.016",
+    ),
+    Reference(
+        "moody2010",
+        "A. Moody, G. Bronevetsky, K. Mohror, B. R. de Supinski, 'Design, modeling, and "
+        "evaluation of a scalable multi-level checkpointing system' (SCR), SC 2010",
+        "doi:10.1109/SC.2010.18",
+    ),
+    Reference(
+        "gemini2023",
+        "Z. Wang et al., 'GEMINI: Fast failure recovery in distributed training with in-memory "
+        "checkpoints', SOSP 2023",
+        "doi:10.1145/3600006.3613145",
+    ),
+    Reference(
+        "checkfreq2021",
+        "J. Mohan, A. Phanishayee, V. Chidambaram, 'CheckFreq: Frequent, fine-grained DNN "
+        "checkpointing', FAST 2021",
+        "https://www.usenix.org/conference/fast21/presentation/mohan",
+    ),
+    Reference(
+        "datastates2024",
+        "A. Maurya et al., 'DataStates-LLM: Lazy asynchronous checkpointing for large language "
+        "models', HPDC 2024",
+        "doi:10.1145/3625549.3658685",
+    ),
+    Reference(
+        "hyperpod_tiered",
+        "Amazon SageMaker HyperPod, managed tiered checkpointing (CPU memory first, replicated "
+        "to other nodes, periodic persistence to Amazon S3), AWS documentation, 2025",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/managed-tier-checkpointing.html",
+    ),
+    Reference(
+        "llama3_2024",
+        "A. Grattafiori et al. (Meta), 'The Llama 3 Herd of Models', 2024 (Table 4 parallelism "
+        "and MFU, Table 5 root causes of interruptions, §3.3.4 reliability)",
+        "arXiv:2407.21783",
+    ),
+    Reference(
+        "meta_rsc2025",
+        "A. Kokolis et al., 'Revisiting reliability in large-scale machine learning research "
+        "clusters', HPCA 2025",
+        "arXiv:2410.21680",
+    ),
+    Reference(
+        "schroeder2006",
+        "B. Schroeder and G. Gibson, 'A large-scale study of failures in high-performance "
+        "computing systems', DSN 2006",
+        "doi:10.1109/DSN.2006.5",
+    ),
+    Reference(
+        "opt_logbook2022",
+        "Meta AI, OPT-175B training logbook (facebookresearch/metaseq, projects/OPT/chronicles), "
+        "2022",
+        "https://github.com/facebookresearch/metaseq/tree/main/projects/OPT/chronicles",
+    ),
+    Reference(
+        "kleinrock1975",
+        "L. Kleinrock, 'Queueing Systems, Volume 1: Theory', Wiley, 1975 (M/G/∞ occupancy, PASTA)",
+        "ISBN 978-0471491101",
+    ),
+    Reference(
+        "cox1962",
+        "D. R. Cox, 'Renewal Theory', Methuen, 1962 (equilibrium forward-recurrence time)",
+        "ISBN 978-0416523805",
+    ),
+    Reference(
+        "kaplan2020",
+        "J. Kaplan et al., 'Scaling laws for neural language models', 2020 (training compute "
+        "C = 6·N·D)",
+        "arXiv:2001.08361",
+    ),
+    Reference(
+        "palm2022",
+        "A. Chowdhery et al., 'PaLM: Scaling language modeling with Pathways', 2022, Appendix B "
+        "(model FLOPs utilisation)",
+        "arXiv:2204.02311",
+    ),
+    Reference(
+        "narayanan2021",
+        "D. Narayanan et al., 'Efficient large-scale language model training on GPU clusters "
+        "using Megatron-LM', SC 2021",
+        "arXiv:2104.04473",
+    ),
+    Reference(
+        "korthikanti2022",
+        "V. Korthikanti et al., 'Reducing activation recomputation in large transformer "
+        "models', 2022",
+        "arXiv:2205.05198",
+    ),
+    Reference(
+        "zero2020",
+        "S. Rajbhandari, J. Rasley, O. Ruwase, Y. He, 'ZeRO: Memory optimizations toward "
+        "training trillion parameter models', SC 2020",
+        "arXiv:1910.02054",
+    ),
+    Reference(
+        "thakur2005",
+        "R. Thakur, R. Rabenseifner, W. Gropp, 'Optimization of collective communication "
+        "operations in MPICH', IJHPCA 19(1):49-66, 2005",
+        "doi:10.1177/1094342005051521",
+    ),
+    Reference(
+        "hockney1994",
+        "R. W. Hockney, 'The communication challenge for MPP: Intel Paragon and Meiko CS-2', "
+        "Parallel Computing 20(3):389-398, 1994",
+        "doi:10.1016/0167-8191(94)90020-5",
+    ),
+    Reference(
+        "nccl_tests",
+        "NVIDIA, nccl-tests, doc/PERFORMANCE.md (algorithm and bus bandwidth)",
+        "https://github.com/NVIDIA/nccl-tests/blob/master/doc/PERFORMANCE.md",
+    ),
+    Reference(
+        "pytorch_ddp2020",
+        "S. Li et al., 'PyTorch Distributed: Experiences on accelerating data parallel "
+        "training', VLDB 2020",
+        "arXiv:2006.15704",
+    ),
+    Reference(
+        "pytorch_pg",
+        "PyTorch documentation, torch.distributed.init_process_group (NCCL default timeout "
+        "10 minutes)",
+        "https://pytorch.org/docs/stable/distributed.html",
+    ),
+    Reference(
+        "aws_instances",
+        "AWS, 'Specifications for Amazon EC2 accelerated computing instances'",
+        "https://docs.aws.amazon.com/ec2/latest/instancetypes/ac.html",
+    ),
+    Reference(
+        "aws_fsx_throughput",
+        "AWS, Amazon FSx for Lustre User Guide, 'Managing throughput capacity' "
+        "(PerUnitStorageThroughput)",
+        "https://docs.aws.amazon.com/fsx/latest/LustreGuide/managing-throughput-capacity.html",
+    ),
+    Reference(
+        "ml_engineering",
+        "S. Bekman, 'Machine Learning Engineering Open Book', compute/accelerator/README.md "
+        "(datasheet figures and measured maximum achievable matmul FLOPS)",
+        "https://github.com/stas00/ml-engineering/blob/master/compute/accelerator/README.md",
+    ),
+    Reference(
+        "nvidia_resiliency",
+        "NVIDIA Resiliency Extension (nvidia-resiliency-ext): fault tolerance, in-process "
+        "restart, straggler detection; heartbeat timeouts",
+        "https://github.com/NVIDIA/nvidia-resiliency-ext",
+    ),
+    Reference(
+        "minder2025",
+        "Y. Deng et al. (ByteDance), 'Minder: Faulty machine detection for large-scale "
+        "distributed model training', NSDI 2025",
+        "arXiv:2411.01791",
+    ),
+    Reference(
+        "saxena2024",
+        "A. Saxena et al. (NVIDIA), 2024: the availability-optimal checkpoint interval when "
+        "failure detection takes time (it must be at least the detection latency)",
+        "arXiv:2410.18124",
+    ),
+    Reference(
+        "owasp_csv",
+        "OWASP, 'CSV Injection'",
+        "https://owasp.org/www-community/attacks/CSV_Injection",
+    ),
+)
+
+REFERENCES: dict[str, Reference] = {r.key: r for r in _ALL}
+
+
+def cite(key: str) -> str:
+    """``Citation (where)`` for ``key``; raises KeyError for an unknown key."""
+    r = REFERENCES[key]
+    return f"{r.citation} ({r.where})"
