@@ -44,18 +44,13 @@ def heatmap(scenario: Scenario, kind: str, metric: str):
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def recommendation(scenario: Scenario):
-    return opt_svc.recommend(scenario, catalog())
+def optimization(scenario: Scenario, deadline_days: float | None):
+    return opt_svc.recommend(scenario, catalog(), deadline_days)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def interval_curve(scenario: Scenario):
     return opt_svc.interval_curve(scenario, catalog())
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def instance_table(scenario: Scenario, deadline_days: float | None):
-    return opt_svc.instance_table(scenario, catalog(), deadline_days)
 
 
 # ---- Network and Instances pages
@@ -65,6 +60,7 @@ def network_scaling(scenario: Scenario):
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
-    """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""
-    return inst_svc.comparison(scenario, catalog(), deadline, dict(prices), dict(mfus))
+def instance_ranking(scenario: Scenario, deadline, prices: tuple = (), mfus: tuple = ()):
+    """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash.  The
+    Optimizer (no overrides) and the Instances page share entries for the same inputs."""
+    return inst_svc.ranking(scenario, catalog(), deadline, dict(prices), dict(mfus))

@@ -99,8 +99,10 @@ def display_unit(o: Output) -> str:
 
 
 def _usd(value: float, cents: bool | None = None) -> str:
-    sign = "−" if value < 0 else ""
     a = abs(value)
+    if a < 0.005:
+        return "$0"
+    sign = "−" if value < 0 else ""
     if cents is None:
         cents = a < 1000
     return f"{sign}${a:,.2f}" if cents else f"{sign}${a:,.0f}"
@@ -170,6 +172,16 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
     return f"{text} {o.unit}" if unit and o.unit and o.unit != "fraction" else text
+
+
+def format_usd(value: float, per: str | None = None, *, signed: bool = False) -> str:
+    """Dollars as people read them: $190,340/day, −$8,360, $98.32 (cents below $1,000)."""
+    if value is None or not math.isfinite(float(value)):
+        return "n/a"
+    text = _usd(float(value))
+    if signed and float(value) > 0:
+        text = "+" + text
+    return text + (f"/{per}" if per else "")
 
 
 def format_savings(value: float, per: str = "day") -> str:
@@ -607,6 +619,9 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "(1 − g) × cluster cost + spares",
         "derived",
     ),
+)
+
+TRAIN_OUTPUTS: tuple[Output, ...] = (
     _o(
         "time_to_train_days",
         "Time to train",
@@ -1051,16 +1066,416 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
     )
 )
 
-_SECTIONS: tuple[tuple[Output, ...], ...] = (
-    FAILURE_OUTPUTS,
-    CHECKPOINT_OUTPUTS,
-    GOODPUT_OUTPUTS,
-    LOSS_OUTPUTS,
-    STEP_OUTPUTS,
-    COST_OUTPUTS,
-    RELIABILITY_VALUE_OUTPUTS,
-    COMPARISON_OUTPUTS,
+INSTANCE_OUTPUTS: tuple[Output, ...] = (
+    _o("instance", "Instance", "", "text", "Catalog name of the node type."),
+    _o("accelerator", "Accelerator", "", "text", "Accelerator model of the node type."),
+    _o(
+        "accelerators_per_node",
+        "Accelerators per node",
+        "",
+        "count",
+        "Accelerators in one node of this type.",
+        "",
+        "aws_instances",
+    ),
+    _o(
+        "nodes",
+        "Nodes",
+        "nodes",
+        "count",
+        "Nodes of this type in the job (the cheapest count that meets the deadline, if one "
+        "is set).",
+    ),
+    _o(
+        "price_known",
+        "Price known",
+        "",
+        "bool",
+        "Whether a price exists for this type (the catalog's or yours).",
+    ),
+    _o(
+        "mfu",
+        "MFU",
+        "fraction",
+        "percent",
+        "Model FLOPs utilisation used for this type (end_to_end and compute_only bases).",
+        "scenario MFU × catalog MFU ratio, or entered",
+        "palm2022",
+    ),
+    _o("mfu_source", "MFU source", "", "text", "Where this type's MFU comes from."),
+    _o(
+        "node_failure_rate_per_day",
+        "Node failure rate",
+        "per node-day",
+        "percent",
+        "Failures per node per day on this type, after the failure-scaling rule.",
+        "r·[(1 − s) + s·k/k₀]",
+        "llama3_2024",
+    ),
+    _o(
+        "feasible",
+        "Can run",
+        "",
+        "bool",
+        "Whether the workload can run on this type (memory, tensor-parallel domain, catalog "
+        "figures).",
+    ),
+    _o("meets_deadline", "Meets deadline", "", "bool", "Whether it trains within the deadline."),
+    _o("reason", "Note", "", "text", "Why a figure is missing or the type is not ranked."),
+    _o(
+        "node_hours",
+        "Node-hours",
+        "node-h",
+        "count",
+        "Node-hours to train (cluster and spares): the cost at $1 per instance-hour.",
+        "days × 24 × (nodes + spares)",
+    ),
+    _o(
+        "cost_compute_usd",
+        "Productive compute",
+        "USD",
+        "usd",
+        "Part of the cost to train spent on productive steps.",
+        "see cost_to_train_compute_usd",
+    ),
+    _o(
+        "cost_communication_usd",
+        "Added communication",
+        "USD",
+        "usd",
+        "Exposed communication added to compute (compute_only basis).",
+    ),
+    _o(
+        "cost_bubble_usd",
+        "Added bubble",
+        "USD",
+        "usd",
+        "Pipeline bubble added to compute (compute_only basis).",
+        "",
+        "narayanan2021",
+    ),
+    _o(
+        "cost_communication_within_mfu_usd",
+        "Communication inside the MFU",
+        "USD",
+        "usd",
+        "Part of the compute cost the network model attributes to exposed communication "
+        "(end_to_end basis).",
+    ),
+    _o(
+        "cost_bubble_within_mfu_usd",
+        "Bubble inside the MFU",
+        "USD",
+        "usd",
+        "Part of the compute cost the model attributes to the pipeline bubble (end_to_end).",
+        "",
+        "narayanan2021",
+    ),
+    _o(
+        "cost_failure_and_checkpoint_usd",
+        "Failures and checkpoints",
+        "USD",
+        "usd",
+        "Part of the cost to train lost to failures, recovery, rework, saves and stalls.",
+        "cluster cost × days × (1 − g)",
+        "daly2006",
+    ),
+    _o("cost_spares_usd", "Hot spares", "USD", "usd", "Idle hot spares over the run."),
+    _o(
+        "bf16_dense_tflops",
+        "Peak BF16",
+        "TFLOP/s",
+        "number",
+        "Dense BF16 peak per accelerator.",
+        "",
+        "ml_engineering",
+        0,
+    ),
+    _o(
+        "peak_ratio_vs_reference",
+        "Peak ratio",
+        "×",
+        "number",
+        "Peak BF16 per accelerator relative to the reference type (p5.48xlarge).",
+        "peak / peak_ref",
+    ),
+    _o(
+        "modeled_ratio_vs_reference",
+        "Modelled ratio",
+        "×",
+        "number",
+        "Useful FLOP/s per accelerator over the whole run (MFU, communication, failures and "
+        "checkpoints included) relative to the reference type.",
+        "(6ND / (days · accelerators)) / same for the reference",
+    ),
+    _o("cheapest", "Cheapest", "", "bool", "The lowest cost to train among ranked types."),
+    _o(
+        "break_even_usd_per_hour",
+        "Break-even price",
+        "USD/h",
+        "usd_rate",
+        "Price per instance-hour below which this type would be the cheapest.",
+        "cheapest cost to train / this type's node-hours",
+    ),
+    _o(
+        "failure_share",
+        "Failure share of cost",
+        "fraction",
+        "percent",
+        "Share of the cost to train lost to failures and checkpoints.",
+        "failures and checkpoints / cost to train",
+    ),
+    _o(
+        "communication_share",
+        "Communication share of cost",
+        "fraction",
+        "percent",
+        "Share of the cost to train spent in exposed communication (added or inside the MFU).",
+    ),
+    _o(
+        "deadline_days",
+        "Deadline",
+        "days",
+        "number",
+        "Training must finish within this many days.",
+        "",
+        "",
+        0,
+    ),
+    _o("cheapest_nodes", "Nodes of the cheapest", "nodes", "count", "Its node count."),
+    _o(
+        "failure_scaling",
+        "Failure scaling",
+        "",
+        "text",
+        "How the node failure rate carries over to other node types.",
+    ),
+    _o(
+        "accelerator_failure_share",
+        "Failures that scale with accelerators",
+        "fraction",
+        "percent",
+        "Share of node failures caused by accelerators (mixed scaling).",
+        "GPU group of Llama 3's root causes: 268/419",
+        "llama3_2024",
+    ),
+    _o(
+        "scenario_usd_per_instance_hour",
+        "Scenario's own price",
+        "USD/h",
+        "usd_rate",
+        "The scenario's price in force (not mixed into the ranking).",
+    ),
+    _o("scenario_price_source", "Scenario price source", "", "text", "Its source."),
+    _o("scenario_price_as_of", "Scenario price date", "", "text", "Its date."),
 )
+
+OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "recommended_checkpoint_interval_minutes",
+        "Recommended checkpoint interval",
+        "min",
+        "number",
+        "The exact optimum of the checkpoint interval (what the Optimizer recommends).",
+        "τ* = M·[1 + W₀(−e^{−(1+δ/M)})]",
+        "daly2006",
+        1,
+    ),
+    _o(
+        "goodput_at_recommended_interval",
+        "Goodput at the recommended interval",
+        "fraction",
+        "percent",
+        "Goodput with the recommended interval, all else as in the scenario.",
+        "",
+        "daly2006",
+    ),
+    _o(
+        "recommendation_savings_usd_per_day",
+        "Savings from interval and spares",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the recommended interval and spares together.",
+        "lost(now) − lost(recommended)",
+    ),
+    _o(
+        "current_checkpoint_interval_minutes",
+        "Current interval",
+        "min",
+        "number",
+        "The scenario's checkpoint interval.",
+        "",
+        "",
+        1,
+    ),
+    _o(
+        "interval_savings_usd_per_day",
+        "Savings from the interval",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the optimal checkpoint interval.",
+        "lost(τ_now) − lost(τ*)",
+        "daly2006",
+    ),
+    _o(
+        "spare_nodes",
+        "Recommended hot spares",
+        "nodes",
+        "count",
+        "Hot spare count that minimises the lost dollars per day (exhaustive search 0-200).",
+        "argmin_s lost(s)",
+        "kleinrock1975",
+    ),
+    _o("current_spare_nodes", "Current hot spares", "nodes", "count", "The scenario's spares."),
+    _o(
+        "spares_savings_usd_per_day",
+        "Savings from the spares",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the recommended spares (at the optimal interval).",
+        "lost(s_now) − lost(s*)",
+    ),
+    _o(
+        "break_even_spares",
+        "Spares that still pay",
+        "nodes",
+        "count",
+        "Largest spare count whose net savings versus none are still ≥ 0.",
+    ),
+    _o(
+        "spare_payoff_rates_per_day",
+        "Rates where one spare pays",
+        "per node-day",
+        "text",
+        "Node failure rate ranges in which one hot spare saves more than it costs.",
+        "roots of lost(0; r) − lost(1; r) = 0",
+        "kleinrock1975",
+    ),
+    _o(
+        "current_goodput",
+        "Current goodput",
+        "fraction",
+        "percent",
+        "Goodput of the scenario as it is.",
+        "",
+        "daly2006",
+    ),
+)
+
+MONTECARLO_OUTPUTS: tuple[Output, ...] = (
+    *(
+        _o(
+            f"goodput_{stat}",
+            f"Goodput ({name})",
+            "fraction",
+            "percent",
+            f"{name.capitalize()} of the simulated goodput over the horizon.",
+            "productive compute / wall time per run",
+            "daly2006",
+        )
+        for stat, name in (
+            ("mean", "mean"),
+            ("p5", "P5"),
+            ("p50", "median"),
+            ("p95", "P95"),
+            ("stderr", "standard error of the mean"),
+        )
+    ),
+    _o(
+        "goodput_analytic",
+        "Goodput (closed form)",
+        "fraction",
+        "percent",
+        "Daly's expectation for the same scenario, next to the simulation.",
+        "",
+        "daly2006",
+    ),
+    *(
+        _o(
+            f"time_to_finish_{stat}_days",
+            f"Time to finish ({name})",
+            "days",
+            "number",
+            f"{name.capitalize()} of the wall time to do the horizon's work.",
+            "",
+            "",
+            2,
+        )
+        for stat, name in (
+            ("mean", "mean"),
+            ("p5", "P5"),
+            ("p50", "median"),
+            ("p95", "P95"),
+            ("stderr", "standard error of the mean"),
+            ("analytic", "closed form"),
+        )
+    ),
+    _o("cost_mean_usd", "Cost per run (mean)", "USD", "usd", "Mean cost of one simulated run."),
+    _o(
+        "lost_mean_usd",
+        "Lost per run (mean)",
+        "USD",
+        "usd",
+        "Mean paid time per run that did not advance training, in dollars.",
+    ),
+    _o(
+        "lost_p95_usd",
+        "Lost per run (P95)",
+        "USD",
+        "usd",
+        "95th percentile of the lost dollars per run: one run in twenty loses more.",
+    ),
+    _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
+    _o(
+        "unfinished_trials",
+        "Unfinished runs",
+        "",
+        "count",
+        "Runs still unfinished after 4× the work (their time to finish is unknown).",
+    ),
+    _o("trials", "Runs", "", "count", "Independent simulated runs."),
+    _o(
+        "days",
+        "Horizon",
+        "days",
+        "number",
+        "Days of wall time each run is measured over.",
+        "",
+        "",
+        1,
+    ),
+    _o("seed", "Seed", "", "count", "Random seed (same seed, same result)."),
+    _o("events_simulated", "Events simulated", "", "count", "Failures, recoveries and stalls."),
+    _o("checkpoints_simulated", "Checkpoints simulated", "", "count", "Checkpoint saves."),
+    _o("seconds", "Run time", "s", "number", "Wall time the computation took.", "", "", 2),
+)
+
+#: Sections of the registry: (id, title, outputs).  Reports group figures beyond the
+#: core ones by section.  A bare tuple of outputs is accepted too (section "other").
+_SECTIONS: tuple = (
+    ("failures", "Failures", FAILURE_OUTPUTS),
+    ("checkpoint", "Checkpointing", CHECKPOINT_OUTPUTS),
+    ("goodput", "Goodput", GOODPUT_OUTPUTS),
+    ("losses", "Losses by component", LOSS_OUTPUTS),
+    ("compute", "Compute and network", STEP_OUTPUTS),
+    ("cost", "Cost", COST_OUTPUTS),
+    ("train", "Time and cost to train", TRAIN_OUTPUTS),
+    ("reliability", "Value of reliability", RELIABILITY_VALUE_OUTPUTS),
+    ("comparison", "Comparison", COMPARISON_OUTPUTS),
+    ("instances", "Instance choice", INSTANCE_OUTPUTS),
+    ("optimize", "Recommendations", OPTIMIZE_OUTPUTS),
+    ("montecarlo", "Monte Carlo", MONTECARLO_OUTPUTS),
+)
+
+
+def _normalise(sections) -> list[tuple[str, str, tuple[Output, ...]]]:
+    out = []
+    for sec in sections:
+        if len(sec) == 3 and isinstance(sec[0], str):
+            out.append((sec[0], sec[1], tuple(sec[2])))
+        else:
+            out.append(("other", "Other results", tuple(sec)))
+    return out
 
 
 def _build(sections: Iterable[Iterable[Output]]) -> dict[str, Output]:
@@ -1077,7 +1492,12 @@ def _build(sections: Iterable[Iterable[Output]]) -> dict[str, Output]:
     return out
 
 
-OUTPUTS: dict[str, Output] = _build(_SECTIONS)
+SECTIONS: list[tuple[str, str, tuple[Output, ...]]] = _normalise(_SECTIONS)
+OUTPUTS: dict[str, Output] = _build(outputs for _, _, outputs in SECTIONS)
+#: output key -> (section id, section title)
+SECTION_OF: dict[str, tuple[str, str]] = {
+    o.key: (sid, title) for sid, title, outputs in SECTIONS for o in outputs
+}
 
 
 def output(key: str) -> Output:

@@ -13,11 +13,10 @@ from goodput_lab.dashboard.services import checkpoints as svc
 from goodput_lab.models import ValidationError
 from goodput_lab.models import checkpoint as ck
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Checkpoints")
 m = ev.metrics
 catalog = cache.catalog()
 
-st.title("Checkpoints")
 st.caption(
     f"{scenario.name} — strategy **{scenario['checkpoint.strategy']}**, durable tier "
     f"**{scenario['checkpoint.durable_tier']}**, {scenario['checkpoint.save_mode']} saves, "

@@ -8,9 +8,8 @@ from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
 from goodput_lab.dashboard.services import compare as svc
 from goodput_lab.models import ValidationError
 
-current, _ = page_context.current()
+current, _ = page_context.current("Compare scenarios")
 
-st.title("Compare scenarios")
 st.caption(
     "Pick a baseline and a candidate: the sidebar's scenario, a preset or an uploaded TOML "
     "file, each with optional edits (`section.key = value`, one per line, as in "

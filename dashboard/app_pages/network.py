@@ -11,10 +11,9 @@ from goodput_lab.dashboard.charts.network import (
 )
 from goodput_lab.dashboard.services import network as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Network")
 m = ev.metrics
 
-st.title("Network")
 st.caption(
     f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
     f"{scenario['workload.params_billion']:g}B parameters, TP {scenario['workload.tensor_parallel']}"

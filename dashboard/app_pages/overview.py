@@ -7,12 +7,10 @@ from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.services import overview as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Overview")
 m = ev.metrics
 v = ev.value_of_reliability
 
-st.title("Overview")
-st.caption(scenario.name)
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
@@ -100,6 +98,4 @@ st.dataframe(
 st.subheader("Assumptions")
 if scenario.description:
     st.caption(scenario.description)
-st.dataframe(
-    svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]), hide_index=True
-)
+st.dataframe(svc.assumptions_table(scenario, ev.instance, ev.price), hide_index=True)

@@ -127,6 +127,8 @@ def show(catalog: dict[str, Instance]) -> None:
                         )
                         if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
                             _numeric_widget(f.key)
+                    elif f.kind == "str":
+                        st.text_input(f.label, key=wk, max_chars=f.max_length, help=f.help)
                     elif f.optional:
                         st.checkbox("Use the catalog price", key=wk + state.CATALOG_PRICE_SUFFIX)
                         if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):

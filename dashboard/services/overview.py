@@ -6,13 +6,14 @@ import numpy as np
 import polars as pl
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.pricing import Price
 
 
 def display_value(key: str, value) -> str:
-    """A field value as shown to people (fractions shown in %, None as 'catalog')."""
+    """A field value as shown to people (fractions shown in %, None as 'from catalog')."""
     f = FIELDS[key]
     if value is None:
-        return "from catalog"
+        return "from catalog" if f.kind != "str" else "not set"
     if isinstance(value, str):
         return value
     if f.scale == 100.0:
@@ -22,18 +23,20 @@ def display_value(key: str, value) -> str:
     return f"{value:,.6g}"
 
 
-def assumptions_table(
-    scenario: Scenario, instance: Instance, price_usd_per_h: float
-) -> pl.DataFrame:
-    """Every input with its value, unit and provenance (for the page and the reports)."""
+def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> pl.DataFrame:
+    """Every input with its value, unit and provenance (for the page and the reports).
+
+    The price row shows the price in force, wherever it comes from, with its source and date.
+    """
     rows = []
     for key, f in FIELDS.items():
         value = scenario[key]
         source = f.help
         shown = display_value(key, value)
-        if key == "pricing.usd_per_instance_hour" and value is None:
-            shown = f"{price_usd_per_h:,.4g} (catalog, as of {instance.price_as_of})"
-            source = instance.source_price
+        if key == "pricing.usd_per_instance_hour":
+            origin = "catalog" if value is None else "scenario"
+            shown = f"{price.usd_per_instance_hour:,.4g} ({origin}, as of {price.as_of})"
+            source = price.source
         rows.append(
             {
                 "field": key,

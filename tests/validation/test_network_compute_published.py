@@ -6,7 +6,7 @@ import pytest
 from goodput_lab.models import compute as cm
 from goodput_lab.models import load_preset
 from goodput_lab.models import network as net
-from goodput_lab.models.instances_compare import compare_instances
+from goodput_lab.models.instances import rank_instances
 
 
 def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
@@ -24,7 +24,7 @@ def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
             "cluster.nodes": 64,
         }
     )
-    rows = {r["instance"]: r for r in compare_instances(s, catalog)}
+    rows = {r.instance: r.to_dict() for r in rank_instances(s, catalog).rows}
     b200 = rows["p6-b200.48xlarge"]
     assert b200["peak_ratio_vs_reference"] == pytest.approx(2.275, abs=0.001)
     assert b200["modeled_ratio_vs_reference"] == pytest.approx(2.0, rel=0.15)

@@ -1,0 +1,36 @@
+"""The training deadline, one control shared by the Instances and Optimizer pages.
+
+Both pages rank instance types with the same function; sharing the deadline means they
+always show the same cheapest instance and node count.  The value lives in session state
+(and so in the shareable link, see :mod:`dashboard.url_state`).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+ON_KEY = "deadline:on"
+DAYS_KEY = "deadline:days"
+DEFAULT_DAYS = 45.0
+
+
+def show(container=None) -> float | None:
+    """Draw the deadline checkbox and number; return the deadline in days, or None."""
+    c = container or st
+    st.session_state.setdefault(ON_KEY, True)
+    st.session_state.setdefault(DAYS_KEY, DEFAULT_DAYS)
+    on = c.checkbox(
+        "Must finish by a deadline",
+        key=ON_KEY,
+        help="Per instance type, the cheapest node count that trains within the deadline. "
+        "Shared by the Instances and Optimizer pages.",
+    )
+    days = c.number_input(
+        "Deadline (days)",
+        min_value=1.0,
+        max_value=3650.0,
+        step=1.0,
+        key=DAYS_KEY,
+        disabled=not on,
+    )
+    return float(days) if on else None
