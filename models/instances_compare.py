@@ -10,7 +10,7 @@ node-hours and the *break-even price* at which it would beat the cheapest priced
 Prices are never invented: an unknown price stays unknown (``price_known = False``).
 
 MFU: each accelerator's catalog default (``mfu_default`` with ``source_mfu``), bounded by
-the measured max achievable matmul fraction (REFERENCES.md §5), unless the caller passes one.
+the measured max achievable matmul fraction (docs/references.md#mfu), unless the caller passes one.
 The scenario's ``workload.mfu_basis`` applies to it: catalog defaults are published
 end-to-end figures, so under ``end_to_end`` (default) time = 6ND / (accelerators · peak · MFU
 · goodput) and the communication and bubble costs are reported inside the compute cost

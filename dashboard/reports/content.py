@@ -142,7 +142,7 @@ OPTIONAL_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 
 
 def metric_unit(key: str) -> str:
-    """Unit of a metric from its key suffix (DESIGN.md command-line contract)."""
+    """Unit of a metric from its key suffix (README.md, 'Command line')."""
     k = key.lower()
     if k in METRIC_UNITS:
         return METRIC_UNITS[k]
@@ -372,7 +372,7 @@ METHODS: tuple[tuple[str, str], ...] = (
 COMPARE_METHOD = (
     "Savings",
     "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
-    "cost/day − candidate total cost/day); per year × 365.25 (DESIGN.md).",
+    "cost/day − candidate total cost/day); per year × 365.25 (docs/references.md#savings-and-the-value-of-reliability).",
 )
 
 
