@@ -4,7 +4,7 @@
   ``models.references.REFERENCES``, each with its DOI/arXiv id/URL;
 * no tracked file outside tests/ cites the internal design notes or an absolute path that
   users do not have (every citation points into the repository or to the source itself);
-* every ``docs/references.md#anchor`` link, in any tracked file, and every ``(#anchor)`` link
+* every ``docs/references.md#<anchor>`` link, in any tracked file, and every ``(#anchor)`` link
   inside the page lands on a heading of the page;
 * every output of the registry cites a bibliography key or, when it is our own derivation,
   is explained on the page;
@@ -138,7 +138,7 @@ def test_no_tracked_file_outside_tests_cites_internal_notes_or_absolute_paths():
         for i, line in enumerate(text.splitlines(), 1)
         if any(f in line for f in FORBIDDEN)
     ]
-    assert not bad, "cite docs/references.md#anchor or the original source instead:\n" + (
+    assert not bad, "cite docs/references.md#<anchor> or the original source instead:\n" + (
         "\n".join(bad)
     )
 
