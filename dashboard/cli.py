@@ -1,4 +1,4 @@
-"""The ``goodput`` command line (contract in DESIGN.md).
+"""The ``goodput`` command line (contract in README.md, 'Command line').
 
     goodput evaluate SCENARIO [--set section.key=value ...] [--catalog FILE] [--json]
     goodput compare BASELINE CANDIDATE [--set section.key=value ...] [--json]

@@ -365,7 +365,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "B/param",
         "Checkpoint bytes per parameter",
         "Mixed-precision Adam: bf16 weights + fp32 master weights + two fp32 moments ≈ 14-16 "
-        "B/param (REFERENCES.md §3 [S]; BLOOM-176B's 2.3 TB checkpoint ≈ 13 B/param). Used "
+        "B/param (docs/references.md#checkpoint-size; BLOOM-176B's 2.3 TB checkpoint ≈ 13 B/param). Used "
         "with workload.params_billion, sharded evenly over the nodes.",
         ui_min=2.0,
         ui_max=32.0,
@@ -381,7 +381,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "In-memory replicas",
         "Copies of each shard kept in CPU memory on different nodes (memory+durable). "
         "HyperPod replicates to adjacent nodes without documenting the count; 2 is our "
-        "assumption (REFERENCES.md §3).",
+        "assumption (docs/references.md#in-memory-replicas).",
         ui_min=1,
         ui_max=4,
         ui_step=1,
@@ -699,7 +699,7 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         "",
         "Inter-node efficiency η",
         "Achieved share of the EFA line rate in collectives at scale. No trustworthy public "
-        "full-scale p5 bus bandwidth exists (REFERENCES.md §6): set it from your NCCL-tests "
+        "full-scale p5 bus bandwidth exists (docs/references.md#collectives): set it from your NCCL-tests "
         "busbw; 0.75 is the middle of the 0.6-0.9 range.",
         ui_min=0.3,
         ui_max=1.0,
@@ -715,7 +715,7 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         "µs",
         "Inter-node latency α",
         "Per-step latency of a collective across nodes. AWS describes its fabric as '10p10u': "
-        "under 10 µs across tens of thousands of servers (REFERENCES.md §6).",
+        "under 10 µs across tens of thousands of servers (docs/references.md#collectives).",
         ui_min=0.0,
         ui_max=100.0,
         ui_step=1.0,

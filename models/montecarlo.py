@@ -32,7 +32,7 @@ Process (units: minutes inside, days/hours at the interface)
   drawn lognormal with the recovery spread.
 
 With exponential failures, fixed recovery times, no spares and no extra tiers the expected wall
-time to finish T_s of work is exactly Daly's T_w (REFERENCES.md §2,
+time to finish T_s of work is exactly Daly's T_w (docs/references.md#expected-wall-time-and-goodput,
 :func:`models.goodput.expected_wall_time_ratio`); tests/validation checks that.
 
 References

@@ -14,7 +14,7 @@ st.caption(
     "Pick a baseline and a candidate: the sidebar's scenario, a preset or an uploaded TOML "
     "file, each with optional edits (`section.key = value`, one per line, as in "
     "`goodput evaluate --set`). Savings = goodput gain × baseline cluster cost + the "
-    "difference in running cost (DESIGN.md)."
+    "difference in running cost (docs/references.md#savings-and-the-value-of-reliability)."
 )
 
 choices = svc.sources(state.preset_names())

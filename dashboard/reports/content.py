@@ -182,7 +182,8 @@ METHODS: tuple[tuple[str, str], ...] = (
 COMPARE_METHOD = (
     "Savings",
     "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
-    "cost/day − candidate total cost/day); per year × 365.25 (DESIGN.md).",
+    "cost/day − candidate total cost/day); per year × 365.25 "
+    "(docs/references.md#savings-and-the-value-of-reliability).",
 )
 
 

@@ -1,4 +1,4 @@
-"""The `goodput` command line, run as a subprocess (DESIGN.md contract)."""
+"""The `goodput` command line, run as a subprocess (README.md 'Command line' contract)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from goodput_lab.models.instances import rank_instances
 
 def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
     # MLPerf Training v4.1: B200 trained GPT-3 175B 2.0x faster per GPU than H100 (secondary
-    # source, REFERENCES.md §7), while the peak BF16 ratio is 2250/989 = 2.28x.  Our modeled
+    # source, docs/references.md#mfu), while the peak BF16 ratio is 2250/989 = 2.28x.  Our modeled
     # per-accelerator useful-throughput ratio (MFU defaults, communication, failures) for a
     # GPT-3-sized run at a fixed accelerator count should land near 2.0x, below the peak ratio.
     # Not independent: the B200 MFU default is itself derived from this MLPerf ratio, so this
