@@ -4,6 +4,7 @@
     goodput compare BASELINE CANDIDATE [--set section.key=value ...] [--json]
     goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
     goodput optimize SCENARIO [--deadline-days D] [--json]
+    goodput outputs [--json]
     goodput dashboard
 
 A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
@@ -295,6 +296,41 @@ def _finite(obj: Any) -> Any:
     return obj
 
 
+def cmd_outputs(args: argparse.Namespace) -> int:
+    """The output registry: every figure the tool reports, with unit, meaning and source."""
+    from goodput_lab.models.outputs import SECTIONS, reference_text
+
+    if args.json:
+        print_json(
+            {
+                "outputs": [
+                    {
+                        "key": o.key,
+                        "label": o.label,
+                        "unit": o.unit,
+                        "kind": o.kind,
+                        "section": title,
+                        "meaning": o.meaning,
+                        "formula": o.formula,
+                        "reference": o.reference,
+                        "source": reference_text(o.reference),
+                    }
+                    for _sid, title, outputs in SECTIONS
+                    for o in outputs
+                ]
+            }
+        )
+        return 0
+    for _sid, title, outputs in SECTIONS:
+        print(f"{title}")
+        for o in outputs:
+            unit = f" [{o.unit}]" if o.unit else ""
+            print(f"  {o.key}{unit}: {o.meaning}")
+            if o.formula:
+                print(f"      = {o.formula}")
+    return 0
+
+
 def cmd_dashboard(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
@@ -368,6 +404,12 @@ def build_parser() -> argparse.ArgumentParser:
     o.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
     o.add_argument("--json", action="store_true", help="print one JSON object")
     o.set_defaults(func=cmd_optimize)
+
+    out = sub.add_parser(
+        "outputs", help="the output registry: every reported figure, its unit and source"
+    )
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.set_defaults(func=cmd_outputs)
 
     d = sub.add_parser("dashboard", help="start the Streamlit dashboard")
     d.add_argument("--port", type=int, default=8501)

@@ -199,7 +199,7 @@ def spare_payoff_rates_per_day(
     >>> from goodput_lab.models import load_preset, resolve_inputs
     >>> rng = spare_payoff_rates_per_day(resolve_inputs(load_preset("aws-16k-h100")), 1)
     >>> [(round(lo * 100, 4), round(hi * 100, 4)) for lo, hi in rng]  # % of nodes per day
-    [(0.0176, 0.1203)]
+    [(0.0176, 0.1049)]
     """
     s = float(spares)
 

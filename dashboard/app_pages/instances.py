@@ -12,6 +12,7 @@ from goodput_lab.dashboard.charts.instances import (
     time_to_train_chart,
 )
 from goodput_lab.dashboard.components import deadline as deadline_control
+from goodput_lab.dashboard.components import persist
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as svc
 from goodput_lab.models import ValidationError
@@ -41,26 +42,28 @@ with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded
     for name, inst in catalog.items():
         row = st.columns([2, 2, 2, 3])
         row[0].write(f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}")
-        price = row[1].number_input(
-            f"Price {name}",
+        price = persist.widget(
+            row[1].number_input,
+            f"inst:price:{name}",
+            None,
+            label=f"Price {name}",
             min_value=0.01,
             max_value=10_000.0,
-            value=None,
             step=1.0,
-            key=f"inst:price:{name}",
             label_visibility="collapsed",
             placeholder="catalog" if inst.usd_per_hour is not None else "needs a price",
         )
         if price is not None:
             prices[name] = float(price)
         hi = 100.0 * (inst.max_matmul_fraction or 1.0)
-        mfu = row[2].number_input(
-            f"MFU {name}",
+        mfu = persist.widget(
+            row[2].number_input,
+            f"inst:mfu:{name}",
+            None,
+            label=f"MFU {name}",
             min_value=1.0,
             max_value=hi,
-            value=None,
             step=1.0,
-            key=f"inst:mfu:{name}",
             label_visibility="collapsed",
             placeholder="scaled from the scenario",
         )

@@ -2,12 +2,14 @@
 
 Both pages rank instance types with the same function; sharing the deadline means they
 always show the same cheapest instance and node count.  The value lives in session state
-(and so in the shareable link, see :mod:`dashboard.url_state`).
+under ``deadline:on`` / ``deadline:days`` (and so in the shareable link, see
+:mod:`dashboard.url_state`), whichever page drew it last.
 """
 
 from __future__ import annotations
 
 import streamlit as st
+from goodput_lab.dashboard.components import persist
 
 ON_KEY = "deadline:on"
 DAYS_KEY = "deadline:days"
@@ -17,20 +19,22 @@ DEFAULT_DAYS = 45.0
 def show(container=None) -> float | None:
     """Draw the deadline checkbox and number; return the deadline in days, or None."""
     c = container or st
-    st.session_state.setdefault(ON_KEY, True)
-    st.session_state.setdefault(DAYS_KEY, DEFAULT_DAYS)
-    on = c.checkbox(
-        "Must finish by a deadline",
-        key=ON_KEY,
+    on = persist.widget(
+        c.checkbox,
+        ON_KEY,
+        True,
+        label="Must finish by a deadline",
         help="Per instance type, the cheapest node count that trains within the deadline. "
         "Shared by the Instances and Optimizer pages.",
     )
-    days = c.number_input(
-        "Deadline (days)",
+    days = persist.widget(
+        c.number_input,
+        DAYS_KEY,
+        DEFAULT_DAYS,
+        label="Deadline (days)",
         min_value=1.0,
         max_value=3650.0,
         step=1.0,
-        key=DAYS_KEY,
         disabled=not on,
     )
     return float(days) if on else None

@@ -39,15 +39,24 @@ def table(
 ) -> pl.DataFrame:
     """A display table: one string column per registry key, headed by its label and unit.
 
-    ``columns`` are output keys, or ``(key, header)`` pairs to override a header.  Keys that
-    are not in the registry are rejected (every figure shown is registered).
+    ``columns`` are output keys, or ``(key, header)`` pairs to override a header.  A key that
+    is not in the registry is allowed only with a header, and only for words (names, roles,
+    bases): a number in such a column is refused, since every figure shown is registered.
     """
     data = rows.to_dicts() if isinstance(rows, pl.DataFrame) else [dict(r) for r in rows]
     out: dict[str, list[str]] = {}
     for col in columns:
         key, head = (col, None) if isinstance(col, str) else col
-        o = OUTPUTS[key]
-        out[head or o.header()] = [cell(o, r.get(key)) for r in data]
+        if key in OUTPUTS:
+            o = OUTPUTS[key]
+            out[head or o.header()] = [cell(o, r.get(key)) for r in data]
+            continue
+        if head is None:
+            raise KeyError(f"{key!r} is not in the output registry (models/outputs.py)")
+        values = [r.get(key) for r in data]
+        if any(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise TypeError(f"column {key!r} holds numbers: register it in models/outputs.py")
+        out[head] = [MISSING if v is None else str(v) for v in values]
     return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
 
 

@@ -38,7 +38,7 @@ def page() -> AppTest:
         at.slider(key=key).set_value(value)
     at.run()
     at.switch_page("app_pages/instances.py").run()
-    at.number_input(key="deadline:days").set_value(30.0).run()
+    at.number_input(key="widget::deadline:days").set_value(30.0).run()
     assert not at.exception
     return at
 
@@ -67,7 +67,7 @@ def test_unpriced_instances_need_a_user_price(page):
     infos = " ".join(i.value for i in page.info)
     assert "p6e-gb200.36xlarge: no public price" in infos
     assert "trn2.48xlarge: no public price" in infos
-    assert page.number_input(key="inst:price:p6e-gb200.36xlarge").value is None
+    assert page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").value is None
     # the cost chart shows priced instances only; none invented
     cost = json.loads(page.get("plotly_chart")[1].proto.spec)
     xs = cost["data"][0]["x"]
@@ -76,7 +76,7 @@ def test_unpriced_instances_need_a_user_price(page):
 
 
 def test_entering_a_price_adds_the_instance(page, catalog):
-    page.number_input(key="inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
+    page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
     assert not page.exception
     xs = json.loads(page.get("plotly_chart")[1].proto.spec)["data"][0]["x"]
     assert any("p6e-gb200.36xlarge" in x for x in xs)
@@ -87,7 +87,7 @@ def test_entering_a_price_adds_the_instance(page, catalog):
 
 
 def test_mfu_input_changes_time(page, catalog):
-    page.number_input(key="inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
+    page.number_input(key="widget::inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
     assert not page.exception
     r = rank_instances(
         scenario70(),

@@ -59,7 +59,7 @@ def test_apply_button_loads_the_recommendation_into_the_sidebar(catalog):
 
 def test_deadline_picks_the_rankers_cheapest_instance(catalog):
     at = open_page("optimizer")
-    at.number_input(key="deadline:days").set_value(60.0).run()
+    at.number_input(key="widget::deadline:days").set_value(60.0).run()
     assert not at.exception
     best = opt.optimize(load_preset("aws-16k-h100"), catalog, 60.0).instances.cheapest
     assert best.time_to_train_days <= 60.0
