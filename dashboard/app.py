@@ -1,7 +1,8 @@
 """Goodput Lab dashboard: ``streamlit run dashboard/app.py``.
 
-The sidebar (preset + what-if widgets) is drawn here for every page; each page reads the
-current scenario with :func:`dashboard.page_context.current` and holds layout only.
+The sidebar (export and share, preset, essentials, advanced groups) is drawn here for every
+page; each page reads the current scenario with :func:`dashboard.page_context.current` and
+holds layout only.  Standards every page follows are in dashboard/README.md.
 """
 
 from __future__ import annotations
@@ -10,11 +11,13 @@ from pathlib import Path
 
 import streamlit as st
 from goodput_lab.dashboard import cache
-from goodput_lab.dashboard.components import export_buttons, sidebar
+from goodput_lab.dashboard.components import sidebar
 
 PAGES_DIR = Path(__file__).resolve().parent / "app_pages"
+#: A local file: a Material icon as page_icon makes the browser fetch it from a font host.
+FAVICON = Path(__file__).resolve().parent / "static" / "favicon.png"
 
-st.set_page_config(page_title="Goodput Lab", page_icon=":material/timer:", layout="wide")
+st.set_page_config(page_title="Goodput Lab", page_icon=str(FAVICON), layout="wide")
 
 #: Sidebar navigation, grouped: what the cluster loses, then tools to decide what to change.
 PAGES = {
@@ -42,5 +45,4 @@ PAGES = {
 
 page = st.navigation(PAGES)
 sidebar.show(cache.catalog())
-export_buttons.show()
 page.run()

@@ -44,6 +44,9 @@ class Field:
     ui_min, ui_max, ui_step : dashboard slider span.
     scale : factor from stored value to displayed value (e.g. 100 for fractions shown in %).
     sensitivity : include in tornado/sensitivity sweeps.
+    widget : dashboard input for numbers: ``"number"`` (typed, for wide-ranged values such
+        as nodes, parameters, tokens, prices and times) or ``"slider"`` (a bounded range
+        that is natural to sweep: shares, efficiencies, shapes; needs ``ui_min``/``ui_max``).
     """
 
     key: str
@@ -63,6 +66,7 @@ class Field:
     scale: float = 1.0
     sensitivity: bool = True
     max_length: int = 200
+    widget: str = "number"
 
     @property
     def section(self) -> str:
@@ -145,6 +149,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_max=0.02,
         ui_step=0.0001,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "reliability.repair_hours",
@@ -174,6 +179,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_min=0.3,
         ui_max=2.0,
         ui_step=0.05,
+        widget="slider",
     ),
     Field(
         "reliability.failure_scaling",
@@ -205,6 +211,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_step=0.01,
         scale=100.0,
         sensitivity=False,
+        widget="slider",
     ),
 )
 
@@ -370,6 +377,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         ui_min=2.0,
         ui_max=32.0,
         ui_step=0.5,
+        widget="slider",
     ),
     Field(
         "checkpoint.memory_replicas",
@@ -385,6 +393,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=4,
         ui_step=1,
+        widget="slider",
     ),
     Field(
         "checkpoint.durable_interval_minutes",
@@ -431,6 +440,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         ui_max=1.0,
         ui_step=0.01,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "checkpoint.correlated_fraction",
@@ -447,6 +457,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         ui_max=0.5,
         ui_step=0.005,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "checkpoint.correlated_nodes",
@@ -556,6 +567,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_max=0.8,
         ui_step=0.01,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "workload.mfu_basis",
@@ -654,6 +666,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=0,
         ui_max=3,
         ui_step=1,
+        widget="slider",
     ),
     Field(
         "workload.comm_overlap_fraction",
@@ -670,6 +683,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_max=1.0,
         ui_step=0.05,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "workload.hbm_reserved_fraction",
@@ -686,6 +700,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_max=0.8,
         ui_step=0.05,
         scale=100.0,
+        widget="slider",
     ),
 )
 
@@ -705,6 +720,7 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         ui_max=1.0,
         ui_step=0.05,
         scale=100.0,
+        widget="slider",
     ),
     Field(
         "network.alpha_network_us",
@@ -797,6 +813,7 @@ SIMULATION_FIELDS: tuple[Field, ...] = (
         ui_max=1.5,
         ui_step=0.05,
         sensitivity=False,
+        widget="slider",
     ),
     Field(
         "simulation.repair_sigma",
@@ -813,6 +830,7 @@ SIMULATION_FIELDS: tuple[Field, ...] = (
         ui_max=2.5,
         ui_step=0.05,
         sensitivity=False,
+        widget="slider",
     ),
 )
 
@@ -828,3 +846,14 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
 }
 
 FIELDS: dict[str, Field] = {f.key: f for fields in SECTIONS.values() for f in fields}
+
+
+def _check_widgets(fields: dict[str, Field]) -> None:
+    for f in fields.values():
+        if f.widget not in ("number", "slider"):
+            raise ValueError(f"field {f.key!r}: widget must be 'number' or 'slider'")
+        if f.widget == "slider" and (f.ui_min is None or f.ui_max is None):
+            raise ValueError(f"field {f.key!r}: a slider needs ui_min and ui_max")
+
+
+_check_widgets(FIELDS)

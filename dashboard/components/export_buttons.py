@@ -1,27 +1,38 @@
-"""Sidebar download buttons: the current scenario as HTML, PDF, CSV, Parquet or TOML.
+"""Download buttons for reports: the current scenario (sidebar), and any page's own report
+(a comparison, a Monte Carlo run) through :func:`page_export`.
 
 Files are built only when a button is clicked (``st.download_button`` with a callable) and
-kept in a small per-process cache keyed on the scenario, so drawing the sidebar costs
-nothing and a second click is instant.
+the scenario report is kept in a small per-process cache keyed on the scenario, so drawing
+the buttons costs nothing and a second click is instant.  A page makes itself exportable
+with one call::
+
+    export_buttons.page_export("Export this comparison", build, stem, key="cmp-export")
+
+where ``build(fmt) -> bytes`` renders its report in ``fmt`` (".html", ".pdf", ...).
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 import streamlit as st
-from goodput_lab.dashboard import cache, state
+from goodput_lab.dashboard import cache
 from goodput_lab.dashboard.reports import FORMATS, build_report, render
 from goodput_lab.models import Scenario, ValidationError
 
-BUTTONS: tuple[tuple[str, str, str], ...] = (
+Button = tuple[str, str, str]  # (format, label, help)
+
+BUTTONS: tuple[Button, ...] = (
     (".html", "HTML report", "Self-contained, interactive charts; opens offline"),
-    (".pdf", "PDF report", "Static charts, A4, for finance and leadership (about 3 s)"),
-    (".csv", "CSV data", "Every metric and the loss breakdown, one tidy table"),
+    (".pdf", "PDF report", "Static charts, A4, for finance and leadership (a few seconds)"),
+    (".csv", "CSV data", "Every input with its source and every figure, one tidy table"),
     (".parquet", "Parquet data", "Same table as the CSV, typed"),
     (".toml", "Scenario TOML", "The exact scenario: reload it or run `goodput report` on it"),
 )
+#: Formats of a page's own report (its scenarios' TOML files come from the sidebar).
+REPORT_BUTTONS: tuple[Button, ...] = BUTTONS[:4]
 
 
 def file_stem(name: str) -> str:
@@ -39,34 +50,59 @@ def report_bytes(scenario: Scenario, fmt: str) -> bytes:
     return render(build_report(scenario, catalog=cache.catalog(), detail=detail), fmt)
 
 
-def _deferred(scenario: Scenario, fmt: str):
-    def build() -> bytes:
+def _deferred(build: Callable[[str], bytes], fmt: str) -> Callable[[], bytes]:
+    def run() -> bytes:
         try:
-            return report_bytes(scenario, fmt)
+            return build(fmt)
         except ValidationError as exc:  # e.g. Chromium missing for the PDF
             return f"Export failed: {exc}\n".encode()
 
-    return build
+    return run
 
 
-def show() -> None:
-    """Draw the 'Export report' block in the sidebar for the current scenario."""
-    with st.sidebar.expander("Export report", expanded=False):
-        try:
-            scenario = state.scenario_from_state()
-        except ValidationError:
-            st.caption("Fix the inputs above to export a report.")
-            return
-        stem = file_stem(scenario.name)
-        for fmt, label, help_text in BUTTONS:
-            st.download_button(
-                label,
-                data=_deferred(scenario, fmt),
-                file_name=stem + fmt,
-                mime=FORMATS[fmt],
-                key=f"export{fmt}",
-                help=help_text,
-                on_click="ignore",
-                width="stretch",
-            )
-        st.caption("Comparisons and Monte Carlo: `goodput report A.toml --compare B.toml`.")
+def buttons(
+    build: Callable[[str], bytes],
+    stem: str,
+    key: str,
+    formats: Sequence[Button] = BUTTONS,
+) -> None:
+    """One download button per format; ``build(fmt)`` runs only when its button is clicked."""
+    for fmt, label, help_text in formats:
+        st.download_button(
+            label,
+            data=_deferred(build, fmt),
+            file_name=stem + fmt,
+            mime=FORMATS[fmt],
+            key=f"{key}{fmt}",
+            help=help_text,
+            on_click="ignore",
+            width="stretch",
+        )
+
+
+def scenario_buttons(scenario: Scenario | None) -> None:
+    """The current scenario's report in every format (the sidebar's Export menu)."""
+    if scenario is None:
+        st.caption("Fix the inputs below to export a report.")
+        return
+    st.caption("This scenario, with every input and its source:")
+    buttons(lambda fmt: report_bytes(scenario, fmt), file_stem(scenario.name), "export")
+    st.caption("Compare and Monte Carlo pages export their own reports at the top of the page.")
+
+
+def page_export(
+    label: str,
+    build: Callable[[str], bytes],
+    stem: str,
+    *,
+    key: str,
+    note: str = "",
+    formats: Sequence[Button] = REPORT_BUTTONS,
+    container=None,
+) -> None:
+    """A page's own export menu (a popover of download buttons), e.g. at the page's top."""
+    c = container or st
+    with c.popover(label, icon=":material/download:"):
+        if note:
+            st.caption(note)
+        buttons(build, stem, key, formats)

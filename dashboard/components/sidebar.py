@@ -1,53 +1,133 @@
-"""The sidebar: preset picker, TOML download/upload and a what-if widget for every field.
+"""The sidebar: export and share on top, then the preset, the essentials, advanced groups.
 
-It also keeps the address bar in step with the scenario (see :mod:`dashboard.state`), so a
-copied link reproduces what is on screen.
+Layout (every scenario field appears exactly once):
+
+* **Export / Share** — the current scenario as a report (HTML, PDF, CSV, Parquet, TOML), the
+  shareable link, and scenario files to download or upload.
+* **Preset** and scenario name.
+* **Essentials** (:data:`ESSENTIALS`) — instance, nodes, failure rate, price and pricing,
+  workload size: what most questions change.
+* **Advanced groups** (:data:`GROUP_OF_SECTION`), collapsed — every other field, grouped by
+  the field registry's section, so a field added to :mod:`models.fields` appears in its
+  section's group without touching this file.
+
+Each numeric field is drawn as the widget its registry entry asks for (``Field.widget``):
+typed number inputs for wide-ranged values, sliders for bounded ones.  Widget values live in
+session state under ``w:<field key>`` (see :mod:`dashboard.state`), and the address bar is
+kept in step with the scenario, so a copied link reproduces what is on screen.
 """
 
 from __future__ import annotations
 
+import math
 import re
+from urllib.parse import urlencode
 
 import streamlit as st
 from goodput_lab.dashboard import state
-from goodput_lab.models import FIELDS, SECTIONS, Scenario, ValidationError
+from goodput_lab.dashboard.components import export_buttons
+from goodput_lab.dashboard.services import display
+from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance
 
-SECTION_TITLES = {
-    "cluster": "Cluster",
-    "reliability": "Reliability",
-    "recovery": "Recovery times",
+ESSENTIALS: tuple[str, ...] = (
+    "cluster.instance",
+    "cluster.nodes",
+    "reliability.node_failure_rate_per_day",
+    "pricing.usd_per_instance_hour",
+    "pricing.price_source",
+    "pricing.price_as_of",
+    "workload.params_billion",
+    "workload.tokens_trillion",
+    "workload.mfu",
+)
+#: Advanced group of each registry section, in the order the groups are drawn.  A section
+#: missing here gets a group of its own, titled after it.
+GROUP_OF_SECTION: dict[str, str] = {
+    "cluster": "Recovery and hot spares",
+    "recovery": "Recovery and hot spares",
     "checkpoint": "Checkpointing",
-    "pricing": "Pricing",
-    "workload": "Workload",
+    "reliability": "Failure model",
+    "workload": "Model shape and parallelism",
     "network": "Network",
+    "pricing": "Pricing",
     "simulation": "Monte Carlo spread",
 }
-OPEN_SECTIONS = {"cluster", "reliability", "recovery", "checkpoint"}
+#: Fields that move to another section's group (repair time is part of recovery).
+GROUP_OVERRIDES: dict[str, str] = {"reliability.repair_hours": "Recovery and hot spares"}
 
 
-def _numeric_widget(key: str) -> None:
+def groups() -> dict[str, list[str]]:
+    """Advanced groups: title -> field keys (every field not in ESSENTIALS, exactly once)."""
+    out: dict[str, list[str]] = {t: [] for t in dict.fromkeys(GROUP_OF_SECTION.values())}
+    for key, f in FIELDS.items():
+        if key in ESSENTIALS:
+            continue
+        title = GROUP_OVERRIDES.get(key) or GROUP_OF_SECTION.get(
+            f.section, f.section.replace("_", " ").title()
+        )
+        out.setdefault(title, []).append(key)
+    return {t: keys for t, keys in out.items() if keys}
+
+
+def input_groups() -> dict[str, list[str]]:
+    """The sidebar's groups with their field keys, essentials first (for tables of inputs)."""
+    return {"Essentials": [k for k in ESSENTIALS if k in FIELDS], **groups()}
+
+
+def _decimals(step: float) -> int:
+    return max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 2
+
+
+def _numeric_widget(key: str, container=None) -> None:
     f = FIELDS[key]
+    c = container or st
     wk = state.widget_key(key)
-    current = st.session_state.get(wk, state.to_display(key, f.default))
-    unit = f.unit if f.scale == 1.0 else "%"
-    label = f"{f.label} ({unit})" if unit else f.label
-    if f.ui_min is not None and f.ui_max is not None:
+    current = st.session_state.get(wk)
+    if current is None:
+        current = state.to_display(key, f.default if f.default is not None else f.min or 0)
+    label = display.field_label(key)
+    if f.widget == "slider":
         lo, hi = f.ui_min * f.scale, f.ui_max * f.scale
         step = (f.ui_step or 1.0) * f.scale
+        pct = "%%" if f.scale == 100.0 else ""
         if f.kind == "int":
             lo, hi, step = int(lo), int(hi), max(1, int(step))
             current = int(current)
-            st.session_state[wk] = current
-            lo, hi = min(lo, current), max(hi, current)
+            fmt = "%d" + pct
         else:
             lo, hi, step = float(lo), float(hi), float(step)
             current = float(current)
-            st.session_state[wk] = current
-            lo, hi = min(lo, current), max(hi, current)
-        st.slider(label, min_value=lo, max_value=hi, step=step, key=wk, help=f.help)
+            fmt = f"%.{_decimals(step)}f{pct}"
+        st.session_state[wk] = current
+        lo, hi = min(lo, current), max(hi, current)
+        c.slider(label, min_value=lo, max_value=hi, step=step, key=wk, help=f.help, format=fmt)
+        return
+    lo = f.min * f.scale if f.min is not None else None
+    hi = f.max * f.scale if f.max is not None else None
+    step = (f.ui_step or 1.0) * f.scale
+    if f.kind == "int":
+        st.session_state[wk] = int(current)
+        c.number_input(
+            label,
+            min_value=None if lo is None else int(lo),
+            max_value=None if hi is None else int(hi),
+            step=max(1, int(step)),
+            key=wk,
+            help=f.help,
+            format="%d",
+        )
     else:
-        st.number_input(label, key=wk, help=f.help)
+        st.session_state[wk] = float(current)
+        c.number_input(
+            label,
+            min_value=None if lo is None else float(lo),
+            max_value=None if hi is None else float(hi),
+            step=float(step),
+            key=wk,
+            help=f.help,
+            format="%.2f" if f.unit.startswith("USD") else "%g",
+        )
 
 
 def _file_name(scenario: Scenario) -> str:
@@ -69,36 +149,117 @@ def _notice() -> None:
         (st.error if kind == "error" else st.success)(text)
 
 
-def _files(scenario: Scenario | None) -> None:
-    with st.expander("Save / load scenario (TOML)", expanded=False):
-        st.download_button(
-            "Download this scenario",
-            data=scenario.to_toml() if scenario else "",
-            file_name=_file_name(scenario) if scenario else "scenario.toml",
-            mime="application/toml",
-            disabled=scenario is None,
-            key="scenario_download",
-            help="Every field as TOML; `goodput evaluate FILE` and the upload below read it.",
+def share_link(scenario: Scenario) -> str:
+    """The link that reproduces this view (the address bar's, built the same way)."""
+    params = {**st.query_params.to_dict()}
+    try:
+        base = str(st.context.url or "").split("?", 1)[0]
+    except Exception:  # outside a browser session (tests)
+        base = ""
+    return f"{base}?{urlencode(params)}" if params else base
+
+
+def _share(scenario: Scenario | None) -> None:
+    if scenario is None:
+        st.caption("Fix the inputs below to share or save this scenario.")
+        return
+    st.markdown("**Link to this view**")
+    st.caption(
+        "The address bar always holds the whole scenario and this page's controls: copy it, "
+        "or use the copy button below."
+    )
+    st.code(share_link(scenario), language=None, wrap_lines=True)
+    st.download_button(
+        "Download this scenario (TOML)",
+        data=scenario.to_toml(),
+        file_name=_file_name(scenario),
+        mime="application/toml",
+        key="scenario_download",
+        help="Every field as TOML; `goodput evaluate FILE` and the upload below read it.",
+        width="stretch",
+    )
+    st.file_uploader(
+        "Upload a scenario (TOML)",
+        type=["toml"],
+        key=state.UPLOAD_KEY,
+        on_change=state.on_upload,
+        help="A TOML scenario like data/scenarios/*.toml (at most 256 KiB). It is validated "
+        "first; an invalid file changes nothing.",
+    )
+
+
+def _price(catalog: dict[str, Instance]) -> None:
+    key = "pricing.usd_per_instance_hour"
+    wk = state.widget_key(key)
+    use_catalog = st.checkbox(
+        "Use the catalog price",
+        key=wk + state.CATALOG_PRICE_SUFFIX,
+        help="The on-demand price in data/instances.csv, with its source and date.",
+    )
+    if use_catalog:
+        inst = catalog.get(st.session_state.get(state.widget_key("cluster.instance"), ""))
+        if inst is not None and inst.usd_per_hour is not None:
+            st.caption(
+                f"Catalog price: ${inst.usd_per_hour:,.2f}/instance-h (as of {inst.price_as_of})."
+            )
+        else:
+            st.caption("This instance has no catalog price: enter yours.")
+    else:
+        _numeric_widget(key)
+    for k in ("pricing.price_source", "pricing.price_as_of"):
+        g = FIELDS[k]
+        st.text_input(
+            g.label,
+            key=state.widget_key(k),
+            max_chars=g.max_length,
+            help=g.help,
+            disabled=use_catalog,
         )
-        st.file_uploader(
-            "Upload a scenario",
-            type=["toml"],
-            key=state.UPLOAD_KEY,
-            on_change=state.on_upload,
-            help="A TOML scenario like data/scenarios/*.toml (at most 256 KiB). It is "
-            "validated first; an invalid file changes nothing.",
+
+
+def _field(key: str, catalog: dict[str, Instance]) -> None:
+    f = FIELDS[key]
+    wk = state.widget_key(key)
+    if key == "cluster.instance":
+        names = list(catalog)
+        if st.session_state.get(wk) not in names:
+            st.session_state[wk] = names[0]
+        st.selectbox(f.label, names, key=wk, help=f.help)
+    elif key == "checkpoint.interval_minutes":
+        st.checkbox(
+            "Use the optimal checkpoint interval",
+            key=wk + state.OPTIMAL_SUFFIX,
+            help="Exact minimiser of Daly's expected wall time (Lambert W).",
         )
+        if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
+            _numeric_widget(key)
+    elif key == "pricing.usd_per_instance_hour":
+        _price(catalog)
+    elif key in ("pricing.price_source", "pricing.price_as_of"):
+        return  # drawn with the price
+    elif f.kind == "str":
+        st.text_input(f.label, key=wk, max_chars=f.max_length, help=f.help)
+    elif f.kind == "choice":
+        if st.session_state.get(wk) not in f.choices:
+            st.session_state[wk] = f.default
+        st.selectbox(f.label, f.choices, key=wk, help=f.help)
+    elif f.kind in ("int", "float"):
+        _numeric_widget(key)
 
 
 def show(catalog: dict[str, Instance]) -> None:
     """Draw the sidebar; widget values live in session state (see dashboard.state)."""
     state.ensure_initialised()
-    _notice()
     scenario = _current()
     if scenario is not None:
         state.sync_url(scenario)
-    sb = st.sidebar
-    with sb:
+    with st.sidebar:
+        left, right = st.columns(2)
+        with left.popover("Export", icon=":material/download:", width="stretch"):
+            export_buttons.scenario_buttons(scenario)
+        with right.popover("Share", icon=":material/share:", width="stretch"):
+            _share(scenario)
+        _notice()
         st.selectbox(
             "Preset scenario",
             state.preset_names(),
@@ -107,41 +268,13 @@ def show(catalog: dict[str, Instance]) -> None:
             help="Loads a scenario from data/scenarios/; every field below can then be changed.",
         )
         st.text_input("Scenario name", key=state.NAME_KEY, max_chars=200)
-        _files(scenario)
-        for section, fields in SECTIONS.items():
-            with st.expander(
-                SECTION_TITLES.get(section, section.title()), expanded=section in OPEN_SECTIONS
-            ):
-                for f in fields:
-                    wk = state.widget_key(f.key)
-                    if f.key == "cluster.instance":
-                        names = list(catalog)
-                        if st.session_state.get(wk) not in names:
-                            st.session_state[wk] = names[0]
-                        st.selectbox(f.label, names, key=wk, help=f.help)
-                    elif f.key == "checkpoint.interval_minutes":
-                        st.checkbox(
-                            "Use the optimal interval",
-                            key=wk + state.OPTIMAL_SUFFIX,
-                            help="Exact minimiser of Daly's expected wall time (Lambert W).",
-                        )
-                        if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
-                            _numeric_widget(f.key)
-                    elif f.kind == "str":
-                        st.text_input(f.label, key=wk, max_chars=f.max_length, help=f.help)
-                    elif f.optional:
-                        st.checkbox("Use the catalog price", key=wk + state.CATALOG_PRICE_SUFFIX)
-                        if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):
-                            st.number_input(
-                                f"{f.label} ({f.unit})",
-                                min_value=float(f.min or 0.0),
-                                max_value=float(f.max or 1e6),
-                                key=wk,
-                                help=f.help,
-                            )
-                    elif f.kind == "choice":
-                        if st.session_state.get(wk) not in f.choices:
-                            st.session_state[wk] = f.default
-                        st.selectbox(f.label, f.choices, key=wk, help=f.help)
-                    elif f.kind in ("int", "float"):
-                        _numeric_widget(f.key)
+        with st.container(border=True):
+            st.markdown("**Essentials**")
+            for key in ESSENTIALS:
+                if key in FIELDS:
+                    _field(key, catalog)
+        st.caption("Advanced")
+        for title, keys in groups().items():
+            with st.expander(title, expanded=False):
+                for key in keys:
+                    _field(key, catalog)
