@@ -31,6 +31,7 @@ KINDS = (
     "bool",  # 1/0 shown as yes/no
     "flops",  # 3.79 × 10²⁵ FLOP
     "text",  # a word or sentence (price source, pricing model)
+    "pvalue",  # a probability from a test: 0.034, or "< 0.001"
 )
 
 
@@ -93,7 +94,7 @@ def display_unit(o: Output) -> str:
         return "points"
     if o.kind in ("usd", "usd_rate"):
         return "$" + o.unit[3:] if o.unit.startswith("USD") else "$"
-    if o.kind in ("bool", "text"):
+    if o.kind in ("bool", "text", "pvalue"):
         return ""
     return o.unit
 
@@ -158,6 +159,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         if unit and o.unit.startswith("USD/"):
             text += "/" + o.unit[4:]
         return _clean_zero(text) if abs(x) < 0.005 else text
+    if o.kind == "pvalue":
+        return f"{x:.3g}" if x >= 0.001 else "< 0.001"
     if o.kind == "flops":
         if x == 0:
             return "0 FLOP" if unit else "0"
@@ -1266,6 +1269,61 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "usd_rate",
         "The scenario's price in force (not mixed into the ranking).",
     ),
+    _o(
+        "runner_up",
+        "Runner-up",
+        "",
+        "text",
+        "The next type that can run the workload, is priced and meets the deadline.",
+    ),
+    _o(
+        "verdict_break_even_usd_per_hour",
+        "Break-even price",
+        "USD/h",
+        "usd_rate",
+        "Price per instance-hour of the cheapest type at which the runner-up costs the same "
+        "to train (above it the verdict changes).",
+        "cost_runner-up / node-hours_cheapest",
+        "derived",
+    ),
+    _o(
+        "verdict_price_margin",
+        "Price headroom",
+        "fraction",
+        "percent",
+        "How much the cheapest type's price may rise before the runner-up is cheaper.",
+        "break-even price / price − 1",
+        "derived",
+    ),
+    _o(
+        "verdict_break_even_mfu",
+        "Break-even MFU",
+        "fraction",
+        "percent",
+        "MFU of the cheapest type at which the runner-up costs the same to train (below it "
+        "the verdict changes); node counts re-chosen at every MFU.",
+        "root of cost_cheapest(MFU) = cost_runner-up (bisection)",
+        "derived",
+    ),
+    _o(
+        "verdict_mfu_margin",
+        "MFU headroom",
+        "fraction",
+        "percent",
+        "How much the cheapest type's MFU may fall before the runner-up is cheaper.",
+        "1 − break-even MFU / MFU",
+        "derived",
+    ),
+    _o(
+        "runner_up_break_even_mfu",
+        "Runner-up's winning MFU",
+        "fraction",
+        "percent",
+        "MFU above which the runner-up would be the cheapest (none if above its measured "
+        "maximum achievable matmul fraction).",
+        "root of cost_runner-up(MFU) = cost_cheapest (bisection)",
+        "derived",
+    ),
     _o("scenario_price_source", "Scenario price source", "", "text", "Its source."),
     _o("scenario_price_as_of", "Scenario price date", "", "text", "Its date."),
 )
@@ -1425,6 +1483,20 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "95th percentile of the lost dollars per run: one run in twenty loses more.",
     ),
+    *(
+        _o(
+            f"lost_{stat}_usd_per_month",
+            f"Lost per month ({name})",
+            "USD/month",
+            "usd",
+            f"{name.capitalize()} over runs of the lost dollars per month (365.25/12 days) of "
+            "wall time: one run's lost dollars divided by its wall time to finish."
+            + (" One month in twenty loses more." if stat == "p95" else ""),
+            "lost per run / time to finish × 30.44 days",
+            "derived",
+        )
+        for stat, name in (("mean", "mean"), ("p50", "median"), ("p95", "P95"))
+    ),
     _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
     _o(
         "unfinished_trials",
@@ -1450,6 +1522,267 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
     _o("seconds", "Run time", "s", "number", "Wall time the computation took.", "", "", 2),
 )
 
+#: Columns of the dashboard's and reports' loss table (one row per loss component).
+LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "component_minutes_per_day",
+        "Time lost",
+        "min/day",
+        "number",
+        "Wall time per day this loss component takes from training; the components add up "
+        "to the exact loss (1 − g)·1440.",
+        "first-order component × exact loss / first-order total",
+        "derived",
+        1,
+    ),
+    _o(
+        "component_usd_per_day",
+        "Lost per day",
+        "USD/day",
+        "usd",
+        "That time in dollars per day.",
+        "minutes/day ÷ 1440 × cluster cost per day",
+        "derived",
+    ),
+    _o(
+        "component_usd_per_year",
+        "Lost per year",
+        "USD/year",
+        "usd",
+        "That time in dollars per year.",
+        "lost per day × 365.25",
+    ),
+    _o(
+        "component_share_of_wall_time",
+        "Share of wall-clock time",
+        "fraction",
+        "percent",
+        "Share of the wall-clock time lost to this component (goodput points).",
+        "minutes/day ÷ 1440",
+        "derived",
+    ),
+    _o(
+        "component_savings_usd_per_day",
+        "Savings per day",
+        "USD/day",
+        "usd",
+        "Lower loss of this component in the candidate, valued at the baseline's cluster "
+        "cost; the running-cost row is the difference in what the clusters cost.",
+        "(minutes_b − minutes_c)/1440 × cluster cost_b",
+        "derived",
+    ),
+    _o(
+        "component_minutes_saved_per_day",
+        "Time saved",
+        "min/day",
+        "number",
+        "Minutes per day the candidate loses less to this component than the baseline.",
+        "minutes_b − minutes_c",
+        "derived",
+        1,
+    ),
+)
+
+#: Tables of the Network page.
+NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "allreduce_ranks",
+        "Data-parallel ranks",
+        "ranks",
+        "count",
+        "Ranks taking part in the gradient all-reduce.",
+        "accelerators / (TP × PP)",
+    ),
+    _o(
+        "allreduce_message_GB",
+        "Message per rank",
+        "GB",
+        "number",
+        "bf16 gradient shard each rank all-reduces per step.",
+        "2 bytes × parameters / (TP × PP)",
+        "",
+        3,
+    ),
+    _o(
+        "collective_ms",
+        "Time",
+        "ms",
+        "number",
+        "Time of the collective in the α-β model.",
+        "ring 2(n−1)α + 2((n−1)/n)·S/B; tree and hierarchical as cited",
+        "thakur2005",
+        1,
+    ),
+    _o(
+        "algbw_GBps",
+        "Algorithm bandwidth",
+        "GB/s",
+        "number",
+        "Message size over time, as NCCL-tests report it.",
+        "algbw = S / t",
+        "nccl_tests",
+    ),
+    _o(
+        "busbw_GBps",
+        "Bus bandwidth",
+        "GB/s",
+        "number",
+        "Algorithm bandwidth scaled to the link load of a ring, as NCCL-tests report it.",
+        "busbw = algbw × 2(n−1)/n",
+        "nccl_tests",
+    ),
+    _o(
+        "reroute_seconds",
+        "Stall per event",
+        "s",
+        "number",
+        "How long collectives stall until traffic is rerouted (a labelled input).",
+        "",
+        "",
+        1,
+    ),
+    _o(
+        "fabric_goodput_loss",
+        "Goodput lost",
+        "fraction",
+        "points",
+        "Goodput lost to the fabric events at this reroute time.",
+        "g(no events) − g(events)",
+        "derived",
+    ),
+    _o(
+        "fabric_cost_usd_per_day",
+        "Cost of fabric events",
+        "USD/day",
+        "usd",
+        "Dollars per day lost to the fabric events (stalls, or aborts past the timeout).",
+        "goodput lost × cluster cost per day",
+        "derived",
+    ),
+)
+
+#: The Failure log page: fitted estimates, goodness of fit, causes and lemon nodes.
+FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "fitted_node_failure_rate_per_day",
+        "Node failure rate",
+        "per node-day",
+        "percent",
+        "Failures per node per day in the log (maximum likelihood).",
+        "failures / (nodes × days); exact chi-square interval",
+        "derived",
+    ),
+    _o(
+        "fitted_job_mtbf_hours",
+        "Job MTBF (exponential)",
+        "h",
+        "number",
+        "Mean time between the job's incidents.",
+        "mean gap; interval from the rate's",
+        "derived",
+    ),
+    _o(
+        "fitted_weibull_shape",
+        "Weibull shape k",
+        "",
+        "number",
+        "Shape of the Weibull fit (k < 1: decreasing hazard).",
+        "maximum likelihood; profile-likelihood interval",
+        "schroeder2006",
+    ),
+    _o(
+        "fitted_weibull_scale_hours",
+        "Weibull scale η",
+        "h",
+        "number",
+        "Scale of the Weibull fit of the job's time between incidents.",
+        "maximum likelihood; Wald interval on the log scale",
+        "derived",
+    ),
+    _o("log_likelihood", "Log-likelihood", "", "number", "Log-likelihood of the fit.", "", "", 1),
+    _o(
+        "aic",
+        "AIC",
+        "",
+        "number",
+        "Akaike information criterion (lower is better).",
+        "2k − 2 ln L",
+        "",
+        1,
+    ),
+    _o(
+        "ks_distance",
+        "KS distance",
+        "",
+        "number",
+        "Largest gap between the log's and the fit's distribution functions.",
+        "sup |F_n − F|",
+        "",
+        3,
+    ),
+    _o(
+        "ks_p_value",
+        "KS p-value (optimistic)",
+        "",
+        "pvalue",
+        "Kolmogorov-Smirnov p-value; optimistic because the parameters were fitted to the "
+        "same data.",
+    ),
+    _o("failure_count", "Failures", "", "count", "Failures in the log."),
+    _o(
+        "cause_share",
+        "Share of failures",
+        "fraction",
+        "percent",
+        "Share of the log's failures with this cause.",
+    ),
+    _o(
+        "llama3_cause_share",
+        "Llama 3 share",
+        "fraction",
+        "percent",
+        "Share of Llama 3 405B's 419 unexpected interruptions with this cause.",
+        "",
+        "llama3_2024",
+    ),
+    _o(
+        "expected_failures",
+        "Expected failures",
+        "",
+        "number",
+        "Failures a node would have if all nodes were alike.",
+        "failures / nodes",
+    ),
+    _o("p_value", "p-value", "", "pvalue", "Binomial upper tail P(X ≥ count)."),
+    _o(
+        "p_value_bonferroni",
+        "p-value (Bonferroni)",
+        "",
+        "pvalue",
+        "The p-value times the number of nodes (flagged below 0.05).",
+    ),
+)
+
+#: The Sensitivity page's figures beyond the evaluation's own.
+SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "goodput_swing",
+        "Goodput swing",
+        "fraction",
+        "points",
+        "Goodput with the input raised minus goodput with it lowered (absolute).",
+        "|g(high) − g(low)|",
+    ),
+    _o(
+        "lost_usd_per_day_swing",
+        "Lost-per-day swing",
+        "USD/day",
+        "usd",
+        "Lost dollars per day with the input raised minus lowered (absolute).",
+        "|lost(high) − lost(low)|",
+    ),
+)
+
 #: Sections of the registry: (id, title, outputs).  Reports group figures beyond the
 #: core ones by section.  A bare tuple of outputs is accepted too (section "other").
 _SECTIONS: tuple = (
@@ -1465,6 +1798,10 @@ _SECTIONS: tuple = (
     ("instances", "Instance choice", INSTANCE_OUTPUTS),
     ("optimize", "Recommendations", OPTIMIZE_OUTPUTS),
     ("montecarlo", "Monte Carlo", MONTECARLO_OUTPUTS),
+    ("loss_table", "Loss table", LOSS_TABLE_OUTPUTS),
+    ("network_tables", "Collectives and fabric faults", NETWORK_TABLE_OUTPUTS),
+    ("failure_log", "Failure log fits", FAILURE_LOG_OUTPUTS),
+    ("sensitivity", "Sensitivity", SENSITIVITY_OUTPUTS),
 )
 
 

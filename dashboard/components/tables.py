@@ -1,0 +1,31 @@
+"""Tables and tile rows drawn one way on every page.
+
+* :func:`show` — a display table (from :func:`dashboard.services.display.table`) as a
+  static table: long text (sources, notes) wraps instead of being cut off, and every cell
+  is text in the page (searchable, copyable, checked by the browser tests).
+* :func:`tiles` — rows of ``st.metric`` tiles for output keys, labelled, formatted and
+  explained (meaning, formula, source) from the output registry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import polars as pl
+import streamlit as st
+from goodput_lab.dashboard.services import display
+
+
+def show(df: pl.DataFrame, *, container=None) -> None:
+    """Draw a display table (every cell already a formatted string)."""
+    (container or st).table(df, hide_index=True)
+
+
+def tiles(values: Mapping[str, Any], *rows: Sequence[str], container=None) -> None:
+    """One row of metric tiles per sequence of output keys (values looked up in ``values``)."""
+    c = container or st
+    for keys in rows:
+        cols = c.columns(len(keys))
+        for col, key in zip(cols, keys, strict=True):
+            col.metric(**display.tile(key, values.get(key)))
