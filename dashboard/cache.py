@@ -27,6 +27,39 @@ def evaluation(scenario: Scenario) -> Evaluation:
     return evaluate(scenario, catalog())
 
 
+# ---- Overview
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def goodput_vs_rate(scenario: Scenario):
+    from goodput_lab.dashboard.services import overview as ov_svc
+
+    return ov_svc.goodput_vs_rate(scenario, catalog())
+
+
+# ---- Checkpoints page (keyed on the scenario and the page's tier table)
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def checkpoint_analysis(scenario: Scenario, tiers: dict):
+    """(evaluation, strategy table, waste curves, their optima, replica survival)."""
+    from goodput_lab.dashboard.services import checkpoints as ck_svc
+    from goodput_lab.models import evaluate as _evaluate
+
+    ev = _evaluate(scenario, catalog(), tiers)
+    curves, optima = ck_svc.waste_curves(scenario, catalog(), tiers)
+    return (
+        ev,
+        ck_svc.strategy_table(scenario, catalog(), tiers),
+        curves,
+        optima,
+        ck_svc.replica_survival(scenario, catalog(), tiers),
+    )
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def memory_answer(scenario: Scenario, tiers: dict, replicas: int):
+    from goodput_lab.dashboard.services import checkpoints as ck_svc
+
+    return ck_svc.memory_vs_scenario(scenario, catalog(), tiers, replicas)
+
+
 # ---- Compare, Sensitivity and Optimizer pages
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def comparison(baseline: Scenario, candidate: Scenario):
@@ -64,3 +97,10 @@ def instance_ranking(scenario: Scenario, deadline, prices: tuple = (), mfus: tup
     """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash.  The
     Optimizer (no overrides) and the Instances page share entries for the same inputs."""
     return inst_svc.ranking(scenario, catalog(), deadline, dict(prices), dict(mfus))
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def instance_robustness(scenario: Scenario, deadline, prices: tuple = (), mfus: tuple = ()):
+    """Break-even price and MFU of the ranking's verdict (same arguments as the ranking)."""
+    ranking = instance_ranking(scenario, deadline, prices, mfus)
+    return inst_svc.robustness(scenario, catalog(), ranking, dict(prices))

@@ -56,6 +56,19 @@ def _number(lo: float, hi: float, step: float | None = None, kind=float):
     return check
 
 
+def _choice_int(*allowed: int):
+    def check(text: str) -> int:
+        try:
+            x = int(text)
+        except ValueError:
+            raise ValueError("one of " + ", ".join(str(a) for a in allowed)) from None
+        if x not in allowed:
+            raise ValueError("one of " + ", ".join(str(a) for a in allowed))
+        return x
+
+    return check
+
+
 def _bool(text: str) -> bool:
     if text not in ("true", "false"):
         raise ValueError("'true' or 'false'")
@@ -76,6 +89,11 @@ PAGE_PARAMS = {
     "cmp.candidate_edits": ("cmp:candidate:edits", _edits),
     "sens.pct": ("sens:pct", _number(5, 50, 5, int)),
     "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
+    "ckpt.replicas": ("ckpt:replicas", _number(1, 4, 1, int)),
+    "net.events": ("net:events_per_day", _number(0.0, 10_000.0)),
+    "mc.trials": ("mc:trials", _choice_int(200, 500, 1000, 2000, 5000, 10000, 20000)),
+    "mc.days": ("mc:days", _number(1.0, 365.0)),
+    "mc.seed": ("mc:seed", _number(0, 2**31 - 1, 1, int)),
     "deadline.on": ("deadline:on", _bool),
     "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
 }

@@ -9,15 +9,19 @@ from goodput_lab.dashboard.charts.network import (
     reroute_chart,
     scaling_efficiency_chart,
 )
+from goodput_lab.dashboard.components import persist, tables
+from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import network as svc
 
 scenario, ev = page_context.current("Network")
 m = ev.metrics
+fv = display.format_value
 
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
-    f"{scenario['workload.params_billion']:g}B parameters, TP {scenario['workload.tensor_parallel']}"
-    f", PP {scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}"
+    f"{scenario['cluster.nodes']:,} × {ev.instance.instance}, "
+    f"{display.field_value('workload.params_billion', scenario['workload.params_billion'])}, "
+    f"tensor parallel {scenario['workload.tensor_parallel']}, pipeline parallel "
+    f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}."
 )
 
 if m["memory_fits"] < 1:
@@ -26,46 +30,35 @@ if m["memory_fits"] < 1:
         "or the scale-up bandwidth is unknown. See the Instances page for the reason."
     )
 
-c1, c2, c3, c4 = st.columns(4)
-c1.metric(
-    "Gradient all-reduce per step",
-    f"{m['allreduce_ms']:,.0f} ms",
-    help="Data-parallel gradient synchronisation (hierarchical all-reduce, ×1.5 for ZeRO-3); "
-    f"{m['allreduce_exposed_ms']:,.0f} ms of it is not hidden behind the backward pass.",
-)
 e2e = scenario["workload.mfu_basis"] == "end_to_end"
+c1, c2, c3, c4 = st.columns(4)
+t = display.tile("allreduce_ms", m["allreduce_ms"])
+t["help"] += (
+    f" Not hidden behind the backward pass: {fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])}."
+)
+c1.metric(**t)
 parts = (
-    f"compute {m['compute_seconds_per_step']:.2f} s + bubble "
-    f"{m['bubble_seconds_per_step']:.2f} s + exposed DP {m['allreduce_exposed_ms'] / 1e3:.2f} s "
-    f"+ TP {m['tp_comm_ms'] / 1e3:.2f} s + PP {m['pp_comm_ms'] / 1e3:.2f} s"
+    f"compute {fv('compute_seconds_per_step', m['compute_seconds_per_step'])} + bubble "
+    f"{fv('bubble_seconds_per_step', m['bubble_seconds_per_step'])} + exposed data-parallel "
+    f"{fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])} + tensor-parallel "
+    f"{fv('tp_comm_ms', m['tp_comm_ms'])} + pipeline {fv('pp_comm_ms', m['pp_comm_ms'])}"
 )
-c2.metric(
-    "Step time",
-    f"{m['step_seconds']:.2f} s",
-    help=(
-        "6·N·tokens per step / (accelerators × peak × MFU): the MFU is end to end, so "
-        f"communication and bubble are inside it, not added. Network model's split: {parts}"
-        if e2e
-        else parts
-    ),
+t = display.tile("step_seconds", m["step_seconds"])
+t["help"] = (
+    "6·N·tokens per step / (accelerators × peak × MFU): the MFU is end to end, so "
+    f"communication and bubble are inside it, not added. The network model's split: {parts}."
+    if e2e
+    else f"The sum of {parts}."
 )
-c3.metric(
-    "Scaling efficiency",
-    f"{m['scaling_efficiency'] * 100:.1f}%",
-    help="Compute time / (compute + bubble + exposed communication) with compute at the "
-    "scenario MFU"
-    + (
-        ": informational under the end-to-end MFU basis (the step time does not use it)."
-        if e2e
-        else ": the share of each step spent on model math."
-    ),
+c2.metric(**t)
+t = display.tile("scaling_efficiency", m["scaling_efficiency"])
+t["help"] += (
+    " Informational under the end-to-end MFU basis (the step time does not use it)."
+    if e2e
+    else " The share of each step spent on model math."
 )
-c4.metric(
-    "Effective MFU",
-    f"{m['effective_mfu'] * 100:.1f}%",
-    help="End-to-end MFU before failures and checkpoints: "
-    + ("the scenario MFU (end-to-end basis)." if e2e else "scenario MFU × scaling efficiency."),
-)
+c3.metric(**t)
+c4.metric(**display.tile("effective_mfu", m["effective_mfu"]))
 if e2e:
     share = m["exposed_comm_fraction_of_step"]
     st.caption(
@@ -73,11 +66,12 @@ if e2e:
         "are inside the MFU, and more bandwidth does not change the time to train here "
         "(switch workload.mfu_basis to compute_only to add them). "
         + (
-            f"The network model puts {share:.0%} of the step in exposed communication, part "
-            "of the gap between the MFU and the accelerator's peak."
+            f"The network model puts {fv('exposed_comm_fraction_of_step', share)} of the step "
+            "in exposed communication, part of the gap between the MFU and the accelerator's peak."
             if share <= 1
-            else f"The network model's exposed communication alone ({share:.0%} of the step) "
-            "is longer than the step this MFU implies."
+            else "The network model's exposed communication alone "
+            f"({fv('exposed_comm_fraction_of_step', share)} of the step) is longer than the "
+            "step this MFU implies."
         )
     )
     if m["mfu_gap_exceeded"] > 0.5:
@@ -88,9 +82,10 @@ if e2e:
             "parallelism and fabric."
         )
 st.caption(
-    f"Inter-node efficiency η = {scenario['network.inter_node_efficiency']:.0%} of EFA line rate: "
-    "no trustworthy public full-scale p5 bus bandwidth exists, so this is your input (set it "
-    "from NCCL-tests busbw measured on your cluster)."
+    "Inter-node efficiency η = "
+    f"{display.field_value('network.inter_node_efficiency', scenario['network.inter_node_efficiency'])}"
+    " of the EFA line rate: no trustworthy public full-scale p5 bus bandwidth exists, so this "
+    "is your input (set it from NCCL-tests busbw measured on your cluster)."
 )
 
 df = cache.network_scaling(scenario)
@@ -101,50 +96,37 @@ with right:
     st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-st.dataframe(
-    svc.algorithm_table(scenario, ev),
-    column_config={
-        "algorithm": "Algorithm",
-        "ranks": st.column_config.NumberColumn("DP ranks", format="%.0f"),
-        "message_GB": st.column_config.NumberColumn("Message (GB/rank)", format="%.3f"),
-        "time_ms": st.column_config.NumberColumn("Time (ms)", format="%.1f"),
-        "algbw_GBps": st.column_config.NumberColumn("algbw (GB/s)", format="%.2f"),
-        "busbw_GBps": st.column_config.NumberColumn("busbw (GB/s)", format="%.2f"),
-    },
-    hide_index=True,
-)
+tables.show(display.table(svc.algorithm_table(scenario, ev), svc.ALGORITHM_COLUMNS))
 st.caption(
-    "α-β model (Thakur, Rabenseifner & Gropp 2005); algbw = size/time and busbw = algbw × "
-    "2(n−1)/n as NCCL-tests report them (doc/PERFORMANCE.md)."
+    "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
+    "NCCL-tests report them (doc/PERFORMANCE.md)."
 )
 
-st.subheader("Fabric faults: reroute time")
-events = st.number_input(
-    "Fabric link/switch events per day (for this comparison)",
+st.subheader("Fabric faults: what the reroute time costs")
+events = persist.widget(
+    st.columns([1, 2])[0].number_input,
+    "net:events_per_day",
+    float(scenario["network.fabric_events_per_day"] or 1.0),
+    label="Fabric link/switch events per day (for this comparison)",
     min_value=0.0,
     max_value=10_000.0,
-    value=float(scenario["network.fabric_events_per_day"] or 1.0),
     step=0.5,
-    key="net:events_per_day",
+    format="%g",
     help="Llama 3 405B saw 35 switch/cable interruptions in 54 days (0.65/day).",
 )
-rr = svc.reroute_comparison(scenario, cache.catalog(), events)
+rr = svc.reroute_comparison(scenario, cache.catalog(), float(events))
 st.plotly_chart(reroute_chart(rr), width="stretch")
+timeout = display.field_value(
+    "network.collective_timeout_seconds", scenario["network.collective_timeout_seconds"]
+)
 with st.expander("Reroute comparison as a table"):
-    st.dataframe(
-        rr.select(["reroute", "reroute_seconds", "goodput_pct", "fabric_cost_usd_per_day"]),
-        column_config={
-            "reroute": "Reroute (labelled input)",
-            "reroute_seconds": st.column_config.NumberColumn("Stall (s)", format="%.1f"),
-            "goodput_pct": st.column_config.NumberColumn("Goodput (%)", format="%.3f"),
-            "fabric_cost_usd_per_day": st.column_config.NumberColumn(
-                "Cost (USD/day)", format="$%.0f"
-            ),
-        },
-        hide_index=True,
-    )
+    rows = [
+        {**r, "outcome": "job restarts" if r["becomes_job_failure"] else "stall"}
+        for r in rr.iter_rows(named=True)
+    ]
+    tables.show(display.table(rows, svc.REROUTE_COLUMNS))
 st.caption(
-    f"A stall longer than the collective timeout ({scenario['network.collective_timeout_seconds']:g}"
-    " s) aborts the job and costs a full recovery. Vendor figures (SIDR 'sub-second') are claims, "
-    "not measurements; BGP/BFD timers are protocol settings."
+    f"A stall longer than the collective timeout ({timeout}) aborts the job and costs a full "
+    "recovery. Vendor figures (SIDR 'sub-second') are claims, not measurements; BGP/BFD timers "
+    "are protocol settings."
 )

@@ -6,7 +6,9 @@ import plotly.graph_objects as go
 import polars as pl
 from goodput_lab.models.outputs import format_savings
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 COLORS = ("#d62728", "#ff7f0e", "#8c564b", "#1f77b4", "#2ca02c", "#9467bd")
 
 
@@ -37,46 +39,56 @@ def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
             hovertemplate="optimum %{x:.2f} min, waste %{y:.2f}%<extra></extra>",
         )
     top = float(optima["waste_pct"].max()) * 2.5 if optima.height else 100.0
-    fig.update_layout(
-        title="Waste vs checkpoint interval (★ = optimum, exact Daly)",
-        xaxis_title="Level-1 checkpoint interval (min, log scale)",
-        yaxis_title="Wall-clock time wasted (%)",
-        xaxis_type="log",
-        yaxis_range=[0, min(top, 100.0)],
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25},
+    style.layout(
+        fig,
+        "Waste against the checkpoint interval",
+        subtitle="★ marks each strategy's optimum (Daly's exact expectation)",
+        x_title="Level-1 checkpoint interval (min, log scale)",
+        y_title="Wall-clock time wasted (%)",
+        height=460,
     )
+    style.log_axis(fig, "x", curves["interval_minutes"].to_numpy())
+    fig.update_yaxes(range=[0, min(top, 100.0)], ticksuffix="%")
     return fig
 
 
 def strategy_chart(table: pl.DataFrame) -> go.Figure:
-    """Goodput per strategy (bars), labelled with what each saves or costs per day versus the
-    first row (this scenario)."""
+    """Goodput per strategy (horizontal bars), each labelled with what it saves or costs per
+    day versus the first row (this scenario)."""
     goodput = [100.0 * g for g in table["goodput"].to_list()]
     savings = table["savings_usd_per_day"].to_list()
-    text = [
-        f"{g:.2f}%" if i == 0 else f"{g:.2f}%<br>{format_savings(s)}"
-        for i, (g, s) in enumerate(zip(goodput, savings, strict=True))
+    names = table["strategy"].to_list()
+    labels = [
+        f"<b>{n}</b>"
+        if i == 0
+        else f"{n}<br><span style='font-size:10px'>{format_savings(s)}</span>"
+        for i, (n, s) in enumerate(zip(names, savings, strict=True))
     ]
     fig = go.Figure(
         go.Bar(
-            x=table["strategy"].to_list(),
-            y=goodput,
-            text=text,
+            y=labels,
+            x=goodput,
+            orientation="h",
+            text=[f"{g:.2f}%" for g in goodput],
             textposition="outside",
+            cliponaxis=False,
             marker_color=[COLORS[i % len(COLORS)] for i in range(table.height)],
-            hovertemplate="%{x}: goodput %{y:.2f}%<extra></extra>",
+            hovertemplate="%{y}: goodput %{x:.2f}%<extra></extra>",
         )
     )
     lo = max(0.0, min(goodput) - 5.0) if goodput else 0.0
-    fig.update_layout(
-        title="Strategies vs this scenario: goodput and savings per day",
-        xaxis_title="Checkpoint strategy (alternatives: tier-model times, optimal interval)",
-        yaxis_title="Goodput (% of wall-clock time)",
-        yaxis_range=[lo, 101.0],
-        template=TEMPLATE,
-        showlegend=False,
+    style.layout(
+        fig,
+        "Goodput of each strategy, and what it saves",
+        subtitle="Against this scenario (bold); alternatives use tier-model times and the "
+        "optimal interval",
+        x_title="Goodput (% of wall-clock time)",
+        legend=False,
+        height=460,
     )
+    fig.update_xaxes(range=[lo, 102.0], ticksuffix="%")
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    fig.update_layout(margin={"l": 170, "r": 40})
     return fig
 
 
@@ -95,14 +107,15 @@ def replica_chart(survival: pl.DataFrame, current_replicas: int | None = None) -
         )
     if current_replicas is not None:
         fig.add_vline(x=current_replicas, line={"dash": "dot", "color": "#555"})
-    fig.update_layout(
-        title="Failures that destroy every in-memory copy of a shard",
-        xaxis_title="In-memory replicas per shard",
-        yaxis_title="Falls back to the durable tier (% of failures, log)",
-        yaxis_type="log",
-        yaxis_exponentformat="power",
-        xaxis={"dtick": 1},
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25},
+    style.layout(
+        fig,
+        "Failures that destroy every in-memory copy",
+        subtitle="They fall back to the durable tier; dotted line: replicas chosen above",
+        x_title="In-memory replicas per shard",
+        y_title="Share of failures (%, log scale)",
+        height=460,
     )
+    style.drop_empty(fig)
+    style.log_axis(fig, "y", survival["fallback_probability"].to_numpy() * 100)
+    fig.update_xaxes(dtick=1)
     return fig

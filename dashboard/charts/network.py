@@ -5,38 +5,47 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 
 
-def _per_fabric_lines(df: pl.DataFrame, y: str, title: str, y_title: str, current_nodes: float):
+def _per_fabric_lines(df: pl.DataFrame, y: str, current_nodes: float) -> go.Figure:
     fig = go.Figure()
-    for (fabric,), part in df.group_by("fabric", maintain_order=True):
+    for i, ((name,), part) in enumerate(df.group_by("instance", maintain_order=True)):
         fig.add_scatter(
-            x=part["nodes"].to_numpy(), y=part[y].to_numpy(), mode="lines", name=str(fabric)
+            x=part["nodes"].to_numpy(),
+            y=part[y].to_numpy(),
+            mode="lines",
+            name=str(name),
+            line={"color": style.SEQUENCE[i % len(style.SEQUENCE)]},
+            customdata=part["fabric"].to_list(),
+            hovertemplate="%{customdata}<br>%{x:,.0f} nodes: %{y:,.3g}<extra></extra>",
         )
-    fig.add_vline(x=current_nodes, line_dash="dot", line_color="#888")
-    fig.update_layout(
-        title=title,
-        xaxis_title="Nodes in the job (log scale)",
-        yaxis_title=y_title,
-        xaxis_type="log",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25},
-        margin={"t": 60},
+    fig.add_vline(
+        x=current_nodes,
+        line_dash="dot",
+        line_color="#888",
+        annotation_text="this scenario",
+        annotation_position="top",
+        annotation_font_size=10,
     )
     return fig
 
 
 def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
-    """Data-parallel gradient synchronisation per step (ms) against nodes, per fabric."""
-    fig = _per_fabric_lines(
-        df,
-        "allreduce_ms",
-        "Gradient all-reduce per step vs nodes, by instance fabric",
-        "All-reduce time per step (ms, log scale)",
-        current_nodes,
+    """Data-parallel gradient synchronisation per step (ms) against nodes, per instance."""
+    fig = _per_fabric_lines(df, "allreduce_ms", current_nodes)
+    style.layout(
+        fig,
+        "Gradient all-reduce per step",
+        subtitle="Against nodes in the job, for each instance's fabric (EFA and scale-up)",
+        x_title="Nodes in the job (log scale)",
+        y_title="All-reduce per step (ms, log scale)",
+        height=480,
     )
-    fig.update_yaxes(type="log")
+    style.log_axis(fig, "x", df["nodes"].to_numpy())
+    style.log_axis(fig, "y", df["allreduce_ms"].to_numpy())
     return fig
 
 
@@ -46,45 +55,55 @@ def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figur
     Compute at the scenario MFU; with an end-to-end MFU this is informational (the step
     time does not use it), see :mod:`models.compute`.
     """
-    fig = _per_fabric_lines(
-        df,
-        "scaling_efficiency_pct",
-        "Scaling efficiency vs nodes: compute / (compute + bubble + exposed communication)",
-        "Scaling efficiency (%)",
-        current_nodes,
+    fig = _per_fabric_lines(df, "scaling_efficiency_pct", current_nodes)
+    style.layout(
+        fig,
+        "Scaling efficiency against nodes",
+        subtitle="compute / (compute + bubble + exposed communication), per instance",
+        x_title="Nodes in the job (log scale)",
+        y_title="Scaling efficiency (%)",
+        height=480,
     )
-    fig.update_yaxes(range=[0, 101])
+    style.log_axis(fig, "x", df["nodes"].to_numpy())
+    fig.update_yaxes(range=[0, 101], ticksuffix="%")
     return fig
 
 
 def reroute_chart(df: pl.DataFrame) -> go.Figure:
     """Money lost per day to fabric events for each labelled reroute time."""
-    colors = ["#d62728" if f else "#1f77b4" for f in df["becomes_job_failure"].to_list()]
+    colors = [style.COLORS["red"] if f else style.COLORS["blue"] for f in df["becomes_job_failure"]]
+    cost = df["fabric_cost_usd_per_day"].to_list()
+    pts = df["fabric_goodput_loss"].to_list()
+    text = [
+        " · ".join(t for t in (c, p) if t) or "no cost"
+        for c, p in zip(
+            style.bar_text("fabric_cost_usd_per_day", cost),
+            style.bar_text("fabric_goodput_loss", [-x for x in pts]),
+            strict=True,
+        )
+    ]
     fig = go.Figure(
         go.Bar(
-            y=df["reroute"].to_list(),
+            y=style.wrap_all(df["reroute"].to_list(), 34),
             x=df["fabric_cost_usd_per_day"].to_numpy(),
             orientation="h",
             marker_color=colors,
-            text=[
-                f"${c:,.0f}/day, −{p:.3f} goodput pts"
-                for c, p in zip(
-                    df["fabric_cost_usd_per_day"].to_list(),
-                    df["goodput_loss_points"].to_list(),
-                    strict=True,
-                )
-            ],
-            textposition="auto",
+            text=text,
+            textposition="outside",
+            cliponaxis=False,
             hovertemplate="%{y}<br>%{text}<extra></extra>",
         )
     )
-    fig.update_layout(
-        title="Cost of fabric reroute stalls (red: stall exceeds the collective timeout)",
-        yaxis_title="Reroute mechanism (labelled input)",
-        xaxis_title="Cost of fabric events (USD/day)",
-        yaxis_autorange="reversed",
-        template=TEMPLATE,
-        showlegend=False,
-        margin={"t": 60},
+    top = max(cost) if cost else 0.0
+    style.layout(
+        fig,
+        "Cost of fabric reroute stalls",
+        subtitle="Red: the stall outlasts the collective timeout and the job restarts",
+        x_title="Cost of fabric events ($/day)",
+        legend=False,
+        height=380,
     )
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    fig.update_xaxes(range=[0, max(top * 1.45, 1.0)], tickprefix="$", tickformat=",.0f")
+    fig.update_layout(margin={"l": 250})
     return fig

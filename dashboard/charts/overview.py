@@ -1,47 +1,58 @@
-"""Figures for the Overview page."""
+"""Figures for the Overview page (pure builders: DataFrame -> go.Figure)."""
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 
 
 def loss_waterfall(losses: pl.DataFrame, goodput: float) -> go.Figure:
-    """Waterfall from 100% ideal to achieved goodput, one bar per loss component.
+    """Waterfall from 100% ideal to achieved goodput, one bar per loss component, drawn
+    horizontally so every component's name reads in full.
 
     ``losses`` needs columns ``label`` and ``goodput_points`` (percent of wall time).
+    Components that round to zero are left out (they would only add a "−0.00" label); the
+    bars still add up to the achieved goodput.
     """
-    labels = ["Ideal", *losses["label"].to_list(), "Achieved goodput"]
-    values = [100.0] + [-v for v in losses["goodput_points"].to_list()] + [goodput * 100]
-    measure = ["absolute"] + ["relative"] * losses.height + ["total"]
-    text = ["100%"] + [f"−{v:.2f}" for v in losses["goodput_points"].to_list()]
-    text += [f"{goodput * 100:.2f}%"]
+    shown = losses.filter(pl.col("goodput_points").abs() >= 0.005)
+    pts = shown["goodput_points"].to_list()
+    labels = ["Ideal", *shown["label"].to_list(), "Achieved goodput"]
+    values = [100.0] + [-v for v in pts] + [goodput * 100]
+    measure = ["absolute"] + ["relative"] * shown.height + ["total"]
+    text = ["100%"] + [f"−{v:.2f}" for v in pts] + [f"{goodput * 100:.2f}%"]
     fig = go.Figure(
         go.Waterfall(
-            x=labels,
-            y=values,
+            y=style.wrap_all(labels, 22),
+            x=values,
+            orientation="h",
             measure=measure,
             text=text,
             textposition="outside",
-            decreasing={"marker": {"color": "#d62728"}},
-            totals={"marker": {"color": "#2ca02c"}},
-            increasing={"marker": {"color": "#1f77b4"}},
+            cliponaxis=False,
+            decreasing={"marker": {"color": style.COLORS["red"]}},
+            totals={"marker": {"color": style.COLORS["green"]}},
+            increasing={"marker": {"color": style.COLORS["blue"]}},
             connector={"line": {"color": "#888", "width": 1}},
-            hovertemplate="%{x}: %{text}<extra></extra>",
+            hovertemplate="%{y}: %{text}<extra></extra>",
         )
     )
     lo = max(0.0, min(goodput * 100 - 5, 80.0))
-    fig.update_layout(
-        title="Where the wall-clock time goes: ideal to achieved goodput",
-        xaxis_title="Loss component",
-        yaxis_title="Share of wall-clock time (%)",
-        yaxis_range=[lo, 101.5],
-        template=TEMPLATE,
-        showlegend=False,
-        margin={"t": 60, "b": 40},
+    style.layout(
+        fig,
+        "Where the wall-clock time goes",
+        subtitle="From 100% (no failures, no checkpoints) to the achieved goodput, in points "
+        "of wall-clock time",
+        x_title="Share of wall-clock time (%)",
+        legend=False,
+        height=430,
     )
+    fig.update_xaxes(range=[lo, 104.5], ticksuffix="%")
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    fig.update_layout(margin={"l": 150})
     return fig
 
 
@@ -55,26 +66,33 @@ def goodput_vs_rate_chart(
         y=sweep["goodput_pct"].to_numpy(),
         name="Daly exact",
         mode="lines",
+        line={"color": style.COLORS["blue"]},
+        hovertemplate="%{x:.3f}% per node-day: goodput %{y:.2f}%<extra>Daly exact</extra>",
     )
     fig.add_scatter(
         x=sweep["node_failure_rate_pct"].to_numpy(),
         y=sweep["goodput_first_order_pct"].to_numpy(),
-        name="First order",
+        name="First order (spreadsheet)",
         mode="lines",
-        line={"dash": "dash"},
+        line={"dash": "dash", "color": style.COLORS["orange"]},
+        hovertemplate="%{x:.3f}% per node-day: goodput %{y:.2f}%<extra>first order</extra>",
     )
     fig.add_scatter(
         x=[current_rate_pct],
         y=[current_goodput * 100],
-        name="This scenario",
+        name=f"This scenario: {current_goodput * 100:.2f}%",
         mode="markers",
         marker={"size": 12, "symbol": "diamond", "color": "black"},
+        hovertemplate="%{x:.3f}% per node-day: goodput %{y:.2f}%<extra>this scenario</extra>",
     )
-    fig.update_layout(
-        title="Goodput vs node failure rate",
-        xaxis_title="Node failure rate (% of nodes per day)",
-        yaxis_title="Goodput (% of wall-clock time)",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.2},
+    style.layout(
+        fig,
+        "Goodput against node failure rate",
+        subtitle="All other inputs as in the sidebar",
+        x_title="Node failure rate (% of nodes per day)",
+        y_title="Goodput (% of wall-clock time)",
+        height=430,
     )
+    fig.update_xaxes(ticksuffix="%")
+    fig.update_yaxes(ticksuffix="%")
     return fig

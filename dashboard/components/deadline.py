@@ -35,6 +35,7 @@ def show(container=None) -> float | None:
         min_value=1.0,
         max_value=3650.0,
         step=1.0,
+        format="%g",
         disabled=not on,
     )
     return float(days) if on else None

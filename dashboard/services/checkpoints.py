@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 import polars as pl
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import Scenario, compare, evaluate, evaluate_arrays, resolve_inputs
 from goodput_lab.models import checkpoint as ck
 from goodput_lab.models.catalog import Instance
@@ -69,6 +70,22 @@ TIER_COLUMNS = (
     "capacity_GB_per_node",
     "source",
 )
+
+
+#: Worded headers, units and number formats of the editable tier table.
+TIER_EDITOR_COLUMNS: dict[str, Any] = {
+    "tier": "Tier",
+    "label": "Description",
+    "write_GBps_per_node": "Write per node (GB/s)",
+    "read_GBps_per_node": "Read per node (GB/s)",
+    "aggregate_write_GBps": "Aggregate write cap (GB/s)",
+    "aggregate_read_GBps": "Aggregate read cap (GB/s)",
+    "throughput_MBps_per_TiB": "Throughput per TiB (MB/s)",
+    "provisioned_TiB": "Provisioned (TiB)",
+    "fixed_seconds": "Fixed overhead (s)",
+    "capacity_GB_per_node": "Capacity per node (GB)",
+    "source": "Source",
+}
 
 
 def tier_table(tiers: dict[str, ck.Tier]) -> pl.DataFrame:
@@ -240,43 +257,37 @@ def memory_vs_scenario(
     )
     c = compare(scenario, cand, catalog, tiers)
     b, k = c.baseline, c.candidate
-    two = scenario["checkpoint.strategy"] != "durable_only"
-    rows = [
-        ("Save/restore times", basis(scenario), "tier model"),
-        (
-            "Checkpoint size",
-            f"{b['checkpoint_size_TB']:.2f} TB",
-            f"{k['checkpoint_size_TB']:.2f} TB",
-        ),
-        ("Blocking save", f"{b['save_seconds']:.1f} s", f"{k['save_seconds']:.2f} s (memory)"),
-        ("Restore", f"{b['restore_seconds']:.1f} s", f"{k['restore_seconds']:.2f} s (peer memory)"),
-        (
-            "Checkpoint interval",
-            f"{b['checkpoint_interval_minutes']:.1f} min ({interval_basis(scenario)})",
-            f"{k['checkpoint_interval_minutes']:.1f} min (optimal); durable every "
-            f"{k['durable_interval_minutes']:.0f} min",
-        ),
-        (
-            "Failures falling back to the durable tier",
-            f"{b['fallback_fraction'] * 100:.2f}%" if two else "all (single level)",
-            f"{k['fallback_fraction'] * 100:.2f}% ({k['fallback_failures_per_day']:.3f}/day)",
-        ),
-        (
-            "Rework per failure",
-            f"{b['rework_minutes_per_failure']:.1f} min",
-            f"{k['rework_minutes_per_failure']:.1f} min",
-        ),
-        ("Save mode", scenario["checkpoint.save_mode"], scenario["checkpoint.save_mode"]),
-        ("Goodput", f"{b['goodput'] * 100:.2f}%", f"{k['goodput'] * 100:.2f}%"),
-        ("Lost per day", f"${b['lost_usd_per_day']:,.0f}", f"${k['lost_usd_per_day']:,.0f}"),
-    ]
-    table = pl.DataFrame(
+    cand_head = f"Memory ({replicas} replicas) + durable"
+    words = pl.DataFrame(
         {
-            "Quantity": [r[0] for r in rows],
-            "This scenario": [r[1] for r in rows],
-            f"Memory ({replicas} replicas) + durable": [r[2] for r in rows],
+            "Figure": ["Save/restore times", "Save mode"],
+            "This scenario": [basis(scenario), scenario["checkpoint.save_mode"]],
+            cand_head: ["tier model", scenario["checkpoint.save_mode"]],
         }
     )
+    keys = (
+        "checkpoint_size_TB",
+        "save_seconds",
+        "restore_seconds",
+        "checkpoint_interval_minutes",
+        "durable_interval_minutes",
+        "fallback_fraction",
+        "rework_minutes_per_failure",
+        "goodput",
+        "lost_usd_per_day",
+    )
+    figures = display.metric_rows(
+        [{"key": key, "b": b[key], "c": k[key]} for key in keys],
+        [("b", "This scenario"), ("c", cand_head)],
+    )
+    if scenario["checkpoint.strategy"] == "durable_only":  # one level: every restore is durable
+        figures = figures.with_columns(
+            pl.when(pl.col("Figure") == display.OUTPUTS["fallback_fraction"].label)
+            .then(pl.lit("all (single level)"))
+            .otherwise(pl.col("This scenario"))
+            .alias("This scenario")
+        )
+    table = pl.concat([words, figures])
     return MemoryVsScenario(
         baseline=scenario,
         candidate=cand,

@@ -82,9 +82,9 @@ def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
         rows.append(
             {
                 "algorithm": name,
-                "ranks": d,
-                "message_GB": size / 1e9,
-                "time_ms": seconds * 1e3,
+                "allreduce_ranks": d,
+                "allreduce_message_GB": size / 1e9,
+                "collective_ms": seconds * 1e3,
                 "algbw_GBps": net.algbw_GBps(size, seconds) if seconds > 0 else math.nan,
                 "busbw_GBps": net.busbw_GBps("all_reduce", size, seconds, d)
                 if seconds > 0
@@ -121,8 +121,28 @@ def reroute_comparison(
             "reroute": labels,
             "reroute_seconds": secs,
             "becomes_job_failure": secs > scenario["network.collective_timeout_seconds"],
+            "goodput": g,
             "goodput_pct": g * 100,
+            "fabric_goodput_loss": g0 - g,
             "goodput_loss_points": (g0 - g) * 100,
             "fabric_cost_usd_per_day": (g0 - g) * cluster,
         }
     )
+
+
+ALGORITHM_COLUMNS = (
+    ("algorithm", "Algorithm"),
+    "allreduce_ranks",
+    "allreduce_message_GB",
+    "collective_ms",
+    "algbw_GBps",
+    "busbw_GBps",
+)
+REROUTE_COLUMNS = (
+    ("reroute", "Reroute (labelled input)"),
+    "reroute_seconds",
+    ("outcome", "Outcome"),
+    "goodput",
+    "fabric_goodput_loss",
+    "fabric_cost_usd_per_day",
+)

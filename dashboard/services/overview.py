@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from goodput_lab.dashboard.services.display import field_value
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.pricing import Price
 
+DAYS_PER_YEAR = 365.25
+
 
 def display_value(key: str, value) -> str:
-    """A field value as shown to people (fractions shown in %, None as 'from catalog')."""
-    f = FIELDS[key]
-    if value is None:
-        return "from catalog" if f.kind != "str" else "not set"
-    if isinstance(value, str):
-        return value
-    if f.scale == 100.0:
-        return f"{value * 100:.4g} %"
-    if f.kind == "int":
-        return f"{value:,}"
-    return f"{value:,.6g}"
+    """A field value as shown to people, with its unit ("2,000 nodes", "0.2%", "catalog
+    price"): :func:`dashboard.services.display.field_value`."""
+    return field_value(key, value)
 
 
 def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> pl.DataFrame:
@@ -35,7 +30,9 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
         shown = display_value(key, value)
         if key == "pricing.usd_per_instance_hour":
             origin = "catalog" if value is None else "scenario"
-            shown = f"{price.usd_per_instance_hour:,.4g} ({origin}, as of {price.as_of})"
+            shown = (
+                f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, as of {price.as_of})"
+            )
             source = price.source
         rows.append(
             {
@@ -61,9 +58,38 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
 
 
 def loss_table(ev: Evaluation) -> pl.DataFrame:
-    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput)."""
+    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput),
+    with the output-registry columns the display table uses (``component_*``)."""
     df = pl.DataFrame(ev.loss_breakdown())
-    return df.with_columns((pl.col("fraction_of_wall_time") * 100).alias("goodput_points"))
+    return df.with_columns(
+        (pl.col("fraction_of_wall_time") * 100).alias("goodput_points"),
+        pl.col("minutes_per_day").alias("component_minutes_per_day"),
+        pl.col("usd_per_day").alias("component_usd_per_day"),
+        (pl.col("usd_per_day") * DAYS_PER_YEAR).alias("component_usd_per_year"),
+        pl.col("fraction_of_wall_time").alias("component_share_of_wall_time"),
+    )
+
+
+LOSS_COLUMNS = (
+    ("label", "Loss component"),
+    "component_minutes_per_day",
+    "component_usd_per_day",
+    "component_usd_per_year",
+    "component_share_of_wall_time",
+)
+
+
+def loss_total_row(ev: Evaluation) -> dict:
+    """The total of :func:`loss_table` as a row (lost time, dollars, share of wall time)."""
+    m = ev.metrics
+    usd = m["lost_usd_per_day"] - m["spare_usd_per_day"]
+    return {
+        "label": "Total",
+        "component_minutes_per_day": m["lost_minutes_per_day"],
+        "component_usd_per_day": usd,
+        "component_usd_per_year": usd * DAYS_PER_YEAR,
+        "component_share_of_wall_time": 1.0 - m["goodput"],
+    }
 
 
 def goodput_vs_rate(
