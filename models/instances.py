@@ -333,7 +333,6 @@ def rank_instances(
     own = catalog[own_name]
     scaling = FailureScaling(scenario["reliability.failure_scaling"])
     share = float(scenario["reliability.accelerator_failure_share"])
-    rate = float(scenario["reliability.node_failure_rate_per_day"])
     scenario_price = _scenario_price(scenario, own)
 
     rows: list[dict[str, Any]] = []
@@ -348,108 +347,8 @@ def rank_instances(
         else:
             price = catalog_price(inst)
         mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
-        r = (
-            rate
-            if inst.instance == own_name
-            else float(
-                scaled_failure_rate(
-                    rate, own.accelerators_per_node, inst.accelerators_per_node, scaling, share
-                )
-            )
-        )
-        x = resolve_inputs(
-            scenario.replace({"cluster.instance": inst.instance}), catalog, tiers, _UNIT_PRICE
-        )
-        x["workload.mfu"] = mfu
-        x["reliability.node_failure_rate_per_day"] = r
-        grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
-        x["cluster.nodes"] = grid
-        out = evaluate_arrays(x)  # at 1 USD/instance-hour: cost to train = node-hours
-
-        def at(key: str, _out=out, _shape=grid.shape) -> np.ndarray:
-            return np.broadcast_to(np.asarray(_out[key], float), _shape)
-
-        days, node_hours = at("time_to_train_days"), at("cost_to_train_usd")
-        ok = np.isfinite(days) & np.isfinite(node_hours)
-        meets = ok & (days <= deadline_days) if deadline_days is not None else ok
-        if deadline_days is not None and meets.any():
-            i = int(np.flatnonzero(meets)[np.argmin(node_hours[meets])])
-        elif deadline_days is not None and ok.any():
-            i = int(np.flatnonzero(ok)[np.argmin(days[ok])])  # fastest possible, still late
-        else:
-            i = 0
-        nodes = float(grid[i])
-        reason = ""
-        if not ok[i]:
-            reason = (
-                fit_reason(
-                    scenario["workload.params_billion"],
-                    nodes,
-                    inst.accelerators_per_node,
-                    inst.accel_memory_GB,
-                    scenario["workload.hbm_reserved_fraction"],
-                    scenario["workload.tensor_parallel"],
-                    scenario["workload.pipeline_parallel"],
-                    scenario["workload.zero_stage"],
-                    inst.scaleup_domain_accels,
-                    inst.scaleup_GBps,
-                )
-                or "cannot be modelled with these inputs"
-            )
-        elif deadline_days is not None and not meets[i]:
-            reason = (
-                f"misses the {deadline_days:g}-day deadline at any node count up to "
-                f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
-            )
-        if not reason and price is None:
-            reason = "no public price: enter yours to compare cost"
-        usd = price.usd_per_instance_hour if price is not None else math.nan
-
-        def v(key: str, scale: float = 1.0, _i=i) -> float:
-            return float(at(key)[_i]) * scale
-
-        rows.append(
-            {
-                "instance": inst.instance,
-                "accelerator": inst.accelerator,
-                "accelerators_per_node": inst.accelerators_per_node,
-                "nodes": nodes,
-                "accelerators": nodes * inst.accelerators_per_node,
-                "usd_per_instance_hour": usd,
-                "price_known": price is not None,
-                "price_source": price.source if price else "no public price",
-                "price_as_of": price.as_of if price else "n/a",
-                "mfu": mfu,
-                "mfu_source": mfu_source,
-                "node_failure_rate_per_day": r,
-                "failures_per_day": v("failures_per_day"),
-                "feasible": bool(ok[i]),
-                "meets_deadline": bool(meets[i]),
-                "reason": reason,
-                "min_nodes_to_fit": v("min_nodes_to_fit"),
-                "goodput": v("goodput"),
-                "scaling_efficiency": v("scaling_efficiency"),
-                "effective_mfu": v("effective_mfu"),
-                "step_seconds": v("step_seconds"),
-                "allreduce_ms": v("allreduce_ms"),
-                "time_to_train_days": v("time_to_train_days"),
-                "node_hours": v("cost_to_train_usd"),
-                "cost_to_train_usd": v("cost_to_train_usd", usd),
-                "cost_compute_usd": v("cost_to_train_compute_usd", usd),
-                "cost_communication_usd": v("cost_to_train_communication_usd", usd),
-                "cost_bubble_usd": v("cost_to_train_bubble_usd", usd),
-                "cost_communication_within_mfu_usd": v("cost_within_mfu_communication_usd", usd),
-                "cost_bubble_within_mfu_usd": v("cost_within_mfu_bubble_usd", usd),
-                "cost_failure_and_checkpoint_usd": v("cost_to_train_goodput_loss_usd", usd),
-                "cost_spares_usd": v("cost_to_train_spares_usd", usd),
-                "usd_per_1e18_useful_flops": v("usd_per_1e18_useful_flops", usd),
-                "training_flops": v("training_flops"),
-                "exposed_comm_fraction_of_step": v("exposed_comm_fraction_of_step"),
-                "compute_phase_mfu": v("compute_phase_mfu"),
-                "mfu_gap_exceeded": bool(v("mfu_gap_exceeded") > 0.5),
-                "bf16_dense_tflops": inst.bf16_dense_tflops,
-            }
-        )
+        args = (price, mfu, mfu_source, deadline_days, max_accelerators, tiers)
+        rows.append(_option(scenario, catalog, own, inst, *args))
 
     ref = next((r for r in rows if r["instance"] == REFERENCE_INSTANCE), rows[0])
     ref_speed = _per_accel_speed(ref)
@@ -489,6 +388,126 @@ def rank_instances(
     )
 
 
+def _option(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    own: Instance,
+    inst: Instance,
+    price: Price | None,
+    mfu: float,
+    mfu_source: str,
+    deadline_days: float | None,
+    max_accelerators: int,
+    tiers=None,
+) -> dict[str, Any]:
+    """One row of the ranking: ``inst`` at its node count (the cheapest that meets the
+    deadline, or the scenario's accelerator count), with ``mfu`` and ``price``."""
+    scaling = FailureScaling(scenario["reliability.failure_scaling"])
+    share = float(scenario["reliability.accelerator_failure_share"])
+    rate = float(scenario["reliability.node_failure_rate_per_day"])
+    own_name = own.instance
+    r = (
+        rate
+        if inst.instance == own_name
+        else float(
+            scaled_failure_rate(
+                rate, own.accelerators_per_node, inst.accelerators_per_node, scaling, share
+            )
+        )
+    )
+    x = resolve_inputs(
+        scenario.replace({"cluster.instance": inst.instance}), catalog, tiers, _UNIT_PRICE
+    )
+    x["workload.mfu"] = mfu
+    x["reliability.node_failure_rate_per_day"] = r
+    grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
+    x["cluster.nodes"] = grid
+    out = evaluate_arrays(x)  # at 1 USD/instance-hour: cost to train = node-hours
+
+    def at(key: str, _out=out, _shape=grid.shape) -> np.ndarray:
+        return np.broadcast_to(np.asarray(_out[key], float), _shape)
+
+    days, node_hours = at("time_to_train_days"), at("cost_to_train_usd")
+    ok = np.isfinite(days) & np.isfinite(node_hours)
+    meets = ok & (days <= deadline_days) if deadline_days is not None else ok
+    if deadline_days is not None and meets.any():
+        i = int(np.flatnonzero(meets)[np.argmin(node_hours[meets])])
+    elif deadline_days is not None and ok.any():
+        i = int(np.flatnonzero(ok)[np.argmin(days[ok])])  # fastest possible, still late
+    else:
+        i = 0
+    nodes = float(grid[i])
+    reason = ""
+    if not ok[i]:
+        reason = (
+            fit_reason(
+                scenario["workload.params_billion"],
+                nodes,
+                inst.accelerators_per_node,
+                inst.accel_memory_GB,
+                scenario["workload.hbm_reserved_fraction"],
+                scenario["workload.tensor_parallel"],
+                scenario["workload.pipeline_parallel"],
+                scenario["workload.zero_stage"],
+                inst.scaleup_domain_accels,
+                inst.scaleup_GBps,
+            )
+            or "cannot be modelled with these inputs"
+        )
+    elif deadline_days is not None and not meets[i]:
+        reason = (
+            f"misses the {deadline_days:g}-day deadline at any node count up to "
+            f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
+        )
+    if not reason and price is None:
+        reason = "no public price: enter yours to compare cost"
+    usd = price.usd_per_instance_hour if price is not None else math.nan
+
+    def v(key: str, scale: float = 1.0, _i=i) -> float:
+        return float(at(key)[_i]) * scale
+
+    return {
+        "instance": inst.instance,
+        "accelerator": inst.accelerator,
+        "accelerators_per_node": inst.accelerators_per_node,
+        "nodes": nodes,
+        "accelerators": nodes * inst.accelerators_per_node,
+        "usd_per_instance_hour": usd,
+        "price_known": price is not None,
+        "price_source": price.source if price else "no public price",
+        "price_as_of": price.as_of if price else "n/a",
+        "mfu": mfu,
+        "mfu_source": mfu_source,
+        "node_failure_rate_per_day": r,
+        "failures_per_day": v("failures_per_day"),
+        "feasible": bool(ok[i]),
+        "meets_deadline": bool(meets[i]),
+        "reason": reason,
+        "min_nodes_to_fit": v("min_nodes_to_fit"),
+        "goodput": v("goodput"),
+        "scaling_efficiency": v("scaling_efficiency"),
+        "effective_mfu": v("effective_mfu"),
+        "step_seconds": v("step_seconds"),
+        "allreduce_ms": v("allreduce_ms"),
+        "time_to_train_days": v("time_to_train_days"),
+        "node_hours": v("cost_to_train_usd"),
+        "cost_to_train_usd": v("cost_to_train_usd", usd),
+        "cost_compute_usd": v("cost_to_train_compute_usd", usd),
+        "cost_communication_usd": v("cost_to_train_communication_usd", usd),
+        "cost_bubble_usd": v("cost_to_train_bubble_usd", usd),
+        "cost_communication_within_mfu_usd": v("cost_within_mfu_communication_usd", usd),
+        "cost_bubble_within_mfu_usd": v("cost_within_mfu_bubble_usd", usd),
+        "cost_failure_and_checkpoint_usd": v("cost_to_train_goodput_loss_usd", usd),
+        "cost_spares_usd": v("cost_to_train_spares_usd", usd),
+        "usd_per_1e18_useful_flops": v("usd_per_1e18_useful_flops", usd),
+        "training_flops": v("training_flops"),
+        "exposed_comm_fraction_of_step": v("exposed_comm_fraction_of_step"),
+        "compute_phase_mfu": v("compute_phase_mfu"),
+        "mfu_gap_exceeded": bool(v("mfu_gap_exceeded") > 0.5),
+        "bf16_dense_tflops": inst.bf16_dense_tflops,
+    }
+
+
 def _nan_last(x: float) -> float:
     return x if math.isfinite(x) else math.inf
 
@@ -506,3 +525,172 @@ def _per_accel_speed(row: Mapping[str, Any]) -> float:
     if not (math.isfinite(d) and d > 0):
         return math.nan
     return row["training_flops"] / (d * 86_400.0 * row["accelerators"])
+
+
+@dataclass(frozen=True)
+class VerdictRobustness:
+    """How far the cheapest type's price or MFU would have to move to change the verdict.
+
+    The runner-up is the next type that qualifies (can run, is priced, meets the deadline).
+    Prices: the cheapest type stays cheapest up to ``break_even_usd_per_hour``; the
+    runner-up would win below ``runner_up_break_even_usd_per_hour`` (exact: the node count
+    chosen does not depend on the price).  MFU: the cheapest type stays cheapest down to
+    ``break_even_mfu``; the runner-up would win above ``runner_up_break_even_mfu`` (NaN
+    when no MFU up to its measured maximum achievable matmul fraction is enough).  The MFU
+    break-evens re-choose the node count at every MFU (bisection, to 0.2% of the MFU).
+    """
+
+    cheapest: str
+    runner_up: str
+    cheapest_cost_usd: float
+    runner_up_cost_usd: float
+    usd_per_instance_hour: float
+    break_even_usd_per_hour: float
+    runner_up_usd_per_instance_hour: float
+    runner_up_break_even_usd_per_hour: float
+    mfu: float
+    break_even_mfu: float
+    runner_up_mfu: float
+    runner_up_break_even_mfu: float
+    runner_up_mfu_cap: float
+
+    @property
+    def price_margin(self) -> float:
+        """Relative price rise of the cheapest type that would make it tie [fraction]."""
+        return self.break_even_usd_per_hour / self.usd_per_instance_hour - 1.0
+
+    @property
+    def mfu_margin(self) -> float:
+        """Relative MFU drop of the cheapest type that would make it tie [fraction]."""
+        return 1.0 - self.break_even_mfu / self.mfu
+
+    def to_json_dict(self) -> dict[str, Any]:
+        d = asdict(self)
+        d["price_margin"] = self.price_margin
+        d["mfu_margin"] = self.mfu_margin
+        return _json_row(d)
+
+
+def _cost_at_mfu(
+    scenario, catalog, own, inst, price, mfu, deadline_days, max_accelerators, tiers
+) -> float:
+    row = _option(
+        scenario, catalog, own, inst, price, mfu, "", deadline_days, max_accelerators, tiers
+    )
+    ok = row["feasible"] and (deadline_days is None or row["meets_deadline"])
+    return row["cost_to_train_usd"] if ok else math.inf
+
+
+def _bisect_mfu(cost, target: float, good: float, bad: float, rtol: float = 2e-3) -> float:
+    """The MFU between ``good`` (cost ≤ target) and ``bad`` (cost > target) where the
+    cost crosses ``target`` (cost falls as the MFU rises)."""
+    for _ in range(60):
+        if abs(good - bad) <= rtol * max(good, bad):
+            break
+        mid = 0.5 * (good + bad)
+        if cost(mid) <= target:
+            good = mid
+        else:
+            bad = mid
+    return 0.5 * (good + bad)
+
+
+def verdict_robustness(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    ranking: InstanceRanking,
+    *,
+    prices: Mapping[str, float] | None = None,
+    max_accelerators: int = DEFAULT_MAX_ACCELERATORS,
+    tiers=None,
+) -> VerdictRobustness | None:
+    """Break-even price and MFU of the ranking's cheapest type against the runner-up.
+
+    Parameters
+    ----------
+    scenario, catalog : as given to :func:`rank_instances`.
+    ranking : its result (with the same deadline, prices and MFUs).
+    prices : the per-instance prices that ranking used [USD/instance-h].
+
+    Returns
+    -------
+    VerdictRobustness, or None when fewer than two types qualify.
+
+    Notes
+    -----
+    Cost to train = node-hours × price, so the break-even price of the cheapest type c
+    against the runner-up r is p*_c = cost_r / node-hours_c (and p*_r = cost_c /
+    node-hours_r).  Node-hours fall as the MFU rises (shorter steps, and with a deadline
+    fewer nodes), so each break-even MFU is the root of cost(MFU) = the other's cost, found
+    by bisection from the 1/MFU estimate mfu·cost_c/cost_r.
+    """
+    qualified = [
+        r
+        for r in ranking.rows
+        if r.feasible
+        and r.price_known
+        and (ranking.deadline_days is None or r.meets_deadline)
+        and math.isfinite(r.cost_to_train_usd)
+    ]
+    if len(qualified) < 2:
+        return None
+    c, r = qualified[0], qualified[1]
+    own = catalog[scenario["cluster.instance"]]
+    deadline = ranking.deadline_days
+    prices = dict(prices or {})
+
+    def price_of(row: InstanceOption) -> Price:
+        return Price(row.usd_per_instance_hour, row.price_source, row.price_as_of, "ranking")
+
+    def cost_fn(row: InstanceOption):
+        inst, price = catalog[row.instance], price_of(row)
+
+        def cost(m: float) -> float:
+            args = (price, m, deadline, max_accelerators, tiers)
+            return _cost_at_mfu(scenario, catalog, own, inst, *args)
+
+        return cost
+
+    # the cheapest type's MFU: lower it until the runner-up is cheaper
+    cost_c = cost_fn(c)
+    good, bad = c.mfu, None
+    m = c.mfu * c.cost_to_train_usd / r.cost_to_train_usd
+    for _ in range(40):
+        m = max(m, 1e-4)
+        if cost_c(m) > r.cost_to_train_usd:
+            bad = m
+            break
+        good, m = m, m * 0.9
+        if m <= 1e-4:
+            break
+    be_mfu = _bisect_mfu(cost_c, r.cost_to_train_usd, good, bad) if bad is not None else 0.0
+
+    # the runner-up's MFU: raise it (up to its measured maximum) until it is cheaper
+    inst_r = catalog[r.instance]
+    cap = inst_r.max_matmul_fraction if inst_r.max_matmul_fraction is not None else 1.0
+    cost_r = cost_fn(r)
+    target = c.cost_to_train_usd
+    be_r = math.nan
+    if cost_r(cap) <= target:
+        bad_r, good_r = r.mfu, cap
+        m = min(cap, r.mfu * r.cost_to_train_usd / c.cost_to_train_usd)
+        if cost_r(m) <= target:
+            good_r = m
+        else:
+            bad_r = m
+        be_r = _bisect_mfu(cost_r, target, good_r, bad_r)
+    return VerdictRobustness(
+        cheapest=c.instance,
+        runner_up=r.instance,
+        cheapest_cost_usd=c.cost_to_train_usd,
+        runner_up_cost_usd=r.cost_to_train_usd,
+        usd_per_instance_hour=c.usd_per_instance_hour,
+        break_even_usd_per_hour=r.cost_to_train_usd / c.node_hours,
+        runner_up_usd_per_instance_hour=r.usd_per_instance_hour,
+        runner_up_break_even_usd_per_hour=c.cost_to_train_usd / r.node_hours,
+        mfu=c.mfu,
+        break_even_mfu=be_mfu,
+        runner_up_mfu=r.mfu,
+        runner_up_break_even_mfu=be_r,
+        runner_up_mfu_cap=cap,
+    )

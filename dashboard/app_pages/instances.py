@@ -12,7 +12,7 @@ from goodput_lab.dashboard.charts.instances import (
     time_to_train_chart,
 )
 from goodput_lab.dashboard.components import deadline as deadline_control
-from goodput_lab.dashboard.components import persist
+from goodput_lab.dashboard.components import persist, tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as svc
 from goodput_lab.models import ValidationError
@@ -76,37 +76,39 @@ with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded
         )
         row[3].caption(f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({inst.source_mfu})")
 
+prices_key, mfus_key = tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
 try:
-    ranking = cache.instance_ranking(
-        scenario, deadline, tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
-    )
+    ranking = cache.instance_ranking(scenario, deadline, prices_key, mfus_key)
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {page_context.plain(str(exc))}")
     st.stop()
 df = svc.table(ranking)
 
 best = svc.cheapest(df)
+verdict = st.container()
 if best is not None:
     when = f"within {deadline:g} days" if deadline else "at the scenario's accelerator count"
     comm_unknown = not math.isfinite(best["communication_share"])
     comm = (
         "exposed communication cannot be split out of the step"
         if comm_unknown
-        else f"exposed communication {best['communication_share']:.1%}"
+        else f"exposed communication {display.format_value('communication_share', best['communication_share'])}"
         + (
             " (inside the end-to-end MFU, not added)"
             if _ev.texts["mfu_basis"] == "end_to_end"
             else " (added to compute)"
         )
     )
-    st.success(
+    verdict.success(
         f"Cheapest {when}: **{best['instance']} × {best['nodes']:,.0f} nodes**, "
-        f"{best['time_to_train_days']:.1f} days, **{display.cell('cost_to_train_usd', best['cost_to_train_usd'])}** "
-        f"at {display.cell('usd_per_instance_hour', best['usd_per_instance_hour'])}/instance-h "
-        f"({best['price_source']}, as of {best['price_as_of']}). Failures and checkpoints "
-        f"cost {best['failure_share']:.1%} of it; {comm}."
+        f"{display.format_value('time_to_train_days', best['time_to_train_days'])}, "
+        f"**{display.format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
+        f"{display.format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
+        f"per instance ({page_context.plain(best['price_source'])}, as of "
+        f"{page_context.plain(best['price_as_of'])}). Failures and checkpoints cost "
+        f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
-    k = st.columns(4)
+    k = verdict.columns([1.6, 1, 1, 1])
     k[0].metric(
         "Cheapest instance", best["instance"], help="Lowest cost to train among priced types."
     )
@@ -114,25 +116,29 @@ if best is not None:
     k[2].metric(**display.tile("time_to_train_days", best["time_to_train_days"]))
     k[3].metric(**display.tile("cost_to_train_usd", best["cost_to_train_usd"]))
     if best["mfu_gap_exceeded"]:
-        st.warning(
+        verdict.warning(
             "The network model's exposed communication and bubble "
-            f"({best['exposed_comm_fraction_of_step']:.0%} of the step) exceed what this "
-            "end-to-end MFU leaves for them: the MFU is optimistic for this parallelism "
-            "and fabric (or switch the MFU basis to compute_only)."
+            f"({display.format_value('exposed_comm_fraction_of_step', best['exposed_comm_fraction_of_step'])}"
+            " of the step) exceed what this end-to-end MFU leaves for them: the MFU is "
+            "optimistic for this parallelism and fabric (or switch the MFU basis to "
+            "compute_only)."
         )
+    robust_box = verdict.empty()  # filled at the end of the page: off the critical path
 else:
-    st.warning("No priced instance can train this workload within the deadline.")
+    robust_box = None
+    verdict.warning("No priced instance can train this workload within the deadline.")
 
 with st.container(border=True):
     st.markdown("**How the ranking moves the job across node types**")
     for rule in ranking.rules():
-        st.markdown(f"- {rule}")
+        st.markdown(f"- {page_context.plain(rule)}")
 
 for r in ranking.rows:
     if not r.price_known and math.isfinite(r.break_even_usd_per_hour):
         st.info(
             f"{r.instance}: no public price — it would be the cheapest below "
-            f"${r.break_even_usd_per_hour:,.2f}/instance-hour (enter your price above)."
+            f"{display.format_value('break_even_usd_per_hour', r.break_even_usd_per_hour)} "
+            "per instance (enter your price above)."
         )
 
 left, right = st.columns(2)
@@ -140,29 +146,19 @@ with left:
     st.plotly_chart(time_to_train_chart(df, deadline), width="stretch")
 with right:
     st.plotly_chart(cost_to_train_chart(df), width="stretch")
+missing = svc.not_charted(df)
+if missing:
+    st.caption("Not in the charts: " + "; ".join(f"{n} — {why}" for n, why in missing) + ".")
 
 st.subheader("Side by side")
-st.dataframe(
-    display.table(
-        df,
-        [
-            "instance",
-            "nodes",
-            "usd_per_instance_hour",
-            "price_as_of",
-            "time_to_train_days",
-            "cost_to_train_usd",
-            "cost_failure_and_checkpoint_usd",
-            "usd_per_1e18_useful_flops",
-            "goodput",
-            "node_failure_rate_per_day",
-            "mfu",
-            "cheapest",
-            "reason",
-        ],
-    ),
-    hide_index=True,
-)
+tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
+notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
+if notes:
+    st.caption(
+        "Why a figure is missing (—): "
+        + "; ".join(f"**{page_context.plain(n)}**: {page_context.plain(w)}" for n, w in notes)
+        + "."
+    )
 
 ref = ranking.reference_instance
 st.plotly_chart(ratio_chart(df, ref), width="stretch")
@@ -171,3 +167,19 @@ st.caption(
     "and checkpoints at each instance's chosen node count. MLPerf Training v4.1 measured B200 "
     "at 2.0× H100 per GPU on GPT-3 175B (peak ratio 2.28×)."
 )
+
+if robust_box is not None:
+    rob = cache.instance_robustness(scenario, deadline, prices_key, mfus_key)
+    if rob is None:
+        robust_box.info("No other type qualifies: the verdict does not depend on a runner-up.")
+    else:
+        with robust_box.container(border=True):
+            st.markdown("**How robust is this verdict?**")
+            st.markdown(page_context.plain(svc.robustness_text(rob)))
+            c = st.columns(4)
+            c[0].metric(
+                **display.tile("verdict_break_even_usd_per_hour", rob.break_even_usd_per_hour)
+            )
+            c[1].metric(**display.tile("verdict_price_margin", rob.price_margin))
+            c[2].metric(**display.tile("verdict_break_even_mfu", rob.break_even_mfu))
+            c[3].metric(**display.tile("verdict_mfu_margin", rob.mfu_margin))

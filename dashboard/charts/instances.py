@@ -1,26 +1,33 @@
-"""Figures for the Instances page (pure: polars in, plotly figure out)."""
+"""Figures for the Instances page (pure: polars in, plotly figure out).
+
+Bars are horizontal so instance names read in full; types that cannot be shown (no price,
+cannot run) are left out of a chart and the page says why next to it.
+"""
 
 from __future__ import annotations
 
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 
 COST_PARTS = [
     # end-to-end MFU basis: compute holds the whole productive step (comm and bubble inside
-    # the MFU) and the two "added" parts below are 0; compute_only: they are added
-    ("cost_compute_usd", "Productive steps at the stated MFU", "#2ca02c"),
-    ("cost_communication_usd", "Added exposed communication (compute-only MFU)", "#1f77b4"),
-    ("cost_bubble_usd", "Added pipeline bubble (compute-only MFU)", "#9467bd"),
-    ("cost_failure_and_checkpoint_usd", "Failures and checkpoints", "#d62728"),
-    ("cost_spares_usd", "Hot spares", "#7f7f7f"),
+    # the MFU) and the two "added" parts below are 0 (and left out of the legend);
+    # compute_only: they are added
+    ("cost_compute_usd", "Productive steps at the stated MFU", style.COLORS["green"]),
+    ("cost_communication_usd", "Added exposed communication", style.COLORS["blue"]),
+    ("cost_bubble_usd", "Added pipeline bubble", style.COLORS["purple"]),
+    ("cost_failure_and_checkpoint_usd", "Failures and checkpoints", style.COLORS["red"]),
+    ("cost_spares_usd", "Hot spares", style.COLORS["grey"]),
 ]
 
 
 def _labels(df: pl.DataFrame) -> list[str]:
     return [
-        f"{name} ×{nodes:,.0f}" + (" ★" if best else "")
+        (f"<b>{name} ★</b>" if best else name) + f"<br>× {nodes:,.0f} nodes"
         for name, nodes, best in zip(
             df["instance"].to_list(), df["nodes"].to_list(), df["cheapest"].to_list(), strict=True
         )
@@ -30,51 +37,80 @@ def _labels(df: pl.DataFrame) -> list[str]:
 def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Figure:
     """Days to train per instance (at its chosen node count), deadline as a line."""
     ok = df.filter(pl.col("time_to_train_days").is_not_nan())
+    days = ok["time_to_train_days"].to_list()
     fig = go.Figure(
         go.Bar(
-            x=_labels(ok),
-            y=ok["time_to_train_days"].to_numpy(),
-            marker_color=["#ff7f0e" if b else "#1f77b4" for b in ok["cheapest"].to_list()],
-            hovertemplate="%{x}: %{y:.1f} days<extra></extra>",
+            y=_labels(ok),
+            x=days,
+            orientation="h",
+            marker_color=[
+                style.COLORS["orange"] if b else style.COLORS["blue"] for b in ok["cheapest"]
+            ],
+            text=[f"{d:,.1f} days" for d in days],
+            textposition="outside",
+            cliponaxis=False,
+            hovertemplate="%{y}: %{x:.1f} days<extra></extra>",
         )
     )
     if deadline_days:
-        fig.add_hline(
-            y=deadline_days, line_dash="dash", line_color="black", annotation_text="deadline"
+        fig.add_vline(
+            x=deadline_days,
+            line_dash="dash",
+            line_color="black",
+            annotation_text=f"deadline {deadline_days:g} days",
+            annotation_position="top",
+            annotation_font_size=11,
         )
-    fig.update_layout(
-        title="Time to train (failures, checkpoints and communication included)",
-        xaxis_title="Instance × nodes",
-        yaxis_title="Time to train (days)",
-        template=TEMPLATE,
-        showlegend=False,
-        margin={"t": 60},
+    top = max([*days, deadline_days or 0.0, 1.0])
+    style.layout(
+        fig,
+        "Time to train",
+        subtitle="Failures, checkpoints and communication included; ★ cheapest",
+        x_title="Time to train (days)",
+        legend=False,
+        height=max(320, 62 * ok.height + 140),
     )
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    fig.update_xaxes(range=[0, top * 1.22])
+    fig.update_layout(margin={"l": 150})
     return fig
 
 
 def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
     """Cost to train per priced instance, stacked by where the money goes (USD)."""
     ok = df.filter(pl.col("cost_to_train_usd").is_not_nan())
-    x = _labels(ok)
+    y = _labels(ok)
     fig = go.Figure()
     for col, name, color in COST_PARTS:
         fig.add_bar(
-            x=x,
-            y=ok[col].to_numpy(),
+            y=y,
+            x=ok[col].to_numpy(),
+            orientation="h",
             name=name,
             marker_color=color,
-            hovertemplate=f"{name}: $%{{y:,.0f}}<extra></extra>",
+            hovertemplate=f"{name}: $%{{x:,.0f}}<extra></extra>",
         )
-    fig.update_layout(
-        barmode="stack",
-        title="Cost to train, by component (★ = cheapest meeting the deadline)",
-        xaxis_title="Instance × nodes (priced instances only)",
-        yaxis_title="Cost to train (USD)",
-        template=TEMPLATE,
-        legend={"orientation": "v"},
-        margin={"t": 60},
+    style.drop_empty(fig)
+    total = ok["cost_to_train_usd"].to_list()
+    fig.add_scatter(
+        y=y,
+        x=total,
+        mode="text",
+        text=style.bar_text("cost_to_train_usd", total),
+        textposition="middle right",
+        showlegend=False,
+        hoverinfo="skip",
     )
+    style.layout(
+        fig,
+        "Cost to train, by where the money goes",
+        subtitle="Priced types only; ★ cheapest",
+        x_title="Cost to train ($)",
+        height=max(320, 62 * ok.height + 160),
+    )
+    fig.update_layout(barmode="stack", margin={"l": 150})
+    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    style.money_axis(fig, "x", max(total, default=1.0) * 1.35)
     return fig
 
 
@@ -85,20 +121,23 @@ def ratio_chart(df: pl.DataFrame, reference: str) -> go.Figure:
     fig.add_bar(
         x=ok["instance"].to_list(),
         y=ok["peak_ratio_vs_reference"].to_numpy(),
-        name="Peak BF16 spec ratio",
+        name="Peak BF16 (spec sheet)",
+        marker_color=style.COLORS["grey"],
+        hovertemplate="%{x}: %{y:.2f}×<extra>peak</extra>",
     )
     fig.add_bar(
         x=ok["instance"].to_list(),
         y=ok["modeled_ratio_vs_reference"].to_numpy(),
-        name="Modeled useful FLOP/s ratio",
+        name="Useful FLOP/s over the run (model)",
+        marker_color=style.COLORS["blue"],
+        hovertemplate="%{x}: %{y:.2f}×<extra>model</extra>",
     )
-    fig.update_layout(
-        barmode="group",
-        title=f"Per-accelerator speed relative to {reference}: spec sheet vs model",
-        xaxis_title="Instance",
-        yaxis_title=f"Ratio to {reference} (×)",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25},
-        margin={"t": 60},
+    style.layout(
+        fig,
+        f"Speed per accelerator relative to {reference}",
+        subtitle="Spec-sheet peak against what the model expects over the whole run",
+        y_title=f"Ratio to {reference} (×)",
+        height=420,
     )
+    fig.update_layout(barmode="group")
     return fig
