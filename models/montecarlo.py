@@ -202,6 +202,10 @@ class SimulationResult:
     grid_days, goodput_bands : cumulative goodput W(t)/t percentiles over time
         (``{5: array, 25: ..., 50: ..., 75: ..., 95: ...}`` over ``grid_days[1:]``).
     timeline : one sample trial as ``(event, t_minutes)`` tuples, events from TIMELINE_EVENTS.
+    timeline_saves : that trial's blocking checkpoint saves as ``(start, end)`` minutes.
+    timeline_rework : that trial's compute lost to failures as ``(start, end)`` minutes: from
+        the completion of the last checkpoint that survived a failure to the failure (with a
+        fallback to the durable tier this can reach back before earlier recoveries).
     events_simulated : failures, recoveries, stalls and finishes processed (all trials).
     checkpoints_simulated : checkpoint saves completed (computed in closed form).
     """
@@ -225,6 +229,8 @@ class SimulationResult:
     interval_minutes: float
     params: SimulationParams | None = field(default=None, repr=False)
     work_grid_minutes: np.ndarray | None = field(default=None, repr=False)
+    timeline_saves: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    timeline_rework: list[tuple[float, float]] = field(default_factory=list, repr=False)
 
     # ------------------------------------------------------------------ summaries
     @property
@@ -249,6 +255,12 @@ class SimulationResult:
         g = self.goodput_analytic
         return self.work_days / g if g > 0 else float("inf")
 
+    def _lost_per_month(self) -> np.ndarray:
+        """Lost dollars per month (365.25/12 days) of wall time, per finished run [USD]."""
+        ok = np.isfinite(self.lost_usd) & np.isfinite(self.time_to_finish_days)
+        ok &= self.time_to_finish_days > 0
+        return self.lost_usd[ok] / self.time_to_finish_days[ok] * (365.25 / 12.0)
+
     def summary(self) -> dict[str, float]:
         """Plain floats: means, percentiles, standard errors (NaN where no trial finished)."""
         t = self.time_to_finish_days[np.isfinite(self.time_to_finish_days)]
@@ -270,6 +282,10 @@ class SimulationResult:
             "cost_mean_usd": _mean(cost),
             "lost_mean_usd": _mean(lost),
             "lost_p95_usd": _pct(lost, 95),
+            # per month of wall time: each run's loss over its own wall time to finish
+            "lost_mean_usd_per_month": _mean(self._lost_per_month()),
+            "lost_p50_usd_per_month": _pct(self._lost_per_month(), 50),
+            "lost_p95_usd_per_month": _pct(self._lost_per_month(), 95),
             "failures_mean": float(np.mean(self.failures)),
             "unfinished_trials": float(self.unfinished),
         }
@@ -434,6 +450,9 @@ class _Chunk:
             self.buf = np.full((n, self.kb), -np.inf)
             self.wp = np.zeros(n, dtype=np.int64)
         self.timeline: list[tuple[str, float]] | None = None
+        self.saves: list[tuple[float, float]] = []
+        self.rework: list[tuple[float, float]] = []
+        self._ckpt_time: dict[int, float] = {0: 0.0}  # sample trial: segment -> completion
 
     # --- segment arithmetic -------------------------------------------------------
     def _cum(self, m0, j):
@@ -467,6 +486,24 @@ class _Chunk:
         r = ee - self._cum(m0, j)
         w = (m0 + j) * self.p.seg_compute + np.minimum(r, self.p.seg_compute)
         return np.minimum(w, self.need * self.p.seg_compute)
+
+    def _trace_up(self, t0: float, m0: int, o0: float, t_end: float) -> None:
+        """The sample trial's blocking saves in the up period [t0, t_end] (entered with m0
+        committed segments and o0 minutes into the next), and when each checkpoint completed."""
+        if t_end <= t0:
+            return
+        tau1 = self.p.seg_compute
+        j = int(self._segments_done(np.array([m0]), np.array([t_end - t0 + o0]))[0])
+        js = np.arange(0, j + 2)
+        cum = self._cum(np.full(js.size, m0), js).astype(float)
+        seg_start = t0 - o0 + cum[:-1]
+        seg_end = t0 - o0 + cum[1:]
+        save_start = np.maximum(seg_start + tau1, t0)
+        save_end = np.minimum(seg_end, t_end)
+        keep = save_end > save_start
+        self.saves.extend(zip(save_start[keep].tolist(), save_end[keep].tolist(), strict=True))
+        for k in range(1, j + 1):
+            self._ckpt_time[m0 + k] = float(seg_end[k - 1])
 
     # --- grid recording -----------------------------------------------------------
     def _record(self, idx, t_end, value_fn):
@@ -567,6 +604,8 @@ class _Chunk:
             over = ~fin & (ev > self.cap)
             # grid points inside the up period [t0, min(ev, t_fin)]
             up_end = np.minimum(np.where(fin, t_fin, ev), self.cap)
+            if tl is not None and a[0] == 0:
+                self._trace_up(float(t0[0]), int(m0[0]), float(o0[0]), float(up_end[0]))
             self._record(a, up_end, _UpWork(self, t0, m0, o0))
             # finished trials
             if fin.any():
@@ -655,6 +694,10 @@ class _Chunk:
         # work reverts to the last surviving checkpoint
         durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
+        if tl is not None and fi[0] == 0:
+            start = self._ckpt_time.get(int(m_new[0]), 0.0)
+            if tf[0] > start:
+                self.rework.append((start, float(tf[0])))
         if self.two:
             self.fallbacks[fi] += lost_any.astype(np.int64)
         self._record(fi, t_end, _Const(m_new * tau1, fi))
@@ -787,6 +830,8 @@ def simulate_params(
     grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
     parts = []
     timeline: list[tuple[str, float]] = []
+    saves: list[tuple[float, float]] = []
+    rework: list[tuple[float, float]] = []
     done = 0
     events = checkpoints = 0
     selected = range(n_chunks) if chunks is None else sorted(set(chunks))
@@ -797,7 +842,7 @@ def simulate_params(
         ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
         ch.run(record_timeline and ci == 0)
         if ci == 0 and ch.timeline is not None:
-            timeline = ch.timeline
+            timeline, saves, rework = ch.timeline, ch.saves, ch.rework
         events += ch.events
         checkpoints += ch.checkpoints
         parts.append(ch)
@@ -835,6 +880,8 @@ def simulate_params(
         interval_minutes=p.interval_minutes,
         params=p,
         work_grid_minutes=gw if keep_work_grid else None,
+        timeline_saves=saves,
+        timeline_rework=rework,
     )
 
 
@@ -857,6 +904,8 @@ def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
     def cat(name: str) -> np.ndarray:
         return np.concatenate([getattr(r, name) for r in parts])
 
+    sample = next((r for r in parts if r.timeline), first)
+
     return SimulationResult(
         trials=int(sum(r.trials for r in parts)),
         days=first.days,
@@ -870,13 +919,15 @@ def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
         fallbacks=cat("fallbacks"),
         grid_days=first.grid_days,
         goodput_bands=_bands(gw, grid),
-        timeline=next((r.timeline for r in parts if r.timeline), []),
+        timeline=sample.timeline,
         events_simulated=int(sum(r.events_simulated for r in parts)),
         checkpoints_simulated=int(sum(r.checkpoints_simulated for r in parts)),
         goodput_analytic=first.goodput_analytic,
         interval_minutes=first.interval_minutes,
         params=first.params,
         work_grid_minutes=gw,
+        timeline_saves=sample.timeline_saves,
+        timeline_rework=sample.timeline_rework,
     )
 
 

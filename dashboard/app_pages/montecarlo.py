@@ -1,4 +1,10 @@
-"""Monte Carlo: how bad can a month get? Distributions next to the analytic expectation."""
+"""Monte Carlo: how bad can a month get? Distributions next to the analytic expectation.
+
+The closed-form figures come first (instant); the simulation runs in a fragment, chunk by
+chunk with its tiles updated as runs come in, so it is off the critical path: changing the
+number of runs, the horizon or the seed reruns only the simulation, and the rest of the page
+is on screen before the first chunk finishes.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +13,16 @@ import time
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from goodput_lab.dashboard.components import export_buttons, persist, tables
+from goodput_lab.dashboard.reports import build_report, render
+from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import montecarlo as svc
-from goodput_lab.models import ValidationError
+from goodput_lab.models import Scenario, ValidationError
 from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
 PAGE_MAX_EVENTS = 20e6  # keeps one page run to a few seconds; the CLI allows more
+TILES = ("goodput_mean", "goodput_p5", "lost_mean_usd_per_month", "lost_p95_usd_per_month")
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={SimulationParams: hash})
@@ -22,105 +32,156 @@ def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int)
     return svc.run_chunk(p, trials, days, seed, chunk), time.perf_counter() - start
 
 
+def _tiles(slots, summary: dict, done: int, trials: int) -> None:
+    for slot, key in zip(slots, TILES, strict=True):
+        t = display.tile(key, summary.get(key), unit=False)
+        if done < trials:
+            t["help"] = f"So far: {done:,} of {trials:,} runs. " + t["help"]
+        slot.metric(**t)
+
+
 scenario, ev = page_context.current("Monte Carlo")
 
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
-    "(failures, recoveries, spares, checkpoint tiers, fabric stalls) next to the analytic "
-    "expectation (Daly 2006)."
+    f"{scenario['cluster.nodes']:,} nodes: thousands of simulated runs (failures, recoveries, "
+    "spares, checkpoint tiers, fabric stalls) next to the closed-form expectation (Daly 2006)."
 )
-
-c1, c2, c3 = st.columns(3)
-trials = c1.select_slider("Trials", TRIAL_CHOICES, value=2000, key="mc:trials")
-days = c2.number_input(
-    "Days per run (compute to finish and goodput window)",
-    min_value=1.0,
-    max_value=min(365.0, MAX_DAYS),
-    value=30.0,
-    step=1.0,
-    key="mc:days",
-)
-seed = c3.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="mc:seed")
-
-try:
-    params = svc.params(scenario, cache.catalog())
-    check_size(int(trials), float(days), params, max_events=PAGE_MAX_EVENTS)
-except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
-    st.stop()
-
-bar = st.progress(0.0, text="Simulating…")
-parts, seconds = [], 0.0
-for i in range(svc.n_chunks(int(trials))):
-    part, sec = _chunk(params, int(trials), float(days), int(seed), i)
-    parts.append(part)
-    seconds += sec
-    done = sum(r.trials for r in parts)
-    bar.progress(done / int(trials), text=f"Simulated {done:,} of {int(trials):,} runs")
-bar.empty()
-res = merge_results(parts)
-summary = res.summary()
-st.caption(
-    f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
-    f"(seed {int(seed)}); checkpoint interval {res.interval_minutes:.1f} min."
-)
-
 a, b, c, d = st.columns(4)
-a.metric(
-    "Goodput, analytic",
-    f"{100 * res.goodput_analytic:.2f}%",
-    help="Daly's expected goodput from the Overview page (long-run mean).",
-)
-b.metric(
-    "Goodput, simulated mean",
-    f"{100 * res.goodput_mean:.2f}%",
-    help=f"± {100 * res.goodput_stderr:.3f} points (1 standard error) over {res.trials:,} runs",
-)
-c.metric(
-    "Bad month (p5)",
-    f"{100 * summary['goodput_p5']:.2f}%",
-    help="5% of simulated runs had a lower goodput over the window.",
-)
-d.metric(
-    "Good month (p95)",
-    f"{100 * summary['goodput_p95']:.2f}%",
-    help="5% of simulated runs had a higher goodput over the window.",
-)
-if res.unfinished:
-    st.warning(f"{res.unfinished:,} runs had not finished after 4× the compute time.")
+a.metric(**{**display.tile("goodput", ev["goodput"]), "label": "Goodput, closed form"})
+b.metric(**display.tile("lost_usd_per_day", ev["lost_usd_per_day"]))
+c.metric(**display.tile("failures_per_day", ev["failures_per_day"]))
+d.metric(**display.tile("checkpoint_interval_minutes", ev["checkpoint_interval_minutes"]))
 
-st.subheader("Analytic vs simulated")
-st.dataframe(svc.summary_display(res), hide_index=True, width="stretch")
 
-dist = svc.distributions(res)
-left, right = st.columns(2)
-left.plotly_chart(
-    histogram_cdf(
-        dist["goodput_pct"].to_numpy(),
-        100 * res.goodput_analytic,
-        f"Goodput over {res.days:g} days: distribution over runs",
-        "Goodput (%)",
-    ),
-    width="stretch",
-)
-right.plotly_chart(
-    histogram_cdf(
-        dist["time_to_finish_days"].to_numpy(),
-        res.time_to_finish_analytic_days,
-        f"Wall time to finish {res.work_days:.4g} days of compute",
-        "Time to finish (days)",
-    ),
-    width="stretch",
-)
-st.plotly_chart(bands_chart(svc.bands(res), 100 * res.goodput_analytic), width="stretch")
-st.plotly_chart(
-    timeline_chart(svc.timeline_segments(res), svc.STATES, hours=min(48.0, res.days * 24)),
-    width="stretch",
-)
-st.caption(
-    "Model: models/montecarlo.py. Work is checkpointed every interval; a failure loses the "
-    "work since the last surviving checkpoint, then pays detection, replacement (hot spare "
-    "or provider), restart and restore; failures during a recovery restart it. Recovery "
-    "times are lognormal with the Simulation spread in the sidebar (0 = fixed, as the "
-    "analytic model). Goodput counts work in progress at the end of the window."
-)
+@st.fragment
+def simulation(scenario: Scenario) -> None:
+    controls = st.columns([1.2, 1, 1, 1.2])
+    trials = persist.widget(
+        controls[0].select_slider,
+        "mc:trials",
+        2000,
+        label="Simulated runs",
+        options=TRIAL_CHOICES,
+        help="More runs narrow the percentiles; each run is the whole horizon.",
+    )
+    days = persist.widget(
+        controls[1].number_input,
+        "mc:days",
+        30.0,
+        label="Days per run",
+        min_value=1.0,
+        max_value=min(365.0, MAX_DAYS),
+        step=1.0,
+        format="%g",
+        help="Compute to finish in each run, and the window goodput is measured over.",
+    )
+    seed = persist.widget(
+        controls[2].number_input,
+        "mc:seed",
+        0,
+        label="Seed",
+        min_value=0,
+        max_value=2**31 - 1,
+        step=1,
+        help="Same seed, same runs.",
+    )
+    trials, days, seed = int(trials), float(days), int(seed)
+    try:
+        params = svc.params(scenario, cache.catalog())
+        check_size(trials, days, params, max_events=PAGE_MAX_EVENTS)
+    except ValidationError as exc:
+        st.error(f"Please fix this input — {page_context.plain(str(exc))}")
+        return
+    export_slot = controls[3].empty()
+
+    st.subheader("Simulated")
+    slots = [c.empty() for c in st.columns([1, 1, 1.4, 1.4])]
+    bar = st.progress(0.0, text="Simulating…")
+    parts, seconds = [], 0.0
+    for i in range(svc.n_chunks(trials)):
+        part, sec = _chunk(params, trials, days, seed, i)
+        parts.append(part)
+        seconds += sec
+        done = sum(r.trials for r in parts)
+        bar.progress(done / trials, text=f"Simulated {done:,} of {trials:,} runs")
+        if done < trials and i % 2 == 0:  # progressive: tiles from the runs so far
+            _tiles(slots, merge_results(parts).summary(), done, trials)
+    bar.empty()
+    res = merge_results(parts)
+    summary = res.summary()
+    _tiles(slots, summary, trials, trials)
+    st.caption(
+        f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
+        f"(seed {seed}); checkpoint interval "
+        f"{display.format_value('checkpoint_interval_minutes', res.interval_minutes)}. "
+        "A bad month: one run in twenty loses more than "
+        f"{display.format_value('lost_p95_usd_per_month', summary['lost_p95_usd_per_month'])} "
+        "(P95 of the lost dollars per month of wall time)."
+    )
+    if res.unfinished:
+        st.warning(f"{res.unfinished:,} runs had not finished after 4× the compute time.")
+
+    def build(fmt: str) -> bytes:
+        report = build_report(
+            scenario,
+            trials=trials,
+            seed=seed,
+            days=days,
+            simulation=res,
+            catalog=cache.catalog(),
+            detail=fmt in (".html", ".pdf"),
+        )
+        return render(report, fmt)
+
+    export_buttons.page_export(
+        "Export this Monte Carlo report",
+        build,
+        export_buttons.file_stem(scenario.name) + f"-montecarlo-{trials}",
+        key="mc-export",
+        note=f"This scenario with these {trials:,} runs (seed {seed}): percentiles, the "
+        "fan chart, every input with its source.",
+        container=export_slot,
+    )
+
+    st.subheader("Closed form against simulated")
+    tables.show(svc.summary_display(res))
+
+    dist = svc.distributions(res)
+    left, right = st.columns(2)
+    left.plotly_chart(
+        histogram_cdf(
+            dist["goodput_pct"].to_numpy(),
+            100 * res.goodput_analytic,
+            f"Goodput over {res.days:g} days",
+            "Goodput (%)",
+            subtitle="Distribution over the simulated runs",
+        ),
+        width="stretch",
+    )
+    right.plotly_chart(
+        histogram_cdf(
+            dist["time_to_finish_days"].to_numpy(),
+            res.time_to_finish_analytic_days,
+            f"Wall time to finish {res.work_days:.4g} days of compute",
+            "Time to finish (days)",
+            subtitle="Distribution over the simulated runs",
+        ),
+        width="stretch",
+    )
+    st.plotly_chart(bands_chart(svc.bands(res), 100 * res.goodput_analytic), width="stretch")
+    hours = svc.timeline_window_hours(res)
+    st.plotly_chart(
+        timeline_chart(svc.timeline_segments(res, hours), svc.STATES, hours=hours),
+        width="stretch",
+    )
+    st.caption(
+        "Model: models/montecarlo.py. Work is checkpointed every interval; a failure loses the "
+        "work since the last surviving checkpoint (rework), then pays detection, replacement "
+        "(hot spare or provider), restart and restore; failures during a recovery restart it. "
+        "Recovery times are lognormal with the Monte Carlo spread set in the sidebar (0 = "
+        "fixed, as the closed form assumes). Goodput counts work in progress at the end of "
+        "the window."
+    )
+
+
+simulation(scenario)

@@ -7,9 +7,13 @@ import plotly.graph_objects as go
 import polars as pl
 from plotly.subplots import make_subplots
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 COLORS = {
     "training": "#2ca02c",
+    "save": "#17becf",
+    "rework": "#e377c2",
     "detection": "#ff7f0e",
     "replacement": "#d62728",
     "restart": "#9467bd",
@@ -19,7 +23,12 @@ COLORS = {
 
 
 def histogram_cdf(
-    values: np.ndarray, analytic: float, title: str, x_title: str, bins: int = 50
+    values: np.ndarray,
+    analytic: float,
+    title: str,
+    x_title: str,
+    bins: int = 50,
+    subtitle: str = "",
 ) -> go.Figure:
     """Histogram (share of trials) with the empirical CDF on a second axis and the analytic
     value as a dashed line."""
@@ -31,7 +40,7 @@ def histogram_cdf(
             x=v,
             nbinsx=bins,
             histnorm="percent",
-            name="Trials",
+            name="Share of runs",
             marker_color="#1f77b4",
             opacity=0.75,
         ),
@@ -41,7 +50,13 @@ def histogram_cdf(
     cdf = np.arange(1, xs.size + 1) / max(xs.size, 1) * 100.0
     step = max(1, xs.size // 400)  # keep the figure small
     fig.add_trace(
-        go.Scatter(x=xs[::step], y=cdf[::step], mode="lines", name="CDF", line_color="#d62728"),
+        go.Scatter(
+            x=xs[::step],
+            y=cdf[::step],
+            mode="lines",
+            name="Cumulative share (right axis)",
+            line_color="#d62728",
+        ),
         secondary_y=True,
     )
     if np.isfinite(analytic):
@@ -49,18 +64,13 @@ def histogram_cdf(
             x=analytic,
             line_dash="dash",
             line_color="#2ca02c",
-            annotation_text="analytic",
+            annotation_text="closed form",
             annotation_position="top left",
+            annotation_font_size=11,
         )
-    fig.update_layout(
-        title=title,
-        template=TEMPLATE,
-        bargap=0.02,
-        legend={"orientation": "h", "y": -0.3, "x": 0},
-        margin={"b": 90},
-    )
-    fig.update_xaxes(title_text=x_title)
-    fig.update_yaxes(title_text="Share of trials (%)", secondary_y=False)
+    style.layout(fig, title, subtitle=subtitle, x_title=x_title, height=420)
+    fig.update_layout(bargap=0.02, margin={"r": 60})
+    fig.update_yaxes(title_text="Share of runs (%)", secondary_y=False)
     fig.update_yaxes(
         title_text="Cumulative share (%)",
         range=[0, 100],
@@ -76,8 +86,8 @@ def bands_chart(bands: pl.DataFrame, analytic_pct: float) -> go.Figure:
     day = bands["day"].to_numpy()
     fig = go.Figure()
     for lo, hi, color, name in (
-        ("p5", "p95", "rgba(31,119,180,0.18)", "p5-p95"),
-        ("p25", "p75", "rgba(31,119,180,0.38)", "p25-p75"),
+        ("p5", "p95", "rgba(31,119,180,0.18)", "P5 to P95 of runs"),
+        ("p25", "p75", "rgba(31,119,180,0.38)", "P25 to P75"),
     ):
         fig.add_trace(
             go.Scatter(
@@ -102,53 +112,82 @@ def bands_chart(bands: pl.DataFrame, analytic_pct: float) -> go.Figure:
         )
     fig.add_trace(
         go.Scatter(
-            x=day, y=bands["p50"].to_numpy(), mode="lines", name="median", line_color="#1f77b4"
+            x=day, y=bands["p50"].to_numpy(), mode="lines", name="Median", line_color="#1f77b4"
         )
     )
     fig.add_hline(
         y=analytic_pct,
         line_dash="dash",
         line_color="#2ca02c",
-        annotation_text="analytic (long run)",
+        annotation_text="closed form (long run)",
+        annotation_font_size=11,
     )
-    fig.update_layout(
-        title="Goodput so far, by day of the run (percentile bands over trials)",
-        xaxis_title="Day of the run (days)",
-        yaxis_title="Cumulative goodput (%)",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25, "x": 0},
+    style.layout(
+        fig,
+        "Goodput so far, by day of the run",
+        subtitle="Percentile bands over the simulated runs; early days swing most",
+        x_title="Day of the run (days)",
+        y_title="Cumulative goodput (%)",
+        height=420,
     )
+    fig.update_yaxes(ticksuffix="%")
     return fig
 
 
 def timeline_chart(segments: pl.DataFrame, labels: dict[str, str], hours: float) -> go.Figure:
-    """Gantt-like view of one trial: one row per state, bars from start to end (hours)."""
+    """Gantt-like view of one simulated run: one row per state with the hours spent in it,
+    bars from start to end (hours).  Checkpoint saves are short, so they are drawn as ticks
+    that stay visible at any zoom; states that did not occur get no row."""
     fig = go.Figure()
+    rows = []
     for state, label in labels.items():
         seg = segments.filter(pl.col("state") == state)
         if seg.height == 0:
             continue
         start = seg["start_hours"].to_numpy()
         dur = seg["end_hours"].to_numpy() - start
+        name = (
+            f"{label} · {dur.sum():,.1f} h"
+            if dur.sum() >= 0.05
+            else f"{label} · {dur.sum() * 60:,.1f} min"
+        )
+        rows.append(name)
+        color = COLORS.get(state, "#7f7f7f")
+        if state == "save":
+            fig.add_trace(
+                go.Scatter(
+                    y=[name] * seg.height,
+                    x=start + dur / 2,
+                    mode="markers",
+                    marker={"symbol": "line-ns", "size": 14, "line": {"width": 2, "color": color}},
+                    name=name,
+                    customdata=dur * 60,
+                    hovertemplate="save at %{x:.2f} h, %{customdata:.1f} min<extra></extra>",
+                )
+            )
+            continue
         fig.add_trace(
             go.Bar(
-                y=[label] * seg.height,
+                y=[name] * seg.height,
                 x=dur,
                 base=start,
                 orientation="h",
-                name=label,
-                marker_color=COLORS.get(state, "#7f7f7f"),
-                hovertemplate="%{y}: %{base:.2f} h + %{x:.3f} h<extra></extra>",
+                name=name,
+                marker_color=color,
+                marker_line_width=0,
+                hovertemplate="%{base:.2f} h to %{x:.2f} h later<extra>" + label + "</extra>",
             )
         )
-    fig.update_layout(
-        title="One simulated run: what happened when (zoom out for the whole run)",
-        xaxis_title="Time since start (hours)",
-        yaxis_title="State",
-        barmode="overlay",
-        template=TEMPLATE,
-        xaxis_range=[0, hours],
-        yaxis={"categoryorder": "array", "categoryarray": list(labels.values())[::-1]},
-        showlegend=False,
+    style.layout(
+        fig,
+        "One simulated run, hour by hour",
+        subtitle="Training kept, checkpoint saves, rework (work a failure threw away) and "
+        "recovery; row labels give the time in each state over this window",
+        x_title="Time since the start of the run (hours)",
+        legend=False,
+        height=110 + 46 * max(len(rows), 1),
     )
+    fig.update_layout(barmode="overlay", margin={"l": 210})
+    fig.update_xaxes(range=[0, hours])
+    fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1], tickfont={"size": 11})
     return fig

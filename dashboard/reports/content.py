@@ -342,9 +342,10 @@ def montecarlo_available() -> bool:
 
 MONTECARLO_DAYS = 30.0
 
-#: Rows of the Monte Carlo table: (label, unit key for formatting, summary keys mean/p5/p50/p95,
-#: analytic key); keys are those of ``models.montecarlo.SimulationResult.summary()``.
-MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str, str, str, str], str | None], ...] = (
+#: Rows of the Monte Carlo table: (label, unit key for formatting, summary keys mean/p5/p50/p95
+#: (None: not reported), analytic key); keys are those of
+#: ``models.montecarlo.SimulationResult.summary()``.
+MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str | None, ...], str | None], ...] = (
     (
         "Goodput over the horizon",
         "goodput",
@@ -362,23 +363,38 @@ MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str, str, str, str], str | None], .
         ),
         "time_to_finish_analytic_days",
     ),
+    (
+        "Lost per month of wall time",
+        "lost_mean_usd_per_month",
+        ("lost_mean_usd_per_month", None, "lost_p50_usd_per_month", "lost_p95_usd_per_month"),
+        None,
+    ),
 )
 
 
-def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> MonteCarloSummary:
-    """Percentiles from models.montecarlo.simulate (issue #5); clear error when it is absent."""
-    if not montecarlo_available():
-        raise ValidationError(
-            "--trials",
-            "the Monte Carlo simulator (models/montecarlo.py) is not available in this "
-            "version; run the report without --trials",
+def _montecarlo(
+    scenario: Scenario,
+    trials: int,
+    seed: int | None,
+    catalog,
+    days: float = MONTECARLO_DAYS,
+    result: Any = None,
+) -> MonteCarloSummary:
+    """Percentiles from models.montecarlo.simulate (issue #5), or from ``result`` when the
+    caller already simulated (the dashboard's Monte Carlo page exports the run it shows)."""
+    if result is None:
+        if not montecarlo_available():
+            raise ValidationError(
+                "--trials",
+                "the Monte Carlo simulator (models/montecarlo.py) is not available in this "
+                "version; run the report without --trials",
+            )
+        mod = importlib.import_module("goodput_lab.models.montecarlo")
+        if hasattr(mod, "check_size"):
+            mod.check_size(trials, days)
+        result = mod.simulate(
+            scenario, trials, days, catalog=catalog, rng=seed, record_timeline=False
         )
-    mod = importlib.import_module("goodput_lab.models.montecarlo")
-    if hasattr(mod, "check_size"):
-        mod.check_size(trials, MONTECARLO_DAYS)
-    result = mod.simulate(
-        scenario, trials, MONTECARLO_DAYS, catalog=catalog, rng=seed, record_timeline=False
-    )
     return MonteCarloSummary(
         trials=trials,
         seed=seed,
@@ -386,7 +402,7 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
         values={k: float(v) for k, v in result.summary().items()},
         figure=montecarlo_figure(result),
         note=(
-            f"Each run simulates {MONTECARLO_DAYS:g} days of training with the failure, "
+            f"Each run simulates {days:g} days of training with the failure, "
             "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
             "over the runs. 'Closed form' is Daly's expectation used in the rest of the report."
         ),
@@ -408,15 +424,19 @@ def montecarlo_table(result: Any) -> pl.DataFrame:
     summary = result.summary()
     rows = []
     for label, fmt_key, (mean, p5, p50, p95), analytic in MONTECARLO_ROWS:
-        if not all(k in summary for k in (mean, p5, p50, p95)):
+        if not all(k in summary for k in (mean, p5, p50, p95) if k is not None):
             continue
+
+        def cell(k, _fmt=fmt_key):
+            return format_value(_fmt, summary[k]) if k is not None else "—"
+
         rows.append(
             {
                 "Metric": label,
-                "Mean": format_value(fmt_key, summary[mean]),
-                "P5": format_value(fmt_key, summary[p5]),
-                "P50": format_value(fmt_key, summary[p50]),
-                "P95": format_value(fmt_key, summary[p95]),
+                "Mean": cell(mean),
+                "P5": cell(p5),
+                "P50": cell(p50),
+                "P95": cell(p95),
                 "Closed form": format_value(fmt_key, summary[analytic])
                 if analytic in summary
                 else "",
@@ -589,11 +609,15 @@ def build_report(
     catalog: Mapping[str, Instance] | None = None,
     generated: dt.date | None = None,
     detail: bool = True,
+    days: float = MONTECARLO_DAYS,
+    simulation: Any = None,
 ) -> Report:
     """Evaluate ``scenario`` (and ``compare_to``) and gather everything a report shows.
 
     ``detail=False`` skips what only the HTML/PDF show (figures, model sections), for the
-    CSV/Parquet tables.
+    CSV/Parquet tables.  ``days`` is the Monte Carlo horizon; ``simulation`` (a
+    ``SimulationResult`` of ``trials`` runs) reports a run already made instead of
+    simulating again.
     """
     cat = catalog if catalog is not None else load_catalog()
     if compare_to is not None:
@@ -608,8 +632,9 @@ def build_report(
     losses = svc.loss_table(ev)
     if not detail:
         return _light_report(
-            scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated
-        )
+            scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated,
+            days, simulation,
+        )  # fmt: skip
     sweep = svc.goodput_vs_rate(scenario, dict(cat))
     # components that are zero here (e.g. fabric stalls with no fabric faults) are left out
     # of the chart, not of the table, so the labels stay readable
@@ -635,7 +660,7 @@ def build_report(
     if trials is not None:
         if not 1 <= trials <= 1_000_000:
             raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
-        mc = _montecarlo(scenario, trials, seed, cat)
+        mc = _montecarlo(scenario, trials, seed, cat, days, simulation)
         methods.append(
             (
                 "Monte Carlo",
@@ -663,12 +688,14 @@ def build_report(
     )
 
 
-def _light_report(scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated):
+def _light_report(
+    scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated, days, simulation
+):
     mc = None
     if trials is not None:
         if not 1 <= trials <= 1_000_000:
             raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
-        mc = _montecarlo(scenario, trials, seed, cat)
+        mc = _montecarlo(scenario, trials, seed, cat, days, simulation)
     return Report(
         title="Goodput report" if comparison is None else "Goodput comparison report",
         generated=generated or dt.date.today(),

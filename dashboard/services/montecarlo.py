@@ -7,10 +7,12 @@ page, keyed on :class:`models.montecarlo.SimulationParams`).
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable
 
 import numpy as np
 import polars as pl
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import Scenario, resolve_inputs
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.montecarlo import (
@@ -21,15 +23,19 @@ from goodput_lab.models.montecarlo import (
     simulate_params,
 )
 
-#: Gantt rows: timeline event that starts each state, in display order.
+#: Gantt rows: what the cluster does, in display order.  Training, saves and rework
+#: partition the time between recoveries; the recovery states follow the failure events.
 STATES = {
-    "training": "Training",
+    "training": "Training (kept)",
+    "save": "Checkpoint saves",
+    "rework": "Rework (lost work)",
     "detection": "Detection",
     "replacement": "Replacement",
     "restart": "Restart",
     "restore": "Restore",
     "stall": "Fabric stall",
 }
+RECOVERY_STATES = ("detection", "replacement", "restart", "restore")
 _STARTS = {
     "start": "training",
     "restored": "training",
@@ -106,99 +112,156 @@ def bands(res: SimulationResult) -> pl.DataFrame:
     return pl.DataFrame(data)
 
 
-def timeline_segments(res: SimulationResult) -> pl.DataFrame:
-    """The sample trial as state intervals: state, label, start_hours, end_hours."""
-    rows = []
-    events = res.timeline
-    for (ev, t), (_, t_next) in itertools.pairwise(events):
+def _subtract(spans: list[tuple[float, float]], cuts: list[tuple[float, float]]):
+    """``spans`` minus the union of ``cuts`` (both lists of (start, end))."""
+    out = []
+    cuts = sorted(cuts)
+    for a, b in spans:
+        pos = a
+        for c, d in cuts:
+            if d <= pos or c >= b:
+                continue
+            if c > pos:
+                out.append((pos, c))
+            pos = max(pos, d)
+            if pos >= b:
+                break
+        if pos < b:
+            out.append((pos, b))
+    return out
+
+
+def _clip(spans: list[tuple[float, float]], within: list[tuple[float, float]]):
+    """The parts of ``spans`` inside ``within`` (sorted, non-overlapping)."""
+    out = []
+    for a, b in spans:
+        for c, d in within:
+            lo, hi = max(a, c), min(b, d)
+            if hi > lo:
+                out.append((lo, hi))
+    return out
+
+
+def timeline_segments(res: SimulationResult, hours: float | None = None) -> pl.DataFrame:
+    """The sample trial as state intervals (state, label, start_hours, end_hours), up to
+    ``hours``: training split into kept work, checkpoint saves and rework (compute a failure
+    threw away), then the recovery states and fabric stalls."""
+    limit = math.inf if hours is None else hours * 60.0
+    spans: dict[str, list[tuple[float, float]]] = {k: [] for k in STATES}
+    for (ev, t), (_, t_next) in itertools.pairwise(res.timeline):
         state = _STARTS.get(ev)
-        if state is None or t_next <= t:
+        if state is None or t_next <= t or t >= limit:
             continue
-        rows.append(
-            {
-                "state": state,
-                "label": STATES[state],
-                "start_hours": t / 60.0,
-                "end_hours": t_next / 60.0,
-            }
-        )
+        spans[state].append((t, min(t_next, limit)))
+    up = spans["training"]
+    saves = _clip([(a, b) for a, b in res.timeline_saves if a < limit], up)
+    rework = _clip([(a, b) for a, b in res.timeline_rework if a < limit], up)
+    spans["save"] = saves
+    spans["rework"] = _subtract(rework, saves)
+    spans["training"] = _subtract(up, saves + rework)
+    rows = [
+        {"state": k, "label": STATES[k], "start_hours": a / 60.0, "end_hours": b / 60.0}
+        for k, v in spans.items()
+        for a, b in v
+    ]
     schema = {
         "state": pl.Utf8,
         "label": pl.Utf8,
         "start_hours": pl.Float64,
         "end_hours": pl.Float64,
     }
-    return pl.DataFrame(rows, schema=schema)
+    return pl.DataFrame(rows, schema=schema).sort("start_hours")
 
 
-def summary_table(res: SimulationResult) -> pl.DataFrame:
-    """Analytic (Daly) vs simulated, side by side."""
+def state_hours(segments: pl.DataFrame) -> dict[str, float]:
+    """Hours spent in each state in ``segments`` (every state, 0 when absent)."""
+    dur = segments.group_by("state").agg((pl.col("end_hours") - pl.col("start_hours")).sum())
+    got = dict(zip(dur["state"].to_list(), dur["end_hours"].to_list(), strict=True))
+    return {k: float(got.get(k, 0.0)) for k in STATES}
+
+
+def timeline_window_hours(res: SimulationResult, failures: int = 3, lo: float = 12.0) -> float:
+    """A window that shows the first few failures: at least ``lo`` hours, at most 48 h and
+    the run's horizon."""
+    times = [t for ev, t in res.timeline if ev in ("failure", "correlated_failure")]
+    want = (times[failures - 1] / 60.0 + 1.0) if len(times) >= failures else 48.0
+    return float(min(max(lo, want), 48.0, res.days * 24.0))
+
+
+SUMMARY_COLUMNS = (
+    ("analytic", "Closed form"),
+    ("mean", "Simulated mean"),
+    ("stderr", "Std. error"),
+    ("p5", "P5"),
+    ("p50", "P50"),
+    ("p95", "P95"),
+)
+
+
+def summary_rows(res: SimulationResult) -> list[dict]:
+    """Closed form (Daly) against simulated, one row per figure, keyed for the registry."""
     s = res.summary()
     rows = [
-        (
-            "Goodput (%)",
-            100 * s["goodput_analytic"],
-            100 * s["goodput_mean"],
-            100 * s["goodput_stderr"],
-            100 * s["goodput_p5"],
-            100 * s["goodput_p50"],
-            100 * s["goodput_p95"],
-        ),
-        (
-            f"Days to finish {res.work_days:.4g} days of compute",
-            s["time_to_finish_analytic_days"],
-            s["time_to_finish_mean_days"],
-            s["time_to_finish_stderr_days"],
-            s["time_to_finish_p5_days"],
-            s["time_to_finish_p50_days"],
-            s["time_to_finish_p95_days"],
-        ),
+        {
+            "key": "goodput",
+            "label": f"Goodput over {res.days:g} days",
+            "analytic": s["goodput_analytic"],
+            "mean": s["goodput_mean"],
+            "stderr": s["goodput_stderr"],
+            "p5": s["goodput_p5"],
+            "p50": s["goodput_p50"],
+            "p95": s["goodput_p95"],
+        },
+        {
+            "key": "time_to_finish_mean_days",
+            "label": f"Days to finish {res.work_days:.4g} days of compute",
+            "analytic": s["time_to_finish_analytic_days"],
+            "mean": s["time_to_finish_mean_days"],
+            "stderr": s["time_to_finish_stderr_days"],
+            "p5": s["time_to_finish_p5_days"],
+            "p50": s["time_to_finish_p50_days"],
+            "p95": s["time_to_finish_p95_days"],
+        },
     ]
     lost = res.lost_usd[np.isfinite(res.lost_usd)]
     if lost.size and res.params is not None:
-        g = res.goodput_analytic
         p = res.params
         wall = res.time_to_finish_analytic_days * 1440.0
         lost_an = (wall - res.work_days * 1440.0) * p.cluster_usd_per_min + wall * (
             p.spare_usd_per_min
         )
+        ok = res.goodput_analytic > 0
+        per_month = res._lost_per_month()
         rows.append(
-            (
-                "Lost USD per run",
-                lost_an if g > 0 else float("nan"),
-                float(lost.mean()),
-                float(lost.std(ddof=1) / np.sqrt(lost.size)) if lost.size > 1 else float("nan"),
-                float(np.percentile(lost, 5)),
-                float(np.percentile(lost, 50)),
-                float(np.percentile(lost, 95)),
-            )
+            {
+                "key": "lost_mean_usd",
+                "label": "Lost per run",
+                "analytic": lost_an if ok else None,
+                "mean": float(lost.mean()),
+                "stderr": float(lost.std(ddof=1) / np.sqrt(lost.size)) if lost.size > 1 else None,
+                "p5": float(np.percentile(lost, 5)),
+                "p50": float(np.percentile(lost, 50)),
+                "p95": float(np.percentile(lost, 95)),
+            }
         )
-    cols = ["quantity", "analytic", "simulated_mean", "std_error", "p5", "p50", "p95"]
-    return pl.DataFrame(rows, schema=cols, orient="row")
+        if per_month.size:
+            rows.append(
+                {
+                    "key": "lost_mean_usd_per_month",
+                    "label": "Lost per month",
+                    "analytic": lost_an / wall * 1440.0 * 365.25 / 12 if ok else None,
+                    "mean": float(per_month.mean()),
+                    "stderr": float(per_month.std(ddof=1) / np.sqrt(per_month.size))
+                    if per_month.size > 1
+                    else None,
+                    "p5": float(np.percentile(per_month, 5)),
+                    "p50": float(np.percentile(per_month, 50)),
+                    "p95": float(np.percentile(per_month, 95)),
+                }
+            )
+    return rows
 
 
 def summary_display(res: SimulationResult) -> pl.DataFrame:
-    """:func:`summary_table` as text for people: % to 2 decimals, days to 3, USD whole."""
-    t = summary_table(res)
-    out = []
-    for row in t.iter_rows(named=True):
-        q = row["quantity"]
-        if q.startswith("Goodput"):
-            fmt = "{:.2f}%"
-        elif q.startswith("Days"):
-            fmt = "{:.3f}"
-        else:
-            fmt = "${:,.0f}"
-        shown = {"Quantity": q}
-        for col, label in (
-            ("analytic", "Analytic"),
-            ("simulated_mean", "Simulated mean"),
-            ("std_error", "Std. error"),
-            ("p5", "P5"),
-            ("p50", "P50"),
-            ("p95", "P95"),
-        ):
-            v = row[col]
-            shown[label] = "n/a" if v is None or not np.isfinite(v) else fmt.format(v)
-        out.append(shown)
-    return pl.DataFrame(out)
+    """:func:`summary_rows` as a display table (every cell formatted from the registry)."""
+    return display.metric_rows(summary_rows(res), SUMMARY_COLUMNS, label="Figure")
