@@ -1,0 +1,159 @@
+"""Screenshots of the dashboard's pages in Debian's chromium (Playwright; nothing downloaded).
+
+    .venv/bin/python scripts/screenshots.py [--width 1440] [--height 900] [--pages a,b]
+                                            [--out docs/screenshots] [--url URL] [--full]
+
+Starts the app on a free port of 127.0.0.1 (unless ``--url`` names a running one), opens
+each page (the slug of its URL: overview, checkpoints, network, instances, montecarlo,
+failure_log, compare, sensitivity, optimizer), waits until the run has finished and every
+chart is drawn, and writes ``<out>/<page>.png``.  The viewport is the picture: a tall one
+(``--height 3600``) shows a whole page, 1440x900 the view above the fold.  ``--full``
+captures the whole scrollable page instead.  Every request the browser makes is logged;
+the script fails if any goes to a host other than the app's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlparse
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = ROOT / "dashboard" / "app.py"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+PAGES = (
+    "overview",
+    "checkpoints",
+    "network",
+    "instances",
+    "montecarlo",
+    "failure_log",
+    "compare",
+    "sensitivity",
+    "optimizer",
+)
+#: The page is drawn: the script run has finished (Streamlit marks the app element with
+#: ``data-test-script-state``), no skeletons are left and every plotly chart is rendered.
+IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
+  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+      && document.querySelector('[data-testid="stMain"] h1')
+      && !document.querySelector('[data-testid="stSkeleton"]')
+      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+           .every(c => c.querySelector('.main-svg')))"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(log_path: Path):
+    """``streamlit run dashboard/app.py`` on 127.0.0.1; yields its URL."""
+    port = free_port()
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(APP),
+        "--server.address", "127.0.0.1", "--server.port", str(port),
+        "--server.headless", "true", "--browser.gatherUsageStats", "false",
+        "--server.fileWatcherType", "none",
+    ]  # fmt: skip
+    with log_path.open("w") as log:
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.status == 200:
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise SystemExit(f"streamlit did not start: {log_path.read_text()[-2000:]}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def shoot(url: str, pages: list[str], out: Path, width: int, height: int, full: bool) -> list:
+    from playwright.sync_api import sync_playwright
+
+    out.mkdir(parents=True, exist_ok=True)
+    app_host = urlparse(url).netloc
+    foreign: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        context = browser.new_context(viewport={"width": width, "height": height})
+        context.on(
+            "request",
+            lambda r: (
+                foreign.append(r.url)
+                if urlparse(r.url).netloc not in (app_host, "")
+                and not r.url.startswith(("data:", "blob:"))
+                else None
+            ),
+        )
+        page = context.new_page()
+        page.set_default_timeout(120_000)
+        for name in pages:
+            page.goto(f"{url}/{'' if name == 'overview' else name}")
+            page.wait_for_function(IDLE_JS, timeout=120_000, polling=250)
+            page.wait_for_timeout(800)  # plotly's transitions and fonts settle
+            path = out / f"{name}.png"
+            page.screenshot(path=str(path), full_page=full)
+            print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
+        browser.close()
+    return foreign
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--width", type=int, default=1440)
+    ap.add_argument("--height", type=int, default=900)
+    ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated page slugs")
+    ap.add_argument("--out", default=str(ROOT / "artifacts" / "screenshots"))
+    ap.add_argument("--url", help="a running app's URL (default: start one)")
+    ap.add_argument("--full", action="store_true", help="capture the whole scrollable page")
+    args = ap.parse_args(argv)
+    pages = [p.strip() for p in args.pages.split(",") if p.strip()]
+    unknown = [p for p in pages if p not in PAGES]
+    if unknown:
+        ap.error(f"unknown page(s) {', '.join(unknown)}; pages: {', '.join(PAGES)}")
+    out = Path(args.out)
+    if args.url:
+        foreign = shoot(args.url, pages, out, args.width, args.height, args.full)
+    else:
+        log = Path(f"/tmp/goodput-screenshots-{os.getpid()}.log")
+        with serve(log) as url:
+            foreign = shoot(url, pages, out, args.width, args.height, args.full)
+    if foreign:
+        print("external requests:\n  " + "\n  ".join(sorted(set(foreign))), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
