@@ -87,6 +87,11 @@ PAGE_PARAMS = {
     "cmp.candidate": ("cmp:candidate", _compare_source),
     "cmp.baseline_edits": ("cmp:baseline:edits", _edits),
     "cmp.candidate_edits": ("cmp:candidate:edits", _edits),
+    "cmp.count": ("cmp:count", _choice_int(2, 3, 4)),
+    "cmp.candidate_3": ("cmp:candidate_3", _compare_source),
+    "cmp.candidate_3_edits": ("cmp:candidate_3:edits", _edits),
+    "cmp.candidate_4": ("cmp:candidate_4", _compare_source),
+    "cmp.candidate_4_edits": ("cmp:candidate_4:edits", _edits),
     "sens.pct": ("sens:pct", _number(5, 50, 5, int)),
     "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
     "ckpt.replicas": ("ckpt:replicas", _number(1, 4, 1, int)),
@@ -97,6 +102,7 @@ PAGE_PARAMS = {
     "deadline.on": ("deadline:on", _bool),
     "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
 }
+_COMPARE_SOURCES = ("cmp.baseline", "cmp.candidate", "cmp.candidate_3", "cmp.candidate_4")
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,
 #: validator).  The instance name after the prefix must look like a catalog name.
 PAGE_PATTERNS = {
@@ -207,7 +213,7 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
     for param, (key, _) in PAGE_PARAMS.items():
         if key in state and state[key] is not None:
             value = state[key]
-            if param in ("cmp.baseline", "cmp.candidate") and value not in _compare_choices():
+            if param in _COMPARE_SOURCES and value not in _compare_choices():
                 continue  # an uploaded file cannot travel in a link
             out[param] = value if isinstance(value, str) else _text(value)
     return out

@@ -1,97 +1,159 @@
-"""Compare: two scenarios side by side, where the difference comes from, savings."""
+"""Compare: up to four scenarios side by side, what differs, where each saving comes from."""
 
 from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
+from goodput_lab.dashboard.components import export_buttons, persist, tables
+from goodput_lab.dashboard.reports import build_report, render
 from goodput_lab.dashboard.services import compare as svc
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import ValidationError
 
 current, _ = page_context.current("Compare scenarios")
 
 st.caption(
-    "Pick a baseline and a candidate: the sidebar's scenario, a preset or an uploaded TOML "
-    "file, each with optional edits (`section.key = value`, one per line, as in "
-    "`goodput evaluate --set`). Savings = goodput gain × baseline cluster cost + the "
-    "difference in running cost (docs/references.md#savings-and-the-value-of-reliability)."
+    "The first scenario is the baseline; each candidate is compared with it. A scenario is "
+    "the sidebar's, a preset or an uploaded TOML file, each with optional edits "
+    "(`section.key = value`, one per line, as in `goodput evaluate --set`). Savings = "
+    "goodput gain × baseline cluster cost + the difference in running cost "
+    "(docs/references.md#savings-and-the-value-of-reliability)."
 )
 
 choices = svc.sources(state.preset_names())
-defaults = {"baseline": svc.CURRENT, "candidate": svc.PRESET_PREFIX + "aws-16k-h100-improved"}
+top = st.columns([2, 1, 1])
+count = int(
+    persist.widget(
+        top[0].radio,
+        "cmp:count",
+        2,
+        label="Scenarios side by side",
+        options=[2, 3, 4],
+        horizontal=True,
+        help="The baseline and up to three candidates.",
+    )
+)
+export_slot = top[2].empty()
+sides = svc.SIDES[:count]
 
 
-def side(column, name: str):
+def side(column, i: int, name: str):
+    key = f"cmp:{name}"
     with column:
-        st.subheader(name.title())
-        default = defaults[name] if defaults[name] in choices else svc.CURRENT
-        if st.session_state.get(f"cmp:{name}") not in choices:
-            st.session_state[f"cmp:{name}"] = default  # links and earlier picks win
-        source = st.selectbox("Source", choices, key=f"cmp:{name}")
+        st.markdown(f"**{svc.side_title(i)}**")
+        default = svc.DEFAULTS[name] if svc.DEFAULTS[name] in choices else svc.CURRENT
+        if st.session_state.get(key) not in choices:
+            st.session_state[key] = default  # links and earlier picks win
+        source = persist.widget(st.selectbox, key, default, label="Source", options=choices)
         upload = None
         if source == svc.UPLOAD:
-            f = st.file_uploader("Scenario TOML", type=["toml"], key=f"cmp:{name}:file")
+            f = st.file_uploader("Scenario TOML", type=["toml"], key=f"{key}:file")
             if f is None:
                 st.info("Upload a scenario file for this side.")
                 return None
             try:
                 upload = state.load_upload(f.name, f.getvalue())
             except ValidationError as exc:
-                st.error(f"Could not read the uploaded scenario — {exc}")
+                st.error(f"Could not read the uploaded scenario — {page_context.plain(str(exc))}")
                 return None
-        edits = st.text_area(
-            "Edits", key=f"cmp:{name}:edits", height=80, placeholder="e.g. cluster.spare_nodes = 8"
+        edits = persist.widget(
+            st.text_area,
+            f"{key}:edits",
+            "",
+            label="Edits",
+            height=80,
+            placeholder="e.g. cluster.spare_nodes = 8",
         )
         try:
             scenario = svc.build(source, current, upload, edits)
         except ValidationError as exc:
-            st.error(f"Please fix this edit — {exc}")
+            st.error(f"Please fix this edit — {page_context.plain(str(exc))}")
             return None
         if scenario is not None:
-            st.caption(scenario.name)
+            st.caption(page_context.plain(scenario.name))
         return scenario
 
 
-left, right = st.columns(2)
-baseline = side(left, "baseline")
-candidate = side(right, "candidate")
-if baseline is None or candidate is None:
+scenarios = [
+    side(col, i, name) for i, (col, name) in enumerate(zip(st.columns(count), sides, strict=True))
+]
+if any(s is None for s in scenarios):
     st.stop()
+baseline, candidates = scenarios[0], scenarios[1:]
 try:
-    cmp = cache.comparison(baseline, candidate)
+    cmps = [cache.comparison(baseline, c) for c in candidates]
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {page_context.plain(str(exc))}")
     st.stop()
+heads = [svc.side_title(i) for i in range(count)]
 
-s = svc.savings(cmp)
-c1, c2, c3, c4 = st.columns(4)
-c1.metric(
-    "Goodput change",
-    f"{s['goodput_delta'] * 100:+.2f} points",
-    help=f"{cmp.baseline['goodput'] * 100:.2f}% → {cmp.candidate['goodput'] * 100:.2f}%",
+
+def build(fmt: str) -> bytes:
+    report = build_report(
+        baseline, compare_to=candidates, catalog=cache.catalog(), detail=fmt in (".html", ".pdf")
+    )
+    return render(report, fmt)
+
+
+export_buttons.page_export(
+    "Export this comparison",
+    build,
+    export_buttons.file_stem(baseline.name) + f"-compare-{count}",
+    key="cmp-export",
+    note="The baseline against every candidate: savings, what differs, every input with its "
+    "source.",
+    container=export_slot,
 )
-c2.metric("Savings per day", f"${s['per_day']:,.0f}")
-c3.metric("Savings per month", f"${s['per_month']:,.0f}", help="365.25 / 12 days")
-c4.metric("Savings per year", f"${s['per_year']:,.0f}", help="365.25 days")
 
-rows = svc.delta_waterfall(cmp)
-losses = rows.filter(rows["component"] != "running_cost")
-a, b = st.columns(2)
-with a:
-    st.plotly_chart(savings_waterfall(rows, s["per_day"]), width="stretch")
-with b:
-    bm = [cmp.baseline[f"loss_{c}_minutes_per_day"] for c in losses["component"]]
-    cm = [cmp.candidate[f"loss_{c}_minutes_per_day"] for c in losses["component"]]
-    st.plotly_chart(loss_bars(losses["label"].to_list(), bm, cm), width="stretch")
+st.subheader("Side by side")
+tables.show(svc.side_by_side(cmps, heads))
+labels = list(svc.LOSS_COMPONENTS.values())
+series = [(heads[0], [cmps[0].baseline[f"loss_{c}_minutes_per_day"] for c in svc.LOSS_COMPONENTS])]
+series += [
+    (heads[i + 1], [c.candidate[f"loss_{k}_minutes_per_day"] for k in svc.LOSS_COMPONENTS])
+    for i, c in enumerate(cmps)
+]
+st.plotly_chart(loss_bars(labels, series), width="stretch")
 
-st.subheader("Every metric")
-st.dataframe(
-    svc.metrics_table(cmp),
-    column_config={
-        "metric": "Metric (unit in the name)",
-        "baseline": st.column_config.NumberColumn("Baseline", format="%.6g"),
-        "candidate": st.column_config.NumberColumn("Candidate", format="%.6g"),
-        "delta": st.column_config.NumberColumn("Candidate − baseline", format="%+.6g"),
-    },
-    hide_index=True,
-)
+for i, cmp in enumerate(cmps, 1):
+    st.subheader(f"{heads[i]} against the baseline")
+    st.caption(
+        f"{page_context.plain(cmp.candidate.scenario.name)} against "
+        f"{page_context.plain(cmp.baseline.scenario.name)}."
+    )
+    kind, note = svc.differences_note(cmp)
+    (st.warning if kind == "warning" else st.info)(note)
+    s = svc.savings(cmp)
+    t = st.columns(4)
+    t[0].metric(**display.tile("goodput_delta", s["goodput_delta"], signed=True))
+    t[1].metric(**display.tile("savings_usd_per_day", s["per_day"], savings=True))
+    t[2].metric(**display.tile("savings_usd_per_month", s["per_month"], savings=True))
+    t[3].metric(**display.tile("savings_usd_per_year", s["per_year"], savings=True))
+    left, right = st.columns([2, 3])
+    with left:
+        st.markdown("**What differs**")
+        diffs = svc.differences(cmp)
+        if diffs:
+            tables.show(
+                display.table(
+                    diffs,
+                    [
+                        ("label", "Input"),
+                        ("baseline", "Baseline"),
+                        ("candidate", heads[i]),
+                    ],
+                )
+            )
+        else:
+            st.caption("Nothing: identical inputs.")
+    with right:
+        rows = svc.delta_waterfall(cmp)
+        st.plotly_chart(
+            savings_waterfall(rows, s["per_day"], f"Where {heads[i].lower()}'s savings come from"),
+            width="stretch",
+            key=f"cmp-waterfall-{i}",
+        )
+
+with st.expander("Every metric, side by side"):
+    tables.show(svc.every_metric(cmps, heads))

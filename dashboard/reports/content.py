@@ -15,7 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -111,6 +111,17 @@ class MonteCarloSummary:
 
 
 @dataclass(frozen=True)
+class ComparisonBlock:
+    """One candidate against the baseline: the comparison, its table of key figures, every
+    input that differs, and the cost of each loss component side by side."""
+
+    comparison: Comparison
+    table: pl.DataFrame
+    changed: pl.DataFrame
+    figure: go.Figure | None = None
+
+
+@dataclass(frozen=True)
 class Report:
     title: str
     generated: dt.date
@@ -127,6 +138,8 @@ class Report:
     changed_assumptions: pl.DataFrame | None = None
     montecarlo: MonteCarloSummary | None = None
     methods: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: every candidate against the baseline (the first is ``comparison``)
+    comparisons: tuple[ComparisonBlock, ...] = ()
 
     @property
     def all_metrics(self) -> dict[str, float]:
@@ -603,7 +616,7 @@ def model_sections(
 def build_report(
     scenario: Scenario,
     *,
-    compare_to: Scenario | None = None,
+    compare_to: Scenario | Sequence[Scenario] | None = None,
     trials: int | None = None,
     seed: int | None = 20261202,
     catalog: Mapping[str, Instance] | None = None,
@@ -612,7 +625,8 @@ def build_report(
     days: float = MONTECARLO_DAYS,
     simulation: Any = None,
 ) -> Report:
-    """Evaluate ``scenario`` (and ``compare_to``) and gather everything a report shows.
+    """Evaluate ``scenario`` (and ``compare_to``: one candidate or several, each compared
+    with ``scenario`` as the baseline) and gather everything a report shows.
 
     ``detail=False`` skips what only the HTML/PDF show (figures, model sections), for the
     CSV/Parquet tables.  ``days`` is the Monte Carlo horizon; ``simulation`` (a
@@ -620,27 +634,28 @@ def build_report(
     simulating again.
     """
     cat = catalog if catalog is not None else load_catalog()
-    if compare_to is not None:
-        comparison: Comparison | None = compare(scenario, compare_to, cat)
-        ev = comparison.baseline
-    else:
-        comparison = None
-        ev = evaluate(scenario, cat)
+    others = (
+        []
+        if compare_to is None
+        else [compare_to]
+        if isinstance(compare_to, Scenario)
+        else list(compare_to)
+    )
+    comparisons = [compare(scenario, o, cat) for o in others]
+    comparison: Comparison | None = comparisons[0] if comparisons else None
+    ev = comparison.baseline if comparison is not None else evaluate(scenario, cat)
     m = ev.metrics
     values = {**m, **ev.value_of_reliability}
     headline = tuple(make_metric(k, values[k]) for k in HEADLINE_KEYS)
     losses = svc.loss_table(ev)
     if not detail:
         return _light_report(
-            scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated,
-            days, simulation,
-        )  # fmt: skip
+            scenario, ev, comparisons, headline, trials, seed, cat, generated, days, simulation
+        )
     sweep = svc.goodput_vs_rate(scenario, dict(cat))
     # components that are zero here (e.g. fabric stalls with no fabric faults) are left out
-    # of the chart, not of the table, so the labels stay readable
-    shown = losses.filter(pl.col("goodput_points").abs() >= 0.005)
-    waterfall = wrap_categories(loss_waterfall(shown, m["goodput"]), width=11)
-    waterfall.update_yaxes(range=[max(0.0, min(m["goodput"] * 100 - 5, 80.0)), 104.0])
+    # of the chart (loss_waterfall does), not of the table
+    waterfall = loss_waterfall(losses, m["goodput"])
     figures = {
         "waterfall": waterfall,
         "goodput_vs_rate": goodput_vs_rate_chart(
@@ -650,11 +665,19 @@ def build_report(
     methods = list(METHODS)
     sections, model_methods = model_sections(scenario, ev, cat)
     methods.extend(model_methods)
+    blocks = tuple(
+        ComparisonBlock(
+            comparison=c,
+            table=_comparison_table(c),
+            changed=_changed_assumptions(scenario, c.candidate.scenario),
+            figure=wrap_categories(_comparison_figure(c)),
+        )
+        for c in comparisons
+    )
     comparison_table = changed = None
-    if comparison is not None:
-        comparison_table = _comparison_table(comparison)
-        changed = _changed_assumptions(scenario, compare_to)
-        figures["comparison"] = wrap_categories(_comparison_figure(comparison))
+    if blocks:
+        comparison_table, changed = blocks[0].table, blocks[0].changed
+        figures["comparison"] = blocks[0].figure
         methods.append(COMPARE_METHOD)
     mc = None
     if trials is not None:
@@ -669,6 +692,8 @@ def build_report(
             )
         )
     title = "Goodput report" if comparison is None else "Goodput comparison report"
+    if len(comparisons) > 1:
+        title = f"Goodput comparison report ({len(comparisons) + 1} scenarios)"
     return Report(
         title=title,
         generated=generated or dt.date.today(),
@@ -685,12 +710,14 @@ def build_report(
         changed_assumptions=changed,
         montecarlo=mc,
         methods=tuple(methods),
+        comparisons=blocks,
     )
 
 
 def _light_report(
-    scenario, ev, comparison, compare_to, headline, trials, seed, cat, generated, days, simulation
+    scenario, ev, comparisons, headline, trials, seed, cat, generated, days, simulation
 ):
+    comparison = comparisons[0] if comparisons else None
     mc = None
     if trials is not None:
         if not 1 <= trials <= 1_000_000:
@@ -709,4 +736,12 @@ def _light_report(
         comparison=comparison,
         montecarlo=mc,
         methods=METHODS,
+        comparisons=tuple(
+            ComparisonBlock(
+                comparison=c,
+                table=_comparison_table(c),
+                changed=_changed_assumptions(scenario, c.candidate.scenario),
+            )
+            for c in comparisons
+        ),
     )

@@ -183,10 +183,14 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     cmp = report.comparison
 
     subtitle = esc(report.scenario.name)
+    blocks = report.comparisons
     if cmp is not None:
-        subtitle = (
-            f"Baseline: {esc(cmp.baseline.scenario.name)}<br>"
-            f"Candidate: {esc(cmp.candidate.scenario.name)}"
+        cands = [b.comparison.candidate.scenario.name for b in blocks] or [
+            cmp.candidate.scenario.name
+        ]
+        subtitle = f"Baseline: {esc(cmp.baseline.scenario.name)}" + "".join(
+            f"<br>Candidate{'' if len(cands) == 1 else f' {i}'}: {esc(n)}"
+            for i, n in enumerate(cands, 1)
         )
     parts.append(
         '<header class="report">'
@@ -202,13 +206,23 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     # ---- summary and headline
     parts.append("<h2>Summary</h2>")
     items = list(report.summary)
-    if cmp is not None:
+    for i, b in enumerate(blocks or (), 1):
+        c = b.comparison
+        who = (
+            "The candidate" if len(blocks) == 1 else f"Candidate {i} ({c.candidate.scenario.name})"
+        )
+        verb = "saves" if c.savings_usd_per_day >= 0 else "costs"
         items.insert(
-            0,
-            f"The candidate changes goodput by {cmp.goodput_delta * 100:+.2f} points and saves "
-            f"{format_usd(cmp.savings_usd_per_day, 'day')} "
-            f"({format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR)} per year) "
-            "against the baseline below.",
+            i - 1,
+            f"{who} changes goodput by {c.goodput_delta * 100:+.2f} points and {verb} "
+            f"{format_usd(abs(c.savings_usd_per_day), 'day')} "
+            f"({format_usd(abs(c.savings_usd_per_day) * DAYS_PER_YEAR)} per year) "
+            "against the baseline below."
+            + (
+                f" {b.changed.height} inputs differ: the figures are their combined effect."
+                if b.changed.height > 1
+                else ""
+            ),
         )
     parts.append(
         '<div class="summary"><ul>' + "".join(f"<li>{esc(s)}</li>" for s in items) + "</ul></div>"
@@ -220,24 +234,26 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     parts.append(_cards(report.headline, ("goodput", "lost_usd_per_day", "usd_per_day_per_0p1pp")))
 
     # ---- comparison
-    if cmp is not None and report.comparison_table is not None:
+    if blocks:
         parts.append('<h2 id="comparison">Comparison and savings</h2>')
+    for i, b in enumerate(blocks, 1):
+        c = b.comparison
+        if len(blocks) > 1:
+            parts.append(
+                f'<h3 id="comparison-{i}">Candidate {i}: {esc(c.candidate.scenario.name)}</h3>'
+            )
         cards = [
-            ("goodput_delta", "Goodput change", f"{cmp.goodput_delta * 100:+.2f} points"),
-            (
-                "savings_usd_per_day",
-                "Savings per day",
-                format_usd(cmp.savings_usd_per_day),
-            ),
+            ("goodput_delta", "Goodput change", f"{c.goodput_delta * 100:+.2f} points"),
+            ("savings_usd_per_day", "Savings per day", format_usd(c.savings_usd_per_day)),
             (
                 "savings_usd_per_month",
                 "Savings per month",
-                format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR / 12),
+                format_usd(c.savings_usd_per_day * DAYS_PER_YEAR / 12),
             ),
             (
                 "savings_usd_per_year",
                 "Savings per year",
-                format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR),
+                format_usd(c.savings_usd_per_day * DAYS_PER_YEAR),
             ),
         ]
         parts.append(
@@ -251,7 +267,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         )
         parts.append(
             _table(
-                report.comparison_table,
+                b.table,
                 [
                     ("metric", "Metric", "text"),
                     ("baseline", "Baseline", "num"),
@@ -260,21 +276,25 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
                 ],
             )
         )
-        if report.changed_assumptions is not None and report.changed_assumptions.height:
-            parts.append("<h3>What the candidate changes</h3>")
+        if b.changed.height:
+            head = "What the candidate changes"
+            if b.changed.height > 1:
+                head += f" ({b.changed.height} inputs: the savings are their combined effect)"
+            parts.append(f"<h4>{esc(head)}</h4>")
             parts.append(
                 _table(
-                    report.changed_assumptions,
+                    b.changed,
                     [
                         ("label", "Assumption", "field"),
                         ("baseline", "Baseline", "num"),
                         ("candidate", "Candidate", "num"),
-                        ("unit", "Unit", "text"),
                     ],
                 )
             )
-        if "comparison" in report.figures:
-            parts.append(figure(report.figures["comparison"], "fig-comparison"))
+        else:
+            parts.append('<p class="note">The two scenarios have identical inputs.</p>')
+        if b.figure is not None:
+            parts.append(figure(b.figure, f"fig-comparison-{i}" if i > 1 else "fig-comparison"))
 
     # ---- losses
     where = " (baseline)" if cmp is not None else ""
@@ -351,7 +371,6 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             [
                 ("label", "Assumption", "field"),
                 ("value", "Value", "num"),
-                ("unit", "Unit", "text"),
                 ("default", "Default", "num"),
                 ("source / meaning", "Source / meaning", "src"),
             ],
@@ -375,9 +394,10 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         "<code>goodput report scenario.toml -o report.html</code>.</p>"
     )
     parts.append(f'<pre class="toml">{esc(report.scenario.to_toml())}</pre>')
-    if cmp is not None:
-        parts.append('<p class="note">Candidate scenario (--compare):</p>')
-        parts.append(f'<pre class="toml">{esc(cmp.candidate.scenario.to_toml())}</pre>')
+    for i, b in enumerate(blocks, 1):
+        label = "Candidate scenario" + (f" {i}" if len(blocks) > 1 else "") + " (--compare):"
+        parts.append(f'<p class="note">{esc(label)}</p>')
+        parts.append(f'<pre class="toml">{esc(b.comparison.candidate.scenario.to_toml())}</pre>')
     parts.append(
         "<footer>Goodput Lab · analytical model of failures, recovery and checkpoints; every "
         "figure is derivable from the assumptions above.</footer>"

@@ -1,7 +1,7 @@
 """The report's numbers as one tidy table (polars), for CSV and Parquet.
 
 One row per figure: ``table`` (inputs, metrics, loss_breakdown, comparison, montecarlo),
-``role`` (scenario, baseline, candidate, comparison), ``scenario`` (its name), ``key`` (the
+``role`` (scenario, baseline, candidate, candidate 2 ..., comparison), ``scenario`` (its name), ``key`` (the
 field key for inputs, the JSON key of ``goodput evaluate --json`` for outputs, or
 ``<component>.<column>`` for the breakdown), ``label``, ``value`` (Float64, in the unit the
 key names; empty for text), ``text`` (the value as the dashboard and reports show it),
@@ -108,14 +108,19 @@ def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
 def report_table(report: Report) -> pl.DataFrame:
     """Every figure of the report, inputs first, in one long table (module docstring)."""
     c = report.comparison
-    if c is None:
+    cmps = [b.comparison for b in report.comparisons] or ([c] if c is not None else [])
+    if not cmps:
         rows = _evaluation_rows(report.evaluation, "scenario")
     else:
-        rows = _evaluation_rows(c.baseline, "baseline") + _evaluation_rows(c.candidate, "candidate")
-        name = f"{c.baseline.scenario.name} -> {c.candidate.scenario.name}"
-        for key, value in c.to_json_dict().items():
-            if key.startswith(("goodput_delta", "savings_")):
-                rows.append(_row("comparison", "comparison", name, key, value))
+        rows = _evaluation_rows(cmps[0].baseline, "baseline")
+        for i, k in enumerate(cmps, 1):
+            role = "candidate" if i == 1 else f"candidate {i}"
+            rows += _evaluation_rows(k.candidate, role)
+        for k in cmps:
+            name = f"{k.baseline.scenario.name} -> {k.candidate.scenario.name}"
+            for key, value in k.to_json_dict().items():
+                if key.startswith(("goodput_delta", "savings_")):
+                    rows.append(_row("comparison", "comparison", name, key, value))
     if report.montecarlo is not None:
         mc = report.montecarlo
         for key, value in mc.values.items():

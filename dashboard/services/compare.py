@@ -3,11 +3,21 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import polars as pl
-from goodput_lab.models import Comparison, Scenario, ValidationError, compare, load_preset
+from goodput_lab.dashboard.services import display
+from goodput_lab.models import (
+    FIELDS,
+    Comparison,
+    Scenario,
+    ValidationError,
+    compare,
+    load_preset,
+)
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.evaluate import LOSS_COMPONENTS
+from goodput_lab.models.outputs import OUTPUTS
 
 MINUTES_PER_DAY = 1440.0
 DAYS_PER_YEAR = 365.25
@@ -70,6 +80,8 @@ def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
                 "minutes_per_day_saved": saved_min,
                 "goodput_points": saved_min / MINUTES_PER_DAY * 100,
                 "usd_per_day": saved_min * usd_per_min,
+                "component_minutes_saved_per_day": saved_min,
+                "component_savings_usd_per_day": saved_min * usd_per_min,
             }
         )
     running = b["total_usd_per_day"] - c["total_usd_per_day"]
@@ -80,6 +92,8 @@ def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
             "minutes_per_day_saved": 0.0,
             "goodput_points": 0.0,
             "usd_per_day": running,
+            "component_minutes_saved_per_day": 0.0,
+            "component_savings_usd_per_day": running,
         }
     )
     return pl.DataFrame(rows)
@@ -99,6 +113,19 @@ def savings(cmp: Comparison) -> dict[str, float]:
 CURRENT = "Current scenario (sidebar)"
 UPLOAD = "Uploaded TOML file"
 PRESET_PREFIX = "Preset: "
+#: The sides of the comparison (session-state and link names); the first is the baseline.
+SIDES = ("baseline", "candidate", "candidate_3", "candidate_4")
+DEFAULTS = {
+    "baseline": CURRENT,
+    "candidate": PRESET_PREFIX + "aws-16k-h100-improved",
+    "candidate_3": PRESET_PREFIX + "aws-16k-h100-memory",
+    "candidate_4": PRESET_PREFIX + "hyperpod-tiered-16k-h100",
+}
+
+
+def side_title(i: int) -> str:
+    """ "Baseline", "Candidate 1", "Candidate 2", ..."""
+    return "Baseline" if i == 0 else f"Candidate {i}"
 
 
 def sources(presets: list[str]) -> list[str]:
@@ -124,3 +151,91 @@ def build(source: str, current: Scenario, upload: Scenario | None, edits: str) -
         raise ValidationError("comparison source", f"{source!r} is not one of the choices")
     lines = [ln.strip() for ln in edits.splitlines() if ln.strip() and not ln.startswith("#")]
     return base.with_overrides(lines) if lines else base
+
+
+#: Figures of the side-by-side table, in order.
+KEY_FIGURES = (
+    "goodput",
+    "failures_per_day",
+    "minutes_lost_per_failure",
+    "checkpoint_interval_minutes",
+    "usd_per_instance_hour",
+    "cluster_usd_per_day",
+    "total_usd_per_day",
+    "lost_usd_per_day",
+    "time_to_train_days",
+    "cost_to_train_usd",
+)
+
+
+def differences(cmp: Comparison) -> list[dict]:
+    """Every input that differs, in words: label, key, baseline and candidate values."""
+    price_b, price_c = cmp.baseline.price, cmp.candidate.price
+    return [
+        {
+            "label": FIELDS[k].label,
+            "key": k,
+            "baseline": display.field_value(k, b, price=price_b),
+            "candidate": display.field_value(k, c, price=price_c),
+        }
+        for k, b, c in cmp.differences()
+    ]
+
+
+def differences_note(cmp: Comparison) -> tuple[str, str]:
+    """(kind, text): what differs between the pair and what the savings therefore mean.
+    kind is "info" (one input or none) or "warning" (several: a combined effect)."""
+    diffs = differences(cmp)
+    if not diffs:
+        return "info", "Identical inputs: the two scenarios give the same figures."
+    names = [d["label"].lower() for d in diffs]
+    if len(diffs) == 1:
+        return "info", f"Only one input differs: {names[0]}. The savings are its effect alone."
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return (
+        "warning",
+        f"{len(diffs)} inputs differ, not only one: {listed}. The savings are their "
+        "combined effect; to see one input's share, compare with only that one changed "
+        "(edits box).",
+    )
+
+
+def side_by_side(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFrame:
+    """Key figures of the baseline and every candidate, with each candidate's change."""
+    base = cmps[0].baseline
+    rows = []
+    for key in KEY_FIGURES:
+        if key not in base.metrics:
+            continue
+        row = {"key": key, "base": base[key]}
+        for i, c in enumerate(cmps):
+            row[f"c{i}"] = c.candidate[key]
+            row[f"d{i}"] = c.candidate[key] - base[key]
+        rows.append(row)
+    values = [("base", names[0])] + [(f"c{i}", names[i + 1]) for i in range(len(cmps))]
+    table = display.metric_rows(rows, values)
+    out = {"Figure": table["Figure"], names[0]: table[names[0]]}
+    for i in range(len(cmps)):
+        changes = [display.change(OUTPUTS[r["key"]], r[f"d{i}"]) for r in rows]
+        out[names[i + 1]] = [
+            v if d == "no change" else f"{v} ({d})"
+            for v, d in zip(table[names[i + 1]].to_list(), changes, strict=True)
+        ]
+    return pl.DataFrame(out)
+
+
+def every_metric(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFrame:
+    """Every registered metric of the baseline and each candidate (formatted)."""
+    base = cmps[0].baseline
+    rows = []
+    values = {**base.metrics, **base.value_of_reliability}
+    for key in values:
+        if key not in OUTPUTS:
+            continue
+        row = {"key": key, "base": values[key]}
+        for i, c in enumerate(cmps):
+            other = {**c.candidate.metrics, **c.candidate.value_of_reliability}
+            row[f"c{i}"] = other.get(key)
+        rows.append(row)
+    cols = [("base", names[0])] + [(f"c{i}", names[i + 1]) for i in range(len(cmps))]
+    return display.metric_rows(rows, cols)
