@@ -143,7 +143,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     if o.kind == "bool":
         return "yes" if x else "no"
     if o.kind == "percent":
-        text = f"{x * 100:+.2f}" if signed else f"{x * 100:.2f}"
+        d = o.decimals
+        text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
         return text + ("%" if unit else "")
     if o.kind == "points":
@@ -1729,6 +1730,24 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "same data.",
     ),
     _o("failure_count", "Failures", "", "count", "Failures in the log."),
+    _o(
+        "cause_rate_per_node_day",
+        "Rate",
+        "per node-day",
+        "percent",
+        "Failures with this cause per node per day (exact chi-square interval).",
+        "failures with the cause / (nodes × days)",
+        "derived",
+        4,
+    ),
+    _o(
+        "lemon_nodes",
+        "Lemon nodes",
+        "nodes",
+        "count",
+        "Nodes that fail significantly more often than the rest (binomial upper tail, "
+        "Bonferroni over all nodes, α = 0.05).",
+    ),
     _o(
         "cause_share",
         "Share of failures",

@@ -5,8 +5,10 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard import state
 from goodput_lab.dashboard.charts.failure_log import cause_chart, survival_chart
+from goodput_lab.dashboard.components import tables
+from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import failure_log as svc
-from goodput_lab.models import ValidationError
+from goodput_lab.models import FIELDS, ValidationError
 from goodput_lab.models.failure_log import (
     COLUMNS,
     MAX_LOG_ROWS,
@@ -112,28 +114,26 @@ st.caption(
 )
 
 c1, c2, c3, c4 = st.columns(4)
-c1.metric(
-    "Node failure rate (per node-day)",
-    f"{100 * fit.node_failure_rate_per_day:.3f}%",
-    help=f"{pct} CI {100 * fit.node_failure_rate_per_day_lo:.3f}–"
-    f"{100 * fit.node_failure_rate_per_day_hi:.3f}% (exact chi-square)",
+tile = display.tile("fitted_node_failure_rate_per_day", fit.node_failure_rate_per_day)
+tile["help"] = (
+    f"{pct} interval {display.cell('fitted_node_failure_rate_per_day', fit.node_failure_rate_per_day_lo)}"
+    f" to {display.cell('fitted_node_failure_rate_per_day', fit.node_failure_rate_per_day_hi)}% "
+    "(exact chi-square). " + tile["help"]
 )
+c1.metric(**tile)
 n = fit.node_tbf
-c2.metric(
-    "Weibull shape per node",
-    "n/a" if n is None else f"{n['weibull_shape']:.2f}",
-    help="Not estimable: no node failed twice"
+tile = display.tile("fitted_weibull_shape", None if n is None else n["weibull_shape"])
+tile["label"] = "Weibull shape per node"
+tile["help"] = (
+    "Not estimable: no node failed twice."
     if n is None
-    else f"{pct} CI {n['weibull_shape_lo']:.2f}–{n['weibull_shape_hi']:.2f} (censored MLE, "
-    "profile likelihood, lemon nodes left out); < 1 means decreasing hazard. This is what the "
-    "Monte Carlo simulator uses for each node.",
+    else f"{pct} interval {n['weibull_shape_lo']:.2f} to {n['weibull_shape_hi']:.2f} (censored "
+    "MLE, profile likelihood, lemon nodes left out); below 1 means decreasing hazard. This is "
+    "what the Monte Carlo simulator uses for each node."
 )
-c3.metric("Job MTBF", f"{t['exp_mean_h']:.2f} h", help="Mean time between incidents")
-c4.metric(
-    "Lemon nodes",
-    f"{len(fit.lemons)}",
-    help="Binomial upper tail per node, Bonferroni over all nodes, α = 0.05",
-)
+c2.metric(**tile)
+c3.metric(**display.tile("fitted_job_mtbf_hours", fit.tbf["exp_mean_h"]))
+c4.metric(**display.tile("lemon_nodes", len(fit.lemons)))
 
 values, problems = svc.scenario_values(fit)
 for problem in problems:
@@ -149,19 +149,15 @@ st.button(
 applied = st.session_state.pop(APPLIED_KEY, None)  # shown once, right after the click
 if applied:
     st.success(
-        "Scenario updated: " + ", ".join(f"{key} = {value:.4g}" for key, value in applied.items())
+        "Scenario updated: "
+        + ", ".join(
+            f"{FIELDS[key].label} = {display.field_value(key, value)}"
+            for key, value in applied.items()
+        )
     )
 
 st.subheader("Fits with confidence intervals")
-st.dataframe(
-    svc.estimates_table(fit),
-    column_config={
-        "estimate": st.column_config.NumberColumn(format="%.4g"),
-        "lower": st.column_config.NumberColumn(f"lower ({pct})", format="%.4g"),
-        "upper": st.column_config.NumberColumn(f"upper ({pct})", format="%.4g"),
-    },
-    hide_index=True,
-)
+tables.show(svc.estimates_table(fit))
 empirical, fitted_curves = svc.survival_frames(fitted)
 st.plotly_chart(survival_chart(empirical, fitted_curves, t["weibull_shape"]), width="stretch")
 better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
@@ -170,44 +166,26 @@ st.markdown(
     "pooled), which tends to exponential even when each node is Weibull; the per-node "
     "shape above is what the Monte Carlo simulator uses.\n\n"
     f"**Goodness of fit.** AIC prefers the **{better}** model. Likelihood-ratio test of "
-    f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:.2f}, p = {t['lr_p_value']:.3g}. "
-    "KS p-values below are optimistic because the parameters were estimated from the same data."
+    f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, p = "
+    f"{display.format_value('p_value', t['lr_p_value'])}. KS p-values below are optimistic "
+    "because the parameters were estimated from the same data."
 )
-st.dataframe(svc.goodness_of_fit_table(fit), hide_index=True)
+tables.show(svc.goodness_of_fit_table(fit))
 
 st.subheader("Causes (Llama 3 405B taxonomy)")
 causes = svc.cause_table(fit)
 st.plotly_chart(cause_chart(causes.filter(causes["failures"] > 0)), width="stretch")
-st.dataframe(
-    causes,
-    column_config={
-        "label": "Cause",
-        "share_pct": st.column_config.NumberColumn("Share (%)", format="%.1f"),
-        "llama3_share_pct": st.column_config.NumberColumn("Llama 3 share (%)", format="%.1f"),
-        "rate_pct_per_node_day": st.column_config.NumberColumn("Rate (%/node-day)", format="%.4f"),
-        "rate_lo": st.column_config.NumberColumn(f"lower ({pct})", format="%.4f"),
-        "rate_hi": st.column_config.NumberColumn(f"upper ({pct})", format="%.4f"),
-    },
-    hide_index=True,
-)
+tables.show(svc.cause_display(causes, fit.confidence))
 
 st.subheader("Lemon nodes")
 st.caption(
     f"Test: under 'all {fit.nodes:,} nodes alike', a node's count is Binomial(n = "
-    f"{fit.n_failures}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
+    f"{fit.n_failures:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
     "(Bonferroni) < 0.05. The test assumes memoryless nodes: with a per-node Weibull shape "
     "well below 1, failures cluster on a node by themselves and more nodes are flagged."
 )
 lemons = svc.lemon_table(fit)
 if lemons.height:
-    st.dataframe(
-        lemons,
-        column_config={
-            "expected_failures": st.column_config.NumberColumn(format="%.2f"),
-            "p_value": st.column_config.NumberColumn(format="%.2e"),
-            "p_value_bonferroni": st.column_config.NumberColumn(format="%.2e"),
-        },
-        hide_index=True,
-    )
+    tables.show(svc.lemon_display(lemons))
 else:
     st.write("No node fails significantly more often than the rest.")

@@ -7,7 +7,9 @@ import math
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 
 
 def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) -> go.Figure:
@@ -41,17 +43,18 @@ def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) 
         line={"color": "#d62728"},
     )
     ymin = max(1e-4, float(empirical["survival"].min()) / 2)
-    fig.update_layout(
-        title="Job time between failures: survival of the log vs the fits",
-        xaxis_title="Time between incidents (h, log scale)",
-        yaxis_title="P(time between failures > t) (log scale)",
-        xaxis_type="log",
-        yaxis_type="log",
-        yaxis_range=[math.log10(ymin), 0.05],
-        template=TEMPLATE,
-        legend={"x": 0.01, "y": 0.02, "xanchor": "left", "yanchor": "bottom"},
-        margin={"t": 60, "b": 40},
+    style.layout(
+        fig,
+        "Job time between failures: the log against the fits",
+        subtitle="Survival P(time between incidents > t); an exponential bends down sharply, "
+        "a Weibull with shape < 1 has a longer tail",
+        x_title="Time between incidents (h, log scale)",
+        y_title="Share of gaps longer than t (log scale)",
+        height=440,
     )
+    style.log_axis(fig, "x", empirical["tbf_h"].to_numpy())
+    style.log_axis(fig, "y", [ymin, 1.0])
+    fig.update_yaxes(range=[math.log10(ymin), 0.05])
     return fig
 
 
@@ -72,13 +75,13 @@ def cause_chart(causes: pl.DataFrame) -> go.Figure:
         name="Llama 3 405B (arXiv:2407.21783)",
         marker={"color": "#bbb"},
     )
-    fig.update_layout(
-        title="Failure causes: this log vs Llama 3 405B",
-        xaxis_title="Share of failures (%)",
-        yaxis_title="Root cause (Llama 3 taxonomy)",
-        barmode="group",
-        template=TEMPLATE,
-        height=max(320, 28 * df.height + 120),
-        margin={"t": 60, "b": 40},
+    style.layout(
+        fig,
+        "Failure causes: this log against Llama 3 405B",
+        subtitle="Root causes on the Llama 3 taxonomy (arXiv:2407.21783 Table 5)",
+        x_title="Share of failures (%)",
+        height=max(360, 34 * df.height + 160),
     )
+    fig.update_layout(barmode="group", margin={"l": 200})
+    fig.update_xaxes(ticksuffix="%")
     return fig

@@ -255,28 +255,32 @@ def bar_text(key: str, values: Iterable[float], *, signed: bool = False) -> list
     return out
 
 
-def money_ticks(hi: float, n: int = 5) -> tuple[list[float], list[str]]:
-    """Round dollar ticks from 0 to about ``hi``: $0, $50M, $100M … ($k, $M, $B)."""
-    if not (hi > 0 and math.isfinite(hi)):
+def money_ticks(hi: float, n: int = 5, lo: float = 0.0) -> tuple[list[float], list[str]]:
+    """Round dollar ticks from ``lo`` to about ``hi``: −$1M, $0, $50M, $100M … ($k, $M, $B)."""
+    span = hi - lo
+    if not (span > 0 and math.isfinite(span)):
         return [0.0], ["$0"]
-    raw = hi / n
+    raw = span / n
     mag = 10 ** math.floor(math.log10(raw))
     step = next(m * mag for m in (1, 2, 2.5, 5, 10) if m * mag >= raw)
-    vals = [i * step for i in range(int(hi // step) + 2)]
+    first = math.floor(lo / step)
+    vals = [i * step for i in range(first, int(hi // step) + 2)]
+    vals = [v for v in vals if lo - 1e-9 * step <= v <= hi + 1e-9 * step]
     return vals, [usd_short(v) for v in vals]
 
 
 def usd_short(v: float) -> str:
-    """$0, $500, $12k, $1.5M, $2B."""
+    """$0, $500, $12k, $1.5M, $2B, −$3M."""
     a = abs(v)
+    sign = "−" if v < 0 else ""
     for div, suffix in ((1e9, "B"), (1e6, "M"), (1e3, "k")):
         if a >= div:
-            return f"${v / div:,.4g}{suffix}"
-    return f"${v:,.0f}"
+            return f"{sign}${a / div:,.4g}{suffix}"
+    return f"{sign}${a:,.0f}"
 
 
-def money_axis(fig: go.Figure, axis: str, hi: float, **kw) -> None:
-    """A dollar axis from 0 to ``hi`` with round, short tick labels."""
-    vals, text = money_ticks(hi)
+def money_axis(fig: go.Figure, axis: str, hi: float, lo: float = 0.0, **kw) -> None:
+    """A dollar axis from ``lo`` to ``hi`` with round, short tick labels."""
+    vals, text = money_ticks(hi, lo=lo)
     upd = fig.update_xaxes if axis.startswith("x") else fig.update_yaxes
-    upd(tickmode="array", tickvals=vals, ticktext=text, range=[0, hi], **kw)
+    upd(tickmode="array", tickvals=vals, ticktext=text, range=[lo, hi], **kw)

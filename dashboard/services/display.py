@@ -36,6 +36,25 @@ from goodput_lab.models.outputs import (
 from goodput_lab.models.pricing import Price
 
 MISSING = "—"
+#: units written in the singular after exactly one ("1 node", not "1 nodes")
+_SINGULAR = {
+    "nodes": "node",
+    "stages": "stage",
+    "ranks": "rank",
+    "copies": "copy",
+    "replicas": "replica",
+    "days": "day",
+}
+
+
+def singular(text: str) -> str:
+    """ "1 nodes" -> "1 node" (any other text unchanged)."""
+    head, _, unit = text.partition(" ")
+    if head in ("1", "+1", "−1") and unit in _SINGULAR:
+        return f"{head} {_SINGULAR[unit]}"
+    return text
+
+
 __all__ = ["OUTPUTS", "format_savings", "format_usd", "format_value"]  # re-exported for pages
 STYLES = ("plain", "savings", "signed")
 
@@ -145,20 +164,22 @@ def tile(
     key: str, value: Any, *, signed: bool = False, savings: bool = False, unit: bool = True
 ) -> dict[str, str]:
     """Keyword arguments for ``st.metric``: label, value text and help (meaning, formula,
-    source) from the registry.  ``savings=True`` words the value ("saves $190,340/day",
-    "costs $8,360/day"); ``unit=False`` leaves out a unit the label already names ("Lost per
+    source) from the registry.  ``savings=True`` puts the verb in the label ("Saves per
+    day" / "Costs per day", value "$8,360", never a minus sign); ``unit=False`` leaves out a unit the label already names ("Lost per
     month (P95)": "$17,116,446")."""
     o = OUTPUTS[key]
+    label = o.label
     if _unknown(value):
         text = MISSING
     elif savings:
         per = o.unit.split("/", 1)[1] if "/" in o.unit else "day"
-        text = format_savings(float(value), per)
+        label = f"{'Saves' if float(value) >= 0 else 'Costs'} per {per}"
+        text = format_usd(abs(float(value)))
     elif signed:
         text = change(o, value, unit=unit)
     else:
-        text = format_value(o, value, unit=unit)
-    return {"label": o.label, "value": text, "help": o.help()}
+        text = singular(format_value(o, value, unit=unit))
+    return {"label": label, "value": text, "help": o.help()}
 
 
 # --------------------------------------------------------------------------- inputs
@@ -213,7 +234,7 @@ def field_value(key: str, value: Any, *, unit: bool = True, price: Price | None 
         return _number(x * 100, "float") + ("%" if unit else "")
     text = _number(x, f.kind)
     u = field_unit(key)
-    return f"{text} {u}" if unit and u else text
+    return singular(f"{text} {u}") if unit and u else text
 
 
 def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | None = None):

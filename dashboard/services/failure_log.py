@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import polars as pl
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import FIELDS
 from goodput_lab.models._resources import data_path
 from goodput_lab.models.failure_log import FailureLog, parse_failure_log
@@ -38,77 +39,83 @@ def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -
 
 
 def estimates_table(fit: LogFit) -> pl.DataFrame:
-    """Fitted quantities with their interval, unit and method."""
+    """Fitted quantities with their interval and method, every figure from the registry."""
     t = fit.tbf
     rows = [
-        (
-            "Node failure rate",
-            100 * fit.node_failure_rate_per_day,
-            100 * fit.node_failure_rate_per_day_lo,
-            100 * fit.node_failure_rate_per_day_hi,
-            "% per node-day",
-            "MLE; exact chi-square interval (exponential gaps)",
-        ),
-        (
-            "Job MTBF (exponential)",
-            t["exp_mean_h"],
-            1 / t["exp_rate_per_h_hi"],
-            1 / t["exp_rate_per_h_lo"],
-            "h",
-            "MLE = mean gap; interval from the rate's",
-        ),
-        (
-            "Job TBF Weibull shape k",
-            t["weibull_shape"],
-            t["weibull_shape_lo"],
-            t["weibull_shape_hi"],
-            "",
-            "MLE; profile-likelihood interval",
-        ),
-        (
-            "Job TBF Weibull scale η",
-            t["weibull_scale_h"],
-            t["weibull_scale_h_lo"],
-            t["weibull_scale_h_hi"],
-            "h",
-            "MLE; Wald interval on log scale (observed information)",
-        ),
+        {
+            "key": "fitted_node_failure_rate_per_day",
+            "est": fit.node_failure_rate_per_day,
+            "lo": fit.node_failure_rate_per_day_lo,
+            "hi": fit.node_failure_rate_per_day_hi,
+            "method": "MLE; exact chi-square interval (exponential gaps)",
+        },
+        {
+            "key": "fitted_job_mtbf_hours",
+            "est": t["exp_mean_h"],
+            "lo": 1 / t["exp_rate_per_h_hi"],
+            "hi": 1 / t["exp_rate_per_h_lo"],
+            "method": "MLE = mean gap; interval from the rate's",
+        },
+        {
+            "key": "fitted_weibull_shape",
+            "label": "Job TBF Weibull shape k",
+            "est": t["weibull_shape"],
+            "lo": t["weibull_shape_lo"],
+            "hi": t["weibull_shape_hi"],
+            "method": "MLE; profile-likelihood interval",
+        },
+        {
+            "key": "fitted_weibull_scale_hours",
+            "label": "Job TBF Weibull scale η",
+            "est": t["weibull_scale_h"],
+            "lo": t["weibull_scale_h_lo"],
+            "hi": t["weibull_scale_h_hi"],
+            "method": "MLE; Wald interval on log scale (observed information)",
+        },
     ]
     n = fit.node_tbf
     if n is not None:
         rows.insert(
             1,
-            (
-                "Per-node Weibull shape k",
-                n["weibull_shape"],
-                n["weibull_shape_lo"],
-                n["weibull_shape_hi"],
-                "",
-                f"censored MLE ({n['n_gaps']:.0f} + {n['n_censored']:.0f} censored gaps, "
-                "no lemons); profile likelihood",
-            ),
+            {
+                "key": "fitted_weibull_shape",
+                "label": "Per-node Weibull shape k",
+                "est": n["weibull_shape"],
+                "lo": n["weibull_shape_lo"],
+                "hi": n["weibull_shape_hi"],
+                "method": f"censored MLE ({n['n_gaps']:,.0f} + {n['n_censored']:,.0f} censored "
+                "gaps, no lemons); profile likelihood",
+            },
         )
-    return pl.DataFrame(
-        rows, schema=["quantity", "estimate", "lower", "upper", "unit", "method"], orient="row"
+    pct = f"{fit.confidence:.0%}"
+    table = display.metric_rows(
+        rows,
+        [("est", "Estimate"), ("lo", f"Lower ({pct})"), ("hi", f"Upper ({pct})")],
+        label="Quantity",
     )
+    return table.with_columns(pl.Series("Method", [r["method"] for r in rows]))
 
 
 def goodness_of_fit_table(fit: LogFit) -> pl.DataFrame:
-    """AIC, log-likelihood and KS distance per model; LR test of exponential within Weibull."""
+    """AIC, log-likelihood and KS distance per model, formatted for display."""
     t = fit.tbf
-    return pl.DataFrame(
+    rows = [
         {
-            "model": ["Exponential", "Weibull"],
-            "log_likelihood": [t["loglik_exponential"], t["loglik_weibull"]],
-            "aic": [t["aic_exponential"], t["aic_weibull"]],
-            "ks_distance": [t["ks_exponential"], t["ks_weibull"]],
-            "ks_p_optimistic": [t["ks_exponential_p_optimistic"], t["ks_weibull_p_optimistic"]],
+            "model": name,
+            "log_likelihood": t[f"loglik_{k}"],
+            "aic": t[f"aic_{k}"],
+            "ks_distance": t[f"ks_{k}"],
+            "ks_p_value": t[f"ks_{k}_p_optimistic"],
         }
+        for name, k in (("Exponential", "exponential"), ("Weibull", "weibull"))
+    ]
+    return display.table(
+        rows, [("model", "Model"), "log_likelihood", "aic", "ks_distance", "ks_p_value"]
     )
 
 
 def cause_table(fit: LogFit) -> pl.DataFrame:
-    """Per-cause failures, shares (log vs Llama 3) and rates per node-day in %."""
+    """Per-cause failures, shares (log vs Llama 3) and rates per node-day (raw numbers)."""
     df = pl.DataFrame(fit.causes)
     return df.select(
         "label",
@@ -116,11 +123,37 @@ def cause_table(fit: LogFit) -> pl.DataFrame:
         "failures",
         (pl.col("share") * 100).alias("share_pct"),
         (pl.col("llama3_share") * 100).alias("llama3_share_pct"),
-        (pl.col("rate_per_node_day") * 100).alias("rate_pct_per_node_day"),
-        (pl.col("rate_per_node_day_lo") * 100).alias("rate_lo"),
-        (pl.col("rate_per_node_day_hi") * 100).alias("rate_hi"),
+        pl.col("share").alias("cause_share"),
+        pl.col("llama3_share").alias("llama3_cause_share"),
+        pl.col("failures").alias("failure_count"),
+        pl.col("rate_per_node_day").alias("cause_rate_per_node_day"),
+        pl.col("rate_per_node_day_lo").alias("rate_lo"),
+        pl.col("rate_per_node_day_hi").alias("rate_hi"),
         "causes_in_log",
     ).sort("failures", descending=True)
+
+
+def cause_display(causes: pl.DataFrame, confidence: float) -> pl.DataFrame:
+    """:func:`cause_table` for people: counts, shares and rates with their interval."""
+    pct = f"{confidence:.0%}"
+    rate = display.OUTPUTS["cause_rate_per_node_day"]
+    rows = causes.to_dicts()
+    base = display.table(
+        rows,
+        [
+            ("label", "Cause"),
+            ("group", "Group"),
+            "failure_count",
+            "cause_share",
+            "llama3_cause_share",
+            ("cause_rate_per_node_day", "Rate (% per node-day)"),
+        ],
+    )
+    return base.with_columns(
+        pl.Series(f"Lower ({pct})", [display.cell(rate, r["rate_lo"]) for r in rows]),
+        pl.Series(f"Upper ({pct})", [display.cell(rate, r["rate_hi"]) for r in rows]),
+        pl.Series("Causes in the log", [r["causes_in_log"] or "—" for r in rows]),
+    )
 
 
 def lemon_table(fit: LogFit) -> pl.DataFrame:
@@ -132,6 +165,20 @@ def lemon_table(fit: LogFit) -> pl.DataFrame:
         "p_value_bonferroni": pl.Float64,
     }
     return pl.DataFrame(fit.lemons, schema=schema)
+
+
+def lemon_display(lemons: pl.DataFrame) -> pl.DataFrame:
+    rows = [{**r, "failure_count": r["failures"]} for r in lemons.iter_rows(named=True)]
+    return display.table(
+        rows,
+        [
+            ("node_id", "Node"),
+            "failure_count",
+            "expected_failures",
+            "p_value",
+            "p_value_bonferroni",
+        ],
+    )
 
 
 def survival_frames(fitted: FittedLog) -> tuple[pl.DataFrame, pl.DataFrame]:
