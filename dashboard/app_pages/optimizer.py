@@ -6,6 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
 from goodput_lab.dashboard.components import deadline as deadline_control
+from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import optimizer as svc
@@ -24,46 +25,49 @@ o = cache.optimization(scenario, deadline)
 iv, sp, cmp = o.interval, o.spares, o.comparison
 
 c1, c2, c3, c4 = st.columns(4)
+tile = display.tile("recommended_checkpoint_interval_minutes", iv.interval_minutes)
+tile["help"] += (
+    " The same figure as the Overview and Checkpoints pages; a bounded Brent search on the "
+    f"lost dollars agrees ({display.format_value('checkpoint_interval_minutes', iv.brent_minutes)})."
+)
 c1.metric(
-    "Best checkpoint interval",
-    f"{iv.interval_minutes:.1f} min",
-    delta=f"{iv.interval_minutes - iv.current_interval_minutes:+.1f} min vs current",
+    **tile,
+    delta=display.change(
+        "checkpoint_interval_minutes", iv.interval_minutes - iv.current_interval_minutes
+    )
+    + " against now",
     delta_color="off",
-    help="The exact optimum τ* = M·[1 + W₀(−e^{−(1+δ/M)})] (Daly 2006, Lambert W), the same "
-    "figure as the Overview and Checkpoints pages; a bounded Brent search on the lost dollars "
-    f"agrees ({iv.brent_minutes:.2f} min).",
 )
 c2.metric(
-    "Best hot spares",
-    f"{sp.spares}",
-    delta=f"{sp.spares - sp.current_spares:+d} vs current",
+    **display.tile("spare_nodes", sp.spares),
+    delta=display.change("spare_nodes", sp.spares - sp.current_spares) + " against now",
     delta_color="off",
-    help="Exhaustive search over 0-200 spares (M/G/∞ repair pool).",
 )
-c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day))
+c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True))
 c4.metric(
     "Goodput with both",
-    display.cell("goodput", cmp.candidate["goodput"]) + "%",
-    delta=display.tile("goodput_delta", cmp.goodput_delta, signed=True)["value"],
+    display.format_value("goodput", cmp.candidate["goodput"]),
+    delta=display.change("goodput_delta", cmp.goodput_delta),
 )
 
 rate = scenario["reliability.node_failure_rate_per_day"]
+rate_text = display.field_value("reliability.node_failure_rate_per_day", rate)
 ranges = o.spare_payoff_rates_per_day
 if ranges:
     spans = " and ".join(f"{100 * lo:.4f}% to {100 * hi:.4f}%" for lo, hi in ranges)
     inside = any(lo <= rate <= hi for lo, hi in ranges)
     where = (
-        f"this scenario's {100 * rate:.3g}% is inside that range"
+        f"this scenario's {rate_text} is inside that range"
         if inside
-        else f"this scenario's {100 * rate:.3g}% is outside it: with a "
-        f"{scenario['reliability.repair_hours']:g} h repair time the first spare is "
-        "usually still in repair when the next failure comes"
+        else f"this scenario's {rate_text} is outside it: with a "
+        f"{display.field_value('reliability.repair_hours', scenario['reliability.repair_hours'])} "
+        "repair time the first spare is usually still in repair when the next failure comes"
     )
     be = f"One hot spare pays for itself at node failure rates from {spans} per day; {where}."
 else:
     be = "One hot spare never pays for itself at any failure rate up to 100% per node-day."
 st.info(
-    f"{be} At this rate, net savings versus no spares stay ≥ 0 up to "
+    f"{be} At this rate, net savings against no spares stay ≥ 0 up to "
     f"**{sp.break_even_spares}** spares; the best count is **{sp.spares}**."
 )
 st.button(
@@ -91,17 +95,17 @@ with d2:
     if best is not None:
         st.success(
             f"Cheapest: **{best.instance}** × {best.nodes:,.0f} nodes, "
-            f"{best.time_to_train_days:,.1f} days, "
-            f"{display.cell('cost_to_train_usd', best.cost_to_train_usd)} — the same answer as "
-            "the Instances page and `goodput optimize`."
+            f"{display.format_value('time_to_train_days', best.time_to_train_days)}, "
+            f"{display.format_value('cost_to_train_usd', best.cost_to_train_usd)} — the same "
+            "answer as the Instances page and `goodput optimize`."
         )
     else:
         st.warning("No priced instance type in the catalog can train this workload in time.")
-st.caption(" ".join(ranking.rules()))
+st.caption(page_context.plain(" ".join(ranking.rules())))
 st.plotly_chart(instance_chart(df, scenario["cluster.instance"]), width="stretch")
-st.dataframe(
+tables.show(
     display.table(
-        df,
+        inst_svc.display_rows(df),
         [
             "instance",
             "nodes",
@@ -109,9 +113,14 @@ st.dataframe(
             "goodput",
             "time_to_train_days",
             "cost_to_train_usd",
-            "cheapest",
-            "reason",
+            ("note", "Note"),
         ],
-    ),
-    hide_index=True,
+    )
 )
+notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
+if notes:
+    st.caption(
+        "Why a figure is missing (—): "
+        + "; ".join(f"**{page_context.plain(n)}**: {page_context.plain(w)}" for n, w in notes)
+        + "."
+    )

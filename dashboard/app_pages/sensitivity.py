@@ -4,26 +4,27 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.sensitivity import heatmap, tornado
+from goodput_lab.dashboard.charts.sensitivity import clipped_note, heatmap, tornado
+from goodput_lab.dashboard.components import persist, tables
+from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import sensitivity as svc
 
 scenario, ev = page_context.current("Sensitivity")
 
-
 c1, c2, c3 = st.columns([1, 1, 2])
-c1.metric("Goodput (Daly exact)", f"{ev['goodput'] * 100:.2f}%")
-c2.metric("Lost per day", f"${ev['lost_usd_per_day']:,.0f}")
-with c3:
-    st.session_state.setdefault("sens:pct", 20)
-    pct = st.slider(
-        "Move each input by ± (%)",
-        min_value=5,
-        max_value=50,
-        step=5,
-        key="sens:pct",
-        help="One at a time, all other inputs held at the scenario (local OAT sensitivity). "
-        "Moves that would leave a field's allowed range stop at the bound.",
-    )
+c1.metric(**display.tile("goodput", ev["goodput"]))
+c2.metric(**display.tile("lost_usd_per_day", ev["lost_usd_per_day"]))
+pct = persist.widget(
+    c3.slider,
+    "sens:pct",
+    20,
+    label="Move each input by ± (%)",
+    min_value=5,
+    max_value=50,
+    step=5,
+    help="One at a time, all other inputs held at the scenario (local OAT sensitivity). "
+    "Moves that would leave a field's allowed range stop at the bound.",
+)
 
 table = cache.tornado_table(scenario, pct / 100)
 moving = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] > 0)
@@ -35,28 +36,40 @@ with left:
     )
 with right:
     st.plotly_chart(
-        tornado(moving, "lost_usd_per_day", "Lost per day", "USD/day", ev["lost_usd_per_day"]),
+        tornado(moving, "lost_usd_per_day", "Lost per day", "$/day", ev["lost_usd_per_day"]),
         width="stretch",
     )
 if still.height:
     st.caption(
-        "No effect on these two metrics (at this scenario): " + ", ".join(still["label"].to_list())
+        "No effect on these two figures (at this scenario): "
+        + ", ".join(still["label"].to_list())
+        + "."
     )
 if table["clipped"].any():
     st.caption(
         "Stopped at the allowed range: "
         + ", ".join(table.filter(table["clipped"])["label"].to_list())
+        + "."
     )
 
 st.subheader("Two inputs at a time")
 by_label = {label: key for key, (label, _, _) in svc.METRICS.items()}
-shown = st.radio("Colour by", list(by_label), horizontal=True, key="sens:heat_metric")
+shown = persist.widget(
+    st.radio,
+    "sens:heat_metric",
+    "Goodput",
+    label="Colour by",
+    options=list(by_label),
+    horizontal=True,
+)
 metric = by_label[shown]
+grids = [cache.heatmap(scenario, kind, metric) for kind in ("rate_x_interval", "nodes_x_rate")]
 a, b = st.columns(2)
-with a:
-    st.plotly_chart(heatmap(cache.heatmap(scenario, "rate_x_interval", metric)), width="stretch")
-with b:
-    st.plotly_chart(heatmap(cache.heatmap(scenario, "nodes_x_rate", metric)), width="stretch")
+for col, grid in zip((a, b), grids, strict=True):
+    col.plotly_chart(heatmap(grid), width="stretch")
+notes = [n for n in (clipped_note(g) for g in grids) if n]
+if notes:
+    st.caption(" ".join(notes))
 
 with st.expander("Tornado table"):
-    st.dataframe(table.drop("field"), hide_index=True)
+    tables.show(svc.tornado_display(table))

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import numpy as np
 import polars as pl
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import FIELDS, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import sensitivity as sens
 from goodput_lab.models.catalog import Instance
 
 METRICS = {
     "goodput": ("Goodput", "%", 100.0),
-    "lost_usd_per_day": ("Lost per day", "USD/day", 1.0),
+    "lost_usd_per_day": ("Lost per day", "$/day", 1.0),
 }
 RATE = "reliability.node_failure_rate_per_day"
 INTERVAL = "checkpoint.interval_minutes"
@@ -22,9 +23,7 @@ HEATMAPS = {
 
 
 def _label(key: str) -> str:
-    f = FIELDS[key]
-    unit = "%" if f.scale == 100.0 else f.unit
-    return f"{f.label} ({unit})" if unit else f.label
+    return display.field_label(key)
 
 
 def tornado_table(
@@ -45,6 +44,9 @@ def tornado_table(
             "base_value": t["base_value"][i] * f.scale,
             "low_value": t["low_value"][i] * f.scale,
             "high_value": t["high_value"][i] * f.scale,
+            "base_text": display.field_value(key, _native(f, t["base_value"][i])),
+            "low_text": display.field_value(key, _native(f, t["low_value"][i])),
+            "high_text": display.field_value(key, _native(f, t["high_value"][i])),
             "clipped": bool(t["low_clipped"][i] or t["high_clipped"][i]),
         }
         for m, (_, _, scale) in METRICS.items():
@@ -55,6 +57,31 @@ def tornado_table(
         rows.append(row)
     df = pl.DataFrame(rows)
     return df.sort(["goodput_swing", "lost_usd_per_day_swing"], descending=True)
+
+
+def _native(f, value: float):
+    """A swept value in the field's own type (ints stay whole)."""
+    return round(float(value)) if f.kind == "int" else float(value)
+
+
+def tornado_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The tornado table in words: each input's values and both metrics at them."""
+    rows = df.to_dicts()
+    out = {
+        "Input": [r["label"] for r in rows],
+        "Scenario": [r["base_text"] for r in rows],
+        "Lowered to": [r["low_text"] for r in rows],
+        "Raised to": [r["high_text"] for r in rows],
+    }
+    for m in METRICS:
+        o = display.OUTPUTS[m]
+        out[f"{o.label}, lowered"] = [
+            display.format_value(m, r[f"{m}_low"] / METRICS[m][2]) for r in rows
+        ]
+        out[f"{o.label}, raised"] = [
+            display.format_value(m, r[f"{m}_high"] / METRICS[m][2]) for r in rows
+        ]
+    return pl.DataFrame(out)
 
 
 def heatmap(
@@ -86,6 +113,7 @@ def heatmap(
         "x_label": _label(x_key),
         "y_label": _label(y_key),
         "z_label": f"{METRICS[metric][0]} ({METRICS[metric][1]})",
+        "z_unit": METRICS[metric][1] if METRICS[metric][1] == "%" else "$",
         "title": f"{METRICS[metric][0]}: {FIELDS[x_key].label.lower()} × "
         f"{FIELDS[y_key].label.lower()}",
     }
