@@ -1589,7 +1589,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
     _o(
         "allreduce_ranks",
         "Data-parallel ranks",
-        "ranks",
+        "",
         "count",
         "Ranks taking part in the gradient all-reduce.",
         "accelerators / (TP × PP)",

@@ -121,10 +121,12 @@ replicas = persist.widget(
 )
 answer = cache.memory_answer(scenario, tiers, int(replicas))
 a1, a2, a3 = st.columns(3)
-a1.metric("Goodput, this scenario", display.format_value("goodput", answer.goodput_baseline))
+a1.metric(**{**display.tile("goodput", answer.goodput_baseline), "label": "Goodput, this scenario"})
 a2.metric(
-    f"Goodput, memory ({replicas} replicas) + durable",
-    display.format_value("goodput", answer.goodput_candidate),
+    **{
+        **display.tile("goodput", answer.goodput_candidate),
+        "label": f"Goodput, memory ({replicas} replicas) + durable",
+    },
     delta=display.change("goodput", answer.goodput_candidate - answer.goodput_baseline),
 )
 a3.metric(**display.tile("savings_usd_per_day", answer.savings_usd_per_day, savings=True))

@@ -34,7 +34,8 @@ def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int)
 
 def _tiles(slots, summary: dict, done: int, trials: int) -> None:
     for slot, key in zip(slots, TILES, strict=True):
-        t = display.tile(key, summary.get(key), unit=False)
+        # the label says "per month": the dollar figure needs no unit (it then fits a tile)
+        t = display.tile(key, summary.get(key), unit=not key.endswith("_per_month"))
         if done < trials:
             t["help"] = f"So far: {done:,} of {trials:,} runs. " + t["help"]
         slot.metric(**t)

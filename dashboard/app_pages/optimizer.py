@@ -45,8 +45,7 @@ c2.metric(
 )
 c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True))
 c4.metric(
-    "Goodput with both",
-    display.format_value("goodput", cmp.candidate["goodput"]),
+    **{**display.tile("goodput", cmp.candidate["goodput"]), "label": "Goodput with both"},
     delta=display.change("goodput_delta", cmp.goodput_delta),
 )
 

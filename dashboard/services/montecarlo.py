@@ -131,6 +131,18 @@ def _subtract(spans: list[tuple[float, float]], cuts: list[tuple[float, float]])
     return out
 
 
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping spans merged (a failure can throw away work an earlier one already
+    threw away, e.g. after a fallback to the durable tier)."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
 def _clip(spans: list[tuple[float, float]], within: list[tuple[float, float]]):
     """The parts of ``spans`` inside ``within`` (sorted, non-overlapping)."""
     out = []
@@ -155,7 +167,7 @@ def timeline_segments(res: SimulationResult, hours: float | None = None) -> pl.D
         spans[state].append((t, min(t_next, limit)))
     up = spans["training"]
     saves = _clip([(a, b) for a, b in res.timeline_saves if a < limit], up)
-    rework = _clip([(a, b) for a, b in res.timeline_rework if a < limit], up)
+    rework = _clip(_union([(a, b) for a, b in res.timeline_rework if a < limit]), up)
     spans["save"] = saves
     spans["rework"] = _subtract(rework, saves)
     spans["training"] = _subtract(up, saves + rework)

@@ -17,7 +17,7 @@ from tests.conftest import APP
 
 pytestmark = pytest.mark.browser
 
-HEADLINE = "Goodput (Daly exact)"
+HEADLINE = "Goodput"
 RATE_LABEL = "Node failure rate (%)"
 
 

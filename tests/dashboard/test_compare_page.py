@@ -1,11 +1,15 @@
-"""AppTest of the Compare page: headline savings, waterfall sums, edits, uploads."""
+"""AppTest of the Compare page: headline savings, waterfall sums, what differs, four
+scenarios, edits, uploads."""
 
 from __future__ import annotations
 
 import pytest
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import compare, load_preset
 
 from tests.dashboard._pages import RATE_KEY, array, chart, metric, open_page
+
+RUNNING = "Running cost (price, nodes, spares)"
 
 
 @pytest.fixture(scope="module")
@@ -13,74 +17,127 @@ def app():
     return open_page("compare")
 
 
+def savings_shown(at, value: float, per: str = "day", key: str = "savings_usd_per_day") -> str:
+    t = display.tile(key, value, savings=True)
+    assert t["label"].endswith(per)
+    return metric(at, t["label"])
+
+
+def waterfall(at, i: int = 1) -> dict:
+    """The i-th pair's savings waterfall (the first chart is the loss bars)."""
+    return chart(at, i)["data"][0]
+
+
+def _text(at) -> str:
+    return " ".join(str(e.value) for kind in ("info", "warning") for e in at.get(kind)).replace(
+        "\\", ""
+    )
+
+
 def test_default_compare_reproduces_headline_claim(app, catalog):
     c = compare(load_preset("aws-16k-h100"), load_preset("aws-16k-h100-improved"), catalog)
     assert metric(app, "Goodput change") == f"{c.goodput_delta * 100:+.2f} points"
-    assert metric(app, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert savings_shown(app, c.savings_usd_per_day) == f"${c.savings_usd_per_day:,.0f}"
     # published claim: up to $200,000/day for 16,000 H100 (docs/references.md#headline-claim)
     assert 185_000 <= c.savings_usd_per_day <= 210_000
-    assert metric(app, "Savings per year") == f"${c.savings_usd_per_day * 365.25:,.0f}"
-    assert metric(app, "Savings per month") == f"${c.savings_usd_per_day * 365.25 / 12:,.0f}"
+    year = c.savings_usd_per_day * 365.25
+    assert savings_shown(app, year, "year", "savings_usd_per_year") == f"${year:,.0f}"
+    month = year / 12
+    assert savings_shown(app, month, "month", "savings_usd_per_month") == f"${month:,.0f}"
+    # only the failure rate differs, and the page says so
+    assert "Only one input differs: node failure rate" in _text(app)
+    diffs = next(t.value for t in app.table if "Input" in t.value.columns)
+    assert diffs.values.tolist() == [["Node failure rate", "0.2%", "0.1%"]]
 
 
 def test_waterfall_components_add_up_to_savings(app, catalog):
     c = compare(load_preset("aws-16k-h100"), load_preset("aws-16k-h100-improved"), catalog)
-    trace = chart(app, 0)["data"][0]
-    assert trace["type"] == "waterfall"
-    y = array(trace["y"])
-    assert y[-1] == pytest.approx(c.savings_usd_per_day)
-    assert sum(y[:-1]) == pytest.approx(c.savings_usd_per_day, rel=1e-9)
-    # same price, nodes and spares: nothing comes from running cost
-    x = array(trace["x"])
-    assert y[x.index("Running cost (price, nodes, spares)")] == pytest.approx(0.0, abs=1e-6)
+    trace = waterfall(app)
+    assert trace["type"] == "waterfall" and trace["orientation"] == "h"
+    x, y = array(trace["x"]), array(trace["y"])
+    assert x[-1] == pytest.approx(c.savings_usd_per_day)
+    assert sum(x[:-1]) == pytest.approx(c.savings_usd_per_day, rel=1e-9)
+    # same price, nodes and spares: no running-cost bar (and no "$0" or "−0" labels)
+    assert RUNNING not in [label.replace("<br>", " ") for label in y]
+    assert all(t.startswith(("saves", "costs")) and t[-3:] != " $0" for t in trace["text"])
     # the rework component carries the biggest share at 40-minute checkpoints
-    assert x[max(range(len(y) - 1), key=lambda i: y[i])] == "Rework since last checkpoint"
+    assert "Rework since last" in y[max(range(len(x) - 1), key=lambda i: x[i])]
 
 
 def test_every_metric_is_listed(app):
-    df = app.dataframe[0].value
-    for key in ("goodput", "lost_usd_per_day", "total_usd_per_day", "mtbf_hours"):
-        assert key in set(df["metric"])
+    df = next(t.value for t in app.table if "Candidate 1" in t.value.columns and len(t.value) > 50)
+    for label in ("Goodput", "Lost per day", "Total cost per day", "Job MTBF"):
+        assert label in set(df["Figure"])
+    text = " ".join(str(v) for v in df.values.ravel())
+    assert "None" not in text and "nan" not in text
 
 
 def test_edits_and_sidebar_slider_feed_the_comparison(catalog):
     at = open_page("compare")
-    at.selectbox(key="cmp:candidate").set_value("Current scenario (sidebar)").run()
-    at.text_area(key="cmp:candidate:edits").input("cluster.spare_nodes = 8").run()
+    at.selectbox(key="widget::cmp:candidate").set_value("Current scenario (sidebar)").run()
+    at.text_area(key="widget::cmp:candidate:edits").input("cluster.spare_nodes = 8").run()
     assert not at.exception
     base = load_preset("aws-16k-h100")
     c = compare(base, base.replace({"cluster.spare_nodes": 8}), catalog)
-    assert metric(at, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert savings_shown(at, c.savings_usd_per_day) == f"${abs(c.savings_usd_per_day):,.0f}"
     # spares cost money: the waterfall's running-cost bar is −8 nodes × $98.32 × 24 h
-    trace = chart(at, 0)["data"][0]
-    x, y = array(trace["x"]), array(trace["y"])
-    assert y[x.index("Running cost (price, nodes, spares)")] == pytest.approx(-8 * 98.32 * 24)
+    trace = waterfall(at)
+    x, y = array(trace["x"]), [v.replace("<br>", " ") for v in array(trace["y"])]
+    assert x[y.index(RUNNING)] == pytest.approx(-8 * 98.32 * 24)
     at.slider(key=RATE_KEY).set_value(0.5).run()  # baseline follows the sidebar
     b2 = base.replace({"reliability.node_failure_rate_per_day": 0.005})
     c2 = compare(b2, b2.replace({"cluster.spare_nodes": 8}), catalog)
-    assert metric(at, "Savings per day") == f"${c2.savings_usd_per_day:,.0f}"
+    assert savings_shown(at, c2.savings_usd_per_day) == f"${abs(c2.savings_usd_per_day):,.0f}"
+
+
+def test_four_scenarios_each_against_the_baseline(catalog):
+    """Up to four side by side: a waterfall and a what-differs list per pair, and a warning
+    when more than one input differs (the savings are a combined effect)."""
+    at = open_page("compare")
+    at.radio(key="widget::cmp:count").set_value(4).run()
+    assert not at.exception
+    base = load_preset("aws-16k-h100")
+    cands = [
+        load_preset(n)
+        for n in ("aws-16k-h100-improved", "aws-16k-h100-memory", "hyperpod-tiered-16k-h100")
+    ]
+    cmps = [compare(base, c, catalog) for c in cands]
+    wanted = [display.change("goodput_delta", c.goodput_delta) for c in cmps]
+    assert [m.value for m in at.metric if m.label == "Goodput change"] == wanted
+    for i, c in enumerate(cmps, 1):
+        assert array(waterfall(at, i)["x"])[-1] == pytest.approx(c.savings_usd_per_day)
+    side = next(t.value for t in at.table if "Candidate 3" in t.value.columns)
+    assert list(side.columns) == ["Figure", "Baseline", "Candidate 1", "Candidate 2", "Candidate 3"]
+    warnings = [w.value for w in at.warning]
+    # the memory preset changes the strategy, timings and interval: said in words
+    assert any("inputs differ, not only one" in w and "checkpoint strategy" in w for w in warnings)
+    assert len(at.get("plotly_chart")) == 1 + 3
 
 
 def test_bad_edit_and_bad_upload_give_clear_messages():
     at = open_page("compare")
-    at.text_area(key="cmp:candidate:edits").input("cluster.nodes = -3").run()
+    at.text_area(key="widget::cmp:candidate:edits").input("cluster.nodes = -3").run()
     assert not at.exception
-    assert any("cluster.nodes" in e.value and "out of range" in e.value for e in at.error)
-    at.text_area(key="cmp:candidate:edits").input("").run()
-    at.selectbox(key="cmp:baseline").set_value("Uploaded TOML file").run()
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("cluster.nodes" in e and "out of range" in e for e in errors)
+    at.text_area(key="widget::cmp:candidate:edits").input("").run()
+    at.selectbox(key="widget::cmp:baseline").set_value("Uploaded TOML file").run()
     assert any("Upload a scenario file" in i.value for i in at.info)
     at.file_uploader(key="cmp:baseline:file").set_value(
         ("broken.toml", b"[cluster\nnodes = 1", "application/toml")
     ).run()
     assert not at.exception
-    assert any("broken.toml" in e.value and "not valid TOML" in e.value for e in at.error)
+    errors = [e.value.replace("\\", "") for e in at.error]
+    assert any("broken.toml" in e and "not valid TOML" in e for e in errors)
 
 
 def test_uploaded_baseline_is_compared(catalog):
     at = open_page("compare")
-    at.selectbox(key="cmp:baseline").set_value("Uploaded TOML file").run()
+    at.selectbox(key="widget::cmp:baseline").set_value("Uploaded TOML file").run()
     raw = load_preset("llama3-16k").to_toml().encode()
     at.file_uploader(key="cmp:baseline:file").set_value(("l3.toml", raw, "application/toml")).run()
     assert not at.exception
     c = compare(load_preset("llama3-16k"), load_preset("aws-16k-h100-improved"), catalog)
-    assert metric(at, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert savings_shown(at, c.savings_usd_per_day) == f"${abs(c.savings_usd_per_day):,.0f}"
+    # llama3 and the improved headline preset differ in much more than the failure rate
+    assert "inputs differ, not only one" in _text(at)

@@ -38,11 +38,21 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def test_sample_log_is_fitted_and_drawn(page, sample_fit):
-    assert metric(page, "Node failure rate (per node-day)") == (
-        f"{100 * sample_fit.node_failure_rate_per_day:.3f}%"
+    assert metric(page, "Node failure rate") == (
+        f"{100 * sample_fit.node_failure_rate_per_day:.2f}%"
     )
     assert metric(page, "Weibull shape per node") == f"{sample_fit.weibull_shape:.2f}"
-    assert metric(page, "Lemon nodes") == "2"
+    assert metric(page, "Lemon nodes") == "2 nodes"
+    # every table is formatted: worded headers, p-values in words, no raw floats
+    lemons = page.table[-1].value
+    assert list(lemons.columns) == [
+        "Node",
+        "Failures",
+        "Expected failures",
+        "p-value",
+        "p-value (Bonferroni)",
+    ]
+    assert set(lemons["p-value (Bonferroni)"]) == {"< 0.001"}
     charts = page.get("plotly_chart")
     assert len(charts) == 2
     spec = json.loads(charts[0].proto.spec)
@@ -63,7 +73,7 @@ def test_button_writes_fitted_rate_and_shape_into_the_sidebar(page, sample_fit):
     # the Overview now evaluates the fitted rate: 2,000 nodes x fitted rate failures per day
     page.switch_page("app_pages/overview.py").run()
     assert not page.exception
-    failures = float(metric(page, "Failures per day"))
+    failures = float(metric(page, "Failures per day").removesuffix(" per day"))
     assert failures == pytest.approx(2000 * sample_fit.node_failure_rate_per_day, abs=0.01)
 
 

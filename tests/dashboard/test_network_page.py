@@ -8,6 +8,7 @@ import json
 
 import numpy as np
 import pytest
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models import network as net
 from streamlit.testing.v1 import AppTest
@@ -36,9 +37,13 @@ def metric(at: AppTest, label: str) -> str:
 
 def test_network_metrics_match_model(page, catalog):
     ev = evaluate(load_preset("aws-16k-h100"), catalog)
-    assert metric(page, "Gradient all-reduce per step") == f"{ev['allreduce_ms']:,.0f} ms"
-    assert metric(page, "Step time") == f"{ev['step_seconds']:.2f} s"
-    assert metric(page, "Scaling efficiency") == f"{ev['scaling_efficiency'] * 100:.1f}%"
+    assert metric(page, "Gradient all-reduce") == f"{ev['allreduce_ms']:,.1f} ms"
+    assert metric(page, "Step time") == display.tile("step_seconds", ev["step_seconds"])["value"]
+    assert metric(page, "Scaling efficiency") == f"{ev['scaling_efficiency'] * 100:.2f}%"
+    # the algorithm table is formatted from the registry: worded headers, units, separators
+    table = page.table[0].value
+    assert list(table.columns)[:3] == ["Algorithm", "Data-parallel ranks", "Message per rank (GB)"]
+    assert table["Time (ms)"].iloc[0] == f"{ev['allreduce_ms']:,.1f}"
 
 
 def test_network_charts_have_titles_units_and_fabrics(page):
@@ -55,12 +60,16 @@ def test_network_charts_have_titles_units_and_fabrics(page):
         assert all(0 < v <= 100 for v in y)
         assert all(b <= a + 1e-9 for a, b in itertools.pairwise(y))
     bars = charts[2]["data"][0]
-    assert values(bars["y"]) == list(net.REROUTE_PRESETS_S)
-    assert "USD/day" in charts[2]["layout"]["xaxis"]["title"]["text"]
+    labels = [v.replace("<br>", " ") for v in values(bars["y"])]
+    assert labels == list(net.REROUTE_PRESETS_S)
+    assert "$/day" in charts[2]["layout"]["xaxis"]["title"]["text"]
+    # log axes are labelled at readable ticks only (1, 10, 100 ...), never plotly's minor digits
+    ticks = charts[0]["layout"]["xaxis"]["ticktext"]
+    assert len(ticks) >= 3 and set(ticks) <= {"1", "10", "100", "1,000", "10,000", "100,000"}
 
 
 def test_reroute_costs_follow_events_and_timers(page, catalog):
-    page.number_input(key="net:events_per_day").set_value(4.0).run()
+    page.number_input(key="widget::net:events_per_day").set_value(4.0).run()
     assert not page.exception
     y = values(json.loads(page.get("plotly_chart")[2].proto.spec)["data"][0]["x"])
     base = load_preset("aws-16k-h100")
@@ -79,7 +88,7 @@ def test_efficiency_slider_changes_allreduce(page, catalog):
     ev = evaluate(
         load_preset("aws-16k-h100").replace({"network.inter_node_efficiency": 0.5}), catalog
     )
-    assert metric(page, "Gradient all-reduce per step") == f"{ev['allreduce_ms']:,.0f} ms"
+    assert metric(page, "Gradient all-reduce") == f"{ev['allreduce_ms']:,.1f} ms"
 
 
 def test_network_page_states_the_mfu_basis(page):
@@ -88,4 +97,4 @@ def test_network_page_states_the_mfu_basis(page):
     captions = " ".join(c.value for c in page.caption)
     assert "MFU basis: end to end" in captions
     step = 6 * 405e9 * 16e6 / (16_000 * 989e12 * 0.40)
-    assert metric(page, "Step time") == f"{step:.2f} s"
+    assert metric(page, "Step time") == display.tile("step_seconds", step)["value"]

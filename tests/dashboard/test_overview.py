@@ -28,13 +28,15 @@ def metric(at: AppTest, label: str) -> str:
 
 def test_overview_shows_headline_figures(app, catalog):
     ev = evaluate(load_preset("aws-16k-h100"), catalog)
-    assert metric(app, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
-    assert metric(app, "Goodput gain") == "+4.03 points"
+    assert metric(app, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(app, "Gain from 0.1 pp lower failure rate") == "+4.03 points"
     assert (
-        metric(app, "Savings per day")
-        == f"${ev.value_of_reliability['usd_per_day_per_0p1pp']:,.0f}"
+        metric(app, "Value of 0.1 pp lower failure rate")
+        == f"${ev.value_of_reliability['usd_per_day_per_0p1pp']:,.0f}/day"
     )
     assert len(app.get("plotly_chart")) == 2
+    # every tile's help names the formula and the source (from the output registry)
+    assert "Formula" in next(m for m in app.metric if m.label == "Goodput").proto.help
 
 
 def test_failure_rate_slider_updates_goodput(app, catalog):
@@ -45,8 +47,8 @@ def test_failure_rate_slider_updates_goodput(app, catalog):
         load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.005}),
         catalog,
     )
-    assert metric(app, "Goodput (Daly exact)") == f"{expected['goodput'] * 100:.2f}%"
-    assert metric(app, "Failures per day") == "10.00"
+    assert metric(app, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
+    assert metric(app, "Failures per day") == "10.00 per day"
 
 
 def test_waterfall_ends_at_goodput(app, catalog):
@@ -54,23 +56,27 @@ def test_waterfall_ends_at_goodput(app, catalog):
 
     spec = json.loads(app.get("plotly_chart")[0].proto.spec)
     trace = spec["data"][0]
-    assert trace["type"] == "waterfall"
-    y = trace["y"]
-    if isinstance(y, dict):  # plotly encodes numpy arrays as base64 typed arrays
-        y = np.frombuffer(base64.b64decode(y["bdata"]), dtype=y["dtype"]).tolist()
+    assert trace["type"] == "waterfall" and trace["orientation"] == "h"
+    x = trace["x"]  # horizontal: values on x, every component's name on y
+    if isinstance(x, dict):  # plotly encodes numpy arrays as base64 typed arrays
+        x = np.frombuffer(base64.b64decode(x["bdata"]), dtype=x["dtype"]).tolist()
     ev = evaluate(load_preset("aws-16k-h100"), catalog)
-    assert y[0] == 100.0
-    assert y[-1] == pytest.approx(ev["goodput"] * 100)
-    assert sum(y[1:-1]) == pytest.approx(-(1 - ev["goodput"]) * 100)
+    assert x[0] == 100.0
+    assert x[-1] == pytest.approx(ev["goodput"] * 100)
+    # components that round to zero (fabric stalls, fallback rework) are left out, and the
+    # bars still add up to the loss
+    assert sum(x[1:-1]) == pytest.approx(-(1 - ev["goodput"]) * 100, abs=0.01)
+    assert "Fabric reroute stalls" not in trace["y"]
+    assert not any(t in ("−0.00", "-0.00") for t in trace["text"])
     assert spec["layout"]["title"]["text"]
-    assert "%" in spec["layout"]["yaxis"]["title"]["text"]
+    assert "%" in spec["layout"]["xaxis"]["title"]["text"]
 
 
 def test_preset_switch_loads_llama3(app, catalog):
     app.selectbox(key="preset").set_value("llama3-16k").run()
     assert not app.exception
     ev = evaluate(load_preset("llama3-16k"), catalog)
-    assert metric(app, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(app, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
 
 
 def test_missing_price_shows_clear_error(app):
@@ -89,5 +95,5 @@ def test_checkpoint_strategy_choice_in_sidebar_changes_goodput(app, catalog):
     expected = evaluate(
         load_preset("aws-16k-h100").replace({"checkpoint.strategy": "memory+durable"}), catalog
     )
-    assert metric(app, "Goodput (Daly exact)") == f"{expected['goodput'] * 100:.2f}%"
+    assert metric(app, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
     assert expected["goodput"] != evaluate(load_preset("aws-16k-h100"), catalog)["goodput"]

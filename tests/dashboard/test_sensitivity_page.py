@@ -32,11 +32,11 @@ def test_tornado_bars_are_model_values(app, catalog):
 
 def test_percentage_slider_widens_the_bars(app):
     before = array(chart(app, 0)["data"][1]["x"])
-    app.slider(key="sens:pct").set_value(40).run()
+    app.slider(key="widget::sens:pct").set_value(40).run()
     assert not app.exception
     after = array(chart(app, 0)["data"][1]["x"])
     assert max(abs(v) for v in after) > max(abs(v) for v in before)
-    app.slider(key="sens:pct").set_value(20).run()
+    app.slider(key="widget::sens:pct").set_value(20).run()
 
 
 def test_heatmaps_mark_the_current_point(app, catalog):
@@ -45,7 +45,7 @@ def test_heatmaps_mark_the_current_point(app, catalog):
     marker = rate_interval["data"][1]
     assert array(marker["x"]) == [pytest.approx(40.0)]
     assert array(marker["y"]) == [pytest.approx(0.2)]
-    assert marker["name"].endswith(f"{ev['goodput'] * 100:.4g}")
+    assert marker["name"] == f"This scenario: {ev['goodput'] * 100:.2f}%"
     assert array(nodes_rate["data"][1]["x"]) == [pytest.approx(2000)]
     z = array(nodes_rate["data"][0]["z"])
     assert all(a >= b for a, b in zip(z[0], z[0][1:], strict=False))  # more nodes, less goodput
@@ -58,11 +58,23 @@ def test_sidebar_slider_moves_the_headline(app, catalog):
         load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.005}),
         catalog,
     )
-    assert metric(app, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
-    assert metric(app, "Lost per day") == f"${ev['lost_usd_per_day']:,.0f}"
+    assert metric(app, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(app, "Lost per day") == f"${ev['lost_usd_per_day']:,.0f}/day"
 
 
 def test_colour_by_lost_dollars(app):
-    app.radio(key="sens:heat_metric").set_value("Lost per day").run()
+    app.radio(key="widget::sens:heat_metric").set_value("Lost per day").run()
     assert not app.exception
-    assert "USD/day" in chart(app, 2)["data"][0]["colorbar"]["title"]["text"]
+    assert "$/day" in chart(app, 2)["data"][0]["colorbar"]["title"]["text"]
+
+
+def test_heatmap_colours_span_the_realistic_region(app):
+    """The extreme corner (3x the failure rate, a tiny interval) does not set the scale: the
+    colours span the region within 2x of the scenario, and the ends say what is beyond."""
+    app.radio(key="widget::sens:heat_metric").set_value("Goodput").run()
+    heat = chart(app, 2)["data"][0]
+    z = [v for row in array(heat["z"]) for v in row]
+    assert heat["zmin"] > min(z) + 1  # more than a point of goodput clipped at the bottom
+    assert heat["colorbar"]["ticktext"][0].startswith("≤ ")
+    captions = " ".join(c.value for c in app.caption)
+    assert "share the end colours" in captions

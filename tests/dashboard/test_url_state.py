@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from goodput_lab.dashboard import url_state
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import (
     FIELDS,
     Scenario,
@@ -94,7 +95,7 @@ def test_shared_link_reproduces_the_numbers(catalog):
     # the colleague opens a link with a modified scenario: same numbers as the sender
     sender = open_page("overview")
     sender.slider(key=RATE_KEY).set_value(0.37).run()
-    sender.slider(key="w:cluster.spare_nodes").set_value(6).run()
+    sender.number_input(key="w:cluster.spare_nodes").set_value(6).run()
     link = dict(sender.query_params)
     assert link["reliability.node_failure_rate_per_day"] == "0.0037"
     assert link["cluster.spare_nodes"] == "6"
@@ -105,23 +106,23 @@ def test_shared_link_reproduces_the_numbers(catalog):
         ),
         catalog,
     )
-    for label in ("Goodput (Daly exact)", "Lost per day", "Failures per day"):
+    for label in ("Goodput", "Lost per day", "Failures per day"):
         assert metric(receiver, label) == metric(sender, label)
-    assert metric(receiver, "Goodput (Daly exact)") == f"{expected['goodput'] * 100:.2f}%"
+    assert metric(receiver, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
 
 
 def test_bad_link_shows_a_clear_message_and_the_default():
     at = open_page("overview", {"cluster.nodes": "lots"})
     assert any("cluster.nodes" in e.value and "'lots' is not a number" in e.value for e in at.error)
     ev = evaluate(load_preset("aws-16k-h100"))
-    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
 
 
 def test_links_open_on_every_decision_page(catalog):
     s = load_preset("llama3-16k").replace({"cluster.nodes": 1024})
     at = open_page("sensitivity", url_state.encode(s, "llama3-16k"))
     ev = evaluate(s, catalog)
-    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
 
 
 def test_toml_upload_and_download_in_the_sidebar(catalog):
@@ -133,7 +134,7 @@ def test_toml_upload_and_download_in_the_sidebar(catalog):
     assert not at.exception
     assert any("Loaded" in m.value and "mine.toml" in m.value for m in at.success)
     ev = evaluate(s, catalog)
-    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
     assert at.query_params["cluster.spare_nodes"] == "4"  # and the link follows
     # invalid file: clear message naming file, field and range; nothing changes
     at.file_uploader(key="scenario_upload").set_value(
@@ -144,7 +145,7 @@ def test_toml_upload_and_download_in_the_sidebar(catalog):
         "bad.toml" in e.value and "node_failure_rate_per_day" in e.value and "[0, 1]" in e.value
         for e in at.error
     )
-    assert metric(at, "Goodput (Daly exact)") == f"{ev['goodput'] * 100:.2f}%"
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
     # oversized file
     at.file_uploader(key="scenario_upload").set_value(
         ("huge.toml", b"#" * (300 * 1024), "application/toml")
@@ -213,8 +214,8 @@ def test_page_decoder_fuzz_returns_dict_or_validation_error(params):
 
 def test_compare_view_travels_in_the_link(catalog):
     sender = open_page("compare")
-    sender.selectbox(key="cmp:candidate").set_value("Preset: llama3-16k").run()
-    sender.text_area(key="cmp:candidate:edits").input("cluster.spare_nodes = 2").run()
+    sender.selectbox(key="widget::cmp:candidate").set_value("Preset: llama3-16k").run()
+    sender.text_area(key="widget::cmp:candidate:edits").input("cluster.spare_nodes = 2").run()
     link = dict(sender.query_params)
     assert link["cmp.candidate"] == "Preset: llama3-16k"
     receiver = open_page("compare", link)
@@ -223,13 +224,15 @@ def test_compare_view_travels_in_the_link(catalog):
         load_preset("llama3-16k").replace({"cluster.spare_nodes": 2}),
         catalog,
     )
-    assert metric(receiver, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
-    assert metric(receiver, "Savings per day") == metric(sender, "Savings per day")
-    assert not receiver.warning  # no 'default value and session state' clash
+    t = display.tile("savings_usd_per_day", c.savings_usd_per_day, savings=True)
+    assert metric(receiver, t["label"]) == t["value"] == f"${abs(c.savings_usd_per_day):,.0f}"
+    assert metric(receiver, t["label"]) == metric(sender, t["label"])
+    # no 'default value and session state' clash (the page's own notes are warnings too)
+    assert not any("default value" in w.value for w in receiver.warning)
 
 
 def test_bad_page_control_keeps_the_scenario_and_says_so(catalog):
     s = load_preset("aws-16k-h100").replace({"cluster.nodes": 1500})
     at = open_page("overview", {**url_state.encode(s, "aws-16k-h100"), "sens.pct": "13"})
     assert any("sens.pct" in e.value and "ignored" in e.value for e in at.error)
-    assert metric(at, "Goodput (Daly exact)") == f"{evaluate(s, catalog)['goodput'] * 100:.2f}%"
+    assert metric(at, "Goodput") == f"{evaluate(s, catalog)['goodput'] * 100:.2f}%"

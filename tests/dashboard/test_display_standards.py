@@ -1,0 +1,68 @@
+"""Every page meets the display standards (dashboard/README.md), checked on what AppTest
+sees: no None/nan/inf and no unformatted long number in any table, tile or caption; chart
+titles that fit; legends that list only what is drawn; no "−0.00" label; every tile's help
+names its meaning and source."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import numpy as np
+import pytest
+from goodput_lab.dashboard.charts.style import SUBTITLE_CHARS, TITLE_CHARS
+
+from tests.dashboard._pages import array, open_page
+
+PAGES = (
+    "overview",
+    "checkpoints",
+    "network",
+    "instances",
+    "montecarlo",
+    "failure_log",
+    "compare",
+    "sensitivity",
+    "optimizer",
+)
+#: a bare None/nan/inf, or 7+ digits without thousands separators (dates and code aside)
+BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")
+
+
+def _texts(at) -> list[str]:
+    out = []
+    for t in at.table:
+        df = t.value
+        out += [str(c) for c in df.columns] + [str(v) for v in df.values.ravel()]
+    for m in at.metric:
+        out += [m.label, m.value]
+    out += [c.value for c in at.caption]
+    out += [a.value for kind in ("success", "info", "warning") for a in at.get(kind)]
+    return out
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_page_meets_the_display_standards(page):
+    at = open_page(page)
+    bad = [t for t in _texts(at) if BAD.search(t.replace("`", ""))]
+    assert not bad, bad
+    for m in at.metric:
+        assert m.proto.help, f"tile {m.label!r} has no help"
+    for chart in at.get("plotly_chart"):
+        spec = json.loads(chart.proto.spec)
+        title = spec["layout"]["title"]
+        for line in title["text"].split("<br>"):
+            assert len(line) <= TITLE_CHARS, line  # fits a half-width column at 1024 px
+        sub = title.get("subtitle", {}).get("text", "")
+        for line in sub.split("<br>"):
+            assert len(line) <= SUBTITLE_CHARS, line
+        for trace in spec["data"]:
+            texts = trace.get("text")
+            if isinstance(texts, list):
+                assert not any(str(t).strip() in ("−0.00", "-0.00", "$−0") for t in texts)
+            if trace.get("type") in ("bar",) and trace.get("showlegend", True):
+                horizontal = trace.get("orientation") == "h"
+                values = np.asarray(array(trace["x" if horizontal else "y"]), dtype=float)
+                assert np.nanmax(np.abs(values)) > 0, (
+                    f"legend entry {trace.get('name')} draws nothing"
+                )
