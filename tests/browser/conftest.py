@@ -55,3 +55,22 @@ def page(browser):
 @pytest.fixture(scope="session", autouse=True)
 def _artifacts_dir():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+
+#: The run has finished (Streamlit marks the app element with ``data-test-script-state``;
+#: the status widget is hidden with client.toolbarMode = minimal), no skeletons are left and
+#: every plotly chart is drawn, or an exception is on the page (which fails at once).
+IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
+  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+      && document.querySelector('[data-testid="stMain"] h1')
+      && !document.querySelector('[data-testid="stSkeleton"]')
+      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+           .every(c => c.querySelector('.main-svg')))"""
+
+
+def wait_idle(page, settle_ms: int = 400) -> None:
+    """Wait until the page is drawn after a navigation or an input (generous: the machine is
+    shared), then fail if Streamlit shows an exception."""
+    page.wait_for_timeout(settle_ms)  # a rerun starts a moment after the input
+    page.wait_for_function(IDLE_JS, timeout=120_000, polling=200)
+    assert page.locator('[data-testid="stException"]').count() == 0, page.url

@@ -1,11 +1,10 @@
-"""The real app in chromium: every page renders, a slider moves the headline, links share.
+"""The real app in chromium: a slider moves the headline, links share, bad links explain.
 
-Screenshots of every page are kept under artifacts/screenshots/ as test artefacts.
+Every page, its typed inputs and its exports: tests/browser/test_finished_product.py.
 """
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlencode
 
 import pytest
@@ -13,7 +12,7 @@ from goodput_lab.dashboard import url_state
 from goodput_lab.models import evaluate, load_preset
 
 from tests.browser.conftest import SCREENSHOTS
-from tests.conftest import APP
+from tests.browser.conftest import wait_idle as conftest_wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -22,19 +21,8 @@ RATE_LABEL = "Node failure rate (%)"
 
 
 def wait_idle(page) -> None:
-    """Wait until the run finished and the page is drawn: title, no 'running' widget, no
-    loading skeletons, and every plotly chart rendered to SVG (or an exception shown, which
-    fails at once)."""
-    page.wait_for_selector('[data-testid="stMain"] h1')
-    page.wait_for_function(
-        """() => document.querySelector('[data-testid="stException"]')
-              || !document.querySelector('[data-testid="stStatusWidget"]')
-              && !document.querySelector('[data-testid="stSkeleton"]')
-              && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-                   .every(c => c.querySelector('.main-svg'))""",
-        timeout=60_000,
-    )
-    assert page.locator('[data-testid="stException"]').count() == 0, page.url
+    """Wait until the run finished and the page is drawn (see conftest.wait_idle)."""
+    conftest_wait_idle(page)
 
 
 def headline(page) -> str:
@@ -46,24 +34,6 @@ def nav_links(page) -> list[str]:
     links = page.locator('[data-testid="stSidebarNav"] a')
     links.first.wait_for()
     return [links.nth(i).get_attribute("href") for i in range(links.count())]
-
-
-def test_every_page_renders_and_is_screenshotted(app_url, page):
-    page.goto(app_url)
-    wait_idle(page)
-    hrefs = nav_links(page)
-    n_pages = len(re.findall(r"st\.Page\(", APP.read_text()))
-    assert len(hrefs) == n_pages  # every page in PAGES is reachable from the sidebar
-    for href in hrefs:
-        page.goto(href)
-        wait_idle(page)
-        page.wait_for_timeout(300)  # let plotly finish drawing for the screenshot
-        slug = href.rstrip("/").split("/")[-1].split("?")[0] or "overview"
-        if slug.startswith("127.0.0.1"):
-            slug = "overview"
-        shot = SCREENSHOTS / f"{slug}.png"
-        page.screenshot(path=str(shot))
-        assert shot.stat().st_size > 10_000
 
 
 def test_slider_updates_headline_and_link_reproduces_it(app_url, page, browser, catalog):
