@@ -399,9 +399,11 @@ def _option(
     deadline_days: float | None,
     max_accelerators: int,
     tiers=None,
+    grid: np.ndarray | None = None,
 ) -> dict[str, Any]:
     """One row of the ranking: ``inst`` at its node count (the cheapest that meets the
-    deadline, or the scenario's accelerator count), with ``mfu`` and ``price``."""
+    deadline, or the scenario's accelerator count), with ``mfu`` and ``price``.  ``grid``
+    (node counts to search) defaults to every count that keeps TP × PP whole."""
     scaling = FailureScaling(scenario["reliability.failure_scaling"])
     share = float(scenario["reliability.accelerator_failure_share"])
     rate = float(scenario["reliability.node_failure_rate_per_day"])
@@ -420,7 +422,8 @@ def _option(
     )
     x["workload.mfu"] = mfu
     x["reliability.node_failure_rate_per_day"] = r
-    grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
+    if grid is None:
+        grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
     x["cluster.nodes"] = grid
     out = evaluate_arrays(x)  # at 1 USD/instance-hour: cost to train = node-hours
 
@@ -572,11 +575,25 @@ class VerdictRobustness:
 
 
 def _cost_at_mfu(
-    scenario, catalog, own, inst, price, mfu, deadline_days, max_accelerators, tiers
+    scenario, catalog, own, inst, price, mfu, deadline_days, max_accelerators, tiers, near=None
 ) -> float:
-    row = _option(
-        scenario, catalog, own, inst, price, mfu, "", deadline_days, max_accelerators, tiers
-    )
+    """Cost to train on ``inst`` at ``mfu`` (inf when it cannot run or misses the deadline).
+
+    With a deadline and ``near`` = (nodes, mfu) of a known solution, only node counts within
+    a factor of 2 of nodes·mfu_near/mfu are searched (node-hours ∝ 1/MFU to first order);
+    when the cheapest count lands on the window's edge the full grid is searched instead.
+    """
+    args = (scenario, catalog, own, inst, price, mfu, "", deadline_days, max_accelerators, tiers)
+    grid = None
+    if deadline_days is not None and near is not None:
+        full = _grid(scenario, own, inst, deadline_days, max_accelerators)
+        guess = near[0] * near[1] / mfu
+        grid = full[(full >= guess / 2) & (full <= guess * 2)]
+        if grid.size < 2:
+            grid = None
+    row = _option(*args, grid=grid)
+    if grid is not None and row["nodes"] in (grid[0], grid[-1]):
+        row = _option(*args)  # the answer may lie outside the window
     ok = row["feasible"] and (deadline_days is None or row["meets_deadline"])
     return row["cost_to_train_usd"] if ok else math.inf
 
@@ -646,7 +663,7 @@ def verdict_robustness(
         inst, price = catalog[row.instance], price_of(row)
 
         def cost(m: float) -> float:
-            args = (price, m, deadline, max_accelerators, tiers)
+            args = (price, m, deadline, max_accelerators, tiers, (row.nodes, row.mfu))
             return _cost_at_mfu(scenario, catalog, own, inst, *args)
 
         return cost

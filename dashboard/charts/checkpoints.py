@@ -48,7 +48,7 @@ def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
         height=460,
     )
     style.log_axis(fig, "x", curves["interval_minutes"].to_numpy())
-    fig.update_yaxes(range=[0, min(top, 100.0)], ticksuffix="%")
+    style.axis(fig, "y", range=[0, min(top, 100.0)], ticksuffix="%")
     return fig
 
 
@@ -86,9 +86,10 @@ def strategy_chart(table: pl.DataFrame) -> go.Figure:
         legend=False,
         height=460,
     )
-    fig.update_xaxes(range=[lo, 102.0], ticksuffix="%")
-    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
-    fig.update_layout(margin={"l": 170, "r": 40})
+    style.axis(fig, "x", range=[lo, 102.0], ticksuffix="%")
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    fig.layout.margin.l = 170
+    fig.layout.margin.r = 40
     return fig
 
 
@@ -117,5 +118,5 @@ def replica_chart(survival: pl.DataFrame, current_replicas: int | None = None) -
     )
     style.drop_empty(fig)
     style.log_axis(fig, "y", survival["fallback_probability"].to_numpy() * 100)
-    fig.update_xaxes(dtick=1)
+    style.axis(fig, "x", dtick=1)
     return fig

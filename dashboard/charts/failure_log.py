@@ -54,7 +54,7 @@ def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) 
     )
     style.log_axis(fig, "x", empirical["tbf_h"].to_numpy())
     style.log_axis(fig, "y", [ymin, 1.0])
-    fig.update_yaxes(range=[math.log10(ymin), 0.05])
+    style.axis(fig, "y", range=[math.log10(ymin), 0.05])
     return fig
 
 
@@ -82,6 +82,7 @@ def cause_chart(causes: pl.DataFrame) -> go.Figure:
         x_title="Share of failures (%)",
         height=max(360, 34 * df.height + 160),
     )
-    fig.update_layout(barmode="group", margin={"l": 200})
-    fig.update_xaxes(ticksuffix="%")
+    fig.layout.barmode = "group"
+    fig.layout.margin.l = 200
+    style.axis(fig, "x", ticksuffix="%")
     return fig

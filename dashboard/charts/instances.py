@@ -70,9 +70,9 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
         legend=False,
         height=max(320, 62 * ok.height + 140),
     )
-    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
-    fig.update_xaxes(range=[0, top * 1.22])
-    fig.update_layout(margin={"l": 150})
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    style.axis(fig, "x", range=[0, top * 1.22])
+    fig.layout.margin.l = 150
     return fig
 
 
@@ -108,8 +108,9 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         x_title="Cost to train ($)",
         height=max(320, 62 * ok.height + 160),
     )
-    fig.update_layout(barmode="stack", margin={"l": 150})
-    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
+    fig.layout.barmode = "stack"
+    fig.layout.margin.l = 150
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.money_axis(fig, "x", max(total, default=1.0) * 1.35)
     return fig
 
@@ -139,5 +140,5 @@ def ratio_chart(df: pl.DataFrame, reference: str) -> go.Figure:
         y_title=f"Ratio to {reference} (×)",
         height=420,
     )
-    fig.update_layout(barmode="group")
+    fig.layout.barmode = "group"
     return fig

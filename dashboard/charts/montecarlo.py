@@ -69,15 +69,14 @@ def histogram_cdf(
             annotation_font_size=11,
         )
     style.layout(fig, title, subtitle=subtitle, x_title=x_title, height=420)
-    fig.update_layout(bargap=0.02, margin={"r": 60})
-    fig.update_yaxes(title_text="Share of runs (%)", secondary_y=False)
-    fig.update_yaxes(
-        title_text="Cumulative share (%)",
-        range=[0, 100],
-        tickvals=[0, 25, 50, 75, 100],
-        showgrid=False,
-        secondary_y=True,
-    )
+    fig.layout.bargap = 0.02
+    fig.layout.margin.r = 60
+    fig.layout.yaxis.title = {"text": "Share of runs (%)"}
+    y2 = fig.layout.yaxis2  # the cumulative share (secondary axis)
+    y2.title = {"text": "Cumulative share (%)"}
+    y2.range = [0, 100]
+    y2.tickvals = [0, 25, 50, 75, 100]
+    y2.showgrid = False
     return fig
 
 
@@ -130,7 +129,7 @@ def bands_chart(bands: pl.DataFrame, analytic_pct: float) -> go.Figure:
         y_title="Cumulative goodput (%)",
         height=420,
     )
-    fig.update_yaxes(ticksuffix="%")
+    style.axis(fig, "y", ticksuffix="%")
     return fig
 
 
@@ -187,7 +186,8 @@ def timeline_chart(segments: pl.DataFrame, labels: dict[str, str], hours: float)
         legend=False,
         height=110 + 46 * max(len(rows), 1),
     )
-    fig.update_layout(barmode="overlay", margin={"l": 210})
-    fig.update_xaxes(range=[0, hours])
-    fig.update_yaxes(categoryorder="array", categoryarray=rows[::-1], tickfont={"size": 11})
+    fig.layout.barmode = "overlay"
+    fig.layout.margin.l = 210
+    style.axis(fig, "x", range=[0, hours])
+    style.axis(fig, "y", categoryorder="array", categoryarray=rows[::-1], tickfont={"size": 11})
     return fig

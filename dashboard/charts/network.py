@@ -65,7 +65,7 @@ def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figur
         height=480,
     )
     style.log_axis(fig, "x", df["nodes"].to_numpy())
-    fig.update_yaxes(range=[0, 101], ticksuffix="%")
+    style.axis(fig, "y", range=[0, 101], ticksuffix="%")
     return fig
 
 
@@ -103,7 +103,7 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
         legend=False,
         height=380,
     )
-    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
-    fig.update_xaxes(range=[0, max(top * 1.45, 1.0)], tickprefix="$", tickformat=",.0f")
-    fig.update_layout(margin={"l": 250})
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    style.axis(fig, "x", range=[0, max(top * 1.45, 1.0)], tickprefix="$", tickformat=",.0f")
+    fig.layout.margin.l = 250
     return fig

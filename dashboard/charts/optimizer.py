@@ -121,7 +121,7 @@ def instance_chart(table: pl.DataFrame, current: str) -> go.Figure:
         legend=False,
         height=max(300, 44 * len(names) + 150),
     )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(margin={"l": 140})
+    style.axis(fig, "y", autorange="reversed")
+    fig.layout.margin.l = 140
     style.money_axis(fig, "x", max(cost, default=1.0) * 1.45)
     return fig

@@ -50,9 +50,9 @@ def loss_waterfall(losses: pl.DataFrame, goodput: float) -> go.Figure:
         legend=False,
         height=430,
     )
-    fig.update_xaxes(range=[lo, 104.5], ticksuffix="%")
-    fig.update_yaxes(autorange="reversed", tickfont={"size": 11})
-    fig.update_layout(margin={"l": 150})
+    style.axis(fig, "x", range=[lo, 104.5], ticksuffix="%")
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    fig.layout.margin.l = 150
     return fig
 
 
@@ -93,6 +93,6 @@ def goodput_vs_rate_chart(
         y_title="Goodput (% of wall-clock time)",
         height=430,
     )
-    fig.update_xaxes(ticksuffix="%")
-    fig.update_yaxes(ticksuffix="%")
+    style.axis(fig, "x", ticksuffix="%")
+    style.axis(fig, "y", ticksuffix="%")
     return fig

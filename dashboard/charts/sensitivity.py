@@ -47,12 +47,13 @@ def tornado(df: pl.DataFrame, metric: str, label: str, unit: str, base: float) -
         x_title=f"{label} ({unit})",
         height=max(340, 34 * len(names) + 170),
     )
-    fig.update_layout(barmode="overlay", margin={"l": 230})
-    fig.update_yaxes(tickfont={"size": 11})
+    fig.layout.barmode = "overlay"
+    fig.layout.margin.l = 230
+    style.axis(fig, "y", tickfont={"size": 11})
     if unit == "%":
-        fig.update_xaxes(ticksuffix="%")
+        style.axis(fig, "x", ticksuffix="%")
     else:
-        fig.update_xaxes(tickprefix="$", tickformat=",.0f")
+        style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
     return fig
 
 

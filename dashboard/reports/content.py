@@ -21,6 +21,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 import polars as pl
+from goodput_lab.dashboard.charts import style  # noqa: F401  (sets the house template)
 from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.services import overview as svc
 from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
@@ -325,7 +326,6 @@ def _comparison_figure(c: Comparison) -> go.Figure:
         yaxis_tickprefix="$",
         yaxis_tickformat=",.0f",
         barmode="group",
-        template="plotly_white",
         legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
         margin={"t": 70, "b": 40},
     )

@@ -119,3 +119,39 @@ def test_instances_and_optimize_agree_on_every_preset(preset, catalog):
         assert (a.instance, a.nodes) == (b.instance, b.nodes)
     ev = evaluate(scenario, catalog)
     assert o.interval.interval_minutes == ev["optimal_checkpoint_interval_minutes"]
+
+
+@pytest.mark.parametrize("deadline", [None, 45.0])
+def test_verdict_robustness_break_evens_flip_the_verdict(catalog, deadline):
+    """Just past each break-even the runner-up is the cheapest; just short of it, not."""
+    from goodput_lab.models.instances import verdict_robustness
+
+    s = load_preset("aws-16k-h100")
+    ranking = rank_instances(s, catalog, deadline_days=deadline)
+    v = verdict_robustness(s, catalog, ranking)
+    assert v.cheapest == ranking.cheapest.instance and v.runner_up != v.cheapest
+
+    def best(**kw) -> str:
+        return rank_instances(s, catalog, deadline_days=deadline, **kw).cheapest.instance
+
+    # price: exact (the node count chosen does not depend on the price)
+    assert v.break_even_usd_per_hour == pytest.approx(
+        v.runner_up_cost_usd / ranking.row(v.cheapest).node_hours
+    )
+    assert best(prices={v.cheapest: v.break_even_usd_per_hour * 0.999}) == v.cheapest
+    assert best(prices={v.cheapest: v.break_even_usd_per_hour * 1.001}) == v.runner_up
+    assert best(prices={v.runner_up: v.runner_up_break_even_usd_per_hour * 0.999}) == v.runner_up
+    # MFU: bisection to 0.2% of the MFU, node counts re-chosen at every MFU
+    assert 0 < v.break_even_mfu < v.mfu and v.mfu_margin > 0
+    assert best(mfus={v.cheapest: v.break_even_mfu * 1.004}) == v.cheapest
+    assert best(mfus={v.cheapest: v.break_even_mfu * 0.996}) == v.runner_up
+    assert v.runner_up_mfu < v.runner_up_break_even_mfu <= v.runner_up_mfu_cap
+    assert best(mfus={v.runner_up: v.runner_up_break_even_mfu * 1.004}) == v.runner_up
+
+
+def test_verdict_robustness_needs_a_runner_up(catalog):
+    from goodput_lab.models.instances import verdict_robustness
+
+    s = load_preset("aws-16k-h100")
+    only = {"p5.48xlarge": catalog["p5.48xlarge"]}
+    assert verdict_robustness(s, only, rank_instances(s, only)) is None

@@ -253,3 +253,26 @@ def test_no_failure_runs_follow_the_segment_arithmetic(tau, save_s, days):
     need = np.ceil(horizon / tau - 1e-9)
     assert np.allclose(res.time_to_finish_days, need * seg / 1440.0)
     assert 0.0 <= res.goodput.min() <= res.goodput.max() <= 1.0
+
+
+def test_sample_run_records_its_saves_and_rework():
+    """No failures: 1,080 saves of 1 min after every 40 min of compute, no rework.  With
+    failures: each rework span ends at a failure and starts at a checkpoint's completion."""
+    res = simulate_inputs(_inputs({"reliability.node_failure_rate_per_day": 0.0}), 5, 30.0, rng=1)
+    assert res.timeline_rework == []
+    assert len(res.timeline_saves) == 1080
+    assert res.timeline_saves[0] == (40.0, 41.0) and res.timeline_saves[1] == (81.0, 82.0)
+    s = res.summary()
+    per_month = res.lost_usd / res.time_to_finish_days * 365.25 / 12
+    assert s["lost_mean_usd_per_month"] == pytest.approx(per_month.mean())
+    assert s["lost_p95_usd_per_month"] == pytest.approx(np.percentile(per_month, 95))
+
+    res = simulate_inputs(_inputs(), 5, 30.0, rng=3)
+    failures = [t for e, t in res.timeline if e in ("failure", "correlated_failure")]
+    ends = {round(b, 9) for _, b in res.timeline_rework}
+    assert ends <= {round(t, 9) for t in failures}
+    completions = {round(b, 9) for _, b in res.timeline_saves} | {0.0}
+    for a, b in res.timeline_rework:
+        # from the last checkpoint that completed before the failure (single level)
+        assert round(a, 9) in completions
+        assert not any(a < c < b for c in completions)
