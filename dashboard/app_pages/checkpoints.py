@@ -135,11 +135,8 @@ st.caption(
     "interval) plus its durable tier. With the aws-16k-h100-sharedfs preset in the sidebar "
     "this is `goodput compare aws-16k-h100-sharedfs aws-16k-h100-memory`."
 )
-left, right = st.columns([3, 2])
-with left:
-    tables.show(answer.assumptions)
-with right:
-    st.plotly_chart(replica_chart(survival, int(replicas)), width="stretch")
+tables.show(answer.assumptions)
+st.plotly_chart(replica_chart(survival, int(replicas)), width="stretch")
 now = survival.filter(survival["replicas"] == replicas)
 st.caption(
     "Probability that a failure destroys every in-memory copy of some shard: "
@@ -155,11 +152,8 @@ st.caption(
 )
 
 st.subheader("Strategies side by side")
-l2, r2 = st.columns(2)
-with l2:
-    st.plotly_chart(strategy_chart(table), width="stretch")
-with r2:
-    st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
+st.plotly_chart(strategy_chart(table), width="stretch")
+st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
 tables.show(
     display.table(
         table,

@@ -130,30 +130,20 @@ for i, cmp in enumerate(cmps, 1):
     t[1].metric(**display.tile("savings_usd_per_day", s["per_day"], savings=True))
     t[2].metric(**display.tile("savings_usd_per_month", s["per_month"], savings=True))
     t[3].metric(**display.tile("savings_usd_per_year", s["per_year"], savings=True))
-    left, right = st.columns([2, 3])
-    with left:
+    diffs = svc.differences(cmp)
+    if diffs:
         st.markdown("**What differs**")
-        diffs = svc.differences(cmp)
-        if diffs:
-            tables.show(
-                display.table(
-                    diffs,
-                    [
-                        ("label", "Input"),
-                        ("baseline", "Baseline"),
-                        ("candidate", heads[i]),
-                    ],
-                )
+        tables.show(
+            display.table(
+                diffs, [("label", "Input"), ("baseline", "Baseline"), ("candidate", heads[i])]
             )
-        else:
-            st.caption("Nothing: identical inputs.")
-    with right:
-        rows = svc.delta_waterfall(cmp)
-        st.plotly_chart(
-            savings_waterfall(rows, s["per_day"], f"Where {heads[i].lower()}'s savings come from"),
-            width="stretch",
-            key=f"cmp-waterfall-{i}",
         )
+    rows = svc.delta_waterfall(cmp)
+    st.plotly_chart(
+        savings_waterfall(rows, s["per_day"], f"Where {heads[i].lower()}'s savings come from"),
+        width="stretch",
+        key=f"cmp-waterfall-{i}",
+    )
 
 with st.expander("Every metric, side by side"):
     tables.show(svc.every_metric(cmps, heads))

@@ -141,11 +141,8 @@ for r in ranking.rows:
             "per instance (enter your price above)."
         )
 
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(time_to_train_chart(df, deadline), width="stretch")
-with right:
-    st.plotly_chart(cost_to_train_chart(df), width="stretch")
+st.plotly_chart(time_to_train_chart(df, deadline), width="stretch")
+st.plotly_chart(cost_to_train_chart(df), width="stretch")
 missing = svc.not_charted(df)
 if missing:
     st.caption("Not in the charts: " + "; ".join(f"{n} — {why}" for n, why in missing) + ".")

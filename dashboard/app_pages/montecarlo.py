@@ -60,7 +60,7 @@ def simulation(scenario: Scenario) -> None:
     trials = persist.widget(
         controls[0].select_slider,
         "mc:trials",
-        2000,
+        1000,  # enough for P5/P95 to two digits; more runs on request
         label="Simulated runs",
         options=TRIAL_CHOICES,
         help="More runs narrow the percentiles; each run is the whole horizon.",
@@ -148,8 +148,7 @@ def simulation(scenario: Scenario) -> None:
     tables.show(svc.summary_display(res))
 
     dist = svc.distributions(res)
-    left, right = st.columns(2)
-    left.plotly_chart(
+    st.plotly_chart(
         histogram_cdf(
             dist["goodput_pct"].to_numpy(),
             100 * res.goodput_analytic,
@@ -159,7 +158,7 @@ def simulation(scenario: Scenario) -> None:
         ),
         width="stretch",
     )
-    right.plotly_chart(
+    st.plotly_chart(
         histogram_cdf(
             dist["time_to_finish_days"].to_numpy(),
             res.time_to_finish_analytic_days,

@@ -89,11 +89,8 @@ st.caption(
 )
 
 df = cache.network_scaling(scenario)
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
-with right:
-    st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
+st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
+st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
 tables.show(display.table(svc.algorithm_table(scenario, ev), svc.ALGORITHM_COLUMNS))

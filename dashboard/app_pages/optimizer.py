@@ -76,15 +76,12 @@ st.button(
     key="opt:apply",
 )
 
-left, right = st.columns(2)
-with left:
-    curve = cache.interval_curve(scenario)
-    st.plotly_chart(
-        interval_chart(curve, iv.current_interval_minutes, iv.interval_minutes), width="stretch"
-    )
-with right:
-    table = svc.spares_table(sp, ev["usd_per_instance_hour"], svc.spares_view_limit(sp))
-    st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretch")
+curve = cache.interval_curve(scenario)
+st.plotly_chart(
+    interval_chart(curve, iv.current_interval_minutes, iv.interval_minutes), width="stretch"
+)
+table = svc.spares_table(sp, ev["usd_per_instance_hour"], svc.spares_view_limit(sp))
+st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretch")
 
 st.subheader("Instance type")
 ranking = o.instances

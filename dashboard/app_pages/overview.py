@@ -45,17 +45,14 @@ with st.container(border=True):
     )
 
 losses = svc.loss_table(ev)
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(loss_waterfall(losses, m["goodput"]), width="stretch")
-with right:
-    sweep = cache.goodput_vs_rate(scenario)
-    st.plotly_chart(
-        goodput_vs_rate_chart(
-            sweep, scenario["reliability.node_failure_rate_per_day"] * 100, m["goodput"]
-        ),
-        width="stretch",
-    )
+st.plotly_chart(loss_waterfall(losses, m["goodput"]), width="stretch")
+sweep = cache.goodput_vs_rate(scenario)
+st.plotly_chart(
+    goodput_vs_rate_chart(
+        sweep, scenario["reliability.node_failure_rate_per_day"] * 100, m["goodput"]
+    ),
+    width="stretch",
+)
 
 st.subheader("Losses by component")
 tables.show(display.table([*losses.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
@@ -74,5 +71,6 @@ for tab, (_title, keys) in zip(
     tables.show(display.inputs_table(scenario, ev.price, keys), container=tab)
 st.caption(
     f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
-    f"node ({page_context.plain(ev.instance.source_specs)})."
+    f"node ({page_context.plain(ev.instance.source_specs)}). Each input's key for "
+    "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
 )

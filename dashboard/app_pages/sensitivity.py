@@ -29,16 +29,11 @@ pct = persist.widget(
 table = cache.tornado_table(scenario, pct / 100)
 moving = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] > 0)
 still = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] == 0)
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(
-        tornado(moving, "goodput", "Goodput", "%", ev["goodput"] * 100), width="stretch"
-    )
-with right:
-    st.plotly_chart(
-        tornado(moving, "lost_usd_per_day", "Lost per day", "$/day", ev["lost_usd_per_day"]),
-        width="stretch",
-    )
+st.plotly_chart(tornado(moving, "goodput", "Goodput", "%", ev["goodput"] * 100), width="stretch")
+st.plotly_chart(
+    tornado(moving, "lost_usd_per_day", "Lost per day", "$/day", ev["lost_usd_per_day"]),
+    width="stretch",
+)
 if still.height:
     st.caption(
         "No effect on these two figures (at this scenario): "
@@ -64,9 +59,8 @@ shown = persist.widget(
 )
 metric = by_label[shown]
 grids = [cache.heatmap(scenario, kind, metric) for kind in ("rate_x_interval", "nodes_x_rate")]
-a, b = st.columns(2)
-for col, grid in zip((a, b), grids, strict=True):
-    col.plotly_chart(heatmap(grid), width="stretch")
+for grid in grids:
+    st.plotly_chart(heatmap(grid), width="stretch")
 notes = [n for n in (clipped_note(g) for g in grids) if n]
 if notes:
     st.caption(" ".join(notes))

@@ -36,11 +36,11 @@ TEMPLATE = "plotly_white"
 # template to each figure (update_layout(template=...)) costs 20-80 ms of validation.
 pio.templates.default = TEMPLATE
 FONT = "sans-serif"  # the browser's own: no web font is fetched
-#: characters of a title line that fit a half-width column at 1024 px
-TITLE_CHARS = 52
-SUBTITLE_CHARS = 80
-#: width of a half-width chart at a 1024 px window (legend rows are estimated for it)
-LEGEND_WIDTH_PX = 380
+#: Charts take the page's full width; at a 1024 px window with the sidebar open that is about
+#: 600 px: title lines that fit it (16 px font), subtitle lines (12 px), legend rows.
+TITLE_CHARS = 60
+SUBTITLE_CHARS = 90
+LEGEND_WIDTH_PX = 560
 COLORS = {
     "blue": "#1f77b4",
     "orange": "#ff7f0e",

@@ -169,6 +169,9 @@ def tile(
     month (P95)": "$17,116,446")."""
     o = OUTPUTS[key]
     label = o.label
+    per = o.unit.split("/", 1)[1] if "/" in o.unit else o.unit.removeprefix("per ")
+    if per and f"per {per}" in label.lower():
+        unit = False  # "Lost per day": "$503,135", not "$503,135/day"
     if _unknown(value):
         text = MISSING
     elif savings:
@@ -238,7 +241,8 @@ def field_value(key: str, value: Any, *, unit: bool = True, price: Price | None 
 
 
 def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | None = None):
-    """Every input (or ``keys``) with its value, default and full source, in words."""
+    """Every input (or ``keys``) with its value, default and full source, in words (the
+    inputs' keys for ``--set`` are in the CSV export and ``goodput evaluate --help``)."""
     rows = []
     for key in keys or FIELDS:
         f = FIELDS[key]
@@ -256,7 +260,6 @@ def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | Non
                 "Input": f.label,
                 "Value": shown,
                 "Default": field_value(key, f.default),
-                "Key (for --set)": key,
                 "Source / meaning": source,
             }
         )

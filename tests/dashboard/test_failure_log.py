@@ -73,7 +73,7 @@ def test_button_writes_fitted_rate_and_shape_into_the_sidebar(page, sample_fit):
     # the Overview now evaluates the fitted rate: 2,000 nodes x fitted rate failures per day
     page.switch_page("app_pages/overview.py").run()
     assert not page.exception
-    failures = float(metric(page, "Failures per day").removesuffix(" per day"))
+    failures = float(metric(page, "Failures per day"))
     assert failures == pytest.approx(2000 * sample_fit.node_failure_rate_per_day, abs=0.01)
 
 

@@ -35,7 +35,7 @@ def app():
 
 def test_page_shows_analytic_and_simulated_side_by_side(app):
     scenario = load_preset("aws-16k-h100")
-    res = svc.run(svc.params(scenario), 2000, 30.0, 0)
+    res = svc.run(svc.params(scenario), 1000, 30.0, 0)
     s = res.summary()
     assert _metric(app, "Goodput, closed form") == f"{100 * res.goodput_analytic:.2f}%"
     assert _metric(app, "Goodput (mean)") == f"{100 * res.goodput_mean:.2f}%"
@@ -47,7 +47,7 @@ def test_page_shows_analytic_and_simulated_side_by_side(app):
     assert len(app.get("plotly_chart")) == 4
     hist = chart(app, 0)
     xs = np.asarray(array(hist["data"][0]["x"]), dtype=float)
-    assert xs.size == 2000
+    assert xs.size == 1000
     assert xs.mean() == pytest.approx(100 * res.goodput_mean)
     assert "Goodput" in hist["layout"]["title"]["text"]
     table = app.table[0].value
@@ -72,7 +72,7 @@ def test_unrelated_slider_reuses_the_cached_run_and_related_one_reruns(app):
                 {"reliability.node_failure_rate_per_day": 0.004, "workload.mfu": 0.30}
             )
         ),
-        2000,
+        1000,
         30.0,
         0,
     )
@@ -84,6 +84,7 @@ def test_too_many_trials_for_the_horizon_is_a_clear_error():
     at = AppTest.from_file(str(APP), default_timeout=30)
     at.run()
     at.switch_page("app_pages/montecarlo.py").run()
+    at.select_slider(key="widget::mc:trials").set_value(2000).run()
     at.number_input(key="widget::mc:days").set_value(365.0).run()
     assert not at.exception
     # page budget 20e6 estimated events: 2,000 runs x 365 days x 4/day x 4 x 2 is over it
