@@ -1,7 +1,9 @@
 """Screenshots of the dashboard's pages in Debian's chromium (Playwright; nothing downloaded).
 
     .venv/bin/python scripts/screenshots.py [--width 1440] [--height 900] [--pages a,b]
-                                            [--out docs/screenshots] [--url URL] [--full]
+                                            [--out DIR] [--url URL] [--full] [--small]
+
+The README's pictures: ``--width 1440 --height 900 --small --out docs/screenshots``.
 
 Starts the app on a free port of 127.0.0.1 (unless ``--url`` names a running one), opens
 each page (the slug of its URL: overview, checkpoints, network, instances, montecarlo,
@@ -98,7 +100,19 @@ def serve(log_path: Path):
             proc.kill()
 
 
-def shoot(url: str, pages: list[str], out: Path, width: int, height: int, full: bool) -> list:
+def shrink(path: Path) -> None:
+    """Re-save a screenshot with an adaptive 256-colour palette (a third of the size; UI
+    screenshots have few colours)."""
+    from PIL import Image
+
+    with Image.open(path) as im:
+        small = im.convert("RGB").quantize(colors=256, method=Image.Quantize.MEDIANCUT)
+    small.save(path, optimize=True)
+
+
+def shoot(
+    url: str, pages: list[str], out: Path, width: int, height: int, full: bool, small: bool
+) -> list:
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -124,6 +138,8 @@ def shoot(url: str, pages: list[str], out: Path, width: int, height: int, full: 
             page.wait_for_timeout(800)  # plotly's transitions and fonts settle
             path = out / f"{name}.png"
             page.screenshot(path=str(path), full_page=full)
+            if small:
+                shrink(path)
             print(f"wrote {path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}")
         browser.close()
     return foreign
@@ -137,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", default=str(ROOT / "artifacts" / "screenshots"))
     ap.add_argument("--url", help="a running app's URL (default: start one)")
     ap.add_argument("--full", action="store_true", help="capture the whole scrollable page")
+    ap.add_argument("--small", action="store_true", help="256-colour PNGs (for docs/screenshots)")
     args = ap.parse_args(argv)
     pages = [p.strip() for p in args.pages.split(",") if p.strip()]
     unknown = [p for p in pages if p not in PAGES]
@@ -144,11 +161,11 @@ def main(argv: list[str] | None = None) -> int:
         ap.error(f"unknown page(s) {', '.join(unknown)}; pages: {', '.join(PAGES)}")
     out = Path(args.out)
     if args.url:
-        foreign = shoot(args.url, pages, out, args.width, args.height, args.full)
+        foreign = shoot(args.url, pages, out, args.width, args.height, args.full, args.small)
     else:
         log = Path(f"/tmp/goodput-screenshots-{os.getpid()}.log")
         with serve(log) as url:
-            foreign = shoot(url, pages, out, args.width, args.height, args.full)
+            foreign = shoot(url, pages, out, args.width, args.height, args.full, args.small)
     if foreign:
         print("external requests:\n  " + "\n  ".join(sorted(set(foreign))), file=sys.stderr)
         return 1
