@@ -35,6 +35,7 @@ class Instance:
     max_matmul_fraction: float | None  # measured max achievable matmul / peak (MFU upper bound)
     mfu_default: float  # default MFU for this accelerator (source_mfu), <= max_matmul_fraction
     scaleup_GBps: float | None  # NVLink / NeuronLink per accelerator
+    scaleup_efficiency: float | None  # measured collective busbw / per-direction link spec
     scaleup_domain_accels: int  # accelerators in one scale-up (NVLink/NeuronLink) domain
     efa_gbps: float  # per node
     host_memory_GiB: float
@@ -45,6 +46,7 @@ class Instance:
     source_chip: str
     source_price: str
     source_mfu: str
+    source_efficiency: str  # where max_matmul_fraction and scaleup_efficiency come from
 
     @property
     def node_bf16_tflops(self) -> float:
@@ -56,6 +58,7 @@ _OPTIONAL = {
     "fp8_dense_tflops",
     "max_matmul_fraction",
     "scaleup_GBps",
+    "scaleup_efficiency",
     "usd_per_hour",
     "price_as_of",
 }
@@ -67,6 +70,7 @@ _TEXT = {
     "source_chip",
     "source_price",
     "source_mfu",
+    "source_efficiency",
 }
 _COLUMNS = [f.name for f in fields(Instance)]
 
@@ -92,6 +96,12 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
                 f"{inst.mfu_default:g} exceeds the measured max achievable matmul fraction "
                 f"{inst.max_matmul_fraction:g} (an upper bound on MFU)",
             )
+        for col in ("max_matmul_fraction", "scaleup_efficiency"):
+            x = getattr(inst, col)
+            if x is not None and not 0.0 < x <= 1.5:
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}", f"{x:g} must be in (0, 1.5]"
+                )
         if inst.instance in out:
             raise ValidationError(f"{origin} row {rowno}, column instance", "duplicate name")
         out[inst.instance] = inst
@@ -121,7 +131,9 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
         "instance.accelerators_per_node": inst.accelerators_per_node,
         "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
         "instance.accel_memory_GB": inst.accel_memory_GB,
+        "instance.hbm_TBps": inst.hbm_TBps,
         "instance.scaleup_GBps": num(inst.scaleup_GBps),
+        "instance.scaleup_efficiency": num(inst.scaleup_efficiency),
         "instance.scaleup_domain_accels": inst.scaleup_domain_accels,
         "instance.efa_gbps": inst.efa_gbps,
         "instance.max_matmul_fraction": num(inst.max_matmul_fraction),
