@@ -105,15 +105,22 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
         )
     elif m.get("memory_fits", 1.0) == 0.0:
-        need = m.get("min_nodes_to_fit", math.nan)
-        why = f"at least {need:,.0f} nodes" if math.isfinite(need) else "more memory per node"
-        print(f"  time / cost to train      not computed: model states do not fit ({why})")
+        print(f"  time / cost to train      not computed: {step_reason(ev)}")
     v = ev.value_of_reliability
     print(
         f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
         f" goodput points, {_fmt_usd(v['usd_per_day_per_0p1pp'])}/day"
     )
     return 0
+
+
+def step_reason(ev: Any) -> str:
+    """Why the evaluation's step time is not computed (from the same flat inputs)."""
+    from goodput_lab.models import resolve_inputs
+    from goodput_lab.models.compute import infeasibility_reason
+
+    x = resolve_inputs(ev.scenario, {ev.instance.instance: ev.instance}, price=ev.price)
+    return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -128,6 +135,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(f"goodput delta      {100 * c.goodput_delta:+.2f} points")
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
     print(f"savings per year   {_fmt_usd(c.savings_usd_per_day * 365.25)}")
+    if c.productive_time_ratio != 1.0:
+        print(
+            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
+            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
+        )
     return 0
 
 

@@ -316,6 +316,7 @@ class StepTime(_Result):
     tp_comm_ms: np.ndarray
     pp_comm_ms: np.ndarray
     compute_seconds_per_step: np.ndarray
+    recompute_seconds_per_step: np.ndarray
     bubble_seconds_per_step: np.ndarray
     step_seconds: np.ndarray
     scaling_efficiency: np.ndarray
@@ -327,8 +328,17 @@ class StepTime(_Result):
     bubble_fraction_of_step: np.ndarray
     steps_to_train: np.ndarray
     data_parallel_size: np.ndarray
+    micro_batches_per_step: np.ndarray
+    micro_batch_sequences_effective: np.ndarray
+    model_layers: np.ndarray
+    model_parameters_billion: np.ndarray
+    model_flops_per_token: np.ndarray
+    model_states_GB_per_accel: np.ndarray
+    activation_memory_GB_per_accel: np.ndarray
     memory_per_accel_GB: np.ndarray
     memory_usable_per_accel_GB: np.ndarray
+    fits_in_memory: np.ndarray
+    max_micro_batch_that_fits: np.ndarray
     memory_fits: np.ndarray
     min_nodes_to_fit: np.ndarray
     training_flops: np.ndarray
@@ -337,9 +347,10 @@ class StepTime(_Result):
 
 
 def step_time(x: Mapping[str, Any]) -> StepTime:
-    """Seconds per step and memory fit (:func:`models.compute.step_model`)."""
+    """Seconds per step and memory fit (:func:`models.compute.step_model`): modelled from
+    the system, or from a stated MFU (``workload.mfu_basis``)."""
     basis = choice(x, "workload.mfu_basis")
-    s = cm.step_model(x, end_to_end=basis is MfuBasis.END_TO_END)
+    s = cm.step_model(x, basis=basis.value)
     return StepTime(mfu_basis=basis.value, **s)
 
 
@@ -479,9 +490,10 @@ def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost
     cluster/day = N·price·24; lost/day = (1 − g)·cluster + spares; time to train =
     steps·step / g [s → days]; cost to train = days · (cluster + spares)/day.  Under
     ``end_to_end`` all productive time is compute (communication and bubble are inside the
-    MFU; their ``cost_within_mfu_*`` shares are informational); under ``compute_only`` they are
-    added costs.  Infeasible configurations (memory, TP outside the scale-up domain) give NaN
-    times and costs.
+    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
+    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
+    communication, and the last two are their own costs.  Infeasible configurations (memory,
+    TP outside the scale-up domain) give NaN times and costs.
     """
     price = number(x, "pricing.usd_per_instance_hour")
     nodes = number(x, "cluster.nodes")

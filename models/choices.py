@@ -51,10 +51,51 @@ class Placement(StrEnum):
 
 
 class MfuBasis(StrEnum):
-    """How the stated MFU is read (``workload.mfu_basis``)."""
+    """Where the step time comes from (``workload.mfu_basis``): modelled from the system,
+    or a stated MFU read end to end or as the compute phases' efficiency."""
 
+    MODELLED = "modelled"
     END_TO_END = "end_to_end"
     COMPUTE_ONLY = "compute_only"
+
+
+class Recompute(StrEnum):
+    """Activation recomputation (``workload.recompute``, Korthikanti et al. 2022)."""
+
+    NONE = "none"
+    SELECTIVE = "selective"
+    FULL = "full"
+
+    @property
+    def code(self) -> float:
+        """0, 1, 2 as :mod:`models.transformer` takes it."""
+        return float(list(Recompute).index(self))
+
+
+class Mlp(StrEnum):
+    """Feed-forward block (``workload.mlp``): GeLU (2 matrices) or SwiGLU (3, gated)."""
+
+    GELU = "gelu"
+    SWIGLU = "swiglu"
+
+
+class OnOff(StrEnum):
+    """A switch (``workload.sequence_parallel``, ``workload.flash_attention``)."""
+
+    ON = "on"
+    OFF = "off"
+
+
+class GradientPrecision(StrEnum):
+    """Gradient bytes per parameter (``workload.gradient_precision``): bf16 as in ZeRO's
+    2 + 2 + 12, or the fp32 gradients Megatron-LM accumulates (2 + 4 + 12)."""
+
+    BF16 = "bf16"
+    FP32 = "fp32"
+
+    @property
+    def bytes(self) -> float:
+        return 2.0 if self is GradientPrecision.BF16 else 4.0
 
 
 class FailureScaling(StrEnum):
@@ -74,6 +115,11 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "checkpoint.save_mode": SaveMode,
     "checkpoint.replica_placement": Placement,
     "workload.mfu_basis": MfuBasis,
+    "workload.recompute": Recompute,
+    "workload.mlp": Mlp,
+    "workload.sequence_parallel": OnOff,
+    "workload.flash_attention": OnOff,
+    "workload.gradient_precision": GradientPrecision,
     "reliability.failure_scaling": FailureScaling,
 }
 

@@ -26,7 +26,7 @@ from .errors import ValidationError
 from .fields import FIELDS
 from .outputs import LOSS_COMPONENTS, OUTPUTS
 from .pricing import Price, price_in_force
-from .scenario import Scenario
+from .scenario import Scenario, effective_params_billion
 
 RATE_STEP = 0.001  # "0.1% of the daily node failure rate" = 0.1 percentage point
 MINUTES_PER_DAY = 1440.0
@@ -79,6 +79,8 @@ def resolve_inputs(
             inputs[key] = scenario[key]
         elif key in CHOICE_ENUMS:
             inputs[key] = CHOICE_ENUMS[key](scenario[key])
+    # a count left to the shape is derived here, so every step sees the same figure
+    inputs["workload.params_billion"] = effective_params_billion(scenario)
     inputs["pricing.usd_per_instance_hour"] = float(price.usd_per_instance_hour)
     inputs["pricing.price"] = price
     interval = scenario["checkpoint.interval_minutes"]
@@ -275,6 +277,9 @@ class Comparison:
     goodput_delta: float
     goodput_delta_first_order: float
     savings_usd_per_day: float
+    productive_time_ratio: float = 1.0
+    step_time_savings_usd_per_day: float = 0.0
+    time_to_train_delta_days: float = math.nan
 
     def differences(self) -> list[tuple[str, Any, Any]]:
         """Every input field whose value differs: (field key, baseline, candidate)."""
@@ -292,6 +297,9 @@ class Comparison:
             "savings_usd_per_day": self.savings_usd_per_day,
             "savings_usd_per_month": self.savings_usd_per_day * 365.25 / 12,
             "savings_usd_per_year": self.savings_usd_per_day * 365.25,
+            "productive_time_ratio": self.productive_time_ratio,
+            "step_time_savings_usd_per_day": self.step_time_savings_usd_per_day,
+            "time_to_train_delta_days": _jsonable(self.time_to_train_delta_days),
             "differences": [
                 {"field": k, "baseline": b, "candidate": c} for k, b, c in self.differences()
             ],
@@ -308,20 +316,32 @@ def compare(
 ) -> Comparison:
     """Goodput delta and savings per day of ``candidate`` over ``baseline``.
 
-    savings/day = (g_cand − g_base) · (baseline cluster cost/day)
+    savings/day = (g_cand · r − g_base) · (baseline cluster cost/day)
                   + (baseline total cost/day − candidate total cost/day)
-    i.e. the value of the extra useful time at the baseline's price plus any difference in
-    what the two cost to run (price per hour, node count, hot spares).
+    with r = (steps · step time)_base / (steps · step time)_cand, the ratio of productive
+    training times: the value of the extra useful work per day (more goodput, or faster
+    steps from a better network or accelerator) at the baseline's price, plus any
+    difference in what the two cost to run (price per hour, node count, hot spares).  With
+    equal step times r = 1 and this is the goodput delta alone; when either step time
+    cannot be computed r = 1 too (``productive_time_ratio`` says which).
     """
     cat = catalog if catalog is not None else load_catalog()
     b = evaluate(baseline, cat, tiers)
     c = evaluate(candidate, cat, tiers)
     dg = c["goodput"] - b["goodput"]
-    savings = dg * b["cluster_usd_per_day"] + (b["total_usd_per_day"] - c["total_usd_per_day"])
+    tb = b["steps_to_train"] * b["step_seconds"]
+    tc = c["steps_to_train"] * c["step_seconds"]
+    r = tb / tc if math.isfinite(tb) and math.isfinite(tc) and tc > 0 else 1.0
+    cluster = b["cluster_usd_per_day"]
+    step_value = c["goodput"] * (r - 1.0) * cluster
+    savings = dg * cluster + step_value + (b["total_usd_per_day"] - c["total_usd_per_day"])
     return Comparison(
         baseline=b,
         candidate=c,
         goodput_delta=dg,
         goodput_delta_first_order=c["goodput_first_order"] - b["goodput_first_order"],
         savings_usd_per_day=savings,
+        productive_time_ratio=r,
+        step_time_savings_usd_per_day=step_value,
+        time_to_train_delta_days=c["time_to_train_days"] - b["time_to_train_days"],
     )

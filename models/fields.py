@@ -16,8 +16,12 @@ from typing import Any
 from .choices import (
     DurableTier,
     FailureScaling,
+    GradientPrecision,
     MfuBasis,
+    Mlp,
+    OnOff,
     Placement,
+    Recompute,
     SaveMode,
     Strategy,
     Timings,
@@ -44,6 +48,8 @@ class Field:
     ui_min, ui_max, ui_step : dashboard slider span.
     scale : factor from stored value to displayed value (e.g. 100 for fractions shown in %).
     sensitivity : include in tornado/sensitivity sweeps.
+    none_label : for an optional field, what leaving it empty means (the dashboard's
+        checkbox), e.g. "Use the catalog price".
     """
 
     key: str
@@ -63,6 +69,7 @@ class Field:
     scale: float = 1.0
     sensitivity: bool = True
     max_length: int = 200
+    none_label: str = ""
 
     @property
     def section(self) -> str:
@@ -524,10 +531,14 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         100_000.0,
         "B params",
         "Model parameters",
-        "Dense parameter count in billions (Llama 3: 405).",
+        "Dense parameter count in billions (Llama 3: 405). Leave empty to derive it from the "
+        "shape (layers, hidden size, heads, FFN size, vocabulary); a count given together "
+        "with workload.layers must agree with the shape within 5%.",
         ui_min=1.0,
         ui_max=2000.0,
         ui_step=1.0,
+        optional=True,
+        none_label="Derive from the shape (layers, hidden size ...)",
     ),
     Field(
         "workload.tokens_trillion",
@@ -543,47 +554,53 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=0.1,
     ),
     Field(
+        "workload.mfu_basis",
+        "choice",
+        "modelled",
+        label="Step time basis",
+        help="'modelled' (default): the step time comes from the system: compute at the "
+        "accelerator's measured matmul efficiency, recomputation, tensor-, pipeline- and "
+        "data-parallel communication over the catalog links, the pipeline bubble "
+        "(docs/step-time.md); the MFU is an output and the network changes time to train. "
+        "'end_to_end': a measured MFU (workload.mfu) is achieved model FLOP/s over the whole "
+        "step, communication and bubble inside, as published figures are (PaLM App. B, "
+        "arXiv:2204.02311), so bandwidth does not change the time. 'compute_only': the MFU "
+        "is the compute phases' efficiency and modelled communication and bubble are added.",
+        choices=values(MfuBasis),
+        sensitivity=False,
+    ),
+    Field(
         "workload.mfu",
         "float",
         0.40,
         0.001,
         1.0,
         "",
-        "MFU",
-        "Model FLOPs utilisation while training (PaLM App. B definition). Llama 3 405B: "
-        "38-43% BF16 MFU on H100 (arXiv:2407.21783).",
+        "Measured MFU",
+        "Model FLOPs utilisation you measured (PaLM App. B definition), used only by the "
+        "end_to_end and compute_only bases. Llama 3 405B: 38-43% BF16 MFU on H100 "
+        "(arXiv:2407.21783).",
         ui_min=0.05,
         ui_max=0.8,
         ui_step=0.01,
         scale=100.0,
     ),
     Field(
-        "workload.mfu_basis",
-        "choice",
-        "end_to_end",
-        label="MFU basis",
-        help="'end_to_end': the MFU is achieved model FLOP/s over the whole step, exposed "
-        "communication and pipeline bubble included, as published figures are (PaLM App. B, "
-        "arXiv:2204.02311; Llama 3 405B's 38-43%, arXiv:2407.21783): step = 6·N·tokens / "
-        "(accelerators·peak·MFU), bandwidth does not change it and the network model only "
-        "splits it. 'compute_only': the MFU is the compute phases' efficiency and modelled "
-        "communication and bubble are added on top.",
-        choices=values(MfuBasis),
-        sensitivity=False,
-    ),
-    Field(
-        "workload.global_batch_million_tokens",
-        "float",
-        16.0,
-        0.001,
-        10_000.0,
-        "M tokens",
-        "Global batch (tokens per step)",
-        "Tokens per optimizer step, in millions. Llama 3 405B ended pre-training at 16M "
-        "(arXiv:2407.21783 §3.4.1).",
-        ui_min=0.5,
-        ui_max=64.0,
-        ui_step=0.5,
+        "workload.layers",
+        "int",
+        None,
+        1,
+        100_000,
+        "layers",
+        "Layers",
+        "Transformer layers (Llama 3 405B: 126, arXiv:2407.21783 Table 3). Leave empty to "
+        "derive the depth from the parameter count and the other shape figures.",
+        ui_min=1,
+        ui_max=200,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Derive from the parameter count",
     ),
     Field(
         "workload.hidden_size",
@@ -593,11 +610,160 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         1_000_000,
         "",
         "Hidden size (model dim)",
-        "Sets the tensor-parallel activation traffic; layers follow from N ≈ 12·L·h² "
-        "(Kaplan et al. 2020). Llama 3 405B: 16,384; 70B: 8,192 (arXiv:2407.21783 Table 3).",
+        "Model dimension h (Llama 3 405B: 16,384; 70B: 8,192, arXiv:2407.21783 Table 3): sets "
+        "the activation sizes and the tensor- and pipeline-parallel messages.",
         ui_min=1024,
         ui_max=32_768,
         ui_step=1024,
+    ),
+    Field(
+        "workload.attention_heads",
+        "int",
+        128,
+        1,
+        100_000,
+        "heads",
+        "Attention heads",
+        "Query heads a (Llama 3 405B: 128). The attention scores, 5·a·s² bytes per sequence "
+        "and layer, are what selective recomputation avoids storing (Korthikanti et al. 2022).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+    ),
+    Field(
+        "workload.kv_heads",
+        "int",
+        None,
+        1,
+        100_000,
+        "heads",
+        "Key/value heads",
+        "Key/value heads for grouped-query attention (Llama 3: 8). Empty = as many as "
+        "attention heads (multi-head attention, GPT-3).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Same as the attention heads (MHA)",
+    ),
+    Field(
+        "workload.ffn_hidden_size",
+        "int",
+        None,
+        1,
+        10_000_000,
+        "",
+        "FFN hidden size",
+        "Feed-forward width f (Llama 3 405B: 53,248). Empty = 4·h for GeLU, (8/3)·h for "
+        "SwiGLU, which keeps the MLP at 8h² parameters.",
+        ui_min=1024,
+        ui_max=131_072,
+        ui_step=1024,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="4·h (GeLU) or 8/3·h (SwiGLU)",
+    ),
+    Field(
+        "workload.mlp",
+        "choice",
+        "swiglu",
+        label="MLP type",
+        help="'swiglu': gated, three matrices h×f (Llama); 'gelu': two matrices (GPT-3, "
+        "Megatron-LM).",
+        choices=values(Mlp),
+        sensitivity=False,
+    ),
+    Field(
+        "workload.vocab_size",
+        "int",
+        128_256,
+        1,
+        10_000_000,
+        "tokens",
+        "Vocabulary",
+        "Vocabulary size V (Llama 3: 128,256; GPT-3: 50,257; Megatron-LM: 51,200); the input "
+        "embedding and output layer hold 2·V·h parameters (untied).",
+        ui_min=1000,
+        ui_max=256_000,
+        ui_step=1000,
+    ),
+    Field(
+        "workload.sequence_length",
+        "int",
+        8192,
+        1,
+        10_000_000,
+        "tokens",
+        "Sequence length",
+        "Tokens per training sequence s (Llama 3 405B pre-training: 8,192; GPT-3: 2,048).",
+        ui_min=512,
+        ui_max=131_072,
+        ui_step=512,
+    ),
+    Field(
+        "workload.global_batch_million_tokens",
+        "float",
+        16.0,
+        0.001,
+        10_000.0,
+        "M tokens",
+        "Global batch (tokens per step)",
+        "Tokens per optimizer step, in millions, used when workload.global_batch_sequences is "
+        "empty. Llama 3 405B ended pre-training at 16M (arXiv:2407.21783 §3.4.1).",
+        ui_min=0.5,
+        ui_max=64.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "workload.global_batch_sequences",
+        "int",
+        None,
+        1,
+        100_000_000,
+        "sequences",
+        "Global batch (sequences)",
+        "Sequences per optimizer step B (Llama 3 405B: 2,048 of 8,192 tokens; GPT-3 175B: "
+        "1,536 in Narayanan et al. 2021). Empty = global batch tokens / sequence length; when "
+        "both are given they must agree within 10%.",
+        ui_min=1,
+        ui_max=16_384,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="From the global batch in tokens",
+    ),
+    Field(
+        "workload.micro_batch_sequences",
+        "int",
+        1,
+        1,
+        100_000,
+        "sequences",
+        "Micro-batch (sequences)",
+        "Sequences per micro-batch b (Megatron-LM --micro-batch-size). Activations grow with "
+        "it; the pipeline runs m = B/(d·b) micro-batches per step.",
+        ui_min=1,
+        ui_max=32,
+        ui_step=1,
+    ),
+    Field(
+        "workload.micro_batches",
+        "int",
+        None,
+        1,
+        100_000,
+        "",
+        "Micro-batches per step",
+        "Micro-batches each pipeline runs per step, m. Empty = B/(d·b) from the micro-batch "
+        "size; when set it wins and each micro-batch holds B/(d·m) sequences, which must be "
+        "at least one. Bubble = (p−1)/v of a micro-batch's time (Narayanan et al. 2021).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Derive from the micro-batch size",
     ),
     Field(
         "workload.tensor_parallel",
@@ -614,46 +780,99 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=1,
     ),
     Field(
+        "workload.sequence_parallel",
+        "choice",
+        "on",
+        label="Sequence parallelism",
+        help="'on': tensor-parallel ranks also split the layer-norm and dropout activations "
+        "along the sequence (all-gather + reduce-scatter instead of all-reduce, the same "
+        "traffic), Korthikanti et al. 2022.",
+        choices=values(OnOff),
+        sensitivity=False,
+    ),
+    Field(
         "workload.pipeline_parallel",
         "int",
-        1,
+        16,
         1,
         1024,
         "stages",
         "Pipeline-parallel size",
-        "Pipeline stages. Llama 3 405B used 16 with an interleaved schedule (arXiv:2407.21783 "
-        "Table 4); the default 1 (no pipeline, no bubble) pairs with ZeRO-3 sharding.",
+        "Pipeline stages p (default: Llama 3 405B's 16, with an interleaved schedule, "
+        "arXiv:2407.21783 Table 4). 1 = no pipeline and no bubble (pair it with ZeRO-3 to "
+        "fit large models).",
         ui_min=1,
         ui_max=64,
         ui_step=1,
     ),
     Field(
-        "workload.micro_batches",
+        "workload.pipeline_virtual_stages",
         "int",
-        16,
+        8,
         1,
-        100_000,
-        "",
-        "Micro-batches per step",
-        "Pipeline micro-batches per step; bubble = (p−1)/(m+p−1) (Narayanan et al. 2021). "
-        "16 = Llama 3 405B's 2,048 sequences per step over 128 data-parallel ranks.",
+        1024,
+        "chunks",
+        "Interleaved chunks per stage",
+        "Model chunks per pipeline stage v (Megatron-LM's interleaved 1F1B schedule): the "
+        "bubble shrinks to (p−1)/v micro-batch times, activations of the first stage grow by "
+        "1 + (p−1)/(p·v) and pipeline messages by v (Narayanan et al. 2021; Korthikanti et "
+        "al. 2022). 1 = plain 1F1B; the default 8 (one layer per chunk for Llama 3 405B on 16 "
+        "stages) is our assumption: Meta does not publish it.",
         ui_min=1,
-        ui_max=256,
+        ui_max=16,
         ui_step=1,
+    ),
+    Field(
+        "workload.recompute",
+        "choice",
+        "full",
+        label="Activation recomputation",
+        help="'selective': recompute the attention scores in the backward pass instead of "
+        "storing them (as FlashAttention does; Korthikanti et al. 2022); 'full': store only "
+        "each layer's input and recompute its forward pass (one more forward of compute); "
+        "'none': store everything. Default 'full': Llama 3 405B's activations on 16 stages "
+        "do not fit in 80 GB otherwise.",
+        choices=values(Recompute),
+        sensitivity=False,
+    ),
+    Field(
+        "workload.flash_attention",
+        "choice",
+        "on",
+        label="Fused (flash) attention",
+        help="'on': a fused attention kernel (FlashAttention, Dao et al. 2022) never writes "
+        "the s×s attention scores to memory and recomputes them in the backward pass; 'off': "
+        "the scores are materialised, stored unless recomputed, and streamed through "
+        "softmax and dropout (Megatron-LM before 2023, the runs of Narayanan et al. 2021 and "
+        "Korthikanti et al. 2022).",
+        choices=values(OnOff),
+        sensitivity=False,
     ),
     Field(
         "workload.zero_stage",
         "int",
-        3,
+        1,
         0,
         3,
         "",
         "ZeRO / FSDP stage",
-        "0 = plain data parallel, 1-2 shard optimizer (and gradients) with the same traffic, "
-        "3 = FSDP/ZeRO-3 also shards weights at 1.5× the traffic (Rajbhandari et al., SC'20).",
+        "0 = plain data parallel, 1 shards the optimizer state (Megatron's distributed "
+        "optimizer), 2 also gradients, 3 (FSDP) also weights, at 1.5× the traffic "
+        "(Rajbhandari et al., SC'20).",
         ui_min=0,
         ui_max=3,
         ui_step=1,
+    ),
+    Field(
+        "workload.gradient_precision",
+        "choice",
+        "bf16",
+        label="Gradient precision",
+        help="'bf16': 2 bytes of gradients per parameter, ZeRO's 2 + 2 + 12 bytes of model "
+        "states; 'fp32': the fp32 gradients Megatron-LM accumulates and reduces (2 + 4 + 12, "
+        "so 6 + 12/d with its distributed optimizer). Also sets the data-parallel traffic.",
+        choices=values(GradientPrecision),
+        sensitivity=False,
     ),
     Field(
         "workload.comm_overlap_fraction",
@@ -663,9 +882,26 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         1.0,
         "",
         "Communication overlap",
-        "Share of the data-parallel gradient traffic hidden behind the backward pass "
-        "(bucketed overlap, Li et al., PyTorch DDP, VLDB 2020). 0.8 is an assumption: "
-        "measure yours from a profile.",
+        "Share of the data-parallel gradient traffic hidden behind the backward pass of the "
+        "last micro-batch (bucketed overlap, Li et al., PyTorch DDP, VLDB 2020). 0.8 is an "
+        "assumption: measure yours from a profile.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+    ),
+    Field(
+        "workload.tp_comm_overlap_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Tensor-parallel overlap",
+        "Share of the tensor-parallel collectives hidden behind the GEMMs they feed "
+        "(Megatron-Core --tp-comm-overlap; MegaScale, NSDI'24, overlaps them all). 0 = "
+        "exposed, as in Megatron-LM before 2023 (Narayanan et al. 2021; Korthikanti et al. "
+        "2022).",
         ui_min=0.0,
         ui_max=1.0,
         ui_step=0.05,
@@ -674,22 +910,40 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
     Field(
         "workload.hbm_reserved_fraction",
         "float",
-        0.25,
+        0.10,
         0.0,
         0.95,
         "",
-        "HBM reserved for activations",
-        "Share of accelerator memory kept for activations, buffers and fragmentation; model "
-        "states (16 bytes/param, mixed-precision Adam) must fit in the rest. 25% is an "
-        "assumption.",
+        "HBM not usable by the model",
+        "Share of accelerator memory taken by the CUDA context, communication buffers and "
+        "allocator fragmentation; model states and activations (now modelled) must fit in "
+        "the rest. 10% is an assumption.",
         ui_min=0.0,
-        ui_max=0.8,
-        ui_step=0.05,
+        ui_max=0.5,
+        ui_step=0.01,
         scale=100.0,
     ),
 )
 
 NETWORK_FIELDS: tuple[Field, ...] = (
+    Field(
+        "network.inter_node_gbps",
+        "float",
+        None,
+        1.0,
+        1_000_000.0,
+        "Gb/s",
+        "Scale-out bandwidth per node",
+        "Network bandwidth per node between nodes (EFA, InfiniBand, RoCE). Empty = the "
+        "catalog figure (p5.48xlarge: 3,200 Gb/s EFA). Halve it to ask what the fabric is "
+        "worth.",
+        ui_min=100.0,
+        ui_max=12_800.0,
+        ui_step=100.0,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Use the catalog bandwidth",
+    ),
     Field(
         "network.inter_node_efficiency",
         "float",
@@ -698,9 +952,10 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         1.0,
         "",
         "Inter-node efficiency η",
-        "Achieved share of the EFA line rate in collectives at scale. No trustworthy public "
-        "full-scale p5 bus bandwidth exists (REFERENCES.md §6): set it from your NCCL-tests "
-        "busbw; 0.75 is the middle of the 0.6-0.9 range.",
+        "Achieved share of the scale-out line rate in collectives at scale. 4 × p6-b200 nodes "
+        "measured 73% of EFA per accelerator in an all-reduce (stas00/ml-engineering, "
+        "network/README.md); no full-scale p5 figure is published: set it from your "
+        "NCCL-tests busbw. 0.75 is the middle of the 0.6-0.9 range.",
         ui_min=0.3,
         ui_max=1.0,
         ui_step=0.05,

@@ -11,8 +11,9 @@ Prices are never invented: an unknown price stays unknown (``price_known = False
 
 MFU: each accelerator's catalog default (``mfu_default`` with ``source_mfu``), bounded by
 the measured max achievable matmul fraction (REFERENCES.md §5), unless the caller passes one.
-The scenario's ``workload.mfu_basis`` applies to it: catalog defaults are published
-end-to-end figures, so under ``end_to_end`` (default) time = 6ND / (accelerators · peak · MFU
+The scenario's ``workload.mfu_basis`` applies to it.  Under ``modelled`` (default) the MFU
+is not used: each instance's step time is modelled from its specs (models.compute).  Catalog
+defaults are published end-to-end figures, so under ``end_to_end`` time = 6ND / (accelerators · peak · MFU
 · goodput) and the communication and bubble costs are reported inside the compute cost
 (``cost_*_within_mfu_usd``); under ``compute_only`` they are added (``cost_communication_usd``,
 ``cost_bubble_usd``).
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from .catalog import Instance
-from .compute import fit_reason
+from .compute import infeasibility_reason
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .scenario import Scenario
@@ -140,18 +141,7 @@ def compare_instances(
         reason = ""
         if not ok[i]:
             reason = (
-                fit_reason(
-                    scenario["workload.params_billion"],
-                    nodes,
-                    inst.accelerators_per_node,
-                    inst.accel_memory_GB,
-                    scenario["workload.hbm_reserved_fraction"],
-                    scenario["workload.tensor_parallel"],
-                    scenario["workload.pipeline_parallel"],
-                    scenario["workload.zero_stage"],
-                    inst.scaleup_domain_accels,
-                    inst.scaleup_GBps,
-                )
+                infeasibility_reason({**x, "cluster.nodes": nodes}, scenario["workload.mfu_basis"])
                 or "cannot be modelled with these inputs"
             )
         elif deadline_days is not None and not meets[i]:

@@ -161,6 +161,7 @@ class Scenario:
                 known = ", ".join(f.name for f in SECTIONS.get(section, ()))
                 raise ValidationError(key, f"unknown field; [{section}] has: {known}")
             values[key] = _check_value(FIELDS[key], value)
+        check_workload(values)
         return cls(values=values, name=name, description=description)
 
     @classmethod
@@ -247,6 +248,84 @@ class Scenario:
     def changed_fields(self) -> dict[str, Any]:
         """Fields whose value differs from the registry default."""
         return {k: v for k, v in self.values.items() if v != FIELDS[k].default}
+
+
+def shape_params_billion(values: Mapping[str, Any]) -> float:
+    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers)."""
+    from .transformer import default_ffn, params_from_shape
+
+    gated = 1.0 if values["workload.mlp"] == "swiglu" else 0.0
+    h = values["workload.hidden_size"]
+    ffn = values["workload.ffn_hidden_size"]
+    kv = values["workload.kv_heads"]
+    return float(
+        params_from_shape(
+            values["workload.layers"],
+            h,
+            values["workload.attention_heads"],
+            values["workload.attention_heads"] if kv is None else kv,
+            default_ffn(h, gated) if ffn is None else ffn,
+            values["workload.vocab_size"],
+            gated,
+        )
+    )
+
+
+def effective_params_billion(values: Mapping[str, Any]) -> float:
+    """The model's parameter count [billions]: the stated one, else derived from the shape.
+
+    Use this instead of ``scenario["workload.params_billion"]``, which is None when the
+    scenario leaves the count to the shape.
+    """
+    stated = values["workload.params_billion"]
+    return float(stated) if stated is not None else shape_params_billion(values)
+
+
+def check_workload(values: Mapping[str, Any]) -> None:
+    """Cross-field checks of the workload: shape vs parameter count, batch in two units."""
+    from .transformer import PARAMS_TOLERANCE
+
+    stated = values["workload.params_billion"]
+    layers = values["workload.layers"]
+    if stated is None and layers is None:
+        raise ValidationError(
+            "workload.params_billion",
+            "is empty and so is workload.layers: give the parameter count or the number of "
+            "layers (with the rest of the shape) to derive it from",
+        )
+    kv = values["workload.kv_heads"]
+    heads = values["workload.attention_heads"]
+    if kv is not None and kv > heads:
+        raise ValidationError(
+            "workload.kv_heads",
+            f"{kv} is more than the {heads} attention heads (allowed: 1 to workload.attention_heads)",
+        )
+    if stated is not None and layers is not None:
+        derived = shape_params_billion(values)
+        if abs(stated - derived) > PARAMS_TOLERANCE * derived:
+            raise ValidationError(
+                "workload.params_billion",
+                f"{stated:g} contradicts the model shape ({layers} layers, hidden "
+                f"{values['workload.hidden_size']}, {heads} heads, vocabulary "
+                f"{values['workload.vocab_size']} give {derived:,.1f}B; allowed: within "
+                f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty to derive it, or "
+                "correct the shape",
+            )
+    seqs = values["workload.global_batch_sequences"]
+    if seqs is not None:
+        tokens = values["workload.global_batch_million_tokens"] * 1e6
+        implied = seqs * values["workload.sequence_length"]
+        if (
+            abs(implied - tokens) > 0.10 * implied
+            and values["workload.global_batch_million_tokens"]
+            != FIELDS["workload.global_batch_million_tokens"].default
+        ):
+            raise ValidationError(
+                "workload.global_batch_million_tokens",
+                f"{tokens / 1e6:g}M tokens contradicts {seqs:,} sequences of "
+                f"{values['workload.sequence_length']:,} tokens ({implied / 1e6:,.2f}M; "
+                "allowed: within 10%). Give the batch in one unit",
+            )
 
 
 def _rebuild(values: dict, name: str, description: str) -> Scenario:
