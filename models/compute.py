@@ -1,55 +1,54 @@
-"""Compute model: training FLOPs, step time, parallelism, memory fit, time and cost to train.
+"""Compute model: step time, parallelism, memory fit, time and cost to train.
 
 Units: parameters in billions, tokens in trillions (or millions per step), FLOP/s as TFLOPS
 per accelerator, memory in GB (10⁹ bytes), times in seconds (step) and days (training).
-Functions broadcast over numpy arrays and return floats for all-scalar input.
+Functions broadcast over numpy arrays and return floats for all-scalar input.  The
+equations, sources, assumptions and the validation table are in ``docs/step-time.md``.
 
-Step model (one optimizer step of ``T`` tokens on ``n`` accelerators, tensor-parallel size
-``t`` inside the scale-up domain, pipeline size ``p``, data-parallel size ``d = n/(t·p)``):
+One optimizer step of B sequences of s tokens on n accelerators, tensor-parallel size t
+inside the scale-up domain, p pipeline stages of v chunks each, d = n/(t·p) data-parallel
+ranks, m = B/(d·b) micro-batches of b sequences per pipeline.  Shape, model FLOPs
+(6N + 12·L·s·h per token, PaLM App. B [2]) and activation memory (Korthikanti et al. [5])
+come from :mod:`models.transformer`.
 
-* compute  t_c = 6·N·T / (n · peak · MFU)                        (6ND, Kaplan et al. [1];
-  MFU as defined in PaLM App. B [2], here the efficiency of the compute phases)
-* bubble   t_b = t_c · (p−1)/m, i.e. a fraction (p−1)/(m+p−1) of the pipeline time
-  (GPipe/1F1B schedule, Narayanan et al. [3])
-* DP sync  hierarchical all-reduce of the bf16 gradient shard 2·N/(t·p) bytes over the d
-  data-parallel ranks (:mod:`models.network`); ZeRO-3/FSDP moves 1.5× that volume
-  (all-gather in forward and backward plus reduce-scatter, Rajbhandari et al. [4]).
-  A fraction φ (``comm_overlap_fraction``) hides behind the backward pass (2/3 of t_c; all of
-  t_c for ZeRO-3 whose gathers also overlap the forward pass).
-* TP       4 all-reduces of the activations (tokens × hidden × 2 bytes) per layer and
-  micro-batch (Megatron-LM [3], [5]) over the scale-up link, exposed; layers from
-  N ≈ 12·L·h² (Kaplan et al. [1]), so the volume is (2/3)·N·T/(h·p·d) bytes per rank.
-* PP       activations and their gradients (2 × tokens × hidden × 2 bytes / t) per stage
-  boundary over the network, exposed.
+Step-time basis (``workload.mfu_basis``):
 
-MFU basis (``workload.mfu_basis``).  Published MFU figures (PaLM App. B [2]; Llama 3 405B's
-38-43% on H100 [6]) are *end to end*: model FLOP/s achieved over the whole step, with the
-exposed communication and the pipeline bubble already inside.  So:
+* ``modelled`` (default, :func:`modelled_components`): one micro-batch through the busiest
+  stage (its L/p layers and the output layer) takes
+  t_mb = compute + recomputation + memory-bound kernels + exposed TP + PP, where compute is
+  the FLOPs at the catalog's measured max achievable matmul rate (MAMF [7]); recomputation
+  is the forward pass again (full) or the attention scores again (selective, or any fused
+  attention kernel); memory-bound time streams the activations and each GEMM's operands
+  through HBM at 90% of its bandwidth, added to the math time as Calculon does [8]; TP is 4
+  collectives per layer (6 with full recomputation) of b·s·h·2 bytes over the scale-up
+  link at its measured collective efficiency, less ``tp_comm_overlap_fraction``; PP is 2·v
+  point-to-point messages of b·s·h·2/t bytes over the scale-out network.  The pipeline
+  takes (m + (p−1)/v)·t_mb (Narayanan et al. [3]: the interleaved bubble of (p−1)/v
+  micro-batch times, applied to the whole micro-batch); then the data-parallel gradient
+  synchronisation (NCCL-style overlapped hierarchical collective, :mod:`models.network`)
+  not hidden behind the last micro-batch's backward pass, and the optimizer step
+  (memory-bound).  MFU is an output.
+* ``end_to_end``: a measured MFU is model FLOP/s over the whole step (PaLM App. B [2];
+  Llama 3 405B's 38-43% on H100 [6]): step = t_e = (6N + 12Lsh)·T / (n · peak · MFU);
+  communication and bubble are NOT added, and bandwidth does not change the time to train.
+  The comm/bubble model of :func:`step_components` splits that fixed step: it solves for
+  the compute-phase time t_k with t_k·(1 + (p−1)/(v·m)) + DP sync − min(φ·DP sync, w·t_k)
+  + TP + PP = t_e (w = 2/3, or 1 for ZeRO-3), piecewise linear and increasing in t_k, so
+  it has one closed-form root.  When the implied compute-phase efficiency MFU·t_e/t_k
+  exceeds the accelerator's measured max achievable matmul fraction (1 if unknown),
+  ``mfu_gap_exceeded`` is set: the stated MFU is optimistic for this network.
+* ``compute_only``: the MFU is the efficiency of the compute phases alone and
+  step = t_c + bubble + exposed DP + TP + PP.
 
-* ``end_to_end`` (default): step = t_e = 6·N·T / (n · peak · MFU); communication and bubble
-  are NOT added, and bandwidth does not change the time to train.  The comm/bubble model
-  above still runs and splits that fixed step: it solves for the compute-phase time t_k with
-  t_k·(1 + (p−1)/m) + DP sync − min(φ·DP sync, w·t_k) + TP + PP = t_e (w = 2/3, or 1 for
-  ZeRO-3), which is piecewise linear and increasing in t_k, so it has one closed-form
-  root.  The implied compute-phase efficiency is MFU·t_e/t_k; when it exceeds the
-  accelerator's measured max achievable matmul fraction (1 if unknown), i.e. when the
-  modelled exposed communication plus bubble exceed the share 1 − MFU/max_matmul_fraction
-  of the step that the MFU leaves for them (or t_k ≤ 0), ``mfu_gap_exceeded`` is set: the
-  stated MFU is optimistic for this network and parallelism.
-* ``compute_only``: MFU is the efficiency of the compute phases alone (t_c above) and
-  step = t_c + t_b + exposed DP + TP + PP.
+Scaling efficiency: the compute share of the step (modelled), or t_c / (t_c + t_b + exposed
+DP + TP + PP) with t_c at the stated MFU (informational under ``end_to_end``).
 
-Scaling efficiency = t_c / (t_c + t_b + exposed DP + TP + PP) with t_c at the stated MFU,
-under both bases: how much the modelled communication and bubble would stretch a step
-whose compute runs at that MFU, a property of the network and the parallelism that falls
-with nodes and rises with bandwidth.  Under ``compute_only`` it sets the time; under
-``end_to_end`` it is informational (the time does not use it), and the split of the fixed
-step is ``compute_share_of_step`` = t_k/t_e, ``exposed_comm_fraction_of_step`` and
-``bubble_fraction_of_step``.  End-to-end MFU = MFU (``end_to_end``) or MFU × scaling
-efficiency (``compute_only``).
-Memory: model states of mixed-precision Adam, 16 bytes/parameter (2 weights + 2 gradients +
-12 optimizer: fp32 master, momentum, variance), sharded by t·p, and by d for the ZeRO
-stages [4]; activations are not modelled, a reserved share of HBM stands for them.
+Memory per accelerator (first pipeline stage): model states (2 + g + 12 bytes per
+parameter, g = 2 for bf16 or 4 for Megatron's fp32 gradients, sharded by t·p and by d for
+the ZeRO stages [4]) plus the activations of the micro-batches in flight; a configuration
+whose sum exceeds the usable HBM, that splits fewer layers than stages, gives less than
+one sequence per micro-batch, or lacks a measured matmul efficiency (modelled basis)
+cannot run: NaN times, ``memory_fits`` = 0, and :func:`infeasibility_reason` says why.
 
 References
 ----------
@@ -63,6 +62,12 @@ References
     arXiv:2205.05198, 2022.
 [6] A. Grattafiori et al., "The Llama 3 Herd of Models", arXiv:2407.21783, 2024, §3.3.2
     and Table 4 (38-43% BF16 MFU on 8,192-16,384 H100, end to end).
+[7] S. Bekman, "Machine Learning Engineering Open Book", github.com/stas00/ml-engineering,
+    compute/accelerator/README.md (maximum achievable matmul FLOPS) and network/README.md
+    (NCCL all-reduce busbw).
+[8] M. Isaev, N. McDonald, L. Dennison, R. Vuduc, "Calculon: a Methodology and Tool for
+    High-Level Co-Design of Systems and Large Language Models", SC'23,
+    doi:10.1145/3581784.3607102.
 """
 
 from __future__ import annotations
