@@ -64,6 +64,11 @@ def network_scaling(scenario: Scenario):
     return net_svc.scaling_vs_nodes(scenario, catalog())
 
 
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def fabric_value(scenario: Scenario):
+    return net_svc.fabric_value(scenario, catalog())
+
+
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
     """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""

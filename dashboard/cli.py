@@ -23,7 +23,7 @@ from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.scenario import Scenario, resolve_scenario
+from goodput_lab.models.scenario import Scenario, effective_params_billion, resolve_scenario
 
 EXIT_USAGE = 2
 
@@ -189,7 +189,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         print_json(
             {
                 "scenario_name": scenario.name,
-                "params_billion": scenario["workload.params_billion"],
+                "params_billion": effective_params_billion(scenario),
                 "tokens_trillion": scenario["workload.tokens_trillion"],
                 "deadline_days": args.deadline_days,
                 "cheapest": cheapest,
@@ -199,7 +199,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         return 0
     dl = f", deadline {args.deadline_days:g} days" if args.deadline_days else ""
     print(
-        f"{scenario['workload.params_billion']:g}B params on "
+        f"{effective_params_billion(scenario):,.4g}B params on "
         f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
     )
     print(

@@ -64,7 +64,9 @@ def load_scenario(scenario: Scenario) -> None:
             continue
         if f.optional:
             ss[widget_key(key) + CATALOG_PRICE_SUFFIX] = value is None
-            ss[widget_key(key)] = float(value if value is not None else 0.0)
+            # an empty field shows a valid starting value once the box is unticked
+            start = f.ui_min if f.ui_min is not None else (f.min or 0.0)
+            ss[widget_key(key)] = float(value if value is not None else start)
             continue
         ss[widget_key(key)] = to_display(key, value)
 

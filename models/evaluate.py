@@ -308,6 +308,28 @@ class Comparison:
         }
 
 
+def productive_time_savings(g_base, g_cand, productive_base, productive_cand, cluster_usd):
+    """Value per day of the candidate's extra useful work at the baseline's cluster cost.
+
+    (g_c·r − g_b)·cluster with r = productive_base / productive_cand (failure-free training
+    times, steps × step seconds; r = 1 where either is not finite).  Returns that and its
+    step-time part g_c·(r − 1)·cluster [USD/day].  Arrays broadcast.
+
+    Examples
+    --------
+    >>> productive_time_savings(0.9, 0.9, 100.0, 90.0, 1000.0)  # 10% less time to train
+    (np.float64(100.0), np.float64(100.0))
+    """
+    tb = np.asarray(productive_base, float)
+    tc = np.asarray(productive_cand, float)
+    ok = np.isfinite(tb) & np.isfinite(tc) & (tc > 0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        r = np.where(ok, tb / np.where(ok, tc, 1.0), 1.0)
+    gc = np.asarray(g_cand, float)
+    step = gc * (r - 1.0) * cluster_usd
+    return (gc - np.asarray(g_base, float)) * cluster_usd + step, step
+
+
 def compare(
     baseline: Scenario,
     candidate: Scenario,
@@ -333,8 +355,9 @@ def compare(
     tc = c["steps_to_train"] * c["step_seconds"]
     r = tb / tc if math.isfinite(tb) and math.isfinite(tc) and tc > 0 else 1.0
     cluster = b["cluster_usd_per_day"]
-    step_value = c["goodput"] * (r - 1.0) * cluster
-    savings = dg * cluster + step_value + (b["total_usd_per_day"] - c["total_usd_per_day"])
+    useful, step_value = productive_time_savings(b["goodput"], c["goodput"], tb, tc, cluster)
+    savings = float(useful) + (b["total_usd_per_day"] - c["total_usd_per_day"])
+    step_value = float(step_value)
     return Comparison(
         baseline=b,
         candidate=c,

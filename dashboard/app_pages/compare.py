@@ -76,7 +76,7 @@ c3.metric("Savings per month", f"${s['per_month']:,.0f}", help="365.25 / 12 days
 c4.metric("Savings per year", f"${s['per_year']:,.0f}", help="365.25 days")
 
 rows = svc.delta_waterfall(cmp)
-losses = rows.filter(rows["component"] != "running_cost")
+losses = rows.filter(~rows["component"].is_in(["running_cost", "step_time"]))
 a, b = st.columns(2)
 with a:
     st.plotly_chart(savings_waterfall(rows, s["per_day"]), width="stretch")

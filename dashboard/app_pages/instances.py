@@ -14,6 +14,7 @@ from goodput_lab.dashboard.charts.instances import (
 )
 from goodput_lab.dashboard.services import instances as svc
 from goodput_lab.models import ValidationError
+from goodput_lab.models.scenario import effective_params_billion
 
 scenario, _ev = page_context.current()
 catalog = cache.catalog()
@@ -21,7 +22,7 @@ catalog = cache.catalog()
 
 st.title("Instances")
 st.caption(
-    f"Train {scenario['workload.params_billion']:g}B parameters on "
+    f"Train {effective_params_billion(scenario):,.4g}B parameters on "
     f"{scenario['workload.tokens_trillion']:g}T tokens (set the workload in the sidebar): "
     "each instance keeps the sidebar's reliability, checkpoint, network and parallelism "
     "settings; only the node type and count change."

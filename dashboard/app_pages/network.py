@@ -6,6 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.network import (
     allreduce_vs_nodes_chart,
+    fabric_value_chart,
     reroute_chart,
     scaling_efficiency_chart,
 )
@@ -15,17 +16,21 @@ scenario, ev = page_context.current()
 m = ev.metrics
 
 st.title("Network")
+gbps = scenario["network.inter_node_gbps"]
+fabric = (
+    f"{gbps:,.0f} Gb/s per node (yours)"
+    if gbps is not None
+    else f"{ev.instance.efa_gbps:,.0f} Gb/s per node (catalog)"
+)
 st.caption(
     f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
-    f"{scenario['workload.params_billion']:g}B parameters, TP {scenario['workload.tensor_parallel']}"
+    f"{m['model_parameters_billion']:,.0f}B parameters, TP {scenario['workload.tensor_parallel']}"
     f", PP {scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}"
+    f"; scale-out {fabric}"
 )
 
 if m["memory_fits"] < 1:
-    st.warning(
-        "This configuration cannot run: model states do not fit, TP leaves the scale-up domain "
-        "or the scale-up bandwidth is unknown. See the Instances page for the reason."
-    )
+    st.warning(f"This configuration cannot run: {svc.step_reason(scenario, cache.catalog())}")
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
@@ -35,8 +40,10 @@ c1.metric(
     f"{m['allreduce_exposed_ms']:,.0f} ms of it is not hidden behind the backward pass.",
 )
 e2e = scenario["workload.mfu_basis"] == "end_to_end"
+modelled = scenario["workload.mfu_basis"] == "modelled"
 parts = (
-    f"compute {m['compute_seconds_per_step']:.2f} s + bubble "
+    f"compute {m['compute_seconds_per_step']:.2f} s + recomputation "
+    f"{m['recompute_seconds_per_step']:.2f} s + bubble "
     f"{m['bubble_seconds_per_step']:.2f} s + exposed DP {m['allreduce_exposed_ms'] / 1e3:.2f} s "
     f"+ TP {m['tp_comm_ms'] / 1e3:.2f} s + PP {m['pp_comm_ms'] / 1e3:.2f} s"
 )
@@ -44,9 +51,11 @@ c2.metric(
     "Step time",
     f"{m['step_seconds']:.2f} s",
     help=(
-        "6·N·tokens per step / (accelerators × peak × MFU): the MFU is end to end, so "
+        "Model FLOPs per step / (accelerators × peak × MFU): the MFU is end to end, so "
         f"communication and bubble are inside it, not added. Network model's split: {parts}"
         if e2e
+        else f"Modelled from the system (docs/step-time.md): {parts}"
+        if modelled
         else parts
     ),
 )
@@ -65,14 +74,21 @@ c4.metric(
     "Effective MFU",
     f"{m['effective_mfu'] * 100:.1f}%",
     help="End-to-end MFU before failures and checkpoints: "
-    + ("the scenario MFU (end-to-end basis)." if e2e else "scenario MFU × scaling efficiency."),
+    + (
+        "the scenario MFU (end-to-end basis)."
+        if e2e
+        else "model FLOPs (6N + 12·L·s·h per token) / (accelerators × peak × step time), "
+        "an output of the modelled step."
+        if modelled
+        else "scenario MFU × scaling efficiency."
+    ),
 )
 if e2e:
     share = m["exposed_comm_fraction_of_step"]
     st.caption(
         "MFU basis: end to end (as published, PaLM App. B; Llama 3): communication and bubble "
         "are inside the MFU, and more bandwidth does not change the time to train here "
-        "(switch workload.mfu_basis to compute_only to add them). "
+        "(switch workload.mfu_basis to modelled to compute the step from the system). "
         + (
             f"The network model puts {share:.0%} of the step in exposed communication, part "
             "of the gap between the MFU and the accelerator's peak."
@@ -89,9 +105,33 @@ if e2e:
             "parallelism and fabric."
         )
 st.caption(
-    f"Inter-node efficiency η = {scenario['network.inter_node_efficiency']:.0%} of EFA line rate: "
-    "no trustworthy public full-scale p5 bus bandwidth exists, so this is your input (set it "
-    "from NCCL-tests busbw measured on your cluster)."
+    f"Inter-node efficiency η = {scenario['network.inter_node_efficiency']:.0%} of the "
+    "scale-out line rate: no full-scale p5 bus bandwidth is published (4 p6-b200 nodes "
+    "measured 73%), so this is your input: set it from NCCL-tests busbw measured on your "
+    "cluster."
+)
+
+st.subheader("What the fabric is worth")
+fv = cache.fabric_value(scenario)
+st.plotly_chart(fabric_value_chart(fv), width="stretch")
+st.dataframe(
+    fv.select(
+        ["change", "step_seconds", "time_to_train_days", "days_change", "savings_usd_per_day"]
+    ),
+    column_config={
+        "change": "Change (all else as the scenario)",
+        "step_seconds": st.column_config.NumberColumn("Step (s)", format="%.2f"),
+        "time_to_train_days": st.column_config.NumberColumn("Time to train (days)", format="%.1f"),
+        "days_change": st.column_config.NumberColumn("Change (days)", format="%+.1f"),
+        "savings_usd_per_day": st.column_config.NumberColumn("Savings (USD/day)", format="$%.0f"),
+    },
+    hide_index=True,
+)
+st.caption(
+    "Savings per day as in `goodput compare`: the shorter (or longer) training time valued at "
+    "this cluster's cost per day, (g·r − g)·cluster with r the ratio of failure-free training "
+    "times. Set network.inter_node_gbps and network.alpha_network_us in the sidebar to price "
+    "your own fabric; under an end-to-end MFU the network does not change the step."
 )
 
 df = cache.network_scaling(scenario)

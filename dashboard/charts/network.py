@@ -88,3 +88,34 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
         margin={"t": 60},
     )
     return fig
+
+
+def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
+    """Savings per day (USD/day, negative = costs) of each what-if change of the fabric."""
+    usd = df["savings_usd_per_day"].to_numpy()
+    days = df["days_change"].to_numpy()
+    text = [
+        f"{'−' if u < 0 else '+'}${abs(u):,.0f}/day, {d:+.1f} days to train".replace("-", "−")
+        for u, d in zip(usd, days, strict=True)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            y=df["change"].to_list(),
+            x=usd,
+            orientation="h",
+            marker_color=["#2ca02c" if u >= 0 else "#d62728" for u in usd],
+            text=text,
+            textposition="auto",
+            hovertemplate="%{y}<br>%{text}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title="What the fabric is worth: savings per day of each change (green saves, red costs)",
+        yaxis_title="Change to the network (all else as the scenario)",
+        xaxis_title="Savings at the scenario's cluster cost (USD/day)",
+        yaxis_autorange="reversed",
+        template=TEMPLATE,
+        showlegend=False,
+        margin={"t": 60},
+    )
+    return fig

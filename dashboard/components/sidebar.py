@@ -128,7 +128,10 @@ def show(catalog: dict[str, Instance]) -> None:
                         if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
                             _numeric_widget(f.key)
                     elif f.optional:
-                        st.checkbox("Use the catalog price", key=wk + state.CATALOG_PRICE_SUFFIX)
+                        st.checkbox(
+                            f.none_label or "Use the catalog price",
+                            key=wk + state.CATALOG_PRICE_SUFFIX,
+                        )
                         if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):
                             st.number_input(
                                 f"{f.label} ({f.unit})",

@@ -12,7 +12,6 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import APP
 
 W70 = {
-    "w:workload.params_billion": 70.0,
     "w:workload.tokens_trillion": 15.0,
     "w:workload.hidden_size": 8192,
 }
@@ -24,6 +23,7 @@ def scenario70():
             "workload.params_billion": 70.0,
             "workload.tokens_trillion": 15.0,
             "workload.hidden_size": 8192,
+            "workload.mfu_basis": "end_to_end",  # this page's MFU inputs are read end to end
         }
     )
 
@@ -34,6 +34,8 @@ def page() -> AppTest:
     at.run()
     for key, value in W70.items():
         at.slider(key=key).set_value(value)
+    at.number_input(key="w:workload.params_billion").set_value(70.0)  # optional: no slider
+    at.selectbox(key="w:workload.mfu_basis").set_value("end_to_end")
     at.run()
     at.switch_page("app_pages/instances.py").run()
     assert not at.exception
@@ -50,7 +52,7 @@ def test_answers_the_70b_30_day_question(page, catalog):
     assert metric(page, "Cheapest instance") == best["instance"]
     assert metric(page, "Nodes") == f"{best['nodes']:,.0f}"
     assert metric(page, "Cost to train") == f"${best['cost_to_train_usd'] / 1e6:,.2f}M"
-    # end-to-end MFU (default): communication is inside the compute cost, not added
+    # end-to-end MFU: communication is inside the compute cost, not added
     assert best["mfu_basis"] == "end_to_end" and best["cost_communication_usd"] == 0.0
     comm = best["cost_communication_within_mfu_usd"]
     share = (best["cost_failure_and_checkpoint_usd"] + comm) / best["cost_to_train_usd"]
