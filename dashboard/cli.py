@@ -1,7 +1,7 @@
 """The ``goodput`` command line (contract in DESIGN.md).
 
     goodput evaluate SCENARIO.toml [--set section.key=value ...] [--catalog FILE] [--json]
-    goodput compare BASELINE.toml CANDIDATE.toml [--json]
+    goodput compare BASELINE.toml CANDIDATE.toml [--set ...] [--set-candidate ...] [--json]
     goodput instances [--json]
     goodput dashboard
 
@@ -66,7 +66,8 @@ def _fmt_pct(x: float) -> str:
 
 
 def _fmt_usd(x: float) -> str:
-    return f"${x:,.0f}"
+    """$190,340, or −$219,115 with a true minus sign (never $-219,115)."""
+    return f"−${-x:,.0f}" if round(x) < 0 else f"${abs(x):,.0f}"
 
 
 def print_json(obj: Any) -> None:
@@ -124,8 +125,11 @@ def step_reason(ev: Any) -> str:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    sets = args.set or []
     c = compare(
-        load_scenario(args.baseline), load_scenario(args.candidate), catalog_from_args(args)
+        load_scenario(args.baseline, sets),
+        load_scenario(args.candidate, sets + (args.set_candidate or [])),
+        catalog_from_args(args),
     )
     if args.json:
         print_json(c.to_json_dict())
@@ -286,6 +290,15 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("baseline")
     c.add_argument("candidate")
     c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    c.add_argument(
+        "--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field on both"
+    )
+    c.add_argument(
+        "--set-candidate",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override a field on the candidate only (e.g. network.inter_node_gbps=1600)",
+    )
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compare)
 

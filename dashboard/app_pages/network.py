@@ -119,7 +119,7 @@ st.dataframe(
         ["change", "step_seconds", "time_to_train_days", "days_change", "savings_usd_per_day"]
     ),
     column_config={
-        "change": "Change (all else as the scenario)",
+        "change": "Change",
         "step_seconds": st.column_config.NumberColumn("Step (s)", format="%.2f"),
         "time_to_train_days": st.column_config.NumberColumn("Time to train (days)", format="%.1f"),
         "days_change": st.column_config.NumberColumn("Change (days)", format="%+.1f"),

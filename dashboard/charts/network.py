@@ -110,7 +110,7 @@ def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
         )
     )
     fig.update_layout(
-        title="What the fabric is worth: savings per day of each change (green saves, red costs)",
+        title="Savings per day of each change to the network (green saves, red costs)",
         yaxis_title="Change to the network (all else as the scenario)",
         xaxis_title="Savings at the scenario's cluster cost (USD/day)",
         yaxis_autorange="reversed",

@@ -37,7 +37,7 @@ def scaling_vs_nodes(
             pl.DataFrame(
                 {
                     "instance": [name] * nodes.size,
-                    "fabric": [f"{name} ({inst.efa_gbps:g} Gb/s EFA)"] * nodes.size,
+                    "fabric": [f"{name} ({inst.efa_gbps:g} Gb/s scale-out)"] * nodes.size,
                     "nodes": nodes,
                     "accelerators": nodes * inst.accelerators_per_node,
                     "allreduce_ms": np.broadcast_to(out["allreduce_ms"], nodes.shape),
