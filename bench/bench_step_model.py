@@ -82,10 +82,11 @@ def baseline_times(rev: str) -> dict[str, float]:
         for name in ("models", "data", "dashboard"):
             (pkg / name).symlink_to(tree / name)
         env = {**os.environ, "PYTHONPATH": str(pkg.parent)}
+        here = str(Path(__file__).parent)
         code = (
-            "import json, sys; sys.path.insert(0, %r); import bench_step_model as b; "
+            f"import json, sys; sys.path.insert(0, {here!r}); import bench_step_model as b; "
             "print(json.dumps(b.measure(['end_to_end', 'compute_only', 'modelled'])))"
-        ) % str(Path(__file__).parent)
+        )
         res = subprocess.run(
             [sys.executable, "-c", code], env=env, cwd=tmp, capture_output=True, text=True
         )
