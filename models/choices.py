@@ -80,7 +80,8 @@ class Mlp(StrEnum):
 
 
 class OnOff(StrEnum):
-    """A switch (``workload.sequence_parallel``, ``workload.flash_attention``)."""
+    """A switch (``workload.sequence_parallel``, ``workload.flash_attention``,
+    ``workload.balanced_stages``)."""
 
     ON = "on"
     OFF = "off"
@@ -119,6 +120,7 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.mlp": Mlp,
     "workload.sequence_parallel": OnOff,
     "workload.flash_attention": OnOff,
+    "workload.balanced_stages": OnOff,
     "workload.gradient_precision": GradientPrecision,
     "reliability.failure_scaling": FailureScaling,
 }

@@ -14,7 +14,8 @@ come from :mod:`models.transformer`.
 Step-time basis (``workload.mfu_basis``):
 
 * ``modelled`` (default, :func:`modelled_components`): one micro-batch through the busiest
-  stage (its L/p layers and the output layer) takes
+  stage (its L/p layers and the output layer, or an even share of all of it with
+  ``balanced_stages``) takes
   t_mb = compute + recomputation + memory-bound kernels + exposed TP + PP, where compute is
   the FLOPs at the catalog's measured max achievable matmul rate (MAMF [7]); recomputation
   is the forward pass again (full) or the attention scores again (selective, or any fused
@@ -563,7 +564,13 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     layer_fwd = 2.0 * tokens_mb * mm / t
     attn_fwd = 4.0 * tokens_mb * s * h / t
     logits_fwd = 2.0 * tokens_mb * vocab * h / t
-    fwd = lay / p * (layer_fwd + attn_fwd) + logits_fwd
+    # the busiest stage: L/p layers plus the output layer, or an even share of all the
+    # work when layers are moved off the last stage (balanced stages)
+    fwd = np.where(
+        v["balanced"] > 0.5,
+        (lay * (layer_fwd + attn_fwd) + logits_fwd) / p,
+        lay / p * (layer_fwd + attn_fwd) + logits_fwd,
+    )
     # full: the whole forward pass again; selective, or a fused (flash) attention kernel
     # in its backward pass: the attention scores again
     fa = v["fa"] > 0.5
@@ -637,7 +644,7 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
         memory_bound_seconds(OPTIMIZER_TRAFFIC_BYTES * opt_params, v["instance.hbm_TBps"])
     )
     step = pipe + dp_exposed + t_opt
-    model_flops = as_float_array(tr.model_flops_per_token(sh["N"], lay, s, h)) * (
+    model_flops = as_float_array(tr.model_flops_per_token(sh["N"], lay, s, h, vocab)) * (
         v["batch_sequences"] * s
     )
     return {
@@ -723,6 +730,8 @@ def _inputs(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
     v["sp"] = as_float_array(1.0 if _choice(x, "workload.sequence_parallel") is OnOff.ON else 0.0)
     v["recompute"] = as_float_array(_choice(x, "workload.recompute").code)
     v["fa"] = as_float_array(1.0 if _choice(x, "workload.flash_attention") is OnOff.ON else 0.0)
+    balanced = _choice(x, "workload.balanced_stages") is OnOff.ON
+    v["balanced"] = as_float_array(1.0 if balanced else 0.0)
     grad = _choice(x, "workload.gradient_precision")
     v["gradient_bytes"] = as_float_array(GradientPrecision(grad).bytes)
     eff = v["instance.scaleup_efficiency"]
@@ -796,7 +805,7 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
         net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
     )
     fpt = as_float_array(
-        tr.model_flops_per_token(sh["N"], sh["L"], v["workload.sequence_length"], sh["h"])
+        tr.model_flops_per_token(sh["N"], sh["L"], v["workload.sequence_length"], sh["h"], sh["V"])
     )
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan

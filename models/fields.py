@@ -823,6 +823,18 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=1,
     ),
     Field(
+        "workload.balanced_stages",
+        "choice",
+        "off",
+        label="Pipeline stages balanced",
+        help="'off': every stage holds L/p layers and the last one also the output layer "
+        "(Megatron-LM's default), so it sets the pace; 'on': layers are moved off the last "
+        "stage so that every stage does the same work (Llama 3 removes one layer from the "
+        "first and the last stage, arXiv:2407.21783 §3.3.2).",
+        choices=values(OnOff),
+        sensitivity=False,
+    ),
+    Field(
         "workload.recompute",
         "choice",
         "full",

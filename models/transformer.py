@@ -10,8 +10,9 @@ function broadcasts over numpy arrays and returns a float for all-scalar input.
 * Parameters per layer: attention 2h² + 2·h·(h/a)·a_kv (Q and output projections, K and
   V), MLP (2 or 3)·h·f, two norms 2h; the model adds 2·V·h (input embedding and output
   projection, untied) and a final norm h.
-* Model FLOPs per token: 6·N + 12·L·s·h (PaLM App. B [1]: every parameter costs 6 FLOPs per
-  token in the forward and backward passes, and self-attention adds 12·L·s·h).
+* Model FLOPs per token: 6·N + 12·L·s·h (PaLM App. B [1]: every parameter that multiplies
+  costs 6 FLOPs per token in the forward and backward passes, and self-attention adds
+  12·L·s·h); the input embedding is a lookup, so N excludes its V·h parameters.
 * Activation memory per layer and micro-batch (Korthikanti et al. 2022 [2], Table 2,
   here generalised to GQA and a gated MLP of any width, 2-byte activations, 1-byte
   dropout masks): s·b·h·(14 + 4·a_kv/a + (2k+2)·f/h) + 5·a·s²·b bytes without
@@ -153,20 +154,25 @@ def layers_from_params(
     )
 
 
-def model_flops_per_token(params_billion, layers, sequence_length, hidden_size):
-    """Model FLOPs per trained token: 6·N + 12·L·s·h [FLOP] (PaLM App. B [1]).
+def model_flops_per_token(params_billion, layers, sequence_length, hidden_size, vocab_size=0.0):
+    """Model FLOPs per trained token: 6·(N − V·h) + 12·L·s·h [FLOP] (PaLM App. B [1]).
 
-    The MFU numerator: recomputation is not model work.
+    The MFU numerator: recomputation is not model work.  The input embedding is a table
+    lookup, so its V·h parameters cost no FLOPs (Megatron-LM's count [4] likewise has the
+    output layer's 6·V·h only); ``vocab_size`` 0 gives PaLM's 6N + 12·L·s·h as written.
 
     Examples
     --------
     >>> f"{model_flops_per_token(405.0, 126, 8192, 16384):.4e}"  # 6N is 2.43e12
     '2.6329e+12'
+    >>> f"{model_flops_per_token(405.0, 126, 8192, 16384, 128256):.4e}"
+    '2.6203e+12'
     """
     n = as_float_array(params_billion) * 1e9
+    n = n - as_float_array(vocab_size) * as_float_array(hidden_size)
     attn = 12.0 * as_float_array(layers) * as_float_array(sequence_length)
     out = 6.0 * n + attn * as_float_array(hidden_size)
-    return like_input(out, params_billion, layers, sequence_length, hidden_size)
+    return like_input(out, params_billion, layers, sequence_length, hidden_size, vocab_size)
 
 
 def activation_bytes_per_layer(

@@ -45,7 +45,7 @@ def test_network_charts_have_titles_units_and_fabrics(page):
     charts = [json.loads(c.proto.spec) for c in page.get("plotly_chart")]
     assert len(charts) == 4
     worth, charts = charts[0], charts[1:]  # what the fabric is worth comes first
-    assert "fabric is worth" in worth["layout"]["title"]["text"]
+    assert "Savings per day of each change to the network" in worth["layout"]["title"]["text"]
     assert "USD/day" in worth["layout"]["xaxis"]["title"]["text"]
     for spec in charts[:2]:
         assert spec["layout"]["title"]["text"]

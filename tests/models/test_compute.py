@@ -146,8 +146,9 @@ FSDP["workload.global_batch_million_tokens"] = 32.0
 
 
 def _e2e_step(ev, tokens=16e6, accelerators=16_000, mfu=0.40):
-    """(6N + 12·L·s·h)·tokens / (n · peak · MFU), from the evaluation's own shape."""
-    per_token = 6 * 405e9 + 12 * ev["model_layers"] * 8192 * 16384
+    """(6(N − Vh) + 12·L·s·h)·tokens / (n · peak · MFU), from the evaluation's own shape
+    (the input embedding, V·h parameters, is a lookup: no FLOPs)."""
+    per_token = 6 * (405e9 - 128256 * 16384) + 12 * ev["model_layers"] * 8192 * 16384
     assert ev["model_flops_per_token"] == pytest.approx(per_token)
     return per_token * tokens / (accelerators * 989e12 * mfu)
 

@@ -53,6 +53,15 @@ def test_model_flops_include_attention():
     per_token = tr.model_flops_per_token(405.0, 126, 8192, 16384)
     assert per_token == pytest.approx(6 * 405e9 + 12 * 126 * 8192 * 16384)
     assert per_token / (6 * 405e9) == pytest.approx(1.0835, abs=1e-4)
+    # the input embedding is a lookup: its V·h parameters cost no FLOPs
+    lookup = tr.model_flops_per_token(405.0, 126, 8192, 16384, 128256)
+    assert per_token - lookup == pytest.approx(6 * 128256 * 16384)
+    # Megatron-LM's count (Narayanan et al. 2021 Eq. 3 without recomputation, per token):
+    # 72·l·h²·(1 + s/6h + V/12lh) for a GPT of 12·l·h² layer parameters
+    lay, h, s, v = 96, 12288, 2048, 51200
+    n = (12 * lay * h * h + 2 * v * h) / 1e9
+    megatron = 72 * lay * h * h * (1 + s / (6 * h) + v / (12 * lay * h))
+    assert tr.model_flops_per_token(n, lay, s, h, v) == pytest.approx(megatron)
 
 
 def test_activation_bytes_korthikanti_table2():
@@ -146,7 +155,7 @@ def test_single_accelerator_step_is_hand_computed():
     assert 0 < mem < compute
     assert out["step_seconds"] == pytest.approx(out["compute_seconds_per_step"])
     assert out["effective_mfu"] == pytest.approx(
-        (6 * n + 12 * lay * s * h) * 8 * s / (989e12 * out["step_seconds"])
+        (6 * (n - v * h) + 12 * lay * s * h) * 8 * s / (989e12 * out["step_seconds"])
     )
 
 
@@ -287,3 +296,51 @@ def test_reference_systems_are_sourced_and_unpriced(catalog):
         assert inst.max_matmul_fraction and inst.scaleup_efficiency
     with pytest.raises(ValidationError, match="no price for dgx-a100-80gb"):
         evaluate(load_preset("megatron-1t"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layers=st.integers(1, 200),
+    hidden=st.sampled_from([512, 2048, 8192, 16384]),
+    heads=st.sampled_from([1, 8, 64, 128]),
+    tp=st.sampled_from([1, 2, 8, 16]),
+    pp=st.sampled_from([1, 4, 16, 64]),
+    v=st.integers(1, 8),
+    micro=st.integers(1, 16),
+    nodes=st.integers(1, 4096),
+    recompute=st.sampled_from(["none", "selective", "full"]),
+    zero=st.integers(0, 3),
+    instance=st.sampled_from(["p5.48xlarge", "p6e-gb200.36xlarge", "trn1.32xlarge"]),
+)
+def test_any_valid_layout_runs_or_says_why(
+    layers, hidden, heads, tp, pp, v, micro, nodes, recompute, zero, instance
+):
+    # a valid scenario never raises: it has a finite step or a reason it cannot run
+    s = load_preset("llama3-16k").replace(
+        {
+            "workload.params_billion": None,
+            "workload.layers": layers,
+            "workload.hidden_size": hidden,
+            "workload.attention_heads": heads,
+            "workload.kv_heads": None,
+            "workload.ffn_hidden_size": None,
+            "workload.tensor_parallel": tp,
+            "workload.pipeline_parallel": pp,
+            "workload.pipeline_virtual_stages": v,
+            "workload.micro_batch_sequences": micro,
+            "workload.recompute": recompute,
+            "workload.zero_stage": zero,
+            "cluster.instance": instance,
+            "cluster.nodes": nodes,
+            "pricing.usd_per_instance_hour": 10.0,
+        }
+    )
+    x = resolve_inputs(s)
+    out = step_model(x)
+    reason = infeasibility_reason(x)
+    step = float(out["step_seconds"])
+    if math.isfinite(step):
+        assert reason == "" and step > 0
+        assert 0 < float(out["effective_mfu"]) < 1
+    else:
+        assert reason, "NaN step without a reason"

@@ -154,6 +154,7 @@ LLAMA3_405B = {
     "sequence_parallel": "on",
     "gradient_precision": "fp32",
     "zero_stage": 2,
+    "balanced_stages": "on",  # one layer fewer on the first and last stage (§3.3.2)
 }
 
 # ------------------------------------------------------------------ GPT-3 175B, modern stack
@@ -239,7 +240,8 @@ def _cases() -> list[Case]:
                 "BF16 MFU",
                 pub,
                 (lambda g=gpus: model_outputs("dgx-h100", g // 8, LLAMA3_405B)["effective_mfu"]),
-                f"TP 8 PP 16 DP {gpus // 128}, 2,048 sequences of 8,192 tokens, FSDP",
+                f"TP 8 PP 16 DP {gpus // 128}, 2,048 sequences of 8,192 tokens, FSDP, "
+                "stages balanced",
                 "8 chunks per stage (one layer each) and full recomputation, not published "
                 "(selective recomputation would not fit in 80 GB); tensor-parallel "
                 "collectives not overlapped",
