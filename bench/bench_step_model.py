@@ -14,6 +14,7 @@ bench/README.md between the bench_step_model markers.
 from __future__ import annotations
 
 import argparse
+import inspect
 import json
 import os
 import platform
@@ -63,6 +64,16 @@ def measure(bases: list[str]) -> dict[str, float]:
         inputs = {**batch, "workload.mfu_basis": MfuBasis(basis)}
         evaluate_arrays(inputs)  # warm up
         out[basis] = best_cpu(lambda i=inputs: evaluate_arrays(i))
+        # the step-time step alone (models.compute.step_model), whichever signature it has
+        from goodput_lab.models import compute
+
+        if "basis" in inspect.signature(compute.step_model).parameters:
+            kw = {"basis": basis}
+        else:
+            kw = {"end_to_end": basis == "end_to_end"}
+        out[basis + " (step model alone)"] = best_cpu(
+            lambda i=inputs, kw=kw: compute.step_model(i, **kw)
+        )
     return out
 
 
@@ -111,13 +122,16 @@ def main() -> None:
         "inter-node efficiencies 0.5-0.95 varied), CPU time (process_time), best of "
         f"{REPEAT}, this tree and `{args.baseline}` (in a subprocess) side by side.",
         "",
-        "| code | step-time basis | CPU time | vs before |",
+        "| code | step-time basis | CPU time | vs before (end_to_end) |",
         "|---|---|---:|---:|",
     ]
     for basis, t in then.items():
         lines.append(f"| `{args.baseline}` (before) | {basis} | {t * 1e3:.1f} ms | |")
     for basis, t in now.items():
-        ratio = f"{t / old:.2f}x" if old else ""
+        ref = then.get(basis) if basis.endswith("(step model alone)") else old
+        if basis.startswith("modelled (step"):
+            ref = then.get("end_to_end (step model alone)")
+        ratio = f"{t / ref:.2f}x" if ref else ""
         lines.append(f"| this branch | {basis} | {t * 1e3:.1f} ms | {ratio} |")
     lines += [
         "",
