@@ -161,7 +161,7 @@ class Scenario:
                 known = ", ".join(f.name for f in SECTIONS.get(section, ()))
                 raise ValidationError(key, f"unknown field; [{section}] has: {known}")
             values[key] = _check_value(FIELDS[key], value)
-        check_workload(values)
+        check_workload(values, given=set(flat))
         return cls(values=values, name=name, description=description)
 
     @classmethod
@@ -281,15 +281,39 @@ def effective_params_billion(values: Mapping[str, Any]) -> float:
     return float(stated) if stated is not None else shape_params_billion(values)
 
 
-def check_workload(values: Mapping[str, Any]) -> None:
-    """Cross-field checks of the workload: shape vs parameter count, batch in two units."""
+_SHAPE_KEYS = (
+    "workload.layers",
+    "workload.hidden_size",
+    "workload.attention_heads",
+    "workload.kv_heads",
+    "workload.ffn_hidden_size",
+    "workload.mlp",
+    "workload.vocab_size",
+)
+
+
+def _blame(given: set[str], keys: tuple[str, ...], default: str) -> str:
+    """The field a cross-field error names: the first of ``keys`` this edit set, else
+    ``default`` (so an edit is told about the field it just changed)."""
+    return next((k for k in keys if k in given), default)
+
+
+def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> None:
+    """Cross-field checks of the workload: shape vs parameter count, batch in two units.
+
+    ``given`` are the fields the current edit set; an error names one of them when it can.
+    """
     from .transformer import PARAMS_TOLERANCE
+
+    given = given or set()
 
     stated = values["workload.params_billion"]
     layers = values["workload.layers"]
     if stated is None and layers is None:
         raise ValidationError(
-            "workload.params_billion",
+            _blame(
+                given, ("workload.params_billion", "workload.layers"), "workload.params_billion"
+            ),
             "is empty and so is workload.layers: give the parameter count or the number of "
             "layers (with the rest of the shape) to derive it from",
         )
@@ -297,17 +321,20 @@ def check_workload(values: Mapping[str, Any]) -> None:
     heads = values["workload.attention_heads"]
     if kv is not None and kv > heads:
         raise ValidationError(
-            "workload.kv_heads",
+            _blame(given, ("workload.kv_heads", "workload.attention_heads"), "workload.kv_heads"),
             f"{kv} is more than the {heads} attention heads (allowed: 1 to workload.attention_heads)",
         )
     if stated is not None and layers is not None:
         derived = shape_params_billion(values)
         if abs(stated - derived) > PARAMS_TOLERANCE * derived:
+            field = _blame(given, ("workload.params_billion", *_SHAPE_KEYS), "")
+            field = field or "workload.params_billion"
             raise ValidationError(
-                "workload.params_billion",
-                f"{stated:g} contradicts the model shape ({layers} layers, hidden "
+                field,
+                f"{values[field]} contradicts: workload.params_billion = {stated:g} but the model "
+                f"shape ({layers} layers, hidden "
                 f"{values['workload.hidden_size']}, {heads} heads, vocabulary "
-                f"{values['workload.vocab_size']} give {derived:,.1f}B; allowed: within "
+                f"{values['workload.vocab_size']} gives {derived:,.1f}B; allowed: within "
                 f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty to derive it, or "
                 "correct the shape",
             )
@@ -321,7 +348,15 @@ def check_workload(values: Mapping[str, Any]) -> None:
             != FIELDS["workload.global_batch_million_tokens"].default
         ):
             raise ValidationError(
-                "workload.global_batch_million_tokens",
+                _blame(
+                    given,
+                    (
+                        "workload.global_batch_million_tokens",
+                        "workload.global_batch_sequences",
+                        "workload.sequence_length",
+                    ),
+                    "workload.global_batch_million_tokens",
+                ),
                 f"{tokens / 1e6:g}M tokens contradicts {seqs:,} sequences of "
                 f"{values['workload.sequence_length']:,} tokens ({implied / 1e6:,.2f}M; "
                 "allowed: within 10%). Give the batch in one unit",

@@ -84,8 +84,13 @@ def test_activation_bytes_korthikanti_table2():
 
 def test_stated_count_that_contradicts_the_shape_is_an_error():
     s = load_preset("llama3-16k")  # 405B with 126 layers: consistent
-    with pytest.raises(ValidationError, match="workload.params_billion: 405 contradicts"):
+    # the error names the field the edit changed, and the count it contradicts
+    with pytest.raises(
+        ValidationError, match=r"workload.layers: 80 contradicts: workload.params_billion = 405"
+    ):
         s.replace({"workload.layers": 80})
+    with pytest.raises(ValidationError, match=r"workload.params_billion: 70.0 contradicts"):
+        s.replace({"workload.params_billion": 70.0})
     # left empty, the count follows the shape (80 layers of Llama 3 405B's width)
     derived = evaluate(s.replace({"workload.layers": 80, "workload.params_billion": None}))
     assert derived["model_parameters_billion"] == pytest.approx(
