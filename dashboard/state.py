@@ -62,6 +62,9 @@ def load_scenario(scenario: Scenario) -> None:
             ss[widget_key(key) + OPTIMAL_SUFFIX] = optimal
             ss[widget_key(key)] = float(f.default) if optimal else float(value)
             continue
+        if f.optional and f.kind == "str":
+            ss[widget_key(key)] = value or ""
+            continue
         if f.optional:
             ss[widget_key(key) + CATALOG_PRICE_SUFFIX] = value is None
             ss[widget_key(key)] = float(value if value is not None else 0.0)
