@@ -253,6 +253,15 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "input network.fabric_events_per_day",
     ),
     _o(
+        "spot_interruptions_per_day",
+        "Spot interruptions per day",
+        "per day",
+        "number",
+        "Spot instances reclaimed per day of the whole job (0 unless the pricing model is spot).",
+        "λ_spot = N · r_spot",
+        "aws_spot_advisor",
+    ),
+    _o(
         "fabric_stall_minutes_per_day",
         "Fabric stall",
         "min/day",
@@ -463,6 +472,28 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "gemini2023",
         2,
     ),
+    _o(
+        "spot_notice_save_seconds",
+        "Save within a Spot notice",
+        "s",
+        "number",
+        "Time to complete the first checkpoint that survives losing the reclaimed node (level 1 "
+        "if it is CPU memory with two or more replicas or the durable tier, else the durable "
+        "tier).",
+        "full write time of that level",
+        "derived",
+        1,
+    ),
+    _o(
+        "spot_save_fits_notice",
+        "Save fits in the Spot notice",
+        "",
+        "bool",
+        "Yes when that checkpoint can be written within the Spot notice, so a reclaimed "
+        "instance loses no work.",
+        "save ≤ notice (two minutes on AWS)",
+        "aws_spot_notice",
+    ),
     *(
         _o(
             f"tier_{tier}_{what}_seconds",
@@ -556,6 +587,24 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "The price in force for one node-hour (see price_source and price_as_of).",
         "catalog on-demand price, or the scenario's own price",
     ),
+    _o(
+        "usd_per_instance_hour_effective",
+        "Effective price per instance-hour",
+        "USD/h",
+        "usd_rate",
+        "What a used instance-hour costs under the pricing model: a Savings Plan rate divided "
+        "by the share of its term the commitment is used, else the rate.",
+        "rate / commitment used (Savings Plans), else rate",
+        "aws_savings_plans",
+    ),
+    _o(
+        "pricing_model",
+        "Pricing model",
+        "",
+        "text",
+        "How the instances are paid for: on_demand, savings_plan_1y, savings_plan_3y, "
+        "capacity_block, spot, hyperpod or custom.",
+    ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
     _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
     _o(
@@ -571,8 +620,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cluster cost per day",
         "USD/day",
         "usd",
-        "What the job's nodes cost per day.",
-        "N × price × 24",
+        "What the job's nodes cost per day at the effective price of the pricing model.",
+        "N × effective price × 24",
     ),
     _o(
         "spare_usd_per_day",
@@ -580,15 +629,53 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "What the idle hot spares cost per day.",
-        "spares × price × 24",
+        "spares × effective price × 24",
+    ),
+    _o(
+        "storage_usd_per_day",
+        "Checkpoint storage per day",
+        "USD/day",
+        "usd",
+        "What the durable checkpoint tier costs per day: the shared file system's provisioned "
+        "capacity, or object storage of the retained checkpoints plus its requests.",
+        "file system + object storage",
+        "derived",
+    ),
+    _o(
+        "storage_file_system_usd_per_day",
+        "Shared file system per day",
+        "USD/day",
+        "usd",
+        "Provisioned capacity of the shared file system at the price of its throughput tier "
+        "(0 when it is not the durable tier).",
+        "TiB × 1024 GB × USD/GB-month ÷ (730 h / 24 h)",
+        "fsx_lustre_prices_classmethod",
+    ),
+    _o(
+        "storage_object_usd_per_day",
+        "Object storage per day",
+        "USD/day",
+        "usd",
+        "Retained checkpoints in object storage plus PUT and GET requests (0 when it is not "
+        "the durable tier).",
+        "kept GB × USD/GB-month ÷ 30.42 + PUTs/day × p_put + GETs/day × p_get",
+        "aws_s3_pricing",
     ),
     _o(
         "total_usd_per_day",
         "Total cost per day",
         "USD/day",
         "usd",
-        "Cluster plus hot spares per day.",
-        "cluster + spares",
+        "Cluster, hot spares and checkpoint storage per day.",
+        "cluster + spares + storage",
+    ),
+    _o(
+        "total_usd_per_month",
+        "Total cost per month",
+        "USD/month",
+        "usd",
+        "The same per average calendar month.",
+        "total per day × 365.25 / 12",
     ),
     _o(
         "productive_usd_per_day",
@@ -603,8 +690,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Lost per day",
         "USD/day",
         "usd",
-        "Paid time that does not advance training, plus idle spares.",
-        "(1 − g) × cluster cost + spares",
+        "Paid time that does not advance training, plus idle spares and checkpoint storage.",
+        "(1 − g) × cluster cost + spares + storage",
         "derived",
     ),
     _o(
@@ -632,7 +719,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cost to train",
         "USD",
         "usd",
-        "What training the workload costs at the price in force (cluster and spares).",
+        "What training the workload costs at the price in force (cluster, spares, storage).",
         "days × total cost per day",
     ),
     _o(
@@ -704,6 +791,14 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Idle hot spares over the whole training run.",
         "spares cost per day × days",
+    ),
+    _o(
+        "cost_to_train_storage_usd",
+        "Cost: checkpoint storage",
+        "USD",
+        "usd",
+        "The durable checkpoint tier over the whole training run.",
+        "storage cost per day × days",
     ),
 )
 
@@ -1021,7 +1116,14 @@ LOSS_COMPONENTS: dict[str, str] = {
     "rework": "Rework since last checkpoint",
     "fallback_rework": "Rework after fallback to the durable tier",
     "checkpoint_save": "Checkpoint saves",
+    "spot_notice": "Spot interruptions saved in the notice",
     "fabric_stall": "Fabric reroute stalls",
+}
+
+#: Dollar-only lines of the loss breakdown: they cost money, not wall-clock time.
+COST_LINES: dict[str, str] = {
+    "spares": "Idle hot spares",
+    "storage": "Checkpoint storage",
 }
 
 LOSS_OUTPUTS: tuple[Output, ...] = tuple(

@@ -111,7 +111,8 @@ def test_time_and_cost_fallback_hand_computed(catalog):
     days, usd = opt.time_and_cost_to_train(inputs, m)
     per_day = 16_000 * 989e12 * 0.40 * g * 86_400
     assert float(days) == pytest.approx(6 * 405e9 * 15.6e12 / per_day, rel=1e-12)
-    assert float(usd) == pytest.approx(float(days) * 2000 * 98.32 * 24, rel=1e-12)
+    storage = m["storage_usd_per_day"]  # the shared file system, priced per day
+    assert float(usd) == pytest.approx(float(days) * (2000 * 98.32 * 24 + storage), rel=1e-12)
 
 
 def test_time_and_cost_prefer_the_models_outputs():
