@@ -1153,6 +1153,275 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
     )
 )
 
+PLAN_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "compute_days",
+        "Failure-free compute",
+        "days",
+        "number",
+        "Days the workload needs with no failures, saves or stalls.",
+        "steps × step time / 86,400",
+        "kaplan2020",
+        1,
+    ),
+    *(
+        _o(
+            f"block_days_p{q}",
+            f"Block for {q}% completion",
+            "days",
+            "number",
+            f"Capacity Block length inside which the run finishes with probability {q}% "
+            "(Monte Carlo), the 30-minute termination margin included.",
+            f"P{q} of the wall time to finish + 30 min",
+            "aws_capacity_blocks",
+            2,
+        )
+        for q in (50, 90, 99)
+    ),
+    _o(
+        "block_days",
+        "Block length",
+        "days",
+        "number",
+        "The Capacity Block length evaluated.",
+        "--block-days, else the cheapest block that meets the risk",
+        "aws_capacity_blocks",
+        2,
+    ),
+    _o(
+        "block_days_purchasable",
+        "Purchasable block",
+        "days",
+        "number",
+        "The shortest block AWS sells of at least that length (1-14 days, then 7-day steps to "
+        "182; n/a beyond).",
+        "smallest allowed duration ≥ block length",
+        "aws_capacity_blocks",
+        0,
+    ),
+    _o(
+        "probability_finish_within_block",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "Share of simulated runs that finish before the block's instances are terminated.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "probability_finish",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "The same for one block length of the curve.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "block_cost_usd",
+        "Block price",
+        "USD",
+        "usd",
+        "What the block costs up front: days × 24 × instances × block rate.",
+        "D · 24 · n · p_block",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "expected_overrun_cost_usd",
+        "Expected overrun",
+        "USD",
+        "usd",
+        "Mean cost of the hours a run still needs after its block, at the fallback price.",
+        "mean of 1[T > U]·(T − U + move)·24·n·p_fallback",
+        "derived",
+    ),
+    _o(
+        "expected_storage_cost_usd",
+        "Expected storage",
+        "USD",
+        "usd",
+        "Mean cost of the checkpoint storage over the run's wall time.",
+        "storage/day × mean wall time",
+        "derived",
+    ),
+    _o(
+        "expected_total_cost_usd",
+        "Expected total cost",
+        "USD",
+        "usd",
+        "Mean over simulated runs of block + overrun + storage.",
+        "mean of total cost per run",
+        "derived",
+    ),
+    _o(
+        "p90_total_cost_usd",
+        "P90 total cost",
+        "USD",
+        "usd",
+        "Total cost that 90% of simulated runs stay under.",
+        "90th percentile of total cost per run",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_days",
+        "Cheapest block for the risk",
+        "days",
+        "number",
+        "The purchasable block with the least expected total cost whose probability of not "
+        "finishing is at most the stated risk.",
+        "argmin over allowed D with P(finish) ≥ 1 − risk",
+        "derived",
+        0,
+    ),
+    _o(
+        "cheapest_block_expected_total_cost_usd",
+        "Its expected total cost",
+        "USD",
+        "usd",
+        "Expected total cost of that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_probability_finish",
+        "Its completion probability",
+        "fraction",
+        "percent",
+        "Probability that the run finishes inside that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "risk",
+        "Accepted risk",
+        "fraction",
+        "percent",
+        "The largest accepted probability of not finishing inside the block.",
+    ),
+    _o(
+        "time_to_finish_mean_days",
+        "Mean time to finish",
+        "days",
+        "number",
+        "Mean simulated wall time to finish the workload.",
+        "",
+        "daly2006",
+        2,
+    ),
+    _o(
+        "unfinished_trials", "Unfinished runs", "", "count", "Runs still unfinished at 4× the work."
+    ),
+    _o("trials", "Runs simulated", "", "count", "Monte Carlo runs."),
+    _o("seed", "Seed", "", "count", "Random seed of the Monte Carlo runs."),
+    _o(
+        "capacity_blocks_needed",
+        "Capacity Blocks needed",
+        "",
+        "count",
+        "Blocks of at most 64 instances that hold the job's nodes and spares.",
+        "⌈instances / 64⌉",
+        "aws_capacity_blocks",
+    ),
+    _o(
+        "capacity_block_instances",
+        "Instances in blocks",
+        "nodes",
+        "count",
+        "Nodes plus hot spares reserved in the blocks.",
+        "nodes + spares",
+    ),
+    _o(
+        "capacity_block_usd_per_instance_hour",
+        "Block rate",
+        "USD/h",
+        "usd_rate",
+        "The Capacity Block's effective rate per instance-hour.",
+        "",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "overrun_usd_per_instance_hour",
+        "Fallback rate after the block",
+        "USD/h",
+        "usd_rate",
+        "What an instance-hour costs after the block ends (on-demand unless entered).",
+    ),
+    _o(
+        "capacity_block_price_source",
+        "Block price source",
+        "",
+        "text",
+        "Where the block rate comes from.",
+    ),
+    _o("capacity_block_price_as_of", "Block price as of", "", "text", "Date of the block rate."),
+    _o(
+        "overrun_price_source",
+        "Fallback price source",
+        "",
+        "text",
+        "Where the fallback rate comes from.",
+    ),
+    _o("overrun_price_as_of", "Fallback price as of", "", "text", "Date of the fallback rate."),
+    _o(
+        "transition_minutes",
+        "Move after the block",
+        "min",
+        "number",
+        "Replacement, restart and restore from the durable tier when an unfinished run moves "
+        "to new instances after its block.",
+        "replacement + restart + durable restore",
+        "",
+        1,
+    ),
+)
+
+BUDGET_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "failures_and_checkpoints_usd",
+        "Failures and checkpoints",
+        "USD",
+        "usd",
+        "What failures, recoveries, saves and stalls cost over the run under a pricing model: "
+        "the paid time that does not advance training, or under a Capacity Block the extra "
+        "block days they make the run need (those hours are already paid).",
+        "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate",
+        "derived",
+    ),
+)
+
+FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "file_system_TiB",
+        "File system size",
+        "TiB",
+        "number",
+        "Provisioned capacity of the shared file system.",
+        "",
+        "aws_fsx_throughput",
+        1,
+    ),
+    _o(
+        "file_system_throughput_MBps_per_TiB",
+        "Throughput tier",
+        "MB/s/TiB",
+        "number",
+        "Throughput per TiB of the shared file system (FSx for Lustre PERSISTENT_2 tiers).",
+        "",
+        "aws_fsx_throughput",
+        0,
+    ),
+    _o(
+        "file_system_savings_usd_per_day",
+        "Saved by the recommended file system",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the current file system minus those of the recommended one "
+        "(faster saves against a higher storage price).",
+        "lost(current) − lost(best)",
+        "derived",
+    ),
+)
+
 _SECTIONS: tuple[tuple[Output, ...], ...] = (
     FAILURE_OUTPUTS,
     CHECKPOINT_OUTPUTS,
@@ -1162,6 +1431,9 @@ _SECTIONS: tuple[tuple[Output, ...], ...] = (
     COST_OUTPUTS,
     RELIABILITY_VALUE_OUTPUTS,
     COMPARISON_OUTPUTS,
+    PLAN_OUTPUTS,
+    BUDGET_OUTPUTS,
+    FILE_SYSTEM_OUTPUTS,
 )
 
 
