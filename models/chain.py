@@ -556,6 +556,7 @@ class Cost(_Result):
     cost_to_train_goodput_loss_usd: np.ndarray
     cost_to_train_spares_usd: np.ndarray
     cost_to_train_storage_usd: np.ndarray
+    total_cost_to_train_usd: np.ndarray
     loss_usd_per_day: dict[str, np.ndarray]
 
     internal = ("loss_usd_per_day",)
@@ -639,7 +640,9 @@ def cost_step(
     the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
     spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
     plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
-    time to train = steps·step / g [s → days]; cost to train = days · total/day.  Under
+    time to train = steps·step / g [s → days]; cost to train = days · (cluster + spares)/day
+    (the instances, proportional to their price); total cost to train = days · total/day
+    (storage included).  Under
     ``end_to_end`` all productive time is compute (communication and bubble are inside the
     MFU; their ``cost_within_mfu_*`` shares are informational); under ``compute_only`` they are
     added costs.  Infeasible configurations (memory, TP outside the scale-up domain) give NaN
@@ -684,7 +687,7 @@ def cost_step(
         compute_cost = productive_cost * step.compute_share_of_step
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
-    cost = days * total
+    cost = days * (cluster + spare)
     ones = np.ones_like(g)
     return Cost(
         usd_per_instance_hour=rate * ones,
@@ -710,6 +713,7 @@ def cost_step(
         cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
         cost_to_train_spares_usd=days * spare,
         cost_to_train_storage_usd=days * storage,
+        total_cost_to_train_usd=days * total,
         loss_usd_per_day={
             name: minutes / MINUTES_PER_DAY * cluster
             for name, minutes in good.loss_minutes_per_day.items()

@@ -719,7 +719,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cost to train",
         "USD",
         "usd",
-        "What training the workload costs at the price in force (cluster, spares, storage).",
+        "What the instances cost to train the workload at the price in force (cluster and "
+        "spares; storage is in total_cost_to_train_usd).",
         "days × total cost per day",
     ),
     _o(
@@ -799,6 +800,14 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The durable checkpoint tier over the whole training run.",
         "storage cost per day × days",
+    ),
+    _o(
+        "total_cost_to_train_usd",
+        "Whole bill to train",
+        "USD",
+        "usd",
+        "Instances and checkpoint storage over the whole training run.",
+        "days × (cluster + spares + storage) per day",
     ),
 )
 

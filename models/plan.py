@@ -415,8 +415,9 @@ def budget_by_pricing_model(
     """The expected run's bill under each pricing model, side by side.
 
     One row per model: its rate (the scenario's own for its own model, else the public price;
-    a row without one says so), effective rate, cost per day and per month, time and cost to
-    train, and what failures and checkpoints cost.  For the per-hour models that is the paid
+    a row without one says so), effective rate, cost per day and per month, time to train, the
+    whole bill of the run (``total_cost_to_train_usd``: instances and storage), and what
+    failures and checkpoints cost.  For the per-hour models that is the paid
     time that does not advance training, (T − T_ff)·cluster/day.  Under a Capacity Block the
     hours are paid already: the loss is the extra block days, (D(T) − D(T_ff))·24·n·p with D(x)
     the shortest purchasable block for x + 30 min (the expected run, not a risk level: see
@@ -491,14 +492,16 @@ def budget_by_pricing_model(
             block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
             per_day = instances * 24.0 * price.usd_per_instance_hour
             row["block_days"] = block
-            row["cost_to_train_usd"] = block * per_day + days * _float(m["storage_usd_per_day"])
+            row["total_cost_to_train_usd"] = block * per_day + days * _float(
+                m["storage_usd_per_day"]
+            )
             row["failures_and_checkpoints_usd"] = (block - block_ff) * per_day
             if not math.isfinite(block):
                 row["reason"] = (
                     f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
                 )
         else:
-            row["cost_to_train_usd"] = _float(m["cost_to_train_usd"])
+            row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
             row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(
                 m["cluster_usd_per_day"]
             )

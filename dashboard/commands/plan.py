@@ -165,7 +165,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(
             f"    {r['label']:<24} ${r['usd_per_instance_hour']:>8,.2f}/h  "
             f"{_money(r['total_usd_per_day']):>14}/day  {_money(r['total_usd_per_month']):>15}/month  "
-            f"run {_money(r['cost_to_train_usd']):>15}  failures+checkpoints "
+            f"run {_money(r['total_cost_to_train_usd']):>15}  failures+checkpoints "
             f"{_money(r['failures_and_checkpoints_usd'])}"
         )
     if fs is not None:

@@ -83,7 +83,7 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
                 ),
                 "Per day": _usd("total_usd_per_day", r, "total_usd_per_day"),
                 "Per month": _usd("total_usd_per_month", r, "total_usd_per_month"),
-                "Whole run": _usd("cost_to_train_usd", r, "cost_to_train_usd"),
+                "Whole run": _usd("total_cost_to_train_usd", r, "total_cost_to_train_usd"),
                 "Failures and checkpoints": _usd(
                     "failures_and_checkpoints_usd", r, "failures_and_checkpoints_usd"
                 ),

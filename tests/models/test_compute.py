@@ -160,13 +160,10 @@ def test_evaluate_outputs_consistent(headline_baseline, catalog):
     steps = 15.6e12 / 16e6
     days = steps * ev["step_seconds"] / 86_400 / ev["goodput"]
     assert ev["time_to_train_days"] == pytest.approx(days)
-    # cluster at $98.32/instance-h plus the checkpoint storage (the shared file system)
-    assert ev["cost_to_train_usd"] == pytest.approx(
-        days * (2000 * 98.32 * 24 + ev["storage_usd_per_day"])
-    )
+    assert ev["cost_to_train_usd"] == pytest.approx(days * 2000 * 98.32 * 24)
     parts = sum(
         ev[f"cost_to_train_{k}_usd"]
-        for k in ("compute", "bubble", "communication", "goodput_loss", "spares", "storage")
+        for k in ("compute", "bubble", "communication", "goodput_loss", "spares")
     )
     assert parts == pytest.approx(ev["cost_to_train_usd"])
     assert ev["usd_per_1e18_useful_flops"] == pytest.approx(
@@ -199,7 +196,7 @@ def test_compute_only_reproduces_the_additive_step(headline_baseline, catalog):
     assert ev["cost_within_mfu_communication_usd"] == 0.0
     parts = sum(
         ev[f"cost_to_train_{k}_usd"]
-        for k in ("compute", "bubble", "communication", "goodput_loss", "spares", "storage")
+        for k in ("compute", "bubble", "communication", "goodput_loss", "spares")
     )
     assert parts == pytest.approx(ev["cost_to_train_usd"])
     # the end-to-end view of the same scenario is faster by exactly the scaling efficiency

@@ -135,7 +135,9 @@ def test_budget_side_by_side_hand_checked(headline):
     rows = {r["pricing_model"]: r for r in budget_by_pricing_model(headline, prices={"spot": 30.0})}
     od, cb, spot = rows["on_demand"], rows["capacity_block"], rows["spot"]
     ev = evaluate(headline)
-    assert od["own"] and od["cost_to_train_usd"] == pytest.approx(ev["cost_to_train_usd"])
+    assert od["own"] and od["total_cost_to_train_usd"] == pytest.approx(
+        ev["total_cost_to_train_usd"]
+    )
     # on demand, failures and checkpoints cost the paid hours that do not advance training
     assert od["failures_and_checkpoints_usd"] == pytest.approx(
         ev["cost_to_train_goodput_loss_usd"], rel=1e-9
@@ -146,7 +148,7 @@ def test_budget_side_by_side_hand_checked(headline):
     per_day = 2000 * 24 * 39.33
     assert cb["block_days"] == 84.0
     assert cb["failures_and_checkpoints_usd"] == pytest.approx((84 - 70) * per_day)
-    assert cb["cost_to_train_usd"] == pytest.approx(
+    assert cb["total_cost_to_train_usd"] == pytest.approx(
         84 * per_day + ev["time_to_train_days"] * ev["storage_usd_per_day"]
     )
     # no public figure: said, not invented

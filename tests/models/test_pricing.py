@@ -234,6 +234,13 @@ def test_file_system_storage_hand_computed(base, catalog):
         (1 - ev["goodput"]) * ev["cluster_usd_per_day"] + per_day
     )
     assert ev["cost_to_train_storage_usd"] == pytest.approx(ev["time_to_train_days"] * per_day)
+    # the instances' cost to train stays proportional to their price; the whole bill adds storage
+    assert ev["cost_to_train_usd"] == pytest.approx(
+        ev["time_to_train_days"] * ev["cluster_usd_per_day"]
+    )
+    assert ev["total_cost_to_train_usd"] == pytest.approx(
+        ev["cost_to_train_usd"] + ev["cost_to_train_storage_usd"]
+    )
 
 
 def test_object_storage_hand_computed(base, catalog):
