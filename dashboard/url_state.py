@@ -78,6 +78,11 @@ PAGE_PARAMS = {
     "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
     "deadline.on": ("deadline:on", _bool),
     "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
+    "plan.trials": ("plan:trials", _number(200, 5000, 1, int)),
+    "plan.seed": ("plan:seed", _number(0, 2**31 - 1, 1, int)),
+    "plan.risk_pct": ("plan:risk", _number(1, 50, 1, int)),
+    "plan.block_on": ("plan:use_block", _bool),
+    "plan.block_days": ("plan:block_days", _number(1.0, 3650.0)),
 }
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,
 #: validator).  The instance name after the prefix must look like a catalog name.

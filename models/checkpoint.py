@@ -546,6 +546,13 @@ def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
         out[f"tier.{name}.aggregate_write_GBps"] = t.aggregate_GBps("write")
         out[f"tier.{name}.aggregate_read_GBps"] = t.aggregate_GBps("read")
         out[f"tier.{name}.fixed_seconds"] = t.fixed_seconds
+        # size and throughput tier price the file system (models.pricing; NaN = not given)
+        out[f"tier.{name}.provisioned_TiB"] = (
+            float("nan") if t.provisioned_TiB is None else t.provisioned_TiB
+        )
+        out[f"tier.{name}.throughput_MBps_per_TiB"] = (
+            float("nan") if t.throughput_MBps_per_TiB is None else t.throughput_MBps_per_TiB
+        )
     return out
 
 

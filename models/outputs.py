@@ -265,6 +265,15 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "input network.fabric_events_per_day",
     ),
     _o(
+        "spot_interruptions_per_day",
+        "Spot interruptions per day",
+        "per day",
+        "number",
+        "Spot instances reclaimed per day of the whole job (0 unless the pricing model is spot).",
+        "λ_spot = N · r_spot",
+        "aws_spot_advisor",
+    ),
+    _o(
         "fabric_stall_minutes_per_day",
         "Fabric stall",
         "min/day",
@@ -475,6 +484,28 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "gemini2023",
         2,
     ),
+    _o(
+        "spot_notice_save_seconds",
+        "Save within a Spot notice",
+        "s",
+        "number",
+        "Time to complete the first checkpoint that survives losing the reclaimed node (level 1 "
+        "if it is CPU memory with two or more replicas or the durable tier, else the durable "
+        "tier).",
+        "full write time of that level",
+        "derived",
+        1,
+    ),
+    _o(
+        "spot_save_fits_notice",
+        "Save fits in the Spot notice",
+        "",
+        "bool",
+        "Yes when that checkpoint can be written within the Spot notice, so a reclaimed "
+        "instance loses no work.",
+        "save ≤ notice (two minutes on AWS)",
+        "aws_spot_notice",
+    ),
     *(
         _o(
             f"tier_{tier}_{what}_seconds",
@@ -568,6 +599,24 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "The price in force for one node-hour (see price_source and price_as_of).",
         "catalog on-demand price, or the scenario's own price",
     ),
+    _o(
+        "usd_per_instance_hour_effective",
+        "Effective price per instance-hour",
+        "USD/h",
+        "usd_rate",
+        "What a used instance-hour costs under the pricing model: a Savings Plan rate divided "
+        "by the share of its term the commitment is used, else the rate.",
+        "rate / commitment used (Savings Plans), else rate",
+        "aws_savings_plans",
+    ),
+    _o(
+        "pricing_model",
+        "Pricing model",
+        "",
+        "text",
+        "How the instances are paid for: on_demand, savings_plan_1y, savings_plan_3y, "
+        "capacity_block, spot, hyperpod or custom.",
+    ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
     _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
     _o(
@@ -583,8 +632,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cluster cost per day",
         "USD/day",
         "usd",
-        "What the job's nodes cost per day.",
-        "N × price × 24",
+        "What the job's nodes cost per day at the effective price of the pricing model.",
+        "N × effective price × 24",
     ),
     _o(
         "spare_usd_per_day",
@@ -592,15 +641,53 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "What the idle hot spares cost per day.",
-        "spares × price × 24",
+        "spares × effective price × 24",
+    ),
+    _o(
+        "storage_usd_per_day",
+        "Checkpoint storage per day",
+        "USD/day",
+        "usd",
+        "What the durable checkpoint tier costs per day: the shared file system's provisioned "
+        "capacity, or object storage of the retained checkpoints plus its requests.",
+        "file system + object storage",
+        "derived",
+    ),
+    _o(
+        "storage_file_system_usd_per_day",
+        "Shared file system per day",
+        "USD/day",
+        "usd",
+        "Provisioned capacity of the shared file system at the price of its throughput tier "
+        "(0 when it is not the durable tier).",
+        "TiB × 1024 GB × USD/GB-month ÷ (730 h / 24 h)",
+        "fsx_lustre_prices_classmethod",
+    ),
+    _o(
+        "storage_object_usd_per_day",
+        "Object storage per day",
+        "USD/day",
+        "usd",
+        "Retained checkpoints in object storage plus PUT and GET requests (0 when it is not "
+        "the durable tier).",
+        "kept GB × USD/GB-month ÷ 30.42 + PUTs/day × p_put + GETs/day × p_get",
+        "aws_s3_pricing",
     ),
     _o(
         "total_usd_per_day",
         "Total cost per day",
         "USD/day",
         "usd",
-        "Cluster plus hot spares per day.",
-        "cluster + spares",
+        "Cluster, hot spares and checkpoint storage per day.",
+        "cluster + spares + storage",
+    ),
+    _o(
+        "total_usd_per_month",
+        "Total cost per month",
+        "USD/month",
+        "usd",
+        "The same per average calendar month.",
+        "total per day × 365.25 / 12",
     ),
     _o(
         "productive_usd_per_day",
@@ -615,8 +702,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Lost per day",
         "USD/day",
         "usd",
-        "Paid time that does not advance training, plus idle spares.",
-        "(1 − g) × cluster cost + spares",
+        "Paid time that does not advance training, plus idle spares and checkpoint storage.",
+        "(1 − g) × cluster cost + spares + storage",
         "derived",
     ),
 )
@@ -647,7 +734,8 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Cost to train",
         "USD",
         "usd",
-        "What training the workload costs at the price in force (cluster and spares).",
+        "What the instances cost to train the workload at the price in force (cluster and "
+        "spares; storage is in total_cost_to_train_usd).",
         "days × total cost per day",
     ),
     _o(
@@ -719,6 +807,22 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Idle hot spares over the whole training run.",
         "spares cost per day × days",
+    ),
+    _o(
+        "cost_to_train_storage_usd",
+        "Cost: checkpoint storage",
+        "USD",
+        "usd",
+        "The durable checkpoint tier over the whole training run.",
+        "storage cost per day × days",
+    ),
+    _o(
+        "total_cost_to_train_usd",
+        "Whole bill to train",
+        "USD",
+        "usd",
+        "Instances and checkpoint storage over the whole training run.",
+        "days × (cluster + spares + storage) per day",
     ),
 )
 
@@ -1036,7 +1140,14 @@ LOSS_COMPONENTS: dict[str, str] = {
     "rework": "Rework since last checkpoint",
     "fallback_rework": "Rework after fallback to the durable tier",
     "checkpoint_save": "Checkpoint saves",
+    "spot_notice": "Spot interruptions saved in the notice",
     "fabric_stall": "Fabric reroute stalls",
+}
+
+#: Dollar-only lines of the loss breakdown: they cost money, not wall-clock time.
+COST_LINES: dict[str, str] = {
+    "spares": "Idle hot spares",
+    "storage": "Checkpoint storage",
 }
 
 LOSS_OUTPUTS: tuple[Output, ...] = tuple(
@@ -1064,6 +1175,261 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
             "derived",
         ),
     )
+)
+
+PLAN_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "compute_days",
+        "Failure-free compute",
+        "days",
+        "number",
+        "Days the workload needs with no failures, saves or stalls.",
+        "steps × step time / 86,400",
+        "kaplan2020",
+        1,
+    ),
+    *(
+        _o(
+            f"block_days_p{q}",
+            f"Block for {q}% completion",
+            "days",
+            "number",
+            f"Capacity Block length inside which the run finishes with probability {q}% "
+            "(Monte Carlo), the 30-minute termination margin included.",
+            f"P{q} of the wall time to finish + 30 min",
+            "aws_capacity_blocks",
+            2,
+        )
+        for q in (50, 90, 99)
+    ),
+    _o(
+        "block_days",
+        "Block length",
+        "days",
+        "number",
+        "The Capacity Block length evaluated.",
+        "--block-days, else the cheapest block that meets the risk",
+        "aws_capacity_blocks",
+        2,
+    ),
+    _o(
+        "block_days_purchasable",
+        "Purchasable block",
+        "days",
+        "number",
+        "The shortest block AWS sells of at least that length (1-14 days, then 7-day steps to "
+        "182; n/a beyond).",
+        "smallest allowed duration ≥ block length",
+        "aws_capacity_blocks",
+        0,
+    ),
+    _o(
+        "probability_finish_within_block",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "Share of simulated runs that finish before the block's instances are terminated.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "probability_finish",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "The same for one block length of the curve.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "block_cost_usd",
+        "Block price",
+        "USD",
+        "usd",
+        "What the block costs up front: days × 24 × instances × block rate.",
+        "D · 24 · n · p_block",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "expected_overrun_cost_usd",
+        "Expected overrun",
+        "USD",
+        "usd",
+        "Mean cost of the hours a run still needs after its block, at the fallback price.",
+        "mean of 1[T > U]·(T − U + move)·24·n·p_fallback",
+        "derived",
+    ),
+    _o(
+        "expected_storage_cost_usd",
+        "Expected storage",
+        "USD",
+        "usd",
+        "Mean cost of the checkpoint storage over the run's wall time.",
+        "storage/day × mean wall time",
+        "derived",
+    ),
+    _o(
+        "expected_total_cost_usd",
+        "Expected total cost",
+        "USD",
+        "usd",
+        "Mean over simulated runs of block + overrun + storage.",
+        "mean of total cost per run",
+        "derived",
+    ),
+    _o(
+        "p90_total_cost_usd",
+        "P90 total cost",
+        "USD",
+        "usd",
+        "Total cost that 90% of simulated runs stay under.",
+        "90th percentile of total cost per run",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_days",
+        "Cheapest block for the risk",
+        "days",
+        "number",
+        "The purchasable block with the least expected total cost whose probability of not "
+        "finishing is at most the stated risk.",
+        "argmin over allowed D with P(finish) ≥ 1 − risk",
+        "derived",
+        0,
+    ),
+    _o(
+        "cheapest_block_expected_total_cost_usd",
+        "Its expected total cost",
+        "USD",
+        "usd",
+        "Expected total cost of that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_probability_finish",
+        "Its completion probability",
+        "fraction",
+        "percent",
+        "Probability that the run finishes inside that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "risk",
+        "Accepted risk",
+        "fraction",
+        "percent",
+        "The largest accepted probability of not finishing inside the block.",
+    ),
+    # time_to_finish_mean_days, unfinished_trials, trials, seed: see MONTECARLO_OUTPUTS
+    _o(
+        "capacity_blocks_needed",
+        "Capacity Blocks needed",
+        "",
+        "count",
+        "Blocks of at most 64 instances that hold the job's nodes and spares.",
+        "⌈instances / 64⌉",
+        "aws_capacity_blocks",
+    ),
+    _o(
+        "capacity_block_instances",
+        "Instances in blocks",
+        "nodes",
+        "count",
+        "Nodes plus hot spares reserved in the blocks.",
+        "nodes + spares",
+    ),
+    _o(
+        "capacity_block_usd_per_instance_hour",
+        "Block rate",
+        "USD/h",
+        "usd_rate",
+        "The Capacity Block's effective rate per instance-hour.",
+        "",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "overrun_usd_per_instance_hour",
+        "Fallback rate after the block",
+        "USD/h",
+        "usd_rate",
+        "What an instance-hour costs after the block ends (on-demand unless entered).",
+    ),
+    _o(
+        "capacity_block_price_source",
+        "Block price source",
+        "",
+        "text",
+        "Where the block rate comes from.",
+    ),
+    _o("capacity_block_price_as_of", "Block price as of", "", "text", "Date of the block rate."),
+    _o(
+        "overrun_price_source",
+        "Fallback price source",
+        "",
+        "text",
+        "Where the fallback rate comes from.",
+    ),
+    _o("overrun_price_as_of", "Fallback price as of", "", "text", "Date of the fallback rate."),
+    _o(
+        "transition_minutes",
+        "Move after the block",
+        "min",
+        "number",
+        "Replacement, restart and restore from the durable tier when an unfinished run moves "
+        "to new instances after its block.",
+        "replacement + restart + durable restore",
+        "",
+        1,
+    ),
+)
+
+BUDGET_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "failures_and_checkpoints_usd",
+        "Failures and checkpoints",
+        "USD",
+        "usd",
+        "What failures, recoveries, saves and stalls cost over the run under a pricing model: "
+        "the paid time that does not advance training, or under a Capacity Block the extra "
+        "block days they make the run need (those hours are already paid).",
+        "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate",
+        "derived",
+    ),
+)
+
+FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "file_system_TiB",
+        "File system size",
+        "TiB",
+        "number",
+        "Provisioned capacity of the shared file system.",
+        "",
+        "aws_fsx_throughput",
+        1,
+    ),
+    _o(
+        "file_system_throughput_MBps_per_TiB",
+        "Throughput tier",
+        "MB/s/TiB",
+        "number",
+        "Throughput per TiB of the shared file system (FSx for Lustre PERSISTENT_2 tiers).",
+        "",
+        "aws_fsx_throughput",
+        0,
+    ),
+    _o(
+        "file_system_savings_usd_per_day",
+        "Saved by the recommended file system",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the current file system minus those of the recommended one "
+        "(faster saves against a higher storage price).",
+        "lost(current) − lost(best)",
+        "derived",
+    ),
 )
 
 INSTANCE_OUTPUTS: tuple[Output, ...] = (
@@ -1465,6 +1831,9 @@ _SECTIONS: tuple = (
     ("instances", "Instance choice", INSTANCE_OUTPUTS),
     ("optimize", "Recommendations", OPTIMIZE_OUTPUTS),
     ("montecarlo", "Monte Carlo", MONTECARLO_OUTPUTS),
+    ("plan", "Capacity Block plan", PLAN_OUTPUTS),
+    ("budget", "Budget by pricing model", BUDGET_OUTPUTS),
+    ("file_system", "Shared file system", FILE_SYSTEM_OUTPUTS),
 )
 
 

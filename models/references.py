@@ -202,6 +202,60 @@ _ALL: tuple[Reference, ...] = (
         "arXiv:2410.18124",
     ),
     Reference(
+        "aws_ec2_pricing",
+        "AWS, 'Amazon EC2 On-Demand Pricing' (per-second billing of running instances)",
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
+    ),
+    Reference(
+        "aws_savings_plans",
+        "AWS, 'Savings Plans FAQs' (a $/hour commitment for a one- or three-year term; "
+        "Compute and EC2 Instance Savings Plans)",
+        "https://aws.amazon.com/savingsplans/faqs/",
+    ),
+    Reference(
+        "aws_capacity_blocks",
+        "AWS, Amazon EC2 User Guide, 'Capacity Blocks for ML' and 'Find and purchase Capacity "
+        "Blocks' (1-14 days in 1-day steps, 7-day steps up to 182 days; up to 64 instances a "
+        "block, 256 across blocks; instances terminated from 30 minutes before the end)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html",
+    ),
+    Reference(
+        "aws_capacity_block_pricing",
+        "AWS, 'Amazon EC2 Capacity Blocks for ML Pricing' (reservation fee charged up front; "
+        "effective instance hourly rates, prices in force until 2025-01-01)",
+        "https://aws.amazon.com/ec2/capacityblocks/pricing/",
+    ),
+    Reference(
+        "aws_spot_notice",
+        "AWS, Amazon EC2 User Guide, 'Spot Instance interruption notices' (a warning two "
+        "minutes before the instance is stopped or terminated, best effort)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html",
+    ),
+    Reference(
+        "aws_spot_advisor",
+        "AWS, 'Spot Instance Advisor' (frequency of interruption over the trailing month, in "
+        "buckets <5%, 5-10%, 10-15%, 15-20%, >20%)",
+        "https://aws.amazon.com/ec2/spot/instance-advisor/",
+    ),
+    Reference(
+        "aws_sagemaker_pricing",
+        "AWS, 'Amazon SageMaker AI Pricing' (ml.* instance prices, HyperPod and training plans)",
+        "https://aws.amazon.com/sagemaker/pricing/",
+    ),
+    Reference(
+        "fsx_lustre_prices_classmethod",
+        "Classmethod, 'FSx for Lustre Persistent 2 のスペック別利用料金を手軽に確認したいので"
+        "表にしてみた' (hourly prices of PERSISTENT_2 file systems by size and throughput "
+        "tier, ap-northeast-1, 2022-09-03)",
+        "dev.classmethod.jp (DevelopersIO), 2022-09-03",
+    ),
+    Reference(
+        "aws_s3_pricing",
+        "AWS, 'Amazon S3 Pricing' (S3 Standard storage per GB-month, PUT and GET requests per "
+        "1,000), figures as quoted by secondary guides",
+        "https://aws.amazon.com/s3/pricing/",
+    ),
+    Reference(
         "owasp_csv",
         "OWASP, 'CSV Injection'",
         "https://owasp.org/www-community/attacks/CSV_Injection",

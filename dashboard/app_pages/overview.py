@@ -24,12 +24,13 @@ c2.metric(
 c3.metric(
     "Cluster cost per day",
     f"${m['cluster_usd_per_day']:,.0f}",
-    help=f"{scenario['cluster.nodes']:,} nodes × ${m['usd_per_instance_hour']:,.2f}/h × 24 h",
+    help=f"{scenario['cluster.nodes']:,} nodes × ${m['usd_per_instance_hour_effective']:,.2f}/h "
+    f"× 24 h ({ev.texts['pricing_model']})",
 )
 c4.metric(
     "Lost per day",
     f"${m['lost_usd_per_day']:,.0f}",
-    help="(1 − goodput) × cluster cost, plus idle hot spares",
+    help="(1 − goodput) × cluster cost, plus idle hot spares and checkpoint storage",
 )
 
 c5, c6, c7, c8 = st.columns(4)
@@ -73,7 +74,7 @@ with st.container(border=True):
 losses = svc.loss_table(ev)
 left, right = st.columns(2)
 with left:
-    st.plotly_chart(loss_waterfall(losses, m["goodput"]), width="stretch")
+    st.plotly_chart(loss_waterfall(svc.wall_time_losses(losses), m["goodput"]), width="stretch")
 with right:
     sweep = svc.goodput_vs_rate(scenario, cache.catalog())
     st.plotly_chart(

@@ -85,10 +85,18 @@ def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
     values = {**ev.metrics, **ev.value_of_reliability, **ev.texts}
     for key, value in values.items():
         rows.append(_row("metrics", role, name, key, value))
+    cost_keys = {"spares": "spare_usd_per_day", "storage": "storage_usd_per_day"}
     for row in ev.loss_breakdown():
         for col, (unit, key_pattern) in BREAKDOWN_COLUMNS.items():
             key = key_pattern.format(row["component"]) if key_pattern else None
-            text = format_value(key, row[col]) if key else f"{100 * row[col]:.2f}% of wall time"
+            if row.get("kind") == "cost":  # dollar-only lines: no wall time
+                key = cost_keys[row["component"]] if col == "usd_per_day" else None
+            if key:
+                text = format_value(key, row[col])
+            elif col == "minutes_per_day":
+                text = f"{row[col]:,.1f} min/day"
+            else:
+                text = f"{100 * row[col]:.2f}% of wall time"
             rows.append(
                 _row(
                     "loss_breakdown",

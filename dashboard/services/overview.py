@@ -61,9 +61,18 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
 
 
 def loss_table(ev: Evaluation) -> pl.DataFrame:
-    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput)."""
+    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput).
+
+    The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost dollars but no wall
+    time; :func:`wall_time_losses` leaves them out (for the waterfall of wall time).
+    """
     df = pl.DataFrame(ev.loss_breakdown())
     return df.with_columns((pl.col("fraction_of_wall_time") * 100).alias("goodput_points"))
+
+
+def wall_time_losses(losses: pl.DataFrame) -> pl.DataFrame:
+    """Only the components that take wall-clock time."""
+    return losses.filter(pl.col("kind") == "time") if "kind" in losses.columns else losses
 
 
 def goodput_vs_rate(

@@ -59,7 +59,7 @@ def test_instances_json_has_time_and_cost_for_the_scenario():
     # unpriced instances: time yes, cost never invented
     gb = rows["p6e-gb200.36xlarge"]
     assert gb["price_known"] is False and gb["cost_to_train_usd"] is None
-    assert gb["time_to_train_days"] > 0 and "no public price: enter yours" in gb["reason"]
+    assert gb["time_to_train_days"] > 0 and "no public On-Demand price" in gb["reason"]
 
 
 def test_acceptance_70b_15t_30_days(capsys):

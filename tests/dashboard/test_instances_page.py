@@ -60,7 +60,7 @@ def test_answers_the_70b_30_day_question(page, catalog):
     assert "Failures and checkpoints cost" in text and "exposed communication" in text
     # the ranking's rules are stated next to it
     rules = " ".join(m.value for m in page.markdown)
-    assert "Failure rate on other node types" in rules and "catalog on-demand price" in rules
+    assert "Failure rate on other node types" in rules and "public On-Demand price" in rules
 
 
 def test_unpriced_instances_need_a_user_price(page):

@@ -52,7 +52,7 @@ def test_ranking_without_deadline_keeps_the_scenario_on_its_own_type(catalog):
     assert gb.nodes == 4000
     assert gb.node_failure_rate_per_day == pytest.approx(0.002 * (0.3604 + 0.6396 * 0.5))
     assert not gb.price_known and math.isnan(gb.cost_to_train_usd)
-    assert "no public price" in gb.reason and math.isfinite(gb.break_even_usd_per_hour)
+    assert "no public On-Demand price" in gb.reason and math.isfinite(gb.break_even_usd_per_hour)
     # MFU scaled by the catalog's per-accelerator ratio
     b200 = r.row("p6-b200.48xlarge")
     assert b200.mfu == pytest.approx(0.40 * 0.38 / 0.43)
