@@ -11,7 +11,7 @@ import time
 
 import numpy as np
 from goodput_lab.models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
-from goodput_lab.models.instances_compare import compare_instances
+from goodput_lab.models.instances import rank_instances
 
 
 def best_cpu(fn, repeat: int = 5) -> float:
@@ -42,8 +42,8 @@ def main() -> None:
             best_cpu(lambda: evaluate_arrays({**x, "cluster.nodes": grid})),
         ),
         (
-            "compare_instances, 8 instances, 30-day deadline (up to 100k accelerators each)",
-            best_cpu(lambda: compare_instances(s70, cat, deadline_days=30.0), repeat=3),
+            "rank_instances, 8 instances, 30-day deadline (up to 100k accelerators each)",
+            best_cpu(lambda: rank_instances(s70, cat, deadline_days=30.0), repeat=3),
         ),
     ]
     print(f"load average at start (1 min): {os.getloadavg()[0]:.1f}\n")

@@ -37,6 +37,7 @@ PAGES = {
         st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon=":material/compare_arrows:"),
         st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon=":material/tune:"),
         st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon=":material/target:"),
+        st.Page(str(PAGES_DIR / "plan.py"), title="Plan", icon=":material/event_available:"),
     ],
 }
 

@@ -12,6 +12,7 @@ from goodput_lab.dashboard.services import compare as cmp_svc
 from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import network as net_svc
 from goodput_lab.dashboard.services import optimizer as opt_svc
+from goodput_lab.dashboard.services import plan as plan_svc
 from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
 from goodput_lab.models.catalog import Instance
@@ -44,18 +45,13 @@ def heatmap(scenario: Scenario, kind: str, metric: str):
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def recommendation(scenario: Scenario):
-    return opt_svc.recommend(scenario, catalog())
+def optimization(scenario: Scenario, deadline_days: float | None):
+    return opt_svc.recommend(scenario, catalog(), deadline_days)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def interval_curve(scenario: Scenario):
     return opt_svc.interval_curve(scenario, catalog())
-
-
-@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def instance_table(scenario: Scenario, deadline_days: float | None):
-    return opt_svc.instance_table(scenario, catalog(), deadline_days)
 
 
 # ---- Network and Instances pages
@@ -70,6 +66,29 @@ def fabric_value(scenario: Scenario):
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def instance_ranking(scenario: Scenario, deadline, prices: tuple = (), mfus: tuple = ()):
+    """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash.  The
+    Optimizer (no overrides) and the Instances page share entries for the same inputs."""
+    return inst_svc.ranking(scenario, catalog(), deadline, dict(prices), dict(mfus))
+
+
 def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
     """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""
     return inst_svc.comparison(scenario, catalog(), deadline, dict(prices), dict(mfus))
+
+
+# ---- Plan page
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def block_plan(scenario: Scenario, trials: int, seed: int, block_days, risk: float):
+    return plan_svc.plan(scenario, catalog(), trials, seed, block_days, risk)
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def budget(scenario: Scenario, prices: tuple):
+    """``prices`` is a tuple of (pricing model, USD/h) pairs so that it hashes."""
+    return plan_svc.budget(scenario, catalog(), dict(prices))
+
+
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def file_system(scenario: Scenario):
+    return plan_svc.file_system(scenario, catalog())

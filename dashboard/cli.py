@@ -1,9 +1,13 @@
-"""The ``goodput`` command line (contract in DESIGN.md).
+"""The ``goodput`` command line (contract in README.md, 'Command line').
 
-    goodput evaluate SCENARIO.toml [--set section.key=value ...] [--catalog FILE] [--json]
-    goodput compare BASELINE.toml CANDIDATE.toml [--set ...] [--set-candidate ...] [--json]
-    goodput instances [--json]
+    goodput evaluate SCENARIO [--set section.key=value ...] [--catalog FILE] [--json]
+    goodput compare BASELINE CANDIDATE [--set ...] [--set-candidate ...] [--json]
+    goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
+    goodput optimize SCENARIO [--deadline-days D] [--json]
+    goodput outputs [--json]
     goodput dashboard
+
+A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
 
 JSON output is one object with plain floats whose key suffix names the unit.  Errors exit
 with status 2 and one line on stderr naming the field and the problem, no traceback.
@@ -33,6 +37,7 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.report",
     "goodput_lab.dashboard.commands.fit",
     "goodput_lab.dashboard.commands.simulate",
+    "goodput_lab.dashboard.commands.plan",
 ]
 
 
@@ -144,7 +149,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
             f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
             f"(time to train {c.time_to_train_delta_days:+.1f} days)"
         )
+    diffs = c.differences()
+    if diffs:
+        print("what differs:")
+        for key, b, v in diffs:
+            print(f"  {key:<42} {_show(key, b)} -> {_show(key, v)}")
     return 0
+
+
+def _show(key: str, value: Any) -> str:
+    if value is None:  # an empty optional field: a catalog figure, or derived
+        return "(catalog)" if key.startswith("pricing.") or key.endswith("_gbps") else "(derived)"
+    f = FIELDS[key]
+    if f.scale == 100.0 and isinstance(value, float):
+        return f"{100 * value:.4g}%"
+    return f"{value:,}" if isinstance(value, int) else str(value)
 
 
 def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
@@ -152,52 +171,83 @@ def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
     for item in pairs or []:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise ValidationError(f"--{what}", f"{item!r} is not INSTANCE=VALUE")
+            raise ValidationError(f"--{what}", f"{item[:80]!r} is not INSTANCE=VALUE")
         out[name.strip()] = value.strip()
     return out
 
 
-def _json_number(v: Any) -> Any:
-    if isinstance(v, float) and not math.isfinite(v):
-        return None
-    return v
+def _ranking_scenario(args: argparse.Namespace) -> Scenario:
+    scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
+    if args.set and not args.scenario:
+        scenario = scenario.with_overrides(args.set)
+    return scenario
+
+
+def _usd_or_dash(x: Any) -> str:
+    return "-" if x is None or not math.isfinite(x) else _fmt_usd(x)
+
+
+def print_ranking(ranking) -> None:
+    """The instance ranking as a text table (``goodput instances`` and ``goodput optimize``)."""
+    print(
+        f"{'instance':<20}{'accel':<14}{'nodes':>7}{'$/h':>10}{'days':>8}{'cost':>15}"
+        f"{'failure+ckpt':>14}{'$/1e18 FLOP':>12}"
+    )
+    for r in ranking.rows:
+        price = f"{r.usd_per_instance_hour:.2f}" if r.price_known else "enter"
+        days = f"{r.time_to_train_days:.1f}" if math.isfinite(r.time_to_train_days) else "-"
+        per = (
+            f"{r.usd_per_1e18_useful_flops:.2f}"
+            if math.isfinite(r.usd_per_1e18_useful_flops)
+            else "-"
+        )
+        nodes = f"{r.nodes:,.0f}" if r.feasible else "-"
+        mark = " *" if r.cheapest else ""
+        print(
+            f"{r.instance:<20}{r.accelerator[:13]:<14}{nodes:>7}{price:>10}{days:>8}"
+            f"{_usd_or_dash(r.cost_to_train_usd):>15}"
+            f"{_usd_or_dash(r.cost_failure_and_checkpoint_usd):>14}{per:>12}{mark}"
+        )
+        if r.reason:
+            print(f"{'':<20}  {r.reason}")
+        if r.feasible and r.mfu_gap_exceeded:
+            print(
+                f"{'':<20}  modelled exposed communication + bubble "
+                f"({r.exposed_comm_fraction_of_step:.0%} of the step) exceed what an "
+                f"end-to-end MFU of {r.mfu:.0%} leaves: the MFU is optimistic here"
+            )
+        if not r.price_known and math.isfinite(r.break_even_usd_per_hour):
+            print(
+                f"{'':<20}  cheapest if your price is below "
+                f"${r.break_even_usd_per_hour:.2f}/instance-hour (--price NAME=USD)"
+            )
+    best = ranking.cheapest
+    if best:
+        print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes")
+    for rule in ranking.rules():
+        print(f"  {rule}")
 
 
 def cmd_instances(args: argparse.Namespace) -> int:
     """The catalog plus, for the scenario's workload, time and cost to train on each type."""
-    from goodput_lab.models.instances_compare import compare_instances
+    from goodput_lab.models.instances import rank_instances
 
     cat = catalog_from_args(args)
-    scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
-    if args.set and not args.scenario:
-        scenario = scenario.with_overrides(args.set)
-    prices = _name_values(args.price, "price")
-    mfus = _name_values(args.mfu, "mfu")
-    for name in [*prices, *mfus]:
-        if name not in cat:
-            raise ValidationError(name, "is not in the catalog; allowed: " + ", ".join(cat))
-    comparison = {
-        r["instance"]: r
-        for r in compare_instances(
-            scenario, cat, deadline_days=args.deadline_days, prices=prices, mfus=mfus
-        )
-    }
-    rows = []
-    for inst in cat.values():
-        row = dict(inst.__dict__)
-        row["catalog_usd_per_hour"] = inst.usd_per_hour
-        row.update(comparison[inst.instance])
-        rows.append({k: _json_number(v) for k, v in row.items()})
-    cheapest = next((r["instance"] for r in rows if r["cheapest"]), None)
+    scenario = _ranking_scenario(args)
+    ranking = rank_instances(
+        scenario,
+        cat,
+        deadline_days=args.deadline_days,
+        prices=_name_values(args.price, "price"),
+        mfus=_name_values(args.mfu, "mfu"),
+    )
     if args.json:
         print_json(
             {
                 "scenario_name": scenario.name,
                 "params_billion": effective_params_billion(scenario),
                 "tokens_trillion": scenario["workload.tokens_trillion"],
-                "deadline_days": args.deadline_days,
-                "cheapest": cheapest,
-                "instances": rows,
+                **ranking.to_json_dict(),
             }
         )
         return 0
@@ -206,54 +256,93 @@ def cmd_instances(args: argparse.Namespace) -> int:
         f"{effective_params_billion(scenario):,.4g}B params on "
         f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
     )
-    print(
-        f"{'instance':<20}{'accel':<14}{'nodes':>7}{'$/h':>10}{'days':>8}{'cost':>15}"
-        f"{'failure+ckpt':>14}{'comm':>13}{'$/1e18 FLOP':>12}"
+    print_ranking(ranking)
+    return 0
+
+
+def cmd_optimize(args: argparse.Namespace) -> int:
+    """Recommended checkpoint interval, hot spares and instance type (models.optimize)."""
+    from goodput_lab.models.optimize import optimize
+
+    o = optimize(
+        load_scenario(args.scenario, args.set), catalog_from_args(args), args.deadline_days
     )
-
-    def usd(x: Any) -> str:
-        return "-" if x is None else _fmt_usd(x)
-
-    def _comm_usd(r: dict) -> Any:  # added (compute_only) or inside the MFU (end_to_end)
-        key = "cost_communication_within_mfu_usd" if r["mfu_basis"] == "end_to_end" else ""
-        return r[key or "cost_communication_usd"]
-
-    for r in rows:
-        price = f"{r['usd_per_instance_hour']:.2f}" if r["price_known"] else "enter"
-        days = "-" if r["time_to_train_days"] is None else f"{r['time_to_train_days']:.1f}"
-        per = (
-            "-"
-            if r["usd_per_1e18_useful_flops"] is None
-            else f"{r['usd_per_1e18_useful_flops']:.2f}"
-        )
-        mark = " *" if r["cheapest"] else ""
-        nodes = f"{r['nodes']:,.0f}" if r["feasible"] else "-"
+    if args.json:
+        print_json(_finite(o.to_json_dict()))
+        return 0
+    iv, sp, c = o.interval, o.spares, o.comparison
+    print(o.scenario.name)
+    print(
+        f"  checkpoint interval   {iv.interval_minutes:.2f} min (now {iv.current_interval_minutes:.2f};"
+        f" exact optimum, Daly/Lambert W) saves {_fmt_usd(iv.savings_usd_per_day)}/day"
+    )
+    print(
+        f"  hot spares            {sp.spares} (now {sp.current_spares}) saves "
+        f"{_fmt_usd(sp.savings_usd_per_day)}/day"
+    )
+    ranges = ", ".join(
+        f"{100 * lo:.4f}%-{100 * hi:.4f}%" for lo, hi in o.spare_payoff_rates_per_day
+    )
+    print(f"  one spare pays off at node failure rates of {ranges or 'none up to 100%'} per day")
+    print(
+        f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
+        f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
+    )
+    best = o.instances.cheapest
+    if best is None:
+        print("  instance type         none of the priced types can train this workload in time")
+    else:
         print(
-            f"{r['instance']:<20}{r['accelerator'][:13]:<14}{nodes:>7}{price:>10}"
-            f"{days:>8}{usd(r['cost_to_train_usd']):>15}"
-            f"{usd(r['cost_failure_and_checkpoint_usd']):>14}"
-            f"{usd(_comm_usd(r)):>13}{per:>12}{mark}"
+            f"  instance type         {best.instance} x {best.nodes:,.0f} nodes, "
+            f"{best.time_to_train_days:.1f} days, {_fmt_usd(best.cost_to_train_usd)} "
+            f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, {best.price_as_of})"
         )
-        if r["reason"]:
-            print(f"{'':<20}  {r['reason']}")
-        if r["feasible"] and r["mfu_gap_exceeded"]:
-            print(
-                f"{'':<20}  modelled exposed communication + bubble "
-                f"({r['exposed_comm_fraction_of_step']:.0%} of the step) exceed what an "
-                f"end-to-end MFU of {r['mfu']:.0%} leaves: the MFU is optimistic here"
-            )
-        if not r["price_known"] and r["break_even_usd_per_hour"] is not None:
-            print(
-                f"{'':<20}  cheapest if your price is below "
-                f"${r['break_even_usd_per_hour']:.2f}/instance-hour (--price NAME=USD)"
-            )
-    if cheapest:
-        print(f"* cheapest: {cheapest}")
-    if scenario["workload.mfu_basis"] == "end_to_end":
-        print(
-            "MFU basis end_to_end: comm = the part of compute time the network model puts in "
-            "exposed communication (inside the MFU, not added)"
+    return 0
+
+
+def _finite(obj: Any) -> Any:
+    """NaN/inf -> None, recursively (JSON has no NaN)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def cmd_outputs(args: argparse.Namespace) -> int:
+    """The output registry: every figure the tool reports, with unit, meaning and source."""
+    from goodput_lab.models.outputs import SECTIONS, reference_text
+
+    if args.json:
+        print_json(
+            {
+                "outputs": [
+                    {
+                        "key": o.key,
+                        "label": o.label,
+                        "unit": o.unit,
+                        "kind": o.kind,
+                        "section": title,
+                        "meaning": o.meaning,
+                        "formula": o.formula,
+                        "reference": o.reference,
+                        "source": reference_text(o.reference),
+                    }
+                    for _sid, title, outputs in SECTIONS
+                    for o in outputs
+                ]
+            }
         )
+        return 0
+    for _sid, title, outputs in SECTIONS:
+        print(f"{title}")
+        for o in outputs:
+            unit = f" [{o.unit}]" if o.unit else ""
+            print(f"  {o.key}{unit}: {o.meaning}")
+            if o.formula:
+                print(f"      = {o.formula}")
     return 0
 
 
@@ -280,19 +369,22 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_fields_help(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    e.add_argument("scenario", help="scenario TOML file (see data/scenarios/)")
+    e.add_argument("scenario", help="scenario TOML file or preset name (see data/scenarios/)")
     e.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
     e.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
     e.add_argument("--json", action="store_true", help="print one JSON object")
     e.set_defaults(func=cmd_evaluate)
 
     c = sub.add_parser("compare", help="goodput delta and savings of CANDIDATE over BASELINE")
-    c.add_argument("baseline")
-    c.add_argument("candidate")
-    c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    c.add_argument("baseline", help="scenario TOML file or preset name")
+    c.add_argument("candidate", help="scenario TOML file or preset name")
     c.add_argument(
-        "--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field on both"
+        "--set",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override a field in both scenarios",
     )
+    c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
     c.add_argument(
         "--set-candidate",
         action="append",
@@ -319,6 +411,26 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument("--mfu", action="append", metavar="INSTANCE=FRACTION", help="override MFU")
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_instances)
+
+    o = sub.add_parser(
+        "optimize", help="recommended checkpoint interval, hot spares and instance type"
+    )
+    o.add_argument("scenario", help="scenario TOML file or preset name")
+    o.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    o.add_argument(
+        "--deadline-days",
+        type=float,
+        help="the instance type and node count must train within this many days",
+    )
+    o.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    o.add_argument("--json", action="store_true", help="print one JSON object")
+    o.set_defaults(func=cmd_optimize)
+
+    out = sub.add_parser(
+        "outputs", help="the output registry: every reported figure, its unit and source"
+    )
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.set_defaults(func=cmd_outputs)
 
     d = sub.add_parser("dashboard", help="start the Streamlit dashboard")
     d.add_argument("--port", type=int, default=8501)

@@ -28,6 +28,8 @@ OPTIMAL_SUFFIX = ":optimal"
 CATALOG_PRICE_SUFFIX = ":catalog"
 UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
+BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
+MODIFIED = " (modified)"
 
 
 def widget_key(field_key: str) -> str:
@@ -55,12 +57,16 @@ def load_scenario(scenario: Scenario) -> None:
     ss = st.session_state
     ss[NAME_KEY] = scenario.name
     ss[DESC_KEY] = scenario.description
+    ss[BASE_KEY] = {"name": scenario.name, "values": dict(scenario.values)}
     for key, f in FIELDS.items():
         value = scenario[key]
         if key == "checkpoint.interval_minutes":
             optimal = value == "optimal"
             ss[widget_key(key) + OPTIMAL_SUFFIX] = optimal
             ss[widget_key(key)] = float(f.default) if optimal else float(value)
+            continue
+        if f.kind == "str" and key != "cluster.instance":
+            ss[widget_key(key)] = value or ""
             continue
         if f.optional:
             ss[widget_key(key) + CATALOG_PRICE_SUFFIX] = value is None
@@ -161,7 +167,20 @@ def scenario_from_state() -> Scenario:
         else:
             values[key] = from_display(key, ss[wk])
     meta = {"name": ss.get(NAME_KEY) or "Untitled scenario", "description": ss.get(DESC_KEY, "")}
-    return Scenario.from_dict({**values, **meta})
+    scenario = Scenario.from_dict({**values, **meta})
+    return mark_modified(scenario, ss.get(BASE_KEY))
+
+
+def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:
+    """``scenario`` named "<base name> (modified)" when its inputs differ from the scenario
+    last loaded (a preset, an upload or a link) and the user kept that scenario's name, so
+    page headers, report titles and file names never pass an edited preset off as the
+    preset itself."""
+    if not base or scenario.name != base.get("name"):
+        return scenario
+    if dict(scenario.values) == base.get("values"):
+        return scenario
+    return scenario.replace(name=f"{scenario.name}{MODIFIED}"[:200])
 
 
 def preset_names() -> list[str]:

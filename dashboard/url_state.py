@@ -2,8 +2,9 @@
 
 Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``
 and ``preset`` (whose description and unset fields are the base), plus a few page controls
-(:data:`PAGE_PARAMS`: the Compare page's two sources and edits, the tornado range, the
-heatmap colour, the optimizer's deadline) so that a link reproduces the view, not only the
+(:data:`PAGE_PARAMS`: the Compare page's sources and edits, the tornado range, the heatmap
+colour, the shared training deadline; :data:`PAGE_PATTERNS`: prices and MFUs entered per
+instance type on the Instances page) so that a link reproduces the view, not only the
 scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
 evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
@@ -12,6 +13,7 @@ evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -74,11 +76,23 @@ PAGE_PARAMS = {
     "cmp.candidate_edits": ("cmp:candidate:edits", _edits),
     "sens.pct": ("sens:pct", _number(5, 50, 5, int)),
     "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
-    "opt.deadline_on": ("opt:use_deadline", _bool),
-    "opt.deadline_days": ("opt:deadline", _number(1.0, 3650.0)),
+    "deadline.on": ("deadline:on", _bool),
+    "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
+    "plan.trials": ("plan:trials", _number(200, 5000, 1, int)),
+    "plan.seed": ("plan:seed", _number(0, 2**31 - 1, 1, int)),
+    "plan.risk_pct": ("plan:risk", _number(1, 50, 1, int)),
+    "plan.block_on": ("plan:use_block", _bool),
+    "plan.block_days": ("plan:block_days", _number(1.0, 3650.0)),
 }
+#: Page controls with one parameter per instance type: prefix -> (session-state prefix,
+#: validator).  The instance name after the prefix must look like a catalog name.
+PAGE_PATTERNS = {
+    "inst.price.": ("inst:price:", _number(0.01, 10_000.0)),
+    "inst.mfu.": ("inst:mfu:", _number(1.0, 100.0)),
+}
+_INSTANCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]{0,59}")
 ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS, *PAGE_PARAMS})
-MAX_VALUE_CHARS = 200
+MAX_VALUE_CHARS = 400
 MAX_PARAMS = 2 * len(ALLOWED)
 CATALOG_PRICE = "catalog"
 
@@ -127,13 +141,17 @@ def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
         raise ValidationError("link", "query parameters must be key=value pairs")
     if len(params) > MAX_PARAMS:
         raise ValidationError("link", f"has {len(params)} parameters (at most {MAX_PARAMS})")
-    unknown = sorted(str(k) for k in params if k not in ALLOWED)
+    unknown = sorted(str(k) for k in params if k not in ALLOWED and not _pattern(str(k)))
     if unknown:
         shown = ", ".join(repr(k[:40]) for k in unknown[:5])
         raise ValidationError(
             "link", f"unknown parameter(s) {shown}; allowed: name, preset and scenario fields"
         )
-    values = {str(k): _single(str(k), v) for k, v in params.items() if k not in PAGE_PARAMS}
+    values = {
+        str(k): _single(str(k), v)
+        for k, v in params.items()
+        if k not in PAGE_PARAMS and not _pattern(str(k))
+    }
     preset = values.pop(PRESET_PARAM, None)
     base = None
     if preset is not None:
@@ -154,9 +172,25 @@ def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
     return Scenario.from_dict(data, base=base), preset
 
 
+def _pattern(param: str) -> tuple[str, str, Any] | None:
+    """(state key, instance name, validator) of a per-instance page parameter, else None."""
+    for prefix, (state_prefix, check) in PAGE_PATTERNS.items():
+        if param.startswith(prefix):
+            name = param[len(prefix) :]
+            if _INSTANCE_NAME.fullmatch(name):
+                return state_prefix + name, name, check
+    return None
+
+
 def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
     """URL parameters for the page controls present in ``state`` (session state)."""
     out: dict[str, str] = {}
+    for key in state:
+        for prefix, (state_prefix, _) in PAGE_PATTERNS.items():
+            if isinstance(key, str) and key.startswith(state_prefix) and state[key] is not None:
+                name = key[len(state_prefix) :]
+                if _INSTANCE_NAME.fullmatch(name):
+                    out[prefix + name] = _text(float(state[key]))
     for param, (key, _) in PAGE_PARAMS.items():
         if key in state and state[key] is not None:
             value = state[key]
@@ -173,6 +207,18 @@ def decode_page(params: Mapping[str, Any]) -> dict[str, Any]:
         if param not in params:
             continue
         text = _single(param, params[param])
+        try:
+            out[key] = check(text)
+        except ValueError as exc:
+            raise ValidationError(
+                f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})"
+            ) from None
+    for param in params:
+        found = _pattern(str(param))
+        if found is None:
+            continue
+        key, _name, check = found
+        text = _single(str(param), params[param])
         try:
             out[key] = check(text)
         except ValueError as exc:

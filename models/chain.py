@@ -33,9 +33,19 @@ from . import checkpoint as ck
 from . import compute as cm
 from . import goodput as gp
 from . import network as net
+from . import pricing as pr
 from . import reliability as rel
 from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
-from .choices import CHOICE_ENUMS, DurableTier, MfuBasis, Placement, SaveMode, Strategy, Timings
+from .choices import (
+    CHOICE_ENUMS,
+    DurableTier,
+    MfuBasis,
+    Placement,
+    PricingModel,
+    SaveMode,
+    Strategy,
+    Timings,
+)
 from .fields import FIELDS
 from .outputs import LOSS_COMPONENTS
 
@@ -90,8 +100,10 @@ class FailureProcess(_Result):
     fabric_stall_minutes_per_day: np.ndarray
     detection_minutes: np.ndarray
     restart_minutes: np.ndarray
+    spot_interruptions_per_day: np.ndarray
+    spot_notice_seconds: np.ndarray
 
-    internal = ("detection_minutes", "restart_minutes")
+    internal = ("detection_minutes", "restart_minutes", "spot_notice_seconds")
 
     @property
     def recovery_before_restore_minutes(self) -> np.ndarray:
@@ -107,6 +119,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     shorter ones stall it (:func:`models.network.fabric_stall_minutes_per_day`); the expected
     replacement time mixes the hot-spare swap and the replacement path with the probability
     that no spare is free (M/G/∞ repair pool, :func:`models.reliability.probability_no_spare`).
+
+    Under ``pricing.model = 'spot'`` reclaimed instances are a second failure process,
+    λ_spot = N·r_spot (``pricing.spot_interruptions_per_node_day``), each announced
+    ``pricing.spot_notice_seconds`` ahead; whether a checkpoint fits in the notice is decided
+    by the checkpoint plan (step 2).  Reclaimed nodes draw on the hot-spare pool like failed
+    ones.  Other models have no Spot process (λ_spot = 0).
     """
     nodes = number(x, "cluster.nodes")
     node = as_float_array(
@@ -117,9 +135,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     timeout = number(x, "network.collective_timeout_seconds")
     fabric = as_float_array(net.fabric_failures_per_day(events, reroute, timeout))
     lam = node + fabric
+    spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
+    if choice(x, "pricing.model") is not PricingModel.SPOT:
+        spot = spot * 0.0
     p_none = as_float_array(
         rel.probability_no_spare(
-            lam, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
+            lam + spot, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
         )
     )
     repl = as_float_array(
@@ -143,6 +164,8 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         ),
         detection_minutes=number(x, "recovery.detection_minutes"),
         restart_minutes=number(x, "recovery.restart_minutes"),
+        spot_interruptions_per_day=np.broadcast_to(spot, shape),
+        spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
     )
 
 
@@ -170,6 +193,8 @@ class CheckpointPlan(_Result):
     checkpoint_size_TB: np.ndarray
     checkpoint_shard_GB_per_node: np.ndarray
     memory_required_GB_per_node: np.ndarray
+    spot_notice_save_seconds: np.ndarray
+    spot_save_fits_notice: np.ndarray
     tier_memory_save_seconds: np.ndarray
     tier_memory_restore_seconds: np.ndarray
     tier_nvme_save_seconds: np.ndarray
@@ -188,9 +213,15 @@ class CheckpointPlan(_Result):
     stale1_minutes: np.ndarray
     stale2_minutes: np.ndarray
     interval2_minutes: np.ndarray
+    failures_total_per_day: np.ndarray
+    spot_saved_per_day: np.ndarray
+    spot_saved_restore_minutes: np.ndarray
 
     internal = (
         "two_level",
+        "failures_total_per_day",
+        "spot_saved_per_day",
+        "spot_saved_restore_minutes",
         "failures_l1_per_day",
         "save1_minutes",
         "save2_minutes",
@@ -213,6 +244,18 @@ def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
+    """Whether the level-1 checkpoint survives losing the node it was taken on (bool array).
+
+    True for ``durable_only`` (level 1 is the durable tier) and for CPU memory with at least
+    two replicas (a peer holds every shard); False for local NVMe and a single in-memory copy.
+    """
+    strategy = Strategy(strategy)
+    if strategy is Strategy.MEMORY_DURABLE:
+        return as_float_array(replicas) >= 2
+    return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
+
+
 def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
     """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
     failures that fall back to the durable tier, and the intervals.
@@ -222,6 +265,14 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
     written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
     'optimal'`` uses it (capped at one week when there is no finite optimum).
+
+    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
+    The checkpoint that must be complete before it goes is the first one that survives losing
+    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
+    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
+    If its full write time fits in the notice the interruption loses no work (step 4 charges
+    the save and the recovery only); otherwise the interruption is a failure like any other
+    and joins the failure rates that set the intervals.
     """
     strategy = choice(x, "checkpoint.strategy")
     lv = ck.strategy_levels(
@@ -245,8 +296,23 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         tiers=_tier_params(x),
     )
     two = strategy.two_level
-    lam = failures.failures_per_day
+    replicas = number(x, "checkpoint.memory_replicas")
+    survives_l1 = spot_level1_survives(strategy, replicas)
+    notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
+    fits = as_float_array(notice_save <= failures.spot_notice_seconds)
+    spot = failures.spot_interruptions_per_day
+    unsaved = spot * (1.0 - fits)
+    lam = failures.failures_per_day + unsaved
     lam2 = lv["failures_l2_per_day"]
+    if two:  # a reclaimed node always loses its own copy; peers may have lost theirs too
+        q = as_float_array(
+            ck.probability_replicas_lost_in_window(
+                number(x, "reliability.node_failure_rate_per_day"),
+                replicas,
+                number(x, "checkpoint.rereplication_minutes"),
+            )
+        )
+        lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
     lam1 = lam - lam2
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
@@ -292,6 +358,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         checkpoint_size_TB=lv["size_TB"],
         checkpoint_shard_GB_per_node=lv["shard_GB"],
         memory_required_GB_per_node=lv["memory_required_GB_per_node"],
+        spot_notice_save_seconds=np.broadcast_to(notice_save, np.shape(lam)) * 1.0,
+        spot_save_fits_notice=np.broadcast_to(fits, np.shape(lam)) * 1.0,
         **tiers,
         two_level=two,
         failures_l1_per_day=lam1,
@@ -302,6 +370,11 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         stale1_minutes=lv["stale1_minutes"],
         stale2_minutes=lv["stale2_minutes"],
         interval2_minutes=t2,
+        failures_total_per_day=lam,
+        spot_saved_per_day=spot * fits,
+        spot_saved_restore_minutes=np.where(
+            survives_l1 | (not two), lv["restore1_minutes"], lv["restore2_minutes"]
+        ),
     )
 
 
@@ -393,9 +466,15 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     component's first-order minutes per day and scales them so that they add up to the exact
     loss (1 − g/(1 − s))·1440; the fabric stall adds g/(1 − s)·s·1440, so all components sum
     to (1 − g)·1440.
+
+    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
+    the replacement, the restart and the restore, R_s, and pauses the job, so they multiply
+    goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs; one during
+    another's recovery is neglected).  Their loss component is ``spot_notice``.  Those that do
+    not fit are already among the failures (step 2).
     """
     p = plan
-    lam = failures.failures_per_day
+    lam = p.failures_total_per_day
     lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
     r0 = failures.recovery_before_restore_minutes
     r1 = r0 + p.restore1_minutes + p.stale1_minutes
@@ -433,13 +512,22 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.where(total_fo > 0, exact_loss / np.where(total_fo > 0, total_fo, 1), 0.0)
     stall = failures.fabric_stall_minutes_per_day / MINUTES_PER_DAY
-    g = g0 * (1.0 - stall)
+    r_spot = (
+        p.spot_notice_save_seconds / 60.0
+        + failures.replacement_minutes_expected
+        + restart
+        + p.spot_saved_restore_minutes
+    )
+    x_spot = p.spot_saved_per_day * r_spot / MINUTES_PER_DAY
+    gs = 1.0 / (1.0 + x_spot)
+    g = g0 * gs * (1.0 - stall)
     losses = {name: comp[name] * scale for name in comp}
-    losses["fabric_stall"] = g0 * stall * MINUTES_PER_DAY
+    losses["spot_notice"] = g0 * (1.0 - gs) * MINUTES_PER_DAY
+    losses["fabric_stall"] = g0 * gs * stall * MINUTES_PER_DAY
     assert set(losses) == set(LOSS_COMPONENTS)
     return GoodputResult(
         goodput=g,
-        goodput_first_order=g1 * (1.0 - stall),
+        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * (1.0 - stall),
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=r_total + rework,
@@ -454,12 +542,17 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
 # --------------------------------------------------------------------------- 5. cost
 @dataclass(frozen=True)
 class Cost(_Result):
-    """Step 5: dollars per day and to train, at the price in force."""
+    """Step 5: dollars per day and to train, at the price in force and its storage."""
 
     usd_per_instance_hour: np.ndarray
+    usd_per_instance_hour_effective: np.ndarray
     cluster_usd_per_day: np.ndarray
     spare_usd_per_day: np.ndarray
+    storage_usd_per_day: np.ndarray
+    storage_file_system_usd_per_day: np.ndarray
+    storage_object_usd_per_day: np.ndarray
     total_usd_per_day: np.ndarray
+    total_usd_per_month: np.ndarray
     productive_usd_per_day: np.ndarray
     lost_usd_per_day: np.ndarray
     time_to_train_days: np.ndarray
@@ -473,6 +566,8 @@ class Cost(_Result):
     cost_within_mfu_communication_usd: np.ndarray
     cost_to_train_goodput_loss_usd: np.ndarray
     cost_to_train_spares_usd: np.ndarray
+    cost_to_train_storage_usd: np.ndarray
+    total_cost_to_train_usd: np.ndarray
     loss_usd_per_day: dict[str, np.ndarray]
 
     internal = ("loss_usd_per_day",)
@@ -484,23 +579,103 @@ class Cost(_Result):
         return out
 
 
-def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost:
+def _storage_input(x: Mapping[str, Any], key: str) -> np.ndarray:
+    """A storage price or file-system input; the shipped tables when absent."""
+    if key in x:
+        return as_float_array(x[key])
+    if key.startswith("tier."):
+        return as_float_array(ck.tier_inputs(ck.load_tiers())[key])
+    tiers = ck.load_tiers()
+    prices = pr.storage_price_inputs(
+        pr.load_storage_prices(), tiers["shared_fs"].throughput_MBps_per_TiB or float("nan")
+    )
+    return as_float_array(prices[key])
+
+
+def storage_cost(
+    x: Mapping[str, Any], plan: CheckpointPlan, good: GoodputResult
+) -> tuple[np.ndarray, np.ndarray]:
+    """(file system, object storage) USD/day of the durable checkpoint tier in use.
+
+    Shared file system (FSx for Lustre-like): provisioned TiB × 1024 GB × price of its
+    throughput tier per GB-month (:func:`models.pricing.file_system_usd_per_day`), paid while
+    it exists.  Object store (S3-like): the ``storage.retained_checkpoints`` full checkpoints
+    kept, per GB-month, plus one PUT per upload part of every durable checkpoint and one GET
+    per part of every restore from it (parts = nodes · ⌈shard / part size⌉;
+    :func:`models.pricing.object_storage_usd_per_day`).  CPU memory and local NVMe are part of
+    the instance price.  Only the durable tier of ``checkpoint.durable_tier`` is charged.
+    """
+    durable = choice(x, "checkpoint.durable_tier")
+    zero = as_float_array(0.0)
+    if durable is DurableTier.SHARED_FS:
+        fs = as_float_array(
+            pr.file_system_usd_per_day(
+                _storage_input(x, "tier.shared_fs.provisioned_TiB"),
+                _storage_input(x, "storage.fsx_usd_per_GB_month"),
+            )
+        )
+        return fs, zero
+    nodes = number(x, "cluster.nodes")
+    size_GB = plan.checkpoint_size_TB * 1000.0
+    parts = nodes * np.ceil(
+        plan.checkpoint_shard_GB_per_node * 1000.0 / number(x, "storage.object_part_MB")
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        saves_per_day = good.goodput * MINUTES_PER_DAY / plan.durable_interval_minutes
+    restores_per_day = (
+        plan.fallback_failures_per_day if plan.two_level else plan.failures_l1_per_day
+    )
+    obj = as_float_array(
+        pr.object_storage_usd_per_day(
+            number(x, "storage.retained_checkpoints") * size_GB,
+            _storage_input(x, "storage.object_usd_per_GB_month"),
+            saves_per_day * parts,
+            _storage_input(x, "storage.object_usd_per_1000_put"),
+            restores_per_day * parts,
+            _storage_input(x, "storage.object_usd_per_1000_get"),
+        )
+    )
+    return zero, obj
+
+
+def cost_step(
+    x: Mapping[str, Any],
+    step: StepTime,
+    good: GoodputResult,
+    plan: CheckpointPlan | None = None,
+) -> Cost:
     """Cost per day and to train.
 
-    cluster/day = N·price·24; lost/day = (1 − g)·cluster + spares; time to train =
-    steps·step / g [s → days]; cost to train = days · (cluster + spares)/day.  Under
+    price = the effective price per used instance-hour of the pricing model
+    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
+    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
+    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
+    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
+    time to train = steps·step / g [s → days]; cost to train = days · (cluster + spares)/day
+    (the instances, proportional to their price); total cost to train = days · total/day
+    (storage included).  Under
     ``end_to_end`` all productive time is compute (communication and bubble are inside the
     MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
     ``compute_only`` the step is compute (recomputation included) + bubble + exposed
     communication, and the last two are their own costs.  Infeasible configurations (memory,
     TP outside the scale-up domain) give NaN times and costs.
     """
-    price = number(x, "pricing.usd_per_instance_hour")
+    rate = number(x, "pricing.usd_per_instance_hour")
+    price = as_float_array(
+        pr.effective_usd_per_instance_hour(
+            rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
+        )
+    )
     nodes = number(x, "cluster.nodes")
     g = good.goodput
     cluster = nodes * price * HOURS_PER_DAY
     spare = number(x, "cluster.spare_nodes") * price * HOURS_PER_DAY
-    total = cluster + spare
+    if plan is not None:
+        fs, obj = storage_cost(x, plan, good)
+    else:
+        fs = obj = as_float_array(0.0)
+    storage = fs + obj
+    total = cluster + spare + storage
     train_s = step.steps_to_train * step.step_seconds
     with np.errstate(divide="ignore", invalid="ignore"):
         days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
@@ -524,14 +699,20 @@ def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost
         compute_cost = productive_cost * step.compute_share_of_step
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
-    cost = days * total
+    cost = days * (cluster + spare)
+    ones = np.ones_like(g)
     return Cost(
-        usd_per_instance_hour=price * np.ones_like(g),
+        usd_per_instance_hour=rate * ones,
+        usd_per_instance_hour_effective=price * ones,
         cluster_usd_per_day=cluster,
         spare_usd_per_day=spare,
+        storage_usd_per_day=storage * ones,
+        storage_file_system_usd_per_day=fs * ones,
+        storage_object_usd_per_day=obj * ones,
         total_usd_per_day=total,
+        total_usd_per_month=total * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
-        lost_usd_per_day=(1.0 - g) * cluster + spare,
+        lost_usd_per_day=(1.0 - g) * cluster + spare + storage,
         time_to_train_days=days,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
@@ -543,6 +724,8 @@ def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost
         cost_within_mfu_communication_usd=within_comm,
         cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
         cost_to_train_spares_usd=days * spare,
+        cost_to_train_storage_usd=days * storage,
+        total_cost_to_train_usd=days * total,
         loss_usd_per_day={
             name: minutes / MINUTES_PER_DAY * cluster
             for name, minutes in good.loss_minutes_per_day.items()
@@ -579,7 +762,7 @@ def run_chain(x: Mapping[str, Any]) -> ChainResult:
     plan = checkpoint_plan(x, failures)
     step = step_time(x)
     good = goodput_step(failures, plan)
-    return ChainResult(failures, plan, step, good, cost_step(x, step, good))
+    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan))
 
 
 __all__ = [
@@ -599,5 +782,7 @@ __all__ = [
     "failure_process",
     "goodput_step",
     "run_chain",
+    "spot_level1_survives",
     "step_time",
+    "storage_cost",
 ]

@@ -5,7 +5,7 @@ All functions are numpy-vectorised (scalars or arrays in, same shape out; floats
 all-scalar input).  Times are in seconds (``_s``) for transfers and in minutes
 (``_minutes``) for intervals and waste, bandwidths in GB/s (10^9 B/s), sizes in GB or TB.
 
-Notation (``/work/shared/REFERENCES.md`` §2-§3): M = job MTBF, δ (C) = blocking save time,
+Notation (``docs/references.md#notation``): M = job MTBF, δ (C) = blocking save time,
 R = restart time, τ (T) = compute time between checkpoints.  Two-level strategy: level 1
 (CPU memory with peer replicas, or local NVMe) every T₁, level 2 (shared file system or
 object store) every T₂; a fraction φ of failures destroys every level-1 copy of some shard
@@ -189,7 +189,7 @@ def checkpoint_size_TB(params_billion, bytes_per_param):
     """Full checkpoint size S = P · b [TB] (10^12 B).
 
     Mixed-precision Adam keeps bf16 weights, fp32 master weights and two fp32 moments,
-    ≈ 14-16 B/parameter (REFERENCES.md §3 [S]); BLOOM-176B's 2.3 TB is ≈ 13 B/param.
+    ≈ 14-16 B/parameter (docs/references.md#checkpoint-size); BLOOM-176B's 2.3 TB is ≈ 13 B/param.
 
     Examples
     --------
@@ -237,7 +237,7 @@ def tier_transfer_seconds(
 
 # --------------------------------------------------------------------------- intervals
 def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes):
-    """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], REFERENCES.md §2).
+    """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], docs/references.md#checkpoint-interval).
 
     Examples
     --------
@@ -280,7 +280,7 @@ def two_level_waste_first_order(
     restart1_minutes,
     restart2_minutes,
 ):
-    """First-order waste of a two-level strategy (REFERENCES.md §3, after [4]) [fraction].
+    """First-order waste of a two-level strategy (docs/references.md#two-level-checkpointing, after [4]) [fraction].
 
     W = C₁/T₁ + C₂/T₂ + λ₁(T₁/2 + R₁) + λ₂(T₂/2 + R₂), λ per minute; λ₁ are the failures
     recoverable from level 1, λ₂ those that fall back to level 2.
@@ -357,7 +357,7 @@ def two_level_optimal_intervals_minutes(
     """Optimal pair (T₁*, T₂*) of a two-level strategy [min].
 
     Minimising :func:`two_level_waste_first_order` separates: each level follows Young
-    with its own failure class, T₁* = √(2C₁/λ₁), T₂* = √(2C₂/λ₂) (REFERENCES.md §3).
+    with its own failure class, T₁* = √(2C₁/λ₁), T₂* = √(2C₂/λ₂) (docs/references.md#two-level-checkpointing).
     With ``exact=True`` each factor of :func:`two_level_goodput` is minimised exactly
     (Lambert W, :func:`models.goodput.exact_optimal_interval_minutes`), which is the exact
     maximiser of that product.  ``inf`` for a level with no failures.
@@ -546,6 +546,13 @@ def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
         out[f"tier.{name}.aggregate_write_GBps"] = t.aggregate_GBps("write")
         out[f"tier.{name}.aggregate_read_GBps"] = t.aggregate_GBps("read")
         out[f"tier.{name}.fixed_seconds"] = t.fixed_seconds
+        # size and throughput tier price the file system (models.pricing; NaN = not given)
+        out[f"tier.{name}.provisioned_TiB"] = (
+            float("nan") if t.provisioned_TiB is None else t.provisioned_TiB
+        )
+        out[f"tier.{name}.throughput_MBps_per_TiB"] = (
+            float("nan") if t.throughput_MBps_per_TiB is None else t.throughput_MBps_per_TiB
+        )
     return out
 
 

@@ -108,6 +108,26 @@ class FailureScaling(StrEnum):
     MIXED = "mixed"
 
 
+class PricingModel(StrEnum):
+    """How the instances are paid for (``pricing.model``).
+
+    The terms of each model (commitment, upfront payment, what idle hours cost, Capacity
+    Block lengths and sizes, the Spot notice) are in :data:`models.pricing.TERMS`.
+    """
+
+    ON_DEMAND = "on_demand"
+    SAVINGS_PLAN_1Y = "savings_plan_1y"
+    SAVINGS_PLAN_3Y = "savings_plan_3y"
+    CAPACITY_BLOCK = "capacity_block"
+    SPOT = "spot"
+    HYPERPOD = "hyperpod"
+    CUSTOM = "custom"
+
+    @property
+    def is_savings_plan(self) -> bool:
+        return self in (PricingModel.SAVINGS_PLAN_1Y, PricingModel.SAVINGS_PLAN_3Y)
+
+
 #: Choice field key -> enum.
 CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "checkpoint.strategy": Strategy,
@@ -123,6 +143,7 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.balanced_stages": OnOff,
     "workload.gradient_precision": GradientPrecision,
     "reliability.failure_scaling": FailureScaling,
+    "pricing.model": PricingModel,
 }
 
 

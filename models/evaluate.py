@@ -19,12 +19,13 @@ from typing import Any
 import numpy as np
 
 from . import checkpoint as ck
+from . import pricing as pr
 from .catalog import Instance, instance_inputs, load_catalog
 from .chain import ChainResult, run_chain
-from .choices import CHOICE_ENUMS, Strategy
+from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
-from .outputs import LOSS_COMPONENTS, OUTPUTS
+from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
 
@@ -67,8 +68,13 @@ def resolve_inputs(
     (:mod:`models.choices`); the node type's specs are added as ``instance.*`` (NaN where the
     catalog does not know them) and the tier table as ``tier.<name>.<param>``
     (``data/checkpoint_tiers.csv`` unless ``tiers`` is given).  ``pricing.usd_per_instance_hour``
-    holds the price in force (:func:`models.pricing.price_in_force`, or ``price``) and
-    ``pricing.price`` the :class:`~models.pricing.Price` itself.
+    holds the price in force under the scenario's pricing model
+    (:func:`models.pricing.price_in_force`, or ``price``), ``pricing.price`` the
+    :class:`~models.pricing.Price` itself and ``pricing.overrun_usd_per_instance_hour`` the
+    price after a Capacity Block (:func:`models.pricing.overrun_price`; NaN when unknown).
+    The ``storage.*`` prices come from the dated storage price table
+    (:func:`models.pricing.load_storage_prices`); a shared file system that is the durable
+    tier but cannot be priced (no size, or a throughput tier the table lacks) is an error.
     """
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
@@ -87,9 +93,38 @@ def resolve_inputs(
     inputs["checkpoint.interval_optimal"] = interval == "optimal"
     if interval == "optimal":
         inputs["checkpoint.interval_minutes"] = np.nan
+    try:
+        overrun = pr.overrun_price(scenario, inst).usd_per_instance_hour
+    except ValidationError:
+        overrun = float("nan")  # only the Capacity Block plan needs it, and says so
+    inputs["pricing.overrun_usd_per_instance_hour"] = overrun
     inputs.update(instance_inputs(inst))
-    inputs.update(ck.tier_inputs(dict(tiers) if tiers is not None else ck.load_tiers()))
+    tier_table = dict(tiers) if tiers is not None else ck.load_tiers()
+    inputs.update(ck.tier_inputs(tier_table))
+    inputs.update(_storage_prices(scenario, tier_table["shared_fs"]))
     return inputs
+
+
+def _storage_prices(scenario: Scenario, fs: ck.Tier) -> dict[str, float]:
+    """The storage price inputs; refuses a durable shared file system it cannot price."""
+    prices = pr.load_storage_prices()
+    tp = fs.throughput_MBps_per_TiB
+    out = pr.storage_price_inputs(prices, float("nan") if tp is None else tp)
+    if DurableTier(scenario["checkpoint.durable_tier"]) is DurableTier.SHARED_FS:
+        tiers = sorted(pr.fsx_tiers(prices))
+        if fs.provisioned_TiB is None:
+            raise ValidationError(
+                "checkpoint tiers, shared_fs provisioned_TiB",
+                "is empty, so the shared file system cannot be priced; enter its size in TiB",
+            )
+        if tp is None or not np.isfinite(out["storage.fsx_usd_per_GB_month"]):
+            raise ValidationError(
+                "checkpoint tiers, shared_fs throughput_MBps_per_TiB",
+                f"{tp!r} has no price in {pr.DEFAULT_STORAGE_PRICES.name}; allowed: "
+                + ", ".join(f"{t:g}" for t in tiers)
+                + " MB/s/TiB (FSx for Lustre PERSISTENT_2)",
+            )
+    return out
 
 
 def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
@@ -128,15 +163,21 @@ class Evaluation:
 
     @property
     def texts(self) -> dict[str, str]:
-        """The text figures: price source and date, the MFU basis."""
+        """The text figures: pricing model, price source and date, the MFU basis."""
         return {
+            "pricing_model": self.price.model,
             "price_source": self.price.source,
             "price_as_of": self.price.as_of,
             "mfu_basis": self.chain.step.mfu_basis,
         }
 
     def loss_breakdown(self) -> list[dict[str, Any]]:
-        """Rows of (component, label, minutes/day, USD/day, share of wall time)."""
+        """Rows of (component, label, kind, minutes/day, USD/day, share of wall time).
+
+        ``kind = "time"`` rows are wall-clock losses; they add up to (1 − g)·1440 min/day.
+        The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost money but no
+        wall time (0 minutes).  All USD rows add up to ``lost_usd_per_day``.
+        """
         rows = []
         for name, label in LOSS_COMPONENTS.items():
             m = self.metrics[f"loss_{name}_minutes_per_day"]
@@ -144,9 +185,22 @@ class Evaluation:
                 {
                     "component": name,
                     "label": label,
+                    "kind": "time",
                     "minutes_per_day": m,
                     "usd_per_day": self.metrics[f"loss_{name}_usd_per_day"],
                     "fraction_of_wall_time": m / MINUTES_PER_DAY,
+                }
+            )
+        usd = {"spares": "spare_usd_per_day", "storage": "storage_usd_per_day"}
+        for name, label in COST_LINES.items():
+            rows.append(
+                {
+                    "component": name,
+                    "label": label,
+                    "kind": "cost",
+                    "minutes_per_day": 0.0,
+                    "usd_per_day": self.metrics[usd[name]],
+                    "fraction_of_wall_time": 0.0,
                 }
             )
         return rows

@@ -21,6 +21,7 @@ from .choices import (
     Mlp,
     OnOff,
     Placement,
+    PricingModel,
     Recompute,
     SaveMode,
     Strategy,
@@ -372,7 +373,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "B/param",
         "Checkpoint bytes per parameter",
         "Mixed-precision Adam: bf16 weights + fp32 master weights + two fp32 moments ≈ 14-16 "
-        "B/param (REFERENCES.md §3 [S]; BLOOM-176B's 2.3 TB checkpoint ≈ 13 B/param). Used "
+        "B/param (docs/references.md#checkpoint-size; BLOOM-176B's 2.3 TB checkpoint ≈ 13 B/param). Used "
         "with workload.params_billion, sharded evenly over the nodes.",
         ui_min=2.0,
         ui_max=32.0,
@@ -388,7 +389,7 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "In-memory replicas",
         "Copies of each shard kept in CPU memory on different nodes (memory+durable). "
         "HyperPod replicates to adjacent nodes without documenting the count; 2 is our "
-        "assumption (REFERENCES.md §3).",
+        "assumption (docs/references.md#in-memory-replicas).",
         ui_min=1,
         ui_max=4,
         ui_step=1,
@@ -484,6 +485,20 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
 
 PRICING_FIELDS: tuple[Field, ...] = (
     Field(
+        "pricing.model",
+        "choice",
+        "on_demand",
+        label="Pricing model",
+        help="How the instances are paid for: 'on_demand' (per second, no commitment), "
+        "'savings_plan_1y'/'savings_plan_3y' (an hourly commitment paid for every hour of a 1- "
+        "or 3-year term), 'capacity_block' (EC2 Capacity Blocks for ML: 1-14 days in 1-day "
+        "steps, then 7-day steps up to 182 days, up to 64 instances a block, paid up front), "
+        "'spot' (interruptible with a two-minute notice), 'hyperpod' (SageMaker HyperPod ml.* "
+        "instances) or 'custom'. Terms and sources: docs/pricing.md.",
+        choices=values(PricingModel),
+        sensitivity=False,
+    ),
+    Field(
         "pricing.usd_per_instance_hour",
         "float",
         None,
@@ -491,9 +506,10 @@ PRICING_FIELDS: tuple[Field, ...] = (
         10_000.0,
         "USD/instance-h",
         "Price per instance-hour",
-        "Omit to use the catalog's on-demand price (data/instances.csv, with its as-of date); "
-        "set it for negotiated, reserved, historical or Capacity Block prices, with its "
-        "source and date below.",
+        "The hourly rate of the pricing model. Omit to use the dated public price: the "
+        "catalog's on-demand price (data/instances.csv) or the price table for the other "
+        "models (data/prices_2024-12.csv); where neither has a public figure (Savings Plans, "
+        "Spot, HyperPod, custom) enter yours, with its source and date below.",
         optional=True,
         ui_min=0.0,
         ui_max=200.0,
@@ -505,7 +521,7 @@ PRICING_FIELDS: tuple[Field, ...] = (
         None,
         label="Price source",
         help="Where the scenario's own price comes from (shown next to every dollar figure). "
-        "Ignored when the catalog price is used.",
+        "Ignored when the catalog or price-table price is used.",
         optional=True,
         sensitivity=False,
         max_length=400,
@@ -519,6 +535,108 @@ PRICING_FIELDS: tuple[Field, ...] = (
         optional=True,
         sensitivity=False,
         max_length=40,
+    ),
+    Field(
+        "pricing.commitment_utilization",
+        "float",
+        1.0,
+        0.01,
+        1.0,
+        "",
+        "Commitment used",
+        "Savings Plans only: the share of the commitment term's hours that the committed "
+        "spend does paid work (this run or any other). A Savings Plan is paid every hour of "
+        "its 1- or 3-year term whether used or not (AWS Savings Plans FAQ), so the effective "
+        "price is the rate divided by this share. 1 = the commitment is always used.",
+        ui_min=0.05,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+    ),
+    Field(
+        "pricing.overrun_usd_per_instance_hour",
+        "float",
+        None,
+        0.0,
+        10_000.0,
+        "USD/instance-h",
+        "Overrun price after a Capacity Block",
+        "What an hour costs once a Capacity Block has ended and the run is not finished "
+        "(instances in a block are terminated at its end). Omit to use the on-demand price "
+        "in force (the catalog's, or the scenario's own when the model is on_demand).",
+        optional=True,
+        ui_min=0.0,
+        ui_max=200.0,
+        ui_step=0.01,
+        sensitivity=False,
+    ),
+    Field(
+        "pricing.spot_interruptions_per_node_day",
+        "float",
+        0.0066,
+        0.0,
+        1.0,
+        "per node-day",
+        "Spot interruptions",
+        "Spot only: interruptions per node per day, a second failure process next to node "
+        "failures. AWS's Spot Instance Advisor publishes only buckets of the share of instances "
+        "reclaimed per month (<5% ... >20%); the default is the lower edge of the highest "
+        "bucket, 20%/month = 0.0066 per node-day, an assumption: enter your own.",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+    ),
+    Field(
+        "pricing.spot_notice_seconds",
+        "float",
+        120.0,
+        0.0,
+        3600.0,
+        "s",
+        "Spot interruption notice",
+        "Warning before a Spot instance is reclaimed: two minutes (AWS, 'Spot Instance "
+        "interruption notices', emitted on a best-effort basis). A checkpoint that can be "
+        "written within it loses no work.",
+        ui_min=0.0,
+        ui_max=600.0,
+        ui_step=10.0,
+        sensitivity=False,
+    ),
+)
+
+STORAGE_FIELDS: tuple[Field, ...] = (
+    Field(
+        "storage.retained_checkpoints",
+        "int",
+        2,
+        1,
+        10_000,
+        "checkpoints",
+        "Durable checkpoints kept",
+        "Full checkpoints retained on the durable tier (object storage is billed per GB-month "
+        "of what is kept; the shared file system must hold them). 2 = the last good one and "
+        "the one being written (our assumption).",
+        ui_min=1,
+        ui_max=50,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "storage.object_part_MB",
+        "float",
+        64.0,
+        5.0,
+        5120.0,
+        "MB",
+        "Object upload part size",
+        "Each node uploads its shard to object storage in parts (S3 multipart upload allows "
+        "parts of 5 MiB to 5 GiB); every part is one PUT request when saved and one GET when "
+        "restored. 64 MB is our assumption.",
+        ui_min=8.0,
+        ui_max=1024.0,
+        ui_step=8.0,
+        sensitivity=False,
     ),
 )
 
@@ -966,8 +1084,9 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         "Inter-node efficiency η",
         "Achieved share of the scale-out line rate in collectives at scale. 4 × p6-b200 nodes "
         "measured 73% of EFA per accelerator in an all-reduce (stas00/ml-engineering, "
-        "network/README.md); no full-scale p5 figure is published: set it from your "
-        "NCCL-tests busbw. 0.75 is the middle of the 0.6-0.9 range.",
+        "network/README.md); no full-scale p5 figure is published "
+        "(docs/references.md#collectives): set it from your NCCL-tests busbw. 0.75 is the "
+        "middle of the 0.6-0.9 range.",
         ui_min=0.3,
         ui_max=1.0,
         ui_step=0.05,
@@ -982,7 +1101,7 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         "µs",
         "Inter-node latency α",
         "Per-step latency of a collective across nodes. AWS describes its fabric as '10p10u': "
-        "under 10 µs across tens of thousands of servers (REFERENCES.md §6).",
+        "under 10 µs across tens of thousands of servers (docs/references.md#collectives).",
         ui_min=0.0,
         ui_max=100.0,
         ui_step=1.0,
@@ -1089,6 +1208,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "recovery": RECOVERY_FIELDS,
     "checkpoint": CHECKPOINT_FIELDS,
     "pricing": PRICING_FIELDS,
+    "storage": STORAGE_FIELDS,
     "workload": WORKLOAD_FIELDS,
     "network": NETWORK_FIELDS,
     "simulation": SIMULATION_FIELDS,

@@ -1,6 +1,6 @@
 """Goodput from failures and checkpoints: first-order waste and Daly's exact expectation.
 
-Notation (REFERENCES.md §2): M = job MTBF, δ = blocking checkpoint save time, R = restart
+Notation (docs/references.md#notation): M = job MTBF, δ = blocking checkpoint save time, R = restart
 time (detection + replacement + restart + restore), τ = compute time between checkpoints.
 Every function takes minutes and broadcasts over numpy arrays.
 

@@ -30,9 +30,16 @@ Process (units: minutes inside, days/hours at the interface)
   :func:`models.reliability.probability_no_spare`.
 * Fabric events shorter than the timeout pause training (no work lost) for the reroute time,
   drawn lognormal with the recovery spread.
+* Spot (``pricing.model = 'spot'``): reclaimed instances are a second Poisson stream (rate
+  N·r_spot) with a notice.  When the checkpoint that survives losing the node can be written
+  within the notice (``spot_save_fits_notice`` of the analytic chain), the work done so far,
+  the current segment's partial work included, is kept: the run pauses for the save,
+  replacement, restart and restore, and the partial work stays protected until the segment's
+  own checkpoint.  Otherwise the interruption is a node failure (rework since the last
+  surviving checkpoint).
 
 With exponential failures, fixed recovery times, no spares and no extra tiers the expected wall
-time to finish T_s of work is exactly Daly's T_w (REFERENCES.md §2,
+time to finish T_s of work is exactly Daly's T_w (docs/references.md#expected-wall-time-and-goodput,
 :func:`models.goodput.expected_wall_time_ratio`); tests/validation checks that.
 
 References
@@ -56,7 +63,10 @@ import numpy as np
 from scipy.special import gamma as gamma_fn
 
 from ._tools import MINUTES_PER_DAY
+from .chain import spot_level1_survives
+from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
+from .fields import FIELDS
 
 #: Limits of one simulation call (the CLI and the dashboard enforce them before running).
 MAX_TRIALS = 1_000_000
@@ -76,6 +86,7 @@ TIMELINE_EVENTS = (
     "restored",
     "stall",
     "stall_end",
+    "spot_notice",
     "finish",
 )
 
@@ -112,6 +123,11 @@ class SimulationParams:
     spare_usd_per_min: float
     goodput_analytic: float
     interval_minutes: float
+    spot_rate_per_min: float = 0.0  # Spot interruptions of the whole job
+    spot_saved: bool = True  # the surviving checkpoint fits in the notice: no work lost
+    spot_save_minutes: float = 0.0  # that save
+    spot_level1_survives: bool = True  # it is level 1 (else the durable tier)
+    spot_p_fallback: float = 1.0  # an unsaved interruption loses every level-1 copy
 
 
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
@@ -151,8 +167,22 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
     reroute_s = f("network.reroute_seconds", 90.0)
     timeout_s = f("network.collective_timeout_seconds", 600.0)
     stall_rate = fabric if reroute_s <= timeout_s else 0.0
-    price = f("pricing.usd_per_instance_hour")
+    price = ev.get("usd_per_instance_hour_effective", f("pricing.usd_per_instance_hour"))
     spares = int(f("cluster.spare_nodes"))
+    spot_rate = ev.get("spot_interruptions_per_day", 0.0) / MINUTES_PER_DAY
+    strategy = inputs.get("checkpoint.strategy", FIELDS["checkpoint.strategy"].default)
+    replicas = f("checkpoint.memory_replicas", FIELDS["checkpoint.memory_replicas"].default)
+    survives = bool(spot_level1_survives(strategy, replicas))
+    if two_level and survives:
+        q = float(
+            probability_replicas_lost_in_window(
+                node_rate,
+                replicas,
+                f("checkpoint.rereplication_minutes", 10.0),
+            )
+        )
+    else:
+        q = 1.0
     return SimulationParams(
         nodes=nodes,
         node_rate_per_min=node_rate / MINUTES_PER_DAY,
@@ -182,6 +212,11 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         spare_usd_per_min=spares * price / 60.0,
         goodput_analytic=ev["goodput"],
         interval_minutes=tau,
+        spot_rate_per_min=spot_rate,
+        spot_saved=ev.get("spot_save_fits_notice", 1.0) > 0.5,
+        spot_save_minutes=ev.get("spot_notice_save_seconds", 0.0) / 60.0,
+        spot_level1_survives=survives,
+        spot_p_fallback=q if two_level else 1.0,
     )
 
 
@@ -225,6 +260,7 @@ class SimulationResult:
     interval_minutes: float
     params: SimulationParams | None = field(default=None, repr=False)
     work_grid_minutes: np.ndarray | None = field(default=None, repr=False)
+    spot_interruptions: np.ndarray | None = None  # per trial: Spot interruptions (both kinds)
 
     # ------------------------------------------------------------------ summaries
     @property
@@ -313,7 +349,10 @@ def check_size(
         return
     p = inputs if isinstance(inputs, SimulationParams) else params_from_inputs(inputs)
     per_day = (
-        p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.stall_rate_per_min
+        p.nodes * p.node_rate_per_min
+        + p.extra_rate_per_min
+        + p.stall_rate_per_min
+        + p.spot_rate_per_min
     ) * MINUTES_PER_DAY
     # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
     expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
@@ -410,6 +449,8 @@ class _Chunk:
         self.failures = np.zeros(n, dtype=np.int64)
         self.stalls = np.zeros(n, dtype=np.int64)
         self.fallbacks = np.zeros(n, dtype=np.int64)
+        self.spot = np.zeros(n, dtype=np.int64)
+        self.prot = np.zeros(n)  # partial work of the current segment saved in a Spot notice
         self.gw = np.zeros((n, grid.size))  # work at grid times
         self.gp = np.ones(n, dtype=np.int64)  # next grid index (grid[0] = 0 has work 0)
         self.events = 0
@@ -561,8 +602,12 @@ class _Chunk:
                 ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
             else:
                 ts = np.full(a.size, np.inf)
+            if p.spot_rate_per_min > 0:
+                tsp = t0 + rng.exponential(1.0 / p.spot_rate_per_min, a.size)
+            else:
+                tsp = np.full(a.size, np.inf)
             t_fin = t0 + self._cum(m0, self.need - m0) - o0
-            ev = np.minimum(tf, ts)
+            ev = np.minimum(np.minimum(tf, ts), tsp)
             fin = t_fin <= ev
             over = ~fin & (ev > self.cap)
             # grid points inside the up period [t0, min(ev, t_fin)]
@@ -585,7 +630,7 @@ class _Chunk:
             if over.any():  # still running at the wall-time cap: unfinished
                 self.done[a[over]] = True
             # fabric stalls
-            st_ = ~fin & ~over & (ts < tf)
+            st_ = ~fin & ~over & (ts < tf) & (ts <= tsp)
             if st_.any():
                 si = a[st_]
                 e = ts[st_] - t0[st_] + o0[st_]
@@ -597,30 +642,74 @@ class _Chunk:
                 w = mm * tau1 + np.minimum(oo, tau1)
                 self._record(si, ts[st_] + d, _Const(w, si))
                 self.m[si], self.o[si], self.t[si] = mm, oo, ts[st_] + d
+                self.prot[si] = np.where(j > 0, 0.0, self.prot[si])
                 self.stalls[si] += 1
                 self.events += 2 * si.size
                 if tl is not None and si[0] == 0:
                     tl += [("stall", float(ts[st_][0])), ("stall_end", float(ts[st_][0] + d[0]))]
+            # Spot interruptions
+            sp = ~fin & ~over & ~st_ & (tsp < tf)
+            if sp.any():
+                if p.spot_saved:
+                    self._spot_saved(a[sp], tsp[sp], t0[sp], m0[sp], o0[sp], tl)
+                else:
+                    self.spot[a[sp]] += 1
+                    z = np.zeros(int(sp.sum()), dtype=bool)
+                    self._fail(a[sp], tsp[sp], z, ~z, t0[sp], m0[sp], o0[sp], tl, spot=True)
             # failures
-            fl = ~fin & ~over & ~st_
+            fl = ~fin & ~over & ~st_ & ~sp
             if fl.any():
                 self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl)
         self.timeline = tl
 
-    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl) -> None:
+    def _spot_saved(self, si, tsp, t0, m0, o0, tl) -> None:
+        """A Spot interruption whose checkpoint fits in the notice: nothing is lost.
+
+        The work done so far (the current segment's partial compute included) is saved; the
+        run pauses for the save, a replacement (hot spare or provider), the restart and the
+        restore, then resumes where it was.  The partial work stays protected against a later
+        failure until the segment's own checkpoint is taken.
+        """
+        p, tau1 = self.p, self.p.seg_compute
+        e = tsp - t0 + o0
+        j = self._segments_done(m0, e)
+        self.checkpoints += int(j.sum())
+        mm = m0 + j
+        oo = np.minimum(e - self._cum(m0, j), tau1)
+        node = np.ones(si.size, dtype=bool)
+        lost = np.full(si.size, not p.spot_level1_survives)
+        _, repl, rst, rsto = self._recovery(si, tsp, ~node, node, lost)
+        save = _lognormal(self.rng, p.spot_save_minutes, p.spread, si.size)
+        t_end = tsp + save + repl + rst + rsto
+        self._record(si, t_end, _Const(mm * tau1 + oo, si))
+        self.m[si], self.o[si], self.t[si] = mm, oo, t_end
+        self.prot[si] = oo
+        self.spot[si] += 1
+        self.events += 2 * si.size
+        if tl is not None and si[0] == 0:
+            tl += [("spot_notice", float(tsp[0])), ("restored", float(t_end[0]))]
+        over = t_end > self.cap
+        if over.any():
+            self.done[si[over]] = True
+
+    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False) -> None:
+        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice)."""
         p, rng, tau1 = self.p, self.rng, self.p.seg_compute
         j = self._segments_done(m0, tf - t0 + o0)
         self.checkpoints += int(j.sum())
         mm = m0 + j
-        self._consume(fi, node)
+        if not spot:  # a reclaimed instance is not one of the per-node failure renewals
+            self._consume(fi, node)
+        is_spot = np.full(fi.size, spot)
         # resolve the recovery, restarting it while failures hit during it
         idx, t_fail, c, nd = fi, tf, corr, node
         lost_any = np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
         t_end = np.empty(fi.size)
+        spot_hits = p.spot_rate_per_min > 0 and not p.spot_saved  # Spot joins the failures
         while idx.size:
             if self.two:
-                lost = rng.random(idx.size) < p.p_fallback
+                lost = rng.random(idx.size) < np.where(is_spot, p.spot_p_fallback, p.p_fallback)
             else:
                 lost = np.ones(idx.size, dtype=bool)
             lost_any[pos] |= lost
@@ -644,21 +733,32 @@ class _Chunk:
                     acc += float(x[0])
                     tl.append((nm, acc))
             t_next, c_next, n_next = self._next_failure(idx, t_fail)
+            s_next = np.zeros(idx.size, dtype=bool)
+            if spot_hits:  # an unsaved Spot interruption also restarts the recovery
+                t_spot = t_fail + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
+                s_next = t_spot < t_next
+                t_next = np.where(s_next, t_spot, t_next)
+                c_next = c_next & ~s_next
             hit = t_next < t_fail + dur
             t_end[pos[~hit]] = (t_fail + dur)[~hit]
             self.events += int((~hit).sum())
             if not hit.any():
                 break
-            self._consume(idx[hit], n_next[hit])
-            idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit]
+            self._consume(idx[hit], n_next[hit] & ~s_next[hit])
+            self.spot[idx[hit & s_next]] += 1
+            idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit] | s_next[hit]
+            is_spot = s_next[hit]
             pos = pos[hit]
         # work reverts to the last surviving checkpoint
         durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
+        # work saved in a Spot notice earlier in this segment survives (unless level 1 is lost)
+        o_new = np.where((j == 0) & ~lost_any, self.prot[fi], 0.0)
+        self.prot[fi] = o_new
         if self.two:
             self.fallbacks[fi] += lost_any.astype(np.int64)
-        self._record(fi, t_end, _Const(m_new * tau1, fi))
-        self.m[fi], self.o[fi], self.t[fi] = m_new, 0.0, t_end
+        self._record(fi, t_end, _Const(m_new * tau1 + o_new, fi))
+        self.m[fi], self.o[fi], self.t[fi] = m_new, o_new, t_end
         over = t_end > self.cap
         if over.any():
             oi = fi[over]
@@ -835,6 +935,7 @@ def simulate_params(
         interval_minutes=p.interval_minutes,
         params=p,
         work_grid_minutes=gw if keep_work_grid else None,
+        spot_interruptions=np.concatenate([c.spot for c in parts]),
     )
 
 
@@ -877,6 +978,9 @@ def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
         interval_minutes=first.interval_minutes,
         params=first.params,
         work_grid_minutes=gw,
+        spot_interruptions=cat("spot_interruptions")
+        if all(r.spot_interruptions is not None for r in parts)
+        else None,
     )
 
 

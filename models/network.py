@@ -43,7 +43,7 @@ US = 1e-6  # seconds per microsecond
 BUSBW_COLLECTIVES = ("all_reduce", "reduce_scatter", "all_gather", "all_to_all", "broadcast")
 
 #: Labelled reroute (fabric failover) stall times, in seconds.  Vendor claims are inputs, not
-#: measurements: each label says what it is.  REFERENCES.md §6.
+#: measurements: each label says what it is.  docs/references.md#fabric-reroutes-and-collective-timeouts.
 REROUTE_PRESETS_S: dict[str, float] = {
     "SIDR failover (AWS vendor claim: 'sub-second'; 1 s used) [unverified]": 1.0,
     "BFD detection (300 ms × 3) then reroute": 0.9,
@@ -152,7 +152,7 @@ ring_allgather_seconds = ring_reduce_scatter_seconds
 
 
 def tree_allreduce_seconds(size_bytes, ranks, bandwidth_GBps, alpha_us=0.0):
-    """Double-binary-tree all-reduce ≈ 2·⌈log2 p⌉·α + 2·n/B [s] (REFERENCES.md §6, [2]).
+    """Double-binary-tree all-reduce ≈ 2·⌈log2 p⌉·α + 2·n/B [s] (docs/references.md#collectives, [2]).
 
     Latency grows with log p instead of p, the bandwidth term does not shrink with p:
     trees win for small messages on many ranks, rings for large messages.
@@ -185,7 +185,7 @@ def hierarchical_allreduce_seconds(
     """Hierarchical all-reduce: scale-up reduce-scatter, network all-reduce, all-gather [s].
 
     Phases: intra = 2[(k−1)α_su + ((k−1)/k)·n/B_su] inside each scale-up domain and
-    inter = 2(N−1)α_net + 2((N−1)/N)·(n/k)/B_net across the N domains ([2]).  ``k`` ranks
+    inter = 2(N−1)α_net + 2((N−1)/N)·(n/k)/B_net across the N domains (docs/references.md#collectives; [2]).  ``k`` ranks
     per scale-up domain, B_net each rank's share of the node's scale-out bandwidth (e.g.
     EFA 3,200 Gb/s / 8 GPUs = 50 GB/s), already multiplied by any efficiency factor.  With
     k = 1 this is a ring across domains.
@@ -251,7 +251,7 @@ def network_GBps_per_rank(node_gbps, ranks_per_node, efficiency=1.0):
     """Each rank's share of the node's scale-out bandwidth: η · Gb/s / 8 / ranks [GB/s].
 
     ``efficiency`` η is the achieved fraction of line rate at scale (no trustworthy public
-    full-scale p5 bus bandwidth exists, REFERENCES.md §6: a user input, 0.6-0.9).
+    full-scale p5 bus bandwidth exists, docs/references.md#collectives: a user input, 0.6-0.9).
 
     Examples
     --------

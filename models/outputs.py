@@ -99,8 +99,10 @@ def display_unit(o: Output) -> str:
 
 
 def _usd(value: float, cents: bool | None = None) -> str:
-    sign = "−" if value < 0 else ""
     a = abs(value)
+    if a < 0.005:
+        return "$0"
+    sign = "−" if value < 0 else ""
     if cents is None:
         cents = a < 1000
     return f"{sign}${a:,.2f}" if cents else f"{sign}${a:,.0f}"
@@ -170,6 +172,16 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
     return f"{text} {o.unit}" if unit and o.unit and o.unit != "fraction" else text
+
+
+def format_usd(value: float, per: str | None = None, *, signed: bool = False) -> str:
+    """Dollars as people read them: $190,340/day, −$8,360, $98.32 (cents below $1,000)."""
+    if value is None or not math.isfinite(float(value)):
+        return "n/a"
+    text = _usd(float(value))
+    if signed and float(value) > 0:
+        text = "+" + text
+    return text + (f"/{per}" if per else "")
 
 
 def format_savings(value: float, per: str = "day") -> str:
@@ -251,6 +263,15 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "number",
         "Link or switch events per day that stall collectives until traffic is rerouted.",
         "input network.fabric_events_per_day",
+    ),
+    _o(
+        "spot_interruptions_per_day",
+        "Spot interruptions per day",
+        "per day",
+        "number",
+        "Spot instances reclaimed per day of the whole job (0 unless the pricing model is spot).",
+        "λ_spot = N · r_spot",
+        "aws_spot_advisor",
     ),
     _o(
         "fabric_stall_minutes_per_day",
@@ -463,6 +484,28 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "gemini2023",
         2,
     ),
+    _o(
+        "spot_notice_save_seconds",
+        "Save within a Spot notice",
+        "s",
+        "number",
+        "Time to complete the first checkpoint that survives losing the reclaimed node (level 1 "
+        "if it is CPU memory with two or more replicas or the durable tier, else the durable "
+        "tier).",
+        "full write time of that level",
+        "derived",
+        1,
+    ),
+    _o(
+        "spot_save_fits_notice",
+        "Save fits in the Spot notice",
+        "",
+        "bool",
+        "Yes when that checkpoint can be written within the Spot notice, so a reclaimed "
+        "instance loses no work.",
+        "save ≤ notice (two minutes on AWS)",
+        "aws_spot_notice",
+    ),
     *(
         _o(
             f"tier_{tier}_{what}_seconds",
@@ -556,6 +599,24 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "The price in force for one node-hour (see price_source and price_as_of).",
         "catalog on-demand price, or the scenario's own price",
     ),
+    _o(
+        "usd_per_instance_hour_effective",
+        "Effective price per instance-hour",
+        "USD/h",
+        "usd_rate",
+        "What a used instance-hour costs under the pricing model: a Savings Plan rate divided "
+        "by the share of its term the commitment is used, else the rate.",
+        "rate / commitment used (Savings Plans), else rate",
+        "aws_savings_plans",
+    ),
+    _o(
+        "pricing_model",
+        "Pricing model",
+        "",
+        "text",
+        "How the instances are paid for: on_demand, savings_plan_1y, savings_plan_3y, "
+        "capacity_block, spot, hyperpod or custom.",
+    ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
     _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
     _o(
@@ -571,8 +632,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cluster cost per day",
         "USD/day",
         "usd",
-        "What the job's nodes cost per day.",
-        "N × price × 24",
+        "What the job's nodes cost per day at the effective price of the pricing model.",
+        "N × effective price × 24",
     ),
     _o(
         "spare_usd_per_day",
@@ -580,15 +641,53 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "What the idle hot spares cost per day.",
-        "spares × price × 24",
+        "spares × effective price × 24",
+    ),
+    _o(
+        "storage_usd_per_day",
+        "Checkpoint storage per day",
+        "USD/day",
+        "usd",
+        "What the durable checkpoint tier costs per day: the shared file system's provisioned "
+        "capacity, or object storage of the retained checkpoints plus its requests.",
+        "file system + object storage",
+        "derived",
+    ),
+    _o(
+        "storage_file_system_usd_per_day",
+        "Shared file system per day",
+        "USD/day",
+        "usd",
+        "Provisioned capacity of the shared file system at the price of its throughput tier "
+        "(0 when it is not the durable tier).",
+        "TiB × 1024 GB × USD/GB-month ÷ (730 h / 24 h)",
+        "fsx_lustre_prices_classmethod",
+    ),
+    _o(
+        "storage_object_usd_per_day",
+        "Object storage per day",
+        "USD/day",
+        "usd",
+        "Retained checkpoints in object storage plus PUT and GET requests (0 when it is not "
+        "the durable tier).",
+        "kept GB × USD/GB-month ÷ 30.42 + PUTs/day × p_put + GETs/day × p_get",
+        "aws_s3_pricing",
     ),
     _o(
         "total_usd_per_day",
         "Total cost per day",
         "USD/day",
         "usd",
-        "Cluster plus hot spares per day.",
-        "cluster + spares",
+        "Cluster, hot spares and checkpoint storage per day.",
+        "cluster + spares + storage",
+    ),
+    _o(
+        "total_usd_per_month",
+        "Total cost per month",
+        "USD/month",
+        "usd",
+        "The same per average calendar month.",
+        "total per day × 365.25 / 12",
     ),
     _o(
         "productive_usd_per_day",
@@ -603,10 +702,13 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Lost per day",
         "USD/day",
         "usd",
-        "Paid time that does not advance training, plus idle spares.",
-        "(1 − g) × cluster cost + spares",
+        "Paid time that does not advance training, plus idle spares and checkpoint storage.",
+        "(1 − g) × cluster cost + spares + storage",
         "derived",
     ),
+)
+
+TRAIN_OUTPUTS: tuple[Output, ...] = (
     _o(
         "time_to_train_days",
         "Time to train",
@@ -632,7 +734,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Cost to train",
         "USD",
         "usd",
-        "What training the workload costs at the price in force (cluster and spares).",
+        "What the instances cost to train the workload at the price in force (cluster and "
+        "spares; storage is in total_cost_to_train_usd).",
         "days × total cost per day",
     ),
     _o(
@@ -704,6 +807,22 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Idle hot spares over the whole training run.",
         "spares cost per day × days",
+    ),
+    _o(
+        "cost_to_train_storage_usd",
+        "Cost: checkpoint storage",
+        "USD",
+        "usd",
+        "The durable checkpoint tier over the whole training run.",
+        "storage cost per day × days",
+    ),
+    _o(
+        "total_cost_to_train_usd",
+        "Whole bill to train",
+        "USD",
+        "usd",
+        "Instances and checkpoint storage over the whole training run.",
+        "days × (cluster + spares + storage) per day",
     ),
 )
 
@@ -1159,7 +1278,14 @@ LOSS_COMPONENTS: dict[str, str] = {
     "rework": "Rework since last checkpoint",
     "fallback_rework": "Rework after fallback to the durable tier",
     "checkpoint_save": "Checkpoint saves",
+    "spot_notice": "Spot interruptions saved in the notice",
     "fabric_stall": "Fabric reroute stalls",
+}
+
+#: Dollar-only lines of the loss breakdown: they cost money, not wall-clock time.
+COST_LINES: dict[str, str] = {
+    "spares": "Idle hot spares",
+    "storage": "Checkpoint storage",
 }
 
 LOSS_OUTPUTS: tuple[Output, ...] = tuple(
@@ -1189,16 +1315,674 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
     )
 )
 
-_SECTIONS: tuple[tuple[Output, ...], ...] = (
-    FAILURE_OUTPUTS,
-    CHECKPOINT_OUTPUTS,
-    GOODPUT_OUTPUTS,
-    LOSS_OUTPUTS,
-    STEP_OUTPUTS,
-    COST_OUTPUTS,
-    RELIABILITY_VALUE_OUTPUTS,
-    COMPARISON_OUTPUTS,
+PLAN_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "compute_days",
+        "Failure-free compute",
+        "days",
+        "number",
+        "Days the workload needs with no failures, saves or stalls.",
+        "steps × step time / 86,400",
+        "kaplan2020",
+        1,
+    ),
+    *(
+        _o(
+            f"block_days_p{q}",
+            f"Block for {q}% completion",
+            "days",
+            "number",
+            f"Capacity Block length inside which the run finishes with probability {q}% "
+            "(Monte Carlo), the 30-minute termination margin included.",
+            f"P{q} of the wall time to finish + 30 min",
+            "aws_capacity_blocks",
+            2,
+        )
+        for q in (50, 90, 99)
+    ),
+    _o(
+        "block_days",
+        "Block length",
+        "days",
+        "number",
+        "The Capacity Block length evaluated.",
+        "--block-days, else the cheapest block that meets the risk",
+        "aws_capacity_blocks",
+        2,
+    ),
+    _o(
+        "block_days_purchasable",
+        "Purchasable block",
+        "days",
+        "number",
+        "The shortest block AWS sells of at least that length (1-14 days, then 7-day steps to "
+        "182; n/a beyond).",
+        "smallest allowed duration ≥ block length",
+        "aws_capacity_blocks",
+        0,
+    ),
+    _o(
+        "probability_finish_within_block",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "Share of simulated runs that finish before the block's instances are terminated.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "probability_finish",
+        "Finishes within the block",
+        "fraction",
+        "percent",
+        "The same for one block length of the curve.",
+        "P(T + 30 min ≤ D)",
+        "derived",
+    ),
+    _o(
+        "block_cost_usd",
+        "Block price",
+        "USD",
+        "usd",
+        "What the block costs up front: days × 24 × instances × block rate.",
+        "D · 24 · n · p_block",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "expected_overrun_cost_usd",
+        "Expected overrun",
+        "USD",
+        "usd",
+        "Mean cost of the hours a run still needs after its block, at the fallback price.",
+        "mean of 1[T > U]·(T − U + move)·24·n·p_fallback",
+        "derived",
+    ),
+    _o(
+        "expected_storage_cost_usd",
+        "Expected storage",
+        "USD",
+        "usd",
+        "Mean cost of the checkpoint storage over the run's wall time.",
+        "storage/day × mean wall time",
+        "derived",
+    ),
+    _o(
+        "expected_total_cost_usd",
+        "Expected total cost",
+        "USD",
+        "usd",
+        "Mean over simulated runs of block + overrun + storage.",
+        "mean of total cost per run",
+        "derived",
+    ),
+    _o(
+        "p90_total_cost_usd",
+        "P90 total cost",
+        "USD",
+        "usd",
+        "Total cost that 90% of simulated runs stay under.",
+        "90th percentile of total cost per run",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_days",
+        "Cheapest block for the risk",
+        "days",
+        "number",
+        "The purchasable block with the least expected total cost whose probability of not "
+        "finishing is at most the stated risk.",
+        "argmin over allowed D with P(finish) ≥ 1 − risk",
+        "derived",
+        0,
+    ),
+    _o(
+        "cheapest_block_expected_total_cost_usd",
+        "Its expected total cost",
+        "USD",
+        "usd",
+        "Expected total cost of that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "cheapest_block_probability_finish",
+        "Its completion probability",
+        "fraction",
+        "percent",
+        "Probability that the run finishes inside that block.",
+        "",
+        "derived",
+    ),
+    _o(
+        "risk",
+        "Accepted risk",
+        "fraction",
+        "percent",
+        "The largest accepted probability of not finishing inside the block.",
+    ),
+    # time_to_finish_mean_days, unfinished_trials, trials, seed: see MONTECARLO_OUTPUTS
+    _o(
+        "capacity_blocks_needed",
+        "Capacity Blocks needed",
+        "",
+        "count",
+        "Blocks of at most 64 instances that hold the job's nodes and spares.",
+        "⌈instances / 64⌉",
+        "aws_capacity_blocks",
+    ),
+    _o(
+        "capacity_block_instances",
+        "Instances in blocks",
+        "nodes",
+        "count",
+        "Nodes plus hot spares reserved in the blocks.",
+        "nodes + spares",
+    ),
+    _o(
+        "capacity_block_usd_per_instance_hour",
+        "Block rate",
+        "USD/h",
+        "usd_rate",
+        "The Capacity Block's effective rate per instance-hour.",
+        "",
+        "aws_capacity_block_pricing",
+    ),
+    _o(
+        "overrun_usd_per_instance_hour",
+        "Fallback rate after the block",
+        "USD/h",
+        "usd_rate",
+        "What an instance-hour costs after the block ends (on-demand unless entered).",
+    ),
+    _o(
+        "capacity_block_price_source",
+        "Block price source",
+        "",
+        "text",
+        "Where the block rate comes from.",
+    ),
+    _o("capacity_block_price_as_of", "Block price as of", "", "text", "Date of the block rate."),
+    _o(
+        "overrun_price_source",
+        "Fallback price source",
+        "",
+        "text",
+        "Where the fallback rate comes from.",
+    ),
+    _o("overrun_price_as_of", "Fallback price as of", "", "text", "Date of the fallback rate."),
+    _o(
+        "transition_minutes",
+        "Move after the block",
+        "min",
+        "number",
+        "Replacement, restart and restore from the durable tier when an unfinished run moves "
+        "to new instances after its block.",
+        "replacement + restart + durable restore",
+        "",
+        1,
+    ),
 )
+
+BUDGET_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "failures_and_checkpoints_usd",
+        "Failures and checkpoints",
+        "USD",
+        "usd",
+        "What failures, recoveries, saves and stalls cost over the run under a pricing model: "
+        "the paid time that does not advance training, or under a Capacity Block the extra "
+        "block days they make the run need (those hours are already paid).",
+        "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate",
+        "derived",
+    ),
+)
+
+FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "file_system_TiB",
+        "File system size",
+        "TiB",
+        "number",
+        "Provisioned capacity of the shared file system.",
+        "",
+        "aws_fsx_throughput",
+        1,
+    ),
+    _o(
+        "file_system_throughput_MBps_per_TiB",
+        "Throughput tier",
+        "MB/s/TiB",
+        "number",
+        "Throughput per TiB of the shared file system (FSx for Lustre PERSISTENT_2 tiers).",
+        "",
+        "aws_fsx_throughput",
+        0,
+    ),
+    _o(
+        "file_system_savings_usd_per_day",
+        "Saved by the recommended file system",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the current file system minus those of the recommended one "
+        "(faster saves against a higher storage price).",
+        "lost(current) − lost(best)",
+        "derived",
+    ),
+)
+
+INSTANCE_OUTPUTS: tuple[Output, ...] = (
+    _o("instance", "Instance", "", "text", "Catalog name of the node type."),
+    _o("accelerator", "Accelerator", "", "text", "Accelerator model of the node type."),
+    _o(
+        "accelerators_per_node",
+        "Accelerators per node",
+        "",
+        "count",
+        "Accelerators in one node of this type.",
+        "",
+        "aws_instances",
+    ),
+    _o(
+        "nodes",
+        "Nodes",
+        "nodes",
+        "count",
+        "Nodes of this type in the job (the cheapest count that meets the deadline, if one "
+        "is set).",
+    ),
+    _o(
+        "price_known",
+        "Price known",
+        "",
+        "bool",
+        "Whether a price exists for this type (the catalog's or yours).",
+    ),
+    _o(
+        "mfu",
+        "MFU",
+        "fraction",
+        "percent",
+        "Model FLOPs utilisation used for this type (end_to_end and compute_only bases).",
+        "scenario MFU × catalog MFU ratio, or entered",
+        "palm2022",
+    ),
+    _o("mfu_source", "MFU source", "", "text", "Where this type's MFU comes from."),
+    _o(
+        "node_failure_rate_per_day",
+        "Node failure rate",
+        "per node-day",
+        "percent",
+        "Failures per node per day on this type, after the failure-scaling rule.",
+        "r·[(1 − s) + s·k/k₀]",
+        "llama3_2024",
+    ),
+    _o(
+        "feasible",
+        "Can run",
+        "",
+        "bool",
+        "Whether the workload can run on this type (memory, tensor-parallel domain, catalog "
+        "figures).",
+    ),
+    _o("meets_deadline", "Meets deadline", "", "bool", "Whether it trains within the deadline."),
+    _o("reason", "Note", "", "text", "Why a figure is missing or the type is not ranked."),
+    _o(
+        "node_hours",
+        "Node-hours",
+        "node-h",
+        "count",
+        "Node-hours to train (cluster and spares): the cost at $1 per instance-hour.",
+        "days × 24 × (nodes + spares)",
+    ),
+    _o(
+        "cost_compute_usd",
+        "Productive compute",
+        "USD",
+        "usd",
+        "Part of the cost to train spent on productive steps.",
+        "see cost_to_train_compute_usd",
+    ),
+    _o(
+        "cost_communication_usd",
+        "Added communication",
+        "USD",
+        "usd",
+        "Exposed communication added to compute (compute_only basis).",
+    ),
+    _o(
+        "cost_bubble_usd",
+        "Added bubble",
+        "USD",
+        "usd",
+        "Pipeline bubble added to compute (compute_only basis).",
+        "",
+        "narayanan2021",
+    ),
+    _o(
+        "cost_communication_within_mfu_usd",
+        "Communication inside the MFU",
+        "USD",
+        "usd",
+        "Part of the compute cost the network model attributes to exposed communication "
+        "(end_to_end basis).",
+    ),
+    _o(
+        "cost_bubble_within_mfu_usd",
+        "Bubble inside the MFU",
+        "USD",
+        "usd",
+        "Part of the compute cost the model attributes to the pipeline bubble (end_to_end).",
+        "",
+        "narayanan2021",
+    ),
+    _o(
+        "cost_failure_and_checkpoint_usd",
+        "Failures and checkpoints",
+        "USD",
+        "usd",
+        "Part of the cost to train lost to failures, recovery, rework, saves and stalls.",
+        "cluster cost × days × (1 − g)",
+        "daly2006",
+    ),
+    _o("cost_spares_usd", "Hot spares", "USD", "usd", "Idle hot spares over the run."),
+    _o(
+        "bf16_dense_tflops",
+        "Peak BF16",
+        "TFLOP/s",
+        "number",
+        "Dense BF16 peak per accelerator.",
+        "",
+        "ml_engineering",
+        0,
+    ),
+    _o(
+        "peak_ratio_vs_reference",
+        "Peak ratio",
+        "×",
+        "number",
+        "Peak BF16 per accelerator relative to the reference type (p5.48xlarge).",
+        "peak / peak_ref",
+    ),
+    _o(
+        "modeled_ratio_vs_reference",
+        "Modelled ratio",
+        "×",
+        "number",
+        "Useful FLOP/s per accelerator over the whole run (MFU, communication, failures and "
+        "checkpoints included) relative to the reference type.",
+        "(6ND / (days · accelerators)) / same for the reference",
+    ),
+    _o("cheapest", "Cheapest", "", "bool", "The lowest cost to train among ranked types."),
+    _o(
+        "break_even_usd_per_hour",
+        "Break-even price",
+        "USD/h",
+        "usd_rate",
+        "Price per instance-hour below which this type would be the cheapest.",
+        "cheapest cost to train / this type's node-hours",
+    ),
+    _o(
+        "failure_share",
+        "Failure share of cost",
+        "fraction",
+        "percent",
+        "Share of the cost to train lost to failures and checkpoints.",
+        "failures and checkpoints / cost to train",
+    ),
+    _o(
+        "communication_share",
+        "Communication share of cost",
+        "fraction",
+        "percent",
+        "Share of the cost to train spent in exposed communication (added or inside the MFU).",
+    ),
+    _o(
+        "deadline_days",
+        "Deadline",
+        "days",
+        "number",
+        "Training must finish within this many days.",
+        "",
+        "",
+        0,
+    ),
+    _o("cheapest_nodes", "Nodes of the cheapest", "nodes", "count", "Its node count."),
+    _o(
+        "failure_scaling",
+        "Failure scaling",
+        "",
+        "text",
+        "How the node failure rate carries over to other node types.",
+    ),
+    _o(
+        "accelerator_failure_share",
+        "Failures that scale with accelerators",
+        "fraction",
+        "percent",
+        "Share of node failures caused by accelerators (mixed scaling).",
+        "GPU group of Llama 3's root causes: 268/419",
+        "llama3_2024",
+    ),
+    _o(
+        "scenario_usd_per_instance_hour",
+        "Scenario's own price",
+        "USD/h",
+        "usd_rate",
+        "The scenario's price in force (not mixed into the ranking).",
+    ),
+    _o("scenario_price_source", "Scenario price source", "", "text", "Its source."),
+    _o("scenario_price_as_of", "Scenario price date", "", "text", "Its date."),
+)
+
+OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
+    _o(
+        "recommended_checkpoint_interval_minutes",
+        "Recommended checkpoint interval",
+        "min",
+        "number",
+        "The exact optimum of the checkpoint interval (what the Optimizer recommends).",
+        "τ* = M·[1 + W₀(−e^{−(1+δ/M)})]",
+        "daly2006",
+        1,
+    ),
+    _o(
+        "goodput_at_recommended_interval",
+        "Goodput at the recommended interval",
+        "fraction",
+        "percent",
+        "Goodput with the recommended interval, all else as in the scenario.",
+        "",
+        "daly2006",
+    ),
+    _o(
+        "recommendation_savings_usd_per_day",
+        "Savings from interval and spares",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the recommended interval and spares together.",
+        "lost(now) − lost(recommended)",
+    ),
+    _o(
+        "current_checkpoint_interval_minutes",
+        "Current interval",
+        "min",
+        "number",
+        "The scenario's checkpoint interval.",
+        "",
+        "",
+        1,
+    ),
+    _o(
+        "interval_savings_usd_per_day",
+        "Savings from the interval",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the optimal checkpoint interval.",
+        "lost(τ_now) − lost(τ*)",
+        "daly2006",
+    ),
+    _o(
+        "spare_nodes",
+        "Recommended hot spares",
+        "nodes",
+        "count",
+        "Hot spare count that minimises the lost dollars per day (exhaustive search 0-200).",
+        "argmin_s lost(s)",
+        "kleinrock1975",
+    ),
+    _o("current_spare_nodes", "Current hot spares", "nodes", "count", "The scenario's spares."),
+    _o(
+        "spares_savings_usd_per_day",
+        "Savings from the spares",
+        "USD/day",
+        "usd",
+        "Lost dollars per day saved by the recommended spares (at the optimal interval).",
+        "lost(s_now) − lost(s*)",
+    ),
+    _o(
+        "break_even_spares",
+        "Spares that still pay",
+        "nodes",
+        "count",
+        "Largest spare count whose net savings versus none are still ≥ 0.",
+    ),
+    _o(
+        "spare_payoff_rates_per_day",
+        "Rates where one spare pays",
+        "per node-day",
+        "text",
+        "Node failure rate ranges in which one hot spare saves more than it costs.",
+        "roots of lost(0; r) − lost(1; r) = 0",
+        "kleinrock1975",
+    ),
+    _o(
+        "current_goodput",
+        "Current goodput",
+        "fraction",
+        "percent",
+        "Goodput of the scenario as it is.",
+        "",
+        "daly2006",
+    ),
+)
+
+MONTECARLO_OUTPUTS: tuple[Output, ...] = (
+    *(
+        _o(
+            f"goodput_{stat}",
+            f"Goodput ({name})",
+            "fraction",
+            "percent",
+            f"{name.capitalize()} of the simulated goodput over the horizon.",
+            "productive compute / wall time per run",
+            "daly2006",
+        )
+        for stat, name in (
+            ("mean", "mean"),
+            ("p5", "P5"),
+            ("p50", "median"),
+            ("p95", "P95"),
+            ("stderr", "standard error of the mean"),
+        )
+    ),
+    _o(
+        "goodput_analytic",
+        "Goodput (closed form)",
+        "fraction",
+        "percent",
+        "Daly's expectation for the same scenario, next to the simulation.",
+        "",
+        "daly2006",
+    ),
+    *(
+        _o(
+            f"time_to_finish_{stat}_days",
+            f"Time to finish ({name})",
+            "days",
+            "number",
+            f"{name.capitalize()} of the wall time to do the horizon's work.",
+            "",
+            "",
+            2,
+        )
+        for stat, name in (
+            ("mean", "mean"),
+            ("p5", "P5"),
+            ("p50", "median"),
+            ("p95", "P95"),
+            ("stderr", "standard error of the mean"),
+            ("analytic", "closed form"),
+        )
+    ),
+    _o("cost_mean_usd", "Cost per run (mean)", "USD", "usd", "Mean cost of one simulated run."),
+    _o(
+        "lost_mean_usd",
+        "Lost per run (mean)",
+        "USD",
+        "usd",
+        "Mean paid time per run that did not advance training, in dollars.",
+    ),
+    _o(
+        "lost_p95_usd",
+        "Lost per run (P95)",
+        "USD",
+        "usd",
+        "95th percentile of the lost dollars per run: one run in twenty loses more.",
+    ),
+    _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
+    _o(
+        "unfinished_trials",
+        "Unfinished runs",
+        "",
+        "count",
+        "Runs still unfinished after 4× the work (their time to finish is unknown).",
+    ),
+    _o("trials", "Runs", "", "count", "Independent simulated runs."),
+    _o(
+        "days",
+        "Horizon",
+        "days",
+        "number",
+        "Days of wall time each run is measured over.",
+        "",
+        "",
+        1,
+    ),
+    _o("seed", "Seed", "", "count", "Random seed (same seed, same result)."),
+    _o("events_simulated", "Events simulated", "", "count", "Failures, recoveries and stalls."),
+    _o("checkpoints_simulated", "Checkpoints simulated", "", "count", "Checkpoint saves."),
+    _o("seconds", "Run time", "s", "number", "Wall time the computation took.", "", "", 2),
+)
+
+#: Sections of the registry: (id, title, outputs).  Reports group figures beyond the
+#: core ones by section.  A bare tuple of outputs is accepted too (section "other").
+_SECTIONS: tuple = (
+    ("failures", "Failures", FAILURE_OUTPUTS),
+    ("checkpoint", "Checkpointing", CHECKPOINT_OUTPUTS),
+    ("goodput", "Goodput", GOODPUT_OUTPUTS),
+    ("losses", "Losses by component", LOSS_OUTPUTS),
+    ("compute", "Compute and network", STEP_OUTPUTS),
+    ("cost", "Cost", COST_OUTPUTS),
+    ("train", "Time and cost to train", TRAIN_OUTPUTS),
+    ("reliability", "Value of reliability", RELIABILITY_VALUE_OUTPUTS),
+    ("comparison", "Comparison", COMPARISON_OUTPUTS),
+    ("instances", "Instance choice", INSTANCE_OUTPUTS),
+    ("optimize", "Recommendations", OPTIMIZE_OUTPUTS),
+    ("montecarlo", "Monte Carlo", MONTECARLO_OUTPUTS),
+    ("plan", "Capacity Block plan", PLAN_OUTPUTS),
+    ("budget", "Budget by pricing model", BUDGET_OUTPUTS),
+    ("file_system", "Shared file system", FILE_SYSTEM_OUTPUTS),
+)
+
+
+def _normalise(sections) -> list[tuple[str, str, tuple[Output, ...]]]:
+    out = []
+    for sec in sections:
+        if len(sec) == 3 and isinstance(sec[0], str):
+            out.append((sec[0], sec[1], tuple(sec[2])))
+        else:
+            out.append(("other", "Other results", tuple(sec)))
+    return out
 
 
 def _build(sections: Iterable[Iterable[Output]]) -> dict[str, Output]:
@@ -1215,7 +1999,12 @@ def _build(sections: Iterable[Iterable[Output]]) -> dict[str, Output]:
     return out
 
 
-OUTPUTS: dict[str, Output] = _build(_SECTIONS)
+SECTIONS: list[tuple[str, str, tuple[Output, ...]]] = _normalise(_SECTIONS)
+OUTPUTS: dict[str, Output] = _build(outputs for _, _, outputs in SECTIONS)
+#: output key -> (section id, section title)
+SECTION_OF: dict[str, tuple[str, str]] = {
+    o.key: (sid, title) for sid, title, outputs in SECTIONS for o in outputs
+}
 
 
 def output(key: str) -> Output:

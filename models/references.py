@@ -202,9 +202,163 @@ _ALL: tuple[Reference, ...] = (
         "arXiv:2410.18124",
     ),
     Reference(
+        "aws_ec2_pricing",
+        "AWS, 'Amazon EC2 On-Demand Pricing' (per-second billing of running instances)",
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
+    ),
+    Reference(
+        "aws_savings_plans",
+        "AWS, 'Savings Plans FAQs' (a $/hour commitment for a one- or three-year term; "
+        "Compute and EC2 Instance Savings Plans)",
+        "https://aws.amazon.com/savingsplans/faqs/",
+    ),
+    Reference(
+        "aws_capacity_blocks",
+        "AWS, Amazon EC2 User Guide, 'Capacity Blocks for ML' and 'Find and purchase Capacity "
+        "Blocks' (1-14 days in 1-day steps, 7-day steps up to 182 days; up to 64 instances a "
+        "block, 256 across blocks; instances terminated from 30 minutes before the end)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html",
+    ),
+    Reference(
+        "aws_capacity_block_pricing",
+        "AWS, 'Amazon EC2 Capacity Blocks for ML Pricing' (reservation fee charged up front; "
+        "effective instance hourly rates, prices in force until 2025-01-01)",
+        "https://aws.amazon.com/ec2/capacityblocks/pricing/",
+    ),
+    Reference(
+        "aws_spot_notice",
+        "AWS, Amazon EC2 User Guide, 'Spot Instance interruption notices' (a warning two "
+        "minutes before the instance is stopped or terminated, best effort)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html",
+    ),
+    Reference(
+        "aws_spot_advisor",
+        "AWS, 'Spot Instance Advisor' (frequency of interruption over the trailing month, in "
+        "buckets <5%, 5-10%, 10-15%, 15-20%, >20%)",
+        "https://aws.amazon.com/ec2/spot/instance-advisor/",
+    ),
+    Reference(
+        "aws_sagemaker_pricing",
+        "AWS, 'Amazon SageMaker AI Pricing' (ml.* instance prices, HyperPod and training plans)",
+        "https://aws.amazon.com/sagemaker/pricing/",
+    ),
+    Reference(
+        "fsx_lustre_prices_classmethod",
+        "Classmethod, 'FSx for Lustre Persistent 2 のスペック別利用料金を手軽に確認したいので"
+        "表にしてみた' (hourly prices of PERSISTENT_2 file systems by size and throughput "
+        "tier, ap-northeast-1, 2022-09-03)",
+        "dev.classmethod.jp (DevelopersIO), 2022-09-03",
+    ),
+    Reference(
+        "aws_s3_pricing",
+        "AWS, 'Amazon S3 Pricing' (S3 Standard storage per GB-month, PUT and GET requests per "
+        "1,000), figures as quoted by secondary guides",
+        "https://aws.amazon.com/s3/pricing/",
+    ),
+    Reference(
         "owasp_csv",
         "OWASP, 'CSV Injection'",
         "https://owasp.org/www-community/attacks/CSV_Injection",
+    ),
+    # --- added with docs/references.md: sources the docs, docstrings and data files cite
+    Reference(
+        "wolff1982",
+        "R. W. Wolff, 'Poisson arrivals see time averages', Operations Research "
+        "30(2):223-231, 1982 (PASTA)",
+        "doi:10.1287/opre.30.2.223",
+    ),
+    Reference(
+        "corless1996",
+        "R. M. Corless, G. H. Gonnet, D. E. G. Hare, D. J. Jeffrey, D. E. Knuth, 'On the "
+        "Lambert W function', Advances in Computational Mathematics 5:329-359, 1996",
+        "doi:10.1007/BF02124750",
+    ),
+    Reference(
+        "lawless2003",
+        "J. F. Lawless, 'Statistical Models and Methods for Lifetime Data', 2nd ed., "
+        "Wiley, 2003 (exponential and censored Weibull likelihoods)",
+        "ISBN 978-0471372158",
+    ),
+    Reference(
+        "garwood1936",
+        "F. Garwood, 'Fiducial limits for the Poisson distribution', Biometrika "
+        "28(3/4):437-442, 1936 (exact Poisson intervals)",
+        "doi:10.1093/biomet/28.3-4.437",
+    ),
+    Reference(
+        "saltelli2008",
+        "A. Saltelli et al., 'Global Sensitivity Analysis: The Primer', Wiley, 2008 "
+        "(one-at-a-time sensitivity)",
+        "ISBN 978-0470059975",
+    ),
+    Reference(
+        "rfc5880",
+        "D. Katz, D. Ward, 'Bidirectional Forwarding Detection (BFD)', RFC 5880, 2010",
+        "https://www.rfc-editor.org/rfc/rfc5880",
+    ),
+    Reference(
+        "rfc4271",
+        "Y. Rekhter, T. Li, S. Hares, 'A Border Gateway Protocol 4 (BGP-4)', RFC 4271, 2006 "
+        "(hold timer)",
+        "https://www.rfc-editor.org/rfc/rfc4271",
+    ),
+    Reference(
+        "aws_10p10u",
+        "'AWS upgrades its 10p10u network to handle massive AI clusters', report on "
+        "P. DeSantis's AWS re:Invent 2024 keynote, December 2024 (secondary source)",
+        "https://gixtools.net/2024/12/aws-upgrades-its-10p10u-network-to-handle-massive-ai-clusters",
+    ),
+    Reference(
+        "nvidia_h100",
+        "NVIDIA, H100 Tensor Core GPU specifications (PCIe Gen5 128 GB/s, NVLink 900 GB/s)",
+        "https://www.nvidia.com/en-us/data-center/h100/",
+    ),
+    Reference(
+        "aws_neuron_trainium",
+        "AWS Neuron documentation, 'Trainium Architecture' (190 TFLOPS BF16, 32 GiB HBM at "
+        "820 GiB/s per chip)",
+        "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/general/arch/neuron-hardware/trainium.html",
+    ),
+    Reference(
+        "aws_neuron_trainium2",
+        "AWS Neuron documentation, 'Trainium2 Architecture' (667 TFLOPS BF16, 1,299 FP8 per chip)",
+        "https://awsdocs-neuron.readthedocs-hosted.com/en/latest/about-neuron/arch/neuron-hardware/trainium2.html",
+    ),
+    Reference(
+        "mlperf_training_v41",
+        "NVIDIA Technical Blog, 'NVIDIA Blackwell Doubles LLM Training Performance in MLPerf "
+        "Training v4.1', November 2024 (vendor blog: per-GPU 2x on GPT-3 175B, 2.2x on "
+        "Llama 2 70B LoRA vs Hopper)",
+        "https://developer.nvidia.com/blog/nvidia-blackwell-doubles-llm-training-performance-in-mlperf-training-v4-1/",
+    ),
+    Reference(
+        "s3_benchmark",
+        "D. Vassallo, s3-benchmark, 'S3 to EC2 Bandwidth' (c5n.18xlarge 8,003 MB/s, "
+        "measured 2019-04-02)",
+        "https://github.com/dvassallo/s3-benchmark",
+    ),
+    Reference(
+        "bloom_chronicles",
+        "BigScience, 'BigScience 176B Model' training page (BLOOM-176B: bf16 weights 329 GB, "
+        "full checkpoint with optimizer states 2.3 TB), 2022",
+        "https://bigscience.notion.site/BigScience-176B-Model-ad073ca07cdf479398d5f95d88e218c4",
+    ),
+    Reference(
+        "byterobust2025",
+        "B. Wan et al. (ByteDance), 'Robust LLM Training Infrastructure at ByteDance', 2025 "
+        "(97% ETTR, three-month job on 9,600 GPUs)",
+        "arXiv:2509.16293",
+    ),
+    Reference(
+        "crusoe_autoclusters",
+        "Crusoe, 'AutoClusters: Minimizing the impact of hardware failures in large GPU "
+        "clusters' (blog: failed nodes replaced in under 5 minutes)",
+        "https://www.crusoe.ai/resources/blog/autoclusters-minimizing-hardware-failures-in-large-gpu-clusters",
+    ),
+    Reference(
+        "aws_pricing_ondemand",
+        "AWS, 'Amazon EC2 On-Demand Pricing'",
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
     ),
 )
 

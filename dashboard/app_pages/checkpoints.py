@@ -10,58 +10,12 @@ from goodput_lab.dashboard.charts.checkpoints import (
     waste_curve_chart,
 )
 from goodput_lab.dashboard.services import checkpoints as svc
-from goodput_lab.models import ValidationError
+from goodput_lab.dashboard.services import display
+from goodput_lab.models import ValidationError, evaluate
 from goodput_lab.models import checkpoint as ck
 
-scenario, ev = page_context.current()
-m = ev.metrics
+scenario, _ev = page_context.current("Checkpoints")
 catalog = cache.catalog()
-
-st.title("Checkpoints")
-st.caption(
-    f"{scenario.name} — strategy **{scenario['checkpoint.strategy']}**, durable tier "
-    f"**{scenario['checkpoint.durable_tier']}**, {scenario['checkpoint.save_mode']} saves, "
-    f"times **{scenario['checkpoint.timings']}**. Intervals: Young (CACM 1974), Daly "
-    "(FGCS 2006) and the exact Lambert-W minimiser of Daly's expected wall time."
-)
-
-c1, c2, c3, c4 = st.columns(4)
-c1.metric(
-    "Blocking save",
-    f"{m['save_seconds']:.2f} s",
-    help=f"Level-1 save; checkpoint {m['checkpoint_size_TB']:.2f} TB = "
-    f"{m['checkpoint_shard_GB_per_node']:.2f} GB per node",
-)
-c2.metric("Restore", f"{m['restore_seconds']:.2f} s", help="Level-1 restore per failure")
-c3.metric(
-    "Checkpoint interval",
-    f"{m['checkpoint_interval_minutes']:.1f} min",
-    help=f"Optimal (exact) {m['optimal_checkpoint_interval_minutes']:.2f} min; Young "
-    f"{m['young_interval_minutes']:.2f}; Daly higher order "
-    f"{m['daly_higher_order_interval_minutes']:.2f}; Daly first order "
-    f"{m['daly_first_order_interval_minutes']:.2f}",
-)
-c4.metric(
-    "Checkpoint overhead",
-    f"{m['checkpoint_overhead_fraction'] * 100:.2f}%",
-    help="Share of failure-free time spent in blocking saves",
-)
-c5, c6, c7, c8 = st.columns(4)
-c5.metric("Goodput", f"{m['goodput'] * 100:.2f}%")
-c6.metric("Rework per failure", f"{m['rework_minutes_per_failure']:.1f} min")
-c7.metric(
-    "Fallbacks to durable tier",
-    f"{m['fallback_failures_per_day']:.3f}/day",
-    help="Failures that find no level-1 copy of some shard (two-level strategies only)",
-)
-if scenario["checkpoint.strategy"] == "durable_only":
-    c8.metric("Optimal durable interval", "single level", help="Same as the checkpoint interval")
-else:
-    c8.metric(
-        "Optimal durable interval",
-        f"{m['optimal_durable_interval_minutes']:.1f} min",
-        help=f"Current durable interval {m['durable_interval_minutes']:.1f} min",
-    )
 
 st.subheader("Checkpoint tiers")
 st.caption(
@@ -79,8 +33,52 @@ edited = st.data_editor(
 try:
     tiers = svc.tiers_from_table(edited)
 except ValidationError as exc:
-    st.error(f"Please fix the tier table — {exc}. Using the default tiers meanwhile.")
+    st.error(
+        f"Please fix the tier table — {page_context.plain(str(exc))}. Using the default "
+        "tiers meanwhile."
+    )
     tiers = ck.load_tiers()
+edited_tiers = tiers != ck.load_tiers()
+# the page's one baseline: the sidebar's scenario with this page's tier table
+ev = evaluate(scenario, catalog, tiers)
+m = ev.metrics
+
+st.subheader("This scenario")
+st.caption(
+    f"Strategy **{scenario['checkpoint.strategy']}**, durable tier "
+    f"**{scenario['checkpoint.durable_tier']}**, {scenario['checkpoint.save_mode']} saves; "
+    f"save/restore times **{svc.basis(scenario)}**, interval **{svc.interval_basis(scenario)}**. "
+    "Every comparison below is against these figures"
+    + (
+        " (computed with the tier table as edited above; other pages use "
+        "data/checkpoint_tiers.csv)."
+        if edited_tiers
+        else "; they equal the Overview's."
+    )
+)
+c1, c2, c3, c4 = st.columns(4)
+c1.metric(**display.tile("save_seconds", m["save_seconds"]))
+c2.metric(**display.tile("restore_seconds", m["restore_seconds"]))
+c3.metric(
+    "Checkpoint interval",
+    display.tile("checkpoint_interval_minutes", m["checkpoint_interval_minutes"])["value"],
+    help=f"Optimal (exact) {m['optimal_checkpoint_interval_minutes']:.2f} min; Young "
+    f"{m['young_interval_minutes']:.2f}; Daly higher order "
+    f"{m['daly_higher_order_interval_minutes']:.2f}; Daly first order "
+    f"{m['daly_first_order_interval_minutes']:.2f} (Young 1974; Daly 2006). All are computed "
+    "for this scenario's save time and failure rate.",
+)
+c4.metric(**display.tile("checkpoint_overhead_fraction", m["checkpoint_overhead_fraction"]))
+c5, c6, c7, c8 = st.columns(4)
+c5.metric(**display.tile("goodput", m["goodput"]))
+c6.metric(**display.tile("rework_minutes_per_failure", m["rework_minutes_per_failure"]))
+c7.metric(**display.tile("fallback_failures_per_day", m["fallback_failures_per_day"]))
+if scenario["checkpoint.strategy"] == "durable_only":
+    c8.metric("Optimal durable interval", "single level", help="Same as the checkpoint interval")
+else:
+    c8.metric(
+        **display.tile("optimal_durable_interval_minutes", m["optimal_durable_interval_minutes"])
+    )
 
 cap = tiers["memory"].capacity_GB_per_node
 need = m["checkpoint_shard_GB_per_node"] * scenario["checkpoint.memory_replicas"]
@@ -90,19 +88,20 @@ if cap is not None and need > cap:
         f" replicas of a {m['checkpoint_shard_GB_per_node']:,.1f} GB shard) but the memory tier "
         f"holds {cap:,.0f} GB per node: use more nodes, fewer replicas or a larger allocation."
     )
-ev_tiers = svc.tier_seconds(scenario, catalog, tiers)
 st.dataframe(
-    ev_tiers,
-    column_config={
-        "tier": "Tier",
-        "role": "Role in this scenario",
-        "save_seconds_sync": st.column_config.NumberColumn("Save, sync (s)", format="%.2f"),
-        "restore_seconds": st.column_config.NumberColumn("Restore (s)", format="%.2f"),
-    },
+    display.table(
+        [{**r, "save_seconds": r["save_seconds_sync"]} for r in ev.checkpoint_tiers()],
+        [
+            ("tier", "Tier"),
+            ("role", "Role in this scenario"),
+            ("save_seconds", "Save, synchronous (s)"),
+            ("restore_seconds", "Restore (s)"),
+        ],
+    ),
     hide_index=True,
 )
 
-st.subheader("In-memory checkpoints vs the shared file system")
+st.subheader("In-memory checkpoints vs this scenario")
 replicas = st.slider(
     "In-memory replicas per shard",
     1,
@@ -111,23 +110,19 @@ replicas = st.slider(
     key="ckpt:replicas",
     help="Copies of each shard in CPU memory on different nodes (HyperPod-style).",
 )
-answer = svc.memory_vs_shared_fs(scenario, catalog, tiers, replicas)
+answer = svc.memory_vs_scenario(scenario, catalog, tiers, replicas)
 a1, a2, a3 = st.columns(3)
-a1.metric("Goodput, shared FS only", f"{answer.goodput_baseline * 100:.2f}%")
+a1.metric("Goodput, this scenario", f"{answer.goodput_baseline * 100:.2f}%")
 a2.metric(
     f"Goodput, memory ({replicas} replicas) + shared FS",
     f"{answer.goodput_candidate * 100:.2f}%",
     delta=f"{(answer.goodput_candidate - answer.goodput_baseline) * 100:+.2f} points",
 )
-a3.metric(
-    "Savings per day",
-    f"${answer.savings_usd_per_day:,.0f}",
-    help="Goodput gain × cluster cost per day (models.compare)",
-)
+a3.metric(**display.tile("savings_usd_per_day", answer.savings_usd_per_day))
 st.caption(
-    "CLI: `goodput compare data/scenarios/aws-16k-h100-sharedfs.toml "
-    "data/scenarios/aws-16k-h100-memory.toml` (aws-16k-h100 preset, 2 replicas). "
-    "Assumptions below; the rest of the scenario is the sidebar's."
+    "The candidate is this scenario with checkpoints in CPU memory (tier-model times, optimal "
+    "interval) plus its durable tier. With the aws-16k-h100-sharedfs preset in the sidebar "
+    "this is `goodput compare aws-16k-h100-sharedfs aws-16k-h100-memory`."
 )
 left, right = st.columns([3, 2])
 with left:
@@ -157,30 +152,29 @@ with l2:
 with r2:
     st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
 st.dataframe(
-    table,
-    column_config={
-        "strategy": "Strategy",
-        "goodput_pct": st.column_config.NumberColumn("Goodput (%)", format="%.2f"),
-        "lost_usd_per_day": st.column_config.NumberColumn("Lost USD/day", format="$%.0f"),
-        "savings_usd_per_day": st.column_config.NumberColumn(
-            "Savings vs durable-only sync (USD/day)", format="$%.0f"
-        ),
-        "save_seconds": st.column_config.NumberColumn("Blocking save (s)", format="%.2f"),
-        "restore_seconds": st.column_config.NumberColumn("Restore (s)", format="%.2f"),
-        "interval_minutes": st.column_config.NumberColumn("Interval (min)", format="%.2f"),
-        "durable_interval_minutes": st.column_config.NumberColumn(
-            "Durable interval (min)", format="%.1f"
-        ),
-        "fallback_failures_per_day": st.column_config.NumberColumn("Fallbacks/day", format="%.3f"),
-        "rework_minutes_per_failure": st.column_config.NumberColumn(
-            "Rework/failure (min)", format="%.2f"
-        ),
-    },
+    display.table(
+        table,
+        [
+            ("strategy", "Strategy"),
+            ("times", "Save/restore times"),
+            ("interval", "Interval"),
+            "goodput",
+            "lost_usd_per_day",
+            ("savings_usd_per_day", "Savings vs this scenario ($/day)"),
+            "save_seconds",
+            "restore_seconds",
+            "checkpoint_interval_minutes",
+            "durable_interval_minutes",
+            "fallback_failures_per_day",
+            "rework_minutes_per_failure",
+        ],
+    ),
     hide_index=True,
 )
 st.caption(
-    "Every strategy uses tier-model save/restore times, the optimal level-1 interval and "
-    "the scenario's durable interval and tier. Asynchronous saves block only for the "
-    "device-to-host snapshot and are assumed not to slow training while they drain; a "
-    "checkpoint is usable once written, so its write time adds to the rework."
+    "The first row is this scenario as set; the alternatives use tier-model save/restore "
+    "times and the optimal level-1 interval with the scenario's durable interval and tier. "
+    "Asynchronous saves block only for the device-to-host snapshot and are assumed not to "
+    "slow training while they drain; a checkpoint is usable once written, so its write time "
+    "adds to the rework."
 )

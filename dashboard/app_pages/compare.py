@@ -8,14 +8,13 @@ from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
 from goodput_lab.dashboard.services import compare as svc
 from goodput_lab.models import ValidationError
 
-current, _ = page_context.current()
+current, _ = page_context.current("Compare scenarios")
 
-st.title("Compare scenarios")
 st.caption(
     "Pick a baseline and a candidate: the sidebar's scenario, a preset or an uploaded TOML "
     "file, each with optional edits (`section.key = value`, one per line, as in "
     "`goodput evaluate --set`). Savings = goodput gain × baseline cluster cost + the "
-    "difference in running cost (DESIGN.md)."
+    "difference in running cost (docs/references.md#savings-and-the-value-of-reliability)."
 )
 
 choices = svc.sources(state.preset_names())

@@ -22,9 +22,8 @@ def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int)
     return svc.run_chunk(p, trials, days, seed, chunk), time.perf_counter() - start
 
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Monte Carlo")
 
-st.title("Monte Carlo")
 st.caption(
     f"{scenario.name} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
     "(failures, recoveries, spares, checkpoint tiers, fabric stalls) next to the analytic "

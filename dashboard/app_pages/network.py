@@ -12,10 +12,9 @@ from goodput_lab.dashboard.charts.network import (
 )
 from goodput_lab.dashboard.services import network as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Network")
 m = ev.metrics
 
-st.title("Network")
 gbps = scenario["network.inter_node_gbps"]
 fabric = (
     f"{gbps:,.0f} Gb/s per node (yours)"

@@ -2,23 +2,26 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
+from goodput_lab.dashboard.components import deadline as deadline_control
+from goodput_lab.dashboard.services import display
+from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import optimizer as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Optimizer")
 
-st.title("Optimizer")
 st.caption(
-    f"{scenario.name}. Objective: the money lost per day, (1 − goodput) × cluster cost + "
-    "idle spares; savings are what `goodput compare` reports for the two scenarios."
+    "Objective: the money lost per day, (1 − goodput) × cluster cost + idle spares; savings "
+    "are what `goodput compare` reports for the two scenarios, and `goodput optimize` prints "
+    "the same recommendations."
 )
 
-rec = cache.recommendation(scenario)
-iv, sp, cmp = rec["interval"], rec["spares"], rec["comparison"]
+d1, d2 = st.columns([1, 3])
+deadline = deadline_control.show(d1)
+o = cache.optimization(scenario, deadline)
+iv, sp, cmp = o.interval, o.spares, o.comparison
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
@@ -26,8 +29,9 @@ c1.metric(
     f"{iv.interval_minutes:.1f} min",
     delta=f"{iv.interval_minutes - iv.current_interval_minutes:+.1f} min vs current",
     delta_color="off",
-    help="scipy.optimize bounded Brent on Daly's exact goodput; the Lambert-W closed form "
-    f"gives {iv.closed_form_minutes:.2f} min.",
+    help="The exact optimum τ* = M·[1 + W₀(−e^{−(1+δ/M)})] (Daly 2006, Lambert W), the same "
+    "figure as the Overview and Checkpoints pages; a bounded Brent search on the lost dollars "
+    f"agrees ({iv.brent_minutes:.2f} min).",
 )
 c2.metric(
     "Best hot spares",
@@ -36,32 +40,36 @@ c2.metric(
     delta_color="off",
     help="Exhaustive search over 0-200 spares (M/G/∞ repair pool).",
 )
-c3.metric(
-    "Savings per day",
-    f"${cmp.savings_usd_per_day:,.0f}",
-    help="Recommended interval and spares versus the current scenario.",
-)
+c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day))
 c4.metric(
-    "Goodput",
-    f"{cmp.candidate['goodput'] * 100:.2f}%",
-    delta=f"{cmp.goodput_delta * 100:+.2f} points",
+    "Goodput with both",
+    display.cell("goodput", cmp.candidate["goodput"]) + "%",
+    delta=display.tile("goodput_delta", cmp.goodput_delta, signed=True)["value"],
 )
 
-be = rec["break_even_rate_per_day"]
-be_text = (
-    f"one spare pays for itself from a node failure rate of {be * 100:.4f}% per day"
-    if math.isfinite(be)
-    else "one spare never pays for itself below 100% per node-day"
-)
+rate = scenario["reliability.node_failure_rate_per_day"]
+ranges = o.spare_payoff_rates_per_day
+if ranges:
+    spans = " and ".join(f"{100 * lo:.4f}% to {100 * hi:.4f}%" for lo, hi in ranges)
+    inside = any(lo <= rate <= hi for lo, hi in ranges)
+    where = (
+        f"this scenario's {100 * rate:.3g}% is inside that range"
+        if inside
+        else f"this scenario's {100 * rate:.3g}% is outside it: with a "
+        f"{scenario['reliability.repair_hours']:g} h repair time the first spare is "
+        "usually still in repair when the next failure comes"
+    )
+    be = f"One hot spare pays for itself at node failure rates from {spans} per day; {where}."
+else:
+    be = "One hot spare never pays for itself at any failure rate up to 100% per node-day."
 st.info(
-    f"At this failure rate, hot spares pay for themselves up to **{sp.break_even_spares}** "
-    f"spares (net savings ≥ 0 versus none); the best count is **{sp.spares}**. With this "
-    f"scenario's repair time, {be_text}."
+    f"{be} At this rate, net savings versus no spares stay ≥ 0 up to "
+    f"**{sp.break_even_spares}** spares; the best count is **{sp.spares}**."
 )
 st.button(
     "Apply the recommended interval and spares to the sidebar",
     on_click=state.load_scenario,
-    args=(rec["scenario"],),
+    args=(o.recommended,),
     key="opt:apply",
 )
 
@@ -72,34 +80,38 @@ with left:
         interval_chart(curve, iv.current_interval_minutes, iv.interval_minutes), width="stretch"
     )
 with right:
-    table = svc.spares_table(sp, rec["price_usd_per_h"], svc.spares_view_limit(sp))
+    table = svc.spares_table(sp, ev["usd_per_instance_hour"], svc.spares_view_limit(sp))
     st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretch")
 
 st.subheader("Instance type")
-st.caption(
-    "Time and cost to train the workload on each type (the model's time_to_train_days and "
-    "cost_to_train_usd; 6·N·D FLOPs on the BF16 peak × MFU × goodput when those are not "
-    "available), with the same per-node failure rate and recovery times. "
-    "Other types use the catalog's on-demand price; types without a price are listed last."
-)
-d1, d2 = st.columns([1, 3])
-with d1:
-    use_deadline = st.checkbox("Must finish by a deadline", key="opt:use_deadline")
-    deadline = None
-    if use_deadline:
-        st.session_state.setdefault("opt:deadline", 90.0)
-        deadline = st.number_input(
-            "Deadline (days)", min_value=1.0, max_value=3650.0, key="opt:deadline"
-        )
-instances = cache.instance_table(scenario, deadline)
-best = instances.row(0, named=True)
+ranking = o.instances
+df = inst_svc.table(ranking)
+best = ranking.cheapest
 with d2:
-    if best["feasible"]:
+    if best is not None:
         st.success(
-            f"Cheapest: **{best['instance']}** × {best['nodes']:,} nodes, "
-            f"{best['time_to_train_days']:,.1f} days, ${best['cost_to_train_usd'] / 1e6:,.1f}M."
+            f"Cheapest: **{best.instance}** × {best.nodes:,.0f} nodes, "
+            f"{best.time_to_train_days:,.1f} days, "
+            f"{display.cell('cost_to_train_usd', best.cost_to_train_usd)} — the same answer as "
+            "the Instances page and `goodput optimize`."
         )
     else:
-        st.warning("No instance type in the catalog meets this deadline at up to 20,000 nodes.")
-st.plotly_chart(instance_chart(instances, scenario["cluster.instance"]), width="stretch")
-st.dataframe(instances, hide_index=True)
+        st.warning("No priced instance type in the catalog can train this workload in time.")
+st.caption(" ".join(ranking.rules()))
+st.plotly_chart(instance_chart(df, scenario["cluster.instance"]), width="stretch")
+st.dataframe(
+    display.table(
+        df,
+        [
+            "instance",
+            "nodes",
+            "usd_per_instance_hour",
+            "goodput",
+            "time_to_train_days",
+            "cost_to_train_usd",
+            "cheapest",
+            "reason",
+        ],
+    ),
+    hide_index=True,
+)

@@ -7,12 +7,10 @@ from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.services import overview as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Overview")
 m = ev.metrics
 v = ev.value_of_reliability
 
-st.title("Overview")
-st.caption(scenario.name)
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
@@ -26,12 +24,13 @@ c2.metric(
 c3.metric(
     "Cluster cost per day",
     f"${m['cluster_usd_per_day']:,.0f}",
-    help=f"{scenario['cluster.nodes']:,} nodes × ${m['usd_per_instance_hour']:,.2f}/h × 24 h",
+    help=f"{scenario['cluster.nodes']:,} nodes × ${m['usd_per_instance_hour_effective']:,.2f}/h "
+    f"× 24 h ({ev.texts['pricing_model']})",
 )
 c4.metric(
     "Lost per day",
     f"${m['lost_usd_per_day']:,.0f}",
-    help="(1 − goodput) × cluster cost, plus idle hot spares",
+    help="(1 − goodput) × cluster cost, plus idle hot spares and checkpoint storage",
 )
 
 c5, c6, c7, c8 = st.columns(4)
@@ -75,7 +74,7 @@ with st.container(border=True):
 losses = svc.loss_table(ev)
 left, right = st.columns(2)
 with left:
-    st.plotly_chart(loss_waterfall(losses, m["goodput"]), width="stretch")
+    st.plotly_chart(loss_waterfall(svc.wall_time_losses(losses), m["goodput"]), width="stretch")
 with right:
     sweep = svc.goodput_vs_rate(scenario, cache.catalog())
     st.plotly_chart(
@@ -100,6 +99,4 @@ st.dataframe(
 st.subheader("Assumptions")
 if scenario.description:
     st.caption(scenario.description)
-st.dataframe(
-    svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]), hide_index=True
-)
+st.dataframe(svc.assumptions_table(scenario, ev.instance, ev.price), hide_index=True)

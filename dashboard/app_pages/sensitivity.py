@@ -7,10 +7,8 @@ from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.sensitivity import heatmap, tornado
 from goodput_lab.dashboard.services import sensitivity as svc
 
-scenario, ev = page_context.current()
+scenario, ev = page_context.current("Sensitivity")
 
-st.title("Sensitivity")
-st.caption(scenario.name)
 
 c1, c2, c3 = st.columns([1, 1, 2])
 c1.metric("Goodput (Daly exact)", f"{ev['goodput'] * 100:.2f}%")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 import polars as pl
+from goodput_lab.models.outputs import format_savings
 
 TEMPLATE = "plotly_white"
 COLORS = ("#d62728", "#ff7f0e", "#8c564b", "#1f77b4", "#2ca02c", "#9467bd")
@@ -49,12 +50,13 @@ def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
 
 
 def strategy_chart(table: pl.DataFrame) -> go.Figure:
-    """Goodput per strategy (bars) with savings vs the first strategy in USD/day as labels."""
-    goodput = table["goodput_pct"].to_list()
+    """Goodput per strategy (bars), labelled with what each saves or costs per day versus the
+    first row (this scenario)."""
+    goodput = [100.0 * g for g in table["goodput"].to_list()]
     savings = table["savings_usd_per_day"].to_list()
     text = [
-        f"{g:.2f}%<br>{'+' if s >= 0 else '−'}${abs(s):,.0f}/day"
-        for g, s in zip(goodput, savings, strict=True)
+        f"{g:.2f}%" if i == 0 else f"{g:.2f}%<br>{format_savings(s)}"
+        for i, (g, s) in enumerate(zip(goodput, savings, strict=True))
     ]
     fig = go.Figure(
         go.Bar(
@@ -68,8 +70,8 @@ def strategy_chart(table: pl.DataFrame) -> go.Figure:
     )
     lo = max(0.0, min(goodput) - 5.0) if goodput else 0.0
     fig.update_layout(
-        title="Strategies side by side: goodput and savings vs durable-only sync",
-        xaxis_title="Checkpoint strategy (tier-model times, optimal level-1 interval)",
+        title="Strategies vs this scenario: goodput and savings per day",
+        xaxis_title="Checkpoint strategy (alternatives: tier-model times, optimal interval)",
         yaxis_title="Goodput (% of wall-clock time)",
         yaxis_range=[lo, 101.0],
         template=TEMPLATE,

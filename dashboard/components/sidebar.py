@@ -19,11 +19,17 @@ SECTION_TITLES = {
     "recovery": "Recovery times",
     "checkpoint": "Checkpointing",
     "pricing": "Pricing",
+    "storage": "Checkpoint storage",
     "workload": "Workload",
     "network": "Network",
     "simulation": "Monte Carlo spread",
 }
 OPEN_SECTIONS = {"cluster", "reliability", "recovery", "checkpoint"}
+#: Checkbox label of an optional number (ticked = leave it to the model's default source).
+OPTIONAL_LABELS = {
+    "pricing.usd_per_instance_hour": "Use the public price of the pricing model",
+    "pricing.overrun_usd_per_instance_hour": "Use the on-demand price after a block",
+}
 
 
 def _numeric_widget(key: str) -> None:
@@ -127,9 +133,11 @@ def show(catalog: dict[str, Instance]) -> None:
                         )
                         if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
                             _numeric_widget(f.key)
+                    elif f.kind == "str":
+                        st.text_input(f.label, key=wk, max_chars=f.max_length, help=f.help)
                     elif f.optional:
                         st.checkbox(
-                            f.none_label or "Use the catalog price",
+                            OPTIONAL_LABELS.get(f.key) or f.none_label or "Use the catalog price",
                             key=wk + state.CATALOG_PRICE_SUFFIX,
                         )
                         if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):

@@ -26,61 +26,13 @@ from goodput_lab.dashboard.services import overview as svc
 from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
 from goodput_lab.models.catalog import Instance, load_catalog
 from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.outputs import SECTION_OF, format_usd, output
+from goodput_lab.models.outputs import format_value as registry_format
 
 DAYS_PER_YEAR = 365.25
 DAYS_PER_MONTH = DAYS_PER_YEAR / 12
 
 # --------------------------------------------------------------------------- metric labels
-#: Labels of the metrics the core evaluation produces (key -> label); units come from suffixes.
-METRIC_LABELS: dict[str, str] = {
-    "goodput": "Goodput (Daly exact)",
-    "goodput_first_order": "Goodput (first order)",
-    "failures_per_day": "Failures per day",
-    "mtbf_hours": "Job MTBF",
-    "probability_no_spare": "Probability no hot spare is free",
-    "replacement_minutes_expected": "Expected replacement time",
-    "recovery_minutes_per_failure": "Recovery per failure (R)",
-    "rework_minutes_per_failure": "Rework per failure (τ/2)",
-    "minutes_lost_per_failure": "Lost per failure (first order)",
-    "checkpoint_interval_minutes": "Checkpoint interval used",
-    "optimal_checkpoint_interval_minutes": "Optimal checkpoint interval (exact)",
-    "young_interval_minutes": "Young interval √(2δM)",
-    "checkpoint_overhead_fraction": "Checkpoint save overhead",
-    "cluster_usd_per_day": "Cluster cost per day",
-    "spare_usd_per_day": "Hot spares cost per day",
-    "total_usd_per_day": "Total cost per day",
-    "productive_usd_per_day": "Productive spend per day",
-    "lost_usd_per_day": "Lost per day",
-    "lost_minutes_per_day": "Lost wall-clock minutes per day",
-    "usd_per_instance_hour": "Price per instance-hour",
-    "accelerators": "Accelerators",
-    "goodput_gain_per_0p1pp": "Goodput gain from 0.1 pp lower failure rate",
-    "usd_per_day_per_0p1pp": "Value of 0.1 pp lower failure rate",
-    "value_of_reliability_is_partial": "Rate below 0.1%: value is that of eliminating failures (1 = yes)",
-    "goodput_delta": "Goodput delta (candidate − baseline)",
-    "goodput_delta_first_order": "Goodput delta (first order)",
-    "savings_usd_per_day": "Savings per day",
-    "savings_usd_per_month": "Savings per month",
-    "savings_usd_per_year": "Savings per year",
-    "recommended_checkpoint_interval_minutes": "Recommended checkpoint interval",
-    "goodput_at_recommended_interval": "Goodput at the recommended interval",
-    "interval_savings_usd_per_day": "Savings from the recommended interval",
-    "recommended_hot_spares": "Recommended hot spares",
-    "spares_savings_usd_per_day": "Savings from the recommended spares",
-    "recommendation_savings_usd_per_day": "Savings from both recommendations",
-}
-
-#: Units of core metrics whose key suffix does not say it.
-METRIC_UNITS: dict[str, str] = {
-    "minutes_lost_per_failure": "min",
-    "probability_no_spare": "%",
-    "accelerators": "",
-    "value_of_reliability_is_partial": "",
-    "usd_per_instance_hour": "USD/h",
-    "goodput_at_recommended_interval": "%",
-    "recommended_hot_spares": "nodes",
-}
-
 #: Metrics shown in the headline block, in order.
 HEADLINE_KEYS: tuple[str, ...] = (
     "goodput",
@@ -95,168 +47,26 @@ HEADLINE_KEYS: tuple[str, ...] = (
     "accelerators",
 )
 
-#: Metrics of the foundation model; anything else goes to an optional section.
-CORE_PREFIXES = ("loss_",)
-
-#: Optional sections: (id, title, name fragments that put a metric there), first match wins.
-OPTIONAL_SECTIONS: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    (
-        "checkpoint",
-        "Checkpointing",
-        (
-            "checkpoint",
-            "ckpt",
-            "tier",
-            "snapshot",
-            "replica",
-            "interval",
-            "durable",
-            "save",
-            "restore",
-            "fallback",
-            "level",
-        ),
-    ),
-    (
-        "compute",
-        "Compute and time to train",
-        ("train", "flop", "mfu", "memory", "token", "step", "compute", "fit"),
-    ),
-    ("instances", "Instance choice", ("instance", "price_performance", "cheapest", "best_")),
-    (
-        "network",
-        "Network and parallelism",
-        (
-            "network",
-            "allreduce",
-            "collective",
-            "fabric",
-            "efa",
-            "nccl",
-            "comm",
-            "scaling",
-            "parallel",
-        ),
-    ),
-)
+#: Registry sections whose figures the core of the report shows (headline, losses, costs);
+#: figures of every other section go to an optional section of the same title.
+CORE_SECTIONS = ("failures", "goodput", "losses", "cost", "reliability")
+#: Order of the optional sections.
+OPTIONAL_ORDER = ("checkpoint", "train", "compute")
 
 
 def metric_unit(key: str) -> str:
-    """Unit of a metric from its key suffix (DESIGN.md command-line contract)."""
-    k = key.lower()
-    if k in METRIC_UNITS:
-        return METRIC_UNITS[k]
-    if k in ("goodput", "goodput_first_order", "goodput_delta", "goodput_delta_first_order"):
-        return "%"
-    if k.startswith("goodput_gain"):
-        return "points"
-    for suffix, unit in (
-        ("_gb_per_node", "GB/node"),
-        ("_seconds_per_step", "s/step"),
-        ("_usd_per_day", "USD/day"),
-        ("_usd_per_month", "USD/month"),
-        ("_usd_per_year", "USD/year"),
-        ("_usd_per_hour", "USD/h"),
-        ("_usd", "USD"),
-        ("_per_0p1pp", "USD/day"),
-        ("_minutes_per_day", "min/day"),
-        ("_minutes_per_failure", "min"),
-        ("_minutes_expected", "min"),
-        ("_minutes", "min"),
-        ("_hours", "h"),
-        ("_days", "days"),
-        ("_seconds", "s"),
-        ("_s", "s"),
-        ("_per_day", "1/day"),
-        ("_fraction", "%"),
-        ("_tflops", "TFLOP/s"),
-        ("_gbps", "Gb/s"),
-        ("_gb", "GB"),
-        ("_gib", "GiB"),
-        ("_tb", "TB"),
-    ):
-        if k.endswith(suffix):
-            return unit
-    if k == "usd_per_instance_hour":
-        return "USD/h"
-    if k.endswith("_ms"):
-        return "ms"
-    if k.endswith("_fits") or k.startswith("is_"):
-        return "yes/no"
-    if k.endswith("flops") and not k.startswith("usd"):
-        return "FLOP"
-    if (
-        k.startswith(("probability", "mfu"))
-        or k.endswith(("_probability", "_mfu", "_efficiency", "_share"))
-        or "_fraction_" in k
-    ):
-        return "%"
-    return ""
-
-
-def format_value(key: str, value: float | None) -> str:
-    """A metric value as a person reads it: $1,234, 89.34%, 6.00 h, ..."""
-    if value is None or value != value:  # None or NaN
-        return "n/a"
-    unit = metric_unit(key)
-    if unit == "yes/no":
-        return "yes" if value else "no"
-    if unit == "FLOP":
-        return f"{value:.3g} FLOP"
-    if unit == "ms":
-        return f"{value:,.1f} ms" if abs(value) < 1000 else f"{value / 1000:,.2f} s"
-    if unit == "USD/h":
-        return f"${value:,.2f}/h"
-    if unit.startswith("USD"):
-        per = unit[3:]
-        sign = "−" if value < 0 else ""
-        return f"{sign}${abs(value):,.0f}{per}"
-    if unit == "%":
-        return f"{value * 100:.2f}%"
-    if unit == "points":
-        return f"{value * 100:+.2f} points"
-    if unit in ("min", "h", "days", "s", "min/day", "GB/node", "s/step"):
-        return f"{value:,.2f} {unit}" if abs(value) < 100 else f"{value:,.0f} {unit}"
-    if unit == "1/day":
-        return f"{value:,.3g} per day"
-    if float(value).is_integer() and abs(value) >= 1:
-        return f"{value:,.0f}" + (f" {unit}" if unit else "")
-    return f"{value:,.4g}" + (f" {unit}" if unit else "")
-
-
-#: Words shown in capitals or spelled out in generated labels.
-_WORDS = {
-    "mfu": "MFU",
-    "usd": "USD",
-    "gb": "GB",
-    "tb": "TB",
-    "gib": "GiB",
-    "flops": "FLOPs",
-    "tp": "TP",
-    "pp": "PP",
-    "dp": "DP",
-    "accel": "accelerator",
-    "allreduce": "all-reduce",
-    "ckpt": "checkpoint",
-    "1e18": "10¹⁸",
-    "nvme": "NVMe",
-    "fs": "FS",
-    "level1": "level 1",
-    "level2": "level 2",
-}
-#: Trailing unit words dropped from generated labels (the value shows the unit).
-_UNIT_WORDS = ("days", "hours", "minutes", "seconds", "ms", "usd", "gb", "tb", "gib", "s")
+    """Unit of a metric's JSON value, from the output registry."""
+    return output(key).unit
 
 
 def metric_label(key: str) -> str:
-    """Human label of a metric: the registry's, else one made from the key's words."""
-    if key in METRIC_LABELS:
-        return METRIC_LABELS[key]
-    words = key.split("_")
-    while len(words) > 1 and words[-1].lower() in _UNIT_WORDS:
-        words.pop()
-    text = " ".join(_WORDS.get(w.lower(), w) for w in words)
-    return text[:1].upper() + text[1:]
+    """Label of a metric, from the output registry."""
+    return output(key).label
+
+
+def format_value(key: str, value: float | None) -> str:
+    """A metric value as a person reads it ($1,234, 89.34%, 6.00 h), from the registry."""
+    return registry_format(key, value)
 
 
 # --------------------------------------------------------------------------- data classes
@@ -372,7 +182,8 @@ METHODS: tuple[tuple[str, str], ...] = (
 COMPARE_METHOD = (
     "Savings",
     "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
-    "cost/day − candidate total cost/day); per year × 365.25 (DESIGN.md).",
+    "cost/day − candidate total cost/day); per year × 365.25 "
+    "(docs/references.md#savings-and-the-value-of-reliability).",
 )
 
 
@@ -384,9 +195,9 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         f"At the assumptions listed in this report, {m['goodput'] * 100:.1f}% of the paid "
         f"accelerator time advances training (Daly's expected wall time; the first-order "
         f"spreadsheet estimate is {m['goodput_first_order'] * 100:.1f}%).",
-        f"Failures, recovery and checkpoints cost {format_value('x_usd_per_day', m['lost_usd_per_day'])} "
-        f"of a {format_value('x_usd_per_day', m['cluster_usd_per_day'])} cluster, or "
-        f"{format_value('x_usd', m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
+        f"Failures, recovery and checkpoints cost {format_usd(m['lost_usd_per_day'], 'day')} "
+        f"of a {format_usd(m['cluster_usd_per_day'], 'day')} cluster, or "
+        f"{format_usd(m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
         (
             f"The job sees {m['failures_per_day']:.3g} failures per day (MTBF "
             f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "
@@ -403,38 +214,25 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     lines.append(
         f"Each 0.1 percentage point lower daily node failure rate is worth "
         f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "
-        f"{format_value('x_usd_per_day', v['usd_per_day_per_0p1pp'])}{slope}."
+        f"{format_usd(v['usd_per_day_per_0p1pp'], 'day')}{slope}."
     )
     return tuple(lines)
 
 
-def _core_keys() -> set[str]:
-    return set(METRIC_LABELS)
-
-
 def optional_sections(ev: Evaluation) -> tuple[Section, ...]:
-    """Sections for metrics beyond the core model, grouped by name (see OPTIONAL_SECTIONS)."""
-    core = _core_keys()
+    """Sections for figures beyond the core ones, grouped by their registry section."""
     groups: dict[str, list[Metric]] = {}
+    titles: dict[str, str] = {}
     for key, value in ev.metrics.items():
-        if key in core or key.startswith(CORE_PREFIXES):
+        sid, title = SECTION_OF.get(key, ("other", "Other model results"))
+        if sid in CORE_SECTIONS or not isinstance(value, int | float):
             continue
-        if not isinstance(value, int | float):
-            continue
-        sid = "other"
-        for section_id, _title, fragments in OPTIONAL_SECTIONS:
-            if any(frag in key.lower() for frag in fragments):
-                sid = section_id
-                break
         groups.setdefault(sid, []).append(make_metric(key, value))
-    titles = {sid: title for sid, title, _ in OPTIONAL_SECTIONS}
-    titles["other"] = "Other model results"
-    order = [s[0] for s in OPTIONAL_SECTIONS] + ["other"]
-    return tuple(
-        Section(id=sid, title=titles[sid], metrics=tuple(groups[sid]))
-        for sid in order
-        if sid in groups
+        titles[sid] = title
+    order = [s for s in OPTIONAL_ORDER if s in groups] + sorted(
+        s for s in groups if s not in OPTIONAL_ORDER
     )
+    return tuple(Section(id=sid, title=titles[sid], metrics=tuple(groups[sid])) for sid in order)
 
 
 def _comparison_table(c: Comparison) -> pl.DataFrame:
@@ -452,16 +250,14 @@ def _comparison_table(c: Comparison) -> pl.DataFrame:
     rows = []
     for k in keys:
         b, n = c.baseline.metrics[k], c.candidate.metrics[k]
-        unit = metric_unit(k)
+        o = output(k)
         diff = n - b
         if diff == 0:
             dtext = "no change"
-        elif unit == "%":
-            dtext = f"{diff * 100:+.2f} points"
-        elif unit.startswith("USD"):
-            dtext = ("+" if diff >= 0 else "") + format_value(k, diff)
+        elif o.kind == "percent":
+            dtext = f"{diff * 100:+.2f} points".replace("-", "−")
         else:
-            dtext = f"{diff:+,.4g}"
+            dtext = registry_format(o, diff, signed=True)
         rows.append(
             {
                 "key": k,
@@ -557,7 +353,7 @@ MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str, str, str, str], str | None], .
     ),
     (
         "Wall time to do the horizon's work",
-        "x_days",
+        "time_to_finish_mean_days",
         (
             "time_to_finish_mean_days",
             "time_to_finish_p5_days",
@@ -626,18 +422,12 @@ def montecarlo_table(result: Any) -> pl.DataFrame:
                 else "",
             }
         )
-    extra = {
-        "lost_mean_usd": ("Lost over the horizon (mean)", "x_usd"),
-        "lost_p95_usd": ("Lost over the horizon (P95)", "x_usd"),
-        "failures_mean": ("Failures over the horizon (mean)", "x"),
-        "unfinished_trials": ("Runs that did not finish", "x"),
-    }
-    for key, (label, fmt_key) in extra.items():
+    for key in ("lost_mean_usd", "lost_p95_usd", "failures_mean", "unfinished_trials"):
         if key in summary:
             rows.append(
                 {
-                    "Metric": label,
-                    "Mean": format_value(fmt_key, summary[key]),
+                    "Metric": metric_label(key),
+                    "Mean": format_value(key, summary[key]),
                     "P5": "",
                     "P50": "",
                     "P95": "",
@@ -648,26 +438,26 @@ def montecarlo_table(result: Any) -> pl.DataFrame:
 
 
 def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:
-    """Recommended checkpoint interval and hot spares (dashboard.services.optimizer)."""
-    from goodput_lab.dashboard.services import optimizer as opt_svc
+    """Recommended checkpoint interval and hot spares (models.optimize.optimize)."""
+    from goodput_lab.models.optimize import optimize
 
-    rec = opt_svc.recommend(scenario, dict(catalog))
-    iv, sp = rec["interval"], rec["spares"]
+    o = optimize(scenario, dict(catalog))
+    iv, sp = o.interval, o.spares
     metrics = (
         make_metric("recommended_checkpoint_interval_minutes", iv.interval_minutes),
         make_metric("goodput_at_recommended_interval", iv.goodput),
         make_metric("interval_savings_usd_per_day", iv.savings_usd_per_day),
-        make_metric("recommended_hot_spares", float(sp.spares)),
+        make_metric("spare_nodes", float(sp.spares)),
         make_metric("spares_savings_usd_per_day", sp.savings_usd_per_day),
-        make_metric("recommendation_savings_usd_per_day", rec["comparison"].savings_usd_per_day),
+        make_metric("recommendation_savings_usd_per_day", o.comparison.savings_usd_per_day),
     )
     intro = (
         f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
         f"interval is {iv.interval_minutes:.1f} min (worth "
-        f"{format_value('x_usd_per_day', iv.savings_usd_per_day)}). With it, "
+        f"{format_usd(iv.savings_usd_per_day, 'day')}). With it, "
         f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
         f"{sp.current_spares}); both changes together save "
-        f"{format_value('x_usd_per_day', rec['comparison'].savings_usd_per_day)}."
+        f"{format_usd(o.comparison.savings_usd_per_day, 'day')}."
     )
     return metrics, intro
 
@@ -678,25 +468,25 @@ def _days(value: float | None) -> str:
 
 def _instance_section(scenario: Scenario, catalog) -> Section:
     """Every catalog instance at the same accelerator count, cheapest to train first."""
-    from goodput_lab.dashboard.services import optimizer as opt_svc
+    from goodput_lab.models.instances import rank_instances
 
-    df = opt_svc.instance_table(scenario, dict(catalog), None)
+    ranking = rank_instances(scenario, dict(catalog))
     current = scenario["cluster.instance"]
     rows = []
-    for r in df.iter_rows(named=True):
-        ok = r["feasible"]
+    for r in ranking.rows:
+        ok = r.feasible
         rows.append(
             {
-                "instance": r["instance"]
-                + (" (this scenario)" if r["instance"] == current else ""),
-                "accelerator": r["accelerator"],
-                "nodes": f"{r['nodes']:,}" if ok else "",
-                "price": format_value("usd_per_instance_hour", r["usd_per_instance_hour"])
-                if ok
-                else "",
-                "goodput": format_value("goodput", r["goodput"]) if ok else "",
-                "days": _days(r["time_to_train_days"]) if ok else "",
-                "cost": format_value("x_usd", r["cost_to_train_usd"]) if ok else r["reason"],
+                "instance": r.instance + (" (this scenario)" if r.instance == current else ""),
+                "accelerator": r.accelerator,
+                "nodes": f"{r.nodes:,.0f}" if ok else "",
+                "price": format_value("usd_per_instance_hour", r.usd_per_instance_hour)
+                + (f" ({r.price_as_of})" if r.price_known else ""),
+                "goodput": format_value("goodput", r.goodput) if ok else "",
+                "days": _days(r.time_to_train_days) if ok else "",
+                "cost": format_value("cost_to_train_usd", r.cost_to_train_usd)
+                if ok and r.price_known
+                else r.reason,
             }
         )
     table = pl.DataFrame(
@@ -710,8 +500,7 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
         title="Instance choice",
         intro=(
             "The same job and accelerator count on every instance type in the catalog, "
-            "cheapest to train first (catalog on-demand prices; instances without a "
-            "published price are listed but not ranked)."
+            "cheapest to train first. " + " ".join(ranking.rules())
         ),
         table=table,
         table_columns=(
@@ -862,7 +651,7 @@ def build_report(
         evaluation=ev,
         headline=headline,
         summary=_summary(ev),
-        assumptions=svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]),
+        assumptions=svc.assumptions_table(scenario, ev.instance, ev.price),
         losses=losses,
         figures=figures,
         sections=sections,
@@ -887,7 +676,7 @@ def _light_report(scenario, ev, comparison, compare_to, headline, trials, seed, 
         evaluation=ev,
         headline=headline,
         summary=_summary(ev),
-        assumptions=svc.assumptions_table(scenario, ev.instance, ev["usd_per_instance_hour"]),
+        assumptions=svc.assumptions_table(scenario, ev.instance, ev.price),
         losses=svc.loss_table(ev),
         figures={},
         comparison=comparison,

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 import plotly.graph_objects as go
 import polars as pl
+from goodput_lab.models.outputs import format_usd
 
-from .content import DAYS_PER_YEAR, Metric, Report, format_value
+from .content import DAYS_PER_YEAR, Metric, Report
 
 PRINT_WIDTH_PX = 700
 PRINT_HEIGHT_PX = 360
@@ -205,8 +206,8 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         items.insert(
             0,
             f"The candidate changes goodput by {cmp.goodput_delta * 100:+.2f} points and saves "
-            f"{format_value('x_usd_per_day', cmp.savings_usd_per_day)} "
-            f"({format_value('x_usd', cmp.savings_usd_per_day * DAYS_PER_YEAR)} per year) "
+            f"{format_usd(cmp.savings_usd_per_day, 'day')} "
+            f"({format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR)} per year) "
             "against the baseline below.",
         )
     parts.append(
@@ -226,17 +227,17 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             (
                 "savings_usd_per_day",
                 "Savings per day",
-                format_value("x_usd", cmp.savings_usd_per_day),
+                format_usd(cmp.savings_usd_per_day),
             ),
             (
                 "savings_usd_per_month",
                 "Savings per month",
-                format_value("x_usd", cmp.savings_usd_per_day * DAYS_PER_YEAR / 12),
+                format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR / 12),
             ),
             (
                 "savings_usd_per_year",
                 "Savings per year",
-                format_value("x_usd", cmp.savings_usd_per_day * DAYS_PER_YEAR),
+                format_usd(cmp.savings_usd_per_day * DAYS_PER_YEAR),
             ),
         ]
         parts.append(
@@ -310,7 +311,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     if m["spare_usd_per_day"] > 0:
         parts.append(
             f'<p class="note">Lost per day also includes idle hot spares: '
-            f"{esc(format_value('x_usd_per_day', m['spare_usd_per_day']))}.</p>"
+            f"{esc(format_usd(m['spare_usd_per_day'], 'day'))}.</p>"
         )
     parts.append(figure(report.figures["goodput_vs_rate"], "fig-goodput-vs-rate"))
 

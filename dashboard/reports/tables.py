@@ -1,9 +1,13 @@
 """The report's numbers as one tidy table (polars), for CSV and Parquet.
 
-One row per number: ``table`` (metrics, loss_breakdown, comparison), ``role`` (scenario,
-baseline, candidate, comparison), ``scenario`` (its name), ``key`` (the JSON key of
-``goodput evaluate --json``, or ``<component>.<column>`` for the breakdown), ``label``,
-``value`` (Float64, in the unit the key names) and ``unit``.
+One row per figure: ``table`` (inputs, metrics, loss_breakdown, comparison, montecarlo),
+``role`` (scenario, baseline, candidate, comparison), ``scenario`` (its name), ``key`` (the
+field key for inputs, the JSON key of ``goodput evaluate --json`` for outputs, or
+``<component>.<column>`` for the breakdown), ``label``, ``value`` (Float64, in the unit the
+key names; empty for text), ``text`` (the value as the dashboard and reports show it),
+``unit`` and ``source`` (for an input, where its value or default comes from; for an output,
+its meaning, formula and reference, from the output registry).  The inputs come first, so a
+file handed on carries its assumptions next to its results.
 """
 
 from __future__ import annotations
@@ -11,9 +15,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
+from goodput_lab.dashboard.services.overview import assumptions_table
 from goodput_lab.models import Evaluation
+from goodput_lab.models.outputs import OUTPUTS
 
-from .content import Report, metric_label, metric_unit
+from .content import Report, format_value
 
 SCHEMA = {
     "table": pl.String,
@@ -22,51 +28,93 @@ SCHEMA = {
     "key": pl.String,
     "label": pl.String,
     "value": pl.Float64,
+    "text": pl.String,
     "unit": pl.String,
+    "source": pl.String,
 }
 
 BREAKDOWN_COLUMNS = {
-    "minutes_per_day": "min/day",
-    "usd_per_day": "USD/day",
-    "fraction_of_wall_time": "fraction",
+    "minutes_per_day": ("min/day", "loss_{}_minutes_per_day"),
+    "usd_per_day": ("USD/day", "loss_{}_usd_per_day"),
+    "fraction_of_wall_time": ("fraction", None),
 }
 
 
-def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
+def _row(table: str, role: str, name: str, key: str, value, **kw) -> dict:
+    o = OUTPUTS.get(key)
+    text_value = isinstance(value, str)
+    return {
+        "table": table,
+        "role": role,
+        "scenario": name,
+        "key": key,
+        "label": kw.get("label") or (o.label if o else key),
+        "value": None if text_value or value is None else float(value),
+        "text": kw.get("text") or (format_value(key, value) if o else str(value)),
+        "unit": kw.get("unit", o.unit if o else ""),
+        "source": kw.get("source") or (o.help() if o else ""),
+    }
+
+
+def _input_rows(ev: Evaluation, role: str) -> list[dict]:
     rows = []
     name = ev.scenario.name
-    values = {**ev.metrics, **ev.value_of_reliability}
-    for key, value in values.items():
-        unit = metric_unit(key)
+    inputs = assumptions_table(ev.scenario, ev.instance, ev.price)
+    for r in inputs.iter_rows(named=True):
+        value = ev.scenario.values.get(r["field"])
+        numeric = isinstance(value, int | float) and not isinstance(value, bool)
         rows.append(
             {
-                "table": "metrics",
+                "table": "inputs",
                 "role": role,
                 "scenario": name,
-                "key": key,
-                "label": metric_label(key),
-                "value": float(value),
-                "unit": "fraction" if unit == "%" else unit,
+                "key": r["field"],
+                "label": r["label"],
+                "value": float(value) if numeric else None,
+                "text": r["value"],
+                "unit": r["unit"],
+                "source": r["source / meaning"],
             }
         )
+    return rows
+
+
+def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
+    rows = _input_rows(ev, role)
+    name = ev.scenario.name
+    values = {**ev.metrics, **ev.value_of_reliability, **ev.texts}
+    for key, value in values.items():
+        rows.append(_row("metrics", role, name, key, value))
+    cost_keys = {"spares": "spare_usd_per_day", "storage": "storage_usd_per_day"}
     for row in ev.loss_breakdown():
-        for col, unit in BREAKDOWN_COLUMNS.items():
+        for col, (unit, key_pattern) in BREAKDOWN_COLUMNS.items():
+            key = key_pattern.format(row["component"]) if key_pattern else None
+            if row.get("kind") == "cost":  # dollar-only lines: no wall time
+                key = cost_keys[row["component"]] if col == "usd_per_day" else None
+            if key:
+                text = format_value(key, row[col])
+            elif col == "minutes_per_day":
+                text = f"{row[col]:,.1f} min/day"
+            else:
+                text = f"{100 * row[col]:.2f}% of wall time"
             rows.append(
-                {
-                    "table": "loss_breakdown",
-                    "role": role,
-                    "scenario": name,
-                    "key": f"{row['component']}.{col}",
-                    "label": f"{row['label']}: {col.replace('_', ' ')}",
-                    "value": float(row[col]),
-                    "unit": unit,
-                }
+                _row(
+                    "loss_breakdown",
+                    role,
+                    name,
+                    f"{row['component']}.{col}",
+                    row[col],
+                    label=f"{row['label']}: {col.replace('_', ' ')}",
+                    text=text,
+                    unit=unit,
+                    source=OUTPUTS[key].help() if key else "",
+                )
             )
     return rows
 
 
 def report_table(report: Report) -> pl.DataFrame:
-    """Every number of the report in one long table (see the module docstring)."""
+    """Every figure of the report, inputs first, in one long table (module docstring)."""
     c = report.comparison
     if c is None:
         rows = _evaluation_rows(report.evaluation, "scenario")
@@ -75,30 +123,20 @@ def report_table(report: Report) -> pl.DataFrame:
         name = f"{c.baseline.scenario.name} -> {c.candidate.scenario.name}"
         for key, value in c.to_json_dict().items():
             if key.startswith(("goodput_delta", "savings_")):
-                rows.append(
-                    {
-                        "table": "comparison",
-                        "role": "comparison",
-                        "scenario": name,
-                        "key": key,
-                        "label": metric_label(key),
-                        "value": float(value),
-                        "unit": "fraction" if key.startswith("goodput") else metric_unit(key),
-                    }
-                )
+                rows.append(_row("comparison", "comparison", name, key, value))
     if report.montecarlo is not None:
         mc = report.montecarlo
         for key, value in mc.values.items():
             rows.append(
-                {
-                    "table": "montecarlo",
-                    "role": "scenario" if c is None else "baseline",
-                    "scenario": report.scenario.name,
-                    "key": key,
-                    "label": f"Monte Carlo ({mc.trials} runs, seed {mc.seed}): {key}",
-                    "value": float(value),
-                    "unit": "fraction" if key.startswith("goodput") else metric_unit(key),
-                }
+                _row(
+                    "montecarlo",
+                    "scenario" if c is None else "baseline",
+                    report.scenario.name,
+                    key,
+                    value,
+                    label=f"Monte Carlo ({mc.trials} runs, seed {mc.seed}): "
+                    + (OUTPUTS[key].label if key in OUTPUTS else key),
+                )
             )
     return pl.DataFrame(rows, schema=SCHEMA)
 

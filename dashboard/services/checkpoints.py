@@ -1,5 +1,11 @@
 """Tables behind the Checkpoints page: tier table, strategy comparison, waste U-curves,
-replica survival and the "memory vs shared file system" answer.
+replica survival and the "in-memory checkpoints vs this scenario" answer.
+
+The page has one baseline: the sidebar's scenario, evaluated with the page's tier table.
+Every alternative (a strategy, in-memory replicas) is compared with it through
+:func:`models.compare`, and each row says where its save/restore times come from (the
+measured, entered times or the tier model) and whether its interval is the one set or the
+optimum, since two rows on different bases can differ for that reason alone.
 
 Calls :mod:`models` only (no model math here) and returns polars DataFrames.
 """
@@ -36,7 +42,20 @@ VARIANTS: tuple[tuple[str, dict[str, Any]], ...] = (
         {"checkpoint.strategy": "memory+durable", "checkpoint.save_mode": "async"},
     ),
 )
-BASELINE_LABEL = VARIANTS[0][0]
+BASELINE_LABEL = "This scenario (sidebar)"
+
+
+def basis(scenario: Scenario) -> str:
+    """Where the level-1 save/restore times of ``scenario`` come from, in words."""
+    if scenario["checkpoint.timings"] == "measured":
+        return "measured (entered)"
+    return "tier model"
+
+
+def interval_basis(scenario: Scenario) -> str:
+    return "optimal" if scenario["checkpoint.interval_minutes"] == "optimal" else "as set"
+
+
 TIER_COLUMNS = (
     "tier",
     "label",
@@ -77,31 +96,29 @@ def variant(scenario: Scenario, overrides: dict[str, Any]) -> Scenario:
 def strategy_table(
     scenario: Scenario, catalog: dict[str, Instance], tiers: dict[str, ck.Tier]
 ) -> pl.DataFrame:
-    """Goodput, lost USD/day and savings vs durable-only sync for each strategy variant.
-
-    One vectorised :func:`models.evaluate_arrays` call per variant; savings as in
-    :func:`models.compare` (same cluster, so only the goodput difference counts).
-    """
+    """This scenario, then each strategy variant: goodput, lost USD/day, savings versus this
+    scenario (as :func:`models.compare` computes them) and the basis of each row's times."""
     rows = []
-    base = None
-    for label, over in VARIANTS:
-        s = variant(scenario, over)
-        m = {
-            k: float(np.asarray(v))
-            for k, v in evaluate_arrays(resolve_inputs(s, catalog, tiers)).items()
-        }
-        if base is None:
-            base = m
+    base = evaluate(scenario, catalog, tiers)
+    for label, s in [(BASELINE_LABEL, scenario)] + [
+        (label, variant(scenario, over)) for label, over in VARIANTS
+    ]:
+        ev = base if s is scenario else evaluate(s, catalog, tiers)
+        m = ev.metrics
+        savings = (m["goodput"] - base["goodput"]) * base["cluster_usd_per_day"] + (
+            base["total_usd_per_day"] - m["total_usd_per_day"]
+        )
         rows.append(
             {
                 "strategy": label,
-                "goodput_pct": m["goodput"] * 100,
+                "times": basis(s),
+                "interval": interval_basis(s),
+                "goodput": m["goodput"],
                 "lost_usd_per_day": m["lost_usd_per_day"],
-                "savings_usd_per_day": (m["goodput"] - base["goodput"])
-                * base["cluster_usd_per_day"],
+                "savings_usd_per_day": savings,
                 "save_seconds": m["save_seconds"],
                 "restore_seconds": m["restore_seconds"],
-                "interval_minutes": m["checkpoint_interval_minutes"],
+                "checkpoint_interval_minutes": m["checkpoint_interval_minutes"],
                 "durable_interval_minutes": m["durable_interval_minutes"],
                 "fallback_failures_per_day": m["fallback_failures_per_day"],
                 "rework_minutes_per_failure": m["rework_minutes_per_failure"],
@@ -122,10 +139,14 @@ def waste_curves(
     interval_minutes, waste_pct).  The interval grid spans 0.1× to 10× each optimum.
     """
     curves, optima = [], []
-    for label, over in VARIANTS:
-        inputs = resolve_inputs(variant(scenario, over), catalog, tiers)
-        best = evaluate_arrays(inputs)
-        t_opt = float(np.asarray(best["checkpoint_interval_minutes"]))
+    for label, sc in [(BASELINE_LABEL, scenario)] + [
+        (label, variant(scenario, over)) for label, over in VARIANTS
+    ]:
+        inputs = resolve_inputs(sc, catalog, tiers)
+        t_opt = float(np.asarray(evaluate_arrays(inputs)["optimal_checkpoint_interval_minutes"]))
+        best = evaluate_arrays(
+            {**inputs, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": t_opt}
+        )
         grid = np.geomspace(max(t_opt / 10, 0.1), max(t_opt * 10, 1.0), n)
         out = evaluate_arrays(
             {**inputs, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": grid}
@@ -186,8 +207,8 @@ def replica_survival(
 
 
 @dataclass(frozen=True)
-class MemoryVsSharedFs:
-    """Answer to "what do in-memory checkpoints with m replicas save vs shared FS only?"."""
+class MemoryVsScenario:
+    """Answer to "what would in-memory checkpoints with m replicas save here?"."""
 
     baseline: Scenario
     candidate: Scenario
@@ -197,33 +218,31 @@ class MemoryVsSharedFs:
     assumptions: pl.DataFrame
 
 
-def memory_vs_shared_fs(
+def memory_vs_scenario(
     scenario: Scenario,
     catalog: dict[str, Instance],
     tiers: dict[str, ck.Tier],
     replicas: int = 2,
-) -> MemoryVsSharedFs:
-    """Shared-FS-only (the scenario's interval) vs memory with ``replicas`` copies plus the
-    shared FS every ``checkpoint.durable_interval_minutes`` (memory at the optimum), both with
-    tier-model times and the scenario's save mode, via :func:`models.compare` (what
-    ``goodput compare aws-16k-h100-sharedfs.toml aws-16k-h100-memory.toml`` runs)."""
-    common = {"checkpoint.timings": "tier_model", "checkpoint.durable_tier": "shared_fs"}
-    base = scenario.replace(
-        {**common, "checkpoint.strategy": "durable_only"},
-        name="Shared file system only",
-    )
+) -> MemoryVsScenario:
+    """This scenario as set vs the same with checkpoints in CPU memory (``replicas`` copies,
+    tier-model times, the optimal level-1 interval) plus its durable tier every
+    ``checkpoint.durable_interval_minutes``, via :func:`models.compare`.  With the
+    aws-16k-h100-sharedfs preset in the sidebar this is exactly ``goodput compare
+    aws-16k-h100-sharedfs aws-16k-h100-memory``."""
     cand = scenario.replace(
         {
-            **common,
+            "checkpoint.timings": "tier_model",
             "checkpoint.strategy": "memory+durable",
             "checkpoint.memory_replicas": replicas,
             "checkpoint.interval_minutes": "optimal",
         },
-        name=f"CPU memory ({replicas} replicas) + shared file system",
+        name=f"CPU memory ({replicas} replicas) + {scenario['checkpoint.durable_tier']}",
     )
-    c = compare(base, cand, catalog, tiers)
+    c = compare(scenario, cand, catalog, tiers)
     b, k = c.baseline, c.candidate
+    two = scenario["checkpoint.strategy"] != "durable_only"
     rows = [
+        ("Save/restore times", basis(scenario), "tier model"),
         (
             "Checkpoint size",
             f"{b['checkpoint_size_TB']:.2f} TB",
@@ -233,13 +252,13 @@ def memory_vs_shared_fs(
         ("Restore", f"{b['restore_seconds']:.1f} s", f"{k['restore_seconds']:.2f} s (peer memory)"),
         (
             "Checkpoint interval",
-            f"{b['checkpoint_interval_minutes']:.1f} min",
+            f"{b['checkpoint_interval_minutes']:.1f} min ({interval_basis(scenario)})",
             f"{k['checkpoint_interval_minutes']:.1f} min (optimal); durable every "
             f"{k['durable_interval_minutes']:.0f} min",
         ),
         (
-            "Failures falling back to the shared FS",
-            "all",
+            "Failures falling back to the durable tier",
+            f"{b['fallback_fraction'] * 100:.2f}%" if two else "all (single level)",
             f"{k['fallback_fraction'] * 100:.2f}% ({k['fallback_failures_per_day']:.3f}/day)",
         ),
         (
@@ -253,13 +272,13 @@ def memory_vs_shared_fs(
     ]
     table = pl.DataFrame(
         {
-            "quantity": [r[0] for r in rows],
-            "shared FS only": [r[1] for r in rows],
-            "memory + shared FS": [r[2] for r in rows],
+            "Quantity": [r[0] for r in rows],
+            "This scenario": [r[1] for r in rows],
+            f"Memory ({replicas} replicas) + durable": [r[2] for r in rows],
         }
     )
-    return MemoryVsSharedFs(
-        baseline=base,
+    return MemoryVsScenario(
+        baseline=scenario,
         candidate=cand,
         goodput_baseline=b["goodput"],
         goodput_candidate=k["goodput"],

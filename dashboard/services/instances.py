@@ -1,59 +1,32 @@
-"""Table behind the Instances page: time and cost to train on every catalog instance."""
+"""Tables behind the Instances and Optimizer pages: the one instance ranking as polars.
+
+Both pages (and ``goodput instances`` / ``goodput optimize``) rank with
+:func:`models.instances.rank_instances`, so they always name the same cheapest instance.
+"""
 
 from __future__ import annotations
 
 import polars as pl
 from goodput_lab.models import Scenario
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.instances_compare import compare_instances
-
-COLUMNS = [
-    "cheapest",
-    "instance",
-    "accelerator",
-    "nodes",
-    "usd_per_instance_hour",
-    "price_source",
-    "mfu",
-    "time_to_train_days",
-    "meets_deadline",
-    "cost_to_train_usd",
-    "cost_compute_usd",
-    "cost_communication_usd",
-    "cost_bubble_usd",
-    "cost_communication_within_mfu_usd",
-    "cost_bubble_within_mfu_usd",
-    "cost_failure_and_checkpoint_usd",
-    "cost_spares_usd",
-    "usd_per_1e18_useful_flops",
-    "node_hours",
-    "break_even_usd_per_hour",
-    "goodput",
-    "scaling_efficiency",
-    "effective_mfu",
-    "mfu_basis",
-    "mfu_gap_exceeded",
-    "exposed_comm_fraction_of_step",
-    "peak_ratio_vs_reference",
-    "modeled_ratio_vs_reference",
-    "min_nodes_to_fit",
-    "reason",
-]
+from goodput_lab.models.instances import InstanceRanking, rank_instances
 
 
-def comparison(
+def ranking(
     scenario: Scenario,
     catalog: dict[str, Instance],
     deadline_days: float | None,
     prices: dict[str, float] | None = None,
     mfus: dict[str, float] | None = None,
-) -> pl.DataFrame:
-    """One row per instance (see :func:`models.instances_compare.compare_instances`)."""
-    rows = compare_instances(
-        scenario, catalog, deadline_days=deadline_days, prices=prices, mfus=mfus
-    )
-    df = pl.DataFrame(rows, infer_schema_length=None)
-    return df.select(COLUMNS).with_columns(
+) -> InstanceRanking:
+    """The ranking of every catalog instance (see :mod:`models.instances`)."""
+    return rank_instances(scenario, catalog, deadline_days=deadline_days, prices=prices, mfus=mfus)
+
+
+def table(r: InstanceRanking) -> pl.DataFrame:
+    """One row per instance, cheapest first, with the shares charts and tables need."""
+    df = pl.DataFrame([row.to_dict() for row in r.rows], infer_schema_length=None)
+    return df.with_columns(
         (pl.col("cost_failure_and_checkpoint_usd") / pl.col("cost_to_train_usd")).alias(
             "failure_share"
         ),

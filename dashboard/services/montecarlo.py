@@ -29,6 +29,7 @@ STATES = {
     "restart": "Restart",
     "restore": "Restore",
     "stall": "Fabric stall",
+    "spot": "Spot notice save and recovery",
 }
 _STARTS = {
     "start": "training",
@@ -40,6 +41,7 @@ _STARTS = {
     "replaced": "restart",
     "restarted": "restore",
     "stall": "stall",
+    "spot_notice": "spot",
 }
 
 

@@ -103,7 +103,7 @@ def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
 def reroute_comparison(
     scenario: Scenario, catalog: dict[str, Instance], events_per_day: float
 ) -> pl.DataFrame:
-    """Goodput and money lost per day for each labelled reroute time (REFERENCES.md §6).
+    """Goodput and money lost per day for each labelled reroute time (docs/references.md#fabric-reroutes-and-collective-timeouts).
 
     Stalls up to the collective timeout cost their duration; longer ones abort the job and
     add a full recovery (:func:`models.network.fabric_failures_per_day`).

@@ -6,7 +6,7 @@ import math
 
 import numpy as np
 import polars as pl
-from goodput_lab.models import Comparison, Scenario, compare, evaluate_arrays, resolve_inputs
+from goodput_lab.models import Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
 
@@ -14,8 +14,9 @@ from goodput_lab.models.catalog import Instance
 def interval_curve(scenario: Scenario, catalog: dict[str, Instance], n: int = 200) -> pl.DataFrame:
     """Goodput and lost USD/day over checkpoint intervals around the optimum (log-spaced)."""
     inputs = resolve_inputs(scenario, catalog)
-    tau_opt = float(evaluate_arrays(inputs)["optimal_checkpoint_interval_minutes"])
-    now = float(evaluate_arrays(inputs)["checkpoint_interval_minutes"])
+    base = evaluate_arrays(inputs)
+    tau_opt = float(base["optimal_checkpoint_interval_minutes"])
+    now = float(base["checkpoint_interval_minutes"])
     centre = tau_opt if math.isfinite(tau_opt) else now
     lo = max(0.1, min(centre, now) / 8)
     hi = min(10_080.0, max(centre, now) * 8)
@@ -55,60 +56,8 @@ def spares_table(
     )
 
 
-def recommend(scenario: Scenario, catalog: dict[str, Instance], max_spares: int = 200) -> dict:
-    """Recommended interval and spares, the recommended scenario and its comparison.
-
-    The optimal interval does not depend on the recovery time (Daly's optimum depends on
-    δ and M only), so optimising τ first and then the spares for that τ is the joint
-    optimum of the two.
-    """
-    inputs = resolve_inputs(scenario, catalog)
-    interval = opt.recommend_checkpoint_interval(inputs)
-    tuned = {
-        **inputs,
-        "checkpoint.interval_minutes": interval.interval_minutes,
-        "checkpoint.interval_optimal": False,
-    }
-    spares = opt.recommend_spares(tuned, max_spares=max_spares)
-    recommended = scenario.replace(
-        {
-            "checkpoint.interval_minutes": interval.interval_minutes,
-            "cluster.spare_nodes": spares.spares,
-        },
-        name=f"{scenario.name} (optimized)"[:200],
-    )
-    cmp: Comparison = compare(scenario, recommended, catalog)
-    return {
-        "interval": interval,
-        "spares": spares,
-        "break_even_rate_per_day": opt.spare_break_even_rate_per_day(inputs, 1),
-        "scenario": recommended,
-        "comparison": cmp,
-        "price_usd_per_h": float(inputs["pricing.usd_per_instance_hour"]),
-    }
-
-
-def instance_table(
-    scenario: Scenario, catalog: dict[str, Instance], deadline_days: float | None
-) -> pl.DataFrame:
-    """Every catalog instance, cheapest to train first (see models.optimize.rank_instances)."""
-    rows = opt.rank_instances(
-        resolve_inputs(scenario, catalog),
-        catalog,
-        scenario["cluster.instance"],
-        deadline_days=deadline_days,
-    )
-    cols = {
-        "instance": pl.String,
-        "accelerator": pl.String,
-        "feasible": pl.Boolean,
-        "reason": pl.String,
-        "nodes": pl.Int64,
-        "accelerators": pl.Int64,
-        "usd_per_instance_hour": pl.Float64,
-        "goodput": pl.Float64,
-        "time_to_train_days": pl.Float64,
-        "cost_to_train_usd": pl.Float64,
-        "usd_per_productive_accelerator_hour": pl.Float64,
-    }
-    return pl.DataFrame([{c: r.get(c) for c in cols} for r in rows], schema=cols)
+def recommend(
+    scenario: Scenario, catalog: dict[str, Instance], deadline_days: float | None = None
+) -> opt.Optimization:
+    """Recommended interval, spares and instance type (:func:`models.optimize.optimize`)."""
+    return opt.optimize(scenario, catalog, deadline_days)

@@ -6,13 +6,14 @@ import numpy as np
 import polars as pl
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.pricing import Price
 
 
 def display_value(key: str, value) -> str:
-    """A field value as shown to people (fractions shown in %, None as 'catalog')."""
+    """A field value as shown to people (fractions shown in %, None as 'from catalog')."""
     f = FIELDS[key]
     if value is None:
-        return "from catalog"
+        return "from catalog" if f.kind != "str" else "not set"
     if isinstance(value, str):
         return value
     if f.scale == 100.0:
@@ -22,18 +23,20 @@ def display_value(key: str, value) -> str:
     return f"{value:,.6g}"
 
 
-def assumptions_table(
-    scenario: Scenario, instance: Instance, price_usd_per_h: float
-) -> pl.DataFrame:
-    """Every input with its value, unit and provenance (for the page and the reports)."""
+def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> pl.DataFrame:
+    """Every input with its value, unit and provenance (for the page and the reports).
+
+    The price row shows the price in force, wherever it comes from, with its source and date.
+    """
     rows = []
     for key, f in FIELDS.items():
         value = scenario[key]
         source = f.help
         shown = display_value(key, value)
-        if key == "pricing.usd_per_instance_hour" and value is None:
-            shown = f"{price_usd_per_h:,.4g} (catalog, as of {instance.price_as_of})"
-            source = instance.source_price
+        if key == "pricing.usd_per_instance_hour":
+            origin = "catalog" if value is None else "scenario"
+            shown = f"{price.usd_per_instance_hour:,.4g} ({origin}, as of {price.as_of})"
+            source = price.source
         rows.append(
             {
                 "field": key,
@@ -58,9 +61,18 @@ def assumptions_table(
 
 
 def loss_table(ev: Evaluation) -> pl.DataFrame:
-    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput)."""
+    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput).
+
+    The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost dollars but no wall
+    time; :func:`wall_time_losses` leaves them out (for the waterfall of wall time).
+    """
     df = pl.DataFrame(ev.loss_breakdown())
     return df.with_columns((pl.col("fraction_of_wall_time") * 100).alias("goodput_points"))
+
+
+def wall_time_losses(losses: pl.DataFrame) -> pl.DataFrame:
+    """Only the components that take wall-clock time."""
+    return losses.filter(pl.col("kind") == "time") if "kind" in losses.columns else losses
 
 
 def goodput_vs_rate(

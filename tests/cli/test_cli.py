@@ -1,4 +1,4 @@
-"""The `goodput` command line, run as a subprocess (DESIGN.md contract)."""
+"""The `goodput` command line, run as a subprocess (README.md 'Command line' contract)."""
 
 from __future__ import annotations
 
@@ -89,9 +89,11 @@ def test_instances_json_lists_catalog_and_unknown_prices():
     out = goodput("instances", "--json")
     assert out.returncode == 0
     rows = {r["instance"]: r for r in json.loads(out.stdout)["instances"]}
-    assert rows["p5.48xlarge"]["usd_per_hour"] == 55.04
-    assert rows["trn2.48xlarge"]["usd_per_hour"] is None
+    assert rows["p5.48xlarge"]["usd_per_instance_hour"] == 55.04
+    assert rows["p5.48xlarge"]["price_as_of"] == "2025-06"
+    assert rows["trn2.48xlarge"]["usd_per_instance_hour"] is None
     assert rows["trn2.48xlarge"]["price_known"] is False
+    assert rows["trn2.48xlarge"]["price_source"] == "no public price"
 
 
 @pytest.mark.parametrize(

@@ -46,16 +46,20 @@ def test_instances_json_has_time_and_cost_for_the_scenario():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     rows = {r["instance"]: r for r in d["instances"]}
-    # without a deadline the scenario's own instance gets its own nodes, price and MFU
+    # without a deadline the scenario's own instance keeps its nodes and MFU; every type is
+    # priced at the catalog's one vintage (the scenario's historical $98.32 is reported apart)
     p5 = rows["p5.48xlarge"]
-    assert p5["nodes"] == 2000 and p5["usd_per_instance_hour"] == 98.32
-    ev = evaluate(load_preset("aws-16k-h100").replace({"workload.mfu": 0.43}), load_catalog())
+    assert p5["nodes"] == 2000 and p5["usd_per_instance_hour"] == 55.04 and p5["mfu"] == 0.40
+    assert d["scenario_usd_per_instance_hour"] == 98.32 and d["scenario_price_as_of"] == "2023-07"
+    ev = evaluate(load_preset("aws-16k-h100"), load_catalog())
     assert p5["time_to_train_days"] == pytest.approx(ev["time_to_train_days"], rel=1e-9)
-    assert p5["cost_to_train_usd"] == pytest.approx(ev["cost_to_train_usd"], rel=1e-9)
+    assert p5["cost_to_train_usd"] == pytest.approx(
+        ev["cost_to_train_usd"] * 55.04 / 98.32, rel=1e-9
+    )
     # unpriced instances: time yes, cost never invented
     gb = rows["p6e-gb200.36xlarge"]
     assert gb["price_known"] is False and gb["cost_to_train_usd"] is None
-    assert gb["time_to_train_days"] > 0 and "enter your price" in gb["reason"]
+    assert gb["time_to_train_days"] > 0 and "no public On-Demand price" in gb["reason"]
 
 
 E2E = ["--set", "workload.mfu_basis=end_to_end"]
@@ -120,7 +124,7 @@ def test_modelled_basis_prices_communication_and_bubble(capsys):
     assert code == 0
     rows = {r["instance"]: r for r in json.loads(stdout)["instances"]}
     p5 = rows["p5.48xlarge"]
-    assert p5["mfu_basis"] == "modelled" and p5["feasible"]
+    assert p5["feasible"] and p5["cost_communication_within_mfu_usd"] == 0.0
     assert p5["cost_communication_usd"] > 0 and p5["cost_bubble_usd"] > 0
     assert 0.2 < p5["effective_mfu"] < 0.6
     trn = rows["trn2.48xlarge"]  # no measured matmul efficiency: not modelled, said why

@@ -1,4 +1,4 @@
-"""`goodput simulate` as a subprocess: JSON contract and bad input (DESIGN.md)."""
+"""`goodput simulate` as a subprocess: JSON contract and bad input (README.md 'Command line')."""
 
 from __future__ import annotations
 

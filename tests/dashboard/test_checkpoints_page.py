@@ -10,6 +10,7 @@ import numpy as np
 import polars as pl
 import pytest
 from goodput_lab.dashboard.services import checkpoints as svc
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import ValidationError, compare, evaluate, load_preset
 from goodput_lab.models import checkpoint as ck
 from streamlit.testing.v1 import AppTest
@@ -38,29 +39,66 @@ def _array(v):
     return np.asarray(v, dtype=float)
 
 
-def test_page_answers_memory_vs_shared_fs(page, catalog):
-    """Acceptance: for aws-16k-h100, in-memory checkpoints with 2 replicas vs shared FS only,
-    the page shows what `goodput compare aws-16k-h100-sharedfs aws-16k-h100-memory` gives."""
+def test_one_baseline_equal_to_the_overview(page, catalog):
+    """The page's baseline is the sidebar scenario: every figure of it equals the Overview's
+    (no second 'shared FS only' baseline with other save times next to it)."""
     ev = evaluate(load_preset("aws-16k-h100"), catalog)
-    assert metric(page, "Blocking save") == "60.00 s"
+    assert metric(page, "Blocking save (level 1)") == "60.0 s"
     assert metric(page, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
-    c = compare(load_preset("aws-16k-h100-sharedfs"), load_preset("aws-16k-h100-memory"), catalog)
-    assert metric(page, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
-    assert metric(page, "Goodput, shared FS only") == f"{c.baseline['goodput'] * 100:.2f}%"
-    assert 150_000 < c.savings_usd_per_day < 300_000  # $231,634 with the shipped tiers
-    # the assumptions are on the page
-    table = next(df.value for df in page.dataframe if "quantity" in df.value.columns)
-    assert "Blocking save" in set(table["quantity"])
+    assert metric(page, "Goodput, this scenario") == f"{ev['goodput'] * 100:.2f}%"
+    table = next(df.value for df in page.dataframe if "Strategy" in df.value.columns)
+    first = table.iloc[0]
+    assert first["Strategy"] == "This scenario (sidebar)"
+    assert first["Goodput (%)"] == f"{ev['goodput'] * 100:.2f}"
+    assert first["Save/restore times"] == "measured (entered)"
+    assert first["Savings vs this scenario ($/day)"] == "$0"
+    # every alternative states its basis
+    assert set(table["Save/restore times"].iloc[1:]) == {"tier model"}
+    assert set(table["Interval"].iloc[1:]) == {"optimal"}
+    # the memory answer is a comparison with this scenario, as models.compare computes it
+    memory = load_preset("aws-16k-h100").replace(
+        {
+            "checkpoint.timings": "tier_model",
+            "checkpoint.strategy": "memory+durable",
+            "checkpoint.memory_replicas": 2,
+            "checkpoint.interval_minutes": "optimal",
+        }
+    )
+    c = compare(load_preset("aws-16k-h100"), memory, catalog)
+    assert (
+        metric(page, "Savings per day")
+        == display.tile("savings_usd_per_day", c.savings_usd_per_day)["value"]
+    )
+    assumptions = next(df.value for df in page.dataframe if "Quantity" in df.value.columns)
+    assert assumptions.iloc[0]["This scenario"] == "measured (entered)"
     assert len(page.get("plotly_chart")) == 3
 
 
+def test_sharedfs_preset_answers_the_readme_question(page, catalog):
+    """Acceptance: with aws-16k-h100-sharedfs in the sidebar the page shows what `goodput
+    compare aws-16k-h100-sharedfs aws-16k-h100-memory` gives ($231,634/day)."""
+    page.selectbox(key="preset").set_value("aws-16k-h100-sharedfs").run()
+    assert not page.exception
+    c = compare(load_preset("aws-16k-h100-sharedfs"), load_preset("aws-16k-h100-memory"), catalog)
+    assert (
+        metric(page, "Savings per day")
+        == display.tile("savings_usd_per_day", c.savings_usd_per_day)["value"]
+    )
+    assert metric(page, "Goodput, this scenario") == f"{c.baseline['goodput'] * 100:.2f}%"
+    assert c.savings_usd_per_day == pytest.approx(231_634, abs=1)
+
+
 def test_replica_slider_changes_answer(page, catalog):
+    page.selectbox(key="preset").set_value("aws-16k-h100-sharedfs").run()
     page.slider(key="ckpt:replicas").set_value(1).run()
     assert not page.exception
     base = load_preset("aws-16k-h100-sharedfs")
     one = load_preset("aws-16k-h100-memory").replace({"checkpoint.memory_replicas": 1})
     c = compare(base, one, catalog)
-    assert metric(page, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert (
+        metric(page, "Savings per day")
+        == display.tile("savings_usd_per_day", c.savings_usd_per_day)["value"]
+    )
     two = compare(base, load_preset("aws-16k-h100-memory"), catalog)
     assert c.savings_usd_per_day < two.savings_usd_per_day  # one copy: most failures fall back
 
@@ -71,13 +109,13 @@ def test_charts_mark_the_optimum(page, catalog):
     assert waste["layout"]["title"]["text"]
     assert "%" in waste["layout"]["yaxis"]["title"]["text"]
     traces = waste["data"]
-    assert len(traces) == 2 * len(svc.VARIANTS)
+    assert len(traces) == 2 * (len(svc.VARIANTS) + 1)  # this scenario, then the variants
     for line, star in zip(traces[0::2], traces[1::2], strict=True):
         y = _array(line["y"])
         assert _array(star["y"])[0] <= y.min() + 1e-9  # nothing on the grid beats the ★
     s = svc.variant(load_preset("aws-16k-h100"), dict(svc.VARIANTS[0][1]))
     t_opt = evaluate(s, catalog)["optimal_checkpoint_interval_minutes"]
-    assert _array(traces[1]["x"])[0] == pytest.approx(t_opt)
+    assert _array(traces[3]["x"])[0] == pytest.approx(t_opt)
     replica = next(c for c in charts if "replicas" in c["layout"]["xaxis"]["title"]["text"])
     adjacent = _array(replica["data"][0]["y"])
     assert np.all(np.diff(adjacent) <= 1e-12)  # more replicas never lose more often
@@ -87,8 +125,8 @@ def test_hyperpod_preset_on_the_page(page, catalog):
     page.selectbox(key="preset").set_value("hyperpod-tiered-16k-h100").run()
     assert not page.exception
     ev = evaluate(load_preset("hyperpod-tiered-16k-h100"), catalog)
-    assert metric(page, "Blocking save") == f"{ev['save_seconds']:.2f} s"
-    assert metric(page, "Fallbacks to durable tier") == f"{ev['fallback_failures_per_day']:.3f}/day"
+    assert metric(page, "Blocking save (level 1)") == f"{ev['save_seconds']:.1f} s"
+    assert metric(page, "Fallbacks per day") == f"{ev['fallback_failures_per_day']:.3f} per day"
 
 
 def test_edited_tier_table_is_validated():

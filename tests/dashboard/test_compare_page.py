@@ -17,7 +17,7 @@ def test_default_compare_reproduces_headline_claim(app, catalog):
     c = compare(load_preset("aws-16k-h100"), load_preset("aws-16k-h100-improved"), catalog)
     assert metric(app, "Goodput change") == f"{c.goodput_delta * 100:+.2f} points"
     assert metric(app, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
-    # published claim: up to $200,000/day for 16,000 H100 (REFERENCES.md §1)
+    # published claim: up to $200,000/day for 16,000 H100 (docs/references.md#headline-claim)
     assert 185_000 <= c.savings_usd_per_day <= 210_000
     assert metric(app, "Savings per year") == f"${c.savings_usd_per_day * 365.25:,.0f}"
     assert metric(app, "Savings per month") == f"${c.savings_usd_per_day * 365.25 / 12:,.0f}"

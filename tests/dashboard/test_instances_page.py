@@ -1,12 +1,14 @@
-"""AppTest of the Instances page: the 70B / 15T / 30-day question, prices and MFU inputs."""
+"""AppTest of the Instances page: the 70B / 15T / 30-day question, prices and MFU inputs,
+all equal to the one ranker (models.instances.rank_instances)."""
 
 from __future__ import annotations
 
 import json
 
 import pytest
+from goodput_lab.dashboard.services import display
 from goodput_lab.models import load_preset
-from goodput_lab.models.instances_compare import compare_instances
+from goodput_lab.models.instances import rank_instances
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
@@ -38,6 +40,7 @@ def page() -> AppTest:
     at.selectbox(key="w:workload.mfu_basis").set_value("end_to_end")
     at.run()
     at.switch_page("app_pages/instances.py").run()
+    at.number_input(key="widget::deadline:days").set_value(30.0).run()
     assert not at.exception
     return at
 
@@ -47,25 +50,26 @@ def metric(at: AppTest, label: str) -> str:
 
 
 def test_answers_the_70b_30_day_question(page, catalog):
-    rows = compare_instances(scenario70(), catalog, deadline_days=30.0)
-    best = next(r for r in rows if r["cheapest"])
-    assert metric(page, "Cheapest instance") == best["instance"]
-    assert metric(page, "Nodes") == f"{best['nodes']:,.0f}"
-    assert metric(page, "Cost to train") == f"${best['cost_to_train_usd'] / 1e6:,.2f}M"
-    # end-to-end MFU: communication is inside the compute cost, not added
-    assert best["mfu_basis"] == "end_to_end" and best["cost_communication_usd"] == 0.0
-    comm = best["cost_communication_within_mfu_usd"]
-    share = (best["cost_failure_and_checkpoint_usd"] + comm) / best["cost_to_train_usd"]
-    assert metric(page, "Failure + communication overhead") == f"{share:.1%}"
+    best = rank_instances(scenario70(), catalog, deadline_days=30.0).cheapest
+    assert metric(page, "Cheapest instance") == best.instance
+    assert metric(page, "Nodes") == f"{best.nodes:,.0f} nodes"
+    assert (
+        metric(page, "Cost to train")
+        == display.tile("cost_to_train_usd", best.cost_to_train_usd)["value"]
+    )
     text = page.success[0].value
-    assert "Failures and checkpoints cost $" in text and "exposed communication $" in text
+    assert best.instance in text and "as of 2025-06" in text
+    assert "Failures and checkpoints cost" in text and "exposed communication" in text
+    # the ranking's rules are stated next to it
+    rules = " ".join(m.value for m in page.markdown)
+    assert "Failure rate on other node types" in rules and "public On-Demand price" in rules
 
 
 def test_unpriced_instances_need_a_user_price(page):
     infos = " ".join(i.value for i in page.info)
     assert "p6e-gb200.36xlarge: no public price" in infos
     assert "trn2.48xlarge: no public price" in infos
-    assert page.number_input(key="inst:price:p6e-gb200.36xlarge").value is None
+    assert page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").value is None
     # the cost chart shows priced instances only; none invented
     cost = json.loads(page.get("plotly_chart")[1].proto.spec)
     xs = cost["data"][0]["x"]
@@ -74,28 +78,27 @@ def test_unpriced_instances_need_a_user_price(page):
 
 
 def test_entering_a_price_adds_the_instance(page, catalog):
-    page.number_input(key="inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
+    page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
     assert not page.exception
     xs = json.loads(page.get("plotly_chart")[1].proto.spec)["data"][0]["x"]
     assert any("p6e-gb200.36xlarge" in x for x in xs)
-    rows = compare_instances(
+    best = rank_instances(
         scenario70(), catalog, deadline_days=30.0, prices={"p6e-gb200.36xlarge": 20.0}
-    )
-    best = next(r for r in rows if r["cheapest"])
-    assert metric(page, "Cheapest instance") == best["instance"]
+    ).cheapest
+    assert metric(page, "Cheapest instance") == best.instance
 
 
-def test_mfu_slider_changes_time(page, catalog):
-    page.slider(key="inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
+def test_mfu_input_changes_time(page, catalog):
+    page.number_input(key="widget::inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
     assert not page.exception
-    rows = compare_instances(
+    r = rank_instances(
         scenario70(),
         catalog,
         deadline_days=30.0,
         prices={"p6e-gb200.36xlarge": 20.0},
         mfus={"p6-b200.48xlarge": 0.30},
     )
-    b200 = next(r for r in rows if r["instance"] == "p6-b200.48xlarge")
+    b200 = r.row("p6-b200.48xlarge")
     spec = json.loads(page.get("plotly_chart")[0].proto.spec)
     labels = spec["data"][0]["x"]
-    assert any(lbl.startswith(f"p6-b200.48xlarge ×{b200['nodes']:,.0f}") for lbl in labels)
+    assert any(lbl.startswith(f"p6-b200.48xlarge ×{b200.nodes:,.0f}") for lbl in labels)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from goodput_lab.models import compare, load_preset, resolve_inputs
+from goodput_lab.dashboard.services import display
+from goodput_lab.models import load_preset
 from goodput_lab.models import optimize as opt
 
 from tests.dashboard._pages import RATE_KEY, metric, open_page
@@ -14,58 +15,54 @@ def app():
     return open_page("optimizer")
 
 
-def _expected(scenario):
-    iv = opt.recommend_checkpoint_interval(resolve_inputs(scenario))
-    tuned = scenario.replace({"checkpoint.interval_minutes": iv.interval_minutes})
-    sp = opt.recommend_spares(resolve_inputs(tuned))
-    best = tuned.replace({"cluster.spare_nodes": sp.spares})
-    return iv, sp, compare(scenario, best)
-
-
-def test_recommendations_match_the_model(app):
-    iv, sp, c = _expected(load_preset("aws-16k-h100"))
+def test_recommendations_match_the_model(app, catalog):
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=45.0)
+    iv, sp, c = o.interval, o.spares, o.comparison
     assert metric(app, "Best checkpoint interval") == f"{iv.interval_minutes:.1f} min"
     assert metric(app, "Best hot spares") == str(sp.spares)
-    assert metric(app, "Savings per day") == f"${c.savings_usd_per_day:,.0f}"
+    assert (
+        metric(app, "Savings per day")
+        == display.tile("savings_usd_per_day", c.savings_usd_per_day)["value"]
+    )
     assert c.savings_usd_per_day > 0
-    assert any(f"up to **{sp.break_even_spares}**" in i.value for i in app.info)
+    info = " ".join(i.value for i in app.info)
+    assert f"up to **{sp.break_even_spares}**" in info
+    # the spare banner states the range of rates, and that 0.2%/day is outside it
+    assert "from 0.0176% to 0.1049% per day" in info and "outside it" in info
 
 
-def test_slider_changes_the_recommendation(app):
+def test_slider_changes_the_recommendation(app, catalog):
     app.slider(key=RATE_KEY).set_value(0.8).run()
     assert not app.exception
-    iv, sp, _ = _expected(
-        load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.008})
+    o = opt.optimize(
+        load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.008}),
+        catalog,
+        45.0,
     )
-    assert metric(app, "Best checkpoint interval") == f"{iv.interval_minutes:.1f} min"
-    assert metric(app, "Best hot spares") == str(sp.spares)
+    assert metric(app, "Best checkpoint interval") == f"{o.interval.interval_minutes:.1f} min"
+    assert metric(app, "Best hot spares") == str(o.spares.spares)
     app.slider(key=RATE_KEY).set_value(0.2).run()
 
 
-def test_apply_button_loads_the_recommendation_into_the_sidebar():
+def test_apply_button_loads_the_recommendation_into_the_sidebar(catalog):
     at = open_page("optimizer")
-    iv, sp, _ = _expected(load_preset("aws-16k-h100"))
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, 45.0)
     at.button(key="opt:apply").click().run()
     assert not at.exception
-    assert at.slider(key="w:cluster.spare_nodes").value == sp.spares
+    assert at.slider(key="w:cluster.spare_nodes").value == o.spares.spares
     assert at.slider(key="w:checkpoint.interval_minutes").value == pytest.approx(
-        iv.interval_minutes
+        o.interval.interval_minutes
     )
     # applied: nothing left to save
-    assert metric(at, "Savings per day") in ("$0", "$-0")
+    assert metric(at, "Savings per day") == "$0/day"
 
 
-def test_deadline_picks_cheapest_instance_meeting_it(catalog):
+def test_deadline_picks_the_rankers_cheapest_instance(catalog):
     at = open_page("optimizer")
-    inputs = resolve_inputs(load_preset("aws-16k-h100"), catalog)
-    days_now, _ = opt.time_and_cost_to_train(inputs)
-    deadline = round(1.1 * float(days_now))  # reachable by the current cluster
-    at.checkbox(key="opt:use_deadline").check().run()
-    at.number_input(key="opt:deadline").set_value(float(deadline)).run()
+    at.number_input(key="widget::deadline:days").set_value(60.0).run()
     assert not at.exception
-    rows = opt.rank_instances(inputs, catalog, "p5.48xlarge", deadline_days=deadline)
-    best = rows[0]
-    assert best["time_to_train_days"] <= deadline
+    best = opt.optimize(load_preset("aws-16k-h100"), catalog, 60.0).instances.cheapest
+    assert best.time_to_train_days <= 60.0
     assert any(
-        best["instance"] in s.value and f"{best['nodes']:,} nodes" in s.value for s in at.success
+        best.instance in s.value and f"{best.nodes:,.0f} nodes" in s.value for s in at.success
     )

@@ -56,7 +56,7 @@ def test_float_text_is_exact():
         ({"__reduce__": "os.system"}, "link", "unknown parameter"),
         ({"preset": "nope"}, "link parameter 'preset'", "not a preset"),
         ({"cluster.nodes": ["1", "2"]}, "link parameter 'cluster.nodes'", "exactly once"),
-        ({"name": "x" * 201}, "link parameter 'name'", "longer than 200"),
+        ({"name": "x" * 401}, "link parameter 'name'", "longer than 400"),
     ],
 )
 def test_invalid_links_name_the_problem(params, field, words):
@@ -167,8 +167,11 @@ def test_page_controls_round_trip_and_validate():
         "cmp:candidate": "Uploaded TOML file",  # cannot travel in a link: left out
         "cmp:candidate:edits": "cluster.spare_nodes = 4",
         "sens:pct": 35,
-        "opt:use_deadline": True,
-        "opt:deadline": 45.5,
+        "deadline:on": True,
+        "deadline:days": 45.5,
+        "inst:price:trn2.48xlarge": 40.5,  # per-instance controls of the Instances page
+        "inst:mfu:p5.48xlarge": 41.0,
+        "inst:price:p5.48xlarge": None,  # empty = catalog: not in the link
         "w:cluster.nodes": 7,  # scenario widgets travel as fields, not as page controls
     }
     params = url_state.encode_page(state)
@@ -176,16 +179,20 @@ def test_page_controls_round_trip_and_validate():
         "cmp.baseline": "Preset: llama3-16k",
         "cmp.candidate_edits": "cluster.spare_nodes = 4",
         "sens.pct": "35",
-        "opt.deadline_on": "true",
-        "opt.deadline_days": "45.5",
+        "deadline.on": "true",
+        "deadline.days": "45.5",
+        "inst.price.trn2.48xlarge": "40.5",
+        "inst.mfu.p5.48xlarge": "41.0",
     }
     back = url_state.decode_page(params)
     assert back == {k: v for k, v in state.items() if k in back}
-    assert len(back) == 5
+    assert len(back) == 7
     for bad in (
         {"sens.pct": "7"},  # not a multiple of 5
         {"sens.pct": "500"},
-        {"opt.deadline_on": "yes"},
+        {"deadline.on": "yes"},
+        {"inst.price.trn2.48xlarge": "0"},  # below the allowed price
+        {"inst.mfu.p5.48xlarge": "101"},
         {"cmp.baseline": "Uploaded TOML file"},
         {"sens.colour": "red"},
         {"cmp.candidate_edits": "a=1\n" * 21},

@@ -167,7 +167,7 @@ def test_random_loss_matches_enumeration(n, m, k):
 
 
 def test_random_loss_gemini_formula_and_union_bound():
-    """Gemini (SOSP'23): P(loss) = N·C(N−m, k−m) / (m·C(N, k)) for k < 2m (REFERENCES.md §3,
+    """Gemini (SOSP'23): P(loss) = N·C(N−m, k−m) / (m·C(N, k)) for k < 2m (docs/references.md#in-memory-replicas,
     [U] from a reimplementation): N = 16, m = 2, k = 2 → 16/(2·120) = 1/15."""
     assert ck.probability_random_failures_destroy_group(16, 2, 2) == pytest.approx(1 / 15)
     assert ck.probability_random_failures_destroy_group(16, 2, 1) == 0.0  # k < m

@@ -17,7 +17,7 @@ from goodput_lab.models.catalog import parse_catalog
 
 def test_headline_claim_reproduced(headline_baseline, headline_improved, catalog):
     """Blog: 'each 0.1% decrease in daily node failure rate improves productivity by 4.2%,
-    up to $200,000 per day for 16,000 H100' (REFERENCES.md §1)."""
+    up to $200,000 per day for 16,000 H100' (docs/references.md#headline-claim)."""
     c = compare(headline_baseline, headline_improved, catalog)
     assert 0.040 <= c.goodput_delta <= 0.044
     assert 185_000 <= c.savings_usd_per_day <= 210_000

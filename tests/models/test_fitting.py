@@ -115,7 +115,7 @@ def test_llama3_taxonomy_matches_paper_table5():
     assert sum(r["count"] for r in tax) == 419  # 419 unexpected interruptions (arXiv:2407.21783)
     top = {r["category"]: r["count"] for r in tax}
     assert (top["faulty_gpu"], top["gpu_hbm3"], top["software_bug"]) == (148, 72, 54)
-    # 419 failures on 2,048 nodes in 54 days = 0.379 % per node-day (REFERENCES.md §4)
+    # 419 failures on 2,048 nodes in 54 days = 0.379 % per node-day (docs/references.md#published-failure-statistics)
     assert (
         poisson_rate_ci(419, 2048 * 54)[0] < 419 / (2048 * 54) == pytest.approx(0.003789, rel=1e-3)
     )

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 
 def test_cluster_failures_and_mtbf_hand_computed():
-    # 2,000 nodes at 0.1% per node-day = 2 failures/day = MTBF 12 h (REFERENCES.md §1)
+    # 2,000 nodes at 0.1% per node-day = 2 failures/day = MTBF 12 h (docs/references.md#headline-claim)
     assert rel.cluster_failures_per_day(2000, 0.001) == pytest.approx(2.0)
     assert rel.mtbf_hours(2.0) == pytest.approx(12.0)
     assert math.isinf(rel.mtbf_hours(0.0))

@@ -140,7 +140,7 @@ def test_weibull_mode_matches_exponential_mean_goodput():
 
 
 def test_two_level_strategy_follows_the_analytic_fallback_share():
-    """memory+durable: level 1 every 40 min, durable every 60 min (REFERENCES.md §3).
+    """memory+durable: level 1 every 40 min, durable every 60 min (docs/references.md#two-level-checkpointing).
 
     A failure falls back to the durable tier with evaluate's probability ``fallback_fraction``
     (8.4% here, the correlated share); the simulated share must match it within 4 s.e.

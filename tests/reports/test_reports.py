@@ -151,7 +151,10 @@ def test_html_lists_every_assumption_with_its_source(html_doc, report):
 def test_loss_table_total_matches_goodput(html_doc, report):
     ev = report.evaluation
     assert f"{(1 - ev['goodput']) * 100:.2f}" == "10.66"
-    assert "Total lost 153.5 $503,135" in parse(html_doc).visible
+    # $503,135/day of paid time that does not advance training + $2,857/day for the shared
+    # file system (the loss table's checkpoint-storage line) = lost_usd_per_day
+    assert f"${ev['lost_usd_per_day']:,.0f}" == "$505,992"
+    assert "Total lost 153.5 $505,992" in parse(html_doc).visible
 
 
 def test_user_text_is_escaped_in_html(baseline):
@@ -203,12 +206,14 @@ def test_pdf_pages_and_text(report, tmp_path):
         assert f"Page {i} of {n}" in page  # footer with page numbers
     joined = "\n".join(pages)
     assert "Assumptions and their sources" in joined
-    assert "Total lost" in joined and "$503,135" in joined
+    assert "Total lost" in joined and "$505,992" in joined
     # order: summary (p. 1), ..., assumptions on a new page, methods, reproduce, footer last
     first_line = [p.strip().splitlines()[0] if p.strip() else "" for p in pages]
     a = first_line.index("Assumptions and their sources")
-    m = next(i for i, p in enumerate(pages) if "Daly 2006" in p and "Young 1974" in p)
-    assert 0 < a < m
+    # the methods (Young 1974, then Daly 2006; they may straddle a page break) follow
+    young = next(i for i, p in enumerate(pages) if "First-order waste (Young 1974)" in p)
+    daly = next(i for i, p in enumerate(pages) if "Expected wall time (Daly 2006)" in p)
+    assert 0 < a < young <= daly
     assert "every figure is derivable from the assumptions" in pages[-1]
 
 
@@ -231,6 +236,9 @@ def test_tables_round_trip(report, tmp_path, ext):
     df = read_table(path)
     ev = report.evaluation
     metrics = df.filter(pl.col("table") == "metrics")
+    texts = metrics.filter(pl.col("value").is_null())
+    assert dict(zip(texts["key"], texts["text"], strict=True)) == ev.texts
+    metrics = metrics.filter(pl.col("value").is_not_null())
     got = dict(zip(metrics["key"], metrics["value"], strict=True))
     want = {**ev.metrics, **ev.value_of_reliability}
     # exact float round trip; NaN (e.g. a communication split the MFU cannot hold) stays NaN
@@ -245,6 +253,16 @@ def test_tables_round_trip(report, tmp_path, ext):
     minutes = bd.filter(pl.col("key").str.ends_with(".minutes_per_day"))["value"].sum()
     assert minutes == pytest.approx((1 - ev["goodput"]) * 1440, rel=1e-12)
     assert set(df["scenario"]) == {report.scenario.name}
+    # the inputs travel with the outputs, each with its source
+    inputs = df.filter(pl.col("table") == "inputs")
+    rate = inputs.filter(pl.col("key") == "reliability.node_failure_rate_per_day").row(
+        0, named=True
+    )
+    assert rate["value"] == report.scenario["reliability.node_failure_rate_per_day"]
+    assert "arXiv:2407.21783" in rate["source"]
+    price = inputs.filter(pl.col("key") == "pricing.usd_per_instance_hour").row(0, named=True)
+    assert price["value"] == 98.32 and "Historical price of the claim" in price["source"]
+    assert metrics.filter(pl.col("key") == "goodput")["text"].item() == "89.34%"
 
 
 def test_comparison_table_has_savings(comparison_report):
@@ -277,28 +295,29 @@ def test_toml_keeps_edits_optimal_and_catalog_price(tmp_path, catalog):
 
 
 # ----------------------------------------------------------------------------- sections
-def test_optional_sections_appear_for_extra_metrics(report):
+def test_optional_sections_group_figures_by_registry_section(report):
     ev = report.evaluation
-    assert optional_sections(ev) == () or all(s.metrics for s in optional_sections(ev))
-    extra = {"zz_time_to_train_days": 61.5, "checkpoint_zz_save_seconds": 4.0, "zz_weird": 2.0}
-    ev2 = dataclasses.replace(ev, metrics={**ev.metrics, **extra})
-    ids = {s.id: [m.key for m in s.metrics] for s in optional_sections(ev2)}
-    assert "zz_time_to_train_days" in ids["compute"]
-    assert "checkpoint_zz_save_seconds" in ids["checkpoint"]
-    assert "zz_weird" in ids["other"]
-    rep2 = dataclasses.replace(report, evaluation=ev2, sections=optional_sections(ev2))
-    text = parse(render_html(rep2)).visible
-    assert "Compute and time to train" in text
-    assert "Zz time to train 61.50 days" in text
+    ids = {s.id: [m.key for m in s.metrics] for s in optional_sections(ev)}
+    assert "time_to_train_days" in ids["train"]
+    assert "step_seconds" in ids["compute"]
+    assert "save_seconds" in ids["checkpoint"]
+    assert all("goodput" not in keys for keys in ids.values())  # core figures stay core
+    text = parse(render_html(report)).visible
+    assert "Compute and network" in text and "Time and cost to train" in text
+    assert "Time to train 77.6 days" in text
+    # a figure that is not in the output registry cannot be reported
+    ev2 = dataclasses.replace(ev, metrics={**ev.metrics, "zz_weird": 2.0})
+    with pytest.raises(KeyError, match="not in the output registry"):
+        optional_sections(ev2)
 
 
 def test_format_value_hand_cases():
     assert format_value("goodput", 0.89338) == "89.34%"
     assert format_value("lost_usd_per_day", 503134.9) == "$503,135/day"
-    assert format_value("savings_usd", -1234.4) == "−$1,234"
+    assert format_value("savings_usd_per_day", -1234.4) == "−$1,234/day"
     assert format_value("usd_per_instance_hour", 98.32) == "$98.32/h"
     assert format_value("mtbf_hours", 6.0) == "6.00 h"
-    assert format_value("minutes_lost_per_failure", 31.0) == "31.00 min"
+    assert format_value("minutes_lost_per_failure", 31.0) == "31.0 min"
     assert format_value("goodput", float("nan")) == "n/a"
 
 
@@ -398,7 +417,9 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     ck = {m.key: m for m in sections["checkpoint"].metrics}
     rec = opt.recommend_checkpoint_interval(resolve_inputs(report.scenario, catalog))
     assert round(rec.interval_minutes, 1) == 26.2  # Daly's exact optimum for δ=1 min, M=6 h
-    assert ck["recommended_checkpoint_interval_minutes"].text == "26.17 min"
+    assert ck["recommended_checkpoint_interval_minutes"].text == "26.2 min"
+    ev = report.evaluation  # the same figure as goodput evaluate's exact optimum
+    assert rec.interval_minutes == ev["optimal_checkpoint_interval_minutes"]
     table = sections["instances"].table
     mine = table.filter(pl.col("instance") == "p5.48xlarge (this scenario)").row(0, named=True)
     assert mine["goodput"] == "89.34%"

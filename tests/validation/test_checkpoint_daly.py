@@ -1,5 +1,5 @@
 """Daly (FGCS 22(3), 2006) and Young (CACM 1974) optimum checkpoint intervals vs the exact
-minimiser of Daly's expected wall time (REFERENCES.md §2)."""
+minimiser of Daly's expected wall time (docs/references.md#checkpoint-interval)."""
 
 from __future__ import annotations
 

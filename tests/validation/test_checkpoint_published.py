@@ -1,4 +1,4 @@
-"""Checkpoint tier model vs published statements (REFERENCES.md §3)."""
+"""Checkpoint tier model vs published statements (docs/references.md#tier-save-and-restore-times)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Monte Carlo vs Daly's closed form (REFERENCES.md §2): mean wall time and optimal interval.
+"""Monte Carlo vs Daly's closed form (docs/references.md#expected-wall-time-and-goodput): mean wall time and optimal interval.
 
 With exponential failures, fixed recovery times, no spares and a single checkpoint tier the
 simulator's process is exactly the one Daly's expected wall time describes (a failure during
@@ -70,7 +70,7 @@ def test_horizon_goodput_matches_evaluate():
     """Goodput over a 30-day window (work in progress counted) vs the long-run analytic one.
 
     The window starts right after a restart, as every renewal cycle does, so the bias is of
-    order δ/H; 4 standard errors at 2,000 trials is ±0.0008 (REFERENCES.md §2 model).
+    order δ/H; 4 standard errors at 2,000 trials is ±0.0008 (docs/references.md#expected-wall-time-and-goodput model).
     """
     scenario, inputs = _inputs({})
     res = simulate_inputs(inputs, 2000, 30.0, rng=5, record_timeline=False)

@@ -6,12 +6,12 @@ import pytest
 from goodput_lab.models import compute as cm
 from goodput_lab.models import load_preset
 from goodput_lab.models import network as net
-from goodput_lab.models.instances_compare import compare_instances
+from goodput_lab.models.instances import rank_instances
 
 
 def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
     # MLPerf Training v4.1: B200 trained GPT-3 175B 2.0x faster per GPU than H100 (secondary
-    # source, REFERENCES.md §7), while the peak BF16 ratio is 2250/989 = 2.28x.  Our modeled
+    # source, docs/references.md#mfu), while the peak BF16 ratio is 2250/989 = 2.28x.  Our modeled
     # per-accelerator useful-throughput ratio (MFU defaults, communication, failures) for a
     # GPT-3-sized run at a fixed accelerator count should land near 2.0x, below the peak ratio.
     # Not independent: the B200 MFU default is itself derived from this MLPerf ratio, so this
@@ -30,7 +30,7 @@ def test_mlperf_v41_b200_vs_h100_per_gpu(catalog):
             "cluster.nodes": 64,
         }
     )
-    rows = {r["instance"]: r for r in compare_instances(s, catalog)}
+    rows = {r.instance: r.to_dict() for r in rank_instances(s, catalog).rows}
     b200 = rows["p6-b200.48xlarge"]
     assert b200["peak_ratio_vs_reference"] == pytest.approx(2.275, abs=0.001)
     assert b200["modeled_ratio_vs_reference"] == pytest.approx(2.0, rel=0.15)

@@ -1,0 +1,530 @@
+"""The one instance ranker: time and cost to train a scenario's workload on every node type.
+
+Used by the Instances page, the Optimizer, ``goodput instances``, ``goodput optimize`` and the
+reports, so they always name the same cheapest instance and node count.
+
+For each catalog instance the scenario's workload, recovery, checkpoint, network and
+parallelism settings are kept; three things change with the node type, each by a stated rule:
+
+* **Failure rate** (``reliability.failure_scaling``).  The scenario's rate r is per node of
+  its own type with k₀ accelerators.  On a type with k accelerators per node:
+  ``per_node`` keeps r; ``per_accelerator`` uses r·k/k₀; ``mixed`` (default) scales the
+  accelerator-caused share s (``reliability.accelerator_failure_share``, default the GPU
+  group of Llama 3's root causes, 64%) and keeps the rest per node:
+  r' = r·[(1 − s) + s·k/k₀].  The scenario's own type is never rescaled.
+* **MFU** (only read under the ``end_to_end`` and ``compute_only`` bases).  The scenario's
+  MFU is for its own accelerator; another accelerator gets it scaled by the catalog's ratio
+  of published per-accelerator MFUs, mfu' = mfu·(mfu_default / mfu_default₀), capped at that
+  accelerator's measured maximum achievable matmul fraction; ``mfus`` overrides per type.
+* **Price**.  One vintage for every type: its public price under the scenario's pricing model
+  (the catalog's on-demand price, or the dated price table; :func:`ranking_price`), with its
+  source and date, unless the caller passes its own (``prices``, e.g. a negotiated rate).  The
+  scenario's own price (possibly historical, like the headline's 2023 $98.32) is not mixed
+  into the ranking; :attr:`InstanceRanking.scenario_price` reports it beside it.  Prices are
+  never invented: an unpriced type gets its node-hours and the break-even price at which it
+  would be the cheapest.
+
+Node count: without a deadline every type gets the scenario's accelerator count (its own
+type exactly its node count; others rounded up to whole nodes that keep TP × PP whole).
+With ``deadline_days`` every node count that keeps TP × PP whole, up to
+``max_accelerators``, is evaluated in one vectorised call and the cheapest one that finishes
+in time is chosen (cost to train = node-hours × price, so the choice does not depend on the
+price).  "Cheapest" is the lowest cost to train among priced types that can run the
+workload (and meet the deadline).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+
+from ._tools import as_float_array, like_input
+from .catalog import Instance
+from .choices import FailureScaling, PricingModel
+from .compute import infeasibility_reason
+from .errors import ValidationError
+from .evaluate import evaluate_arrays, resolve_inputs
+from .pricing import TERMS, Price, model_price, price_in_force
+from .scenario import Scenario
+
+REFERENCE_INSTANCE = "p5.48xlarge"
+DEFAULT_MAX_ACCELERATORS = 100_000
+MAX_DEADLINE_DAYS = 3650.0
+_UNIT_PRICE = "unit price (node-hours)"
+
+
+def ranking_price(inst: Instance, model: PricingModel) -> tuple[Price | None, str]:
+    """(price, why none) of ``inst`` under the scenario's pricing model, for the ranking.
+
+    Every type is priced under the same model from the same public sources (the catalog for
+    on-demand, the dated price table otherwise); ``custom`` has no public rates, so the
+    ranking uses on-demand prices then.  None (with the reason) when no public price exists.
+    """
+    if model is PricingModel.CUSTOM:
+        model = PricingModel.ON_DEMAND
+    try:
+        return model_price(inst, model), ""
+    except ValidationError:
+        label = TERMS[model].label
+        return None, f"no public {label} price: enter yours to compare cost"
+
+
+def scaled_failure_rate(
+    rate_per_node_day, accels_from, accels_to, scaling=FailureScaling.MIXED, accelerator_share=1.0
+):
+    """Node failure rate of a node type with ``accels_to`` accelerators, from a rate measured
+    on nodes with ``accels_from`` [failures per node-day].
+
+    r' = r·[(1 − s) + s·k/k₀] with s = 0 (``per_node``), 1 (``per_accelerator``) or the
+    accelerator-caused share (``mixed``).
+
+    Examples
+    --------
+    >>> scaled_failure_rate(0.002, 8, 4, "per_accelerator")
+    0.001
+    >>> round(scaled_failure_rate(0.002, 8, 16, "mixed", 0.64), 6)
+    0.00328
+    """
+    scaling = FailureScaling(scaling)
+    s = {FailureScaling.PER_NODE: 0.0, FailureScaling.PER_ACCELERATOR: 1.0}.get(
+        scaling, as_float_array(accelerator_share)
+    )
+    ratio = as_float_array(accels_to) / as_float_array(accels_from)
+    out = as_float_array(rate_per_node_day) * ((1.0 - s) + s * ratio)
+    return like_input(out, rate_per_node_day, accels_from, accels_to, accelerator_share)
+
+
+def check_mfu(inst: Instance, mfu: Any) -> float:
+    """A user MFU for ``inst``: 0 < MFU ≤ the measured max achievable matmul fraction."""
+    key = f"mfu[{inst.instance}]"
+    try:
+        x = float(mfu)
+    except (TypeError, ValueError):
+        raise ValidationError(key, f"{str(mfu)[:80]!r} is not a number in (0, 1]") from None
+    hi = inst.max_matmul_fraction if inst.max_matmul_fraction is not None else 1.0
+    if not (math.isfinite(x) and 0.0 < x <= hi):
+        why = (
+            f" (the measured max achievable matmul fraction of {inst.accelerator})"
+            if inst.max_matmul_fraction is not None
+            else ""
+        )
+        raise ValidationError(
+            key, f"{str(mfu)[:80]!r} is out of range (a number in (0, {hi:g}]{why})"
+        )
+    return x
+
+
+def check_price(name: str, price: Any) -> float:
+    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h."""
+    key = f"price[{name}]"
+    try:
+        x = float(price)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            key, f"{str(price)[:80]!r} is not a number (in (0, 10000] USD/h)"
+        ) from None
+    if not (math.isfinite(x) and 0.0 < x <= 10_000.0):
+        raise ValidationError(key, f"{str(price)[:80]!r} is out of range (in (0, 10000] USD/h)")
+    return x
+
+
+def instance_mfu(
+    scenario_mfu: float, own: Instance, inst: Instance, user: float | None = None
+) -> tuple[float, str]:
+    """(MFU, where it comes from) for ``inst`` when the scenario states ``scenario_mfu`` on
+    ``own``: the user's value, the scenario's own, or scaled by the catalog's ratio."""
+    if user is not None:
+        return check_mfu(inst, user), "entered for this comparison"
+    if inst.instance == own.instance:
+        return float(scenario_mfu), "the scenario's MFU"
+    scaled = scenario_mfu * inst.mfu_default / own.mfu_default
+    cap = inst.max_matmul_fraction if inst.max_matmul_fraction is not None else 1.0
+    mfu = min(scaled, cap)
+    note = (
+        f"scenario MFU × {inst.mfu_default:g}/{own.mfu_default:g} (catalog ratio, "
+        f"{inst.source_mfu})"
+    )
+    if scaled > cap:
+        note += f"; capped at the measured max achievable matmul fraction {cap:g}"
+    return mfu, note
+
+
+@dataclass(frozen=True)
+class InstanceOption:
+    """One row of the ranking; figures in the units their names say (fractions 0..1).
+
+    Figures that cannot be computed are NaN (the JSON writes null) and ``reason`` says why.
+    """
+
+    instance: str
+    accelerator: str
+    accelerators_per_node: int
+    nodes: float
+    accelerators: float
+    usd_per_instance_hour: float
+    price_known: bool
+    price_source: str
+    price_as_of: str
+    mfu: float
+    mfu_source: str
+    node_failure_rate_per_day: float
+    failures_per_day: float
+    feasible: bool
+    meets_deadline: bool
+    reason: str
+    min_nodes_to_fit: float
+    goodput: float
+    scaling_efficiency: float
+    effective_mfu: float
+    step_seconds: float
+    allreduce_ms: float
+    time_to_train_days: float
+    node_hours: float
+    cost_to_train_usd: float
+    cost_compute_usd: float
+    cost_communication_usd: float
+    cost_bubble_usd: float
+    cost_communication_within_mfu_usd: float
+    cost_bubble_within_mfu_usd: float
+    cost_failure_and_checkpoint_usd: float
+    cost_spares_usd: float
+    usd_per_1e18_useful_flops: float
+    training_flops: float
+    exposed_comm_fraction_of_step: float
+    compute_phase_mfu: float
+    mfu_gap_exceeded: bool
+    bf16_dense_tflops: float
+    peak_ratio_vs_reference: float = math.nan
+    modeled_ratio_vs_reference: float = math.nan
+    cheapest: bool = False
+    break_even_usd_per_hour: float = math.nan
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class InstanceRanking:
+    """Every catalog instance, cheapest to train first, and the rules that made the ranking."""
+
+    rows: tuple[InstanceOption, ...]
+    deadline_days: float | None
+    failure_scaling: str
+    accelerator_failure_share: float
+    scenario_instance: str
+    scenario_price: Price
+    reference_instance: str
+    pricing_model: str = PricingModel.ON_DEMAND.value
+
+    @property
+    def pricing_label(self) -> str:
+        model = PricingModel(self.pricing_model)
+        if model is PricingModel.CUSTOM:
+            model = PricingModel.ON_DEMAND
+        return TERMS[model].label
+
+    @property
+    def cheapest(self) -> InstanceOption | None:
+        return next((r for r in self.rows if r.cheapest), None)
+
+    def row(self, instance: str) -> InstanceOption:
+        return next(r for r in self.rows if r.instance == instance)
+
+    def rules(self) -> list[str]:
+        """The ranking's assumptions in words (shown next to it)."""
+        s = self.failure_scaling
+        rate = {
+            "per_node": "kept per node",
+            "per_accelerator": "scaled with accelerators per node",
+            "mixed": f"{self.accelerator_failure_share:.0%} of it scaled with accelerators per "
+            "node, the rest kept per node",
+        }[s]
+        out = [
+            f"Failure rate on other node types: {rate} (reliability.failure_scaling = {s}).",
+            f"Prices: every type at its public {self.pricing_label} price with its date "
+            "(one vintage), unless entered here; the scenario's own price "
+            f"({self.scenario_price.describe()}) is not mixed in.",
+            "MFU (end_to_end / compute_only bases): the scenario's MFU on its own type, scaled "
+            "by the catalog's published per-accelerator MFU ratio on the others.",
+        ]
+        if self.deadline_days is not None:
+            out.append(
+                f"Node count: the cheapest that trains within {self.deadline_days:g} days "
+                "(TP × PP kept whole)."
+            )
+        else:
+            out.append("Node count: the scenario's accelerator count on every type.")
+        return out
+
+    def to_json_dict(self) -> dict[str, Any]:
+        best = self.cheapest
+        return {
+            "deadline_days": self.deadline_days,
+            "cheapest": best.instance if best else None,
+            "cheapest_nodes": best.nodes if best else None,
+            "failure_scaling": self.failure_scaling,
+            "accelerator_failure_share": self.accelerator_failure_share,
+            "scenario_usd_per_instance_hour": self.scenario_price.usd_per_instance_hour,
+            "scenario_price_source": self.scenario_price.source,
+            "scenario_price_as_of": self.scenario_price.as_of,
+            "rules": self.rules(),
+            "instances": [_json_row(r.to_dict()) for r in self.rows],
+        }
+
+
+def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {
+        k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()
+    }
+
+
+def _node_step(scenario: Scenario, inst: Instance) -> int:
+    """Smallest node count step that keeps TP × PP whole on ``inst``."""
+    tp_pp = int(scenario["workload.tensor_parallel"]) * int(scenario["workload.pipeline_parallel"])
+    return tp_pp // math.gcd(tp_pp, inst.accelerators_per_node)
+
+
+def _grid(
+    scenario: Scenario, own: Instance, inst: Instance, deadline: float | None, max_accels: int
+) -> np.ndarray:
+    step = _node_step(scenario, inst)
+    if deadline is None:
+        if inst.instance == own.instance:
+            return np.array([float(scenario["cluster.nodes"])])
+        accels = scenario["cluster.nodes"] * own.accelerators_per_node
+        n = math.ceil(accels / inst.accelerators_per_node - 1e-9)
+        return np.array([float(max(step, math.ceil(n / step) * step))])
+    hi = max(step, max_accels // inst.accelerators_per_node)
+    return np.arange(step, hi + 1, step, dtype=float)
+
+
+def _validate_deadline(deadline_days: float | None) -> None:
+    if deadline_days is None:
+        return
+    try:
+        ok = math.isfinite(float(deadline_days)) and 0 < float(deadline_days) <= MAX_DEADLINE_DAYS
+    except (TypeError, ValueError):
+        ok = False
+    if not ok:
+        raise ValidationError(
+            "deadline_days",
+            f"{str(deadline_days)[:80]!r} is out of range (a number in (0, {MAX_DEADLINE_DAYS:g}])",
+        )
+
+
+def rank_instances(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    *,
+    deadline_days: float | None = None,
+    prices: Mapping[str, float] | None = None,
+    mfus: Mapping[str, float] | None = None,
+    max_accelerators: int = DEFAULT_MAX_ACCELERATORS,
+    tiers=None,
+) -> InstanceRanking:
+    """Rank every catalog instance by cost to train the scenario's workload (module docstring).
+
+    Parameters
+    ----------
+    scenario : the job; its instance must be in ``catalog``.
+    catalog : instance types to rank.
+    deadline_days : if given, each type gets the cheapest node count that trains within it
+        [day, in (0, 3650]].
+    prices : per-instance prices entered by the user [USD/instance-h], overriding the catalog.
+    mfus : per-instance MFUs entered by the user [fraction].
+    max_accelerators : largest job searched with a deadline [accelerators].
+
+    Returns
+    -------
+    InstanceRanking, rows cheapest first; rows that cannot be ranked (no price, misses the
+    deadline, cannot run) last, each with its reason.
+    """
+    _validate_deadline(deadline_days)
+    prices, mfus = dict(prices or {}), dict(mfus or {})
+    for name in (*prices, *mfus):
+        if name not in catalog:
+            raise ValidationError(
+                str(name)[:80], "is not in the catalog; allowed: " + ", ".join(catalog)
+            )
+    own_name = scenario["cluster.instance"]
+    if own_name not in catalog:
+        raise ValidationError(
+            "cluster.instance",
+            f"{own_name[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+        )
+    own = catalog[own_name]
+    scaling = FailureScaling(scenario["reliability.failure_scaling"])
+    share = float(scenario["reliability.accelerator_failure_share"])
+    rate = float(scenario["reliability.node_failure_rate_per_day"])
+    scenario_price = _scenario_price(scenario, own)
+    model = PricingModel(scenario["pricing.model"])
+
+    rows: list[dict[str, Any]] = []
+    for inst in catalog.values():
+        if inst.instance in prices:
+            price: Price | None = Price(
+                check_price(inst.instance, prices[inst.instance]),
+                "entered for this comparison",
+                "now",
+                "user",
+                model.value,
+            )
+            no_price = ""
+        else:
+            price, no_price = ranking_price(inst, model)
+        mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
+        r = (
+            rate
+            if inst.instance == own_name
+            else float(
+                scaled_failure_rate(
+                    rate, own.accelerators_per_node, inst.accelerators_per_node, scaling, share
+                )
+            )
+        )
+        x = resolve_inputs(
+            scenario.replace({"cluster.instance": inst.instance}),
+            catalog,
+            tiers,
+            Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),
+        )
+        x["workload.mfu"] = mfu
+        x["reliability.node_failure_rate_per_day"] = r
+        grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
+        x["cluster.nodes"] = grid
+        out = evaluate_arrays(x)  # at 1 USD/instance-hour: cost to train = node-hours
+
+        def at(key: str, _out=out, _shape=grid.shape) -> np.ndarray:
+            return np.broadcast_to(np.asarray(_out[key], float), _shape)
+
+        days, node_hours = at("time_to_train_days"), at("cost_to_train_usd")
+        ok = np.isfinite(days) & np.isfinite(node_hours)
+        meets = ok & (days <= deadline_days) if deadline_days is not None else ok
+        if deadline_days is not None and meets.any():
+            i = int(np.flatnonzero(meets)[np.argmin(node_hours[meets])])
+        elif deadline_days is not None and ok.any():
+            i = int(np.flatnonzero(ok)[np.argmin(days[ok])])  # fastest possible, still late
+        else:
+            i = 0
+        nodes = float(grid[i])
+        reason = ""
+        if not ok[i]:
+            reason = (
+                infeasibility_reason({**x, "cluster.nodes": nodes}, scenario["workload.mfu_basis"])
+                or "cannot be modelled with these inputs"
+            )
+        elif deadline_days is not None and not meets[i]:
+            reason = (
+                f"misses the {deadline_days:g}-day deadline at any node count up to "
+                f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
+            )
+        if not reason and price is None:
+            reason = no_price
+        usd = price.usd_per_instance_hour if price is not None else math.nan
+
+        def v(key: str, scale: float = 1.0, _i=i) -> float:
+            return float(at(key)[_i]) * scale
+
+        rows.append(
+            {
+                "instance": inst.instance,
+                "accelerator": inst.accelerator,
+                "accelerators_per_node": inst.accelerators_per_node,
+                "nodes": nodes,
+                "accelerators": nodes * inst.accelerators_per_node,
+                "usd_per_instance_hour": usd,
+                "price_known": price is not None,
+                "price_source": price.source if price else "no public price",
+                "price_as_of": price.as_of if price else "n/a",
+                "mfu": mfu,
+                "mfu_source": mfu_source,
+                "node_failure_rate_per_day": r,
+                "failures_per_day": v("failures_per_day"),
+                "feasible": bool(ok[i]),
+                "meets_deadline": bool(meets[i]),
+                "reason": reason,
+                "min_nodes_to_fit": v("min_nodes_to_fit"),
+                "goodput": v("goodput"),
+                "scaling_efficiency": v("scaling_efficiency"),
+                "effective_mfu": v("effective_mfu"),
+                "step_seconds": v("step_seconds"),
+                "allreduce_ms": v("allreduce_ms"),
+                "time_to_train_days": v("time_to_train_days"),
+                "node_hours": v("cost_to_train_usd"),
+                "cost_to_train_usd": v("cost_to_train_usd", usd),
+                "cost_compute_usd": v("cost_to_train_compute_usd", usd),
+                "cost_communication_usd": v("cost_to_train_communication_usd", usd),
+                "cost_bubble_usd": v("cost_to_train_bubble_usd", usd),
+                "cost_communication_within_mfu_usd": v("cost_within_mfu_communication_usd", usd),
+                "cost_bubble_within_mfu_usd": v("cost_within_mfu_bubble_usd", usd),
+                "cost_failure_and_checkpoint_usd": v("cost_to_train_goodput_loss_usd", usd),
+                "cost_spares_usd": v("cost_to_train_spares_usd", usd),
+                "usd_per_1e18_useful_flops": v("usd_per_1e18_useful_flops", usd),
+                "training_flops": v("training_flops"),
+                "exposed_comm_fraction_of_step": v("exposed_comm_fraction_of_step"),
+                "compute_phase_mfu": v("compute_phase_mfu"),
+                "mfu_gap_exceeded": bool(v("mfu_gap_exceeded") > 0.5),
+                "bf16_dense_tflops": inst.bf16_dense_tflops,
+            }
+        )
+
+    ref = next((r for r in rows if r["instance"] == REFERENCE_INSTANCE), rows[0])
+    ref_speed = _per_accel_speed(ref)
+    for r in rows:
+        r["peak_ratio_vs_reference"] = r["bf16_dense_tflops"] / ref["bf16_dense_tflops"]
+        speed = _per_accel_speed(r)
+        r["modeled_ratio_vs_reference"] = speed / ref_speed if ref_speed > 0 else math.nan
+
+    eligible = [
+        r
+        for r in rows
+        if r["feasible"] and r["price_known"] and (deadline_days is None or r["meets_deadline"])
+    ]
+    best = min(eligible, key=lambda r: r["cost_to_train_usd"]) if eligible else None
+    for r in rows:
+        r["cheapest"] = best is not None and r is best
+        can = r["feasible"] and r["node_hours"] > 0
+        can = can and (deadline_days is None or r["meets_deadline"])
+        r["break_even_usd_per_hour"] = (
+            best["cost_to_train_usd"] / r["node_hours"] if best is not None and can else math.nan
+        )
+
+    def order(r: dict[str, Any]) -> tuple:
+        ranked = r["feasible"] and r["price_known"]
+        ranked = ranked and (deadline_days is None or r["meets_deadline"])
+        return (not ranked, r["cost_to_train_usd"] if ranked else r["time_to_train_days"])
+
+    rows.sort(key=lambda r: (order(r)[0], _nan_last(order(r)[1])))
+    return InstanceRanking(
+        rows=tuple(InstanceOption(**r) for r in rows),
+        deadline_days=deadline_days,
+        failure_scaling=scaling.value,
+        accelerator_failure_share=share,
+        scenario_instance=own_name,
+        scenario_price=scenario_price,
+        reference_instance=ref["instance"],
+        pricing_model=model.value,
+    )
+
+
+def _nan_last(x: float) -> float:
+    return x if math.isfinite(x) else math.inf
+
+
+def _scenario_price(scenario: Scenario, own: Instance) -> Price:
+    try:
+        return price_in_force(scenario, own)
+    except ValidationError:
+        return Price(math.nan, "no price (none published; enter one)", "n/a", "none")
+
+
+def _per_accel_speed(row: Mapping[str, Any]) -> float:
+    """Useful FLOP/s per accelerator over the whole run (goodput, comm and bubble included)."""
+    d = row["time_to_train_days"]
+    if not (math.isfinite(d) and d > 0):
+        return math.nan
+    return row["training_flops"] / (d * 86_400.0 * row["accelerators"])

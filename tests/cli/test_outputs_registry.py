@@ -1,0 +1,103 @@
+"""Every figure the CLI prints as JSON is in the output registry (models/outputs.py), and
+`goodput outputs` lists the registry."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from goodput_lab.dashboard.cli import main
+from goodput_lab.models.outputs import OUTPUTS, format_value
+
+#: Keys that structure the JSON rather than report a figure (names, nested tables whose rows
+#: repeat registered figures, the scenario's own inputs).
+STRUCTURE = {
+    "scenario",
+    "scenario_name",
+    "baseline",
+    "candidate",
+    "baseline_name",
+    "candidate_name",
+    "differences",
+    "loss_breakdown",
+    "checkpoint_tiers",
+    "instances",
+    "rules",
+    "instance_rules",
+    "params_billion",
+    "tokens_trillion",
+    "outputs",
+}
+
+
+def _json(capsys, *args: str) -> dict:
+    code = main([*args, "--json"])
+    assert code == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def _unregistered(obj, path="") -> list[str]:
+    out = []
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            if k in STRUCTURE:
+                continue
+            if k not in OUTPUTS:
+                out.append(f"{path}{k}")
+            if isinstance(v, dict):
+                out += _unregistered(v, f"{path}{k}.")
+    return out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("evaluate", "aws-16k-h100"),
+        ("evaluate", "hyperpod-tiered-16k-h100"),
+        ("compare", "aws-16k-h100", "aws-16k-h100-improved"),
+        ("optimize", "aws-16k-h100", "--deadline-days", "45"),
+        ("simulate", "aws-16k-h100", "--trials", "20", "--days", "2"),
+    ],
+)
+def test_every_json_figure_is_registered(capsys, args):
+    d = _json(capsys, *args)
+    assert _unregistered(d) == []
+    for side in ("baseline", "candidate"):
+        if side in d:
+            assert _unregistered(d[side]) == []
+
+
+def test_instance_rows_are_registered(capsys):
+    d = _json(capsys, "instances", "--scenario", "aws-16k-h100", "--deadline-days", "45")
+    assert _unregistered(d) == []
+    for row in d["instances"]:
+        assert [k for k in row if k not in OUTPUTS] == []
+
+
+def test_outputs_command_lists_the_registry(capsys):
+    d = _json(capsys, "outputs")
+    keys = [o["key"] for o in d["outputs"]]
+    assert len(keys) == len(OUTPUTS) == len(set(keys))
+    goodput = next(o for o in d["outputs"] if o["key"] == "goodput")
+    assert goodput["unit"] == "fraction" and "doi:10.1016/j.future.2004.11.016" in goodput["source"]
+    assert main(["outputs"]) == 0
+    assert "lost_usd_per_day [USD/day]" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "text"),
+    [
+        ("goodput", 0.758, "75.80%"),
+        ("cost_to_train_usd", 401_509_362.0, "$401,509,362"),
+        ("lost_usd_per_day", -8360.4, "−$8,360/day"),
+        ("usd_per_instance_hour", 98.32, "$98.32/h"),
+        ("goodput_delta", 0.0403317, "+4.03 points"),
+        ("goodput_delta", -0.00001, "0.00 points"),
+        ("nodes", 2000.0, "2,000 nodes"),
+        ("memory_fits", 1.0, "yes"),
+        ("training_flops", 3.7908e25, "3.79 × 10^25 FLOP"),
+        ("mtbf_hours", float("nan"), "n/a"),
+    ],
+)
+def test_format_value_reads_like_a_person_wrote_it(key, value, text):
+    assert format_value(key, value) == text

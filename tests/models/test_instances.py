@@ -1,0 +1,124 @@
+"""The one instance ranker (models.instances): brute force, rules, and agreement with
+``goodput optimize``."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import evaluate, evaluate_arrays, load_preset, resolve_inputs
+from goodput_lab.models.choices import FailureScaling
+from goodput_lab.models.instances import rank_instances, scaled_failure_rate
+from goodput_lab.models.optimize import optimize
+from goodput_lab.models.pricing import Price
+from goodput_lab.models.scenario import preset_paths
+
+
+def test_failure_scaling_rules_hand_computed():
+    assert scaled_failure_rate(0.002, 8, 4, FailureScaling.PER_NODE, 0.64) == 0.002
+    assert scaled_failure_rate(0.002, 8, 4, FailureScaling.PER_ACCELERATOR) == 0.001
+    assert scaled_failure_rate(0.002, 8, 16, FailureScaling.PER_ACCELERATOR) == 0.004
+    # mixed: 64% scales with accelerators, 36% stays per node: 0.002·(0.36 + 0.64·2)
+    assert scaled_failure_rate(0.002, 8, 16, "mixed", 0.64) == pytest.approx(0.00328)
+    assert scaled_failure_rate(0.002, 8, 8, "mixed", 0.64) == pytest.approx(0.002)
+
+
+def test_default_accelerator_share_is_the_llama3_gpu_group():
+    from goodput_lab.models.fields import FIELDS
+    from goodput_lab.models.fitting import llama3_taxonomy
+
+    rows = llama3_taxonomy()
+    gpu = sum(r["count"] for r in rows if r["group"] == "GPU")
+    total = sum(r["count"] for r in rows)
+    assert (gpu, total) == (268, 419)
+    assert FIELDS["reliability.accelerator_failure_share"].default == round(gpu / total, 4)
+
+
+def test_ranking_without_deadline_keeps_the_scenario_on_its_own_type(catalog):
+    base = load_preset("aws-16k-h100")
+    r = rank_instances(base, catalog)
+    p5 = r.row("p5.48xlarge")
+    # one price vintage: the catalog's (2025-06), not the scenario's historical $98.32
+    assert (p5.usd_per_instance_hour, p5.price_as_of) == (55.04, "2025-06")
+    assert r.scenario_price.usd_per_instance_hour == 98.32
+    ev = evaluate(base, catalog)
+    assert p5.nodes == 2000 and p5.goodput == ev["goodput"]
+    assert p5.time_to_train_days == pytest.approx(ev["time_to_train_days"], rel=1e-12)
+    assert p5.cost_to_train_usd == pytest.approx(ev["cost_to_train_usd"] * 55.04 / 98.32)
+    assert p5.mfu == 0.40 and p5.node_failure_rate_per_day == 0.002
+    # GB200 nodes hold 4 accelerators: twice the nodes, the rate scaled by the mixed rule
+    gb = r.row("p6e-gb200.36xlarge")
+    assert gb.nodes == 4000
+    assert gb.node_failure_rate_per_day == pytest.approx(0.002 * (0.3604 + 0.6396 * 0.5))
+    assert not gb.price_known and math.isnan(gb.cost_to_train_usd)
+    assert "no public On-Demand price" in gb.reason and math.isfinite(gb.break_even_usd_per_hour)
+    # MFU scaled by the catalog's per-accelerator ratio
+    b200 = r.row("p6-b200.48xlarge")
+    assert b200.mfu == pytest.approx(0.40 * 0.38 / 0.43)
+    # cheapest first among the ranked rows
+    ranked = [x for x in r.rows if x.feasible and x.price_known]
+    costs = [x.cost_to_train_usd for x in ranked]
+    assert costs == sorted(costs) and r.rows[0].cheapest
+
+
+def test_trainium_with_tensor_parallel_1_does_not_crash(catalog):
+    """`goodput instances --set workload.tensor_parallel=1` raised a TypeError."""
+    base = load_preset("aws-16k-h100").replace({"workload.tensor_parallel": 1})
+    r = rank_instances(base, catalog, deadline_days=45.0)
+    assert {x.instance for x in r.rows} == set(catalog)
+    trn = r.row("trn1.32xlarge")
+    assert trn.reason  # why it is not ranked, in words
+
+
+def test_deadline_choice_matches_brute_force(catalog):
+    """Independent brute force: every node count that keeps TP x PP whole, each type at its
+    catalog price, the failure rate and MFU by the stated rules."""
+    base = load_preset("aws-16k-h100")
+    deadline = 60.0
+    r = rank_instances(base, catalog, deadline_days=deadline)
+    own = catalog["p5.48xlarge"]
+    best_cost = {}
+    for name, inst in catalog.items():
+        if inst.usd_per_hour is None:
+            continue
+        k = inst.accelerators_per_node
+        tp_pp = base["workload.tensor_parallel"] * base["workload.pipeline_parallel"]
+        step = tp_pp // math.gcd(tp_pp, k)
+        n = np.arange(step, 100_000 // k + 1, step, dtype=float)
+        sc = base.replace({"cluster.instance": name})
+        x = resolve_inputs(sc, catalog, price=Price(inst.usd_per_hour, "catalog", "2025-06"))
+        x["cluster.nodes"] = n
+        x["reliability.node_failure_rate_per_day"] = 0.002 * (0.3604 + 0.6396 * k / 8)
+        x["workload.mfu"] = min(0.40 * inst.mfu_default / own.mfu_default, 1.0)
+        out = evaluate_arrays(x)
+        days, cost = np.asarray(out["time_to_train_days"]), np.asarray(out["cost_to_train_usd"])
+        ok = days <= deadline
+        if ok.any():
+            i = int(np.argmin(np.where(ok, cost, np.inf)))
+            best_cost[name] = (n[i], cost[i])
+    winner = min(best_cost, key=lambda k: best_cost[k][1])
+    best = r.cheapest
+    assert best.instance == winner
+    assert best.nodes == best_cost[winner][0]
+    assert best.cost_to_train_usd == pytest.approx(best_cost[winner][1], rel=1e-9)
+    for row in r.rows:
+        if row.meets_deadline and row.price_known:
+            assert row.nodes == best_cost[row.instance][0]
+
+
+@pytest.mark.parametrize("preset", sorted(preset_paths()))
+def test_instances_and_optimize_agree_on_every_preset(preset, catalog):
+    """Acceptance: the ranker and the optimizer name the same instance and node count with a
+    45-day deadline, and the optimizer's interval is evaluate's exact optimum."""
+    scenario = load_preset(preset)
+    if catalog[scenario["cluster.instance"]].usd_per_hour is None:  # a reference system
+        scenario = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # user's price
+    r = rank_instances(scenario, catalog, deadline_days=45.0)
+    o = optimize(scenario, catalog, deadline_days=45.0)
+    a, b = r.cheapest, o.instances.cheapest
+    assert (a is None) == (b is None)
+    if a is not None:
+        assert (a.instance, a.nodes) == (b.instance, b.nodes)
+    ev = evaluate(scenario, catalog)
+    assert o.interval.interval_minutes == ev["optimal_checkpoint_interval_minutes"]
