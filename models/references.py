@@ -206,6 +206,18 @@ _ALL: tuple[Reference, ...] = (
         "OWASP, 'CSV Injection'",
         "https://owasp.org/www-community/attacks/CSV_Injection",
     ),
+    Reference(
+        "garwood1936",
+        "F. Garwood, 'Fiducial limits for the Poisson distribution', Biometrika "
+        "28(3/4):437-442, 1936",
+        "doi:10.1093/biomet/28.3-4.437",
+    ),
+    Reference(
+        "ml_goodput_measurement",
+        "Google, ml-goodput-measurement: GoodputRecorder and GoodputCalculator "
+        "(goodput and badput of ML training jobs from Cloud Logging records), 2024",
+        "https://github.com/AI-Hypercomputer/ml-goodput-measurement",
+    ),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _ALL}
