@@ -335,98 +335,85 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
         col: ((mapping[col],) if col in mapping else aliases) for col, aliases in COLUMNS.items()
     }
     total = max(1, len(lines) - first)
-    fmt: str | None = None
+    objects: list[tuple[int, dict]] = []
+    recorder = False
+    tick = 50_000
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if not line.strip() or line.lstrip()[:1] == "#":
+            continue
+        if len(objects) >= max_rows:
+            raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise ValidationError(f"row {i + 1}", "is not a JSON object ({...})")
+        payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record
+        if isinstance(payload, dict):
+            obj = payload
+        recorder = recorder or any(k in obj for k in RECORDER_TIME_KEYS)
+        objects.append((i + 1, obj))
+        if progress is not None and len(objects) % tick == 0:
+            progress(0.5 * min(1.0, (i - first) / total))
+    if not objects:
+        raise ValidationError("timeline", "has no records")
+    if recorder:  # records without a recorder key (e.g. checkpoint-manager ones) are not used
+        records = [(r, o) for r, o in objects if any(k in o for k in RECORDER_TIME_KEYS)]
+        if progress is not None:
+            progress(1.0)
+        t, e, st_, nd, rw = recorder_events(records)
+        return _build(
+            t, e, st_, nd, rw, FORMAT_RECORDER, {}, len(objects), len(objects) - len(records)
+        )
     times: list[float] = []
     events: list[int] = []
     steps: list[int] = []
     nodes: list[str] = []
     rows: list[int] = []
-    records: list[tuple[int, dict]] = []
-    ignored = 0
-    n = 0
-    tick = 50_000
     used: dict[str, str] = {}
-    for i in range(first, len(lines)):
-        line = lines[i]
-        row = i + 1
-        if not line.strip() or line.lstrip()[:1] == "#":
-            continue
-        n += 1
-        if n > max_rows:
-            raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
-        try:
-            obj = json.loads(line)
-        except ValueError as exc:
-            raise ValidationError(f"row {row}", f"is not valid JSON ({exc})") from None
-        if not isinstance(obj, dict):
-            raise ValidationError(f"row {row}", "is not a JSON object ({...})")
-        payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record
-        if isinstance(payload, dict):
-            obj = payload
-        kind = FORMAT_RECORDER if any(k in obj for k in RECORDER_TIME_KEYS) else None
-        if kind is None and _find_key(obj, keys["event"]) is not None:
-            kind = FORMAT_TIMELINE
-        if kind is None:
-            if fmt == FORMAT_RECORDER:  # e.g. a checkpoint-manager record: not used
-                ignored += 1
-                continue
+    for n, (row, obj) in enumerate(objects, start=1):
+        kt = _find_key(obj, keys["timestamp"])
+        ke = _find_key(obj, keys["event"])
+        if ke is None:
             raise ValidationError(
                 f"row {row}",
                 "has neither an event key (" + ", ".join(keys["event"]) + ") nor a "
                 "GoodputRecorder time key (" + ", ".join(RECORDER_TIME_KEYS[:3]) + ", ...)",
             )
-        if fmt is None:
-            fmt = kind
-        elif kind != fmt:
+        if kt is None:
             raise ValidationError(
-                f"row {row}",
-                f"is a {kind} record but the rows before it are {fmt} records; "
-                "use one format per file",
+                f"row {row}", "has no timestamp key (" + ", ".join(keys["timestamp"]) + ")"
             )
-        if kind == FORMAT_RECORDER:
-            records.append((row, obj))
-        else:
-            kt = _find_key(obj, keys["timestamp"])
-            ke = _find_key(obj, keys["event"])
-            if kt is None:
-                raise ValidationError(
-                    f"row {row}", "has no timestamp key (" + ", ".join(keys["timestamp"]) + ")"
-                )
-            used.setdefault("timestamp", kt)
-            used.setdefault("event", ke)
-            ev = obj[ke]
-            if not isinstance(ev, str):
-                raise ValidationError(f"row {row}, column {ke!r}", f"{_short(ev)} is not text")
-            code = _event(ev, names, row, ke)
-            ts = obj[kt]
-            if not isinstance(ts, str):
-                raise ValidationError(
-                    f"row {row}, column {kt!r}",
-                    f'{_short(ts)} is not an ISO 8601 time in quotes (e.g. "2024-05-01T13:45:00Z")',
-                )
-            ks = _find_key(obj, keys["step"])
-            kn = _find_key(obj, keys["node_id"])
-            raw_step = obj.get(ks) if ks is not None else None
-            if ks is not None:
-                used.setdefault("step", ks)
-            if kn is not None:
-                used.setdefault("node_id", kn)
-            rows.append(row)
-            events.append(code)
-            times.append(_iso_seconds(ts, row, kt))
-            steps.append(_json_step(raw_step, code, row, ks or "step"))
-            raw_node = obj.get(kn) if kn is not None else None
-            nodes.append(_json_node(raw_node, row, kn or "node_id"))
+        used.setdefault("timestamp", kt)
+        used.setdefault("event", ke)
+        ev = obj[ke]
+        if not isinstance(ev, str):
+            raise ValidationError(f"row {row}, column {ke!r}", f"{_short(ev)} is not text")
+        code = _event(ev, names, row, ke)
+        ts = obj[kt]
+        if not isinstance(ts, str):
+            raise ValidationError(
+                f"row {row}, column {kt!r}",
+                f'{_short(ts)} is not an ISO 8601 time in quotes (e.g. "2024-05-01T13:45:00Z")',
+            )
+        ks = _find_key(obj, keys["step"])
+        kn = _find_key(obj, keys["node_id"])
+        if ks is not None:
+            used.setdefault("step", ks)
+        if kn is not None:
+            used.setdefault("node_id", kn)
+        rows.append(row)
+        events.append(code)
+        times.append(_iso_seconds(ts, row, kt))
+        steps.append(_json_step(obj.get(ks) if ks else None, code, row, ks or "step"))
+        nodes.append(_json_node(obj.get(kn) if kn else None, row, kn or "node_id"))
         if progress is not None and n % tick == 0:
-            progress(min(1.0, (i - first) / total))
+            progress(0.5 + 0.5 * n / len(objects))
     if progress is not None:
         progress(1.0)
-    if fmt is None:
-        raise ValidationError("timeline", "has no records")
-    if fmt == FORMAT_RECORDER:
-        t, e, s, nd, r = recorder_events(records)
-        return _build(t, e, s, nd, r, FORMAT_RECORDER, {}, n, ignored)
-    return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, used, n, ignored)
+    return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, used, len(objects), 0)
 
 
 def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
