@@ -261,7 +261,9 @@ def fitted_scenario(
             + interim["recovery.restart_minutes"]
         )
         target = fit.recovery.mean
-        if model > 0:
+        if model > 0 and math.isclose(target, model, rel_tol=1e-9):
+            scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
+        elif model > 0:
             scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
         else:
             scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
@@ -308,6 +310,18 @@ def _description(fit: TimelineFit) -> str:
 
 
 # --------------------------------------------------------------------------- reconcile
+def predicted_bucket_hours(ev: Evaluation, days: float) -> dict[str, float]:
+    """An evaluation's loss per measured bucket over ``days`` of wall time [h].
+
+    hours(bucket) = Σ loss_<component>_minutes_per_day × days / 60 over the bucket's
+    components in :data:`BUCKET_COMPONENTS`.
+    """
+    return {
+        b: sum(ev.metrics[f"loss_{c}_minutes_per_day"] for c in comps) * days / 60.0
+        for b, comps in BUCKET_COMPONENTS.items()
+    }
+
+
 @dataclass(frozen=True)
 class WhatIf:
     """The run under a scenario change: the fitted scenario with ``--set`` overrides."""
@@ -380,12 +394,7 @@ class Reconciliation:
 
     def predicted_hours(self, ev: Evaluation | None = None) -> dict[str, float]:
         """The model's loss per bucket over this run's length [h]."""
-        e = ev or self.evaluation
-        days = self.measurement.span_days
-        return {
-            b: sum(e.metrics[f"loss_{c}_minutes_per_day"] for c in comps) * days / 60.0
-            for b, comps in BUCKET_COMPONENTS.items()
-        }
+        return predicted_bucket_hours(ev or self.evaluation, self.measurement.span_days)
 
     def bucket_rows(self) -> list[dict[str, Any]]:
         """One row per badput bucket: measured and predicted hours, shares and dollars."""
@@ -639,6 +648,7 @@ __all__ = [
     "check_nodes",
     "fit_timeline",
     "fitted_scenario",
+    "predicted_bucket_hours",
     "reconcile",
     "scenario_overrides",
     "summarise",
