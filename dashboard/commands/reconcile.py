@@ -118,7 +118,7 @@ def _print_text(r) -> None:
         ("restore_seconds", "restore"),
         ("recovery_minutes", "recovery"),
         ("step_seconds", "step"),
-        ("checkpoint_interval_minutes", "checkpoint interval"),
+        ("checkpoint_interval_minutes", "interval"),
     ):
         print(f"  {'fitted ' + label:<21}{fv(key, fit[key])}")
     for note in r.notes:
