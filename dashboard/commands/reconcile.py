@@ -6,7 +6,7 @@ ml-goodput-measurement's GoodputRecorder), measures its goodput and badput bucke
 scenario fields the run can tell (failure rate with its confidence interval, save, restore
 and recovery times, step time, checkpoint interval), and sets the analytic prediction on the
 fitted scenario (with the Monte Carlo P5-P95 band over the run's length) against what was
-measured, bucket by bucket, in hours and dollars at the scenario's price.  ``--set`` changes
+measured, bucket by bucket, in hours and dollars at the scenario's price.  `--set` changes
 the fitted scenario for a what-if on the same run.  Format and definitions: docs/timeline.md.
 """
 
