@@ -457,8 +457,9 @@ def _check_frame(tl: Timeline) -> None:
             f"a second job_start (the first is at row {rows[starts[0]]}); one job per timeline",
         )
     if ends.size == 0:
+        what = "job_end event" if tl.format == FORMAT_TIMELINE else "job_end_time record"
         raise ValidationError(
-            "timeline", "has no job_end event: measure a run once it has ended (or add job_end)"
+            "timeline", f"has no {what}: measure a run once it has ended (or add its end)"
         )
     if ends.size > 1:
         raise ValidationError(
@@ -718,7 +719,7 @@ def measure(tl: Timeline) -> RunMeasurement:
     ev = tl.event.tolist()
     st = tl.step.tolist()
     rows = tl.row.tolist()
-    col = "event" if tl.format == FORMAT_TIMELINE else "records"
+    col = "event" if tl.format == FORMAT_TIMELINE else "record"
     phase = "step"
     phase_t = t[0]
     phase_row = rows[0]
