@@ -32,6 +32,7 @@ PAGES = {
         st.Page(
             str(PAGES_DIR / "failure_log.py"), title="Failure log", icon=":material/receipt_long:"
         ),
+        st.Page(str(PAGES_DIR / "run_log.py"), title="Run log", icon=":material/timeline:"),
     ],
     "Decide": [
         st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon=":material/compare_arrows:"),

@@ -7,15 +7,21 @@ earlier slider position is instant.  ``max_entries`` bounds memory.
 
 from __future__ import annotations
 
+import hashlib
+import threading
+from collections import OrderedDict
+
 import streamlit as st
 from goodput_lab.dashboard.services import compare as cmp_svc
 from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import network as net_svc
 from goodput_lab.dashboard.services import optimizer as opt_svc
 from goodput_lab.dashboard.services import plan as plan_svc
+from goodput_lab.dashboard.services import run_log as run_log_svc
 from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.timeline import Timeline
 
 
 @st.cache_resource(max_entries=4)
@@ -92,3 +98,43 @@ def budget(scenario: Scenario, prices: tuple):
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def file_system(scenario: Scenario):
     return plan_svc.file_system(scenario, catalog())
+
+
+# ---- Run log page.  The parsed timeline is kept in a small LRU of our own, keyed on the
+# file's SHA-256 and the renames: the parse draws progress into a bar the page owns, which a
+# st.cache_data function cannot do (its drawing is replayed).  A sidebar change then re-fits
+# and re-predicts (cached below) without reading the timeline again.
+_TIMELINES: OrderedDict[tuple[str, tuple], Timeline] = OrderedDict()
+_TIMELINES_MAX = 4
+_TIMELINES_LOCK = threading.Lock()
+
+
+def run_log_timeline(data: bytes, mapping: tuple, progress=None) -> tuple[str, Timeline]:
+    """(digest, parsed timeline); ``mapping`` is a tuple of (key, name) pairs."""
+    key = (hashlib.sha256(data).hexdigest(), mapping)
+    with _TIMELINES_LOCK:
+        hit = _TIMELINES.get(key)
+        if hit is not None:
+            _TIMELINES.move_to_end(key)
+            return key[0], hit
+    timeline = run_log_svc.parse(data, dict(mapping), progress=progress)
+    with _TIMELINES_LOCK:
+        _TIMELINES[key] = timeline
+        while len(_TIMELINES) > _TIMELINES_MAX:
+            _TIMELINES.popitem(last=False)
+    return key[0], timeline
+
+
+@st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
+def run_log_view(
+    digest: str,
+    mapping: tuple,
+    scenario: Scenario,
+    nodes: int | None,
+    trials: int,
+    seed: int,
+    source: str,
+    _timeline: Timeline,
+):
+    """Keyed on the timeline's digest (``_timeline`` itself is not hashed)."""
+    return run_log_svc.run_log_view(_timeline, scenario, nodes, catalog(), trials, seed, source)

@@ -38,6 +38,7 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.fit",
     "goodput_lab.dashboard.commands.simulate",
     "goodput_lab.dashboard.commands.plan",
+    "goodput_lab.dashboard.commands.reconcile",
 ]
 
 

@@ -360,6 +360,12 @@ _ALL: tuple[Reference, ...] = (
         "AWS, 'Amazon EC2 On-Demand Pricing'",
         "https://aws.amazon.com/ec2/pricing/on-demand/",
     ),
+    Reference(
+        "ml_goodput_measurement",
+        "Google, ml-goodput-measurement: GoodputRecorder and GoodputCalculator "
+        "(goodput and badput of ML training jobs from Cloud Logging records), 2024",
+        "https://github.com/AI-Hypercomputer/ml-goodput-measurement",
+    ),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _ALL}
