@@ -12,7 +12,8 @@ from tests.dashboard._pages import chart, metric, open_page
 
 @pytest.fixture(scope="module")
 def app():
-    return open_page("plan", {"plan.trials": "500"})
+    # the link names the preset: a link without one starts from the registry defaults
+    return open_page("plan", {"preset": "aws-16k-h100", "plan.trials": "500"})
 
 
 def test_tiles_match_the_model(app):
@@ -30,8 +31,9 @@ def test_tiles_match_the_model(app):
     # the chosen point is marked on both charts
     comp, cost = chart(app, 0), chart(app, 1)
     assert comp["layout"]["title"]["text"].startswith("Probability of finishing")
-    assert any(t["name"].startswith("Chosen: 84 days") for t in comp["data"])
-    assert any(t["name"].startswith("Chosen: 84 days") for t in cost["data"])
+    chosen = f"Chosen: {p.block_days:.0f} days"  # 98: the modelled ~92.8-day run
+    assert any(t["name"].startswith(chosen) for t in comp["data"])
+    assert any(t["name"].startswith(chosen) for t in cost["data"])
 
 
 def test_budget_and_storage_tables_have_no_raw_values(app):
