@@ -37,6 +37,11 @@ PAGES = {
         st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon=":material/compare_arrows:"),
         st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon=":material/tune:"),
         st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon=":material/target:"),
+        st.Page(
+            str(PAGES_DIR / "resilience.py"),
+            title="Resilience",
+            icon=":material/health_and_safety:",
+        ),
     ],
 }
 

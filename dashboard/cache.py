@@ -12,6 +12,7 @@ from goodput_lab.dashboard.services import compare as cmp_svc
 from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import network as net_svc
 from goodput_lab.dashboard.services import optimizer as opt_svc
+from goodput_lab.dashboard.services import resilience as res_svc
 from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
 from goodput_lab.models.catalog import Instance
@@ -68,3 +69,22 @@ def network_scaling(scenario: Scenario):
 def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
     """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""
     return inst_svc.comparison(scenario, catalog(), deadline, dict(prices), dict(mfus))
+
+
+# ---- Resilience page
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_ladder(scenario: Scenario, features: tuple[str, ...] | None, lemon_share: float):
+    """The ladder (``features`` None = recommended order), analytic only."""
+    return res_svc.run(scenario, catalog(), features, lemon_share)
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_montecarlo(
+    scenario: Scenario,
+    features: tuple[str, ...] | None,
+    lemon_share: float,
+    trials: int,
+    seed: int,
+):
+    """The ladder with every rung simulated (``trials`` runs of 30 days, one seed)."""
+    return res_svc.run(scenario, catalog(), features, lemon_share, trials=trials, seed=seed)

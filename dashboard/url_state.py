@@ -60,6 +60,16 @@ def _bool(text: str) -> bool:
     return text == "true"
 
 
+def _features(text: str) -> list[str]:
+    """The Resilience page's own order: comma-separated feature names."""
+    from goodput_lab.models.resilience import parse_features
+
+    try:
+        return list(parse_features(text) or [])
+    except ValidationError as exc:
+        raise ValueError(exc.message) from None
+
+
 def _edits(text: str) -> str:
     if len(text.splitlines()) > 20:
         raise ValueError("at most 20 lines of section.key=value")
@@ -76,6 +86,9 @@ PAGE_PARAMS = {
     "sens.colour": ("sens:heat_metric", _choice("Goodput", "Lost per day")),
     "opt.deadline_on": ("opt:use_deadline", _bool),
     "opt.deadline_days": ("opt:deadline", _number(1.0, 3650.0)),
+    "res.order": ("res:order", _choice("Recommended (best next first)", "My order")),
+    "res.features": ("res:features", _features),
+    "res.unit": ("res:unit", _choice("$/day", "Goodput points")),
 }
 ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS, *PAGE_PARAMS})
 MAX_VALUE_CHARS = 200
@@ -162,6 +175,10 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
             value = state[key]
             if param in ("cmp.baseline", "cmp.candidate") and value not in _compare_choices():
                 continue  # an uploaded file cannot travel in a link
+            if isinstance(value, list | tuple):  # a multiselect: comma-separated
+                if not value:
+                    continue
+                value = ",".join(str(v) for v in value)
             out[param] = value if isinstance(value, str) else _text(value)
     return out
 

@@ -1039,7 +1039,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "goodput_mc_stderr",
         "Monte Carlo standard error",
         "fraction",
-        "points",
+        "percent",
         "Standard error of the simulated mean goodput.",
         "s / √n",
         "derived",

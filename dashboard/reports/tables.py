@@ -100,7 +100,38 @@ def report_table(report: Report) -> pl.DataFrame:
                     "unit": "fraction" if key.startswith("goodput") else metric_unit(key),
                 }
             )
+    if report.ladder is not None:
+        rows.extend(_ladder_rows(report))
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+LADDER_COLUMNS = {
+    "goodput": "fraction",
+    "lost_usd_per_day": "USD/day",
+    "delta_goodput_points": "points",
+    "delta_usd_per_day": "USD/day",
+}
+
+
+def _ladder_rows(report: Report) -> list[dict]:
+    """The resilience ladder: per rung, ``rung_<i>.<key>`` as in ``goodput ladder --json``."""
+    rows = []
+    lad = report.ladder
+    for i, rung in enumerate(lad.rungs):
+        data = rung.to_json_dict(lad.base)
+        for key, unit in LADDER_COLUMNS.items():
+            rows.append(
+                {
+                    "table": "resilience_ladder",
+                    "role": "scenario" if report.comparison is None else "baseline",
+                    "scenario": report.scenario.name,
+                    "key": f"rung_{i}.{key}",
+                    "label": f"{i}. {data['label']}: {metric_label(key)}",
+                    "value": float(data[key]),
+                    "unit": unit,
+                }
+            )
+    return rows
 
 
 def write_csv(report: Report, path: str | Path) -> None:
