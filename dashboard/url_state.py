@@ -3,8 +3,8 @@
 Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``
 and ``preset`` (whose description and unset fields are the base), plus a few page controls
 (:data:`PAGE_PARAMS`: the Compare page's two sources and edits, the tornado range, the
-heatmap colour, the optimizer's deadline) so that a link reproduces the view, not only the
-scenario.  Values are plain text
+heatmap colour, the optimizer's deadline, the Resilience page's order, features, unit and
+lemon share) so that a link reproduces the view, not only the scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
 evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
 :class:`models.ValidationError` naming the parameter, so the page can show a clear message.
@@ -89,6 +89,7 @@ PAGE_PARAMS = {
     "res.order": ("res:order", _choice("Recommended (best next first)", "My order")),
     "res.features": ("res:features", _features),
     "res.unit": ("res:unit", _choice("$/day", "Goodput points")),
+    "res.lemon_pct": ("res:lemon", _number(0.0, 99.0)),
 }
 ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS, *PAGE_PARAMS})
 MAX_VALUE_CHARS = 200

@@ -64,11 +64,14 @@ FAILURE_COMPONENTS = (
 # --------------------------------------------------------------------------- features
 @dataclass(frozen=True)
 class Param:
-    """One parameter of a feature: its default and where the default comes from."""
+    """One parameter of a feature: its default, where the default comes from, and the
+    values ``--param`` accepts (0 to ``max``; whole numbers when ``integer``)."""
 
     default: float
     unit: str
     basis: str
+    max: float = math.inf
+    integer: bool = False
 
 
 @dataclass(frozen=True)
@@ -312,9 +315,10 @@ def _checkpointless(s: Scenario, ctx: Context, f: Feature):
 
 
 def _add_overhead(s: Scenario, o: float) -> float:
-    """Overheads compound: (1 − o_total) = (1 − o_now)(1 − o)."""
+    """Overheads compound: (1 − o_total) = (1 − o_now)(1 − o).  Not clamped: a total past
+    the field's range is refused by the scenario's validation, naming the field."""
     now = float(s["resilience.overhead_fraction"])
-    return min(1.0 - (1.0 - now) * (1.0 - o), FIELDS["resilience.overhead_fraction"].max)
+    return 1.0 - (1.0 - now) * (1.0 - o)
 
 
 def _stragglers(s: Scenario, ctx: Context, f: Feature):
@@ -414,7 +418,15 @@ FEATURES: dict[str, Feature] = {
             "repair pool).",
             "The spare nodes, at the cluster's price per node.",
             ("opt_logbook2022", "kleinrock1975"),
-            {"spares": Param(math.nan, "nodes", "the count that minimises lost $/day")},
+            {
+                "spares": Param(
+                    math.nan,
+                    "nodes",
+                    "the count that minimises lost $/day",
+                    max=FIELDS["cluster.spare_nodes"].max,
+                    integer=True,
+                )
+            },
             "failures that need a replacement node",
             _all,
             _hot_spares,
@@ -429,7 +441,7 @@ FEATURES: dict[str, Feature] = {
             ("hyperpod_health_checks", "dcgm_diag", "meta_rsc2025"),
             {
                 "check_minutes": Param(
-                    2.0, "min", "DCGM diagnostics level 2, 'approximately two minutes'"
+                    2.0, "min", "DCGM diagnostics level 2, 'approximately two minutes'", 1440.0
                 )
             },
             "hardware faults that recur on a node",
@@ -449,11 +461,12 @@ FEATURES: dict[str, Feature] = {
                     1.0,
                     "min",
                     "Minder detects faulty machines in 3.6 s; 1 min to abort the job is " + ASSUMED,
+                    1440.0,
                 ),
                 "hang_detection_minutes": Param(
-                    5.0, "min", "NVIDIA resiliency extension rank heartbeat timeout 300 s"
+                    5.0, "min", "NVIDIA resiliency extension rank heartbeat timeout 300 s", 1440.0
                 ),
-                "restart_minutes": Param(5.0, "min", ASSUMED),
+                "restart_minutes": Param(5.0, "min", ASSUMED, 1440.0),
             },
             "every failure's detection (hangs most)",
             _all,
@@ -469,7 +482,11 @@ FEATURES: dict[str, Feature] = {
             ("hyperpod_tiered", "gemini2023"),
             {
                 "replicas": Param(
-                    2.0, "copies", "HyperPod replicates to other nodes; 2 is " + ASSUMED
+                    2.0,
+                    "copies",
+                    "HyperPod replicates to other nodes; 2 is " + ASSUMED,
+                    max=8,
+                    integer=True,
                 )
             },
             "every failure's rework and restore",
@@ -502,6 +519,7 @@ FEATURES: dict[str, Feature] = {
                     1.0,
                     "min",
                     "HyperPod reports 'sub-minute recovery from process-level failures'",
+                    1440.0,
                 )
             },
             "failures that leave the node healthy",
@@ -519,9 +537,9 @@ FEATURES: dict[str, Feature] = {
             ("hyperpod_checkpointless", "hyperpod_checkpointless_blog"),
             {
                 "transfer_minutes": Param(
-                    0.5, "min", "HyperPod: peer state transfer 'happens in seconds'"
+                    0.5, "min", "HyperPod: peer state transfer 'happens in seconds'", 1440.0
                 ),
-                "overhead": Param(0.01, "fraction", ASSUMED),
+                "overhead": Param(0.01, "fraction", ASSUMED, max=0.9),
             },
             "single-node failures",
             lambda c: not c.multi_node and not c.silent,
@@ -535,8 +553,8 @@ FEATURES: dict[str, Feature] = {
             "Profiling compute on every rank.",
             ("nvidia_resiliency", "lin2025_stragglers"),
             {
-                "removed": Param(0.8, "fraction", ASSUMED),
-                "overhead": Param(0.001, "fraction", ASSUMED),
+                "removed": Param(0.8, "fraction", ASSUMED, max=1.0),
+                "overhead": Param(0.001, "fraction", ASSUMED, max=0.9),
             },
             "slow ranks (not a failure cause)",
             None,
@@ -550,8 +568,8 @@ FEATURES: dict[str, Feature] = {
             "The checks' compute.",
             ("llama3_2024", "nemo_resiliency"),
             {
-                "delay_minutes": Param(60.0, "min", ASSUMED),
-                "overhead": Param(0.005, "fraction", ASSUMED),
+                "delay_minutes": Param(60.0, "min", ASSUMED, 525_600.0),
+                "overhead": Param(0.005, "fraction", ASSUMED, max=0.9),
             },
             "silent data corruption",
             lambda c: c.silent,
@@ -565,7 +583,7 @@ FEATURES: dict[str, Feature] = {
             "Two reconfigurations per failure and the dropped replica's share of "
             "throughput while degraded.",
             ("hyperpod_elastic",),
-            {"reconfigure_minutes": Param(1.0, "min", ASSUMED)},
+            {"reconfigure_minutes": Param(1.0, "min", ASSUMED, 1440.0)},
             "single-node failures that wait for a replacement",
             lambda c: not c.multi_node and not c.silent,
             _elastic,
@@ -578,7 +596,7 @@ FEATURES: dict[str, Feature] = {
             "loop.",
             "Validation time on every restore.",
             ("megatron_5281", "scr_174"),
-            {"seconds": Param(10.0, "s", ASSUMED)},
+            {"seconds": Param(10.0, "s", ASSUMED, 3600.0)},
             "every failure's restore",
             _all,
             _validation,
@@ -750,8 +768,15 @@ def parse_params(items: Sequence[str] | None) -> dict[str, float]:
             value = float(raw)
         except ValueError:
             raise ValidationError(f"--param {name}", f"{raw[:80]!r} is not a number") from None
-        if not math.isfinite(value) or value < 0:
-            raise ValidationError(f"--param {name}", f"{raw[:80]!r} must be a number >= 0")
+        p = FEATURES[fkey].params[pname]
+        whole = " whole" if p.integer else ""
+        allowed = f"a{whole} number in [0, {p.max:g}]" + (f" {p.unit}" if p.unit else "")
+        if (
+            not math.isfinite(value)
+            or not 0 <= value <= p.max
+            or (p.integer and value != round(value))
+        ):
+            raise ValidationError(f"--param {name}", f"{raw[:80]!r} is not allowed ({allowed})")
         out[name] = value
     return out
 

@@ -345,7 +345,7 @@ def test_bad_feature_names_and_parameters_name_the_flag():
         parse_features(" , ")
     with pytest.raises(ValidationError, match="--param"):
         parse_params(["hot_spares.nope=3"])
-    with pytest.raises(ValidationError, match="must be a number >= 0"):
+    with pytest.raises(ValidationError, match=r"not allowed .a whole number in \[0, 100000\]"):
         parse_params(["hot_spares.spares=-1"])
     assert parse_params(["elastic.reconfigure_minutes=2"]) == {"elastic.reconfigure_minutes": 2.0}
 
