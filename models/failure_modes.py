@@ -22,7 +22,7 @@ fitted failure log (:meth:`FailureModes.from_fit`).
 from __future__ import annotations
 
 import csv
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -257,10 +257,6 @@ def shares_summary(modes: FailureModes) -> dict[str, float]:
         "correlated_fraction": modes.correlated_fraction,
         "lemon_prone_fraction": modes.lemon_prone_fraction,
     }
-
-
-def categories(modes: FailureModes) -> Iterable[str]:
-    return (c.category for c in modes.causes)
 
 
 __all__ = [
