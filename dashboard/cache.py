@@ -17,6 +17,7 @@ from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import network as net_svc
 from goodput_lab.dashboard.services import optimizer as opt_svc
 from goodput_lab.dashboard.services import plan as plan_svc
+from goodput_lab.dashboard.services import resilience as res_svc
 from goodput_lab.dashboard.services import run_log as run_log_svc
 from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
@@ -133,3 +134,22 @@ def run_log_view(
 ):
     """Keyed on the timeline's digest (``_timeline`` itself is not hashed)."""
     return run_log_svc.run_log_view(_timeline, scenario, nodes, catalog(), trials, seed, source)
+
+
+# ---- Resilience page
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_ladder(scenario: Scenario, features: tuple[str, ...] | None, lemon_share: float):
+    """The ladder (``features`` None = recommended order), analytic only."""
+    return res_svc.run(scenario, catalog(), features, lemon_share)
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_montecarlo(
+    scenario: Scenario,
+    features: tuple[str, ...] | None,
+    lemon_share: float,
+    trials: int,
+    seed: int,
+):
+    """The ladder with every rung simulated (``trials`` runs of 30 days, one seed)."""
+    return res_svc.run(scenario, catalog(), features, lemon_share, trials=trials, seed=seed)

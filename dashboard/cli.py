@@ -39,6 +39,7 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.simulate",
     "goodput_lab.dashboard.commands.plan",
     "goodput_lab.dashboard.commands.reconcile",
+    "goodput_lab.dashboard.commands.ladder",
 ]
 
 
