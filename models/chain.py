@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -93,7 +94,7 @@ class FailureProcess(_Result):
 
     internal = ("detection_minutes", "restart_minutes")
 
-    @property
+    @cached_property  # read by the checkpoint plan and the goodput step: computed once
     def recovery_before_restore_minutes(self) -> np.ndarray:
         """Detection + replacement + restart [min]: what every failure pays before restore."""
         return self.detection_minutes + self.replacement_minutes_expected + self.restart_minutes
@@ -401,11 +402,10 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     else:
         r_total = r0 + p.restore1_minutes
     g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g1 = np.clip(
-        1.0 - as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2)),
-        0.0,
-        1.0,
-    )
+    # each level's first-order waste once; their sum is ck.two_level_waste_first_order
+    w1 = as_float_array(gp.waste_first_order(lam1, r1, tau, c1))
+    w2 = as_float_array(gp.waste_first_order(lam2, r2, t2, c2))
+    g1 = np.clip(1.0 - (w1 + w2), 0.0, 1.0)
     rework = s1 * (tau / 2.0 + p.stale1_minutes) + s2 * (t2 / 2.0 + p.stale2_minutes)
     det, restart = failures.detection_minutes, failures.restart_minutes
     comp = {
@@ -434,8 +434,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         minutes_lost_per_failure=r_total + rework,
         lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
         checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
-        level1_waste_fraction=c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1),
-        level2_waste_fraction=c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2),
+        level1_waste_fraction=w1,
+        level2_waste_fraction=w2,
         loss_minutes_per_day=losses,
     )
 
