@@ -7,6 +7,14 @@
 
 JSON output is one object with plain floats whose key suffix names the unit.  Errors exit
 with status 2 and one line on stderr naming the field and the problem, no traceback.
+
+Start-up time rule: ``goodput evaluate`` must answer within about 3x the time Python takes to
+import numpy (bench/bench_engine.py).  Building the parser imports this module and every
+module in :data:`COMMAND_MODULES`, so at module level they import only the standard library,
+numpy and the light parts of ``goodput_lab.models``; heavy libraries (scipy.stats and
+scipy.optimize, polars, plotly, streamlit, dask.distributed, pyarrow) and the models that
+need them (fitting, optimize, reports, the sweep engine) are imported inside the handler
+that uses them.  tests/cli/test_cli_imports.py checks this in a subprocess.
 """
 
 from __future__ import annotations
