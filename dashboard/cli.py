@@ -41,6 +41,7 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.report",
     "goodput_lab.dashboard.commands.fit",
     "goodput_lab.dashboard.commands.simulate",
+    "goodput_lab.dashboard.commands.sweep",
 ]
 
 

@@ -1051,6 +1051,111 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
     )
 )
 
+#: ``goodput sweep``: its JSON summary and the Monte Carlo columns of its Parquet rows (the
+#: same keys as ``goodput simulate --json``; the analytic columns are the figures above).
+SWEEP_OUTPUTS: tuple[Output, ...] = (
+    _o("engine", "Engine", "", "text", "What evaluated the sweep: 'dask' (dask.distributed)."),
+    _o(
+        "workers",
+        "Workers",
+        "workers",
+        "count",
+        "Dask worker processes that evaluated the sweep (0 when every point was resumed).",
+    ),
+    _o("points", "Points", "points", "count", "Points of the sweep's grid (rows written)."),
+    _o(
+        "points_evaluated",
+        "Points evaluated",
+        "points",
+        "count",
+        "Points evaluated by this run.",
+        "points − points resumed",
+    ),
+    _o(
+        "points_resumed",
+        "Points resumed",
+        "points",
+        "count",
+        "Points taken from the finished batches of an interrupted run of the same sweep.",
+    ),
+    _o("batches", "Batches", "batches", "count", "Batches the points were cut into."),
+    _o("point", "Point", "", "count", "Number of the point in the grid (first axis slowest)."),
+    _o("trials", "Trials", "runs", "count", "Monte Carlo runs per point (0: analytic only)."),
+    _o("days", "Horizon", "days", "number", "Monte Carlo horizon.", decimals=0),
+    _o("seed", "Seed", "", "count", "Random seed; point i uses SeedSequence(seed).spawn(...)[i]."),
+    _o(
+        "seconds",
+        "Evaluation time",
+        "s",
+        "number",
+        "Wall time of the evaluation (cluster start excluded).",
+    ),
+    _o(
+        "cluster_start_seconds",
+        "Cluster start",
+        "s",
+        "number",
+        "Wall time to start or reach the Dask cluster.",
+    ),
+    _o("output", "Output", "", "text", "The Parquet file written."),
+    _o("varied_fields", "Varied fields", "", "text", "The scenario fields varied, in axis order."),
+    _o(
+        "goodput_mean",
+        "Goodput, simulated mean",
+        "fraction",
+        "percent",
+        "Mean over the Monte Carlo runs of productive time / wall time over the horizon.",
+        "(1/n)·Σ g_i",
+        "daly2006",
+    ),
+    _o(
+        "goodput_stderr",
+        "Goodput, standard error",
+        "fraction",
+        "percent",
+        "Standard error of the simulated mean goodput.",
+        "s / √n",
+    ),
+    _o("goodput_p5", "Goodput P5 (bad month)", "fraction", "percent", "5th percentile of runs."),
+    _o("goodput_p50", "Goodput P50", "fraction", "percent", "Median goodput of the runs."),
+    _o("goodput_p95", "Goodput P95", "fraction", "percent", "95th percentile of the runs."),
+    _o(
+        "time_to_finish_mean_days",
+        "Time to finish, mean",
+        "days",
+        "number",
+        "Mean wall time to commit the horizon's compute (unfinished runs left out).",
+    ),
+    _o(
+        "time_to_finish_stderr_days",
+        "Time to finish, standard error",
+        "days",
+        "number",
+        "Standard error of that mean.",
+        "s / √n",
+        decimals=3,
+    ),
+    _o("time_to_finish_p5_days", "Time to finish P5", "days", "number", "5th percentile."),
+    _o("time_to_finish_p50_days", "Time to finish P50", "days", "number", "Median."),
+    _o("time_to_finish_p95_days", "Time to finish P95", "days", "number", "95th percentile."),
+    _o(
+        "lost_mean_usd",
+        "Lost per run, mean",
+        "USD",
+        "usd",
+        "Mean cost of paid time that did not advance training, plus spares, per run.",
+    ),
+    _o("lost_p95_usd", "Lost per run P95", "USD", "usd", "95th percentile of lost dollars."),
+    _o("failures_mean", "Failures per run", "failures", "number", "Mean job failures per run."),
+    _o(
+        "unfinished_trials",
+        "Unfinished runs",
+        "runs",
+        "count",
+        "Runs that had not finished after 4x their compute in wall time.",
+    ),
+)
+
 _SECTIONS: tuple[tuple[Output, ...], ...] = (
     FAILURE_OUTPUTS,
     CHECKPOINT_OUTPUTS,
@@ -1060,6 +1165,7 @@ _SECTIONS: tuple[tuple[Output, ...], ...] = (
     COST_OUTPUTS,
     RELIABILITY_VALUE_OUTPUTS,
     COMPARISON_OUTPUTS,
+    SWEEP_OUTPUTS,
 )
 
 
