@@ -16,13 +16,16 @@ Used by ``goodput sweep`` (:mod:`goodput_lab.dashboard.commands.sweep`) and by t
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
 import math
 import os
 import shutil
+import sys
 import time
+import types
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -141,14 +144,31 @@ def start_client(workers: int | None = None, scheduler: str | None = None):
                 "--scheduler", f"cannot connect to {scheduler[:80]!r} ({type(exc).__name__})"
             ) from None
     n = int(workers or os.cpu_count() or 1)
-    cluster = LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        silence_logs=logging.ERROR,
-    )
+    with _no_main_module():
+        cluster = LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        )
     return Client(cluster), cluster
+
+
+@contextlib.contextmanager
+def _no_main_module():
+    """Worker processes are spawned, and a spawned child first imports the parent's
+    ``__main__``.  Inside a Streamlit script run that is the app script itself (Streamlit
+    swaps it in), which a worker must not run; so workers start with an empty ``__main__``
+    (they import goodput_lab when the first task arrives).  A plain ``python -c`` or stdin
+    parent has no importable main either: this makes both work."""
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
 
 
 def worker_count(client) -> int:
@@ -234,7 +254,7 @@ def check_trials(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> None:
     from goodput_lab.models.evaluate import evaluate_arrays
 
     m = evaluate_arrays(x)
-    n = spec.points
+    n = len(next(iter(columns.values())))
     events = np.broadcast_to(m["failures_per_day"] + m["fabric_events_per_day"], (n,))
     nodes = np.broadcast_to(np.asarray(x.get("cluster.nodes", 0.0), dtype=float), (n,))
     for i in {int(np.nanargmax(events)), int(np.nanargmax(nodes))}:
