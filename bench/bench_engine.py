@@ -136,11 +136,16 @@ def _spec(points: int, trials: int, days: float, nodes: int):
     return SweepSpec(resolve_inputs(s), (Axis(RATE, 0.001, 0.004, points),), trials, days, 1)
 
 
-def _timed_sweep(client, spec, out: Path) -> tuple[float, object]:
+def _timed_sweep(client, spec, out: Path, repeats: int = 1) -> tuple[float, object]:
+    """Best of ``repeats`` evaluation times (the host is shared: the minimum is the least
+    disturbed run)."""
     from goodput_lab.dashboard.services.sweep import run_sweep
 
-    summary = run_sweep(spec, out, client=client)
-    return summary.seconds, summary
+    best, summary = float("inf"), None
+    for _ in range(repeats):
+        summary = run_sweep(spec, out, client=client)
+        best = min(best, summary.seconds)
+    return best, summary
 
 
 def sweeps(quick: bool) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
@@ -152,7 +157,7 @@ def sweeps(quick: bool) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
     base = {"points": 16, "trials": 2000, "days": 30.0, "nodes": 2000}
     factors = {
         "points": [8, 16, 32],
-        "trials": [500, 2000, 8000],
+        "trials": [500, 2000, 10000],
         "nodes": [500, 2000, 8000],
         "days": [10.0, 30.0, 90.0],
     }
@@ -177,13 +182,13 @@ def sweeps(quick: bool) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
         try:
             _timed_sweep(client, _spec(4, 100, 5.0, 2000), tmp / f"warm{w}.parquet")  # imports
             out = tmp / f"tput{w}.parquet"
-            secs, _ = _timed_sweep(client, _spec(**tput), out)
+            secs, _ = _timed_sweep(client, _spec(**tput), out, 2)
             tp[w] = (secs, out)
             for factor, values in factors.items():
                 for v in values:
                     cfg = dict(base, **{factor: v})
                     key = (factor, v)
-                    secs, _ = _timed_sweep(client, _spec(**cfg), tmp / f"g{w}.parquet")
+                    secs, _ = _timed_sweep(client, _spec(**cfg), tmp / f"g{w}.parquet", 2)
                     grid_rows.setdefault(key, {})[w] = secs
         finally:
             client.close()
@@ -219,16 +224,17 @@ def sweeps(quick: bool) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
                 f"{by_w[1] / (cfg['points'] * cfg['trials']) * 1e6:.0f}",
             ]
         )
-    # projection: seconds per point-trial at the base (30 days, 2,000 nodes) on one worker,
-    # scaled by the 1 -> 2 worker efficiency
-    b1 = grid_rows[("trials", 2000)][1]
-    per_trial = b1 / (base["points"] * base["trials"])
-    eff = (grid_rows[("trials", 2000)][1] / grid_rows[("trials", 2000)][2]) / 2.0
+    # projection from the 10,000-trial row (30 days, 2,000 nodes): seconds per point on one
+    # worker, scaled by the measured 1 -> 2 worker efficiency
+    big = grid_rows[("trials", max(factors["trials"]))]
+    per_point = big[1] / base["points"]
+    eff = (big[1] / big[2]) / 2.0
     proj = {
-        "per_trial_s": per_trial,
+        "trials": max(factors["trials"]),
+        "per_point_s": per_point,
         "efficiency": eff,
-        "one_core_h": 1e8 * per_trial / 3600.0,
-        "hundred_min": 1e8 * per_trial / (100 * eff) / 60.0,
+        "one_core_h": 1e4 * per_point * (1e4 / max(factors["trials"])) / 3600.0,
+        "hundred_min": 1e4 * per_point * (1e4 / max(factors["trials"])) / (100 * eff) / 60.0,
     }
     return rows, table, proj
 
@@ -269,12 +275,14 @@ def main() -> int:
     )
     grid_md = hdr + "\n".join("| " + " | ".join(r) + " |" for r in grid_table)
     proj_md = (
-        f"Measured at the base sweep (30 days, 2,000 nodes): {proj['per_trial_s'] * 1e6:.0f} µs "
-        f"per point-trial on one worker, and a 1 -> 2 worker parallel efficiency of "
-        f"{proj['efficiency']:.0%}. A 10,000-point x 10,000-trial sweep is 10^8 point-trials: "
-        f"{proj['one_core_h']:.1f} hours on one worker, about **{proj['hundred_min']:.0f} "
-        f"minutes on 100 workers** at that efficiency (plus cluster start; scheduler overhead "
-        f"is ~1 ms per batch and a batch holds ~1 s of work)."
+        f"Measured at {proj['trials']:,} trials (30 days, 2,000 nodes): "
+        f"{proj['per_point_s']:.2f} s per point on one worker, and a 1 -> 2 worker parallel "
+        f"efficiency of {proj['efficiency']:.0%}. A 10,000-point x 10,000-trial sweep is then "
+        f"{proj['one_core_h']:.1f} hours on one worker and about **{proj['hundred_min']:.0f} "
+        f"minutes on 100 workers** at that efficiency, plus the cluster start (points are "
+        f"independent; the scheduler's overhead is ~1 ms per batch, and a batch holds about "
+        f"1 s of work, so 100 workers stay busy while there are more than ~100 batches: "
+        f"10,000 points make ~2,000)."
     )
     print("\n" + grid_md + "\n\n" + proj_md)
     if args.write:

@@ -72,6 +72,12 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         if exc.field in ("trials", "days"):  # name the flag, as typed
             raise ValidationError(f"--{exc.field}", exc.message) from None
         raise
+    except KeyboardInterrupt:
+        sys.stderr.write(
+            f"\ngoodput: sweep interrupted; finished batches are kept in {args.output}.parts, "
+            "run the same command to resume\n"
+        )
+        return 130
     out = {"scenario_name": scenario.name, **summary.to_json_dict()}
     if args.json:
         print_json(out)

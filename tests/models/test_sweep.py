@@ -121,3 +121,11 @@ def test_monte_carlo_columns_depend_on_the_point_not_the_batch():
     assert np.all(gap <= 4 * both["goodput_stderr"] + 0.001)
     assert np.all(both["goodput_p5"] <= both["goodput_p50"])
     assert np.all(both["goodput_p50"] <= both["goodput_p95"])
+
+
+def test_validation_errors_survive_pickling():
+    """A worker's ValidationError reaches the CLI intact (Dask pickles exceptions)."""
+    import pickle
+
+    e = pickle.loads(pickle.dumps(ValidationError("trials", "too many")))
+    assert (e.field, e.message, str(e)) == ("trials", "too many", "trials: too many")
