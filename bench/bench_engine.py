@@ -184,9 +184,12 @@ def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[li
         # throughput: rounds alternate 1 and 2 workers (so a change in the host's load hits
         # both), the median of each is compared
         times: dict[int, list[float]] = {1: [], 2: []}
+        cpu: dict[int, list[float]] = {1: [], 2: []}
         for r in range(rounds):
             for w in (1, 2) if r % 2 == 0 else (2, 1):
+                c0 = _children_cpu()
                 secs, _ = _timed_sweep(clients[w], _spec(**tput), tmp / f"tput{w}.parquet")
+                cpu[w].append(_children_cpu() - c0)
                 times[w].append(secs)
         tp = {w: (statistics.median(times[w]), tmp / f"tput{w}.parquet") for w in (1, 2)}
         for factor, values in factors.items():
@@ -213,6 +216,10 @@ def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[li
         ("1 worker (median of alternating rounds)", f"{tp[1][0]:.2f} s = {r1:.2f} points/s"),
         ("2 workers (median of alternating rounds)", f"{tp[2][0]:.2f} s = {r2:.2f} points/s"),
         ("speed-up (target >= 1.7x)", f"**{r2 / r1:.2f}x**"),
+        (
+            "worker CPU per point, 1 / 2 workers (median; contention does not inflate it)",
+            f"{statistics.median(cpu[1]) / p:.3f} s / {statistics.median(cpu[2]) / p:.3f} s",
+        ),
         ("Parquet rows identical on 1 and 2 workers", "yes" if same else "**NO**"),
     ]
     table = []
@@ -244,6 +251,20 @@ def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[li
         "hundred_min": 1e4 * per_point * (1e4 / max(factors["trials"])) / (100 * eff) / 60.0,
     }
     return rows, table, proj
+
+
+def _children_cpu() -> float:
+    """CPU seconds used so far by this process's children (the LocalCluster workers)."""
+    import psutil
+
+    total = 0.0
+    for child in psutil.Process().children(recursive=True):
+        try:
+            t = child.cpu_times()
+        except psutil.Error:
+            continue
+        total += t.user + t.system
+    return total
 
 
 def _md(rows: list[tuple[str, str]]) -> str:

@@ -26,6 +26,7 @@ import shutil
 import sys
 import time
 import types
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,7 +145,9 @@ def start_client(workers: int | None = None, scheduler: str | None = None):
                 "--scheduler", f"cannot connect to {scheduler[:80]!r} ({type(exc).__name__})"
             ) from None
     n = int(workers or os.cpu_count() or 1)
-    with _no_main_module():
+    # the scheduler's HTTP port (8787, used by health checks) moves on silently when taken
+    with _no_main_module(), warnings.catch_warnings():
+        warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = LocalCluster(
             n_workers=n,
             threads_per_worker=1,
