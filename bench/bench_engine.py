@@ -148,7 +148,9 @@ def _timed_sweep(client, spec, out: Path, repeats: int = 1) -> tuple[float, obje
     return best, summary
 
 
-def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
+def sweeps(
+    quick: bool, rounds: int = 5, skip_grid: bool = False
+) -> tuple[list[tuple[str, str]], list[list[str]], dict]:
     import logging
 
     import polars as pl
@@ -163,6 +165,8 @@ def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[li
     }
     if quick:
         factors = {k: v[:2] for k, v in factors.items()}
+    if skip_grid:
+        factors = {}
     tput = dict(base, points=32, trials=4000)
     grid_rows: dict[tuple, dict[int, float]] = {}
     starts, clients, clusters = {}, {}, []
@@ -238,6 +242,8 @@ def sweeps(quick: bool, rounds: int = 5) -> tuple[list[tuple[str, str]], list[li
                 f"{by_w[1] / (cfg['points'] * cfg['trials']) * 1e6:.0f}",
             ]
         )
+    if not grid_rows:
+        return rows, [], {}
     # projection from the 10,000-trial row (30 days, 2,000 nodes): seconds per point on one
     # worker, scaled by the measured 1 -> 2 worker efficiency
     big = grid_rows[("trials", max(factors["trials"]))]
@@ -277,6 +283,9 @@ def main() -> int:
     )
     ap.add_argument("--repeats", type=int, default=7)
     ap.add_argument("--quick", action="store_true", help="fewer points in the scaling grid")
+    ap.add_argument(
+        "--skip-grid", action="store_true", help="no scaling grid (docs/scaling.md is kept)"
+    )
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
     load0 = os.getloadavg()[0]
@@ -286,7 +295,7 @@ def main() -> int:
     ]
     a = analytic(1_000_000, args.repeats)
     c = cli_start(args.repeats)
-    s, grid_table, proj = sweeps(args.quick)
+    s, grid_table, proj = sweeps(args.quick, skip_grid=args.skip_grid)
     head.append(("load average at end", f"{os.getloadavg()[0]:.1f}"))
     body = (
         "### 10^6 analytic scenarios vs 10^7 exponential variates (target ratio <= 4)\n\n"
@@ -303,21 +312,28 @@ def main() -> int:
     )
     grid_md = hdr + "\n".join("| " + " | ".join(r) + " |" for r in grid_table)
     proj_md = (
-        f"Measured at {proj['trials']:,} trials (30 days, 2,000 nodes): "
-        f"{proj['per_point_s']:.2f} s per point on one worker, and a 1 -> 2 worker parallel "
-        f"efficiency of {proj['efficiency']:.0%}. A 10,000-point x 10,000-trial sweep is then "
-        f"{proj['one_core_h']:.1f} hours on one worker and about **{proj['hundred_min']:.0f} "
-        f"minutes on 100 workers** at that efficiency, plus the cluster start (points are "
-        f"independent; the scheduler's overhead is ~1 ms per batch, and a batch holds about "
-        f"1 s of work, so 100 workers stay busy while there are more than ~100 batches: "
-        f"10,000 points make ~2,000)."
+        ""
+        if not proj
+        else (
+            f"Measured at {proj['trials']:,} trials (30 days, 2,000 nodes): "
+            f"{proj['per_point_s']:.2f} s per point on one worker, and a 1 -> 2 worker parallel "
+            f"efficiency of {proj['efficiency']:.0%}. A 10,000-point x 10,000-trial sweep is then "
+            f"{proj['one_core_h']:.1f} hours on one worker and about **{proj['hundred_min']:.0f} "
+            f"minutes on 100 workers** at that efficiency, plus the cluster start (points are "
+            f"independent; the scheduler's overhead is ~1 ms per batch, and a batch holds about "
+            f"1 s of work, so 100 workers stay busy while there are more than ~100 batches: "
+            f"10,000 points make ~2,000)."
+        )
     )
-    print("\n" + grid_md + "\n\n" + proj_md)
+    if proj:
+        print("\n" + grid_md + "\n\n" + proj_md)
     if args.write:
         today = date.today().isoformat()
         section = (
             f"{START}\n## Past one machine (issue 17, `bench/bench_engine.py`)\n\n"
-            f"Run on {today} with `.venv/bin/python bench/bench_engine.py --write`. All "
+            f"Run on {today} with `.venv/bin/python bench/bench_engine.py --write"
+            + (" --skip-grid" if args.skip_grid else "")
+            + "`. All "
             "comparisons are side by side in this one run; CPU time where stated (the host "
             "is shared with other jobs: wall times inflate with the load average).\n\n"
             + _md(head)
@@ -337,8 +353,9 @@ def main() -> int:
             + proj_md
             + f"\n{SCALE_END}"
         )
-        _replace(ROOT / "docs" / "scaling.md", SCALE_START, SCALE_END, scaling)
-        print("wrote bench/README.md and docs/scaling.md")
+        if proj:
+            _replace(ROOT / "docs" / "scaling.md", SCALE_START, SCALE_END, scaling)
+        print("wrote bench/README.md" + (" and docs/scaling.md" if proj else ""))
     return 0
 
 
