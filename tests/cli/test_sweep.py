@@ -102,7 +102,10 @@ def test_killed_sweep_resumes_only_the_missing_points(one_and_two, tmp_path):
     args[args.index("600")] = "3000"
     args[args.index("cluster.nodes=1000:2000:2")] = "cluster.nodes=1000:2000:4"
     proc = subprocess.Popen(
-        [*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        [*CLI, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     side = parts_dir(out)
     deadline = time.monotonic() + 240
