@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -131,7 +132,7 @@ class FailureProcess(_Result):
         "overhead_fraction",
     )
 
-    @property
+    @cached_property  # read by the checkpoint plan and the goodput step: computed once
     def recovery_before_restore_minutes(self) -> np.ndarray:
         """Detection + replacement + restart + warm-up [min]: what a failure (silent data
         corruption aside) pays besides its restore; in-process restarts skip replacement."""

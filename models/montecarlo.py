@@ -57,10 +57,10 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import gamma as gamma_fn  # scalar shape; scipy.special would slow every CLI start
 from typing import Any
 
 import numpy as np
-from scipy.special import gamma as gamma_fn
 
 from ._tools import MINUTES_PER_DAY
 from .chain import spot_level1_survives

@@ -2312,6 +2312,48 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
     _o("scenario_written", "Scenario written", "", "text", "The fitted scenario's TOML file."),
 )
 
+#: ``goodput sweep``: its JSON summary and the Monte Carlo columns of its Parquet rows (the
+#: same keys as ``goodput simulate --json``; the analytic columns are the figures above).
+SWEEP_OUTPUTS: tuple[Output, ...] = (
+    _o("engine", "Engine", "", "text", "What evaluated the sweep: 'dask' (dask.distributed)."),
+    _o(
+        "workers",
+        "Workers",
+        "workers",
+        "count",
+        "Dask worker processes that evaluated the sweep (0 when every point was resumed).",
+    ),
+    _o("points", "Points", "points", "count", "Points of the sweep's grid (rows written)."),
+    _o(
+        "points_evaluated",
+        "Points evaluated",
+        "points",
+        "count",
+        "Points evaluated by this run.",
+        "points − points resumed",
+    ),
+    _o(
+        "points_resumed",
+        "Points resumed",
+        "points",
+        "count",
+        "Points taken from the finished batches of an interrupted run of the same sweep.",
+    ),
+    _o("batches", "Batches", "batches", "count", "Batches the points were cut into."),
+    _o("point", "Point", "", "count", "Number of the point in the grid (first axis slowest)."),
+    _o(
+        "cluster_start_seconds",
+        "Cluster start",
+        "s",
+        "number",
+        "Wall time to start or reach the Dask cluster.",
+    ),
+    _o("output", "Output", "", "text", "The Parquet file written."),
+    _o("varied_fields", "Varied fields", "", "text", "The scenario fields varied, in axis order."),
+    # the Monte Carlo columns (goodput_mean ... unfinished_trials) and trials, days,
+    # seed, seconds are registered once, in MONTECARLO_OUTPUTS
+)
+
 #: Sections of the registry: (id, title, outputs).  Reports group figures beyond the
 #: core ones by section.  A bare tuple of outputs is accepted too (section "other").
 _SECTIONS: tuple = (
@@ -2332,6 +2374,7 @@ _SECTIONS: tuple = (
     ("file_system", "Shared file system", FILE_SYSTEM_OUTPUTS),
     ("reconcile", "Run log: measured vs predicted", RECONCILE_OUTPUTS),
     ("recovery", "Recovery stages and failure classes", RESILIENCE_OUTPUTS),
+    ("sweep", "Sweeps", SWEEP_OUTPUTS),
 )
 
 
