@@ -12,7 +12,7 @@ results, the price with its source and date, and the value of 0.1 pp better reli
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -130,7 +130,9 @@ def _storage_prices(scenario: Scenario, fs: ck.Tier) -> dict[str, float]:
 CHUNK_SCENARIOS = 32_768
 
 
-def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
+def evaluate_arrays(
+    inputs: Mapping[str, Any], keys: Iterable[str] | None = None
+) -> dict[str, np.ndarray]:
     """Every reported figure of the chain for (arrays of) inputs, keyed as in the registry.
 
     ``inputs`` as built by :func:`resolve_inputs`; numbers may be arrays that broadcast
@@ -138,11 +140,15 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
     (:func:`models.chain.run_chain`; formulas in ``docs/references.md``).  When every array
     input is 1-D of one length n > :data:`CHUNK_SCENARIOS` (a list of scenarios, as in a
     sweep) the chain runs block by block into preallocated outputs; the figures are the
-    same as in one call.
+    same as in one call.  ``keys`` limits the result to those figures (the chain still
+    computes them all; only the requested ones are gathered, which for 10^6 scenarios saves
+    most of the memory traffic).
     """
+    wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
     if n <= CHUNK_SCENARIOS:
-        return run_chain(inputs).metrics()
+        metrics = run_chain(inputs).metrics()
+        return metrics if wanted is None else {k: metrics[k] for k in wanted}
     out: dict[str, Any] = {}
     constant: set[str] = set()
     for start in range(0, n, CHUNK_SCENARIOS):
@@ -151,7 +157,10 @@ def evaluate_arrays(inputs: Mapping[str, Any]) -> dict[str, np.ndarray]:
             k: (v[start:stop] if isinstance(v, np.ndarray) and v.ndim == 1 else v)
             for k, v in inputs.items()
         }
-        for key, value in run_chain(block).metrics().items():
+        metrics = run_chain(block).metrics()
+        if wanted is not None:
+            metrics = {k: metrics[k] for k in wanted}
+        for key, value in metrics.items():
             if key in constant:
                 continue
             if np.ndim(value) == 0 or value.strides == (0,):
