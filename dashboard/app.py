@@ -39,6 +39,11 @@ PAGES = {
         st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon=":material/tune:"),
         st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon=":material/target:"),
         st.Page(str(PAGES_DIR / "plan.py"), title="Plan", icon=":material/event_available:"),
+        st.Page(
+            str(PAGES_DIR / "resilience.py"),
+            title="Resilience",
+            icon=":material/health_and_safety:",
+        ),
     ],
 }
 

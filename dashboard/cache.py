@@ -17,6 +17,7 @@ from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import network as net_svc
 from goodput_lab.dashboard.services import optimizer as opt_svc
 from goodput_lab.dashboard.services import plan as plan_svc
+from goodput_lab.dashboard.services import resilience as res_svc
 from goodput_lab.dashboard.services import run_log as run_log_svc
 from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
@@ -78,11 +79,6 @@ def instance_ranking(scenario: Scenario, deadline, prices: tuple = (), mfus: tup
     return inst_svc.ranking(scenario, catalog(), deadline, dict(prices), dict(mfus))
 
 
-def instance_comparison(scenario: Scenario, deadline, prices: tuple, mfus: tuple):
-    """``prices``/``mfus`` are tuples of (instance, value) pairs so that they hash."""
-    return inst_svc.comparison(scenario, catalog(), deadline, dict(prices), dict(mfus))
-
-
 # ---- Plan page
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
 def block_plan(scenario: Scenario, trials: int, seed: int, block_days, risk: float):
@@ -138,3 +134,70 @@ def run_log_view(
 ):
     """Keyed on the timeline's digest (``_timeline`` itself is not hashed)."""
     return run_log_svc.run_log_view(_timeline, scenario, nodes, catalog(), trials, seed, source)
+
+
+# ---- Resilience page
+@st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_ladder(scenario: Scenario, features: tuple[str, ...] | None, lemon_share: float):
+    """The ladder (``features`` None = recommended order), analytic only."""
+    return res_svc.run(scenario, catalog(), features, lemon_share)
+
+
+@st.cache_data(max_entries=16, show_spinner=False, hash_funcs={Scenario: hash})
+def resilience_montecarlo(
+    scenario: Scenario,
+    features: tuple[str, ...] | None,
+    lemon_share: float,
+    trials: int,
+    seed: int,
+):
+    """The ladder with every rung simulated (``trials`` runs of 30 days, one seed)."""
+    return res_svc.run(scenario, catalog(), features, lemon_share, trials=trials, seed=seed)
+
+
+# ---- the sweep engine (Dask): heavy work runs on worker processes, not in the app
+#: ``GOODPUT_DASK_SCHEDULER=tcp://host:8786`` sends the app's heavy work to a running
+#: cluster (docs/scaling.md); otherwise a LocalCluster starts on first use, with one worker
+#: per core minus one for the app (at least one).
+SCHEDULER_ENV = "GOODPUT_DASK_SCHEDULER"
+
+
+class _Engine:
+    """Holds the client (a distributed.Client is awaitable, which st.cache_resource refuses
+    to return) and the LocalCluster it runs on, if the app started one."""
+
+    def __init__(self, client, cluster) -> None:
+        self.client, self.cluster = client, cluster
+
+
+@st.cache_resource(show_spinner="Starting the engine's workers…")
+def _engine() -> _Engine:
+    import os
+
+    from goodput_lab.dashboard.services import sweep as engine
+
+    address = os.environ.get(SCHEDULER_ENV) or None
+    workers = None if address else max(1, (os.cpu_count() or 2) - 1)
+    return _Engine(*engine.start_client(workers, address))
+
+
+def engine_client():
+    """One Dask client per app process, shared by every session."""
+    return _engine().client
+
+
+@st.cache_resource
+def engine_jobs() -> dict:
+    """Jobs on the engine, shared by every session: ``{key: futures or finished rows}``
+    (the same map asked twice runs once).  Bounded by :func:`remember_job`."""
+    return {}
+
+
+MAX_ENGINE_JOBS = 32
+
+
+def remember_job(key, value) -> None:
+    jobs = engine_jobs()
+    jobs[key] = value
+    while len(jobs) > MAX_ENGINE_JOBS:
+        jobs.pop(next(iter(jobs)))

@@ -11,6 +11,14 @@ A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
 
 JSON output is one object with plain floats whose key suffix names the unit.  Errors exit
 with status 2 and one line on stderr naming the field and the problem, no traceback.
+
+Start-up time rule: ``goodput evaluate`` must answer within about 3x the time Python takes to
+import numpy (bench/bench_engine.py).  Building the parser imports this module and every
+module in :data:`COMMAND_MODULES`, so at module level they import only the standard library,
+numpy and the light parts of ``goodput_lab.models``; heavy libraries (scipy.stats and
+scipy.optimize, polars, plotly, streamlit, dask.distributed, pyarrow) and the models that
+need them (fitting, optimize, reports, the sweep engine) are imported inside the handler
+that uses them.  tests/cli/test_cli_imports.py checks this in a subprocess.
 """
 
 from __future__ import annotations
@@ -39,6 +47,8 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.simulate",
     "goodput_lab.dashboard.commands.plan",
     "goodput_lab.dashboard.commands.reconcile",
+    "goodput_lab.dashboard.commands.ladder",
+    "goodput_lab.dashboard.commands.sweep",
 ]
 
 

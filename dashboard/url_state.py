@@ -3,7 +3,8 @@
 Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``
 and ``preset`` (whose description and unset fields are the base), plus a few page controls
 (:data:`PAGE_PARAMS`: the Compare page's sources and edits, the tornado range, the heatmap
-colour, the shared training deadline; :data:`PAGE_PATTERNS`: prices and MFUs entered per
+colour, the shared training deadline, the Plan page's settings, the Resilience page's order,
+features, unit and lemon share; :data:`PAGE_PATTERNS`: prices and MFUs entered per
 instance type on the Instances page) so that a link reproduces the view, not only the
 scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
@@ -62,6 +63,16 @@ def _bool(text: str) -> bool:
     return text == "true"
 
 
+def _features(text: str) -> list[str]:
+    """The Resilience page's own order: comma-separated feature names."""
+    from goodput_lab.models.resilience import parse_features
+
+    try:
+        return list(parse_features(text) or [])
+    except ValidationError as exc:
+        raise ValueError(exc.message) from None
+
+
 def _edits(text: str) -> str:
     if len(text.splitlines()) > 20:
         raise ValueError("at most 20 lines of section.key=value")
@@ -83,6 +94,10 @@ PAGE_PARAMS = {
     "plan.risk_pct": ("plan:risk", _number(1, 50, 1, int)),
     "plan.block_on": ("plan:use_block", _bool),
     "plan.block_days": ("plan:block_days", _number(1.0, 3650.0)),
+    "res.order": ("res:order", _choice("Recommended (best next first)", "My order")),
+    "res.features": ("res:features", _features),
+    "res.unit": ("res:unit", _choice("$/day", "Goodput points")),
+    "res.lemon_pct": ("res:lemon", _number(0.0, 99.0)),
 }
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,
 #: validator).  The instance name after the prefix must look like a catalog name.
@@ -196,6 +211,10 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
             value = state[key]
             if param in ("cmp.baseline", "cmp.candidate") and value not in _compare_choices():
                 continue  # an uploaded file cannot travel in a link
+            if isinstance(value, list | tuple):  # a multiselect: comma-separated
+                if not value:
+                    continue
+                value = ",".join(str(v) for v in value)
             out[param] = value if isinstance(value, str) else _text(value)
     return out
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -34,6 +35,7 @@ from . import compute as cm
 from . import goodput as gp
 from . import network as net
 from . import pricing as pr
+from . import recovery as recov
 from . import reliability as rel
 from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
 from .choices import (
@@ -45,6 +47,7 @@ from .choices import (
     SaveMode,
     Strategy,
     Timings,
+    Validation,
 )
 from .fields import FIELDS
 from .outputs import LOSS_COMPONENTS
@@ -98,17 +101,53 @@ class FailureProcess(_Result):
     replacement_minutes_expected: np.ndarray
     fabric_events_per_day: np.ndarray
     fabric_stall_minutes_per_day: np.ndarray
+    detection_minutes_expected: np.ndarray
+    replacement_path_minutes_expected: np.ndarray
+    restart_minutes_expected: np.ndarray
+    sdc_failures_per_day: np.ndarray
     detection_minutes: np.ndarray
     restart_minutes: np.ndarray
+    warmup_minutes: np.ndarray
+    in_process_fraction: np.ndarray
+    peer_fraction: np.ndarray
+    peer_restore_minutes: np.ndarray
+    sdc_fraction: np.ndarray
+    sdc_detection_minutes: np.ndarray
+    straggler_slowdown: np.ndarray
+    overhead_fraction: np.ndarray
     spot_interruptions_per_day: np.ndarray
     spot_notice_seconds: np.ndarray
 
-    internal = ("detection_minutes", "restart_minutes", "spot_notice_seconds")
+    internal = (
+        "spot_notice_seconds",
+        "detection_minutes",
+        "restart_minutes",
+        "warmup_minutes",
+        "in_process_fraction",
+        "peer_fraction",
+        "peer_restore_minutes",
+        "sdc_fraction",
+        "sdc_detection_minutes",
+        "straggler_slowdown",
+        "overhead_fraction",
+    )
+
+    @cached_property  # read by the checkpoint plan and the goodput step: computed once
+    def recovery_before_restore_minutes(self) -> np.ndarray:
+        """Detection + replacement + restart + warm-up [min]: what a failure (silent data
+        corruption aside) pays besides its restore; in-process restarts skip replacement."""
+        return (
+            self.detection_minutes_expected
+            + (1.0 - self.in_process_fraction) * self.replacement_path_minutes_expected
+            + self.restart_minutes_expected
+            + self.warmup_minutes
+        )
 
     @property
-    def recovery_before_restore_minutes(self) -> np.ndarray:
-        """Detection + replacement + restart [min]: what every failure pays before restore."""
-        return self.detection_minutes + self.replacement_minutes_expected + self.restart_minutes
+    def sdc_recovery_minutes(self) -> np.ndarray:
+        """What a silent data corruption pays once found, its restore aside: replacement of
+        the faulty node (no elastic, no in-process restart), restart and warm-up [min]."""
+        return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
 def failure_process(x: Mapping[str, Any]) -> FailureProcess:
@@ -138,16 +177,37 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
     if choice(x, "pricing.model") is not PricingModel.SPOT:
         spot = spot * 0.0
+    z = number(x, "reliability.sdc_fraction")
+    p_ip = number(x, "resilience.in_process_fraction")
+    # nodes go to repair after every failure but those recovered in process; reclaimed Spot
+    # nodes draw on the spare pool too
+    lam_repair = lam * (1.0 - (1.0 - z) * p_ip) + spot
     p_none = as_float_array(
         rel.probability_no_spare(
-            lam + spot, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
+            lam_repair, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
         )
     )
-    repl = as_float_array(
-        rel.expected_replacement_minutes(
-            p_none,
-            number(x, "recovery.replacement_minutes"),
-            number(x, "recovery.hot_spare_swap_minutes"),
+    t_replace = number(x, "recovery.replacement_minutes")
+    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
+    elastic = number(x, "resilience.elastic_fraction")
+    t_elastic = as_float_array(
+        recov.elastic_replacement_minutes(
+            t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+        )
+    )
+    repl_path = as_float_array(
+        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
+    )
+    restart = number(x, "recovery.restart_minutes")
+    restart_path = (1.0 - p_ip) * restart + p_ip * number(
+        x, "resilience.in_process_restart_minutes"
+    )
+    detect = as_float_array(
+        recov.expected_detection_minutes(
+            number(x, "recovery.detection_minutes"),
+            number(x, "recovery.hang_detection_minutes"),
+            number(x, "recovery.hang_fraction"),
         )
     )
     shape = np.broadcast(lam, repl).shape
@@ -162,11 +222,35 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         fabric_stall_minutes_per_day=np.broadcast_to(
             as_float_array(net.fabric_stall_minutes_per_day(events, reroute, timeout)), shape
         ),
-        detection_minutes=number(x, "recovery.detection_minutes"),
-        restart_minutes=number(x, "recovery.restart_minutes"),
+        detection_minutes_expected=detect,
+        replacement_path_minutes_expected=repl_path,
+        restart_minutes_expected=restart_path,
+        sdc_failures_per_day=lam * z,
+        detection_minutes=detect,
+        restart_minutes=restart,
+        warmup_minutes=number(x, "recovery.warmup_minutes"),
+        in_process_fraction=p_ip,
+        peer_fraction=number(x, "resilience.peer_recovery_fraction"),
+        peer_restore_minutes=number(x, "resilience.peer_restore_minutes"),
+        sdc_fraction=z,
+        sdc_detection_minutes=number(x, "resilience.sdc_detection_minutes"),
+        straggler_slowdown=number(x, "resilience.straggler_slowdown"),
+        overhead_fraction=number(x, "resilience.overhead_fraction"),
         spot_interruptions_per_day=np.broadcast_to(spot, shape),
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
     )
+
+
+def _replica_share(x: Mapping[str, Any]) -> np.ndarray:
+    """Share of the cluster in one data-parallel replica, ⌈TP·PP / k⌉ / N (k accelerators per
+    node): what elastic training drops while it waits for a replacement.  One node when the
+    node type is unknown."""
+    nodes = number(x, "cluster.nodes")
+    k = number(x, "instance.accelerators_per_node")
+    per_replica = number(x, "workload.tensor_parallel") * number(x, "workload.pipeline_parallel")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        replica_nodes = np.where(k > 0, np.ceil(per_replica / np.where(k > 0, k, 1.0)), 1.0)
+    return np.minimum(np.maximum(replica_nodes, 1.0), nodes) / nodes
 
 
 # --------------------------------------------------------------------------- 2. checkpoints
@@ -193,8 +277,6 @@ class CheckpointPlan(_Result):
     checkpoint_size_TB: np.ndarray
     checkpoint_shard_GB_per_node: np.ndarray
     memory_required_GB_per_node: np.ndarray
-    spot_notice_save_seconds: np.ndarray
-    spot_save_fits_notice: np.ndarray
     tier_memory_save_seconds: np.ndarray
     tier_memory_restore_seconds: np.ndarray
     tier_nvme_save_seconds: np.ndarray
@@ -203,6 +285,8 @@ class CheckpointPlan(_Result):
     tier_shared_fs_restore_seconds: np.ndarray
     tier_object_store_save_seconds: np.ndarray
     tier_object_store_restore_seconds: np.ndarray
+    spot_notice_save_seconds: np.ndarray
+    spot_save_fits_notice: np.ndarray
     # per level, in minutes, for the goodput step
     two_level: bool
     failures_l1_per_day: np.ndarray
@@ -213,15 +297,18 @@ class CheckpointPlan(_Result):
     stale1_minutes: np.ndarray
     stale2_minutes: np.ndarray
     interval2_minutes: np.ndarray
+    corrupt_fraction: np.ndarray
+    validation_minutes: np.ndarray
+    restart_loop_minutes: np.ndarray
     failures_total_per_day: np.ndarray
     spot_saved_per_day: np.ndarray
     spot_saved_restore_minutes: np.ndarray
 
     internal = (
-        "two_level",
         "failures_total_per_day",
         "spot_saved_per_day",
         "spot_saved_restore_minutes",
+        "two_level",
         "failures_l1_per_day",
         "save1_minutes",
         "save2_minutes",
@@ -230,6 +317,9 @@ class CheckpointPlan(_Result):
         "stale1_minutes",
         "stale2_minutes",
         "interval2_minutes",
+        "corrupt_fraction",
+        "validation_minutes",
+        "restart_loop_minutes",
     )
 
 
@@ -301,9 +391,11 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
     fits = as_float_array(notice_save <= failures.spot_notice_seconds)
     spot = failures.spot_interruptions_per_day
-    unsaved = spot * (1.0 - fits)
+    unsaved = spot * (1.0 - fits)  # reclaims whose checkpoint does not fit: failures
     lam = failures.failures_per_day + unsaved
-    lam2 = lv["failures_l2_per_day"]
+    # failures restored from checkpoints: not recovered from peers, not silent corruption
+    keep = (1.0 - failures.peer_fraction) * (1.0 - failures.sdc_fraction)
+    lam2 = lv["failures_l2_per_day"] * keep
     if two:  # a reclaimed node always loses its own copy; peers may have lost theirs too
         q = as_float_array(
             ck.probability_replicas_lost_in_window(
@@ -313,7 +405,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
             )
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
-    lam1 = lam - lam2
+    lam1 = failures.failures_per_day * keep + unsaved - lam2
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
@@ -331,6 +423,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         np.maximum(lv["write2_minutes"], tau),
     )
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -358,9 +451,9 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         checkpoint_size_TB=lv["size_TB"],
         checkpoint_shard_GB_per_node=lv["shard_GB"],
         memory_required_GB_per_node=lv["memory_required_GB_per_node"],
+        **tiers,
         spot_notice_save_seconds=np.broadcast_to(notice_save, np.shape(lam)) * 1.0,
         spot_save_fits_notice=np.broadcast_to(fits, np.shape(lam)) * 1.0,
-        **tiers,
         two_level=two,
         failures_l1_per_day=lam1,
         save1_minutes=c1,
@@ -370,6 +463,15 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         stale1_minutes=lv["stale1_minutes"],
         stale2_minutes=lv["stale2_minutes"],
         interval2_minutes=t2,
+        corrupt_fraction=number(x, "checkpoint.corrupt_fraction"),
+        validation_minutes=np.where(validating, number(x, "checkpoint.validation_seconds"), 0.0)
+        / 60.0,
+        restart_loop_minutes=np.where(
+            validating,
+            0.0,
+            number(x, "resilience.restart_loop_count")
+            * number(x, "resilience.restart_loop_minutes"),
+        ),
         failures_total_per_day=lam,
         spot_saved_per_day=spot * fits,
         spot_saved_restore_minutes=np.where(
@@ -441,6 +543,8 @@ class GoodputResult(_Result):
     checkpoint_overhead_fraction: np.ndarray
     level1_waste_fraction: np.ndarray
     level2_waste_fraction: np.ndarray
+    corrupt_checkpoint_minutes_per_event: np.ndarray
+    checkpoint_fallback_minutes: np.ndarray
     loss_minutes_per_day: dict[str, np.ndarray]
 
     internal = ("loss_minutes_per_day",)
@@ -458,76 +562,169 @@ def _share(part, total):
         return np.where(total > 0, part / np.where(total > 0, total, 1.0), 1.0)
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
-    """Daly's exact goodput per failure class, times the share not stalled by reroutes.
+def _fraction(part, total):
+    """part / total, 0 where the total is 0."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, part / np.where(total > 0, total, 1.0), 0.0)
 
-    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · (1 − s), s = fabric stall/1440
-    (:func:`models.checkpoint.two_level_goodput`, Daly 2006).  The loss breakdown takes each
-    component's first-order minutes per day and scales them so that they add up to the exact
-    loss (1 − g/(1 − s))·1440; the fabric stall adds g/(1 − s)·s·1440, so all components sum
-    to (1 − g)·1440.
 
-    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
-    the replacement, the restart and the restore, R_s, and pauses the job, so they multiply
-    goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs; one during
-    another's recovery is neglected).  Their loss component is ``spot_notice``.  Those that do
-    not fit are already among the failures (step 2).
+def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
+    """(X, F): minutes a corrupt level-1 checkpoint adds to a recovery, and the fallback part.
+
+    A recovery that loads a corrupt level-1 checkpoint falls back to the next one: the
+    durable tier for a two-level strategy (extra rework t₂/2 + s₂ − τ/2 − s₁), else the
+    previous checkpoint (one interval τ more rework); F = its restore (+ validation) + that
+    extra rework, in wall time (·(1 + δ₁/τ): the redone work takes its saves again).  With ``checkpoint.validation = 'fallback'`` the corruption is caught at
+    load and X = F; with ``'none'`` the job first goes round the restart loop
+    (resilience.restart_loop_count × restart_loop_minutes, Megatron-LM issue 5281) and
+    X = loop + F.
     """
     p = plan
-    lam = p.failures_total_per_day
+    v = p.validation_minutes
+    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    if p.two_level:
+        extra = np.maximum(t2 / 2.0 + p.stale2_minutes - tau / 2.0 - p.stale1_minutes, 0.0)
+        restore_next = p.restore2_minutes + v
+    else:
+        extra = tau
+        restore_next = p.restore1_minutes + v
+    # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
+    fallback = restore_next + extra * (1.0 + p.save1_minutes / tau)
+    return p.restart_loop_minutes + fallback, fallback
+
+
+def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+    """Daly's exact goodput per failure class, times the share not stalled by reroutes and
+    the throughput not lost to stragglers and resilience overheads.
+
+    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · e^{−λ_P·R_P}
+        · T_s/T_w(λ_S, R_S, τ_S, 0)/(1 + λ_S·Δ) · (1 − s) · (1 − σ)(1 − o)
+
+    (:func:`models.checkpoint.two_level_goodput`, Daly 2006): classes 1 and 2 restore from
+    the level-1 checkpoint or fall back to the durable tier; class P recovers from peers'
+    state and loses no work (Daly's limit τ → 0); class S is silent data corruption, found
+    Δ = resilience.sdc_detection_minutes later (running, so not exposed to failures) and
+    rolled back to the last durable checkpoint before it; s = fabric stall/1440; σ the
+    straggler slowdown and o the resilience overhead.  A corrupt level-1 checkpoint (share
+    π of class-1 restores) adds X (:func:`corrupt_checkpoint_minutes`) to R₁.  Every class
+    also pays the warm-up.
+
+    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
+    the replacement, the restart, the restore and the warm-up, R_s, and pauses the job, so they
+    multiply goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs;
+    one during another's recovery is neglected).  Their loss component is ``spot_notice``.
+    Those that do not fit are already among the failures of classes 1 and 2 (step 2).
+
+    The loss breakdown takes each component's first-order minutes per day and scales them so
+    that they add up to the exact failure loss; the fabric stall, straggler and overhead
+    components are the exact shares of what is left, so all components sum to (1 − g)·1440.
+    """
+    p = plan
+    f = failures
+    lam = p.failures_total_per_day  # failures plus Spot reclaims that did not fit the notice
     lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
-    r0 = failures.recovery_before_restore_minutes
-    r1 = r0 + p.restore1_minutes + p.stale1_minutes
-    r2 = r0 + p.restore2_minutes + p.stale2_minutes
+    lam_s = f.sdc_failures_per_day
+    lam_ns = lam - lam_s
+    lam_p = f.peer_fraction * (f.failures_per_day - lam_s)
+    r0 = f.recovery_before_restore_minutes
+    v = p.validation_minutes
+    restore1 = p.restore1_minutes + v
+    restore2 = p.restore2_minutes + v
+    corrupt_x, fallback = corrupt_checkpoint_minutes(p)
+    corrupt = p.corrupt_fraction * corrupt_x
+    r1 = r0 + restore1 + p.stale1_minutes + corrupt
+    r2 = r0 + restore2 + p.stale2_minutes
     tau, t2, c1, c2 = (
         p.checkpoint_interval_minutes,
         p.interval2_minutes,
         p.save1_minutes,
         p.save2_minutes,
     )
-    s1, s2 = _share(lam1, lam), _share(lam2, lam)
+    # class P: state copied from peers, no rework
+    r_peer = r0 + f.peer_restore_minutes
+    # class S: silent data corruption, rolled back to the last durable checkpoint before it
     if p.two_level:
-        r_total = r0 + s1 * p.restore1_minutes + s2 * p.restore2_minutes
+        t_clean, stale_clean, restore_clean = t2, p.stale2_minutes, restore2
     else:
-        r_total = r0 + p.restore1_minutes
+        t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
+    r_sdc = f.sdc_recovery_minutes + restore_clean + stale_clean
+    delay = f.sdc_detection_minutes
+    s1, s2 = _share(lam1, lam), _share(lam2, lam)
+    s_ns, s_s, s_p = _fraction(lam_ns, lam), _fraction(lam_s, lam), _fraction(lam_p, lam)
+    s_ns = np.where(lam > 0, s_ns, 1.0)
+    if p.two_level:
+        r_total = s_ns * r0 + s_s * r_sdc + s1 * (restore1 + corrupt) + s2 * restore2
+    else:
+        r_total = s_ns * r0 + s_s * r_sdc + (restore1 + corrupt) * s1
+    r_total = r_total + s_p * f.peer_restore_minutes
     g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g1 = np.clip(
-        1.0 - as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2)),
-        0.0,
-        1.0,
+    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY)
+    g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
+        1.0 + lam_s * delay / MINUTES_PER_DAY
     )
-    rework = s1 * (tau / 2.0 + p.stale1_minutes) + s2 * (t2 / 2.0 + p.stale2_minutes)
-    det, restart = failures.detection_minutes, failures.restart_minutes
+    g_fail = g0 * g_peer * g_sdc
+    rework = (
+        s1 * (tau / 2.0 + p.stale1_minutes)
+        + s2 * (t2 / 2.0 + p.stale2_minutes)
+        + s_s * (delay + t_clean / 2.0 + stale_clean)
+    )
+    det, restart = f.detection_minutes_expected, f.restart_minutes_expected
     comp = {
-        "detection": lam * det,
-        "replacement": lam * failures.replacement_minutes_expected,
-        "restart": lam * restart,
-        "restore": lam1 * p.restore1_minutes + lam2 * p.restore2_minutes,
+        "detection": lam_ns * det,
+        "replacement": lam_ns
+        * ((1.0 - f.in_process_fraction) * f.replacement_path_minutes_expected)
+        + lam_s * f.replacement_minutes_expected,
+        "restart": lam_ns * restart + lam_s * f.restart_minutes,
+        "restore": lam1 * restore1
+        + lam2 * restore2
+        + lam_p * f.peer_restore_minutes
+        + lam_s * restore_clean,
         "rework": lam1 * (tau / 2.0 + p.stale1_minutes),
         "fallback_rework": lam2 * (t2 / 2.0 + p.stale2_minutes),
         "checkpoint_save": MINUTES_PER_DAY * (c1 / tau + c2 / t2),
+        "warmup": lam * f.warmup_minutes,
+        "corrupt_checkpoint": lam1 * corrupt,
+        "sdc_rollback": lam_s * (delay + t_clean / 2.0 + stale_clean),
     }
+    w1_extra = (
+        lam_p * r_peer + lam_s * (r_sdc + delay + t_clean / 2.0 + stale_clean)
+    ) / MINUTES_PER_DAY
     total_fo = sum(comp.values())
-    exact_loss = (1.0 - g0) * MINUTES_PER_DAY
+    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.where(total_fo > 0, exact_loss / np.where(total_fo > 0, total_fo, 1), 0.0)
-    stall = failures.fabric_stall_minutes_per_day / MINUTES_PER_DAY
+    stall = f.fabric_stall_minutes_per_day / MINUTES_PER_DAY
     r_spot = (
         p.spot_notice_save_seconds / 60.0
-        + failures.replacement_minutes_expected
-        + restart
+        + f.replacement_minutes_expected
+        + f.restart_minutes
         + p.spot_saved_restore_minutes
+        + f.warmup_minutes
     )
     x_spot = p.spot_saved_per_day * r_spot / MINUTES_PER_DAY
     gs = 1.0 / (1.0 + x_spot)
-    g = g0 * gs * (1.0 - stall)
+    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
+    throughput = (1.0 - sigma) * (1.0 - overhead)
+    g = g_fail * gs * (1.0 - stall) * throughput
     losses = {name: comp[name] * scale for name in comp}
-    losses["spot_notice"] = g0 * (1.0 - gs) * MINUTES_PER_DAY
-    losses["fabric_stall"] = g0 * gs * stall * MINUTES_PER_DAY
+    losses["spot_notice"] = g_fail * (1.0 - gs) * MINUTES_PER_DAY
+    losses["fabric_stall"] = g_fail * gs * stall * MINUTES_PER_DAY
+    running = g_fail * gs * (1.0 - stall) * MINUTES_PER_DAY
+    losses["straggler"] = running * sigma
+    losses["resilience_overhead"] = running * (1.0 - sigma) * overhead
     assert set(losses) == set(LOSS_COMPONENTS)
+    g1 = np.clip(
+        1.0
+        - (
+            as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2))
+            + w1_extra
+        ),
+        0.0,
+        1.0,
+    )
     return GoodputResult(
         goodput=g,
-        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * (1.0 - stall),
+        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * (1.0 - stall) * throughput,
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=r_total + rework,
@@ -535,6 +732,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
         level1_waste_fraction=c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1),
         level2_waste_fraction=c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2),
+        corrupt_checkpoint_minutes_per_event=corrupt_x,
+        checkpoint_fallback_minutes=fallback,
         loss_minutes_per_day=losses,
     )
 

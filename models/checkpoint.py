@@ -36,7 +36,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from scipy.special import gammaln
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
@@ -380,6 +379,8 @@ def two_level_optimal_intervals_minutes(
 
 # --------------------------------------------------------------------------- survival
 def _log_comb(n, k):
+    from scipy.special import gammaln  # imported on first use: only spread replicas need it
+
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
 
@@ -502,12 +503,16 @@ def fallback_fraction(
         probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, window_minutes)
     )
     adj = as_float_array(probability_block_destroys_group(correlated_nodes, replicas))
-    rnd = as_float_array(
-        probability_random_failures_destroy_group(
-            nodes, replicas, np.minimum(as_float_array(correlated_nodes), as_float_array(nodes))
+    adjacent = as_float_array(adjacent_placement) > 0
+    if adjacent.all():  # no spread replicas: the random-loss probability is not needed
+        rnd = adj
+    else:
+        rnd = as_float_array(
+            probability_random_failures_destroy_group(
+                nodes, replicas, np.minimum(as_float_array(correlated_nodes), as_float_array(nodes))
+            )
         )
-    )
-    pc = np.where(as_float_array(adjacent_placement) > 0, adj, rnd)
+    pc = np.where(adjacent, adj, rnd)
     phi = np.clip((1.0 - fc) * h * single + fc * pc, 0.0, 1.0)
     return like_input(
         phi,

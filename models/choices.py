@@ -128,6 +128,35 @@ class PricingModel(StrEnum):
         return self in (PricingModel.SAVINGS_PLAN_1Y, PricingModel.SAVINGS_PLAN_3Y)
 
 
+class StageDistribution(StrEnum):
+    """How the Monte Carlo draws one recovery stage around its mean
+    (``simulation.<stage>_distribution``); the analytic model uses the mean only.
+
+    ``fixed``: always the mean.  ``lognormal`` and ``gamma``: the mean with coefficient of
+    variation ``simulation.recovery_spread``.  ``exponential``: CV 1 (memoryless).
+    ``uniform``: on [0, 2·mean] (CV 1/√3), e.g. a fault landing at a random phase of a
+    periodic heartbeat or polling interval.
+    """
+
+    FIXED = "fixed"
+    LOGNORMAL = "lognormal"
+    GAMMA = "gamma"
+    EXPONENTIAL = "exponential"
+    UNIFORM = "uniform"
+
+
+class Validation(StrEnum):
+    """What a recovery does with the checkpoint it loads (``checkpoint.validation``).
+
+    ``none``: trusted as loaded, so a corrupt one sends the job round a restart loop until
+    someone intervenes (Megatron-LM issue 5281); ``fallback``: validated at load, and a
+    corrupt one is skipped for the next tier (or the previous checkpoint).
+    """
+
+    NONE = "none"
+    FALLBACK = "fallback"
+
+
 #: Choice field key -> enum.
 CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "checkpoint.strategy": Strategy,
@@ -144,6 +173,12 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.gradient_precision": GradientPrecision,
     "reliability.failure_scaling": FailureScaling,
     "pricing.model": PricingModel,
+    "checkpoint.validation": Validation,
+    "simulation.detection_distribution": StageDistribution,
+    "simulation.replacement_distribution": StageDistribution,
+    "simulation.restart_distribution": StageDistribution,
+    "simulation.restore_distribution": StageDistribution,
+    "simulation.warmup_distribution": StageDistribution,
 }
 
 

@@ -18,3 +18,6 @@ class ValidationError(ValueError):
         self.field = field
         self.message = message
         super().__init__(f"{field}: {message}")
+
+    def __reduce__(self):  # rebuilt from (field, message) when a Dask worker sends it back
+        return (type(self), (self.field, self.message))

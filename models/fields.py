@@ -24,8 +24,10 @@ from .choices import (
     PricingModel,
     Recompute,
     SaveMode,
+    StageDistribution,
     Strategy,
     Timings,
+    Validation,
     values,
 )
 
@@ -214,6 +216,24 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         scale=100.0,
         sensitivity=False,
     ),
+    Field(
+        "reliability.sdc_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Silent data corruption share",
+        "Share of failures that are silent data corruption: nothing stops, training goes on "
+        "with wrong numbers until it is noticed (resilience.sdc_detection_minutes) and rolls "
+        "back to the last checkpoint written before the corruption. Llama 3 405B: 6 of 419 "
+        "unexpected interruptions (1.4%, arXiv:2407.21783 Table 5). Default 0.",
+        ui_min=0.0,
+        ui_max=0.1,
+        ui_step=0.001,
+        scale=100.0,
+        sensitivity=False,
+    ),
 )
 
 RECOVERY_FIELDS: tuple[Field, ...] = (
@@ -284,6 +304,58 @@ RECOVERY_FIELDS: tuple[Field, ...] = (
         ui_min=0.0,
         ui_max=60.0,
         ui_step=0.5,
+    ),
+    Field(
+        "recovery.hang_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Hang-type failures",
+        "Share of failures (silent data corruption aside) that hang the job instead of "
+        "crashing it: no process exits, so they are noticed only when a watchdog or heartbeat "
+        "timeout fires (recovery.hang_detection_minutes); crashes are noticed in "
+        "recovery.detection_minutes. Default 0 (every failure crashes). Our classification of "
+        "Llama 3 405B's causes gives 16% (data/failure_modes.csv).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "recovery.hang_detection_minutes",
+        "float",
+        10.0,
+        0.0,
+        1440.0,
+        "min",
+        "Hang detection (timeout)",
+        "Time until a hang is noticed: the timeout that fires. PyTorch's NCCL process-group "
+        "timeout defaults to 10 min (torch.distributed docs); NVIDIA's resiliency extension "
+        "rank heartbeat defaults to 300 s after an initial 1,800 s.",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "recovery.warmup_minutes",
+        "float",
+        0.0,
+        0.0,
+        1440.0,
+        "min",
+        "Warm-up after restart",
+        "Recovery stage 5: full-speed-equivalent minutes lost after the restore until training "
+        "runs at full speed (first steps, communicator warm-up, data-loader refill). Default "
+        "0 (not modelled before); HyperPod's checkpointless training names data-loader "
+        "initialisation as one of the restart stages it shortens.",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+        sensitivity=False,
     ),
 )
 
@@ -479,6 +551,51 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "multi-node event can take every copy; 'spread': replicas in different failure "
         "domains, so a multi-node event acts like random node losses (Gemini SOSP'23).",
         choices=values(Placement),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.corrupt_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Corrupt level-1 checkpoints",
+        "Probability that the level-1 checkpoint a recovery loads is corrupt (a bad write, a "
+        "bad replica). Megatron-LM issue 5281: a replica-retrieved local checkpoint gave NaN "
+        "three steps after every load. Default 0.",
+        ui_min=0.0,
+        ui_max=0.2,
+        ui_step=0.005,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.validation",
+        "choice",
+        "none",
+        label="Checkpoint validation",
+        help="'none': a loaded checkpoint is trusted, so a corrupt one loops through "
+        "resilience.restart_loop_count restarts before someone falls back by hand (Megatron-LM "
+        "issue 5281: 44 restarts of ~90 s); 'fallback': every restore is validated "
+        "(checkpoint.validation_seconds) and a corrupt checkpoint is skipped for the next tier "
+        "(two-level strategies) or the previous checkpoint.",
+        choices=values(Validation),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.validation_seconds",
+        "float",
+        0.0,
+        0.0,
+        3600.0,
+        "s",
+        "Validation per restore",
+        "Time to validate a loaded checkpoint (checksums, a test step) when "
+        "checkpoint.validation = 'fallback'; paid on every restore.",
+        ui_min=0.0,
+        ui_max=120.0,
+        ui_step=1.0,
         sensitivity=False,
     ),
 )
@@ -1166,6 +1283,193 @@ NETWORK_FIELDS: tuple[Field, ...] = (
     ),
 )
 
+RESILIENCE_FIELDS: tuple[Field, ...] = (
+    # Recovery paths and costs of resilience features (models/resilience.py sets them; the
+    # defaults switch every one off, which is the model as it was before they existed).
+    Field(
+        "resilience.in_process_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "In-process restarts",
+        "Share of failures (silent data corruption aside) recovered by restarting inside the "
+        "running processes (NVIDIA resiliency extension in-process restart): no node "
+        "replacement and no job relaunch, resilience.in_process_restart_minutes instead. Only "
+        "failures that leave the node healthy qualify (software, transient network).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.in_process_restart_minutes",
+        "float",
+        1.0,
+        0.0,
+        1440.0,
+        "min",
+        "In-process restart",
+        "Time of an in-process restart (abort, re-initialise the process group, re-enter the "
+        "training loop). 1 min is our assumption; the resiliency extension publishes no figure.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.peer_recovery_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Peer (checkpointless) recoveries",
+        "Share of failures (silent data corruption aside) whose model and optimizer state is "
+        "copied from healthy replicas (HyperPod checkpointless training: training 'resumes "
+        "from the previous step'): no rework and no checkpoint restore, only "
+        "resilience.peer_restore_minutes.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.peer_restore_minutes",
+        "float",
+        0.5,
+        0.0,
+        1440.0,
+        "min",
+        "Peer state transfer",
+        "Time to copy the lost state from a healthy replica to its replacement. 0.5 min is "
+        "our assumption (a few GB per node over EFA take seconds; HyperPod reports whole "
+        "recoveries under 2 minutes).",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.elastic_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Elastic degraded mode",
+        "Share of failures that wait for a replacement node during which the job keeps "
+        "training without the failed node's data-parallel replica (elastic training) instead "
+        "of stopping; it pays resilience.elastic_reconfigure_minutes to shrink and again to "
+        "grow back.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.elastic_reconfigure_minutes",
+        "float",
+        1.0,
+        0.0,
+        1440.0,
+        "min",
+        "Elastic reconfiguration",
+        "Time to drop a data-parallel replica (and, later, to add it back). 1 min is our "
+        "assumption.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.sdc_detection_minutes",
+        "float",
+        1440.0,
+        0.0,
+        525_600.0,
+        "min",
+        "SDC detection delay",
+        "Time from a silent data corruption to its detection; training runs on corrupt state "
+        "meanwhile and then rolls back past it (rollback depth = this delay + half a durable "
+        "interval). 24 h is our assumption for a job without SDC checks; used only when "
+        "reliability.sdc_fraction > 0.",
+        ui_min=0.0,
+        ui_max=4320.0,
+        ui_step=10.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.restart_loop_count",
+        "int",
+        44,
+        0,
+        100_000,
+        "restarts",
+        "Restarts on a corrupt checkpoint",
+        "Restarts a job goes through on a corrupt checkpoint before someone falls back by "
+        "hand (checkpoint.validation = 'none'). Megatron-LM issue 5281 observed 44 identical "
+        "cycles before cancelling.",
+        ui_min=0,
+        ui_max=200,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.restart_loop_minutes",
+        "float",
+        1.5,
+        0.0,
+        1440.0,
+        "min",
+        "Restart-loop cycle",
+        "Length of one restart on a corrupt checkpoint (restart, load, a few steps, fail). "
+        "Megatron-LM issue 5281: ~90 s.",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.straggler_slowdown",
+        "float",
+        0.0,
+        0.0,
+        0.9,
+        "",
+        "Straggler slowdown",
+        "Share of training time spent waiting for slow ranks. ByteDance measured it on a "
+        "five-month trace by what-if analysis (Lin et al., OSDI'25, arXiv:2505.05713); "
+        "measure yours the same way. Default 0.",
+        ui_min=0.0,
+        ui_max=0.3,
+        ui_step=0.005,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.overhead_fraction",
+        "float",
+        0.0,
+        0.0,
+        0.9,
+        "",
+        "Resilience overhead",
+        "Share of training throughput given up to resilience features (straggler and SDC "
+        "detection compute, replicated optimizer state for peer recovery); the ladder adds "
+        "each adopted feature's overhead here. Default 0.",
+        ui_min=0.0,
+        ui_max=0.1,
+        ui_step=0.001,
+        scale=100.0,
+        sensitivity=False,
+    ),
+)
+
 SIMULATION_FIELDS: tuple[Field, ...] = (
     # Monte Carlo only (models/montecarlo.py); the analytic model ignores them.
     Field(
@@ -1200,6 +1504,56 @@ SIMULATION_FIELDS: tuple[Field, ...] = (
         ui_step=0.05,
         sensitivity=False,
     ),
+    Field(
+        "simulation.detection_distribution",
+        "choice",
+        "fixed",
+        label="Detection time distribution",
+        help="How the Monte Carlo draws the detection stage around its mean (the "
+        "analytic model uses the mean). Default fixed at its mean: the analytic model's assumption and the simulator's before stage distributions existed; 'uniform' fits a heartbeat or polling interval.",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.replacement_distribution",
+        "choice",
+        "lognormal",
+        label="Replacement time distribution",
+        help="How the Monte Carlo draws the replacement stage around its mean (the "
+        "analytic model uses the mean). Default lognormal: repair and replacement times are lognormal in LANL data (Schroeder & Gibson, DSN'06).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.restart_distribution",
+        "choice",
+        "lognormal",
+        label="Restart time distribution",
+        help="How the Monte Carlo draws the restart stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption, as before).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.restore_distribution",
+        "choice",
+        "lognormal",
+        label="Restore time distribution",
+        help="How the Monte Carlo draws the restore stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption, as before).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.warmup_distribution",
+        "choice",
+        "lognormal",
+        label="Warm-up time distribution",
+        help="How the Monte Carlo draws the warm-up stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
 )
 
 SECTIONS: dict[str, tuple[Field, ...]] = {
@@ -1211,6 +1565,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "storage": STORAGE_FIELDS,
     "workload": WORKLOAD_FIELDS,
     "network": NETWORK_FIELDS,
+    "resilience": RESILIENCE_FIELDS,
     "simulation": SIMULATION_FIELDS,
 }
 

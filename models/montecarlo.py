@@ -57,16 +57,17 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import gamma as gamma_fn  # scalar shape; scipy.special would slow every CLI start
 from typing import Any
 
 import numpy as np
-from scipy.special import gamma as gamma_fn
 
 from ._tools import MINUTES_PER_DAY
 from .chain import spot_level1_survives
 from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
 from .fields import FIELDS
+from .recovery import draw_stage
 
 #: Limits of one simulation call (the CLI and the dashboard enforce them before running).
 MAX_TRIALS = 1_000_000
@@ -79,11 +80,14 @@ TIMELINE_EVENTS = (
     "start",
     "failure",
     "correlated_failure",
+    "silent_corruption",
     "fallback_to_durable",
     "detected",
     "replaced",
     "restarted",
     "restored",
+    "corrupt_checkpoint",
+    "warmed_up",
     "stall",
     "stall_end",
     "spot_notice",
@@ -128,6 +132,46 @@ class SimulationParams:
     spot_save_minutes: float = 0.0  # that save
     spot_level1_survives: bool = True  # it is level 1 (else the durable tier)
     spot_p_fallback: float = 1.0  # an unsaved interruption loses every level-1 copy
+    # recovery stages as distributions and resilience features (models/recovery.py,
+    # models/resilience.py); the defaults are the simulator as it was before them
+    detection_dist: str = "fixed"
+    replacement_dist: str = "lognormal"
+    restart_dist: str = "lognormal"
+    restore_dist: str = "lognormal"
+    warmup_dist: str = "lognormal"
+    hang_fraction: float = 0.0  # share of non-silent failures detected by timeout
+    hang_detection: float = 0.0
+    warmup: float = 0.0
+    in_process_fraction: float = 0.0  # recovered in process: no replacement, no relaunch
+    in_process_restart: float = 0.0
+    peer_fraction: float = 0.0  # state copied from peers: no rework, no checkpoint restore
+    peer_restore: float = 0.0
+    elastic_fraction: float = 0.0  # run degraded through a replacement
+    elastic_reconfigure: float = 0.0
+    elastic_capacity: float = 0.0  # share of the cluster dropped while degraded
+    sdc_fraction: float = 0.0  # silent data corruption: found sdc_delay later, rolled back
+    sdc_delay: float = 0.0
+    corrupt_fraction: float = 0.0  # a level-1 restore loads a corrupt checkpoint
+    corrupt_loop: float = 0.0  # restart-loop minutes before the fallback (0 when validated)
+    work_factor: float = 1.0  # throughput left after stragglers and feature overheads
+
+    @property
+    def extended(self) -> bool:
+        """Whether any recovery stage or resilience feature departs from the defaults (these
+        draw from a separate random stream, so the default path's draws are unchanged)."""
+        return bool(
+            self.detection_dist != "fixed"
+            or self.replacement_dist != "lognormal"
+            or self.restart_dist != "lognormal"
+            or self.restore_dist != "lognormal"
+            or self.hang_fraction > 0
+            or self.warmup > 0
+            or self.in_process_fraction > 0
+            or self.peer_fraction > 0
+            or self.elastic_fraction > 0
+            or self.sdc_fraction > 0
+            or self.corrupt_fraction > 0
+        )
 
 
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
@@ -183,6 +227,19 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         )
     else:
         q = 1.0
+    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
+    v = f("checkpoint.validation_seconds") / 60.0 if validating else 0.0
+    loop = (
+        0.0
+        if validating
+        else f("resilience.restart_loop_count", 44) * f("resilience.restart_loop_minutes", 1.5)
+    )
+
+    def dist(stage: str, default: str) -> str:
+        return str(inputs.get(f"simulation.{stage}_distribution", default))
+
+    from .chain import _replica_share  # local: chain imports nothing from here
+
     return SimulationParams(
         nodes=nodes,
         node_rate_per_min=node_rate / MINUTES_PER_DAY,
@@ -197,8 +254,13 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         replacement=f("recovery.replacement_minutes"),
         swap=f("recovery.hot_spare_swap_minutes"),
         restart=f("recovery.restart_minutes"),
-        restore=restore2,
-        memory_restore=restore1,
+        restore=restore2 + v,
+        memory_restore=restore1 + v,
+        spot_rate_per_min=spot_rate,
+        spot_saved=ev.get("spot_save_fits_notice", 1.0) > 0.5,
+        spot_save_minutes=ev.get("spot_notice_save_seconds", 0.0) / 60.0,
+        spot_level1_survives=survives,
+        spot_p_fallback=q if two_level else 1.0,
         spread=f("simulation.recovery_spread", 0.3),
         repair_minutes=f("reliability.repair_hours") * 60.0,
         repair_sigma=f("simulation.repair_sigma", 1.0),
@@ -212,11 +274,27 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         spare_usd_per_min=spares * price / 60.0,
         goodput_analytic=ev["goodput"],
         interval_minutes=tau,
-        spot_rate_per_min=spot_rate,
-        spot_saved=ev.get("spot_save_fits_notice", 1.0) > 0.5,
-        spot_save_minutes=ev.get("spot_notice_save_seconds", 0.0) / 60.0,
-        spot_level1_survives=survives,
-        spot_p_fallback=q if two_level else 1.0,
+        detection_dist=dist("detection", "fixed"),
+        replacement_dist=dist("replacement", "lognormal"),
+        restart_dist=dist("restart", "lognormal"),
+        restore_dist=dist("restore", "lognormal"),
+        warmup_dist=dist("warmup", "lognormal"),
+        hang_fraction=f("recovery.hang_fraction"),
+        hang_detection=f("recovery.hang_detection_minutes", 10.0),
+        warmup=f("recovery.warmup_minutes"),
+        in_process_fraction=f("resilience.in_process_fraction"),
+        in_process_restart=f("resilience.in_process_restart_minutes", 1.0),
+        peer_fraction=f("resilience.peer_recovery_fraction"),
+        peer_restore=f("resilience.peer_restore_minutes", 0.5),
+        elastic_fraction=f("resilience.elastic_fraction"),
+        elastic_reconfigure=f("resilience.elastic_reconfigure_minutes", 1.0),
+        elastic_capacity=float(np.asarray(_replica_share(inputs))),
+        sdc_fraction=f("reliability.sdc_fraction"),
+        sdc_delay=f("resilience.sdc_detection_minutes", 1440.0),
+        corrupt_fraction=f("checkpoint.corrupt_fraction"),
+        corrupt_loop=loop,
+        work_factor=(1.0 - f("resilience.straggler_slowdown"))
+        * (1.0 - f("resilience.overhead_fraction")),
     )
 
 
@@ -468,6 +546,9 @@ class _Chunk:
                 n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng
             )
             self.ptr = np.zeros(n, dtype=np.int64)
+        # features beyond the defaults draw from their own stream (the default path's draws
+        # stay as they were); spawning does not advance ``rng``
+        self.aux = rng.spawn(1)[0] if p.extended else None
         self.lam_node = p.nodes * p.node_rate_per_min
         self.use_spares = p.spares > 0
         if self.use_spares:
@@ -559,9 +640,25 @@ class _Chunk:
         if self.weib is not None:
             self.ptr[idx[node]] += 1
 
-    def _recovery(self, idx, tf, corr, node, memory_lost):
-        """Component times (det, repl, restart, restore) for failures at tf."""
+    def _classes(self, n: int):
+        """Per-failure classes (silent, hang, in_process, peer, elastic), drawn from the
+        auxiliary stream so that the default path's draws are unchanged (all False then)."""
+        p = self.p
+        if not p.extended:
+            none = np.zeros(n, dtype=bool)
+            return none, none, none, none, none
+        u = self.aux.random((5, n))
+        silent = u[0] < p.sdc_fraction
+        hang = ~silent & (u[1] < p.hang_fraction)
+        in_process = ~silent & (u[2] < p.in_process_fraction)
+        peer = ~silent & (u[3] < p.peer_fraction)
+        elastic = ~silent & ~in_process & (u[4] < p.elastic_fraction)
+        return silent, hang, in_process, peer, elastic
+
+    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None):
+        """Stage times (det, repl, restart, restore, warm-up) for failures at tf."""
         p, rng, n = self.p, self.rng, idx.size
+        silent, hang, in_process, peer, elastic = classes or self._classes(n)
         det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
         if self.use_spares:
             q = np.where(corr, p.corr_nodes, 1)
@@ -569,23 +666,53 @@ class _Chunk:
             use_spare = p.spares - in_rep >= q
             base = np.where(use_spare, p.swap, p.replacement)
             for i in range(int(q.max())):
-                sel = q > i
+                sel = (q > i) & ~in_process  # an in-process restart keeps its nodes
                 ii = idx[sel]
                 self.buf[ii, self.wp[ii] % self.kb] = tf[sel] + _lognormal_sigma(
                     rng, p.repair_minutes, p.repair_sigma, ii.size
                 )
                 self.wp[ii] += 1
         else:
+            use_spare = np.zeros(n, dtype=bool)
             base = np.full(n, p.replacement)
         if p.spread > 0:
             s2 = math.log1p(p.spread**2)
             mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
         else:
             mult = np.ones((3, n))
-        repl = base * mult[0]
-        rst = p.restart * mult[1]
-        rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
-        return det, repl, rst, rsto
+        if not p.extended:
+            repl = base * mult[0]
+            rst = p.restart * mult[1]
+            rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
+            return det, repl, rst, rsto, np.zeros(n)
+        aux = self.aux
+        for row, dist in enumerate((p.replacement_dist, p.restart_dist, p.restore_dist)):
+            if dist != "lognormal":
+                mult[row] = draw_stage(aux, dist, 1.0, p.spread, n)
+        if p.detection_dist != "fixed":
+            det = det * draw_stage(aux, p.detection_dist, 1.0, p.spread, n)
+        det = np.where(hang, p.hang_detection, det)
+        det = np.where(silent, 0.0, det)  # its delay is a pause before the recovery
+        repl = np.where(in_process, 0.0, base * mult[0])
+        degraded = elastic & ~use_spare
+        repl = np.where(degraded, 2.0 * p.elastic_reconfigure + repl * p.elastic_capacity, repl)
+        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1]
+        rsto = np.where(memory_lost, p.restore, p.memory_restore)
+        rsto = np.where(peer, p.peer_restore, rsto) * mult[2]
+        warm = np.zeros(n)
+        if p.warmup > 0:
+            warm = p.warmup * draw_stage(aux, p.warmup_dist, 1.0, p.spread, n)
+        return det, repl, rst, rsto, warm
+
+    def _skip(self, idx, t):
+        """Per-node renewals before t (failures during a pause) are skipped."""
+        if self.weib is None:
+            return
+        while True:
+            late = self.weib[idx, self.ptr[idx]] < t
+            if not late.any():
+                return
+            self.ptr[idx[late]] += 1
 
     # --- main loop ----------------------------------------------------------------
     def run(self, record_timeline: bool) -> None:
@@ -666,9 +793,9 @@ class _Chunk:
         """A Spot interruption whose checkpoint fits in the notice: nothing is lost.
 
         The work done so far (the current segment's partial compute included) is saved; the
-        run pauses for the save, a replacement (hot spare or provider), the restart and the
-        restore, then resumes where it was.  The partial work stays protected against a later
-        failure until the segment's own checkpoint is taken.
+        run pauses for the save, a replacement (hot spare or provider), the restart, the
+        restore and the warm-up, then resumes where it was.  The partial work stays protected
+        against a later failure until the segment's own checkpoint is taken.
         """
         p, tau1 = self.p, self.p.seg_compute
         e = tsp - t0 + o0
@@ -678,9 +805,10 @@ class _Chunk:
         oo = np.minimum(e - self._cum(m0, j), tau1)
         node = np.ones(si.size, dtype=bool)
         lost = np.full(si.size, not p.spot_level1_survives)
-        _, repl, rst, rsto = self._recovery(si, tsp, ~node, node, lost)
+        none = np.zeros(si.size, dtype=bool)  # a reclaim is none of the failure classes
+        _, repl, rst, rsto, warm = self._recovery(si, tsp, ~node, node, lost, (none,) * 5)
         save = _lognormal(self.rng, p.spot_save_minutes, p.spread, si.size)
-        t_end = tsp + save + repl + rst + rsto
+        t_end = tsp + save + repl + rst + rsto + warm
         self._record(si, t_end, _Const(mm * tau1 + oo, si))
         self.m[si], self.o[si], self.t[si] = mm, oo, t_end
         self.prot[si] = oo
@@ -695,7 +823,9 @@ class _Chunk:
     def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False) -> None:
         """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice)."""
         p, rng, tau1 = self.p, self.rng, self.p.seg_compute
-        j = self._segments_done(m0, tf - t0 + o0)
+        ext = p.extended
+        elapsed = tf - t0 + o0
+        j = self._segments_done(m0, elapsed)
         self.checkpoints += int(j.sum())
         mm = m0 + j
         if not spot:  # a reclaimed instance is not one of the per-node failure renewals
@@ -704,6 +834,7 @@ class _Chunk:
         # resolve the recovery, restarting it while failures hit during it
         idx, t_fail, c, nd = fi, tf, corr, node
         lost_any = np.zeros(fi.size, dtype=bool)
+        rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
         t_end = np.empty(fi.size)
         spot_hits = p.spot_rate_per_min > 0 and not p.spot_saved  # Spot joins the failures
@@ -712,35 +843,48 @@ class _Chunk:
                 lost = rng.random(idx.size) < np.where(is_spot, p.spot_p_fallback, p.p_fallback)
             else:
                 lost = np.ones(idx.size, dtype=bool)
+            classes = tuple(k & ~is_spot for k in self._classes(idx.size))
+            silent, peer = classes[0], classes[3]
+            if ext:
+                lost = lost | silent  # rolled back past the corruption: the durable tier
+                rollback[pos] |= ~peer
             lost_any[pos] |= lost
             self.failures[idx] += 1
             self.events += idx.size
-            det, repl, rst, rsto = self._recovery(idx, t_fail, c, nd, lost_any[pos])
-            dur = det + repl + rst + rsto
+            det, repl, rst, rsto, warm = self._recovery(idx, t_fail, c, nd, lost_any[pos], classes)
+            if ext:
+                start = t_fail + np.where(silent, p.sdc_delay, 0.0)  # running on bad state
+                self._skip(idx, start)
+                dur = det + repl + rst + rsto + warm
+            else:
+                start = t_fail
+                dur = det + repl + rst + rsto
             if tl is not None and idx[0] == 0:
                 name = "correlated_failure" if c[0] else "failure"
+                if silent[0]:
+                    name = "silent_corruption"
                 while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
                     tl.pop()
                 tl.append((name, float(t_fail[0])))
                 if lost_any[pos][0] and self.two:
                     tl.append(("fallback_to_durable", float(t_fail[0])))
-                acc = float(t_fail[0])
-                for nm, x in zip(
-                    ("detected", "replaced", "restarted", "restored"),
-                    (det, repl, rst, rsto),
-                    strict=True,
-                ):
+                acc = float(start[0])
+                stages = [("detected", det), ("replaced", repl), ("restarted", rst)]
+                stages.append(("restored", rsto))
+                if ext and p.warmup > 0:
+                    stages.append(("warmed_up", warm))
+                for nm, x in stages:
                     acc += float(x[0])
                     tl.append((nm, acc))
-            t_next, c_next, n_next = self._next_failure(idx, t_fail)
+            t_next, c_next, n_next = self._next_failure(idx, start)
             s_next = np.zeros(idx.size, dtype=bool)
             if spot_hits:  # an unsaved Spot interruption also restarts the recovery
-                t_spot = t_fail + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
+                t_spot = start + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
                 s_next = t_spot < t_next
                 t_next = np.where(s_next, t_spot, t_next)
                 c_next = c_next & ~s_next
-            hit = t_next < t_fail + dur
-            t_end[pos[~hit]] = (t_fail + dur)[~hit]
+            hit = t_next < start + dur
+            t_end[pos[~hit]] = (start + dur)[~hit]
             self.events += int((~hit).sum())
             if not hit.any():
                 break
@@ -752,13 +896,34 @@ class _Chunk:
         # work reverts to the last surviving checkpoint
         durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
+        offset = np.zeros(fi.size)
+        if ext:
+            keep = ~rollback  # every failure of the chain recovered from peers: no rework
+            m_new = np.where(keep, mm, m_new)
+            offset = np.where(keep, elapsed - self._cum(m0, j), 0.0)
+            if p.corrupt_fraction > 0:
+                # a restore from level 1 (with one level, every rollback is one)
+                bad = rollback & (self.aux.random(fi.size) < p.corrupt_fraction)
+                if self.two:
+                    bad &= ~lost_any
+                if self.two:
+                    m_fallback, restore_next = durable, p.restore
+                else:
+                    m_fallback, restore_next = np.maximum(mm - 1, 0), p.memory_restore
+                found = t_end.copy()
+                t_end = t_end + np.where(bad, p.corrupt_loop + restore_next, 0.0)
+                m_new = np.where(bad, m_fallback, m_new)
+                if tl is not None and fi[0] == 0 and bad[0]:
+                    tl += [("corrupt_checkpoint", float(found[0])), ("restored", float(t_end[0]))]
         # work saved in a Spot notice earlier in this segment survives (unless level 1 is lost)
-        o_new = np.where((j == 0) & ~lost_any, self.prot[fi], 0.0)
-        self.prot[fi] = o_new
+        saved = np.where((j == 0) & ~lost_any, self.prot[fi], 0.0)
+        offset = np.where(offset > 0, offset, saved)
+        self.prot[fi] = np.where(offset == saved, saved, 0.0)
         if self.two:
             self.fallbacks[fi] += lost_any.astype(np.int64)
-        self._record(fi, t_end, _Const(m_new * tau1 + o_new, fi))
-        self.m[fi], self.o[fi], self.t[fi] = m_new, o_new, t_end
+        work = m_new * tau1 + np.minimum(offset, tau1)
+        self._record(fi, t_end, _Const(work, fi))
+        self.m[fi], self.o[fi], self.t[fi] = m_new, offset, t_end
         over = t_end > self.cap
         if over.any():
             oi = fi[over]
@@ -877,7 +1042,8 @@ def simulate_params(
     gen = np.random.default_rng(rng)
     horizon = float(days) * MINUTES_PER_DAY
     work_min = wd * MINUTES_PER_DAY
-    need = max(1, math.ceil(work_min / p.seg_compute - 1e-9))
+    f = p.work_factor  # work per minute of compute after stragglers and overheads
+    need = max(1, math.ceil(work_min / (p.seg_compute * f) - 1e-9))
     cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
     chunk = int(max(1, chunk_trials))
     if p.weibull_shape != 1.0:
@@ -896,6 +1062,8 @@ def simulate_params(
         n = min(chunk, trials - ci * chunk)
         ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
         ch.run(record_timeline and ci == 0)
+        if f != 1.0:
+            ch.gw *= f
         if ci == 0 and ch.timeline is not None:
             timeline = ch.timeline
         events += ch.events
@@ -913,7 +1081,7 @@ def simulate_params(
     bands = _bands(gw, grid)
     wall_min = finish
     cost = wall_min * (p.cluster_usd_per_min + p.spare_usd_per_min)
-    work_done = need * p.seg_compute
+    work_done = need * p.seg_compute * f
     lost = (wall_min - work_done) * p.cluster_usd_per_min + wall_min * p.spare_usd_per_min
     return SimulationResult(
         trials=done,

@@ -1145,6 +1145,170 @@ STEP_OUTPUTS: tuple[Output, ...] = (
     ),
 )
 
+RESILIENCE_OUTPUTS: tuple[Output, ...] = (
+    # recovery stages and failure classes reported by the chain (models/chain.py, step 1 and 4)
+    _o(
+        "detection_minutes_expected",
+        "Expected detection",
+        "min",
+        "number",
+        "Mean time until a failure is noticed: crashes when a process exits, hangs when a "
+        "timeout fires.",
+        "(1 − h)·d_crash + h·d_hang",
+        "nvidia_resiliency",
+        1,
+    ),
+    _o(
+        "replacement_path_minutes_expected",
+        "Expected replacement stage",
+        "min",
+        "number",
+        "Mean replacement stage of a failure that needs a node, with elastic training running "
+        "through part of it degraded.",
+        "p·[(1 − e)·t_replace + e·(2·t_reconf + t_replace·k/N)] + (1 − p)·t_swap",
+        "hyperpod_elastic",
+        2,
+    ),
+    _o(
+        "restart_minutes_expected",
+        "Expected restart stage",
+        "min",
+        "number",
+        "Mean restart stage: a job relaunch, or an in-process restart for the failures it "
+        "recovers.",
+        "(1 − q_ip)·t_restart + q_ip·t_in-process",
+        "nvidia_resiliency",
+        2,
+    ),
+    _o(
+        "sdc_failures_per_day",
+        "Silent data corruptions per day",
+        "per day",
+        "number",
+        "Failures per day that are silent data corruption, found only after a delay.",
+        "λ · reliability.sdc_fraction",
+        "llama3_2024",
+        3,
+    ),
+    _o(
+        "corrupt_checkpoint_minutes_per_event",
+        "Lost per corrupt checkpoint",
+        "min",
+        "number",
+        "Minutes a corrupt level-1 checkpoint adds to a recovery: the restart loop (no "
+        "validation) plus one fallback to the next checkpoint.",
+        "X = loop + F; loop = restarts × cycle without validation, 0 with it",
+        "megatron_5281",
+        1,
+    ),
+    _o(
+        "checkpoint_fallback_minutes",
+        "Fallback to the next checkpoint",
+        "min",
+        "number",
+        "One fallback: restore the next tier (or the previous checkpoint) and redo the extra "
+        "work it is older by.",
+        "F = restore_next (+ validation) + extra rework",
+        "scr_174",
+        1,
+    ),
+    # the resilience ladder (models/resilience.py, goodput ladder --json)
+    _o(
+        "delta_goodput_points",
+        "Goodput gained by this rung",
+        "points",
+        "number",
+        "Goodput of this rung minus the previous one, in percentage points.",
+        "100 · (g_k − g_{k−1})",
+        "derived",
+    ),
+    _o(
+        "delta_usd_per_day",
+        "Saved by this rung",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the previous rung minus this one's (goodput losses plus the "
+        "cost of every feature adopted so far, e.g. hot spares); the rungs' values add up to "
+        "the first rung's loss minus the last one's.",
+        "lost_{k−1} − lost_k",
+        "derived",
+    ),
+    _o(
+        "goodput_mc_mean",
+        "Goodput (Monte Carlo mean)",
+        "fraction",
+        "percent",
+        "Mean simulated goodput over the window, to set next to the analytic value.",
+        "mean of simulated runs",
+        "derived",
+    ),
+    _o(
+        "goodput_mc_stderr",
+        "Monte Carlo standard error",
+        "fraction",
+        "percent",
+        "Standard error of the simulated mean goodput.",
+        "s / √n",
+        "derived",
+    ),
+    _o(
+        "lost_usd_per_day_p5",
+        "Lost per day P5 (Monte Carlo)",
+        "USD/day",
+        "usd",
+        "5th percentile of simulated lost dollars per day (a good month).",
+        "(1 − g_run)·cluster/day + spares/day",
+        "derived",
+    ),
+    _o(
+        "total_delta_usd_per_day",
+        "Saved by the whole ladder",
+        "USD/day",
+        "usd",
+        "First rung's lost dollars per day minus the last rung's: the sum of the rungs' savings.",
+        "lost_0 − lost_n = Σ delta_usd_per_day",
+        "derived",
+    ),
+    _o(
+        "total_delta_goodput_points",
+        "Goodput gained by the whole ladder",
+        "points",
+        "number",
+        "Last rung's goodput minus the first rung's, in percentage points.",
+        "100 · (g_n − g_0)",
+        "derived",
+    ),
+    _o(
+        "saving_usd_per_day",
+        "Saving",
+        "USD/day",
+        "usd",
+        "Part of a rung's saving that comes from one cause (failure losses split over the "
+        "causes the feature acts on, by count) or from one other loss or cost.",
+        "failure-loss saving × cause share, or the component's own change",
+        "derived",
+    ),
+    _o(
+        "montecarlo_within_tolerance",
+        "Monte Carlo agrees",
+        "",
+        "bool",
+        "Whether the simulated mean goodput is within the stated tolerance of the analytic "
+        "value (4 standard errors + 0.1 points).",
+        "|mean − analytic| ≤ 4·s.e. + 0.001",
+        "derived",
+    ),
+    _o(
+        "lost_usd_per_day_p95",
+        "Lost per day P95 (Monte Carlo)",
+        "USD/day",
+        "usd",
+        "95th percentile of simulated lost dollars per day (a bad month).",
+        "(1 − g_run)·cluster/day + spares/day",
+        "derived",
+    ),
+)
+
 RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
     _o(
         "goodput_gain_per_0p1pp",
@@ -1275,11 +1439,16 @@ LOSS_COMPONENTS: dict[str, str] = {
     "replacement": "Replacement",
     "restart": "Restart",
     "restore": "Checkpoint restore",
+    "warmup": "Warm-up after restart",
     "rework": "Rework since last checkpoint",
     "fallback_rework": "Rework after fallback to the durable tier",
+    "corrupt_checkpoint": "Corrupt checkpoint recoveries",
+    "sdc_rollback": "Silent data corruption rollback",
     "checkpoint_save": "Checkpoint saves",
     "spot_notice": "Spot interruptions saved in the notice",
     "fabric_stall": "Fabric reroute stalls",
+    "straggler": "Straggler slowdown",
+    "resilience_overhead": "Resilience feature overhead",
 }
 
 #: Dollar-only lines of the loss breakdown: they cost money, not wall-clock time.
@@ -2281,6 +2450,48 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
     _o("scenario_written", "Scenario written", "", "text", "The fitted scenario's TOML file."),
 )
 
+#: ``goodput sweep``: its JSON summary and the Monte Carlo columns of its Parquet rows (the
+#: same keys as ``goodput simulate --json``; the analytic columns are the figures above).
+SWEEP_OUTPUTS: tuple[Output, ...] = (
+    _o("engine", "Engine", "", "text", "What evaluated the sweep: 'dask' (dask.distributed)."),
+    _o(
+        "workers",
+        "Workers",
+        "workers",
+        "count",
+        "Dask worker processes that evaluated the sweep (0 when every point was resumed).",
+    ),
+    _o("points", "Points", "points", "count", "Points of the sweep's grid (rows written)."),
+    _o(
+        "points_evaluated",
+        "Points evaluated",
+        "points",
+        "count",
+        "Points evaluated by this run.",
+        "points − points resumed",
+    ),
+    _o(
+        "points_resumed",
+        "Points resumed",
+        "points",
+        "count",
+        "Points taken from the finished batches of an interrupted run of the same sweep.",
+    ),
+    _o("batches", "Batches", "batches", "count", "Batches the points were cut into."),
+    _o("point", "Point", "", "count", "Number of the point in the grid (first axis slowest)."),
+    _o(
+        "cluster_start_seconds",
+        "Cluster start",
+        "s",
+        "number",
+        "Wall time to start or reach the Dask cluster.",
+    ),
+    _o("output", "Output", "", "text", "The Parquet file written."),
+    _o("varied_fields", "Varied fields", "", "text", "The scenario fields varied, in axis order."),
+    # the Monte Carlo columns (goodput_mean ... unfinished_trials) and trials, days,
+    # seed, seconds are registered once, in MONTECARLO_OUTPUTS
+)
+
 #: Sections of the registry: (id, title, outputs).  Reports group figures beyond the
 #: core ones by section.  A bare tuple of outputs is accepted too (section "other").
 _SECTIONS: tuple = (
@@ -2300,6 +2511,8 @@ _SECTIONS: tuple = (
     ("budget", "Budget by pricing model", BUDGET_OUTPUTS),
     ("file_system", "Shared file system", FILE_SYSTEM_OUTPUTS),
     ("reconcile", "Run log: measured vs predicted", RECONCILE_OUTPUTS),
+    ("recovery", "Recovery stages and failure classes", RESILIENCE_OUTPUTS),
+    ("sweep", "Sweeps", SWEEP_OUTPUTS),
 )
 
 

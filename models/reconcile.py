@@ -59,9 +59,10 @@ from .timeline import BUCKETS, RunMeasurement, Timeline, measure
 BUCKET_COMPONENTS: dict[str, tuple[str, ...]] = {
     "checkpoint_save": ("checkpoint_save",),
     "restore": ("restore",),
-    "recovery": ("detection", "replacement", "restart", "spot_notice"),
-    "rework": ("rework", "fallback_rework"),
-    "other": ("fabric_stall",),
+    "recovery": ("detection", "replacement", "restart", "spot_notice", "corrupt_checkpoint"),
+    "rework": ("rework", "fallback_rework", "sdc_rollback"),
+    # slower steps (warm-up, stragglers, feature overheads) and stalls: not failure time
+    "other": ("fabric_stall", "warmup", "straggler", "resilience_overhead"),
 }
 BUCKET_LABELS: dict[str, str] = {
     "checkpoint_save": "Checkpoint saves",

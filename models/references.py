@@ -366,6 +366,76 @@ _ALL: tuple[Reference, ...] = (
         "(goodput and badput of ML training jobs from Cloud Logging records), 2024",
         "https://github.com/AI-Hypercomputer/ml-goodput-measurement",
     ),
+    Reference(
+        "megatron_5281",
+        "NVIDIA/Megatron-LM issue 5281, 'FT local checkpointing: corrupt replica-retrieved "
+        "local ckpt ... has no integrity validation / global-ckpt fallback; rerun_state_machine "
+        "loops forever under ft_launcher' (44 identical ~90 s restart cycles), 2026",
+        "https://github.com/NVIDIA/Megatron-LM/issues/5281",
+    ),
+    Reference(
+        "scr_174",
+        "LLNL SCR issue 174, 'Avoid repeatedly restarting from bad checkpoint' (mark a "
+        "checkpoint bad after a failed restart and fall back to the next most recent), 2020",
+        "https://github.com/llnl/scr/issues/174",
+    ),
+    Reference(
+        "hyperpod_checkpointless",
+        "Amazon SageMaker HyperPod, 'In-process recovery and checkpointless training', AWS "
+        "documentation (state replicated across node groups; training resumes from the "
+        "previous step)",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-eks-checkpointless-in-process-recovery.html",
+    ),
+    Reference(
+        "hyperpod_checkpointless_blog",
+        "AWS Machine Learning Blog, 'Checkpointless training on Amazon SageMaker HyperPod: "
+        "Production-scale training with faster fault recovery', December 2025 (recovery 15-30 "
+        "min to under 2 min on 2,304 H100; 4 min 52 s to 47 s on 256; first-step overhead)",
+        "https://aws.amazon.com/blogs/machine-learning/checkpointless-training-on-amazon-"
+        "sagemaker-hyperpod-production-scale-training-with-faster-fault-recovery/",
+    ),
+    Reference(
+        "hyperpod_elastic",
+        "AWS News Blog, 'Introducing checkpointless and elastic training on Amazon SageMaker "
+        "HyperPod', December 2025 (elastic training adds or removes data-parallel replicas)",
+        "https://aws.amazon.com/blogs/aws/introducing-checkpointless-and-elastic-training-on-"
+        "amazon-sagemaker-hyperpod/",
+    ),
+    Reference(
+        "hyperpod_health_checks",
+        "Amazon SageMaker HyperPod, 'Deep health checks', AWS documentation (DCGM diagnostics "
+        "level 4, NCCL tests, EFA checks on instances joining a cluster)",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-hyperpod-eks-resiliency-deep-health-checks.html",
+    ),
+    Reference(
+        "hyperpod_auto_resume",
+        "Amazon SageMaker HyperPod, 'Running jobs using the SageMaker HyperPod CLI' (job "
+        "auto-resume with node resiliency), AWS documentation",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-hyperpod-eks-run-jobs-hyperpod-cli.html",
+    ),
+    Reference(
+        "dcgm_diag",
+        "NVIDIA DCGM, 'dcgmi diag' reference (level 1 seconds, level 2 about two minutes, "
+        "level 3 about 15 minutes, level 4 extended)",
+        "https://docs.nvidia.com/datacenter/dcgm/latest/reference/command-line-reference/"
+        "dcgmi/dcgmi-diag.html",
+    ),
+    Reference(
+        "nemo_resiliency",
+        "NVIDIA NeMo Framework / Megatron Bridge, 'Resiliency' (fault tolerance with hang "
+        "detection, straggler detection, async and local checkpointing, re-run state machine "
+        "for NaN and spiky-loss attribution, in-process restart)",
+        "https://docs.nvidia.com/nemo-framework/user-guide/latest/resiliency.html",
+    ),
+    Reference(
+        "lin2025_stragglers",
+        "J. Lin et al. (ByteDance), 'Understanding stragglers in large model training using "
+        "what-if analysis', OSDI 2025",
+        "arXiv:2505.05713",
+    ),
 )
 
 REFERENCES: dict[str, Reference] = {r.key: r for r in _ALL}

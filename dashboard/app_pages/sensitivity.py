@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.sensitivity import heatmap, tornado
+from goodput_lab.dashboard.components import risk_map
 from goodput_lab.dashboard.services import sensitivity as svc
 
 scenario, ev = page_context.current("Sensitivity")
@@ -60,3 +61,5 @@ with b:
 
 with st.expander("Tornado table"):
     st.dataframe(table.drop("field"), hide_index=True)
+
+risk_map.show(scenario, ev)  # Monte Carlo on the sweep engine (Dask workers)

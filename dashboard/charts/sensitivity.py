@@ -69,7 +69,7 @@ def heatmap(grid: dict) -> go.Figure:
         y=[grid["y_now"]],
         mode="markers",
         marker={"symbol": "x", "size": 14, "color": "red", "line": {"width": 2}},
-        name=f"This scenario: {grid['z_now']:.4g}",
+        name=f"{grid.get('marker_text', 'This scenario')}: {grid['z_now']:.4g}",
     )
     fig.update_layout(
         title=grid.get("title") or grid["z_label"],

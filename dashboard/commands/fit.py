@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import argparse
 import os
+from typing import TYPE_CHECKING
 
 from goodput_lab.dashboard.cli import print_json
 from goodput_lab.models import ValidationError
 from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.fitting import LogFit, fit_failure_log
+
+if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
+    from goodput_lab.models.fitting import LogFit
 
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"
@@ -123,6 +126,8 @@ def _print_text(fit: LogFit, path: str) -> None:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
+    from goodput_lab.models.fitting import fit_failure_log
+
     mapping = parse_mapping(args.map)
     log = parse_failure_log(read_log_bytes(args.log), mapping)
     fit = fit_failure_log(log, args.nodes)

@@ -127,6 +127,8 @@ class Report:
     changed_assumptions: pl.DataFrame | None = None
     montecarlo: MonteCarloSummary | None = None
     methods: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: the resilience ladder of the (baseline) scenario, recommended order (models.resilience)
+    ladder: Any = None
 
     @property
     def all_metrics(self) -> dict[str, float]:
@@ -540,6 +542,58 @@ MODEL_METHODS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+LADDER_METHOD = (
+    "Resilience ladder",
+    "Each resilience feature is a transformation of the scenario (models/resilience.py, "
+    "docs/resilience.md); the rungs adopt them one at a time in the recommended order (at "
+    "each rung the feature that saves the most next). A rung's lost $/day counts its goodput "
+    "losses and the cost of every feature adopted so far; its saving is the previous rung's "
+    "lost $/day minus its own, so the savings add up to the first rung's loss minus the "
+    "last one's. Every rung is a scenario: `goodput ladder SCENARIO --json` lists its "
+    "settings.",
+)
+
+
+def resilience_ladder(scenario: Scenario, catalog) -> Any:
+    """The recommended resilience ladder of ``scenario`` (None if the model is absent)."""
+    try:
+        from goodput_lab.models.resilience import ladder
+    except ImportError:  # resilience model not part of this build
+        return None
+    return ladder(scenario, catalog=catalog)
+
+
+def _ladder_section(lad: Any) -> Section:
+    """The ladder as a report section: the rungs' table (as `goodput ladder` prints them)
+    and the waterfall in $/day."""
+    from goodput_lab.dashboard.charts.resilience import ladder_waterfall
+    from goodput_lab.dashboard.services import resilience as res_svc
+
+    table = res_svc.rung_display(lad)
+    worth = ", ".join(res_svc.feature_label(k) for k in lad.recommended_features) or "none"
+    return Section(
+        id="resilience",
+        title="Resilience ladder: what each feature is worth",
+        intro=(
+            f"From the scenario as given to every resilience feature, in the recommended "
+            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}. The whole "
+            f"ladder saves {format_usd(lad.total_delta_usd_per_day, 'day')} "
+            f"({lad.total_delta_goodput_points:+.2f} goodput points)."
+        ),
+        table=table,
+        table_columns=(
+            ("Rung", "Rung", "num"),
+            ("Feature", "Feature", "text"),
+            ("Goodput", "Goodput", "num"),
+            ("Lost per day", "Lost per day", "num"),
+            ("Goodput gained", "Goodput gained", "num"),
+            ("Saves per day", "Saves per day", "num"),
+            ("Source", "Source", "src"),
+        ),
+        figure=ladder_waterfall(res_svc.rung_numbers(lad), "$/day"),
+    )
+
+
 def model_sections(
     scenario: Scenario, ev: Evaluation, catalog
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
@@ -625,6 +679,10 @@ def build_report(
     methods = list(METHODS)
     sections, model_methods = model_sections(scenario, ev, cat)
     methods.extend(model_methods)
+    lad = resilience_ladder(scenario, cat)
+    if lad is not None:
+        sections = (*sections, _ladder_section(lad))
+        methods.append(LADDER_METHOD)
     comparison_table = changed = None
     if comparison is not None:
         comparison_table = _comparison_table(comparison)
@@ -660,6 +718,7 @@ def build_report(
         changed_assumptions=changed,
         montecarlo=mc,
         methods=tuple(methods),
+        ladder=lad,
     )
 
 
@@ -682,4 +741,5 @@ def _light_report(scenario, ev, comparison, compare_to, headline, trials, seed, 
         comparison=comparison,
         montecarlo=mc,
         methods=METHODS,
+        ladder=resilience_ladder(scenario, cat),
     )

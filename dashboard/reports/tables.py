@@ -138,7 +138,39 @@ def report_table(report: Report) -> pl.DataFrame:
                     + (OUTPUTS[key].label if key in OUTPUTS else key),
                 )
             )
+    if report.ladder is not None:
+        rows.extend(_ladder_rows(report))
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+LADDER_COLUMNS = {
+    "goodput": "fraction",
+    "lost_usd_per_day": "USD/day",
+    "delta_goodput_points": "points",
+    "delta_usd_per_day": "USD/day",
+}
+
+
+def _ladder_rows(report: Report) -> list[dict]:
+    """The resilience ladder: per rung, ``rung_<i>.<key>`` as in ``goodput ladder --json``."""
+    rows = []
+    lad = report.ladder
+    for i, rung in enumerate(lad.rungs):
+        data = rung.to_json_dict(lad.base)
+        for key, unit in LADDER_COLUMNS.items():
+            rows.append(
+                _row(
+                    "resilience_ladder",
+                    "scenario" if report.comparison is None else "baseline",
+                    report.scenario.name,
+                    key,
+                    data[key],
+                    label=f"{i}. {data['label']}: {OUTPUTS[key].label}",
+                    unit=unit,
+                )
+                | {"key": f"rung_{i}.{key}"}
+            )
+    return rows
 
 
 def write_csv(report: Report, path: str | Path) -> None:

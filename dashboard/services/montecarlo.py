@@ -28,6 +28,7 @@ STATES = {
     "replacement": "Replacement",
     "restart": "Restart",
     "restore": "Restore",
+    "warmup": "Warm-up",
     "stall": "Fabric stall",
     "spot": "Spot notice save and recovery",
 }
@@ -42,6 +43,9 @@ _STARTS = {
     "restarted": "restore",
     "stall": "stall",
     "spot_notice": "spot",
+    "silent_corruption": "detection",  # running on corrupt state until it is found
+    "corrupt_checkpoint": "restore",  # the restart loop, then the fallback's restore
+    "warmed_up": "training",
 }
 
 
@@ -112,8 +116,10 @@ def timeline_segments(res: SimulationResult) -> pl.DataFrame:
     """The sample trial as state intervals: state, label, start_hours, end_hours."""
     rows = []
     events = res.timeline
-    for (ev, t), (_, t_next) in itertools.pairwise(events):
+    for (ev, t), (ev_next, t_next) in itertools.pairwise(events):
         state = _STARTS.get(ev)
+        if ev == "restored" and ev_next == "warmed_up":
+            state = "warmup"
         if state is None or t_next <= t:
             continue
         rows.append(

@@ -243,7 +243,9 @@ async def _ws_rerun(ws, client_state) -> tuple[float, dict]:
             facts["errors"].append("page not found")
 
 
-async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadResult, i: int):
+async def _ws_session(
+    url: str, moves: int, extra_page: str | None, res: LoadResult, i: int, think: float = 0.0
+):
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
 
@@ -260,6 +262,8 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
                 return
             before = facts["metrics"].get(METRIC)
             for step in range(1, moves + 1):
+                if think > 0:  # a person reads the page before the next change
+                    await asyncio.sleep(think * (0.55 + ((i * 7 + step * 3) % 10) / 10))
                 cs = ClientState()
                 w = cs.widget_states.widgets.add()
                 w.id = slider_id
@@ -285,24 +289,41 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
         res.errors.append(f"session {i}: {type(exc).__name__}: {str(exc)[:300]}")
 
 
-async def _ws_run(url: str, sessions: int, moves: int, extra_page: str | None) -> LoadResult:
+async def _ws_run(
+    url: str | list[str], sessions: int, moves: int, extra_page: str | None, think: float = 0.0
+) -> LoadResult:
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
 
+    urls = [url] if isinstance(url, str) else list(url)
     res = LoadResult(sessions=sessions, wall_s=0.0)
     # learn the page hashes once (navigation is only sent when the page list changes)
-    async with connect(_ws_url(url), subprotocols=["streamlit"], max_size=2**26) as ws:
+    async with connect(_ws_url(urls[0]), subprotocols=["streamlit"], max_size=2**26) as ws:
         _, facts = await _ws_rerun(ws, ClientState())
         res.page_hashes = facts["pages"]
     t0 = time.perf_counter()
-    await asyncio.gather(*(_ws_session(url, moves, extra_page, res, i) for i in range(sessions)))
+    # session i always talks to replica i mod len(urls): sticky, as a load balancer must be
+    await asyncio.gather(
+        *(
+            _ws_session(urls[i % len(urls)], moves, extra_page, res, i, think)
+            for i in range(sessions)
+        )
+    )
     res.wall_s = time.perf_counter() - t0
     return res
 
 
 def run_ws_load(
-    url: str, sessions: int = 20, moves: int = 3, extra_page: str | None = "failure_log"
+    url: str | list[str],
+    sessions: int = 20,
+    moves: int = 3,
+    extra_page: str | None = "failure_log",
+    think: float = 0.0,
 ) -> LoadResult:
     """``sessions`` concurrent websocket sessions: load Overview, ``moves`` slider changes
-    (each must change the "Failures per day" metric), then switch to ``extra_page``."""
-    return asyncio.run(_ws_run(url, sessions, moves, extra_page))
+    (each must change the "Failures per day" metric), then switch to ``extra_page``.
+
+    ``think`` seconds (on average; 0.55-1.45x, fixed per session and step) pass before each
+    slider change.  With several ``url`` (app replicas) session i stays on replica
+    i mod n, as behind a sticky load balancer."""
+    return asyncio.run(_ws_run(url, sessions, moves, extra_page, think))
