@@ -14,21 +14,15 @@ import math
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+from ._files import decode_utf8, read_capped
 from .errors import ValidationError
 
 
 def read_text_file(path: Path, max_bytes: int) -> str:
-    """UTF-8 text of ``path``; unreadable, oversized or non-UTF-8 files raise ValidationError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
-    if len(raw) > max_bytes:
-        raise ValidationError(str(path), f"is too large (at most {max_bytes // 1024:,} KiB)")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(str(path), f"is not UTF-8 text (byte {exc.start})") from None
+    """UTF-8 text of ``path`` (a BOM is dropped); unreadable, oversized, non-regular or
+    non-UTF-8 files raise ValidationError before more than ``max_bytes + 1`` bytes are read."""
+    raw = read_capped(path, max_bytes)
+    return decode_utf8(raw, str(path)[-80:])
 
 
 def strict_records(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,11 +18,50 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ._files import BOM, decode_utf8, read_capped
 from .errors import ValidationError
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
 META_KEYS = ("name", "description")
+#: Deepest nesting of arrays / inline tables (TOML) or lists / objects (``--set`` JSON)
+#: accepted; scenarios use none, and deeper input would exhaust the parsers' recursion.
+MAX_NESTING = 32
+#: Strings (TOML basic, literal and multi-line; JSON), comments, and brackets.
+_TOKENS = re.compile(
+    r'"""(?:\\.|[^\\])*?"""'
+    r"|'''.*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*"
+    r"|[\[\]{}]",
+    re.S,
+)
+
+
+def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
+    """Deepest nesting of ``[``/``{`` outside strings and comments (TOML or JSON text).
+
+    Stops counting once ``limit`` is passed (then returns ``limit + 1``).
+    """
+    depth = deepest = 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+        elif c in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _check_nesting(text: str, name: str) -> None:
+    if nesting_depth(text) > MAX_NESTING:
+        raise ValidationError(
+            name, f"nests arrays or tables more than {MAX_NESTING} levels deep (scenarios need 1)"
+        )
 
 
 def _check_value(f: Field, value: Any) -> Any:
@@ -171,30 +211,25 @@ class Scenario:
                 raise ValidationError(
                     "scenario file", f"{len(text):,} bytes is too large (at most 256 KiB)"
                 )
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValidationError(
-                    "scenario file", f"is not UTF-8 text (byte {exc.start})"
-                ) from None
+            text = decode_utf8(text, "scenario file")
+        text = text.removeprefix(BOM)  # editors on Windows save UTF-8 with a BOM
         if len(text) > MAX_TOML_BYTES:
             raise ValidationError("scenario file", "is too large (at most 256 KiB)")
         if not text.strip():
             raise ValidationError("scenario file", "is empty (expected TOML with [cluster] etc.)")
+        _check_nesting(text, "scenario file")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        except RecursionError:  # pragma: no cover - nesting_depth refuses this first
+            raise ValidationError("scenario file", "nests too deeply to be read") from None
         return cls.from_dict(data, base=base)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except OSError as exc:
-            raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
-        return cls.from_toml(raw)
+        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first)."""
+        return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
@@ -216,7 +251,7 @@ class Scenario:
                 continue
             if key not in FIELDS:
                 raise ValidationError(key, "unknown field; see `goodput evaluate --help`")
-            updates[key] = _parse_literal(raw)
+            updates[key] = _parse_literal(raw, key)
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,11 +288,12 @@ def _rebuild(values: dict, name: str, description: str) -> Scenario:
     return Scenario(values=values, name=name, description=description)
 
 
-def _parse_literal(raw: str) -> Any:
+def _parse_literal(raw: str, key: str = "--set") -> Any:
     text = raw.strip()
+    _check_nesting(text, key)
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 
