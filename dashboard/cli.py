@@ -22,10 +22,12 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models.errors import cut_values
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.scenario import Scenario, resolve_scenario
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
@@ -38,7 +40,7 @@ COMMAND_MODULES: list[str] = [
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
-        sys.stderr.write(f"goodput: {message}\n")
+        sys.stderr.write(f"goodput: {cut_values(message)}\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -305,15 +307,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except ValidationError as exc:
         sys.stderr.write(f"goodput: {exc}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `goodput instances | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: quietly, with the shell's status for SIGINT
+        sys.stderr.write("goodput: interrupted\n")
+        return EXIT_INTERRUPTED
 
 
 if __name__ == "__main__":

@@ -38,6 +38,46 @@ def strict_records(
     Row numbers are the file's line numbers (the header is row 1).
     """
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        yield from _records(reader, columns, optional, text_columns, origin)
+    except csv.Error as exc:  # e.g. a cell over csv.field_size_limit() (128 KiB)
+        found = _long_cell(text)
+        if found is not None:
+            rowno, col = found
+            try:
+                name = reader.fieldnames[col] if rowno > 1 else None  # type: ignore[index]
+            except (csv.Error, IndexError, TypeError):
+                name = None
+            where = f"{origin} row {rowno}" + (f", column {name}" if name else "")
+            raise ValidationError(
+                where, f"has a cell over {csv.field_size_limit():,} characters"
+            ) from None
+        raise ValidationError(origin, f"is not valid CSV ({str(exc)[:80]})") from None
+
+
+def _long_cell(text: str) -> tuple[int, int] | None:
+    """(line number, column index) of the first cell longer than the csv module accepts."""
+    limit = csv.field_size_limit()
+    line, col, size, quoted = 1, 0, 0, False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in ",\n":
+            if ch == "\n":
+                line, col = line + 1, 0
+            else:
+                col += 1
+            size = 0
+            continue
+        elif ch == "\n":
+            line += 1
+        size += 1
+        if size > limit:
+            return line, col
+    return None
+
+
+def _records(reader, columns, optional, text_columns, origin):
     header = reader.fieldnames or []
     missing = [c for c in columns if c not in header]
     unknown = [c for c in header if c not in columns]

@@ -2,9 +2,38 @@
 
 from __future__ import annotations
 
+import re
+
+#: Longest echo of one input value inside a message (quoted values, long words).
+MAX_VALUE_CHARS = 80
+#: Longest message (and field) text; anything longer is cut (a safety net: a bad value of
+#: hundreds of characters must not come back in full on the one error line).
+MAX_MESSAGE_CHARS = 500
+MAX_FIELD_CHARS = 100
+
+_N = str(MAX_VALUE_CHARS)
+_QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){" + _N + r",}'|\"(?:[^\"\\\n]|\\.){" + _N + r",}\"")
+_LONG_WORD = re.compile(r"\S{" + str(MAX_VALUE_CHARS + 20) + ",}")
+
+
+def cut(text: str, limit: int = MAX_VALUE_CHARS) -> str:
+    """``text`` shortened to ``limit`` characters with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def cut_values(message: str) -> str:
+    """``message`` with every echoed value cut to about 80 characters, at most 500 in all."""
+    message = _QUOTED.sub(lambda m: cut(m.group()[:-1], MAX_VALUE_CHARS) + m.group()[-1], message)
+    message = _LONG_WORD.sub(lambda m: cut(m.group(), MAX_VALUE_CHARS), message)
+    return cut(message, MAX_MESSAGE_CHARS)
+
 
 class ValidationError(ValueError):
     """Bad input, reported as ``field: value is not allowed (allowed: ...)``.
+
+    Values echoed in the message are cut to about 80 characters and the whole line to 500
+    (and the field to 100), wherever the error is raised: a value of hundreds of
+    characters (a crafted link, a huge cell) never comes back in full.
 
     Parameters
     ----------
@@ -15,6 +44,6 @@ class ValidationError(ValueError):
     """
 
     def __init__(self, field: str, message: str):
-        self.field = field
-        self.message = message
-        super().__init__(f"{field}: {message}")
+        self.field = cut(str(field), MAX_FIELD_CHARS)
+        self.message = cut_values(str(message))
+        super().__init__(f"{self.field}: {self.message}")

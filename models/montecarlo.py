@@ -1046,7 +1046,12 @@ def simulate_params(
         grid_points=grid_points,
         max_wall_factor=max_wall_factor,
     )
-    gen = np.random.default_rng(rng)
+    try:
+        gen = np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            "seed", f"{rng!r:.80} is not a seed (a non-negative integer or a numpy Generator)"
+        ) from None
     horizon, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
     n_chunks = math.ceil(trials / chunk)
     children = gen.spawn(n_chunks)

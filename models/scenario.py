@@ -322,12 +322,20 @@ def load_preset(stem: str) -> Scenario:
     return Scenario.load(paths[stem])
 
 
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except OSError:  # e.g. a name longer than the file system allows
+        return False
+
+
 def resolve_scenario(ref: str | Path) -> Scenario:
     """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
     p = Path(ref)
-    if not p.exists() and str(ref) in preset_paths():
+    exists = _exists(p)
+    if not exists and str(ref) in preset_paths():
         return load_preset(str(ref))
-    if not p.exists() and p.suffix != ".toml" and "/" not in str(ref):
+    if not exists and p.suffix != ".toml" and "/" not in str(ref):
         raise ValidationError(
             str(ref),
             "is neither a scenario file nor a preset; presets: " + ", ".join(preset_paths()),

@@ -19,9 +19,21 @@ def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
     if not 1 <= value <= 1_000_000:
         raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 1000000])")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
+    if not 0 <= value <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(
+            f"{value} is out of range (an integer in [0, 9223372036854775807])"
+        )
     return value
 
 
@@ -73,7 +85,7 @@ def register(sub) -> None:
         metavar="N",
         help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
     )
-    r.add_argument("--seed", type=int, default=20261202, help="Monte Carlo seed")
+    r.add_argument("--seed", type=_seed, default=20261202, help="Monte Carlo seed (>= 0)")
     r.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
     r.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
     r.add_argument(
