@@ -15,6 +15,7 @@ import argparse
 import importlib
 import json
 import math
+import signal
 import subprocess
 import sys
 from importlib import resources
@@ -306,7 +307,15 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: temporary files are removed
+
+
 def main(argv: list[str] | None = None) -> int:
+    try:  # `kill` (SIGTERM) unwinds too, so no temporary file is left behind
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (e.g. called from a server)
+        previous = None
     try:
         args = build_parser().parse_args(argv)
         return args.func(args)
@@ -318,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:  # Ctrl-C: quietly, with the shell's status for SIGINT
         sys.stderr.write("goodput: interrupted\n")
         return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ read is still refused).  :func:`decode_utf8` accepts a UTF-8 byte-order mark.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -82,3 +83,46 @@ def decode_utf8(raw: bytes, name: str) -> str:
 def _short_path(path: str | Path, limit: int = 80) -> str:
     text = str(path)
     return text if len(text) <= limit else "..." + text[-(limit - 3) :]
+
+
+def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path:
+    """Write ``data`` to ``path`` all at once: a temporary file beside it, then a rename.
+
+    A failed write (a full disk, a missing folder, Ctrl-C) leaves any previous file intact
+    and removes the temporary file; readers never see a half-written file.  The new file
+    gets the permissions a plain ``open(path, "wb")`` would give it.  OSError becomes a
+    ValidationError naming ``name`` (default: the path).
+    """
+    import tempfile
+
+    p = Path(path)
+    label = name or _short_path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:60]}.", suffix=".tmp", dir=p.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode(p))
+        os.replace(tmp, p)
+        tmp = None
+    except OSError as exc:
+        raise ValidationError(label, f"cannot be written ({exc.strerror})") from None
+    finally:
+        if tmp is not None:  # any failure, including KeyboardInterrupt
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return p
+
+
+def _new_file_mode(p: Path) -> int:
+    """The previous file's permissions, else what open() would give under the umask."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(os.stat(p).st_mode)
+    umask = 0o022
+    with contextlib.suppress(OSError, ValueError):  # Linux: read it without changing it
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                umask = int(line.split()[1], 8)
+    return 0o666 & ~umask

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
 from goodput_lab.models import ValidationError
+from goodput_lab.models._files import write_atomic
 
 
 def _positive_int(text: str) -> int:
@@ -50,11 +50,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
     fmt = report_format(args.output)
     if fmt == ".toml":  # the exact (validated) scenario; nothing to evaluate
-        path = Path(args.output)
-        try:
-            path.write_text(scenario.to_toml(), encoding="utf-8")
-        except OSError as exc:
-            raise ValidationError(args.output, f"cannot be written ({exc.strerror})") from None
+        path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
         sys.stderr.write(f"goodput: wrote {path}\n")
         return 0
     report = build_report(

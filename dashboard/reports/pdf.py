@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,6 +29,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 RENDER_TIMEOUT_MS = 30_000
+REPORT_URL = "http://goodput-report.invalid/report.html"  # never leaves the browser
 
 
 def chromium_path() -> str:
@@ -93,20 +93,21 @@ def _render_pdf(report: Report) -> bytes:
             browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
             try:
                 page = browser.new_page()
-                # offline by construction: anything but the local file is refused
+                # offline by construction: the report is served from memory at REPORT_URL
+                # (no temporary file to leave behind) and every other request is refused
+                body = doc.encode("utf-8")
                 page.route(
                     "**/*",
                     lambda route: (
-                        route.continue_()
-                        if route.request.url.startswith("file:")
+                        route.fulfill(
+                            status=200, body=body, content_type="text/html; charset=utf-8"
+                        )
+                        if route.request.url == REPORT_URL
                         else route.abort()
                     ),
                 )
-                # navigating to a file parses the embedded plotly.js faster than set_content
-                with tempfile.TemporaryDirectory(prefix="goodput-report-") as tmp:
-                    src = Path(tmp) / "report.html"
-                    src.write_text(doc, encoding="utf-8")
-                    page.goto(src.as_uri(), wait_until="load", timeout=RENDER_TIMEOUT_MS)
+                # navigating parses the embedded plotly.js faster than set_content
+                page.goto(REPORT_URL, wait_until="load", timeout=RENDER_TIMEOUT_MS)
                 if n_figures:
                     page.wait_for_function(
                         f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= "
