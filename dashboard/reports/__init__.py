@@ -48,17 +48,9 @@ def render(report: Report, fmt: str) -> bytes:
     if fmt == ".toml":
         return report.scenario.to_toml().encode("utf-8")
     if fmt in (".csv", ".parquet"):
-        import io
+        from .tables import report_table, table_bytes
 
-        from .tables import report_table
-
-        buf = io.BytesIO()
-        table = report_table(report)
-        if fmt == ".csv":
-            table.write_csv(buf)
-        else:
-            table.write_parquet(buf)
-        return buf.getvalue()
+        return table_bytes(report_table(report), fmt)
     raise ValidationError("format", f"{fmt!r} is not one of " + ", ".join(FORMATS))
 
 
