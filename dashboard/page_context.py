@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import streamlit as st
 from goodput_lab.dashboard import cache, state
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
 
 
@@ -15,7 +16,7 @@ def current() -> tuple[Scenario, Evaluation]:
         scenario = state.scenario_from_state()
         return scenario, cache.evaluation(scenario)
     except ValidationError as exc:
-        st.error(f"Please fix this input — {exc}")
+        st.error(f"Please fix this input — {plain(exc)}")
         st.stop()
         raise  # unreachable: st.stop() raises
 

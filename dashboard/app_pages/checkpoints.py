@@ -10,6 +10,7 @@ from goodput_lab.dashboard.charts.checkpoints import (
     waste_curve_chart,
 )
 from goodput_lab.dashboard.services import checkpoints as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models import checkpoint as ck
 
@@ -19,7 +20,7 @@ catalog = cache.catalog()
 
 st.title("Checkpoints")
 st.caption(
-    f"{scenario.name} — strategy **{scenario['checkpoint.strategy']}**, durable tier "
+    f"{plain(scenario.name)} — strategy **{scenario['checkpoint.strategy']}**, durable tier "
     f"**{scenario['checkpoint.durable_tier']}**, {scenario['checkpoint.save_mode']} saves, "
     f"times **{scenario['checkpoint.timings']}**. Intervals: Young (CACM 1974), Daly "
     "(FGCS 2006) and the exact Lambert-W minimiser of Daly's expected wall time."
@@ -79,7 +80,7 @@ edited = st.data_editor(
 try:
     tiers = svc.tiers_from_table(edited)
 except ValidationError as exc:
-    st.error(f"Please fix the tier table — {exc}. Using the default tiers meanwhile.")
+    st.error(f"Please fix the tier table — {plain(exc)}. Using the default tiers meanwhile.")
     tiers = ck.load_tiers()
 
 cap = tiers["memory"].capacity_GB_per_node

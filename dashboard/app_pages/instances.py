@@ -13,6 +13,7 @@ from goodput_lab.dashboard.charts.instances import (
     time_to_train_chart,
 )
 from goodput_lab.dashboard.services import instances as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 
 scenario, _ev = page_context.current()
@@ -87,7 +88,7 @@ with st.expander("Prices and MFU per instance", expanded=True):
             if inst.max_matmul_fraction
             else ""
         )
-        row[3].caption(inst.source_mfu + "." + bound)
+        row[3].caption(plain(inst.source_mfu) + "." + bound)
 
 try:
     df = cache.instance_comparison(
@@ -97,7 +98,7 @@ try:
         tuple(sorted(mfus.items())),
     )
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 best = svc.cheapest(df)
@@ -152,7 +153,7 @@ for r in unpriced.iter_rows(named=True):
         if be is not None and math.isfinite(be)
         else ""
     )
-    st.info(f"{r['instance']}: no public price — enter yours above to compare cost.{extra}")
+    st.info(f"{plain(r['instance'])}: no public price — enter yours above to compare cost.{extra}")
 
 left, right = st.columns(2)
 with left:

@@ -8,6 +8,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
 from goodput_lab.dashboard.services import montecarlo as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.budget import Budget, Cancelled
 from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
@@ -27,7 +28,7 @@ scenario, ev = page_context.current()
 
 st.title("Monte Carlo")
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
+    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
     "(failures, recoveries, spares, checkpoint tiers, fabric stalls) next to the analytic "
     "expectation (Daly 2006)."
 )
@@ -54,7 +55,7 @@ try:
         chunk_trials=svc.chunk_size(int(trials)),
     )
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 bar = st.progress(0.0, text="Simulating…")
@@ -67,7 +68,7 @@ for i in range(svc.n_chunks(int(trials))):
         st.stop()  # Streamlit asked this run to stop or rerun: nothing to show
     except ValidationError as exc:
         bar.empty()
-        st.error(f"This simulation was stopped — {exc}")
+        st.error(f"This simulation was stopped — {plain(exc)}")
         st.stop()
     parts.append(part)
     seconds += sec

@@ -10,13 +10,14 @@ from goodput_lab.dashboard.charts.network import (
     scaling_efficiency_chart,
 )
 from goodput_lab.dashboard.services import network as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current()
 m = ev.metrics
 
 st.title("Network")
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
+    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
     f"{scenario['workload.params_billion']:g}B parameters, TP {scenario['workload.tensor_parallel']}"
     f", PP {scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}"
 )

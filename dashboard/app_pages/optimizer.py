@@ -8,12 +8,13 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
 from goodput_lab.dashboard.services import optimizer as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current()
 
 st.title("Optimizer")
 st.caption(
-    f"{scenario.name}. Objective: the money lost per day, (1 − goodput) × cluster cost + "
+    f"{plain(scenario.name)}. Objective: the money lost per day, (1 − goodput) × cluster cost + "
     "idle spares; savings are what `goodput compare` reports for the two scenarios."
 )
 

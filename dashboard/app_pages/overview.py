@@ -6,13 +6,14 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.services import overview as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current()
 m = ev.metrics
 v = ev.value_of_reliability
 
 st.title("Overview")
-st.caption(scenario.name)
+st.caption(plain(scenario.name))
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric(
@@ -99,7 +100,7 @@ st.dataframe(
 
 st.subheader("Assumptions")
 if scenario.description:
-    st.caption(scenario.description)
+    st.caption(plain(scenario.description))
 st.dataframe(
     svc.assumptions_table(scenario, ev.instance, m["usd_per_instance_hour"]), hide_index=True
 )

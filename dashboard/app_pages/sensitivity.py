@@ -6,11 +6,12 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.sensitivity import heatmap, tornado
 from goodput_lab.dashboard.services import sensitivity as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current()
 
 st.title("Sensitivity")
-st.caption(scenario.name)
+st.caption(plain(scenario.name))
 
 c1, c2, c3 = st.columns([1, 1, 2])
 c1.metric("Goodput (Daly exact)", f"{ev['goodput'] * 100:.2f}%")

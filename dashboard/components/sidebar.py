@@ -10,6 +10,7 @@ import re
 
 import streamlit as st
 from goodput_lab.dashboard import state
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, SECTIONS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance
 
@@ -66,7 +67,7 @@ def _notice() -> None:
     notice = st.session_state.pop(state.NOTICE_KEY, None)
     if notice:
         kind, text = notice
-        (st.error if kind == "error" else st.success)(text)
+        (st.error if kind == "error" else st.success)(plain(text))  # echoes user text
 
 
 def _files(scenario: Scenario | None) -> None:
