@@ -5,16 +5,29 @@ so a scenario named ``![t](http://host/pixel.png)`` would make every viewer's br
 that address.  Every piece of text that comes from a user (a scenario's name and
 description, an uploaded file's name, a value echoed in an error message, a catalog's
 source notes) goes through :func:`plain` before it reaches such an element.
+
+CommonMark shows any backslash-escaped ASCII punctuation literally, so :func:`plain`
+escapes exactly the characters that could start a construct, and leaves the rest (dots in
+field names, parentheses, intra-word underscores) readable in the source:
+
+* anywhere: ``\\ ` * [ ] < > & ~ $ @`` (emphasis, code, links and images, raw HTML and
+  autolinks, entities, strikethrough, maths, e-mail autolinks);
+* ``_`` at a word boundary (emphasis; ``node_failure_rate`` cannot be emphasis);
+* ``:`` before a letter or ``/`` (Streamlit's ``:red[...]``/``:material/...:``
+  directives and ``http://`` autolinks); ``.`` after ``www`` (``www.`` autolinks);
+* at the start only: ``# > + - =`` and ``1.``/``1)`` (headings, quotes, lists);
+* line breaks fold into spaces (a new line could start any block), leading spaces go.
 """
 
 from __future__ import annotations
 
 import re
 
-#: ASCII punctuation that Markdown, GitHub extensions (tables, strikethrough, autolinks),
-#: Streamlit directives (``:red[...]``, ``:material/...:``) or maths (``$...$``) give a
-#: meaning to; CommonMark shows any backslash-escaped ASCII punctuation literally.
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#+\-.!|~$:&=^\"'])")
+_ANYWHERE = re.compile(r"([\\`*\[\]<>&~$@])")
+_UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
+_COLON = re.compile(r":(?=[A-Za-z/])")
+_WWW_DOT = re.compile(r"(?i)(?<=www)\.")
+_START = re.compile(r"^([#>+\-=]|\d+(?=[.)]))")
 #: Longest user text shown in one element (a link or upload may carry more).
 MAX_CHARS = 2000
 
@@ -22,12 +35,18 @@ MAX_CHARS = 2000
 def plain(text: object, limit: int = MAX_CHARS) -> str:
     """``text`` escaped so that Streamlit shows it literally (cut to ``limit`` characters).
 
-    >>> plain("![t](http://host/pixel.png)")
-    '\\\\!\\\\[t\\\\]\\\\(http\\\\://host/pixel\\\\.png\\\\)'
+    >>> print(plain("![t](http://host/x.png)"))
+    !\\[t\\](http\\://host/x.png)
     """
     s = str(text)
     if len(s) > limit:
         s = s[: limit - 3] + "..."
-    s = _SPECIAL.sub(r"\\\1", s)
-    # a line break would start a new block (a heading, a list, an indented code block)
-    return re.sub(r"\s*\n\s*", " ", s)
+    s = re.sub(r"\s*[\r\n]+\s*", " ", s).lstrip()
+    s = _ANYWHERE.sub(r"\\\1", s)
+    s = _UNDERSCORE.sub(r"\\_", s)
+    s = _COLON.sub(r"\\:", s)
+    s = _WWW_DOT.sub(r"\\.", s)
+    m = _START.match(s)
+    if m:
+        s = m.group(1) + "\\" + s[len(m.group(1)) :] if m.group(1).isdigit() else "\\" + s
+    return s

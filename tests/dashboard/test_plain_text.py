@@ -16,16 +16,24 @@ KINDS = ("markdown", "caption", "title", "header", "subheader", "error", "succes
 @pytest.mark.parametrize(
     ("text", "shown"),
     [
-        (PIXEL, r"\!\[t\]\(http\://host\.invalid/pixel\.png\)"),
-        ("[click](javascript:alert(1))", r"\[click\]\(javascript\:alert\(1\)\)"),
-        (":red[alarm] :material/warning:", r"\:red\[alarm\] \:material/warning\:"),
+        (PIXEL, r"!\[t\](http\://host.invalid/pixel.png)"),
+        ("[click](javascript:alert(1))", r"\[click\](javascript\:alert(1))"),
+        (":red[alarm]", r"\:red\[alarm\]"),
         (
             "$x^2$ and **bold** _it_ `code` ~~s~~",
-            r"\$x\^2\$ and \*\*bold\*\* \_it\_ \`code\` \~\~s\~\~",
+            r"\$x^2\$ and \*\*bold\*\* \_it\_ \`code\` \~\~s\~\~",
         ),
-        ("<img src=x onerror=alert(1)>", r"\<img src\=x onerror\=alert\(1\)\>"),
-        ("a\n# heading\n- item\n\n    code", r"a \# heading \- item code"),
-        ("&copy; | table |", r"\&copy; \| table \|"),
+        ("<img src=x onerror=alert(1)>", r"\<img src=x onerror=alert(1)\>"),
+        ("a\n# heading\n- item\n\n    code", "a # heading - item code"),
+        ("# heading", r"\# heading"),
+        ("- item", r"\- item"),
+        ("1. first", r"1\. first"),
+        ("> quote", r"\> quote"),
+        ("&copy; www.evil.example a@b.example", r"\&copy; www\.evil.example a\@b.example"),
+        (
+            "cluster.nodes: 'x' (allowed: [1, 2]) node_failure_rate",
+            r"cluster.nodes: 'x' (allowed: \[1, 2\]) node_failure_rate",
+        ),
         ("plain words stay 2024", "plain words stay 2024"),
     ],
 )
@@ -34,7 +42,7 @@ def test_plain_escapes_every_markdown_construct(text, shown):
 
 
 def test_plain_cuts_long_text():
-    assert plain("x" * 5000) == "x" * 1997 + r"\.\.\."
+    assert plain("x" * 5000) == "x" * 1997 + "..."
 
 
 def _shown(at) -> list[str]:
@@ -50,7 +58,7 @@ def test_issue18_markdown_in_a_linked_name_is_shown_as_text(page):
     assert texts, "the page should show the scenario's name"
     for t in texts:
         assert "![t](" not in t, t  # never an image in Markdown
-        assert r"\!\[t\]\(http\://host\.invalid/pixel\.png\)" in t
+        assert r"!\[t\](http\://host.invalid/pixel.png)" in t
 
 
 def test_issue18_markdown_in_a_description_is_shown_as_text():
@@ -58,7 +66,7 @@ def test_issue18_markdown_in_a_description_is_shown_as_text():
     at.session_state[state.DESC_KEY] = PIXEL + " [x](http://e.invalid)"  # as an upload sets it
     at.run()
     texts = [t for t in _shown(at) if "pixel" in t]
-    assert texts == [r"\!\[t\]\(http\://host\.invalid/pixel\.png\) \[x\]\(http\://e\.invalid\)"]
+    assert texts == [r"!\[t\](http\://host.invalid/pixel.png) \[x\](http\://e.invalid)"]
 
 
 def test_issue18_error_messages_echo_link_values_as_text():
@@ -66,4 +74,4 @@ def test_issue18_error_messages_echo_link_values_as_text():
     at = open_page("overview", {"preset": "aws-16k-h100", "cluster.nodes": "![t](x.png)"})
     errors = [e.value for e in at.error]
     assert errors and all("![t](" not in e for e in errors)
-    assert any(r"\!\[t\]\(x\.png\)" in e for e in errors)
+    assert any(r"!\[t\](x.png)" in e for e in errors)

@@ -54,7 +54,7 @@ def test_issue18_missing_chromium_disables_the_pdf_button_and_says_why(monkeypat
     assert buttons["HTML report"].deferred_file_id and not buttons["HTML report"].disabled
     notes = [c.value for c in at.caption if c.value.startswith("PDF report unavailable")]
     assert len(notes) == 1
-    assert "GOODPUT\\_CHROMIUM" in notes[0] and "does not exist" in notes[0]
+    assert "GOODPUT_CHROMIUM" in notes[0] and "does not exist" in notes[0]
 
 
 def test_issue18_a_failed_pdf_build_offers_no_file(monkeypatch, tmp_path):
