@@ -10,6 +10,7 @@ the model asks the user for the value rather than inventing one.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -80,10 +81,26 @@ class Catalog(dict[str, Instance]):
     """
 
     def __missing__(self, name: str) -> Instance:
-        raise ValidationError(
-            "cluster.instance",
-            f"{str(name)[:80]!r} is not in the catalog; allowed: " + ", ".join(self),
-        )
+        raise unknown_instance(name, self)
+
+
+def unknown_instance(name: object, catalog: Mapping[str, Instance]) -> ValidationError:
+    """The error for an instance name the catalog lacks (names the allowed ones)."""
+    return ValidationError(
+        "cluster.instance",
+        f"{str(name)[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+    )
+
+
+def check_instance(name: object, catalog: Mapping[str, Instance]) -> Instance:
+    """The catalog row of ``name``; a ValidationError naming cluster.instance if unknown.
+
+    Links, uploads and the command line call it where a scenario meets the catalog, so a
+    bad name is reported rather than replaced by another instance.
+    """
+    if not isinstance(name, str) or name not in catalog:
+        raise unknown_instance(name, catalog)
+    return catalog[name]
 
 
 #: Figures the models divide by or scale with: zero or less is a typo, not a spec.

@@ -37,7 +37,7 @@ def side(column, name: str):
                 st.info("Upload a scenario file for this side.")
                 return None
             try:
-                upload = state.load_upload(f.name, f.getvalue())
+                upload = state.load_upload(f.name, f.getvalue(), cache.catalog())
             except ValidationError as exc:
                 st.error(f"Could not read the uploaded scenario — {plain(exc)}")
                 return None
