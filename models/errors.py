@@ -16,6 +16,15 @@ _QUOTED = re.compile(r"'(?:[^'\\\n]|\\.){" + _N + r",}'|\"(?:[^\"\\\n]|\\.){" + 
 _LONG_WORD = re.compile(r"\S{" + str(MAX_VALUE_CHARS + 20) + ",}")
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+
+
+def one_line(text: str) -> str:
+    """``text`` with line breaks and other control characters (terminal escapes included)
+    replaced by a space: an error is one line on a terminal and in a page."""
+    return _CONTROL.sub(" ", text)
+
+
 def cut(text: str, limit: int = MAX_VALUE_CHARS) -> str:
     """``text`` shortened to ``limit`` characters with an ellipsis."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
@@ -33,7 +42,8 @@ class ValidationError(ValueError):
 
     Values echoed in the message are cut to about 80 characters and the whole line to 500
     (and the field to 100), wherever the error is raised: a value of hundreds of
-    characters (a crafted link, a huge cell) never comes back in full.
+    characters (a crafted link, a huge cell) never comes back in full.  Line breaks and
+    other control characters become spaces (one line, no terminal escape sequences).
 
     Parameters
     ----------
@@ -44,6 +54,6 @@ class ValidationError(ValueError):
     """
 
     def __init__(self, field: str, message: str):
-        self.field = cut(str(field), MAX_FIELD_CHARS)
-        self.message = cut_values(str(message))
+        self.field = cut(one_line(str(field)), MAX_FIELD_CHARS)
+        self.message = cut_values(one_line(str(message)))
         super().__init__(f"{self.field}: {self.message}")
