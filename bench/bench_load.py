@@ -9,8 +9,10 @@ server's share of what a person waits for; queueing behind the other sessions in
 browser to render the new metric.
 
     .venv/bin/python bench/bench_load.py [--sessions 20] [--moves 10] [--browser 4] [--write]
+    .venv/bin/python bench/bench_load.py --sessions 40 --moves 3 --think 1,3 --page montecarlo
 
-``--write`` replaces this script's section of bench/README.md.
+``--write`` replaces this script's section of bench/README.md (with ``--think``, the
+"overload with think time" section: people reading between clicks, issue #18).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ sys.path.insert(0, str(ROOT))
 from tests.load.driver import run_load, run_ws_load, serve_app, server_errors  # noqa: E402
 
 START, END = "<!-- bench_load:start -->", "<!-- bench_load:end -->"
+THINK_START, THINK_END = "<!-- bench_load_think:start -->", "<!-- bench_load_think:end -->"
 
 
 def _ms(x: float) -> str:
@@ -43,7 +46,10 @@ def main() -> int:
     ap.add_argument("--moves", type=int, default=10)
     ap.add_argument("--browser", type=int, default=0, metavar="N", help="also N chromium sessions")
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
+    ap.add_argument("--think", metavar="LO,HI", help="seconds of think time before each action")
+    ap.add_argument("--page", default="failure_log", help="the page each session opens last")
     args = ap.parse_args()
+    think = tuple(float(x) for x in args.think.split(",")) if args.think else None
 
     load0 = os.getloadavg()[0]
     rows: list[tuple[str, str]] = [
@@ -52,9 +58,11 @@ def main() -> int:
     ]
     with serve_app() as (url, log):
         # warm-up: first import of models, plotly, polars in the server
-        run_ws_load(url, sessions=1, moves=1, extra_page="failure_log")
+        run_ws_load(url, sessions=1, moves=1, extra_page=args.page)
         t0 = time.perf_counter()
-        ws = run_ws_load(url, sessions=args.sessions, moves=args.moves, extra_page="failure_log")
+        ws = run_ws_load(
+            url, sessions=args.sessions, moves=args.moves, extra_page=args.page, think=think
+        )
         wall = time.perf_counter() - t0
         br = run_load(url, sessions=args.browser, moves=3) if args.browser else None
         logged = server_errors(log)
@@ -69,7 +77,7 @@ def main() -> int:
             f"{_ms(ws.p(50))} / **{_ms(ws.p(95))}** / {_ms(ws.p(100))}",
         ),
         (
-            "page load (Overview, Failure log) p50 / p95",
+            f"page load (Overview, {args.page}) p50 / p95",
             f"{_ms(ws.p(50, 'page_load_s'))} / {_ms(ws.p(95, 'page_load_s'))}",
         ),
         ("reruns per second served", f"{len(ws.rerun_s) / wall:.1f}"),
@@ -89,7 +97,9 @@ def main() -> int:
     print(table)
     for e in [*ws.errors, *(br.errors if br else []), *logged][:10]:
         print("error:", e)
-    if args.write:
+    if args.write and think:
+        _write_think_section(args, think, table)
+    elif args.write:
         section = (
             f"{START}\n## Rerun latency under load (`bench/bench_load.py`)\n\n"
             f"Run on {date.today().isoformat()} with `.venv/bin/python bench/bench_load.py "
@@ -115,6 +125,33 @@ def main() -> int:
         readme.write_text(text, encoding="utf-8")
         print(f"wrote {readme}")
     return 0 if not ws.errors and not logged else 1
+
+
+def _write_think_section(args, think, table: str) -> None:
+    """Append or replace one row-table per session count in the think-time section."""
+    readme = ROOT / "bench" / "README.md"
+    text = readme.read_text(encoding="utf-8")
+    head = (
+        f"{THINK_START}\n## Overload with think time (`bench/bench_load.py --think`)\n\n"
+        "Each session waits a uniform 1-3 s (seeded) before every action, as a person "
+        "reading the page would, then moves the slider or opens the page named. What this "
+        "section shows is that overload degrades (slower reruns) and never errors: the "
+        "error row must read 0 / 0. Speed targets are in the section above.\n"
+    )
+    old = ""
+    if THINK_START in text and THINK_END in text:
+        old = text[text.index(THINK_START) : text.index(THINK_END)]
+        text = text[: text.index(THINK_START)] + text[text.index(THINK_END) + len(THINK_END) :]
+    block = (
+        f"\n### {args.sessions} sessions, think {think[0]:g}-{think[1]:g} s, "
+        f"{args.moves} moves, then {args.page} ({date.today().isoformat()})\n\n{table}\n"
+    )
+    blocks = old.split("\n### ")[1:]  # the first part is the heading and the paragraph
+    kept = [b for b in blocks if not b.startswith(f"{args.sessions} ")]
+    body = "".join("\n### " + b.strip("\n") + "\n" for b in kept) + block
+    text = text.rstrip("\n") + "\n\n" + head + body + f"{THINK_END}\n"
+    readme.write_text(text, encoding="utf-8")
+    print(f"wrote {readme}")
 
 
 if __name__ == "__main__":

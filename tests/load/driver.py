@@ -243,9 +243,26 @@ async def _ws_rerun(ws, client_state) -> tuple[float, dict]:
             facts["errors"].append("page not found")
 
 
-async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadResult, i: int):
+async def _think(think: tuple[float, float] | None, rng) -> None:
+    """A person reading the page before the next click (uniform in ``think`` seconds)."""
+    if think is not None:
+        await asyncio.sleep(rng.uniform(*think))
+
+
+async def _ws_session(
+    url: str,
+    moves: int,
+    extra_page: str | None,
+    res: LoadResult,
+    i: int,
+    think: tuple[float, float] | None = None,
+):
+    import random
+
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
+
+    rng = random.Random(i)  # the same think times on every run
 
     try:
         async with connect(
@@ -260,6 +277,7 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
                 return
             before = facts["metrics"].get(METRIC)
             for step in range(1, moves + 1):
+                await _think(think, rng)
                 cs = ClientState()
                 w = cs.widget_states.widgets.add()
                 w.id = slider_id
@@ -278,6 +296,7 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
                 if page_hash is None:
                     res.errors.append(f"session {i}: no page {extra_page!r}")
                     return
+                await _think(think, rng)
                 dt, facts = await _ws_rerun(ws, ClientState(page_script_hash=page_hash))
                 res.page_load_s.append(dt)
                 res.errors += [f"session {i}: {extra_page}: {e}" for e in facts["errors"]]
@@ -285,7 +304,13 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
         res.errors.append(f"session {i}: {type(exc).__name__}: {str(exc)[:300]}")
 
 
-async def _ws_run(url: str, sessions: int, moves: int, extra_page: str | None) -> LoadResult:
+async def _ws_run(
+    url: str,
+    sessions: int,
+    moves: int,
+    extra_page: str | None,
+    think: tuple[float, float] | None = None,
+) -> LoadResult:
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
 
@@ -295,14 +320,21 @@ async def _ws_run(url: str, sessions: int, moves: int, extra_page: str | None) -
         _, facts = await _ws_rerun(ws, ClientState())
         res.page_hashes = facts["pages"]
     t0 = time.perf_counter()
-    await asyncio.gather(*(_ws_session(url, moves, extra_page, res, i) for i in range(sessions)))
+    await asyncio.gather(
+        *(_ws_session(url, moves, extra_page, res, i, think) for i in range(sessions))
+    )
     res.wall_s = time.perf_counter() - t0
     return res
 
 
 def run_ws_load(
-    url: str, sessions: int = 20, moves: int = 3, extra_page: str | None = "failure_log"
+    url: str,
+    sessions: int = 20,
+    moves: int = 3,
+    extra_page: str | None = "failure_log",
+    think: tuple[float, float] | None = None,
 ) -> LoadResult:
     """``sessions`` concurrent websocket sessions: load Overview, ``moves`` slider changes
-    (each must change the "Failures per day" metric), then switch to ``extra_page``."""
-    return asyncio.run(_ws_run(url, sessions, moves, extra_page))
+    (each must change the "Failures per day" metric), then switch to ``extra_page``.
+    ``think`` = (lo, hi) seconds of reading time before each action (uniform, seeded)."""
+    return asyncio.run(_ws_run(url, sessions, moves, extra_page, think))
