@@ -10,6 +10,7 @@ from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.failure_log import (
     COLUMNS,
+    MAX_LOG_BYTES,
     MAX_LOG_ROWS,
     REQUIRED,
     default_column,
@@ -73,6 +74,12 @@ with right:
         "leaving 0 overstates the per-node rate.",
     )
 
+if upload is not None and upload.size > MAX_LOG_BYTES:  # checked before reading the bytes
+    st.error(
+        f"{plain(upload.name)} is {upload.size:,} bytes; a failure log may be at most "
+        f"{MAX_LOG_BYTES:,} bytes."
+    )
+    st.stop()
 if upload is not None:
     data, source = upload.getvalue(), upload.name
 elif use_sample:
