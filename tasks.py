@@ -10,7 +10,7 @@ fresh machine.  Where ``uv`` is installed they install the exact versions of ``u
 (``uv sync --frozen``); without it, pip installs the project with the lock's versions as
 constraints.  ``min-versions`` (needs uv) installs the lowest versions that pyproject.toml
 allows for each direct dependency (``uv pip install --resolution lowest-direct``) into
-``.venv-min`` and runs the models, validation and command-line tests there, which checks
+``.venv-min`` and runs the models, validation, command-line and an app smoke test there, which checks
 that the dependency floors are honest.
 """
 
@@ -32,7 +32,13 @@ PY = BIN / "python"
 STAMP = VENV / ".goodput-installed"
 LOCK = ROOT / "uv.lock"
 MIN_VENV = ROOT / ".venv-min"
-MIN_TESTS = ["tests/models", "tests/validation", "tests/cli"]
+MIN_TESTS = [
+    "tests/models",
+    "tests/validation",
+    "tests/cli",
+    "tests/dashboard/test_overview.py",  # the app starts and draws with the lowest Streamlit
+    "tests/reports/test_export_buttons.py",
+]
 
 
 def _run(cmd: list[str], **kw) -> int:
