@@ -15,6 +15,7 @@ from goodput_lab.dashboard.cli import main
 from goodput_lab.models.catalog import DEFAULT_CATALOG
 
 from tests.cli.test_cli import BASE, goodput
+from tests.reports.test_atomic_writes import _cpu_seconds
 
 
 def _one_line(rc: int, err: str) -> str:
@@ -180,16 +181,16 @@ def test_issue18_ctrl_c_exits_130_without_a_traceback(delay):
     """Ctrl-C printed a KeyboardInterrupt traceback.  ``delay`` 0.2 s interrupts during the
     imports; None waits until the simulation runs (its first output is not printed yet)."""
     proc = subprocess.Popen(
-        [*_console(), "simulate", BASE, "--trials", "200000", "--days", "30"],
+        [*_console(), "simulate", BASE, "--trials", "600000", "--days", "30"],  # ~15+ s
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
-    if delay is None:  # wait for the imports (the process's CPU time passes ~2 s)
-        import resource  # noqa: F401 - POSIX only
-
-        time.sleep(8.0)
+    if delay is None:  # wait until it simulates: imports done, CPU time past ~4 s
+        deadline = time.monotonic() + 60
+        while _cpu_seconds(proc.pid) < 4.0 and time.monotonic() < deadline:
+            time.sleep(0.2)
     else:
         time.sleep(delay)
     proc.send_signal(signal.SIGINT)
