@@ -10,6 +10,7 @@ browser to render the new metric.
 
     .venv/bin/python bench/bench_load.py [--sessions 20] [--moves 10] [--think 2]
         [--replicas 2] [--browser 4] [--write]
+    .venv/bin/python bench/bench_load.py --sessions 40 --moves 3 --think 1,3 --page montecarlo
 
 ``--think S`` waits about S seconds before each slider change (a person reading the page;
 0 = closed loop, the worst case).  ``--replicas N`` serves the app from N Streamlit
@@ -62,11 +63,20 @@ def main() -> int:
     )
     ap.add_argument("--sessions", type=int, default=20)
     ap.add_argument("--moves", type=int, default=10)
-    ap.add_argument("--think", type=float, default=0.0, help="seconds before each change")
+    ap.add_argument(
+        "--think",
+        default="0",
+        metavar="S or LO,HI",
+        help="think time before each action: S seconds on average, or uniform in LO-HI",
+    )
+    ap.add_argument("--page", default="failure_log", help="the page each session opens last")
     ap.add_argument("--replicas", type=int, default=1, help="app processes (sticky sessions)")
     ap.add_argument("--browser", type=int, default=0, metavar="N", help="also N chromium sessions")
     ap.add_argument("--write", action="store_true", help="update bench/README.md")
     args = ap.parse_args()
+    parts = [float(x) for x in args.think.split(",")]
+    think = tuple(parts) if len(parts) == 2 else parts[0]
+    mean_think = sum(parts) / len(parts)
 
     load0 = os.getloadavg()[0]
     rows: list[tuple[str, str]] = [
@@ -77,15 +87,15 @@ def main() -> int:
         served = [stack.enter_context(serve_app()) for _ in range(max(1, args.replicas))]
         urls = [u for u, _ in served]
         for u in urls:  # warm-up: first import of models, plotly, polars in each server
-            run_ws_load(u, sessions=1, moves=1, extra_page="failure_log")
+            run_ws_load(u, sessions=1, moves=1, extra_page=args.page)
         cpu0 = _servers_cpu()
         t0 = time.perf_counter()
         ws = run_ws_load(
             urls,
             sessions=args.sessions,
             moves=args.moves,
-            extra_page="failure_log",
-            think=args.think,
+            extra_page=args.page,
+            think=think,
         )
         wall = time.perf_counter() - t0
         server_cpu = _servers_cpu() - cpu0
@@ -97,7 +107,7 @@ def main() -> int:
             "websocket sessions x slider changes",
             f"{args.sessions} x {args.moves} (+ 2 page loads each)",
         ),
-        ("think time before each change", f"{args.think:g} s (0 = closed loop)"),
+        ("think time before each change", f"{args.think} s (0 = closed loop)"),
         ("app replicas (sticky sessions)", str(max(1, args.replicas))),
         ("wall time of the run", f"{wall:.1f} s"),
         (
@@ -105,7 +115,7 @@ def main() -> int:
             f"{_ms(ws.p(50))} / **{_ms(ws.p(95))}** / {_ms(ws.p(100))}",
         ),
         (
-            "page load (Overview, Failure log) p50 / p95",
+            f"page load (Overview, {args.page}) p50 / p95",
             f"{_ms(ws.p(50, 'page_load_s'))} / {_ms(ws.p(95, 'page_load_s'))}",
         ),
         ("reruns per second served", f"{len(ws.rerun_s) / wall:.1f}"),
@@ -133,15 +143,15 @@ def main() -> int:
         # the closed-loop single-server run keeps its section; other settings get their own
         tag = (
             ""
-            if not args.think and args.replicas <= 1
-            else f"-think{args.think:g}-x{args.replicas}"
+            if not mean_think and args.replicas <= 1
+            else f"-think{args.think.replace(',', '-')}-x{args.replicas}"
         )
         start, end = START.replace(":start", f"{tag}:start"), END.replace(":end", f"{tag}:end")
-        flags = f", --think {args.think:g} --replicas {args.replicas}" if tag else ""
+        flags = f", --think {args.think} --replicas {args.replicas}" if tag else ""
         section = (
             f"{start}\n## Rerun latency under load (`bench/bench_load.py`{flags})\n\n"
             f"Run on {date.today().isoformat()} with `.venv/bin/python bench/bench_load.py "
-            f"--sessions {args.sessions} --moves {args.moves} --think {args.think:g} "
+            f"--sessions {args.sessions} --moves {args.moves} --think {args.think} "
             f"--replicas {max(1, args.replicas)}"
             + (f" --browser {args.browser}" if args.browser else "")
             + " --write`. Each app replica is one Streamlit server on 127.0.0.1; concurrent "
@@ -152,9 +162,10 @@ def main() -> int:
             + (
                 "Closed loop with zero think time: each session sends its next change as soon "
                 "as the last rerun ends, a worst case for 20 people. "
-                if not args.think
-                else f"Each session waits about {args.think:g} s (a person reading) before "
-                "each change. "
+                if not mean_think
+                else f"Each session waits about {mean_think:g} s (a person reading) before "
+                "each action. Overload must degrade (slower reruns) and never error: the error "
+                "row must read 0 / 0. "
             )
             + "Streamlit runs every session's script in threads of one Python process, so a "
             "replica serves at most one core's reruns per second and the p95 is mostly "

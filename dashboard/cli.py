@@ -27,6 +27,7 @@ import argparse
 import importlib
 import json
 import math
+import signal
 import subprocess
 import sys
 from importlib import resources
@@ -34,10 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models.errors import cut_values
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.scenario import Scenario, effective_params_billion, resolve_scenario
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
@@ -54,7 +57,7 @@ COMMAND_MODULES: list[str] = [
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
-        sys.stderr.write(f"goodput: {message}\n")
+        sys.stderr.write(f"goodput: {cut_values(message)}\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -452,16 +455,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: temporary files are removed
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # `kill` (SIGTERM) unwinds too, so no temporary file is left behind
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (e.g. called from a server)
+        previous = None
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except ValidationError as exc:
         sys.stderr.write(f"goodput: {exc}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `goodput instances | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: quietly, with the shell's status for SIGINT
+        sys.stderr.write("goodput: interrupted\n")
+        return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ the model asks the user for the value rather than inventing one.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -75,9 +76,53 @@ _TEXT = {
 _COLUMNS = [f.name for f in fields(Instance)]
 
 
-def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
-    """Parse catalog CSV text into ``{instance name: Instance}``."""
-    out: dict[str, Instance] = {}
+class Catalog(dict[str, Instance]):
+    """``{instance name: Instance}`` as loaded; an unknown name is a clear error.
+
+    Wherever a scenario meets the catalog (``catalog[scenario["cluster.instance"]]``), a
+    name the catalog lacks raises a ValidationError naming ``cluster.instance`` and the
+    allowed names, instead of a bare KeyError (a traceback on the command line).
+    """
+
+    def __missing__(self, name: str) -> Instance:
+        raise unknown_instance(name, self)
+
+
+def unknown_instance(name: object, catalog: Mapping[str, Instance]) -> ValidationError:
+    """The error for an instance name the catalog lacks (names the allowed ones)."""
+    return ValidationError(
+        "cluster.instance",
+        f"{str(name)[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+    )
+
+
+def check_instance(name: object, catalog: Mapping[str, Instance]) -> Instance:
+    """The catalog row of ``name``; a ValidationError naming cluster.instance if unknown.
+
+    Links, uploads and the command line call it where a scenario meets the catalog, so a
+    bad name is reported rather than replaced by another instance.
+    """
+    if not isinstance(name, str) or name not in catalog:
+        raise unknown_instance(name, catalog)
+    return catalog[name]
+
+
+#: Figures the models divide by or scale with: zero or less is a typo, not a spec.
+_POSITIVE = (
+    "accel_memory_GB",
+    "hbm_TBps",
+    "bf16_dense_tflops",
+    "fp8_dense_tflops",
+    "max_matmul_fraction",
+    "scaleup_GBps",
+    "efa_gbps",
+    "usd_per_hour",
+)
+
+
+def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
+    """Parse catalog CSV text into ``{instance name: Instance}`` (a :class:`Catalog`)."""
+    out = Catalog()
     records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
     for rowno, kw in records:
         for col in _INT:
@@ -87,6 +132,20 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
                     f"{origin} row {rowno}, column {col}", f"{x:g} must be a whole number >= 1"
                 )
             kw[col] = None if x is None else int(x)
+        for col in _POSITIVE:
+            x = kw[col]
+            if x is not None and not x > 0:
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}",
+                    f"{x:g} must be a number > 0 (leave the cell empty if it is unknown)"
+                    if col in _OPTIONAL
+                    else f"{x:g} must be a number > 0",
+                )
+        if kw["max_matmul_fraction"] is not None and kw["max_matmul_fraction"] > 1:
+            raise ValidationError(
+                f"{origin} row {rowno}, column max_matmul_fraction",
+                f"{kw['max_matmul_fraction']:g} must be in (0, 1] (a fraction of peak)",
+            )
         inst = Instance(**kw)  # type: ignore[arg-type]
         if not 0.0 < inst.mfu_default <= 1.0:
             raise ValidationError(f"{origin} row {rowno}, column mfu_default", "must be in (0, 1]")
@@ -110,7 +169,7 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
     return out
 
 
-def load_catalog(path: str | Path | None = None) -> dict[str, Instance]:
+def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``."""
     p = Path(path or os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG)
     text = read_text_file(p, MAX_CATALOG_BYTES)

@@ -922,8 +922,8 @@ def cost_step(
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
         cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
-        cost_to_train_spares_usd=days * spare,
-        cost_to_train_storage_usd=days * storage,
+        cost_to_train_spares_usd=_times_days(days, spare),
+        cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total,
         loss_usd_per_day={
             name: minutes / MINUTES_PER_DAY * cluster
@@ -985,3 +985,11 @@ __all__ = [
     "step_time",
     "storage_cost",
 ]
+
+
+def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
+    """days x USD/day where nothing per day costs nothing, even over a run that never ends
+    (days = inf would give inf x 0 = nan)."""
+    usd = np.asarray(usd_per_day, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(usd == 0.0, 0.0, days * usd)

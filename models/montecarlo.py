@@ -63,18 +63,29 @@ from typing import Any
 import numpy as np
 
 from ._tools import MINUTES_PER_DAY
+from .budget import MAX_SECONDS, Budget, BudgetExceeded
 from .chain import spot_level1_survives
 from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
 from .fields import FIELDS
 from .recovery import draw_stage
 
-#: Limits of one simulation call (the CLI and the dashboard enforce them before running).
+#: Limits of one simulation call: checked before it starts (:func:`check_size`, which
+#: predicts the work) and while it runs (a :class:`~models.budget.Budget`).
 MAX_TRIALS = 1_000_000
 MAX_DAYS = 3650.0
+MIN_DAYS = 1.0 / 24.0  # one hour: a shorter window sees almost no failure or checkpoint
 MAX_EXPECTED_EVENTS = 400_000_000
 MAX_WALL_FACTOR = 4.0
-MAX_NODE_TRIALS_WEIBULL = 2_000_000_000  # per-node renewal draws (trials × nodes)
+MAX_BYTES = 2.0e9  # predicted memory of one call
+WEIBULL_CHUNK_DRAWS = 20_000_000  # per-node renewal draws held at once (chunks shrink)
+SPARE_CHUNK_CELLS = 25_000_000  # repair ring-buffer cells held at once (chunks shrink)
+#: Cost model of :func:`estimate_work` [s], measured on one core (bench/bench_montecarlo.py)
+SEC_PER_PASS = 1.3e-4  # one pass of the event loop over a chunk (numpy call overhead)
+SEC_PER_PASS_WEIBULL = 2.4e-4
+SEC_PER_EVENT = 1.5e-6  # one event of one trial
+SEC_PER_EVENT_PER_SPARE_SLOT = 6e-9  # spare bookkeeping, per slot of the repair buffer
+SEC_PER_WEIBULL_DRAW = 3e-7
 
 TIMELINE_EVENTS = (
     "start",
@@ -402,52 +413,266 @@ def _stderr(x: np.ndarray) -> float:
 
 
 # ---------------------------------------------------------------------- validation
-def check_size(
-    trials: Any, days: Any, inputs: Any = None, max_events: float = MAX_EXPECTED_EVENTS
-) -> None:
-    """Raise ValidationError (naming ``trials``/``days``) for sizes we refuse to run.
+@dataclass(frozen=True)
+class WorkEstimate:
+    """The work a simulation call is predicted to do, before it starts.
 
-    ``inputs`` (flat inputs or :class:`SimulationParams`) adds the scenario-dependent limits:
-    expected events (at most ``max_events``, counted as if every run took
-    MAX_WALL_FACTOR x days) and per-node Weibull draws.
+    ``seconds`` follows a cost model measured on one core of a 2-core development machine
+    (``bench/bench_montecarlo.py``): loop passes (one numpy pass over a chunk's trials for
+    each event, including the restarts of interrupted recoveries) plus per-trial events,
+    per-node Weibull draws and spare bookkeeping.  It is an estimate; the :class:`Budget`
+    checked inside the loops is the hard limit.
     """
+
+    trials: int
+    days: float
+    chunk_trials: int
+    chunks: int
+    wall_cap_days: float  # a run still unfinished at this wall time stops
+    wall_days: float  # expected wall time of one run (Daly's, at most the cap)
+    events_per_run: float
+    events: float
+    loop_passes: float  # sequential passes of the event loops, all chunks
+    weibull_draws: float
+    memory_bytes: float
+    seconds: float
+
+
+def _layout(
+    p: SimulationParams,
+    days: float,
+    work_days: float | None,
+    chunk_trials: int,
+    max_wall_factor: float,
+) -> tuple[float, int, float, int]:
+    """(horizon [min], work segments, wall-time cap [min], trials per chunk) of a call."""
+    horizon = float(days) * MINUTES_PER_DAY
+    work_min = float(days if work_days is None else work_days) * MINUTES_PER_DAY
+    # work per minute of compute after stragglers and overheads
+    need = max(1, math.ceil(work_min / (p.seg_compute * p.work_factor) - 1e-9))
+    cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
+    chunk = int(max(1, chunk_trials))
+    if p.weibull_shape != 1.0:
+        chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
+        if p.node_rate_per_min > 0:  # renewals up to the cap, per trial
+            per_trial = p.nodes * (1.0 + p.node_rate_per_min * cap)
+            chunk = max(1, min(chunk, int(WEIBULL_CHUNK_DRAWS // per_trial)))
+    if p.spares > 0:  # the repair ring buffer holds spares + 2 x correlated nodes per trial
+        chunk = max(1, min(chunk, SPARE_CHUNK_CELLS // _spare_slots(p)))
+    return horizon, need, cap, chunk
+
+
+def _spare_slots(p: SimulationParams) -> int:
+    return p.spares + max(64, 2 * p.corr_nodes)
+
+
+def estimate_work(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    *,
+    work_days: float | None = None,
+    chunk_trials: int = 10_000,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+) -> WorkEstimate:
+    """Predict events, loop passes, memory and seconds of a call (see :class:`WorkEstimate`).
+
+    With job failures at rate λ (node failures plus fabric failures past the timeout),
+    stalls at rate s, recovery time R and an expected wall time T per run (work / Daly's
+    goodput, at most the wall-time cap): events per run ≈ λT(2 − q) + 2sT(1 − q), where
+    q = 1 − e^{−λR} is the share of failures that strike during a recovery (each restarts
+    it) and 1 − q the share of time up (stalls strike only then).  Loop passes per chunk of
+    n trials ≈ (λ + s)(1 − q)·T' + λT'·(1 + (1 − q)·ln n / (−ln q)) with
+    T' = min(cap, 2T): the recovery loop runs until the longest chain of
+    restarts in the chunk ends (the expected maximum of n geometric chains).
+    """
+    _, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
+    n = min(chunk, trials)
+    chunks = math.ceil(trials / chunk)
+    lam = p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.spot_rate_per_min
+    s = p.stall_rate_per_min
+    g = p.goodput_analytic
+    work = need * p.seg_compute
+    wall = min(cap, work / g) if math.isfinite(g) and g > 0 else cap
+    wall_seq = min(cap, 2.0 * wall)
+    recovery = max(0.0, p.detection + p.replacement + p.restart + p.restore)
+    a = math.exp(-lam * recovery)  # share of failures whose recovery ends uninterrupted
+    events_per_run = lam * wall * (1.0 + a) + 2.0 * s * wall * a + 1.0
+    if a >= 1.0:
+        chain = 1.0
+    elif a <= 0.0:
+        chain = 1.0 + math.log(max(n, 1))
+    else:
+        chain = 1.0 + a * math.log(max(n, 1)) / -math.log1p(-a)
+    passes = chunks * ((lam + s) * a * wall_seq + lam * wall_seq * chain + 1.0)
+    weibull = p.weibull_shape != 1.0 and p.node_rate_per_min > 0
+    draws = trials * p.nodes * (1.0 + p.node_rate_per_min * cap) if weibull else 0.0
+    slots = _spare_slots(p) if p.spares > 0 else 0
+    memory = trials * (3.0 * max(2, grid_points) + 12.0) * 8.0
+    memory += n * slots * 16.0
+    if weibull:
+        memory += n * p.nodes * (24.0 + 40.0 * (1.0 + p.node_rate_per_min * cap))
+    per_pass = SEC_PER_PASS_WEIBULL if weibull else SEC_PER_PASS
+    seconds = (
+        passes * per_pass
+        + trials * events_per_run * (SEC_PER_EVENT + slots * SEC_PER_EVENT_PER_SPARE_SLOT)
+        + draws * SEC_PER_WEIBULL_DRAW
+    )
+    return WorkEstimate(
+        trials=int(trials),
+        days=float(days),
+        chunk_trials=chunk,
+        chunks=chunks,
+        wall_cap_days=cap / MINUTES_PER_DAY,
+        wall_days=wall / MINUTES_PER_DAY,
+        events_per_run=events_per_run,
+        events=trials * events_per_run,
+        loop_passes=passes,
+        weibull_draws=draws,
+        memory_bytes=memory,
+        seconds=seconds,
+    )
+
+
+def _check_trials_days(trials: Any, days: Any) -> float:
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer):
-        raise ValidationError("trials", f"{trials!r} is not an integer in [1, {MAX_TRIALS:,}]")
+        raise ValidationError("trials", f"{trials!r:.80} is not an integer in [1, {MAX_TRIALS:,}]")
     if not 1 <= trials <= MAX_TRIALS:
         raise ValidationError(
             "trials", f"{trials} is out of range (an integer in [1, {MAX_TRIALS:,}])"
         )
+    allowed = f"a number of days in [{MIN_DAYS:.4g}, {MAX_DAYS:g}]"
     try:
         d = float(days)
-    except (TypeError, ValueError):
-        raise ValidationError("days", f"{days!r} is not a number in (0, {MAX_DAYS:g}]") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationError("days", f"{days!r:.80} is not {allowed}") from None
     if not (math.isfinite(d) and 0 < d <= MAX_DAYS):
-        raise ValidationError("days", f"{days!r} is out of range (a number in (0, {MAX_DAYS:g}])")
+        raise ValidationError("days", f"{days!r:.80} is out of range ({allowed})")
+    if d < MIN_DAYS:
+        raise ValidationError(
+            "days",
+            f"{d:g} is too short ({allowed}: a window under an hour sees almost no failure, "
+            "recovery or checkpoint, so its goodput would read close to 100%)",
+        )
+    return d
+
+
+def _fits(est: WorkEstimate, max_events: float, max_seconds: float) -> bool:
+    return est.events <= max_events and est.seconds <= max_seconds and est.memory_bytes <= MAX_BYTES
+
+
+def _largest(ok: Callable[[float], bool], lo: float, hi: float, integer: bool) -> float | None:
+    """Largest x in [lo, hi] with ok(x) (ok is monotone: true up to some x), or None."""
+    if not ok(lo):
+        return None
+    for _ in range(60):
+        if (hi - lo <= 1) if integer else (hi - lo <= 1e-3 * hi):
+            break
+        mid = (lo + hi) // 2 if integer else (lo + hi) / 2.0
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
+
+
+def _drivers(p: SimulationParams, est: WorkEstimate) -> str:
+    """The scenario fields that make a run long, most important first (for messages)."""
+    parts, long_runs = [], []
+    node_per_day = p.nodes * p.node_rate_per_min * MINUTES_PER_DAY
+    if node_per_day > 0:
+        parts.append(
+            f"{node_per_day:,.4g} failures/day (cluster.nodes x "
+            "reliability.node_failure_rate_per_day)"
+        )
+    fabric = (p.extra_rate_per_min + p.stall_rate_per_min) * MINUTES_PER_DAY
+    if fabric > 0:
+        parts.append(f"{fabric:,.4g} fabric events/day (network.fabric_events_per_day)")
+    if est.wall_days >= est.wall_cap_days * 0.999 and est.wall_cap_days > est.days:
+        long_runs.append(f"runs with goodput near 0 go on to the {est.wall_cap_days:.3g}-day cap")
+    elif p.seg_save > p.seg_compute:
+        long_runs.append("saves longer than the interval (checkpoint.save_seconds)")
+    if est.weibull_draws > 0:
+        parts.append("per-node Weibull renewals (reliability.weibull_shape)")
+    if p.spares > 0 and _spare_slots(p) > 1000:
+        parts.append("repair bookkeeping (cluster.spare_nodes, checkpoint.correlated_nodes)")
+    return "; ".join(parts[:2] + long_runs) or "this scenario"
+
+
+def _over(est: WorkEstimate, max_events: float, max_seconds: float) -> str:
+    """What the predicted work exceeds, e.g. '~58 s (limit 5 s)'."""
+    out = []
+    if est.seconds > max_seconds:
+        out.append(f"~{est.seconds:,.2g} s (limit {max_seconds:g} s)")
+    if est.events > max_events:
+        out.append(f"~{est.events:,.2g} events (limit {max_events:.2g})")
+    if est.memory_bytes > MAX_BYTES:
+        out.append(f"~{est.memory_bytes / 1e9:.2g} GB (limit {MAX_BYTES / 1e9:g} GB)")
+    return ", ".join(out)
+
+
+def check_size(
+    trials: Any,
+    days: Any,
+    inputs: Any = None,
+    max_events: float = MAX_EXPECTED_EVENTS,
+    *,
+    max_seconds: float = MAX_SECONDS,
+    work_days: float | None = None,
+    chunk_trials: int = 10_000,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+) -> WorkEstimate | None:
+    """Raise ValidationError for sizes we refuse to run; else return the predicted work.
+
+    Without ``inputs`` only ``trials`` (an integer in [1, MAX_TRIALS]) and ``days`` (in
+    [MIN_DAYS, MAX_DAYS]) are checked.  ``inputs`` (flat inputs or :class:`SimulationParams`)
+    adds the scenario: the window must hold one checkpoint interval and its save, and the
+    predicted work (:func:`estimate_work`) must stay within ``max_events`` events,
+    ``max_seconds`` seconds and MAX_BYTES of memory.  A refusal names ``trials`` or
+    ``days`` with the nearest allowed value, or the scenario fields that make even one
+    short run too large.
+    """
+    d = _check_trials_days(trials, days)
     if inputs is None:
-        return
+        return None
     p = inputs if isinstance(inputs, SimulationParams) else params_from_inputs(inputs)
-    per_day = (
-        p.nodes * p.node_rate_per_min
-        + p.extra_rate_per_min
-        + p.stall_rate_per_min
-        + p.spot_rate_per_min
-    ) * MINUTES_PER_DAY
-    # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
-    expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
-    if expected > max_events:
-        most = max(1, int(max_events / (d * MAX_WALL_FACTOR * per_day * 2.0)))
+    segment = p.seg_compute + p.seg_save
+    if d * MINUTES_PER_DAY < segment:
         raise ValidationError(
-            "trials",
-            f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day would be ~{expected:.3g} "
-            f"events, over the limit of {max_events:.0e} (allowed: an integer in "
-            f"[1, {min(most, MAX_TRIALS):,}] for {d:g} days of this scenario)",
+            "days",
+            f"{d:g} is shorter than one checkpoint interval and its save ({segment:.4g} min "
+            f"= {segment / MINUTES_PER_DAY:.4g} days: checkpoint.interval_minutes + "
+            "checkpoint.save_seconds); a shorter window sees no save and no rework "
+            f"(allowed: days >= {segment / MINUTES_PER_DAY:.4g})",
         )
-    if p.weibull_shape != 1.0 and trials * p.nodes > MAX_NODE_TRIALS_WEIBULL:
+    kw = {
+        "work_days": work_days,
+        "chunk_trials": chunk_trials,
+        "grid_points": grid_points,
+        "max_wall_factor": max_wall_factor,
+    }
+    est = estimate_work(p, int(trials), d, **kw)
+    if _fits(est, max_events, max_seconds):
+        return est
+    min_days = max(MIN_DAYS, segment / MINUTES_PER_DAY)
+
+    def ok_trials(t: float) -> bool:
+        return _fits(estimate_work(p, int(t), d, **kw), max_events, max_seconds)
+
+    def ok_days(x: float) -> bool:
+        return _fits(estimate_work(p, int(trials), x, **kw), max_events, max_seconds)
+
+    most_trials = _largest(ok_trials, 1, int(trials), integer=True)
+    most_days = _largest(ok_days, min_days, d, integer=False) if d > min_days else None
+    what = f"{int(trials):,} trials x {d:g} days would take {_over(est, max_events, max_seconds)}"
+    why = _drivers(p, est)
+    if most_trials is not None and most_trials >= 1:
+        alt = f" or days <= {most_days:.3g}" if most_days else ""
         raise ValidationError(
-            "trials",
-            f"{trials:,} trials x {p.nodes:,} nodes of per-node Weibull renewals exceeds "
-            f"{MAX_NODE_TRIALS_WEIBULL:.0e}; lower trials (or set reliability.weibull_shape=1)",
+            "trials", f"{what}: {why} (allowed: trials <= {int(most_trials):,}{alt})"
         )
+    if most_days is not None:
+        raise ValidationError("days", f"{what}: {why} (allowed: days <= {most_days:.3g})")
+    raise ValidationError("days", f"{what} even for 1 trial: {why} (lower these scenario fields)")
 
 
 # ---------------------------------------------------------------------- random helpers
@@ -476,6 +701,7 @@ def weibull_failure_times(
     shape: float,
     horizon_min: float,
     rng: np.random.Generator,
+    budget: Budget | None = None,
 ) -> np.ndarray:
     """Node failure times of ``nodes`` stationary Weibull renewal processes per trial.
 
@@ -483,6 +709,7 @@ def weibull_failure_times(
     gap is 1/rate; scale = mean / Γ(1 + 1/k).  The first gap is the equilibrium
     forward-recurrence time U·L with L length-biased: (L/scale)^k ~ Gamma(1 + 1/k), so the
     expected count in [0, H] is exactly nodes·rate·H (renewal theory, Cox 1962).
+    ``budget`` is checked on every round of renewals.
     """
     if rate_per_min <= 0:
         return np.full((n_trials, 1), np.inf)
@@ -494,6 +721,8 @@ def weibull_failure_times(
     all_t, all_id = [times], [trial_ids]
     cur, cur_id = times, trial_ids
     while cur.size:
+        if budget is not None:
+            budget.check()
         cur = cur + scale * rng.weibull(shape, cur.size)
         keep = cur < horizon_min
         cur, cur_id = cur[keep], cur_id[keep]
@@ -515,8 +744,11 @@ def weibull_failure_times(
 class _Chunk:
     """State of one chunk of trials; arrays indexed by local trial number."""
 
-    def __init__(self, p: SimulationParams, n: int, rng, horizon, work_segments, grid, cap):
+    def __init__(
+        self, p: SimulationParams, n: int, rng, horizon, work_segments, grid, cap, budget=None
+    ):
         self.p, self.n, self.rng = p, n, rng
+        self.budget: Budget | None = budget  # checked on every pass of the event loops
         self.horizon, self.cap, self.grid = horizon, cap, grid
         self.need = work_segments
         self.t = np.zeros(n)
@@ -543,7 +775,7 @@ class _Chunk:
         self.ptr = None
         if p.weibull_shape != 1.0 and p.node_rate_per_min > 0:
             self.weib = weibull_failure_times(
-                n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng
+                n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng, budget
             )
             self.ptr = np.zeros(n, dtype=np.int64)
         # features beyond the defaults draw from their own stream (the default path's draws
@@ -552,7 +784,7 @@ class _Chunk:
         self.lam_node = p.nodes * p.node_rate_per_min
         self.use_spares = p.spares > 0
         if self.use_spares:
-            self.kb = p.spares + max(64, 2 * p.corr_nodes)
+            self.kb = _spare_slots(p)
             self.buf = np.full((n, self.kb), -np.inf)
             self.wp = np.zeros(n, dtype=np.int64)
         self.timeline: list[tuple[str, float]] | None = None
@@ -665,13 +897,23 @@ class _Chunk:
             in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
             use_spare = p.spares - in_rep >= q
             base = np.where(use_spare, p.swap, p.replacement)
-            for i in range(int(q.max())):
-                sel = (q > i) & ~in_process  # an in-process restart keeps its nodes
-                ii = idx[sel]
-                self.buf[ii, self.wp[ii] % self.kb] = tf[sel] + _lognormal_sigma(
-                    rng, p.repair_minutes, p.repair_sigma, ii.size
-                )
-                self.wp[ii] += 1
+            # every failed node goes to repair (an in-process restart keeps its nodes): one
+            # draw per node, in the order of a loop over node i = 0..q-1 of every failure (one
+            # call: the same stream, no Python loop)
+            keep = ~in_process
+            ri, rtf, rcorr = idx[keep], tf[keep], np.asarray(corr)[keep]
+            n0 = ri.size
+            ci = ri[rcorr]
+            extra = (p.corr_nodes - 1) * ci.size
+            draws = _lognormal_sigma(rng, p.repair_minutes, p.repair_sigma, n0 + extra)
+            self.buf[ri, self.wp[ri] % self.kb] = rtf + draws[:n0]
+            if extra:
+                i = np.arange(1, p.corr_nodes)[:, None]
+                col = (self.wp[ci][None, :] + i) % self.kb
+                row = np.broadcast_to(ci[None, :], col.shape)
+                start = np.broadcast_to(rtf[rcorr][None, :], col.shape)
+                self.buf[row, col] = start + draws[n0:].reshape(col.shape)
+            self.wp[ri] += q[keep]
         else:
             use_spare = np.zeros(n, dtype=bool)
             base = np.full(n, p.replacement)
@@ -723,6 +965,8 @@ class _Chunk:
             a = np.flatnonzero(~self.done)
             if a.size == 0:
                 break
+            if self.budget is not None:
+                self.budget.check(self.events)
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
             tf, corr, node = self._next_failure(a, t0)
             if p.stall_rate_per_min > 0:
@@ -886,8 +1130,16 @@ class _Chunk:
             hit = t_next < start + dur
             t_end[pos[~hit]] = (start + dur)[~hit]
             self.events += int((~hit).sum())
+            # a recovery still interrupted past the wall-time cap never ends in time: the
+            # trial is unfinished whatever follows, so stop restarting it
+            past = hit & (t_next > self.cap)
+            if past.any():
+                t_end[pos[past]] = t_next[past]
+                hit &= ~past
             if not hit.any():
                 break
+            if self.budget is not None:
+                self.budget.check(self.events)
             self._consume(idx[hit], n_next[hit] & ~s_next[hit])
             self.spot[idx[hit & s_next]] += 1
             idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit] | s_next[hit]
@@ -971,6 +1223,7 @@ def simulate_inputs(
     grid_points: int = 61,
     max_wall_factor: float = MAX_WALL_FACTOR,
     record_timeline: bool = True,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """Simulate ``trials`` training runs from the flat inputs of ``models.resolve_inputs``.
 
@@ -989,6 +1242,11 @@ def simulate_inputs(
     grid_points : points of the goodput-over-time grid in [0, days].
     max_wall_factor : a run still unfinished after this × work_days of wall time stops
         (its time to finish is NaN).
+    budget : the :class:`~models.budget.Budget` of the call (default: MAX_SECONDS of wall
+        time and MAX_EXPECTED_EVENTS events).  The predicted work must fit in it before the
+        simulation starts (:func:`check_size`), and it is checked on every pass of the
+        event loops; past it the call stops with a ValidationError naming ``trials`` or
+        ``days`` and the nearest allowed value.
 
     Examples
     --------
@@ -1009,6 +1267,7 @@ def simulate_inputs(
         grid_points=grid_points,
         max_wall_factor=max_wall_factor,
         record_timeline=record_timeline,
+        budget=budget,
     )
 
 
@@ -1026,6 +1285,7 @@ def simulate_params(
     record_timeline: bool = True,
     chunks: Sequence[int] | None = None,
     keep_work_grid: bool = False,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """:func:`simulate_inputs` from ready :class:`SimulationParams` (same keywords).
 
@@ -1035,19 +1295,32 @@ def simulate_params(
     put chunks run separately back together (e.g. one cached call per chunk behind a
     progress bar).
     """
-    check_size(trials, days, p)
-    wd = float(days if work_days is None else work_days)
+    try:
+        wd = float(days if work_days is None else work_days)
+    except (TypeError, ValueError):
+        wd = math.nan
     if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
-        raise ValidationError("work_days", f"{work_days!r} is out of range (0, {MAX_DAYS:g}]")
-    gen = np.random.default_rng(rng)
-    horizon = float(days) * MINUTES_PER_DAY
-    work_min = wd * MINUTES_PER_DAY
+        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+    budget = budget if budget is not None else Budget()
+    est = check_size(
+        trials,
+        days,
+        p,
+        min(budget.max_events, MAX_EXPECTED_EVENTS),
+        max_seconds=budget.max_seconds,
+        work_days=work_days,
+        chunk_trials=chunk_trials,
+        grid_points=grid_points,
+        max_wall_factor=max_wall_factor,
+    )
+    try:
+        gen = np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            "seed", f"{rng!r:.80} is not a seed (a non-negative integer or a numpy Generator)"
+        ) from None
+    horizon, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
     f = p.work_factor  # work per minute of compute after stragglers and overheads
-    need = max(1, math.ceil(work_min / (p.seg_compute * f) - 1e-9))
-    cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
-    chunk = int(max(1, chunk_trials))
-    if p.weibull_shape != 1.0:
-        chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
     n_chunks = math.ceil(trials / chunk)
     children = gen.spawn(n_chunks)
     grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
@@ -1056,12 +1329,17 @@ def simulate_params(
     done = 0
     events = checkpoints = 0
     selected = range(n_chunks) if chunks is None else sorted(set(chunks))
+    budget.start()
     for ci in selected:
         if not 0 <= ci < n_chunks:
             raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
         n = min(chunk, trials - ci * chunk)
-        ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
-        ch.run(record_timeline and ci == 0)
+        try:
+            ch = _Chunk(p, n, children[ci], horizon, need, grid, cap, budget)
+            ch.run(record_timeline and ci == 0)
+        except BudgetExceeded as exc:
+            raise _stopped(exc, budget, est, int(trials), float(days)) from None
+        budget.events_before += ch.events
         if f != 1.0:
             ch.gw *= f
         if ci == 0 and ch.timeline is not None:
@@ -1104,6 +1382,34 @@ def simulate_params(
         params=p,
         work_grid_minutes=gw if keep_work_grid else None,
         spot_interruptions=np.concatenate([c.spot for c in parts]),
+    )
+
+
+def _stopped(
+    exc: BudgetExceeded, budget: Budget, est: WorkEstimate | None, trials: int, days: float
+) -> BudgetExceeded:
+    """The budget error of a stopped run, with the nearest size that would fit its budget."""
+    done = max(budget.spent_events, 1)
+    predicted = est.events if est is not None else float(done)
+    by_time = budget.elapsed / budget.max_seconds
+    by_events = done / budget.max_events
+    limit = (
+        f"its time budget of {budget.max_seconds:g} s"
+        if by_time >= by_events
+        else f"its budget of {budget.max_events:.2g} events"
+    )
+    projected = max(predicted / done, 1.0) * max(by_time, by_events)  # whole run, in budgets
+    scale = 0.8 / projected if projected > 0 else 0.0
+    if trials * scale >= 1:
+        hint, name = f"about trials <= {int(trials * scale):,}", "trials"
+    elif days * scale >= MIN_DAYS:
+        hint, name = f"about days <= {days * scale:.3g} at 1 trial", "days"
+    else:
+        hint, name = "lower the failure and stall rates or the recovery times", "days"
+    return BudgetExceeded(
+        name,
+        f"{trials:,} trials x {days:g} days stopped at {limit} after {done:,} events "
+        f"(~{predicted:,.2g} predicted; allowed: {hint})",
     )
 
 

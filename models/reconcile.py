@@ -50,7 +50,7 @@ from .errors import ValidationError
 from .evaluate import Comparison, Evaluation, compare, evaluate
 from .fields import FIELDS
 from .fitting import poisson_rate_ci
-from .montecarlo import SimulationResult, check_size, simulate
+from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
 from .scenario import Scenario
 from .timeline import BUCKETS, RunMeasurement, Timeline, measure
@@ -374,7 +374,7 @@ class Reconciliation:
     overrides: dict[str, Any]
     notes: tuple[str, ...]
     evaluation: Evaluation
-    simulation: SimulationResult
+    simulation: SimulationResult | None
     seed: int
     what_if: WhatIf | None = None
     extra: dict[str, Any] = field(default_factory=dict)
@@ -441,11 +441,11 @@ class Reconciliation:
             "run_nodes_source": f.nodes_source,
             "measured_goodput": m.goodput,
             "predicted_goodput": self.predicted_goodput,
-            "predicted_goodput_p5": sim.goodput_percentile(5),
-            "predicted_goodput_p95": sim.goodput_percentile(95),
-            "predicted_goodput_mc_mean": sim.goodput_mean,
+            "predicted_goodput_p5": sim.goodput_percentile(5) if sim else None,
+            "predicted_goodput_p95": sim.goodput_percentile(95) if sim else None,
+            "predicted_goodput_mc_mean": sim.goodput_mean if sim else None,
             "prediction_minus_measured": self.predicted_goodput - m.goodput,
-            "monte_carlo_trials": sim.trials,
+            "monte_carlo_trials": sim.trials if sim else 0,
             "monte_carlo_seed": self.seed,
             "run_wall_hours": wall_h,
             "run_productive_hours": prod_h,
@@ -481,9 +481,13 @@ class Reconciliation:
     def goodput_over_time(self) -> dict[str, np.ndarray]:
         """Measured cumulative goodput and the Monte Carlo bands on the simulation's grid.
 
-        Keys: ``hours`` (elapsed), ``measured``, ``p5``, ``p25``, ``p50``, ``p75``, ``p95``.
+        Keys: ``hours`` (elapsed), ``measured``, ``p5``, ``p25``, ``p50``, ``p75``, ``p95``;
+        only ``hours`` and ``measured`` when the run was too short to simulate.
         """
         sim = self.simulation
+        if sim is None:
+            hours, measured = self.measurement.goodput_over_time()
+            return {"hours": hours, "measured": measured}
         hours = sim.grid_days[1:] * 24.0
         _, measured = self.measurement.goodput_over_time(sim.grid_days.size)
         out = {"hours": hours, "measured": measured}
@@ -598,20 +602,28 @@ def reconcile(
     label = f"Fitted to {source}"
     fitted, changed, notes = fitted_scenario(fit, base, catalog, name=label)
     ev = evaluate(fitted, catalog)
-    try:
-        check_size(trials, m.span_days)
-    except ValidationError as exc:
-        raise ValidationError(f"--{exc.field}", exc.message) from None
-    sim = simulate(
-        fitted,
-        trials,
-        m.span_days,
-        catalog=catalog,
-        rng=seed,
-        grid_points=grid_points,
-        record_timeline=False,
-        progress=progress,
-    )
+    sim = None
+    if m.span_days < MIN_DAYS:
+        notes = (
+            *notes,
+            f"No Monte Carlo band: the run lasted {m.span_days * 24 * 60:.1f} minutes, under "
+            "the simulator's one-hour floor (too short to see failures or checkpoints).",
+        )
+    else:
+        try:
+            check_size(trials, m.span_days)
+        except ValidationError as exc:
+            raise ValidationError(f"--{exc.field}", exc.message) from None
+        sim = simulate(
+            fitted,
+            trials,
+            m.span_days,
+            catalog=catalog,
+            rng=seed,
+            grid_points=grid_points,
+            record_timeline=False,
+            progress=progress,
+        )
     what_if = None
     if sets:
         candidate = fitted.with_overrides(list(sets)).replace(name=f"{label}, what-if")

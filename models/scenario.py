@@ -8,8 +8,10 @@ share one validation that names the field, the value and the allowed range.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,11 +19,50 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ._files import BOM, decode_utf8, read_capped
 from .errors import ValidationError
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
 META_KEYS = ("name", "description")
+#: Deepest nesting of arrays / inline tables (TOML) or lists / objects (``--set`` JSON)
+#: accepted; scenarios use none, and deeper input would exhaust the parsers' recursion.
+MAX_NESTING = 32
+#: Strings (TOML basic, literal and multi-line; JSON), comments, and brackets.
+_TOKENS = re.compile(
+    r'"""(?:\\.|[^\\])*?"""'
+    r"|'''.*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*"
+    r"|[\[\]{}]",
+    re.S,
+)
+
+
+def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
+    """Deepest nesting of ``[``/``{`` outside strings and comments (TOML or JSON text).
+
+    Stops counting once ``limit`` is passed (then returns ``limit + 1``).
+    """
+    depth = deepest = 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+        elif c in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _check_nesting(text: str, name: str) -> None:
+    if nesting_depth(text) > MAX_NESTING:
+        raise ValidationError(
+            name, f"nests arrays or tables more than {MAX_NESTING} levels deep (scenarios need 1)"
+        )
 
 
 def _check_value(f: Field, value: Any) -> Any:
@@ -157,9 +198,7 @@ class Scenario:
                 )
         for key, value in flat.items():
             if key not in FIELDS:
-                section = key.split(".", 1)[0]
-                known = ", ".join(f.name for f in SECTIONS.get(section, ()))
-                raise ValidationError(key, f"unknown field; [{section}] has: {known}")
+                raise ValidationError(key, _unknown_field_message(key))
             values[key] = _check_value(FIELDS[key], value)
         check_workload(values, given=set(flat))
         return cls(values=values, name=name, description=description)
@@ -172,30 +211,25 @@ class Scenario:
                 raise ValidationError(
                     "scenario file", f"{len(text):,} bytes is too large (at most 256 KiB)"
                 )
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValidationError(
-                    "scenario file", f"is not UTF-8 text (byte {exc.start})"
-                ) from None
+            text = decode_utf8(text, "scenario file")
+        text = text.removeprefix(BOM)  # editors on Windows save UTF-8 with a BOM
         if len(text) > MAX_TOML_BYTES:
             raise ValidationError("scenario file", "is too large (at most 256 KiB)")
         if not text.strip():
             raise ValidationError("scenario file", "is empty (expected TOML with [cluster] etc.)")
+        _check_nesting(text, "scenario file")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        except RecursionError:  # pragma: no cover - nesting_depth refuses this first
+            raise ValidationError("scenario file", "nests too deeply to be read") from None
         return cls.from_dict(data, base=base)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except OSError as exc:
-            raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
-        return cls.from_toml(raw)
+        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first)."""
+        return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
@@ -217,7 +251,7 @@ class Scenario:
                 continue
             if key not in FIELDS:
                 raise ValidationError(key, "unknown field; see `goodput evaluate --help`")
-            updates[key] = _parse_literal(raw)
+            updates[key] = _parse_literal(raw, key)
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
@@ -367,11 +401,12 @@ def _rebuild(values: dict, name: str, description: str) -> Scenario:
     return Scenario(values=values, name=name, description=description)
 
 
-def _parse_literal(raw: str) -> Any:
+def _parse_literal(raw: str, key: str = "--set") -> Any:
     text = raw.strip()
+    _check_nesting(text, key)
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 
@@ -383,6 +418,20 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, float):
         return repr(v)
     return json.dumps(str(v), ensure_ascii=False)
+
+
+def _unknown_field_message(key: str) -> str:
+    """'unknown field' plus the closest known names; the whole list when it is short."""
+    section, _, sub = key.partition(".")
+    names = [f.name for f in SECTIONS.get(section, ())]
+    if len(names) <= 12:
+        return f"unknown field; [{section}] has: " + ", ".join(names)
+    close = difflib.get_close_matches(sub, names, n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return (
+        f"unknown field; {hint}[{section}] has {len(names)} fields, "
+        "listed by `goodput evaluate --help`"
+    )
 
 
 from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
@@ -400,14 +449,32 @@ def load_preset(stem: str) -> Scenario:
     return Scenario.load(paths[stem])
 
 
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except OSError:  # e.g. a name longer than the file system allows
+        return False
+
+
 def resolve_scenario(ref: str | Path) -> Scenario:
     """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
     p = Path(ref)
-    if not p.exists() and str(ref) in preset_paths():
+    exists = _exists(p)
+    if not exists and str(ref) in preset_paths():
         return load_preset(str(ref))
-    if not p.exists() and p.suffix != ".toml" and "/" not in str(ref):
+    if not exists and p.suffix != ".toml" and "/" not in str(ref):
         raise ValidationError(
             str(ref),
-            "is neither a scenario file nor a preset; presets: " + ", ".join(preset_paths()),
+            "is neither a scenario file nor a preset; presets: " + _short_list(preset_paths()),
         )
     return Scenario.load(p)
+
+
+def _short_list(names, limit: int = 80) -> str:
+    """Comma-separated names, cut to about ``limit`` characters with a count of the rest."""
+    out: list[str] = []
+    for i, name in enumerate(names):
+        if len(", ".join([*out, name])) > limit:
+            return ", ".join(out) + f" and {len(names) - i} more (data/scenarios/)"
+        out.append(name)
+    return ", ".join(out)

@@ -734,6 +734,7 @@ def measure(tl: Timeline) -> RunMeasurement:
     recoveries: list[float] = []
     gaps: list[float] = []
     ck_steps: list[int] = []
+    rollbacks: list[tuple[int, int]] = []  # (executions so far, step restored) per restore
     fail_t: list[float] = []
     fail_i: list[int] = []
     save_step = -1
@@ -832,6 +833,8 @@ def measure(tl: Timeline) -> RunMeasurement:
             if phase != "restore":
                 raise bad(i, "restore_end needs a restore_start before it")
             restores.append(ti - phase_t)
+            if st[i] >= 0:
+                rollbacks.append((len(ex_step), st[i]))
             phase, phase_row = "step", rows[i]
             acc = 0.0
             safe_t = clean_since = ti
@@ -855,8 +858,17 @@ def measure(tl: Timeline) -> RunMeasurement:
     e_ = np.asarray(ex_end, dtype=float)
     # an execution of step k survives when every later execution is of a step after k: a
     # later step number <= k means a rollback past it (or the run ended before redoing it)
+    big = np.iinfo(np.int64).max
     later_min = np.minimum.accumulate(s[::-1])[::-1]
-    productive = s < np.r_[later_min[1:], np.iinfo(np.int64).max]
+    limit = np.r_[later_min[1:], big]
+    # a restore of step r discards every earlier execution of a step after r, even when the
+    # run never reaches those steps again (it failed or ended before redoing them)
+    cap = np.full(s.size, big, dtype=np.int64)
+    for n, r in rollbacks:
+        if n > 0:
+            cap[n - 1] = min(cap[n - 1], r + 1)
+    limit = np.minimum(limit, np.minimum.accumulate(cap[::-1])[::-1])
+    productive = s < limit
     if phase in ("down", "restore"):
         # the job ended without recovering: work since the last saved state is lost
         productive &= e_ <= safe_t

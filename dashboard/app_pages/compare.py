@@ -6,6 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
 from goodput_lab.dashboard.services import compare as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 
 current, _ = page_context.current("Compare scenarios")
@@ -35,9 +36,9 @@ def side(column, name: str):
                 st.info("Upload a scenario file for this side.")
                 return None
             try:
-                upload = state.load_upload(f.name, f.getvalue())
+                upload = state.load_upload(f.name, f.getvalue(), cache.catalog())
             except ValidationError as exc:
-                st.error(f"Could not read the uploaded scenario — {exc}")
+                st.error(f"Could not read the uploaded scenario — {plain(exc)}")
                 return None
         edits = st.text_area(
             "Edits", key=f"cmp:{name}:edits", height=80, placeholder="e.g. cluster.spare_nodes = 8"
@@ -45,10 +46,10 @@ def side(column, name: str):
         try:
             scenario = svc.build(source, current, upload, edits)
         except ValidationError as exc:
-            st.error(f"Please fix this edit — {exc}")
+            st.error(f"Please fix this edit — {plain(exc)}")
             return None
         if scenario is not None:
-            st.caption(scenario.name)
+            st.caption(plain(scenario.name))
         return scenario
 
 
@@ -60,7 +61,7 @@ if baseline is None or candidate is None:
 try:
     cmp = cache.comparison(baseline, candidate)
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 s = svc.savings(cmp)

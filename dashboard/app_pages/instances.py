@@ -15,6 +15,7 @@ from goodput_lab.dashboard.components import deadline as deadline_control
 from goodput_lab.dashboard.components import persist
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.scenario import effective_params_billion
 
@@ -75,14 +76,16 @@ with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded
             if inst.usd_per_hour is not None
             else "no public price"
         )
-        row[3].caption(f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({inst.source_mfu})")
+        row[3].caption(
+            f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({plain(inst.source_mfu)})"
+        )
 
 try:
     ranking = cache.instance_ranking(
         scenario, deadline, tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
     )
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 df = svc.table(ranking)
 

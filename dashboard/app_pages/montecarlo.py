@@ -8,24 +8,29 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
 from goodput_lab.dashboard.services import montecarlo as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+from goodput_lab.models.budget import Budget, Cancelled
 from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
-PAGE_MAX_EVENTS = 20e6  # keeps one page run to a few seconds; the CLI allows more
+#: One page run: predicted before and enforced during (the CLI allows more).  Counted in CPU
+#: seconds of the page's thread, so a busy server slows a run down instead of stopping it;
+#: a visitor who leaves or changes an input cancels it.
+PAGE_MAX_SECONDS = 10.0
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={SimulationParams: hash})
-def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int):
+def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int, _budget=None):
     """One chunk, cached on the simulator's inputs only (an unrelated slider reuses it)."""
     start = time.perf_counter()
-    return svc.run_chunk(p, trials, days, seed, chunk), time.perf_counter() - start
+    return svc.run_chunk(p, trials, days, seed, chunk, _budget), time.perf_counter() - start
 
 
 scenario, ev = page_context.current("Monte Carlo")
 
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
+    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} nodes: thousands of simulated runs "
     "(failures, recoveries, spares, checkpoint tiers, fabric stalls) next to the analytic "
     "expectation (Daly 2006)."
 )
@@ -44,15 +49,31 @@ seed = c3.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1
 
 try:
     params = svc.params(scenario, cache.catalog())
-    check_size(int(trials), float(days), params, max_events=PAGE_MAX_EVENTS)
+    check_size(
+        int(trials),
+        float(days),
+        params,
+        max_seconds=PAGE_MAX_SECONDS,
+        chunk_trials=svc.chunk_size(int(trials)),
+    )
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 bar = st.progress(0.0, text="Simulating…")
 parts, seconds = [], 0.0
+budget = Budget(
+    max_seconds=PAGE_MAX_SECONDS, cancel=page_context.run_cancelled(), clock=time.thread_time
+)
 for i in range(svc.n_chunks(int(trials))):
-    part, sec = _chunk(params, int(trials), float(days), int(seed), i)
+    try:
+        part, sec = _chunk(params, int(trials), float(days), int(seed), i, budget)
+    except Cancelled:
+        st.stop()  # Streamlit asked this run to stop or rerun: nothing to show
+    except ValidationError as exc:
+        bar.empty()
+        st.error(f"This simulation was stopped — {plain(exc)}")
+        st.stop()
     parts.append(part)
     seconds += sec
     done = sum(r.trials for r in parts)

@@ -11,6 +11,7 @@ from goodput_lab.dashboard.charts.network import (
     scaling_efficiency_chart,
 )
 from goodput_lab.dashboard.services import network as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current("Network")
 m = ev.metrics
@@ -22,7 +23,7 @@ fabric = (
     else f"{ev.instance.efa_gbps:,.0f} Gb/s per node (catalog)"
 )
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
+    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} × {ev.instance.instance}, "
     f"{m['model_parameters_billion']:,.0f}B parameters, TP {scenario['workload.tensor_parallel']}"
     f", PP {scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}"
     f"; scale-out {fabric}"

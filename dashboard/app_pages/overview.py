@@ -6,6 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.services import overview as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current("Overview")
 m = ev.metrics
@@ -98,5 +99,5 @@ st.dataframe(
 
 st.subheader("Assumptions")
 if scenario.description:
-    st.caption(scenario.description)
+    st.caption(plain(scenario.description))
 st.dataframe(svc.assumptions_table(scenario, ev.instance, ev.price), hide_index=True)

@@ -8,6 +8,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.plan import completion_chart, cost_chart
 from goodput_lab.dashboard.services import plan as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.outputs import format_value, help_text
 
@@ -16,7 +17,7 @@ TRIAL_CHOICES = [200, 500, 1000, 2000, 5000]
 scenario, ev = page_context.current("Plan")
 
 st.caption(
-    f"{scenario.name} — {scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front "
+    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front "
     "for whole days whether the job is productive or not; a run that has not finished when it "
     "ends continues at a fallback price. From the Monte Carlo wall time to finish: the block "
     "each completion probability needs, and what a block really costs."

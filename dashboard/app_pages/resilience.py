@@ -6,13 +6,14 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
 from goodput_lab.dashboard.services import resilience as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.resilience import FEATURES
 
 scenario, ev = page_context.current("Resilience")
 
 st.caption(
-    f"{scenario.name}. Each rung adopts one more feature; its lost $/day counts goodput "
+    f"{plain(scenario.name)}. Each rung adopts one more feature; its lost $/day counts goodput "
     "losses plus the cost of every feature so far (spare nodes, detection compute, "
     "replicated state), so the rungs' savings add up to the whole ladder's. Every rung is a "
     "scenario: `goodput ladder` prints its settings. Mechanisms and sources: "

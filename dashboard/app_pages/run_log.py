@@ -115,9 +115,13 @@ c2.metric(
     delta=fv("prediction_minus_measured", d["prediction_minus_measured"]),
     delta_color="off",
     help="The analytic model on the fitted scenario; the change is against the measured "
-    f"goodput. Monte Carlo P5-P95 over {d['monte_carlo_trials']:,} runs of this length: "
-    f"{fv('predicted_goodput_p5', d['predicted_goodput_p5'])} – "
-    f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])}.",
+    + (
+        f"goodput. Monte Carlo P5-P95 over {d['monte_carlo_trials']:,} runs of this length: "
+        f"{fv('predicted_goodput_p5', d['predicted_goodput_p5'])} – "
+        f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])}."
+        if d["monte_carlo_trials"]
+        else "goodput. No Monte Carlo band: the run is shorter than an hour."
+    ),
 )
 c3.metric(
     "Badput cost of the run",

@@ -62,10 +62,11 @@ def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure
     """
     x = df["hours"].to_numpy()
     fig = go.Figure()
-    for lo, hi, color, name in (
+    bands = (
         ("p5", "p95", "rgba(255,127,14,0.16)", "Predicted P5-P95"),
         ("p25", "p75", "rgba(255,127,14,0.32)", "Predicted P25-P75"),
-    ):
+    )
+    for lo, hi, color, name in bands if "p5" in df.columns else ():
         fig.add_scatter(
             x=x,
             y=100 * df[hi].to_numpy(),
@@ -99,7 +100,8 @@ def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure
         annotation_text=f"predicted {predicted_pct:.2f}%",
         annotation_position="bottom right",
     )
-    lo = min(float(100 * df["measured"].min()), float(100 * df["p5"].min()), predicted_pct)
+    floor = float(100 * df["p5"].min()) if "p5" in df.columns else predicted_pct
+    lo = min(float(100 * df["measured"].min()), floor, predicted_pct)
     fig.update_layout(
         title="Goodput of the run so far (cumulative) vs the fitted scenario's simulations",
         xaxis_title="Time since job start (h)",

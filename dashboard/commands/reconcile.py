@@ -82,9 +82,13 @@ def _print_text(r) -> None:
     print(
         f"  predicted goodput    {fv('predicted_goodput', r.predicted_goodput)} "
         f"({fv('prediction_minus_measured', d['prediction_minus_measured'], signed=True)}); "
-        f"Monte Carlo P5-P95 {fv('predicted_goodput_p5', d['predicted_goodput_p5'])} - "
-        f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])} "
-        f"({d['monte_carlo_trials']:,} runs of {m.span_days:.2f} days, seed {r.seed})"
+        + (
+            f"Monte Carlo P5-P95 {fv('predicted_goodput_p5', d['predicted_goodput_p5'])} - "
+            f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])} "
+            f"({d['monte_carlo_trials']:,} runs of {m.span_days:.2f} days, seed {r.seed})"
+            if d["monte_carlo_trials"]
+            else "no Monte Carlo band (run shorter than an hour)"
+        )
     )
     print(
         f"  badput               {fv('run_badput_hours', d['run_badput_hours'])} of "

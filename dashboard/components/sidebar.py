@@ -10,6 +10,7 @@ import re
 
 import streamlit as st
 from goodput_lab.dashboard import state
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, SECTIONS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance
 
@@ -72,7 +73,7 @@ def _notice() -> None:
     notice = st.session_state.pop(state.NOTICE_KEY, None)
     if notice:
         kind, text = notice
-        (st.error if kind == "error" else st.success)(text)
+        (st.error if kind == "error" else st.success)(plain(text))  # echoes user text
 
 
 def _files(scenario: Scenario | None) -> None:
@@ -98,7 +99,7 @@ def _files(scenario: Scenario | None) -> None:
 
 def show(catalog: dict[str, Instance]) -> None:
     """Draw the sidebar; widget values live in session state (see dashboard.state)."""
-    state.ensure_initialised()
+    state.ensure_initialised(catalog)
     _notice()
     scenario = _current()
     if scenario is not None:
@@ -122,7 +123,14 @@ def show(catalog: dict[str, Instance]) -> None:
                     wk = state.widget_key(f.key)
                     if f.key == "cluster.instance":
                         names = list(catalog)
-                        if st.session_state.get(wk) not in names:
+                        if st.session_state.get(wk) not in names:  # reported, then replaced
+                            bad = str(st.session_state.get(wk))[:80]
+                            st.error(
+                                plain(
+                                    f"cluster.instance {bad!r} is not in the catalog; "
+                                    f"showing {names[0]} instead."
+                                )
+                            )
                             st.session_state[wk] = names[0]
                         st.selectbox(f.label, names, key=wk, help=f.help)
                     elif f.key == "checkpoint.interval_minutes":

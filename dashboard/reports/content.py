@@ -376,11 +376,16 @@ def _montecarlo(scenario: Scenario, trials: int, seed: int | None, catalog) -> M
             "version; run the report without --trials",
         )
     mod = importlib.import_module("goodput_lab.models.montecarlo")
-    if hasattr(mod, "check_size"):
-        mod.check_size(trials, MONTECARLO_DAYS)
-    result = mod.simulate(
-        scenario, trials, MONTECARLO_DAYS, catalog=catalog, rng=seed, record_timeline=False
-    )
+    try:  # refused when predicted too large, stopped past the default time budget
+        if hasattr(mod, "check_size"):
+            mod.check_size(trials, MONTECARLO_DAYS)
+        result = mod.simulate(
+            scenario, trials, MONTECARLO_DAYS, catalog=catalog, rng=seed, record_timeline=False
+        )
+    except ValidationError as exc:
+        if exc.field in ("trials", "days"):  # the report's only size flag is --trials
+            raise type(exc)("--trials", exc.message) from None
+        raise
     return MonteCarloSummary(
         trials=trials,
         seed=seed,

@@ -8,16 +8,23 @@ key names; empty for text), ``text`` (the value as the dashboard and reports sho
 ``unit`` and ``source`` (for an input, where its value or default comes from; for an output,
 its meaning, formula and reference, from the output registry).  The inputs come first, so a
 file handed on carries its assumptions next to its results.
+
+Every CSV or Parquet file the project writes goes through :func:`table_bytes` /
+:func:`write_table`, which first apply :func:`neutralise_formulas`: a text cell that a
+spreadsheet would run as a formula (a scenario named ``=HYPERLINK(...)``) is written as text.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import polars as pl
 from goodput_lab.dashboard.services.overview import assumptions_table
 from goodput_lab.models import Evaluation
+from goodput_lab.models._files import write_atomic
 from goodput_lab.models.outputs import OUTPUTS
+from goodput_lab.models.references import REFERENCES
 
 from .content import Report, format_value
 
@@ -173,12 +180,57 @@ def _ladder_rows(report: Report) -> list[dict]:
     return rows
 
 
+FORMULA_START = r"^[=+\-@\t\r]"
+FORMULA_SOURCE = REFERENCES["owasp_csv"]
+
+
+def neutralise_formulas(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with every text cell that starts with ``= + - @``, tab or CR prefixed by a
+    single quote, as OWASP recommends for CSV exports (:data:`FORMULA_SOURCE`); spreadsheets
+    then show the text instead of running it.  Numeric columns are left as numbers (a
+    negative value stays a number); text columns only, including inside lists.
+    """
+    exprs = []
+    for name, dtype in table.schema.items():
+        col = pl.col(name)
+        if dtype == pl.String:
+            exprs.append(_neutral(col).alias(name))
+        elif dtype == pl.List(pl.String):
+            exprs.append(col.list.eval(_neutral(pl.element())).alias(name))
+    return table.with_columns(exprs) if exprs else table
+
+
+def _neutral(expr: pl.Expr) -> pl.Expr:
+    return pl.when(expr.str.contains(FORMULA_START)).then("'" + expr).otherwise(expr)
+
+
+def table_bytes(table: pl.DataFrame, fmt: str) -> bytes:
+    """``table`` as ``.csv`` or ``.parquet`` bytes, formula-like text neutralised."""
+    safe = neutralise_formulas(table)
+    buf = io.BytesIO()
+    if fmt == ".csv":
+        safe.write_csv(buf)
+    elif fmt == ".parquet":
+        safe.write_parquet(buf)
+    else:
+        raise ValueError(f"{fmt!r} is not .csv or .parquet")
+    return buf.getvalue()
+
+
+def write_table(table: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
+    """Write ``table`` as ``fmt`` (``.csv``/``.parquet``; default: the extension of
+    ``path``): formula-like text neutralised, written atomically (a failed write keeps any
+    previous file)."""
+    p = Path(path)
+    return write_atomic(p, table_bytes(table, fmt or p.suffix.lower()))
+
+
 def write_csv(report: Report, path: str | Path) -> None:
-    report_table(report).write_csv(path)
+    write_table(report_table(report), path, ".csv")
 
 
 def write_parquet(report: Report, path: str | Path) -> None:
-    report_table(report).write_parquet(path)
+    write_table(report_table(report), path, ".parquet")
 
 
 def read_table(path: str | Path) -> pl.DataFrame:

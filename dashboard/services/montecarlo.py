@@ -12,6 +12,7 @@ from collections.abc import Callable
 import numpy as np
 import polars as pl
 from goodput_lab.models import Scenario, resolve_inputs
+from goodput_lab.models.budget import Budget
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.montecarlo import (
     SimulationParams,
@@ -63,8 +64,19 @@ def n_chunks(trials: int) -> int:
     return -(-trials // chunk_size(trials))
 
 
-def run_chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int):
-    """Chunk number ``chunk`` of a run of ``trials`` (same streams as the whole run)."""
+def run_chunk(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    seed: int,
+    chunk: int,
+    budget: Budget | None = None,
+):
+    """Chunk number ``chunk`` of a run of ``trials`` (same streams as the whole run).
+
+    ``budget`` (shared by the chunks of one page run) bounds the work; past it the chunk
+    stops with a ValidationError naming the nearest allowed size.
+    """
     return simulate_params(
         p,
         trials,
@@ -73,6 +85,7 @@ def run_chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: i
         chunk_trials=chunk_size(trials),
         chunks=[chunk],
         keep_work_grid=True,
+        budget=budget,
     )
 
 
@@ -82,11 +95,12 @@ def run(
     days: float,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """The whole run, chunk by chunk (the page caches each chunk and shows progress)."""
     parts = []
     for i in range(n_chunks(trials)):
-        parts.append(run_chunk(p, trials, days, seed, i))
+        parts.append(run_chunk(p, trials, days, seed, i, budget))
         if progress is not None:
             progress(sum(r.trials for r in parts), trials)
     return merge_results(parts)

@@ -243,11 +243,38 @@ async def _ws_rerun(ws, client_state) -> tuple[float, dict]:
             facts["errors"].append("page not found")
 
 
+Think = float | tuple[float, float] | None
+
+
+def think_range(think: Think) -> tuple[float, float] | None:
+    """``think`` as a (lo, hi) range of seconds: a number t means 0.55t to 1.45t."""
+    if think is None:
+        return None
+    if isinstance(think, tuple):
+        return think
+    return None if think <= 0 else (0.55 * think, 1.45 * think)
+
+
+async def _think(think: tuple[float, float] | None, rng) -> None:
+    """A person reading the page before the next click (uniform in ``think`` seconds)."""
+    if think is not None:
+        await asyncio.sleep(rng.uniform(*think))
+
+
 async def _ws_session(
-    url: str, moves: int, extra_page: str | None, res: LoadResult, i: int, think: float = 0.0
+    url: str,
+    moves: int,
+    extra_page: str | None,
+    res: LoadResult,
+    i: int,
+    think: tuple[float, float] | None = None,
 ):
+    import random
+
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
+
+    rng = random.Random(i)  # the same think times on every run
 
     try:
         async with connect(
@@ -262,8 +289,7 @@ async def _ws_session(
                 return
             before = facts["metrics"].get(METRIC)
             for step in range(1, moves + 1):
-                if think > 0:  # a person reads the page before the next change
-                    await asyncio.sleep(think * (0.55 + ((i * 7 + step * 3) % 10) / 10))
+                await _think(think, rng)
                 cs = ClientState()
                 w = cs.widget_states.widgets.add()
                 w.id = slider_id
@@ -282,6 +308,7 @@ async def _ws_session(
                 if page_hash is None:
                     res.errors.append(f"session {i}: no page {extra_page!r}")
                     return
+                await _think(think, rng)
                 dt, facts = await _ws_rerun(ws, ClientState(page_script_hash=page_hash))
                 res.page_load_s.append(dt)
                 res.errors += [f"session {i}: {extra_page}: {e}" for e in facts["errors"]]
@@ -290,12 +317,17 @@ async def _ws_session(
 
 
 async def _ws_run(
-    url: str | list[str], sessions: int, moves: int, extra_page: str | None, think: float = 0.0
+    url: str | list[str],
+    sessions: int,
+    moves: int,
+    extra_page: str | None,
+    think: Think = None,
 ) -> LoadResult:
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
 
     urls = [url] if isinstance(url, str) else list(url)
+    think = think_range(think)
     res = LoadResult(sessions=sessions, wall_s=0.0)
     # learn the page hashes once (navigation is only sent when the page list changes)
     async with connect(_ws_url(urls[0]), subprotocols=["streamlit"], max_size=2**26) as ws:
@@ -318,12 +350,12 @@ def run_ws_load(
     sessions: int = 20,
     moves: int = 3,
     extra_page: str | None = "failure_log",
-    think: float = 0.0,
+    think: Think = None,
 ) -> LoadResult:
     """``sessions`` concurrent websocket sessions: load Overview, ``moves`` slider changes
     (each must change the "Failures per day" metric), then switch to ``extra_page``.
 
-    ``think`` seconds (on average; 0.55-1.45x, fixed per session and step) pass before each
-    slider change.  With several ``url`` (app replicas) session i stays on replica
+    ``think`` = (lo, hi) seconds of reading time before each action (uniform, seeded), or a
+    number t for 0.55t-1.45t.  With several ``url`` (app replicas) session i stays on replica
     i mod n, as behind a sticky load balancer."""
     return asyncio.run(_ws_run(url, sessions, moves, extra_page, think))
