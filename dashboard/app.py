@@ -35,11 +35,18 @@ PAGES = {
         st.Page(
             str(PAGES_DIR / "failure_log.py"), title="Failure log", icon=":material/receipt_long:"
         ),
+        st.Page(str(PAGES_DIR / "run_log.py"), title="Run log", icon=":material/timeline:"),
     ],
     "Decide": [
         st.Page(str(PAGES_DIR / "compare.py"), title="Compare", icon=":material/compare_arrows:"),
         st.Page(str(PAGES_DIR / "sensitivity.py"), title="Sensitivity", icon=":material/tune:"),
         st.Page(str(PAGES_DIR / "optimizer.py"), title="Optimizer", icon=":material/target:"),
+        st.Page(str(PAGES_DIR / "plan.py"), title="Plan", icon=":material/event_available:"),
+        st.Page(
+            str(PAGES_DIR / "resilience.py"),
+            title="Resilience",
+            icon=":material/health_and_safety:",
+        ),
     ],
 }
 

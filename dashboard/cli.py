@@ -1,7 +1,7 @@
 """The ``goodput`` command line (contract in README.md, 'Command line').
 
     goodput evaluate SCENARIO [--set section.key=value ...] [--catalog FILE] [--json]
-    goodput compare BASELINE CANDIDATE [--set section.key=value ...] [--json]
+    goodput compare BASELINE CANDIDATE [--set ...] [--set-candidate ...] [--json]
     goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
     goodput optimize SCENARIO [--deadline-days D] [--json]
     goodput outputs [--json]
@@ -11,6 +11,14 @@ A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
 
 JSON output is one object with plain floats whose key suffix names the unit.  Errors exit
 with status 2 and one line on stderr naming the field and the problem, no traceback.
+
+Start-up time rule: ``goodput evaluate`` must answer within about 3x the time Python takes to
+import numpy (bench/bench_engine.py).  Building the parser imports this module and every
+module in :data:`COMMAND_MODULES`, so at module level they import only the standard library,
+numpy and the light parts of ``goodput_lab.models``; heavy libraries (scipy.stats and
+scipy.optimize, polars, plotly, streamlit, dask.distributed, pyarrow) and the models that
+need them (fitting, optimize, reports, the sweep engine) are imported inside the handler
+that uses them.  tests/cli/test_cli_imports.py checks this in a subprocess.
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import argparse
 import importlib
 import json
 import math
+import signal
 import subprocess
 import sys
 from importlib import resources
@@ -26,10 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models.errors import cut_values
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.scenario import Scenario, resolve_scenario
+from goodput_lab.models.scenario import Scenario, effective_params_billion, resolve_scenario
 
 EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
@@ -37,12 +48,16 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.report",
     "goodput_lab.dashboard.commands.fit",
     "goodput_lab.dashboard.commands.simulate",
+    "goodput_lab.dashboard.commands.plan",
+    "goodput_lab.dashboard.commands.reconcile",
+    "goodput_lab.dashboard.commands.ladder",
+    "goodput_lab.dashboard.commands.sweep",
 ]
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
-        sys.stderr.write(f"goodput: {message}\n")
+        sys.stderr.write(f"goodput: {cut_values(message)}\n")
         raise SystemExit(EXIT_USAGE)
 
 
@@ -70,7 +85,8 @@ def _fmt_pct(x: float) -> str:
 
 
 def _fmt_usd(x: float) -> str:
-    return f"${x:,.0f}"
+    """$190,340, or −$219,115 with a true minus sign (never $-219,115)."""
+    return f"−${-x:,.0f}" if round(x) < 0 else f"${abs(x):,.0f}"
 
 
 def print_json(obj: Any) -> None:
@@ -109,9 +125,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
         )
     elif m.get("memory_fits", 1.0) == 0.0:
-        need = m.get("min_nodes_to_fit", math.nan)
-        why = f"at least {need:,.0f} nodes" if math.isfinite(need) else "more memory per node"
-        print(f"  time / cost to train      not computed: model states do not fit ({why})")
+        print(f"  time / cost to train      not computed: {step_reason(ev)}")
     v = ev.value_of_reliability
     print(
         f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
@@ -120,10 +134,20 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def step_reason(ev: Any) -> str:
+    """Why the evaluation's step time is not computed (from the same flat inputs)."""
+    from goodput_lab.models import resolve_inputs
+    from goodput_lab.models.compute import infeasibility_reason
+
+    x = resolve_inputs(ev.scenario, {ev.instance.instance: ev.instance}, price=ev.price)
+    return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
+    sets = args.set or []
     c = compare(
-        load_scenario(args.baseline, args.set),
-        load_scenario(args.candidate, args.set),
+        load_scenario(args.baseline, sets),
+        load_scenario(args.candidate, sets + (args.set_candidate or [])),
         catalog_from_args(args),
     )
     if args.json:
@@ -134,6 +158,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(f"goodput delta      {100 * c.goodput_delta:+.2f} points")
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
     print(f"savings per year   {_fmt_usd(c.savings_usd_per_day * 365.25)}")
+    if c.productive_time_ratio != 1.0:
+        print(
+            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
+            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
+        )
     diffs = c.differences()
     if diffs:
         print("what differs:")
@@ -143,8 +172,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _show(key: str, value: Any) -> str:
-    if value is None:
-        return "(catalog)"
+    if value is None:  # an empty optional field: a catalog figure, or derived
+        return "(catalog)" if key.startswith("pricing.") or key.endswith("_gbps") else "(derived)"
     f = FIELDS[key]
     if f.scale == 100.0 and isinstance(value, float):
         return f"{100 * value:.4g}%"
@@ -230,7 +259,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         print_json(
             {
                 "scenario_name": scenario.name,
-                "params_billion": scenario["workload.params_billion"],
+                "params_billion": effective_params_billion(scenario),
                 "tokens_trillion": scenario["workload.tokens_trillion"],
                 **ranking.to_json_dict(),
             }
@@ -238,7 +267,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         return 0
     dl = f", deadline {args.deadline_days:g} days" if args.deadline_days else ""
     print(
-        f"{scenario['workload.params_billion']:g}B params on "
+        f"{effective_params_billion(scenario):,.4g}B params on "
         f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
     )
     print_ranking(ranking)
@@ -370,6 +399,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="override a field in both scenarios",
     )
     c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    c.add_argument(
+        "--set-candidate",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override a field on the candidate only (e.g. network.inter_node_gbps=1600)",
+    )
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_compare)
 
@@ -420,16 +455,29 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: temporary files are removed
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    try:  # `kill` (SIGTERM) unwinds too, so no temporary file is left behind
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (e.g. called from a server)
+        previous = None
     try:
+        args = build_parser().parse_args(argv)
         return args.func(args)
     except ValidationError as exc:
         sys.stderr.write(f"goodput: {exc}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `goodput instances | head`
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: quietly, with the shell's status for SIGINT
+        sys.stderr.write("goodput: interrupted\n")
+        return EXIT_INTERRUPTED
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
 
 
 if __name__ == "__main__":

@@ -1,20 +1,15 @@
-"""What every page needs: the current scenario and its evaluation, or a clear error, and the
-page header that states which scenario and which price every figure on the page uses."""
+"""What every page needs: the current scenario and its evaluation, or a clear error, the page
+header that states which scenario and which price every figure on the page uses, and a way
+for long work to notice that the visitor has moved on."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 
 import streamlit as st
 from goodput_lab.dashboard import cache, state
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
-
-_MARKDOWN = re.compile(r"([\\`*_{}\[\]()#+\-.!|<>~$])")
-
-
-def plain(text: str) -> str:
-    """User text made inert for Streamlit's Markdown (no links, images, HTML or formatting)."""
-    return _MARKDOWN.sub(r"\\\1", str(text))
 
 
 def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
@@ -29,7 +24,7 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
         scenario = state.scenario_from_state()
         ev = cache.evaluation(scenario)
     except ValidationError as exc:
-        st.error(f"Please fix this input — {plain(str(exc))}")
+        st.error(f"Please fix this input — {plain(exc)}")
         st.stop()
         raise  # unreachable: st.stop() raises
     if title:
@@ -40,3 +35,24 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
             f"{plain(p.as_of)})"
         )
     return scenario, ev
+
+
+def run_cancelled() -> Callable[[], bool]:
+    """A check that turns True once Streamlit asked this script run to stop or rerun.
+
+    Streamlit stops a script only at its next Streamlit call, so long model work (a
+    Monte Carlo chunk) polls this through a :class:`models.budget.Budget` and stops when
+    the visitor has left or changed an input.  Outside a Streamlit run it is always False.
+    """
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        requests = getattr(get_script_run_ctx(), "script_requests", None)
+    except Exception:  # pragma: no cover - a Streamlit without these internals
+        requests = None
+
+    def cancelled() -> bool:
+        run_state = getattr(requests, "_state", None)
+        return getattr(run_state, "value", "CONTINUE") in ("STOP", "RERUN")
+
+    return cancelled

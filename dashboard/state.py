@@ -13,11 +13,13 @@ address bar is always a shareable link.  Uploaded TOML files go through
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import streamlit as st
 from goodput_lab.dashboard import url_state
 from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models.catalog import Instance, check_instance
 from goodput_lab.models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
@@ -70,20 +72,26 @@ def load_scenario(scenario: Scenario) -> None:
             continue
         if f.optional:
             ss[widget_key(key) + CATALOG_PRICE_SUFFIX] = value is None
-            ss[widget_key(key)] = float(value if value is not None else 0.0)
+            # an empty field shows a valid starting value once the box is unticked
+            start = f.ui_min if f.ui_min is not None else (f.min or 0.0)
+            ss[widget_key(key)] = float(value if value is not None else start)
             continue
         ss[widget_key(key)] = to_display(key, value)
 
 
-def ensure_initialised() -> None:
-    """First run of a session: load the shared link's scenario, else the default preset."""
+def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
+    """First run of a session: load the shared link's scenario, else the default preset.
+
+    A link that does not validate (including a ``cluster.instance`` missing from
+    ``catalog``) is reported in a notice and the default preset is shown instead.
+    """
     ss = st.session_state
     if PRESET_KEY in ss:
         return
     params = {k: st.query_params.get_all(k) for k in st.query_params}
     if params:
         try:
-            scenario, preset = url_state.decode(params)
+            scenario, preset = url_state.decode(params, catalog)
         except ValidationError as exc:
             ss[NOTICE_KEY] = (
                 "error",
@@ -110,16 +118,22 @@ def sync_url(scenario: Scenario) -> None:
         st.query_params.from_dict(params)
 
 
-def load_upload(name: str, data: bytes) -> Scenario:
-    """Validate an uploaded scenario file; raise ValidationError naming the problem."""
+def load_upload(name: str, data: bytes, catalog: Mapping[str, Instance] | None = None) -> Scenario:
+    """Validate an uploaded scenario file; raise ValidationError naming the problem.
+
+    With a ``catalog`` its ``cluster.instance`` must be in it (reported, never replaced).
+    """
     if len(data) > MAX_TOML_BYTES:
         raise ValidationError(
             name, f"is {len(data):,} bytes; a scenario file may be at most {MAX_TOML_BYTES:,}"
         )
     try:
-        return Scenario.from_toml(data)
+        scenario = Scenario.from_toml(data)
+        if catalog is not None:
+            check_instance(scenario["cluster.instance"], catalog)
     except ValidationError as exc:
         raise ValidationError(f"{name}: {exc.field}", exc.message) from None
+    return scenario
 
 
 def on_upload() -> None:
@@ -134,8 +148,10 @@ def on_upload() -> None:
             f"{MAX_TOML_BYTES:,} bytes. Nothing was changed.",
         )
         return
+    from goodput_lab.dashboard import cache  # local: cache imports the services
+
     try:
-        scenario = load_upload(uploaded.name, uploaded.getvalue())
+        scenario = load_upload(uploaded.name, uploaded.getvalue(), cache.catalog())
     except ValidationError as exc:
         st.session_state[NOTICE_KEY] = (
             "error",

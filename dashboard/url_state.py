@@ -1,10 +1,13 @@
 """The whole scenario <-> URL query parameters, so a copied link reproduces the view.
 
-Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``
-and ``preset`` (whose description and unset fields are the base), plus a few page controls
+Only allow-listed keys are read: every scenario field (``cluster.nodes=2000``), ``name``,
+``description`` (when it differs from the preset's, e.g. an uploaded scenario's; at most
+2,000 characters) and ``preset`` (whose description and unset fields are the base), plus a
+few page controls
 (:data:`PAGE_PARAMS`: the Compare page's sources and edits, the tornado range, the heatmap
-colour, the shared training deadline; :data:`PAGE_PATTERNS`: prices and MFUs entered per
-instance type on the Instances page) so that a link reproduces the view, not only the
+colour, the shared training deadline, the Plan page's settings, the Resilience page's order,
+features, unit and lemon share; :data:`PAGE_PATTERNS`: prices and MFUs entered per instance
+type on the Instances page) so that a link reproduces the view, not only the
 scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
 evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
@@ -18,10 +21,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models.catalog import Instance, check_instance
 from goodput_lab.models.scenario import load_preset, preset_paths
 
 PRESET_PARAM = "preset"
 NAME_PARAM = "name"
+DESC_PARAM = "description"
+MAX_DESC_CHARS = 2000  # Scenario's own limit on a description
 
 
 def _choice(*allowed: str):
@@ -75,6 +81,16 @@ def _bool(text: str) -> bool:
     return text == "true"
 
 
+def _features(text: str) -> list[str]:
+    """The Resilience page's own order: comma-separated feature names."""
+    from goodput_lab.models.resilience import parse_features
+
+    try:
+        return list(parse_features(text) or [])
+    except ValidationError as exc:
+        raise ValueError(exc.message) from None
+
+
 def _edits(text: str) -> str:
     if len(text.splitlines()) > 20:
         raise ValueError("at most 20 lines of section.key=value")
@@ -101,6 +117,15 @@ PAGE_PARAMS = {
     "mc.seed": ("mc:seed", _number(0, 2**31 - 1, 1, int)),
     "deadline.on": ("deadline:on", _bool),
     "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
+    "plan.trials": ("plan:trials", _number(200, 5000, 1, int)),
+    "plan.seed": ("plan:seed", _number(0, 2**31 - 1, 1, int)),
+    "plan.risk_pct": ("plan:risk", _number(1, 50, 1, int)),
+    "plan.block_on": ("plan:use_block", _bool),
+    "plan.block_days": ("plan:block_days", _number(1.0, 3650.0)),
+    "res.order": ("res:order", _choice("Recommended (best next first)", "My order")),
+    "res.features": ("res:features", _features),
+    "res.unit": ("res:unit", _choice("$/day", "Goodput points")),
+    "res.lemon_pct": ("res:lemon", _number(0.0, 99.0)),
 }
 _COMPARE_SOURCES = ("cmp.baseline", "cmp.candidate", "cmp.candidate_3", "cmp.candidate_4")
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,
@@ -110,7 +135,7 @@ PAGE_PATTERNS = {
     "inst.mfu.": ("inst:mfu:", _number(1.0, 100.0)),
 }
 _INSTANCE_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9.\-]{0,59}")
-ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, *FIELDS, *PAGE_PARAMS})
+ALLOWED = frozenset({PRESET_PARAM, NAME_PARAM, DESC_PARAM, *FIELDS, *PAGE_PARAMS})
 MAX_VALUE_CHARS = 400
 MAX_PARAMS = 2 * len(ALLOWED)
 CATALOG_PRICE = "catalog"
@@ -130,10 +155,19 @@ def encode(scenario: Scenario, preset: str | None = None) -> dict[str, str]:
     if preset:
         params[PRESET_PARAM] = preset
     params[NAME_PARAM] = scenario.name[:MAX_VALUE_CHARS]
+    base = _preset_description(preset)
+    if scenario.description and scenario.description != base:
+        params[DESC_PARAM] = scenario.description[:MAX_DESC_CHARS]
     for key in FIELDS:
         value = scenario[key]
         params[key] = CATALOG_PRICE if value is None else _text(value)
     return params
+
+
+def _preset_description(preset: str | None) -> str:
+    if not preset or preset not in preset_paths():
+        return ""
+    return load_preset(preset).description
 
 
 def _single(key: str, value: Any) -> str:
@@ -143,18 +177,21 @@ def _single(key: str, value: Any) -> str:
         value = value[0]
     if not isinstance(value, str):
         raise ValidationError(f"link parameter {key!r}", "must be text")
-    if len(value) > MAX_VALUE_CHARS:
-        raise ValidationError(
-            f"link parameter {key!r}", f"is longer than {MAX_VALUE_CHARS} characters"
-        )
+    limit = MAX_DESC_CHARS if key == DESC_PARAM else MAX_VALUE_CHARS
+    if len(value) > limit:
+        raise ValidationError(f"link parameter {key!r}", f"is longer than {limit:,} characters")
     return value
 
 
-def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
+def decode(
+    params: Mapping[str, Any], catalog: Mapping[str, Instance] | None = None
+) -> tuple[Scenario, str | None]:
     """Scenario (and preset name, if any) from query parameters; ValidationError otherwise.
 
     Values may be strings or one-element lists (``parse_qs`` style).  Fields missing from
-    the link take the preset's value (or the registry default without a preset).
+    the link take the preset's value (or the registry default without a preset).  With a
+    ``catalog``, the scenario's ``cluster.instance`` must be one of its instances (a bad
+    name is reported, never replaced by another instance).
     """
     if not isinstance(params, Mapping):
         raise ValidationError("link", "query parameters must be key=value pairs")
@@ -184,11 +221,19 @@ def decode(params: Mapping[str, Any]) -> tuple[Scenario, str | None]:
     for key, text in values.items():
         if key == NAME_PARAM:
             data["name"] = text
+        elif key == DESC_PARAM:
+            data["description"] = text
         elif FIELDS[key].optional and text.strip().lower() == CATALOG_PRICE:
             data[key] = None
         else:
             data[key] = text
-    return Scenario.from_dict(data, base=base), preset
+    scenario = Scenario.from_dict(data, base=base)
+    if catalog is not None:
+        try:
+            check_instance(scenario["cluster.instance"], catalog)
+        except ValidationError as exc:
+            raise ValidationError("link parameter 'cluster.instance'", exc.message) from None
+    return scenario, preset
 
 
 def _pattern(param: str) -> tuple[str, str, Any] | None:
@@ -215,6 +260,10 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
             value = state[key]
             if param in _COMPARE_SOURCES and value not in _compare_choices():
                 continue  # an uploaded file cannot travel in a link
+            if isinstance(value, list | tuple):  # a multiselect: comma-separated
+                if not value:
+                    continue
+                value = ",".join(str(v) for v in value)
             out[param] = value if isinstance(value, str) else _text(value)
     return out
 

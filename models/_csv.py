@@ -14,21 +14,15 @@ import math
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
+from ._files import decode_utf8, read_capped
 from .errors import ValidationError
 
 
 def read_text_file(path: Path, max_bytes: int) -> str:
-    """UTF-8 text of ``path``; unreadable, oversized or non-UTF-8 files raise ValidationError."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
-    if len(raw) > max_bytes:
-        raise ValidationError(str(path), f"is too large (at most {max_bytes // 1024:,} KiB)")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ValidationError(str(path), f"is not UTF-8 text (byte {exc.start})") from None
+    """UTF-8 text of ``path`` (a BOM is dropped); unreadable, oversized, non-regular or
+    non-UTF-8 files raise ValidationError before more than ``max_bytes + 1`` bytes are read."""
+    raw = read_capped(path, max_bytes)
+    return decode_utf8(raw, str(path)[-80:])
 
 
 def strict_records(
@@ -44,6 +38,46 @@ def strict_records(
     Row numbers are the file's line numbers (the header is row 1).
     """
     reader = csv.DictReader(io.StringIO(text))
+    try:
+        yield from _records(reader, columns, optional, text_columns, origin)
+    except csv.Error as exc:  # e.g. a cell over csv.field_size_limit() (128 KiB)
+        found = _long_cell(text)
+        if found is not None:
+            rowno, col = found
+            try:
+                name = reader.fieldnames[col] if rowno > 1 else None  # type: ignore[index]
+            except (csv.Error, IndexError, TypeError):
+                name = None
+            where = f"{origin} row {rowno}" + (f", column {name}" if name else "")
+            raise ValidationError(
+                where, f"has a cell over {csv.field_size_limit():,} characters"
+            ) from None
+        raise ValidationError(origin, f"is not valid CSV ({str(exc)[:80]})") from None
+
+
+def _long_cell(text: str) -> tuple[int, int] | None:
+    """(line number, column index) of the first cell longer than the csv module accepts."""
+    limit = csv.field_size_limit()
+    line, col, size, quoted = 1, 0, 0, False
+    for ch in text:
+        if ch == '"':
+            quoted = not quoted
+        elif not quoted and ch in ",\n":
+            if ch == "\n":
+                line, col = line + 1, 0
+            else:
+                col += 1
+            size = 0
+            continue
+        elif ch == "\n":
+            line += 1
+        size += 1
+        if size > limit:
+            return line, col
+    return None
+
+
+def _records(reader, columns, optional, text_columns, origin):
     header = reader.fieldnames or []
     missing = [c for c in columns if c not in header]
     unknown = [c for c in header if c not in columns]

@@ -10,6 +10,7 @@ the model asks the user for the value rather than inventing one.
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -35,6 +36,7 @@ class Instance:
     max_matmul_fraction: float | None  # measured max achievable matmul / peak (MFU upper bound)
     mfu_default: float  # default MFU for this accelerator (source_mfu), <= max_matmul_fraction
     scaleup_GBps: float | None  # NVLink / NeuronLink per accelerator
+    scaleup_efficiency: float | None  # measured collective busbw / per-direction link spec
     scaleup_domain_accels: int  # accelerators in one scale-up (NVLink/NeuronLink) domain
     efa_gbps: float  # per node
     host_memory_GiB: float
@@ -45,6 +47,7 @@ class Instance:
     source_chip: str
     source_price: str
     source_mfu: str
+    source_efficiency: str  # where max_matmul_fraction and scaleup_efficiency come from
 
     @property
     def node_bf16_tflops(self) -> float:
@@ -56,6 +59,7 @@ _OPTIONAL = {
     "fp8_dense_tflops",
     "max_matmul_fraction",
     "scaleup_GBps",
+    "scaleup_efficiency",
     "usd_per_hour",
     "price_as_of",
 }
@@ -67,13 +71,58 @@ _TEXT = {
     "source_chip",
     "source_price",
     "source_mfu",
+    "source_efficiency",
 }
 _COLUMNS = [f.name for f in fields(Instance)]
 
 
-def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
-    """Parse catalog CSV text into ``{instance name: Instance}``."""
-    out: dict[str, Instance] = {}
+class Catalog(dict[str, Instance]):
+    """``{instance name: Instance}`` as loaded; an unknown name is a clear error.
+
+    Wherever a scenario meets the catalog (``catalog[scenario["cluster.instance"]]``), a
+    name the catalog lacks raises a ValidationError naming ``cluster.instance`` and the
+    allowed names, instead of a bare KeyError (a traceback on the command line).
+    """
+
+    def __missing__(self, name: str) -> Instance:
+        raise unknown_instance(name, self)
+
+
+def unknown_instance(name: object, catalog: Mapping[str, Instance]) -> ValidationError:
+    """The error for an instance name the catalog lacks (names the allowed ones)."""
+    return ValidationError(
+        "cluster.instance",
+        f"{str(name)[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+    )
+
+
+def check_instance(name: object, catalog: Mapping[str, Instance]) -> Instance:
+    """The catalog row of ``name``; a ValidationError naming cluster.instance if unknown.
+
+    Links, uploads and the command line call it where a scenario meets the catalog, so a
+    bad name is reported rather than replaced by another instance.
+    """
+    if not isinstance(name, str) or name not in catalog:
+        raise unknown_instance(name, catalog)
+    return catalog[name]
+
+
+#: Figures the models divide by or scale with: zero or less is a typo, not a spec.
+_POSITIVE = (
+    "accel_memory_GB",
+    "hbm_TBps",
+    "bf16_dense_tflops",
+    "fp8_dense_tflops",
+    "max_matmul_fraction",
+    "scaleup_GBps",
+    "efa_gbps",
+    "usd_per_hour",
+)
+
+
+def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
+    """Parse catalog CSV text into ``{instance name: Instance}`` (a :class:`Catalog`)."""
+    out = Catalog()
     records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
     for rowno, kw in records:
         for col in _INT:
@@ -83,6 +132,20 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
                     f"{origin} row {rowno}, column {col}", f"{x:g} must be a whole number >= 1"
                 )
             kw[col] = None if x is None else int(x)
+        for col in _POSITIVE:
+            x = kw[col]
+            if x is not None and not x > 0:
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}",
+                    f"{x:g} must be a number > 0 (leave the cell empty if it is unknown)"
+                    if col in _OPTIONAL
+                    else f"{x:g} must be a number > 0",
+                )
+        if kw["max_matmul_fraction"] is not None and kw["max_matmul_fraction"] > 1:
+            raise ValidationError(
+                f"{origin} row {rowno}, column max_matmul_fraction",
+                f"{kw['max_matmul_fraction']:g} must be in (0, 1] (a fraction of peak)",
+            )
         inst = Instance(**kw)  # type: ignore[arg-type]
         if not 0.0 < inst.mfu_default <= 1.0:
             raise ValidationError(f"{origin} row {rowno}, column mfu_default", "must be in (0, 1]")
@@ -92,6 +155,12 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
                 f"{inst.mfu_default:g} exceeds the measured max achievable matmul fraction "
                 f"{inst.max_matmul_fraction:g} (an upper bound on MFU)",
             )
+        for col in ("max_matmul_fraction", "scaleup_efficiency"):
+            x = getattr(inst, col)
+            if x is not None and not 0.0 < x <= 1.5:
+                raise ValidationError(
+                    f"{origin} row {rowno}, column {col}", f"{x:g} must be in (0, 1.5]"
+                )
         if inst.instance in out:
             raise ValidationError(f"{origin} row {rowno}, column instance", "duplicate name")
         out[inst.instance] = inst
@@ -100,7 +169,7 @@ def parse_catalog(text: str, origin: str = "catalog") -> dict[str, Instance]:
     return out
 
 
-def load_catalog(path: str | Path | None = None) -> dict[str, Instance]:
+def load_catalog(path: str | Path | None = None) -> Catalog:
     """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``."""
     p = Path(path or os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG)
     text = read_text_file(p, MAX_CATALOG_BYTES)
@@ -121,7 +190,9 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
         "instance.accelerators_per_node": inst.accelerators_per_node,
         "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
         "instance.accel_memory_GB": inst.accel_memory_GB,
+        "instance.hbm_TBps": inst.hbm_TBps,
         "instance.scaleup_GBps": num(inst.scaleup_GBps),
+        "instance.scaleup_efficiency": num(inst.scaleup_efficiency),
         "instance.scaleup_domain_accels": inst.scaleup_domain_accels,
         "instance.efa_gbps": inst.efa_gbps,
         "instance.max_matmul_fraction": num(inst.max_matmul_fraction),

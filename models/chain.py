@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from functools import cached_property
 from typing import Any, ClassVar
 
 import numpy as np
@@ -33,9 +34,21 @@ from . import checkpoint as ck
 from . import compute as cm
 from . import goodput as gp
 from . import network as net
+from . import pricing as pr
+from . import recovery as recov
 from . import reliability as rel
 from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
-from .choices import CHOICE_ENUMS, DurableTier, MfuBasis, Placement, SaveMode, Strategy, Timings
+from .choices import (
+    CHOICE_ENUMS,
+    DurableTier,
+    MfuBasis,
+    Placement,
+    PricingModel,
+    SaveMode,
+    Strategy,
+    Timings,
+    Validation,
+)
 from .fields import FIELDS
 from .outputs import LOSS_COMPONENTS
 
@@ -88,15 +101,53 @@ class FailureProcess(_Result):
     replacement_minutes_expected: np.ndarray
     fabric_events_per_day: np.ndarray
     fabric_stall_minutes_per_day: np.ndarray
+    detection_minutes_expected: np.ndarray
+    replacement_path_minutes_expected: np.ndarray
+    restart_minutes_expected: np.ndarray
+    sdc_failures_per_day: np.ndarray
     detection_minutes: np.ndarray
     restart_minutes: np.ndarray
+    warmup_minutes: np.ndarray
+    in_process_fraction: np.ndarray
+    peer_fraction: np.ndarray
+    peer_restore_minutes: np.ndarray
+    sdc_fraction: np.ndarray
+    sdc_detection_minutes: np.ndarray
+    straggler_slowdown: np.ndarray
+    overhead_fraction: np.ndarray
+    spot_interruptions_per_day: np.ndarray
+    spot_notice_seconds: np.ndarray
 
-    internal = ("detection_minutes", "restart_minutes")
+    internal = (
+        "spot_notice_seconds",
+        "detection_minutes",
+        "restart_minutes",
+        "warmup_minutes",
+        "in_process_fraction",
+        "peer_fraction",
+        "peer_restore_minutes",
+        "sdc_fraction",
+        "sdc_detection_minutes",
+        "straggler_slowdown",
+        "overhead_fraction",
+    )
+
+    @cached_property  # read by the checkpoint plan and the goodput step: computed once
+    def recovery_before_restore_minutes(self) -> np.ndarray:
+        """Detection + replacement + restart + warm-up [min]: what a failure (silent data
+        corruption aside) pays besides its restore; in-process restarts skip replacement."""
+        return (
+            self.detection_minutes_expected
+            + (1.0 - self.in_process_fraction) * self.replacement_path_minutes_expected
+            + self.restart_minutes_expected
+            + self.warmup_minutes
+        )
 
     @property
-    def recovery_before_restore_minutes(self) -> np.ndarray:
-        """Detection + replacement + restart [min]: what every failure pays before restore."""
-        return self.detection_minutes + self.replacement_minutes_expected + self.restart_minutes
+    def sdc_recovery_minutes(self) -> np.ndarray:
+        """What a silent data corruption pays once found, its restore aside: replacement of
+        the faulty node (no elastic, no in-process restart), restart and warm-up [min]."""
+        return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
 def failure_process(x: Mapping[str, Any]) -> FailureProcess:
@@ -107,6 +158,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     shorter ones stall it (:func:`models.network.fabric_stall_minutes_per_day`); the expected
     replacement time mixes the hot-spare swap and the replacement path with the probability
     that no spare is free (M/G/∞ repair pool, :func:`models.reliability.probability_no_spare`).
+
+    Under ``pricing.model = 'spot'`` reclaimed instances are a second failure process,
+    λ_spot = N·r_spot (``pricing.spot_interruptions_per_node_day``), each announced
+    ``pricing.spot_notice_seconds`` ahead; whether a checkpoint fits in the notice is decided
+    by the checkpoint plan (step 2).  Reclaimed nodes draw on the hot-spare pool like failed
+    ones.  Other models have no Spot process (λ_spot = 0).
     """
     nodes = number(x, "cluster.nodes")
     node = as_float_array(
@@ -117,16 +174,40 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     timeout = number(x, "network.collective_timeout_seconds")
     fabric = as_float_array(net.fabric_failures_per_day(events, reroute, timeout))
     lam = node + fabric
+    spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
+    if choice(x, "pricing.model") is not PricingModel.SPOT:
+        spot = spot * 0.0
+    z = number(x, "reliability.sdc_fraction")
+    p_ip = number(x, "resilience.in_process_fraction")
+    # nodes go to repair after every failure but those recovered in process; reclaimed Spot
+    # nodes draw on the spare pool too
+    lam_repair = lam * (1.0 - (1.0 - z) * p_ip) + spot
     p_none = as_float_array(
         rel.probability_no_spare(
-            lam, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
+            lam_repair, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
         )
     )
-    repl = as_float_array(
-        rel.expected_replacement_minutes(
-            p_none,
-            number(x, "recovery.replacement_minutes"),
-            number(x, "recovery.hot_spare_swap_minutes"),
+    t_replace = number(x, "recovery.replacement_minutes")
+    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
+    elastic = number(x, "resilience.elastic_fraction")
+    t_elastic = as_float_array(
+        recov.elastic_replacement_minutes(
+            t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+        )
+    )
+    repl_path = as_float_array(
+        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
+    )
+    restart = number(x, "recovery.restart_minutes")
+    restart_path = (1.0 - p_ip) * restart + p_ip * number(
+        x, "resilience.in_process_restart_minutes"
+    )
+    detect = as_float_array(
+        recov.expected_detection_minutes(
+            number(x, "recovery.detection_minutes"),
+            number(x, "recovery.hang_detection_minutes"),
+            number(x, "recovery.hang_fraction"),
         )
     )
     shape = np.broadcast(lam, repl).shape
@@ -141,9 +222,35 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         fabric_stall_minutes_per_day=np.broadcast_to(
             as_float_array(net.fabric_stall_minutes_per_day(events, reroute, timeout)), shape
         ),
-        detection_minutes=number(x, "recovery.detection_minutes"),
-        restart_minutes=number(x, "recovery.restart_minutes"),
+        detection_minutes_expected=detect,
+        replacement_path_minutes_expected=repl_path,
+        restart_minutes_expected=restart_path,
+        sdc_failures_per_day=lam * z,
+        detection_minutes=detect,
+        restart_minutes=restart,
+        warmup_minutes=number(x, "recovery.warmup_minutes"),
+        in_process_fraction=p_ip,
+        peer_fraction=number(x, "resilience.peer_recovery_fraction"),
+        peer_restore_minutes=number(x, "resilience.peer_restore_minutes"),
+        sdc_fraction=z,
+        sdc_detection_minutes=number(x, "resilience.sdc_detection_minutes"),
+        straggler_slowdown=number(x, "resilience.straggler_slowdown"),
+        overhead_fraction=number(x, "resilience.overhead_fraction"),
+        spot_interruptions_per_day=np.broadcast_to(spot, shape),
+        spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
     )
+
+
+def _replica_share(x: Mapping[str, Any]) -> np.ndarray:
+    """Share of the cluster in one data-parallel replica, ⌈TP·PP / k⌉ / N (k accelerators per
+    node): what elastic training drops while it waits for a replacement.  One node when the
+    node type is unknown."""
+    nodes = number(x, "cluster.nodes")
+    k = number(x, "instance.accelerators_per_node")
+    per_replica = number(x, "workload.tensor_parallel") * number(x, "workload.pipeline_parallel")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        replica_nodes = np.where(k > 0, np.ceil(per_replica / np.where(k > 0, k, 1.0)), 1.0)
+    return np.minimum(np.maximum(replica_nodes, 1.0), nodes) / nodes
 
 
 # --------------------------------------------------------------------------- 2. checkpoints
@@ -178,6 +285,8 @@ class CheckpointPlan(_Result):
     tier_shared_fs_restore_seconds: np.ndarray
     tier_object_store_save_seconds: np.ndarray
     tier_object_store_restore_seconds: np.ndarray
+    spot_notice_save_seconds: np.ndarray
+    spot_save_fits_notice: np.ndarray
     # per level, in minutes, for the goodput step
     two_level: bool
     failures_l1_per_day: np.ndarray
@@ -188,8 +297,17 @@ class CheckpointPlan(_Result):
     stale1_minutes: np.ndarray
     stale2_minutes: np.ndarray
     interval2_minutes: np.ndarray
+    corrupt_fraction: np.ndarray
+    validation_minutes: np.ndarray
+    restart_loop_minutes: np.ndarray
+    failures_total_per_day: np.ndarray
+    spot_saved_per_day: np.ndarray
+    spot_saved_restore_minutes: np.ndarray
 
     internal = (
+        "failures_total_per_day",
+        "spot_saved_per_day",
+        "spot_saved_restore_minutes",
         "two_level",
         "failures_l1_per_day",
         "save1_minutes",
@@ -199,6 +317,9 @@ class CheckpointPlan(_Result):
         "stale1_minutes",
         "stale2_minutes",
         "interval2_minutes",
+        "corrupt_fraction",
+        "validation_minutes",
+        "restart_loop_minutes",
     )
 
 
@@ -213,6 +334,18 @@ def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     }
 
 
+def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
+    """Whether the level-1 checkpoint survives losing the node it was taken on (bool array).
+
+    True for ``durable_only`` (level 1 is the durable tier) and for CPU memory with at least
+    two replicas (a peer holds every shard); False for local NVMe and a single in-memory copy.
+    """
+    strategy = Strategy(strategy)
+    if strategy is Strategy.MEMORY_DURABLE:
+        return as_float_array(replicas) >= 2
+    return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
+
+
 def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
     """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
     failures that fall back to the durable tier, and the intervals.
@@ -222,6 +355,14 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
     written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
     'optimal'`` uses it (capped at one week when there is no finite optimum).
+
+    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
+    The checkpoint that must be complete before it goes is the first one that survives losing
+    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
+    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
+    If its full write time fits in the notice the interruption loses no work (step 4 charges
+    the save and the recovery only); otherwise the interruption is a failure like any other
+    and joins the failure rates that set the intervals.
     """
     strategy = choice(x, "checkpoint.strategy")
     lv = ck.strategy_levels(
@@ -245,9 +386,26 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         tiers=_tier_params(x),
     )
     two = strategy.two_level
-    lam = failures.failures_per_day
-    lam2 = lv["failures_l2_per_day"]
-    lam1 = lam - lam2
+    replicas = number(x, "checkpoint.memory_replicas")
+    survives_l1 = spot_level1_survives(strategy, replicas)
+    notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
+    fits = as_float_array(notice_save <= failures.spot_notice_seconds)
+    spot = failures.spot_interruptions_per_day
+    unsaved = spot * (1.0 - fits)  # reclaims whose checkpoint does not fit: failures
+    lam = failures.failures_per_day + unsaved
+    # failures restored from checkpoints: not recovered from peers, not silent corruption
+    keep = (1.0 - failures.peer_fraction) * (1.0 - failures.sdc_fraction)
+    lam2 = lv["failures_l2_per_day"] * keep
+    if two:  # a reclaimed node always loses its own copy; peers may have lost theirs too
+        q = as_float_array(
+            ck.probability_replicas_lost_in_window(
+                number(x, "reliability.node_failure_rate_per_day"),
+                replicas,
+                number(x, "checkpoint.rereplication_minutes"),
+            )
+        )
+        lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
+    lam1 = failures.failures_per_day * keep + unsaved - lam2
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
@@ -265,6 +423,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         np.maximum(lv["write2_minutes"], tau),
     )
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -293,6 +452,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         checkpoint_shard_GB_per_node=lv["shard_GB"],
         memory_required_GB_per_node=lv["memory_required_GB_per_node"],
         **tiers,
+        spot_notice_save_seconds=np.broadcast_to(notice_save, np.shape(lam)) * 1.0,
+        spot_save_fits_notice=np.broadcast_to(fits, np.shape(lam)) * 1.0,
         two_level=two,
         failures_l1_per_day=lam1,
         save1_minutes=c1,
@@ -302,6 +463,20 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         stale1_minutes=lv["stale1_minutes"],
         stale2_minutes=lv["stale2_minutes"],
         interval2_minutes=t2,
+        corrupt_fraction=number(x, "checkpoint.corrupt_fraction"),
+        validation_minutes=np.where(validating, number(x, "checkpoint.validation_seconds"), 0.0)
+        / 60.0,
+        restart_loop_minutes=np.where(
+            validating,
+            0.0,
+            number(x, "resilience.restart_loop_count")
+            * number(x, "resilience.restart_loop_minutes"),
+        ),
+        failures_total_per_day=lam,
+        spot_saved_per_day=spot * fits,
+        spot_saved_restore_minutes=np.where(
+            survives_l1 | (not two), lv["restore1_minutes"], lv["restore2_minutes"]
+        ),
     )
 
 
@@ -316,6 +491,7 @@ class StepTime(_Result):
     tp_comm_ms: np.ndarray
     pp_comm_ms: np.ndarray
     compute_seconds_per_step: np.ndarray
+    recompute_seconds_per_step: np.ndarray
     bubble_seconds_per_step: np.ndarray
     step_seconds: np.ndarray
     scaling_efficiency: np.ndarray
@@ -327,8 +503,17 @@ class StepTime(_Result):
     bubble_fraction_of_step: np.ndarray
     steps_to_train: np.ndarray
     data_parallel_size: np.ndarray
+    micro_batches_per_step: np.ndarray
+    micro_batch_sequences_effective: np.ndarray
+    model_layers: np.ndarray
+    model_parameters_billion: np.ndarray
+    model_flops_per_token: np.ndarray
+    model_states_GB_per_accel: np.ndarray
+    activation_memory_GB_per_accel: np.ndarray
     memory_per_accel_GB: np.ndarray
     memory_usable_per_accel_GB: np.ndarray
+    fits_in_memory: np.ndarray
+    max_micro_batch_that_fits: np.ndarray
     memory_fits: np.ndarray
     min_nodes_to_fit: np.ndarray
     training_flops: np.ndarray
@@ -337,9 +522,10 @@ class StepTime(_Result):
 
 
 def step_time(x: Mapping[str, Any]) -> StepTime:
-    """Seconds per step and memory fit (:func:`models.compute.step_model`)."""
+    """Seconds per step and memory fit (:func:`models.compute.step_model`): modelled from
+    the system, or from a stated MFU (``workload.mfu_basis``)."""
     basis = choice(x, "workload.mfu_basis")
-    s = cm.step_model(x, end_to_end=basis is MfuBasis.END_TO_END)
+    s = cm.step_model(x, basis=basis.value)
     return StepTime(mfu_basis=basis.value, **s)
 
 
@@ -357,6 +543,8 @@ class GoodputResult(_Result):
     checkpoint_overhead_fraction: np.ndarray
     level1_waste_fraction: np.ndarray
     level2_waste_fraction: np.ndarray
+    corrupt_checkpoint_minutes_per_event: np.ndarray
+    checkpoint_fallback_minutes: np.ndarray
     loss_minutes_per_day: dict[str, np.ndarray]
 
     internal = ("loss_minutes_per_day",)
@@ -374,61 +562,169 @@ def _share(part, total):
         return np.where(total > 0, part / np.where(total > 0, total, 1.0), 1.0)
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
-    """Daly's exact goodput per failure class, times the share not stalled by reroutes.
+def _fraction(part, total):
+    """part / total, 0 where the total is 0."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(total > 0, part / np.where(total > 0, total, 1.0), 0.0)
 
-    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · (1 − s), s = fabric stall/1440
-    (:func:`models.checkpoint.two_level_goodput`, Daly 2006).  The loss breakdown takes each
-    component's first-order minutes per day and scales them so that they add up to the exact
-    loss (1 − g/(1 − s))·1440; the fabric stall adds g/(1 − s)·s·1440, so all components sum
-    to (1 − g)·1440.
+
+def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
+    """(X, F): minutes a corrupt level-1 checkpoint adds to a recovery, and the fallback part.
+
+    A recovery that loads a corrupt level-1 checkpoint falls back to the next one: the
+    durable tier for a two-level strategy (extra rework t₂/2 + s₂ − τ/2 − s₁), else the
+    previous checkpoint (one interval τ more rework); F = its restore (+ validation) + that
+    extra rework, in wall time (·(1 + δ₁/τ): the redone work takes its saves again).  With ``checkpoint.validation = 'fallback'`` the corruption is caught at
+    load and X = F; with ``'none'`` the job first goes round the restart loop
+    (resilience.restart_loop_count × restart_loop_minutes, Megatron-LM issue 5281) and
+    X = loop + F.
     """
     p = plan
-    lam = failures.failures_per_day
+    v = p.validation_minutes
+    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    if p.two_level:
+        extra = np.maximum(t2 / 2.0 + p.stale2_minutes - tau / 2.0 - p.stale1_minutes, 0.0)
+        restore_next = p.restore2_minutes + v
+    else:
+        extra = tau
+        restore_next = p.restore1_minutes + v
+    # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
+    fallback = restore_next + extra * (1.0 + p.save1_minutes / tau)
+    return p.restart_loop_minutes + fallback, fallback
+
+
+def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+    """Daly's exact goodput per failure class, times the share not stalled by reroutes and
+    the throughput not lost to stragglers and resilience overheads.
+
+    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · e^{−λ_P·R_P}
+        · T_s/T_w(λ_S, R_S, τ_S, 0)/(1 + λ_S·Δ) · (1 − s) · (1 − σ)(1 − o)
+
+    (:func:`models.checkpoint.two_level_goodput`, Daly 2006): classes 1 and 2 restore from
+    the level-1 checkpoint or fall back to the durable tier; class P recovers from peers'
+    state and loses no work (Daly's limit τ → 0); class S is silent data corruption, found
+    Δ = resilience.sdc_detection_minutes later (running, so not exposed to failures) and
+    rolled back to the last durable checkpoint before it; s = fabric stall/1440; σ the
+    straggler slowdown and o the resilience overhead.  A corrupt level-1 checkpoint (share
+    π of class-1 restores) adds X (:func:`corrupt_checkpoint_minutes`) to R₁.  Every class
+    also pays the warm-up.
+
+    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
+    the replacement, the restart, the restore and the warm-up, R_s, and pauses the job, so they
+    multiply goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs;
+    one during another's recovery is neglected).  Their loss component is ``spot_notice``.
+    Those that do not fit are already among the failures of classes 1 and 2 (step 2).
+
+    The loss breakdown takes each component's first-order minutes per day and scales them so
+    that they add up to the exact failure loss; the fabric stall, straggler and overhead
+    components are the exact shares of what is left, so all components sum to (1 − g)·1440.
+    """
+    p = plan
+    f = failures
+    lam = p.failures_total_per_day  # failures plus Spot reclaims that did not fit the notice
     lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
-    r0 = failures.recovery_before_restore_minutes
-    r1 = r0 + p.restore1_minutes + p.stale1_minutes
-    r2 = r0 + p.restore2_minutes + p.stale2_minutes
+    lam_s = f.sdc_failures_per_day
+    lam_ns = lam - lam_s
+    lam_p = f.peer_fraction * (f.failures_per_day - lam_s)
+    r0 = f.recovery_before_restore_minutes
+    v = p.validation_minutes
+    restore1 = p.restore1_minutes + v
+    restore2 = p.restore2_minutes + v
+    corrupt_x, fallback = corrupt_checkpoint_minutes(p)
+    corrupt = p.corrupt_fraction * corrupt_x
+    r1 = r0 + restore1 + p.stale1_minutes + corrupt
+    r2 = r0 + restore2 + p.stale2_minutes
     tau, t2, c1, c2 = (
         p.checkpoint_interval_minutes,
         p.interval2_minutes,
         p.save1_minutes,
         p.save2_minutes,
     )
-    s1, s2 = _share(lam1, lam), _share(lam2, lam)
+    # class P: state copied from peers, no rework
+    r_peer = r0 + f.peer_restore_minutes
+    # class S: silent data corruption, rolled back to the last durable checkpoint before it
     if p.two_level:
-        r_total = r0 + s1 * p.restore1_minutes + s2 * p.restore2_minutes
+        t_clean, stale_clean, restore_clean = t2, p.stale2_minutes, restore2
     else:
-        r_total = r0 + p.restore1_minutes
+        t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
+    r_sdc = f.sdc_recovery_minutes + restore_clean + stale_clean
+    delay = f.sdc_detection_minutes
+    s1, s2 = _share(lam1, lam), _share(lam2, lam)
+    s_ns, s_s, s_p = _fraction(lam_ns, lam), _fraction(lam_s, lam), _fraction(lam_p, lam)
+    s_ns = np.where(lam > 0, s_ns, 1.0)
+    if p.two_level:
+        r_total = s_ns * r0 + s_s * r_sdc + s1 * (restore1 + corrupt) + s2 * restore2
+    else:
+        r_total = s_ns * r0 + s_s * r_sdc + (restore1 + corrupt) * s1
+    r_total = r_total + s_p * f.peer_restore_minutes
     g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g1 = np.clip(
-        1.0 - as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2)),
-        0.0,
-        1.0,
+    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY)
+    g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
+        1.0 + lam_s * delay / MINUTES_PER_DAY
     )
-    rework = s1 * (tau / 2.0 + p.stale1_minutes) + s2 * (t2 / 2.0 + p.stale2_minutes)
-    det, restart = failures.detection_minutes, failures.restart_minutes
+    g_fail = g0 * g_peer * g_sdc
+    rework = (
+        s1 * (tau / 2.0 + p.stale1_minutes)
+        + s2 * (t2 / 2.0 + p.stale2_minutes)
+        + s_s * (delay + t_clean / 2.0 + stale_clean)
+    )
+    det, restart = f.detection_minutes_expected, f.restart_minutes_expected
     comp = {
-        "detection": lam * det,
-        "replacement": lam * failures.replacement_minutes_expected,
-        "restart": lam * restart,
-        "restore": lam1 * p.restore1_minutes + lam2 * p.restore2_minutes,
+        "detection": lam_ns * det,
+        "replacement": lam_ns
+        * ((1.0 - f.in_process_fraction) * f.replacement_path_minutes_expected)
+        + lam_s * f.replacement_minutes_expected,
+        "restart": lam_ns * restart + lam_s * f.restart_minutes,
+        "restore": lam1 * restore1
+        + lam2 * restore2
+        + lam_p * f.peer_restore_minutes
+        + lam_s * restore_clean,
         "rework": lam1 * (tau / 2.0 + p.stale1_minutes),
         "fallback_rework": lam2 * (t2 / 2.0 + p.stale2_minutes),
         "checkpoint_save": MINUTES_PER_DAY * (c1 / tau + c2 / t2),
+        "warmup": lam * f.warmup_minutes,
+        "corrupt_checkpoint": lam1 * corrupt,
+        "sdc_rollback": lam_s * (delay + t_clean / 2.0 + stale_clean),
     }
+    w1_extra = (
+        lam_p * r_peer + lam_s * (r_sdc + delay + t_clean / 2.0 + stale_clean)
+    ) / MINUTES_PER_DAY
     total_fo = sum(comp.values())
-    exact_loss = (1.0 - g0) * MINUTES_PER_DAY
+    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
     with np.errstate(invalid="ignore", divide="ignore"):
         scale = np.where(total_fo > 0, exact_loss / np.where(total_fo > 0, total_fo, 1), 0.0)
-    stall = failures.fabric_stall_minutes_per_day / MINUTES_PER_DAY
-    g = g0 * (1.0 - stall)
+    stall = f.fabric_stall_minutes_per_day / MINUTES_PER_DAY
+    r_spot = (
+        p.spot_notice_save_seconds / 60.0
+        + f.replacement_minutes_expected
+        + f.restart_minutes
+        + p.spot_saved_restore_minutes
+        + f.warmup_minutes
+    )
+    x_spot = p.spot_saved_per_day * r_spot / MINUTES_PER_DAY
+    gs = 1.0 / (1.0 + x_spot)
+    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
+    throughput = (1.0 - sigma) * (1.0 - overhead)
+    g = g_fail * gs * (1.0 - stall) * throughput
     losses = {name: comp[name] * scale for name in comp}
-    losses["fabric_stall"] = g0 * stall * MINUTES_PER_DAY
+    losses["spot_notice"] = g_fail * (1.0 - gs) * MINUTES_PER_DAY
+    losses["fabric_stall"] = g_fail * gs * stall * MINUTES_PER_DAY
+    running = g_fail * gs * (1.0 - stall) * MINUTES_PER_DAY
+    losses["straggler"] = running * sigma
+    losses["resilience_overhead"] = running * (1.0 - sigma) * overhead
     assert set(losses) == set(LOSS_COMPONENTS)
+    g1 = np.clip(
+        1.0
+        - (
+            as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2))
+            + w1_extra
+        ),
+        0.0,
+        1.0,
+    )
     return GoodputResult(
         goodput=g,
-        goodput_first_order=g1 * (1.0 - stall),
+        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * (1.0 - stall) * throughput,
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=r_total + rework,
@@ -436,6 +732,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
         level1_waste_fraction=c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1),
         level2_waste_fraction=c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2),
+        corrupt_checkpoint_minutes_per_event=corrupt_x,
+        checkpoint_fallback_minutes=fallback,
         loss_minutes_per_day=losses,
     )
 
@@ -443,12 +741,17 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
 # --------------------------------------------------------------------------- 5. cost
 @dataclass(frozen=True)
 class Cost(_Result):
-    """Step 5: dollars per day and to train, at the price in force."""
+    """Step 5: dollars per day and to train, at the price in force and its storage."""
 
     usd_per_instance_hour: np.ndarray
+    usd_per_instance_hour_effective: np.ndarray
     cluster_usd_per_day: np.ndarray
     spare_usd_per_day: np.ndarray
+    storage_usd_per_day: np.ndarray
+    storage_file_system_usd_per_day: np.ndarray
+    storage_object_usd_per_day: np.ndarray
     total_usd_per_day: np.ndarray
+    total_usd_per_month: np.ndarray
     productive_usd_per_day: np.ndarray
     lost_usd_per_day: np.ndarray
     time_to_train_days: np.ndarray
@@ -462,6 +765,8 @@ class Cost(_Result):
     cost_within_mfu_communication_usd: np.ndarray
     cost_to_train_goodput_loss_usd: np.ndarray
     cost_to_train_spares_usd: np.ndarray
+    cost_to_train_storage_usd: np.ndarray
+    total_cost_to_train_usd: np.ndarray
     loss_usd_per_day: dict[str, np.ndarray]
 
     internal = ("loss_usd_per_day",)
@@ -473,22 +778,103 @@ class Cost(_Result):
         return out
 
 
-def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost:
+def _storage_input(x: Mapping[str, Any], key: str) -> np.ndarray:
+    """A storage price or file-system input; the shipped tables when absent."""
+    if key in x:
+        return as_float_array(x[key])
+    if key.startswith("tier."):
+        return as_float_array(ck.tier_inputs(ck.load_tiers())[key])
+    tiers = ck.load_tiers()
+    prices = pr.storage_price_inputs(
+        pr.load_storage_prices(), tiers["shared_fs"].throughput_MBps_per_TiB or float("nan")
+    )
+    return as_float_array(prices[key])
+
+
+def storage_cost(
+    x: Mapping[str, Any], plan: CheckpointPlan, good: GoodputResult
+) -> tuple[np.ndarray, np.ndarray]:
+    """(file system, object storage) USD/day of the durable checkpoint tier in use.
+
+    Shared file system (FSx for Lustre-like): provisioned TiB × 1024 GB × price of its
+    throughput tier per GB-month (:func:`models.pricing.file_system_usd_per_day`), paid while
+    it exists.  Object store (S3-like): the ``storage.retained_checkpoints`` full checkpoints
+    kept, per GB-month, plus one PUT per upload part of every durable checkpoint and one GET
+    per part of every restore from it (parts = nodes · ⌈shard / part size⌉;
+    :func:`models.pricing.object_storage_usd_per_day`).  CPU memory and local NVMe are part of
+    the instance price.  Only the durable tier of ``checkpoint.durable_tier`` is charged.
+    """
+    durable = choice(x, "checkpoint.durable_tier")
+    zero = as_float_array(0.0)
+    if durable is DurableTier.SHARED_FS:
+        fs = as_float_array(
+            pr.file_system_usd_per_day(
+                _storage_input(x, "tier.shared_fs.provisioned_TiB"),
+                _storage_input(x, "storage.fsx_usd_per_GB_month"),
+            )
+        )
+        return fs, zero
+    nodes = number(x, "cluster.nodes")
+    size_GB = plan.checkpoint_size_TB * 1000.0
+    parts = nodes * np.ceil(
+        plan.checkpoint_shard_GB_per_node * 1000.0 / number(x, "storage.object_part_MB")
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        saves_per_day = good.goodput * MINUTES_PER_DAY / plan.durable_interval_minutes
+    restores_per_day = (
+        plan.fallback_failures_per_day if plan.two_level else plan.failures_l1_per_day
+    )
+    obj = as_float_array(
+        pr.object_storage_usd_per_day(
+            number(x, "storage.retained_checkpoints") * size_GB,
+            _storage_input(x, "storage.object_usd_per_GB_month"),
+            saves_per_day * parts,
+            _storage_input(x, "storage.object_usd_per_1000_put"),
+            restores_per_day * parts,
+            _storage_input(x, "storage.object_usd_per_1000_get"),
+        )
+    )
+    return zero, obj
+
+
+def cost_step(
+    x: Mapping[str, Any],
+    step: StepTime,
+    good: GoodputResult,
+    plan: CheckpointPlan | None = None,
+) -> Cost:
     """Cost per day and to train.
 
-    cluster/day = N·price·24; lost/day = (1 − g)·cluster + spares; time to train =
-    steps·step / g [s → days]; cost to train = days · (cluster + spares)/day.  Under
+    price = the effective price per used instance-hour of the pricing model
+    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
+    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
+    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
+    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
+    time to train = steps·step / g [s → days]; cost to train = days · (cluster + spares)/day
+    (the instances, proportional to their price); total cost to train = days · total/day
+    (storage included).  Under
     ``end_to_end`` all productive time is compute (communication and bubble are inside the
-    MFU; their ``cost_within_mfu_*`` shares are informational); under ``compute_only`` they are
-    added costs.  Infeasible configurations (memory, TP outside the scale-up domain) give NaN
-    times and costs.
+    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
+    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
+    communication, and the last two are their own costs.  Infeasible configurations (memory,
+    TP outside the scale-up domain) give NaN times and costs.
     """
-    price = number(x, "pricing.usd_per_instance_hour")
+    rate = number(x, "pricing.usd_per_instance_hour")
+    price = as_float_array(
+        pr.effective_usd_per_instance_hour(
+            rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
+        )
+    )
     nodes = number(x, "cluster.nodes")
     g = good.goodput
     cluster = nodes * price * HOURS_PER_DAY
     spare = number(x, "cluster.spare_nodes") * price * HOURS_PER_DAY
-    total = cluster + spare
+    if plan is not None:
+        fs, obj = storage_cost(x, plan, good)
+    else:
+        fs = obj = as_float_array(0.0)
+    storage = fs + obj
+    total = cluster + spare + storage
     train_s = step.steps_to_train * step.step_seconds
     with np.errstate(divide="ignore", invalid="ignore"):
         days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
@@ -512,14 +898,20 @@ def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost
         compute_cost = productive_cost * step.compute_share_of_step
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
-    cost = days * total
+    cost = days * (cluster + spare)
+    ones = np.ones_like(g)
     return Cost(
-        usd_per_instance_hour=price * np.ones_like(g),
+        usd_per_instance_hour=rate * ones,
+        usd_per_instance_hour_effective=price * ones,
         cluster_usd_per_day=cluster,
         spare_usd_per_day=spare,
+        storage_usd_per_day=storage * ones,
+        storage_file_system_usd_per_day=fs * ones,
+        storage_object_usd_per_day=obj * ones,
         total_usd_per_day=total,
+        total_usd_per_month=total * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
-        lost_usd_per_day=(1.0 - g) * cluster + spare,
+        lost_usd_per_day=(1.0 - g) * cluster + spare + storage,
         time_to_train_days=days,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
@@ -530,7 +922,9 @@ def cost_step(x: Mapping[str, Any], step: StepTime, good: GoodputResult) -> Cost
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
         cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
-        cost_to_train_spares_usd=days * spare,
+        cost_to_train_spares_usd=_times_days(days, spare),
+        cost_to_train_storage_usd=_times_days(days, storage),
+        total_cost_to_train_usd=days * total,
         loss_usd_per_day={
             name: minutes / MINUTES_PER_DAY * cluster
             for name, minutes in good.loss_minutes_per_day.items()
@@ -567,7 +961,7 @@ def run_chain(x: Mapping[str, Any]) -> ChainResult:
     plan = checkpoint_plan(x, failures)
     step = step_time(x)
     good = goodput_step(failures, plan)
-    return ChainResult(failures, plan, step, good, cost_step(x, step, good))
+    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan))
 
 
 __all__ = [
@@ -587,5 +981,15 @@ __all__ = [
     "failure_process",
     "goodput_step",
     "run_chain",
+    "spot_level1_survives",
     "step_time",
+    "storage_cost",
 ]
+
+
+def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
+    """days x USD/day where nothing per day costs nothing, even over a run that never ends
+    (days = inf would give inf x 0 = nan)."""
+    usd = np.asarray(usd_per_day, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(usd == 0.0, 0.0, days * usd)

@@ -36,7 +36,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
-from scipy.special import gammaln
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
@@ -380,6 +379,8 @@ def two_level_optimal_intervals_minutes(
 
 # --------------------------------------------------------------------------- survival
 def _log_comb(n, k):
+    from scipy.special import gammaln  # imported on first use: only spread replicas need it
+
     return gammaln(n + 1.0) - gammaln(k + 1.0) - gammaln(n - k + 1.0)
 
 
@@ -502,12 +503,16 @@ def fallback_fraction(
         probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, window_minutes)
     )
     adj = as_float_array(probability_block_destroys_group(correlated_nodes, replicas))
-    rnd = as_float_array(
-        probability_random_failures_destroy_group(
-            nodes, replicas, np.minimum(as_float_array(correlated_nodes), as_float_array(nodes))
+    adjacent = as_float_array(adjacent_placement) > 0
+    if adjacent.all():  # no spread replicas: the random-loss probability is not needed
+        rnd = adj
+    else:
+        rnd = as_float_array(
+            probability_random_failures_destroy_group(
+                nodes, replicas, np.minimum(as_float_array(correlated_nodes), as_float_array(nodes))
+            )
         )
-    )
-    pc = np.where(as_float_array(adjacent_placement) > 0, adj, rnd)
+    pc = np.where(adjacent, adj, rnd)
     phi = np.clip((1.0 - fc) * h * single + fc * pc, 0.0, 1.0)
     return like_input(
         phi,
@@ -546,6 +551,13 @@ def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
         out[f"tier.{name}.aggregate_write_GBps"] = t.aggregate_GBps("write")
         out[f"tier.{name}.aggregate_read_GBps"] = t.aggregate_GBps("read")
         out[f"tier.{name}.fixed_seconds"] = t.fixed_seconds
+        # size and throughput tier price the file system (models.pricing; NaN = not given)
+        out[f"tier.{name}.provisioned_TiB"] = (
+            float("nan") if t.provisioned_TiB is None else t.provisioned_TiB
+        )
+        out[f"tier.{name}.throughput_MBps_per_TiB"] = (
+            float("nan") if t.throughput_MBps_per_TiB is None else t.throughput_MBps_per_TiB
+        )
     return out
 
 

@@ -51,10 +51,52 @@ class Placement(StrEnum):
 
 
 class MfuBasis(StrEnum):
-    """How the stated MFU is read (``workload.mfu_basis``)."""
+    """Where the step time comes from (``workload.mfu_basis``): modelled from the system,
+    or a stated MFU read end to end or as the compute phases' efficiency."""
 
+    MODELLED = "modelled"
     END_TO_END = "end_to_end"
     COMPUTE_ONLY = "compute_only"
+
+
+class Recompute(StrEnum):
+    """Activation recomputation (``workload.recompute``, Korthikanti et al. 2022)."""
+
+    NONE = "none"
+    SELECTIVE = "selective"
+    FULL = "full"
+
+    @property
+    def code(self) -> float:
+        """0, 1, 2 as :mod:`models.transformer` takes it."""
+        return float(list(Recompute).index(self))
+
+
+class Mlp(StrEnum):
+    """Feed-forward block (``workload.mlp``): GeLU (2 matrices) or SwiGLU (3, gated)."""
+
+    GELU = "gelu"
+    SWIGLU = "swiglu"
+
+
+class OnOff(StrEnum):
+    """A switch (``workload.sequence_parallel``, ``workload.flash_attention``,
+    ``workload.balanced_stages``)."""
+
+    ON = "on"
+    OFF = "off"
+
+
+class GradientPrecision(StrEnum):
+    """Gradient bytes per parameter (``workload.gradient_precision``): bf16 as in ZeRO's
+    2 + 2 + 12, or the fp32 gradients Megatron-LM accumulates (2 + 4 + 12)."""
+
+    BF16 = "bf16"
+    FP32 = "fp32"
+
+    @property
+    def bytes(self) -> float:
+        return 2.0 if self is GradientPrecision.BF16 else 4.0
 
 
 class FailureScaling(StrEnum):
@@ -66,6 +108,55 @@ class FailureScaling(StrEnum):
     MIXED = "mixed"
 
 
+class PricingModel(StrEnum):
+    """How the instances are paid for (``pricing.model``).
+
+    The terms of each model (commitment, upfront payment, what idle hours cost, Capacity
+    Block lengths and sizes, the Spot notice) are in :data:`models.pricing.TERMS`.
+    """
+
+    ON_DEMAND = "on_demand"
+    SAVINGS_PLAN_1Y = "savings_plan_1y"
+    SAVINGS_PLAN_3Y = "savings_plan_3y"
+    CAPACITY_BLOCK = "capacity_block"
+    SPOT = "spot"
+    HYPERPOD = "hyperpod"
+    CUSTOM = "custom"
+
+    @property
+    def is_savings_plan(self) -> bool:
+        return self in (PricingModel.SAVINGS_PLAN_1Y, PricingModel.SAVINGS_PLAN_3Y)
+
+
+class StageDistribution(StrEnum):
+    """How the Monte Carlo draws one recovery stage around its mean
+    (``simulation.<stage>_distribution``); the analytic model uses the mean only.
+
+    ``fixed``: always the mean.  ``lognormal`` and ``gamma``: the mean with coefficient of
+    variation ``simulation.recovery_spread``.  ``exponential``: CV 1 (memoryless).
+    ``uniform``: on [0, 2·mean] (CV 1/√3), e.g. a fault landing at a random phase of a
+    periodic heartbeat or polling interval.
+    """
+
+    FIXED = "fixed"
+    LOGNORMAL = "lognormal"
+    GAMMA = "gamma"
+    EXPONENTIAL = "exponential"
+    UNIFORM = "uniform"
+
+
+class Validation(StrEnum):
+    """What a recovery does with the checkpoint it loads (``checkpoint.validation``).
+
+    ``none``: trusted as loaded, so a corrupt one sends the job round a restart loop until
+    someone intervenes (Megatron-LM issue 5281); ``fallback``: validated at load, and a
+    corrupt one is skipped for the next tier (or the previous checkpoint).
+    """
+
+    NONE = "none"
+    FALLBACK = "fallback"
+
+
 #: Choice field key -> enum.
 CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "checkpoint.strategy": Strategy,
@@ -74,7 +165,20 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "checkpoint.save_mode": SaveMode,
     "checkpoint.replica_placement": Placement,
     "workload.mfu_basis": MfuBasis,
+    "workload.recompute": Recompute,
+    "workload.mlp": Mlp,
+    "workload.sequence_parallel": OnOff,
+    "workload.flash_attention": OnOff,
+    "workload.balanced_stages": OnOff,
+    "workload.gradient_precision": GradientPrecision,
     "reliability.failure_scaling": FailureScaling,
+    "pricing.model": PricingModel,
+    "checkpoint.validation": Validation,
+    "simulation.detection_distribution": StageDistribution,
+    "simulation.replacement_distribution": StageDistribution,
+    "simulation.restart_distribution": StageDistribution,
+    "simulation.restore_distribution": StageDistribution,
+    "simulation.warmup_distribution": StageDistribution,
 }
 
 

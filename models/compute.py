@@ -1,55 +1,55 @@
-"""Compute model: training FLOPs, step time, parallelism, memory fit, time and cost to train.
+"""Compute model: step time, parallelism, memory fit, time and cost to train.
 
 Units: parameters in billions, tokens in trillions (or millions per step), FLOP/s as TFLOPS
 per accelerator, memory in GB (10⁹ bytes), times in seconds (step) and days (training).
-Functions broadcast over numpy arrays and return floats for all-scalar input.
+Functions broadcast over numpy arrays and return floats for all-scalar input.  The
+equations, sources, assumptions and the validation table are in ``docs/step-time.md``.
 
-Step model (one optimizer step of ``T`` tokens on ``n`` accelerators, tensor-parallel size
-``t`` inside the scale-up domain, pipeline size ``p``, data-parallel size ``d = n/(t·p)``):
+One optimizer step of B sequences of s tokens on n accelerators, tensor-parallel size t
+inside the scale-up domain, p pipeline stages of v chunks each, d = n/(t·p) data-parallel
+ranks, m = B/(d·b) micro-batches of b sequences per pipeline.  Shape, model FLOPs
+(6N + 12·L·s·h per token, PaLM App. B [2]) and activation memory (Korthikanti et al. [5])
+come from :mod:`models.transformer`.
 
-* compute  t_c = 6·N·T / (n · peak · MFU)                        (6ND, Kaplan et al. [1];
-  MFU as defined in PaLM App. B [2], here the efficiency of the compute phases)
-* bubble   t_b = t_c · (p−1)/m, i.e. a fraction (p−1)/(m+p−1) of the pipeline time
-  (GPipe/1F1B schedule, Narayanan et al. [3])
-* DP sync  hierarchical all-reduce of the bf16 gradient shard 2·N/(t·p) bytes over the d
-  data-parallel ranks (:mod:`models.network`); ZeRO-3/FSDP moves 1.5× that volume
-  (all-gather in forward and backward plus reduce-scatter, Rajbhandari et al. [4]).
-  A fraction φ (``comm_overlap_fraction``) hides behind the backward pass (2/3 of t_c; all of
-  t_c for ZeRO-3 whose gathers also overlap the forward pass).
-* TP       4 all-reduces of the activations (tokens × hidden × 2 bytes) per layer and
-  micro-batch (Megatron-LM [3], [5]) over the scale-up link, exposed; layers from
-  N ≈ 12·L·h² (Kaplan et al. [1]), so the volume is (2/3)·N·T/(h·p·d) bytes per rank.
-* PP       activations and their gradients (2 × tokens × hidden × 2 bytes / t) per stage
-  boundary over the network, exposed.
+Step-time basis (``workload.mfu_basis``):
 
-MFU basis (``workload.mfu_basis``).  Published MFU figures (PaLM App. B [2]; Llama 3 405B's
-38-43% on H100 [6]) are *end to end*: model FLOP/s achieved over the whole step, with the
-exposed communication and the pipeline bubble already inside.  So:
+* ``modelled`` (default, :func:`modelled_components`): one micro-batch through the busiest
+  stage (its L/p layers and the output layer, or an even share of all of it with
+  ``balanced_stages``) takes
+  t_mb = compute + recomputation + memory-bound kernels + exposed TP + PP, where compute is
+  the FLOPs at the catalog's measured max achievable matmul rate (MAMF [7]); recomputation
+  is the forward pass again (full) or the attention scores again (selective, or any fused
+  attention kernel); memory-bound time streams the activations and each GEMM's operands
+  through HBM at 90% of its bandwidth, added to the math time as Calculon does [8]; TP is 4
+  collectives per layer (6 with full recomputation) of b·s·h·2 bytes over the scale-up
+  link at its measured collective efficiency, less ``tp_comm_overlap_fraction``; PP is 2·v
+  point-to-point messages of b·s·h·2/t bytes over the scale-out network.  The pipeline
+  takes (m + (p−1)/v)·t_mb (Narayanan et al. [3]: the interleaved bubble of (p−1)/v
+  micro-batch times, applied to the whole micro-batch); then the data-parallel gradient
+  synchronisation (NCCL-style overlapped hierarchical collective, :mod:`models.network`)
+  not hidden behind the last micro-batch's backward pass, and the optimizer step
+  (memory-bound).  MFU is an output.
+* ``end_to_end``: a measured MFU is model FLOP/s over the whole step (PaLM App. B [2];
+  Llama 3 405B's 38-43% on H100 [6]): step = t_e = (6N + 12Lsh)·T / (n · peak · MFU);
+  communication and bubble are NOT added, and bandwidth does not change the time to train.
+  The comm/bubble model of :func:`step_components` splits that fixed step: it solves for
+  the compute-phase time t_k with t_k·(1 + (p−1)/(v·m)) + DP sync − min(φ·DP sync, w·t_k)
+  + TP + PP = t_e (w = 2/3, or 1 for ZeRO-3), piecewise linear and increasing in t_k, so
+  it has one closed-form root.  When the implied compute-phase efficiency MFU·t_e/t_k
+  exceeds the accelerator's measured max achievable matmul fraction (1 if unknown),
+  ``mfu_gap_exceeded`` is set: the stated MFU is optimistic for this network.
+* ``compute_only``: the MFU is the efficiency of the compute phases alone and
+  step = t_c + bubble + exposed DP + TP + PP.
 
-* ``end_to_end`` (default): step = t_e = 6·N·T / (n · peak · MFU); communication and bubble
-  are NOT added, and bandwidth does not change the time to train.  The comm/bubble model
-  above still runs and splits that fixed step: it solves for the compute-phase time t_k with
-  t_k·(1 + (p−1)/m) + DP sync − min(φ·DP sync, w·t_k) + TP + PP = t_e (w = 2/3, or 1 for
-  ZeRO-3), which is piecewise linear and increasing in t_k, so it has one closed-form
-  root.  The implied compute-phase efficiency is MFU·t_e/t_k; when it exceeds the
-  accelerator's measured max achievable matmul fraction (1 if unknown), i.e. when the
-  modelled exposed communication plus bubble exceed the share 1 − MFU/max_matmul_fraction
-  of the step that the MFU leaves for them (or t_k ≤ 0), ``mfu_gap_exceeded`` is set: the
-  stated MFU is optimistic for this network and parallelism.
-* ``compute_only``: MFU is the efficiency of the compute phases alone (t_c above) and
-  step = t_c + t_b + exposed DP + TP + PP.
+Scaling efficiency: the compute share of the step (modelled), or t_c / (t_c + t_b + exposed
+DP + TP + PP) with t_c at the stated MFU (informational under ``end_to_end``).
 
-Scaling efficiency = t_c / (t_c + t_b + exposed DP + TP + PP) with t_c at the stated MFU,
-under both bases: how much the modelled communication and bubble would stretch a step
-whose compute runs at that MFU, a property of the network and the parallelism that falls
-with nodes and rises with bandwidth.  Under ``compute_only`` it sets the time; under
-``end_to_end`` it is informational (the time does not use it), and the split of the fixed
-step is ``compute_share_of_step`` = t_k/t_e, ``exposed_comm_fraction_of_step`` and
-``bubble_fraction_of_step``.  End-to-end MFU = MFU (``end_to_end``) or MFU × scaling
-efficiency (``compute_only``).
-Memory: model states of mixed-precision Adam, 16 bytes/parameter (2 weights + 2 gradients +
-12 optimizer: fp32 master, momentum, variance), sharded by t·p, and by d for the ZeRO
-stages [4]; activations are not modelled, a reserved share of HBM stands for them.
+Memory per accelerator (first pipeline stage): model states (2 + g + 12 bytes per
+parameter, g = 2 for bf16 or 4 for Megatron's fp32 gradients, sharded by t·p and by d for
+the ZeRO stages [4]) plus the activations of the micro-batches in flight; a configuration
+whose sum exceeds the usable HBM, that splits fewer layers than stages, gives less than
+one sequence per micro-batch, or lacks a measured matmul efficiency (modelled basis)
+cannot run: NaN times, ``memory_fits`` = 0, and :func:`infeasibility_reason` says why.
 
 References
 ----------
@@ -63,6 +63,12 @@ References
     arXiv:2205.05198, 2022.
 [6] A. Grattafiori et al., "The Llama 3 Herd of Models", arXiv:2407.21783, 2024, §3.3.2
     and Table 4 (38-43% BF16 MFU on 8,192-16,384 H100, end to end).
+[7] S. Bekman, "Machine Learning Engineering Open Book", github.com/stas00/ml-engineering,
+    compute/accelerator/README.md (maximum achievable matmul FLOPS) and network/README.md
+    (NCCL all-reduce busbw).
+[8] M. Isaev, N. McDonald, L. Dennison, R. Vuduc, "Calculon: a Methodology and Tool for
+    High-Level Co-Design of Systems and Large Language Models", SC'23,
+    doi:10.1145/3581784.3607102.
 """
 
 from __future__ import annotations
@@ -74,6 +80,7 @@ from typing import Any
 import numpy as np
 
 from . import network as net
+from . import transformer as tr
 from ._tools import as_float_array, like_input
 
 SECONDS_PER_DAY = 86_400.0
@@ -273,6 +280,10 @@ def step_components(
     alpha_scaleup_us,
     end_to_end=False,
     max_matmul_fraction=np.nan,
+    flops_per_token=None,
+    layers=None,
+    scaleup_efficiency=1.0,
+    virtual_stages=1.0,
 ) -> dict[str, np.ndarray]:
     """Seconds per optimizer step by component (module docstring), as arrays.
 
@@ -284,7 +295,10 @@ def step_components(
     compute phase; ``max_matmul_fraction`` (NaN = unknown, bound 1) bounds the implied
     compute-phase efficiency.
     ``scaleup_GBps_bidir`` is the datasheet NVLink/NeuronLink figure (both directions; half
-    is used per direction); NaN makes TP traffic (t > 1) and in-domain DP traffic unknown.
+    is used per direction, times ``scaleup_efficiency``); NaN makes TP traffic (t > 1) and
+    in-domain DP traffic unknown.  ``flops_per_token`` (default 6·N) and ``layers``
+    (default N/(12h²), Kaplan et al.) come from the model shape when known;
+    ``virtual_stages`` v divides the bubble: (p−1)/(v·m) of the compute.
 
     Examples
     --------
@@ -316,10 +330,12 @@ def step_components(
     z = f(zero_stage)
     h = f(hidden_size)
     d = n / (t * p)
-    compute = FLOPS_PER_PARAM_TOKEN * psi * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
-    bubble = compute * (p - 1.0) / m
+    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
+    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
+    vst = f(virtual_stages)
+    bubble = compute * (p - 1.0) / (vst * m)
 
-    su = f(scaleup_GBps_bidir) / 2.0
+    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
     dom = f(scaleup_domain_accels)
     net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
     # data-parallel neighbours sit next to each other inside the scale-up domain
@@ -331,14 +347,21 @@ def step_components(
     su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
     ar = f(
         net.hierarchical_allreduce_seconds(
-            grad_bytes, g_in, domains, su_for_dp, net_share, alpha_scaleup_us, alpha_network_us
+            grad_bytes,
+            g_in,
+            domains,
+            su_for_dp,
+            net_share,
+            alpha_scaleup_us,
+            alpha_network_us,
+            overlapped=True,
         )
     )
     dp_sync = np.where(z >= 3, 1.5, 1.0) * ar
     hide_window = np.where(z >= 3, 1.0, 2.0 / 3.0) * compute
     dp_exposed = dp_sync - np.minimum(f(overlap_fraction) * dp_sync, hide_window)
 
-    layers = psi / (12.0 * h * h)
+    layers = psi / (12.0 * h * h) if layers is None else f(layers)
     tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
     calls = 4.0 * (layers / p) * m
     with np.errstate(invalid="ignore"):
@@ -357,7 +380,7 @@ def step_components(
     # end to end: the 6ND step is fixed; solve a·t_k + C − min(φ·S, w·t_k) = t_e for t_k
     e2e = np.asarray(end_to_end, dtype=bool)
     t_e = compute
-    a = 1.0 + (p - 1.0) / m
+    a = 1.0 + (p - 1.0) / (vst * m)
     w = np.where(z >= 3, 1.0, 2.0 / 3.0)
     hidden_max = f(overlap_fraction) * dp_sync
     comm_all = dp_sync + tp + pp
@@ -366,7 +389,7 @@ def step_components(
         tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
     tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
     tk = np.maximum(tk, 0.0)
-    e_bubble = tk * (p - 1.0) / m
+    e_bubble = tk * (p - 1.0) / (vst * m)
     e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
     with np.errstate(divide="ignore", invalid="ignore"):
         phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
@@ -395,6 +418,249 @@ def step_components(
     }
 
 
+# --------------------------------------------------------------------------- modelled step
+#: Share of the HBM datasheet bandwidth that streaming (memory-bound) kernels reach; an
+#: assumption of the order the vendors' STREAM-like figures show (docs/step-time.md).
+HBM_EFFICIENCY = 0.9
+#: Bytes the Adam step reads and writes per parameter it updates: fp32 master, momentum,
+#: variance (read + write), the gradient (read) and the bf16 weight (write).
+OPTIMIZER_TRAFFIC_BYTES = 32.0
+
+
+def compute_seconds(flops, peak_tflops, matmul_fraction):
+    """Time of ``flops`` at the accelerator's measured max achievable matmul rate [s].
+
+    flops / (peak · MAMF/peak): the kernel efficiency is the catalog's measured maximum
+    achievable matmul fraction (stas00/ml-engineering, compute/accelerator/README.md).
+
+    Examples
+    --------
+    >>> compute_seconds(794.5e12, 989.0, 0.8033)  # one second at H100's 794.5 TFLOPS MAMF
+    1.0000...
+    """
+    out = as_float_array(flops) / (as_float_array(peak_tflops) * 1e12)
+    out = out / as_float_array(matmul_fraction)
+    return like_input(out, flops, peak_tflops, matmul_fraction)
+
+
+def memory_bound_seconds(bytes_moved, hbm_TBps):
+    """Time of streaming kernels (norms, activations, dropout, residuals) [s]:
+    bytes / (HBM bandwidth · :data:`HBM_EFFICIENCY`).
+
+    Examples
+    --------
+    >>> round(memory_bound_seconds(3.015e12, 3.35), 6)  # 3.015 TB at 90% of 3.35 TB/s
+    1.0
+    """
+    out = as_float_array(bytes_moved) / (as_float_array(hbm_TBps) * 1e12 * HBM_EFFICIENCY)
+    return like_input(out, bytes_moved, hbm_TBps)
+
+
+def pipeline_seconds(micro_batch_seconds, micro_batches, pipeline_parallel, virtual_stages):
+    """One step of a (interleaved) 1F1B pipeline: (m + (p−1)/v) · t_mb [s].
+
+    t_mb is one micro-batch's forward and backward through a stage, its recomputation and
+    its exposed tensor- and pipeline-parallel communication included: the bubble of
+    (p−1)/v micro-batch times (Narayanan et al. 2021 [3], §2.2.2) idles all of it.
+
+    Examples
+    --------
+    >>> pipeline_seconds(1.0, 64, 8, 1)  # 64 + 7
+    71.0
+    >>> pipeline_seconds(1.0, 64, 8, 3)  # 64 + 7/3
+    66.33333333333333
+    """
+    p = as_float_array(pipeline_parallel)
+    out = as_float_array(micro_batch_seconds) * (
+        as_float_array(micro_batches) + (p - 1.0) / as_float_array(virtual_stages)
+    )
+    return like_input(out, micro_batch_seconds, micro_batches, pipeline_parallel, virtual_stages)
+
+
+GEMM_TRAFFIC = 1.0
+
+
+def _gemm_bytes(tokens, h, a, kv, ffn, gated, t, mm):
+    """Bytes the forward GEMMs of one layer read and write on one TP rank: the weights and
+    each GEMM's input and output activations (bf16)."""
+    k = np.where(gated > 0.5, 2.0, 1.0)
+    acts = 4.0 * h + (h * (2.0 + 2.0 * kv / a) + (k + 1.0) * ffn) / t
+    return 2.0 * (mm / t + tokens * acts)
+
+
+def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """The workload's shape with the derived figures filled in (module :mod:`transformer`)."""
+    gated = v["gated"]
+    h = v["workload.hidden_size"]
+    a = v["workload.attention_heads"]
+    kv = np.where(np.isnan(v["workload.kv_heads"]), a, v["workload.kv_heads"])
+    ffn = v["workload.ffn_hidden_size"]
+    ffn = np.where(np.isnan(ffn), as_float_array(tr.default_ffn(h, gated)), ffn)
+    vocab = v["workload.vocab_size"]
+    n_given = v["workload.params_billion"]
+    layers = v["workload.layers"]
+    layers = np.where(
+        np.isnan(layers),
+        as_float_array(tr.layers_from_params(n_given, h, a, kv, ffn, vocab, gated)),
+        layers,
+    )
+    params = np.where(
+        np.isnan(n_given),
+        as_float_array(tr.params_from_shape(layers, h, a, kv, ffn, vocab, gated)),
+        n_given,
+    )
+    return {"h": h, "a": a, "kv": kv, "ffn": ffn, "V": vocab, "L": layers, "N": params}
+
+
+def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
+    """Memory per accelerator on the first pipeline stage [GB]: model states, activations."""
+    s = v["workload.sequence_length"]
+    vstages = v["workload.pipeline_virtual_stages"]
+    gbytes = v["gradient_bytes"]
+    z = v["workload.zero_stage"]
+    psi = sh["N"] * 1e9 / (t * p)  # parameters per model-parallel rank
+    states = psi * as_float_array(tr.model_state_bytes_per_param(z, gbytes, d)) / 1e9
+
+    def per_layer(bb, mode):
+        return as_float_array(
+            tr.activation_bytes_per_layer(
+                s, bb, sh["h"], sh["a"], sh["kv"], sh["ffn"], v["gated"], t, sp, mode
+            )
+        )
+
+    # a fused attention kernel never stores the scores: as selective recomputation
+    fa = v["fa"] > 0.5
+    mode = np.where(fa & (recompute < tr.SELECTIVE), tr.SELECTIVE, recompute)
+    in_flight = as_float_array(tr.micro_batches_in_flight(p, vstages, m))
+    stored = per_layer(b, mode) * sh["L"] / p * in_flight
+    # full recomputation rebuilds one layer's activations at a time during the backward
+    rebuilt = per_layer(b, np.where(fa, tr.SELECTIVE, tr.NONE))
+    working = np.where(recompute >= tr.FULL, rebuilt, 0.0)
+    act = (stored + working) / 1e9
+    per_seq = act / b  # every term is linear in the micro-batch size
+    with np.errstate(divide="ignore", invalid="ignore"):
+        b_max = np.floor((usable - states) / per_seq + 1e-9)
+    b_max = np.where(np.isfinite(b_max), np.maximum(b_max, 0.0), 0.0)
+    return states, act, b_max
+
+
+def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
+    """Seconds per step of the modelled basis, by component (docs/step-time.md).
+
+    ``v`` the flat inputs as arrays, ``sh`` the shape (:func:`_shape`), ``net_share`` each
+    accelerator's scale-out bandwidth [GB/s, efficiency applied], ``su`` its scale-up
+    bandwidth per direction [GB/s, efficiency applied].
+    """
+    s = v["workload.sequence_length"]
+    vst = v["workload.pipeline_virtual_stages"]
+    r = v["recompute"]
+    h, vocab, lay = sh["h"], sh["V"], sh["L"]
+    tokens_mb = b * s  # tokens in one micro-batch
+    peak, mmf = v["instance.bf16_dense_tflops"], v["instance.max_matmul_fraction"]
+    a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
+
+    # compute of one micro-batch on the busiest stage (its L/p layers and the output layer)
+    mm = as_float_array(tr.matmul_params_per_layer(h, sh["a"], sh["kv"], sh["ffn"], v["gated"]))
+    layer_fwd = 2.0 * tokens_mb * mm / t
+    attn_fwd = 4.0 * tokens_mb * s * h / t
+    logits_fwd = 2.0 * tokens_mb * vocab * h / t
+    # the busiest stage: L/p layers plus the output layer, or an even share of all the
+    # work when layers are moved off the last stage (balanced stages)
+    fwd = np.where(
+        v["balanced"] > 0.5,
+        (lay * (layer_fwd + attn_fwd) + logits_fwd) / p,
+        lay / p * (layer_fwd + attn_fwd) + logits_fwd,
+    )
+    # full: the whole forward pass again; selective, or a fused (flash) attention kernel
+    # in its backward pass: the attention scores again
+    fa = v["fa"] > 0.5
+    scores_again = np.where(fa | ((r >= tr.SELECTIVE) & (r < tr.FULL)), attn_fwd, 0.0)
+    recompute_flops = lay / p * (np.where(r >= tr.FULL, layer_fwd + attn_fwd, 0.0) + scores_again)
+    t_model = as_float_array(compute_seconds(3.0 * fwd, peak, mmf))
+    t_recompute = as_float_array(compute_seconds(recompute_flops, peak, mmf))
+    # streaming kernels: each activation byte is written and read once in the forward pass,
+    # twice as much in the backward pass, once more when the forward is recomputed
+    traffic_mode = np.where(fa, tr.SELECTIVE, tr.NONE)  # materialised scores are streamed
+    act_traffic = 2.0 * as_float_array(
+        tr.activation_bytes_per_layer(
+            s, b, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, v["sp"], traffic_mode
+        )
+    )
+    passes = 3.0 + np.where(r >= tr.FULL, 1.0, 0.0)
+    scores = 2.0 * 5.0 * sh["a"] * s * s * b / t  # materialised scores, bytes per pass
+    redo = np.where(~fa & (r >= tr.SELECTIVE) & (r < tr.FULL), scores, 0.0)
+    gemm = GEMM_TRAFFIC * _gemm_bytes(tokens_mb, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, mm)
+    traffic = lay / p * (act_traffic * passes + redo + gemm * passes)
+    t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"]))
+
+    # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
+    # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
+    calls = lay / p * (4.0 + np.where(r >= tr.FULL, 2.0, 0.0))
+    msg = tokens_mb * h * tr.ACT_BYTES
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one = 2.0 * (t - 1.0) / t * msg / (su * net.GB) + 2.0 * (t - 1.0) * a_su
+    t_tp = np.where(t > 1, calls * one, 0.0)
+    # overlapped with the GEMMs, up to the compute they can hide behind
+    hidden = np.minimum(v["workload.tp_comm_overlap_fraction"] * t_tp, t_model + t_recompute)
+    t_tp = t_tp - hidden
+    # pipeline: activations forward and gradients backward across each of the v chunk
+    # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
+    sends = 2.0 * vst
+    t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
+
+    t_mb = t_model + t_recompute + t_mem + t_tp + t_pp
+    pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
+    bubble = pipe - m * t_mb
+
+    # data parallelism: gradients reduced (ZeRO ≥ 1: reduce-scatter + all-gather of the
+    # bf16 weights; ZeRO-3 gathers the weights twice), hierarchical inside the scale-up domain
+    z = v["workload.zero_stage"]
+    g = v["gradient_bytes"]
+    psi = sh["N"] * 1e9 / (t * p)
+    ar_equiv = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], (g + 4.0) / 2.0) * psi
+    g_in = np.minimum(np.clip(np.floor(v["instance.scaleup_domain_accels"] / t), 1.0, None), d)
+    g_in = np.maximum(g_in, 1.0)
+    domains = np.maximum(d / g_in, 1.0)
+    su_dp = np.where(g_in > 1, su, 1.0)
+    dp_sync = as_float_array(
+        net.hierarchical_allreduce_seconds(
+            ar_equiv,
+            g_in,
+            domains,
+            su_dp,
+            net_share,
+            v["network.alpha_scaleup_us"],
+            v["network.alpha_network_us"],
+            overlapped=True,
+        )
+    )
+    dp_sync = np.where(d > 1, dp_sync, 0.0)
+    # hidden behind the last micro-batch's backward pass (ZeRO-3: behind all compute)
+    window = np.where(z >= 3, m * t_model, 2.0 / 3.0 * t_model)
+    dp_exposed = dp_sync - np.minimum(v["workload.comm_overlap_fraction"] * dp_sync, window)
+
+    opt_params = psi / np.where(z >= 1, d, 1.0)
+    t_opt = as_float_array(
+        memory_bound_seconds(OPTIMIZER_TRAFFIC_BYTES * opt_params, v["instance.hbm_TBps"])
+    )
+    step = pipe + dp_exposed + t_opt
+    model_flops = as_float_array(tr.model_flops_per_token(sh["N"], lay, s, h, vocab)) * (
+        v["batch_sequences"] * s
+    )
+    return {
+        "compute_s": m * (t_model + t_mem) + t_opt,
+        "recompute_s": m * t_recompute,
+        "bubble_s": bubble,
+        "dp_sync_s": dp_sync,
+        "dp_exposed_s": dp_exposed,
+        "tp_s": m * t_tp,
+        "pp_s": m * t_pp,
+        "step_s": step,
+        "model_flops_per_step": model_flops,
+        "effective_mfu": model_flops / (n * peak * 1e12 * step),
+    }
+
+
 # --------------------------------------------------------------------------- evaluate glue
 #: scenario fields the step model reads (defaults come from models.fields when absent)
 _STEP_FIELDS = (
@@ -402,25 +668,35 @@ _STEP_FIELDS = (
     "workload.tokens_trillion",
     "workload.mfu",
     "workload.global_batch_million_tokens",
+    "workload.global_batch_sequences",
+    "workload.sequence_length",
+    "workload.micro_batch_sequences",
+    "workload.micro_batches",
+    "workload.layers",
     "workload.hidden_size",
+    "workload.attention_heads",
+    "workload.kv_heads",
+    "workload.ffn_hidden_size",
+    "workload.vocab_size",
     "workload.tensor_parallel",
     "workload.pipeline_parallel",
-    "workload.micro_batches",
+    "workload.pipeline_virtual_stages",
     "workload.zero_stage",
     "workload.comm_overlap_fraction",
+    "workload.tp_comm_overlap_fraction",
     "workload.hbm_reserved_fraction",
+    "network.inter_node_gbps",
     "network.inter_node_efficiency",
     "network.alpha_network_us",
     "network.alpha_scaleup_us",
-    "network.fabric_events_per_day",
-    "network.reroute_seconds",
-    "network.collective_timeout_seconds",
 )
 _INSTANCE_KEYS = (
     "instance.accelerators_per_node",
     "instance.bf16_dense_tflops",
     "instance.accel_memory_GB",
+    "instance.hbm_TBps",
     "instance.scaleup_GBps",
+    "instance.scaleup_efficiency",
     "instance.scaleup_domain_accels",
     "instance.efa_gbps",
     "instance.max_matmul_fraction",
@@ -437,76 +713,161 @@ def _get(x: Mapping[str, Any], key: str) -> np.ndarray:
     return as_float_array(FIELDS[key].default)
 
 
-def step_model(x: Mapping[str, Any], end_to_end: bool = True) -> dict[str, np.ndarray]:
-    """Step time, communication, memory fit and training size from the flat inputs.
+def _choice(x: Mapping[str, Any], key: str):
+    from .choices import CHOICE_ENUMS
+    from .fields import FIELDS
 
-    ``x`` are the flat numeric inputs (scenario fields plus ``instance.*`` specs, see
-    :func:`models.evaluate.resolve_inputs`).  ``end_to_end`` selects the MFU basis (module
-    docstring).  Infeasible configurations (memory, TP outside the scale-up domain, fewer
-    accelerators than TP×PP) give NaN times and ``memory_fits`` = 0.
+    return CHOICE_ENUMS[key](x.get(key, FIELDS[key].default))
 
-    Returns the :class:`models.chain.StepTime` figures: ``step_seconds`` and its parts
-    (``compute_seconds_per_step``, ``bubble_seconds_per_step``, ``allreduce_ms`` ...),
-    ``scaling_efficiency``, ``effective_mfu``, memory per accelerator and its fit,
-    ``steps_to_train`` and ``training_flops`` (6·N·D).
-    """
+
+def _inputs(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The step model's inputs as float arrays, choices coded as numbers."""
+    from .choices import GradientPrecision, Mlp, OnOff
+
     v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
-    nodes = _get(x, "cluster.nodes")
+    v["cluster.nodes"] = _get(x, "cluster.nodes")
+    v["gated"] = as_float_array(1.0 if _choice(x, "workload.mlp") is Mlp.SWIGLU else 0.0)
+    v["sp"] = as_float_array(1.0 if _choice(x, "workload.sequence_parallel") is OnOff.ON else 0.0)
+    v["recompute"] = as_float_array(_choice(x, "workload.recompute").code)
+    v["fa"] = as_float_array(1.0 if _choice(x, "workload.flash_attention") is OnOff.ON else 0.0)
+    balanced = _choice(x, "workload.balanced_stages") is OnOff.ON
+    v["balanced"] = as_float_array(1.0 if balanced else 0.0)
+    grad = _choice(x, "workload.gradient_precision")
+    v["gradient_bytes"] = as_float_array(GradientPrecision(grad).bytes)
+    eff = v["instance.scaleup_efficiency"]
+    v["instance.scaleup_efficiency"] = np.where(np.isnan(eff), 1.0, eff)
+    gbps = v["network.inter_node_gbps"]
+    v["node_gbps"] = np.where(np.isnan(gbps), v["instance.efa_gbps"], gbps)
+    seqs = v["workload.global_batch_sequences"]
+    v["batch_sequences"] = np.where(
+        np.isnan(seqs),
+        v["workload.global_batch_million_tokens"] * 1e6 / v["workload.sequence_length"],
+        seqs,
+    )
+    return v
+
+
+def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.ndarray]:
+    """Step time, communication, memory and training size from the flat inputs.
+
+    ``x`` are the flat inputs (scenario fields plus ``instance.*`` specs, see
+    :func:`models.evaluate.resolve_inputs`).  ``basis`` is the step-time basis
+    (``workload.mfu_basis``): ``modelled`` (:func:`modelled_components`), ``end_to_end`` or
+    ``compute_only`` (a stated MFU, :func:`step_components`).  Configurations that cannot
+    run (memory, TP outside the scale-up domain, fewer accelerators than TP×PP, less than
+    one sequence per micro-batch, no measured matmul efficiency for the modelled basis)
+    give NaN times and ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
+
+    Returns the :class:`models.chain.StepTime` figures.
+    """
+    v = _inputs(x)
+    sh = _shape(v)
+    nodes = v["cluster.nodes"]
     k = v["instance.accelerators_per_node"]
     t = v["workload.tensor_parallel"]
     p = v["workload.pipeline_parallel"]
     n_acc = nodes * k
     d = n_acc / (t * p)
+    dd = np.maximum(d, 1.0)
+    seqs = v["batch_sequences"]
+    m_given = v["workload.micro_batches"]
+    b = np.where(np.isnan(m_given), v["workload.micro_batch_sequences"], seqs / (dd * m_given))
+    m = np.where(np.isnan(m_given), seqs / (dd * b), m_given)
     usable = v["instance.accel_memory_GB"] * (1.0 - v["workload.hbm_reserved_fraction"])
-    mem = as_float_array(
-        model_state_GB_per_accel(
-            v["workload.params_billion"], t, p, np.maximum(d, 1.0), v["workload.zero_stage"]
-        )
+    states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["recompute"], v["sp"], usable)
+    mem = states + act
+    fits_memory = mem <= usable
+    # fewest nodes whose data-parallel sharding brings the states down far enough
+    psi = sh["N"] * 1e9 / (t * p) / 1e9
+    z, g = v["workload.zero_stage"], v["gradient_bytes"]
+    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + 12.0, 2.0 + g, 2.0], 0.0)
+    shard = (2.0 + g + 12.0) - rep
+    room = usable - act - rep * psi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
+    d_min = np.where(
+        shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
     )
-    nmin = as_float_array(
-        min_nodes_to_fit(v["workload.params_billion"], t, p, v["workload.zero_stage"], usable, k)
-    )
+    with np.errstate(invalid="ignore"):
+        nmin = np.ceil(d_min * t * p / k - 1e-9)
     tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
     )
-    fits = (mem <= usable) & tp_ok & (d >= 1.0)
+    shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
+    batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
+    modelled = basis == "modelled"
+    known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
+    runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
+    fits = fits_memory & runs
 
-    c = step_components(
-        params_billion=v["workload.params_billion"],
-        batch_million_tokens=v["workload.global_batch_million_tokens"],
-        nodes=nodes,
-        accelerators_per_node=k,
-        peak_tflops=v["instance.bf16_dense_tflops"],
-        mfu=v["workload.mfu"],
-        hidden_size=v["workload.hidden_size"],
-        tensor_parallel=t,
-        pipeline_parallel=p,
-        micro_batches=v["workload.micro_batches"],
-        zero_stage=v["workload.zero_stage"],
-        overlap_fraction=v["workload.comm_overlap_fraction"],
-        scaleup_GBps_bidir=v["instance.scaleup_GBps"],
-        scaleup_domain_accels=v["instance.scaleup_domain_accels"],
-        node_network_gbps=v["instance.efa_gbps"],
-        inter_node_efficiency=v["network.inter_node_efficiency"],
-        alpha_network_us=v["network.alpha_network_us"],
-        alpha_scaleup_us=v["network.alpha_scaleup_us"],
-        end_to_end=end_to_end,
-        max_matmul_fraction=v["instance.max_matmul_fraction"],
+    su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
+    net_share = as_float_array(
+        net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
     )
+    fpt = as_float_array(
+        tr.model_flops_per_token(sh["N"], sh["L"], v["workload.sequence_length"], sh["h"], sh["V"])
+    )
+    batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
+    if modelled:
+        c = modelled_components(v, sh, t, p, dd, n_acc, b, m, net_share, su)
+        step_s = c["step_s"]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            compute_all = c["compute_s"] + c["recompute_s"]
+            share = compute_all / step_s
+            c["scaling_efficiency"] = share
+            c["compute_share_of_step"] = share
+            c["end_to_end_mfu"] = c["effective_mfu"]
+            c["compute_phase_mfu"] = c["model_flops_per_step"] / (
+                n_acc * v["instance.bf16_dense_tflops"] * 1e12 * compute_all
+            )
+        c["mfu_gap_exceeded"] = np.zeros_like(step_s)
+    else:
+        c = step_components(
+            params_billion=sh["N"],
+            batch_million_tokens=batch_mtok,
+            nodes=nodes,
+            accelerators_per_node=k,
+            peak_tflops=v["instance.bf16_dense_tflops"],
+            mfu=v["workload.mfu"],
+            hidden_size=sh["h"],
+            tensor_parallel=t,
+            pipeline_parallel=p,
+            micro_batches=m,
+            zero_stage=z,
+            overlap_fraction=v["workload.comm_overlap_fraction"],
+            scaleup_GBps_bidir=v["instance.scaleup_GBps"],
+            scaleup_domain_accels=v["instance.scaleup_domain_accels"],
+            node_network_gbps=v["node_gbps"],
+            inter_node_efficiency=v["network.inter_node_efficiency"],
+            alpha_network_us=v["network.alpha_network_us"],
+            alpha_scaleup_us=v["network.alpha_scaleup_us"],
+            end_to_end=basis == "end_to_end",
+            max_matmul_fraction=v["instance.max_matmul_fraction"],
+            flops_per_token=fpt,
+            layers=sh["L"],
+            scaleup_efficiency=v["instance.scaleup_efficiency"],
+            virtual_stages=v["workload.pipeline_virtual_stages"],
+        )
+        c["recompute_s"] = np.zeros_like(c["step_s"])
     step = np.where(fits, c["step_s"], nan)
     shape = step.shape
-    steps = v["workload.tokens_trillion"] * 1e12 / (v["workload.global_batch_million_tokens"] * 1e6)
+    steps = v["workload.tokens_trillion"] * 1e12 / (batch_mtok * 1e6)
     with np.errstate(divide="ignore", invalid="ignore"):
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
         bubble_frac = np.where(fits, c["bubble_s"] / c["step_s"], nan)
-    flops = as_float_array(train_flops(v["workload.params_billion"], v["workload.tokens_trillion"]))
+    flops = fpt * v["workload.tokens_trillion"] * 1e12
+
+    def full(a):
+        return np.broadcast_to(a, np.broadcast(a, step).shape)
+
     return {
         "allreduce_ms": np.where(fits, c["dp_sync_s"] * 1e3, nan),
         "allreduce_exposed_ms": np.where(fits, c["dp_exposed_s"] * 1e3, nan),
         "tp_comm_ms": np.where(fits, c["tp_s"] * 1e3, nan),
         "pp_comm_ms": np.where(fits, c["pp_s"] * 1e3, nan),
         "compute_seconds_per_step": np.where(fits, c["compute_s"], nan),
+        "recompute_seconds_per_step": np.where(fits, c["recompute_s"], nan),
         "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
         "step_seconds": step,
         "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
@@ -516,13 +877,101 @@ def step_model(x: Mapping[str, Any], end_to_end: bool = True) -> dict[str, np.nd
         "mfu_gap_exceeded": np.where(fits, c["mfu_gap_exceeded"], nan),
         "exposed_comm_fraction_of_step": comm_frac,
         "bubble_fraction_of_step": bubble_frac,
-        "steps_to_train": np.broadcast_to(steps, np.broadcast(steps, step).shape),
-        "data_parallel_size": np.broadcast_to(d, np.broadcast(d, step).shape),
-        "memory_per_accel_GB": np.broadcast_to(mem, np.broadcast(mem, step).shape),
-        "memory_usable_per_accel_GB": np.broadcast_to(usable, np.broadcast(usable, step).shape),
+        "steps_to_train": full(steps),
+        "data_parallel_size": full(d),
+        "micro_batches_per_step": full(m),
+        "micro_batch_sequences_effective": full(b),
+        "model_layers": full(sh["L"]),
+        "model_parameters_billion": full(sh["N"]),
+        "model_flops_per_token": full(fpt),
+        "model_states_GB_per_accel": full(states),
+        "activation_memory_GB_per_accel": full(act),
+        "memory_per_accel_GB": full(mem),
+        "memory_usable_per_accel_GB": full(usable),
+        "fits_in_memory": full(fits_memory.astype(float)),
+        "max_micro_batch_that_fits": full(b_max),
         "memory_fits": np.broadcast_to(fits.astype(float), shape),
-        "min_nodes_to_fit": np.broadcast_to(
-            np.where(tp_ok, nmin, np.inf), np.broadcast(nmin, step).shape
-        ),
-        "training_flops": np.broadcast_to(flops, np.broadcast(flops, step).shape),
+        "min_nodes_to_fit": full(np.where(tp_ok, nmin, np.inf)),
+        "training_flops": full(flops),
     }
+
+
+def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
+    """Why the scenario in ``x`` cannot run (empty string when it can).  Scalars only.
+
+    Names the first blocking cause: tensor parallelism outside the scale-up domain or an
+    unknown scale-up bandwidth, fewer accelerators than TP×PP, a shape that cannot be split,
+    less than one sequence per micro-batch, no measured matmul efficiency (modelled basis),
+    or memory, with the model states and the activations each in GB.
+    """
+    v = _inputs(x)
+    sh = _shape(v)
+    out = step_model(x, basis)
+    t = int(v["workload.tensor_parallel"])
+    p = int(v["workload.pipeline_parallel"])
+    dom = float(v["instance.scaleup_domain_accels"])
+    n = float(v["cluster.nodes"] * v["instance.accelerators_per_node"])
+    if t > dom:
+        return (
+            f"tensor-parallel size {t} exceeds the scale-up domain ({dom:.0f}"
+            " accelerators): TP traffic must stay inside NVLink/NeuronLink"
+        )
+    if t > 1 and not math.isfinite(float(v["instance.scaleup_GBps"])):
+        return (
+            "the catalog has no scale-up (NeuronLink/NVLink) bandwidth for this instance, "
+            "so tensor-parallel traffic cannot be modelled; use tensor_parallel = 1"
+        )
+    if n < t * p:
+        return f"TP × PP = {t * p} needs more accelerators than the job has ({n:,.0f})"
+    layers = float(sh["L"])
+    if not layers >= p:
+        return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"
+    if float(sh["a"]) < t:
+        return f"{float(sh['a']):.0f} attention heads cannot be split over TP = {t}"
+    b = float(out["micro_batch_sequences_effective"])
+    m = float(out["micro_batches_per_step"])
+    if b < 1.0 - 1e-9 or m < 1.0 - 1e-9:
+        d = float(out["data_parallel_size"])
+        return (
+            f"each of the {d:,.0f} data-parallel ranks gets {m * b:,.2f} sequences per step "
+            f"in {m:,.2f} micro-batches of {b:,.2f}: a micro-batch needs at least one "
+            "sequence (raise the global batch, lower the micro-batch size or the number of "
+            "micro-batches, or use fewer data-parallel ranks)"
+        )
+    if basis == "modelled" and not math.isfinite(float(v["instance.max_matmul_fraction"])):
+        return (
+            "the catalog has no measured matmul efficiency for this accelerator, so its "
+            "step time cannot be modelled; use workload.mfu_basis = end_to_end with your "
+            "measured MFU"
+        )
+    if float(out["fits_in_memory"]) < 0.5:
+        need = float(out["memory_per_accel_GB"])
+        usable = float(out["memory_usable_per_accel_GB"])
+        act = float(out["activation_memory_GB_per_accel"])
+        st = float(out["model_states_GB_per_accel"])
+        cause = "activations" if act >= st else "model states"
+        bmax = float(out["max_micro_batch_that_fits"])
+        if st >= usable:
+            hint = (
+                "; the model states alone do not fit: raise the ZeRO stage, tensor or "
+                "pipeline parallelism"
+            )
+        elif bmax >= 1:
+            hint = f"; the largest micro-batch that fits is {bmax:,.0f} sequences"
+        else:
+            hint = (
+                "; not even one sequence per micro-batch fits: use more recomputation, "
+                "sequence parallelism, or more tensor or pipeline parallelism"
+            )
+        nmin = float(out["min_nodes_to_fit"])
+        more = (
+            f"; model states shrink enough at {nmin:,.0f} nodes"
+            if math.isfinite(nmin) and cause == "model states"
+            else ""
+        )
+        return (
+            f"needs {need:,.1f} GB per accelerator, more than the {usable:,.1f} GB usable: "
+            f"{act:,.1f} GB of activations and {st:,.1f} GB of model states ({cause} are "
+            f"the larger part){hint}{more}"
+        )
+    return ""

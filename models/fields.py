@@ -16,11 +16,18 @@ from typing import Any
 from .choices import (
     DurableTier,
     FailureScaling,
+    GradientPrecision,
     MfuBasis,
+    Mlp,
+    OnOff,
     Placement,
+    PricingModel,
+    Recompute,
     SaveMode,
+    StageDistribution,
     Strategy,
     Timings,
+    Validation,
     values,
 )
 
@@ -47,6 +54,8 @@ class Field:
     widget : dashboard input for numbers: ``"number"`` (typed, for wide-ranged values such
         as nodes, parameters, tokens, prices and times) or ``"slider"`` (a bounded range
         that is natural to sweep: shares, efficiencies, shapes; needs ``ui_min``/``ui_max``).
+    none_label : for an optional field, what leaving it empty means (the dashboard's
+        checkbox), e.g. "Use the catalog price".
     """
 
     key: str
@@ -67,6 +76,7 @@ class Field:
     sensitivity: bool = True
     max_length: int = 200
     widget: str = "number"
+    none_label: str = ""
 
     @property
     def section(self) -> str:
@@ -213,6 +223,24 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
         widget="slider",
     ),
+    Field(
+        "reliability.sdc_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Silent data corruption share",
+        "Share of failures that are silent data corruption: nothing stops, training goes on "
+        "with wrong numbers until it is noticed (resilience.sdc_detection_minutes) and rolls "
+        "back to the last checkpoint written before the corruption. Llama 3 405B: 6 of 419 "
+        "unexpected interruptions (1.4%, arXiv:2407.21783 Table 5). Default 0.",
+        ui_min=0.0,
+        ui_max=0.1,
+        ui_step=0.001,
+        scale=100.0,
+        sensitivity=False,
+    ),
 )
 
 RECOVERY_FIELDS: tuple[Field, ...] = (
@@ -283,6 +311,58 @@ RECOVERY_FIELDS: tuple[Field, ...] = (
         ui_min=0.0,
         ui_max=60.0,
         ui_step=0.5,
+    ),
+    Field(
+        "recovery.hang_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Hang-type failures",
+        "Share of failures (silent data corruption aside) that hang the job instead of "
+        "crashing it: no process exits, so they are noticed only when a watchdog or heartbeat "
+        "timeout fires (recovery.hang_detection_minutes); crashes are noticed in "
+        "recovery.detection_minutes. Default 0 (every failure crashes). Our classification of "
+        "Llama 3 405B's causes gives 16% (data/failure_modes.csv).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "recovery.hang_detection_minutes",
+        "float",
+        10.0,
+        0.0,
+        1440.0,
+        "min",
+        "Hang detection (timeout)",
+        "Time until a hang is noticed: the timeout that fires. PyTorch's NCCL process-group "
+        "timeout defaults to 10 min (torch.distributed docs); NVIDIA's resiliency extension "
+        "rank heartbeat defaults to 300 s after an initial 1,800 s.",
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "recovery.warmup_minutes",
+        "float",
+        0.0,
+        0.0,
+        1440.0,
+        "min",
+        "Warm-up after restart",
+        "Recovery stage 5: full-speed-equivalent minutes lost after the restore until training "
+        "runs at full speed (first steps, communicator warm-up, data-loader refill). Default "
+        "0 (not modelled before); HyperPod's checkpointless training names data-loader "
+        "initialisation as one of the restart stages it shortens.",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+        sensitivity=False,
     ),
 )
 
@@ -484,9 +564,68 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         choices=values(Placement),
         sensitivity=False,
     ),
+    Field(
+        "checkpoint.corrupt_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Corrupt level-1 checkpoints",
+        "Probability that the level-1 checkpoint a recovery loads is corrupt (a bad write, a "
+        "bad replica). Megatron-LM issue 5281: a replica-retrieved local checkpoint gave NaN "
+        "three steps after every load. Default 0.",
+        ui_min=0.0,
+        ui_max=0.2,
+        ui_step=0.005,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.validation",
+        "choice",
+        "none",
+        label="Checkpoint validation",
+        help="'none': a loaded checkpoint is trusted, so a corrupt one loops through "
+        "resilience.restart_loop_count restarts before someone falls back by hand (Megatron-LM "
+        "issue 5281: 44 restarts of ~90 s); 'fallback': every restore is validated "
+        "(checkpoint.validation_seconds) and a corrupt checkpoint is skipped for the next tier "
+        "(two-level strategies) or the previous checkpoint.",
+        choices=values(Validation),
+        sensitivity=False,
+    ),
+    Field(
+        "checkpoint.validation_seconds",
+        "float",
+        0.0,
+        0.0,
+        3600.0,
+        "s",
+        "Validation per restore",
+        "Time to validate a loaded checkpoint (checksums, a test step) when "
+        "checkpoint.validation = 'fallback'; paid on every restore.",
+        ui_min=0.0,
+        ui_max=120.0,
+        ui_step=1.0,
+        sensitivity=False,
+    ),
 )
 
 PRICING_FIELDS: tuple[Field, ...] = (
+    Field(
+        "pricing.model",
+        "choice",
+        "on_demand",
+        label="Pricing model",
+        help="How the instances are paid for: 'on_demand' (per second, no commitment), "
+        "'savings_plan_1y'/'savings_plan_3y' (an hourly commitment paid for every hour of a 1- "
+        "or 3-year term), 'capacity_block' (EC2 Capacity Blocks for ML: 1-14 days in 1-day "
+        "steps, then 7-day steps up to 182 days, up to 64 instances a block, paid up front), "
+        "'spot' (interruptible with a two-minute notice), 'hyperpod' (SageMaker HyperPod ml.* "
+        "instances) or 'custom'. Terms and sources: docs/pricing.md.",
+        choices=values(PricingModel),
+        sensitivity=False,
+    ),
     Field(
         "pricing.usd_per_instance_hour",
         "float",
@@ -495,9 +634,10 @@ PRICING_FIELDS: tuple[Field, ...] = (
         10_000.0,
         "USD/instance-h",
         "Price per instance-hour",
-        "Omit to use the catalog's on-demand price (data/instances.csv, with its as-of date); "
-        "set it for negotiated, reserved, historical or Capacity Block prices, with its "
-        "source and date below.",
+        "The hourly rate of the pricing model. Omit to use the dated public price: the "
+        "catalog's on-demand price (data/instances.csv) or the price table for the other "
+        "models (data/prices_2024-12.csv); where neither has a public figure (Savings Plans, "
+        "Spot, HyperPod, custom) enter yours, with its source and date below.",
         optional=True,
         ui_min=0.0,
         ui_max=200.0,
@@ -509,7 +649,7 @@ PRICING_FIELDS: tuple[Field, ...] = (
         None,
         label="Price source",
         help="Where the scenario's own price comes from (shown next to every dollar figure). "
-        "Ignored when the catalog price is used.",
+        "Ignored when the catalog or price-table price is used.",
         optional=True,
         sensitivity=False,
         max_length=400,
@@ -524,6 +664,108 @@ PRICING_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
         max_length=40,
     ),
+    Field(
+        "pricing.commitment_utilization",
+        "float",
+        1.0,
+        0.01,
+        1.0,
+        "",
+        "Commitment used",
+        "Savings Plans only: the share of the commitment term's hours that the committed "
+        "spend does paid work (this run or any other). A Savings Plan is paid every hour of "
+        "its 1- or 3-year term whether used or not (AWS Savings Plans FAQ), so the effective "
+        "price is the rate divided by this share. 1 = the commitment is always used.",
+        ui_min=0.05,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+    ),
+    Field(
+        "pricing.overrun_usd_per_instance_hour",
+        "float",
+        None,
+        0.0,
+        10_000.0,
+        "USD/instance-h",
+        "Overrun price after a Capacity Block",
+        "What an hour costs once a Capacity Block has ended and the run is not finished "
+        "(instances in a block are terminated at its end). Omit to use the on-demand price "
+        "in force (the catalog's, or the scenario's own when the model is on_demand).",
+        optional=True,
+        ui_min=0.0,
+        ui_max=200.0,
+        ui_step=0.01,
+        sensitivity=False,
+    ),
+    Field(
+        "pricing.spot_interruptions_per_node_day",
+        "float",
+        0.0066,
+        0.0,
+        1.0,
+        "per node-day",
+        "Spot interruptions",
+        "Spot only: interruptions per node per day, a second failure process next to node "
+        "failures. AWS's Spot Instance Advisor publishes only buckets of the share of instances "
+        "reclaimed per month (<5% ... >20%); the default is the lower edge of the highest "
+        "bucket, 20%/month = 0.0066 per node-day, an assumption: enter your own.",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+    ),
+    Field(
+        "pricing.spot_notice_seconds",
+        "float",
+        120.0,
+        0.0,
+        3600.0,
+        "s",
+        "Spot interruption notice",
+        "Warning before a Spot instance is reclaimed: two minutes (AWS, 'Spot Instance "
+        "interruption notices', emitted on a best-effort basis). A checkpoint that can be "
+        "written within it loses no work.",
+        ui_min=0.0,
+        ui_max=600.0,
+        ui_step=10.0,
+        sensitivity=False,
+    ),
+)
+
+STORAGE_FIELDS: tuple[Field, ...] = (
+    Field(
+        "storage.retained_checkpoints",
+        "int",
+        2,
+        1,
+        10_000,
+        "checkpoints",
+        "Durable checkpoints kept",
+        "Full checkpoints retained on the durable tier (object storage is billed per GB-month "
+        "of what is kept; the shared file system must hold them). 2 = the last good one and "
+        "the one being written (our assumption).",
+        ui_min=1,
+        ui_max=50,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "storage.object_part_MB",
+        "float",
+        64.0,
+        5.0,
+        5120.0,
+        "MB",
+        "Object upload part size",
+        "Each node uploads its shard to object storage in parts (S3 multipart upload allows "
+        "parts of 5 MiB to 5 GiB); every part is one PUT request when saved and one GET when "
+        "restored. 64 MB is our assumption.",
+        ui_min=8.0,
+        ui_max=1024.0,
+        ui_step=8.0,
+        sensitivity=False,
+    ),
 )
 
 WORKLOAD_FIELDS: tuple[Field, ...] = (
@@ -535,10 +777,14 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         100_000.0,
         "B params",
         "Model parameters",
-        "Dense parameter count in billions (Llama 3: 405).",
+        "Dense parameter count in billions (Llama 3: 405). Leave empty to derive it from the "
+        "shape (layers, hidden size, heads, FFN size, vocabulary); a count given together "
+        "with workload.layers must agree with the shape within 5%.",
         ui_min=1.0,
         ui_max=2000.0,
         ui_step=1.0,
+        optional=True,
+        none_label="Derive from the shape (layers, hidden size ...)",
     ),
     Field(
         "workload.tokens_trillion",
@@ -554,15 +800,32 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=0.1,
     ),
     Field(
+        "workload.mfu_basis",
+        "choice",
+        "modelled",
+        label="Step time basis",
+        help="'modelled' (default): the step time comes from the system: compute at the "
+        "accelerator's measured matmul efficiency, recomputation, tensor-, pipeline- and "
+        "data-parallel communication over the catalog links, the pipeline bubble "
+        "(docs/step-time.md); the MFU is an output and the network changes time to train. "
+        "'end_to_end': a measured MFU (workload.mfu) is achieved model FLOP/s over the whole "
+        "step, communication and bubble inside, as published figures are (PaLM App. B, "
+        "arXiv:2204.02311), so bandwidth does not change the time. 'compute_only': the MFU "
+        "is the compute phases' efficiency and modelled communication and bubble are added.",
+        choices=values(MfuBasis),
+        sensitivity=False,
+    ),
+    Field(
         "workload.mfu",
         "float",
         0.40,
         0.001,
         1.0,
         "",
-        "MFU",
-        "Model FLOPs utilisation while training (PaLM App. B definition). Llama 3 405B: "
-        "38-43% BF16 MFU on H100 (arXiv:2407.21783).",
+        "Measured MFU",
+        "Model FLOPs utilisation you measured (PaLM App. B definition), used only by the "
+        "end_to_end and compute_only bases. Llama 3 405B: 38-43% BF16 MFU on H100 "
+        "(arXiv:2407.21783).",
         ui_min=0.05,
         ui_max=0.8,
         ui_step=0.01,
@@ -570,32 +833,21 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         widget="slider",
     ),
     Field(
-        "workload.mfu_basis",
-        "choice",
-        "end_to_end",
-        label="MFU basis",
-        help="'end_to_end': the MFU is achieved model FLOP/s over the whole step, exposed "
-        "communication and pipeline bubble included, as published figures are (PaLM App. B, "
-        "arXiv:2204.02311; Llama 3 405B's 38-43%, arXiv:2407.21783): step = 6·N·tokens / "
-        "(accelerators·peak·MFU), bandwidth does not change it and the network model only "
-        "splits it. 'compute_only': the MFU is the compute phases' efficiency and modelled "
-        "communication and bubble are added on top.",
-        choices=values(MfuBasis),
-        sensitivity=False,
-    ),
-    Field(
-        "workload.global_batch_million_tokens",
-        "float",
-        16.0,
-        0.001,
-        10_000.0,
-        "M tokens",
-        "Global batch (tokens per step)",
-        "Tokens per optimizer step, in millions. Llama 3 405B ended pre-training at 16M "
-        "(arXiv:2407.21783 §3.4.1).",
-        ui_min=0.5,
-        ui_max=64.0,
-        ui_step=0.5,
+        "workload.layers",
+        "int",
+        None,
+        1,
+        100_000,
+        "layers",
+        "Layers",
+        "Transformer layers (Llama 3 405B: 126, arXiv:2407.21783 Table 3). Leave empty to "
+        "derive the depth from the parameter count and the other shape figures.",
+        ui_min=1,
+        ui_max=200,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Derive from the parameter count",
     ),
     Field(
         "workload.hidden_size",
@@ -605,11 +857,160 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         1_000_000,
         "",
         "Hidden size (model dim)",
-        "Sets the tensor-parallel activation traffic; layers follow from N ≈ 12·L·h² "
-        "(Kaplan et al. 2020). Llama 3 405B: 16,384; 70B: 8,192 (arXiv:2407.21783 Table 3).",
+        "Model dimension h (Llama 3 405B: 16,384; 70B: 8,192, arXiv:2407.21783 Table 3): sets "
+        "the activation sizes and the tensor- and pipeline-parallel messages.",
         ui_min=1024,
         ui_max=32_768,
         ui_step=1024,
+    ),
+    Field(
+        "workload.attention_heads",
+        "int",
+        128,
+        1,
+        100_000,
+        "heads",
+        "Attention heads",
+        "Query heads a (Llama 3 405B: 128). The attention scores, 5·a·s² bytes per sequence "
+        "and layer, are what selective recomputation avoids storing (Korthikanti et al. 2022).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+    ),
+    Field(
+        "workload.kv_heads",
+        "int",
+        None,
+        1,
+        100_000,
+        "heads",
+        "Key/value heads",
+        "Key/value heads for grouped-query attention (Llama 3: 8). Empty = as many as "
+        "attention heads (multi-head attention, GPT-3).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Same as the attention heads (MHA)",
+    ),
+    Field(
+        "workload.ffn_hidden_size",
+        "int",
+        None,
+        1,
+        10_000_000,
+        "",
+        "FFN hidden size",
+        "Feed-forward width f (Llama 3 405B: 53,248). Empty = 4·h for GeLU, (8/3)·h for "
+        "SwiGLU, which keeps the MLP at 8h² parameters.",
+        ui_min=1024,
+        ui_max=131_072,
+        ui_step=1024,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="4·h (GeLU) or 8/3·h (SwiGLU)",
+    ),
+    Field(
+        "workload.mlp",
+        "choice",
+        "swiglu",
+        label="MLP type",
+        help="'swiglu': gated, three matrices h×f (Llama); 'gelu': two matrices (GPT-3, "
+        "Megatron-LM).",
+        choices=values(Mlp),
+        sensitivity=False,
+    ),
+    Field(
+        "workload.vocab_size",
+        "int",
+        128_256,
+        1,
+        10_000_000,
+        "tokens",
+        "Vocabulary",
+        "Vocabulary size V (Llama 3: 128,256; GPT-3: 50,257; Megatron-LM: 51,200); the input "
+        "embedding and output layer hold 2·V·h parameters (untied).",
+        ui_min=1000,
+        ui_max=256_000,
+        ui_step=1000,
+    ),
+    Field(
+        "workload.sequence_length",
+        "int",
+        8192,
+        1,
+        10_000_000,
+        "tokens",
+        "Sequence length",
+        "Tokens per training sequence s (Llama 3 405B pre-training: 8,192; GPT-3: 2,048).",
+        ui_min=512,
+        ui_max=131_072,
+        ui_step=512,
+    ),
+    Field(
+        "workload.global_batch_million_tokens",
+        "float",
+        16.0,
+        0.001,
+        10_000.0,
+        "M tokens",
+        "Global batch (tokens per step)",
+        "Tokens per optimizer step, in millions, used when workload.global_batch_sequences is "
+        "empty. Llama 3 405B ended pre-training at 16M (arXiv:2407.21783 §3.4.1).",
+        ui_min=0.5,
+        ui_max=64.0,
+        ui_step=0.5,
+    ),
+    Field(
+        "workload.global_batch_sequences",
+        "int",
+        None,
+        1,
+        100_000_000,
+        "sequences",
+        "Global batch (sequences)",
+        "Sequences per optimizer step B (Llama 3 405B: 2,048 of 8,192 tokens; GPT-3 175B: "
+        "1,536 in Narayanan et al. 2021). Empty = global batch tokens / sequence length; when "
+        "both are given they must agree within 10%.",
+        ui_min=1,
+        ui_max=16_384,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="From the global batch in tokens",
+    ),
+    Field(
+        "workload.micro_batch_sequences",
+        "int",
+        1,
+        1,
+        100_000,
+        "sequences",
+        "Micro-batch (sequences)",
+        "Sequences per micro-batch b (Megatron-LM --micro-batch-size). Activations grow with "
+        "it; the pipeline runs m = B/(d·b) micro-batches per step.",
+        ui_min=1,
+        ui_max=32,
+        ui_step=1,
+    ),
+    Field(
+        "workload.micro_batches",
+        "int",
+        None,
+        1,
+        100_000,
+        "",
+        "Micro-batches per step",
+        "Micro-batches each pipeline runs per step, m. Empty = B/(d·b) from the micro-batch "
+        "size; when set it wins and each micro-batch holds B/(d·m) sequences, which must be "
+        "at least one. Bubble = (p−1)/v of a micro-batch's time (Narayanan et al. 2021).",
+        ui_min=1,
+        ui_max=256,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Derive from the micro-batch size",
     ),
     Field(
         "workload.tensor_parallel",
@@ -626,47 +1027,112 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=1,
     ),
     Field(
+        "workload.sequence_parallel",
+        "choice",
+        "on",
+        label="Sequence parallelism",
+        help="'on': tensor-parallel ranks also split the layer-norm and dropout activations "
+        "along the sequence (all-gather + reduce-scatter instead of all-reduce, the same "
+        "traffic), Korthikanti et al. 2022.",
+        choices=values(OnOff),
+        sensitivity=False,
+    ),
+    Field(
         "workload.pipeline_parallel",
         "int",
-        1,
+        16,
         1,
         1024,
         "stages",
         "Pipeline-parallel size",
-        "Pipeline stages. Llama 3 405B used 16 with an interleaved schedule (arXiv:2407.21783 "
-        "Table 4); the default 1 (no pipeline, no bubble) pairs with ZeRO-3 sharding.",
+        "Pipeline stages p (default: Llama 3 405B's 16, with an interleaved schedule, "
+        "arXiv:2407.21783 Table 4). 1 = no pipeline and no bubble (pair it with ZeRO-3 to "
+        "fit large models).",
         ui_min=1,
         ui_max=64,
         ui_step=1,
     ),
     Field(
-        "workload.micro_batches",
+        "workload.pipeline_virtual_stages",
         "int",
-        16,
+        8,
         1,
-        100_000,
-        "",
-        "Micro-batches per step",
-        "Pipeline micro-batches per step; bubble = (p−1)/(m+p−1) (Narayanan et al. 2021). "
-        "16 = Llama 3 405B's 2,048 sequences per step over 128 data-parallel ranks.",
+        1024,
+        "chunks",
+        "Interleaved chunks per stage",
+        "Model chunks per pipeline stage v (Megatron-LM's interleaved 1F1B schedule): the "
+        "bubble shrinks to (p−1)/v micro-batch times, activations of the first stage grow by "
+        "1 + (p−1)/(p·v) and pipeline messages by v (Narayanan et al. 2021; Korthikanti et "
+        "al. 2022). 1 = plain 1F1B; the default 8 (one layer per chunk for Llama 3 405B on 16 "
+        "stages) is our assumption: Meta does not publish it.",
         ui_min=1,
-        ui_max=256,
+        ui_max=16,
         ui_step=1,
+    ),
+    Field(
+        "workload.balanced_stages",
+        "choice",
+        "off",
+        label="Pipeline stages balanced",
+        help="'off': every stage holds L/p layers and the last one also the output layer "
+        "(Megatron-LM's default), so it sets the pace; 'on': layers are moved off the last "
+        "stage so that every stage does the same work (Llama 3 removes one layer from the "
+        "first and the last stage, arXiv:2407.21783 §3.3.2).",
+        choices=values(OnOff),
+        sensitivity=False,
+    ),
+    Field(
+        "workload.recompute",
+        "choice",
+        "full",
+        label="Activation recomputation",
+        help="'selective': recompute the attention scores in the backward pass instead of "
+        "storing them (as FlashAttention does; Korthikanti et al. 2022); 'full': store only "
+        "each layer's input and recompute its forward pass (one more forward of compute); "
+        "'none': store everything. Default 'full': Llama 3 405B's activations on 16 stages "
+        "do not fit in 80 GB otherwise.",
+        choices=values(Recompute),
+        sensitivity=False,
+    ),
+    Field(
+        "workload.flash_attention",
+        "choice",
+        "on",
+        label="Fused (flash) attention",
+        help="'on': a fused attention kernel (FlashAttention, Dao et al. 2022) never writes "
+        "the s×s attention scores to memory and recomputes them in the backward pass; 'off': "
+        "the scores are materialised, stored unless recomputed, and streamed through "
+        "softmax and dropout (Megatron-LM before 2023, the runs of Narayanan et al. 2021 and "
+        "Korthikanti et al. 2022).",
+        choices=values(OnOff),
+        sensitivity=False,
     ),
     Field(
         "workload.zero_stage",
         "int",
-        3,
+        1,
         0,
         3,
         "",
         "ZeRO / FSDP stage",
-        "0 = plain data parallel, 1-2 shard optimizer (and gradients) with the same traffic, "
-        "3 = FSDP/ZeRO-3 also shards weights at 1.5× the traffic (Rajbhandari et al., SC'20).",
+        "0 = plain data parallel, 1 shards the optimizer state (Megatron's distributed "
+        "optimizer), 2 also gradients, 3 (FSDP) also weights, at 1.5× the traffic "
+        "(Rajbhandari et al., SC'20).",
         ui_min=0,
         ui_max=3,
         ui_step=1,
         widget="slider",
+    ),
+    Field(
+        "workload.gradient_precision",
+        "choice",
+        "bf16",
+        label="Gradient precision",
+        help="'bf16': 2 bytes of gradients per parameter, ZeRO's 2 + 2 + 12 bytes of model "
+        "states; 'fp32': the fp32 gradients Megatron-LM accumulates and reduces (2 + 4 + 12, "
+        "so 6 + 12/d with its distributed optimizer). Also sets the data-parallel traffic.",
+        choices=values(GradientPrecision),
+        sensitivity=False,
     ),
     Field(
         "workload.comm_overlap_fraction",
@@ -676,9 +1142,27 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         1.0,
         "",
         "Communication overlap",
-        "Share of the data-parallel gradient traffic hidden behind the backward pass "
-        "(bucketed overlap, Li et al., PyTorch DDP, VLDB 2020). 0.8 is an assumption: "
-        "measure yours from a profile.",
+        "Share of the data-parallel gradient traffic hidden behind the backward pass of the "
+        "last micro-batch (bucketed overlap, Li et al., PyTorch DDP, VLDB 2020). 0.8 is an "
+        "assumption: measure yours from a profile.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        widget="slider",
+    ),
+    Field(
+        "workload.tp_comm_overlap_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Tensor-parallel overlap",
+        "Share of the tensor-parallel collectives hidden behind the GEMMs they feed "
+        "(Megatron-Core --tp-comm-overlap; MegaScale, NSDI'24, overlaps them all). 0 = "
+        "exposed, as in Megatron-LM before 2023 (Narayanan et al. 2021; Korthikanti et al. "
+        "2022).",
         ui_min=0.0,
         ui_max=1.0,
         ui_step=0.05,
@@ -688,23 +1172,41 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
     Field(
         "workload.hbm_reserved_fraction",
         "float",
-        0.25,
+        0.10,
         0.0,
         0.95,
         "",
-        "HBM reserved for activations",
-        "Share of accelerator memory kept for activations, buffers and fragmentation; model "
-        "states (16 bytes/param, mixed-precision Adam) must fit in the rest. 25% is an "
-        "assumption.",
+        "HBM not usable by the model",
+        "Share of accelerator memory taken by the CUDA context, communication buffers and "
+        "allocator fragmentation; model states and activations (now modelled) must fit in "
+        "the rest. 10% is an assumption.",
         ui_min=0.0,
-        ui_max=0.8,
-        ui_step=0.05,
+        ui_max=0.5,
+        ui_step=0.01,
         scale=100.0,
         widget="slider",
     ),
 )
 
 NETWORK_FIELDS: tuple[Field, ...] = (
+    Field(
+        "network.inter_node_gbps",
+        "float",
+        None,
+        1.0,
+        1_000_000.0,
+        "Gb/s",
+        "Scale-out bandwidth per node",
+        "Network bandwidth per node between nodes (EFA, InfiniBand, RoCE). Empty = the "
+        "catalog figure (p5.48xlarge: 3,200 Gb/s EFA). Halve it to ask what the fabric is "
+        "worth.",
+        ui_min=100.0,
+        ui_max=12_800.0,
+        ui_step=100.0,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Use the catalog bandwidth",
+    ),
     Field(
         "network.inter_node_efficiency",
         "float",
@@ -713,9 +1215,11 @@ NETWORK_FIELDS: tuple[Field, ...] = (
         1.0,
         "",
         "Inter-node efficiency η",
-        "Achieved share of the EFA line rate in collectives at scale. No trustworthy public "
-        "full-scale p5 bus bandwidth exists (docs/references.md#collectives): set it from your NCCL-tests "
-        "busbw; 0.75 is the middle of the 0.6-0.9 range.",
+        "Achieved share of the scale-out line rate in collectives at scale. 4 × p6-b200 nodes "
+        "measured 73% of EFA per accelerator in an all-reduce (stas00/ml-engineering, "
+        "network/README.md); no full-scale p5 figure is published "
+        "(docs/references.md#collectives): set it from your NCCL-tests busbw. 0.75 is the "
+        "middle of the 0.6-0.9 range.",
         ui_min=0.3,
         ui_max=1.0,
         ui_step=0.05,
@@ -796,6 +1300,193 @@ NETWORK_FIELDS: tuple[Field, ...] = (
     ),
 )
 
+RESILIENCE_FIELDS: tuple[Field, ...] = (
+    # Recovery paths and costs of resilience features (models/resilience.py sets them; the
+    # defaults switch every one off, which is the model as it was before they existed).
+    Field(
+        "resilience.in_process_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "In-process restarts",
+        "Share of failures (silent data corruption aside) recovered by restarting inside the "
+        "running processes (NVIDIA resiliency extension in-process restart): no node "
+        "replacement and no job relaunch, resilience.in_process_restart_minutes instead. Only "
+        "failures that leave the node healthy qualify (software, transient network).",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.in_process_restart_minutes",
+        "float",
+        1.0,
+        0.0,
+        1440.0,
+        "min",
+        "In-process restart",
+        "Time of an in-process restart (abort, re-initialise the process group, re-enter the "
+        "training loop). 1 min is our assumption; the resiliency extension publishes no figure.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.peer_recovery_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Peer (checkpointless) recoveries",
+        "Share of failures (silent data corruption aside) whose model and optimizer state is "
+        "copied from healthy replicas (HyperPod checkpointless training: training 'resumes "
+        "from the previous step'): no rework and no checkpoint restore, only "
+        "resilience.peer_restore_minutes.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.peer_restore_minutes",
+        "float",
+        0.5,
+        0.0,
+        1440.0,
+        "min",
+        "Peer state transfer",
+        "Time to copy the lost state from a healthy replica to its replacement. 0.5 min is "
+        "our assumption (a few GB per node over EFA take seconds; HyperPod reports whole "
+        "recoveries under 2 minutes).",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.elastic_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Elastic degraded mode",
+        "Share of failures that wait for a replacement node during which the job keeps "
+        "training without the failed node's data-parallel replica (elastic training) instead "
+        "of stopping; it pays resilience.elastic_reconfigure_minutes to shrink and again to "
+        "grow back.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.01,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.elastic_reconfigure_minutes",
+        "float",
+        1.0,
+        0.0,
+        1440.0,
+        "min",
+        "Elastic reconfiguration",
+        "Time to drop a data-parallel replica (and, later, to add it back). 1 min is our "
+        "assumption.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.sdc_detection_minutes",
+        "float",
+        1440.0,
+        0.0,
+        525_600.0,
+        "min",
+        "SDC detection delay",
+        "Time from a silent data corruption to its detection; training runs on corrupt state "
+        "meanwhile and then rolls back past it (rollback depth = this delay + half a durable "
+        "interval). 24 h is our assumption for a job without SDC checks; used only when "
+        "reliability.sdc_fraction > 0.",
+        ui_min=0.0,
+        ui_max=4320.0,
+        ui_step=10.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.restart_loop_count",
+        "int",
+        44,
+        0,
+        100_000,
+        "restarts",
+        "Restarts on a corrupt checkpoint",
+        "Restarts a job goes through on a corrupt checkpoint before someone falls back by "
+        "hand (checkpoint.validation = 'none'). Megatron-LM issue 5281 observed 44 identical "
+        "cycles before cancelling.",
+        ui_min=0,
+        ui_max=200,
+        ui_step=1,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.restart_loop_minutes",
+        "float",
+        1.5,
+        0.0,
+        1440.0,
+        "min",
+        "Restart-loop cycle",
+        "Length of one restart on a corrupt checkpoint (restart, load, a few steps, fail). "
+        "Megatron-LM issue 5281: ~90 s.",
+        ui_min=0.0,
+        ui_max=30.0,
+        ui_step=0.5,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.straggler_slowdown",
+        "float",
+        0.0,
+        0.0,
+        0.9,
+        "",
+        "Straggler slowdown",
+        "Share of training time spent waiting for slow ranks. ByteDance measured it on a "
+        "five-month trace by what-if analysis (Lin et al., OSDI'25, arXiv:2505.05713); "
+        "measure yours the same way. Default 0.",
+        ui_min=0.0,
+        ui_max=0.3,
+        ui_step=0.005,
+        scale=100.0,
+        sensitivity=False,
+    ),
+    Field(
+        "resilience.overhead_fraction",
+        "float",
+        0.0,
+        0.0,
+        0.9,
+        "",
+        "Resilience overhead",
+        "Share of training throughput given up to resilience features (straggler and SDC "
+        "detection compute, replicated optimizer state for peer recovery); the ladder adds "
+        "each adopted feature's overhead here. Default 0.",
+        ui_min=0.0,
+        ui_max=0.1,
+        ui_step=0.001,
+        scale=100.0,
+        sensitivity=False,
+    ),
+)
+
 SIMULATION_FIELDS: tuple[Field, ...] = (
     # Monte Carlo only (models/montecarlo.py); the analytic model ignores them.
     Field(
@@ -832,6 +1523,56 @@ SIMULATION_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
         widget="slider",
     ),
+    Field(
+        "simulation.detection_distribution",
+        "choice",
+        "fixed",
+        label="Detection time distribution",
+        help="How the Monte Carlo draws the detection stage around its mean (the "
+        "analytic model uses the mean). Default fixed at its mean: the analytic model's assumption and the simulator's before stage distributions existed; 'uniform' fits a heartbeat or polling interval.",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.replacement_distribution",
+        "choice",
+        "lognormal",
+        label="Replacement time distribution",
+        help="How the Monte Carlo draws the replacement stage around its mean (the "
+        "analytic model uses the mean). Default lognormal: repair and replacement times are lognormal in LANL data (Schroeder & Gibson, DSN'06).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.restart_distribution",
+        "choice",
+        "lognormal",
+        label="Restart time distribution",
+        help="How the Monte Carlo draws the restart stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption, as before).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.restore_distribution",
+        "choice",
+        "lognormal",
+        label="Restore time distribution",
+        help="How the Monte Carlo draws the restore stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption, as before).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
+    Field(
+        "simulation.warmup_distribution",
+        "choice",
+        "lognormal",
+        label="Warm-up time distribution",
+        help="How the Monte Carlo draws the warm-up stage around its mean (the "
+        "analytic model uses the mean). Default lognormal with the recovery spread (our assumption).",
+        choices=values(StageDistribution),
+        sensitivity=False,
+    ),
 )
 
 SECTIONS: dict[str, tuple[Field, ...]] = {
@@ -840,8 +1581,10 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "recovery": RECOVERY_FIELDS,
     "checkpoint": CHECKPOINT_FIELDS,
     "pricing": PRICING_FIELDS,
+    "storage": STORAGE_FIELDS,
     "workload": WORKLOAD_FIELDS,
     "network": NETWORK_FIELDS,
+    "resilience": RESILIENCE_FIELDS,
     "simulation": SIMULATION_FIELDS,
 }
 

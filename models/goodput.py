@@ -16,9 +16,9 @@ References
 from __future__ import annotations
 
 import numpy as np
-from scipy.special import lambertw
 
 from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+from .special import lambertw0_exp
 
 
 def lost_minutes_per_failure(restart_minutes, interval_minutes):
@@ -123,8 +123,9 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     """τ that minimises Daly's T_w exactly: τ = M·[1 + W₀(−e^{−(1+δ/M)})] [min].
 
     Setting dT_w/dτ = 0 gives e^{(τ+δ)/M}(1 − τ/M) = 1, solved by the principal branch of
-    Lambert W; the optimum does not depend on R.  ``inf`` when M is infinite (no failures),
-    0 when saves are free (δ = 0).
+    Lambert W (:func:`models.special.lambertw0_exp`, real, relative error < 1e-14); the
+    optimum does not depend on R.  ``inf`` when M is infinite (no failures), 0 when saves
+    are free (δ = 0).
 
     Examples
     --------
@@ -135,8 +136,7 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     m = as_float_array(mtbf_minutes)
     finite = np.isfinite(m) & (m > 0)
     msafe = np.where(finite, m, 1.0)
-    w = lambertw(-np.exp(-(1.0 + d / msafe)), 0).real
-    # δ = 0: the branch point W₀(−1/e) = −1 (lambertw returns NaN there), τ = 0
-    w = np.where(d > 0, w, -1.0)
+    # W₀(−e^{−(1+q)}), q = δ/M, real and exact up to the branch point q = 0 (δ = 0: W₀ = −1)
+    w = as_float_array(lambertw0_exp(d / msafe))
     tau = np.where(finite, msafe * (1.0 + w), np.inf)
     return like_input(tau, save_minutes, mtbf_minutes)

@@ -16,8 +16,9 @@ parallelism settings are kept; three things change with the node type, each by a
   MFU is for its own accelerator; another accelerator gets it scaled by the catalog's ratio
   of published per-accelerator MFUs, mfu' = mfu·(mfu_default / mfu_default₀), capped at that
   accelerator's measured maximum achievable matmul fraction; ``mfus`` overrides per type.
-* **Price**.  One vintage for every type: the catalog's on-demand price (with its source and
-  date), unless the caller passes its own (``prices``, e.g. a negotiated rate).  The
+* **Price**.  One vintage for every type: its public price under the scenario's pricing model
+  (the catalog's on-demand price, or the dated price table; :func:`ranking_price`), with its
+  source and date, unless the caller passes its own (``prices``, e.g. a negotiated rate).  The
   scenario's own price (possibly historical, like the headline's 2023 $98.32) is not mixed
   into the ranking; :attr:`InstanceRanking.scenario_price` reports it beside it.  Prices are
   never invented: an unpriced type gets its node-hours and the break-even price at which it
@@ -43,17 +44,33 @@ import numpy as np
 
 from ._tools import as_float_array, like_input
 from .catalog import Instance
-from .choices import FailureScaling
-from .compute import fit_reason
+from .choices import FailureScaling, PricingModel
+from .compute import infeasibility_reason
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
-from .pricing import Price, catalog_price, price_in_force
+from .pricing import TERMS, Price, model_price, price_in_force
 from .scenario import Scenario
 
 REFERENCE_INSTANCE = "p5.48xlarge"
 DEFAULT_MAX_ACCELERATORS = 100_000
 MAX_DEADLINE_DAYS = 3650.0
-_UNIT_PRICE = Price(1.0, "unit price (node-hours)", "n/a", "internal")
+_UNIT_PRICE = "unit price (node-hours)"
+
+
+def ranking_price(inst: Instance, model: PricingModel) -> tuple[Price | None, str]:
+    """(price, why none) of ``inst`` under the scenario's pricing model, for the ranking.
+
+    Every type is priced under the same model from the same public sources (the catalog for
+    on-demand, the dated price table otherwise); ``custom`` has no public rates, so the
+    ranking uses on-demand prices then.  None (with the reason) when no public price exists.
+    """
+    if model is PricingModel.CUSTOM:
+        model = PricingModel.ON_DEMAND
+    try:
+        return model_price(inst, model), ""
+    except ValidationError:
+        label = TERMS[model].label
+        return None, f"no public {label} price: enter yours to compare cost"
 
 
 def scaled_failure_rate(
@@ -201,6 +218,14 @@ class InstanceRanking:
     scenario_instance: str
     scenario_price: Price
     reference_instance: str
+    pricing_model: str = PricingModel.ON_DEMAND.value
+
+    @property
+    def pricing_label(self) -> str:
+        model = PricingModel(self.pricing_model)
+        if model is PricingModel.CUSTOM:
+            model = PricingModel.ON_DEMAND
+        return TERMS[model].label
 
     @property
     def cheapest(self) -> InstanceOption | None:
@@ -220,8 +245,9 @@ class InstanceRanking:
         }[s]
         out = [
             f"Failure rate on other node types: {rate} (reliability.failure_scaling = {s}).",
-            "Prices: each type's catalog on-demand price with its date, unless entered here; "
-            f"the scenario's own price ({self.scenario_price.describe()}) is not mixed in.",
+            f"Prices: every type at its public {self.pricing_label} price with its date "
+            "(one vintage), unless entered here; the scenario's own price "
+            f"({self.scenario_price.describe()}) is not mixed in.",
             "MFU (end_to_end / compute_only bases): the scenario's MFU on its own type, scaled "
             "by the catalog's published per-accelerator MFU ratio on the others.",
         ]
@@ -334,6 +360,7 @@ def rank_instances(
     scaling = FailureScaling(scenario["reliability.failure_scaling"])
     share = float(scenario["reliability.accelerator_failure_share"])
     scenario_price = _scenario_price(scenario, own)
+    model = PricingModel(scenario["pricing.model"])
 
     rows: list[dict[str, Any]] = []
     for inst in catalog.values():
@@ -343,12 +370,14 @@ def rank_instances(
                 "entered for this comparison",
                 "now",
                 "user",
+                model.value,
             )
+            no_price = ""
         else:
-            price = catalog_price(inst)
+            price, no_price = ranking_price(inst, model)
         mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
         args = (price, mfu, mfu_source, deadline_days, max_accelerators, tiers)
-        rows.append(_option(scenario, catalog, own, inst, *args))
+        rows.append(_option(scenario, catalog, own, inst, *args, no_price=no_price))
 
     ref = next((r for r in rows if r["instance"] == REFERENCE_INSTANCE), rows[0])
     ref_speed = _per_accel_speed(ref)
@@ -385,6 +414,7 @@ def rank_instances(
         scenario_instance=own_name,
         scenario_price=scenario_price,
         reference_instance=ref["instance"],
+        pricing_model=model.value,
     )
 
 
@@ -400,10 +430,12 @@ def _option(
     max_accelerators: int,
     tiers=None,
     grid: np.ndarray | None = None,
+    no_price: str = "",
 ) -> dict[str, Any]:
     """One row of the ranking: ``inst`` at its node count (the cheapest that meets the
     deadline, or the scenario's accelerator count), with ``mfu`` and ``price``.  ``grid``
-    (node counts to search) defaults to every count that keeps TP × PP whole."""
+    (node counts to search) defaults to every count that keeps TP × PP whole; ``no_price``
+    says why ``price`` is None."""
     scaling = FailureScaling(scenario["reliability.failure_scaling"])
     share = float(scenario["reliability.accelerator_failure_share"])
     rate = float(scenario["reliability.node_failure_rate_per_day"])
@@ -417,8 +449,12 @@ def _option(
             )
         )
     )
+    model = PricingModel(scenario["pricing.model"])
     x = resolve_inputs(
-        scenario.replace({"cluster.instance": inst.instance}), catalog, tiers, _UNIT_PRICE
+        scenario.replace({"cluster.instance": inst.instance}),
+        catalog,
+        tiers,
+        Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),
     )
     x["workload.mfu"] = mfu
     x["reliability.node_failure_rate_per_day"] = r
@@ -443,18 +479,7 @@ def _option(
     reason = ""
     if not ok[i]:
         reason = (
-            fit_reason(
-                scenario["workload.params_billion"],
-                nodes,
-                inst.accelerators_per_node,
-                inst.accel_memory_GB,
-                scenario["workload.hbm_reserved_fraction"],
-                scenario["workload.tensor_parallel"],
-                scenario["workload.pipeline_parallel"],
-                scenario["workload.zero_stage"],
-                inst.scaleup_domain_accels,
-                inst.scaleup_GBps,
-            )
+            infeasibility_reason({**x, "cluster.nodes": nodes}, scenario["workload.mfu_basis"])
             or "cannot be modelled with these inputs"
         )
     elif deadline_days is not None and not meets[i]:
@@ -463,7 +488,7 @@ def _option(
             f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
         )
     if not reason and price is None:
-        reason = "no public price: enter yours to compare cost"
+        reason = no_price or "no public price: enter yours to compare cost"
     usd = price.usd_per_instance_hour if price is not None else math.nan
 
     def v(key: str, scale: float = 1.0, _i=i) -> float:
@@ -519,7 +544,7 @@ def _scenario_price(scenario: Scenario, own: Instance) -> Price:
     try:
         return price_in_force(scenario, own)
     except ValidationError:
-        return Price(math.nan, "no price (the catalog has none; enter one)", "n/a", "none")
+        return Price(math.nan, "no price (none published; enter one)", "n/a", "none")
 
 
 def _per_accel_speed(row: Mapping[str, Any]) -> float:
@@ -657,7 +682,13 @@ def verdict_robustness(
     prices = dict(prices or {})
 
     def price_of(row: InstanceOption) -> Price:
-        return Price(row.usd_per_instance_hour, row.price_source, row.price_as_of, "ranking")
+        return Price(
+            row.usd_per_instance_hour,
+            row.price_source,
+            row.price_as_of,
+            "ranking",
+            ranking.pricing_model,
+        )
 
     def cost_fn(row: InstanceOption):
         inst, price = catalog[row.instance], price_of(row)

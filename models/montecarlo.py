@@ -30,6 +30,13 @@ Process (units: minutes inside, days/hours at the interface)
   :func:`models.reliability.probability_no_spare`.
 * Fabric events shorter than the timeout pause training (no work lost) for the reroute time,
   drawn lognormal with the recovery spread.
+* Spot (``pricing.model = 'spot'``): reclaimed instances are a second Poisson stream (rate
+  N·r_spot) with a notice.  When the checkpoint that survives losing the node can be written
+  within the notice (``spot_save_fits_notice`` of the analytic chain), the work done so far,
+  the current segment's partial work included, is kept: the run pauses for the save,
+  replacement, restart and restore, and the partial work stays protected until the segment's
+  own checkpoint.  Otherwise the interruption is a node failure (rework since the last
+  surviving checkpoint).
 
 With exponential failures, fixed recovery times, no spares and no extra tiers the expected wall
 time to finish T_s of work is exactly Daly's T_w (docs/references.md#expected-wall-time-and-goodput,
@@ -50,32 +57,51 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import gamma as gamma_fn  # scalar shape; scipy.special would slow every CLI start
 from typing import Any
 
 import numpy as np
-from scipy.special import gamma as gamma_fn
 
 from ._tools import MINUTES_PER_DAY
+from .budget import MAX_SECONDS, Budget, BudgetExceeded
+from .chain import spot_level1_survives
+from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
+from .fields import FIELDS
+from .recovery import draw_stage
 
-#: Limits of one simulation call (the CLI and the dashboard enforce them before running).
+#: Limits of one simulation call: checked before it starts (:func:`check_size`, which
+#: predicts the work) and while it runs (a :class:`~models.budget.Budget`).
 MAX_TRIALS = 1_000_000
 MAX_DAYS = 3650.0
+MIN_DAYS = 1.0 / 24.0  # one hour: a shorter window sees almost no failure or checkpoint
 MAX_EXPECTED_EVENTS = 400_000_000
 MAX_WALL_FACTOR = 4.0
-MAX_NODE_TRIALS_WEIBULL = 2_000_000_000  # per-node renewal draws (trials × nodes)
+MAX_BYTES = 2.0e9  # predicted memory of one call
+WEIBULL_CHUNK_DRAWS = 20_000_000  # per-node renewal draws held at once (chunks shrink)
+SPARE_CHUNK_CELLS = 25_000_000  # repair ring-buffer cells held at once (chunks shrink)
+#: Cost model of :func:`estimate_work` [s], measured on one core (bench/bench_montecarlo.py)
+SEC_PER_PASS = 1.3e-4  # one pass of the event loop over a chunk (numpy call overhead)
+SEC_PER_PASS_WEIBULL = 2.4e-4
+SEC_PER_EVENT = 1.5e-6  # one event of one trial
+SEC_PER_EVENT_PER_SPARE_SLOT = 6e-9  # spare bookkeeping, per slot of the repair buffer
+SEC_PER_WEIBULL_DRAW = 3e-7
 
 TIMELINE_EVENTS = (
     "start",
     "failure",
     "correlated_failure",
+    "silent_corruption",
     "fallback_to_durable",
     "detected",
     "replaced",
     "restarted",
     "restored",
+    "corrupt_checkpoint",
+    "warmed_up",
     "stall",
     "stall_end",
+    "spot_notice",
     "finish",
 )
 
@@ -112,6 +138,51 @@ class SimulationParams:
     spare_usd_per_min: float
     goodput_analytic: float
     interval_minutes: float
+    spot_rate_per_min: float = 0.0  # Spot interruptions of the whole job
+    spot_saved: bool = True  # the surviving checkpoint fits in the notice: no work lost
+    spot_save_minutes: float = 0.0  # that save
+    spot_level1_survives: bool = True  # it is level 1 (else the durable tier)
+    spot_p_fallback: float = 1.0  # an unsaved interruption loses every level-1 copy
+    # recovery stages as distributions and resilience features (models/recovery.py,
+    # models/resilience.py); the defaults are the simulator as it was before them
+    detection_dist: str = "fixed"
+    replacement_dist: str = "lognormal"
+    restart_dist: str = "lognormal"
+    restore_dist: str = "lognormal"
+    warmup_dist: str = "lognormal"
+    hang_fraction: float = 0.0  # share of non-silent failures detected by timeout
+    hang_detection: float = 0.0
+    warmup: float = 0.0
+    in_process_fraction: float = 0.0  # recovered in process: no replacement, no relaunch
+    in_process_restart: float = 0.0
+    peer_fraction: float = 0.0  # state copied from peers: no rework, no checkpoint restore
+    peer_restore: float = 0.0
+    elastic_fraction: float = 0.0  # run degraded through a replacement
+    elastic_reconfigure: float = 0.0
+    elastic_capacity: float = 0.0  # share of the cluster dropped while degraded
+    sdc_fraction: float = 0.0  # silent data corruption: found sdc_delay later, rolled back
+    sdc_delay: float = 0.0
+    corrupt_fraction: float = 0.0  # a level-1 restore loads a corrupt checkpoint
+    corrupt_loop: float = 0.0  # restart-loop minutes before the fallback (0 when validated)
+    work_factor: float = 1.0  # throughput left after stragglers and feature overheads
+
+    @property
+    def extended(self) -> bool:
+        """Whether any recovery stage or resilience feature departs from the defaults (these
+        draw from a separate random stream, so the default path's draws are unchanged)."""
+        return bool(
+            self.detection_dist != "fixed"
+            or self.replacement_dist != "lognormal"
+            or self.restart_dist != "lognormal"
+            or self.restore_dist != "lognormal"
+            or self.hang_fraction > 0
+            or self.warmup > 0
+            or self.in_process_fraction > 0
+            or self.peer_fraction > 0
+            or self.elastic_fraction > 0
+            or self.sdc_fraction > 0
+            or self.corrupt_fraction > 0
+        )
 
 
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
@@ -151,8 +222,35 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
     reroute_s = f("network.reroute_seconds", 90.0)
     timeout_s = f("network.collective_timeout_seconds", 600.0)
     stall_rate = fabric if reroute_s <= timeout_s else 0.0
-    price = f("pricing.usd_per_instance_hour")
+    price = ev.get("usd_per_instance_hour_effective", f("pricing.usd_per_instance_hour"))
     spares = int(f("cluster.spare_nodes"))
+    spot_rate = ev.get("spot_interruptions_per_day", 0.0) / MINUTES_PER_DAY
+    strategy = inputs.get("checkpoint.strategy", FIELDS["checkpoint.strategy"].default)
+    replicas = f("checkpoint.memory_replicas", FIELDS["checkpoint.memory_replicas"].default)
+    survives = bool(spot_level1_survives(strategy, replicas))
+    if two_level and survives:
+        q = float(
+            probability_replicas_lost_in_window(
+                node_rate,
+                replicas,
+                f("checkpoint.rereplication_minutes", 10.0),
+            )
+        )
+    else:
+        q = 1.0
+    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
+    v = f("checkpoint.validation_seconds") / 60.0 if validating else 0.0
+    loop = (
+        0.0
+        if validating
+        else f("resilience.restart_loop_count", 44) * f("resilience.restart_loop_minutes", 1.5)
+    )
+
+    def dist(stage: str, default: str) -> str:
+        return str(inputs.get(f"simulation.{stage}_distribution", default))
+
+    from .chain import _replica_share  # local: chain imports nothing from here
+
     return SimulationParams(
         nodes=nodes,
         node_rate_per_min=node_rate / MINUTES_PER_DAY,
@@ -167,8 +265,13 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         replacement=f("recovery.replacement_minutes"),
         swap=f("recovery.hot_spare_swap_minutes"),
         restart=f("recovery.restart_minutes"),
-        restore=restore2,
-        memory_restore=restore1,
+        restore=restore2 + v,
+        memory_restore=restore1 + v,
+        spot_rate_per_min=spot_rate,
+        spot_saved=ev.get("spot_save_fits_notice", 1.0) > 0.5,
+        spot_save_minutes=ev.get("spot_notice_save_seconds", 0.0) / 60.0,
+        spot_level1_survives=survives,
+        spot_p_fallback=q if two_level else 1.0,
         spread=f("simulation.recovery_spread", 0.3),
         repair_minutes=f("reliability.repair_hours") * 60.0,
         repair_sigma=f("simulation.repair_sigma", 1.0),
@@ -182,6 +285,27 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         spare_usd_per_min=spares * price / 60.0,
         goodput_analytic=ev["goodput"],
         interval_minutes=tau,
+        detection_dist=dist("detection", "fixed"),
+        replacement_dist=dist("replacement", "lognormal"),
+        restart_dist=dist("restart", "lognormal"),
+        restore_dist=dist("restore", "lognormal"),
+        warmup_dist=dist("warmup", "lognormal"),
+        hang_fraction=f("recovery.hang_fraction"),
+        hang_detection=f("recovery.hang_detection_minutes", 10.0),
+        warmup=f("recovery.warmup_minutes"),
+        in_process_fraction=f("resilience.in_process_fraction"),
+        in_process_restart=f("resilience.in_process_restart_minutes", 1.0),
+        peer_fraction=f("resilience.peer_recovery_fraction"),
+        peer_restore=f("resilience.peer_restore_minutes", 0.5),
+        elastic_fraction=f("resilience.elastic_fraction"),
+        elastic_reconfigure=f("resilience.elastic_reconfigure_minutes", 1.0),
+        elastic_capacity=float(np.asarray(_replica_share(inputs))),
+        sdc_fraction=f("reliability.sdc_fraction"),
+        sdc_delay=f("resilience.sdc_detection_minutes", 1440.0),
+        corrupt_fraction=f("checkpoint.corrupt_fraction"),
+        corrupt_loop=loop,
+        work_factor=(1.0 - f("resilience.straggler_slowdown"))
+        * (1.0 - f("resilience.overhead_fraction")),
     )
 
 
@@ -231,6 +355,7 @@ class SimulationResult:
     work_grid_minutes: np.ndarray | None = field(default=None, repr=False)
     timeline_saves: list[tuple[float, float]] = field(default_factory=list, repr=False)
     timeline_rework: list[tuple[float, float]] = field(default_factory=list, repr=False)
+    spot_interruptions: np.ndarray | None = None  # per trial: Spot interruptions (both kinds)
 
     # ------------------------------------------------------------------ summaries
     @property
@@ -304,49 +429,266 @@ def _stderr(x: np.ndarray) -> float:
 
 
 # ---------------------------------------------------------------------- validation
-def check_size(
-    trials: Any, days: Any, inputs: Any = None, max_events: float = MAX_EXPECTED_EVENTS
-) -> None:
-    """Raise ValidationError (naming ``trials``/``days``) for sizes we refuse to run.
+@dataclass(frozen=True)
+class WorkEstimate:
+    """The work a simulation call is predicted to do, before it starts.
 
-    ``inputs`` (flat inputs or :class:`SimulationParams`) adds the scenario-dependent limits:
-    expected events (at most ``max_events``, counted as if every run took
-    MAX_WALL_FACTOR x days) and per-node Weibull draws.
+    ``seconds`` follows a cost model measured on one core of a 2-core development machine
+    (``bench/bench_montecarlo.py``): loop passes (one numpy pass over a chunk's trials for
+    each event, including the restarts of interrupted recoveries) plus per-trial events,
+    per-node Weibull draws and spare bookkeeping.  It is an estimate; the :class:`Budget`
+    checked inside the loops is the hard limit.
     """
+
+    trials: int
+    days: float
+    chunk_trials: int
+    chunks: int
+    wall_cap_days: float  # a run still unfinished at this wall time stops
+    wall_days: float  # expected wall time of one run (Daly's, at most the cap)
+    events_per_run: float
+    events: float
+    loop_passes: float  # sequential passes of the event loops, all chunks
+    weibull_draws: float
+    memory_bytes: float
+    seconds: float
+
+
+def _layout(
+    p: SimulationParams,
+    days: float,
+    work_days: float | None,
+    chunk_trials: int,
+    max_wall_factor: float,
+) -> tuple[float, int, float, int]:
+    """(horizon [min], work segments, wall-time cap [min], trials per chunk) of a call."""
+    horizon = float(days) * MINUTES_PER_DAY
+    work_min = float(days if work_days is None else work_days) * MINUTES_PER_DAY
+    # work per minute of compute after stragglers and overheads
+    need = max(1, math.ceil(work_min / (p.seg_compute * p.work_factor) - 1e-9))
+    cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
+    chunk = int(max(1, chunk_trials))
+    if p.weibull_shape != 1.0:
+        chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
+        if p.node_rate_per_min > 0:  # renewals up to the cap, per trial
+            per_trial = p.nodes * (1.0 + p.node_rate_per_min * cap)
+            chunk = max(1, min(chunk, int(WEIBULL_CHUNK_DRAWS // per_trial)))
+    if p.spares > 0:  # the repair ring buffer holds spares + 2 x correlated nodes per trial
+        chunk = max(1, min(chunk, SPARE_CHUNK_CELLS // _spare_slots(p)))
+    return horizon, need, cap, chunk
+
+
+def _spare_slots(p: SimulationParams) -> int:
+    return p.spares + max(64, 2 * p.corr_nodes)
+
+
+def estimate_work(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    *,
+    work_days: float | None = None,
+    chunk_trials: int = 10_000,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+) -> WorkEstimate:
+    """Predict events, loop passes, memory and seconds of a call (see :class:`WorkEstimate`).
+
+    With job failures at rate λ (node failures plus fabric failures past the timeout),
+    stalls at rate s, recovery time R and an expected wall time T per run (work / Daly's
+    goodput, at most the wall-time cap): events per run ≈ λT(2 − q) + 2sT(1 − q), where
+    q = 1 − e^{−λR} is the share of failures that strike during a recovery (each restarts
+    it) and 1 − q the share of time up (stalls strike only then).  Loop passes per chunk of
+    n trials ≈ (λ + s)(1 − q)·T' + λT'·(1 + (1 − q)·ln n / (−ln q)) with
+    T' = min(cap, 2T): the recovery loop runs until the longest chain of
+    restarts in the chunk ends (the expected maximum of n geometric chains).
+    """
+    _, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
+    n = min(chunk, trials)
+    chunks = math.ceil(trials / chunk)
+    lam = p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.spot_rate_per_min
+    s = p.stall_rate_per_min
+    g = p.goodput_analytic
+    work = need * p.seg_compute
+    wall = min(cap, work / g) if math.isfinite(g) and g > 0 else cap
+    wall_seq = min(cap, 2.0 * wall)
+    recovery = max(0.0, p.detection + p.replacement + p.restart + p.restore)
+    a = math.exp(-lam * recovery)  # share of failures whose recovery ends uninterrupted
+    events_per_run = lam * wall * (1.0 + a) + 2.0 * s * wall * a + 1.0
+    if a >= 1.0:
+        chain = 1.0
+    elif a <= 0.0:
+        chain = 1.0 + math.log(max(n, 1))
+    else:
+        chain = 1.0 + a * math.log(max(n, 1)) / -math.log1p(-a)
+    passes = chunks * ((lam + s) * a * wall_seq + lam * wall_seq * chain + 1.0)
+    weibull = p.weibull_shape != 1.0 and p.node_rate_per_min > 0
+    draws = trials * p.nodes * (1.0 + p.node_rate_per_min * cap) if weibull else 0.0
+    slots = _spare_slots(p) if p.spares > 0 else 0
+    memory = trials * (3.0 * max(2, grid_points) + 12.0) * 8.0
+    memory += n * slots * 16.0
+    if weibull:
+        memory += n * p.nodes * (24.0 + 40.0 * (1.0 + p.node_rate_per_min * cap))
+    per_pass = SEC_PER_PASS_WEIBULL if weibull else SEC_PER_PASS
+    seconds = (
+        passes * per_pass
+        + trials * events_per_run * (SEC_PER_EVENT + slots * SEC_PER_EVENT_PER_SPARE_SLOT)
+        + draws * SEC_PER_WEIBULL_DRAW
+    )
+    return WorkEstimate(
+        trials=int(trials),
+        days=float(days),
+        chunk_trials=chunk,
+        chunks=chunks,
+        wall_cap_days=cap / MINUTES_PER_DAY,
+        wall_days=wall / MINUTES_PER_DAY,
+        events_per_run=events_per_run,
+        events=trials * events_per_run,
+        loop_passes=passes,
+        weibull_draws=draws,
+        memory_bytes=memory,
+        seconds=seconds,
+    )
+
+
+def _check_trials_days(trials: Any, days: Any) -> float:
     if isinstance(trials, bool) or not isinstance(trials, int | np.integer):
-        raise ValidationError("trials", f"{trials!r} is not an integer in [1, {MAX_TRIALS:,}]")
+        raise ValidationError("trials", f"{trials!r:.80} is not an integer in [1, {MAX_TRIALS:,}]")
     if not 1 <= trials <= MAX_TRIALS:
         raise ValidationError(
             "trials", f"{trials} is out of range (an integer in [1, {MAX_TRIALS:,}])"
         )
+    allowed = f"a number of days in [{MIN_DAYS:.4g}, {MAX_DAYS:g}]"
     try:
         d = float(days)
-    except (TypeError, ValueError):
-        raise ValidationError("days", f"{days!r} is not a number in (0, {MAX_DAYS:g}]") from None
+    except (TypeError, ValueError, OverflowError):
+        raise ValidationError("days", f"{days!r:.80} is not {allowed}") from None
     if not (math.isfinite(d) and 0 < d <= MAX_DAYS):
-        raise ValidationError("days", f"{days!r} is out of range (a number in (0, {MAX_DAYS:g}])")
+        raise ValidationError("days", f"{days!r:.80} is out of range ({allowed})")
+    if d < MIN_DAYS:
+        raise ValidationError(
+            "days",
+            f"{d:g} is too short ({allowed}: a window under an hour sees almost no failure, "
+            "recovery or checkpoint, so its goodput would read close to 100%)",
+        )
+    return d
+
+
+def _fits(est: WorkEstimate, max_events: float, max_seconds: float) -> bool:
+    return est.events <= max_events and est.seconds <= max_seconds and est.memory_bytes <= MAX_BYTES
+
+
+def _largest(ok: Callable[[float], bool], lo: float, hi: float, integer: bool) -> float | None:
+    """Largest x in [lo, hi] with ok(x) (ok is monotone: true up to some x), or None."""
+    if not ok(lo):
+        return None
+    for _ in range(60):
+        if (hi - lo <= 1) if integer else (hi - lo <= 1e-3 * hi):
+            break
+        mid = (lo + hi) // 2 if integer else (lo + hi) / 2.0
+        lo, hi = (mid, hi) if ok(mid) else (lo, mid)
+    return lo
+
+
+def _drivers(p: SimulationParams, est: WorkEstimate) -> str:
+    """The scenario fields that make a run long, most important first (for messages)."""
+    parts, long_runs = [], []
+    node_per_day = p.nodes * p.node_rate_per_min * MINUTES_PER_DAY
+    if node_per_day > 0:
+        parts.append(
+            f"{node_per_day:,.4g} failures/day (cluster.nodes x "
+            "reliability.node_failure_rate_per_day)"
+        )
+    fabric = (p.extra_rate_per_min + p.stall_rate_per_min) * MINUTES_PER_DAY
+    if fabric > 0:
+        parts.append(f"{fabric:,.4g} fabric events/day (network.fabric_events_per_day)")
+    if est.wall_days >= est.wall_cap_days * 0.999 and est.wall_cap_days > est.days:
+        long_runs.append(f"runs with goodput near 0 go on to the {est.wall_cap_days:.3g}-day cap")
+    elif p.seg_save > p.seg_compute:
+        long_runs.append("saves longer than the interval (checkpoint.save_seconds)")
+    if est.weibull_draws > 0:
+        parts.append("per-node Weibull renewals (reliability.weibull_shape)")
+    if p.spares > 0 and _spare_slots(p) > 1000:
+        parts.append("repair bookkeeping (cluster.spare_nodes, checkpoint.correlated_nodes)")
+    return "; ".join(parts[:2] + long_runs) or "this scenario"
+
+
+def _over(est: WorkEstimate, max_events: float, max_seconds: float) -> str:
+    """What the predicted work exceeds, e.g. '~58 s (limit 5 s)'."""
+    out = []
+    if est.seconds > max_seconds:
+        out.append(f"~{est.seconds:,.2g} s (limit {max_seconds:g} s)")
+    if est.events > max_events:
+        out.append(f"~{est.events:,.2g} events (limit {max_events:.2g})")
+    if est.memory_bytes > MAX_BYTES:
+        out.append(f"~{est.memory_bytes / 1e9:.2g} GB (limit {MAX_BYTES / 1e9:g} GB)")
+    return ", ".join(out)
+
+
+def check_size(
+    trials: Any,
+    days: Any,
+    inputs: Any = None,
+    max_events: float = MAX_EXPECTED_EVENTS,
+    *,
+    max_seconds: float = MAX_SECONDS,
+    work_days: float | None = None,
+    chunk_trials: int = 10_000,
+    grid_points: int = 61,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+) -> WorkEstimate | None:
+    """Raise ValidationError for sizes we refuse to run; else return the predicted work.
+
+    Without ``inputs`` only ``trials`` (an integer in [1, MAX_TRIALS]) and ``days`` (in
+    [MIN_DAYS, MAX_DAYS]) are checked.  ``inputs`` (flat inputs or :class:`SimulationParams`)
+    adds the scenario: the window must hold one checkpoint interval and its save, and the
+    predicted work (:func:`estimate_work`) must stay within ``max_events`` events,
+    ``max_seconds`` seconds and MAX_BYTES of memory.  A refusal names ``trials`` or
+    ``days`` with the nearest allowed value, or the scenario fields that make even one
+    short run too large.
+    """
+    d = _check_trials_days(trials, days)
     if inputs is None:
-        return
+        return None
     p = inputs if isinstance(inputs, SimulationParams) else params_from_inputs(inputs)
-    per_day = (
-        p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.stall_rate_per_min
-    ) * MINUTES_PER_DAY
-    # a run may go on to MAX_WALL_FACTOR x days of wall time; each failure is two events
-    expected = trials * d * MAX_WALL_FACTOR * per_day * 2.0
-    if expected > max_events:
-        most = max(1, int(max_events / (d * MAX_WALL_FACTOR * per_day * 2.0)))
+    segment = p.seg_compute + p.seg_save
+    if d * MINUTES_PER_DAY < segment:
         raise ValidationError(
-            "trials",
-            f"{trials:,} trials x {d:g} days x {per_day:.3g} events/day would be ~{expected:.3g} "
-            f"events, over the limit of {max_events:.0e} (allowed: an integer in "
-            f"[1, {min(most, MAX_TRIALS):,}] for {d:g} days of this scenario)",
+            "days",
+            f"{d:g} is shorter than one checkpoint interval and its save ({segment:.4g} min "
+            f"= {segment / MINUTES_PER_DAY:.4g} days: checkpoint.interval_minutes + "
+            "checkpoint.save_seconds); a shorter window sees no save and no rework "
+            f"(allowed: days >= {segment / MINUTES_PER_DAY:.4g})",
         )
-    if p.weibull_shape != 1.0 and trials * p.nodes > MAX_NODE_TRIALS_WEIBULL:
+    kw = {
+        "work_days": work_days,
+        "chunk_trials": chunk_trials,
+        "grid_points": grid_points,
+        "max_wall_factor": max_wall_factor,
+    }
+    est = estimate_work(p, int(trials), d, **kw)
+    if _fits(est, max_events, max_seconds):
+        return est
+    min_days = max(MIN_DAYS, segment / MINUTES_PER_DAY)
+
+    def ok_trials(t: float) -> bool:
+        return _fits(estimate_work(p, int(t), d, **kw), max_events, max_seconds)
+
+    def ok_days(x: float) -> bool:
+        return _fits(estimate_work(p, int(trials), x, **kw), max_events, max_seconds)
+
+    most_trials = _largest(ok_trials, 1, int(trials), integer=True)
+    most_days = _largest(ok_days, min_days, d, integer=False) if d > min_days else None
+    what = f"{int(trials):,} trials x {d:g} days would take {_over(est, max_events, max_seconds)}"
+    why = _drivers(p, est)
+    if most_trials is not None and most_trials >= 1:
+        alt = f" or days <= {most_days:.3g}" if most_days else ""
         raise ValidationError(
-            "trials",
-            f"{trials:,} trials x {p.nodes:,} nodes of per-node Weibull renewals exceeds "
-            f"{MAX_NODE_TRIALS_WEIBULL:.0e}; lower trials (or set reliability.weibull_shape=1)",
+            "trials", f"{what}: {why} (allowed: trials <= {int(most_trials):,}{alt})"
         )
+    if most_days is not None:
+        raise ValidationError("days", f"{what}: {why} (allowed: days <= {most_days:.3g})")
+    raise ValidationError("days", f"{what} even for 1 trial: {why} (lower these scenario fields)")
 
 
 # ---------------------------------------------------------------------- random helpers
@@ -375,6 +717,7 @@ def weibull_failure_times(
     shape: float,
     horizon_min: float,
     rng: np.random.Generator,
+    budget: Budget | None = None,
 ) -> np.ndarray:
     """Node failure times of ``nodes`` stationary Weibull renewal processes per trial.
 
@@ -382,6 +725,7 @@ def weibull_failure_times(
     gap is 1/rate; scale = mean / Γ(1 + 1/k).  The first gap is the equilibrium
     forward-recurrence time U·L with L length-biased: (L/scale)^k ~ Gamma(1 + 1/k), so the
     expected count in [0, H] is exactly nodes·rate·H (renewal theory, Cox 1962).
+    ``budget`` is checked on every round of renewals.
     """
     if rate_per_min <= 0:
         return np.full((n_trials, 1), np.inf)
@@ -393,6 +737,8 @@ def weibull_failure_times(
     all_t, all_id = [times], [trial_ids]
     cur, cur_id = times, trial_ids
     while cur.size:
+        if budget is not None:
+            budget.check()
         cur = cur + scale * rng.weibull(shape, cur.size)
         keep = cur < horizon_min
         cur, cur_id = cur[keep], cur_id[keep]
@@ -414,8 +760,11 @@ def weibull_failure_times(
 class _Chunk:
     """State of one chunk of trials; arrays indexed by local trial number."""
 
-    def __init__(self, p: SimulationParams, n: int, rng, horizon, work_segments, grid, cap):
+    def __init__(
+        self, p: SimulationParams, n: int, rng, horizon, work_segments, grid, cap, budget=None
+    ):
         self.p, self.n, self.rng = p, n, rng
+        self.budget: Budget | None = budget  # checked on every pass of the event loops
         self.horizon, self.cap, self.grid = horizon, cap, grid
         self.need = work_segments
         self.t = np.zeros(n)
@@ -426,6 +775,8 @@ class _Chunk:
         self.failures = np.zeros(n, dtype=np.int64)
         self.stalls = np.zeros(n, dtype=np.int64)
         self.fallbacks = np.zeros(n, dtype=np.int64)
+        self.spot = np.zeros(n, dtype=np.int64)
+        self.prot = np.zeros(n)  # partial work of the current segment saved in a Spot notice
         self.gw = np.zeros((n, grid.size))  # work at grid times
         self.gp = np.ones(n, dtype=np.int64)  # next grid index (grid[0] = 0 has work 0)
         self.events = 0
@@ -440,13 +791,16 @@ class _Chunk:
         self.ptr = None
         if p.weibull_shape != 1.0 and p.node_rate_per_min > 0:
             self.weib = weibull_failure_times(
-                n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng
+                n, p.nodes, p.node_rate_per_min, p.weibull_shape, cap, rng, budget
             )
             self.ptr = np.zeros(n, dtype=np.int64)
+        # features beyond the defaults draw from their own stream (the default path's draws
+        # stay as they were); spawning does not advance ``rng``
+        self.aux = rng.spawn(1)[0] if p.extended else None
         self.lam_node = p.nodes * p.node_rate_per_min
         self.use_spares = p.spares > 0
         if self.use_spares:
-            self.kb = p.spares + max(64, 2 * p.corr_nodes)
+            self.kb = _spare_slots(p)
             self.buf = np.full((n, self.kb), -np.inf)
             self.wp = np.zeros(n, dtype=np.int64)
         self.timeline: list[tuple[str, float]] | None = None
@@ -555,33 +909,89 @@ class _Chunk:
         if self.weib is not None:
             self.ptr[idx[node]] += 1
 
-    def _recovery(self, idx, tf, corr, node, memory_lost):
-        """Component times (det, repl, restart, restore) for failures at tf."""
+    def _classes(self, n: int):
+        """Per-failure classes (silent, hang, in_process, peer, elastic), drawn from the
+        auxiliary stream so that the default path's draws are unchanged (all False then)."""
+        p = self.p
+        if not p.extended:
+            none = np.zeros(n, dtype=bool)
+            return none, none, none, none, none
+        u = self.aux.random((5, n))
+        silent = u[0] < p.sdc_fraction
+        hang = ~silent & (u[1] < p.hang_fraction)
+        in_process = ~silent & (u[2] < p.in_process_fraction)
+        peer = ~silent & (u[3] < p.peer_fraction)
+        elastic = ~silent & ~in_process & (u[4] < p.elastic_fraction)
+        return silent, hang, in_process, peer, elastic
+
+    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None):
+        """Stage times (det, repl, restart, restore, warm-up) for failures at tf."""
         p, rng, n = self.p, self.rng, idx.size
+        silent, hang, in_process, peer, elastic = classes or self._classes(n)
         det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
         if self.use_spares:
             q = np.where(corr, p.corr_nodes, 1)
             in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
             use_spare = p.spares - in_rep >= q
             base = np.where(use_spare, p.swap, p.replacement)
-            for i in range(int(q.max())):
-                sel = q > i
-                ii = idx[sel]
-                self.buf[ii, self.wp[ii] % self.kb] = tf[sel] + _lognormal_sigma(
-                    rng, p.repair_minutes, p.repair_sigma, ii.size
-                )
-                self.wp[ii] += 1
+            # every failed node goes to repair (an in-process restart keeps its nodes): one
+            # draw per node, in the order of a loop over node i = 0..q-1 of every failure (one
+            # call: the same stream, no Python loop)
+            keep = ~in_process
+            ri, rtf, rcorr = idx[keep], tf[keep], np.asarray(corr)[keep]
+            n0 = ri.size
+            ci = ri[rcorr]
+            extra = (p.corr_nodes - 1) * ci.size
+            draws = _lognormal_sigma(rng, p.repair_minutes, p.repair_sigma, n0 + extra)
+            self.buf[ri, self.wp[ri] % self.kb] = rtf + draws[:n0]
+            if extra:
+                i = np.arange(1, p.corr_nodes)[:, None]
+                col = (self.wp[ci][None, :] + i) % self.kb
+                row = np.broadcast_to(ci[None, :], col.shape)
+                start = np.broadcast_to(rtf[rcorr][None, :], col.shape)
+                self.buf[row, col] = start + draws[n0:].reshape(col.shape)
+            self.wp[ri] += q[keep]
         else:
+            use_spare = np.zeros(n, dtype=bool)
             base = np.full(n, p.replacement)
         if p.spread > 0:
             s2 = math.log1p(p.spread**2)
             mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
         else:
             mult = np.ones((3, n))
-        repl = base * mult[0]
-        rst = p.restart * mult[1]
-        rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
-        return det, repl, rst, rsto
+        if not p.extended:
+            repl = base * mult[0]
+            rst = p.restart * mult[1]
+            rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
+            return det, repl, rst, rsto, np.zeros(n)
+        aux = self.aux
+        for row, dist in enumerate((p.replacement_dist, p.restart_dist, p.restore_dist)):
+            if dist != "lognormal":
+                mult[row] = draw_stage(aux, dist, 1.0, p.spread, n)
+        if p.detection_dist != "fixed":
+            det = det * draw_stage(aux, p.detection_dist, 1.0, p.spread, n)
+        det = np.where(hang, p.hang_detection, det)
+        det = np.where(silent, 0.0, det)  # its delay is a pause before the recovery
+        repl = np.where(in_process, 0.0, base * mult[0])
+        degraded = elastic & ~use_spare
+        repl = np.where(degraded, 2.0 * p.elastic_reconfigure + repl * p.elastic_capacity, repl)
+        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1]
+        rsto = np.where(memory_lost, p.restore, p.memory_restore)
+        rsto = np.where(peer, p.peer_restore, rsto) * mult[2]
+        warm = np.zeros(n)
+        if p.warmup > 0:
+            warm = p.warmup * draw_stage(aux, p.warmup_dist, 1.0, p.spread, n)
+        return det, repl, rst, rsto, warm
+
+    def _skip(self, idx, t):
+        """Per-node renewals before t (failures during a pause) are skipped."""
+        if self.weib is None:
+            return
+        while True:
+            late = self.weib[idx, self.ptr[idx]] < t
+            if not late.any():
+                return
+            self.ptr[idx[late]] += 1
 
     # --- main loop ----------------------------------------------------------------
     def run(self, record_timeline: bool) -> None:
@@ -592,14 +1002,20 @@ class _Chunk:
             a = np.flatnonzero(~self.done)
             if a.size == 0:
                 break
+            if self.budget is not None:
+                self.budget.check(self.events)
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
             tf, corr, node = self._next_failure(a, t0)
             if p.stall_rate_per_min > 0:
                 ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
             else:
                 ts = np.full(a.size, np.inf)
+            if p.spot_rate_per_min > 0:
+                tsp = t0 + rng.exponential(1.0 / p.spot_rate_per_min, a.size)
+            else:
+                tsp = np.full(a.size, np.inf)
             t_fin = t0 + self._cum(m0, self.need - m0) - o0
-            ev = np.minimum(tf, ts)
+            ev = np.minimum(np.minimum(tf, ts), tsp)
             fin = t_fin <= ev
             over = ~fin & (ev > self.cap)
             # grid points inside the up period [t0, min(ev, t_fin)]
@@ -624,7 +1040,7 @@ class _Chunk:
             if over.any():  # still running at the wall-time cap: unfinished
                 self.done[a[over]] = True
             # fabric stalls
-            st_ = ~fin & ~over & (ts < tf)
+            st_ = ~fin & ~over & (ts < tf) & (ts <= tsp)
             if st_.any():
                 si = a[st_]
                 e = ts[st_] - t0[st_] + o0[st_]
@@ -636,72 +1052,177 @@ class _Chunk:
                 w = mm * tau1 + np.minimum(oo, tau1)
                 self._record(si, ts[st_] + d, _Const(w, si))
                 self.m[si], self.o[si], self.t[si] = mm, oo, ts[st_] + d
+                self.prot[si] = np.where(j > 0, 0.0, self.prot[si])
                 self.stalls[si] += 1
                 self.events += 2 * si.size
                 if tl is not None and si[0] == 0:
                     tl += [("stall", float(ts[st_][0])), ("stall_end", float(ts[st_][0] + d[0]))]
+            # Spot interruptions
+            sp = ~fin & ~over & ~st_ & (tsp < tf)
+            if sp.any():
+                if p.spot_saved:
+                    self._spot_saved(a[sp], tsp[sp], t0[sp], m0[sp], o0[sp], tl)
+                else:
+                    self.spot[a[sp]] += 1
+                    z = np.zeros(int(sp.sum()), dtype=bool)
+                    self._fail(a[sp], tsp[sp], z, ~z, t0[sp], m0[sp], o0[sp], tl, spot=True)
             # failures
-            fl = ~fin & ~over & ~st_
+            fl = ~fin & ~over & ~st_ & ~sp
             if fl.any():
                 self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl)
         self.timeline = tl
 
-    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl) -> None:
-        p, rng, tau1 = self.p, self.rng, self.p.seg_compute
-        j = self._segments_done(m0, tf - t0 + o0)
+    def _spot_saved(self, si, tsp, t0, m0, o0, tl) -> None:
+        """A Spot interruption whose checkpoint fits in the notice: nothing is lost.
+
+        The work done so far (the current segment's partial compute included) is saved; the
+        run pauses for the save, a replacement (hot spare or provider), the restart, the
+        restore and the warm-up, then resumes where it was.  The partial work stays protected
+        against a later failure until the segment's own checkpoint is taken.
+        """
+        p, tau1 = self.p, self.p.seg_compute
+        e = tsp - t0 + o0
+        j = self._segments_done(m0, e)
         self.checkpoints += int(j.sum())
         mm = m0 + j
-        self._consume(fi, node)
+        oo = np.minimum(e - self._cum(m0, j), tau1)
+        node = np.ones(si.size, dtype=bool)
+        lost = np.full(si.size, not p.spot_level1_survives)
+        none = np.zeros(si.size, dtype=bool)  # a reclaim is none of the failure classes
+        _, repl, rst, rsto, warm = self._recovery(si, tsp, ~node, node, lost, (none,) * 5)
+        save = _lognormal(self.rng, p.spot_save_minutes, p.spread, si.size)
+        t_end = tsp + save + repl + rst + rsto + warm
+        self._record(si, t_end, _Const(mm * tau1 + oo, si))
+        self.m[si], self.o[si], self.t[si] = mm, oo, t_end
+        self.prot[si] = oo
+        self.spot[si] += 1
+        self.events += 2 * si.size
+        if tl is not None and si[0] == 0:
+            tl += [("spot_notice", float(tsp[0])), ("restored", float(t_end[0]))]
+        over = t_end > self.cap
+        if over.any():
+            self.done[si[over]] = True
+
+    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False) -> None:
+        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice)."""
+        p, rng, tau1 = self.p, self.rng, self.p.seg_compute
+        ext = p.extended
+        elapsed = tf - t0 + o0
+        j = self._segments_done(m0, elapsed)
+        self.checkpoints += int(j.sum())
+        mm = m0 + j
+        if not spot:  # a reclaimed instance is not one of the per-node failure renewals
+            self._consume(fi, node)
+        is_spot = np.full(fi.size, spot)
         # resolve the recovery, restarting it while failures hit during it
         idx, t_fail, c, nd = fi, tf, corr, node
         lost_any = np.zeros(fi.size, dtype=bool)
+        rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
         t_end = np.empty(fi.size)
+        spot_hits = p.spot_rate_per_min > 0 and not p.spot_saved  # Spot joins the failures
         while idx.size:
             if self.two:
-                lost = rng.random(idx.size) < p.p_fallback
+                lost = rng.random(idx.size) < np.where(is_spot, p.spot_p_fallback, p.p_fallback)
             else:
                 lost = np.ones(idx.size, dtype=bool)
+            classes = tuple(k & ~is_spot for k in self._classes(idx.size))
+            silent, peer = classes[0], classes[3]
+            if ext:
+                lost = lost | silent  # rolled back past the corruption: the durable tier
+                rollback[pos] |= ~peer
             lost_any[pos] |= lost
             self.failures[idx] += 1
             self.events += idx.size
-            det, repl, rst, rsto = self._recovery(idx, t_fail, c, nd, lost_any[pos])
-            dur = det + repl + rst + rsto
+            det, repl, rst, rsto, warm = self._recovery(idx, t_fail, c, nd, lost_any[pos], classes)
+            if ext:
+                start = t_fail + np.where(silent, p.sdc_delay, 0.0)  # running on bad state
+                self._skip(idx, start)
+                dur = det + repl + rst + rsto + warm
+            else:
+                start = t_fail
+                dur = det + repl + rst + rsto
             if tl is not None and idx[0] == 0:
                 name = "correlated_failure" if c[0] else "failure"
+                if silent[0]:
+                    name = "silent_corruption"
                 while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
                     tl.pop()
                 tl.append((name, float(t_fail[0])))
                 if lost_any[pos][0] and self.two:
                     tl.append(("fallback_to_durable", float(t_fail[0])))
-                acc = float(t_fail[0])
-                for nm, x in zip(
-                    ("detected", "replaced", "restarted", "restored"),
-                    (det, repl, rst, rsto),
-                    strict=True,
-                ):
+                acc = float(start[0])
+                stages = [("detected", det), ("replaced", repl), ("restarted", rst)]
+                stages.append(("restored", rsto))
+                if ext and p.warmup > 0:
+                    stages.append(("warmed_up", warm))
+                for nm, x in stages:
                     acc += float(x[0])
                     tl.append((nm, acc))
-            t_next, c_next, n_next = self._next_failure(idx, t_fail)
-            hit = t_next < t_fail + dur
-            t_end[pos[~hit]] = (t_fail + dur)[~hit]
+            t_next, c_next, n_next = self._next_failure(idx, start)
+            s_next = np.zeros(idx.size, dtype=bool)
+            if spot_hits:  # an unsaved Spot interruption also restarts the recovery
+                t_spot = start + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
+                s_next = t_spot < t_next
+                t_next = np.where(s_next, t_spot, t_next)
+                c_next = c_next & ~s_next
+            hit = t_next < start + dur
+            t_end[pos[~hit]] = (start + dur)[~hit]
             self.events += int((~hit).sum())
+            # a recovery still interrupted past the wall-time cap never ends in time: the
+            # trial is unfinished whatever follows, so stop restarting it
+            past = hit & (t_next > self.cap)
+            if past.any():
+                t_end[pos[past]] = t_next[past]
+                hit &= ~past
             if not hit.any():
                 break
-            self._consume(idx[hit], n_next[hit])
-            idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit]
+            if self.budget is not None:
+                self.budget.check(self.events)
+            self._consume(idx[hit], n_next[hit] & ~s_next[hit])
+            self.spot[idx[hit & s_next]] += 1
+            idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit] | s_next[hit]
+            is_spot = s_next[hit]
             pos = pos[hit]
         # work reverts to the last surviving checkpoint
         durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
-        if tl is not None and fi[0] == 0:
-            start = self._ckpt_time.get(int(m_new[0]), 0.0)
+        offset = np.zeros(fi.size)
+        kept = np.zeros(fi.size, dtype=bool)
+        if ext:
+            keep = ~rollback  # every failure of the chain recovered from peers: no rework
+            kept = keep
+            m_new = np.where(keep, mm, m_new)
+            offset = np.where(keep, elapsed - self._cum(m0, j), 0.0)
+            if p.corrupt_fraction > 0:
+                # a restore from level 1 (with one level, every rollback is one)
+                bad = rollback & (self.aux.random(fi.size) < p.corrupt_fraction)
+                if self.two:
+                    bad &= ~lost_any
+                if self.two:
+                    m_fallback, restore_next = durable, p.restore
+                else:
+                    m_fallback, restore_next = np.maximum(mm - 1, 0), p.memory_restore
+                found = t_end.copy()
+                t_end = t_end + np.where(bad, p.corrupt_loop + restore_next, 0.0)
+                m_new = np.where(bad, m_fallback, m_new)
+                if tl is not None and fi[0] == 0 and bad[0]:
+                    tl += [("corrupt_checkpoint", float(found[0])), ("restored", float(t_end[0]))]
+        # work saved in a Spot notice earlier in this segment survives (unless level 1 is lost)
+        saved = np.where((j == 0) & ~lost_any, self.prot[fi], 0.0)
+        offset = np.where(offset > 0, offset, saved)
+        self.prot[fi] = np.where(offset == saved, saved, 0.0)
+        if tl is not None and fi[0] == 0 and not kept[0]:
+            # the sample run's rework: from when it last had the work it restarts from (the
+            # completion of the checkpoint it restores, plus work saved in a Spot notice)
+            start = self._ckpt_time.get(int(m_new[0]), 0.0) + float(offset[0])
             if tf[0] > start:
                 self.rework.append((start, float(tf[0])))
         if self.two:
             self.fallbacks[fi] += lost_any.astype(np.int64)
-        self._record(fi, t_end, _Const(m_new * tau1, fi))
-        self.m[fi], self.o[fi], self.t[fi] = m_new, 0.0, t_end
+        work = m_new * tau1 + np.minimum(offset, tau1)
+        self._record(fi, t_end, _Const(work, fi))
+        self.m[fi], self.o[fi], self.t[fi] = m_new, offset, t_end
         over = t_end > self.cap
         if over.any():
             oi = fi[over]
@@ -749,6 +1270,7 @@ def simulate_inputs(
     grid_points: int = 61,
     max_wall_factor: float = MAX_WALL_FACTOR,
     record_timeline: bool = True,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """Simulate ``trials`` training runs from the flat inputs of ``models.resolve_inputs``.
 
@@ -767,6 +1289,11 @@ def simulate_inputs(
     grid_points : points of the goodput-over-time grid in [0, days].
     max_wall_factor : a run still unfinished after this × work_days of wall time stops
         (its time to finish is NaN).
+    budget : the :class:`~models.budget.Budget` of the call (default: MAX_SECONDS of wall
+        time and MAX_EXPECTED_EVENTS events).  The predicted work must fit in it before the
+        simulation starts (:func:`check_size`), and it is checked on every pass of the
+        event loops; past it the call stops with a ValidationError naming ``trials`` or
+        ``days`` and the nearest allowed value.
 
     Examples
     --------
@@ -787,6 +1314,7 @@ def simulate_inputs(
         grid_points=grid_points,
         max_wall_factor=max_wall_factor,
         record_timeline=record_timeline,
+        budget=budget,
     )
 
 
@@ -804,6 +1332,7 @@ def simulate_params(
     record_timeline: bool = True,
     chunks: Sequence[int] | None = None,
     keep_work_grid: bool = False,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """:func:`simulate_inputs` from ready :class:`SimulationParams` (same keywords).
 
@@ -813,18 +1342,32 @@ def simulate_params(
     put chunks run separately back together (e.g. one cached call per chunk behind a
     progress bar).
     """
-    check_size(trials, days, p)
-    wd = float(days if work_days is None else work_days)
+    try:
+        wd = float(days if work_days is None else work_days)
+    except (TypeError, ValueError):
+        wd = math.nan
     if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
-        raise ValidationError("work_days", f"{work_days!r} is out of range (0, {MAX_DAYS:g}]")
-    gen = np.random.default_rng(rng)
-    horizon = float(days) * MINUTES_PER_DAY
-    work_min = wd * MINUTES_PER_DAY
-    need = max(1, math.ceil(work_min / p.seg_compute - 1e-9))
-    cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
-    chunk = int(max(1, chunk_trials))
-    if p.weibull_shape != 1.0:
-        chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
+        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+    budget = budget if budget is not None else Budget()
+    est = check_size(
+        trials,
+        days,
+        p,
+        min(budget.max_events, MAX_EXPECTED_EVENTS),
+        max_seconds=budget.max_seconds,
+        work_days=work_days,
+        chunk_trials=chunk_trials,
+        grid_points=grid_points,
+        max_wall_factor=max_wall_factor,
+    )
+    try:
+        gen = np.random.default_rng(rng)
+    except (TypeError, ValueError):
+        raise ValidationError(
+            "seed", f"{rng!r:.80} is not a seed (a non-negative integer or a numpy Generator)"
+        ) from None
+    horizon, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
+    f = p.work_factor  # work per minute of compute after stragglers and overheads
     n_chunks = math.ceil(trials / chunk)
     children = gen.spawn(n_chunks)
     grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
@@ -835,12 +1378,19 @@ def simulate_params(
     done = 0
     events = checkpoints = 0
     selected = range(n_chunks) if chunks is None else sorted(set(chunks))
+    budget.start()
     for ci in selected:
         if not 0 <= ci < n_chunks:
             raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
         n = min(chunk, trials - ci * chunk)
-        ch = _Chunk(p, n, children[ci], horizon, need, grid, cap)
-        ch.run(record_timeline and ci == 0)
+        try:
+            ch = _Chunk(p, n, children[ci], horizon, need, grid, cap, budget)
+            ch.run(record_timeline and ci == 0)
+        except BudgetExceeded as exc:
+            raise _stopped(exc, budget, est, int(trials), float(days)) from None
+        budget.events_before += ch.events
+        if f != 1.0:
+            ch.gw *= f
         if ci == 0 and ch.timeline is not None:
             timeline, saves, rework = ch.timeline, ch.saves, ch.rework
         events += ch.events
@@ -858,7 +1408,7 @@ def simulate_params(
     bands = _bands(gw, grid)
     wall_min = finish
     cost = wall_min * (p.cluster_usd_per_min + p.spare_usd_per_min)
-    work_done = need * p.seg_compute
+    work_done = need * p.seg_compute * f
     lost = (wall_min - work_done) * p.cluster_usd_per_min + wall_min * p.spare_usd_per_min
     return SimulationResult(
         trials=done,
@@ -882,6 +1432,35 @@ def simulate_params(
         work_grid_minutes=gw if keep_work_grid else None,
         timeline_saves=saves,
         timeline_rework=rework,
+        spot_interruptions=np.concatenate([c.spot for c in parts]),
+    )
+
+
+def _stopped(
+    exc: BudgetExceeded, budget: Budget, est: WorkEstimate | None, trials: int, days: float
+) -> BudgetExceeded:
+    """The budget error of a stopped run, with the nearest size that would fit its budget."""
+    done = max(budget.spent_events, 1)
+    predicted = est.events if est is not None else float(done)
+    by_time = budget.elapsed / budget.max_seconds
+    by_events = done / budget.max_events
+    limit = (
+        f"its time budget of {budget.max_seconds:g} s"
+        if by_time >= by_events
+        else f"its budget of {budget.max_events:.2g} events"
+    )
+    projected = max(predicted / done, 1.0) * max(by_time, by_events)  # whole run, in budgets
+    scale = 0.8 / projected if projected > 0 else 0.0
+    if trials * scale >= 1:
+        hint, name = f"about trials <= {int(trials * scale):,}", "trials"
+    elif days * scale >= MIN_DAYS:
+        hint, name = f"about days <= {days * scale:.3g} at 1 trial", "days"
+    else:
+        hint, name = "lower the failure and stall rates or the recovery times", "days"
+    return BudgetExceeded(
+        name,
+        f"{trials:,} trials x {days:g} days stopped at {limit} after {done:,} events "
+        f"(~{predicted:,.2g} predicted; allowed: {hint})",
     )
 
 
@@ -928,6 +1507,9 @@ def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
         work_grid_minutes=gw,
         timeline_saves=sample.timeline_saves,
         timeline_rework=sample.timeline_rework,
+        spot_interruptions=cat("spot_interruptions")
+        if all(r.spot_interruptions is not None for r in parts)
+        else None,
     )
 
 

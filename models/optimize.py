@@ -313,3 +313,133 @@ def optimize(
         comparison=compare(scenario, recommended, catalog),
         instances=rank_instances(scenario, catalog, deadline_days=deadline_days),
     )
+
+
+# --------------------------------------------------------------------------- file system
+#: FSx for Lustre sizes: 1.2 TiB, then steps of 2.4 TiB (AWS FSx API: 1,200 GiB, 2,400 GiB
+#: and increments of 2,400 GiB).
+FILE_SYSTEM_FIRST_TiB = 1.2
+FILE_SYSTEM_STEP_TiB = 2.4
+
+
+@dataclass(frozen=True)
+class FileSystemRecommendation:
+    """Result of :func:`recommend_file_system` (TiB, MB/s/TiB, seconds, USD/day).
+
+    ``table`` holds every candidate as arrays: ``provisioned_TiB``,
+    ``throughput_MBps_per_TiB``, ``storage_usd_per_day``, ``save_seconds``,
+    ``durable_write_seconds``, ``goodput``, ``lost_usd_per_day`` (NaN where the file system
+    cannot hold the retained checkpoints).
+    """
+
+    provisioned_TiB: float
+    throughput_MBps_per_TiB: float
+    lost_usd_per_day: float
+    storage_usd_per_day: float
+    goodput: float
+    save_seconds: float
+    current_provisioned_TiB: float
+    current_throughput_MBps_per_TiB: float
+    current_lost_usd_per_day: float
+    current_storage_usd_per_day: float
+    current_goodput: float
+    current_save_seconds: float
+    savings_usd_per_day: float
+    min_TiB_for_retention: float
+    at_search_limit: bool
+    table: dict[str, np.ndarray] = field(repr=False)
+
+
+def file_system_sizes_TiB(max_TiB: float) -> np.ndarray:
+    """Purchasable FSx for Lustre sizes up to ``max_TiB``: 1.2, 2.4, 4.8, 7.2, ... [TiB]."""
+    n = math.floor(max(max_TiB, FILE_SYSTEM_STEP_TiB) / FILE_SYSTEM_STEP_TiB + 1e-9)
+    steps = np.round(FILE_SYSTEM_STEP_TiB * np.arange(1, n + 1), 6)
+    return np.concatenate([[FILE_SYSTEM_FIRST_TiB], steps])
+
+
+def recommend_file_system(
+    inputs: Mapping[str, Any],
+    storage_prices: Mapping | None = None,
+    max_TiB: float | None = None,
+) -> FileSystemRecommendation:
+    """The shared file system (size and throughput tier) with the least lost USD/day.
+
+    A larger or faster file system writes and reads checkpoints faster (its aggregate
+    bandwidth is throughput per TiB × TiB, :func:`models.checkpoint.tier_transfer_seconds`),
+    which shortens blocking saves, restores and the staleness of asynchronous ones, but it
+    costs more per GB-month (:func:`models.pricing.file_system_usd_per_day`).  Every
+    purchasable size up to ``max_TiB`` (default: 3 × the current size, at least 120 TiB) and
+    every throughput tier with a price in the storage price table is evaluated in one
+    vectorised call of the chain; the objective is ``lost_usd_per_day`` (goodput loss +
+    spares + storage), as everywhere in this module.  Sizes that cannot hold
+    ``storage.retained_checkpoints`` full checkpoints are excluded.  Only meaningful when the
+    shared file system is the durable tier (``checkpoint.durable_tier = 'shared_fs'``);
+    with ``checkpoint.timings = 'measured'`` level-1 saves do not depend on it, so only the
+    price (and a two-level strategy's durable writes) change.
+    """
+    from . import pricing as pr
+
+    if str(inputs.get("checkpoint.durable_tier", "shared_fs")) != "shared_fs":
+        raise ValueError("the durable tier is not the shared file system")
+    prices = storage_prices if storage_prices is not None else pr.load_storage_prices()
+    tiers = pr.fsx_tiers(prices)
+    now = evaluate_arrays(inputs)
+    tib0 = float(np.asarray(inputs["tier.shared_fs.provisioned_TiB"]))
+    tp0 = float(np.asarray(inputs["tier.shared_fs.throughput_MBps_per_TiB"]))
+    top = max_TiB if max_TiB is not None else max(3.0 * tib0, 120.0)
+    sizes = file_system_sizes_TiB(top)
+    tps = np.array(sorted(tiers))
+    tib, tp = np.meshgrid(sizes, tps, indexing="ij")
+    tib, tp = tib.ravel(), tp.ravel()
+    agg = tp * tib / 1000.0  # GB/s
+    grid = {
+        **inputs,
+        "tier.shared_fs.provisioned_TiB": tib,
+        "tier.shared_fs.throughput_MBps_per_TiB": tp,
+        "tier.shared_fs.aggregate_write_GBps": agg,
+        "tier.shared_fs.aggregate_read_GBps": agg,
+        "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
+    }
+    out = evaluate_arrays(grid)
+    size_TB = float(np.asarray(now["checkpoint_size_TB"]))
+    keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
+    need = keep * size_TB / pr.TB_PER_TIB
+    holds = tib >= need - 1e-9
+    lost = np.where(
+        holds, np.broadcast_to(np.asarray(out["lost_usd_per_day"], float), tib.shape), np.nan
+    )
+    if not np.isfinite(lost).any():
+        raise ValueError(f"no file system up to {top:g} TiB holds {keep:g} checkpoints")
+    k = int(np.nanargmin(lost))
+
+    def col(key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(out[key], float), tib.shape)
+
+    table = {
+        "provisioned_TiB": tib,
+        "throughput_MBps_per_TiB": tp,
+        "storage_usd_per_day": col("storage_usd_per_day"),
+        "save_seconds": col("save_seconds"),
+        "durable_write_seconds": col("durable_write_seconds"),
+        "goodput": col("goodput"),
+        "lost_usd_per_day": lost,
+    }
+    cur_lost = float(np.asarray(now["lost_usd_per_day"]))
+    return FileSystemRecommendation(
+        provisioned_TiB=float(tib[k]),
+        throughput_MBps_per_TiB=float(tp[k]),
+        lost_usd_per_day=float(lost[k]),
+        storage_usd_per_day=float(table["storage_usd_per_day"][k]),
+        goodput=float(table["goodput"][k]),
+        save_seconds=float(table["save_seconds"][k]),
+        current_provisioned_TiB=tib0,
+        current_throughput_MBps_per_TiB=tp0,
+        current_lost_usd_per_day=cur_lost,
+        current_storage_usd_per_day=float(np.asarray(now["storage_usd_per_day"])),
+        current_goodput=float(np.asarray(now["goodput"])),
+        current_save_seconds=float(np.asarray(now["save_seconds"])),
+        savings_usd_per_day=cur_lost - float(lost[k]),
+        min_TiB_for_retention=need,
+        at_search_limit=bool(tib[k] >= sizes[-1] - 1e-9),
+        table=table,
+    )

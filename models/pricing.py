@@ -1,44 +1,312 @@
-"""The price in force: one function decides what an instance-hour costs, with its source.
+"""The price in force: what an instance-hour and the checkpoint storage cost, with sources.
 
-Every evaluation carries the price it used (``usd_per_instance_hour``), where it comes from
-(``price_source``) and its date (``price_as_of``).  A scenario may set its own price (a
-negotiated, reserved or historical one) with its source and date; otherwise the catalog's
-on-demand price of the instance type applies.  A price is never invented: when neither the
-scenario nor the catalog has one, :func:`price_in_force` says so with a ValidationError that
-asks the user for it.
+One function decides what an instance-hour costs: :func:`price_in_force`.  It follows the
+scenario's pricing model (``pricing.model``, :class:`~models.choices.PricingModel`):
+
+* ``on_demand`` — the catalog's on-demand price (``data/instances.csv``);
+* ``capacity_block``, ``savings_plan_1y``, ``savings_plan_3y``, ``spot``, ``hyperpod`` — the
+  dated price table ``data/prices_2024-12.csv`` (one row per instance and model, each with its
+  source and date); the table only holds figures found on public price pages;
+* ``custom`` — only the scenario's own price.
+
+A scenario may always set its own rate (``pricing.usd_per_instance_hour``, with
+``pricing.price_source`` and ``pricing.price_as_of``).  A price is never invented: when
+neither the scenario nor a table has one, :func:`price_in_force` raises a ValidationError that
+asks the user for it and says why.
+
+Each model's terms (commitment, upfront payment, what idle hours cost, Capacity Block
+lengths and sizes, the Spot notice) are in :data:`TERMS`, with their sources; the *effective*
+price per used instance-hour (:func:`effective_usd_per_instance_hour`) divides a Savings Plan
+rate by the share of its term the commitment is used.
+
+Storage prices (FSx for Lustre by throughput tier, S3 storage and requests) come from the
+dated table ``data/storage_prices_2022-09.csv`` (:func:`load_storage_prices`).  The prose,
+with the citations, is ``docs/pricing.md``.
 """
 
 from __future__ import annotations
 
+import functools
+import math
+import os
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 
+import numpy as np
+
+from ._csv import read_text_file, strict_records
+from ._resources import data_path
+from ._tools import as_float_array
 from .catalog import Instance
+from .choices import PricingModel
 from .errors import ValidationError
 
 PRICE_FIELD = "pricing.usd_per_instance_hour"
+OVERRUN_FIELD = "pricing.overrun_usd_per_instance_hour"
+DEFAULT_PRICES = data_path("prices_2024-12.csv")
+DEFAULT_STORAGE_PRICES = data_path("storage_prices_2022-09.csv")
+MAX_TABLE_BYTES = 256 * 1024
+
+#: AWS quotes monthly prices over 730 hours (its pricing examples' convention).
+HOURS_PER_MONTH = 730.0
+#: Days in an average calendar month, for the "per month" budget figures.
+DAYS_PER_MONTH = 365.25 / 12.0
+#: FSx for Lustre capacity is provisioned in GiB and billed per GB-month of it.
+GIB_PER_TIB = 1024.0
+#: 1 TiB in decimal terabytes (checkpoint sizes are decimal TB).
+TB_PER_TIB = 1.099511627776
 
 
+# --------------------------------------------------------------------------- terms
+@dataclass(frozen=True)
+class Terms:
+    """What a pricing model commits you to and what it charges for idle time.
+
+    Attributes
+    ----------
+    model : the pricing model.
+    label : short name for tables.
+    commitment : length of the commitment, in words.
+    commitment_days : the commitment's length in days (0 = none; None = chosen per purchase).
+    upfront : how it is paid.
+    idle_paid : hours are paid whether or not the instances do useful work.
+    interruptible : the provider may take the instances back (with notice).
+    notes : the rules that matter for a training run.
+    reference : key of :data:`models.references.REFERENCES`.
+    """
+
+    model: PricingModel
+    label: str
+    commitment: str
+    commitment_days: float | None
+    upfront: str
+    idle_paid: bool
+    interruptible: bool
+    notes: str
+    reference: str
+
+
+TERMS: dict[PricingModel, Terms] = {
+    PricingModel.ON_DEMAND: Terms(
+        PricingModel.ON_DEMAND,
+        "On-Demand",
+        "none",
+        0.0,
+        "none (billed per second of running instances)",
+        False,
+        False,
+        "Instances can be released at any time; nothing is paid once they stop.",
+        "aws_ec2_pricing",
+    ),
+    PricingModel.SAVINGS_PLAN_1Y: Terms(
+        PricingModel.SAVINGS_PLAN_1Y,
+        "Savings Plan, 1 year",
+        "1 year",
+        365.0,
+        "all, partial or no upfront (enter the effective hourly rate of your option)",
+        True,
+        False,
+        "An hourly spend commitment paid for every hour of the term, used or not; the "
+        "effective price per used hour is the rate / the share of the term it is used.",
+        "aws_savings_plans",
+    ),
+    PricingModel.SAVINGS_PLAN_3Y: Terms(
+        PricingModel.SAVINGS_PLAN_3Y,
+        "Savings Plan, 3 years",
+        "3 years",
+        3 * 365.0,
+        "all, partial or no upfront (enter the effective hourly rate of your option)",
+        True,
+        False,
+        "As the 1-year plan, over three years: a lower rate for a longer commitment.",
+        "aws_savings_plans",
+    ),
+    PricingModel.CAPACITY_BLOCK: Terms(
+        PricingModel.CAPACITY_BLOCK,
+        "Capacity Block",
+        "the block: 1-14 days in 1-day steps, then 7-day steps up to 182 days",
+        None,
+        "all upfront, at purchase",
+        True,
+        False,
+        "Up to 64 instances a block and 256 across blocks (an account limit); reserved up to "
+        "8 weeks ahead; instances are terminated from 30 minutes before the block ends; a "
+        "block cannot be cancelled and is not covered by Savings Plans. An hour lost to a "
+        "failure is already paid: what failures cost is the extra days of block.",
+        "aws_capacity_blocks",
+    ),
+    PricingModel.SPOT: Terms(
+        PricingModel.SPOT,
+        "Spot",
+        "none",
+        0.0,
+        "none (the Spot price in effect)",
+        False,
+        True,
+        "Instances can be reclaimed with a two-minute notice (best effort); a checkpoint "
+        "that fits in the notice loses no work. Spot prices change: enter yours.",
+        "aws_spot_notice",
+    ),
+    PricingModel.HYPERPOD: Terms(
+        PricingModel.HYPERPOD,
+        "SageMaker HyperPod",
+        "none (on-demand), or a SageMaker training plan",
+        0.0,
+        "none for on-demand; training plans are paid up front",
+        False,
+        False,
+        "ml.* instance prices of the SageMaker pricing page; none was retrieved for this "
+        "table, so enter yours.",
+        "aws_sagemaker_pricing",
+    ),
+    PricingModel.CUSTOM: Terms(
+        PricingModel.CUSTOM,
+        "Custom",
+        "as negotiated",
+        None,
+        "as negotiated",
+        False,
+        False,
+        "Your own rate (an enterprise discount, another cloud): always entered by you.",
+        "",
+    ),
+}
+
+
+# --------------------------------------------------------------------------- Capacity Blocks
+#: Durations a Capacity Block can be bought for [days]: 1-14 in 1-day steps, then 7-day steps
+#: up to 182 (AWS, "Find and purchase Capacity Blocks").
+CAPACITY_BLOCK_DAYS: tuple[int, ...] = (*range(1, 15), *range(21, 183, 7))
+CAPACITY_BLOCK_MAX_DAYS = 182
+CAPACITY_BLOCK_MAX_INSTANCES = 64  # per block
+CAPACITY_BLOCK_ACCOUNT_INSTANCES = 256  # across an account's blocks
+#: Instances in a Capacity Block are terminated from 30 minutes before it ends.
+CAPACITY_BLOCK_END_MARGIN_HOURS = 0.5
+
+
+def purchasable_block_days(days):
+    """The shortest Capacity Block duration of at least ``days`` [day]; NaN beyond 182 days.
+
+    Examples
+    --------
+    >>> purchasable_block_days(13.2), purchasable_block_days(15.0), purchasable_block_days(183)
+    (14.0, 21.0, nan)
+    """
+    d = as_float_array(days)
+    allowed = np.asarray(CAPACITY_BLOCK_DAYS, dtype=float)
+    idx = np.searchsorted(allowed, d - 1e-9, side="left")
+    out = np.where(idx < allowed.size, allowed[np.minimum(idx, allowed.size - 1)], np.nan)
+    out = np.where(np.isnan(d), np.nan, out)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def capacity_blocks_needed(instances: int) -> int:
+    """Blocks of at most 64 instances needed for ``instances`` nodes (spares included).
+
+    Examples
+    --------
+    >>> capacity_blocks_needed(2000), capacity_blocks_needed(64), capacity_blocks_needed(65)
+    (32, 1, 2)
+    """
+    n = int(instances)
+    return max(1, math.ceil(n / CAPACITY_BLOCK_MAX_INSTANCES)) if n > 0 else 0
+
+
+# --------------------------------------------------------------------------- prices
 @dataclass(frozen=True)
 class Price:
     """A price per instance-hour with its provenance.
 
     Attributes
     ----------
-    usd_per_instance_hour : price of one node for one hour [USD/h].
+    usd_per_instance_hour : the rate of one node for one hour [USD/h].
     source : where it comes from, in words.
     as_of : the date it was valid (``YYYY-MM`` or ``YYYY-MM-DD``), or "not stated".
-    origin : ``"catalog"`` (the catalog's on-demand price), ``"scenario"`` (set in the
-        scenario) or ``"user"`` (entered for one comparison, e.g. ``--price NAME=USD``).
+    origin : ``"catalog"`` (the catalog's on-demand price), ``"table"`` (the dated price
+        table), ``"scenario"`` (set in the scenario) or ``"user"`` (entered for one
+        comparison, e.g. ``--price NAME=USD``).
+    model : the pricing model the rate belongs to (a :class:`PricingModel` value).
     """
 
     usd_per_instance_hour: float
     source: str
     as_of: str
     origin: str = "catalog"
+    model: str = PricingModel.ON_DEMAND.value
 
     def describe(self) -> str:
         """One line for page headers and reports: ``$55.04/h, ... (as of 2025-06)``."""
-        return f"${self.usd_per_instance_hour:,.2f}/instance-h — {self.source} (as of {self.as_of})"
+        label = TERMS[PricingModel(self.model)].label
+        return (
+            f"${self.usd_per_instance_hour:,.2f}/instance-h ({label}) — {self.source} "
+            f"(as of {self.as_of})"
+        )
+
+
+@dataclass(frozen=True)
+class TablePrice:
+    """One row of the dated instance price table (``data/prices_2024-12.csv``)."""
+
+    instance: str
+    pricing_model: str
+    usd_per_instance_hour: float
+    region: str
+    as_of: str
+    source: str
+
+
+_PRICE_COLUMNS = ["instance", "pricing_model", "usd_per_instance_hour", "region", "as_of", "source"]
+
+
+def parse_price_table(text: str, origin: str = "price table") -> dict[tuple[str, str], TablePrice]:
+    """Parse the instance price table into ``{(instance, model): TablePrice}``, strictly.
+
+    On-demand prices live in the instance catalog, so an ``on_demand`` row is rejected; so are
+    unknown models, duplicate rows, empty cells and negative or non-numeric prices (the
+    ValidationError names the row and column).
+    """
+    out: dict[tuple[str, str], TablePrice] = {}
+    allowed = [
+        m.value for m in PricingModel if m not in (PricingModel.ON_DEMAND, PricingModel.CUSTOM)
+    ]
+    records = strict_records(
+        text,
+        _PRICE_COLUMNS,
+        optional=(),
+        text_columns={"instance", "pricing_model", "region", "as_of", "source"},
+        origin=origin,
+    )
+    for rowno, kw in records:
+        if kw["pricing_model"] not in allowed:
+            raise ValidationError(
+                f"{origin} row {rowno}, column pricing_model",
+                f"{kw['pricing_model']!r} is not allowed; allowed: "
+                + ", ".join(allowed)
+                + " (on-demand prices live in the instance catalog)",
+            )
+        row = TablePrice(**kw)  # type: ignore[arg-type]
+        key = (row.instance, row.pricing_model)
+        if key in out:
+            raise ValidationError(f"{origin} row {rowno}", f"duplicate row for {key}")
+        out[key] = row
+    return out
+
+
+def load_price_table(path: str | Path | None = None) -> dict[tuple[str, str], TablePrice]:
+    """The price table at ``path``, else ``$GOODPUT_PRICES``, else the shipped dated table."""
+    p = Path(path or os.environ.get("GOODPUT_PRICES") or DEFAULT_PRICES)
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
+    return dict(_price_table_cached(str(p), st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _price_table_cached(path: str, _mtime: int, _size: int):
+    p = Path(path)
+    return parse_price_table(read_text_file(p, MAX_TABLE_BYTES), origin=p.name)
 
 
 def catalog_price(inst: Instance) -> Price | None:
@@ -46,16 +314,67 @@ def catalog_price(inst: Instance) -> Price | None:
     if inst.usd_per_hour is None:
         return None
     return Price(
-        float(inst.usd_per_hour), inst.source_price, inst.price_as_of or "not stated", "catalog"
+        float(inst.usd_per_hour),
+        inst.source_price,
+        inst.price_as_of or "not stated",
+        "catalog",
+        PricingModel.ON_DEMAND.value,
     )
 
 
-def price_in_force(scenario, inst: Instance) -> Price:
-    """The price this scenario pays per instance-hour of ``inst`` (its own instance type).
+def model_price(
+    inst: Instance,
+    model: PricingModel | str,
+    table: Mapping[tuple[str, str], TablePrice] | None = None,
+) -> Price:
+    """The public price of ``inst`` under ``model``, or a ValidationError asking for one.
+
+    On-demand: the catalog; custom: never (always entered); other models: the dated price
+    table (:func:`load_price_table`).
+    """
+    model = PricingModel(model)
+    if model is PricingModel.ON_DEMAND:
+        price = catalog_price(inst)
+        if price is None:
+            raise ValidationError(
+                PRICE_FIELD,
+                f"the catalog has no price for {inst.instance} ({inst.source_price}); "
+                "enter one (a number in [0, 10000] USD/instance-h)",
+            )
+        return price
+    if model is PricingModel.CUSTOM:
+        raise ValidationError(
+            PRICE_FIELD,
+            "not set; pricing.model = 'custom' needs your own rate (a number in "
+            "[0, 10000] USD/instance-h, with pricing.price_source and pricing.price_as_of)",
+        )
+    tab = table if table is not None else load_price_table()
+    row = tab.get((inst.instance, model.value))
+    if row is None:
+        raise ValidationError(
+            PRICE_FIELD,
+            f"not set, and no public {TERMS[model].label} price for {inst.instance} was found "
+            f"for the price table ({DEFAULT_PRICES.name}); enter yours (a number in "
+            "[0, 10000] USD/instance-h, with pricing.price_source and pricing.price_as_of)",
+        )
+    return Price(
+        row.usd_per_instance_hour,
+        f"{row.source} [{row.region}]",
+        row.as_of,
+        "table",
+        model.value,
+    )
+
+
+def price_in_force(
+    scenario, inst: Instance, table: Mapping[tuple[str, str], TablePrice] | None = None
+) -> Price:
+    """The rate this scenario pays per instance-hour of ``inst`` under its pricing model.
 
     The scenario's ``pricing.usd_per_instance_hour`` when set (with ``pricing.price_source``
-    and ``pricing.price_as_of``), else the catalog's on-demand price.
+    and ``pricing.price_as_of``), else the public price of the model (:func:`model_price`).
     """
+    model = PricingModel(scenario["pricing.model"])
     own = scenario[PRICE_FIELD]
     if own is not None:
         return Price(
@@ -63,12 +382,214 @@ def price_in_force(scenario, inst: Instance) -> Price:
             scenario["pricing.price_source"] or "entered in the scenario (source not stated)",
             scenario["pricing.price_as_of"] or "not stated",
             "scenario",
+            model.value,
         )
-    price = catalog_price(inst)
+    return model_price(inst, model, table)
+
+
+def on_demand_price(scenario, inst: Instance) -> Price | None:
+    """The on-demand price in force: the scenario's own when its model is on_demand, else
+    the catalog's (None when unknown)."""
+    own = scenario[PRICE_FIELD] is not None
+    if own and PricingModel(scenario["pricing.model"]) is PricingModel.ON_DEMAND:
+        return price_in_force(scenario, inst)
+    return catalog_price(inst)
+
+
+def overrun_price(scenario, inst: Instance) -> Price:
+    """The price of the hours a run needs after its Capacity Block ends.
+
+    ``pricing.overrun_usd_per_instance_hour`` when set, else the on-demand price in force
+    (:func:`on_demand_price`); a ValidationError asks for it when neither is known.
+    """
+    own = scenario[OVERRUN_FIELD]
+    if own is not None:
+        return Price(float(own), "entered in the scenario", "not stated", "scenario", "custom")
+    price = on_demand_price(scenario, inst)
     if price is None:
         raise ValidationError(
-            PRICE_FIELD,
-            f"the catalog has no price for {inst.instance} ({inst.source_price}); "
-            "enter one (a number in [0, 10000] USD/instance-h)",
+            OVERRUN_FIELD,
+            f"not set, and {inst.instance} has no on-demand price to fall back on; enter the "
+            "price of the hours after the block (a number in [0, 10000] USD/instance-h)",
         )
     return price
+
+
+def effective_usd_per_instance_hour(rate, model, commitment_utilization=1.0):
+    """Price per instance-hour actually used [USD/h].
+
+    Savings Plans charge their hourly commitment for every hour of the term, used or not, so
+    a plan whose commitment does paid work only a share u of its term costs rate / u per used
+    hour; every other model's effective price is its rate (Capacity Block idle days are
+    counted by the plan, :mod:`models.plan`).
+
+    Examples
+    --------
+    >>> effective_usd_per_instance_hour(40.0, "savings_plan_3y", 0.5)
+    80.0
+    >>> effective_usd_per_instance_hour(40.0, "on_demand", 0.5)
+    40.0
+    """
+    r = as_float_array(rate)
+    if PricingModel(model).is_savings_plan:
+        out = r / as_float_array(commitment_utilization)
+    else:
+        out = r * 1.0
+    return float(out) if np.ndim(out) == 0 else out
+
+
+# --------------------------------------------------------------------------- storage
+@dataclass(frozen=True)
+class StoragePrice:
+    """One row of the dated storage price table (``data/storage_prices_2022-09.csv``)."""
+
+    service: str
+    item: str
+    throughput_MBps_per_TiB: float | None
+    unit: str
+    usd: float
+    region: str
+    as_of: str
+    source: str
+
+
+_STORAGE_COLUMNS = [
+    "service",
+    "item",
+    "throughput_MBps_per_TiB",
+    "unit",
+    "usd",
+    "region",
+    "as_of",
+    "source",
+]
+FSX_SERVICE = "fsx_lustre_persistent_2"
+S3_SERVICE = "s3_standard"
+_STORAGE_UNITS = {
+    (FSX_SERVICE, "storage"): "USD/GB-month",
+    (S3_SERVICE, "storage"): "USD/GB-month",
+    (S3_SERVICE, "put_requests"): "USD/1000 requests",
+    (S3_SERVICE, "get_requests"): "USD/1000 requests",
+}
+
+
+def parse_storage_prices(text: str, origin: str = "storage prices") -> dict[tuple, StoragePrice]:
+    """Parse the storage price table into ``{(service, item, throughput or None): row}``.
+
+    Known rows: FSx for Lustre PERSISTENT_2 storage per throughput tier, S3 Standard storage,
+    PUT and GET requests, each in its fixed unit.  Unknown services or items, wrong units,
+    duplicates and missing S3 rows raise ValidationError naming the row.
+    """
+    out: dict[tuple, StoragePrice] = {}
+    records = strict_records(
+        text,
+        _STORAGE_COLUMNS,
+        optional={"throughput_MBps_per_TiB"},
+        text_columns={"service", "item", "unit", "region", "as_of", "source"},
+        origin=origin,
+    )
+    for rowno, kw in records:
+        row = StoragePrice(**kw)  # type: ignore[arg-type]
+        unit = _STORAGE_UNITS.get((row.service, row.item))
+        if unit is None:
+            raise ValidationError(
+                f"{origin} row {rowno}",
+                f"{row.service!r}/{row.item!r} is not a known price; allowed: "
+                + ", ".join(f"{s}/{i}" for s, i in _STORAGE_UNITS),
+            )
+        if row.unit != unit:
+            raise ValidationError(
+                f"{origin} row {rowno}, column unit", f"{row.unit!r} must be {unit!r}"
+            )
+        tp = row.throughput_MBps_per_TiB
+        if (row.service == FSX_SERVICE) != (tp is not None):
+            raise ValidationError(
+                f"{origin} row {rowno}, column throughput_MBps_per_TiB",
+                "is required for FSx rows and must be empty otherwise",
+            )
+        key = (row.service, row.item, tp)
+        if key in out:
+            raise ValidationError(f"{origin} row {rowno}", f"duplicate row for {key}")
+        out[key] = row
+    for service, item in _STORAGE_UNITS:
+        if service == S3_SERVICE and (service, item, None) not in out:
+            raise ValidationError(origin, f"missing the {service}/{item} row")
+    return out
+
+
+def load_storage_prices(path: str | Path | None = None) -> dict[tuple, StoragePrice]:
+    """The storage price table at ``path``, else ``$GOODPUT_STORAGE_PRICES``, else the
+    shipped dated table."""
+    p = Path(path or os.environ.get("GOODPUT_STORAGE_PRICES") or DEFAULT_STORAGE_PRICES)
+    try:
+        st = p.stat()
+    except OSError as exc:
+        raise ValidationError(str(p), f"cannot be read ({exc.strerror})") from None
+    return dict(_storage_cached(str(p), st.st_mtime_ns, st.st_size))
+
+
+@functools.lru_cache(maxsize=8)
+def _storage_cached(path: str, _mtime: int, _size: int):
+    p = Path(path)
+    return parse_storage_prices(read_text_file(p, MAX_TABLE_BYTES), origin=p.name)
+
+
+def fsx_tiers(prices: Mapping[tuple, StoragePrice]) -> dict[float, StoragePrice]:
+    """FSx for Lustre storage price rows by throughput tier [MB/s/TiB]."""
+    return {float(k[2]): v for k, v in prices.items() if k[0] == FSX_SERVICE and k[1] == "storage"}
+
+
+def fsx_usd_per_GB_month(prices: Mapping[tuple, StoragePrice], throughput_MBps_per_TiB) -> float:
+    """FSx price of a throughput tier [USD/GB-month]; NaN when the table has no such tier."""
+    row = fsx_tiers(prices).get(float(throughput_MBps_per_TiB))
+    return float("nan") if row is None else row.usd
+
+
+def storage_price_inputs(prices: Mapping[tuple, StoragePrice], throughput_MBps_per_TiB) -> dict:
+    """The ``storage.*`` price inputs of the evaluation chain (:mod:`models.chain`)."""
+    return {
+        "storage.fsx_usd_per_GB_month": fsx_usd_per_GB_month(prices, throughput_MBps_per_TiB),
+        "storage.object_usd_per_GB_month": prices[(S3_SERVICE, "storage", None)].usd,
+        "storage.object_usd_per_1000_put": prices[(S3_SERVICE, "put_requests", None)].usd,
+        "storage.object_usd_per_1000_get": prices[(S3_SERVICE, "get_requests", None)].usd,
+    }
+
+
+def file_system_usd_per_day(provisioned_TiB, usd_per_GB_month):
+    """Daily price of a file system billed per GB-month of provisioned capacity [USD/day].
+
+    cost = TiB · 1024 GB/TiB · price / (730 h / 24 h): FSx for Lustre capacity is provisioned
+    in GiB and billed per GB-month (AWS's monthly prices are over 730 hours).
+
+    Examples
+    --------
+    >>> round(file_system_usd_per_day(100.0, 0.84863), 2)
+    2857.59
+    """
+    out = (
+        as_float_array(provisioned_TiB)
+        * GIB_PER_TIB
+        * as_float_array(usd_per_GB_month)
+        / (HOURS_PER_MONTH / 24.0)
+    )
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def object_storage_usd_per_day(
+    stored_GB, usd_per_GB_month, puts_per_day, usd_per_1000_put, gets_per_day, usd_per_1000_get
+):
+    """Daily price of object storage: GB-months kept plus PUT and GET requests [USD/day].
+
+    cost = GB · price / (730/24) + PUTs/day · p_put/1000 + GETs/day · p_get/1000.
+
+    Examples
+    --------
+    >>> round(object_storage_usd_per_day(12960.0, 0.023, 1e5, 0.005, 0.0, 0.0004), 4)
+    10.3057
+    """
+    out = (
+        as_float_array(stored_GB) * as_float_array(usd_per_GB_month) / (HOURS_PER_MONTH / 24.0)
+        + as_float_array(puts_per_day) * as_float_array(usd_per_1000_put) / 1000.0
+        + as_float_array(gets_per_day) * as_float_array(usd_per_1000_get) / 1000.0
+    )
+    return float(out) if np.ndim(out) == 0 else out

@@ -202,6 +202,60 @@ _ALL: tuple[Reference, ...] = (
         "arXiv:2410.18124",
     ),
     Reference(
+        "aws_ec2_pricing",
+        "AWS, 'Amazon EC2 On-Demand Pricing' (per-second billing of running instances)",
+        "https://aws.amazon.com/ec2/pricing/on-demand/",
+    ),
+    Reference(
+        "aws_savings_plans",
+        "AWS, 'Savings Plans FAQs' (a $/hour commitment for a one- or three-year term; "
+        "Compute and EC2 Instance Savings Plans)",
+        "https://aws.amazon.com/savingsplans/faqs/",
+    ),
+    Reference(
+        "aws_capacity_blocks",
+        "AWS, Amazon EC2 User Guide, 'Capacity Blocks for ML' and 'Find and purchase Capacity "
+        "Blocks' (1-14 days in 1-day steps, 7-day steps up to 182 days; up to 64 instances a "
+        "block, 256 across blocks; instances terminated from 30 minutes before the end)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html",
+    ),
+    Reference(
+        "aws_capacity_block_pricing",
+        "AWS, 'Amazon EC2 Capacity Blocks for ML Pricing' (reservation fee charged up front; "
+        "effective instance hourly rates, prices in force until 2025-01-01)",
+        "https://aws.amazon.com/ec2/capacityblocks/pricing/",
+    ),
+    Reference(
+        "aws_spot_notice",
+        "AWS, Amazon EC2 User Guide, 'Spot Instance interruption notices' (a warning two "
+        "minutes before the instance is stopped or terminated, best effort)",
+        "https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/spot-instance-termination-notices.html",
+    ),
+    Reference(
+        "aws_spot_advisor",
+        "AWS, 'Spot Instance Advisor' (frequency of interruption over the trailing month, in "
+        "buckets <5%, 5-10%, 10-15%, 15-20%, >20%)",
+        "https://aws.amazon.com/ec2/spot/instance-advisor/",
+    ),
+    Reference(
+        "aws_sagemaker_pricing",
+        "AWS, 'Amazon SageMaker AI Pricing' (ml.* instance prices, HyperPod and training plans)",
+        "https://aws.amazon.com/sagemaker/pricing/",
+    ),
+    Reference(
+        "fsx_lustre_prices_classmethod",
+        "Classmethod, 'FSx for Lustre Persistent 2 のスペック別利用料金を手軽に確認したいので"
+        "表にしてみた' (hourly prices of PERSISTENT_2 file systems by size and throughput "
+        "tier, ap-northeast-1, 2022-09-03)",
+        "dev.classmethod.jp (DevelopersIO), 2022-09-03",
+    ),
+    Reference(
+        "aws_s3_pricing",
+        "AWS, 'Amazon S3 Pricing' (S3 Standard storage per GB-month, PUT and GET requests per "
+        "1,000), figures as quoted by secondary guides",
+        "https://aws.amazon.com/s3/pricing/",
+    ),
+    Reference(
         "owasp_csv",
         "OWASP, 'CSV Injection'",
         "https://owasp.org/www-community/attacks/CSV_Injection",
@@ -305,6 +359,82 @@ _ALL: tuple[Reference, ...] = (
         "aws_pricing_ondemand",
         "AWS, 'Amazon EC2 On-Demand Pricing'",
         "https://aws.amazon.com/ec2/pricing/on-demand/",
+    ),
+    Reference(
+        "ml_goodput_measurement",
+        "Google, ml-goodput-measurement: GoodputRecorder and GoodputCalculator "
+        "(goodput and badput of ML training jobs from Cloud Logging records), 2024",
+        "https://github.com/AI-Hypercomputer/ml-goodput-measurement",
+    ),
+    Reference(
+        "megatron_5281",
+        "NVIDIA/Megatron-LM issue 5281, 'FT local checkpointing: corrupt replica-retrieved "
+        "local ckpt ... has no integrity validation / global-ckpt fallback; rerun_state_machine "
+        "loops forever under ft_launcher' (44 identical ~90 s restart cycles), 2026",
+        "https://github.com/NVIDIA/Megatron-LM/issues/5281",
+    ),
+    Reference(
+        "scr_174",
+        "LLNL SCR issue 174, 'Avoid repeatedly restarting from bad checkpoint' (mark a "
+        "checkpoint bad after a failed restart and fall back to the next most recent), 2020",
+        "https://github.com/llnl/scr/issues/174",
+    ),
+    Reference(
+        "hyperpod_checkpointless",
+        "Amazon SageMaker HyperPod, 'In-process recovery and checkpointless training', AWS "
+        "documentation (state replicated across node groups; training resumes from the "
+        "previous step)",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-eks-checkpointless-in-process-recovery.html",
+    ),
+    Reference(
+        "hyperpod_checkpointless_blog",
+        "AWS Machine Learning Blog, 'Checkpointless training on Amazon SageMaker HyperPod: "
+        "Production-scale training with faster fault recovery', December 2025 (recovery 15-30 "
+        "min to under 2 min on 2,304 H100; 4 min 52 s to 47 s on 256; first-step overhead)",
+        "https://aws.amazon.com/blogs/machine-learning/checkpointless-training-on-amazon-"
+        "sagemaker-hyperpod-production-scale-training-with-faster-fault-recovery/",
+    ),
+    Reference(
+        "hyperpod_elastic",
+        "AWS News Blog, 'Introducing checkpointless and elastic training on Amazon SageMaker "
+        "HyperPod', December 2025 (elastic training adds or removes data-parallel replicas)",
+        "https://aws.amazon.com/blogs/aws/introducing-checkpointless-and-elastic-training-on-"
+        "amazon-sagemaker-hyperpod/",
+    ),
+    Reference(
+        "hyperpod_health_checks",
+        "Amazon SageMaker HyperPod, 'Deep health checks', AWS documentation (DCGM diagnostics "
+        "level 4, NCCL tests, EFA checks on instances joining a cluster)",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-hyperpod-eks-resiliency-deep-health-checks.html",
+    ),
+    Reference(
+        "hyperpod_auto_resume",
+        "Amazon SageMaker HyperPod, 'Running jobs using the SageMaker HyperPod CLI' (job "
+        "auto-resume with node resiliency), AWS documentation",
+        "https://docs.aws.amazon.com/sagemaker/latest/dg/"
+        "sagemaker-hyperpod-eks-run-jobs-hyperpod-cli.html",
+    ),
+    Reference(
+        "dcgm_diag",
+        "NVIDIA DCGM, 'dcgmi diag' reference (level 1 seconds, level 2 about two minutes, "
+        "level 3 about 15 minutes, level 4 extended)",
+        "https://docs.nvidia.com/datacenter/dcgm/latest/reference/command-line-reference/"
+        "dcgmi/dcgmi-diag.html",
+    ),
+    Reference(
+        "nemo_resiliency",
+        "NVIDIA NeMo Framework / Megatron Bridge, 'Resiliency' (fault tolerance with hang "
+        "detection, straggler detection, async and local checkpointing, re-run state machine "
+        "for NaN and spiky-loss attribution, in-process restart)",
+        "https://docs.nvidia.com/nemo-framework/user-guide/latest/resiliency.html",
+    ),
+    Reference(
+        "lin2025_stragglers",
+        "J. Lin et al. (ByteDance), 'Understanding stragglers in large model training using "
+        "what-if analysis', OSDI 2025",
+        "arXiv:2505.05713",
     ),
 )
 

@@ -7,9 +7,9 @@ all-scalar input).  Rates are per node per day as fractions; times are named by 
 from __future__ import annotations
 
 import numpy as np
-from scipy import stats
 
 from ._tools import HOURS_PER_DAY, as_float_array, like_input
+from .special import poisson_sf
 
 
 def cluster_failures_per_day(nodes, node_failure_rate_per_day):
@@ -74,7 +74,7 @@ def probability_no_spare(failures_per_day, repair_hours, spare_nodes):
     rep = as_float_array(repair_hours)
     s = as_float_array(spare_nodes)
     mu = lam * rep / HOURS_PER_DAY
-    p = np.where(s <= 0, 1.0, stats.poisson.sf(s - 1, mu))
+    p = as_float_array(poisson_sf(s, mu))  # = scipy.stats.poisson.sf(s - 1, mu); 1 when s = 0
     return like_input(p, failures_per_day, repair_hours, spare_nodes)
 
 

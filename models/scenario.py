@@ -8,8 +8,10 @@ share one validation that names the field, the value and the allowed range.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
@@ -17,11 +19,50 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from ._files import BOM, decode_utf8, read_capped
 from .errors import ValidationError
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
 META_KEYS = ("name", "description")
+#: Deepest nesting of arrays / inline tables (TOML) or lists / objects (``--set`` JSON)
+#: accepted; scenarios use none, and deeper input would exhaust the parsers' recursion.
+MAX_NESTING = 32
+#: Strings (TOML basic, literal and multi-line; JSON), comments, and brackets.
+_TOKENS = re.compile(
+    r'"""(?:\\.|[^\\])*?"""'
+    r"|'''.*?'''"
+    r'|"(?:\\.|[^"\\\n])*"'
+    r"|'[^'\n]*'"
+    r"|#[^\n]*"
+    r"|[\[\]{}]",
+    re.S,
+)
+
+
+def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
+    """Deepest nesting of ``[``/``{`` outside strings and comments (TOML or JSON text).
+
+    Stops counting once ``limit`` is passed (then returns ``limit + 1``).
+    """
+    depth = deepest = 0
+    for m in _TOKENS.finditer(text):
+        c = m.group()
+        if c in ("[", "{"):
+            depth += 1
+            deepest = max(deepest, depth)
+            if deepest > limit:
+                break
+        elif c in ("]", "}"):
+            depth = max(0, depth - 1)
+    return deepest
+
+
+def _check_nesting(text: str, name: str) -> None:
+    if nesting_depth(text) > MAX_NESTING:
+        raise ValidationError(
+            name, f"nests arrays or tables more than {MAX_NESTING} levels deep (scenarios need 1)"
+        )
 
 
 def _check_value(f: Field, value: Any) -> Any:
@@ -157,10 +198,9 @@ class Scenario:
                 )
         for key, value in flat.items():
             if key not in FIELDS:
-                section = key.split(".", 1)[0]
-                known = ", ".join(f.name for f in SECTIONS.get(section, ()))
-                raise ValidationError(key, f"unknown field; [{section}] has: {known}")
+                raise ValidationError(key, _unknown_field_message(key))
             values[key] = _check_value(FIELDS[key], value)
+        check_workload(values, given=set(flat))
         return cls(values=values, name=name, description=description)
 
     @classmethod
@@ -171,30 +211,25 @@ class Scenario:
                 raise ValidationError(
                     "scenario file", f"{len(text):,} bytes is too large (at most 256 KiB)"
                 )
-            try:
-                text = text.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                raise ValidationError(
-                    "scenario file", f"is not UTF-8 text (byte {exc.start})"
-                ) from None
+            text = decode_utf8(text, "scenario file")
+        text = text.removeprefix(BOM)  # editors on Windows save UTF-8 with a BOM
         if len(text) > MAX_TOML_BYTES:
             raise ValidationError("scenario file", "is too large (at most 256 KiB)")
         if not text.strip():
             raise ValidationError("scenario file", "is empty (expected TOML with [cluster] etc.)")
+        _check_nesting(text, "scenario file")
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as exc:
             raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        except RecursionError:  # pragma: no cover - nesting_depth refuses this first
+            raise ValidationError("scenario file", "nests too deeply to be read") from None
         return cls.from_dict(data, base=base)
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        p = Path(path)
-        try:
-            raw = p.read_bytes()
-        except OSError as exc:
-            raise ValidationError(str(path), f"cannot be read ({exc.strerror})") from None
-        return cls.from_toml(raw)
+        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first)."""
+        return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
@@ -216,7 +251,7 @@ class Scenario:
                 continue
             if key not in FIELDS:
                 raise ValidationError(key, "unknown field; see `goodput evaluate --help`")
-            updates[key] = _parse_literal(raw)
+            updates[key] = _parse_literal(raw, key)
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
@@ -249,15 +284,129 @@ class Scenario:
         return {k: v for k, v in self.values.items() if v != FIELDS[k].default}
 
 
+def shape_params_billion(values: Mapping[str, Any]) -> float:
+    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers)."""
+    from .transformer import default_ffn, params_from_shape
+
+    gated = 1.0 if values["workload.mlp"] == "swiglu" else 0.0
+    h = values["workload.hidden_size"]
+    ffn = values["workload.ffn_hidden_size"]
+    kv = values["workload.kv_heads"]
+    return float(
+        params_from_shape(
+            values["workload.layers"],
+            h,
+            values["workload.attention_heads"],
+            values["workload.attention_heads"] if kv is None else kv,
+            default_ffn(h, gated) if ffn is None else ffn,
+            values["workload.vocab_size"],
+            gated,
+        )
+    )
+
+
+def effective_params_billion(values: Mapping[str, Any]) -> float:
+    """The model's parameter count [billions]: the stated one, else derived from the shape.
+
+    Use this instead of ``scenario["workload.params_billion"]``, which is None when the
+    scenario leaves the count to the shape.
+    """
+    stated = values["workload.params_billion"]
+    return float(stated) if stated is not None else shape_params_billion(values)
+
+
+_SHAPE_KEYS = (
+    "workload.layers",
+    "workload.hidden_size",
+    "workload.attention_heads",
+    "workload.kv_heads",
+    "workload.ffn_hidden_size",
+    "workload.mlp",
+    "workload.vocab_size",
+)
+
+
+def _blame(given: set[str], keys: tuple[str, ...], default: str) -> str:
+    """The field a cross-field error names: the first of ``keys`` this edit set, else
+    ``default`` (so an edit is told about the field it just changed)."""
+    return next((k for k in keys if k in given), default)
+
+
+def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> None:
+    """Cross-field checks of the workload: shape vs parameter count, batch in two units.
+
+    ``given`` are the fields the current edit set; an error names one of them when it can.
+    """
+    from .transformer import PARAMS_TOLERANCE
+
+    given = given or set()
+
+    stated = values["workload.params_billion"]
+    layers = values["workload.layers"]
+    if stated is None and layers is None:
+        raise ValidationError(
+            _blame(
+                given, ("workload.params_billion", "workload.layers"), "workload.params_billion"
+            ),
+            "is empty and so is workload.layers: give the parameter count or the number of "
+            "layers (with the rest of the shape) to derive it from",
+        )
+    kv = values["workload.kv_heads"]
+    heads = values["workload.attention_heads"]
+    if kv is not None and kv > heads:
+        raise ValidationError(
+            _blame(given, ("workload.kv_heads", "workload.attention_heads"), "workload.kv_heads"),
+            f"{kv} is more than the {heads} attention heads (allowed: 1 to workload.attention_heads)",
+        )
+    if stated is not None and layers is not None:
+        derived = shape_params_billion(values)
+        if abs(stated - derived) > PARAMS_TOLERANCE * derived:
+            field = _blame(given, ("workload.params_billion", *_SHAPE_KEYS), "")
+            field = field or "workload.params_billion"
+            raise ValidationError(
+                field,
+                f"{values[field]} contradicts: workload.params_billion = {stated:g} but the model "
+                f"shape ({layers} layers, hidden "
+                f"{values['workload.hidden_size']}, {heads} heads, vocabulary "
+                f"{values['workload.vocab_size']} gives {derived:,.1f}B; allowed: within "
+                f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty to derive it, or "
+                "correct the shape",
+            )
+    seqs = values["workload.global_batch_sequences"]
+    if seqs is not None:
+        tokens = values["workload.global_batch_million_tokens"] * 1e6
+        implied = seqs * values["workload.sequence_length"]
+        if (
+            abs(implied - tokens) > 0.10 * implied
+            and values["workload.global_batch_million_tokens"]
+            != FIELDS["workload.global_batch_million_tokens"].default
+        ):
+            raise ValidationError(
+                _blame(
+                    given,
+                    (
+                        "workload.global_batch_million_tokens",
+                        "workload.global_batch_sequences",
+                        "workload.sequence_length",
+                    ),
+                    "workload.global_batch_million_tokens",
+                ),
+                f"{tokens / 1e6:g}M tokens contradicts {seqs:,} sequences of "
+                f"{values['workload.sequence_length']:,} tokens ({implied / 1e6:,.2f}M; "
+                "allowed: within 10%). Give the batch in one unit",
+            )
+
+
 def _rebuild(values: dict, name: str, description: str) -> Scenario:
     return Scenario(values=values, name=name, description=description)
 
 
-def _parse_literal(raw: str) -> Any:
+def _parse_literal(raw: str, key: str = "--set") -> Any:
     text = raw.strip()
+    _check_nesting(text, key)
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 
@@ -269,6 +418,20 @@ def _toml_value(v: Any) -> str:
     if isinstance(v, float):
         return repr(v)
     return json.dumps(str(v), ensure_ascii=False)
+
+
+def _unknown_field_message(key: str) -> str:
+    """'unknown field' plus the closest known names; the whole list when it is short."""
+    section, _, sub = key.partition(".")
+    names = [f.name for f in SECTIONS.get(section, ())]
+    if len(names) <= 12:
+        return f"unknown field; [{section}] has: " + ", ".join(names)
+    close = difflib.get_close_matches(sub, names, n=3, cutoff=0.5)
+    hint = f"did you mean {' or '.join(close)}? " if close else ""
+    return (
+        f"unknown field; {hint}[{section}] has {len(names)} fields, "
+        "listed by `goodput evaluate --help`"
+    )
 
 
 from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
@@ -286,14 +449,32 @@ def load_preset(stem: str) -> Scenario:
     return Scenario.load(paths[stem])
 
 
+def _exists(p: Path) -> bool:
+    try:
+        return p.exists()
+    except OSError:  # e.g. a name longer than the file system allows
+        return False
+
+
 def resolve_scenario(ref: str | Path) -> Scenario:
     """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
     p = Path(ref)
-    if not p.exists() and str(ref) in preset_paths():
+    exists = _exists(p)
+    if not exists and str(ref) in preset_paths():
         return load_preset(str(ref))
-    if not p.exists() and p.suffix != ".toml" and "/" not in str(ref):
+    if not exists and p.suffix != ".toml" and "/" not in str(ref):
         raise ValidationError(
             str(ref),
-            "is neither a scenario file nor a preset; presets: " + ", ".join(preset_paths()),
+            "is neither a scenario file nor a preset; presets: " + _short_list(preset_paths()),
         )
     return Scenario.load(p)
+
+
+def _short_list(names, limit: int = 80) -> str:
+    """Comma-separated names, cut to about ``limit`` characters with a count of the rest."""
+    out: list[str] = []
+    for i, name in enumerate(names):
+        if len(", ".join([*out, name])) > limit:
+            return ", ".join(out) + f" and {len(names) - i} more (data/scenarios/)"
+        out.append(name)
+    return ", ".join(out)

@@ -7,7 +7,7 @@ The README's pictures: ``--width 1440 --height 900 --small --out docs/screenshot
 
 Starts the app on a free port of 127.0.0.1 (unless ``--url`` names a running one), opens
 each page (the slug of its URL: overview, checkpoints, network, instances, montecarlo,
-failure_log, compare, sensitivity, optimizer), waits until the run has finished and every
+failure_log, run_log, compare, sensitivity, optimizer, plan, resilience), waits until the run has finished and every
 chart is drawn, and writes ``<out>/<page>.png``.  The viewport is the picture: a tall one
 (``--height 3600``) shows a whole page, 1440x900 the view above the fold.  ``--full``
 captures the whole scrollable page instead.  Every request the browser makes is logged;
@@ -49,6 +49,9 @@ PAGES = (
     "compare",
     "sensitivity",
     "optimizer",
+    "plan",
+    "resilience",
+    "run_log",
 )
 #: The page is drawn: the script run has finished (Streamlit marks the app element with
 #: ``data-test-script-state``), no skeletons are left and every plotly chart is rendered.

@@ -12,6 +12,7 @@ from goodput_lab.dashboard.charts.checkpoints import (
 from goodput_lab.dashboard.components import persist, tables
 from goodput_lab.dashboard.services import checkpoints as svc
 from goodput_lab.dashboard.services import display
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models import checkpoint as ck
 
@@ -34,10 +35,7 @@ with st.expander("Checkpoint tiers (editable)", expanded=False):
 try:
     tiers = svc.tiers_from_table(edited)
 except ValidationError as exc:
-    st.error(
-        f"Please fix the tier table — {page_context.plain(str(exc))}. Using the default "
-        "tiers meanwhile."
-    )
+    st.error(f"Please fix the tier table — {plain(exc)}. Using the default tiers meanwhile.")
     tiers = ck.load_tiers()
 edited_tiers = tiers != ck.load_tiers()
 # the page's one baseline: the sidebar's scenario with this page's tier table

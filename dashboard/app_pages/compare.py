@@ -9,6 +9,7 @@ from goodput_lab.dashboard.components import export_buttons, persist, tables
 from goodput_lab.dashboard.reports import build_report, render
 from goodput_lab.dashboard.services import compare as svc
 from goodput_lab.dashboard.services import display
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 
 current, _ = page_context.current("Compare scenarios")
@@ -53,9 +54,9 @@ def side(column, i: int, name: str):
                 st.info("Upload a scenario file for this side.")
                 return None
             try:
-                upload = state.load_upload(f.name, f.getvalue())
+                upload = state.load_upload(f.name, f.getvalue(), cache.catalog())
             except ValidationError as exc:
-                st.error(f"Could not read the uploaded scenario — {page_context.plain(str(exc))}")
+                st.error(f"Could not read the uploaded scenario — {plain(exc)}")
                 return None
         edits = persist.widget(
             st.text_area,
@@ -68,10 +69,10 @@ def side(column, i: int, name: str):
         try:
             scenario = svc.build(source, current, upload, edits)
         except ValidationError as exc:
-            st.error(f"Please fix this edit — {page_context.plain(str(exc))}")
+            st.error(f"Please fix this edit — {plain(exc)}")
             return None
         if scenario is not None:
-            st.caption(page_context.plain(scenario.name))
+            st.caption(plain(scenario.name))
         return scenario
 
 
@@ -84,7 +85,7 @@ baseline, candidates = scenarios[0], scenarios[1:]
 try:
     cmps = [cache.comparison(baseline, c) for c in candidates]
 except ValidationError as exc:
-    st.error(f"Please fix this input — {page_context.plain(str(exc))}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 heads = [svc.side_title(i) for i in range(count)]
 
@@ -118,10 +119,7 @@ st.plotly_chart(loss_bars(labels, series), width="stretch")
 
 for i, cmp in enumerate(cmps, 1):
     st.subheader(f"{heads[i]} against the baseline")
-    st.caption(
-        f"{page_context.plain(cmp.candidate.scenario.name)} against "
-        f"{page_context.plain(cmp.baseline.scenario.name)}."
-    )
+    st.caption(f"{plain(cmp.candidate.scenario.name)} against {plain(cmp.baseline.scenario.name)}.")
     kind, note = svc.differences_note(cmp)
     (st.warning if kind == "warning" else st.info)(note)
     s = svc.savings(cmp)

@@ -8,9 +8,11 @@ from goodput_lab.dashboard.charts.failure_log import cause_chart, survival_chart
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import failure_log as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, ValidationError
 from goodput_lab.models.failure_log import (
     COLUMNS,
+    MAX_LOG_BYTES,
     MAX_LOG_ROWS,
     REQUIRED,
     default_column,
@@ -74,6 +76,12 @@ with right:
         "leaving 0 overstates the per-node rate.",
     )
 
+if upload is not None and upload.size > MAX_LOG_BYTES:  # checked before reading the bytes
+    st.error(
+        f"{plain(upload.name)} is {upload.size:,} bytes; a failure log may be at most "
+        f"{MAX_LOG_BYTES:,} bytes."
+    )
+    st.stop()
 if upload is not None:
     data, source = upload.getvalue(), upload.name
 elif use_sample:
@@ -85,7 +93,7 @@ else:
 try:
     header = log_header(data)
 except ValidationError as exc:
-    st.error(f"Cannot read {source} — {exc}")
+    st.error(f"Cannot read {plain(source)} — {plain(exc)}")
     st.stop()
 
 with st.expander("Column mapping", expanded=upload is not None):
@@ -101,14 +109,14 @@ with st.expander("Column mapping", expanded=upload is not None):
 try:
     fitted = _fit(data, tuple(sorted(mapping.items())), int(nodes) or None)
 except ValidationError as exc:
-    st.error(f"Cannot use {source} — {exc}")
+    st.error(f"Cannot use {plain(source)} — {plain(exc)}")
     st.stop()
 
 fit = fitted.fit
 t = fit.tbf
 pct = f"{fit.confidence:.0%}"
 st.caption(
-    f"{source}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
+    f"{plain(source)}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
     f"timestamps = one incident) over {fit.span_days:.1f} days on {fit.nodes:,} nodes"
     + (" (distinct ids in the log)" if fit.nodes_from_log else "")
 )
@@ -137,7 +145,7 @@ c4.metric(**display.tile("lemon_nodes", len(fit.lemons)))
 
 values, problems = svc.scenario_values(fit)
 for problem in problems:
-    st.warning(f"Cannot use in the scenario — {problem}")
+    st.warning(f"Cannot use in the scenario — {plain(problem)}")
 st.button(
     "Use fitted rate and shape in the scenario",
     type="primary",

@@ -15,13 +15,15 @@ from goodput_lab.dashboard.components import deadline as deadline_control
 from goodput_lab.dashboard.components import persist, tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+from goodput_lab.models.scenario import effective_params_billion
 
 scenario, _ev = page_context.current("Instances")
 catalog = cache.catalog()
 
 st.caption(
-    f"Train {scenario['workload.params_billion']:g}B parameters on "
+    f"Train {effective_params_billion(scenario):,.4g}B parameters on "
     f"{scenario['workload.tokens_trillion']:g}T tokens (set the workload in the sidebar): "
     "each instance keeps the sidebar's recovery, checkpoint, network and parallelism "
     "settings; the node type and count change, and with them the failure rate, MFU and price "
@@ -74,13 +76,15 @@ with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded
             if inst.usd_per_hour is not None
             else "no public price"
         )
-        row[3].caption(f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({inst.source_mfu})")
+        row[3].caption(
+            f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({plain(inst.source_mfu)})"
+        )
 
 prices_key, mfus_key = tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
 try:
     ranking = cache.instance_ranking(scenario, deadline, prices_key, mfus_key)
 except ValidationError as exc:
-    st.error(f"Please fix this input — {page_context.plain(str(exc))}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 df = svc.table(ranking)
 
@@ -104,8 +108,8 @@ if best is not None:
         f"{display.format_value('time_to_train_days', best['time_to_train_days'])}, "
         f"**{display.format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
         f"{display.format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
-        f"per instance ({page_context.plain(best['price_source'])}, as of "
-        f"{page_context.plain(best['price_as_of'])}). Failures and checkpoints cost "
+        f"per instance ({plain(best['price_source'])}, as of "
+        f"{plain(best['price_as_of'])}). Failures and checkpoints cost "
         f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
     k = verdict.columns([1.6, 1, 1, 1])
@@ -131,7 +135,7 @@ else:
 with st.container(border=True):
     st.markdown("**How the ranking moves the job across node types**")
     for rule in ranking.rules():
-        st.markdown(f"- {page_context.plain(rule)}")
+        st.markdown(f"- {plain(rule)}")
 
 for r in ranking.rows:
     if not r.price_known and math.isfinite(r.break_even_usd_per_hour):
@@ -153,7 +157,7 @@ notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["re
 if notes:
     st.caption(
         "Why a figure is missing (—): "
-        + "; ".join(f"**{page_context.plain(n)}**: {page_context.plain(w)}" for n, w in notes)
+        + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
         + "."
     )
 
@@ -172,7 +176,7 @@ if robust_box is not None:
     else:
         with robust_box.container(border=True):
             st.markdown("**How robust is this verdict?**")
-            st.markdown(page_context.plain(svc.robustness_text(rob)))
+            st.markdown(plain(svc.robustness_text(rob)))
             c = st.columns(4)
             c[0].metric(
                 **display.tile("verdict_break_even_usd_per_hour", rob.break_even_usd_per_hour)

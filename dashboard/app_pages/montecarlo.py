@@ -17,19 +17,24 @@ from goodput_lab.dashboard.components import export_buttons, persist, tables
 from goodput_lab.dashboard.reports import build_report, render
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import montecarlo as svc
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Scenario, ValidationError
+from goodput_lab.models.budget import Budget, Cancelled
 from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
-PAGE_MAX_EVENTS = 20e6  # keeps one page run to a few seconds; the CLI allows more
+#: One page run: predicted before and enforced during (the CLI allows more).  Counted in CPU
+#: seconds of the page's thread, so a busy server slows a run down instead of stopping it;
+#: a visitor who leaves or changes an input cancels it.
+PAGE_MAX_SECONDS = 10.0
 TILES = ("goodput_mean", "goodput_p5", "lost_mean_usd_per_month", "lost_p95_usd_per_month")
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={SimulationParams: hash})
-def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int):
+def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int, _budget=None):
     """One chunk, cached on the simulator's inputs only (an unrelated slider reuses it)."""
     start = time.perf_counter()
-    return svc.run_chunk(p, trials, days, seed, chunk), time.perf_counter() - start
+    return svc.run_chunk(p, trials, days, seed, chunk, _budget), time.perf_counter() - start
 
 
 def _tiles(slots, summary: dict, done: int, trials: int) -> None:
@@ -89,9 +94,11 @@ def simulation(scenario: Scenario) -> None:
     trials, days, seed = int(trials), float(days), int(seed)
     try:
         params = svc.params(scenario, cache.catalog())
-        check_size(trials, days, params, max_events=PAGE_MAX_EVENTS)
+        check_size(
+            trials, days, params, max_seconds=PAGE_MAX_SECONDS, chunk_trials=svc.chunk_size(trials)
+        )
     except ValidationError as exc:
-        st.error(f"Please fix this input — {page_context.plain(str(exc))}")
+        st.error(f"Please fix this input — {plain(exc)}")
         return
     export_slot = controls[3].empty()
 
@@ -99,8 +106,18 @@ def simulation(scenario: Scenario) -> None:
     slots = [c.empty() for c in st.columns([1, 1, 1.4, 1.4])]
     bar = st.progress(0.0, text="Simulating…")
     parts, seconds = [], 0.0
+    budget = Budget(
+        max_seconds=PAGE_MAX_SECONDS, cancel=page_context.run_cancelled(), clock=time.thread_time
+    )
     for i in range(svc.n_chunks(trials)):
-        part, sec = _chunk(params, trials, days, seed, i)
+        try:
+            part, sec = _chunk(params, trials, days, seed, i, budget)
+        except Cancelled:
+            st.stop()  # Streamlit asked this run to stop or rerun: nothing to show
+        except ValidationError as exc:
+            bar.empty()
+            st.error(f"This simulation was stopped — {plain(exc)}")
+            return
         parts.append(part)
         seconds += sec
         done = sum(r.trials for r in parts)

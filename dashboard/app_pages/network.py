@@ -6,6 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.network import (
     allreduce_vs_nodes_chart,
+    fabric_value_chart,
     reroute_chart,
     scaling_efficiency_chart,
 )
@@ -17,20 +18,25 @@ scenario, ev = page_context.current("Network")
 m = ev.metrics
 fv = display.format_value
 
+gbps = scenario["network.inter_node_gbps"]
+fabric = (
+    f"{gbps:,.0f} Gb/s per node (yours)"
+    if gbps is not None
+    else f"{ev.instance.efa_gbps:,.0f} Gb/s per node (catalog)"
+)
 st.caption(
     f"{scenario['cluster.nodes']:,} × {ev.instance.instance}, "
-    f"{display.field_value('workload.params_billion', scenario['workload.params_billion'])}, "
+    f"{fv('model_parameters_billion', m['model_parameters_billion'])}, "
     f"tensor parallel {scenario['workload.tensor_parallel']}, pipeline parallel "
-    f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}."
+    f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}; "
+    f"scale-out {fabric}."
 )
 
 if m["memory_fits"] < 1:
-    st.warning(
-        "This configuration cannot run: model states do not fit, TP leaves the scale-up domain "
-        "or the scale-up bandwidth is unknown. See the Instances page for the reason."
-    )
+    st.warning(f"This configuration cannot run: {svc.step_reason(scenario, cache.catalog())}")
 
 e2e = scenario["workload.mfu_basis"] == "end_to_end"
+modelled = scenario["workload.mfu_basis"] == "modelled"
 c1, c2, c3, c4 = st.columns(4)
 t = display.tile("allreduce_ms", m["allreduce_ms"])
 t["help"] += (
@@ -38,16 +44,19 @@ t["help"] += (
 )
 c1.metric(**t)
 parts = (
-    f"compute {fv('compute_seconds_per_step', m['compute_seconds_per_step'])} + bubble "
+    f"compute {fv('compute_seconds_per_step', m['compute_seconds_per_step'])} + recomputation "
+    f"{fv('recompute_seconds_per_step', m['recompute_seconds_per_step'])} + bubble "
     f"{fv('bubble_seconds_per_step', m['bubble_seconds_per_step'])} + exposed data-parallel "
     f"{fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])} + tensor-parallel "
     f"{fv('tp_comm_ms', m['tp_comm_ms'])} + pipeline {fv('pp_comm_ms', m['pp_comm_ms'])}"
 )
 t = display.tile("step_seconds", m["step_seconds"])
 t["help"] = (
-    "6·N·tokens per step / (accelerators × peak × MFU): the MFU is end to end, so "
+    "Model FLOPs per step / (accelerators × peak × MFU): the MFU is end to end, so "
     f"communication and bubble are inside it, not added. The network model's split: {parts}."
     if e2e
+    else f"Modelled from the system (docs/step-time.md): {parts}."
+    if modelled
     else f"The sum of {parts}."
 )
 c2.metric(**t)
@@ -58,13 +67,19 @@ t["help"] += (
     else " The share of each step spent on model math."
 )
 c3.metric(**t)
-c4.metric(**display.tile("effective_mfu", m["effective_mfu"]))
+t = display.tile("effective_mfu", m["effective_mfu"])
+if modelled:
+    t["help"] += (
+        " Here model FLOPs (6N + 12·L·s·h per token) / (accelerators × peak × step time), an "
+        "output of the modelled step."
+    )
+c4.metric(**t)
 if e2e:
     share = m["exposed_comm_fraction_of_step"]
     st.caption(
         "MFU basis: end to end (as published, PaLM App. B; Llama 3): communication and bubble "
         "are inside the MFU, and more bandwidth does not change the time to train here "
-        "(switch workload.mfu_basis to compute_only to add them). "
+        "(switch workload.mfu_basis to modelled to compute the step from the system). "
         + (
             f"The network model puts {fv('exposed_comm_fraction_of_step', share)} of the step "
             "in exposed communication, part of the gap between the MFU and the accelerator's peak."
@@ -84,8 +99,25 @@ if e2e:
 st.caption(
     "Inter-node efficiency η = "
     f"{display.field_value('network.inter_node_efficiency', scenario['network.inter_node_efficiency'])}"
-    " of the EFA line rate: no trustworthy public full-scale p5 bus bandwidth exists, so this "
-    "is your input (set it from NCCL-tests busbw measured on your cluster)."
+    " of the scale-out line rate: no full-scale p5 bus bandwidth is published (4 p6-b200 "
+    "nodes measured 73%), so this is your input: set it from NCCL-tests busbw measured on "
+    "your cluster."
+)
+
+st.subheader("What the fabric is worth")
+fabric_df = cache.fabric_value(scenario)
+st.plotly_chart(fabric_value_chart(fabric_df), width="stretch")
+tables.show(
+    display.table(
+        [{**r, "time_to_train_change_days": r["days_change"]} for r in fabric_df.to_dicts()],
+        svc.FABRIC_VALUE_COLUMNS,
+    )
+)
+st.caption(
+    "Savings per day as in `goodput compare`: the shorter (or longer) training time valued at "
+    "this cluster's cost per day, (g·r − g)·cluster with r the ratio of failure-free training "
+    "times. Set network.inter_node_gbps and network.alpha_network_us in the sidebar to price "
+    "your own fabric; under an end-to-end MFU the network does not change the step."
 )
 
 df = cache.network_scaling(scenario)

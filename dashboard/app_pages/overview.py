@@ -8,6 +8,7 @@ from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_wa
 from goodput_lab.dashboard.components import sidebar, tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import overview as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current("Overview")
 m = ev.metrics
@@ -45,7 +46,7 @@ with st.container(border=True):
     )
 
 losses = svc.loss_table(ev)
-st.plotly_chart(loss_waterfall(losses, m["goodput"]), width="stretch")
+st.plotly_chart(loss_waterfall(svc.wall_time_losses(losses), m["goodput"]), width="stretch")
 sweep = cache.goodput_vs_rate(scenario)
 st.plotly_chart(
     goodput_vs_rate_chart(
@@ -56,21 +57,20 @@ st.plotly_chart(
 
 st.subheader("Losses by component")
 tables.show(display.table([*losses.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
-if m["spare_usd_per_day"] > 0:
-    st.caption(
-        "Lost per day on the tiles also includes idle hot spares: "
-        f"{display.format_usd(m['spare_usd_per_day'], 'day')}."
-    )
+st.caption(
+    "Idle hot spares and checkpoint storage cost dollars but no wall-clock time; the waterfall "
+    "shows only the time losses."
+)
 
 st.subheader("Assumptions")
 if scenario.description:
-    st.caption(page_context.plain(scenario.description))
+    st.caption(plain(scenario.description))
 for tab, (_title, keys) in zip(
     st.tabs(list(sidebar.input_groups())), sidebar.input_groups().items(), strict=True
 ):
     tables.show(display.inputs_table(scenario, ev.price, keys), container=tab)
 st.caption(
     f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
-    f"node ({page_context.plain(ev.instance.source_specs)}). Each input's key for "
+    f"node ({plain(ev.instance.source_specs)}). Each input's key for "
     "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.sensitivity import clipped_note, heatmap, tornado
-from goodput_lab.dashboard.components import persist, tables
+from goodput_lab.dashboard.components import persist, risk_map, tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import sensitivity as svc
 
@@ -67,3 +67,5 @@ if notes:
 
 with st.expander("Tornado table"):
     tables.show(svc.tornado_display(table))
+
+risk_map.show(scenario, ev)  # Monte Carlo on the sweep engine (Dask workers)

@@ -19,6 +19,7 @@ COLORS = {
     "restart": "#9467bd",
     "restore": "#1f77b4",
     "stall": "#8c564b",
+    "spot": "#e377c2",
 }
 
 

@@ -107,3 +107,40 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
     style.axis(fig, "x", range=[0, max(top * 1.45, 1.0)], tickprefix="$", tickformat=",.0f")
     fig.layout.margin.l = 250
     return fig
+
+
+def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
+    """Savings per day ($/day, negative = costs) of each what-if change of the fabric."""
+    usd = df["savings_usd_per_day"].to_numpy()
+    days = df["days_change"].to_numpy()
+    money = style.bar_text("savings_usd_per_day", usd, signed=True)
+    change = style.bar_text("time_to_train_change_days", days, signed=True)
+    text = [
+        ", ".join(t for t in (m, f"{d} to train" if d else "") if t) or "no change"
+        for m, d in zip(money, change, strict=True)
+    ]
+    fig = go.Figure(
+        go.Bar(
+            y=style.wrap_all(df["change"].to_list(), 24),
+            x=usd,
+            orientation="h",
+            marker_color=[style.COLORS["green"] if u >= 0 else style.COLORS["red"] for u in usd],
+            text=text,
+            textposition="auto",
+            hovertemplate="%{y}<br>%{text}<extra></extra>",
+        )
+    )
+    style.layout(
+        fig,
+        "Savings per day of each change to the network",
+        subtitle="Green saves, red costs; everything else as in the scenario",
+        x_title="Savings at the scenario's cluster cost ($/day)",
+        legend=False,
+        height=360,
+    )
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    lo, hi = float(min(usd.min(), 0.0)), float(max(usd.max(), 0.0))
+    pad = 0.1 * (hi - lo) if hi > lo else 1.0
+    style.money_axis(fig, "x", hi + pad, lo - pad)
+    fig.layout.margin.l = 190
+    return fig

@@ -129,7 +129,7 @@ def heatmap(grid: dict) -> go.Figure:
         y=[grid["y_now"]],
         mode="markers",
         marker={"symbol": "x", "size": 14, "color": "red", "line": {"width": 2}},
-        name=f"This scenario: {_z(grid['z_now'], unit)}",
+        name=f"{grid.get('marker_text', 'This scenario')}: {_z(grid['z_now'], unit)}",
     )
     style.layout(
         fig,

@@ -11,13 +11,15 @@ and lemon nodes.  The fitted values are printed as ``--set`` overrides for
 from __future__ import annotations
 
 import argparse
-import os
+from typing import TYPE_CHECKING
 
 from goodput_lab.dashboard.cli import print_json
-from goodput_lab.models import ValidationError
+from goodput_lab.models._files import read_capped
 from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.fitting import LogFit, fit_failure_log
+
+if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
+    from goodput_lab.models.fitting import LogFit
 
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"
@@ -34,17 +36,8 @@ def _nodes(text: str) -> int:
 
 
 def read_log_bytes(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
-    """Read a log file, refusing oversized files before reading them."""
-    try:
-        size = os.stat(path).st_size
-        if size > max_bytes:
-            raise ValidationError(
-                path, f"{size:,} bytes is too large (at most {max_bytes:,} bytes)"
-            )
-        with open(path, "rb") as fh:
-            return fh.read(max_bytes + 1)
-    except OSError as exc:
-        raise ValidationError(path, f"cannot be read ({exc.strerror})") from None
+    """Read a log file: a regular file, its size checked before reading (models._files)."""
+    return read_capped(path, max_bytes)
 
 
 def scenario_overrides(fit: LogFit) -> list[str]:
@@ -123,6 +116,8 @@ def _print_text(fit: LogFit, path: str) -> None:
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
+    from goodput_lab.models.fitting import fit_failure_log
+
     mapping = parse_mapping(args.map)
     log = parse_failure_log(read_log_bytes(args.log), mapping)
     fit = fit_failure_log(log, args.nodes)

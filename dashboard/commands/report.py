@@ -9,19 +9,31 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
 from goodput_lab.models import ValidationError
+from goodput_lab.models._files import write_atomic
 
 
 def _positive_int(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
     if not 1 <= value <= 1_000_000:
         raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 1000000])")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
+    if not 0 <= value <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(
+            f"{value} is out of range (an integer in [0, 9223372036854775807])"
+        )
     return value
 
 
@@ -38,11 +50,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
     fmt = report_format(args.output)
     if fmt == ".toml":  # the exact (validated) scenario; nothing to evaluate
-        path = Path(args.output)
-        try:
-            path.write_text(scenario.to_toml(), encoding="utf-8")
-        except OSError as exc:
-            raise ValidationError(args.output, f"cannot be written ({exc.strerror})") from None
+        path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
         sys.stderr.write(f"goodput: wrote {path}\n")
         return 0
     report = build_report(
@@ -73,7 +81,7 @@ def register(sub) -> None:
         metavar="N",
         help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
     )
-    r.add_argument("--seed", type=int, default=20261202, help="Monte Carlo seed")
+    r.add_argument("--seed", type=_seed, default=20261202, help="Monte Carlo seed (>= 0)")
     r.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
     r.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
     r.add_argument(

@@ -57,12 +57,14 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     scenario = load_scenario(args.scenario, args.set)
     inputs = resolve_inputs(scenario, catalog_from_args(args))
-    try:
-        check_size(trials, days, inputs)
-    except ValidationError as exc:  # name the flag, as typed
-        raise ValidationError(f"--{exc.field}", exc.message) from None
     start = time.perf_counter()
-    res = simulate_inputs(inputs, trials, days, rng=seed)
+    try:  # refused before it starts if predicted too large, stopped if past its budget
+        check_size(trials, days, inputs)
+        res = simulate_inputs(inputs, trials, days, rng=seed)
+    except ValidationError as exc:
+        if exc.field in ("trials", "days"):  # name the flag, as typed
+            raise type(exc)(f"--{exc.field}", exc.message) from None
+        raise
     seconds = time.perf_counter() - start
     summary = res.summary()
     out = {
@@ -80,6 +82,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
+    days_ = lambda x: f"{x:.2f}" if math.isfinite(x) else "n/a"  # noqa: E731
+    usd = lambda x: f"${x:,.0f}" if math.isfinite(x) else "n/a"  # noqa: E731
     print(f"{scenario.name}: {trials:,} trials x {days:g} days (seed {seed})")
     print(
         f"  goodput        mean {pct(res.goodput_mean)} ± {pct(res.goodput_stderr)} (1 s.e.)"
@@ -90,12 +94,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"  p95 {pct(summary['goodput_p95'])}"
     )
     print(
-        f"  days to finish {days:g} days of compute: mean {summary['time_to_finish_mean_days']:.2f}"
-        f"  p95 {summary['time_to_finish_p95_days']:.2f}"
-        f"  (analytic {summary['time_to_finish_analytic_days']:.2f})"
+        f"  days to finish {days:g} days of compute: mean "
+        f"{days_(summary['time_to_finish_mean_days'])}"
+        f"  p95 {days_(summary['time_to_finish_p95_days'])}"
+        f"  (analytic {summary['time_to_finish_analytic_days']:.4g})"
     )
     print(
-        f"  lost per run   mean ${summary['lost_mean_usd']:,.0f}  p95 ${summary['lost_p95_usd']:,.0f}"
+        f"  lost per run   mean {usd(summary['lost_mean_usd'])}  p95 {usd(summary['lost_p95_usd'])}"
     )
     if res.unfinished:
         print(f"  unfinished     {res.unfinished:,} trials did not finish within 4x the work")

@@ -27,13 +27,17 @@ import streamlit as st
 from goodput_lab.dashboard import state
 from goodput_lab.dashboard.components import export_buttons
 from goodput_lab.dashboard.services import display
+from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.choices import PricingModel
+from goodput_lab.models.pricing import TERMS, model_price
 
 ESSENTIALS: tuple[str, ...] = (
     "cluster.instance",
     "cluster.nodes",
     "reliability.node_failure_rate_per_day",
+    "pricing.model",
     "pricing.usd_per_instance_hour",
     "pricing.price_source",
     "pricing.price_as_of",
@@ -46,7 +50,9 @@ ESSENTIALS: tuple[str, ...] = (
 GROUP_OF_SECTION: dict[str, str] = {
     "cluster": "Recovery and hot spares",
     "recovery": "Recovery and hot spares",
+    "resilience": "Resilience features",
     "checkpoint": "Checkpointing",
+    "storage": "Checkpoint storage",
     "reliability": "Failure model",
     "workload": "Model shape and parallelism",
     "network": "Network",
@@ -55,6 +61,11 @@ GROUP_OF_SECTION: dict[str, str] = {
 }
 #: Fields that move to another section's group (repair time is part of recovery).
 GROUP_OVERRIDES: dict[str, str] = {"reliability.repair_hours": "Recovery and hot spares"}
+#: Checkbox label of an optional number (ticked = leave it to the model's default source).
+OPTIONAL_LABELS = {
+    "pricing.usd_per_instance_hour": "Use the public price of the pricing model",
+    "pricing.overrun_usd_per_instance_hour": "Use the on-demand price after a block",
+}
 
 
 def groups() -> dict[str, list[str]]:
@@ -146,7 +157,7 @@ def _notice() -> None:
     notice = st.session_state.pop(state.NOTICE_KEY, None)
     if notice:
         kind, text = notice
-        (st.error if kind == "error" else st.success)(text)
+        (st.error if kind == "error" else st.success)(plain(text))  # echoes user text
 
 
 def share_link(scenario: Scenario) -> str:
@@ -192,18 +203,27 @@ def _price(catalog: dict[str, Instance]) -> None:
     key = "pricing.usd_per_instance_hour"
     wk = state.widget_key(key)
     use_catalog = st.checkbox(
-        "Use the catalog price",
+        OPTIONAL_LABELS[key],
         key=wk + state.CATALOG_PRICE_SUFFIX,
-        help="The on-demand price in data/instances.csv, with its source and date.",
+        help="On-demand: the catalog price in data/instances.csv; other pricing models: the "
+        "dated price table. Each with its source and date.",
     )
     if use_catalog:
         inst = catalog.get(st.session_state.get(state.widget_key("cluster.instance"), ""))
-        if inst is not None and inst.usd_per_hour is not None:
+        model = st.session_state.get(state.widget_key("pricing.model"), PricingModel.ON_DEMAND)
+        try:
+            price = model_price(inst, model) if inst is not None else None
+        except (ValidationError, ValueError):
+            price = None
+        if price is not None:
             st.caption(
-                f"Catalog price: ${inst.usd_per_hour:,.2f}/instance-h (as of {inst.price_as_of})."
+                plain(
+                    f"Public {TERMS[PricingModel(price.model)].label} price: "
+                    f"${price.usd_per_instance_hour:,.2f}/instance-h (as of {price.as_of})."
+                )
             )
         else:
-            st.caption("This instance has no catalog price: enter yours.")
+            st.caption("No public price for this instance under this pricing model: enter yours.")
     else:
         _numeric_widget(key)
     for k in ("pricing.price_source", "pricing.price_as_of"):
@@ -222,7 +242,13 @@ def _field(key: str, catalog: dict[str, Instance]) -> None:
     wk = state.widget_key(key)
     if key == "cluster.instance":
         names = list(catalog)
-        if st.session_state.get(wk) not in names:
+        if st.session_state.get(wk) not in names:  # reported, then replaced
+            bad = str(st.session_state.get(wk))[:80]
+            st.error(
+                plain(
+                    f"cluster.instance {bad!r} is not in the catalog; showing {names[0]} instead."
+                )
+            )
             st.session_state[wk] = names[0]
         st.selectbox(f.label, names, key=wk, help=f.help)
     elif key == "checkpoint.interval_minutes":
@@ -243,13 +269,21 @@ def _field(key: str, catalog: dict[str, Instance]) -> None:
         if st.session_state.get(wk) not in f.choices:
             st.session_state[wk] = f.default
         st.selectbox(f.label, f.choices, key=wk, help=f.help)
+    elif f.optional and f.kind in ("int", "float"):
+        st.checkbox(
+            OPTIONAL_LABELS.get(key) or f.none_label or "Use the default",
+            key=wk + state.CATALOG_PRICE_SUFFIX,
+            help=f.help,
+        )
+        if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):
+            _numeric_widget(key)
     elif f.kind in ("int", "float"):
         _numeric_widget(key)
 
 
 def show(catalog: dict[str, Instance]) -> None:
     """Draw the sidebar; widget values live in session state (see dashboard.state)."""
-    state.ensure_initialised()
+    state.ensure_initialised(catalog)
     scenario = _current()
     if scenario is not None:
         state.sync_url(scenario)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from goodput_lab.models import ValidationError
+from goodput_lab.models._files import write_atomic
 
 from .content import Report, build_report, montecarlo_available
 
@@ -47,29 +48,21 @@ def render(report: Report, fmt: str) -> bytes:
     if fmt == ".toml":
         return report.scenario.to_toml().encode("utf-8")
     if fmt in (".csv", ".parquet"):
-        import io
+        from .tables import report_table, table_bytes
 
-        from .tables import report_table
-
-        buf = io.BytesIO()
-        table = report_table(report)
-        if fmt == ".csv":
-            table.write_csv(buf)
-        else:
-            table.write_parquet(buf)
-        return buf.getvalue()
+        return table_bytes(report_table(report), fmt)
     raise ValidationError("format", f"{fmt!r} is not one of " + ", ".join(FORMATS))
 
 
 def write_report(report: Report, path: str | Path) -> Path:
-    """Write ``report`` to ``path`` in the format its extension names."""
+    """Write ``report`` to ``path`` in the format its extension names.
+
+    The file is written beside ``path`` under a temporary name and renamed into place: a
+    failed or interrupted write leaves any previous file intact (models._files.write_atomic).
+    """
     p = Path(path)
     data = render(report, report_format(p))
-    try:
-        p.write_bytes(data)
-    except OSError as exc:
-        raise ValidationError(str(path), f"cannot be written ({exc.strerror})") from None
-    return p
+    return write_atomic(p, data)
 
 
 __all__ = [

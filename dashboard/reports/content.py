@@ -141,6 +141,8 @@ class Report:
     methods: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     #: every candidate against the baseline (the first is ``comparison``)
     comparisons: tuple[ComparisonBlock, ...] = ()
+    #: the resilience ladder of the (baseline) scenario, recommended order (models.resilience)
+    ladder: Any = None
 
     @property
     def all_metrics(self) -> dict[str, float]:
@@ -403,11 +405,16 @@ def _montecarlo(
                 "version; run the report without --trials",
             )
         mod = importlib.import_module("goodput_lab.models.montecarlo")
-        if hasattr(mod, "check_size"):
-            mod.check_size(trials, days)
-        result = mod.simulate(
-            scenario, trials, days, catalog=catalog, rng=seed, record_timeline=False
-        )
+        try:  # refused when predicted too large, stopped past the default time budget
+            if hasattr(mod, "check_size"):
+                mod.check_size(trials, days)
+            result = mod.simulate(
+                scenario, trials, days, catalog=catalog, rng=seed, record_timeline=False
+            )
+        except ValidationError as exc:
+            if exc.field in ("trials", "days"):  # the report's only size flag is --trials
+                raise type(exc)("--trials", exc.message) from None
+            raise
     return MonteCarloSummary(
         trials=trials,
         seed=seed,
@@ -573,6 +580,58 @@ MODEL_METHODS: tuple[tuple[str, str, str], ...] = (
 )
 
 
+LADDER_METHOD = (
+    "Resilience ladder",
+    "Each resilience feature is a transformation of the scenario (models/resilience.py, "
+    "docs/resilience.md); the rungs adopt them one at a time in the recommended order (at "
+    "each rung the feature that saves the most next). A rung's lost $/day counts its goodput "
+    "losses and the cost of every feature adopted so far; its saving is the previous rung's "
+    "lost $/day minus its own, so the savings add up to the first rung's loss minus the "
+    "last one's. Every rung is a scenario: `goodput ladder SCENARIO --json` lists its "
+    "settings.",
+)
+
+
+def resilience_ladder(scenario: Scenario, catalog) -> Any:
+    """The recommended resilience ladder of ``scenario`` (None if the model is absent)."""
+    try:
+        from goodput_lab.models.resilience import ladder
+    except ImportError:  # resilience model not part of this build
+        return None
+    return ladder(scenario, catalog=catalog)
+
+
+def _ladder_section(lad: Any) -> Section:
+    """The ladder as a report section: the rungs' table (as `goodput ladder` prints them)
+    and the waterfall in $/day."""
+    from goodput_lab.dashboard.charts.resilience import ladder_waterfall
+    from goodput_lab.dashboard.services import resilience as res_svc
+
+    table = res_svc.rung_display(lad)
+    worth = ", ".join(res_svc.feature_label(k) for k in lad.recommended_features) or "none"
+    return Section(
+        id="resilience",
+        title="Resilience ladder: what each feature is worth",
+        intro=(
+            f"From the scenario as given to every resilience feature, in the recommended "
+            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}. The whole "
+            f"ladder saves {format_usd(lad.total_delta_usd_per_day, 'day')} "
+            f"({lad.total_delta_goodput_points:+.2f} goodput points)."
+        ),
+        table=table,
+        table_columns=(
+            ("Rung", "Rung", "num"),
+            ("Feature", "Feature", "text"),
+            ("Goodput", "Goodput", "num"),
+            ("Lost per day", "Lost per day", "num"),
+            ("Goodput gained", "Goodput gained", "num"),
+            ("Saves per day", "Saves per day", "num"),
+            ("Source", "Source", "src"),
+        ),
+        figure=ladder_waterfall(res_svc.rung_numbers(lad), "$/day"),
+    )
+
+
 def model_sections(
     scenario: Scenario, ev: Evaluation, catalog
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
@@ -674,6 +733,10 @@ def build_report(
         )
         for c in comparisons
     )
+    lad = resilience_ladder(scenario, cat)
+    if lad is not None:
+        sections = (*sections, _ladder_section(lad))
+        methods.append(LADDER_METHOD)
     comparison_table = changed = None
     if blocks:
         comparison_table, changed = blocks[0].table, blocks[0].changed
@@ -711,6 +774,7 @@ def build_report(
         montecarlo=mc,
         methods=tuple(methods),
         comparisons=blocks,
+        ladder=lad,
     )
 
 
@@ -744,4 +808,5 @@ def _light_report(
             )
             for c in comparisons
         ),
+        ladder=resilience_ladder(scenario, cat),
     )

@@ -3,7 +3,9 @@
 The charts are drawn by the embedded plotly.js at a fixed size with ``staticPlot`` and
 printed as vector graphics; Chromium is driven through Playwright with an explicit
 ``executable_path`` (nothing is downloaded at run time).  ``GOODPUT_CHROMIUM`` overrides
-the browser path.
+the browser path; when it is set it must name an executable file (it is never silently
+ignored).  Launch and rendering have our own timeouts (a hung browser fails the export in
+seconds, not after Playwright's three-minute default).
 """
 
 from __future__ import annotations
@@ -11,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -30,15 +31,23 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 RENDER_TIMEOUT_MS = 30_000
+LAUNCH_TIMEOUT_MS = 20_000  # Playwright's default is 180 s
+REPORT_URL = "http://goodput-report.invalid/report.html"  # never leaves the browser
 
 
 def chromium_path() -> str:
     """Path of the Chromium executable, or a ValidationError saying how to get one."""
     env = os.environ.get("GOODPUT_CHROMIUM")
-    candidates = [env] if env else []
-    candidates += list(CHROMIUM_CANDIDATES)
-    for c in candidates:
-        if c and Path(c).is_file() and os.access(c, os.X_OK):
+    if env:  # the user named a browser: use it or say why not, never fall back silently
+        if not Path(env).is_file():
+            raise ValidationError(
+                "GOODPUT_CHROMIUM", f"{env!r} does not exist (set it to a Chromium binary)"
+            )
+        if not os.access(env, os.X_OK):
+            raise ValidationError("GOODPUT_CHROMIUM", f"{env!r} is not executable")
+        return env
+    for c in CHROMIUM_CANDIDATES:
+        if Path(c).is_file() and os.access(c, os.X_OK):
             return c
     found = shutil.which("chromium") or shutil.which("chromium-browser")
     if found:
@@ -90,23 +99,27 @@ def _render_pdf(report: Report) -> bytes:
     n_figures = doc.count('class="figure"')
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=exe, args=LAUNCH_ARGS)
+            browser = p.chromium.launch(
+                executable_path=exe, args=LAUNCH_ARGS, timeout=LAUNCH_TIMEOUT_MS
+            )
             try:
                 page = browser.new_page()
-                # offline by construction: anything but the local file is refused
+                page.set_default_timeout(RENDER_TIMEOUT_MS)
+                # offline by construction: the report is served from memory at REPORT_URL
+                # (no temporary file to leave behind) and every other request is refused
+                body = doc.encode("utf-8")
                 page.route(
                     "**/*",
                     lambda route: (
-                        route.continue_()
-                        if route.request.url.startswith("file:")
+                        route.fulfill(
+                            status=200, body=body, content_type="text/html; charset=utf-8"
+                        )
+                        if route.request.url == REPORT_URL
                         else route.abort()
                     ),
                 )
-                # navigating to a file parses the embedded plotly.js faster than set_content
-                with tempfile.TemporaryDirectory(prefix="goodput-report-") as tmp:
-                    src = Path(tmp) / "report.html"
-                    src.write_text(doc, encoding="utf-8")
-                    page.goto(src.as_uri(), wait_until="load", timeout=RENDER_TIMEOUT_MS)
+                # navigating parses the embedded plotly.js faster than set_content
+                page.goto(REPORT_URL, wait_until="load", timeout=RENDER_TIMEOUT_MS)
                 if n_figures:
                     page.wait_for_function(
                         f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= "

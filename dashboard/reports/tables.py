@@ -8,16 +8,23 @@ key names; empty for text), ``text`` (the value as the dashboard and reports sho
 ``unit`` and ``source`` (for an input, where its value or default comes from; for an output,
 its meaning, formula and reference, from the output registry).  The inputs come first, so a
 file handed on carries its assumptions next to its results.
+
+Every CSV or Parquet file the project writes goes through :func:`table_bytes` /
+:func:`write_table`, which first apply :func:`neutralise_formulas`: a text cell that a
+spreadsheet would run as a formula (a scenario named ``=HYPERLINK(...)``) is written as text.
 """
 
 from __future__ import annotations
 
+import io
 from pathlib import Path
 
 import polars as pl
 from goodput_lab.dashboard.services.overview import assumptions_table
 from goodput_lab.models import Evaluation
+from goodput_lab.models._files import write_atomic
 from goodput_lab.models.outputs import OUTPUTS
+from goodput_lab.models.references import REFERENCES
 
 from .content import Report, format_value
 
@@ -85,10 +92,18 @@ def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
     values = {**ev.metrics, **ev.value_of_reliability, **ev.texts}
     for key, value in values.items():
         rows.append(_row("metrics", role, name, key, value))
+    cost_keys = {"spares": "spare_usd_per_day", "storage": "storage_usd_per_day"}
     for row in ev.loss_breakdown():
         for col, (unit, key_pattern) in BREAKDOWN_COLUMNS.items():
             key = key_pattern.format(row["component"]) if key_pattern else None
-            text = format_value(key, row[col]) if key else f"{100 * row[col]:.2f}% of wall time"
+            if row.get("kind") == "cost":  # dollar-only lines: no wall time
+                key = cost_keys[row["component"]] if col == "usd_per_day" else None
+            if key:
+                text = format_value(key, row[col])
+            elif col == "minutes_per_day":
+                text = f"{row[col]:,.1f} min/day"
+            else:
+                text = f"{100 * row[col]:.2f}% of wall time"
             rows.append(
                 _row(
                     "loss_breakdown",
@@ -135,15 +150,92 @@ def report_table(report: Report) -> pl.DataFrame:
                     + (OUTPUTS[key].label if key in OUTPUTS else key),
                 )
             )
+    if report.ladder is not None:
+        rows.extend(_ladder_rows(report))
     return pl.DataFrame(rows, schema=SCHEMA)
 
 
+LADDER_COLUMNS = {
+    "goodput": "fraction",
+    "lost_usd_per_day": "USD/day",
+    "delta_goodput_points": "points",
+    "delta_usd_per_day": "USD/day",
+}
+
+
+def _ladder_rows(report: Report) -> list[dict]:
+    """The resilience ladder: per rung, ``rung_<i>.<key>`` as in ``goodput ladder --json``."""
+    rows = []
+    lad = report.ladder
+    for i, rung in enumerate(lad.rungs):
+        data = rung.to_json_dict(lad.base)
+        for key, unit in LADDER_COLUMNS.items():
+            rows.append(
+                _row(
+                    "resilience_ladder",
+                    "scenario" if report.comparison is None else "baseline",
+                    report.scenario.name,
+                    key,
+                    data[key],
+                    label=f"{i}. {data['label']}: {OUTPUTS[key].label}",
+                    unit=unit,
+                )
+                | {"key": f"rung_{i}.{key}"}
+            )
+    return rows
+
+
+FORMULA_START = r"^[=+\-@\t\r]"
+FORMULA_SOURCE = REFERENCES["owasp_csv"]
+
+
+def neutralise_formulas(table: pl.DataFrame) -> pl.DataFrame:
+    """``table`` with every text cell that starts with ``= + - @``, tab or CR prefixed by a
+    single quote, as OWASP recommends for CSV exports (:data:`FORMULA_SOURCE`); spreadsheets
+    then show the text instead of running it.  Numeric columns are left as numbers (a
+    negative value stays a number); text columns only, including inside lists.
+    """
+    exprs = []
+    for name, dtype in table.schema.items():
+        col = pl.col(name)
+        if dtype == pl.String:
+            exprs.append(_neutral(col).alias(name))
+        elif dtype == pl.List(pl.String):
+            exprs.append(col.list.eval(_neutral(pl.element())).alias(name))
+    return table.with_columns(exprs) if exprs else table
+
+
+def _neutral(expr: pl.Expr) -> pl.Expr:
+    return pl.when(expr.str.contains(FORMULA_START)).then("'" + expr).otherwise(expr)
+
+
+def table_bytes(table: pl.DataFrame, fmt: str) -> bytes:
+    """``table`` as ``.csv`` or ``.parquet`` bytes, formula-like text neutralised."""
+    safe = neutralise_formulas(table)
+    buf = io.BytesIO()
+    if fmt == ".csv":
+        safe.write_csv(buf)
+    elif fmt == ".parquet":
+        safe.write_parquet(buf)
+    else:
+        raise ValueError(f"{fmt!r} is not .csv or .parquet")
+    return buf.getvalue()
+
+
+def write_table(table: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
+    """Write ``table`` as ``fmt`` (``.csv``/``.parquet``; default: the extension of
+    ``path``): formula-like text neutralised, written atomically (a failed write keeps any
+    previous file)."""
+    p = Path(path)
+    return write_atomic(p, table_bytes(table, fmt or p.suffix.lower()))
+
+
 def write_csv(report: Report, path: str | Path) -> None:
-    report_table(report).write_csv(path)
+    write_table(report_table(report), path, ".csv")
 
 
 def write_parquet(report: Report, path: str | Path) -> None:
-    report_table(report).write_parquet(path)
+    write_table(report_table(report), path, ".parquet")
 
 
 def read_table(path: str | Path) -> pl.DataFrame:

@@ -62,8 +62,10 @@ def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
     """Where the savings per day come from, one row per loss component plus running cost.
 
     Each component's contribution is its lower loss in minutes/day valued at the baseline's
-    cluster cost per minute; the "running cost" row is the difference in what the two
-    clusters cost per day (price, nodes, hot spares).  The rows add up to
+    cluster cost per minute; the "step time" row is the value of faster (or slower) steps,
+    g_c·(r − 1)·cluster_b with r the ratio of productive training times; the "running
+    cost" row is the difference in what the two clusters cost per day (price, nodes, hot
+    spares).  The rows add up to
     ``cmp.savings_usd_per_day`` because the loss components add up to 1 − goodput.
     Components come from ``models.evaluate.LOSS_COMPONENTS``, so new ones appear here.
     """
@@ -84,6 +86,17 @@ def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
                 "component_savings_usd_per_day": saved_min * usd_per_min,
             }
         )
+    rows.append(
+        {
+            "component": "step_time",
+            "label": "Step time (network, accelerator, parallelism)",
+            "minutes_per_day_saved": 0.0,
+            "goodput_points": 0.0,
+            "usd_per_day": cmp.step_time_savings_usd_per_day,
+            "component_minutes_saved_per_day": 0.0,
+            "component_savings_usd_per_day": cmp.step_time_savings_usd_per_day,
+        }
+    )
     running = b["total_usd_per_day"] - c["total_usd_per_day"]
     rows.append(
         {
@@ -159,6 +172,7 @@ KEY_FIGURES = (
     "failures_per_day",
     "minutes_lost_per_failure",
     "checkpoint_interval_minutes",
+    "step_seconds",
     "usd_per_instance_hour",
     "cluster_usd_per_day",
     "total_usd_per_day",

@@ -14,6 +14,7 @@ import numpy as np
 import polars as pl
 from goodput_lab.dashboard.services import display
 from goodput_lab.models import Scenario, resolve_inputs
+from goodput_lab.models.budget import Budget
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.montecarlo import (
     SimulationParams,
@@ -33,7 +34,9 @@ STATES = {
     "replacement": "Replacement",
     "restart": "Restart",
     "restore": "Restore",
+    "warmup": "Warm-up",
     "stall": "Fabric stall",
+    "spot": "Spot notice save and recovery",
 }
 RECOVERY_STATES = ("detection", "replacement", "restart", "restore")
 _STARTS = {
@@ -46,6 +49,10 @@ _STARTS = {
     "replaced": "restart",
     "restarted": "restore",
     "stall": "stall",
+    "spot_notice": "spot",
+    "silent_corruption": "detection",  # running on corrupt state until it is found
+    "corrupt_checkpoint": "restore",  # the restart loop, then the fallback's restore
+    "warmed_up": "training",
 }
 
 
@@ -63,8 +70,19 @@ def n_chunks(trials: int) -> int:
     return -(-trials // chunk_size(trials))
 
 
-def run_chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int):
-    """Chunk number ``chunk`` of a run of ``trials`` (same streams as the whole run)."""
+def run_chunk(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    seed: int,
+    chunk: int,
+    budget: Budget | None = None,
+):
+    """Chunk number ``chunk`` of a run of ``trials`` (same streams as the whole run).
+
+    ``budget`` (shared by the chunks of one page run) bounds the work; past it the chunk
+    stops with a ValidationError naming the nearest allowed size.
+    """
     return simulate_params(
         p,
         trials,
@@ -73,6 +91,7 @@ def run_chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: i
         chunk_trials=chunk_size(trials),
         chunks=[chunk],
         keep_work_grid=True,
+        budget=budget,
     )
 
 
@@ -82,11 +101,12 @@ def run(
     days: float,
     seed: int,
     progress: Callable[[int, int], None] | None = None,
+    budget: Budget | None = None,
 ) -> SimulationResult:
     """The whole run, chunk by chunk (the page caches each chunk and shows progress)."""
     parts = []
     for i in range(n_chunks(trials)):
-        parts.append(run_chunk(p, trials, days, seed, i))
+        parts.append(run_chunk(p, trials, days, seed, i, budget))
         if progress is not None:
             progress(sum(r.trials for r in parts), trials)
     return merge_results(parts)
@@ -160,8 +180,10 @@ def timeline_segments(res: SimulationResult, hours: float | None = None) -> pl.D
     threw away), then the recovery states and fabric stalls."""
     limit = math.inf if hours is None else hours * 60.0
     spans: dict[str, list[tuple[float, float]]] = {k: [] for k in STATES}
-    for (ev, t), (_, t_next) in itertools.pairwise(res.timeline):
+    for (ev, t), (ev_next, t_next) in itertools.pairwise(res.timeline):
         state = _STARTS.get(ev)
+        if ev == "restored" and ev_next == "warmed_up":
+            state = "warmup"
         if state is None or t_next <= t or t >= limit:
             continue
         spans[state].append((t, min(t_next, limit)))

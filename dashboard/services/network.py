@@ -9,6 +9,7 @@ import polars as pl
 from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import network as net
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import productive_time_savings
 
 
 def _inputs(scenario: Scenario, catalog: dict[str, Instance], instance: str) -> dict:
@@ -36,7 +37,7 @@ def scaling_vs_nodes(
             pl.DataFrame(
                 {
                     "instance": [name] * nodes.size,
-                    "fabric": [f"{name} ({inst.efa_gbps:g} Gb/s EFA)"] * nodes.size,
+                    "fabric": [f"{name} ({inst.efa_gbps:g} Gb/s scale-out)"] * nodes.size,
                     "nodes": nodes,
                     "accelerators": nodes * inst.accelerators_per_node,
                     "allreduce_ms": np.broadcast_to(out["allreduce_ms"], nodes.shape),
@@ -56,25 +57,30 @@ def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
 
     Message = bf16 gradient shard 2·N/(TP·PP) bytes per rank over the data-parallel ranks;
     flat ring and tree run at each rank's network share (the bottleneck link), hierarchical
-    uses the scale-up link inside a node.  algbw and busbw as NCCL-tests report them.
+    uses the scale-up link (at its measured efficiency) inside a node, with its phases
+    summed or overlapped as NCCL pipelines them (the step model uses the latter).  algbw
+    and busbw as NCCL-tests report them.
     """
     inst = ev.instance
     t = scenario["workload.tensor_parallel"]
     p = scenario["workload.pipeline_parallel"]
-    size = 2.0 * scenario["workload.params_billion"] * 1e9 / (t * p)
+    size = 2.0 * ev["model_parameters_billion"] * 1e9 / (t * p)
     d = max(1.0, ev["data_parallel_size"])
+    gbps = scenario["network.inter_node_gbps"] or inst.efa_gbps
     share = net.network_GBps_per_rank(
-        inst.efa_gbps, inst.accelerators_per_node, scenario["network.inter_node_efficiency"]
+        gbps, inst.accelerators_per_node, scenario["network.inter_node_efficiency"]
     )
     a_net = scenario["network.alpha_network_us"]
     a_su = scenario["network.alpha_scaleup_us"]
-    su = (inst.scaleup_GBps or math.nan) / 2.0
+    su = (inst.scaleup_GBps or math.nan) / 2.0 * (inst.scaleup_efficiency or 1.0)
     g_in = min(d, max(1.0, math.floor(inst.scaleup_domain_accels / t)))
+    hier = (size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net)
     times = {
         "Ring (flat)": net.ring_allreduce_seconds(size, d, share, a_net),
         "Double binary tree": net.tree_allreduce_seconds(size, d, share, a_net),
-        "Hierarchical (scale-up + network)": net.hierarchical_allreduce_seconds(
-            size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net
+        "Hierarchical, phases in series": net.hierarchical_allreduce_seconds(*hier),
+        "Hierarchical, phases overlapped (NCCL)": net.hierarchical_allreduce_seconds(
+            *hier, overlapped=True
         ),
     }
     rows = []
@@ -138,6 +144,13 @@ ALGORITHM_COLUMNS = (
     "algbw_GBps",
     "busbw_GBps",
 )
+FABRIC_VALUE_COLUMNS = (
+    ("change", "Change"),
+    "step_seconds",
+    "time_to_train_days",
+    ("time_to_train_change_days", None, "signed"),
+    ("savings_usd_per_day", "Savings per day", "savings"),
+)
 REROUTE_COLUMNS = (
     ("reroute", "Reroute (labelled input)"),
     "reroute_seconds",
@@ -146,3 +159,57 @@ REROUTE_COLUMNS = (
     "fabric_goodput_loss",
     "fabric_cost_usd_per_day",
 )
+#: what-if changes of the fabric priced on the Network page: (label, field, how)
+FABRIC_CHANGES: tuple[tuple[str, str, float], ...] = (
+    ("Half the scale-out bandwidth", "network.inter_node_gbps", 0.5),
+    ("Double the scale-out bandwidth", "network.inter_node_gbps", 2.0),
+    ("Network latency α × 5", "network.alpha_network_us", 5.0),
+    ("Network latency α ÷ 10", "network.alpha_network_us", 0.1),
+)
+
+
+def fabric_value(scenario: Scenario, catalog: dict[str, Instance]) -> pl.DataFrame:
+    """Days and dollars per day of each :data:`FABRIC_CHANGES` against the scenario.
+
+    One vectorised call; each row's savings per day are those of ``goodput compare``
+    (:func:`models.evaluate.productive_time_savings`): the value, at the scenario's cluster
+    cost, of the shorter (or longer) productive training time.  Under an end-to-end MFU the
+    network does not change the step, and every row is 0.
+    """
+    inputs = resolve_inputs(scenario, catalog)
+    gbps = scenario["network.inter_node_gbps"] or float(inputs["instance.efa_gbps"])
+    alpha = float(scenario["network.alpha_network_us"])
+    current = {"network.inter_node_gbps": gbps, "network.alpha_network_us": alpha}
+    cols = {k: np.array([v] * (len(FABRIC_CHANGES) + 1)) for k, v in current.items()}
+    for i, (_, key, factor) in enumerate(FABRIC_CHANGES, start=1):
+        cols[key][i] = current[key] * factor
+    out = evaluate_arrays({**inputs, **cols})
+    n = len(FABRIC_CHANGES) + 1
+
+    def col(key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(out[key], float), (n,))
+
+    days, g = col("time_to_train_days"), col("goodput")
+    productive = col("steps_to_train") * col("step_seconds")
+    savings, _ = productive_time_savings(
+        g[0], g[1:], productive[0], productive[1:], col("cluster_usd_per_day")[0]
+    )
+    return pl.DataFrame(
+        {
+            "change": [label for label, _, _ in FABRIC_CHANGES],
+            "inter_node_gbps": cols["network.inter_node_gbps"][1:],
+            "alpha_network_us": cols["network.alpha_network_us"][1:],
+            "step_seconds": col("step_seconds")[1:],
+            "time_to_train_days": days[1:],
+            "days_change": days[1:] - days[0],
+            "savings_usd_per_day": savings,
+        }
+    )
+
+
+def step_reason(scenario: Scenario, catalog: dict[str, Instance]) -> str:
+    """Why the scenario's step time cannot be computed (empty when it can)."""
+    from goodput_lab.models.compute import infeasibility_reason
+
+    sc = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # price is irrelevant
+    return infeasibility_reason(resolve_inputs(sc, catalog), scenario["workload.mfu_basis"])

@@ -59,7 +59,11 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
 
 def loss_table(ev: Evaluation) -> pl.DataFrame:
     """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput),
-    with the output-registry columns the display table uses (``component_*``)."""
+    with the output-registry columns the display table uses (``component_*``).
+
+    The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost dollars but no wall
+    time; :func:`wall_time_losses` leaves them out (for the waterfall of wall time).
+    """
     df = pl.DataFrame(ev.loss_breakdown())
     return df.with_columns(
         (pl.col("fraction_of_wall_time") * 100).alias("goodput_points"),
@@ -82,7 +86,7 @@ LOSS_COLUMNS = (
 def loss_total_row(ev: Evaluation) -> dict:
     """The total of :func:`loss_table` as a row (lost time, dollars, share of wall time)."""
     m = ev.metrics
-    usd = m["lost_usd_per_day"] - m["spare_usd_per_day"]
+    usd = m["lost_usd_per_day"]  # every row's dollars: time losses, spares and storage
     return {
         "label": "Total",
         "component_minutes_per_day": m["lost_minutes_per_day"],
@@ -90,6 +94,11 @@ def loss_total_row(ev: Evaluation) -> dict:
         "component_usd_per_year": usd * DAYS_PER_YEAR,
         "component_share_of_wall_time": 1.0 - m["goodput"],
     }
+
+
+def wall_time_losses(losses: pl.DataFrame) -> pl.DataFrame:
+    """Only the components that take wall-clock time."""
+    return losses.filter(pl.col("kind") == "time") if "kind" in losses.columns else losses
 
 
 def goodput_vs_rate(

@@ -130,3 +130,51 @@ def _axis(key: str, now: float, n: int) -> np.ndarray:
     if f.kind == "int":
         values = np.unique(np.round(values).clip(min=max(1.0, f.min or 1.0)))
     return values
+
+
+# --------------------------------------------------------------------------- risk map
+#: The Monte Carlo risk map: a bad month (P5 goodput over the runs) on the
+#: interval x failure-rate plane, evaluated on the sweep engine (Dask workers).
+RISK_METRICS = {
+    "goodput_p5": "Bad month: goodput P5 (%)",
+    "goodput_mean": "Goodput, simulated mean (%)",
+}
+
+
+def risk_map_points(
+    scenario: Scenario, catalog: dict[str, Instance], n: int
+) -> tuple[dict, dict[str, np.ndarray], tuple[np.ndarray, np.ndarray]]:
+    """Flat inputs, the points (interval x rate, n x n, interval fastest) and the axes."""
+    inputs = resolve_inputs(scenario, catalog)
+    now = evaluate_arrays(inputs)
+    xs = _axis(INTERVAL, float(now["checkpoint_interval_minutes"]), n)
+    ys = _axis(RATE, float(inputs[RATE]), n)
+    ys = ys[ys > 0] if ys.size > 1 else ys  # a failure-free row has no risk to show
+    yy, xx = np.meshgrid(ys, xs, indexing="ij")
+    return inputs, {INTERVAL: xx.reshape(-1), RATE: yy.reshape(-1)}, (xs, ys)
+
+
+def risk_map_grid(
+    rows: dict[str, np.ndarray],
+    axes: tuple[np.ndarray, np.ndarray],
+    metric: str,
+    now: dict,
+    trials: int,
+) -> dict:
+    """The heatmap dict of :func:`heatmap` for a finished risk map, in display units."""
+    xs, ys = axes
+    z = np.asarray(rows[metric], dtype=float).reshape(ys.size, xs.size) * 100.0
+    return {
+        "x": xs * FIELDS[INTERVAL].scale,
+        "y": ys * FIELDS[RATE].scale,
+        "z": z,
+        "x_now": float(now["checkpoint_interval_minutes"]) * FIELDS[INTERVAL].scale,
+        "y_now": float(now[RATE]) * FIELDS[RATE].scale,
+        "z_now": float(now["goodput"]) * 100.0,
+        "x_label": _label(INTERVAL),
+        "y_label": _label(RATE),
+        "z_label": RISK_METRICS[metric],
+        "z_unit": "%",
+        "title": f"{RISK_METRICS[metric].rsplit(' (', 1)[0]}, {trials:,} runs per point",
+        "marker_text": "This scenario (analytic goodput)",
+    }

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from goodput_lab.dashboard.cli import main
-from goodput_lab.models import evaluate, load_catalog, load_preset
+from goodput_lab.models import Scenario, evaluate, load_catalog, load_preset
 
 from tests.conftest import ROOT
 
@@ -59,11 +59,15 @@ def test_instances_json_has_time_and_cost_for_the_scenario():
     # unpriced instances: time yes, cost never invented
     gb = rows["p6e-gb200.36xlarge"]
     assert gb["price_known"] is False and gb["cost_to_train_usd"] is None
-    assert gb["time_to_train_days"] > 0 and "no public price: enter yours" in gb["reason"]
+    assert gb["time_to_train_days"] > 0 and "no public On-Demand price" in gb["reason"]
+
+
+E2E = ["--set", "workload.mfu_basis=end_to_end"]
 
 
 def test_acceptance_70b_15t_30_days(capsys):
-    code, stdout, _ = run(capsys, "instances", *W70, "--deadline-days", "30", "--json")
+    # the catalog MFUs read end to end (the default basis models the step instead; below)
+    code, stdout, _ = run(capsys, "instances", *W70, *E2E, "--deadline-days", "30", "--json")
     assert code == 0
     d = json.loads(stdout)
     rows = {r["instance"]: r for r in d["instances"]}
@@ -84,13 +88,15 @@ def test_acceptance_70b_15t_30_days(capsys):
     )
     assert parts == pytest.approx(best["cost_to_train_usd"])
     assert best["cost_failure_and_checkpoint_usd"] > 0
-    # end-to-end MFU (default): communication is inside the compute cost, reported apart
+    # end-to-end MFU: communication is inside the compute cost, reported apart
     assert best["cost_communication_usd"] == 0.0 and best["cost_bubble_usd"] == 0.0
     assert 0 < best["cost_communication_within_mfu_usd"] < best["cost_compute_usd"]
-    # time = 6ND / (accelerators · peak · MFU · goodput), no communication added
+    # time = model FLOPs / (accelerators · peak · MFU · goodput), no communication added;
+    # model FLOPs per token 6N + 12·L·s·h with the depth the 70B count implies
+    sc = Scenario.default().with_overrides(W70[1::2])  # `instances` without --scenario
+    per_token = evaluate(sc)["model_flops_per_token"]
     productive_days = (
-        6
-        * 70e9
+        per_token
         * 15e12
         / (best["accelerators"] * best["bf16_dense_tflops"] * 1e12 * best["mfu"] * 86_400)
     )
@@ -100,6 +106,7 @@ def test_acceptance_70b_15t_30_days(capsys):
         capsys,
         "instances",
         *W70,
+        *E2E,
         "--deadline-days",
         "30",
         "--price",
@@ -108,6 +115,20 @@ def test_acceptance_70b_15t_30_days(capsys):
     )
     gb = {r["instance"]: r for r in json.loads(out2)["instances"]}["p6e-gb200.36xlarge"]
     assert gb["price_known"] is True and gb["cost_to_train_usd"] == pytest.approx(gb["node_hours"])
+
+
+def test_modelled_basis_prices_communication_and_bubble(capsys):
+    # default basis: the step is modelled, so exposed communication and the bubble are
+    # costs of their own and the per-instance MFU is an output, not the catalog's
+    code, stdout, _ = run(capsys, "instances", *W70, "--json")
+    assert code == 0
+    rows = {r["instance"]: r for r in json.loads(stdout)["instances"]}
+    p5 = rows["p5.48xlarge"]
+    assert p5["feasible"] and p5["cost_communication_within_mfu_usd"] == 0.0
+    assert p5["cost_communication_usd"] > 0 and p5["cost_bubble_usd"] > 0
+    assert 0.2 < p5["effective_mfu"] < 0.6
+    trn = rows["trn2.48xlarge"]  # no measured matmul efficiency: not modelled, said why
+    assert not trn["feasible"] and "matmul efficiency" in trn["reason"]
 
 
 @pytest.mark.parametrize(

@@ -14,7 +14,6 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import APP
 
 W70 = {
-    "w:workload.params_billion": 70.0,
     "w:workload.tokens_trillion": 15.0,
     "w:workload.hidden_size": 8192,
 }
@@ -26,6 +25,7 @@ def scenario70():
             "workload.params_billion": 70.0,
             "workload.tokens_trillion": 15.0,
             "workload.hidden_size": 8192,
+            "workload.mfu_basis": "end_to_end",  # this page's MFU inputs are read end to end
         }
     )
 
@@ -36,6 +36,8 @@ def page() -> AppTest:
     at.run()
     for key, value in W70.items():
         at.number_input(key=key).set_value(value)  # typed inputs for wide-ranged fields
+    at.number_input(key="w:workload.params_billion").set_value(70.0)
+    at.selectbox(key="w:workload.mfu_basis").set_value("end_to_end")
     at.run()
     at.switch_page("app_pages/instances.py").run()
     at.number_input(key="widget::deadline:days").set_value(30.0).run()
@@ -60,7 +62,7 @@ def test_answers_the_70b_30_day_question(page, catalog):
     assert "Failures and checkpoints cost" in text and "exposed communication" in text
     # the ranking's rules are stated next to it
     rules = " ".join(m.value for m in page.markdown).replace("\\", "")
-    assert "Failure rate on other node types" in rules and "catalog on-demand price" in rules
+    assert "Failure rate on other node types" in rules and "public On-Demand price" in rules
 
 
 def test_verdict_states_its_robustness(page, catalog):

@@ -243,9 +243,38 @@ async def _ws_rerun(ws, client_state) -> tuple[float, dict]:
             facts["errors"].append("page not found")
 
 
-async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadResult, i: int):
+Think = float | tuple[float, float] | None
+
+
+def think_range(think: Think) -> tuple[float, float] | None:
+    """``think`` as a (lo, hi) range of seconds: a number t means 0.55t to 1.45t."""
+    if think is None:
+        return None
+    if isinstance(think, tuple):
+        return think
+    return None if think <= 0 else (0.55 * think, 1.45 * think)
+
+
+async def _think(think: tuple[float, float] | None, rng) -> None:
+    """A person reading the page before the next click (uniform in ``think`` seconds)."""
+    if think is not None:
+        await asyncio.sleep(rng.uniform(*think))
+
+
+async def _ws_session(
+    url: str,
+    moves: int,
+    extra_page: str | None,
+    res: LoadResult,
+    i: int,
+    think: tuple[float, float] | None = None,
+):
+    import random
+
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
+
+    rng = random.Random(i)  # the same think times on every run
 
     try:
         async with connect(
@@ -260,6 +289,7 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
                 return
             before = facts["metrics"].get(METRIC)
             for step in range(1, moves + 1):
+                await _think(think, rng)
                 cs = ClientState()
                 w = cs.widget_states.widgets.add()
                 w.id = slider_id
@@ -278,6 +308,7 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
                 if page_hash is None:
                     res.errors.append(f"session {i}: no page {extra_page!r}")
                     return
+                await _think(think, rng)
                 dt, facts = await _ws_rerun(ws, ClientState(page_script_hash=page_hash))
                 res.page_load_s.append(dt)
                 res.errors += [f"session {i}: {extra_page}: {e}" for e in facts["errors"]]
@@ -285,24 +316,46 @@ async def _ws_session(url: str, moves: int, extra_page: str | None, res: LoadRes
         res.errors.append(f"session {i}: {type(exc).__name__}: {str(exc)[:300]}")
 
 
-async def _ws_run(url: str, sessions: int, moves: int, extra_page: str | None) -> LoadResult:
+async def _ws_run(
+    url: str | list[str],
+    sessions: int,
+    moves: int,
+    extra_page: str | None,
+    think: Think = None,
+) -> LoadResult:
     from streamlit.proto.ClientState_pb2 import ClientState
     from websockets.asyncio.client import connect
 
+    urls = [url] if isinstance(url, str) else list(url)
+    think = think_range(think)
     res = LoadResult(sessions=sessions, wall_s=0.0)
     # learn the page hashes once (navigation is only sent when the page list changes)
-    async with connect(_ws_url(url), subprotocols=["streamlit"], max_size=2**26) as ws:
+    async with connect(_ws_url(urls[0]), subprotocols=["streamlit"], max_size=2**26) as ws:
         _, facts = await _ws_rerun(ws, ClientState())
         res.page_hashes = facts["pages"]
     t0 = time.perf_counter()
-    await asyncio.gather(*(_ws_session(url, moves, extra_page, res, i) for i in range(sessions)))
+    # session i always talks to replica i mod len(urls): sticky, as a load balancer must be
+    await asyncio.gather(
+        *(
+            _ws_session(urls[i % len(urls)], moves, extra_page, res, i, think)
+            for i in range(sessions)
+        )
+    )
     res.wall_s = time.perf_counter() - t0
     return res
 
 
 def run_ws_load(
-    url: str, sessions: int = 20, moves: int = 3, extra_page: str | None = "failure_log"
+    url: str | list[str],
+    sessions: int = 20,
+    moves: int = 3,
+    extra_page: str | None = "failure_log",
+    think: Think = None,
 ) -> LoadResult:
     """``sessions`` concurrent websocket sessions: load Overview, ``moves`` slider changes
-    (each must change the "Failures per day" metric), then switch to ``extra_page``."""
-    return asyncio.run(_ws_run(url, sessions, moves, extra_page))
+    (each must change the "Failures per day" metric), then switch to ``extra_page``.
+
+    ``think`` = (lo, hi) seconds of reading time before each action (uniform, seeded), or a
+    number t for 0.55t-1.45t.  With several ``url`` (app replicas) session i stays on replica
+    i mod n, as behind a sticky load balancer."""
+    return asyncio.run(_ws_run(url, sessions, moves, extra_page, think))

@@ -52,7 +52,7 @@ def test_ranking_without_deadline_keeps_the_scenario_on_its_own_type(catalog):
     assert gb.nodes == 4000
     assert gb.node_failure_rate_per_day == pytest.approx(0.002 * (0.3604 + 0.6396 * 0.5))
     assert not gb.price_known and math.isnan(gb.cost_to_train_usd)
-    assert "no public price" in gb.reason and math.isfinite(gb.break_even_usd_per_hour)
+    assert "no public On-Demand price" in gb.reason and math.isfinite(gb.break_even_usd_per_hour)
     # MFU scaled by the catalog's per-accelerator ratio
     b200 = r.row("p6-b200.48xlarge")
     assert b200.mfu == pytest.approx(0.40 * 0.38 / 0.43)
@@ -83,7 +83,8 @@ def test_deadline_choice_matches_brute_force(catalog):
         if inst.usd_per_hour is None:
             continue
         k = inst.accelerators_per_node
-        step = 64 // math.gcd(64, k)
+        tp_pp = base["workload.tensor_parallel"] * base["workload.pipeline_parallel"]
+        step = tp_pp // math.gcd(tp_pp, k)
         n = np.arange(step, 100_000 // k + 1, step, dtype=float)
         sc = base.replace({"cluster.instance": name})
         x = resolve_inputs(sc, catalog, price=Price(inst.usd_per_hour, "catalog", "2025-06"))
@@ -111,6 +112,8 @@ def test_instances_and_optimize_agree_on_every_preset(preset, catalog):
     """Acceptance: the ranker and the optimizer name the same instance and node count with a
     45-day deadline, and the optimizer's interval is evaluate's exact optimum."""
     scenario = load_preset(preset)
+    if catalog[scenario["cluster.instance"]].usd_per_hour is None:  # a reference system
+        scenario = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # user's price
     r = rank_instances(scenario, catalog, deadline_days=45.0)
     o = optimize(scenario, catalog, deadline_days=45.0)
     a, b = r.cheapest, o.instances.cheapest

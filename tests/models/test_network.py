@@ -163,7 +163,9 @@ def test_fabric_stall_enters_goodput_and_breakdown(headline_baseline, catalog):
     assert sum(r["minutes_per_day"] for r in rows) == pytest.approx(
         (1 - ev["goodput"]) * 1440, rel=1e-12
     )
-    assert ev["lost_usd_per_day"] == pytest.approx((1 - ev["goodput"]) * ev["cluster_usd_per_day"])
+    assert ev["lost_usd_per_day"] == pytest.approx(
+        (1 - ev["goodput"]) * ev["cluster_usd_per_day"] + ev["storage_usd_per_day"]
+    )
     # SIDR's claimed sub-second reroute costs far less than a BGP hold timer
     sidr = evaluate(s.replace({"network.reroute_seconds": 1.0}), catalog)
     assert base["goodput"] - sidr["goodput"] < (base["goodput"] - ev["goodput"]) / 50

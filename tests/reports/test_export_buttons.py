@@ -42,7 +42,8 @@ def test_scenario_name_with_markup_is_text_in_the_app(app):
         if "alert" in str(getattr(el, "value", "") or getattr(el.proto, "body", ""))
     ]
     assert shown, "the scenario name should be displayed"
-    for el in shown:
+    for el in shown:  # as text: Markdown and HTML characters escaped (dashboard.text.plain)
+        assert r"\<script\>alert(1)\</script\>" in str(el.value)
         assert not getattr(el.proto, "allow_html", False)  # rendered as text, never as HTML
         body = str(getattr(el, "value", "") or getattr(el.proto, "body", ""))
         assert "<script>" not in body or "\\<script\\>" in body  # Markdown-escaped

@@ -151,7 +151,10 @@ def test_html_lists_every_assumption_with_its_source(html_doc, report):
 def test_loss_table_total_matches_goodput(html_doc, report):
     ev = report.evaluation
     assert f"{(1 - ev['goodput']) * 100:.2f}" == "10.66"
-    assert "Total lost 153.5 $503,135" in parse(html_doc).visible
+    # $503,135/day of paid time that does not advance training + $2,857/day for the shared
+    # file system (the loss table's checkpoint-storage line) = lost_usd_per_day
+    assert f"${ev['lost_usd_per_day']:,.0f}" == "$505,992"
+    assert "Total lost 153.5 $505,992" in parse(html_doc).visible
 
 
 def test_user_text_is_escaped_in_html(baseline):
@@ -203,12 +206,14 @@ def test_pdf_pages_and_text(report, tmp_path):
         assert f"Page {i} of {n}" in page  # footer with page numbers
     joined = "\n".join(pages)
     assert "Assumptions and their sources" in joined
-    assert "Total lost" in joined and "$503,135" in joined
+    assert "Total lost" in joined and "$505,992" in joined
     # order: summary (p. 1), ..., assumptions on a new page, methods, reproduce, footer last
     first_line = [p.strip().splitlines()[0] if p.strip() else "" for p in pages]
     a = first_line.index("Assumptions and their sources")
-    m = next(i for i, p in enumerate(pages) if "Daly 2006" in p and "Young 1974" in p)
-    assert 0 < a < m
+    # the methods (Young 1974, then Daly 2006; they may straddle a page break) follow
+    young = next(i for i, p in enumerate(pages) if "First-order waste (Young 1974)" in p)
+    daly = next(i for i, p in enumerate(pages) if "Expected wall time (Daly 2006)" in p)
+    assert 0 < a < young <= daly
     assert "every figure is derivable from the assumptions" in pages[-1]
 
 
@@ -272,6 +277,8 @@ def test_comparison_table_has_savings(comparison_report):
 @pytest.mark.parametrize("stem", sorted(p.stem for p in SCENARIOS.glob("*.toml")))
 def test_toml_reloads_to_identical_scenario(stem, tmp_path, catalog):
     scenario = load_preset(stem)
+    if catalog[scenario["cluster.instance"]].usd_per_hour is None:  # a reference system:
+        scenario = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # user's price
     path = write_report(build_report(scenario, catalog=catalog), tmp_path / "s.toml")
     assert Scenario.load(path) == scenario
 
@@ -297,7 +304,8 @@ def test_optional_sections_group_figures_by_registry_section(report):
     assert all("goodput" not in keys for keys in ids.values())  # core figures stay core
     text = parse(render_html(report)).visible
     assert "Compute and network" in text and "Time and cost to train" in text
-    assert "Time to train 77.6 days" in text
+    assert f"Time to train {ev['time_to_train_days']:.1f} days" in text  # 92.8 (modelled step)
+    assert "Time to train 92.8 days" in text
     # a figure that is not in the output registry cannot be reported
     ev2 = dataclasses.replace(ev, metrics={**ev.metrics, "zz_weird": 2.0})
     with pytest.raises(KeyError, match="not in the output registry"):

@@ -1,0 +1,130 @@
+"""Resilience: what each feature is worth, rung by rung, from the scenario to every feature."""
+
+from __future__ import annotations
+
+import streamlit as st
+from goodput_lab.dashboard import cache, page_context
+from goodput_lab.dashboard.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
+from goodput_lab.dashboard.services import resilience as svc
+from goodput_lab.dashboard.text import plain
+from goodput_lab.models import ValidationError
+from goodput_lab.models.resilience import FEATURES
+
+scenario, ev = page_context.current("Resilience")
+
+st.caption(
+    f"{plain(scenario.name)}. Each rung adopts one more feature; its lost $/day counts goodput "
+    "losses plus the cost of every feature so far (spare nodes, detection compute, "
+    "replicated state), so the rungs' savings add up to the whole ladder's. Every rung is a "
+    "scenario: `goodput ladder` prints its settings. Mechanisms and sources: "
+    "docs/resilience.md."
+)
+
+ss = st.session_state
+ss.setdefault("res:order", svc.RECOMMENDED)
+ss.setdefault("res:unit", svc.UNITS[0])
+ss.setdefault("res:features", ["memory_checkpoints", "async_saves", "hot_spares"])
+ss.setdefault("res:lemon", 0.0)
+c1, c2 = st.columns([1, 2])
+with c1:
+    order = st.radio("Order", [svc.RECOMMENDED, svc.CUSTOM], key="res:order")
+    lemon = st.number_input(
+        "Lemon nodes' share of failures (%)",
+        min_value=0.0,
+        max_value=99.0,
+        step=0.5,
+        key="res:lemon",
+        help="From `goodput fit` on your failure log (the Failure log page lists the lemon "
+        "nodes and their failures). 0 = no lemons known, so evicting them saves nothing.",
+    )
+with c2:
+    chosen = st.multiselect(
+        "Features, in the order to adopt them",
+        list(FEATURES),
+        format_func=svc.feature_label,
+        key="res:features",
+        disabled=order != svc.CUSTOM,
+        help="Used with 'My order'; the recommended order picks the feature that saves the "
+        "most next, at every rung.",
+    )
+features = tuple(chosen) if order == svc.CUSTOM else None
+if features is not None and not features:
+    st.info("Pick at least one feature for your own order.")
+    st.stop()
+try:
+    lad = cache.resilience_ladder(scenario, features, float(lemon) / 100)
+except ValidationError as exc:
+    st.error(f"Please fix this input — {exc}")
+    st.stop()
+
+first, last = lad.rungs[0], lad.rungs[-1]
+m1, m2 = st.columns(2)
+m3, m4 = st.columns(2)
+m1.metric("Lost per day, baseline", f"${first.lost_usd_per_day:,.0f}")
+m2.metric("Lost per day, last rung", f"${last.lost_usd_per_day:,.0f}")
+m3.metric(
+    "Saved by the ladder",
+    f"${lad.total_delta_usd_per_day:,.0f}/day",
+    help="First rung's lost $/day minus the last one's = the sum of the rungs' savings.",
+)
+m4.metric(
+    "Goodput",
+    f"{last.goodput * 100:.2f}%",
+    delta=f"{lad.total_delta_goodput_points:+.2f} points",
+)
+if lad.order == "recommended":
+    worth = lad.recommended_features
+    st.caption(
+        "Worth adopting here (each saves money at its rung): "
+        + (", ".join(svc.feature_label(k) for k in worth) or "none")
+        + "."
+    )
+
+unit = st.radio("Waterfall in", list(svc.UNITS), key="res:unit", horizontal=True)
+st.plotly_chart(ladder_waterfall(svc.rung_numbers(lad), unit), width="stretch")
+table = svc.rung_display(lad)
+st.dataframe(table, hide_index=True, width="stretch", height=36 * (table.height + 1) + 3)
+
+st.subheader("Each rung's assumptions")
+for i, r in enumerate(lad.rungs[1:], start=1):
+    f = FEATURES[r.feature]
+    saves = table["Saves per day"][i]
+    with st.expander(
+        f"{i}. {f.label}: {'saves' if r.delta_usd_per_day >= 0 else 'costs'} {saves.lstrip('+−')}"
+    ):
+        st.markdown(
+            f"**Mechanism.** {f.mechanism}  \n**Cost.** {f.cost}  \n**Helps:** {f.acts_on_text}."
+        )
+        a, b = st.columns(2)
+        with a:
+            st.caption("Settings changed by this rung")
+            st.dataframe(svc.changes_table(r), hide_index=True, width="stretch")
+        with b:
+            st.caption("Assumptions")
+            st.dataframe(svc.assumptions_table(r), hide_index=True, width="stretch")
+        st.caption("Where the saving comes from")
+        st.dataframe(svc.cause_table(r), hide_index=True, width="stretch")
+        st.caption("Sources: " + f.source)
+
+st.subheader("Savings by failure cause")
+st.caption(
+    f"Causes: {lad.modes.source}. A feature's failure-related saving is split over the "
+    "causes it acts on, by their counts; other losses and costs are their own lines."
+)
+st.plotly_chart(cause_bars(svc.cause_long(lad)), width="stretch")
+
+st.subheader("Monte Carlo spread per rung")
+t1, t2 = st.columns([1, 2])
+run_mc = t1.toggle("Simulate every rung", key="res:mc")
+trials = t2.select_slider(
+    "Runs per rung (30 days each)", list(svc.TRIAL_CHOICES), value=500, key="res:trials"
+)
+if run_mc:
+    with st.spinner(f"Simulating {len(lad.rungs)} rungs × {trials:,} runs…"):
+        sim = cache.resilience_montecarlo(scenario, features, float(lemon) / 100, int(trials), 0)
+    st.plotly_chart(montecarlo_spread(svc.montecarlo_numbers(sim)), width="stretch")
+    mc_table = svc.montecarlo_display(sim)
+    st.dataframe(mc_table, hide_index=True, width="stretch", height=36 * (mc_table.height + 1) + 3)
+    st.caption(f"Tolerance: {svc.MC_TOLERANCE_TEXT}. Seed 0, the same for every rung.")
+else:
+    st.caption("Turn on to simulate each rung (P5–P95 of goodput and of lost $/day).")

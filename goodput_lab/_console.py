@@ -1,0 +1,39 @@
+"""The ``goodput`` console script: Ctrl-C exits with status 130 and no traceback.
+
+The command line's modules import numpy and scipy, which takes a few seconds on a cold
+start.  An interrupt during those imports cannot be caught as KeyboardInterrupt (numpy turns
+it into an ImportError), so until they are loaded a SIGINT handler exits at once: nothing
+has been written yet.  Then Python's own handler is back, and
+:func:`goodput_lab.dashboard.cli.main` turns an interrupt during the work into the same
+quiet exit after ``finally`` blocks have removed any temporary file.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+
+
+def _exit_now(signum, frame) -> None:  # pragma: no cover - exercised in a subprocess
+    sys.stderr.write("goodput: interrupted\n")
+    sys.stderr.flush()
+    os._exit(EXIT_INTERRUPTED)
+
+
+def main(argv: list[str] | None = None) -> int:
+    watching = signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    if watching:
+        signal.signal(signal.SIGINT, _exit_now)
+    try:
+        from goodput_lab.dashboard.cli import main as cli_main
+    finally:
+        if watching:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+    return cli_main(argv)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,128 @@
+"""Reading user-named files safely: regular files only, size checked before reading.
+
+Every file the tool reads on a user's behalf (scenario TOML, instance catalog, checkpoint
+tier table, failure log) goes through :func:`read_capped`: the file is opened without
+blocking (a FIFO cannot hang the call), must be a regular file (not a device such as
+``/dev/zero``, a FIFO or a folder, also behind a symlink), its size is checked before any
+byte is read, and at most ``max_bytes + 1`` bytes are read (a file that grows while being
+read is still refused).  :func:`decode_utf8` accepts a UTF-8 byte-order mark.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+from pathlib import Path
+
+from .errors import ValidationError
+
+BOM = "\ufeff"
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _size(n: int) -> str:
+    return f"{n // 1024:,} KiB" if n >= 1024 else f"{n:,} bytes"
+
+
+def read_capped(path: str | Path, max_bytes: int, name: str | None = None) -> bytes:
+    """The bytes of the regular file ``path``, refusing anything over ``max_bytes``.
+
+    ``name`` is the field named in errors (default: the path, cut to 80 characters).
+    """
+    label = name or _short_path(path)
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise ValidationError(label, f"cannot be read ({exc.strerror})") from None
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ValidationError(label, f"is {_kind(st.st_mode)}; a regular file is needed")
+        if st.st_size > max_bytes:
+            raise ValidationError(
+                label, f"is {_size(st.st_size)}, too large (at most {_size(max_bytes)})"
+            )
+        chunks, total = [], 0
+        while total <= max_bytes:
+            block = os.read(fd, min(1 << 20, max_bytes + 1 - total))
+            if not block:
+                break
+            chunks.append(block)
+            total += len(block)
+    except OSError as exc:
+        raise ValidationError(label, f"cannot be read ({exc.strerror})") from None
+    finally:
+        os.close(fd)
+    if total > max_bytes:
+        raise ValidationError(label, f"is too large (at most {_size(max_bytes)})")
+    return b"".join(chunks)
+
+
+def decode_utf8(raw: bytes, name: str) -> str:
+    """UTF-8 text without a leading byte-order mark; ValidationError if not UTF-8."""
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValidationError(name, f"is not UTF-8 text (byte {exc.start})") from None
+    return text.removeprefix(BOM)
+
+
+def _short_path(path: str | Path, limit: int = 80) -> str:
+    text = str(path)
+    return text if len(text) <= limit else "..." + text[-(limit - 3) :]
+
+
+def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path:
+    """Write ``data`` to ``path`` all at once: a temporary file beside it, then a rename.
+
+    A failed write (a full disk, a missing folder, Ctrl-C) leaves any previous file intact
+    and removes the temporary file; readers never see a half-written file.  The new file
+    gets the permissions a plain ``open(path, "wb")`` would give it.  OSError becomes a
+    ValidationError naming ``name`` (default: the path).
+    """
+    import tempfile
+
+    p = Path(path)
+    label = name or _short_path(path)
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:60]}.", suffix=".tmp", dir=p.parent)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, _new_file_mode(p))
+        os.replace(tmp, p)
+        tmp = None
+    except OSError as exc:
+        raise ValidationError(label, f"cannot be written ({exc.strerror})") from None
+    finally:
+        if tmp is not None:  # any failure, including KeyboardInterrupt
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+    return p
+
+
+def _new_file_mode(p: Path) -> int:
+    """The previous file's permissions, else what open() would give under the umask."""
+    with contextlib.suppress(OSError):
+        return stat.S_IMODE(os.stat(p).st_mode)
+    umask = 0o022
+    with contextlib.suppress(OSError, ValueError):  # Linux: read it without changing it
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                umask = int(line.split()[1], 8)
+    return 0o666 & ~umask

@@ -1,0 +1,509 @@
+"""Capacity Block planning and budgets by pricing model: what the bill really is.
+
+A Capacity Block is paid up front for a fixed number of days, whether the job is productive
+or not; a run that has not finished when the block ends stops (its instances are terminated
+from 30 minutes before the end) and continues at a fallback price.  Failures therefore do not
+cost their hours (those are paid already) but the *extra days* they make the run need.
+
+:func:`plan_capacity_block` answers "how long a block, and what will it really cost?" from the
+Monte Carlo distribution of the wall time to finish the workload (:mod:`models.montecarlo`):
+
+* ``block_days_pXX``: the block length that finishes with probability XX %, i.e. the XX-th
+  percentile of the time to finish plus the 30-minute termination margin;
+* for a block of D days: P(finish) = share of trials with T + margin ≤ D, and the total cost
+  per trial = block (D · 24 · instances · block price) + overrun (the remaining wall time after
+  the usable block, plus one move to new instances, at the fallback price) + storage for the
+  run's wall time; the expected and P90 totals are the mean and 90th percentile over trials;
+* the cheapest purchasable block (1-14 days, then 7-day steps to 182) whose probability of
+  not finishing is at most the stated risk.
+
+:func:`budget_by_pricing_model` puts the pricing models side by side for the analytic
+(expected) run: rate, effective rate, cost per day, per month, for the whole run, and what
+failures and checkpoints cost under each.  Rules and sources: ``docs/pricing.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import pricing as pr
+from .catalog import Instance, load_catalog
+from .choices import PricingModel
+from .errors import ValidationError
+from .evaluate import evaluate_arrays, resolve_inputs
+from .montecarlo import MAX_DAYS, check_size, simulate_inputs
+from .scenario import Scenario
+
+DEFAULT_RISK = 0.1
+MARGIN_DAYS = pr.CAPACITY_BLOCK_END_MARGIN_HOURS / 24.0
+
+
+def _float(x: Any) -> float:
+    return float(np.asarray(x))
+
+
+def _instance(scenario: Scenario, catalog: Mapping[str, Instance]) -> Instance:
+    name = scenario["cluster.instance"]
+    if name not in catalog:
+        raise ValidationError(
+            "cluster.instance",
+            f"{name[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+        )
+    return catalog[name]
+
+
+def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
+    """The block's hourly rate: the scenario's own when its model is ``capacity_block``,
+    else the price table's Capacity Block rate (a ValidationError asks for one if none)."""
+    if PricingModel(scenario["pricing.model"]) is PricingModel.CAPACITY_BLOCK:
+        return pr.price_in_force(scenario, inst)
+    try:
+        return pr.model_price(inst, PricingModel.CAPACITY_BLOCK)
+    except ValidationError as exc:
+        raise ValidationError(
+            exc.field, exc.message + " — set pricing.model = 'capacity_block' with your rate"
+        ) from None
+
+
+def block_inputs(
+    scenario: Scenario, catalog: Mapping[str, Instance], price: pr.Price
+) -> dict[str, Any]:
+    """The chain inputs of the scenario run inside a Capacity Block (no Spot process)."""
+    sc = scenario.replace(
+        {"pricing.model": PricingModel.CAPACITY_BLOCK.value, "pricing.usd_per_instance_hour": None}
+    )
+    return resolve_inputs(sc, catalog, price=price)
+
+
+def _quantile_days(t: np.ndarray, q: float) -> float:
+    """Empirical quantile of the times to finish (unfinished trials count as infinite)."""
+    with np.errstate(invalid="ignore"):
+        v = float(np.quantile(t, q, method="linear"))
+    return math.inf if not math.isfinite(v) else v
+
+
+@dataclass(frozen=True)
+class BlockPlan:
+    """Result of :func:`plan_capacity_block` (days, fractions, USD)."""
+
+    scenario_name: str
+    trials: int
+    seed: int
+    risk: float
+    compute_days: float
+    time_to_finish_days: np.ndarray = field(repr=False)
+    total_cost_usd: np.ndarray = field(repr=False)
+    block_days_p50: float
+    block_days_p90: float
+    block_days_p99: float
+    block_days: float
+    block_days_purchasable: float
+    probability_finish_within_block: float
+    block_cost_usd: float
+    expected_overrun_cost_usd: float
+    expected_storage_cost_usd: float
+    expected_total_cost_usd: float
+    p90_total_cost_usd: float
+    cheapest_block_days: float
+    cheapest_block_expected_total_cost_usd: float
+    cheapest_block_probability_finish: float
+    time_to_finish_mean_days: float
+    unfinished_trials: int
+    capacity_blocks_needed: int
+    capacity_block_instances: int
+    block_price: pr.Price
+    overrun_price: pr.Price
+    storage_usd_per_day: float
+    transition_minutes: float
+    curve: list[dict[str, float]] = field(repr=False)
+    notes: list[str] = field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """One flat JSON-able object (the CLI contract) with the curve as a list of rows."""
+
+        def num(v: float) -> float | None:
+            return float(v) if math.isfinite(v) else None
+
+        out: dict[str, Any] = {"scenario_name": self.scenario_name}
+        for key in (
+            "trials",
+            "seed",
+            "capacity_blocks_needed",
+            "capacity_block_instances",
+            "unfinished_trials",
+        ):
+            out[key] = int(getattr(self, key))
+        for key in (
+            "risk",
+            "compute_days",
+            "block_days_p50",
+            "block_days_p90",
+            "block_days_p99",
+            "block_days",
+            "block_days_purchasable",
+            "probability_finish_within_block",
+            "block_cost_usd",
+            "expected_overrun_cost_usd",
+            "expected_storage_cost_usd",
+            "expected_total_cost_usd",
+            "p90_total_cost_usd",
+            "cheapest_block_days",
+            "cheapest_block_expected_total_cost_usd",
+            "cheapest_block_probability_finish",
+            "time_to_finish_mean_days",
+            "storage_usd_per_day",
+            "transition_minutes",
+        ):
+            out[key] = num(float(getattr(self, key)))
+        out["capacity_block_usd_per_instance_hour"] = self.block_price.usd_per_instance_hour
+        out["capacity_block_price_source"] = self.block_price.source
+        out["capacity_block_price_as_of"] = self.block_price.as_of
+        out["overrun_usd_per_instance_hour"] = self.overrun_price.usd_per_instance_hour
+        out["overrun_price_source"] = self.overrun_price.source
+        out["overrun_price_as_of"] = self.overrun_price.as_of
+        out["notes"] = list(self.notes)
+        out["curve"] = [{k: num(v) for k, v in row.items()} for row in self.curve]
+        return out
+
+
+def block_costs(
+    t_days: np.ndarray,
+    block_days,
+    *,
+    instances: float,
+    block_usd_per_instance_hour: float,
+    overrun_usd_per_instance_hour: float,
+    storage_usd_per_day: float,
+    transition_days: float,
+) -> np.ndarray:
+    """Total cost of each trial for each block length [USD], shape ``(len(block_days), trials)``.
+
+    cost = D·24·n·p_block + 1[T > U]·(T − U + t_move)·24·n·p_fallback
+           + storage/day·(T + 1[T > U]·t_move),
+    with U = D − 30 min the usable part of the block, T the trial's wall time to finish,
+    n the instances (spares included) and t_move the move to new instances after the block
+    (replacement, restart and restore from the durable tier; the job saves before the
+    termination, so nothing is recomputed).
+
+    Examples
+    --------
+    >>> c = block_costs(np.array([10.0]), [7, 14], instances=1, block_usd_per_instance_hour=1.0,
+    ...                 overrun_usd_per_instance_hour=2.0, storage_usd_per_day=0.0,
+    ...                 transition_days=0.0)
+    >>> [round(float(v), 2) for v in c[:, 0]]  # 7 d: 168 + (10 - 6.979)*24*2; 14 d: 336
+    [313.0, 336.0]
+    """
+    t = np.asarray(t_days, dtype=float)[None, :]
+    d = np.atleast_1d(np.asarray(block_days, dtype=float))[:, None]
+    usable = d - MARGIN_DAYS
+    over = t > usable
+    with np.errstate(invalid="ignore"):
+        overrun_days = np.where(over, t - usable + transition_days, 0.0)
+        wall = t + np.where(over, transition_days, 0.0)
+    return (
+        d * 24.0 * instances * block_usd_per_instance_hour
+        + overrun_days * 24.0 * instances * overrun_usd_per_instance_hour
+        + storage_usd_per_day * wall
+    )
+
+
+def plan_capacity_block(
+    scenario: Scenario,
+    *,
+    trials: int = 1000,
+    seed: int = 0,
+    block_days: float | None = None,
+    risk: float = DEFAULT_RISK,
+    catalog: Mapping[str, Instance] | None = None,
+) -> BlockPlan:
+    """The Capacity Block a run needs, its completion probability and its total cost.
+
+    Parameters
+    ----------
+    scenario : the cluster and workload (its pricing model may be any; the block's rate is
+        the scenario's own under ``capacity_block``, else the price table's).
+    trials : Monte Carlo runs of the whole training job.
+    seed : random seed (SPEC 7; the same seed gives the same plan).
+    block_days : the block length to evaluate [day]; default the cheapest purchasable block
+        that meets ``risk`` (or the P90 length rounded up to a purchasable one).
+    risk : the largest acceptable probability of not finishing inside the block [fraction].
+
+    Returns
+    -------
+    BlockPlan
+    """
+    if not (isinstance(risk, int | float) and math.isfinite(risk) and 0.0 < risk < 1.0):
+        raise ValidationError("risk", f"{risk!r} is out of range (a number in (0, 1))")
+    if block_days is not None and not (
+        isinstance(block_days, int | float) and math.isfinite(block_days) and block_days > 0
+    ):
+        raise ValidationError(
+            "block_days", f"{block_days!r} is out of range (a number of days > 0)"
+        )
+    cat = catalog if catalog is not None else load_catalog()
+    inst = _instance(scenario, cat)
+    price = capacity_block_price(scenario, inst)
+    fallback = pr.overrun_price(scenario, inst)
+    inputs = block_inputs(scenario, cat, price)
+    m = evaluate_arrays(inputs)
+    compute_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+    if not (math.isfinite(compute_days) and compute_days > 0):
+        raise ValidationError(
+            "workload",
+            "the time to train cannot be computed for this configuration (model states do not "
+            "fit, or the catalog lacks a figure the step model needs); the plan needs it",
+        )
+    if compute_days > MAX_DAYS:
+        raise ValidationError(
+            "workload",
+            f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
+            f"of {MAX_DAYS:g} days",
+        )
+    check_size(trials, compute_days, inputs)
+    res = simulate_inputs(
+        inputs,
+        trials,
+        compute_days,
+        work_days=compute_days,
+        rng=seed,
+        record_timeline=False,
+    )
+    t = np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+    nodes = int(scenario["cluster.nodes"])
+    instances = nodes + int(scenario["cluster.spare_nodes"])
+    storage = _float(m["storage_usd_per_day"])
+    transition_min = (
+        float(scenario["recovery.replacement_minutes"])
+        + float(scenario["recovery.restart_minutes"])
+        + _float(m["durable_restore_seconds"]) / 60.0
+    )
+    kw = {
+        "instances": float(instances),
+        "block_usd_per_instance_hour": price.usd_per_instance_hour,
+        "overrun_usd_per_instance_hour": fallback.usd_per_instance_hour,
+        "storage_usd_per_day": storage,
+        "transition_days": transition_min / 1440.0,
+    }
+    q = {p: _quantile_days(t, p / 100.0) + MARGIN_DAYS for p in (50, 90, 99)}
+
+    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
+    costs = block_costs(t, allowed, **kw)
+    with np.errstate(invalid="ignore"):
+        p_finish = np.mean(t[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
+        exp_cost = np.mean(costs, axis=1)
+        p90_cost = np.array([_quantile_days(c, 0.9) for c in costs])
+    curve = [
+        {
+            "block_days": float(d),
+            "probability_finish": float(pf),
+            "expected_total_cost_usd": float(ec),
+            "p90_total_cost_usd": float(pc),
+        }
+        for d, pf, ec, pc in zip(allowed, p_finish, exp_cost, p90_cost, strict=True)
+    ]
+    ok = p_finish >= 1.0 - risk - 1e-12
+    notes: list[str] = []
+    if ok.any():
+        k = int(np.argmin(np.where(ok, exp_cost, np.inf)))
+        cheapest = (float(allowed[k]), float(exp_cost[k]), float(p_finish[k]))
+    else:
+        cheapest = (math.nan, math.nan, math.nan)
+        notes.append(
+            f"no Capacity Block of at most {pr.CAPACITY_BLOCK_MAX_DAYS} days finishes with "
+            f"probability {1 - risk:.0%}: the run needs several blocks or an extension"
+        )
+    if block_days is None:
+        if math.isfinite(cheapest[0]):
+            chosen = cheapest[0]
+        else:
+            p90 = pr.purchasable_block_days(q[90])
+            chosen = float(p90) if math.isfinite(p90) else float(pr.CAPACITY_BLOCK_MAX_DAYS)
+    else:
+        chosen = float(block_days)
+    c = block_costs(t, [chosen], **kw)[0]
+    block_cost = chosen * 24.0 * instances * price.usd_per_instance_hour
+    usable = chosen - MARGIN_DAYS
+    with np.errstate(invalid="ignore"):
+        over = t > usable
+        overrun = np.where(over, t - usable + kw["transition_days"], 0.0)
+        wall = t + np.where(over, kw["transition_days"], 0.0)
+    blocks = pr.capacity_blocks_needed(instances)
+    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+        notes.append(
+            f"{instances:,} instances need {blocks} blocks of at most "
+            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
+            " instances across an account's blocks unless the limit is raised"
+        )
+    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
+        notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
+    unfinished = int(np.sum(~np.isfinite(t)))
+    if unfinished:
+        notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
+    finite = t[np.isfinite(t)]
+    return BlockPlan(
+        scenario_name=scenario.name,
+        trials=int(trials),
+        seed=int(seed),
+        risk=float(risk),
+        compute_days=compute_days,
+        time_to_finish_days=t,
+        total_cost_usd=c,
+        block_days_p50=q[50],
+        block_days_p90=q[90],
+        block_days_p99=q[99],
+        block_days=chosen,
+        block_days_purchasable=float(pr.purchasable_block_days(chosen)),
+        probability_finish_within_block=float(np.mean(t + MARGIN_DAYS <= chosen)),
+        block_cost_usd=block_cost,
+        expected_overrun_cost_usd=float(
+            np.mean(overrun * 24.0 * instances * fallback.usd_per_instance_hour)
+        ),
+        expected_storage_cost_usd=float(np.mean(storage * wall)),
+        expected_total_cost_usd=float(np.mean(c)),
+        p90_total_cost_usd=_quantile_days(c, 0.9),
+        cheapest_block_days=cheapest[0],
+        cheapest_block_expected_total_cost_usd=cheapest[1],
+        cheapest_block_probability_finish=cheapest[2],
+        time_to_finish_mean_days=float(np.mean(finite)) if finite.size else math.nan,
+        unfinished_trials=unfinished,
+        capacity_blocks_needed=blocks,
+        capacity_block_instances=instances,
+        block_price=price,
+        overrun_price=fallback,
+        storage_usd_per_day=storage,
+        transition_minutes=transition_min,
+        curve=curve,
+        notes=notes,
+    )
+
+
+# --------------------------------------------------------------------------- budgets
+#: Models shown side by side (custom only when it is the scenario's own).
+BUDGET_MODELS: tuple[PricingModel, ...] = (
+    PricingModel.ON_DEMAND,
+    PricingModel.SAVINGS_PLAN_1Y,
+    PricingModel.SAVINGS_PLAN_3Y,
+    PricingModel.CAPACITY_BLOCK,
+    PricingModel.SPOT,
+    PricingModel.HYPERPOD,
+)
+
+
+def _model_scenario(scenario: Scenario, model: PricingModel) -> Scenario:
+    if PricingModel(scenario["pricing.model"]) is model:
+        return scenario
+    return scenario.replace(
+        {
+            "pricing.model": model.value,
+            "pricing.usd_per_instance_hour": None,
+            "pricing.price_source": None,
+            "pricing.price_as_of": None,
+        }
+    )
+
+
+def budget_by_pricing_model(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    prices: Mapping[str, float] | None = None,
+) -> list[dict[str, Any]]:
+    """The expected run's bill under each pricing model, side by side.
+
+    One row per model: its rate (the scenario's own for its own model, else the public price;
+    a row without one says so), effective rate, cost per day and per month, time to train, the
+    whole bill of the run (``total_cost_to_train_usd``: instances and storage), and what
+    failures and checkpoints cost.  For the per-hour models that is the paid
+    time that does not advance training, (T − T_ff)·cluster/day.  Under a Capacity Block the
+    hours are paid already: the loss is the extra block days, (D(T) − D(T_ff))·24·n·p with D(x)
+    the shortest purchasable block for x + 30 min (the expected run, not a risk level: see
+    :func:`plan_capacity_block`).  Spot rows include the Spot interruptions (time to train
+    grows).  ``prices`` maps a model's value to a rate entered for this comparison only
+    (e.g. your Savings Plan quote); it replaces the public price of that model.
+    """
+    cat = catalog if catalog is not None else load_catalog()
+    entered = {}
+    for key, value in (prices or {}).items():
+        try:
+            model = PricingModel(key)
+        except ValueError:
+            raise ValidationError(
+                "--price",
+                f"{key[:40]!r} is not a pricing model; allowed: "
+                + ", ".join(m.value for m in PricingModel),
+            ) from None
+        if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
+            raise ValidationError(
+                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
+            )
+        entered[model] = float(value)
+    inst = _instance(scenario, cat)
+    models = list(BUDGET_MODELS)
+    own = PricingModel(scenario["pricing.model"])
+    for extra in (own, *entered):
+        if extra not in models:
+            models.append(extra)
+    rows: list[dict[str, Any]] = []
+    instances = int(scenario["cluster.nodes"]) + int(scenario["cluster.spare_nodes"])
+    for model in models:
+        terms = pr.TERMS[model]
+        row: dict[str, Any] = {
+            "pricing_model": model.value,
+            "label": terms.label,
+            "own": model is own,
+            "commitment": terms.commitment,
+            "upfront": terms.upfront,
+            "idle_paid": terms.idle_paid,
+            "available": True,
+            "reason": "",
+        }
+        sc = _model_scenario(scenario, model)
+        try:
+            if model in entered:
+                price = pr.Price(
+                    entered[model], "entered for this comparison", "not stated", "user", model.value
+                )
+            else:
+                price = pr.price_in_force(sc, inst)
+        except ValidationError as exc:
+            rows.append({**row, "available": False, "reason": exc.message})
+            continue
+        m = evaluate_arrays(resolve_inputs(sc, cat, price=price))
+        days = _float(m["time_to_train_days"])
+        ff_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+        row.update(
+            usd_per_instance_hour=price.usd_per_instance_hour,
+            usd_per_instance_hour_effective=_float(m["usd_per_instance_hour_effective"]),
+            cluster_usd_per_day=_float(m["cluster_usd_per_day"]),
+            total_usd_per_day=_float(m["total_usd_per_day"]),
+            total_usd_per_month=_float(m["total_usd_per_month"]),
+            goodput=_float(m["goodput"]),
+            time_to_train_days=days,
+            price_source=price.source,
+            price_as_of=price.as_of,
+            block_days=math.nan,
+        )
+        if model is PricingModel.CAPACITY_BLOCK:
+            block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
+            block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
+            per_day = instances * 24.0 * price.usd_per_instance_hour
+            row["block_days"] = block
+            row["total_cost_to_train_usd"] = block * per_day + days * _float(
+                m["storage_usd_per_day"]
+            )
+            row["failures_and_checkpoints_usd"] = (block - block_ff) * per_day
+            if not math.isfinite(block):
+                row["reason"] = (
+                    f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
+                )
+        else:
+            row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
+            row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(
+                m["cluster_usd_per_day"]
+            )
+        rows.append(row)
+    return rows

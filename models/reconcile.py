@@ -1,0 +1,668 @@
+"""From a measured run to fitted parameters, a fitted scenario and predicted-vs-measured.
+
+:func:`reconcile` takes a parsed timeline (:mod:`models.timeline`), measures it, fits the
+scenario fields the run can tell, evaluates the fitted scenario with the analytic model
+(:func:`models.evaluate.evaluate`) and the Monte Carlo simulator
+(:func:`models.montecarlo.simulate`), and sets the measured badput buckets against the
+model's loss components.  Definitions and the mapping: ``docs/timeline.md``.
+
+Fitted from the run (all means; spread as 10th/50th/90th percentiles):
+
+* **failure rate per node-day** = failure incidents (failures at distinct times) ÷
+  (nodes × wall days), with an exact Poisson (Garwood 1936) interval
+  (:func:`models.fitting.poisson_rate_ci`).  Wall days, not compute days: in Daly's model,
+  which the analytic goodput implements, failures strike during saves and recoveries too.
+* **save seconds**: complete blocking saves (``checkpoint_start`` → ``checkpoint_end``).
+* **restore seconds**: complete restores (``restore_start`` → ``restore_end``).
+* **recovery minutes**: from the last failure before each restore to ``restore_start``
+  (detection + replacement + restart; a failure during a recovery starts it over, as in
+  Daly's model, so only the last one's time is a complete recovery).
+* **step seconds**: every step execution.
+* **checkpoint interval**: the time from a ``checkpoint_end`` (or ``restore_end``) to the
+  next ``checkpoint_start`` with no failure in between (compute time between saves, the
+  model's τ); without such a pair, steps between saved step numbers × step time.
+
+Into the scenario (``checkpoint.strategy = durable_only``, ``timings = measured``,
+``save_mode = sync``, one kind of save and restore as in the timeline): the node count, the
+failure rate (``reliability.weibull_shape = 1``: the timeline gives job-level failures, fitted
+as exponential), save and restore times, the interval, ``network.fabric_events_per_day = 0``
+(fabric aborts are among the timeline's failures), and the recovery time: detection,
+replacement, hot-spare swap and restart are scaled by one factor so that the model's
+expected detection + replacement + restart equals the measured mean (their split is the base
+scenario's; the timeline cannot tell them apart).  ``simulation.recovery_spread`` is the
+measured coefficient of variation of recovery times.  Everything else (instance, price,
+workload, spares) comes from the base scenario.  The measured step time is reported, not
+written: no scenario field holds it (the workload fields set the model's step time).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from .catalog import Instance
+from .errors import ValidationError
+from .evaluate import Comparison, Evaluation, compare, evaluate
+from .fields import FIELDS
+from .fitting import poisson_rate_ci
+from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
+from .outputs import LOSS_COMPONENTS
+from .scenario import Scenario
+from .timeline import BUCKETS, RunMeasurement, Timeline, measure
+
+#: Measured badput bucket -> the analytic model's loss components it is compared with.
+BUCKET_COMPONENTS: dict[str, tuple[str, ...]] = {
+    "checkpoint_save": ("checkpoint_save",),
+    "restore": ("restore",),
+    "recovery": ("detection", "replacement", "restart", "spot_notice", "corrupt_checkpoint"),
+    "rework": ("rework", "fallback_rework", "sdc_rollback"),
+    # slower steps (warm-up, stragglers, feature overheads) and stalls: not failure time
+    "other": ("fabric_stall", "warmup", "straggler", "resilience_overhead"),
+}
+BUCKET_LABELS: dict[str, str] = {
+    "checkpoint_save": "Checkpoint saves",
+    "restore": "Restores",
+    "recovery": "Recovery (failure to restore)",
+    "rework": "Rework",
+    "other": "Other",
+}
+assert set(BUCKET_COMPONENTS) == set(BUCKETS)
+assert {c for cs in BUCKET_COMPONENTS.values() for c in cs} == set(LOSS_COMPONENTS)
+
+RECOVERY_FIELDS = (
+    "recovery.detection_minutes",
+    "recovery.replacement_minutes",
+    "recovery.hot_spare_swap_minutes",
+    "recovery.restart_minutes",
+)
+MAX_NODES = int(FIELDS["cluster.nodes"].max or 200_000)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """A measured sample: count, mean, 10th/50th/90th percentiles and coefficient of variation."""
+
+    count: int
+    mean: float
+    p10: float
+    p50: float
+    p90: float
+    cv: float
+
+
+def summarise(x, scale: float = 1.0) -> Summary | None:
+    """Summary of the sample ``x × scale`` (None when empty).
+
+    >>> summarise([1.0, 2.0, 3.0]).mean
+    2.0
+    """
+    a = np.asarray(x, dtype=float) * scale
+    if a.size == 0:
+        return None
+    mean = float(a.mean())
+    sd = float(a.std(ddof=1)) if a.size > 1 else 0.0
+    p10, p50, p90 = (float(v) for v in np.percentile(a, [10, 50, 90]))
+    return Summary(int(a.size), mean, p10, p50, p90, sd / mean if mean > 0 else 0.0)
+
+
+@dataclass(frozen=True)
+class TimelineFit:
+    """Parameters fitted from one run (module docstring).  None where the run cannot tell."""
+
+    nodes: int
+    nodes_source: str
+    confidence: float
+    failures: int
+    incidents: int
+    node_days: float
+    failure_rate_per_node_day: float
+    failure_rate_per_node_day_lo: float
+    failure_rate_per_node_day_hi: float
+    save: Summary | None  # seconds
+    restore: Summary | None  # seconds
+    recovery: Summary | None  # minutes
+    step: Summary | None  # seconds
+    checkpoint_interval_minutes: float | None
+
+
+def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
+    """``nodes`` as an int in [1, cluster.nodes max], else ValidationError naming ``flag``."""
+    if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
+        raise ValidationError(flag, f"{nodes!r} is not a whole number of nodes")
+    if not 1 <= int(nodes) <= MAX_NODES:
+        raise ValidationError(flag, f"{nodes} is out of range (an integer in [1, {MAX_NODES:,}])")
+    return int(nodes)
+
+
+def fit_timeline(
+    m: RunMeasurement, nodes: int, *, nodes_source: str = "--nodes", confidence: float = 0.95
+) -> TimelineFit:
+    """Fit failure rate (with its CI), save, restore, recovery and step times and the
+    checkpoint interval from a measured run (methods in the module docstring).
+
+    Parameters
+    ----------
+    m : the measured run (:func:`models.timeline.measure`).
+    nodes : nodes the job ran on [nodes].
+    nodes_source : where ``nodes`` came from (reported).
+    confidence : two-sided level of the failure-rate interval.
+    """
+    n = check_nodes(nodes)
+    if not 0.5 <= confidence < 1.0:
+        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
+    node_days = n * m.span_days
+    k = m.incidents
+    lo, hi = poisson_rate_ci(k, node_days, confidence)
+    step = summarise(m.step_seconds)
+    interval = None
+    if m.checkpoint_gap_seconds.size:
+        interval = float(m.checkpoint_gap_seconds.mean()) / 60.0
+    elif step is not None:
+        saved = m.checkpoint_steps[m.checkpoint_steps >= 0]
+        diffs = np.diff(saved)
+        diffs = diffs[diffs > 0]
+        if diffs.size:
+            interval = float(np.median(diffs)) * step.mean / 60.0
+    return TimelineFit(
+        nodes=n,
+        nodes_source=nodes_source,
+        confidence=confidence,
+        failures=m.failures,
+        incidents=k,
+        node_days=node_days,
+        failure_rate_per_node_day=k / node_days,
+        failure_rate_per_node_day_lo=float(lo),
+        failure_rate_per_node_day_hi=float(hi),
+        save=summarise(m.save_seconds),
+        restore=summarise(m.restore_seconds),
+        recovery=summarise(m.recovery_seconds, 1.0 / 60.0),
+        step=step,
+        checkpoint_interval_minutes=interval,
+    )
+
+
+def _in_range(key: str, value: float) -> bool:
+    f = FIELDS[key]
+    return (f.min is None or value >= f.min) and (f.max is None or value <= f.max)
+
+
+def fitted_scenario(
+    fit: TimelineFit,
+    base: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    *,
+    name: str | None = None,
+) -> tuple[Scenario, dict[str, Any], list[str]]:
+    """The base scenario with every field the run can tell replaced (module docstring).
+
+    Returns ``(scenario, {field: value} changed, notes)``; a note names each field that
+    could not be fitted (it keeps the base scenario's value) and why.
+    """
+    notes: list[str] = []
+    updates: dict[str, Any] = {
+        "cluster.nodes": fit.nodes,
+        "reliability.weibull_shape": 1.0,
+        "network.fabric_events_per_day": 0.0,
+        "checkpoint.strategy": "durable_only",
+        "checkpoint.timings": "measured",
+        "checkpoint.save_mode": "sync",
+    }
+
+    def put(key: str, value: float | None, what: str, why_missing: str) -> None:
+        if value is None:
+            notes.append(f"{key}: {why_missing}; the base scenario's value is used")
+        elif not _in_range(key, value):
+            notes.append(
+                f"{key}: the fitted {what} {value:.6g} is out of range "
+                f"({FIELDS[key].allowed()}); the base scenario's value is used"
+            )
+        else:
+            updates[key] = float(value)
+
+    put(
+        "reliability.node_failure_rate_per_day",
+        fit.failure_rate_per_node_day,
+        "failure rate",
+        "",
+    )
+    put(
+        "checkpoint.save_seconds",
+        fit.save.mean if fit.save else None,
+        "save time",
+        "no complete checkpoint save in the run",
+    )
+    put(
+        "recovery.restore_minutes",
+        fit.restore.mean / 60.0 if fit.restore else None,
+        "restore time",
+        "no complete restore in the run",
+    )
+    put(
+        "checkpoint.interval_minutes",
+        fit.checkpoint_interval_minutes,
+        "checkpoint interval",
+        "no two checkpoints (or a restore and a checkpoint) without a failure between them",
+    )
+    interim = base.replace(updates)
+    if fit.recovery is None:
+        notes.append(
+            "recovery.*_minutes: no failure followed by a restore in the run; "
+            "the base scenario's values are used"
+        )
+    else:
+        ev = evaluate(interim, catalog)
+        model = (
+            interim["recovery.detection_minutes"]
+            + ev["replacement_minutes_expected"]
+            + interim["recovery.restart_minutes"]
+        )
+        target = fit.recovery.mean
+        if model > 0 and math.isclose(target, model, rel_tol=1e-9):
+            scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
+        elif model > 0:
+            scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
+        else:
+            scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
+            scaled["recovery.restart_minutes"] = target
+        bad = [k for k, v in scaled.items() if not _in_range(k, v)]
+        if bad:
+            notes.append(
+                f"{bad[0]}: scaling the recovery times to the measured {target:.4g} min puts "
+                f"it out of range ({FIELDS[bad[0]].allowed()}); the base scenario's values "
+                "are used"
+            )
+        else:
+            updates.update(scaled)
+        put(
+            "simulation.recovery_spread",
+            fit.recovery.cv,
+            "recovery coefficient of variation",
+            "",
+        )
+    meta = {"name": (name or "Fitted to a run")[:200]}
+    meta["description"] = _description(fit)
+    scenario = base.replace(updates, **meta)
+    changed = {k: v for k, v in updates.items() if base[k] != scenario[k]}
+    return scenario, changed, notes
+
+
+def _description(fit: TimelineFit) -> str:
+    parts = [
+        f"Fitted by goodput reconcile: {fit.nodes:,} nodes, {fit.node_days / fit.nodes:.2f} "
+        f"days, {fit.incidents} failure incidents "
+        f"({100 * fit.failure_rate_per_node_day:.4f}% per node-day)"
+    ]
+    if fit.save:
+        parts.append(f"save {fit.save.mean:.1f} s")
+    if fit.restore:
+        parts.append(f"restore {fit.restore.mean:.1f} s")
+    if fit.recovery:
+        parts.append(f"recovery {fit.recovery.mean:.2f} min")
+    if fit.checkpoint_interval_minutes is not None:
+        parts.append(f"interval {fit.checkpoint_interval_minutes:.1f} min")
+    if fit.step:
+        parts.append(f"measured step {fit.step.mean:.3f} s (not a scenario field)")
+    return "; ".join(parts) + "."
+
+
+# --------------------------------------------------------------------------- reconcile
+def predicted_bucket_hours(ev: Evaluation, days: float) -> dict[str, float]:
+    """An evaluation's loss per measured bucket over ``days`` of wall time [h].
+
+    hours(bucket) = Σ loss_<component>_minutes_per_day × days / 60 over the bucket's
+    components in :data:`BUCKET_COMPONENTS`.
+    """
+    return {
+        b: sum(ev.metrics[f"loss_{c}_minutes_per_day"] for c in comps) * days / 60.0
+        for b, comps in BUCKET_COMPONENTS.items()
+    }
+
+
+@dataclass(frozen=True)
+class WhatIf:
+    """The run under a scenario change: the fitted scenario with ``--set`` overrides."""
+
+    sets: tuple[str, ...]
+    comparison: Comparison
+    measured_goodput: float
+    span_days: float
+
+    @property
+    def scenario(self) -> Scenario:
+        return self.comparison.candidate.scenario
+
+    @property
+    def predicted_goodput(self) -> float:
+        return self.comparison.candidate["goodput"]
+
+    @property
+    def goodput_delta(self) -> float:
+        return self.comparison.goodput_delta
+
+    @property
+    def estimated_goodput(self) -> float:
+        """This run's measured goodput plus the modelled change [fraction]."""
+        return self.measured_goodput + self.goodput_delta
+
+    @property
+    def savings_usd_per_day(self) -> float:
+        return self.comparison.savings_usd_per_day
+
+    @property
+    def run_savings_usd(self) -> float:
+        """Savings per day × the run's length [USD]."""
+        return self.savings_usd_per_day * self.span_days
+
+
+@dataclass(frozen=True)
+class Reconciliation:
+    """A run measured, fitted and predicted (:func:`reconcile`)."""
+
+    source: str
+    timeline_format: str
+    timeline_rows: int
+    timeline_ignored_rows: int
+    measurement: RunMeasurement
+    fit: TimelineFit
+    base: Scenario
+    fitted: Scenario
+    overrides: dict[str, Any]
+    notes: tuple[str, ...]
+    evaluation: Evaluation
+    simulation: SimulationResult | None
+    seed: int
+    what_if: WhatIf | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    # ---- figures
+    @property
+    def measured_goodput(self) -> float:
+        return self.measurement.goodput
+
+    @property
+    def predicted_goodput(self) -> float:
+        return self.evaluation["goodput"]
+
+    @property
+    def usd_per_run_hour(self) -> float:
+        """What one hour of the job costs: nodes × price per instance-hour [USD/h]."""
+        return self.fit.nodes * self.evaluation.price.usd_per_instance_hour
+
+    def predicted_hours(self, ev: Evaluation | None = None) -> dict[str, float]:
+        """The model's loss per bucket over this run's length [h]."""
+        return predicted_bucket_hours(ev or self.evaluation, self.measurement.span_days)
+
+    def bucket_rows(self) -> list[dict[str, Any]]:
+        """One row per badput bucket: measured and predicted hours, shares and dollars."""
+        wall_h = self.measurement.wall_seconds / 3600.0
+        pred = self.predicted_hours()
+        what = self.predicted_hours(self.what_if.comparison.candidate) if self.what_if else None
+        usd = self.usd_per_run_hour
+        rows = []
+        for b in BUCKETS:
+            mh = self.measurement.bucket_seconds[b] / 3600.0
+            row = {
+                "bucket": b,
+                "bucket_label": BUCKET_LABELS[b],
+                "model_components": ", ".join(BUCKET_COMPONENTS[b]),
+                "measured_hours": mh,
+                "predicted_hours": pred[b],
+                "measured_fraction": mh / wall_h,
+                "predicted_fraction": pred[b] / wall_h,
+                "measured_usd": mh * usd,
+                "predicted_usd": pred[b] * usd,
+            }
+            if what is not None:
+                row["what_if_hours"] = what[b]
+            rows.append(row)
+        return rows
+
+    def to_json_dict(self) -> dict[str, Any]:
+        """One JSON-able object (the ``goodput reconcile --json`` contract)."""
+        m, f, sim = self.measurement, self.fit, self.simulation
+        wall_h = m.wall_seconds / 3600.0
+        prod_h = m.bucket_seconds["productive"] / 3600.0
+        usd = self.usd_per_run_hour
+        price = self.evaluation.price
+        out: dict[str, Any] = {
+            "timeline_source": self.source,
+            "timeline_format": self.timeline_format,
+            "timeline_rows": self.timeline_rows,
+            "timeline_ignored_rows": self.timeline_ignored_rows,
+            "run_start": _iso(m.start_s),
+            "run_end": _iso(m.end_s),
+            "run_days": m.span_days,
+            "run_nodes": f.nodes,
+            "run_nodes_source": f.nodes_source,
+            "measured_goodput": m.goodput,
+            "predicted_goodput": self.predicted_goodput,
+            "predicted_goodput_p5": sim.goodput_percentile(5) if sim else None,
+            "predicted_goodput_p95": sim.goodput_percentile(95) if sim else None,
+            "predicted_goodput_mc_mean": sim.goodput_mean if sim else None,
+            "prediction_minus_measured": self.predicted_goodput - m.goodput,
+            "monte_carlo_trials": sim.trials if sim else 0,
+            "monte_carlo_seed": self.seed,
+            "run_wall_hours": wall_h,
+            "run_productive_hours": prod_h,
+            "run_badput_hours": wall_h - prod_h,
+            "run_cost_usd": wall_h * usd,
+            "run_badput_usd": (wall_h - prod_h) * usd,
+            "usd_per_instance_hour": price.usd_per_instance_hour,
+            "price_source": price.source,
+            "price_as_of": price.as_of,
+            "failure_events": f.failures,
+            "failure_incidents": f.incidents,
+            "buckets": {
+                r["bucket"]: {k: v for k, v in r.items() if k != "bucket"}
+                for r in self.bucket_rows()
+            },
+            "fitted": _fitted_json(f),
+            "not_fitted": list(self.notes),
+            "scenario_overrides": scenario_overrides(self.overrides),
+            "what_if": None,
+        }
+        if self.what_if is not None:
+            w = self.what_if
+            out["what_if"] = {
+                "what_if_set": list(w.sets),
+                "predicted_goodput": w.predicted_goodput,
+                "goodput_delta": w.goodput_delta,
+                "estimated_goodput": w.estimated_goodput,
+                "savings_usd_per_day": w.savings_usd_per_day,
+                "run_savings_usd": w.run_savings_usd,
+            }
+        return _clean(out)
+
+    def goodput_over_time(self) -> dict[str, np.ndarray]:
+        """Measured cumulative goodput and the Monte Carlo bands on the simulation's grid.
+
+        Keys: ``hours`` (elapsed), ``measured``, ``p5``, ``p25``, ``p50``, ``p75``, ``p95``;
+        only ``hours`` and ``measured`` when the run was too short to simulate.
+        """
+        sim = self.simulation
+        if sim is None:
+            hours, measured = self.measurement.goodput_over_time()
+            return {"hours": hours, "measured": measured}
+        hours = sim.grid_days[1:] * 24.0
+        _, measured = self.measurement.goodput_over_time(sim.grid_days.size)
+        out = {"hours": hours, "measured": measured}
+        for q, band in sim.goodput_bands.items():
+            out[f"p{q}"] = np.asarray(band, dtype=float)
+        return out
+
+
+def _summary_json(prefix: str, unit: str, s: Summary | None) -> dict[str, Any]:
+    if s is None:
+        return {
+            f"{prefix}_p10_{unit}": None,
+            f"{prefix}_p50_{unit}": None,
+            f"{prefix}_p90_{unit}": None,
+        }
+    return {
+        f"{prefix}_p10_{unit}": s.p10,
+        f"{prefix}_p50_{unit}": s.p50,
+        f"{prefix}_p90_{unit}": s.p90,
+    }
+
+
+def _fitted_json(f: TimelineFit) -> dict[str, Any]:
+    return {
+        "failure_rate_per_node_day": f.failure_rate_per_node_day,
+        "failure_rate_per_node_day_lo": f.failure_rate_per_node_day_lo,
+        "failure_rate_per_node_day_hi": f.failure_rate_per_node_day_hi,
+        "confidence_level": f.confidence,
+        "save_seconds": f.save.mean if f.save else None,
+        "restore_seconds": f.restore.mean if f.restore else None,
+        "recovery_minutes": f.recovery.mean if f.recovery else None,
+        "step_seconds": f.step.mean if f.step else None,
+        "checkpoint_interval_minutes": f.checkpoint_interval_minutes,
+        "recovery_spread": f.recovery.cv if f.recovery else None,
+        "saves_measured": f.save.count if f.save else 0,
+        "restores_measured": f.restore.count if f.restore else 0,
+        "recoveries_measured": f.recovery.count if f.recovery else 0,
+        "steps_measured": f.step.count if f.step else 0,
+        **_summary_json("save", "seconds", f.save),
+        **_summary_json("restore", "seconds", f.restore),
+        **_summary_json("recovery", "minutes", f.recovery),
+        **_summary_json("step", "seconds", f.step),
+    }
+
+
+def scenario_overrides(overrides: Mapping[str, Any]) -> list[str]:
+    """``--set`` strings of the fitted fields (``goodput evaluate BASE --set ...``)."""
+    out = []
+    for key, value in overrides.items():
+        text = f"{value:.6g}" if isinstance(value, float) else str(value)
+        out.append(f"{key}={text}")
+    return out
+
+
+def _iso(seconds: float) -> str:
+    return (
+        datetime.fromtimestamp(seconds, UTC)
+        .isoformat(timespec="milliseconds")
+        .replace("+00:00", "Z")
+    )
+
+
+def _clean(obj: Any) -> Any:
+    """Plain JSON: numpy scalars to Python numbers, NaN/inf to None."""
+    if isinstance(obj, dict):
+        return {k: _clean(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_clean(v) for v in obj]
+    if isinstance(obj, bool | np.bool_):
+        return bool(obj)
+    if isinstance(obj, int | np.integer):
+        return int(obj)
+    if isinstance(obj, float | np.floating):
+        x = float(obj)
+        return x if math.isfinite(x) else None
+    return obj
+
+
+def reconcile(
+    timeline: Timeline,
+    base: Scenario | None = None,
+    *,
+    nodes: int | None = None,
+    sets: list[str] | tuple[str, ...] | None = None,
+    trials: int = 1000,
+    seed: int = 0,
+    catalog: Mapping[str, Instance] | None = None,
+    source: str = "timeline",
+    confidence: float = 0.95,
+    grid_points: int = 61,
+    progress=None,
+) -> Reconciliation:
+    """Measure, fit and predict one run.
+
+    Parameters
+    ----------
+    timeline : parsed timeline (:func:`models.timeline.parse_timeline`).
+    base : scenario for everything the run cannot tell (instance, price, workload, spares);
+        default :meth:`Scenario.default`.
+    nodes : nodes the job ran on [nodes]; default the base scenario's ``cluster.nodes``.
+    sets : ``section.key=value`` changes for the what-if (applied to the fitted scenario).
+    trials, seed : Monte Carlo trials over the run's length and the random seed.
+    progress : passed to the simulator (``progress(done, total)``).
+    """
+    base = base if base is not None else Scenario.default()
+    if nodes is None:
+        n, where = int(base["cluster.nodes"]), "base scenario"
+    else:
+        n, where = check_nodes(nodes), "--nodes"
+    m = measure(timeline)
+    fit = fit_timeline(m, n, nodes_source=where, confidence=confidence)
+    label = f"Fitted to {source}"
+    fitted, changed, notes = fitted_scenario(fit, base, catalog, name=label)
+    ev = evaluate(fitted, catalog)
+    sim = None
+    if m.span_days < MIN_DAYS:
+        notes = (
+            *notes,
+            f"No Monte Carlo band: the run lasted {m.span_days * 24 * 60:.1f} minutes, under "
+            "the simulator's one-hour floor (too short to see failures or checkpoints).",
+        )
+    else:
+        try:
+            check_size(trials, m.span_days)
+        except ValidationError as exc:
+            raise ValidationError(f"--{exc.field}", exc.message) from None
+        sim = simulate(
+            fitted,
+            trials,
+            m.span_days,
+            catalog=catalog,
+            rng=seed,
+            grid_points=grid_points,
+            record_timeline=False,
+            progress=progress,
+        )
+    what_if = None
+    if sets:
+        candidate = fitted.with_overrides(list(sets)).replace(name=f"{label}, what-if")
+        what_if = WhatIf(
+            sets=tuple(sets),
+            comparison=compare(fitted, candidate, catalog),
+            measured_goodput=m.goodput,
+            span_days=m.span_days,
+        )
+    return Reconciliation(
+        source=source,
+        timeline_format=timeline.format,
+        timeline_rows=timeline.rows,
+        timeline_ignored_rows=timeline.ignored_rows,
+        measurement=m,
+        fit=fit,
+        base=base,
+        fitted=fitted,
+        overrides=changed,
+        notes=tuple(notes),
+        evaluation=ev,
+        simulation=sim,
+        seed=seed,
+        what_if=what_if,
+    )
+
+
+__all__ = [
+    "BUCKET_COMPONENTS",
+    "BUCKET_LABELS",
+    "Reconciliation",
+    "Summary",
+    "TimelineFit",
+    "WhatIf",
+    "check_nodes",
+    "fit_timeline",
+    "fitted_scenario",
+    "predicted_bucket_hours",
+    "reconcile",
+    "scenario_overrides",
+    "summarise",
+]

@@ -1,0 +1,974 @@
+"""What each resilience feature is worth: features as transformations of a scenario, and the ladder.
+
+A **feature** (hot spares, in-memory checkpoints, in-process restart ...) is a function from
+one :class:`~models.scenario.Scenario` to another: it changes the fields of the mechanism it
+acts on (:data:`FEATURES`; each entry says which mechanism, what it costs and where its
+figures come from).  Its cost is in the new scenario too — spare nodes are paid
+(``cluster.spare_nodes``), detection compute and replicated state take throughput
+(``resilience.overhead_fraction``), health checks lengthen a replacement — so the evaluation
+of the new scenario already counts it: lost $/day = (1 − goodput) · cluster $/day + spares.
+
+The **ladder** applies features one after the other, from the scenario as given (the
+baseline rung) to the last one.  Every rung *is* a scenario: ``evaluate(rung.scenario)``
+reproduces its figures.  A rung's saving is the previous rung's lost $/day minus its own,
+so the savings add up to the first rung's loss minus the last one's.  Without a given order
+the ladder is built greedily: at each rung the feature that saves the most next.
+
+Feature parameters that depend on *which* failures a feature can handle come from the causes
+(:class:`models.failure_modes.FailureModes`: Llama 3 405B by default, or a fitted failure
+log): in-process restarts only help failures that leave the node healthy, peers only
+restore state that a single-node failure left on a healthy replica, lemon eviction only
+removes the lemons ``goodput fit`` found.  Each rung's failure-related saving is then split
+over the causes the feature acts on, in proportion to their counts.
+
+Formulas and sources of every mechanism: ``docs/resilience.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from . import checkpoint as ck
+from .catalog import Instance, load_catalog
+from .errors import ValidationError
+from .evaluate import evaluate_arrays, resolve_inputs
+from .failure_modes import FailureMode, FailureModes, lemon_rate_factor
+from .fields import FIELDS
+from .outputs import LOSS_COMPONENTS
+from .references import REFERENCES
+from .scenario import Scenario
+
+MINUTES_PER_DAY = 1440.0
+BASELINE = "baseline"
+MAX_SPARES = 200
+
+#: Loss components caused by failures (split over causes); the rest are not failure losses.
+FAILURE_COMPONENTS = (
+    "detection",
+    "replacement",
+    "restart",
+    "restore",
+    "warmup",
+    "rework",
+    "fallback_rework",
+    "corrupt_checkpoint",
+    "sdc_rollback",
+)
+
+
+# --------------------------------------------------------------------------- features
+@dataclass(frozen=True)
+class Param:
+    """One parameter of a feature: its default, where the default comes from, and the
+    values ``--param`` accepts (0 to ``max``; whole numbers when ``integer``)."""
+
+    default: float
+    unit: str
+    basis: str
+    max: float = math.inf
+    integer: bool = False
+
+
+@dataclass(frozen=True)
+class Context:
+    """What the features read besides the scenario: causes, lemon nodes, parameters."""
+
+    modes: FailureModes
+    lemon_failure_share: float = 0.0
+    lemon_node_share: float = 0.0
+    params: Mapping[str, float] = field(default_factory=dict)
+    catalog: Mapping[str, Instance] | None = None
+    tiers: Mapping[str, ck.Tier] | None = None
+
+    def param(self, feature: Feature, name: str) -> float:
+        return float(self.params.get(f"{feature.key}.{name}", feature.params[name].default))
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A resilience feature as a transformation of a scenario.
+
+    ``apply(scenario, context)`` returns the changed field values (``{field key: value}``)
+    and the assumptions they rest on (``[(what, value text, basis)]``).  ``acts_on`` picks
+    the causes whose losses the feature reduces (None: it acts on no failure cause).
+    """
+
+    key: str
+    label: str
+    mechanism: str
+    cost: str
+    references: tuple[str, ...]
+    params: Mapping[str, Param]
+    acts_on_text: str
+    acts_on: Callable[[FailureMode], bool] | None
+    apply: Callable[[Scenario, Context, Feature], tuple[dict[str, Any], list[tuple[str, str, str]]]]
+
+    @property
+    def source(self) -> str:
+        """The feature's sources as one line of citations."""
+        return "; ".join(
+            f"{REFERENCES[r].citation} ({REFERENCES[r].where})" for r in self.references
+        )
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "feature": self.key,
+            "label": self.label,
+            "mechanism": self.mechanism,
+            "cost": self.cost,
+            "acts_on": self.acts_on_text,
+            "parameters": [
+                {"name": f"{self.key}.{n}", "default": p.default, "unit": p.unit, "basis": p.basis}
+                for n, p in self.params.items()
+            ],
+            "references": list(self.references),
+            "source": self.source,
+        }
+
+
+def _min(s: Scenario, key: str, value: float) -> float:
+    """The scenario's value of ``key`` or ``value``, whichever is lower (a feature never
+    makes a stage slower than the scenario already has it)."""
+    return min(float(s[key]), float(value))
+
+
+def _share_text(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _hot_spares(s: Scenario, ctx: Context, f: Feature):
+    want = ctx.params.get("hot_spares.spares")
+    if want is None:
+        from .optimize import recommend_spares  # local: optimize imports evaluate
+
+        inputs = resolve_inputs(s, ctx.catalog, ctx.tiers)
+        want = recommend_spares(inputs, MAX_SPARES).spares
+        basis = (
+            "the count that minimises lost $/day here (models.optimize.recommend_spares, "
+            "M/G/∞ repair pool), at least one"
+        )
+    else:
+        basis = "given"
+    spares = max(int(s["cluster.spare_nodes"]), int(want), 1)
+    return (
+        {"cluster.spare_nodes": spares},
+        [("hot spares", f"{spares} nodes", basis)],
+    )
+
+
+def _health_checks(s: Scenario, ctx: Context, f: Feature):
+    factor = lemon_rate_factor(ctx.lemon_failure_share, ctx.lemon_node_share)
+    check = ctx.param(f, "check_minutes")
+    rate = float(s["reliability.node_failure_rate_per_day"]) * factor
+    return (
+        {
+            "reliability.node_failure_rate_per_day": rate,
+            "recovery.replacement_minutes": float(s["recovery.replacement_minutes"]) + check,
+        },
+        [
+            (
+                "lemon nodes' share of failures",
+                _share_text(ctx.lemon_failure_share),
+                "from `goodput fit` on a failure log (--fit); 0 when none is given",
+            ),
+            (
+                "lemon nodes' share of nodes",
+                _share_text(ctx.lemon_node_share),
+                "from `goodput fit`",
+            ),
+            ("failure rate factor", f"{factor:.4f}", "(1 − L)/(1 − ℓ), models.failure_modes"),
+            ("check on each node joining", f"{check:g} min", f.params["check_minutes"].basis),
+        ],
+    )
+
+
+def _auto_recovery(s: Scenario, ctx: Context, f: Feature):
+    d = _min(s, "recovery.detection_minutes", ctx.param(f, "detection_minutes"))
+    h = _min(s, "recovery.hang_detection_minutes", ctx.param(f, "hang_detection_minutes"))
+    r = _min(s, "recovery.restart_minutes", ctx.param(f, "restart_minutes"))
+    return (
+        {
+            "recovery.detection_minutes": d,
+            "recovery.hang_detection_minutes": h,
+            "recovery.restart_minutes": r,
+        },
+        [
+            ("crash detection", f"{d:g} min", f.params["detection_minutes"].basis),
+            ("hang detection (heartbeat)", f"{h:g} min", f.params["hang_detection_minutes"].basis),
+            ("automatic relaunch", f"{r:g} min", f.params["restart_minutes"].basis),
+        ],
+    )
+
+
+def _memory_checkpoints(s: Scenario, ctx: Context, f: Feature):
+    durable = s["checkpoint.interval_minutes"]
+    if s["checkpoint.strategy"] != "durable_only" or durable == "optimal":
+        durable = s["checkpoint.durable_interval_minutes"]
+    replicas = max(int(s["checkpoint.memory_replicas"]), int(ctx.param(f, "replicas")))
+    return (
+        {
+            "checkpoint.strategy": "memory+durable",
+            "checkpoint.timings": "tier_model",
+            "checkpoint.interval_minutes": "optimal",
+            "checkpoint.durable_interval_minutes": float(durable),
+            "checkpoint.memory_replicas": replicas,
+        },
+        [
+            ("in-memory replicas", str(replicas), f.params["replicas"].basis),
+            (
+                "durable checkpoints",
+                f"every {float(durable):g} min",
+                "the scenario's durable cadence, unchanged",
+            ),
+            (
+                "save and restore times",
+                "tier model",
+                "data/checkpoint_tiers.csv (the measured times describe the durable tier only)",
+            ),
+            ("level-1 interval", "optimal", "Daly's exact optimum for the failures level 1 serves"),
+        ],
+    )
+
+
+def snapshot_seconds(s: Scenario, tiers: Mapping[str, ck.Tier] | None = None) -> float:
+    """Device-to-host snapshot of one checkpoint shard per node through the memory tier [s]:
+    what an asynchronous save blocks training for (data/checkpoint_tiers.csv)."""
+    mem = (tiers if tiers is not None else ck.load_tiers())["memory"]
+    shard = ck.checkpoint_shard_GB(
+        s["workload.params_billion"], s["checkpoint.bytes_per_param"], s["cluster.nodes"]
+    )
+    agg = mem.aggregate_GBps("write")
+    return float(
+        ck.tier_transfer_seconds(
+            shard, s["cluster.nodes"], mem.write_GBps_per_node, agg, mem.fixed_seconds
+        )
+    )
+
+
+def _async_saves(s: Scenario, ctx: Context, f: Feature):
+    changes: dict[str, Any] = {"checkpoint.save_mode": "async"}
+    notes = [("save mode", "asynchronous", "training waits for the device-to-host copy only")]
+    if s["checkpoint.timings"] == "measured":
+        snap = min(float(s["checkpoint.save_seconds"]), snapshot_seconds(s, ctx.tiers))
+        changes["checkpoint.save_seconds"] = round(snap, 3)
+        notes.append(
+            (
+                "blocking save",
+                f"{snap:.2f} s",
+                "shard through the memory tier's device-to-host path (data/checkpoint_tiers.csv)",
+            )
+        )
+    return changes, notes
+
+
+def _in_process(s: Scenario, ctx: Context, f: Feature):
+    share = ctx.modes.in_process_fraction
+    t = ctx.param(f, "restart_minutes")
+    return (
+        {
+            "resilience.in_process_fraction": share,
+            "resilience.in_process_restart_minutes": t,
+        },
+        [
+            (
+                "failures recovered in process",
+                _share_text(share),
+                f"causes that leave the node healthy ({ctx.modes.source})",
+            ),
+            ("in-process restart", f"{t:g} min", f.params["restart_minutes"].basis),
+        ],
+    )
+
+
+def _checkpointless(s: Scenario, ctx: Context, f: Feature):
+    share = ctx.modes.peer_fraction
+    t = ctx.param(f, "transfer_minutes")
+    o = ctx.param(f, "overhead")
+    changes: dict[str, Any] = {
+        "resilience.peer_recovery_fraction": share,
+        "resilience.peer_restore_minutes": t,
+        "resilience.overhead_fraction": _add_overhead(s, o),
+        "checkpoint.interval_minutes": "optimal",
+    }
+    return (
+        changes,
+        [
+            (
+                "failures recovered from peers",
+                _share_text(share),
+                f"single-node causes: a healthy replica holds their state ({ctx.modes.source})",
+            ),
+            ("state transfer from a peer", f"{t:g} min", f.params["transfer_minutes"].basis),
+            ("throughput for the replicated state", _share_text(o), f.params["overhead"].basis),
+            (
+                "checkpoint interval",
+                "optimal",
+                "re-optimised for the failures still restored from checkpoints",
+            ),
+        ],
+    )
+
+
+def _add_overhead(s: Scenario, o: float) -> float:
+    """Overheads compound: (1 − o_total) = (1 − o_now)(1 − o).  Not clamped: a total past
+    the field's range is refused by the scenario's validation, naming the field."""
+    now = float(s["resilience.overhead_fraction"])
+    return 1.0 - (1.0 - now) * (1.0 - o)
+
+
+def _stragglers(s: Scenario, ctx: Context, f: Feature):
+    removed = ctx.param(f, "removed")
+    o = ctx.param(f, "overhead")
+    slow = float(s["resilience.straggler_slowdown"])
+    return (
+        {
+            "resilience.straggler_slowdown": slow * (1.0 - removed),
+            "resilience.overhead_fraction": _add_overhead(s, o),
+        },
+        [
+            (
+                "straggler slowdown in the scenario",
+                _share_text(slow),
+                "resilience.straggler_slowdown (measure it: what-if analysis, arXiv:2505.05713)",
+            ),
+            ("share of it removed", _share_text(removed), f.params["removed"].basis),
+            ("detection compute", _share_text(o), f.params["overhead"].basis),
+        ],
+    )
+
+
+def _sdc_detection(s: Scenario, ctx: Context, f: Feature):
+    delay = _min(s, "resilience.sdc_detection_minutes", ctx.param(f, "delay_minutes"))
+    o = ctx.param(f, "overhead")
+    return (
+        {
+            "resilience.sdc_detection_minutes": delay,
+            "resilience.overhead_fraction": _add_overhead(s, o),
+        },
+        [
+            (
+                "silent data corruption in the scenario",
+                _share_text(float(s["reliability.sdc_fraction"])),
+                f"reliability.sdc_fraction (the causes give {_share_text(ctx.modes.sdc_fraction)})",
+            ),
+            ("detection delay", f"{delay:g} min", f.params["delay_minutes"].basis),
+            ("check compute", _share_text(o), f.params["overhead"].basis),
+        ],
+    )
+
+
+def _elastic(s: Scenario, ctx: Context, f: Feature):
+    share = ctx.modes.elastic_fraction
+    t = ctx.param(f, "reconfigure_minutes")
+    return (
+        {
+            "resilience.elastic_fraction": share,
+            "resilience.elastic_reconfigure_minutes": t,
+        },
+        [
+            (
+                "failures the job runs through degraded",
+                _share_text(share),
+                f"single-node causes: one data-parallel replica dropped ({ctx.modes.source})",
+            ),
+            ("shrink and grow back", f"{t:g} min each", f.params["reconfigure_minutes"].basis),
+        ],
+    )
+
+
+def _validation(s: Scenario, ctx: Context, f: Feature):
+    v = ctx.param(f, "seconds")
+    return (
+        {"checkpoint.validation": "fallback", "checkpoint.validation_seconds": v},
+        [
+            (
+                "corrupt level-1 checkpoints in the scenario",
+                _share_text(float(s["checkpoint.corrupt_fraction"])),
+                "checkpoint.corrupt_fraction",
+            ),
+            ("validation per restore", f"{v:g} s", f.params["seconds"].basis),
+            (
+                "on a corrupt checkpoint",
+                "fall back to the next tier",
+                "instead of the restart loop (Megatron-LM issue 5281)",
+            ),
+        ],
+    )
+
+
+def _all(c: FailureMode) -> bool:
+    return not c.silent
+
+
+ASSUMED = "our assumption (no published figure)"
+
+FEATURES: dict[str, Feature] = {
+    f.key: f
+    for f in (
+        Feature(
+            "hot_spares",
+            "Hot spares",
+            "Idle, paid nodes swap in for a failed one (recovery.hot_spare_swap_minutes) "
+            "instead of waiting for a replacement, while the spare pool is not empty (M/G/∞ "
+            "repair pool).",
+            "The spare nodes, at the cluster's price per node.",
+            ("opt_logbook2022", "kleinrock1975"),
+            {
+                "spares": Param(
+                    math.nan,
+                    "nodes",
+                    "the count that minimises lost $/day",
+                    max=FIELDS["cluster.spare_nodes"].max,
+                    integer=True,
+                )
+            },
+            "failures that need a replacement node",
+            _all,
+            _hot_spares,
+        ),
+        Feature(
+            "health_checks",
+            "Deep health checks and lemon-node eviction",
+            "Nodes whose failure history marks them as lemons (`goodput fit`) are evicted, "
+            "so the other nodes' lower failure rate applies to the whole cluster; every node "
+            "joining after a failure passes a health check first.",
+            "A DCGM level-2 check on each replacement node (hot spares are checked while idle).",
+            ("hyperpod_health_checks", "dcgm_diag", "meta_rsc2025"),
+            {
+                "check_minutes": Param(
+                    2.0, "min", "DCGM diagnostics level 2, 'approximately two minutes'", 1440.0
+                )
+            },
+            "hardware faults that recur on a node",
+            lambda c: c.lemon_prone,
+            _health_checks,
+        ),
+        Feature(
+            "auto_recovery",
+            "Automatic detection and auto-resume",
+            "A launcher notices a crashed process at once and heartbeats notice a hang "
+            "before the collective timeout; the job is relaunched without a person.",
+            "Heartbeat and monitoring processes (negligible compute); a heartbeat set too "
+            "short kills healthy jobs.",
+            ("nvidia_resiliency", "minder2025", "hyperpod_auto_resume"),
+            {
+                "detection_minutes": Param(
+                    1.0,
+                    "min",
+                    "Minder detects faulty machines in 3.6 s; 1 min to abort the job is " + ASSUMED,
+                    1440.0,
+                ),
+                "hang_detection_minutes": Param(
+                    5.0, "min", "NVIDIA resiliency extension rank heartbeat timeout 300 s", 1440.0
+                ),
+                "restart_minutes": Param(5.0, "min", ASSUMED, 1440.0),
+            },
+            "every failure's detection (hangs most)",
+            _all,
+            _auto_recovery,
+        ),
+        Feature(
+            "memory_checkpoints",
+            "In-memory tiered checkpoints",
+            "Frequent checkpoints to CPU memory with copies on peer nodes, restored in "
+            "seconds; the durable tier keeps its cadence and serves failures that lose every "
+            "copy.",
+            "CPU memory for the replicas (checkpoint shard × replicas per node).",
+            ("hyperpod_tiered", "gemini2023"),
+            {
+                "replicas": Param(
+                    2.0,
+                    "copies",
+                    "HyperPod replicates to other nodes; 2 is " + ASSUMED,
+                    max=8,
+                    integer=True,
+                )
+            },
+            "every failure's rework and restore",
+            _all,
+            _memory_checkpoints,
+        ),
+        Feature(
+            "async_saves",
+            "Asynchronous checkpoint saves",
+            "Training waits only for the device-to-host copy; the write to storage goes on "
+            "in the background, so the checkpoint is usable a little later (staleness).",
+            "Host memory for the staging copy; a failure before the write ends loses that "
+            "checkpoint.",
+            ("checkfreq2021", "datastates2024", "nvidia_resiliency"),
+            {},
+            "checkpoint saves (no failure cause)",
+            None,
+            _async_saves,
+        ),
+        Feature(
+            "in_process_restart",
+            "In-process restart",
+            "Failures that leave the node healthy restart inside the running processes: no "
+            "node replacement, no job relaunch (no new container, interpreter or CUDA "
+            "context).",
+            "Restartable training code; no throughput cost.",
+            ("nvidia_resiliency", "hyperpod_checkpointless_blog"),
+            {
+                "restart_minutes": Param(
+                    1.0,
+                    "min",
+                    "HyperPod reports 'sub-minute recovery from process-level failures'",
+                    1440.0,
+                )
+            },
+            "failures that leave the node healthy",
+            lambda c: c.in_process and not c.silent,
+            _in_process,
+        ),
+        Feature(
+            "checkpointless",
+            "Checkpointless peer recovery",
+            "Model and optimizer state is replicated across node groups; after a "
+            "single-node failure the replacement copies it from a healthy replica and "
+            "training resumes from the previous step: no rework, no checkpoint restore.",
+            "A second copy of the optimizer state in accelerator memory and its "
+            "replication traffic.",
+            ("hyperpod_checkpointless", "hyperpod_checkpointless_blog"),
+            {
+                "transfer_minutes": Param(
+                    0.5, "min", "HyperPod: peer state transfer 'happens in seconds'", 1440.0
+                ),
+                "overhead": Param(0.01, "fraction", ASSUMED, max=0.9),
+            },
+            "single-node failures",
+            lambda c: not c.multi_node and not c.silent,
+            _checkpointless,
+        ),
+        Feature(
+            "straggler_mitigation",
+            "Straggler detection and mitigation",
+            "Slow ranks are found by timing their kernels and replaced, removing most of "
+            "the time the job waits for them.",
+            "Profiling compute on every rank.",
+            ("nvidia_resiliency", "lin2025_stragglers"),
+            {
+                "removed": Param(0.8, "fraction", ASSUMED, max=1.0),
+                "overhead": Param(0.001, "fraction", ASSUMED, max=0.9),
+            },
+            "slow ranks (not a failure cause)",
+            None,
+            _stragglers,
+        ),
+        Feature(
+            "sdc_detection",
+            "Silent data corruption detection with rollback",
+            "Periodic checks (re-running a step, loss and gradient monitors) find corruption "
+            "within a check period instead of a day, so the rollback is shallow.",
+            "The checks' compute.",
+            ("llama3_2024", "nemo_resiliency"),
+            {
+                "delay_minutes": Param(60.0, "min", ASSUMED, 525_600.0),
+                "overhead": Param(0.005, "fraction", ASSUMED, max=0.9),
+            },
+            "silent data corruption",
+            lambda c: c.silent,
+            _sdc_detection,
+        ),
+        Feature(
+            "elastic",
+            "Elastic degraded mode",
+            "While a replacement node comes, the job drops the failed node's data-parallel "
+            "replica and keeps training on the rest, then adds it back.",
+            "Two reconfigurations per failure and the dropped replica's share of "
+            "throughput while degraded.",
+            ("hyperpod_elastic",),
+            {"reconfigure_minutes": Param(1.0, "min", ASSUMED, 1440.0)},
+            "single-node failures that wait for a replacement",
+            lambda c: not c.multi_node and not c.silent,
+            _elastic,
+        ),
+        Feature(
+            "checkpoint_validation",
+            "Checkpoint validation with fallback",
+            "Every loaded checkpoint is validated; a corrupt one is skipped for the next "
+            "tier (or the previous checkpoint) instead of sending the job round a restart "
+            "loop.",
+            "Validation time on every restore.",
+            ("megatron_5281", "scr_174"),
+            {"seconds": Param(10.0, "s", ASSUMED, 3600.0)},
+            "every failure's restore",
+            _all,
+            _validation,
+        ),
+    )
+}
+
+
+# --------------------------------------------------------------------------- the ladder
+@dataclass(frozen=True)
+class Rung:
+    """One rung: the scenario with every feature so far, and its figures."""
+
+    feature: str
+    label: str
+    scenario: Scenario
+    metrics: dict[str, float]
+    changes: tuple[tuple[str, Any, Any], ...]
+    assumptions: tuple[tuple[str, str, str], ...]
+    source: str
+    references: tuple[str, ...]
+    delta_goodput_points: float
+    delta_usd_per_day: float
+    savings_by_cause: tuple[dict[str, Any], ...] = ()
+    montecarlo: dict[str, float] | None = None
+
+    @property
+    def goodput(self) -> float:
+        return self.metrics["goodput"]
+
+    @property
+    def lost_usd_per_day(self) -> float:
+        return self.metrics["lost_usd_per_day"]
+
+    def set_arguments(self, base: Scenario) -> list[str]:
+        """``--set section.key=value`` strings that turn ``base`` into this rung."""
+        return [f"{k}={_set_text(v)}" for k, v in self.scenario.values.items() if base[k] != v]
+
+    def to_json_dict(self, base: Scenario) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "feature": self.feature,
+            "label": self.label,
+            "goodput": self.goodput,
+            "lost_usd_per_day": self.lost_usd_per_day,
+            "delta_goodput_points": self.delta_goodput_points,
+            "delta_usd_per_day": self.delta_usd_per_day,
+            "source": self.source,
+            "references": list(self.references),
+            "changes": [{"field": k, "before": b, "after": a} for k, b, a in self.changes],
+            "assumptions": [
+                {"what": w, "value": v, "basis": basis} for w, v, basis in self.assumptions
+            ],
+            "set": self.set_arguments(base),
+            "savings_by_cause": [dict(r) for r in self.savings_by_cause],
+            "cluster_usd_per_day": self.metrics["cluster_usd_per_day"],
+            "spare_usd_per_day": self.metrics["spare_usd_per_day"],
+        }
+        if self.montecarlo is not None:
+            out.update(self.montecarlo)
+        return out
+
+
+def _set_text(v: Any) -> str:
+    if isinstance(v, float):
+        return repr(v)
+    return str(v)
+
+
+@dataclass(frozen=True)
+class Ladder:
+    """The rungs from the baseline to the last feature (see the module docstring)."""
+
+    base: Scenario
+    rungs: tuple[Rung, ...]
+    order: str  # "given" or "recommended"
+    modes: FailureModes
+    trials: int | None = None
+    days: float | None = None
+    seed: int | None = None
+
+    @property
+    def total_delta_usd_per_day(self) -> float:
+        return self.rungs[0].lost_usd_per_day - self.rungs[-1].lost_usd_per_day
+
+    @property
+    def total_delta_goodput_points(self) -> float:
+        return 100.0 * (self.rungs[-1].goodput - self.rungs[0].goodput)
+
+    @property
+    def recommended_features(self) -> list[str]:
+        """The leading features that each save money (in the recommended order these are
+        the ones worth adopting here; the rest cost more than they save)."""
+        out = []
+        for r in self.rungs[1:]:
+            if r.delta_usd_per_day <= 0:
+                break
+            out.append(r.feature)
+        return out
+
+    def to_json_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "scenario_name": self.base.name,
+            "order": self.order,
+            "features": [r.feature for r in self.rungs[1:]],
+            "rungs": [r.to_json_dict(self.base) for r in self.rungs],
+            "total_delta_usd_per_day": self.total_delta_usd_per_day,
+            "total_delta_goodput_points": self.total_delta_goodput_points,
+            "recommended_features": self.recommended_features,
+            "failure_modes_source": self.modes.source,
+            "feature_catalog": [FEATURES[k].to_json_dict() for k in FEATURES],
+        }
+        if self.trials is not None:
+            out.update(
+                {
+                    "trials": self.trials,
+                    "days": self.days,
+                    "seed": self.seed,
+                    "montecarlo_tolerance": MC_TOLERANCE_TEXT,
+                }
+            )
+        return out
+
+
+def _metrics(s: Scenario, ctx: Context) -> dict[str, float]:
+    arrays = evaluate_arrays(resolve_inputs(s, ctx.catalog, ctx.tiers))
+    return {k: float(np.asarray(v)) for k, v in arrays.items() if np.ndim(v) == 0}
+
+
+def apply_feature(s: Scenario, key: str, ctx: Context) -> tuple[Scenario, list]:
+    """``s`` with feature ``key`` adopted, and the assumptions it rests on."""
+    f = FEATURES[key]
+    changes, notes = f.apply(s, ctx, f)
+    return s.replace(changes), notes
+
+
+def parse_features(text: str | Sequence[str] | None) -> list[str] | None:
+    """Feature keys from ``a,b,c`` (or a list); None for the recommended order.  Unknown or
+    repeated names raise ValidationError naming ``--features`` and the allowed names."""
+    if text is None:
+        return None
+    items = [t.strip() for t in (text.split(",") if isinstance(text, str) else text)]
+    items = [t for t in items if t]
+    if not items:
+        raise ValidationError("--features", "is empty; allowed: " + ", ".join(FEATURES))
+    for t in items:
+        if t not in FEATURES:
+            raise ValidationError(
+                "--features", f"{t[:80]!r} is not a feature; allowed: " + ", ".join(FEATURES)
+            )
+    dup = sorted({t for t in items if items.count(t) > 1})
+    if dup:
+        raise ValidationError("--features", "lists " + ", ".join(dup) + " more than once")
+    return items
+
+
+def parse_params(items: Sequence[str] | None) -> dict[str, float]:
+    """``feature.name=value`` strings (``--param``) as a dict, validated against FEATURES."""
+    out: dict[str, float] = {}
+    for item in items or []:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        fkey, _, pname = name.partition(".")
+        if not sep or fkey not in FEATURES or pname not in FEATURES[fkey].params:
+            known = [f"{k}.{p}" for k, f in FEATURES.items() for p in f.params]
+            raise ValidationError(
+                "--param", f"{item[:80]!r} is not FEATURE.PARAM=VALUE; allowed: " + ", ".join(known)
+            )
+        try:
+            value = float(raw)
+        except ValueError:
+            raise ValidationError(f"--param {name}", f"{raw[:80]!r} is not a number") from None
+        p = FEATURES[fkey].params[pname]
+        whole = " whole" if p.integer else ""
+        allowed = f"a{whole} number in [0, {p.max:g}]" + (f" {p.unit}" if p.unit else "")
+        if (
+            not math.isfinite(value)
+            or not 0 <= value <= p.max
+            or (p.integer and value != round(value))
+        ):
+            raise ValidationError(f"--param {name}", f"{raw[:80]!r} is not allowed ({allowed})")
+        out[name] = value
+    return out
+
+
+def _savings_by_cause(
+    feature: Feature, prev: Mapping[str, float], cur: Mapping[str, float], modes: FailureModes
+) -> tuple[dict[str, Any], ...]:
+    """Where a rung's saving comes from: failure losses split over the causes the feature
+    acts on (by count), and the rest (spares, saves, stalls, throughput) as their own lines.
+    The lines add up to the rung's saving."""
+    rows: list[dict[str, Any]] = []
+    failure = sum(
+        prev[f"loss_{c}_usd_per_day"] - cur[f"loss_{c}_usd_per_day"] for c in FAILURE_COMPONENTS
+    )
+    weights = modes.weights(feature.acts_on) if feature.acts_on is not None else {}
+    if not weights:  # acts on no cause: failure losses change only as a side effect
+        weights = modes.weights(lambda c: True)
+    labels = {c.category: c.label for c in modes.causes}
+    for cat, w in weights.items():
+        rows.append({"category": cat, "label": labels[cat], "saving_usd_per_day": failure * w})
+    for comp in LOSS_COMPONENTS:
+        if comp in FAILURE_COMPONENTS:
+            continue
+        d = prev[f"loss_{comp}_usd_per_day"] - cur[f"loss_{comp}_usd_per_day"]
+        if abs(d) >= 0.005:
+            rows.append({"category": comp, "label": LOSS_COMPONENTS[comp], "saving_usd_per_day": d})
+    spares = prev["spare_usd_per_day"] - cur["spare_usd_per_day"]
+    if abs(spares) >= 0.005:
+        rows.append(
+            {"category": "spares", "label": "Hot spare nodes", "saving_usd_per_day": spares}
+        )
+    return tuple(rows)
+
+
+def ladder(
+    scenario: Scenario,
+    features: Sequence[str] | str | None = None,
+    *,
+    modes: FailureModes | None = None,
+    lemon_failure_share: float = 0.0,
+    lemon_node_share: float = 0.0,
+    params: Mapping[str, float] | None = None,
+    trials: int | None = None,
+    days: float = 30.0,
+    seed: int = 0,
+    catalog: Mapping[str, Instance] | None = None,
+) -> Ladder:
+    """The resilience ladder of ``scenario`` (see the module docstring).
+
+    Parameters
+    ----------
+    scenario : the baseline (first rung).
+    features : feature keys in order; None = the recommended order (greedy: at each rung
+        the feature with the largest saving next).
+    modes : the causes features read their shares from (default Llama 3 405B).
+    lemon_failure_share, lemon_node_share : lemon nodes' share of failures and of nodes
+        (:func:`models.failure_modes.lemon_share_from_fit` on a ``goodput fit``).
+    params : feature parameters ``{"feature.param": value}`` overriding the defaults.
+    trials, days, seed : with ``trials``, each rung is also simulated (models.montecarlo;
+        the same seed for every rung, so rung-to-rung differences share their noise).
+    """
+    keys = parse_features(features)
+    cat = catalog if catalog is not None else load_catalog()
+    ctx = Context(
+        modes=modes or FailureModes.llama3(),
+        lemon_failure_share=float(lemon_failure_share),
+        lemon_node_share=float(lemon_node_share),
+        params=dict(params or {}),
+        catalog=cat,
+        tiers=ck.load_tiers(),
+    )
+    lemon_rate_factor(ctx.lemon_failure_share, ctx.lemon_node_share)  # validates
+    base_m = _metrics(scenario, ctx)
+    rungs = [
+        Rung(
+            feature=BASELINE,
+            label=f"Baseline: {scenario.name}",
+            scenario=scenario,
+            metrics=base_m,
+            changes=(),
+            assumptions=(),
+            source="",
+            references=(),
+            delta_goodput_points=0.0,
+            delta_usd_per_day=0.0,
+        )
+    ]
+    remaining = list(keys) if keys is not None else list(FEATURES)
+    while remaining:
+        cur = rungs[-1]
+        if keys is not None:
+            key = remaining[0]
+            nxt, notes = apply_feature(cur.scenario, key, ctx)
+            m = _metrics(nxt, ctx)
+        else:  # greedy: the largest saving next (registry order breaks ties)
+            best = None
+            for k in remaining:
+                s_k, n_k = apply_feature(cur.scenario, k, ctx)
+                m_k = _metrics(s_k, ctx)
+                if best is None or m_k["lost_usd_per_day"] < best[3]["lost_usd_per_day"] - 1e-9:
+                    best = (k, s_k, n_k, m_k)
+            key, nxt, notes, m = best  # type: ignore[misc]
+        remaining.remove(key)
+        f = FEATURES[key]
+        changes = tuple((k, cur.scenario[k], nxt[k]) for k in FIELDS if cur.scenario[k] != nxt[k])
+        rungs.append(
+            Rung(
+                feature=key,
+                label=f.label,
+                scenario=nxt.replace(name=f"{scenario.name} + {key}"),
+                metrics=m,
+                changes=changes,
+                assumptions=tuple(notes),
+                source=f.source,
+                references=f.references,
+                delta_goodput_points=100.0 * (m["goodput"] - cur.metrics["goodput"]),
+                delta_usd_per_day=cur.metrics["lost_usd_per_day"] - m["lost_usd_per_day"],
+                savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes),
+            )
+        )
+    if trials is not None:
+        rungs = [_with_montecarlo(r, trials, days, seed, ctx) for r in rungs]
+    return Ladder(
+        base=scenario,
+        rungs=tuple(rungs),
+        order="given" if keys is not None else "recommended",
+        modes=ctx.modes,
+        trials=trials,
+        days=days if trials is not None else None,
+        seed=seed if trials is not None else None,
+    )
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+#: Monte Carlo vs analytic, per rung: |mean − analytic| ≤ MC_SIGMAS standard errors +
+#: MC_BIAS.  The bias term covers what the analytic model leaves out on purpose: goodput
+#: over a finite window that starts at a fresh checkpoint, failures during one class's
+#: recovery restarting another's (the classes are multiplied, Daly per class), and a
+#: correlated failure drawing several hot spares at once (the M/G/∞ spare model counts one).
+MC_SIGMAS = 4.0
+MC_BIAS = 0.001
+MC_TOLERANCE_TEXT = (
+    f"|simulated mean − analytic goodput| ≤ {MC_SIGMAS:g} standard errors + {MC_BIAS:g} "
+    "(model approximations: finite window, classes multiplied, several spares per "
+    "correlated failure)"
+)
+
+
+def montecarlo_tolerance(stderr: float) -> float:
+    """Allowed |simulated mean − analytic| for a rung [fraction of goodput]."""
+    return MC_SIGMAS * stderr + MC_BIAS
+
+
+def _with_montecarlo(r: Rung, trials: int, days: float, seed: int, ctx: Context) -> Rung:
+    from .montecarlo import check_size, params_from_inputs, simulate_params
+
+    p = params_from_inputs(resolve_inputs(r.scenario, ctx.catalog, ctx.tiers))
+    check_size(trials, days, p)
+    res = simulate_params(p, trials, days, rng=seed, record_timeline=False)
+    g = res.goodput
+    cluster, spare = r.metrics["cluster_usd_per_day"], r.metrics["spare_usd_per_day"]
+    lost = (1.0 - g) * cluster + spare
+    se = res.goodput_stderr
+    mean = float(np.mean(g))
+    mc = {
+        "goodput_mc_mean": mean,
+        "goodput_mc_stderr": se,
+        "goodput_p5": float(np.percentile(g, 5)),
+        "goodput_p95": float(np.percentile(g, 95)),
+        "lost_usd_per_day_p5": float(np.percentile(lost, 5)),
+        "lost_usd_per_day_p95": float(np.percentile(lost, 95)),
+        "montecarlo_within_tolerance": bool(
+            abs(mean - r.goodput) <= montecarlo_tolerance(se if np.isfinite(se) else 0.0)
+        ),
+    }
+    return Rung(**{**r.__dict__, "montecarlo": mc})
+
+
+__all__ = [
+    "BASELINE",
+    "FEATURES",
+    "MC_BIAS",
+    "MC_SIGMAS",
+    "Context",
+    "Feature",
+    "Ladder",
+    "Param",
+    "Rung",
+    "apply_feature",
+    "ladder",
+    "montecarlo_tolerance",
+    "parse_features",
+    "parse_params",
+    "snapshot_seconds",
+]

@@ -1,0 +1,1091 @@
+"""Job timelines: read a training run's event log and measure where its wall time went.
+
+A *timeline* is the list of events of one training job (format in ``docs/timeline.md``):
+CSV, or JSON lines, with ``timestamp`` (ISO 8601; UTC when no zone is given), ``event``
+and, where it applies, ``step`` and ``node_id``.  The events are
+
+========================  ===============================================================
+``job_start``             the job starts (once, first)
+``step_start``            optional: a step begins (else it begins at the previous boundary)
+``step_end``              ``step`` = the global step just completed; after a rollback the
+                          same step numbers appear again
+``checkpoint_start/end``  a blocking save; ``step`` = the step saved
+``failure``               the job stops (``node_id`` when known)
+``restore_start/end``     loading a checkpoint after a failure (or when the job resumes)
+``pause_start/end``       training blocked by something else (evaluation, a data stall)
+``job_end``               the job ends (once, last)
+========================  ===============================================================
+
+:func:`parse_timeline` also reads the records that Google's ``ml-goodput-measurement``
+``GoodputRecorder`` writes (JSON lines with ``job_start_time``, ``step_count`` +
+``step_start_time``, ``job_end_time`` ...; :func:`recorder_events` turns them into the
+events above).
+
+:func:`measure` replays the events and splits the wall time ``job_end − job_start`` into
+productive time and five badput buckets:
+
+* **productive**: the durations of the step executions whose work survived to the end:
+  the last execution of each step number, as long as no later rollback went back past it
+  (an execution of step k survives when every later execution is of a step after k).
+  A step runs from the previous
+  ``step_end``, ``checkpoint_end``, ``restore_end``, ``job_start`` (or its own
+  ``step_start``) to its ``step_end``, minus any pause inside it.
+* **checkpoint_save**: ``checkpoint_start`` → ``checkpoint_end`` (or the failure that cut it).
+* **restore**: ``restore_start`` → ``restore_end`` (or the failure that cut it).
+* **recovery**: ``failure`` → ``restore_start`` (detection, replacement and restart).
+* **rework**: step executions later redone, partial steps cut by a failure, and steps done
+  after the last checkpoint when the job ends without recovering from a failure.
+* **other**: everything else: pauses, gaps between a ``step_end`` and a ``checkpoint_start``,
+  start-up before the first step, a partial step at ``job_end``.
+
+The buckets add up to the wall time exactly.  Measured goodput = productive / wall time.
+Every problem raises :class:`models.errors.ValidationError` naming the row (the line in
+the file) and the column.  Parsing uses the standard library and numpy only.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import zlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+import numpy as np
+
+from .errors import ValidationError
+
+#: Largest timeline accepted, in bytes of text (after gzip decompression).
+MAX_TIMELINE_BYTES = 64 * 1024 * 1024
+#: Most data rows accepted (a year of 10-second steps is ~3.2 M; two million rows of a
+#: 30-day run at one-second steps parse in a few seconds).
+MAX_TIMELINE_ROWS = 2_000_000
+#: Longest accepted run [days] (the Monte Carlo simulator's horizon limit).
+MAX_SPAN_DAYS = 3650.0
+#: Largest step number accepted.
+MAX_STEP = 10**15
+#: Longest accepted text in a node id cell.
+MAX_TEXT = 200
+
+EVENTS: tuple[str, ...] = (
+    "job_start",
+    "step_start",
+    "step_end",
+    "checkpoint_start",
+    "checkpoint_end",
+    "failure",
+    "restore_start",
+    "restore_end",
+    "pause_start",
+    "pause_end",
+    "job_end",
+)
+(
+    JOB_START,
+    STEP_START,
+    STEP_END,
+    CHECKPOINT_START,
+    CHECKPOINT_END,
+    FAILURE,
+    RESTORE_START,
+    RESTORE_END,
+    PAUSE_START,
+    PAUSE_END,
+    JOB_END,
+) = range(len(EVENTS))
+EVENT_CODE: dict[str, int] = {name: i for i, name in enumerate(EVENTS)}
+#: Events whose ``step`` cell must hold the step number.
+NEEDS_STEP = frozenset({STEP_START, STEP_END})
+
+#: Canonical column -> accepted header names (or JSON keys) when the user gives no mapping.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "timestamp": ("timestamp", "time", "ts", "datetime", "time_utc"),
+    "event": ("event", "event_type", "event_name", "kind"),
+    "step": ("step", "global_step", "iteration"),
+    "node_id": ("node_id", "node", "host", "hostname", "instance_id"),
+}
+REQUIRED = ("timestamp", "event")
+
+#: Badput buckets in display order (productive time is the rest).
+BUCKETS: tuple[str, ...] = ("checkpoint_save", "restore", "recovery", "rework", "other")
+
+#: Timeline formats :func:`parse_timeline` recognises.
+FORMAT_TIMELINE = "timeline"
+FORMAT_RECORDER = "goodput_recorder"
+
+#: Keys of the records ml-goodput-measurement's GoodputRecorder writes (one time key each).
+RECORDER_TIME_KEYS: tuple[str, ...] = (
+    "job_start_time",
+    "job_end_time",
+    "step_start_time",
+    "tpu_init_start_time",
+    "tpu_init_end_time",
+    "training_prep_start_time",
+    "training_prep_end_time",
+    "data_loading_start_time",
+    "data_loading_end_time",
+    "custom_badput_event_start_time",
+    "custom_badput_event_end_time",
+)
+
+Progress = Callable[[float], None]
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """A parsed timeline: events sorted by time (file order among equal times).
+
+    Attributes
+    ----------
+    time_s : event times [s since 1970-01-01 UTC].
+    event : event codes (index into :data:`EVENTS`).
+    step : step numbers (−1 where the row has none).
+    node_id : node id text per event ("" where none).
+    row : the line of each event in the source file (1-based, as an editor shows it).
+    format : ``"timeline"`` or ``"goodput_recorder"``.
+    columns : canonical column -> header (or key) used; for the recorder format, empty.
+    rows : data rows read; ignored_rows : rows read but not used (recorder records that
+        carry none of the recorder's keys, e.g. checkpoint-manager records).
+    """
+
+    time_s: np.ndarray
+    event: np.ndarray
+    step: np.ndarray
+    node_id: np.ndarray
+    row: np.ndarray
+    format: str = FORMAT_TIMELINE
+    columns: Mapping[str, str] = field(default_factory=dict)
+    rows: int = 0
+    ignored_rows: int = 0
+
+    def __len__(self) -> int:
+        return int(self.time_s.size)
+
+    @property
+    def start_s(self) -> float:
+        return float(self.time_s[0])
+
+    @property
+    def end_s(self) -> float:
+        return float(self.time_s[-1])
+
+    @property
+    def span_days(self) -> float:
+        """Wall time from ``job_start`` to ``job_end`` [day]."""
+        return (self.end_s - self.start_s) / 86_400.0
+
+
+# --------------------------------------------------------------------------- mapping
+def mapping_keys() -> tuple[str, ...]:
+    """What ``--map KEY=NAME`` accepts as KEY: a column or an event name."""
+    return (*COLUMNS, *EVENTS)
+
+
+def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """Parse ``key=name`` strings (the CLI's ``--map``): a canonical column or event name ->
+    the header or event name used in the file.
+
+    >>> parse_mapping(["timestamp=time_utc", "failure=NODE_DOWN"])
+    {'timestamp': 'time_utc', 'failure': 'NODE_DOWN'}
+    """
+    out: dict[str, str] = {}
+    for item in items or ():
+        if not isinstance(item, str) or "=" not in item:
+            raise ValidationError("--map", f"{_short(item)} is not of the form key=name")
+        key, name = (s.strip() for s in item.split("=", 1))
+        if key not in mapping_keys():
+            raise ValidationError(
+                "--map",
+                f"{_short(key)} is not a timeline column or event; allowed: "
+                + ", ".join(mapping_keys()),
+            )
+        if not name:
+            raise ValidationError("--map", f"{key}= needs a name")
+        if len(name) > MAX_TEXT or any(ord(c) < 32 for c in name):
+            raise ValidationError("--map", f"{key}={_short(name)} is not a usable name")
+        out[key] = name
+    return out
+
+
+# --------------------------------------------------------------------------- parsing
+def parse_timeline(
+    data: str | bytes,
+    mapping: Mapping[str, str] | None = None,
+    *,
+    max_bytes: int = MAX_TIMELINE_BYTES,
+    max_rows: int = MAX_TIMELINE_ROWS,
+    progress: Progress | None = None,
+) -> Timeline:
+    """Parse a timeline (CSV or JSON lines, optionally gzip-compressed) into a :class:`Timeline`.
+
+    Parameters
+    ----------
+    data : the file's bytes (UTF-8, a BOM is allowed; gzip is recognised by its magic
+        bytes) or its text.
+    mapping : canonical column or event name -> the name used in this file
+        (:func:`parse_mapping`); columns not mapped are found by the names in :data:`COLUMNS`.
+    max_bytes, max_rows : size caps (text bytes after decompression, data rows).
+    progress : called with the share of rows parsed (0..1) now and then.
+
+    Raises
+    ------
+    ValidationError
+        naming ``row R, column C`` for a bad cell, or ``timeline`` for file-level problems.
+
+    Examples
+    --------
+    >>> tl = parse_timeline(
+    ...     "timestamp,event,step\\n2024-01-01T00:00:00Z,job_start,\\n"
+    ...     "2024-01-01T00:00:10Z,step_end,1\\n2024-01-01T00:00:20Z,step_end,2\\n"
+    ...     "2024-01-01T00:00:25Z,job_end,\\n"
+    ... )
+    >>> len(tl), tl.end_s - tl.start_s
+    (4, 25.0)
+    """
+    mapping = dict(mapping or {})
+    for key in mapping:
+        if key not in mapping_keys():
+            raise ValidationError(
+                "column mapping",
+                f"{_short(key)} is not a timeline column or event; allowed: "
+                + ", ".join(mapping_keys()),
+            )
+    text = _decode(data, max_bytes)
+    lines = text.splitlines(keepends=True)
+    first = 0
+    while first < len(lines) and (not lines[first].strip() or lines[first].lstrip()[:1] == "#"):
+        first += 1
+    if first >= len(lines):
+        raise ValidationError("timeline", "is empty (expected a header row or JSON lines)")
+    if lines[first].lstrip().startswith("{"):
+        return _parse_json_lines(lines, first, mapping, max_rows, progress)
+    return _parse_csv(lines, first, mapping, max_rows, progress)
+
+
+def _event_names(mapping: Mapping[str, str]) -> dict[str, int]:
+    """Event text (lower case) -> code, honouring renames."""
+    names = {name: code for name, code in EVENT_CODE.items() if name not in mapping}
+    for name, code in EVENT_CODE.items():
+        if name in mapping:
+            names[mapping[name].strip().lower()] = code
+    return names
+
+
+def _parse_csv(lines, first, mapping, max_rows, progress) -> Timeline:
+    reader = csv.reader(io.StringIO("".join(lines[first:]), newline=""))
+    try:
+        header = [h.strip() for h in next(reader)]
+    except csv.Error as exc:
+        raise ValidationError(f"row {first + 1}", f"is not valid CSV ({exc})") from None
+    index = _resolve_columns(header, mapping, first + 1)
+    names = _event_names(mapping)
+    it, ie = index["timestamp"], index["event"]
+    istep, inode = index.get("step"), index.get("node_id")
+    ct, ce = header[it], header[ie]
+    cs = header[istep] if istep is not None else "step"
+    cn = header[inode] if inode is not None else "node_id"
+    width = len(header)
+    total = max(1, len(lines) - first - 1)
+    times: list[float] = []
+    events: list[int] = []
+    steps: list[int] = []
+    nodes: list[str] = []
+    rows: list[int] = []
+    tick = 50_000
+    while True:
+        try:
+            cells = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            raise ValidationError(
+                f"row {first + reader.line_num}", f"is not valid CSV ({exc})"
+            ) from None
+        row = first + reader.line_num
+        if not cells or (len(cells) == 1 and not cells[0].strip()):
+            continue
+        if len(rows) >= max_rows:
+            raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
+        if len(cells) != width:
+            col = header[min(len(cells), width - 1)]
+            raise ValidationError(
+                f"row {row}, column {col!r}",
+                f"the row has {len(cells)} fields but the header has {width}",
+            )
+        code = _event(cells[ie], names, row, ce)
+        rows.append(row)
+        events.append(code)
+        times.append(_iso_seconds(cells[it], row, ct))
+        steps.append(_step(cells[istep] if istep is not None else "", code, row, cs))
+        nodes.append(_text(cells[inode], row, cn) if inode is not None else "")
+        if progress is not None and len(rows) % tick == 0:
+            progress(min(1.0, len(rows) / total))
+    if progress is not None:
+        progress(1.0)
+    columns = {k: header[i] for k, i in index.items()}
+    return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, columns, len(rows), 0)
+
+
+def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
+    names = _event_names(mapping)
+    keys = {
+        col: ((mapping[col],) if col in mapping else aliases) for col, aliases in COLUMNS.items()
+    }
+    total = max(1, len(lines) - first)
+    objects: list[tuple[int, dict]] = []
+    recorder = False
+    tick = 50_000
+    for i in range(first, len(lines)):
+        line = lines[i]
+        if not line.strip() or line.lstrip()[:1] == "#":
+            continue
+        if len(objects) >= max_rows:
+            raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
+        try:
+            obj = json.loads(line)
+        except ValueError as exc:
+            raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+        if not isinstance(obj, dict):
+            raise ValidationError(f"row {i + 1}", "is not a JSON object ({...})")
+        payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record
+        if isinstance(payload, dict):
+            obj = payload
+        recorder = recorder or any(k in obj for k in RECORDER_TIME_KEYS)
+        objects.append((i + 1, obj))
+        if progress is not None and len(objects) % tick == 0:
+            progress(0.5 * min(1.0, (i - first) / total))
+    if not objects:
+        raise ValidationError("timeline", "has no records")
+    if recorder:  # records without a recorder key (e.g. checkpoint-manager ones) are not used
+        records = [(r, o) for r, o in objects if any(k in o for k in RECORDER_TIME_KEYS)]
+        if progress is not None:
+            progress(1.0)
+        t, e, st_, nd, rw = recorder_events(records)
+        return _build(
+            t, e, st_, nd, rw, FORMAT_RECORDER, {}, len(objects), len(objects) - len(records)
+        )
+    times: list[float] = []
+    events: list[int] = []
+    steps: list[int] = []
+    nodes: list[str] = []
+    rows: list[int] = []
+    used: dict[str, str] = {}
+    for n, (row, obj) in enumerate(objects, start=1):
+        kt = _find_key(obj, keys["timestamp"])
+        ke = _find_key(obj, keys["event"])
+        if ke is None:
+            raise ValidationError(
+                f"row {row}",
+                "has neither an event key (" + ", ".join(keys["event"]) + ") nor a "
+                "GoodputRecorder time key (" + ", ".join(RECORDER_TIME_KEYS[:3]) + ", ...)",
+            )
+        if kt is None:
+            raise ValidationError(
+                f"row {row}", "has no timestamp key (" + ", ".join(keys["timestamp"]) + ")"
+            )
+        used.setdefault("timestamp", kt)
+        used.setdefault("event", ke)
+        ev = obj[ke]
+        if not isinstance(ev, str):
+            raise ValidationError(f"row {row}, column {ke!r}", f"{_short(ev)} is not text")
+        code = _event(ev, names, row, ke)
+        ts = obj[kt]
+        if not isinstance(ts, str):
+            raise ValidationError(
+                f"row {row}, column {kt!r}",
+                f'{_short(ts)} is not an ISO 8601 time in quotes (e.g. "2024-05-01T13:45:00Z")',
+            )
+        ks = _find_key(obj, keys["step"])
+        kn = _find_key(obj, keys["node_id"])
+        if ks is not None:
+            used.setdefault("step", ks)
+        if kn is not None:
+            used.setdefault("node_id", kn)
+        rows.append(row)
+        events.append(code)
+        times.append(_iso_seconds(ts, row, kt))
+        steps.append(_json_step(obj.get(ks) if ks else None, code, row, ks or "step"))
+        nodes.append(_json_node(obj.get(kn) if kn else None, row, kn or "node_id"))
+        if progress is not None and n % tick == 0:
+            progress(0.5 + 0.5 * n / len(objects))
+    if progress is not None:
+        progress(1.0)
+    return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, used, len(objects), 0)
+
+
+def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
+    for name in names:
+        if name in obj:
+            return name
+    return None
+
+
+def _build(times, events, steps, nodes, rows, fmt, columns, n_rows, ignored) -> Timeline:
+    if not rows:
+        raise ValidationError("timeline", "has a header but no event rows")
+    t = np.asarray(times, dtype=float)
+    order = np.argsort(t, kind="stable")
+    tl = Timeline(
+        time_s=t[order],
+        event=np.asarray(events, dtype=np.int8)[order],
+        step=np.asarray(steps, dtype=np.int64)[order],
+        node_id=np.asarray(nodes, dtype=object)[order],
+        row=np.asarray(rows, dtype=np.int64)[order],
+        format=fmt,
+        columns=columns,
+        rows=n_rows,
+        ignored_rows=ignored,
+    )
+    _check_frame(tl)
+    return tl
+
+
+def _check_frame(tl: Timeline) -> None:
+    """One job_start first in time, one job_end last, a positive and bounded span."""
+    ev, rows = tl.event, tl.row
+    starts = np.flatnonzero(ev == JOB_START)
+    ends = np.flatnonzero(ev == JOB_END)
+    col = "event" if tl.format == FORMAT_TIMELINE else "job_start_time"
+    if starts.size == 0:
+        raise ValidationError("timeline", "has no job_start event (the run's first event)")
+    if starts.size > 1:
+        raise ValidationError(
+            f"row {rows[starts[1]]}, column {col!r}",
+            f"a second job_start (the first is at row {rows[starts[0]]}); one job per timeline",
+        )
+    if ends.size == 0:
+        what = "job_end event" if tl.format == FORMAT_TIMELINE else "job_end_time record"
+        raise ValidationError(
+            "timeline", f"has no {what}: measure a run once it has ended (or add its end)"
+        )
+    if ends.size > 1:
+        raise ValidationError(
+            f"row {rows[ends[1]]}, column {col!r}",
+            f"a second job_end (the first is at row {rows[ends[0]]})",
+        )
+    if starts[0] != 0:
+        i = 0
+        raise ValidationError(
+            f"row {rows[i]}, column 'timestamp'",
+            f"{EVENTS[ev[i]]} is earlier than job_start (row {rows[starts[0]]})",
+        )
+    if ends[0] != ev.size - 1:
+        i = ev.size - 1
+        raise ValidationError(
+            f"row {rows[i]}, column 'timestamp'",
+            f"{EVENTS[ev[i]]} is later than job_end (row {rows[ends[0]]})",
+        )
+    span = tl.end_s - tl.start_s
+    if not span > 0:
+        raise ValidationError(
+            f"row {rows[ends[0]]}, column 'timestamp'", "job_end is not after job_start"
+        )
+    if span / 86_400.0 > MAX_SPAN_DAYS:
+        raise ValidationError(
+            "timeline",
+            f"spans {span / 86_400.0:,.0f} days; at most {MAX_SPAN_DAYS:,.0f} days are accepted",
+        )
+    if not np.any(ev == STEP_END):
+        raise ValidationError("timeline", "has no step_end event: nothing to measure")
+
+
+# --------------------------------------------------------------------------- Google's records
+def recorder_events(
+    records: list[tuple[int, dict]],
+) -> tuple[list[float], list[int], list[int], list[str], list[int]]:
+    """Turn GoodputRecorder records into timeline events (times, codes, steps, nodes, rows).
+
+    ``records`` are ``(row, payload)`` pairs.  The recorder logs step *starts*, so step k
+    ends where step k + 1 (or ``job_end_time``) starts.  A later ``job_start_time`` is a
+    restart: the records hold no failure time, so the failure is placed at the last event
+    before the restart (the start of the step it cut, as the library's own calculator
+    does); the restart's training preparation (``training_prep_*``, which includes loading
+    the checkpoint) becomes the restore, or, without it, the restart up to the first step.
+    Custom badput events inside a step become pauses.  TPU initialisation and data loading
+    records are not needed: their time lies in gaps the events already classify.  Only the
+    last ``job_end_time`` counts (as in the library).
+    """
+    parsed = []
+    jobs: set[str] = set()
+    for row, rec in records:
+        key = next(k for k in RECORDER_TIME_KEYS if k in rec)
+        value = rec[key]
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ValidationError(
+                f"row {row}, column {key!r}", f"{_short(value)} is not a number of seconds"
+            )
+        t = float(value)
+        if not math.isfinite(t) or not 0.0 <= t < 1e11:
+            raise ValidationError(
+                f"row {row}, column {key!r}",
+                f"{_short(value)} is not a Unix time in seconds (0 to 1e11)",
+            )
+        step = -1
+        if key == "step_start_time":
+            raw = rec.get("step_count")
+            if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_STEP:
+                raise ValidationError(
+                    f"row {row}, column 'step_count'",
+                    f"{_short(raw)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
+                )
+            step = int(raw)
+        name = rec.get("job_name")
+        if isinstance(name, str):
+            jobs.add(name)
+        kind = rec.get("custom_badput_event_type", "")
+        parsed.append((t, row, key, step, str(kind)))
+    if len(jobs) > 1:
+        raise ValidationError(
+            "timeline",
+            "holds records of several jobs ("
+            + ", ".join(sorted(_short(j, 30) for j in jobs)[:4])
+            + "); keep one job's records",
+        )
+    parsed.sort(key=lambda p: p[0])  # stable: record order among equal times
+    last_end = max((i for i, p in enumerate(parsed) if p[2] == "job_end_time"), default=-1)
+    out: list[list] = []  # [t, code, step, node, row]; a dropped pause becomes None
+
+    def emit(t, code, step, row):
+        out.append([t, code, step, "", row])
+        return len(out) - 1
+
+    started = restarting = restore_open = restore_done = False
+    running: int | None = None  # step number running
+    pause: int | None = None  # index in `out` of an open pause_start
+    restart_row = 0
+    restart_t = 0.0
+    for i, (t, row, key, step, _kind) in enumerate(parsed):
+        if key == "job_start_time":
+            if not started:
+                emit(t, JOB_START, -1, row)
+                started = True
+                continue
+            if pause is not None:  # not inside one step: the library does not count it
+                out[pause] = None
+                pause = None
+            last_t = next((e[0] for e in reversed(out) if e is not None), t)
+            emit(last_t, FAILURE, -1, row)
+            running = None
+            restarting, restore_open, restore_done = True, False, False
+            restart_row, restart_t = row, t
+            continue
+        if not started:
+            raise ValidationError(
+                f"row {row}, column {key!r}", "comes before the first job_start_time record"
+            )
+        if key == "step_start_time":
+            if restarting:
+                if not restore_open:
+                    emit(restart_t, RESTORE_START, -1, restart_row)
+                if not restore_done:
+                    emit(t, RESTORE_END, max(step - 1, -1), row)
+                restarting = False
+            if pause is not None:
+                out[pause] = None  # spans a step boundary: the library does not count it
+                pause = None
+            if running is not None:
+                emit(t, STEP_END, running, row)
+            emit(t, STEP_START, step, row)
+            running = step
+        elif key == "training_prep_start_time" and restarting and not restore_open:
+            emit(t, RESTORE_START, -1, row)
+            restore_open = True
+        elif key == "training_prep_end_time" and restarting and restore_open and not restore_done:
+            emit(t, RESTORE_END, -1, row)
+            restore_done = True
+        elif key == "custom_badput_event_start_time" and running is not None and pause is None:
+            pause = emit(t, PAUSE_START, -1, row)
+        elif key == "custom_badput_event_end_time" and pause is not None:
+            emit(t, PAUSE_END, -1, row)
+            pause = None
+        elif key == "job_end_time" and i == last_end:
+            if pause is not None:
+                out[pause] = None
+                pause = None
+            if running is not None:
+                emit(t, STEP_END, running, row)
+            emit(t, JOB_END, -1, row)
+    kept = [e for e in out if e is not None]
+    if not kept:
+        raise ValidationError("timeline", "has no job_start_time record")
+    t_, c_, s_, n_, r_ = (list(x) for x in zip(*kept, strict=True))
+    return t_, c_, s_, n_, r_
+
+
+# --------------------------------------------------------------------------- measurement
+@dataclass(frozen=True)
+class RunMeasurement:
+    """Where one run's wall time went (:func:`measure`).  Times in seconds.
+
+    Attributes
+    ----------
+    start_s, end_s : job_start and job_end [s since 1970 UTC].
+    bucket_seconds : ``productive`` and each of :data:`BUCKETS` [s]; they sum to the wall time.
+    step_number, step_seconds, step_end_s : every step execution: its step number, duration
+        [s] and end time [s since 1970]; ``productive`` marks the executions that survived.
+    save_seconds : complete blocking saves [s]; restore_seconds : complete restores [s].
+    recovery_seconds : failure -> restore_start, from the last failure before each restore [s].
+    checkpoint_gap_seconds : time between a checkpoint_end (or restore_end) and the next
+        checkpoint_start when no failure came between them [s].
+    checkpoint_steps : the step saved by each complete checkpoint (−1 when not given).
+    failure_s, failure_node : every failure event's time and node id.
+    """
+
+    start_s: float
+    end_s: float
+    bucket_seconds: Mapping[str, float]
+    step_number: np.ndarray
+    step_seconds: np.ndarray
+    step_end_s: np.ndarray
+    productive: np.ndarray
+    save_seconds: np.ndarray
+    restore_seconds: np.ndarray
+    recovery_seconds: np.ndarray
+    checkpoint_gap_seconds: np.ndarray
+    checkpoint_steps: np.ndarray
+    failure_s: np.ndarray
+    failure_node: np.ndarray
+
+    @property
+    def wall_seconds(self) -> float:
+        return self.end_s - self.start_s
+
+    @property
+    def span_days(self) -> float:
+        return self.wall_seconds / 86_400.0
+
+    @property
+    def goodput(self) -> float:
+        """Measured goodput = productive time / (job_end − job_start) [fraction]."""
+        return self.bucket_seconds["productive"] / self.wall_seconds
+
+    @property
+    def failures(self) -> int:
+        return int(self.failure_s.size)
+
+    @property
+    def incidents(self) -> int:
+        """Failures at distinct times (several nodes failing at once stop the job once)."""
+        return int(np.unique(self.failure_s).size)
+
+    def goodput_over_time(self, points: int = 61) -> tuple[np.ndarray, np.ndarray]:
+        """(elapsed hours, cumulative measured goodput) at ``points`` times after the start.
+
+        Cumulative goodput at t = surviving step time completed by t / (t − job_start); the
+        first point (t = job_start) is left out.
+        """
+        ends = self.step_end_s[self.productive]
+        dur = self.step_seconds[self.productive]
+        order = np.argsort(ends, kind="stable")
+        cum = np.r_[0.0, np.cumsum(dur[order])]
+        grid = np.linspace(self.start_s, self.end_s, max(2, int(points)))[1:]
+        done = cum[np.searchsorted(ends[order], grid, side="right")]
+        return (grid - self.start_s) / 3600.0, done / (grid - self.start_s)
+
+
+_PHASE_NAMES = {
+    "step": "a step",
+    "save": "a checkpoint save",
+    "down": "the recovery from a failure",
+    "restore": "a restore",
+    "pause": "a pause",
+}
+
+
+def measure(tl: Timeline) -> RunMeasurement:
+    """Replay a timeline and measure productive time and the badput buckets (module docstring).
+
+    Raises ValidationError naming the row and column of an event that cannot happen where it
+    is (e.g. a ``step_end`` during a checkpoint save, a ``restore_start`` with no failure
+    before it).
+
+    Examples
+    --------
+    >>> tl = parse_timeline(
+    ...     "timestamp,event,step\\n2024-01-01T00:00:00Z,job_start,\\n"
+    ...     "2024-01-01T00:00:10Z,step_end,1\\n2024-01-01T00:00:20Z,step_end,2\\n"
+    ...     "2024-01-01T00:00:25Z,failure,\\n2024-01-01T00:00:35Z,restore_start,1\\n"
+    ...     "2024-01-01T00:00:40Z,restore_end,1\\n2024-01-01T00:00:50Z,step_end,2\\n"
+    ...     "2024-01-01T00:01:00Z,step_end,3\\n2024-01-01T00:01:00Z,job_end,\\n"
+    ... )
+    >>> m = measure(tl)
+    >>> m.goodput, dict(m.bucket_seconds)["rework"], dict(m.bucket_seconds)["recovery"]
+    (0.5, 15.0, 10.0)
+    """
+    t = tl.time_s.tolist()
+    ev = tl.event.tolist()
+    st = tl.step.tolist()
+    rows = tl.row.tolist()
+    col = "event" if tl.format == FORMAT_TIMELINE else "record"
+    phase = "step"
+    phase_t = t[0]
+    phase_row = rows[0]
+    acc = 0.0  # running time of the step execution in progress
+    expect: int | None = None  # step number announced by step_start
+    save = restore = recovery = rework = other = 0.0
+    ex_step: list[int] = []
+    ex_dur: list[float] = []
+    ex_end: list[float] = []
+    saves: list[float] = []
+    restores: list[float] = []
+    recoveries: list[float] = []
+    gaps: list[float] = []
+    ck_steps: list[int] = []
+    rollbacks: list[tuple[int, int]] = []  # (executions so far, step restored) per restore
+    fail_t: list[float] = []
+    fail_i: list[int] = []
+    save_step = -1
+    last_failure = math.nan
+    failed = False  # a failure has happened
+    safe_t = t[0]  # last time the state was saved (checkpoint_end or restore_end)
+    clean_since = math.nan  # checkpoint_end/restore_end with no failure since
+    last = t[0]
+
+    def bad(i: int, why: str = "") -> ValidationError:
+        where = _PHASE_NAMES[phase]
+        return ValidationError(
+            f"row {rows[i]}, column {col!r}",
+            f"{EVENTS[ev[i]]} cannot happen during {where} (which began at row {phase_row})"
+            + (f"; {why}" if why else ""),
+        )
+
+    for i in range(1, len(t)):
+        ti = t[i]
+        e = ev[i]
+        dt = ti - last
+        last = ti
+        if phase == "step":
+            acc += dt
+        elif phase == "save":
+            save += dt
+        elif phase == "down":
+            recovery += dt
+        elif phase == "restore":
+            restore += dt
+        else:  # pause
+            other += dt
+        if e == STEP_END:
+            if phase != "step":
+                raise bad(i)
+            s = st[i]
+            if expect is not None and s != expect:
+                raise ValidationError(
+                    f"row {rows[i]}, column 'step'",
+                    f"step_end of step {s} follows step_start of step {expect}",
+                )
+            ex_step.append(s)
+            ex_dur.append(acc)
+            ex_end.append(ti)
+            acc = 0.0
+            expect = None
+        elif e == STEP_START:
+            if phase != "step":
+                raise bad(i)
+            other += acc  # idle time before an announced step start
+            acc = 0.0
+            expect = st[i]
+        elif e == CHECKPOINT_START:
+            if phase != "step":
+                raise bad(i, "saves are blocking: checkpoint_start, then checkpoint_end")
+            other += acc
+            acc = 0.0
+            expect = None
+            if not math.isnan(clean_since):
+                gaps.append(ti - clean_since)
+            phase, phase_t, phase_row = "save", ti, rows[i]
+            save_step = st[i]
+        elif e == CHECKPOINT_END:
+            if phase != "save":
+                raise bad(i, "checkpoint_end needs a checkpoint_start before it")
+            if st[i] >= 0 and save_step >= 0 and st[i] != save_step:
+                raise ValidationError(
+                    f"row {rows[i]}, column 'step'",
+                    f"checkpoint_end of step {st[i]} follows checkpoint_start of step {save_step}",
+                )
+            saves.append(ti - phase_t)
+            ck_steps.append(st[i] if st[i] >= 0 else save_step)
+            phase, phase_row = "step", rows[i]
+            safe_t = clean_since = ti
+        elif e == FAILURE:
+            if phase in ("step", "pause"):
+                rework += acc  # the partial step the failure cut
+                acc = 0.0
+                expect = None
+            fail_t.append(ti)
+            fail_i.append(i)
+            last_failure = ti
+            failed = True
+            clean_since = math.nan
+            phase, phase_row = "down", rows[i]
+        elif e == RESTORE_START:
+            if phase == "down":
+                recoveries.append(ti - last_failure)
+            elif phase == "step" and not failed and not ex_step:
+                other += acc  # the job resumes from a checkpoint at start-up
+                acc = 0.0
+            else:
+                raise bad(i, "a restore follows a failure (add the failure event)")
+            phase, phase_t, phase_row = "restore", ti, rows[i]
+        elif e == RESTORE_END:
+            if phase != "restore":
+                raise bad(i, "restore_end needs a restore_start before it")
+            restores.append(ti - phase_t)
+            if st[i] >= 0:
+                rollbacks.append((len(ex_step), st[i]))
+            phase, phase_row = "step", rows[i]
+            acc = 0.0
+            safe_t = clean_since = ti
+        elif e == PAUSE_START:
+            if phase != "step":
+                raise bad(i)
+            phase, phase_row = "pause", rows[i]
+        elif e == PAUSE_END:
+            if phase != "pause":
+                raise bad(i, "pause_end needs a pause_start before it")
+            phase, phase_row = "step", rows[i]
+        elif e == JOB_END:
+            if phase in ("step", "pause"):
+                other += acc  # a step the job did not finish
+                acc = 0.0
+        else:  # a second job_start is refused by _check_frame
+            raise bad(i)
+
+    s = np.asarray(ex_step, dtype=np.int64)
+    d = np.asarray(ex_dur, dtype=float)
+    e_ = np.asarray(ex_end, dtype=float)
+    # an execution of step k survives when every later execution is of a step after k: a
+    # later step number <= k means a rollback past it (or the run ended before redoing it)
+    big = np.iinfo(np.int64).max
+    later_min = np.minimum.accumulate(s[::-1])[::-1]
+    limit = np.r_[later_min[1:], big]
+    # a restore of step r discards every earlier execution of a step after r, even when the
+    # run never reaches those steps again (it failed or ended before redoing them)
+    cap = np.full(s.size, big, dtype=np.int64)
+    for n, r in rollbacks:
+        if n > 0:
+            cap[n - 1] = min(cap[n - 1], r + 1)
+    limit = np.minimum(limit, np.minimum.accumulate(cap[::-1])[::-1])
+    productive = s < limit
+    if phase in ("down", "restore"):
+        # the job ended without recovering: work since the last saved state is lost
+        productive &= e_ <= safe_t
+    rework += float(d[~productive].sum())
+    buckets = {
+        "productive": float(d[productive].sum()),
+        "checkpoint_save": save,
+        "restore": restore,
+        "recovery": recovery,
+        "rework": rework,
+        "other": other,
+    }
+    return RunMeasurement(
+        start_s=t[0],
+        end_s=t[-1],
+        bucket_seconds=buckets,
+        step_number=s,
+        step_seconds=d,
+        step_end_s=e_,
+        productive=productive,
+        save_seconds=np.asarray(saves, dtype=float),
+        restore_seconds=np.asarray(restores, dtype=float),
+        recovery_seconds=np.asarray(recoveries, dtype=float),
+        checkpoint_gap_seconds=np.asarray(gaps, dtype=float),
+        checkpoint_steps=np.asarray(ck_steps, dtype=np.int64),
+        failure_s=np.asarray(fail_t, dtype=float),
+        failure_node=tl.node_id[np.asarray(fail_i, dtype=np.int64)]
+        if fail_i
+        else np.empty(0, dtype=object),
+    )
+
+
+# --------------------------------------------------------------------------- cells
+def _short(value: object, n: int = 40) -> str:
+    r = repr(value)
+    return r if len(r) <= n else r[: n - 3] + "..."
+
+
+def _decode(data: str | bytes, max_bytes: int) -> str:
+    if isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+        if raw[:2] == b"\x1f\x8b":
+            raw = _gunzip(raw, max_bytes)
+        if len(raw) > max_bytes:
+            raise ValidationError(
+                "timeline", f"{len(raw):,} bytes is too large (at most {max_bytes:,} bytes)"
+            )
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            row = raw.count(b"\n", 0, exc.start) + 1
+            raise ValidationError(
+                f"row {row}",
+                f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "
+                "save the file as UTF-8",
+            ) from None
+    if not isinstance(data, str):
+        raise ValidationError("timeline", f"must be text or bytes, not {type(data).__name__}")
+    if len(data) > max_bytes:  # characters >= bytes / 4: check the cheap bound first
+        raise ValidationError("timeline", f"is too large (at most {max_bytes:,} bytes)")
+    try:
+        encoded = len(data.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        row = data.count("\n", 0, exc.start) + 1
+        raise ValidationError(f"row {row}", "contains characters that are not valid text") from None
+    if encoded > max_bytes:
+        raise ValidationError("timeline", f"is too large (at most {max_bytes:,} bytes)")
+    return data.removeprefix("\ufeff")
+
+
+def _gunzip(raw: bytes, max_bytes: int) -> bytes:
+    """Decompress gzip data, refusing more than ``max_bytes`` of output (no zip bombs)."""
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        out = d.decompress(raw, max_bytes + 1)
+    except zlib.error as exc:
+        raise ValidationError("timeline", f"is not a valid gzip file ({exc})") from None
+    if len(out) > max_bytes or d.unconsumed_tail:
+        raise ValidationError(
+            "timeline", f"decompresses to more than {max_bytes:,} bytes (the cap)"
+        )
+    if not d.eof:
+        raise ValidationError("timeline", "is a truncated gzip file")
+    return out
+
+
+def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) -> dict[str, int]:
+    if not any(header):
+        raise ValidationError(f"row {row}", "the header row is empty")
+    dup = sorted({h for h in header if h and header.count(h) > 1})
+    if dup:
+        raise ValidationError(f"row {row}", f"header repeats column {dup[0]!r}")
+    lower = {h.lower(): i for i, h in enumerate(header)}
+    index: dict[str, int] = {}
+    for key, names in COLUMNS.items():
+        if key in mapping:
+            name = mapping[key].strip()
+            if name not in header:
+                raise ValidationError(
+                    "column mapping",
+                    f"{key}={_short(name)}: no such column; the header has "
+                    + ", ".join(_short(h, 30) for h in header[:12]),
+                )
+            index[key] = header.index(name)
+            continue
+        hit = next((lower[n] for n in names if n in lower), None)
+        if hit is not None:
+            index[key] = hit
+        elif key in REQUIRED:
+            raise ValidationError(
+                f"row {row}",
+                f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
+                f"--map {key}=<header>); the header has "
+                + ", ".join(_short(h, 30) for h in header[:12]),
+            )
+    used = list(index.values())
+    if len(set(used)) != len(used):
+        raise ValidationError("column mapping", "two timeline columns use the same header")
+    return index
+
+
+def _event(value: str, names: Mapping[str, int], row: int, col: str) -> int:
+    code = names.get(value.strip().lower())
+    if code is None:
+        raise ValidationError(
+            f"row {row}, column {col!r}",
+            f"{_short(value.strip())} is not a timeline event; allowed: "
+            + ", ".join(sorted(names, key=names.__getitem__))
+            + " (rename yours with --map EVENT=NAME)",
+        )
+    return code
+
+
+def _iso_seconds(value: str, row: int, col: str) -> float:
+    text = value.strip()
+    if not text:
+        raise ValidationError(f"row {row}, column {col!r}", "is empty (a time is required)")
+    try:
+        dt = datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            dt = datetime.fromisoformat(text.replace("z", "Z").replace(" ", "T", 1))
+        except ValueError:
+            raise ValidationError(
+                f"row {row}, column {col!r}",
+                f"{_short(text)} is not an ISO 8601 time (e.g. 2024-05-01T13:45:00.250Z)",
+            ) from None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    try:
+        return dt.timestamp()
+    except (OverflowError, OSError, ValueError):
+        raise ValidationError(
+            f"row {row}, column {col!r}", f"{_short(text)} is outside the usable time range"
+        ) from None
+
+
+def _step(value: str, code: int, row: int, col: str) -> int:
+    text = value.strip()
+    if not text:
+        if code in NEEDS_STEP:
+            raise ValidationError(
+                f"row {row}, column {col!r}",
+                f"is empty ({EVENTS[code]} needs the global step number)",
+            )
+        return -1
+    if not (text.isascii() and text.isdigit()) or len(text) > 16 or int(text) > MAX_STEP:
+        raise ValidationError(
+            f"row {row}, column {col!r}",
+            f"{_short(text)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
+        )
+    return int(text)
+
+
+def _json_step(value: object, code: int, row: int, col: str) -> int:
+    if value is None or value == "":
+        return _step("", code, row, col)
+    if isinstance(value, bool) or not isinstance(value, int | str):
+        raise ValidationError(
+            f"row {row}, column {col!r}",
+            f"{_short(value)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
+        )
+    return _step(str(value), code, row, col)
+
+
+def _text(value: str, row: int, col: str) -> str:
+    text = value.strip()
+    if len(text) > MAX_TEXT:
+        raise ValidationError(
+            f"row {row}, column {col!r}", f"is {len(text)} characters long (at most {MAX_TEXT})"
+        )
+    if any(ord(ch) < 32 for ch in text):
+        raise ValidationError(
+            f"row {row}, column {col!r}", f"{_short(text)} contains control characters"
+        )
+    return text
+
+
+def _json_node(value: object, row: int, col: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        raise ValidationError(f"row {row}, column {col!r}", f"{_short(value)} is not a node id")
+    return _text(str(value), row, col)
+
+
+__all__ = [
+    "BUCKETS",
+    "COLUMNS",
+    "EVENTS",
+    "MAX_TIMELINE_BYTES",
+    "MAX_TIMELINE_ROWS",
+    "RunMeasurement",
+    "Timeline",
+    "mapping_keys",
+    "measure",
+    "parse_mapping",
+    "parse_timeline",
+    "recorder_events",
+]

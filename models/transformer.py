@@ -1,0 +1,280 @@
+"""Transformer shape: parameters, FLOPs per token and memory per accelerator.
+
+The units people use for a decoder-only transformer: ``L`` layers, hidden size ``h``,
+``a`` attention heads of which ``a_kv`` key/value heads (grouped-query attention when
+``a_kv < a``), feed-forward size ``f`` with a plain (GeLU: 2 matrices) or gated (SwiGLU:
+3 matrices) MLP, vocabulary ``V``, sequence length ``s`` and ``b`` sequences per
+micro-batch.  Sizes are in parameters and bytes, memory in GB (10⁹ bytes).  Every
+function broadcasts over numpy arrays and returns a float for all-scalar input.
+
+* Parameters per layer: attention 2h² + 2·h·(h/a)·a_kv (Q and output projections, K and
+  V), MLP (2 or 3)·h·f, two norms 2h; the model adds 2·V·h (input embedding and output
+  projection, untied) and a final norm h.
+* Model FLOPs per token: 6·N + 12·L·s·h (PaLM App. B [1]: every parameter that multiplies
+  costs 6 FLOPs per token in the forward and backward passes, and self-attention adds
+  12·L·s·h); the input embedding is a lookup, so N excludes its V·h parameters.
+* Activation memory per layer and micro-batch (Korthikanti et al. 2022 [2], Table 2,
+  here generalised to GQA and a gated MLP of any width, 2-byte activations, 1-byte
+  dropout masks): s·b·h·(14 + 4·a_kv/a + (2k+2)·f/h) + 5·a·s²·b bytes without
+  parallelism (k = 1 plain, 2 gated; a GPT layer with f = 4h gives Korthikanti's 34 and
+  5as/h).  Tensor parallelism t splits all but the 10·s·b·h of the layer-norm inputs,
+  the inputs of the first linear of each block and the dropout masks; sequence
+  parallelism splits those too.  Selective recomputation drops the 5·a·s²·b attention
+  scores (recomputed in the backward pass, as FlashAttention does); full recomputation
+  keeps only each layer's 2·s·b·h input.
+* In flight on the first pipeline stage: min(m, p) micro-batches of its L/p layers
+  (1F1B), times 1 + (p−1)/(p·v) with an interleaved schedule of v chunks per stage ([2]
+  §4.2.3), plus, under full recomputation, one layer's full activations while it is
+  recomputed.
+* Model states: 2 bytes of bf16 weights, ``g`` bytes of gradients (2 for bf16 as in ZeRO
+  [3], 4 for the fp32 gradients Megatron-LM accumulates [4]) and 12 bytes of fp32 Adam
+  state (master weights, momentum, variance) per parameter; ZeRO stage 1 shards the
+  optimizer state over the d data-parallel ranks, stage 2 the gradients too, stage 3 the
+  weights too.
+
+References
+----------
+[1] A. Chowdhery et al., "PaLM: Scaling Language Modeling with Pathways",
+    arXiv:2204.02311, 2022, Appendix B.
+[2] V. Korthikanti et al., "Reducing Activation Recomputation in Large Transformer
+    Models", arXiv:2205.05198, 2022 (MLSys 2023).
+[3] S. Rajbhandari et al., "ZeRO: Memory Optimizations Toward Training Trillion Parameter
+    Models", SC'20, arXiv:1910.02054.
+[4] D. Narayanan et al., "Efficient Large-Scale Language Model Training on GPU Clusters
+    Using Megatron-LM", SC'21, arXiv:2104.04473.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._tools import as_float_array, like_input
+
+#: Relative difference above which a stated parameter count contradicts the shape.  Published
+#: counts are rounded ("405B" for 405.9B, "1T" for 1,008B): 5% separates rounding from a
+#: wrong shape.
+PARAMS_TOLERANCE = 0.05
+
+ACT_BYTES = 2.0  # bf16 activations
+WEIGHT_BYTES = 2.0  # bf16 weights
+OPTIMIZER_BYTES = 12.0  # fp32 master weights, Adam momentum and variance
+#: recompute codes (models.choices.Recompute order)
+NONE, SELECTIVE, FULL = 0.0, 1.0, 2.0
+
+
+def _mlp_matrices(gated):
+    """2 for a plain MLP, 3 for a gated one (SwiGLU)."""
+    return np.where(as_float_array(gated) > 0.5, 3.0, 2.0)
+
+
+def default_ffn(hidden_size, gated):
+    """Feed-forward size when none is given: 4h (GPT), or (8/3)·h for a gated MLP, which
+    keeps the MLP at 8h² parameters (LLaMA's convention).
+
+    Examples
+    --------
+    >>> default_ffn(12288, 0)
+    49152.0
+    >>> default_ffn(4096, 1)  # 8/3 · 4096
+    10922.666666666666
+    """
+    h = as_float_array(hidden_size)
+    out = np.where(as_float_array(gated) > 0.5, 8.0 / 3.0, 4.0) * h
+    return like_input(out, hidden_size, gated)
+
+
+def matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated):
+    """Weights of one layer's matrix multiplications [parameters].
+
+    2h² + 2·h·(h/a)·a_kv + (2 or 3)·h·f.
+
+    Examples
+    --------
+    >>> matmul_params_per_layer(12288, 96, 96, 49152, 0)  # GPT-3: 12h²
+    1811939328.0
+    """
+    h = as_float_array(hidden_size)
+    kv = as_float_array(kv_heads) / as_float_array(attention_heads)
+    out = 2.0 * h * h + 2.0 * h * h * kv
+    out = out + _mlp_matrices(gated) * h * as_float_array(ffn_hidden_size)
+    return like_input(out, hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated)
+
+
+def params_from_shape(
+    layers, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size, gated
+):
+    """Parameter count of a decoder-only transformer [billions] (module docstring).
+
+    Examples
+    --------
+    >>> round(params_from_shape(126, 16384, 128, 8, 53248, 128256, 1), 2)  # Llama 3 405B
+    405.85
+    >>> round(params_from_shape(96, 12288, 96, 96, 49152, 50257, 0), 1)  # GPT-3 175B
+    175.2
+    """
+    h = as_float_array(hidden_size)
+    per_layer = as_float_array(
+        matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated)
+    )
+    out = as_float_array(layers) * (per_layer + 2.0 * h)
+    out = (out + 2.0 * as_float_array(vocab_size) * h + h) / 1e9
+    return like_input(
+        out, layers, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size, gated
+    )
+
+
+def layers_from_params(
+    params_billion, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size, gated
+):
+    """Depth that a parameter count implies for the other shape figures [layers, real].
+
+    The inverse of :func:`params_from_shape` in ``layers``; not rounded (a model, not a
+    checkpoint).  Zero or negative when the embeddings alone exceed the count.
+
+    Examples
+    --------
+    >>> round(layers_from_params(405.85, 16384, 128, 8, 53248, 128256, 1), 1)
+    126.0
+    """
+    h = as_float_array(hidden_size)
+    per_layer = as_float_array(
+        matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated)
+    )
+    rest = as_float_array(params_billion) * 1e9 - 2.0 * as_float_array(vocab_size) * h - h
+    out = rest / (per_layer + 2.0 * h)
+    return like_input(
+        out,
+        params_billion,
+        hidden_size,
+        attention_heads,
+        kv_heads,
+        ffn_hidden_size,
+        vocab_size,
+        gated,
+    )
+
+
+def model_flops_per_token(params_billion, layers, sequence_length, hidden_size, vocab_size=0.0):
+    """Model FLOPs per trained token: 6·(N − V·h) + 12·L·s·h [FLOP] (PaLM App. B [1]).
+
+    The MFU numerator: recomputation is not model work.  The input embedding is a table
+    lookup, so its V·h parameters cost no FLOPs (Megatron-LM's count [4] likewise has the
+    output layer's 6·V·h only); ``vocab_size`` 0 gives PaLM's 6N + 12·L·s·h as written.
+
+    Examples
+    --------
+    >>> f"{model_flops_per_token(405.0, 126, 8192, 16384):.4e}"  # 6N is 2.43e12
+    '2.6329e+12'
+    >>> f"{model_flops_per_token(405.0, 126, 8192, 16384, 128256):.4e}"
+    '2.6203e+12'
+    """
+    n = as_float_array(params_billion) * 1e9
+    n = n - as_float_array(vocab_size) * as_float_array(hidden_size)
+    attn = 12.0 * as_float_array(layers) * as_float_array(sequence_length)
+    out = 6.0 * n + attn * as_float_array(hidden_size)
+    return like_input(out, params_billion, layers, sequence_length, hidden_size, vocab_size)
+
+
+def activation_bytes_per_layer(
+    sequence_length,
+    micro_batch,
+    hidden_size,
+    attention_heads,
+    kv_heads,
+    ffn_hidden_size,
+    gated,
+    tensor_parallel,
+    sequence_parallel,
+    recompute,
+):
+    """Activations one layer keeps for one micro-batch until its backward pass [bytes].
+
+    Korthikanti et al. 2022 [2] Table 2, generalised (module docstring).  ``recompute``:
+    0 none, 1 selective, 2 full; ``sequence_parallel`` 0/1.
+
+    Examples
+    --------
+    >>> # Korthikanti Table 2, GPT-3 175B (s 2048, b 1, h 12288, a 96), t = 8:
+    >>> sbh = 2048 * 12288
+    >>> activation_bytes_per_layer(2048, 1, 12288, 96, 96, 49152, 0, 8, 0, 0) / sbh  # 10+24/t+5as/ht
+    23.0
+    >>> activation_bytes_per_layer(2048, 1, 12288, 96, 96, 49152, 0, 8, 1, 1) / sbh  # 34/t
+    4.25
+    >>> activation_bytes_per_layer(2048, 1, 12288, 96, 96, 49152, 0, 8, 0, 2) / sbh  # 2
+    2.0
+    """
+    s = as_float_array(sequence_length)
+    b = as_float_array(micro_batch)
+    h = as_float_array(hidden_size)
+    a = as_float_array(attention_heads)
+    t = as_float_array(tensor_parallel)
+    sp = as_float_array(sequence_parallel) > 0.5
+    r = as_float_array(recompute)
+    k = _mlp_matrices(gated) - 1.0  # 1 plain, 2 gated
+    kv = as_float_array(kv_heads) / a
+    sbh = s * b * h
+    replicated = 10.0  # layer-norm inputs (4), first-linear inputs (2 + 2), dropout masks (2)
+    split = 4.0 + 4.0 * kv + (2.0 * k + 2.0) * as_float_array(ffn_hidden_size) / h
+    dense = np.where(sp, (replicated + split) / t, replicated + split / t) * sbh
+    scores = np.where(r >= SELECTIVE, 0.0, 5.0 * a * s * s * b / t)
+    layer_input = np.where(sp, 2.0 / t, 2.0) * sbh
+    out = np.where(r >= FULL, layer_input, dense + scores)
+    return like_input(
+        out,
+        sequence_length,
+        micro_batch,
+        hidden_size,
+        attention_heads,
+        kv_heads,
+        ffn_hidden_size,
+        gated,
+        tensor_parallel,
+        sequence_parallel,
+        recompute,
+    )
+
+
+def micro_batches_in_flight(pipeline_parallel, virtual_stages, micro_batches):
+    """Micro-batches whose activations the first pipeline stage holds at once.
+
+    min(m, p) under 1F1B, times 1 + (p−1)/(p·v) for an interleaved schedule ([2] §4.2.3).
+
+    Examples
+    --------
+    >>> micro_batches_in_flight(8, 1, 64)
+    8.0
+    >>> micro_batches_in_flight(8, 3, 64)  # 8 · (1 + 7/24)
+    10.333333333333334
+    >>> micro_batches_in_flight(8, 1, 2)
+    2.0
+    """
+    p = as_float_array(pipeline_parallel)
+    v = as_float_array(virtual_stages)
+    out = np.minimum(as_float_array(micro_batches), p)
+    out = out * np.where(v > 1, 1.0 + (p - 1.0) / (p * v), 1.0)
+    return like_input(out, pipeline_parallel, virtual_stages, micro_batches)
+
+
+def model_state_bytes_per_param(zero_stage, gradient_bytes, data_parallel):
+    """Bytes of weights, gradients and Adam state per model parameter on one rank.
+
+    2 + g + 12 replicated; ZeRO stage 1 divides the 12 by d, stage 2 also the g, stage 3
+    also the 2 ([3] Fig. 1 with g = 2; Megatron-LM's fp32 gradients: g = 4, so its
+    distributed optimizer needs 6 + 12/d).
+
+    Examples
+    --------
+    >>> model_state_bytes_per_param(0, 2, 64)
+    16.0
+    >>> model_state_bytes_per_param(1, 4, 12)  # Megatron distributed optimizer: 6 + 12/d
+    7.0
+    >>> model_state_bytes_per_param(3, 2, 64)
+    0.25
+    """
+    z = as_float_array(zero_stage)
+    g = as_float_array(gradient_bytes)
+    d = as_float_array(data_parallel)
+    w = np.where(z >= 3, WEIGHT_BYTES / d, WEIGHT_BYTES)
+    gr = np.where(z >= 2, g / d, g)
+    opt = np.where(z >= 1, OPTIMIZER_BYTES / d, OPTIMIZER_BYTES)
+    return like_input(w + gr + opt, zero_stage, gradient_bytes, data_parallel)

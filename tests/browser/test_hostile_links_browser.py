@@ -1,0 +1,41 @@
+"""Issue 18 in a real browser: a shared link whose scenario name is Markdown for an image
+made every viewer's browser fetch that address; a bad instance in a link fell back
+silently to the first catalog entry."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode, urlparse
+
+import pytest
+
+from tests.browser.conftest import SCREENSHOTS
+from tests.browser.test_app_browser import wait_idle
+
+pytestmark = pytest.mark.browser
+
+PIXEL_HOST = "pixel.invalid"
+NAME = f"![t](http://{PIXEL_HOST}/pixel.png) [x](http://{PIXEL_HOST}/x) <img src=http://{PIXEL_HOST}/i.png>"
+
+
+def test_issue18_markdown_image_in_a_shared_name_is_never_fetched(app_url, page):
+    requested: list[str] = []
+    page.on("request", lambda r: requested.append(r.url))
+    page.goto(f"{app_url}/?{urlencode({'preset': 'aws-16k-h100', 'name': NAME})}")
+    wait_idle(page)
+    page.screenshot(path=str(SCREENSHOTS / "hostile-name.png"))
+    assert not [u for u in requested if urlparse(u).hostname == PIXEL_HOST]
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator(f'img[src*="{PIXEL_HOST}"]').count() == 0
+    assert main.locator(f'a[href*="{PIXEL_HOST}"]').count() == 0
+    # the name is shown as the text that was typed
+    assert main.get_by_text(NAME, exact=False).count() >= 1
+
+
+def test_issue18_unknown_instance_in_a_link_is_reported(app_url, page):
+    page.goto(f"{app_url}/?{urlencode({'preset': 'aws-16k-h100', 'cluster.instance': 'abc'})}")
+    wait_idle(page)
+    alert = page.locator('[data-testid="stAlertContentError"]').first
+    alert.wait_for()
+    text = alert.inner_text()
+    assert "'abc' is not in the catalog" in text
+    assert "Showing the aws-16k-h100 preset instead." in text

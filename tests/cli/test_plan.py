@@ -1,0 +1,107 @@
+"""`goodput plan` as a subprocess: JSON contract, agreement with the model, bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+from goodput_lab.dashboard.cli import main
+from goodput_lab.models import load_preset
+from goodput_lab.models.outputs import OUTPUTS
+from goodput_lab.models.plan import plan_capacity_block
+
+KEYS = [
+    "block_days_p50",
+    "block_days_p90",
+    "block_days_p99",
+    "block_days",
+    "probability_finish_within_block",
+    "expected_total_cost_usd",
+    "p90_total_cost_usd",
+    "cheapest_block_days",
+    "capacity_block_usd_per_instance_hour",
+    "overrun_usd_per_instance_hour",
+]
+
+
+def goodput(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+
+
+def test_plan_json_contract_matches_the_model():
+    out = goodput(
+        "plan",
+        "aws-16k-h100",
+        "--trials",
+        "300",
+        "--seed",
+        "3",
+        "--price",
+        "savings_plan_3y=40",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in KEYS:
+        assert isinstance(d[key], float), key
+        assert key in OUTPUTS, key
+    want = plan_capacity_block(load_preset("aws-16k-h100"), trials=300, seed=3)
+    assert d["block_days_p90"] == want.block_days_p90
+    assert d["expected_total_cost_usd"] == want.expected_total_cost_usd
+    assert d["block_days_p50"] <= d["block_days_p90"] <= d["block_days_p99"]
+    assert len(d["curve"]) == 38 and d["curve"][-1]["block_days"] == 182.0
+    budget = {r["pricing_model"]: r for r in d["budget"]}
+    assert budget["savings_plan_3y"]["usd_per_instance_hour"] == 40.0
+    assert (
+        budget["savings_plan_3y"]["cluster_usd_per_day"]
+        < (budget["on_demand"]["cluster_usd_per_day"])
+    )
+    assert budget["spot"]["available"] is False and budget["spot"]["reason"]
+    assert d["file_system"]["file_system_TiB"] == 12.0
+    for row in d["budget"]:
+        for key, value in row.items():
+            assert isinstance(value, str | bool) or value is None or key in OUTPUTS, key
+
+
+def test_plan_text_output(capsys):
+    assert main(["plan", "aws-16k-h100", "--trials", "200", "--block-days", "77"]) == 0
+    out = capsys.readouterr().out
+    assert "a 77-day block: finishes with probability" in out
+    assert "enter a price (--price spot=USD)" in out
+
+
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["--trials", "0"], "--trials"),
+        (["--trials", "many"], "--trials"),
+        (["--block-days", "-2"], "--block-days"),
+        (["--block-days", "nan"], "--block-days"),
+        (["--risk", "1.5"], "--risk"),
+        (["--seed", "-1"], "--seed"),
+        (["--price", "reserved=3"], "--price"),
+        (["--price", "spot=-1"], "--price spot"),
+        (["--set", "pricing.model=layaway"], "pricing.model"),
+        (["--trials", "10", "--set", "cluster.instance=p6-b200.48xlarge"], "capacity_block"),
+    ],
+)
+def test_plan_bad_input_one_line(args, flag, capsys):
+    """In-process (``main(argv)``) to keep the suite fast; one subprocess case below."""
+    rc = main(["plan", "aws-16k-h100", *args])
+    err = capsys.readouterr().err
+    assert rc == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and flag in lines[0], err
+
+
+def test_plan_bad_input_in_a_subprocess():
+    out = goodput("plan", "aws-16k-h100", "--risk", "0")
+    assert out.returncode == 2
+    assert out.stderr.strip() == "goodput: --risk: 0 is out of range (a probability in (0, 1))"

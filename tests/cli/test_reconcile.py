@@ -1,0 +1,161 @@
+"""`goodput reconcile` as a subprocess: the JSON contract, the fitted TOML, what-if, bad input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from goodput_lab.dashboard.cli import main
+from goodput_lab.models import Scenario, evaluate
+from goodput_lab.models.outputs import OUTPUTS
+
+from tests.cli.test_cli import goodput
+from tests.conftest import DATA_DIR
+
+EXAMPLE = str(DATA_DIR / "timelines" / "example-run.csv")
+FITTED_KEYS = (
+    "failure_rate_per_node_day",
+    "failure_rate_per_node_day_lo",
+    "failure_rate_per_node_day_hi",
+    "save_seconds",
+    "restore_seconds",
+    "recovery_minutes",
+    "step_seconds",
+    "checkpoint_interval_minutes",
+)
+
+
+def test_reconcile_json_contract_on_the_example(tmp_path):
+    out_toml = tmp_path / "fitted.toml"
+    out = goodput(
+        "reconcile",
+        EXAMPLE,
+        "--nodes",
+        "2000",
+        "--scenario",
+        "aws-16k-h100",
+        "--set",
+        "checkpoint.save_seconds=10",
+        "--trials",
+        "300",
+        "--write-scenario",
+        str(out_toml),
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    # the example's header states the generator's truth: goodput 0.794051, 22 failures
+    assert d["measured_goodput"] == pytest.approx(0.794051, abs=1e-6)
+    assert d["failure_events"] == 22
+    assert abs(d["predicted_goodput"] - d["measured_goodput"]) < 0.015
+    assert d["predicted_goodput_p5"] < d["predicted_goodput"] < d["predicted_goodput_p95"]
+    assert d["monte_carlo_trials"] == 300
+    f = d["fitted"]
+    for key in FITTED_KEYS:
+        assert isinstance(f[key], float), key
+    assert f["save_seconds"] == pytest.approx(45.0, rel=0.05)
+    assert f["failure_rate_per_node_day_lo"] < 0.004 < f["failure_rate_per_node_day_hi"]
+    assert set(d["buckets"]) == {"checkpoint_save", "restore", "recovery", "rework", "other"}
+    price = 98.32 * 2000  # aws-16k-h100's price in force, per hour of the whole job
+    for b in d["buckets"].values():
+        assert b["measured_usd"] == pytest.approx(b["measured_hours"] * price)
+        assert b["predicted_usd"] == pytest.approx(b["predicted_hours"] * price)
+    assert d["run_cost_usd"] == pytest.approx(48.0 * price)
+    w = d["what_if"]
+    assert w["what_if_set"] == ["checkpoint.save_seconds=10"]
+    assert w["goodput_delta"] > 0 and w["run_savings_usd"] == pytest.approx(
+        w["savings_usd_per_day"] * d["run_days"]
+    )
+    assert d["scenario_written"] == str(out_toml)
+    # the written scenario is what the rest of the tool reads, with the fit in it
+    s = Scenario.load(out_toml)
+    assert s["reliability.node_failure_rate_per_day"] == pytest.approx(
+        f["failure_rate_per_node_day"]
+    )
+    assert s["pricing.usd_per_instance_hour"] == 98.32
+    assert evaluate(s)["goodput"] == pytest.approx(d["predicted_goodput"], abs=1e-12)
+    ev = goodput("evaluate", str(out_toml), "--json")
+    assert ev.returncode == 0, ev.stderr
+    assert "reliability.node_failure_rate_per_day=" in " ".join(d["scenario_overrides"])
+    # every leaf key is in the output registry
+    for key in (k for k in d if k not in ("buckets", "fitted", "what_if")):
+        assert key in OUTPUTS, key
+    for key in [*f, *w, *next(iter(d["buckets"].values()))]:
+        assert key in OUTPUTS, key
+
+
+def test_reconcile_text_gzip_and_mapping(tmp_path):
+    text = (DATA_DIR / "timelines" / "example-run.csv").read_text()
+    renamed = text.replace("timestamp,event,step,node_id", "time_utc,kind,global_step,host")
+    renamed = renamed.replace(",failure,", ",NODE_DOWN,")
+    path = tmp_path / "renamed.csv.gz"
+    path.write_bytes(gzip.compress(renamed.encode()))
+    out = goodput(
+        "reconcile",
+        str(path),
+        "--map",
+        "timestamp=time_utc",
+        "--map",
+        "event=kind",
+        "--map",
+        "step=global_step",
+        "--map",
+        "node_id=host",
+        "--map",
+        "failure=NODE_DOWN",
+        "--trials",
+        "50",
+    )
+    assert out.returncode == 0, out.stderr
+    assert "measured goodput     79.41%" in out.stdout
+    assert "on 2,000 nodes (base scenario)" in out.stdout
+    assert "Rework" in out.stdout and "fitted failure rate" in out.stdout
+
+
+BAD_TIMELINE = (
+    "timestamp,event,step\n2024-01-01T00:00:00Z,job_start,\n2024-01-01T00:00:10Z,step_end,x\n"
+)
+
+
+BAD_CASES = [
+    (BAD_TIMELINE, (), "row 3, column 'step'"),
+    ("timestamp,event\n2024-01-01T00:00:00Z,job_start\n", ("--nodes", "0"), "--nodes"),
+    ("timestamp,event\n", ("--nodes", "many"), "--nodes"),
+    ("timestamp,event\n", ("--map", "when"), "--map"),
+    ("timestamp,event\n", ("--trials", "0"), "--trials"),
+    ("timestamp,event\n", ("--set", "checkpoint.save_seconds=-1"), "checkpoint.save_seconds"),
+    ("timestamp,event\n", ("--set", "nonsense"), "--set"),
+    ("timestamp,event\n", ("--write-scenario", "out.txt"), "must end in .toml"),
+    ("timestamp,event\n", ("--scenario", "no-such-preset"), "no-such-preset"),
+    ("timestamp,event\n", (), "no event rows"),
+]
+
+
+@pytest.mark.parametrize(("content", "args", "stderr"), BAD_CASES)
+def test_reconcile_bad_input_exits_2_with_one_line(tmp_path, capsys, content, args, stderr):
+    """In-process through cli.main (the same handler and error path as the subprocess)."""
+    path = tmp_path / "t.csv"
+    path.write_text(content)
+    args = tuple(str(tmp_path / a) if a == "out.txt" else a for a in args)
+    assert main(["reconcile", str(path), *args]) == 2
+    err = capsys.readouterr().err
+    assert stderr in err
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "out.txt").exists()
+
+
+@pytest.mark.parametrize(("content", "args", "stderr"), [BAD_CASES[0], BAD_CASES[7]])
+def test_reconcile_bad_input_as_a_subprocess(tmp_path, content, args, stderr):
+    path = tmp_path / "t.csv"
+    path.write_text(content)
+    args = tuple(str(tmp_path / a) if a == "out.txt" else a for a in args)
+    out = goodput("reconcile", str(path), *args)
+    assert out.returncode == 2, out.stdout
+    assert stderr in out.stderr
+    assert "Traceback" not in out.stderr and len(out.stderr.strip().splitlines()) == 1
+
+
+def test_reconcile_missing_file():
+    out = goodput("reconcile", "/nonexistent/run.csv")
+    assert out.returncode == 2 and "cannot be read" in out.stderr

@@ -1,0 +1,73 @@
+"""AppTest of the Plan page: tiles equal models.plan, controls move them, no None/nan cells."""
+
+from __future__ import annotations
+
+import pytest
+from goodput_lab.models import load_preset
+from goodput_lab.models.outputs import format_value
+from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
+
+from tests.dashboard._pages import chart, metric, open_page
+
+
+@pytest.fixture(scope="module")
+def app():
+    # the link names the preset: a link without one starts from the registry defaults
+    return open_page("plan", {"preset": "aws-16k-h100", "plan.trials": "500"})
+
+
+def test_tiles_match_the_model(app):
+    p = plan_capacity_block(load_preset("aws-16k-h100"), trials=500, seed=0)
+    for label, key in (
+        ("Block for 50% completion", "block_days_p50"),
+        ("Block for 90% completion", "block_days_p90"),
+        ("Block for 99% completion", "block_days_p99"),
+        ("Block length", "block_days"),
+        ("Finishes within the block", "probability_finish_within_block"),
+        ("Expected total cost", "expected_total_cost_usd"),
+        ("P90 total cost", "p90_total_cost_usd"),
+    ):
+        assert metric(app, label) == format_value(key, getattr(p, key)), label
+    # the chosen point is marked on both charts
+    comp, cost = chart(app, 0), chart(app, 1)
+    assert comp["layout"]["title"]["text"].startswith("Probability of finishing")
+    chosen = f"Chosen: {p.block_days:.0f} days"  # 98: the modelled ~92.8-day run
+    assert any(t["name"].startswith(chosen) for t in comp["data"])
+    assert any(t["name"].startswith(chosen) for t in cost["data"])
+
+
+def test_budget_and_storage_tables_have_no_raw_values(app):
+    for df in app.dataframe:
+        frame = df.value
+        text = frame.to_string()
+        assert "None" not in text and "nan" not in text
+    budget = app.dataframe[0].value
+    assert list(budget["Pricing model"])[:4] == [
+        "On-Demand",
+        "Savings Plan, 1 year",
+        "Savings Plan, 3 years",
+        "Capacity Block",
+    ]
+    cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
+    rows = {r["pricing_model"]: r for r in budget_by_pricing_model(load_preset("aws-16k-h100"))}
+    assert cb["Failures and checkpoints"] == format_value(
+        "failures_and_checkpoints_usd",
+        rows["capacity_block"]["failures_and_checkpoints_usd"],
+        unit=False,
+    )
+
+
+def test_chosen_block_and_entered_rate_follow_the_controls():
+    at = open_page("plan", {"plan.trials": "200"})
+    at.checkbox(key="plan:use_block").check().run()
+    at.number_input(key="plan:block_days").set_value(77.0).run()
+    assert not at.exception
+    p = plan_capacity_block(load_preset("aws-16k-h100"), trials=200, seed=0, block_days=77.0)
+    assert metric(at, "Block length") == "77.00 days"
+    assert metric(at, "Finishes within the block") == format_value(
+        "probability_finish_within_block", p.probability_finish_within_block
+    )
+    at.number_input(key="plan:price:savings_plan_3y").set_value(40.0).run()
+    budget = at.dataframe[0].value
+    sp3 = budget[budget["Pricing model"] == "Savings Plan, 3 years"].iloc[0]
+    assert sp3["Rate ($/h)"] == "$40.00"

@@ -1,0 +1,86 @@
+"""The Resilience page (AppTest): figures follow the model, the order is selectable, each
+rung's assumptions are there, the Monte Carlo spread appears on demand, links carry it."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from goodput_lab.models import load_preset
+from goodput_lab.models.resilience import ladder
+
+from tests.dashboard._pages import array, metric, open_page
+
+NO_GOOD = re.compile(r"\b(None|nan|NaN|inf)\b")
+
+
+def _cells(at) -> list[str]:
+    out = []
+    for df in at.dataframe:
+        out += [str(v) for v in df.value.to_numpy().ravel()]
+    return out
+
+
+@pytest.fixture(scope="module")
+def recommended(catalog):
+    return ladder(load_preset("aws-16k-h100"), catalog=catalog)
+
+
+def test_recommended_ladder_figures_follow_the_model(recommended):
+    at = open_page("resilience")
+    assert metric(at, "Lost per day, baseline") == f"${recommended.rungs[0].lost_usd_per_day:,.0f}"
+    assert (
+        metric(at, "Lost per day, last rung") == f"${recommended.rungs[-1].lost_usd_per_day:,.0f}"
+    )
+    assert metric(at, "Saved by the ladder") == f"${recommended.total_delta_usd_per_day:,.0f}/day"
+    # the waterfall: baseline, one bar per feature, the last rung
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    bars = fig["data"][0]
+    assert len(array(bars["y"])) == len(recommended.rungs) + 1
+    assert array(bars["x"])[0] == pytest.approx(recommended.rungs[0].lost_usd_per_day)
+    # one expander per feature with its assumptions
+    labels = [e.label for e in at.expander]
+    assert sum(label[0].isdigit() for label in labels) == len(recommended.rungs) - 1
+    assert not any(NO_GOOD.search(c) for c in _cells(at))
+
+
+def test_own_order_and_goodput_view(catalog):
+    at = open_page("resilience")
+    at.radio(key="res:order").set_value("My order").run()
+    at.multiselect(key="res:features").set_value(["hot_spares", "elastic"]).run()
+    at.radio(key="res:unit").set_value("Goodput points").run()
+    assert not at.exception
+    own = ladder(load_preset("aws-16k-h100"), ["hot_spares", "elastic"], catalog=catalog)
+    assert metric(at, "Lost per day, last rung") == f"${own.rungs[-1].lost_usd_per_day:,.0f}"
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert array(fig["data"][0]["x"])[-1] == pytest.approx(100 * own.rungs[-1].goodput)
+    assert "Goodput" in fig["layout"]["title"]["text"]
+    # the link carries the order
+    assert at.query_params["res.features"] in ("hot_spares,elastic", ["hot_spares,elastic"])
+
+
+def test_montecarlo_spread_on_demand():
+    at = open_page(
+        "resilience",
+        {"preset": "aws-16k-h100", "res.order": "My order", "res.features": "async_saves"},
+    )
+    n_charts = len(at.get("plotly_chart"))
+    at.select_slider(key="res:trials").set_value(200).run()
+    at.toggle(key="res:mc").set_value(True).run()
+    assert not at.exception
+    assert len(at.get("plotly_chart")) == n_charts + 1
+    cells = _cells(at)
+    assert "yes" in cells  # the tolerance verdict per rung
+    assert not any(NO_GOOD.search(c) for c in cells)
+
+
+def test_bad_link_order_is_explained():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=30)
+    at.query_params.update({"preset": "aws-16k-h100", "res.features": "warp_drive"})
+    at.run()  # the link is read on the first run, and its problem shown there
+    assert any("res.features" in e.value and "warp_drive" in e.value for e in at.error)

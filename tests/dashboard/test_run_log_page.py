@@ -1,0 +1,131 @@
+"""AppTest of the Run log page: the example run measured and predicted like the models say,
+one click loads the fitted scenario into the sidebar, a sidebar change becomes a what-if on
+the run, and uploads (gzip, bad rows) behave."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+from goodput_lab.dashboard.charts.run_log import bucket_chart, goodput_over_time_chart
+from goodput_lab.dashboard.services import run_log as svc
+from goodput_lab.models import load_catalog, load_preset
+from goodput_lab.models.outputs import format_value
+from goodput_lab.models.timeline import parse_timeline
+from streamlit.testing.v1 import AppTest
+
+from tests.conftest import APP, DATA_DIR
+from tests.dashboard._pages import array
+
+PAGE = "app_pages/run_log.py"
+EXAMPLE = DATA_DIR / "timelines" / "example-run.csv"
+SAVE_KEY = "w:checkpoint.save_seconds"
+
+
+@pytest.fixture(scope="module")
+def expected():
+    """The page's figures computed straight from the models (sidebar = aws-16k-h100)."""
+    tl = parse_timeline(EXAMPLE.read_bytes())
+    return svc.run_log_view(
+        tl,
+        load_preset("aws-16k-h100"),
+        2000,
+        load_catalog(),
+        1000,
+        0,
+        "example-run.csv (SYNTHETIC)",
+    )
+
+
+@pytest.fixture
+def page() -> AppTest:
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def test_example_run_is_measured_and_predicted(page, expected):
+    d = expected.summary
+    assert metric(page, "Measured goodput") == format_value("measured_goodput", 0.794051)
+    assert metric(page, "Measured goodput") == "79.41%"
+    assert metric(page, "Predicted goodput") == format_value(
+        "predicted_goodput", d["predicted_goodput"]
+    )
+    assert metric(page, "Badput cost of the run") == format_value(
+        "run_badput_usd", d["run_badput_usd"]
+    )
+    charts = page.get("plotly_chart")
+    assert len(charts) == 2
+    bars = json.loads(charts[0].proto.spec)
+    # the sidebar preset differs from the fitted scenario: measured, predicted, what-if
+    assert [t["name"] for t in bars["data"]] == [
+        "Measured (this run)",
+        "Predicted (fitted scenario)",
+        "What-if (sidebar scenario)",
+    ]
+    assert array(bars["data"][0]["y"]) == pytest.approx(
+        expected.buckets["measured_hours"].to_list()
+    )
+    table = page.dataframe[0].value
+    assert table["Bucket"].tolist()[0] == "Checkpoint saves"
+    for col in table.columns:  # formatted words and figures, never None/nan
+        assert not any(str(v) in ("None", "nan", "") for v in table[col]), col
+    assert not page.error and not page.exception
+
+
+def test_load_fitted_scenario_then_a_sidebar_change_is_a_what_if(page, expected):
+    page.button[0].click().run()  # "Load the fitted scenario into the sidebar"
+    assert not page.exception
+    ss = page.session_state
+    fitted = expected.fitted
+    assert ss["w:reliability.node_failure_rate_per_day"] == pytest.approx(
+        100 * fitted["reliability.node_failure_rate_per_day"]
+    )
+    assert ss[SAVE_KEY] == pytest.approx(fitted["checkpoint.save_seconds"])
+    assert ss["w:name"] == fitted.name
+    assert any("holds the fitted scenario" in i.value for i in page.info)
+    assert len(json.loads(page.get("plotly_chart")[0].proto.spec)["data"]) == 2
+    # shorter saves in the sidebar: the what-if prices them on this run
+    page.slider(key=SAVE_KEY).set_value(5.0).run()
+    assert not page.exception
+    delta = page.metric[[m.label for m in page.metric].index("Predicted goodput (sidebar)")]
+    assert delta.delta.startswith("+")
+    assert metric(page, "Savings over the run").startswith("$")
+    assert len(json.loads(page.get("plotly_chart")[0].proto.spec)["data"]) == 3
+
+
+def test_gzip_upload_and_bad_rows(page):
+    page.file_uploader[0].set_value(
+        ("run.csv.gz", gzip.compress(EXAMPLE.read_bytes()), "application/gzip")
+    ).run()
+    assert not page.exception and not page.error
+    assert metric(page, "Measured goodput") == "79.41%"
+    bad = b"timestamp,event,step\n2024-01-01T00:00:00Z,job_start,\n2024-01-01T00:01:00Z,stepend,1\n"
+    page.file_uploader[0].set_value(("bad.csv", bad, "text/csv")).run()
+    assert not page.exception
+    assert "row 3, column 'event'" in page.error[0].value
+    page.file_uploader[0].set_value(None).run()
+    page.text_input(key="run_log:map").set_value("when=x").run()
+    assert "--map" in page.error[0].value
+
+
+def test_chart_builders_label_axes_and_legends(expected):
+    fig = bucket_chart(expected.buckets)
+    assert fig.layout.title.text.startswith("Badput per bucket")
+    assert fig.layout.yaxis.title.text == "Wall time of the run (h)"
+    assert [t.name for t in fig.data] == ["Measured (this run)", "Predicted (fitted scenario)"]
+    fig = goodput_over_time_chart(expected.over_time, 79.9)
+    assert fig.layout.xaxis.title.text == "Time since job start (h)"
+    assert fig.layout.yaxis.title.text == "Cumulative goodput (%)"
+    named = [t.name for t in fig.data if t.showlegend is not False]
+    assert named == ["Predicted P5-P95", "Predicted P25-P75", "Measured (this run)"]
+    measured = expected.over_time["measured"].to_list()
+    assert measured[-1] == pytest.approx(expected.summary["measured_goodput"])
+    assert all(0 <= v <= 1 for v in measured)

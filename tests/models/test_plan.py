@@ -1,0 +1,171 @@
+"""Capacity Block planning (self-consistency, costs by hand) and budgets by pricing model."""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import ValidationError, evaluate, load_preset
+from goodput_lab.models import pricing as pr
+from goodput_lab.models.plan import (
+    MARGIN_DAYS,
+    block_costs,
+    budget_by_pricing_model,
+    plan_capacity_block,
+)
+
+TRIALS = 1000
+
+
+@pytest.fixture(scope="module")
+def headline():
+    return load_preset("aws-16k-h100")
+
+
+@pytest.fixture(scope="module")
+def plan_seed1(headline):
+    return plan_capacity_block(headline, trials=TRIALS, seed=1)
+
+
+def test_block_p90_finishes_90_percent_of_independent_runs(headline, plan_seed1):
+    # acceptance: at --block-days = its own block_days_p90, an independent seed finishes
+    # with probability 0.9 +- 0.05 (binomial s.e. with 1,000 runs ~ 0.0095, plus the
+    # quantile's own sampling error)
+    p90 = plan_seed1.block_days_p90
+    for seed in (2, 3):
+        other = plan_capacity_block(headline, trials=TRIALS, seed=seed, block_days=p90)
+        assert other.probability_finish_within_block == pytest.approx(0.9, abs=0.05)
+    p50 = plan_capacity_block(headline, trials=TRIALS, seed=4, block_days=plan_seed1.block_days_p50)
+    assert p50.probability_finish_within_block == pytest.approx(0.5, abs=0.06)
+
+
+def test_completion_probability_rises_with_block_length(headline, plan_seed1):
+    probs = [r["probability_finish"] for r in plan_seed1.curve]
+    assert all(b >= a for a, b in itertools.pairwise(probs))
+    assert probs[0] == 0.0 and probs[-1] == 1.0  # 1 day: never; 182 days: always (93-day run)
+    q = plan_seed1
+    assert q.block_days_p50 <= q.block_days_p90 <= q.block_days_p99
+    # a run of ~83 compute days (the modelled 7.35 s step, 975,000 steps) at 89% goodput
+    # takes ~93 wall days
+    assert q.compute_days == pytest.approx(82.89, abs=0.01)
+    assert q.time_to_finish_mean_days == pytest.approx(
+        evaluate(load_preset("aws-16k-h100"))["time_to_train_days"], rel=0.005
+    )
+    ps = [
+        plan_capacity_block(
+            headline, trials=300, seed=5, block_days=d
+        ).probability_finish_within_block
+        for d in (91.0, q.block_days_p50, q.block_days_p99, 95.0)
+    ]
+    assert ps == sorted(ps) and ps[0] < ps[-1]
+
+
+def test_block_costs_hand_computed():
+    # one run needing 10 wall days, one instance, block $1/h, fallback $2/h, move 1 h
+    c = block_costs(
+        np.array([10.0]),
+        [7, 14],
+        instances=1,
+        block_usd_per_instance_hour=1.0,
+        overrun_usd_per_instance_hour=2.0,
+        storage_usd_per_day=5.0,
+        transition_days=1 / 24,
+    )
+    usable7 = 7 - 0.5 / 24
+    over = 10 - usable7 + 1 / 24
+    assert c[0, 0] == pytest.approx(7 * 24 + over * 24 * 2 + 5 * (10 + 1 / 24))
+    assert c[1, 0] == pytest.approx(14 * 24 + 5 * 10)
+
+
+def test_plan_costs_add_up(headline, plan_seed1):
+    p = plan_seed1
+    n = 2000
+    assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
+    assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
+    assert p.block_days == 98.0 == p.cheapest_block_days  # 92.8 days -> a 14-week block
+    assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
+    assert p.expected_total_cost_usd == pytest.approx(
+        p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd
+    )
+    assert p.expected_overrun_cost_usd == 0.0 and p.probability_finish_within_block == 1.0
+    assert p.capacity_blocks_needed == 32 and p.capacity_block_instances == n
+    assert any("256 instances" in note for note in p.notes)
+    # a block too short: everything after it is paid at the fallback price
+    short = plan_capacity_block(headline, trials=300, seed=1, block_days=70.0)
+    t = short.time_to_finish_days
+    usable = 70.0 - MARGIN_DAYS
+    want = np.mean((t - usable + short.transition_minutes / 1440) * 24 * n * 98.32)
+    assert short.probability_finish_within_block == 0.0
+    assert short.expected_overrun_cost_usd == pytest.approx(want, rel=1e-12)
+    assert short.p90_total_cost_usd >= short.expected_total_cost_usd * 0.999
+    # a 91-day block (the purchasable step below 98) almost never finishes, yet it is cheaper
+    # on average: ~2 days of overrun at the on-demand price cost less than 7 more block days.
+    # The risk bound is what rules it out.
+    c91 = next(r for r in p.curve if r["block_days"] == 91.0)
+    assert c91["probability_finish"] < 0.1
+    assert c91["expected_total_cost_usd"] < p.expected_total_cost_usd
+
+
+def test_cheapest_block_respects_the_risk(headline):
+    # a loose risk accepts a shorter block only if it is also cheaper on average
+    loose = plan_capacity_block(headline, trials=300, seed=7, risk=0.99)
+    strict = plan_capacity_block(headline, trials=300, seed=7, risk=0.01)
+    assert loose.cheapest_block_expected_total_cost_usd <= (
+        strict.cheapest_block_expected_total_cost_usd
+    )
+    assert strict.cheapest_block_probability_finish >= 0.99
+
+
+def test_plan_rejects_bad_input(headline):
+    with pytest.raises(ValidationError, match="risk"):
+        plan_capacity_block(headline, trials=10, risk=1.5)
+    with pytest.raises(ValidationError, match="block_days"):
+        plan_capacity_block(headline, trials=10, block_days=-1.0)
+    with pytest.raises(ValidationError, match="trials"):
+        plan_capacity_block(headline, trials=0)
+    b200 = headline.replace(
+        {"cluster.instance": "p6-b200.48xlarge", "pricing.usd_per_instance_hour": None}
+    )
+    with pytest.raises(ValidationError, match="capacity_block' with your rate"):
+        plan_capacity_block(b200, trials=10)
+
+
+def test_budget_side_by_side_hand_checked(headline):
+    rows = {r["pricing_model"]: r for r in budget_by_pricing_model(headline, prices={"spot": 30.0})}
+    od, cb, spot = rows["on_demand"], rows["capacity_block"], rows["spot"]
+    ev = evaluate(headline)
+    assert od["own"] and od["total_cost_to_train_usd"] == pytest.approx(
+        ev["total_cost_to_train_usd"]
+    )
+    # on demand, failures and checkpoints cost the paid hours that do not advance training
+    assert od["failures_and_checkpoints_usd"] == pytest.approx(
+        ev["cost_to_train_goodput_loss_usd"], rel=1e-9
+    )
+    assert od["total_usd_per_month"] == pytest.approx(ev["total_usd_per_day"] * 365.25 / 12)
+    # Capacity Block: the expected 92.8-day run needs a 98-day block, failure-free 82.9 days
+    # would need 84: the failures cost the 14 extra days, not their hours
+    per_day = 2000 * 24 * 39.33
+    assert cb["block_days"] == 98.0
+    assert cb["failures_and_checkpoints_usd"] == pytest.approx((98 - 84) * per_day)
+    assert cb["total_cost_to_train_usd"] == pytest.approx(
+        98 * per_day + ev["time_to_train_days"] * ev["storage_usd_per_day"]
+    )
+    # no public figure: said, not invented
+    assert not rows["savings_plan_3y"]["available"]
+    assert "enter yours" in rows["savings_plan_3y"]["reason"]
+    # an entered Spot rate brings the Spot interruptions along: the run gets longer
+    assert spot["available"] and spot["usd_per_instance_hour"] == 30.0
+    assert spot["time_to_train_days"] > od["time_to_train_days"]
+    with pytest.raises(ValidationError, match="not a pricing model"):
+        budget_by_pricing_model(headline, prices={"reserved": 1.0})
+
+
+def test_plan_beyond_the_longest_block_says_so(headline):
+    long = headline.replace({"workload.tokens_trillion": 40.0})  # ~200 wall days
+    p = plan_capacity_block(long, trials=200, seed=1)
+    assert p.block_days_p90 > pr.CAPACITY_BLOCK_MAX_DAYS
+    assert math.isnan(p.cheapest_block_days)
+    assert p.block_days == 182.0 and p.probability_finish_within_block == 0.0
+    assert any("several blocks" in n for n in p.notes)

@@ -1,0 +1,351 @@
+"""The modelled step time: shape, memory, components, the network's worth, acceptance cases."""
+
+from __future__ import annotations
+
+import doctest
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import (
+    ValidationError,
+    compare,
+    evaluate,
+    evaluate_arrays,
+    load_preset,
+    resolve_inputs,
+)
+from goodput_lab.models import compute as cm
+from goodput_lab.models import network as net
+from goodput_lab.models import transformer as tr
+from goodput_lab.models.compute import infeasibility_reason, step_model
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+
+@pytest.mark.parametrize("module", [tr, cm, net])
+def test_docstring_examples(module):
+    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert failed == 0
+
+
+@pytest.mark.parametrize(
+    ("shape", "published"),
+    [
+        # layers, hidden, heads, kv heads, ffn, vocabulary, gated -> published count [B]
+        ((96, 12288, 96, 96, 49152, 50257, 0), 175.0),  # GPT-3 (Brown et al. 2020)
+        ((32, 4096, 32, 8, 14336, 128256, 1), 8.0),  # Llama 3 8B (arXiv:2407.21783 Table 3)
+        ((80, 8192, 64, 8, 28672, 128256, 1), 70.0),
+        ((126, 16384, 128, 8, 53248, 128256, 1), 405.0),
+        ((128, 25600, 160, 160, 102400, 51200, 0), 1008.0),  # Narayanan et al. 2021 Table 1
+    ],
+)
+def test_params_from_shape_match_published_counts(shape, published):
+    assert tr.params_from_shape(*shape) == pytest.approx(published, rel=0.01)
+    # and the depth a count implies inverts it
+    assert tr.layers_from_params(tr.params_from_shape(*shape), *shape[1:]) == pytest.approx(
+        shape[0]
+    )
+
+
+def test_model_flops_include_attention():
+    # PaLM App. B: 6N + 12·L·s·h; for Llama 3 405B at 8k tokens attention adds 8.4%
+    per_token = tr.model_flops_per_token(405.0, 126, 8192, 16384)
+    assert per_token == pytest.approx(6 * 405e9 + 12 * 126 * 8192 * 16384)
+    assert per_token / (6 * 405e9) == pytest.approx(1.0835, abs=1e-4)
+    # the input embedding is a lookup: its V·h parameters cost no FLOPs
+    lookup = tr.model_flops_per_token(405.0, 126, 8192, 16384, 128256)
+    assert per_token - lookup == pytest.approx(6 * 128256 * 16384)
+    # Megatron-LM's count (Narayanan et al. 2021 Eq. 3 without recomputation, per token):
+    # 72·l·h²·(1 + s/6h + V/12lh) for a GPT of 12·l·h² layer parameters
+    lay, h, s, v = 96, 12288, 2048, 51200
+    n = (12 * lay * h * h + 2 * v * h) / 1e9
+    megatron = 72 * lay * h * h * (1 + s / (6 * h) + v / (12 * lay * h))
+    assert tr.model_flops_per_token(n, lay, s, h, v) == pytest.approx(megatron)
+
+
+def test_activation_bytes_korthikanti_table2():
+    # Korthikanti et al. 2022 Table 2 per layer, in units of s·b·h (GPT, a = 96, s = 2048,
+    # h = 12288, t = 8): none 34 + 5as/h without parallelism; TP 10 + 24/t + 5as/(ht);
+    # TP + SP 34/t + 5as/(ht); selective + SP 34/t; full 2
+    s, h, a, t = 2048, 12288, 96, 8
+    x = 5 * a * s / h
+
+    def per(tp, sp, r):
+        return tr.activation_bytes_per_layer(s, 1, h, a, a, 4 * h, 0, tp, sp, r) / (s * h)
+
+    assert per(1, 0, 0) == pytest.approx(34 + x)
+    assert per(t, 0, 0) == pytest.approx(10 + 24 / t + x / t)
+    assert per(t, 1, 0) == pytest.approx(34 / t + x / t)
+    assert per(t, 1, 1) == pytest.approx(34 / t)
+    assert per(t, 0, 2) == pytest.approx(2.0)
+    assert per(t, 1, 2) == pytest.approx(2.0 / t)
+
+
+def test_stated_count_that_contradicts_the_shape_is_an_error():
+    s = load_preset("llama3-16k")  # 405B with 126 layers: consistent
+    # the error names the field the edit changed, and the count it contradicts
+    with pytest.raises(
+        ValidationError, match=r"workload.layers: 80 contradicts: workload.params_billion = 405"
+    ):
+        s.replace({"workload.layers": 80})
+    with pytest.raises(ValidationError, match=r"workload.params_billion: 70.0 contradicts"):
+        s.replace({"workload.params_billion": 70.0})
+    # left empty, the count follows the shape (80 layers of Llama 3 405B's width)
+    derived = evaluate(s.replace({"workload.layers": 80, "workload.params_billion": None}))
+    assert derived["model_parameters_billion"] == pytest.approx(
+        tr.params_from_shape(80, 16384, 128, 8, 53248, 128256, 1)
+    )
+    # the checkpoint is sized from the same derived count (16 bytes per parameter)
+    assert derived["checkpoint_size_TB"] == pytest.approx(
+        derived["model_parameters_billion"] * 1e9 * 16 / 1e12, rel=1e-9
+    )
+    with pytest.raises(ValidationError, match="give the parameter count or the number of layers"):
+        load_preset("aws-16k-h100").replace({"workload.params_billion": None})
+
+
+def test_batch_given_in_two_units_must_agree():
+    s = load_preset("gpt3-175b")  # 1,536 sequences of 2,048 = 3.1M tokens, stated 3.2M
+    with pytest.raises(ValidationError, match="global_batch_million_tokens: 6.4M tokens"):
+        s.replace({"workload.global_batch_million_tokens": 6.4})
+
+
+def test_micro_batch_needs_at_least_one_sequence():
+    # 1,953 sequences over 125 data-parallel ranks in 16 micro-batches: < 1 each
+    s = load_preset("aws-16k-h100").replace({"workload.micro_batches": 16})
+    ev = evaluate(s)
+    assert ev["memory_fits"] == 0.0 and math.isnan(ev["time_to_train_days"])
+    assert ev["micro_batch_sequences_effective"] == pytest.approx(1953.125 / 125 / 16)
+    assert "needs at least one sequence" in infeasibility_reason(resolve_inputs(s))
+
+
+def _single_gpu_inputs(**over):
+    # 1 GPU, no parallelism: the step is compute + memory traffic + optimizer, nothing else.
+    # Two layers of Llama 3 8B's width (1.49B parameters) fit in one H100.
+    s = load_preset("llama3-8b").replace(
+        {
+            "workload.layers": 2,
+            "workload.params_billion": None,
+            "cluster.nodes": 1,
+            "workload.tensor_parallel": 1,
+            "workload.pipeline_parallel": 1,
+            "workload.zero_stage": 0,
+            "workload.global_batch_sequences": 8,
+            "workload.global_batch_million_tokens": 16.0,  # the default: sequences win
+            "workload.micro_batch_sequences": 1,
+            "workload.recompute": "none",
+            "workload.flash_attention": "off",
+            **over,
+        }
+    )
+    x = resolve_inputs(s)
+    x["instance.accelerators_per_node"] = 1.0  # one accelerator, no data parallelism
+    return x
+
+
+def test_single_accelerator_step_is_hand_computed():
+    x = _single_gpu_inputs()
+    out = step_model(x)
+    lay, h, s, v = 2, 4096, 8192, 128256
+    n = tr.params_from_shape(lay, h, 32, 8, 14336, v, 1) * 1e9
+    mm = 2 * h * h + 2 * h * h * 8 / 32 + 3 * h * 14336
+    fwd_per_seq = lay * (2 * s * mm + 4 * s * s * h) + 2 * s * v * h
+    compute = 8 * 3 * fwd_per_seq / (989e12 * 0.80)
+    assert out["recompute_seconds_per_step"] == 0.0
+    assert out["bubble_seconds_per_step"] == 0.0
+    assert out["tp_comm_ms"] == 0.0 and out["pp_comm_ms"] == 0.0 and out["allreduce_ms"] == 0.0
+    # compute_seconds = model FLOPs at the measured matmul rate + memory-bound kernels and
+    # the optimizer step; materialised 8k-token attention scores make streaming a large share
+    mem = out["compute_seconds_per_step"] - compute
+    assert 0 < mem < compute
+    assert out["step_seconds"] == pytest.approx(out["compute_seconds_per_step"])
+    assert out["effective_mfu"] == pytest.approx(
+        (6 * (n - v * h) + 12 * lay * s * h) * 8 * s / (989e12 * out["step_seconds"])
+    )
+
+
+def test_recomputation_costs_time_and_saves_memory():
+    def run(recompute, flash):
+        return step_model(
+            _single_gpu_inputs(
+                **{"workload.recompute": recompute, "workload.flash_attention": flash}
+            )
+        )
+
+    # materialised attention: selective recomputation drops the stored s² scores
+    none, sel = run("none", "off"), run("selective", "off")
+    assert none["activation_memory_GB_per_accel"] > sel["activation_memory_GB_per_accel"]
+    assert none["recompute_seconds_per_step"] == 0 < sel["recompute_seconds_per_step"]
+    assert none["step_seconds"] < sel["step_seconds"]
+    # a fused attention kernel never stores them and recomputes them in the backward pass
+    fa_none, fa_sel, fa_full = run("none", "on"), run("selective", "on"), run("full", "on")
+    assert fa_none["activation_memory_GB_per_accel"] == sel["activation_memory_GB_per_accel"]
+    assert fa_none["recompute_seconds_per_step"] == fa_sel["recompute_seconds_per_step"] > 0
+    # full recomputation keeps only layer inputs (+ one layer rebuilt) and repeats the
+    # layers' forward pass (not the output layer's) at the measured matmul rate
+    assert fa_full["activation_memory_GB_per_accel"] < fa_sel["activation_memory_GB_per_accel"]
+    assert fa_full["step_seconds"] > fa_sel["step_seconds"]
+    extra = fa_full["recompute_seconds_per_step"] - fa_sel["recompute_seconds_per_step"]
+    h, s = 4096, 8192
+    mm = 2 * h * h + 2 * h * h * 8 / 32 + 3 * h * 14336
+    assert extra == pytest.approx(8 * 2 * (2 * s * mm + 4 * s * s * h) / (989e12 * 0.80))
+
+
+def test_interleaving_shrinks_the_bubble_of_the_whole_micro_batch():
+    s = load_preset("llama3-16k")
+    one = evaluate(s.replace({"workload.pipeline_virtual_stages": 1}))
+    eight = evaluate(s)
+    # bubble = (p − 1)/v micro-batch times, each with its recomputation and exposed
+    # communication: (p − 1)/(v·m) of the pipeline's busy time (the optimizer step and the
+    # exposed gradient sync, a few percent, are outside the pipeline)
+    assert one["micro_batches_per_step"] == 16.0
+    busy = one["step_seconds"] - one["bubble_seconds_per_step"] - one["allreduce_exposed_ms"] / 1e3
+    assert one["bubble_seconds_per_step"] / busy == pytest.approx(15 / 16, rel=0.02)
+    assert eight["bubble_seconds_per_step"] < one["bubble_seconds_per_step"] / 6
+    assert eight["activation_memory_GB_per_accel"] > one["activation_memory_GB_per_accel"]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    gbps=st.floats(400.0, 12_800.0),
+    factor=st.floats(1.05, 4.0),
+    alpha=st.floats(0.0, 100.0),
+    more=st.floats(1.0, 100.0),
+)
+def test_network_moves_the_modelled_step(gbps, factor, alpha, more):
+    x = resolve_inputs(load_preset("llama3-16k"))
+    x["network.inter_node_gbps"] = np.array([gbps, gbps * factor, gbps, gbps])
+    x["network.alpha_network_us"] = np.array([alpha, alpha, alpha + more, alpha])
+    step = step_model(x)["step_seconds"]
+    assert step[1] < step[0]  # more bandwidth: faster
+    assert step[2] > step[0]  # more latency: slower
+    assert step[3] == step[0]
+
+
+def test_grid_matches_pointwise():
+    s = load_preset("llama3-16k")
+    x = resolve_inputs(s)
+    gbps = np.array([800.0, 1600.0, 3200.0])
+    grid = evaluate_arrays({**x, "network.inter_node_gbps": gbps})
+    for i, g in enumerate(gbps):
+        one = evaluate(s.replace({"network.inter_node_gbps": float(g)}))
+        assert grid["time_to_train_days"][i] == pytest.approx(one["time_to_train_days"])
+    catalog = evaluate(s)  # empty = the catalog's 3,200 Gb/s EFA
+    assert catalog["time_to_train_days"] == pytest.approx(grid["time_to_train_days"][2])
+
+
+# ------------------------------------------------------------------ acceptance (issue 13)
+def test_halving_inter_node_bandwidth_lengthens_llama3_by_less_than_2x():
+    base = load_preset("llama3-16k")
+    b = evaluate(base)
+    half = evaluate(base.replace({"network.inter_node_gbps": 1600.0}))
+    assert b["time_to_train_days"] < half["time_to_train_days"] < 2 * b["time_to_train_days"]
+    assert half["goodput"] == b["goodput"]  # the network's worth is in the step, not goodput
+    c = compare(base, base.replace({"network.inter_node_gbps": 1600.0}))
+    assert c.time_to_train_delta_days == pytest.approx(
+        half["time_to_train_days"] - b["time_to_train_days"]
+    )
+    # priced in $/day: the candidate's slower steps at the baseline's cluster cost
+    r = b["step_seconds"] / half["step_seconds"]
+    assert c.productive_time_ratio == pytest.approx(r)
+    assert c.savings_usd_per_day == pytest.approx(b["goodput"] * (r - 1) * b["cluster_usd_per_day"])
+    assert c.savings_usd_per_day < -100_000  # more than $100k/day for the 16k-GPU cluster
+
+
+def test_raising_network_latency_lengthens_llama3():
+    base = load_preset("llama3-16k")
+    b = evaluate(base)
+    slow = evaluate(base.replace({"network.alpha_network_us": 50.0}))
+    assert slow["time_to_train_days"] > b["time_to_train_days"]
+    assert compare(base, base.replace({"network.alpha_network_us": 50.0})).savings_usd_per_day < 0
+
+
+def test_headline_savings_unchanged_when_steps_are_equal(headline_baseline, headline_improved):
+    c = compare(headline_baseline, headline_improved)
+    assert c.productive_time_ratio == 1.0 and c.step_time_savings_usd_per_day == 0.0
+    assert f"{c.savings_usd_per_day:,.0f}" == "190,340"
+
+
+def test_megatron_1t_tp4_pp64_micro_batch_4_does_not_fit_activations_named():
+    # Calculon's example (3,072 A100 80GB, TP 4, PP 64, DP 12, micro-batch 4, full
+    # recomputation): 85.4 GB needed, 65 GB of it activations
+    s = load_preset("megatron-1t").replace(
+        {
+            "pricing.usd_per_instance_hour": 1.0,
+            "workload.tensor_parallel": 4,
+            "workload.micro_batch_sequences": 4,
+            "workload.zero_stage": 1,
+            "workload.gradient_precision": "bf16",
+        }
+    )
+    ev = evaluate(s)
+    assert ev["data_parallel_size"] == 12.0 and ev["micro_batches_per_step"] == 64.0
+    assert ev["fits_in_memory"] == 0.0 and math.isnan(ev["time_to_train_days"])
+    assert ev["memory_per_accel_GB"] > 80.0
+    assert ev["memory_per_accel_GB"] == pytest.approx(85.4, rel=0.10)
+    assert ev["activation_memory_GB_per_accel"] == pytest.approx(65.0, rel=0.10)
+    assert ev["activation_memory_GB_per_accel"] > ev["model_states_GB_per_accel"]
+    reason = infeasibility_reason(resolve_inputs(s))
+    assert "GB of activations" in reason and "activations are the larger part" in reason
+    assert f"largest micro-batch that fits is {ev['max_micro_batch_that_fits']:.0f}" in reason
+    # the paper's own layout (TP 8, micro-batch 1) fits
+    paper = evaluate(load_preset("megatron-1t").replace({"pricing.usd_per_instance_hour": 1.0}))
+    assert paper["fits_in_memory"] == 1.0 and paper["memory_per_accel_GB"] < 72.0
+
+
+def test_reference_systems_are_sourced_and_unpriced(catalog):
+    for name, gbps in (("dgx-a100-80gb", 1600.0), ("dgx-h100", 3200.0)):
+        inst = catalog[name]
+        assert inst.usd_per_hour is None and inst.efa_gbps == gbps
+        assert inst.source_specs and inst.source_chip and inst.source_efficiency
+        assert inst.max_matmul_fraction and inst.scaleup_efficiency
+    with pytest.raises(ValidationError, match="no price for dgx-a100-80gb"):
+        evaluate(load_preset("megatron-1t"))
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    layers=st.integers(1, 200),
+    hidden=st.sampled_from([512, 2048, 8192, 16384]),
+    heads=st.sampled_from([1, 8, 64, 128]),
+    tp=st.sampled_from([1, 2, 8, 16]),
+    pp=st.sampled_from([1, 4, 16, 64]),
+    v=st.integers(1, 8),
+    micro=st.integers(1, 16),
+    nodes=st.integers(1, 4096),
+    recompute=st.sampled_from(["none", "selective", "full"]),
+    zero=st.integers(0, 3),
+    instance=st.sampled_from(["p5.48xlarge", "p6e-gb200.36xlarge", "trn1.32xlarge"]),
+)
+def test_any_valid_layout_runs_or_says_why(
+    layers, hidden, heads, tp, pp, v, micro, nodes, recompute, zero, instance
+):
+    # a valid scenario never raises: it has a finite step or a reason it cannot run
+    s = load_preset("llama3-16k").replace(
+        {
+            "workload.params_billion": None,
+            "workload.layers": layers,
+            "workload.hidden_size": hidden,
+            "workload.attention_heads": heads,
+            "workload.kv_heads": None,
+            "workload.ffn_hidden_size": None,
+            "workload.tensor_parallel": tp,
+            "workload.pipeline_parallel": pp,
+            "workload.pipeline_virtual_stages": v,
+            "workload.micro_batch_sequences": micro,
+            "workload.recompute": recompute,
+            "workload.zero_stage": zero,
+            "cluster.instance": instance,
+            "cluster.nodes": nodes,
+            "pricing.usd_per_instance_hour": 10.0,
+        }
+    )
+    x = resolve_inputs(s)
+    out = step_model(x)
+    reason = infeasibility_reason(x)
+    step = float(out["step_seconds"])
+    if math.isfinite(step):
+        assert reason == "" and step > 0
+        assert 0 < float(out["effective_mfu"]) < 1
+    else:
+        assert reason, "NaN step without a reason"
