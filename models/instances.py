@@ -566,6 +566,8 @@ class VerdictRobustness:
     ``break_even_mfu``; the runner-up would win above ``runner_up_break_even_mfu`` (NaN
     when no MFU up to its measured maximum achievable matmul fraction is enough).  The MFU
     break-evens re-choose the node count at every MFU (bisection, to 0.2% of the MFU).
+    With the modelled step (``workload.mfu_basis`` = modelled) the MFU is an output of the
+    system, not an input that can move: both MFU break-evens are NaN (``mfu_applies`` False).
     """
 
     cheapest: str
@@ -581,6 +583,12 @@ class VerdictRobustness:
     runner_up_mfu: float
     runner_up_break_even_mfu: float
     runner_up_mfu_cap: float
+    mfu_basis: str = "end_to_end"
+
+    @property
+    def mfu_applies(self) -> bool:
+        """The MFU is an input of the step time (end_to_end or compute_only basis)."""
+        return self.mfu_basis != "modelled"
 
     @property
     def price_margin(self) -> float:
@@ -699,34 +707,13 @@ def verdict_robustness(
 
         return cost
 
-    # the cheapest type's MFU: lower it until the runner-up is cheaper
-    cost_c = cost_fn(c)
-    good, bad = c.mfu, None
-    m = c.mfu * c.cost_to_train_usd / r.cost_to_train_usd
-    for _ in range(40):
-        m = max(m, 1e-4)
-        if cost_c(m) > r.cost_to_train_usd:
-            bad = m
-            break
-        good, m = m, m * 0.9
-        if m <= 1e-4:
-            break
-    be_mfu = _bisect_mfu(cost_c, r.cost_to_train_usd, good, bad) if bad is not None else 0.0
-
-    # the runner-up's MFU: raise it (up to its measured maximum) until it is cheaper
+    basis = str(scenario["workload.mfu_basis"])
+    mfu_applies = basis != "modelled"  # a modelled step does not read the MFU
     inst_r = catalog[r.instance]
     cap = inst_r.max_matmul_fraction if inst_r.max_matmul_fraction is not None else 1.0
-    cost_r = cost_fn(r)
-    target = c.cost_to_train_usd
-    be_r = math.nan
-    if cost_r(cap) <= target:
-        bad_r, good_r = r.mfu, cap
-        m = min(cap, r.mfu * r.cost_to_train_usd / c.cost_to_train_usd)
-        if cost_r(m) <= target:
-            good_r = m
-        else:
-            bad_r = m
-        be_r = _bisect_mfu(cost_r, target, good_r, bad_r)
+    be_mfu = be_r = math.nan
+    if mfu_applies:
+        be_mfu, be_r = _mfu_break_evens(c, r, cost_fn(c), cost_fn(r), cap)
     return VerdictRobustness(
         cheapest=c.instance,
         runner_up=r.instance,
@@ -741,4 +728,35 @@ def verdict_robustness(
         runner_up_mfu=r.mfu,
         runner_up_break_even_mfu=be_r,
         runner_up_mfu_cap=cap,
+        mfu_basis=basis,
     )
+
+
+def _mfu_break_evens(c, r, cost_c, cost_r, cap: float) -> tuple[float, float]:
+    """(MFU of the cheapest type below which the runner-up wins, MFU of the runner-up above
+    which it wins or NaN), by bisection on the cost functions of the two types."""
+    # the cheapest type's MFU: lower it until the runner-up is cheaper
+    good, bad = c.mfu, None
+    m = c.mfu * c.cost_to_train_usd / r.cost_to_train_usd
+    for _ in range(40):
+        m = max(m, 1e-4)
+        if cost_c(m) > r.cost_to_train_usd:
+            bad = m
+            break
+        good, m = m, m * 0.9
+        if m <= 1e-4:
+            break
+    be_mfu = _bisect_mfu(cost_c, r.cost_to_train_usd, good, bad) if bad is not None else 0.0
+
+    # the runner-up's MFU: raise it (up to its measured maximum) until it is cheaper
+    target = c.cost_to_train_usd
+    be_r = math.nan
+    if cost_r(cap) <= target:
+        bad_r, good_r = r.mfu, cap
+        m = min(cap, r.mfu * r.cost_to_train_usd / c.cost_to_train_usd)
+        if cost_r(m) <= target:
+            good_r = m
+        else:
+            bad_r = m
+        be_r = _bisect_mfu(cost_r, target, good_r, bad_r)
+    return be_mfu, be_r

@@ -182,5 +182,6 @@ if robust_box is not None:
                 **display.tile("verdict_break_even_usd_per_hour", rob.break_even_usd_per_hour)
             )
             c[1].metric(**display.tile("verdict_price_margin", rob.price_margin))
-            c[2].metric(**display.tile("verdict_break_even_mfu", rob.break_even_mfu))
-            c[3].metric(**display.tile("verdict_mfu_margin", rob.mfu_margin))
+            if rob.mfu_applies:  # a modelled step has no MFU to move (said in the text)
+                c[2].metric(**display.tile("verdict_break_even_mfu", rob.break_even_mfu))
+                c[3].metric(**display.tile("verdict_mfu_margin", rob.mfu_margin))

@@ -110,6 +110,18 @@ def robustness(
 def robustness_text(v: VerdictRobustness) -> str:
     """The verdict's robustness in one sentence, figures formatted from the registry."""
     fv = format_value
+    if not v.mfu_applies:
+        return (
+            f"The verdict holds unless {v.cheapest}'s price rises above "
+            f"{fv('verdict_break_even_usd_per_hour', v.break_even_usd_per_hour)} "
+            f"(now {fv('usd_per_instance_hour', v.usd_per_instance_hour)}, "
+            f"{fv('verdict_price_margin', v.price_margin, signed=True)}). The runner-up, "
+            f"{v.runner_up}, would be the cheapest at a price below "
+            f"{fv('break_even_usd_per_hour', v.runner_up_break_even_usd_per_hour)} (now "
+            f"{fv('usd_per_instance_hour', v.runner_up_usd_per_instance_hour)}). No MFU "
+            "break-even: the step is modelled from the system, so the MFU is an output here, "
+            "not an input that can move (set workload.mfu_basis to end_to_end for one)."
+        )
     holds = (
         f"The verdict holds unless {v.cheapest}'s price rises above "
         f"{fv('verdict_break_even_usd_per_hour', v.break_even_usd_per_hour)} "

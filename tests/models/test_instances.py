@@ -126,10 +126,11 @@ def test_instances_and_optimize_agree_on_every_preset(preset, catalog):
 
 @pytest.mark.parametrize("deadline", [None, 45.0])
 def test_verdict_robustness_break_evens_flip_the_verdict(catalog, deadline):
-    """Just past each break-even the runner-up is the cheapest; just short of it, not."""
+    """Just past each break-even the runner-up is the cheapest; just short of it, not.
+    The MFU moves the step time only when it is an input (a stated, end-to-end MFU)."""
     from goodput_lab.models.instances import verdict_robustness
 
-    s = load_preset("aws-16k-h100")
+    s = load_preset("aws-16k-h100").replace({"workload.mfu_basis": "end_to_end"})
     ranking = rank_instances(s, catalog, deadline_days=deadline)
     v = verdict_robustness(s, catalog, ranking)
     assert v.cheapest == ranking.cheapest.instance and v.runner_up != v.cheapest
@@ -150,6 +151,27 @@ def test_verdict_robustness_break_evens_flip_the_verdict(catalog, deadline):
     assert best(mfus={v.cheapest: v.break_even_mfu * 0.996}) == v.runner_up
     assert v.runner_up_mfu < v.runner_up_break_even_mfu <= v.runner_up_mfu_cap
     assert best(mfus={v.runner_up: v.runner_up_break_even_mfu * 1.004}) == v.runner_up
+
+
+@pytest.mark.parametrize("deadline", [None, 45.0])
+def test_verdict_robustness_of_a_modelled_step_has_price_break_evens_only(catalog, deadline):
+    """With the step modelled from the system the MFU is an output: no MFU break-even, and
+    the price break-evens still flip the verdict exactly."""
+    from goodput_lab.models.instances import verdict_robustness
+
+    s = load_preset("aws-16k-h100")
+    assert s["workload.mfu_basis"] == "modelled"
+    ranking = rank_instances(s, catalog, deadline_days=deadline)
+    v = verdict_robustness(s, catalog, ranking)
+    assert not v.mfu_applies
+    assert math.isnan(v.break_even_mfu) and math.isnan(v.runner_up_break_even_mfu)
+    assert math.isnan(v.mfu_margin)
+
+    def best(**kw) -> str:
+        return rank_instances(s, catalog, deadline_days=deadline, **kw).cheapest.instance
+
+    assert best(prices={v.cheapest: v.break_even_usd_per_hour * 0.999}) == v.cheapest
+    assert best(prices={v.cheapest: v.break_even_usd_per_hour * 1.001}) == v.runner_up
 
 
 def test_verdict_robustness_needs_a_runner_up(catalog):
