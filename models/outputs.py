@@ -2272,8 +2272,10 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Message per rank",
         "GB",
         "number",
-        "bf16 gradient shard each rank all-reduces per step.",
-        "2 bytes × parameters / (TP × PP)",
+        "Gradient traffic each rank all-reduces per step (bf16 or fp32 gradients; with ZeRO "
+        "the reduce-scatter plus the all-gather of bf16 weights, as an all-reduce of equal "
+        "traffic).",
+        "bytes per parameter × parameters / (TP × PP)",
         "",
         3,
     ),

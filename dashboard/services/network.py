@@ -9,6 +9,7 @@ import polars as pl
 from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import network as net
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.choices import GradientPrecision
 from goodput_lab.models.evaluate import productive_time_savings
 
 
@@ -55,16 +56,26 @@ def scaling_vs_nodes(
 def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
     """The scenario's gradient all-reduce under ring, tree and hierarchical algorithms.
 
-    Message = bf16 gradient shard 2·N/(TP·PP) bytes per rank over the data-parallel ranks;
-    flat ring and tree run at each rank's network share (the bottleneck link), hierarchical
-    uses the scale-up link (at its measured efficiency) inside a node, with its phases
-    summed or overlapped as NCCL pipelines them (the step model uses the latter).  algbw
-    and busbw as NCCL-tests report them.
+    Message per rank over the data-parallel ranks = the step model's gradient traffic per
+    parameter × N/(TP·PP): with the modelled step, the gradient precision's bytes (ZeRO ≥ 1:
+    reduce-scatter of the gradients plus all-gather of the bf16 weights, ZeRO-3 gathers
+    twice, as the all-reduce of equal traffic); with a stated MFU, bf16 gradients (ZeRO-3:
+    1.5×).  Flat ring and tree run at each rank's network share (the bottleneck link),
+    hierarchical uses the scale-up link (at its measured efficiency) inside a node, with its
+    phases summed or overlapped as NCCL pipelines them (the step model uses the latter, so
+    that row is the all-reduce on the page's tiles).  algbw and busbw as NCCL-tests report
+    them.
     """
     inst = ev.instance
     t = scenario["workload.tensor_parallel"]
     p = scenario["workload.pipeline_parallel"]
-    size = 2.0 * ev["model_parameters_billion"] * 1e9 / (t * p)
+    z = scenario["workload.zero_stage"]
+    if scenario["workload.mfu_basis"] == "modelled":
+        g = GradientPrecision(scenario["workload.gradient_precision"]).bytes
+        per_param = g if z == 0 else (g + 2.0) / 2.0 if z < 3 else (g + 4.0) / 2.0
+    else:
+        per_param = 2.0 * (1.5 if z >= 3 else 1.0)
+    size = per_param * ev["model_parameters_billion"] * 1e9 / (t * p)
     d = max(1.0, ev["data_parallel_size"])
     gbps = scenario["network.inter_node_gbps"] or inst.efa_gbps
     share = net.network_GBps_per_rank(
