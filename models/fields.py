@@ -573,8 +573,8 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "",
         "Corrupt level-1 checkpoints",
         "Probability that the level-1 checkpoint a recovery loads is corrupt (a bad write, a "
-        "bad replica). Megatron-LM issue 5281: a replica-retrieved local checkpoint gave NaN "
-        "three steps after every load. Default 0.",
+        "bad replica). Megatron-LM issue 5281: a replica-retrieved local checkpoint gave a "
+        "not-a-number loss three steps after every load. Default 0.",
         ui_min=0.0,
         ui_max=0.2,
         ui_step=0.005,

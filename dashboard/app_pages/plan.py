@@ -7,6 +7,7 @@ import math
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.plan import completion_chart, cost_chart
+from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import plan as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
@@ -51,7 +52,7 @@ with c4:
 try:
     p = cache.block_plan(scenario, int(trials), int(seed), block_days, risk_pct / 100.0)
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 
@@ -86,7 +87,7 @@ if math.isfinite(p.cheapest_block_days):
         " of runs)."
     )
 for note in p.notes:
-    st.warning(note)
+    st.warning(plain(note))
 st.caption(
     f"Block rate {format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
     f"per instance (as of {p.block_price.as_of}); after the block "
@@ -141,12 +142,12 @@ if missing:
                 entered[model] = float(v)
 if entered:
     rows = cache.budget(scenario, tuple(sorted(entered.items())))
-st.dataframe(svc.budget_table(rows), hide_index=True, width="stretch")
+tables.show(svc.budget_table(rows))
 with st.expander("Terms of each pricing model", expanded=False):
-    st.dataframe(svc.terms_table(), hide_index=True, width="stretch")
+    tables.show(svc.terms_table())
 
 st.subheader("Checkpoint storage and spares in dollars")
-st.dataframe(svc.storage_table(ev), hide_index=True, width="stretch")
+tables.show(svc.storage_table(ev))
 rec = cache.file_system(scenario)
 if rec is None:
     st.caption("The durable tier is the object store: no shared file system to size.")
@@ -158,7 +159,7 @@ else:
         f"{scenario['storage.retained_checkpoints']} retained checkpoints "
         f"({rec.min_TiB_for_retention:.1f} TiB)."
     )
-    st.dataframe(svc.file_system_table(rec), hide_index=True, width="stretch")
+    tables.show(svc.file_system_table(rec))
     if rec.at_search_limit:
         st.caption("The best size is the largest searched: a larger file system may save more.")
 st.caption(

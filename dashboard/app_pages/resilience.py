@@ -5,9 +5,11 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
+from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import resilience as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+from goodput_lab.models.outputs import help_text
 from goodput_lab.models.resilience import FEATURES
 
 scenario, ev = page_context.current("Resilience")
@@ -54,23 +56,32 @@ if features is not None and not features:
 try:
     lad = cache.resilience_ladder(scenario, features, float(lemon) / 100)
 except ValidationError as exc:
-    st.error(f"Please fix this input — {exc}")
+    st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
 first, last = lad.rungs[0], lad.rungs[-1]
 m1, m2 = st.columns(2)
 m3, m4 = st.columns(2)
-m1.metric("Lost per day, baseline", f"${first.lost_usd_per_day:,.0f}")
-m2.metric("Lost per day, last rung", f"${last.lost_usd_per_day:,.0f}")
+m1.metric(
+    "Lost per day, baseline",
+    f"${first.lost_usd_per_day:,.0f}",
+    help="The scenario as given, before any feature. " + help_text("lost_usd_per_day"),
+)
+m2.metric(
+    "Lost per day, last rung",
+    f"${last.lost_usd_per_day:,.0f}",
+    help="After every rung, counting what the features cost. " + help_text("lost_usd_per_day"),
+)
 m3.metric(
     "Saved by the ladder",
     f"${lad.total_delta_usd_per_day:,.0f}/day",
-    help="First rung's lost $/day minus the last one's = the sum of the rungs' savings.",
+    help=help_text("total_delta_usd_per_day"),
 )
 m4.metric(
     "Goodput",
     f"{last.goodput * 100:.2f}%",
     delta=f"{lad.total_delta_goodput_points:+.2f} points",
+    help="After every rung; the change is against the scenario as given. " + help_text("goodput"),
 )
 if lad.order == "recommended":
     worth = lad.recommended_features
@@ -83,7 +94,7 @@ if lad.order == "recommended":
 unit = st.radio("Waterfall in", list(svc.UNITS), key="res:unit", horizontal=True)
 st.plotly_chart(ladder_waterfall(svc.rung_numbers(lad), unit), width="stretch")
 table = svc.rung_display(lad)
-st.dataframe(table, hide_index=True, width="stretch", height=36 * (table.height + 1) + 3)
+tables.show(table)
 
 st.subheader("Each rung's assumptions")
 for i, r in enumerate(lad.rungs[1:], start=1):
@@ -94,17 +105,17 @@ for i, r in enumerate(lad.rungs[1:], start=1):
     ):
         st.markdown(
             f"**Mechanism.** {f.mechanism}  \n**Cost.** {f.cost}  \n**Helps:** {f.acts_on_text}."
+            f"  \n**Sources.** {f.source}"
         )
         a, b = st.columns(2)
         with a:
             st.caption("Settings changed by this rung")
-            st.dataframe(svc.changes_table(r), hide_index=True, width="stretch")
+            tables.show(svc.changes_table(r))
         with b:
             st.caption("Assumptions")
-            st.dataframe(svc.assumptions_table(r), hide_index=True, width="stretch")
+            tables.show(svc.assumptions_table(r))
         st.caption("Where the saving comes from")
-        st.dataframe(svc.cause_table(r), hide_index=True, width="stretch")
-        st.caption("Sources: " + f.source)
+        tables.show(svc.cause_table(r))
 
 st.subheader("Savings by failure cause")
 st.caption(
@@ -124,7 +135,7 @@ if run_mc:
         sim = cache.resilience_montecarlo(scenario, features, float(lemon) / 100, int(trials), 0)
     st.plotly_chart(montecarlo_spread(svc.montecarlo_numbers(sim)), width="stretch")
     mc_table = svc.montecarlo_display(sim)
-    st.dataframe(mc_table, hide_index=True, width="stretch", height=36 * (mc_table.height + 1) + 3)
+    tables.show(mc_table)
     st.caption(f"Tolerance: {svc.MC_TOLERANCE_TEXT}. Seed 0, the same for every rung.")
 else:
     st.caption("Turn on to simulate each rung (P5–P95 of goodput and of lost $/day).")

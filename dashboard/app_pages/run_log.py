@@ -5,9 +5,13 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.charts.run_log import bucket_chart, goodput_over_time_chart
+from goodput_lab.dashboard.components import tables
+from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import run_log as svc
-from goodput_lab.models import Scenario, ValidationError
+from goodput_lab.dashboard.text import plain
+from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.outputs import format_value as fv
+from goodput_lab.models.outputs import help_text
 from goodput_lab.models.timeline import MAX_TIMELINE_BYTES, MAX_TIMELINE_ROWS
 
 TRIALS = 1000
@@ -93,13 +97,13 @@ try:
     )
 except ValidationError as exc:
     bar.empty()
-    st.error(f"Cannot use this timeline — {exc}")
+    st.error(f"Cannot use this timeline — {plain(exc)}")
     st.stop()
 bar.empty()
 
 d, f = view.summary, view.summary["fitted"]
 st.caption(
-    f"{d['timeline_source']}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
+    f"{plain(d['timeline_source'])}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
     f"{d['run_days']:.2f} days on {d['run_nodes']:,} nodes ({d['run_nodes_source']}); "
     f"{d['failure_incidents']:,} failure incidents, fitted rate "
     f"{100 * f['failure_rate_per_node_day']:.3f}% per node-day "
@@ -108,7 +112,11 @@ st.caption(
     f"{fv('usd_per_instance_hour', d['usd_per_instance_hour'])} per node."
 )
 c1, c2, c3 = st.columns([1, 1, 1.4])
-c1.metric("Measured goodput", fv("measured_goodput", d["measured_goodput"]))
+c1.metric(
+    "Measured goodput",
+    fv("measured_goodput", d["measured_goodput"]),
+    help=help_text("measured_goodput"),
+)
 c2.metric(
     "Predicted goodput",
     fv("predicted_goodput", d["predicted_goodput"]),
@@ -145,25 +153,25 @@ b2.download_button(
     mime="application/toml",
 )
 for note in view.notes:
-    st.warning(f"Not fitted — {note}")
+    st.warning(f"Not fitted — {plain(note)}")
 
 try:
     cmp = cache.comparison(view.fitted, scenario)
 except ValidationError as exc:
-    st.error(f"Cannot compare with the sidebar scenario — {exc}")
+    st.error(f"Cannot compare with the sidebar scenario — {plain(exc)}")
     st.stop()
 changed = bool(cmp.differences())
 st.plotly_chart(
     bucket_chart(view.buckets, svc.what_if_buckets(view, cmp) if changed else None),
     width="stretch",
 )
-st.dataframe(svc.bucket_table(view), hide_index=True)
+tables.show(svc.bucket_table(view))
 st.plotly_chart(
     goodput_over_time_chart(view.over_time, 100 * d["predicted_goodput"]), width="stretch"
 )
 
 st.subheader("Fitted parameters")
-st.dataframe(svc.fitted_table(view), hide_index=True)
+tables.show(svc.fitted_table(view))
 
 st.subheader("What-if: the sidebar scenario on this run")
 if not changed:
@@ -173,16 +181,22 @@ if not changed:
     )
 else:
     w = svc.what_if_figures(view, cmp)
+    diffs = cmp.differences()
     st.caption(
         "Changed: "
-        + ", ".join(f"{k} {b} → {c}" for k, b, c in cmp.differences()[:6])
-        + (" …" if len(cmp.differences()) > 6 else "")
+        + "; ".join(
+            f"{FIELDS[k].label} {display.field_value(k, b)} → {display.field_value(k, c)}"
+            for k, b, c in diffs[:6]
+        )
+        + (" …" if len(diffs) > 6 else "")
     )
     w1, w2, w3 = st.columns([1, 1, 1.4])
     w1.metric(
         "Predicted goodput (sidebar)",
         fv("predicted_goodput", w["predicted_goodput"]),
         delta=fv("goodput_delta", w["goodput_delta"]),
+        help="The analytic model on the sidebar scenario; the change is against the fitted "
+        "scenario's prediction. " + help_text("predicted_goodput"),
     )
     w2.metric(
         "This run, changed",

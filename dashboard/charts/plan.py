@@ -5,20 +5,17 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
+from . import style
+
+TEMPLATE = style.TEMPLATE
 X_TITLE = "Capacity Block length (days; purchasable lengths)"
 
 
-def _layout(fig: go.Figure, title: str, y_title: str, x_range: tuple[float, float]) -> None:
-    fig.update_layout(
-        title=title,
-        xaxis_title=X_TITLE,
-        yaxis_title=y_title,
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.28, "x": 0},
-        margin={"b": 100},
-    )
-    fig.update_xaxes(range=list(x_range))
+def _layout(
+    fig: go.Figure, title: str, subtitle: str, y_title: str, x_range: tuple[float, float]
+) -> None:
+    style.layout(fig, title, subtitle=subtitle, x_title=X_TITLE, y_title=y_title, height=420)
+    style.axis(fig, "x", range=list(x_range))
 
 
 def completion_chart(
@@ -43,7 +40,7 @@ def completion_chart(
         x=[x_range[0], x_range[1]],
         y=[target_pct, target_pct],
         mode="lines",
-        line={"dash": "dash", "color": "#888"},
+        line={"dash": "dash", "color": style.COLORS["grey"]},
         name=f"Target: {target_pct:.0f}% (the accepted risk)",
         hoverinfo="skip",
     )
@@ -52,12 +49,16 @@ def completion_chart(
         y=[chosen_probability_pct],
         mode="markers",
         name=f"Chosen: {chosen_days:g} days, {chosen_probability_pct:.1f}%",
-        marker={"size": 14, "color": "#d62728", "symbol": "diamond"},
+        marker={"size": 14, "color": style.COLORS["red"], "symbol": "diamond"},
     )
     _layout(
-        fig, "Probability of finishing inside the block", "Probability of finishing (%)", x_range
+        fig,
+        "Probability of finishing inside the block",
+        "Share of the simulated runs that finish before the block ends",
+        "Probability of finishing (%)",
+        x_range,
     )
-    fig.update_yaxes(range=[-3, 103], tickvals=[0, 25, 50, 75, 90, 100])
+    style.axis(fig, "y", range=[-3, 103], tickvals=[0, 25, 50, 75, 90, 100], ticksuffix="%")
     return fig
 
 
@@ -92,15 +93,17 @@ def cost_chart(
         y=[chosen_expected_musd, chosen_p90_musd],
         mode="markers",
         name=f"Chosen: {chosen_days:g} days",
-        marker={"size": 14, "color": "#d62728", "symbol": "diamond"},
+        marker={"size": 14, "color": style.COLORS["red"], "symbol": "diamond"},
         hovertemplate="%{x:g} days: $%{y:,.2f}M<extra></extra>",
     )
     _layout(
         fig,
-        "Total cost by block length (block + overrun at the fallback price + storage)",
-        "Total cost (million USD)",
+        "Total cost by block length",
+        "The block, the overrun at the fallback price and the storage",
+        "Total cost ($ million)",
         x_range,
     )
+    style.axis(fig, "y", tickprefix="$", ticksuffix="M", tickformat=",.4g")
     inside = curve.filter(
         (pl.col("block_days") >= x_range[0]) & (pl.col("block_days") <= x_range[1])
     )
@@ -108,5 +111,5 @@ def cost_chart(
         lo = min(inside["expected_cost_musd"].min(), chosen_expected_musd)
         hi = max(inside["p90_cost_musd"].max(), chosen_p90_musd)
         pad = 0.05 * (hi - lo) if hi > lo else 1.0
-        fig.update_yaxes(range=[lo - pad, hi + pad])
+        style.axis(fig, "y", range=[lo - pad, hi + pad])
     return fig

@@ -5,10 +5,12 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
-TEMPLATE = "plotly_white"
-SAVES = "#2ca02c"
-COSTS = "#d62728"
-TOTAL = "#1f77b4"
+from . import style
+
+TEMPLATE = style.TEMPLATE
+SAVES = style.COLORS["green"]
+COSTS = style.COLORS["red"]
+TOTAL = style.COLORS["blue"]
 
 
 def _wrap(label: str, width: int = 16) -> str:
@@ -41,8 +43,9 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         text += [f"{'saves' if v < 0 else 'costs'} ${abs(v):,.0f}" for v in steps]
         text.append(f"${end:,.0f}")
         inc, dec = COSTS, SAVES  # lost money going up is a cost
-        title = "Lost per day, rung by rung (goodput losses + cost of the features so far)"
-        axis = "Lost per day (USD/day)"
+        title = "Lost per day, rung by rung"
+        subtitle = "Goodput losses plus the cost of every feature adopted so far"
+        axis = "Lost per day ($/day)"
     else:
         start = rungs["goodput_pct"][0]
         steps = rungs["delta_goodput_points"].to_list()[1:]
@@ -50,6 +53,7 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         text = [f"{start:.2f}%"] + [f"{v:+.2f} points" for v in steps] + [f"{end:.2f}%"]
         inc, dec = SAVES, COSTS
         title = "Goodput, rung by rung"
+        subtitle = "Each rung adopts one more feature"
         axis = "Goodput (% of wall-clock time)"
     fig = go.Figure(
         go.Waterfall(
@@ -67,22 +71,24 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
             hovertemplate="%{y}: %{text}<extra></extra>",
         )
     )
+    style.layout(
+        fig,
+        title,
+        subtitle=subtitle,
+        x_title=axis,
+        y_title="Rung (feature adopted)",
+        legend=False,
+        height=max(360, 110 + 34 * (len(labels) + 1)),
+    )
     if unit != "$/day":
         values = rungs["goodput_pct"].to_list()
-        fig.update_xaxes(range=[max(0.0, min(values) - 2.0), min(100.0, max(values) + 1.5)])
+        lo, hi = max(0.0, min(values) - 2.0), min(100.0, max(values) + 1.5)
+        style.axis(fig, "x", range=[lo, hi], ticksuffix="%")
     else:
         top = max(rungs["lost_usd_per_day"].to_list())
-        fig.update_xaxes(range=[0, top * 1.25], tickprefix="$", tickformat=",.0f")
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(
-        title=title,
-        yaxis_title="Rung (feature adopted)",
-        xaxis_title=axis,
-        template=TEMPLATE,
-        showlegend=False,
-        height=max(360, 60 + 34 * (len(labels) + 1)),
-        margin={"t": 60, "b": 40, "l": 10},
-    )
+        style.money_axis(fig, "x", top * 1.25)
+    style.axis(fig, "y", autorange="reversed")
+    fig.layout.margin.l = 10
     return fig
 
 
@@ -117,16 +123,17 @@ def montecarlo_spread(mc: pl.DataFrame) -> go.Figure:
         marker={"size": 12, "symbol": "line-ns-open", "color": "black", "line": {"width": 2}},
         hovertemplate="%{y}<br>analytic %{x:.2f}%<extra></extra>",
     )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(
-        title="Monte Carlo spread per rung: goodput over the window (P5–P95)",
-        yaxis_title="Rung",
-        xaxis_title="Goodput (% of wall-clock time)",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.2},
+    style.layout(
+        fig,
+        "Monte Carlo spread per rung",
+        subtitle="Goodput over the window: simulated mean with P5–P95, and the analytic value",
+        x_title="Goodput (% of wall-clock time)",
+        y_title="Rung",
         height=max(380, 140 + 30 * len(y)),
-        margin={"t": 60, "l": 10},
     )
+    style.axis(fig, "y", autorange="reversed")
+    style.axis(fig, "x", ticksuffix="%")
+    fig.layout.margin.l = 10
     return fig
 
 
@@ -145,16 +152,17 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
             orientation="h",
             hovertemplate=f"{cause}<br>%{{y}}: $%{{x:,.0f}}/day<extra></extra>",
         )
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(
-        title="Where each rung's saving comes from (by failure cause, or other loss)",
-        yaxis_title="Rung",
-        xaxis_title="Saving (USD/day; negative = a cost)",
-        barmode="relative",
-        template=TEMPLATE,
-        xaxis={"tickprefix": "$", "tickformat": ",.0f"},
-        legend={"orientation": "h", "y": -0.2},
-        height=max(380, 140 + 30 * len(rung_order)),
-        margin={"t": 60, "l": 10},
+    style.drop_empty(fig)
+    style.layout(
+        fig,
+        "Where each rung's saving comes from",
+        subtitle="By failure cause, or the other loss or cost it changes",
+        x_title="Saving ($/day; negative = a cost)",
+        y_title="Rung",
+        height=max(380, 160 + 30 * len(rung_order)),
     )
+    fig.layout.barmode = "relative"
+    style.axis(fig, "y", autorange="reversed")
+    style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
+    fig.layout.margin.l = 10
     return fig

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 import polars as pl
+from goodput_lab.models.outputs import format_value
 
-TEMPLATE = "plotly_white"
-MEASURED = "#1f77b4"
-PREDICTED = "#ff7f0e"
-WHAT_IF = "#2ca02c"
+from . import style
+
+TEMPLATE = style.TEMPLATE
+MEASURED = style.COLORS["blue"]
+PREDICTED = style.COLORS["orange"]
+WHAT_IF = style.COLORS["green"]
 
 
 def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> go.Figure:
@@ -17,7 +20,7 @@ def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> 
     ``buckets`` needs ``bucket_label``, ``measured_hours``, ``predicted_hours``;
     ``what_if`` (optional) ``bucket_label`` and ``what_if_hours`` for a third bar.
     """
-    labels = buckets["bucket_label"].to_list()
+    labels = style.wrap_all(buckets["bucket_label"].to_list(), 14)
     fig = go.Figure()
     fig.add_bar(
         x=labels,
@@ -35,22 +38,24 @@ def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> 
     )
     if what_if is not None:
         fig.add_bar(
-            x=what_if["bucket_label"].to_list(),
+            x=style.wrap_all(what_if["bucket_label"].to_list(), 14),
             y=what_if["what_if_hours"].to_numpy(),
             name="What-if (sidebar scenario)",
             marker_color=WHAT_IF,
             hovertemplate="%{x}: %{y:,.2f} h<extra>what-if</extra>",
         )
-    fig.update_layout(
-        title="Badput per bucket: measured vs predicted",
-        xaxis_title="Badput bucket",
-        yaxis_title="Wall time of the run (h)",
-        yaxis_tickformat=",.1f",
-        barmode="group",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25, "x": 0},
-        margin={"t": 60, "b": 110},
+    style.drop_empty(fig)
+    style.layout(
+        fig,
+        "Badput per bucket: measured vs predicted",
+        subtitle="Hours of the run's wall time lost in each bucket",
+        x_title="Badput bucket",
+        y_title="Wall time of the run (h)",
+        legend=True,
+        height=440,
     )
+    fig.layout.barmode = "group"
+    style.axis(fig, "y", tickformat=",.1f")
     return fig
 
 
@@ -97,19 +102,19 @@ def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure
         y=predicted_pct,
         line_dash="dash",
         line_color=PREDICTED,
-        annotation_text=f"predicted {predicted_pct:.2f}%",
+        annotation_text=f"predicted {format_value('predicted_goodput', predicted_pct / 100)}",
         annotation_position="bottom right",
     )
     floor = float(100 * df["p5"].min()) if "p5" in df.columns else predicted_pct
     lo = min(float(100 * df["measured"].min()), floor, predicted_pct)
-    fig.update_layout(
-        title="Goodput of the run so far (cumulative) vs the fitted scenario's simulations",
-        xaxis_title="Time since job start (h)",
-        yaxis_title="Cumulative goodput (%)",
-        yaxis_range=[max(0.0, lo - 5.0), 100.0],
-        xaxis_tickformat=",.0f",
-        template=TEMPLATE,
-        legend={"orientation": "h", "y": -0.25, "x": 0},
-        margin={"t": 60, "b": 110},
+    style.layout(
+        fig,
+        "Goodput of the run so far",
+        subtitle="Cumulative, against the fitted scenario's simulated runs of the same length",
+        x_title="Time since job start (h)",
+        y_title="Cumulative goodput (%)",
+        height=440,
     )
+    style.axis(fig, "y", range=[max(0.0, lo - 5.0), 100.0], ticksuffix="%")
+    style.axis(fig, "x", tickformat=",.0f")
     return fig

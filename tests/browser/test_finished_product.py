@@ -33,6 +33,9 @@ PAGES = (
     "compare",
     "sensitivity",
     "optimizer",
+    "plan",
+    "resilience",
+    "run_log",
 )
 #: None/nan/inf as words, or 7+ digits without thousands separators
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")

@@ -24,6 +24,9 @@ PAGES = (
     "compare",
     "sensitivity",
     "optimizer",
+    "plan",
+    "resilience",
+    "run_log",
 )
 #: a bare None/nan/inf, or 7+ digits without thousands separators (dates and code aside)
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")

@@ -37,11 +37,11 @@ def test_tiles_match_the_model(app):
 
 
 def test_budget_and_storage_tables_have_no_raw_values(app):
-    for df in app.dataframe:
+    for df in app.table:
         frame = df.value
         text = frame.to_string()
         assert "None" not in text and "nan" not in text
-    budget = app.dataframe[0].value
+    budget = app.table[0].value
     assert list(budget["Pricing model"])[:4] == [
         "On-Demand",
         "Savings Plan, 1 year",
@@ -68,6 +68,6 @@ def test_chosen_block_and_entered_rate_follow_the_controls():
         "probability_finish_within_block", p.probability_finish_within_block
     )
     at.number_input(key="plan:price:savings_plan_3y").set_value(40.0).run()
-    budget = at.dataframe[0].value
+    budget = at.table[0].value
     sp3 = budget[budget["Pricing model"] == "Savings Plan, 3 years"].iloc[0]
     assert sp3["Rate ($/h)"] == "$40.00"

@@ -17,7 +17,7 @@ NO_GOOD = re.compile(r"\b(None|nan|NaN|inf)\b")
 
 def _cells(at) -> list[str]:
     out = []
-    for df in at.dataframe:
+    for df in at.table:
         out += [str(v) for v in df.value.to_numpy().ravel()]
     return out
 

@@ -73,7 +73,7 @@ def test_example_run_is_measured_and_predicted(page, expected):
     assert array(bars["data"][0]["y"]) == pytest.approx(
         expected.buckets["measured_hours"].to_list()
     )
-    table = page.dataframe[0].value
+    table = page.table[0].value
     assert table["Bucket"].tolist()[0] == "Checkpoint saves"
     for col in table.columns:  # formatted words and figures, never None/nan
         assert not any(str(v) in ("None", "nan", "") for v in table[col]), col
@@ -93,7 +93,7 @@ def test_load_fitted_scenario_then_a_sidebar_change_is_a_what_if(page, expected)
     assert any("holds the fitted scenario" in i.value for i in page.info)
     assert len(json.loads(page.get("plotly_chart")[0].proto.spec)["data"]) == 2
     # shorter saves in the sidebar: the what-if prices them on this run
-    page.slider(key=SAVE_KEY).set_value(5.0).run()
+    page.number_input(key=SAVE_KEY).set_value(5.0).run()  # a typed input
     assert not page.exception
     delta = page.metric[[m.label for m in page.metric].index("Predicted goodput (sidebar)")]
     assert delta.delta.startswith("+")
