@@ -10,6 +10,7 @@ from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.services import instances as inst_svc
 from goodput_lab.dashboard.services import optimizer as svc
+from goodput_lab.dashboard.text import plain
 
 scenario, ev = page_context.current("Optimizer")
 
@@ -97,7 +98,7 @@ with d2:
         )
     else:
         st.warning("No priced instance type in the catalog can train this workload in time.")
-st.caption(page_context.plain(" ".join(ranking.rules())))
+st.caption(plain(" ".join(ranking.rules())))
 st.plotly_chart(instance_chart(df, scenario["cluster.instance"]), width="stretch")
 tables.show(
     display.table(
@@ -117,6 +118,6 @@ notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["re
 if notes:
     st.caption(
         "Why a figure is missing (—): "
-        + "; ".join(f"**{page_context.plain(n)}**: {page_context.plain(w)}" for n, w in notes)
+        + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
         + "."
     )
