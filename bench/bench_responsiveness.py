@@ -133,6 +133,9 @@ NAV_TITLES = {
     "compare": "Compare",
     "sensitivity": "Sensitivity",
     "optimizer": "Optimizer",
+    "plan": "Plan",
+    "resilience": "Resilience",
+    "run_log": "Run log",
 }
 TITLE_JS = """(t) => { const h = document.querySelector('[data-testid="stMain"] h1');
   return h && h.innerText.startsWith(t); }"""

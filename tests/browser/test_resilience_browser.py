@@ -44,7 +44,8 @@ def test_resilience_page_from_a_link(app_url, browser, catalog):
         page.screenshot(path=str(SCREENSHOTS / "resilience-1440.png"))
 
         # a rung's assumptions, one click away
-        page.locator('[data-testid="stExpander"] summary', has_text="Hot spares").first.click()
+        rung = page.locator('[data-testid="stMain"] [data-testid="stExpander"] summary')
+        rung.filter(has_text="Hot spares").first.click()  # (the sidebar has a group of its own)
         page.get_by_text("Settings changed by this rung").first.wait_for()
         page.get_by_text("Idle, paid nodes swap in").first.wait_for()  # its mechanism
         page.get_by_text("Queueing Systems").first.wait_for()  # and its sources

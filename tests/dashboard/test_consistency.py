@@ -23,6 +23,9 @@ PAGES = (
     "compare",
     "sensitivity",
     "optimizer",
+    "plan",
+    "resilience",
+    "run_log",
 )
 
 
