@@ -112,13 +112,15 @@ if best is not None:
         f"{plain(best['price_as_of'])}). Failures and checkpoints cost "
         f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
-    k = verdict.columns([1.6, 1, 1, 1])
+    # the name beside the node count, then time and cost: each figure stays whole at 1024 px
+    k = verdict.columns(2)
     k[0].metric(
         "Cheapest instance", best["instance"], help="Lowest cost to train among priced types."
     )
     k[1].metric(**display.tile("nodes", best["nodes"]))
-    k[2].metric(**display.tile("time_to_train_days", best["time_to_train_days"]))
-    k[3].metric(**display.tile("cost_to_train_usd", best["cost_to_train_usd"]))
+    k = verdict.columns(2)
+    k[0].metric(**display.tile("time_to_train_days", best["time_to_train_days"]))
+    k[1].metric(**display.tile("cost_to_train_usd", best["cost_to_train_usd"]))
     if best["mfu_gap_exceeded"]:
         verdict.warning(
             "The network model's exposed communication and bubble "

@@ -26,7 +26,7 @@ fabric = (
 )
 st.caption(
     f"{scenario['cluster.nodes']:,} × {ev.instance.instance}, "
-    f"{fv('model_parameters_billion', m['model_parameters_billion'])}, "
+    f"{display.field_value('workload.params_billion', m['model_parameters_billion'])}, "
     f"tensor parallel {scenario['workload.tensor_parallel']}, pipeline parallel "
     f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}; "
     f"scale-out {fabric}."

@@ -56,10 +56,12 @@ st.plotly_chart(
 )
 
 st.subheader("Losses by component")
-tables.show(display.table([*losses.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
+shown, nothing = svc.split_zero_losses(losses)
+tables.show(display.table([*shown.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
 st.caption(
     "Idle hot spares and checkpoint storage cost dollars but no wall-clock time; the waterfall "
     "shows only the time losses."
+    + (f" Nothing is lost here to: {', '.join(n.lower() for n in nothing)}." if nothing else "")
 )
 
 st.subheader("Assumptions")

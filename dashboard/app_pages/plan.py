@@ -18,8 +18,8 @@ TRIAL_CHOICES = [200, 500, 1000, 2000, 5000]
 scenario, ev = page_context.current("Plan")
 
 st.caption(
-    f"{plain(scenario.name)} — {scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front "
-    "for whole days whether the job is productive or not; a run that has not finished when it "
+    f"{scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front for whole days "
+    "whether the job is productive or not; a run that has not finished when it "
     "ends continues at a fallback price. From the Monte Carlo wall time to finish: the block "
     "each completion probability needs, and what a block really costs."
 )

@@ -15,7 +15,7 @@ from goodput_lab.models.resilience import FEATURES
 scenario, ev = page_context.current("Resilience")
 
 st.caption(
-    f"{plain(scenario.name)}. Each rung adopts one more feature; its lost $/day counts goodput "
+    "Each rung adopts one more feature; its lost $/day counts goodput "
     "losses plus the cost of every feature so far (spare nodes, detection compute, "
     "replicated state), so the rungs' savings add up to the whole ladder's. Every rung is a "
     "scenario: `goodput ladder` prints its settings. Mechanisms and sources: "

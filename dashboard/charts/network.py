@@ -115,7 +115,7 @@ def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
     days = df["days_change"].to_numpy()
     money = style.bar_text("savings_usd_per_day", usd, signed=True)
     change = style.bar_text("time_to_train_change_days", days, signed=True)
-    text = [
+    hover = [
         ", ".join(t for t in (m, f"{d} to train" if d else "") if t) or "no change"
         for m, d in zip(money, change, strict=True)
     ]
@@ -125,9 +125,11 @@ def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
             x=usd,
             orientation="h",
             marker_color=[style.COLORS["green"] if u >= 0 else style.COLORS["red"] for u in usd],
-            text=text,
-            textposition="auto",
-            hovertemplate="%{y}<br>%{text}<extra></extra>",
+            text=[m or "no change" for m in money],
+            textposition="outside",
+            cliponaxis=False,
+            customdata=hover,
+            hovertemplate="%{y}<br>%{customdata}<extra></extra>",
         )
     )
     style.layout(
@@ -140,7 +142,7 @@ def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     lo, hi = float(min(usd.min(), 0.0)), float(max(usd.max(), 0.0))
-    pad = 0.1 * (hi - lo) if hi > lo else 1.0
+    pad = 0.4 * (hi - lo) if hi > lo else 1.0  # room for the labels outside the bars
     style.money_axis(fig, "x", hi + pad, lo - pad)
     fig.layout.margin.l = 190
     return fig

@@ -11,6 +11,9 @@ TEMPLATE = style.TEMPLATE
 SAVES = style.COLORS["green"]
 COSTS = style.COLORS["red"]
 TOTAL = style.COLORS["blue"]
+#: rung labels wrap at this many characters and get this much room on the left [px]
+LABEL_CHARS = 24
+LABEL_MARGIN = 180
 
 
 def _wrap(label: str, width: int = 16) -> str:
@@ -34,6 +37,7 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
     """
     labels = [f"{i}. {lab}" for i, lab in zip(rungs["rung"], rungs["label"], strict=True)]
     labels[0] = "Baseline"
+    labels = style.wrap_all(labels, LABEL_CHARS)
     last = "After every rung"
     if unit == "$/day":
         start = rungs["lost_usd_per_day"][0]
@@ -63,6 +67,7 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
             measure=["absolute"] + ["relative"] * len(steps) + ["total"],
             text=text,
             textposition="outside",
+            cliponaxis=False,
             textfont={"size": 11},
             increasing={"marker": {"color": inc}},
             decreasing={"marker": {"color": dec}},
@@ -76,9 +81,8 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         title,
         subtitle=subtitle,
         x_title=axis,
-        y_title="Rung (feature adopted)",
         legend=False,
-        height=max(360, 110 + 34 * (len(labels) + 1)),
+        height=max(360, 110 + 38 * (len(labels) + 1)),
     )
     if unit != "$/day":
         values = rungs["goodput_pct"].to_list()
@@ -86,9 +90,9 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         style.axis(fig, "x", range=[lo, hi], ticksuffix="%")
     else:
         top = max(rungs["lost_usd_per_day"].to_list())
-        style.money_axis(fig, "x", top * 1.25)
-    style.axis(fig, "y", autorange="reversed")
-    fig.layout.margin.l = 10
+        style.money_axis(fig, "x", top * 1.3)
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
+    fig.layout.margin.l = LABEL_MARGIN
     return fig
 
 
@@ -96,7 +100,7 @@ def montecarlo_spread(mc: pl.DataFrame) -> go.Figure:
     """Simulated goodput per rung: P5–P95 band as error bars around the mean, and the
     analytic value (``mc`` is :func:`dashboard.services.resilience.montecarlo_numbers`);
     horizontal, one row per rung in ladder order."""
-    y = mc["rung"].to_list()
+    y = style.wrap_all(mc["rung"].to_list(), LABEL_CHARS)
     mean = mc["mean_pct"].to_numpy()
     fig = go.Figure()
     fig.add_scatter(
@@ -128,12 +132,11 @@ def montecarlo_spread(mc: pl.DataFrame) -> go.Figure:
         "Monte Carlo spread per rung",
         subtitle="Goodput over the window: simulated mean with P5–P95, and the analytic value",
         x_title="Goodput (% of wall-clock time)",
-        y_title="Rung",
-        height=max(380, 140 + 30 * len(y)),
+        height=max(380, 140 + 36 * len(y)),
     )
-    style.axis(fig, "y", autorange="reversed")
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", ticksuffix="%")
-    fig.layout.margin.l = 10
+    fig.layout.margin.l = LABEL_MARGIN
     return fig
 
 
@@ -141,10 +144,17 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
     """Savings per day of each rung, stacked by cause (``causes`` from ``cause_long``);
     horizontal, one row per rung in ladder order."""
     fig = go.Figure()
-    rung_order = list(dict.fromkeys(causes["rung"].to_list()))
+    rung_order = style.wrap_all(dict.fromkeys(causes["rung"].to_list()), LABEL_CHARS)
+    wrapped = dict(zip(dict.fromkeys(causes["rung"].to_list()), rung_order, strict=True))
     for cause in dict.fromkeys(causes["cause"].to_list()):
         sub = causes.filter(pl.col("cause") == cause)
-        by_rung = dict(zip(sub["rung"].to_list(), sub["usd_per_day"].to_list(), strict=True))
+        by_rung = dict(
+            zip(
+                [wrapped[r] for r in sub["rung"].to_list()],
+                sub["usd_per_day"].to_list(),
+                strict=True,
+            )
+        )
         fig.add_bar(
             y=rung_order,
             x=[by_rung.get(r, 0.0) for r in rung_order],
@@ -158,11 +168,10 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
         "Where each rung's saving comes from",
         subtitle="By failure cause, or the other loss or cost it changes",
         x_title="Saving ($/day; negative = a cost)",
-        y_title="Rung",
-        height=max(380, 160 + 30 * len(rung_order)),
+        height=max(380, 160 + 36 * len(rung_order)),
     )
     fig.layout.barmode = "relative"
-    style.axis(fig, "y", autorange="reversed")
+    style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
-    fig.layout.margin.l = 10
+    fig.layout.margin.l = LABEL_MARGIN
     return fig

@@ -43,6 +43,7 @@ ESSENTIALS: tuple[str, ...] = (
     "pricing.price_as_of",
     "workload.params_billion",
     "workload.tokens_trillion",
+    "workload.mfu_basis",
     "workload.mfu",
 )
 #: Advanced group of each registry section, in the order the groups are drawn.  A section
@@ -58,6 +59,10 @@ GROUP_OF_SECTION: dict[str, str] = {
     "network": "Network",
     "pricing": "Pricing",
     "simulation": "Monte Carlo spread",
+}
+#: Choices shown in words (the stored value stays the registry's).
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    "pricing.model": {m.value: t.label for m, t in TERMS.items()},
 }
 #: Fields that move to another section's group (repair time is part of recovery).
 GROUP_OVERRIDES: dict[str, str] = {"reliability.repair_hours": "Recovery and hot spares"}
@@ -268,7 +273,10 @@ def _field(key: str, catalog: dict[str, Instance]) -> None:
     elif f.kind == "choice":
         if st.session_state.get(wk) not in f.choices:
             st.session_state[wk] = f.default
-        st.selectbox(f.label, f.choices, key=wk, help=f.help)
+        words = CHOICE_WORDS.get(key)
+        st.selectbox(
+            f.label, f.choices, key=wk, help=f.help, format_func=words.get if words else str
+        )
     elif f.optional and f.kind in ("int", "float"):
         st.checkbox(
             OPTIONAL_LABELS.get(key) or f.none_label or "Use the default",

@@ -96,6 +96,13 @@ def loss_total_row(ev: Evaluation) -> dict:
     }
 
 
+def split_zero_losses(losses: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """(the components that lose time or money at this scenario, the labels of the rest):
+    a table lists what the scenario loses and names in words what it does not."""
+    zero = (pl.col("minutes_per_day").abs() < 5e-3) & (pl.col("usd_per_day").abs() < 0.5)
+    return losses.filter(~zero), losses.filter(zero)["label"].to_list()
+
+
 def wall_time_losses(losses: pl.DataFrame) -> pl.DataFrame:
     """Only the components that take wall-clock time."""
     return losses.filter(pl.col("kind") == "time") if "kind" in losses.columns else losses
