@@ -879,7 +879,8 @@ def cost_step(
     with np.errstate(divide="ignore", invalid="ignore"):
         days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
     cluster_cost = days * cluster
-    productive_cost = cluster_cost * g
+    with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
+        productive_cost = cluster_cost * g
     fits = step.memory_fits > 0.5
     e2e = step.mfu_basis == MfuBasis.END_TO_END
     comm = step.exposed_comm_fraction_of_step
