@@ -27,6 +27,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
+from goodput_lab.dashboard.navigation import PAGES
+
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "dashboard" / "app.py"
 CHROMIUM = "/usr/bin/chromium"
@@ -39,20 +41,6 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-dev-shm-usage",
 ]
-PAGES = (
-    "overview",
-    "checkpoints",
-    "network",
-    "instances",
-    "montecarlo",
-    "failure_log",
-    "compare",
-    "sensitivity",
-    "optimizer",
-    "plan",
-    "resilience",
-    "run_log",
-)
 #: The page is drawn: the script run has finished (Streamlit marks the app element with
 #: ``data-test-script-state``), no skeletons are left and every plotly chart is rendered.
 IDLE_JS = """() => document.querySelector('[data-testid="stException"]')

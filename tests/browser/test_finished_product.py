@@ -18,25 +18,12 @@ from urllib.parse import urlparse
 
 import polars as pl
 import pytest
+from goodput_lab.dashboard.navigation import PAGES
 
 from tests.browser.conftest import SCREENSHOTS, wait_idle
 
 pytestmark = pytest.mark.browser
 
-PAGES = (
-    "overview",
-    "checkpoints",
-    "network",
-    "instances",
-    "montecarlo",
-    "failure_log",
-    "compare",
-    "sensitivity",
-    "optimizer",
-    "plan",
-    "resilience",
-    "run_log",
-)
 #: None/nan/inf as words, or 7+ digits without thousands separators
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")
 NODES_INPUT = ".st-key-w-cluster-nodes input"

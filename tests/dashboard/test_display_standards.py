@@ -11,23 +11,10 @@ import re
 import numpy as np
 import pytest
 from goodput_lab.dashboard.charts.style import SUBTITLE_CHARS, TITLE_CHARS
+from goodput_lab.dashboard.navigation import PAGES
 
 from tests.dashboard._pages import array, open_page
 
-PAGES = (
-    "overview",
-    "checkpoints",
-    "network",
-    "instances",
-    "montecarlo",
-    "failure_log",
-    "compare",
-    "sensitivity",
-    "optimizer",
-    "plan",
-    "resilience",
-    "run_log",
-)
 #: a bare None/nan/inf, or 7+ digits without thousands separators (dates and code aside)
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")
 
