@@ -19,17 +19,16 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 from urllib.parse import urlparse
 
 from goodput_lab.dashboard.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # tests.load.driver
+from tests.load.driver import serve_app  # noqa: E402
+
 APP = ROOT / "dashboard" / "app.py"
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -51,44 +50,12 @@ IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
            .every(c => c.querySelector('.main-svg')))"""
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @contextlib.contextmanager
 def serve(log_path: Path):
-    """``streamlit run dashboard/app.py`` on 127.0.0.1; yields its URL."""
-    port = free_port()
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", str(APP),
-        "--server.address", "127.0.0.1", "--server.port", str(port),
-        "--server.headless", "true", "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
-    with log_path.open("w") as log:
-        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, env=os.environ)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 120
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise SystemExit(f"streamlit did not start: {log_path.read_text()[-2000:]}")
-            time.sleep(0.3)
+    """``streamlit run dashboard/app.py`` on a free port of 127.0.0.1; yields its URL (the
+    load tests' server starter)."""
+    with serve_app(log_path=log_path) as (url, _):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
 
 
 def shrink(path: Path) -> None:
