@@ -32,6 +32,14 @@ for spec in PAGE_SPECS:
         )
     )
 
+#: Tile labels wrap instead of ending in an ellipsis when four tiles share a row at 1024 px.
+TILE_CSS = (
+    "<style>[data-testid='stMetricLabel'], [data-testid='stMetricLabel'] * "
+    "{white-space: normal !important; overflow: visible !important; "
+    "text-overflow: clip !important;}</style>"
+)
+
+st.html(TILE_CSS)
 page = st.navigation(PAGES)
 sidebar.show(cache.catalog())
 page.run()
