@@ -86,7 +86,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     print(f"{scenario.name}: resilience ladder, {order}")
     print(f"  causes: {result.modes.source}")
     head = (
-        f"{'rung':<4} {'feature':<46}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"
+        f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"
     )
     if trials is not None:
         head += f"{'goodput P5-P95 (MC)':>22}"
@@ -94,12 +94,12 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     for i, r in enumerate(result.rungs):
         label = r.label if i else "Baseline"
         line = (
-            f"{i:<4} {label[:45]:<46}{format_value('goodput', r.goodput):>9}"
+            f"{i:<4} {label[:49]:<50}{format_value('goodput', r.goodput):>9}"
             f"{format_value('lost_usd_per_day', r.lost_usd_per_day, unit=False):>13}"
         )
         if i:
             line += (
-                f"{r.delta_goodput_points:>+9.2f}"
+                f"{format_value('delta_goodput_points', r.delta_goodput_points, unit=False, signed=True):>9}"
                 f"{format_value('delta_usd_per_day', r.delta_usd_per_day, unit=False, signed=True):>13}"
             )
         else:
@@ -113,8 +113,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             line += f"{band:>22}"
         print(line)
     print(
-        f"{'':<4} {'whole ladder':<46}{'':>9}{'':>13}"
-        f"{result.total_delta_goodput_points:>+9.2f}"
+        f"{'':<4} {'whole ladder':<50}{'':>9}{'':>13}"
+        f"{format_value('delta_goodput_points', result.total_delta_goodput_points, unit=False, signed=True):>9}"
         f"{format_value('total_delta_usd_per_day', result.total_delta_usd_per_day, unit=False, signed=True):>13}"
     )
     worth = result.recommended_features
