@@ -1,12 +1,14 @@
 """Scenario <-> Streamlit session state.
 
-Each scenario field has a value in session state under ``v:<section.key>`` (display units:
-fractions shown in %, see ``Field.scale``) and, while it is drawn, a widget keyed
-``w:<section.key>``.  The two are apart because Streamlit forgets the state of a widget a run
+Each scenario field has a value in one session-state dict, ``st.session_state[VALUES_KEY]
+["<section.key>"]`` (display units: fractions shown in %, see ``Field.scale``), and, while
+it is drawn, a widget keyed ``w:<section.key>``.  The two are apart because Streamlit forgets the state of a widget a run
 does not draw, and the sidebar draws an advanced group's widgets only while the group is open
 (a closed group costs nothing per rerun).  :func:`bind` seeds a widget from its value and
 writes it back on change; the "use the default" and "optimal" checkboxes keep theirs the same
-way (``v:<key>:catalog``, ``v:<key>:optimal``).  ``load_scenario`` writes a scenario into the
+way (``"<key>:catalog"``, ``"<key>:optimal"``).  One dict rather than a key per field:
+every Streamlit widget call walks all session-state keys, and reading a dict is cheaper than
+a session-state key.  ``load_scenario`` writes a scenario into the
 values (preset picker, uploads, shared links, fitted values); ``scenario_from_state`` reads
 them back through the one validation in :class:`models.Scenario`.
 
@@ -18,6 +20,7 @@ address bar is always a shareable link.  Uploaded TOML files go through
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -37,6 +40,7 @@ UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
 BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
 MODIFIED = " (modified)"
+VALUES_KEY = "scenario_values"  # field key (or key + checkbox suffix) -> value, display units
 
 
 def widget_key(field_key: str) -> str:
@@ -44,32 +48,37 @@ def widget_key(field_key: str) -> str:
     return f"w:{field_key}"
 
 
-def value_key(widget_key: str) -> str:
-    """Where the value of widget ``w:<...>`` lives while the widget is not drawn."""
-    return "v:" + widget_key.removeprefix("w:")
+def _values() -> dict[str, Any]:
+    """The session's field values (created empty on first use)."""
+    ss = st.session_state
+    values = ss.get(VALUES_KEY)
+    if values is None:
+        values = ss[VALUES_KEY] = {}
+    return values
 
 
 def get_value(field_key: str, default: Any = None, suffix: str = "") -> Any:
     """The field's value in display units (``suffix``: one of its checkboxes)."""
-    return st.session_state.get(value_key(widget_key(field_key) + suffix), default)
+    return _values().get(field_key + suffix, default)
 
 
 def set_value(field_key: str, value: Any, suffix: str = "") -> None:
     """Set the field's value; its widget shows it the next time it is drawn."""
-    st.session_state[value_key(widget_key(field_key) + suffix)] = value
+    _values()[field_key + suffix] = value
 
 
 def _keep(wk: str) -> None:
     """on_change: the widget's new value becomes the field's value."""
-    st.session_state[value_key(wk)] = st.session_state[wk]
+    _values()[wk.removeprefix("w:")] = st.session_state[wk]
 
 
 def bind(wk: str) -> dict[str, Any]:
     """Keyword arguments that tie widget ``wk`` to its value (seeded now, kept on change)."""
     ss = st.session_state
-    vk = value_key(wk)
-    if vk in ss and (wk not in ss or ss[wk] != ss[vk]):
-        ss[wk] = ss[vk]
+    values = _values()
+    name = wk.removeprefix("w:")
+    if name in values and (wk not in ss or ss[wk] != values[name]):
+        ss[wk] = values[name]
     return {"key": wk, "on_change": _keep, "args": (wk,)}
 
 
@@ -204,20 +213,31 @@ def on_preset_change() -> None:
 def scenario_from_state() -> Scenario:
     """The scenario the widgets describe (raises models.ValidationError if invalid)."""
     ss = st.session_state
+    shown = _values()
     values: dict[str, Any] = {}
     for key, f in FIELDS.items():
-        vk = value_key(widget_key(key))
-        if vk not in ss:
+        if key not in shown:
             continue
-        if key == "checkpoint.interval_minutes" and get_value(key, False, OPTIMAL_SUFFIX):
+        if key == "checkpoint.interval_minutes" and shown.get(key + OPTIMAL_SUFFIX):
             values[key] = "optimal"
-        elif f.optional and get_value(key, False, CATALOG_PRICE_SUFFIX):
+        elif f.optional and shown.get(key + CATALOG_PRICE_SUFFIX, False):
             values[key] = None
         else:
-            values[key] = from_display(key, ss[vk])
+            values[key] = from_display(key, shown[key])
     meta = {"name": ss.get(NAME_KEY) or "Untitled scenario", "description": ss.get(DESC_KEY, "")}
-    scenario = Scenario.from_dict({**values, **meta})
+    items = tuple((k, type(v), v) for k, v in {**values, **meta}.items())  # 1 is not 1.0
+    try:
+        scenario = _validated(items)
+    except TypeError:  # an unhashable value (never from the widgets): validate uncached
+        scenario = Scenario.from_dict({k: v for k, _, v in items})
     return mark_modified(scenario, ss.get(BASE_KEY))
+
+
+@functools.lru_cache(maxsize=256)
+def _validated(items: tuple[tuple[str, type, Any], ...]) -> Scenario:
+    """Scenario.from_dict of the same inputs, once (the sidebar and the page both ask; a
+    Scenario is immutable, so sessions with the same inputs can share one)."""
+    return Scenario.from_dict({k: v for k, _, v in items})
 
 
 def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:
