@@ -1,16 +1,17 @@
 """Scenario <-> Streamlit session state.
 
-Each scenario field has a value in one session-state dict, ``st.session_state[VALUES_KEY]
-["<section.key>"]`` (display units: fractions shown in %, see ``Field.scale``), and, while
-it is drawn, a widget keyed ``w:<section.key>``.  The two are apart because Streamlit forgets the state of a widget a run
-does not draw, and the sidebar draws an advanced group's widgets only while the group is open
-(a closed group costs nothing per rerun).  :func:`bind` seeds a widget from its value and
-writes it back on change; the "use the default" and "optimal" checkboxes keep theirs the same
-way (``"<key>:catalog"``, ``"<key>:optimal"``).  One dict rather than a key per field:
-every Streamlit widget call walks all session-state keys, and reading a dict is cheaper than
-a session-state key.  ``load_scenario`` writes a scenario into the
-values (preset picker, uploads, shared links, fitted values); ``scenario_from_state`` reads
-them back through the one validation in :class:`models.Scenario`.
+Each scenario field has a value in one session-state dict,
+``st.session_state[VALUES_KEY]["<section.key>"]`` (display units: fractions shown in %, see
+``Field.scale``), and, while it is drawn, a widget keyed ``w:<section.key>``.  The two are
+apart because Streamlit forgets the state of a widget a run does not draw, and the sidebar
+draws an advanced group's widgets only while the group is open (a closed group costs nothing
+per rerun).  :func:`bind` seeds a widget from its value and writes it back on change; the
+"use the default" and "optimal" checkboxes keep theirs the same way (``"<key>:catalog"``,
+``"<key>:optimal"``).  One dict rather than a key per field: every Streamlit widget call
+walks all session-state keys, and reading a dict is cheaper than a session-state key.
+``load_scenario`` writes a scenario into the values (preset picker, uploads, shared links,
+fitted values); ``scenario_from_state`` reads them back through the one validation in
+:class:`models.Scenario`.
 
 A new session starts from the link's query parameters when there are any
 (:mod:`dashboard.url_state`); every run writes the current scenario back to the URL, so the
