@@ -1,9 +1,17 @@
 """Scenario <-> Streamlit session state.
 
-Each scenario field has one widget whose key is ``w:<section.key>`` and whose value is in
-display units (fractions shown in %, see ``Field.scale``).  ``load_scenario`` writes a
-scenario into those keys (preset picker, uploads, shared links); ``scenario_from_state``
-reads them back through the one validation in :class:`models.Scenario`.
+Each scenario field has a value in one session-state dict,
+``st.session_state[VALUES_KEY]["<section.key>"]`` (display units: fractions shown in %, see
+``Field.scale``), and, while it is drawn, a widget keyed ``w:<section.key>``.  The two are
+apart because Streamlit forgets the state of a widget a run does not draw, and the sidebar
+draws an advanced group's widgets only while the group is open (a closed group costs nothing
+per rerun).  :func:`bind` seeds a widget from its value and writes it back on change; the
+"use the default" and "optimal" checkboxes keep theirs the same way (``"<key>:catalog"``,
+``"<key>:optimal"``).  One dict rather than a key per field: every Streamlit widget call
+walks all session-state keys, and reading a dict is cheaper than a session-state key.
+``load_scenario`` writes a scenario into the values (preset picker, uploads, shared links,
+fitted values); ``scenario_from_state`` reads them back through the one validation in
+:class:`models.Scenario`.
 
 A new session starts from the link's query parameters when there are any
 (:mod:`dashboard.url_state`); every run writes the current scenario back to the URL, so the
@@ -13,6 +21,7 @@ address bar is always a shareable link.  Uploaded TOML files go through
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from typing import Any
 
@@ -32,10 +41,46 @@ UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
 BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
 MODIFIED = " (modified)"
+VALUES_KEY = "scenario_values"  # field key (or key + checkbox suffix) -> value, display units
 
 
 def widget_key(field_key: str) -> str:
+    """Session-state key of the field's widget (present only while the widget is drawn)."""
     return f"w:{field_key}"
+
+
+def _values() -> dict[str, Any]:
+    """The session's field values (created empty on first use)."""
+    ss = st.session_state
+    values = ss.get(VALUES_KEY)
+    if values is None:
+        values = ss[VALUES_KEY] = {}
+    return values
+
+
+def get_value(field_key: str, default: Any = None, suffix: str = "") -> Any:
+    """The field's value in display units (``suffix``: one of its checkboxes)."""
+    return _values().get(field_key + suffix, default)
+
+
+def set_value(field_key: str, value: Any, suffix: str = "") -> None:
+    """Set the field's value; its widget shows it the next time it is drawn."""
+    _values()[field_key + suffix] = value
+
+
+def _keep(wk: str) -> None:
+    """on_change: the widget's new value becomes the field's value."""
+    _values()[wk.removeprefix("w:")] = st.session_state[wk]
+
+
+def bind(wk: str) -> dict[str, Any]:
+    """Keyword arguments that tie widget ``wk`` to its value (seeded now, kept on change)."""
+    ss = st.session_state
+    values = _values()
+    name = wk.removeprefix("w:")
+    if name in values and (wk not in ss or ss[wk] != values[name]):
+        ss[wk] = values[name]
+    return {"key": wk, "on_change": _keep, "args": (wk,)}
 
 
 def to_display(field_key: str, value: Any) -> Any:
@@ -55,7 +100,7 @@ def from_display(field_key: str, value: Any) -> Any:
 
 
 def load_scenario(scenario: Scenario) -> None:
-    """Write every field of ``scenario`` into the widget keys."""
+    """Write every field of ``scenario`` into the field values (widgets follow when drawn)."""
     ss = st.session_state
     ss[NAME_KEY] = scenario.name
     ss[DESC_KEY] = scenario.description
@@ -64,19 +109,19 @@ def load_scenario(scenario: Scenario) -> None:
         value = scenario[key]
         if key == "checkpoint.interval_minutes":
             optimal = value == "optimal"
-            ss[widget_key(key) + OPTIMAL_SUFFIX] = optimal
-            ss[widget_key(key)] = float(f.default) if optimal else float(value)
+            set_value(key, optimal, OPTIMAL_SUFFIX)
+            set_value(key, float(f.default) if optimal else float(value))
             continue
         if f.kind == "str" and key != "cluster.instance":
-            ss[widget_key(key)] = value or ""
+            set_value(key, value or "")
             continue
         if f.optional:
-            ss[widget_key(key) + CATALOG_PRICE_SUFFIX] = value is None
+            set_value(key, value is None, CATALOG_PRICE_SUFFIX)
             # an empty field shows a valid starting value once the box is unticked
             start = f.ui_min if f.ui_min is not None else (f.min or 0.0)
-            ss[widget_key(key)] = float(value if value is not None else start)
+            set_value(key, float(value if value is not None else start))
             continue
-        ss[widget_key(key)] = to_display(key, value)
+        set_value(key, to_display(key, value))
 
 
 def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
@@ -137,7 +182,7 @@ def load_upload(name: str, data: bytes, catalog: Mapping[str, Instance] | None =
 
 
 def on_upload() -> None:
-    """file_uploader callback: load a valid file into the widgets, else explain why not."""
+    """file_uploader callback: load a valid file into the fields, else explain why not."""
     uploaded = st.session_state.get(UPLOAD_KEY)
     if uploaded is None:
         return
@@ -169,20 +214,31 @@ def on_preset_change() -> None:
 def scenario_from_state() -> Scenario:
     """The scenario the widgets describe (raises models.ValidationError if invalid)."""
     ss = st.session_state
+    shown = _values()
     values: dict[str, Any] = {}
     for key, f in FIELDS.items():
-        wk = widget_key(key)
-        if wk not in ss:
+        if key not in shown:
             continue
-        if key == "checkpoint.interval_minutes" and ss.get(wk + OPTIMAL_SUFFIX):
+        if key == "checkpoint.interval_minutes" and shown.get(key + OPTIMAL_SUFFIX):
             values[key] = "optimal"
-        elif f.optional and ss.get(wk + CATALOG_PRICE_SUFFIX, False):
+        elif f.optional and shown.get(key + CATALOG_PRICE_SUFFIX, False):
             values[key] = None
         else:
-            values[key] = from_display(key, ss[wk])
+            values[key] = from_display(key, shown[key])
     meta = {"name": ss.get(NAME_KEY) or "Untitled scenario", "description": ss.get(DESC_KEY, "")}
-    scenario = Scenario.from_dict({**values, **meta})
+    items = tuple((k, type(v), v) for k, v in {**values, **meta}.items())  # 1 is not 1.0
+    try:
+        scenario = _validated(items)
+    except TypeError:  # an unhashable value (never from the widgets): validate uncached
+        scenario = Scenario.from_dict({k: v for k, _, v in items})
     return mark_modified(scenario, ss.get(BASE_KEY))
+
+
+@functools.lru_cache(maxsize=256)
+def _validated(items: tuple[tuple[str, type, Any], ...]) -> Scenario:
+    """Scenario.from_dict of the same inputs, once (the sidebar and the page both ask; a
+    Scenario is immutable, so sessions with the same inputs can share one)."""
+    return Scenario.from_dict({k: v for k, _, v in items})
 
 
 def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:

@@ -36,9 +36,9 @@ def _fit(data: bytes, mapping: tuple[tuple[str, str], ...], nodes: int | None):
 
 
 def _apply(values: dict[str, float]) -> None:
-    """on_click: write the fitted values into the sidebar widgets (display units)."""
+    """on_click: write the fitted values into the sidebar's fields (display units)."""
     for key, value in values.items():
-        st.session_state[state.widget_key(key)] = state.to_display(key, value)
+        state.set_value(key, state.to_display(key, value))
     st.session_state[APPLIED_KEY] = values
 
 

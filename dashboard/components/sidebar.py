@@ -9,12 +9,14 @@ Layout (every scenario field appears exactly once):
   workload size: what most questions change.
 * **Advanced groups** (:data:`GROUP_OF_SECTION`), collapsed — every other field, grouped by
   the field registry's section, so a field added to :mod:`models.fields` appears in its
-  section's group without touching this file.
+  section's group without touching this file.  A group's widgets (like the Export and Share
+  popovers' contents) are drawn only while it is open: a closed group costs a rerun nothing.
 
 Each numeric field is drawn as the widget its registry entry asks for (``Field.widget``):
-typed number inputs for wide-ranged values, sliders for bounded ones.  Widget values live in
-session state under ``w:<field key>`` (see :mod:`dashboard.state`), and the address bar is
-kept in step with the scenario, so a copied link reproduces what is on screen.
+typed number inputs for wide-ranged values, sliders for bounded ones.  Field values live in
+session state under ``v:<field key>``, apart from the widgets (``w:<field key>``) that show
+them while drawn (see :mod:`dashboard.state`), and the address bar is kept in step with the
+scenario, so a copied link reproduces what is on screen, closed groups included.
 """
 
 from __future__ import annotations
@@ -73,6 +75,19 @@ OPTIONAL_LABELS = {
 }
 
 
+EXPORT_KEY, SHARE_KEY = "sidebar:export", "sidebar:share"
+
+
+def group_key(title: str) -> str:
+    """Session-state key of an advanced group's expander (True while open)."""
+    return f"sidebar:group:{title}"
+
+
+def _lazy(key: str) -> dict:
+    """An expander or popover that reruns when opened or closed and knows whether it is open."""
+    return {"key": key, "on_change": "rerun"}
+
+
 def groups() -> dict[str, list[str]]:
     """Advanced groups: title -> field keys (every field not in ESSENTIALS, exactly once)."""
     out: dict[str, list[str]] = {t: [] for t in dict.fromkeys(GROUP_OF_SECTION.values())}
@@ -99,7 +114,7 @@ def _numeric_widget(key: str, container=None) -> None:
     f = FIELDS[key]
     c = container or st
     wk = state.widget_key(key)
-    current = st.session_state.get(wk)
+    current = state.get_value(key)
     if current is None:
         current = state.to_display(key, f.default if f.default is not None else f.min or 0)
     label = display.field_label(key)
@@ -115,34 +130,36 @@ def _numeric_widget(key: str, container=None) -> None:
             lo, hi, step = float(lo), float(hi), float(step)
             current = float(current)
             fmt = f"%.{_decimals(step)}f{pct}"
-        st.session_state[wk] = current
+        state.set_value(key, current)
         lo, hi = min(lo, current), max(hi, current)
-        c.slider(label, min_value=lo, max_value=hi, step=step, key=wk, help=f.help, format=fmt)
+        c.slider(
+            label, min_value=lo, max_value=hi, step=step, help=f.help, format=fmt, **state.bind(wk)
+        )
         return
     lo = f.min * f.scale if f.min is not None else None
     hi = f.max * f.scale if f.max is not None else None
     step = (f.ui_step or 1.0) * f.scale
     if f.kind == "int":
-        st.session_state[wk] = int(current)
+        state.set_value(key, int(current))
         c.number_input(
             label,
             min_value=None if lo is None else int(lo),
             max_value=None if hi is None else int(hi),
             step=max(1, int(step)),
-            key=wk,
             help=f.help,
             format="%d",
+            **state.bind(wk),
         )
     else:
-        st.session_state[wk] = float(current)
+        state.set_value(key, float(current))
         c.number_input(
             label,
             min_value=None if lo is None else float(lo),
             max_value=None if hi is None else float(hi),
             step=float(step),
-            key=wk,
             help=f.help,
             format="%.2f" if f.unit.startswith("USD") else "%g",
+            **state.bind(wk),
         )
 
 
@@ -209,13 +226,13 @@ def _price(catalog: dict[str, Instance]) -> None:
     wk = state.widget_key(key)
     use_catalog = st.checkbox(
         OPTIONAL_LABELS[key],
-        key=wk + state.CATALOG_PRICE_SUFFIX,
+        **state.bind(wk + state.CATALOG_PRICE_SUFFIX),
         help="On-demand: the catalog price in data/instances.csv; other pricing models: the "
         "dated price table. Each with its source and date.",
     )
     if use_catalog:
-        inst = catalog.get(st.session_state.get(state.widget_key("cluster.instance"), ""))
-        model = st.session_state.get(state.widget_key("pricing.model"), PricingModel.ON_DEMAND)
+        inst = catalog.get(state.get_value("cluster.instance", ""))
+        model = state.get_value("pricing.model", PricingModel.ON_DEMAND)
         try:
             price = model_price(inst, model) if inst is not None else None
         except (ValidationError, ValueError):
@@ -235,7 +252,7 @@ def _price(catalog: dict[str, Instance]) -> None:
         g = FIELDS[k]
         st.text_input(
             g.label,
-            key=state.widget_key(k),
+            **state.bind(state.widget_key(k)),
             max_chars=g.max_length,
             help=g.help,
             disabled=use_catalog,
@@ -247,43 +264,47 @@ def _field(key: str, catalog: dict[str, Instance]) -> None:
     wk = state.widget_key(key)
     if key == "cluster.instance":
         names = list(catalog)
-        if st.session_state.get(wk) not in names:  # reported, then replaced
-            bad = str(st.session_state.get(wk))[:80]
+        if state.get_value(key) not in names:  # reported, then replaced
+            bad = str(state.get_value(key))[:80]
             st.error(
                 plain(
                     f"cluster.instance {bad!r} is not in the catalog; showing {names[0]} instead."
                 )
             )
-            st.session_state[wk] = names[0]
-        st.selectbox(f.label, names, key=wk, help=f.help)
+            state.set_value(key, names[0])
+        st.selectbox(f.label, names, help=f.help, **state.bind(wk))
     elif key == "checkpoint.interval_minutes":
-        st.checkbox(
+        optimal = st.checkbox(
             "Use the optimal checkpoint interval",
-            key=wk + state.OPTIMAL_SUFFIX,
             help="Exact minimiser of Daly's expected wall time (Lambert W).",
+            **state.bind(wk + state.OPTIMAL_SUFFIX),
         )
-        if not st.session_state.get(wk + state.OPTIMAL_SUFFIX):
+        if not optimal:
             _numeric_widget(key)
     elif key == "pricing.usd_per_instance_hour":
         _price(catalog)
     elif key in ("pricing.price_source", "pricing.price_as_of"):
         return  # drawn with the price
     elif f.kind == "str":
-        st.text_input(f.label, key=wk, max_chars=f.max_length, help=f.help)
+        st.text_input(f.label, max_chars=f.max_length, help=f.help, **state.bind(wk))
     elif f.kind == "choice":
-        if st.session_state.get(wk) not in f.choices:
-            st.session_state[wk] = f.default
+        if state.get_value(key) not in f.choices:
+            state.set_value(key, f.default)
         words = CHOICE_WORDS.get(key)
         st.selectbox(
-            f.label, f.choices, key=wk, help=f.help, format_func=words.get if words else str
+            f.label,
+            f.choices,
+            help=f.help,
+            format_func=words.get if words else str,
+            **state.bind(wk),
         )
     elif f.optional and f.kind in ("int", "float"):
-        st.checkbox(
+        use_default = st.checkbox(
             OPTIONAL_LABELS.get(key) or f.none_label or "Use the default",
-            key=wk + state.CATALOG_PRICE_SUFFIX,
             help=f.help,
+            **state.bind(wk + state.CATALOG_PRICE_SUFFIX),
         )
-        if not st.session_state.get(wk + state.CATALOG_PRICE_SUFFIX):
+        if not use_default:
             _numeric_widget(key)
     elif f.kind in ("int", "float"):
         _numeric_widget(key)
@@ -297,10 +318,17 @@ def show(catalog: dict[str, Instance]) -> None:
         state.sync_url(scenario)
     with st.sidebar:
         left, right = st.columns(2)
-        with left.popover("Export", icon=":material/download:", width="stretch"):
-            export_buttons.scenario_buttons(scenario)
-        with right.popover("Share", icon=":material/share:", width="stretch"):
-            _share(scenario)
+        # contents drawn only while open (on_change="rerun" reruns when it opens)
+        export = left.popover(
+            "Export", icon=":material/download:", width="stretch", **_lazy(EXPORT_KEY)
+        )
+        if export.open:
+            with export:
+                export_buttons.scenario_buttons(scenario)
+        share = right.popover("Share", icon=":material/share:", width="stretch", **_lazy(SHARE_KEY))
+        if share.open:
+            with share:
+                _share(scenario)
         _notice()
         st.selectbox(
             "Preset scenario",
@@ -317,6 +345,8 @@ def show(catalog: dict[str, Instance]) -> None:
                     _field(key, catalog)
         st.caption("Advanced")
         for title, keys in groups().items():
-            with st.expander(title, expanded=False):
-                for key in keys:
-                    _field(key, catalog)
+            group = st.expander(title, expanded=False, **_lazy(group_key(title)))
+            if group.open:  # a closed group's widgets are not drawn (their values stay)
+                with group:
+                    for key in keys:
+                        _field(key, catalog)

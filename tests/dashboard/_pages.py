@@ -6,6 +6,7 @@ import base64
 import json
 
 import numpy as np
+from goodput_lab.dashboard.components import sidebar
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
@@ -22,6 +23,15 @@ def open_page(page: str, query: dict[str, str] | None = None) -> AppTest:
         at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception, at.exception
     return at
+
+
+def open_sidebar(at: AppTest, *titles: str) -> AppTest:
+    """Open sidebar advanced groups (or the "Export"/"Share" popovers) and rerun, as a user
+    would before changing a field in them (a closed group's widgets are not drawn)."""
+    popovers = {"Export": sidebar.EXPORT_KEY, "Share": sidebar.SHARE_KEY}
+    for title in titles:
+        at.session_state[popovers.get(title) or sidebar.group_key(title)] = True
+    return at.run()
 
 
 def metric(at: AppTest, label: str) -> str:

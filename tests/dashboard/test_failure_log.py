@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from goodput_lab.dashboard import state
 from goodput_lab.dashboard.charts.failure_log import survival_chart
 from goodput_lab.dashboard.services import failure_log as svc
 from goodput_lab.models.failure_log import parse_failure_log
@@ -15,7 +16,7 @@ from tests.conftest import APP, DATA_DIR
 
 PAGE = "app_pages/failure_log.py"
 RATE_KEY = "w:reliability.node_failure_rate_per_day"
-SHAPE_KEY = "w:reliability.weibull_shape"
+SHAPE = "reliability.weibull_shape"  # its value (its sidebar group is closed)
 
 
 @pytest.fixture(scope="module")
@@ -66,7 +67,7 @@ def test_button_writes_fitted_rate_and_shape_into_the_sidebar(page, sample_fit):
     assert not page.exception
     ss = page.session_state
     assert ss[RATE_KEY] == pytest.approx(100 * sample_fit.node_failure_rate_per_day)  # shown in %
-    assert ss[SHAPE_KEY] == pytest.approx(sample_fit.weibull_shape)
+    assert ss[state.VALUES_KEY][SHAPE] == pytest.approx(sample_fit.weibull_shape)
     rate_slider = next(s for s in page.slider if s.key == RATE_KEY)
     assert rate_slider.value == pytest.approx(100 * sample_fit.node_failure_rate_per_day)
     assert any("Scenario updated" in s.value for s in page.success)

@@ -12,6 +12,7 @@ from goodput_lab.models.instances import rank_instances
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
+from tests.dashboard._pages import open_sidebar
 
 W70 = {
     "w:workload.tokens_trillion": 15.0,
@@ -34,6 +35,7 @@ def scenario70():
 def page() -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
+    open_sidebar(at, "Model shape and parallelism")  # the hidden size is in this group
     for key, value in W70.items():
         at.number_input(key=key).set_value(value)  # typed inputs for wide-ranged fields
     at.number_input(key="w:workload.params_billion").set_value(70.0)

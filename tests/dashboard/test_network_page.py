@@ -14,6 +14,7 @@ from goodput_lab.models import network as net
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
+from tests.dashboard._pages import open_sidebar
 
 
 def values(v):
@@ -27,6 +28,7 @@ def page() -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=60)
     at.run()
     at.switch_page("app_pages/network.py").run()
+    open_sidebar(at, "Network")  # the efficiency slider is in this advanced group
     assert not at.exception
     return at
 

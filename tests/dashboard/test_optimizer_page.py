@@ -7,7 +7,7 @@ from goodput_lab.dashboard.services import display
 from goodput_lab.models import load_preset
 from goodput_lab.models import optimize as opt
 
-from tests.dashboard._pages import RATE_KEY, metric, open_page
+from tests.dashboard._pages import RATE_KEY, metric, open_page, open_sidebar
 
 
 @pytest.fixture(scope="module")
@@ -52,6 +52,7 @@ def test_apply_button_loads_the_recommendation_into_the_sidebar(catalog):
     o = opt.optimize(load_preset("aws-16k-h100"), catalog, 45.0)
     at.button(key="opt:apply").click().run()
     assert not at.exception
+    open_sidebar(at, "Recovery and hot spares", "Checkpointing")  # where the user looks
     assert at.number_input(key="w:cluster.spare_nodes").value == o.spares.spares
     assert at.number_input(key="w:checkpoint.interval_minutes").value == pytest.approx(
         o.interval.interval_minutes

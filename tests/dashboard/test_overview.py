@@ -10,6 +10,7 @@ from goodput_lab.models import evaluate, load_preset
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
+from tests.dashboard._pages import open_sidebar
 
 RATE_KEY = "w:reliability.node_failure_rate_per_day"
 
@@ -88,6 +89,7 @@ def test_missing_price_shows_clear_error(app):
 
 
 def test_checkpoint_strategy_choice_in_sidebar_changes_goodput(app, catalog):
+    open_sidebar(app, "Checkpointing")
     box = app.selectbox(key="w:checkpoint.strategy")
     assert box.value == "durable_only"
     box.set_value("memory+durable").run()

@@ -8,6 +8,7 @@ import gzip
 import json
 
 import pytest
+from goodput_lab.dashboard import state
 from goodput_lab.dashboard.charts.run_log import bucket_chart, goodput_over_time_chart
 from goodput_lab.dashboard.services import run_log as svc
 from goodput_lab.models import load_catalog, load_preset
@@ -16,11 +17,12 @@ from goodput_lab.models.timeline import parse_timeline
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP, DATA_DIR
-from tests.dashboard._pages import array
+from tests.dashboard._pages import array, open_sidebar
 
 PAGE = "app_pages/run_log.py"
 EXAMPLE = DATA_DIR / "timelines" / "example-run.csv"
 SAVE_KEY = "w:checkpoint.save_seconds"
+SAVE_FIELD = "checkpoint.save_seconds"  # its value is kept while the group is closed
 
 
 @pytest.fixture(scope="module")
@@ -88,11 +90,13 @@ def test_load_fitted_scenario_then_a_sidebar_change_is_a_what_if(page, expected)
     assert ss["w:reliability.node_failure_rate_per_day"] == pytest.approx(
         100 * fitted["reliability.node_failure_rate_per_day"]
     )
-    assert ss[SAVE_KEY] == pytest.approx(fitted["checkpoint.save_seconds"])
+    assert ss[state.VALUES_KEY][SAVE_FIELD] == pytest.approx(fitted[SAVE_FIELD])
     assert ss["w:name"] == fitted.name
     assert any("holds the fitted scenario" in i.value for i in page.info)
     assert len(json.loads(page.get("plotly_chart")[0].proto.spec)["data"]) == 2
     # shorter saves in the sidebar: the what-if prices them on this run
+    open_sidebar(page, "Checkpointing")
+    assert page.number_input(key=SAVE_KEY).value == pytest.approx(ss[state.VALUES_KEY][SAVE_FIELD])
     page.number_input(key=SAVE_KEY).set_value(5.0).run()  # a typed input
     assert not page.exception
     delta = page.metric[[m.label for m in page.metric].index("Predicted goodput (sidebar)")]

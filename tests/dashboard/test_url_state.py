@@ -17,7 +17,7 @@ from goodput_lab.models import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.dashboard._pages import RATE_KEY, metric, open_page
+from tests.dashboard._pages import RATE_KEY, metric, open_page, open_sidebar
 
 
 @pytest.mark.parametrize("preset", sorted(preset_paths()))
@@ -95,6 +95,7 @@ def test_shared_link_reproduces_the_numbers(catalog):
     # the colleague opens a link with a modified scenario: same numbers as the sender
     sender = open_page("overview")
     sender.slider(key=RATE_KEY).set_value(0.37).run()
+    open_sidebar(sender, "Recovery and hot spares")
     sender.number_input(key="w:cluster.spare_nodes").set_value(6).run()
     link = dict(sender.query_params)
     assert link["reliability.node_failure_rate_per_day"] == "0.0037"
@@ -128,6 +129,7 @@ def test_links_open_on_every_decision_page(catalog):
 def test_toml_upload_and_download_in_the_sidebar(catalog):
     at = open_page("overview")
     s = load_preset("llama3-16k").replace({"cluster.spare_nodes": 4})
+    open_sidebar(at, "Share")  # the uploader is in the Share popover
     at.file_uploader(key="scenario_upload").set_value(
         ("mine.toml", s.to_toml().encode(), "application/toml")
     ).run()

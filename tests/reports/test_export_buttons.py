@@ -8,6 +8,7 @@ from goodput_lab.models import load_preset
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
+from tests.dashboard._pages import open_sidebar
 
 XSS = "<script>alert(1)</script>"
 
@@ -16,6 +17,7 @@ XSS = "<script>alert(1)</script>"
 def app() -> AppTest:
     at = AppTest.from_file(str(APP), default_timeout=30)
     at.run()
+    open_sidebar(at, "Export")  # the sidebar's export popover, opened
     assert not at.exception
     return at
 

@@ -15,6 +15,7 @@ from goodput_lab.models import ValidationError, load_preset
 from streamlit.testing.v1 import AppTest
 
 from tests.conftest import APP
+from tests.dashboard._pages import open_sidebar
 
 
 def _script(tmp_path, name: str, body: str) -> str:
@@ -47,6 +48,7 @@ def test_issue18_missing_chromium_disables_the_pdf_button_and_says_why(monkeypat
     monkeypatch.setenv("GOODPUT_CHROMIUM", str(tmp_path / "gone"))
     at = AppTest.from_file(str(APP), default_timeout=30)
     at.run()
+    open_sidebar(at, "Export")  # the sidebar's export popover, opened
     assert not at.exception
     buttons = {b.proto.label: b.proto for b in at.get("download_button") if "export." in b.proto.id}
     assert buttons["PDF report"].disabled
