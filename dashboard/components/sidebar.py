@@ -21,6 +21,7 @@ scenario, so a copied link reproduces what is on screen, closed groups included.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from urllib.parse import urlencode
@@ -65,7 +66,47 @@ GROUP_OF_SECTION: dict[str, str] = {
 #: Choices shown in words (the stored value stays the registry's).
 CHOICE_WORDS: dict[str, dict[str, str]] = {
     "pricing.model": {m.value: t.label for m, t in TERMS.items()},
+    "reliability.failure_scaling": {
+        "per_node": "Per node",
+        "per_accelerator": "Per accelerator",
+        "mixed": "Mixed (accelerator share scaled)",
+    },
+    "checkpoint.strategy": {
+        "durable_only": "Durable tier only",
+        "nvme+durable": "Local NVMe + durable tier",
+        "memory+durable": "CPU memory (peer replicas) + durable tier",
+    },
+    "checkpoint.durable_tier": {"shared_fs": "Shared file system", "object_store": "Object store"},
+    "checkpoint.timings": {
+        "measured": "As entered (measured)",
+        "tier_model": "From tier bandwidths",
+    },
+    "checkpoint.save_mode": {"sync": "Blocking (sync)", "async": "Asynchronous"},
+    "checkpoint.replica_placement": {
+        "adjacent": "Adjacent nodes",
+        "spread": "Spread over failure domains",
+    },
+    "checkpoint.validation": {
+        "none": "None (trust the checkpoint)",
+        "fallback": "Validate, fall back",
+    },
+    "workload.mfu_basis": {
+        "modelled": "Modelled from the hardware",
+        "end_to_end": "End-to-end MFU (measured)",
+        "compute_only": "Compute-only MFU (+ modelled communication)",
+    },
+    "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
+    "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
 }
+
+
+def choice_words(key: str, value: str) -> str:
+    """A choice as words for the dropdown ("tier_model" -> "From tier bandwidths"); the raw
+    value stays what links, TOML and ``--set`` use."""
+    words = CHOICE_WORDS.get(key, {}).get(value)
+    return words or str(value).replace("_", " ").capitalize()
+
+
 #: Fields that move to another section's group (repair time is part of recovery).
 GROUP_OVERRIDES: dict[str, str] = {"reliability.repair_hours": "Recovery and hot spares"}
 #: Checkbox label of an optional number (ticked = leave it to the model's default source).
@@ -262,6 +303,10 @@ def _price(catalog: dict[str, Instance]) -> None:
 def _field(key: str, catalog: dict[str, Instance]) -> None:
     f = FIELDS[key]
     wk = state.widget_key(key)
+    if key == "workload.mfu" and state.get_value("workload.mfu_basis") == "modelled":
+        # the modelled step reads no MFU (it is an output); the value is kept for the other bases
+        st.caption(f"{f.label}: not used when the step time is modelled (MFU is an output).")
+        return
     if key == "cluster.instance":
         names = list(catalog)
         if state.get_value(key) not in names:  # reported, then replaced
@@ -290,12 +335,11 @@ def _field(key: str, catalog: dict[str, Instance]) -> None:
     elif f.kind == "choice":
         if state.get_value(key) not in f.choices:
             state.set_value(key, f.default)
-        words = CHOICE_WORDS.get(key)
         st.selectbox(
             f.label,
             f.choices,
             help=f.help,
-            format_func=words.get if words else str,
+            format_func=functools.partial(choice_words, key),  # picklable (session state)
             **state.bind(wk),
         )
     elif f.optional and f.kind in ("int", "float"):

@@ -60,7 +60,8 @@ def test_page_shows_analytic_and_simulated_side_by_side(app):
 
 def test_unrelated_slider_reuses_the_cached_run_and_related_one_reruns(app):
     before = _run_caption(app)
-    app.slider(key="w:workload.mfu").set_value(30.0).run()  # MFU does not enter the simulator
+    # the token count sets time to train, not the simulated month
+    app.number_input(key="w:workload.tokens_trillion").set_value(10.0).run()
     assert not app.exception
     assert _run_caption(app) == before  # same measured seconds: served from the cache
     app.slider(key=RATE_KEY).set_value(0.4).run()
@@ -69,7 +70,7 @@ def test_unrelated_slider_reuses_the_cached_run_and_related_one_reruns(app):
     res = svc.run(
         svc.params(
             load_preset("aws-16k-h100").replace(
-                {"reliability.node_failure_rate_per_day": 0.004, "workload.mfu": 0.30}
+                {"reliability.node_failure_rate_per_day": 0.004, "workload.tokens_trillion": 10.0}
             )
         ),
         1000,
