@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT / "scripts"))
 
 from goodput_lab.dashboard import url_state  # noqa: E402
 from goodput_lab.models import load_preset  # noqa: E402
-from screenshots import CHROMIUM, CHROMIUM_ARGS, PAGES, serve  # noqa: E402
+from screenshots import CHROMIUM, CHROMIUM_ARGS, IDLE_JS, PAGES, serve  # noqa: E402
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 APP = ROOT / "dashboard" / "app.py"
@@ -51,12 +51,6 @@ RATE_KEY = "w:reliability.node_failure_rate_per_day"
 RATE_SLIDER = ".st-key-w-reliability-node_failure_rate_per_day input[type='range']"
 FIRST_TARGET_S = 1.5
 RERUN_TARGET_MS = 300.0
-IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
-  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-      && document.querySelector('[data-testid="stMain"] h1')
-      && !document.querySelector('[data-testid="stSkeleton"]')
-      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-           .every(c => c.querySelector('.main-svg')))"""
 #: Count finished runs from now on (the app element's script state flips to notRunning).
 WATCH_JS = """() => {
   window.__goodputRuns = 0;

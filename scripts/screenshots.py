@@ -27,27 +27,12 @@ from goodput_lab.dashboard.navigation import PAGES
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # tests.load.driver
-from tests.load.driver import serve_app  # noqa: E402
+from tests.load.driver import CHROMIUM, IDLE_JS, serve_app  # noqa: E402
+from tests.load.driver import CHROMIUM_ARGS as _LOAD_ARGS  # noqa: E402
+
+CHROMIUM_ARGS = _LOAD_ARGS[:7]  # without the load test's anti-throttling flags
 
 APP = ROOT / "dashboard" / "app.py"
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
-#: The page is drawn: the script run has finished (Streamlit marks the app element with
-#: ``data-test-script-state``), no skeletons are left and every plotly chart is rendered.
-IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
-  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-      && document.querySelector('[data-testid="stMain"] h1')
-      && !document.querySelector('[data-testid="stSkeleton"]')
-      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-           .every(c => c.querySelector('.main-svg')))"""
 
 
 @contextlib.contextmanager

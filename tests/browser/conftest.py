@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import ROOT
 from tests.load.driver import CHROMIUM_ARGS as LOAD_ARGS
-from tests.load.driver import free_port, serve_app
+from tests.load.driver import IDLE_JS, free_port, serve_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = LOAD_ARGS[:6]  # the load test's extra anti-throttling flags not needed
@@ -55,17 +55,6 @@ def page(browser):
 @pytest.fixture(scope="session", autouse=True)
 def _artifacts_dir():
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-
-
-#: The run has finished (Streamlit marks the app element with ``data-test-script-state``;
-#: the status widget is hidden with client.toolbarMode = minimal), no skeletons are left and
-#: every plotly chart is drawn, or an exception is on the page (which fails at once).
-IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
-  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
-      && document.querySelector('[data-testid="stMain"] h1')
-      && !document.querySelector('[data-testid="stSkeleton"]')
-      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
-           .every(c => c.querySelector('.main-svg')))"""
 
 
 def wait_idle(page, settle_ms: int = 400) -> None:

@@ -29,6 +29,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 APP = ROOT / "dashboard" / "app.py"
+#: The run has finished (Streamlit marks the app element with ``data-test-script-state``;
+#: the status widget is hidden with client.toolbarMode = minimal), no skeletons are left and
+#: every plotly chart is drawn, or an exception is on the page (which fails at once).
+IDLE_JS = """() => document.querySelector('[data-testid="stException"]')
+  || (document.querySelector('[data-testid="stApp"][data-test-script-state="notRunning"]')
+      && document.querySelector('[data-testid="stMain"] h1')
+      && !document.querySelector('[data-testid="stSkeleton"]')
+      && [...document.querySelectorAll('[data-testid="stPlotlyChart"]')]
+           .every(c => c.querySelector('.main-svg')))"""
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",
