@@ -155,13 +155,7 @@ if missing:
 
 st.subheader("Side by side")
 tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
-notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
-if notes:
-    st.caption(
-        "Why a figure is missing (—): "
-        + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
-        + "."
-    )
+tables.missing_reasons(df)
 
 ref = ranking.reference_instance
 st.plotly_chart(ratio_chart(df, ref), width="stretch")

@@ -114,10 +114,4 @@ tables.show(
         ],
     )
 )
-notes = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
-if notes:
-    st.caption(
-        "Why a figure is missing (—): "
-        + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
-        + "."
-    )
+tables.missing_reasons(df)

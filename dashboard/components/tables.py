@@ -15,6 +15,7 @@ from typing import Any
 import polars as pl
 import streamlit as st
 from goodput_lab.dashboard.services import display
+from goodput_lab.dashboard.text import plain
 
 
 def show(df: pl.DataFrame, *, container=None) -> None:
@@ -29,3 +30,14 @@ def tiles(values: Mapping[str, Any], *rows: Sequence[str], container=None) -> No
         cols = c.columns(len(keys))
         for col, key in zip(cols, keys, strict=True):
             col.metric(**display.tile(key, values.get(key)))
+
+
+def missing_reasons(df: pl.DataFrame, name: str = "instance", reason: str = "reason") -> None:
+    """Under a table: why a figure is missing (—), one clause per row that has a reason."""
+    notes = [(r[name], r[reason]) for r in df.iter_rows(named=True) if r[reason]]
+    if notes:
+        st.caption(
+            "Why a figure is missing (—): "
+            + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
+            + "."
+        )
