@@ -16,27 +16,9 @@ import argparse
 import math
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
-
-MAX_SEED = 2**63 - 1
-
-
-def _int(flag: str, lo: int, hi: int):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise ValidationError(
-                flag, f"{text[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
-            ) from None
-        if not lo <= value <= hi:
-            raise ValidationError(
-                flag, f"{value:,} is out of range (an integer in [{lo:,}, {hi:,}])"
-            )
-        return value
-
-    return parse
 
 
 def _number(flag: str, lo: float, hi: float, what: str):
@@ -81,8 +63,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from goodput_lab.models.optimize import recommend_file_system
     from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
 
-    trials = _int("--trials", 1, MAX_TRIALS)(args.trials)
-    seed = _int("--seed", 0, MAX_SEED)(args.seed)
+    trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
+    seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     risk = _number("--risk", 0.0, 0.999, "a probability in (0, 1)")(args.risk)
     block = None
     if args.block_days is not None:

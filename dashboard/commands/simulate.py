@@ -26,7 +26,7 @@ def _int_arg(flag: str, lo: int, hi: int):
             value = int(text)
         except ValueError:
             raise ValidationError(
-                flag, f"{text!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
+                flag, f"{text[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
             ) from None
         if not lo <= value <= hi:
             raise ValidationError(
@@ -41,7 +41,9 @@ def _days(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValidationError("--days", f"{text!r} is not a number in (0, {MAX_DAYS:g}]") from None
+        raise ValidationError(
+            "--days", f"{text[:80]!r} is not a number in (0, {MAX_DAYS:g}]"
+        ) from None
     if not (math.isfinite(value) and 0 < value <= MAX_DAYS):
         raise ValidationError("--days", f"{text} is out of range (a number in (0, {MAX_DAYS:g}])")
     return value
