@@ -11,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import math
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping
 from pathlib import Path
 
 from ._files import decode_utf8, read_capped
@@ -105,3 +105,62 @@ def _records(reader, columns, optional, text_columns, origin):
                     raise ValidationError(where, f"{raw!r} must be a finite number >= 0")
                 out[col] = x
         yield rowno, out
+
+
+def short_repr(value: object, n: int = 40) -> str:
+    """``repr(value)`` cut to ``n`` characters (for messages that echo user input)."""
+    r = repr(value)
+    return r if len(r) <= n else r[: n - 3] + "..."
+
+
+def resolve_header(
+    header: list[str],
+    mapping: Mapping[str, str],
+    row: int,
+    columns: Mapping[str, tuple[str, ...]],
+    required: Collection[str],
+    what: str,
+    *,
+    empty_means_absent: bool = False,
+) -> dict[str, int]:
+    """Column index of each known column in a CSV header, for the timeline and failure-log
+    readers.
+
+    A column mapped in ``mapping`` (key -> header) must exist; the others are found by their
+    accepted names in ``columns`` (case-insensitive).  ``empty_means_absent``: an optional
+    column mapped to "" is absent rather than auto-detected.  Errors name the row
+    (``row``, 1-based) or the mapping and list the header.
+    """
+    if not any(header):
+        raise ValidationError(f"row {row}", "the header row is empty")
+    dup = sorted({h for h in header if h and header.count(h) > 1})
+    if dup:
+        raise ValidationError(f"row {row}", f"header repeats column {dup[0]!r}")
+    lower = {h.lower(): i for i, h in enumerate(header)}
+    listed = ", ".join(short_repr(h, 30) for h in header[:12])
+    index: dict[str, int] = {}
+    for key, names in columns.items():
+        if key in mapping:
+            name = str(mapping[key] or "").strip()
+            if empty_means_absent and not name and key not in required:
+                continue  # explicitly absent: no auto-detection
+            if name not in header:
+                raise ValidationError(
+                    "column mapping",
+                    f"{key}={short_repr(name)}: no such column; the header has {listed}",
+                )
+            index[key] = header.index(name)
+            continue
+        hit = next((lower[n] for n in names if n in lower), None)
+        if hit is not None:
+            index[key] = hit
+        elif key in required:
+            raise ValidationError(
+                f"row {row}",
+                f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
+                f"--map {key}=<header>); the header has {listed}",
+            )
+    used = list(index.values())
+    if len(set(used)) != len(used):
+        raise ValidationError("column mapping", f"two {what} columns are mapped to the same header")
+    return index

@@ -56,6 +56,8 @@ from datetime import UTC, datetime
 
 import numpy as np
 
+from ._csv import resolve_header
+from ._csv import short_repr as _short
 from .errors import ValidationError
 
 #: Largest timeline accepted, in bytes of text (after gzip decompression).
@@ -902,11 +904,6 @@ def measure(tl: Timeline) -> RunMeasurement:
 
 
 # --------------------------------------------------------------------------- cells
-def _short(value: object, n: int = 40) -> str:
-    r = repr(value)
-    return r if len(r) <= n else r[: n - 3] + "..."
-
-
 def _decode(data: str | bytes, max_bytes: int) -> str:
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)
@@ -956,38 +953,7 @@ def _gunzip(raw: bytes, max_bytes: int) -> bytes:
 
 
 def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) -> dict[str, int]:
-    if not any(header):
-        raise ValidationError(f"row {row}", "the header row is empty")
-    dup = sorted({h for h in header if h and header.count(h) > 1})
-    if dup:
-        raise ValidationError(f"row {row}", f"header repeats column {dup[0]!r}")
-    lower = {h.lower(): i for i, h in enumerate(header)}
-    index: dict[str, int] = {}
-    for key, names in COLUMNS.items():
-        if key in mapping:
-            name = mapping[key].strip()
-            if name not in header:
-                raise ValidationError(
-                    "column mapping",
-                    f"{key}={_short(name)}: no such column; the header has "
-                    + ", ".join(_short(h, 30) for h in header[:12]),
-                )
-            index[key] = header.index(name)
-            continue
-        hit = next((lower[n] for n in names if n in lower), None)
-        if hit is not None:
-            index[key] = hit
-        elif key in REQUIRED:
-            raise ValidationError(
-                f"row {row}",
-                f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
-                f"--map {key}=<header>); the header has "
-                + ", ".join(_short(h, 30) for h in header[:12]),
-            )
-    used = list(index.values())
-    if len(set(used)) != len(used):
-        raise ValidationError("column mapping", "two timeline columns use the same header")
-    return index
+    return resolve_header(header, mapping, row, COLUMNS, REQUIRED, "timeline")
 
 
 def _event(value: str, names: Mapping[str, int], row: int, col: str) -> int:
