@@ -23,6 +23,8 @@ The maths of each step lives in the domain modules (:mod:`models.reliability`,
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cached_property
@@ -523,10 +525,136 @@ class StepTime(_Result):
 
 def step_time(x: Mapping[str, Any]) -> StepTime:
     """Seconds per step and memory fit (:func:`models.compute.step_model`): modelled from
-    the system, or from a stated MFU (``workload.mfu_basis``)."""
+    the system, or from a stated MFU (``workload.mfu_basis``).
+
+    The step time reads only :data:`models.compute.STEP_INPUT_KEYS`, so when those are all
+    scalars the result is memoised on their values (the last :data:`STEP_MEMO_SIZE`
+    scenarios): a page that evaluates one scenario under many checkpoint strategies, failure
+    rates or prices computes its step once.  Memoised arrays are read-only."""
+    key = _scalar_step_key(x)
+    if key is not None:
+        with _STEP_MEMO_LOCK:
+            hit = _STEP_MEMO.get(key)
+            if hit is not None:
+                _STEP_MEMO.move_to_end(key)
+                return hit
     basis = choice(x, "workload.mfu_basis")
     s = cm.step_model(x, basis=basis.value)
-    return StepTime(mfu_basis=basis.value, **s)
+    result = StepTime(mfu_basis=basis.value, **s)
+    if key is not None:
+        for value in s.values():
+            if isinstance(value, np.ndarray):
+                value.flags.writeable = False
+        with _STEP_MEMO_LOCK:
+            _STEP_MEMO[key] = result
+            while len(_STEP_MEMO) > STEP_MEMO_SIZE:
+                _STEP_MEMO.popitem(last=False)
+    return result
+
+
+#: Scalar scenarios whose step time :func:`step_time` keeps.
+STEP_MEMO_SIZE = 512
+_STEP_MEMO: OrderedDict[tuple, StepTime] = OrderedDict()
+_STEP_MEMO_LOCK = threading.Lock()  # dashboard sessions run in threads of one process
+_ABSENT = object()
+
+
+def _scalar_step_key(x: Mapping[str, Any]) -> tuple | None:
+    """The step inputs' values as a hashable key, or None when any of them is an array
+    (or of a type that does not compare by value)."""
+    key = []
+    for k in cm.STEP_INPUT_KEYS:
+        v = x.get(k, _ABSENT)
+        # tags that equal no number or choice (True == 1.0, so no bools as tags)
+        if v is _ABSENT:  # the field's default
+            key.append(("default",))
+            continue
+        if v is None:  # a blank field (NaN)
+            key.append(("nan",))
+            continue
+        if isinstance(v, np.ndarray):
+            if v.ndim:
+                return None
+            v = v.item()
+        if isinstance(v, bool | int | float | np.generic):
+            f = float(v)
+            key.append(("nan",) if f != f else f)  # NaN equals itself here
+        elif isinstance(v, str):  # choices are str enums
+            key.append(str(v))
+        else:
+            return None
+    return tuple(key)
+
+
+def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray] | None:
+    """The step time of n 1-D scenarios computed once per distinct step input.
+
+    Sweeps vary the node count (and other whole numbers: batch, TP, PP ...) over far fewer
+    distinct values than scenarios, and the step time depends on nothing else the sweep
+    varies.  When every varying step input is a finite whole number, the grid of their
+    ranges has at most 4n cells and at most n/4 distinct rows occur, returns
+    ``(table, inverse)``: ``table`` evaluated on the
+    distinct input rows, scenario i's figures at row ``inverse[i]``.  Else None (evaluate
+    every scenario)."""
+    varying = [
+        (k, v)
+        for k in cm.STEP_INPUT_KEYS
+        if isinstance(v := x.get(k), np.ndarray) and v.ndim == 1 and v.dtype.kind in "fiu"
+    ]
+    if not varying or any(v.shape[0] != n for _, v in varying):
+        return None
+    codes = np.zeros(n, dtype=np.int64)
+    spans = []
+    cells = 1
+    for _, v in varying:
+        lo, hi = v.min(), v.max()
+        if not (np.isfinite(lo) and np.isfinite(hi)) or hi - lo > n:
+            return None
+        span = int(hi - lo) + 1
+        cells *= span
+        if cells > 4 * n:  # the grid's lookup table would outweigh the scenarios
+            return None
+        offset = v - lo
+        whole = offset.astype(np.int64)
+        if not np.array_equal(whole, offset):
+            return None
+        codes *= span
+        codes += whole
+        spans.append((float(lo), span))
+    present = np.flatnonzero(np.bincount(codes, minlength=cells))
+    if present.size > n // 4:  # too few repeats to be worth a table
+        return None
+    lookup = np.empty(cells, dtype=np.intp)
+    lookup[present] = np.arange(present.size)
+    rows = dict(x)
+    rest = present
+    for (k, _), (lo, span) in zip(reversed(varying), reversed(spans), strict=True):
+        rows[k] = (rest % span).astype(float) + lo
+        rest = rest // span
+    return step_time(rows), lookup[codes]
+
+
+def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
+    """The scenarios ``rows`` of a :func:`step_time_table` table (figures that depend on no
+    varying input stay scalars)."""
+    size = None
+    for f in fields(table):
+        value = getattr(table, f.name)
+        if isinstance(value, np.ndarray) and value.ndim == 1:
+            size = value.shape[0]
+            break
+    return StepTime(
+        **{
+            f.name: (
+                value[rows]
+                if isinstance(value := getattr(table, f.name), np.ndarray)
+                and value.ndim == 1
+                and value.shape[0] == size
+                else value
+            )
+            for f in fields(table)
+        }
+    )
 
 
 # --------------------------------------------------------------------------- 4. goodput
@@ -956,11 +1084,14 @@ class ChainResult:
         return out
 
 
-def run_chain(x: Mapping[str, Any]) -> ChainResult:
-    """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost."""
+def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult:
+    """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost.
+
+    ``step``: the step time of these inputs when the caller has it already (a block of a
+    sweep, from :func:`step_time_table`)."""
     failures = failure_process(x)
     plan = checkpoint_plan(x, failures)
-    step = step_time(x)
+    step = step_time(x) if step is None else step
     good = goodput_step(failures, plan)
     return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan))
 
@@ -984,6 +1115,8 @@ __all__ = [
     "run_chain",
     "spot_level1_survives",
     "step_time",
+    "step_time_rows",
+    "step_time_table",
     "storage_cost",
 ]
 

@@ -701,6 +701,25 @@ _INSTANCE_KEYS = (
     "instance.efa_gbps",
     "instance.max_matmul_fraction",
 )
+#: The choices the step model reads (coded as numbers by :func:`_inputs`).
+STEP_CHOICE_KEYS = (
+    "workload.mlp",
+    "workload.sequence_parallel",
+    "workload.recompute",
+    "workload.flash_attention",
+    "workload.balanced_stages",
+    "workload.gradient_precision",
+)
+#: Every input :func:`step_model` reads, plus the basis the chain passes it: the step time
+#: is a function of these alone, so equal values give equal results (the chain memoises
+#: it on them; a test records the keys the model touches and compares with this tuple).
+STEP_INPUT_KEYS = (
+    *_STEP_FIELDS,
+    *_INSTANCE_KEYS,
+    "cluster.nodes",
+    *STEP_CHOICE_KEYS,
+    "workload.mfu_basis",
+)
 
 
 def _get(x: Mapping[str, Any], key: str) -> np.ndarray:

@@ -21,7 +21,7 @@ import numpy as np
 from . import checkpoint as ck
 from . import pricing as pr
 from .catalog import Instance, instance_inputs, load_catalog
-from .chain import ChainResult, run_chain
+from .chain import ChainResult, run_chain, step_time_rows, step_time_table
 from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
@@ -130,6 +130,8 @@ def _storage_prices(scenario: Scenario, fs: ck.Tier) -> dict[str, float]:
 #: Scenarios evaluated at once when many 1-D scenarios are given: blocks this size keep the
 #: chain's intermediate arrays in cache and reuse their memory (3-4x faster on 10^6).
 CHUNK_SCENARIOS = 32_768
+#: Fewest 1-D scenarios for which the step time is tabulated on distinct inputs first.
+MIN_STEP_TABLE_SCENARIOS = 256
 
 
 def evaluate_arrays(
@@ -148,18 +150,23 @@ def evaluate_arrays(
     """
     wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
+    # the step time once per distinct step input (a sweep's node counts ...)
+    table = step_time_table(inputs, n) if n >= MIN_STEP_TABLE_SCENARIOS else None
     if n <= CHUNK_SCENARIOS:
-        metrics = run_chain(inputs).metrics()
+        step = None if table is None else step_time_rows(*table)
+        metrics = run_chain(inputs, step).metrics()
         return metrics if wanted is None else {k: metrics[k] for k in wanted}
     out: dict[str, Any] = {}
     constant: set[str] = set()
+    uniform: dict[str, Any] = {}
     for start in range(0, n, CHUNK_SCENARIOS):
         stop = min(start + CHUNK_SCENARIOS, n)
         block = {
             k: (v[start:stop] if isinstance(v, np.ndarray) and v.ndim == 1 else v)
             for k, v in inputs.items()
         }
-        metrics = run_chain(block).metrics()
+        step = None if table is None else step_time_rows(table[0], table[1][start:stop])
+        metrics = run_chain(block, step).metrics()
         if wanted is not None:
             metrics = {k: metrics[k] for k in wanted}
         for key, value in metrics.items():
@@ -172,9 +179,28 @@ def evaluate_arrays(
                 constant.add(key)
                 continue
             if key not in out:
-                out[key] = np.empty(n, dtype=np.asarray(value).dtype)
+                # an array that has held one value in every block so far (a figure the
+                # varied inputs do not move, e.g. every scenario fits in memory) is
+                # written out only once a block differs: most of the memory traffic of
+                # 10^6 scenarios is writing figures
+                first = value[0]
+                if _all_equal(value, first) and _all_equal(uniform.get(key, first), first):
+                    uniform[key] = first
+                    continue
+                out[key] = np.empty(n, dtype=value.dtype)
+                if key in uniform:
+                    out[key][:start] = uniform.pop(key)
             out[key][start:stop] = value
+    for key, value in uniform.items():
+        out[key] = np.broadcast_to(value, (n,))
     return out
+
+
+def _all_equal(values: np.ndarray, value: Any) -> bool:
+    """Whether every element equals ``value`` (NaN equal to NaN)."""
+    if value != value:
+        return bool(np.isnan(values).all())
+    return bool((values == value).all())
 
 
 def _scenario_count(inputs: Mapping[str, Any]) -> int:

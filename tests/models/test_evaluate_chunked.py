@@ -4,9 +4,10 @@ those of one call of the chain."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 
 import numpy as np
-from goodput_lab.models import load_preset, resolve_inputs
+from goodput_lab.models import chain, load_preset, resolve_inputs
 from goodput_lab.models.chain import run_chain
 
 ev_mod = sys.modules["goodput_lab.models.evaluate"]  # the package exports evaluate(), the function
@@ -41,3 +42,118 @@ def test_grids_and_small_inputs_are_one_call():
     assert out["goodput"].shape == (5, 2)
     assert ev_mod._scenario_count({"a": np.zeros(3), "b": np.zeros(4)}) == 0
     assert ev_mod._scenario_count({"a": np.zeros(3), "b": 1.0}) == 3
+
+
+# ----------------------------------------------------------------- the step time, once each
+def test_step_time_table_gives_the_figures_of_every_scenario(monkeypatch):
+    """A sweep over few node counts and TP degrees (and many failure rates): the step time is
+    tabulated on the 8 distinct (nodes, TP) rows, and every figure is that of one call of
+    the chain.  Nodes sorted, so figures that depend on them hold one value for the first
+    blocks and change later (the blocks' "one value so far" path)."""
+    inputs = resolve_inputs(load_preset("llama3-16k"))
+    rng = np.random.default_rng(5)
+    n = 3000
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": np.sort(rng.choice([1024.0, 1536.0, 2000.0, 2048.0], n)),
+        "workload.tensor_parallel": rng.choice([4.0, 8.0], n),
+    }
+    table = chain.step_time_table(x, n)
+    assert table is not None
+    assert table[0].step_seconds.shape == (8,)
+    assert table[1].shape == (n,)
+    whole = run_chain(x).metrics()  # the step model on every scenario
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", 96)
+    blocks = ev_mod.evaluate_arrays(x)
+    assert set(blocks) == set(whole)
+    for key, value in whole.items():
+        got = np.broadcast_to(blocks[key], np.shape(value))
+        np.testing.assert_allclose(got, value, rtol=1e-14, atol=0, equal_nan=True, err_msg=key)
+    # a figure that only the node count moves is a full array; one nothing moves is a view
+    assert blocks["checkpoint_shard_GB_per_node"].strides == (8,)
+    assert blocks["memory_usable_per_accel_GB"].strides == (0,)
+
+
+def test_step_time_table_only_for_few_whole_numbers():
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    n = 1000
+    nodes = np.full(n, 2000.0)
+    assert chain.step_time_table({**inputs, "cluster.nodes": nodes}, n) is not None
+    fractional = nodes + np.linspace(0.0, 0.5, n)
+    assert chain.step_time_table({**inputs, "cluster.nodes": fractional}, n) is None
+    wide = np.arange(n, dtype=float) * 10.0  # 9,991 cells for 1,000 scenarios
+    assert chain.step_time_table({**inputs, "cluster.nodes": wide}, n) is None
+    with_nan = nodes.copy()
+    with_nan[3] = np.nan
+    assert chain.step_time_table({**inputs, "cluster.nodes": with_nan}, n) is None
+    # nothing the step reads varies: nothing to tabulate
+    rates = np.linspace(0.001, 0.002, n)
+    assert (
+        chain.step_time_table({**inputs, "reliability.node_failure_rate_per_day": rates}, n) is None
+    )
+
+
+def test_step_time_is_memoised_on_its_own_inputs():
+    x = dict(resolve_inputs(load_preset("llama3-16k")))
+    first = chain.step_time(x)
+    assert chain.step_time(dict(x)) is first
+    # inputs the step does not read leave it alone
+    assert chain.step_time({**x, "reliability.node_failure_rate_per_day": 0.5}) is first
+    # one it reads gives a new, different result
+    other = chain.step_time({**x, "cluster.nodes": float(x["cluster.nodes"]) + 8.0})
+    assert other is not first
+    assert float(other.step_seconds) != float(first.step_seconds)
+    assert not first.step_seconds.flags.writeable  # shared: nobody may change it in place
+    # a blank (NaN) field still finds its entry
+    blank = {**x, "workload.global_batch_sequences": float("nan")}
+    assert chain.step_time(blank) is chain.step_time(dict(blank))
+    # arrays are never memoised
+    arr = {**x, "cluster.nodes": np.array([1024.0, 2048.0])}
+    assert chain.step_time(arr) is not chain.step_time(arr)
+
+
+class _Recording(Mapping):
+    def __init__(self, data):
+        self.data, self.read = data, set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return self.data[key]
+
+    def __contains__(self, key):
+        self.read.add(key)
+        return key in self.data
+
+    def get(self, key, default=None):
+        self.read.add(key)
+        return self.data.get(key, default)
+
+    def __iter__(self):  # the step must not depend on inputs it does not name
+        raise AssertionError("the step model iterated over every input")
+
+    def __len__(self):
+        return len(self.data)
+
+
+def test_step_input_keys_are_exactly_what_the_step_model_reads():
+    """The memo and the table are right only if the step reads nothing outside
+    STEP_INPUT_KEYS; every key there is read by some preset and basis."""
+    read: set[str] = set()
+    for name in ("aws-16k-h100", "llama3-16k", "hyperpod-tiered-16k-h100"):
+        inputs = resolve_inputs(load_preset(name))
+        for basis in ("modelled", "end_to_end", "compute_only"):
+            rec = _Recording({**inputs, "workload.mfu_basis": basis})
+            chain.cm.step_model(rec, basis=basis)
+            chain.choice(rec, "workload.mfu_basis")
+            read |= rec.read
+    assert read == set(chain.cm.STEP_INPUT_KEYS)
+
+
+def test_step_memo_tells_blank_default_and_one_apart():
+    """Blank (None = NaN), absent (the default) and 1 are three different inputs."""
+    x = dict(resolve_inputs(load_preset("llama3-16k")))
+    keys = {chain._scalar_step_key({**x, "workload.micro_batches": v}) for v in (None, 1.0, True)}
+    keys.add(chain._scalar_step_key({k: v for k, v in x.items() if k != "workload.micro_batches"}))
+    keys.add(chain._scalar_step_key({**x, "workload.micro_batches": float("nan")}))
+    assert len(keys) == 3  # None and NaN agree; 1.0 and True agree (both the number 1)
