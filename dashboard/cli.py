@@ -360,12 +360,41 @@ def cmd_outputs(args: argparse.Namespace) -> int:
     return 0
 
 
+#: The settings of the repository's ``.streamlit/config.toml``, passed as flags: Streamlit
+#: reads that file only from the working directory, and an installed ``goodput dashboard``
+#: runs wherever the user is (a test keeps the two equal).
+STREAMLIT_SETTINGS: dict[str, object] = {
+    "server.maxUploadSize": 10,
+    "server.maxMessageSize": 50,
+    "server.headless": True,
+    "server.runOnSave": False,
+    "browser.gatherUsageStats": False,
+    "runner.enforceSerializableSessionState": True,
+    "runner.postScriptGC": False,
+    "client.showErrorDetails": "type",
+    "client.toolbarMode": "minimal",
+    "client.showSidebarNavigation": True,
+    "theme.base": "light",
+    "theme.metricValueFontSize": "1.5rem",
+    "theme.primaryColor": "#1f77b4",
+    "theme.font": "sans serif",
+}
+
+
+def streamlit_flags() -> list[str]:
+    """:data:`STREAMLIT_SETTINGS` as ``streamlit run`` flags."""
+    return [
+        f"--{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in STREAMLIT_SETTINGS.items()
+    ]
+
+
 def cmd_dashboard(args: argparse.Namespace) -> int:
     if not 1 <= args.port <= 65535:
         raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
     app = Path(str(resources.files("goodput_lab.dashboard"))) / "app.py"
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
-    return subprocess.call(cmd)
+    return subprocess.call([*cmd, *streamlit_flags()])
 
 
 def build_parser() -> argparse.ArgumentParser:
