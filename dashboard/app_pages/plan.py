@@ -49,71 +49,79 @@ with c4:
             "Block length (days)", min_value=1.0, max_value=3650.0, step=1.0, key="plan:block_days"
         )
 
-try:
-    p = cache.block_plan(scenario, int(trials), int(seed), block_days, risk_pct / 100.0)
-except ValidationError as exc:
-    st.error(f"Please fix this input — {plain(exc)}")
-    st.stop()
-
 
 def tile(col, label: str, key: str, value, **kw) -> None:
     col.metric(label, format_value(key, value), help=help_text(key), **kw)
 
 
-a, b, c = st.columns(3)
-tile(a, "Block for 50% completion", "block_days_p50", p.block_days_p50)
-tile(b, "Block for 90% completion", "block_days_p90", p.block_days_p90)
-tile(c, "Block for 99% completion", "block_days_p99", p.block_days_p99)
-a, b, c = st.columns(3)
-tile(a, "Block length", "block_days", p.block_days)
-tile(
-    b,
-    "Finishes within the block",
-    "probability_finish_within_block",
-    p.probability_finish_within_block,
-)
-tile(c, "Failure-free compute", "compute_days", p.compute_days)
-a, b = st.columns(2)
-tile(a, "Expected total cost", "expected_total_cost_usd", p.expected_total_cost_usd)
-tile(b, "P90 total cost", "p90_total_cost_usd", p.p90_total_cost_usd)
+def block_section() -> None:
+    """The Monte Carlo part: block lengths, completion and cost curves."""
+    try:
+        with st.spinner(f"Simulating {int(trials):,} runs…"):
+            p = cache.block_plan(scenario, int(trials), int(seed), block_days, risk_pct / 100.0)
+    except ValidationError as exc:
+        st.error(f"Please fix this input — {plain(exc)}")
+        return
 
-if math.isfinite(p.cheapest_block_days):
-    st.info(
-        f"Cheapest block that finishes with probability at least {100 - risk_pct}%: "
-        f"**{p.cheapest_block_days:g} days**, expected total "
-        f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
-        "(finishes in "
-        f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
-        " of runs)."
+    a, b, c = st.columns(3)
+    tile(a, "Block for 50% completion", "block_days_p50", p.block_days_p50)
+    tile(b, "Block for 90% completion", "block_days_p90", p.block_days_p90)
+    tile(c, "Block for 99% completion", "block_days_p99", p.block_days_p99)
+    a, b, c = st.columns(3)
+    tile(a, "Block length", "block_days", p.block_days)
+    tile(
+        b,
+        "Finishes within the block",
+        "probability_finish_within_block",
+        p.probability_finish_within_block,
     )
-for note in p.notes:
-    st.warning(plain(note))
-st.caption(
-    f"Block rate {format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
-    f"per instance (as of {p.block_price.as_of}); after the block "
-    f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
-    f"(as of {p.overrun_price.as_of}); {p.capacity_block_instances:,} instances in "
-    f"{p.capacity_blocks_needed} blocks; block price "
-    f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
-    f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected storage "
-    f"{format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
-    f"{p.trials:,} runs, seed {p.seed}; the same figures as `goodput plan` with these settings."
-)
+    tile(c, "Failure-free compute", "compute_days", p.compute_days)
+    a, b = st.columns(2)
+    tile(a, "Expected total cost", "expected_total_cost_usd", p.expected_total_cost_usd)
+    tile(b, "P90 total cost", "p90_total_cost_usd", p.p90_total_cost_usd)
 
-curve = svc.curve_frame(p)
-window = svc.x_window(p)
-st.plotly_chart(
-    completion_chart(
-        curve, p.block_days, 100 * p.probability_finish_within_block, 100 - risk_pct, window
-    ),
-    width="stretch",
-)
-st.plotly_chart(
-    cost_chart(
-        curve, p.block_days, p.expected_total_cost_usd / 1e6, p.p90_total_cost_usd / 1e6, window
-    ),
-    width="stretch",
-)
+    if math.isfinite(p.cheapest_block_days):
+        st.info(
+            f"Cheapest block that finishes with probability at least {100 - risk_pct}%: "
+            f"**{p.cheapest_block_days:g} days**, expected total "
+            f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
+            "(finishes in "
+            f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
+            " of runs)."
+        )
+    for note in p.notes:
+        st.warning(plain(note))
+    st.caption(
+        f"Block rate {format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
+        f"per instance (as of {p.block_price.as_of}); after the block "
+        f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
+        f"(as of {p.overrun_price.as_of}); {p.capacity_block_instances:,} instances in "
+        f"{p.capacity_blocks_needed} blocks; block price "
+        f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
+        f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected storage "
+        f"{format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
+        f"{p.trials:,} runs, seed {p.seed}; the same figures as `goodput plan` with these settings."
+    )
+
+    curve = svc.curve_frame(p)
+    window = svc.x_window(p)
+    st.plotly_chart(
+        completion_chart(
+            curve, p.block_days, 100 * p.probability_finish_within_block, 100 - risk_pct, window
+        ),
+        width="stretch",
+    )
+    st.plotly_chart(
+        cost_chart(
+            curve, p.block_days, p.expected_total_cost_usd / 1e6, p.p90_total_cost_usd / 1e6, window
+        ),
+        width="stretch",
+    )
+
+
+# The simulation's results go at the top but are computed last: the analytic sections below
+# are on screen first, so a slider change updates figures before the runs finish.
+results = st.container()
 
 st.subheader("The bill by pricing model")
 st.caption(
@@ -167,3 +175,6 @@ st.caption(
     "docs/pricing.md and the dated tables data/prices_2024-12.csv and "
     "data/storage_prices_2022-09.csv."
 )
+
+with results:
+    block_section()
