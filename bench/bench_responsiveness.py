@@ -51,6 +51,11 @@ RATE_KEY = "w:reliability.node_failure_rate_per_day"
 RATE_SLIDER = ".st-key-w-reliability-node_failure_rate_per_day input[type='range']"
 FIRST_TARGET_S = 1.5
 RERUN_TARGET_MS = 300.0
+#: Pages whose Monte Carlo work streams in after the analytic figures (fragment, progress,
+#: or a section computed last): their server rerun is the whole run, simulation included,
+#: and the rerun check is the first updated figure in Chromium (issue 12: "Monte Carlo work
+#: off the critical path").
+STREAMED = ("montecarlo", "plan")
 #: Count finished runs from now on (the app element's script state flips to notRunning).
 WATCH_JS = """() => {
   window.__goodputRuns = 0;
@@ -237,7 +242,9 @@ def main(argv: list[str] | None = None) -> int:
         "press on the slider to the first updated text (*updated*) and to the end of the run "
         f"(*done*). Targets: first render <= {FIRST_TARGET_S:g} s, rerun <= "
         f"{RERUN_TARGET_MS:.0f} ms (median); the checks use the server and *first render* / "
-        "*updated* columns.",
+        "*updated* columns, except on the pages marked †, whose simulation streams in after "
+        "the analytic figures: their server rerun is the whole run, simulation included, and "
+        "the rerun check is the first updated figure in Chromium.",
         "",
         "| page | first render, server (s) | rerun, server (ms) | first render, Chromium (s) "
         "| new tab, Chromium (s) | rerun updated, Chromium (ms) | rerun done, Chromium (ms) "
@@ -251,9 +258,10 @@ def main(argv: list[str] | None = None) -> int:
         bu = statistics.median(b["updated"]) * 1000
         bd = statistics.median(b["done"]) * 1000
         worst_first = max(first, b["first"])
-        worst_rerun = max(rs, bu)
+        worst_rerun = bu if page in STREAMED else max(rs, bu)
+        mark = " †" if page in STREAMED else ""
         lines.append(
-            f"| {page} | {first:.2f} | {rs:.0f} | {b['first']:.2f} | {b['tab']:.2f} | {bu:.0f} "
+            f"| {page}{mark} | {first:.2f} | {rs:.0f} | {b['first']:.2f} | {b['tab']:.2f} | {bu:.0f} "
             f"| {bd:.0f} | {ok(worst_first, FIRST_TARGET_S)} | {ok(worst_rerun, RERUN_TARGET_MS)} |"
         )
     table = "\n".join(lines)

@@ -33,9 +33,13 @@ st.caption(
 top = st.columns([1, 1, 2])
 deadline = deadline_control.show(top[0])
 
+ss = st.session_state
 prices: dict[str, float] = {}
 mfus: dict[str, float] = {}
-with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded=False):
+
+
+def instance_inputs() -> None:
+    """One row per instance: your price and MFU next to the catalog's."""
     head = st.columns([2, 2, 2, 3])
     head[0].markdown("**Instance**")
     head[1].markdown("**Your price (USD/instance-h)**")
@@ -79,6 +83,26 @@ with st.expander("Your prices and MFUs per instance (empty = catalog)", expanded
         row[3].caption(
             f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({plain(inst.source_mfu)})"
         )
+
+
+#: The expander draws its ~50 widgets only while open (a closed one costs a rerun nothing);
+#: the values live under their persistent keys either way.
+OVERRIDES_OPEN = "inst:overrides_open"
+overrides = st.expander(
+    "Your prices and MFUs per instance (empty = catalog)",
+    expanded=False,
+    key=OVERRIDES_OPEN,
+    on_change="rerun",
+)
+if overrides.open:
+    with overrides:
+        instance_inputs()
+else:
+    for name in catalog:
+        if (price := ss.get(f"inst:price:{name}")) is not None:
+            prices[name] = float(price)
+        if (mfu := ss.get(f"inst:mfu:{name}")) is not None:
+            mfus[name] = float(mfu) / 100.0
 
 prices_key, mfus_key = tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
 try:

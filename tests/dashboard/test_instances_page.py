@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest
 from tests.conftest import APP
 from tests.dashboard._pages import open_sidebar
 
+OVERRIDES_OPEN = "inst:overrides_open"  # the per-instance expander's key (open = True)
 W70 = {
     "w:workload.tokens_trillion": 15.0,
     "w:workload.hidden_size": 8192,
@@ -43,6 +44,8 @@ def page() -> AppTest:
     at.run()
     at.switch_page("app_pages/instances.py").run()
     at.number_input(key="widget::deadline:days").set_value(30.0).run()
+    at.session_state[OVERRIDES_OPEN] = True  # open "Your prices and MFUs", as a user would
+    at.run()
     assert not at.exception
     return at
 
@@ -130,3 +133,25 @@ def test_mfu_input_changes_time(page, catalog):
     assert any(
         lbl.startswith("p6-b200.48xlarge") and f"× {b200.nodes:,.0f} nodes" in lbl for lbl in labels
     )
+
+
+def test_closed_overrides_draw_nothing_and_still_apply(page, catalog):
+    """Closed, the expander draws none of its ~50 widgets; the prices and MFUs entered
+    above still rank the instances."""
+    page.session_state[OVERRIDES_OPEN] = False
+    page.run()
+    assert not page.exception
+    assert not [w for w in page.number_input if w.key and w.key.startswith("widget::inst:")]
+    r = rank_instances(
+        scenario70(),
+        catalog,
+        deadline_days=30.0,
+        prices={"p6e-gb200.36xlarge": 20.0},
+        mfus={"p6-b200.48xlarge": 0.30},
+    )
+    assert metric(page, "Cheapest instance") == r.cheapest.instance
+    ys = json.loads(page.get("plotly_chart")[1].proto.spec)["data"][0]["y"]
+    assert any("p6e-gb200.36xlarge" in y for y in ys)
+    page.session_state[OVERRIDES_OPEN] = True
+    page.run()
+    assert page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").value == 20.0
