@@ -100,10 +100,17 @@ st.subheader("Each rung's assumptions")
 for i, r in enumerate(lad.rungs[1:], start=1):
     f = FEATURES[r.feature]
     saves = table["Saves per day"][i]
-    with st.expander(
-        f"{i}. {f.label}: {'saves' if r.delta_usd_per_day >= 0 else 'costs'} {saves.lstrip('+−')}"
-    ):
+    # drawn only while open (three tables each; eleven rungs): the label stays the same
+    # when the figures move, so an open rung stays open across slider changes
+    rung = st.expander(
+        f"{i}. {f.label}", key=f"res:rung:{r.feature}", on_change="rerun", expanded=False
+    )
+    if not rung.open:
+        continue
+    with rung:
+        verb = "saves" if r.delta_usd_per_day >= 0 else "costs"
         st.markdown(
+            f"**This rung {verb} {saves.lstrip('+−')}.**  \n"
             f"**Mechanism.** {f.mechanism}  \n**Cost.** {f.cost}  \n**Helps:** {f.acts_on_text}."
             f"  \n**Sources.** {f.source}"
         )

@@ -43,6 +43,17 @@ def test_recommended_ladder_figures_follow_the_model(recommended):
     labels = [e.label for e in at.expander]
     assert sum(label[0].isdigit() for label in labels) == len(recommended.rungs) - 1
     assert not any(NO_GOOD.search(c) for c in _cells(at))
+    # a closed rung draws no tables; opened, it shows its settings, assumptions and causes
+    n_tables = len(at.table)
+    first = recommended.rungs[1]
+    at.session_state[f"res:rung:{first.feature}"] = True
+    at.run()
+    assert not at.exception
+    assert len(at.table) == n_tables + 3
+    text = " ".join(m.value for m in at.markdown)
+    verb = "saves" if first.delta_usd_per_day >= 0 else "costs"
+    assert f"This rung {verb} ${abs(first.delta_usd_per_day):,.0f}" in text
+    assert not any(NO_GOOD.search(c) for c in _cells(at))
 
 
 def test_own_order_and_goodput_view(catalog):
