@@ -635,21 +635,14 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
 
 
 def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
-    """The scenarios ``rows`` of a :func:`step_time_table` table (figures that depend on no
-    varying input stay scalars)."""
-    size = None
-    for f in fields(table):
-        value = getattr(table, f.name)
-        if isinstance(value, np.ndarray) and value.ndim == 1:
-            size = value.shape[0]
-            break
+    """The scenarios ``rows`` of a :func:`step_time_table` table.  The table's inputs are
+    scalars or one row per distinct input, so its figures are scalars (they depend on no
+    varying input, and stay scalars) or 1-D arrays of those rows."""
     return StepTime(
         **{
             f.name: (
                 value[rows]
-                if isinstance(value := getattr(table, f.name), np.ndarray)
-                and value.ndim == 1
-                and value.shape[0] == size
+                if isinstance(value := getattr(table, f.name), np.ndarray) and value.ndim == 1
                 else value
             )
             for f in fields(table)
