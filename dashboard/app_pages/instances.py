@@ -34,12 +34,19 @@ top = st.columns([1, 1, 2])
 deadline = deadline_control.show(top[0])
 
 ss = st.session_state
-prices: dict[str, float] = {}
-mfus: dict[str, float] = {}
+
+
+def price_key(name: str) -> str:
+    return f"inst:price:{name}"
+
+
+def mfu_key(name: str) -> str:
+    return f"inst:mfu:{name}"
 
 
 def instance_inputs() -> None:
-    """One row per instance: your price and MFU next to the catalog's."""
+    """One row per instance: your price and MFU next to the catalog's (the values are kept
+    under :func:`price_key` / :func:`mfu_key`)."""
     head = st.columns([2, 2, 2, 3])
     head[0].markdown("**Instance**")
     head[1].markdown("**Your price (USD/instance-h)**")
@@ -48,9 +55,9 @@ def instance_inputs() -> None:
     for name, inst in catalog.items():
         row = st.columns([2, 2, 2, 3])
         row[0].write(f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}")
-        price = persist.widget(
+        persist.widget(
             row[1].number_input,
-            f"inst:price:{name}",
+            price_key(name),
             None,
             label=f"Price {name}",
             min_value=0.01,
@@ -59,12 +66,10 @@ def instance_inputs() -> None:
             label_visibility="collapsed",
             placeholder="catalog" if inst.usd_per_hour is not None else "needs a price",
         )
-        if price is not None:
-            prices[name] = float(price)
         hi = 100.0 * (inst.max_matmul_fraction or 1.0)
-        mfu = persist.widget(
+        persist.widget(
             row[2].number_input,
-            f"inst:mfu:{name}",
+            mfu_key(name),
             None,
             label=f"MFU {name}",
             min_value=1.0,
@@ -73,8 +78,6 @@ def instance_inputs() -> None:
             label_visibility="collapsed",
             placeholder="scaled from the scenario",
         )
-        if mfu is not None:
-            mfus[name] = float(mfu) / 100.0
         catalog_price = (
             f"${inst.usd_per_hour:,.2f}/h (as of {inst.price_as_of})"
             if inst.usd_per_hour is not None
@@ -97,12 +100,13 @@ overrides = st.expander(
 if overrides.open:
     with overrides:
         instance_inputs()
-else:
-    for name in catalog:
-        if (price := ss.get(f"inst:price:{name}")) is not None:
-            prices[name] = float(price)
-        if (mfu := ss.get(f"inst:mfu:{name}")) is not None:
-            mfus[name] = float(mfu) / 100.0
+prices: dict[str, float] = {}
+mfus: dict[str, float] = {}
+for name in catalog:  # drawn or not, the values are read from the same keys
+    if (price := ss.get(price_key(name))) is not None:
+        prices[name] = float(price)
+    if (mfu := ss.get(mfu_key(name))) is not None:
+        mfus[name] = float(mfu) / 100.0
 
 prices_key, mfus_key = tuple(sorted(prices.items())), tuple(sorted(mfus.items()))
 try:
