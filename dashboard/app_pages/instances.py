@@ -30,7 +30,7 @@ st.caption(
     "by the rules listed under the ranking."
 )
 
-top = st.columns([1, 1, 2])
+top = st.columns(2)
 deadline = deadline_control.show(top[0])
 
 ss = st.session_state

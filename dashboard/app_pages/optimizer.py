@@ -20,7 +20,7 @@ st.caption(
     "the same recommendations."
 )
 
-d1, d2 = st.columns([1, 3])
+d1, d2 = st.columns([2, 3])
 deadline = deadline_control.show(d1)
 o = cache.optimization(scenario, deadline)
 iv, sp, cmp = o.interval, o.spares, o.comparison
@@ -36,12 +36,12 @@ c1.metric(
     delta=display.change(
         "checkpoint_interval_minutes", iv.interval_minutes - iv.current_interval_minutes
     )
-    + " against now",
+    + " vs now",
     delta_color="off",
 )
 c2.metric(
     **display.tile("spare_nodes", sp.spares),
-    delta=display.change("spare_nodes", sp.spares - sp.current_spares) + " against now",
+    delta=display.change("spare_nodes", sp.spares - sp.current_spares) + " vs now",
     delta_color="off",
 )
 c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True))
