@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -21,7 +21,7 @@ import numpy as np
 from . import checkpoint as ck
 from . import pricing as pr
 from .catalog import Instance, instance_inputs, load_catalog
-from .chain import ChainResult, run_chain, step_time_rows, step_time_table
+from .chain import ChainResult, StepTime, run_chain, step_time_rows, step_time_table
 from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
@@ -143,10 +143,10 @@ def evaluate_arrays(
     together.  Model: failures → checkpoint plan → step time → goodput → cost
     (:func:`models.chain.run_chain`; formulas in ``docs/references.md``).  When every array
     input is 1-D of one length n > :data:`CHUNK_SCENARIOS` (a list of scenarios, as in a
-    sweep) the chain runs block by block into preallocated outputs; the figures are the
-    same as in one call.  ``keys`` limits the result to those figures (the chain still
-    computes them all; only the requested ones are gathered, which for 10^6 scenarios saves
-    most of the memory traffic).
+    sweep) the chain runs block by block into preallocated outputs
+    (:func:`_evaluate_blocks`); the figures are the same as in one call.  ``keys`` limits
+    the result to those figures (the chain still computes them all; only the requested ones
+    are gathered, which for 10^6 scenarios saves most of the memory traffic).
     """
     wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
@@ -156,44 +156,147 @@ def evaluate_arrays(
         step = None if table is None else step_time_rows(*table)
         metrics = run_chain(inputs, step).metrics()
         return metrics if wanted is None else {k: metrics[k] for k in wanted}
+    return _evaluate_blocks(inputs, n, table, wanted)
+
+
+def _evaluate_blocks(
+    inputs: Mapping[str, Any],
+    n: int,
+    table: tuple[StepTime, np.ndarray] | None,
+    wanted: set[str] | None,
+) -> dict[str, Any]:
+    """:func:`evaluate_arrays` of n > :data:`CHUNK_SCENARIOS` 1-D scenarios, block by block.
+
+    Each figure ends up as one of: a scalar, or a read-only broadcast of one value, when it
+    holds one value for every scenario (it depends on no array input, or the varied inputs
+    do not move it, e.g. every scenario fits in memory); else a 1-D array of n.  Most of the
+    time of 10^6 scenarios is writing figures, so the arrays are allocated together: the
+    figures that vary in the first block are the rows of one 2-D array (one allocation,
+    which numpy backs with huge pages, instead of ~80 of 8 MB whose first touch is slow and
+    erratic); a figure that first varies in a later block gets the rows of that block's
+    allocation.  The arrays returned are therefore views of shared blocks: keeping one
+    figure keeps its block alive (pass ``keys`` to keep only some).  With a step-time
+    table (:func:`models.chain.step_time_table`) the step figures are gathered from it
+    straight into their rows (:class:`_StepRows`).  The figures come in the chain's order,
+    as from one call.
+    """
     out: dict[str, Any] = {}
-    constant: set[str] = set()
+    settled: set[str] = set()  # figures written once and for all
     uniform: dict[str, Any] = {}
+    steps = None if table is None else _StepRows(table[0], table[1], n, wanted)
+    order: list[str] = []
     for start in range(0, n, CHUNK_SCENARIOS):
         stop = min(start + CHUNK_SCENARIOS, n)
         block = {
             k: (v[start:stop] if isinstance(v, np.ndarray) and v.ndim == 1 else v)
             for k, v in inputs.items()
         }
-        step = None if table is None else step_time_rows(table[0], table[1][start:stop])
+        step = None if steps is None else steps.block(start, stop)
         metrics = run_chain(block, step).metrics()
         if wanted is not None:
-            metrics = {k: metrics[k] for k in wanted}
+            metrics = {k: metrics[k] for k in metrics if k in wanted}
+        if not order:
+            order = list(metrics)
+            if steps is not None:  # written by steps.block: settled here
+                out.update(steps.figures)
+                settled.update(steps.figures)
+        fresh = []
         for key, value in metrics.items():
-            if key in constant:
+            if key in settled:
+                continue
+            if key in out:
+                out[key][start:stop] = value
                 continue
             if np.ndim(value) == 0 or value.strides == (0,):
                 # depends on no array input (a scalar or a scalar broadcast to the block):
                 # the same in every block; kept as a scalar or a broadcast view, no copy
                 out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
-                constant.add(key)
+                settled.add(key)
                 continue
-            if key not in out:
-                # an array that has held one value in every block so far (a figure the
-                # varied inputs do not move, e.g. every scenario fits in memory) is
-                # written out only once a block differs: most of the memory traffic of
-                # 10^6 scenarios is writing figures
-                first = value[0]
-                if _all_equal(value, first) and _all_equal(uniform.get(key, first), first):
-                    uniform[key] = first
-                    continue
-                out[key] = np.empty(n, dtype=value.dtype)
-                if key in uniform:
-                    out[key][:start] = uniform.pop(key)
-            out[key][start:stop] = value
+            # an array that has held one value in every block so far is written out only
+            # once a block differs
+            first = value[0]
+            if _all_equal(value, first) and _all_equal(uniform.get(key, first), first):
+                uniform[key] = first
+                continue
+            fresh.append(key)
+        for key, row in zip(fresh, _rows(n, [metrics[k].dtype for k in fresh]), strict=True):
+            out[key] = row
+            if key in uniform:
+                row[:start] = uniform.pop(key)
+            row[start:stop] = metrics[key]
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
-    return out
+    return {k: out[k] for k in order}
+
+
+def _rows(n: int, dtypes: list[np.dtype]) -> list[np.ndarray]:
+    """Uninitialised arrays of n, one per dtype given, as the rows of one 2-D array per
+    dtype (one allocation each)."""
+    rows: list[np.ndarray] = [np.empty(0)] * len(dtypes)
+    for dtype in dict.fromkeys(dtypes):
+        where = [i for i, d in enumerate(dtypes) if d == dtype]
+        for i, row in zip(where, np.empty((len(where), n), dtype=dtype), strict=True):
+            rows[i] = row
+    return rows
+
+
+class _StepRows:
+    """The step time of a chunked evaluation, from its table, block by block.
+
+    ``table`` holds the step figures of the distinct step inputs and scenario i's are at row
+    ``inverse[i]`` (:func:`models.chain.step_time_table`).  Each figure is classified once,
+    on the table rather than block by block: a scalar stays a scalar; a 1-D figure that holds
+    one value on every row (NaN equal to NaN) is that value for all n scenarios (a
+    read-only broadcast, as :func:`_evaluate_blocks` keeps any figure that never varies);
+    the others are gathered block by block with ``np.take`` straight into their output
+    rows (:attr:`figures`), and those rows are the block's :class:`StepTime` fields (the
+    cost step reads them).
+    """
+
+    def __init__(
+        self, table: StepTime, inverse: np.ndarray, n: int, wanted: set[str] | None
+    ) -> None:
+        self.table, self.inverse = table, inverse
+        #: figure -> its value for every scenario (scalar) or its row of the output
+        self.figures: dict[str, Any] = {}
+        self.fixed: dict[str, Any] = {}  # field -> the one value of a uniform 1-D figure
+        self.gathered: list[str] = []  # fields gathered block by block
+        reported = table.metrics()
+        for f in fields(table):
+            value = getattr(table, f.name)
+            if not (isinstance(value, np.ndarray) and value.ndim == 1):
+                if f.name in reported:
+                    self.figures[f.name] = value
+                continue
+            first = value[inverse[0]]
+            if _all_equal(value, first):
+                self.fixed[f.name] = first
+                if f.name in reported:
+                    self.figures[f.name] = np.broadcast_to(first, (n,))
+            else:
+                self.gathered.append(f.name)
+        if wanted is not None:
+            self.figures = {k: v for k, v in self.figures.items() if k in wanted}
+        into = [k for k in self.gathered if k in reported and (wanted is None or k in wanted)]
+        dtypes = [getattr(table, k).dtype for k in into]
+        self.figures.update(zip(into, _rows(n, dtypes), strict=True))
+
+    def block(self, start: int, stop: int) -> StepTime:
+        """The step time of scenarios start..stop; writes the gathered figures into their
+        rows of :attr:`figures`."""
+        rows = self.inverse[start:stop]
+        values: dict[str, Any] = {}
+        for f in fields(self.table):
+            name, value = f.name, getattr(self.table, f.name)
+            if name in self.fixed:
+                value = np.broadcast_to(self.fixed[name], rows.shape)
+            elif name in self.figures and name in self.gathered:
+                value = np.take(value, rows, out=self.figures[name][start:stop], mode="clip")
+            elif name in self.gathered:
+                value = value[rows]
+            values[name] = value
+        return StepTime(**values)
 
 
 def _all_equal(values: np.ndarray, value: Any) -> bool:

@@ -157,3 +157,88 @@ def test_step_memo_tells_blank_default_and_one_apart():
     keys.add(chain._scalar_step_key({k: v for k, v in x.items() if k != "workload.micro_batches"}))
     keys.add(chain._scalar_step_key({**x, "workload.micro_batches": float("nan")}))
     assert len(keys) == 3  # None and NaN agree; 1.0 and True agree (both the number 1)
+
+
+# ----------------------------------------------------------------- outputs as rows of blocks
+def _blocked(monkeypatch, x, chunk=96, keys=None):
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", chunk)
+    return ev_mod.evaluate_arrays(x, keys)
+
+
+def test_varying_figures_are_rows_of_one_block(monkeypatch):
+    """The figures that vary in the first block share one 2-D allocation (rows of it), and
+    are still exactly those of one call, in the chain's order."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rng = np.random.default_rng(7)
+    n = 1000
+    x = {  # 200 node counts: the step time from its table
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": rng.integers(1000, 1200, n).astype(float),
+        "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
+    }
+    whole = run_chain(x).metrics()
+    blocks = _blocked(monkeypatch, x)
+    assert chain.step_time_table(x, n) is not None
+    assert list(blocks) == list(whole)
+    for key, value in whole.items():
+        assert np.shape(blocks[key]) == np.shape(value), key
+        assert np.array_equal(np.broadcast_to(blocks[key], np.shape(value)), value, True), key
+    full = [k for k, v in blocks.items() if np.ndim(v) == 1 and v.strides == (8,)]
+    step = set(chain.StepTime.__dataclass_fields__)
+    chain_rows = [k for k in full if k not in step]
+    step_rows = [k for k in full if k in step]
+    assert len(chain_rows) > 40 and len(step_rows) > 10
+    for group in (chain_rows, step_rows):
+        base = blocks[group[0]].base
+        assert base is not None and base.shape == (len(group), n)
+        assert all(blocks[k].base is base for k in group)
+        assert all(blocks[k].flags.writeable for k in group)
+    # a figure the varied inputs do not move is one value, a read-only broadcast
+    assert blocks["steps_to_train"].strides == (0,)
+    assert not blocks["steps_to_train"].flags.writeable
+
+
+def test_a_figure_that_first_varies_in_a_later_block(monkeypatch):
+    """A failure rate that is constant for the first blocks and varies later: the figures it
+    moves are written from the block where they first differ, the earlier blocks filled
+    with their one value; the step figures come from the table (nodes vary throughout)."""
+    inputs = resolve_inputs(load_preset("hyperpod-tiered-16k-h100"))
+    rng = np.random.default_rng(11)
+    n = 1000
+    rate = np.full(n, 0.002)
+    rate[500:] = rng.uniform(0.0005, 0.005, n - 500)
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rate,
+        "cluster.nodes": rng.choice([1024.0, 2000.0, 2048.0], n),
+    }
+    whole = run_chain(x).metrics()
+    blocks = _blocked(monkeypatch, x)
+    for key, value in whole.items():
+        got = np.broadcast_to(blocks[key], np.shape(value))
+        np.testing.assert_allclose(got, value, rtol=1e-14, atol=0, equal_nan=True, err_msg=key)
+    late = blocks["fallback_fraction"]  # moves with the rate only: varies from block 6 on
+    early = blocks["checkpoint_shard_GB_per_node"]  # moves with the node count
+    assert late.strides == (8,) and early.strides == (8,)
+    assert late.base is not early.base
+    assert np.all(late[:480] == late[0])
+
+
+def test_keys_gather_only_the_figures_asked_for(monkeypatch):
+    """With ``keys`` only those figures are kept; the step figures the cost step needs are
+    still gathered for it (the costs are right)."""
+    inputs = resolve_inputs(load_preset("llama3-16k"))
+    rng = np.random.default_rng(13)
+    n = 1000
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": rng.choice([1024.0, 1536.0, 2048.0], n),
+    }
+    keys = ["goodput", "cost_to_train_usd", "data_parallel_size", "steps_to_train"]
+    whole = run_chain(x).metrics()
+    got = _blocked(monkeypatch, x, keys=keys)
+    assert set(got) == set(keys)
+    for key in keys:
+        np.testing.assert_array_equal(np.broadcast_to(got[key], (n,)), whole[key], err_msg=key)
