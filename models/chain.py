@@ -411,7 +411,6 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
-    mtbf2_min = as_float_array(rel.mtbf_hours(lam2)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
     tau = number(x, "checkpoint.interval_minutes")
@@ -420,10 +419,14 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
             np.isnan(tau), np.clip(tau_opt, MIN_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES), tau
         )
     tau = np.broadcast_to(tau, np.broadcast(tau, lam).shape)
-    t2_opt = np.maximum(
-        as_float_array(gp.exact_optimal_interval_minutes(c2, mtbf2_min)),
-        np.maximum(lv["write2_minutes"], tau),
-    )
+    if two:  # the durable level's own optimum (a single level has none: it is level 1)
+        mtbf2_min = as_float_array(rel.mtbf_hours(lam2)) * 60.0
+        t2_opt = np.maximum(
+            as_float_array(gp.exact_optimal_interval_minutes(c2, mtbf2_min)),
+            np.maximum(lv["write2_minutes"], tau),
+        )
+    else:
+        t2_opt = tau_opt
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
     validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
     tiers = {
@@ -442,7 +445,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
             ck.daly_higher_order_interval_minutes(c1, mtbf1_min)
         ),
         durable_interval_minutes=t2 if two else tau,
-        optimal_durable_interval_minutes=t2_opt if two else tau_opt,
+        optimal_durable_interval_minutes=t2_opt,
         save_seconds=c1 * 60.0,
         restore_seconds=lv["restore1_minutes"] * 60.0,
         durable_save_seconds=(c2 if two else c1) * 60.0,

@@ -568,15 +568,30 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     restore fetches the shard from a peer.  Others: write / read the shard through the tier
     (:func:`tier_transfer_seconds`).
     """
-    w, r = tier["write_GBps_per_node"], tier["read_GBps_per_node"]
-    aw, ar, t0 = tier["aggregate_write_GBps"], tier["aggregate_read_GBps"], tier["fixed_seconds"]
-    save = as_float_array(tier_transfer_seconds(shard_GB, nodes, w, aw, t0))
-    if tier.get("is_memory"):
-        save = save + as_float_array(
-            tier_transfer_seconds(shard_GB, nodes, r, ar, 0.0, as_float_array(replicas) - 1.0)
-        )
-    restore = as_float_array(tier_transfer_seconds(shard_GB, nodes, r, ar, t0))
+    _, save, restore = _tier_seconds(tier, shard_GB, nodes, replicas)
     return save, restore
+
+
+def _tier_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
+    """(write, sync save, restore) seconds of one tier: :func:`tier_times_seconds` and the
+    write of one shard through the tier's write path (the memory tier's device-to-host
+    snapshot).  Each per-node bandwidth min(b_node, B_aggregate / N) is computed once; the
+    times are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth."""
+    n = as_float_array(nodes)
+    shard = as_float_array(shard_GB)
+    t0 = as_float_array(tier["fixed_seconds"])
+    write_bw = np.minimum(
+        as_float_array(tier["write_GBps_per_node"]),
+        as_float_array(tier["aggregate_write_GBps"]) / n,
+    )
+    read_bw = np.minimum(
+        as_float_array(tier["read_GBps_per_node"]), as_float_array(tier["aggregate_read_GBps"]) / n
+    )
+    write = t0 + shard / write_bw
+    save = write
+    if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
+        save = write + (0.0 + (as_float_array(replicas) - 1.0) * shard / read_bw)
+    return write, save, t0 + shard / read_bw
 
 
 def strategy_levels(
@@ -632,17 +647,10 @@ def strategy_levels(
     for name in TIER_NAMES:
         t = dict(tiers[name])
         t["is_memory"] = name == "memory"
-        per_tier[name] = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
-    mem = tiers["memory"]
-    snapshot = as_float_array(
-        tier_transfer_seconds(
-            shard,
-            nodes,
-            mem["write_GBps_per_node"],
-            mem["aggregate_write_GBps"],
-            mem["fixed_seconds"],
-        )
-    )
+        write, save, restore = _tier_seconds(t, shard, nodes, m if name == "memory" else 1.0)
+        per_tier[name] = save, restore
+        if name == "memory":
+            snapshot = write  # the device-to-host copy: what an asynchronous save blocks on
     durable = (
         "object_store" if DurableTier(durable_tier) is DurableTier.OBJECT_STORE else "shared_fs"
     )

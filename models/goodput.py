@@ -73,11 +73,15 @@ def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes
     seg = tau + d
     x = lam * seg
     # expm1(x)/x, with its Taylor series where x is so small (or subnormal) that the
-    # division loses precision; this keeps T_w monotone in λ down to λ = 0.
+    # division loses precision; this keeps T_w monotone in λ down to λ = 0.  (The series
+    # only where some x needs it: most arrays of scenarios have none.)
     small = np.abs(x) < 1e-6
-    xs = np.where(small, 1.0, x)
     with np.errstate(over="ignore", invalid="ignore"):
-        growth = np.where(small, 1.0 + x / 2.0 + x * x / 6.0, np.expm1(xs) / xs)
+        if small.any():
+            xs = np.where(small, 1.0, x)
+            growth = np.where(small, 1.0 + x / 2.0 + x * x / 6.0, np.expm1(xs) / xs)
+        else:
+            growth = np.expm1(x) / x
         ratio = np.exp(lam * r) * growth * seg / tau
     return like_input(ratio, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 

@@ -62,9 +62,12 @@ _TAYLOR_FROM_Z = -0.25
 
 
 def _series(p: np.ndarray) -> np.ndarray:
-    w = np.zeros_like(p)
-    for c in reversed(_BRANCH_SERIES):
-        w = w * p + c
+    """Σ μ_k p^k by Horner's rule, in place (p is finite or NaN: starting from the last
+    coefficient is starting from 0·p + μ₂₁)."""
+    w = np.full(np.shape(p), _BRANCH_SERIES[-1])
+    for c in reversed(_BRANCH_SERIES[:-1]):
+        w *= p
+        w += c
     return w
 
 
@@ -82,13 +85,15 @@ def _halley(z: np.ndarray, p: np.ndarray) -> np.ndarray:
     return w
 
 
-def _w0_core(z: np.ndarray, p: np.ndarray) -> np.ndarray:
+def _w0_core(z, p: np.ndarray) -> np.ndarray:
     """W₀(z) for z in [−1/e, 0], given p = √(2(1 + e·z)) computed accurately by the caller:
     the branch-point series where p < 0.25, Halley's iteration elsewhere (each only on the
-    elements that need it)."""
+    elements that need it).  ``z`` may be a function of no arguments returning z: it is
+    then called only when some element needs Halley's iteration."""
     near = p < _SERIES_ONLY_P
     if near.all():
         return _series(p)
+    z = np.asarray(z() if callable(z) else z)
     if not near.any():
         return _halley(z, p)
     out = np.empty(np.broadcast(z, p).shape)
@@ -163,10 +168,10 @@ def lambertw0_exp(q):
     """
     x = as_float_array(q)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        z = -np.exp(-(1.0 + x))
         p = np.sqrt(2.0 * -np.expm1(-np.clip(x, 0.0, None)))
-        w = _w0_core(z, p)
-    w = np.where((x < 0) | np.isnan(x), np.nan, w)
+        # z itself only where Halley's iteration needs it (small q: the series alone)
+        w = _w0_core(lambda: -np.exp(-(1.0 + x)), p)
+    w = np.where(x >= 0, w, np.nan)  # NaN for q < 0 and q = NaN
     return like_input(w, q)
 
 

@@ -404,3 +404,74 @@ def test_json_has_the_issue_outputs(catalog):
     ):
         assert isinstance(d[key], float), key
     assert [r["tier"] for r in d["checkpoint_tiers"]] == list(ck.TIER_NAMES)
+
+
+def test_tier_times_share_their_bandwidths_and_equal_the_transfers():
+    """tier_times_seconds computes each per-node bandwidth once: its times are exactly
+    those of tier_transfer_seconds (save + peer copies for memory), and the snapshot that
+    strategy_levels reports is the memory tier's write alone."""
+    rng = np.random.default_rng(1)
+    nodes = rng.integers(1, 5000, 200).astype(float)
+    shard = 6480.0 / nodes
+    for agg in (np.inf, 100.0):
+        tier = {
+            "write_GBps_per_node": 25.0,
+            "read_GBps_per_node": 12.5,
+            "aggregate_write_GBps": agg,
+            "aggregate_read_GBps": agg * 2,
+            "fixed_seconds": 5.0,
+        }
+        for memory, replicas in ((False, 1.0), (True, 3.0)):
+            save, restore = ck.tier_times_seconds(
+                {**tier, "is_memory": memory}, shard, nodes, replicas
+            )
+            write = ck.tier_transfer_seconds(shard, nodes, 25.0, agg, 5.0)
+            peers = ck.tier_transfer_seconds(shard, nodes, 12.5, agg * 2, 0.0, replicas - 1.0)
+            np.testing.assert_array_equal(save, write + peers if memory else write)
+            np.testing.assert_array_equal(
+                restore, ck.tier_transfer_seconds(shard, nodes, 12.5, agg * 2, 5.0)
+            )
+    tiers = {
+        name: {p: v for (t, p), v in _split_tier_inputs().items() if t == name}
+        for name in ck.TIER_NAMES
+    }
+    lv = ck.strategy_levels(
+        strategy="memory+durable",
+        durable_tier="object_store",
+        timings="tier_model",
+        save_mode="async",
+        placement="adjacent",
+        nodes=nodes,
+        node_failure_rate_per_day=0.002,
+        failures_per_day=nodes * 0.002,
+        params_billion=405.0,
+        bytes_per_param=16.0,
+        replicas=2.0,
+        rereplication_minutes=10.0,
+        node_loss_fraction=0.78,
+        correlated_fraction=0.084,
+        correlated_nodes=8.0,
+        measured_save_seconds=60.0,
+        measured_restore_minutes=2.0,
+        tiers=tiers,
+    )
+    mem = tiers["memory"]
+    np.testing.assert_array_equal(
+        lv["snapshot_seconds"],
+        ck.tier_transfer_seconds(
+            lv["shard_GB"],
+            nodes,
+            mem["write_GBps_per_node"],
+            mem["aggregate_write_GBps"],
+            mem["fixed_seconds"],
+        ),
+    )
+
+
+def _split_tier_inputs():
+    out = {}
+    for key, value in ck.tier_inputs(ck.load_tiers()).items():
+        _, name, param = key.split(".")
+        if param in ck.TIER_PARAMS:
+            out[(name, param)] = value
+    return out
