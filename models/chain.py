@@ -457,8 +457,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         checkpoint_shard_GB_per_node=lv["shard_GB"],
         memory_required_GB_per_node=lv["memory_required_GB_per_node"],
         **tiers,
-        spot_notice_save_seconds=np.broadcast_to(notice_save, np.shape(lam)) * 1.0,
-        spot_save_fits_notice=np.broadcast_to(fits, np.shape(lam)) * 1.0,
+        spot_notice_save_seconds=_filled(notice_save, np.shape(lam)),
+        spot_save_fits_notice=_filled(fits, np.shape(lam)),
         two_level=two,
         failures_l1_per_day=lam1,
         save1_minutes=c1,
@@ -682,14 +682,25 @@ class GoodputResult(_Result):
 
 def _share(part, total):
     """part / total, with 1 for the first class when the total is 0 (no failures)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, part / np.where(total > 0, total, 1.0), 1.0)
+    return _Shares(total).of(part, 1.0)
 
 
 def _fraction(part, total):
     """part / total, 0 where the total is 0."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(total > 0, part / np.where(total > 0, total, 1.0), 0.0)
+    return _Shares(total).of(part, 0.0)
+
+
+class _Shares:
+    """Shares part / total of one total, which is tested and made safe to divide by once."""
+
+    def __init__(self, total) -> None:
+        self.positive = total > 0
+        self.safe = np.where(self.positive, total, 1.0)
+
+    def of(self, part, when_none: float) -> np.ndarray:
+        """part / total, ``when_none`` where the total is not positive."""
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(self.positive, part / self.safe, when_none)
 
 
 def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
@@ -773,9 +784,9 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
     r_sdc = f.sdc_recovery_minutes + restore_clean + stale_clean
     delay = f.sdc_detection_minutes
-    s1, s2 = _share(lam1, lam), _share(lam2, lam)
-    s_ns, s_s, s_p = _fraction(lam_ns, lam), _fraction(lam_s, lam), _fraction(lam_p, lam)
-    s_ns = np.where(lam > 0, s_ns, 1.0)
+    shares = _Shares(lam)
+    s1, s2 = shares.of(lam1, 1.0), shares.of(lam2, 1.0)
+    s_ns, s_s, s_p = shares.of(lam_ns, 1.0), shares.of(lam_s, 0.0), shares.of(lam_p, 0.0)
     if p.two_level:
         r_total = s_ns * r0 + s_s * r_sdc + s1 * (restore1 + corrupt) + s2 * restore2
     else:
@@ -829,33 +840,32 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     gs = 1.0 / (1.0 + x_spot)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = (1.0 - sigma) * (1.0 - overhead)
-    g = g_fail * gs * (1.0 - stall) * throughput
+    not_stalled = 1.0 - stall
+    g_fail_spot = g_fail * gs
+    running = g_fail_spot * not_stalled  # share of wall time the job runs
+    g = running * throughput
     losses = {name: comp[name] * scale for name in comp}
     losses["spot_notice"] = g_fail * (1.0 - gs) * MINUTES_PER_DAY
-    losses["fabric_stall"] = g_fail * gs * stall * MINUTES_PER_DAY
-    running = g_fail * gs * (1.0 - stall) * MINUTES_PER_DAY
+    losses["fabric_stall"] = g_fail_spot * stall * MINUTES_PER_DAY
+    running = running * MINUTES_PER_DAY
     losses["straggler"] = running * sigma
     losses["resilience_overhead"] = running * (1.0 - sigma) * overhead
     assert set(losses) == set(LOSS_COMPONENTS)
-    g1 = np.clip(
-        1.0
-        - (
-            as_float_array(ck.two_level_waste_first_order(lam1, lam2, tau, t2, c1, c2, r1, r2))
-            + w1_extra
-        ),
-        0.0,
-        1.0,
-    )
+    # first-order waste per level; together ck.two_level_waste_first_order(lam1, lam2, tau,
+    # t2, c1, c2, r1, r2), term by term the same expressions
+    waste1 = c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1)
+    waste2 = c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2)
+    g1 = np.clip(1.0 - (waste1 + waste2 + w1_extra), 0.0, 1.0)
     return GoodputResult(
         goodput=g,
-        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * (1.0 - stall) * throughput,
+        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * not_stalled * throughput,
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=r_total + rework,
         lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
         checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
-        level1_waste_fraction=c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1),
-        level2_waste_fraction=c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2),
+        level1_waste_fraction=waste1,
+        level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=corrupt_x,
         checkpoint_fallback_minutes=fallback,
         loss_minutes_per_day=losses,
@@ -1024,15 +1034,15 @@ def cost_step(
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
     cost = days * (cluster + spare)
-    ones = np.ones_like(g)
+    shape = np.shape(g)
     return Cost(
-        usd_per_instance_hour=rate * ones,
-        usd_per_instance_hour_effective=price * ones,
+        usd_per_instance_hour=_filled(rate, shape),
+        usd_per_instance_hour_effective=_filled(price, shape),
         cluster_usd_per_day=cluster,
         spare_usd_per_day=spare,
-        storage_usd_per_day=storage * ones,
-        storage_file_system_usd_per_day=fs * ones,
-        storage_object_usd_per_day=obj * ones,
+        storage_usd_per_day=_filled(storage, shape),
+        storage_file_system_usd_per_day=_filled(fs, shape),
+        storage_object_usd_per_day=_filled(obj, shape),
         total_usd_per_day=total,
         total_usd_per_month=total * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
@@ -1115,6 +1125,18 @@ __all__ = [
     "step_time_table",
     "storage_cost",
 ]
+
+
+def _filled(value, shape: tuple[int, ...]) -> np.ndarray:
+    """``value`` (a float array) broadcast with ``shape``, as ``value * np.ones(shape)``
+    gives it: a read-only broadcast when it is one number for every scenario (no copy, and
+    a chunked evaluation sees at once that it never varies), else a new array (never a view
+    of an input)."""
+    value = np.asarray(value, dtype=float)
+    shape = np.broadcast_shapes(value.shape, shape)
+    if value.size == 1:
+        return np.broadcast_to(value.reshape(()) * 1.0, shape)
+    return np.broadcast_to(value, shape) * 1.0
 
 
 def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:

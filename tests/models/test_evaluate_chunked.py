@@ -242,3 +242,27 @@ def test_keys_gather_only_the_figures_asked_for(monkeypatch):
     assert set(got) == set(keys)
     for key in keys:
         np.testing.assert_array_equal(np.broadcast_to(got[key], (n,)), whole[key], err_msg=key)
+
+
+def test_one_number_figures_are_broadcasts_and_never_views_of_inputs():
+    """Figures that are one number for every scenario (the price, storage) come as read-only
+    broadcasts of the scenarios' shape; when an input makes them vary they are new arrays,
+    not views of that input."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rates = np.linspace(0.001, 0.003, 7)
+    out = ev_mod.evaluate_arrays({**inputs, "reliability.node_failure_rate_per_day": rates})
+    price = out["usd_per_instance_hour"]
+    assert price.shape == (7,) and price.strides == (0,) and not price.flags.writeable
+    assert np.all(price == inputs["pricing.usd_per_instance_hour"])
+    prices = np.linspace(50.0, 100.0, 7)
+    out = ev_mod.evaluate_arrays({**inputs, "pricing.usd_per_instance_hour": prices})
+    assert np.array_equal(out["usd_per_instance_hour"], prices)
+    assert not np.shares_memory(out["usd_per_instance_hour"], prices)
+    # a figure varied by an input the goodput does not read still takes that input's shape
+    tib = np.array([12.0, 24.0, 48.0])
+    shared = {
+        **inputs,
+        "checkpoint.durable_tier": "shared_fs",
+        "tier.shared_fs.provisioned_TiB": tib,
+    }
+    assert ev_mod.evaluate_arrays(shared)["storage_usd_per_day"].shape == (3,)
