@@ -55,20 +55,6 @@ def write_scenario(path: str, text: str) -> None:
         raise ValidationError("--write-scenario", f"{path[:80]!r}: {exc.strerror}") from None
 
 
-def _int_arg(flag: str, text: str, lo: int, hi: int) -> int:
-    from goodput_lab.models import ValidationError
-
-    try:
-        value = int(text)
-    except (TypeError, ValueError):
-        raise ValidationError(
-            flag, f"{str(text)[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
-        ) from None
-    if not lo <= value <= hi:
-        raise ValidationError(flag, f"{value:,} is out of range (an integer in [{lo:,}, {hi:,}])")
-    return value
-
-
 def _print_text(r) -> None:
     from goodput_lab.models.outputs import format_value as fv
 
@@ -143,6 +129,7 @@ def _print_text(r) -> None:
 
 def cmd_reconcile(args: argparse.Namespace) -> int:
     from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+    from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
     from goodput_lab.models import Scenario, ValidationError
     from goodput_lab.models.montecarlo import MAX_TRIALS
     from goodput_lab.models.reconcile import check_nodes, reconcile
@@ -150,9 +137,9 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
 
     nodes = None
     if args.nodes is not None:
-        nodes = check_nodes(_int_arg("--nodes", args.nodes, 1, 10**9))
-    trials = _int_arg("--trials", args.trials, 1, MAX_TRIALS)
-    seed = _int_arg("--seed", args.seed, 0, 2**63 - 1)
+        nodes = check_nodes(_int_arg("--nodes", 1, 10**9)(args.nodes))
+    trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
+    seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     mapping = parse_mapping(args.map)
     if args.write_scenario and Path(args.write_scenario).suffix != ".toml":
         raise ValidationError("--write-scenario", f"{args.write_scenario[:80]!r} must end in .toml")
