@@ -1129,13 +1129,14 @@ __all__ = [
 
 def _filled(value, shape: tuple[int, ...]) -> np.ndarray:
     """``value`` (a float array) broadcast with ``shape``, as ``value * np.ones(shape)``
-    gives it: a read-only broadcast when it is one number for every scenario (no copy, and
-    a chunked evaluation sees at once that it never varies), else a new array (never a view
-    of an input)."""
+    gives it: a numpy float for one scenario; a read-only broadcast when it is one number
+    for every scenario (no copy, and a chunked evaluation sees at once that it never
+    varies); else a new array (never a view of an input)."""
     value = np.asarray(value, dtype=float)
     shape = np.broadcast_shapes(value.shape, shape)
     if value.size == 1:
-        return np.broadcast_to(value.reshape(()) * 1.0, shape)
+        one = value.reshape(()) * 1.0  # a numpy float, as for the other scalar figures
+        return one if shape == () else np.broadcast_to(one, shape)
     return np.broadcast_to(value, shape) * 1.0
 
 

@@ -154,9 +154,19 @@ def evaluate_arrays(
     table = step_time_table(inputs, n) if n >= MIN_STEP_TABLE_SCENARIOS else None
     if n <= CHUNK_SCENARIOS:
         step = None if table is None else step_time_rows(*table)
-        metrics = run_chain(inputs, step).metrics()
-        return metrics if wanted is None else {k: metrics[k] for k in wanted}
+        return _select(run_chain(inputs, step).metrics(), wanted)
     return _evaluate_blocks(inputs, n, table, wanted)
+
+
+def _select(metrics: dict[str, Any], wanted: set[str] | None) -> dict[str, Any]:
+    """The figures ``wanted`` (all when None), in the chain's order; an unknown name is an
+    error rather than a figure silently missing."""
+    if wanted is None:
+        return metrics
+    unknown = wanted.difference(metrics)
+    if unknown:
+        raise KeyError("unknown figure(s): " + ", ".join(sorted(unknown)))
+    return {k: v for k, v in metrics.items() if k in wanted}
 
 
 def _evaluate_blocks(
@@ -178,7 +188,7 @@ def _evaluate_blocks(
     figure keeps its block alive (pass ``keys`` to keep only some).  With a step-time
     table (:func:`models.chain.step_time_table`) the step figures are gathered from it
     straight into their rows (:class:`_StepRows`).  The figures come in the chain's order,
-    as from one call.
+    as from one call (:func:`_select`).
     """
     out: dict[str, Any] = {}
     settled: set[str] = set()  # figures written once and for all
@@ -192,9 +202,7 @@ def _evaluate_blocks(
             for k, v in inputs.items()
         }
         step = None if steps is None else steps.block(start, stop)
-        metrics = run_chain(block, step).metrics()
-        if wanted is not None:
-            metrics = {k: metrics[k] for k in metrics if k in wanted}
+        metrics = _select(run_chain(block, step).metrics(), wanted)
         if not order:
             order = list(metrics)
             if steps is not None:  # written by steps.block: settled here
@@ -207,9 +215,12 @@ def _evaluate_blocks(
             if key in out:
                 out[key][start:stop] = value
                 continue
-            if np.ndim(value) == 0 or value.strides == (0,):
-                # depends on no array input (a scalar or a scalar broadcast to the block):
-                # the same in every block; kept as a scalar or a broadcast view, no copy
+            if start == 0 and (np.ndim(value) == 0 or value.strides == (0,)):
+                # one number over the whole first block (which is full) without being
+                # checked: it depends on no array input, so it is the same in every block;
+                # kept as a scalar or a broadcast view, no copy.  (Not in later blocks: the
+                # last one may hold a single scenario, whose figures can be broadcasts of
+                # its own values.)
                 out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
                 settled.add(key)
                 continue

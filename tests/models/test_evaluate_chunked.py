@@ -7,6 +7,7 @@ import sys
 from collections.abc import Mapping
 
 import numpy as np
+import pytest
 from goodput_lab.models import chain, load_preset, resolve_inputs
 from goodput_lab.models.chain import run_chain
 
@@ -266,3 +267,56 @@ def test_one_number_figures_are_broadcasts_and_never_views_of_inputs():
         "tier.shared_fs.provisioned_TiB": tib,
     }
     assert ev_mod.evaluate_arrays(shared)["storage_usd_per_day"].shape == (3,)
+
+
+def test_a_last_block_of_one_scenario_keeps_its_own_figures(monkeypatch):
+    """n = one block + 1: the last block holds a single scenario, whose price, storage and
+    interval figures are broadcasts of its own values. Where that scenario alone differs,
+    its figures must be its own, as in one call (regression: they were taken for "one
+    number in every block" and given the first blocks' value)."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    n = 97
+    price = np.full(n, 50.0)
+    price[-1] = 100.0
+    interval = np.full(n, 40.0)
+    interval[-1] = 25.0
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": np.full(n, 0.002),
+        "pricing.usd_per_instance_hour": price,
+        "checkpoint.interval_minutes": interval,
+    }
+    whole = run_chain(x).metrics()
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", 96)
+    got = ev_mod.evaluate_arrays(x)
+    assert got["usd_per_instance_hour"][-1] == 100.0
+    assert got["checkpoint_interval_minutes"][-1] == 25.0
+    for key, value in whole.items():
+        assert np.array_equal(np.broadcast_to(got[key], np.shape(value)), value, equal_nan=True), (
+            key
+        )
+
+
+def test_keys_are_checked_and_ordered_alike_on_both_paths(monkeypatch):
+    """An unknown figure name is an error whether or not the scenarios are evaluated block by
+    block, and the figures come in the chain's order on both paths."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rates = np.linspace(0.001, 0.003, 200)
+    x = {**inputs, "reliability.node_failure_rate_per_day": rates}
+    keys = ["lost_usd_per_day", "goodput", "failures_per_day"]
+    chain_order = [k for k in run_chain(x).metrics() if k in keys]
+    one = ev_mod.evaluate_arrays(x, keys=keys)
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", 64)
+    blocks = ev_mod.evaluate_arrays(x, keys=keys)
+    assert list(one) == list(blocks) == chain_order
+    for evaluate_path in (64, 10_000):
+        monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", evaluate_path)
+        with pytest.raises(KeyError, match="no_such_figure"):
+            ev_mod.evaluate_arrays(x, keys=["goodput", "no_such_figure"])
+
+
+def test_one_scenario_figures_are_numpy_floats():
+    """Evaluated for one scenario, every figure is a number (JSON-ready), not a 0-d array."""
+    m = ev_mod.evaluate_arrays(resolve_inputs(load_preset("aws-16k-h100")))
+    for key in ("usd_per_instance_hour", "storage_usd_per_day", "spot_notice_save_seconds"):
+        assert isinstance(m[key], float), (key, type(m[key]))
