@@ -2,8 +2,8 @@
 
 Starts the app, opens ``--page`` at the preset, moves the node-failure-rate slider
 ``--repeats`` times and reports, per rerun: when the browser sent the rerun request and
-received the server's messages (websocket frames), when the first visible text changed and
-was drawn (the measure of ``bench_responsiveness.py``), and the main thread's long tasks
+received the server's messages (websocket frames), when the first updated figure was drawn
+(the measure of ``bench_responsiveness.py``), and the main thread's long tasks
 with their scripting, style, layout and paint time (a Chrome trace of the last rerun).
 Then the JavaScript self time per bundle over all reruns (CDP sampling profiler), which
 separates Streamlit's React rendering from plotly.js.
@@ -29,15 +29,14 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from bench_responsiveness import RATE_SLIDER, WATCH_JS, link  # noqa: E402
+from bench_responsiveness import RATE_SLIDER, RUN_DONE_JS, WATCH_JS, link  # noqa: E402
 from screenshots import CHROMIUM, CHROMIUM_ARGS, IDLE_JS, serve  # noqa: E402
 
 TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "v8.execute"]
 PARTS = ("FunctionCall", "UpdateLayoutTree", "Layout", "PrePaint", "Paint", "MinorGC", "MajorGC")
-DONE_JS = "() => window.__goodput.runs > 0 && window.__goodput.updated !== null"
 
 
-def main_thread_tasks(trace: dict, keydown_ms: float | None) -> list[str]:
+def main_thread_tasks(trace: dict) -> list[str]:
     """The renderer main thread's tasks over 8 ms, with what they spent their time on."""
     events = trace["traceEvents"]
     names = {
@@ -107,7 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                 browser.start_tracing(page=pg, path=str(trace_path), categories=TRACE_CATEGORIES)
             cdp.send("Profiler.start")
             pg.keyboard.press("ArrowRight")
-            pg.wait_for_function(DONE_JS, polling=50)
+            pg.wait_for_function(RUN_DONE_JS, polling=50)
             pg.wait_for_function(IDLE_JS, polling=50)
             profile = cdp.send("Profiler.stop")["profile"]
             if last:
@@ -121,15 +120,21 @@ def main(argv: list[str] | None = None) -> int:
             updated = pg.evaluate("() => window.__goodput.updated")
             sent = [round(t - k) for kind, t, _ in frames if kind == "sent"]
             recv = [(round(t - k), n) for kind, t, n in frames if kind == "recv"]
+            got = (
+                f"{len(recv)} messages received from {recv[0][0]} to {recv[-1][0]} ms "
+                f"({sum(n for _, n in recv):,} bytes)"
+                if recv
+                else "no messages received"
+            )
             print(
-                f"rerun {i + 1}: request sent at {sent[:1]} ms; {len(recv)} messages received "
-                f"from {recv[0][0]} to {recv[-1][0]} ms ({sum(n for _, n in recv):,} bytes); "
-                f"first changed text drawn at {updated:.0f} ms"
+                f"rerun {i + 1}: request sent at {sent[:1]} ms; {got}; first updated figure "
+                f"drawn at {updated:.0f} ms (websocket times are when Playwright saw the "
+                "frames: a few ms late)"
             )
         print(f"\nlast rerun, main-thread tasks over 8 ms (ms; trace in {trace_path}):")
-        print("\n".join(main_thread_tasks(json.loads(trace_path.read_text()), None)))
-        print("\nJavaScript self time per rerun by bundle (ms; '(program)' is the browser's own "
-              "style, layout and paint):")  # fmt: skip
+        print("\n".join(main_thread_tasks(json.loads(trace_path.read_text()))))
+        print("\nJavaScript self time per rerun by bundle (ms; '(program)' is the browser's "
+              "own work outside JavaScript: style, layout, paint, message handling):")  # fmt: skip
         for bundle, ms in by_bundle.most_common(10):
             print(f"  {ms / args.repeats:7.1f}  {bundle}")
         browser.close()
