@@ -77,6 +77,13 @@ print(json.dumps(res))
 """
 
 
+def _batch_points(trials: int, days: float = 30.0) -> int:
+    """Points per batch of a Monte Carlo sweep of 10,000 points (the engine's own rule)."""
+    from goodput_lab.dashboard.services.sweep import batch_points
+
+    return batch_points(10_000, trials, days)
+
+
 def _minutes(m: float) -> str:
     """Minutes for prose: one decimal below 10 (0.6, not "1 minutes")."""
     return f"{m:.1f}" if m < 10 else f"{m:,.0f}"
@@ -334,9 +341,11 @@ def main() -> int:
             f"efficiency of {proj['efficiency']:.0%}. A 10,000-point x 10,000-trial sweep is then "
             f"{proj['one_core_h']:.1f} hours on one worker and about **{_minutes(proj['hundred_min'])} "
             f"minutes on 100 workers** at that efficiency, plus the cluster start (points are "
-            f"independent; the scheduler's overhead is ~1 ms per batch, and a batch holds about "
-            f"1 s of work, so 100 workers stay busy while there are more than ~100 batches: "
-            f"10,000 points make ~2,000)."
+            f"independent; the scheduler's overhead is ~1 ms per batch, and a batch holds "
+            f"{_batch_points(proj['trials'])} points, about "
+            f"{_batch_points(proj['trials']) * proj['per_point_s']:.1f} s of work, so 100 workers "
+            f"stay busy while there are more than ~100 batches: 10,000 points make "
+            f"{-(-10_000 // _batch_points(proj['trials'])):,})."
         )
     )
     if proj:
