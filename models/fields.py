@@ -548,7 +548,8 @@ CHECKPOINT_FIELDS: tuple[Field, ...] = (
         "nodes",
         "Nodes per multi-node failure",
         "Nodes lost together in a multi-node event (e.g. behind one leaf switch); our "
-        "assumption. Replicas on adjacent nodes lose every copy when this is ≥ 2·replicas − 1.",
+        "assumption. Replicas on adjacent nodes lose every copy when this is ≥ 2·replicas − 1. "
+        "More than the cluster's nodes means the whole cluster (the models take the smaller).",
         ui_min=1,
         ui_max=64,
         ui_step=1,

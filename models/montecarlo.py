@@ -258,7 +258,9 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         extra_hang_minutes=timeout_s / 60.0 if reroute_s > timeout_s else 0.0,
         weibull_shape=f("reliability.weibull_shape", 1.0),
         corr_fraction=f("checkpoint.correlated_fraction"),
-        corr_nodes=max(1, int(f("checkpoint.correlated_nodes", 1))),
+        # a multi-node event takes at most the whole cluster, as in the analytic model
+        # (models.checkpoint.strategy_levels)
+        corr_nodes=max(1, min(int(f("checkpoint.correlated_nodes", 1)), int(nodes))),
         stall_rate_per_min=stall_rate / MINUTES_PER_DAY,
         stall_minutes=reroute_s / 60.0,
         detection=f("recovery.detection_minutes"),

@@ -276,3 +276,23 @@ def test_sample_run_records_its_saves_and_rework():
         # from the last checkpoint that completed before the failure (single level)
         assert a in completions
         assert not any(a < c < b for c in completions)
+
+
+def test_a_multi_node_event_takes_at_most_the_whole_cluster():
+    """checkpoint.correlated_nodes above cluster.nodes means the whole cluster, in the
+    simulator as in the analytic model: 8 on a 4-node cluster sends 4 nodes to repair, and
+    the runs are those of correlated_nodes = 4."""
+    base = Scenario.default().replace(
+        {
+            "cluster.nodes": 4,
+            "cluster.spare_nodes": 2,
+            "checkpoint.correlated_fraction": 0.5,
+            "reliability.node_failure_rate_per_day": 0.05,
+        }
+    )
+    eight = params_from_inputs(resolve_inputs(base.replace({"checkpoint.correlated_nodes": 8})))
+    four = params_from_inputs(resolve_inputs(base.replace({"checkpoint.correlated_nodes": 4})))
+    assert eight.corr_nodes == four.corr_nodes == 4
+    a = simulate_params(eight, 200, 30.0, rng=3)
+    b = simulate_params(four, 200, 30.0, rng=3)
+    np.testing.assert_array_equal(a.goodput, b.goodput)
