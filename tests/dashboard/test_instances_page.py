@@ -117,16 +117,21 @@ def test_entering_a_price_adds_the_instance(page, catalog):
     assert metric(page, "Cheapest instance") == best.instance
 
 
-def test_mfu_input_changes_time(page, catalog):
-    page.number_input(key="widget::inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
-    assert not page.exception
-    r = rank_instances(
+def ranking_with_both_overrides(catalog):
+    """The ranking the page should show once the GB200 price and the B200 MFU are entered."""
+    return rank_instances(
         scenario70(),
         catalog,
         deadline_days=30.0,
         prices={"p6e-gb200.36xlarge": 20.0},
         mfus={"p6-b200.48xlarge": 0.30},
     )
+
+
+def test_mfu_input_changes_time(page, catalog):
+    page.number_input(key="widget::inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
+    assert not page.exception
+    r = ranking_with_both_overrides(catalog)
     b200 = r.row("p6-b200.48xlarge")
     spec = json.loads(page.get("plotly_chart")[0].proto.spec)
     labels = [lbl.replace("<b>", "").replace("</b>", "") for lbl in spec["data"][0]["y"]]
@@ -142,13 +147,7 @@ def test_closed_overrides_draw_nothing_and_still_apply(page, catalog):
     page.run()
     assert not page.exception
     assert not [w for w in page.number_input if w.key and w.key.startswith("widget::inst:")]
-    r = rank_instances(
-        scenario70(),
-        catalog,
-        deadline_days=30.0,
-        prices={"p6e-gb200.36xlarge": 20.0},
-        mfus={"p6-b200.48xlarge": 0.30},
-    )
+    r = ranking_with_both_overrides(catalog)
     assert metric(page, "Cheapest instance") == r.cheapest.instance
     ys = json.loads(page.get("plotly_chart")[1].proto.spec)["data"][0]["y"]
     assert any("p6e-gb200.36xlarge" in y for y in ys)
