@@ -19,10 +19,6 @@ class Reference:
     citation: str
     where: str
 
-    def short(self) -> str:
-        """``Author Year`` style label, e.g. ``Daly 2006``."""
-        return self.citation.split(",")[0].split(" and ")[0].split(" ")[-1] + " " + self.year
-
     @property
     def year(self) -> str:
         digits = [w.strip(".,;()") for w in self.citation.replace(":", " ").split()]
