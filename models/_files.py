@@ -5,7 +5,8 @@ tier table, failure log) goes through :func:`read_capped`: the file is opened wi
 blocking (a FIFO cannot hang the call), must be a regular file (not a device such as
 ``/dev/zero``, a FIFO or a folder, also behind a symlink), its size is checked before any
 byte is read, and at most ``max_bytes + 1`` bytes are read (a file that grows while being
-read is still refused).  :func:`decode_utf8` accepts a UTF-8 byte-order mark.
+read is still refused).  :func:`decode_utf8` accepts a UTF-8 byte-order mark;
+:func:`decode_upload` turns uploaded or pasted data (bytes or text) into capped text.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import ValidationError
@@ -78,6 +80,52 @@ def decode_utf8(raw: bytes, name: str) -> str:
     except UnicodeDecodeError as exc:
         raise ValidationError(name, f"is not UTF-8 text (byte {exc.start})") from None
     return text.removeprefix(BOM)
+
+
+def decode_upload(
+    data: str | bytes,
+    max_bytes: int,
+    name: str,
+    *,
+    kind: str = "text or bytes",
+    save_as: str = "UTF-8",
+    column: Callable[[bytes, int], str] | None = None,
+) -> str:
+    """Uploaded or pasted data as text, without a leading byte-order mark.
+
+    ``data`` is bytes (UTF-8) or str; more than ``max_bytes`` of UTF-8 is refused naming
+    ``name``.  A byte that is not UTF-8, or a character that has no UTF-8 form (a lone
+    surrogate), is refused naming its row, and its column when ``column(raw, offset)``
+    can tell it.  ``kind`` is what the data must be, for the message about any other type.
+    """
+    if isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+        if len(raw) > max_bytes:
+            raise ValidationError(
+                name, f"{len(raw):,} bytes is too large (at most {max_bytes:,} bytes)"
+            )
+        try:
+            return raw.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            row = raw.count(b"\n", 0, exc.start) + 1
+            where = f"row {row}" + (f", column {column(raw, exc.start)}" if column else "")
+            raise ValidationError(
+                where,
+                f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "
+                f"save the file as {save_as}",
+            ) from None
+    if not isinstance(data, str):
+        raise ValidationError(name, f"must be {kind}, not {type(data).__name__}")
+    if len(data) > max_bytes:  # characters <= bytes: the cheap bound first
+        raise ValidationError(name, f"is too large (at most {max_bytes:,} bytes)")
+    try:
+        encoded = len(data.encode("utf-8"))
+    except UnicodeEncodeError as exc:
+        row = data.count("\n", 0, exc.start) + 1
+        raise ValidationError(f"row {row}", "contains characters that are not valid text") from None
+    if encoded > max_bytes:
+        raise ValidationError(name, f"is too large (at most {max_bytes:,} bytes)")
+    return data.removeprefix(BOM)
 
 
 def _short_path(path: str | Path, limit: int = 80) -> str:

@@ -24,6 +24,7 @@ import numpy as np
 
 from ._csv import resolve_header
 from ._csv import short_repr as _short
+from ._files import decode_upload
 from .errors import ValidationError
 
 #: Largest log accepted, in bytes (the dashboard's upload cap, .streamlit/config.toml
@@ -229,34 +230,15 @@ def default_column(header: list[str], key: str) -> str | None:
 
 # --------------------------------------------------------------------------- helpers
 def _decode(data: str | bytes, max_bytes: int) -> str:
-    if isinstance(data, bytes | bytearray | memoryview):
-        raw = bytes(data)
-        if len(raw) > max_bytes:
-            raise ValidationError(
-                "failure log", f"{len(raw):,} bytes is too large (at most {max_bytes:,} bytes)"
-            )
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            line_start = raw.rfind(b"\n", 0, exc.start) + 1
-            row = raw.count(b"\n", 0, exc.start) + 1
-            prefix = raw[line_start : exc.start].decode("utf-8", errors="replace")
-            col = _column_at(raw, prefix)
-            raise ValidationError(
-                f"row {row}, column {col}",
-                f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "
-                "save the file as UTF-8 CSV",
-            ) from None
-    if not isinstance(data, str):
-        raise ValidationError("failure log", f"must be CSV text, not {type(data).__name__}")
-    if len(data.encode("utf-8", errors="surrogatepass")) > max_bytes:
-        raise ValidationError("failure log", f"is too large (at most {max_bytes:,} bytes)")
-    try:
-        data.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        row = data.count("\n", 0, exc.start) + 1
-        raise ValidationError(f"row {row}", "contains characters that are not valid text") from None
-    return data.removeprefix("\ufeff")
+    return decode_upload(
+        data, max_bytes, "failure log", kind="CSV text", save_as="UTF-8 CSV", column=_column_of
+    )
+
+
+def _column_of(raw: bytes, offset: int) -> str:
+    """Name (or 1-based number) of the column byte ``offset`` of ``raw`` falls in."""
+    line_start = raw.rfind(b"\n", 0, offset) + 1
+    return _column_at(raw, raw[line_start:offset].decode("utf-8", errors="replace"))
 
 
 def _column_at(raw: bytes, prefix: str) -> str:

@@ -58,6 +58,7 @@ import numpy as np
 
 from ._csv import resolve_header
 from ._csv import short_repr as _short
+from ._files import decode_upload
 from .errors import ValidationError
 
 #: Largest timeline accepted, in bytes of text (after gzip decompression).
@@ -905,35 +906,10 @@ def measure(tl: Timeline) -> RunMeasurement:
 
 # --------------------------------------------------------------------------- cells
 def _decode(data: str | bytes, max_bytes: int) -> str:
-    if isinstance(data, bytes | bytearray | memoryview):
-        raw = bytes(data)
-        if raw[:2] == b"\x1f\x8b":
-            raw = _gunzip(raw, max_bytes)
-        if len(raw) > max_bytes:
-            raise ValidationError(
-                "timeline", f"{len(raw):,} bytes is too large (at most {max_bytes:,} bytes)"
-            )
-        try:
-            return raw.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            row = raw.count(b"\n", 0, exc.start) + 1
-            raise ValidationError(
-                f"row {row}",
-                f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "
-                "save the file as UTF-8",
-            ) from None
-    if not isinstance(data, str):
-        raise ValidationError("timeline", f"must be text or bytes, not {type(data).__name__}")
-    if len(data) > max_bytes:  # characters >= bytes / 4: check the cheap bound first
-        raise ValidationError("timeline", f"is too large (at most {max_bytes:,} bytes)")
-    try:
-        encoded = len(data.encode("utf-8"))
-    except UnicodeEncodeError as exc:
-        row = data.count("\n", 0, exc.start) + 1
-        raise ValidationError(f"row {row}", "contains characters that are not valid text") from None
-    if encoded > max_bytes:
-        raise ValidationError("timeline", f"is too large (at most {max_bytes:,} bytes)")
-    return data.removeprefix("\ufeff")
+    """The timeline as text: gzip data is decompressed first (within the cap)."""
+    if isinstance(data, bytes | bytearray | memoryview) and bytes(data[:2]) == b"\x1f\x8b":
+        data = _gunzip(bytes(data), max_bytes)
+    return decode_upload(data, max_bytes, "timeline")
 
 
 def _gunzip(raw: bytes, max_bytes: int) -> bytes:
