@@ -851,10 +851,10 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     losses["straggler"] = running * sigma
     losses["resilience_overhead"] = running * (1.0 - sigma) * overhead
     assert set(losses) == set(LOSS_COMPONENTS)
-    # first-order waste per level; together ck.two_level_waste_first_order(lam1, lam2, tau,
-    # t2, c1, c2, r1, r2), term by term the same expressions
-    waste1 = c1 / tau + lam1 / MINUTES_PER_DAY * (tau / 2.0 + r1)
-    waste2 = c2 / t2 + lam2 / MINUTES_PER_DAY * (t2 / 2.0 + r2)
+    # first-order waste per level (their sum is ck.two_level_waste_first_order), each
+    # reported as a figure of its own
+    waste1 = gp.waste_first_order(lam1, r1, tau, c1)
+    waste2 = gp.waste_first_order(lam2, r2, t2, c2)
     g1 = np.clip(1.0 - (waste1 + waste2 + w1_extra), 0.0, 1.0)
     return GoodputResult(
         goodput=g,
