@@ -227,11 +227,17 @@ def tier_transfer_seconds(
     64.8
     """
     shard = as_float_array(shard_GB)
-    n = as_float_array(nodes)
-    agg = as_float_array(aggregate_GBps)
-    per_node = np.minimum(as_float_array(GBps_per_node), agg / n)
+    per_node = _per_node_GBps(GBps_per_node, aggregate_GBps, nodes)
     out = as_float_array(fixed_seconds) + as_float_array(copies) * shard / per_node
     return like_input(out, shard_GB, nodes, GBps_per_node, aggregate_GBps, fixed_seconds, copies)
+
+
+def _per_node_GBps(GBps_per_node, aggregate_GBps, nodes) -> np.ndarray:
+    """A node's bandwidth through a tier when every node uses it at once, min(b_node,
+    B_aggregate / N) [GB/s] (:func:`tier_transfer_seconds`)."""
+    return np.minimum(
+        as_float_array(GBps_per_node), as_float_array(aggregate_GBps) / as_float_array(nodes)
+    )
 
 
 # --------------------------------------------------------------------------- intervals
@@ -575,18 +581,12 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
 def _tier_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     """(write, sync save, restore) seconds of one tier: :func:`tier_times_seconds` and the
     write of one shard through the tier's write path (the memory tier's device-to-host
-    snapshot).  Each per-node bandwidth min(b_node, B_aggregate / N) is computed once; the
-    times are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth."""
-    n = as_float_array(nodes)
+    snapshot).  Each per-node bandwidth (:func:`_per_node_GBps`) is computed once; the times
+    are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth."""
     shard = as_float_array(shard_GB)
     t0 = as_float_array(tier["fixed_seconds"])
-    write_bw = np.minimum(
-        as_float_array(tier["write_GBps_per_node"]),
-        as_float_array(tier["aggregate_write_GBps"]) / n,
-    )
-    read_bw = np.minimum(
-        as_float_array(tier["read_GBps_per_node"]), as_float_array(tier["aggregate_read_GBps"]) / n
-    )
+    write_bw = _per_node_GBps(tier["write_GBps_per_node"], tier["aggregate_write_GBps"], nodes)
+    read_bw = _per_node_GBps(tier["read_GBps_per_node"], tier["aggregate_read_GBps"], nodes)
     write = t0 + shard / write_bw
     save = write
     if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
