@@ -680,16 +680,6 @@ class GoodputResult(_Result):
         return out
 
 
-def _share(part, total):
-    """part / total, with 1 for the first class when the total is 0 (no failures)."""
-    return _Shares(total).of(part, 1.0)
-
-
-def _fraction(part, total):
-    """part / total, 0 where the total is 0."""
-    return _Shares(total).of(part, 0.0)
-
-
 class _Shares:
     """Shares part / total of one total, which is tested and made safe to divide by once."""
 
