@@ -568,21 +568,14 @@ def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
 
 
 def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
-    """(sync save, restore) seconds of one tier from its ``tier_inputs`` parameters.
+    """(write, sync save, restore) seconds of one tier from its ``tier_inputs`` parameters.
 
-    Memory: snapshot to host memory plus (m − 1) shard copies to peers over the network;
-    restore fetches the shard from a peer.  Others: write / read the shard through the tier
-    (:func:`tier_transfer_seconds`).
+    Write: one shard through the tier's write path (for memory, the device-to-host snapshot
+    an asynchronous save blocks on).  Save: the write, and for memory (m − 1) shard copies
+    to peers over the network.  Restore: read the shard back (for memory, from a peer).
+    The times are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth,
+    with each per-node bandwidth (:func:`_per_node_GBps`) computed once.
     """
-    _, save, restore = _tier_seconds(tier, shard_GB, nodes, replicas)
-    return save, restore
-
-
-def _tier_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
-    """(write, sync save, restore) seconds of one tier: :func:`tier_times_seconds` and the
-    write of one shard through the tier's write path (the memory tier's device-to-host
-    snapshot).  Each per-node bandwidth (:func:`_per_node_GBps`) is computed once; the times
-    are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth."""
     shard = as_float_array(shard_GB)
     t0 = as_float_array(tier["fixed_seconds"])
     write_bw = _per_node_GBps(tier["write_GBps_per_node"], tier["aggregate_write_GBps"], nodes)
@@ -590,7 +583,7 @@ def _tier_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     write = t0 + shard / write_bw
     save = write
     if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
-        save = write + (0.0 + (as_float_array(replicas) - 1.0) * shard / read_bw)
+        save = write + (as_float_array(replicas) - 1.0) * shard / read_bw
     return write, save, t0 + shard / read_bw
 
 
@@ -647,7 +640,7 @@ def strategy_levels(
     for name in TIER_NAMES:
         t = dict(tiers[name])
         t["is_memory"] = name == "memory"
-        write, save, restore = _tier_seconds(t, shard, nodes, m if name == "memory" else 1.0)
+        write, save, restore = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
         per_tier[name] = save, restore
         if name == "memory":
             snapshot = write  # the device-to-host copy: what an asynchronous save blocks on

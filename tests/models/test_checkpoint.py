@@ -422,10 +422,11 @@ def test_tier_times_share_their_bandwidths_and_equal_the_transfers():
             "fixed_seconds": 5.0,
         }
         for memory, replicas in ((False, 1.0), (True, 3.0)):
-            save, restore = ck.tier_times_seconds(
+            written, save, restore = ck.tier_times_seconds(
                 {**tier, "is_memory": memory}, shard, nodes, replicas
             )
             write = ck.tier_transfer_seconds(shard, nodes, 25.0, agg, 5.0)
+            np.testing.assert_array_equal(written, write)
             peers = ck.tier_transfer_seconds(shard, nodes, 12.5, agg * 2, 0.0, replicas - 1.0)
             np.testing.assert_array_equal(save, write + peers if memory else write)
             np.testing.assert_array_equal(
