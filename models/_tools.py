@@ -24,3 +24,64 @@ def like_input(result: np.ndarray, *inputs: Any) -> Any:
     if result.ndim == 0 and all(np.ndim(i) == 0 for i in inputs):
         return float(result)
     return result
+
+
+# Terms that are absent.  Several failure classes, loss components and costs are products
+# of a rate or share that is often one number, exactly 0, for every scenario (no Spot
+# pricing, no silent data corruption, no peer recovery, no warm-up ...).  Multiplying it
+# out would fill an array with zeros and then add it to every sum; these helpers leave
+# such a term out instead, so a sweep of 10^6 scenarios spends no pass on it.
+#: A term that is absent: one number, 0.
+ZERO = np.float64(0.0)
+
+
+def _single(value: Any) -> Any:
+    """The one number ``value`` holds for every scenario (a scalar, a 0-d array or an
+    array whose every stride is 0), else None."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        if value.size == 0 or any(value.strides):
+            return None
+        return value.flat[0]
+    return value if np.ndim(value) == 0 else None
+
+
+def is_zero(value: Any) -> bool:
+    """Whether ``value`` is one number, exactly 0, for every scenario: a scalar or 0-d
+    array equal to 0, or an array whose every stride is 0 (a broadcast of one value)."""
+    one = _single(value)
+    return one is not None and bool(one == 0)
+
+
+def term(*factors: Any) -> Any:
+    """The product of ``factors``, left to right; :data:`ZERO` when any of them is one
+    number equal to 0 (:func:`is_zero`).  A process that never happens (a zero rate,
+    share or duration) adds nothing, whatever the other factors hold, even an infinite
+    or undefined one.  A factor that is one number equal to 1 is left out (x · 1 = x for
+    every x), so the result may be one of the factors itself (not a copy)."""
+    out = None
+    for f in factors:
+        one = _single(f)
+        if one is not None:
+            if one == 0:
+                return ZERO
+            if one == 1 and np.ndim(f) == 0:
+                continue
+        out = f if out is None else out * f
+    return factors[0] if out is None else out
+
+
+def total(*terms: Any) -> Any:
+    """The sum of ``terms``, left to right, leaving out those that are one number equal
+    to 0 (adding 0.0 changes no value); :data:`ZERO` when all are.  The result may be
+    one of the terms itself (not a copy)."""
+    out = None
+    for t in terms:
+        if is_zero(t):
+            continue
+        out = t if out is None else out + t
+    return ZERO if out is None else out
+
+
+def minus(a: Any, b: Any) -> Any:
+    """a − b, or ``a`` itself when b is one number equal to 0."""
+    return a if is_zero(b) else a - b

@@ -27,7 +27,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -39,7 +39,16 @@ from . import network as net
 from . import pricing as pr
 from . import recovery as recov
 from . import reliability as rel
-from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array
+from ._tools import (
+    HOURS_PER_DAY,
+    MINUTES_PER_DAY,
+    ZERO,
+    as_float_array,
+    is_zero,
+    minus,
+    term,
+    total,
+)
 from .choices import (
     CHOICE_ENUMS,
     DurableTier,
@@ -79,14 +88,27 @@ def choice(x: Mapping[str, Any], key: str):
 class _Result:
     """Common behaviour of the step results: their outputs as a flat ``{key: array}``."""
 
+    @classmethod
+    def _reported(cls) -> tuple[str, ...]:
+        """The names of the fields reported as figures, in order (found once per class)."""
+        names = cls.__dict__.get("_reported_names")
+        if names is None:
+            names = tuple(f.name for f in fields(cls) if f.name not in cls.internal)  # type: ignore[arg-type]
+            cls._reported_names = names
+        return names
+
     #: fields that are intermediate quantities for later steps, not reported outputs
     internal: ClassVar[tuple[str, ...]] = ()
+    #: fields that may hold one number for every scenario (an absent term: the later steps
+    #: then spend no pass on it), reported like the others at the scenarios' shape
+    shaped: ClassVar[tuple[str, ...]] = ()
 
     def metrics(self) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        for f in fields(self):  # type: ignore[arg-type]
-            if f.name not in self.internal:
-                out[f.name] = getattr(self, f.name)
+        out = {name: getattr(self, name) for name in self._reported()}
+        if self.shaped:
+            shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
+            for name in self.shaped:
+                out[name] = _shaped(out[name], shape)
         return out
 
 
@@ -133,6 +155,18 @@ class FailureProcess(_Result):
         "straggler_slowdown",
         "overhead_fraction",
     )
+    shaped = (
+        "fabric_failures_per_day",
+        "probability_no_spare",
+        "replacement_minutes_expected",
+        "fabric_events_per_day",
+        "fabric_stall_minutes_per_day",
+        "detection_minutes_expected",
+        "replacement_path_minutes_expected",
+        "restart_minutes_expected",
+        "sdc_failures_per_day",
+        "spot_interruptions_per_day",
+    )
 
     @cached_property  # read by the checkpoint plan and the goodput step: computed once
     def recovery_before_restore_minutes(self) -> np.ndarray:
@@ -175,29 +209,34 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     reroute = number(x, "network.reroute_seconds")
     timeout = number(x, "network.collective_timeout_seconds")
     fabric = as_float_array(net.fabric_failures_per_day(events, reroute, timeout))
-    lam = node + fabric
-    spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
-    if choice(x, "pricing.model") is not PricingModel.SPOT:
-        spot = spot * 0.0
+    lam = total(node, fabric)
+    if choice(x, "pricing.model") is PricingModel.SPOT:
+        spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
+    else:
+        spot = ZERO
     z = number(x, "reliability.sdc_fraction")
     p_ip = number(x, "resilience.in_process_fraction")
     # nodes go to repair after every failure but those recovered in process; reclaimed Spot
     # nodes draw on the spare pool too
-    lam_repair = lam * (1.0 - (1.0 - z) * p_ip) + spot
-    p_none = as_float_array(
-        rel.probability_no_spare(
-            lam_repair, number(x, "reliability.repair_hours"), number(x, "cluster.spare_nodes")
+    lam_repair = total(term(lam, 1.0 - (1.0 - z) * p_ip), spot)
+    spares = number(x, "cluster.spare_nodes")
+    if is_zero(spares):  # no spare to find: P = 1 whatever λ, one number
+        p_none = as_float_array(1.0)
+    else:
+        p_none = as_float_array(
+            rel.probability_no_spare(lam_repair, number(x, "reliability.repair_hours"), spares)
         )
-    )
     t_replace = number(x, "recovery.replacement_minutes")
     t_swap = number(x, "recovery.hot_spare_swap_minutes")
     repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
     elastic = number(x, "resilience.elastic_fraction")
-    t_elastic = as_float_array(
-        recov.elastic_replacement_minutes(
-            t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+    t_elastic = ZERO
+    if not is_zero(elastic):
+        t_elastic = as_float_array(
+            recov.elastic_replacement_minutes(
+                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+            )
         )
-    )
     repl_path = as_float_array(
         recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
     )
@@ -212,22 +251,21 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
             number(x, "recovery.hang_fraction"),
         )
     )
-    shape = np.broadcast(lam, repl).shape
     return FailureProcess(
         node_failures_per_day=node,
-        fabric_failures_per_day=np.broadcast_to(fabric, shape),
+        fabric_failures_per_day=fabric,
         failures_per_day=lam,
         mtbf_hours=as_float_array(rel.mtbf_hours(lam)),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
-        fabric_events_per_day=np.broadcast_to(events, shape),
-        fabric_stall_minutes_per_day=np.broadcast_to(
-            as_float_array(net.fabric_stall_minutes_per_day(events, reroute, timeout)), shape
+        fabric_events_per_day=events,
+        fabric_stall_minutes_per_day=as_float_array(
+            net.fabric_stall_minutes_per_day(events, reroute, timeout)
         ),
         detection_minutes_expected=detect,
         replacement_path_minutes_expected=repl_path,
         restart_minutes_expected=restart_path,
-        sdc_failures_per_day=lam * z,
+        sdc_failures_per_day=term(lam, z),
         detection_minutes=detect,
         restart_minutes=restart,
         warmup_minutes=number(x, "recovery.warmup_minutes"),
@@ -238,7 +276,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         sdc_detection_minutes=number(x, "resilience.sdc_detection_minutes"),
         straggler_slowdown=number(x, "resilience.straggler_slowdown"),
         overhead_fraction=number(x, "resilience.overhead_fraction"),
-        spot_interruptions_per_day=np.broadcast_to(spot, shape),
+        spot_interruptions_per_day=spot,
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
     )
 
@@ -323,6 +361,7 @@ class CheckpointPlan(_Result):
         "validation_minutes",
         "restart_loop_minutes",
     )
+    shaped = ("fallback_failures_per_day",)
 
 
 def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
@@ -393,12 +432,13 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
     fits = as_float_array(notice_save <= failures.spot_notice_seconds)
     spot = failures.spot_interruptions_per_day
-    unsaved = spot * (1.0 - fits)  # reclaims whose checkpoint does not fit: failures
-    lam = failures.failures_per_day + unsaved
+    unsaved = term(spot, 1.0 - fits)  # reclaims whose checkpoint does not fit: failures
+    lam = total(failures.failures_per_day, unsaved)
     # failures restored from checkpoints: not recovered from peers, not silent corruption
     keep = (1.0 - failures.peer_fraction) * (1.0 - failures.sdc_fraction)
-    lam2 = lv["failures_l2_per_day"] * keep
-    if two:  # a reclaimed node always loses its own copy; peers may have lost theirs too
+    lam2 = term(lv["failures_l2_per_day"], keep)
+    if two and not is_zero(unsaved):
+        # a reclaimed node always loses its own copy; peers may have lost theirs too
         q = as_float_array(
             ck.probability_replicas_lost_in_window(
                 number(x, "reliability.node_failure_rate_per_day"),
@@ -407,7 +447,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
             )
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
-    lam1 = failures.failures_per_day * keep + unsaved - lam2
+    lam1 = minus(total(term(failures.failures_per_day, keep), unsaved), lam2)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
@@ -429,6 +469,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         t2_opt = tau_opt
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
     validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
+    spot_saved = term(spot, fits)
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -478,10 +519,12 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
             * number(x, "resilience.restart_loop_minutes"),
         ),
         failures_total_per_day=lam,
-        spot_saved_per_day=spot * fits,
+        spot_saved_per_day=spot_saved,
         spot_saved_restore_minutes=np.where(
             survives_l1 | (not two), lv["restore1_minutes"], lv["restore2_minutes"]
-        ),
+        )
+        if not is_zero(spot_saved)
+        else ZERO,
     )
 
 
@@ -672,11 +715,21 @@ class GoodputResult(_Result):
     loss_minutes_per_day: dict[str, np.ndarray]
 
     internal = ("loss_minutes_per_day",)
+    shaped = (
+        "recovery_minutes_per_failure",
+        "rework_minutes_per_failure",
+        "minutes_lost_per_failure",
+        "level1_waste_fraction",
+        "level2_waste_fraction",
+        "corrupt_checkpoint_minutes_per_event",
+        "checkpoint_fallback_minutes",
+    )
 
     def metrics(self) -> dict[str, Any]:
         out = super().metrics()
+        shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
         for name, minutes in self.loss_minutes_per_day.items():
-            out[f"loss_{name}_minutes_per_day"] = minutes
+            out[f"loss_{name}_minutes_per_day"] = _shaped(minutes, shape)
         return out
 
 
@@ -684,12 +737,23 @@ class _Shares:
     """Shares part / total of one total, which is tested and made safe to divide by once."""
 
     def __init__(self, total) -> None:
+        self.total = total
         self.positive = total > 0
-        self.safe = np.where(self.positive, total, 1.0)
+        self.everywhere = bool(np.all(self.positive))  # then part / total as it is
+        self.safe = total if self.everywhere else np.where(self.positive, total, 1.0)
 
-    def of(self, part, when_none: float) -> np.ndarray:
-        """part / total, ``when_none`` where the total is not positive."""
+    def of(self, part, when_none: float):
+        """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
+        an absent part when that is 0 everywhere; 1 for the total itself, where it is
+        positive and finite everywhere)."""
+        if is_zero(part) and (self.everywhere or when_none == 0.0):
+            return ZERO
+        # x / x = 1 where x is positive and finite (inf / inf = nan)
+        if part is self.total and self.everywhere and np.isfinite(self.total).all():
+            return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
+            if self.everywhere:
+                return part / self.total
             return np.where(self.positive, part / self.safe, when_none)
 
 
@@ -743,22 +807,27 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     The loss breakdown takes each component's first-order minutes per day and scales them so
     that they add up to the exact failure loss; the fabric stall, straggler and overhead
     components are the exact shares of what is left, so all components sum to (1 − g)·1440.
+
+    A class or component whose rate, share or duration is one number, 0, for every scenario
+    (no silent data corruption, no peer recovery, no Spot, no warm-up ...) is absent: it is
+    left out of the arithmetic (:func:`models._tools.term`), its factor of g is exactly 1
+    and its loss exactly 0 minutes, even where the rest of the scenario is undefined.
     """
     p = plan
     f = failures
     lam = p.failures_total_per_day  # failures plus Spot reclaims that did not fit the notice
     lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
     lam_s = f.sdc_failures_per_day
-    lam_ns = lam - lam_s
-    lam_p = f.peer_fraction * (f.failures_per_day - lam_s)
+    lam_ns = minus(lam, lam_s)
+    lam_p = term(f.peer_fraction, minus(f.failures_per_day, lam_s))
     r0 = f.recovery_before_restore_minutes
     v = p.validation_minutes
-    restore1 = p.restore1_minutes + v
-    restore2 = p.restore2_minutes + v
+    restore1 = total(p.restore1_minutes, v)
+    restore2 = total(p.restore2_minutes, v)
     corrupt_x, fallback = corrupt_checkpoint_minutes(p)
-    corrupt = p.corrupt_fraction * corrupt_x
-    r1 = r0 + restore1 + p.stale1_minutes + corrupt
-    r2 = r0 + restore2 + p.stale2_minutes
+    corrupt = term(p.corrupt_fraction, corrupt_x)
+    r1 = total(r0, restore1, p.stale1_minutes, corrupt)
+    r2 = total(r0, restore2, p.stale2_minutes)
     tau, t2, c1, c2 = (
         p.checkpoint_interval_minutes,
         p.interval2_minutes,
@@ -766,92 +835,111 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         p.save2_minutes,
     )
     # class P: state copied from peers, no rework
-    r_peer = r0 + f.peer_restore_minutes
+    r_peer = total(r0, f.peer_restore_minutes)
     # class S: silent data corruption, rolled back to the last durable checkpoint before it
+    # (absent, with no pass spent on it, when there is none)
     if p.two_level:
         t_clean, stale_clean, restore_clean = t2, p.stale2_minutes, restore2
     else:
         t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
-    r_sdc = f.sdc_recovery_minutes + restore_clean + stale_clean
     delay = f.sdc_detection_minutes
+    has_sdc = not is_zero(lam_s)
+    r_sdc = total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO
+    sdc_rollback = delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO
     shares = _Shares(lam)
     s1, s2 = shares.of(lam1, 1.0), shares.of(lam2, 1.0)
     s_ns, s_s, s_p = shares.of(lam_ns, 1.0), shares.of(lam_s, 0.0), shares.of(lam_p, 0.0)
     if p.two_level:
-        r_total = s_ns * r0 + s_s * r_sdc + s1 * (restore1 + corrupt) + s2 * restore2
+        r_total = total(
+            term(s_ns, r0), term(s_s, r_sdc), term(s1, total(restore1, corrupt)), term(s2, restore2)
+        )
     else:
-        r_total = s_ns * r0 + s_s * r_sdc + (restore1 + corrupt) * s1
-    r_total = r_total + s_p * f.peer_restore_minutes
+        r_total = total(term(s_ns, r0), term(s_s, r_sdc), term(total(restore1, corrupt), s1))
+    r_total = total(r_total, term(s_p, f.peer_restore_minutes))
     g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY)
-    g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
-        1.0 + lam_s * delay / MINUTES_PER_DAY
-    )
-    g_fail = g0 * g_peer * g_sdc
-    rework = (
-        s1 * (tau / 2.0 + p.stale1_minutes)
-        + s2 * (t2 / 2.0 + p.stale2_minutes)
-        + s_s * (delay + t_clean / 2.0 + stale_clean)
+    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
+    if has_sdc:
+        g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
+            1.0 + lam_s * delay / MINUTES_PER_DAY
+        )
+    else:
+        g_sdc = None
+    # the classes that are absent leave g0 as it is (their factor would be exactly 1)
+    g_fail = g0 if g_peer is None else g0 * g_peer
+    g_fail = g_fail if g_sdc is None else g_fail * g_sdc
+    rework = total(
+        term(s1, tau / 2.0 + p.stale1_minutes),
+        term(s2, t2 / 2.0 + p.stale2_minutes),
+        term(s_s, sdc_rollback),
     )
     det, restart = f.detection_minutes_expected, f.restart_minutes_expected
     comp = {
-        "detection": lam_ns * det,
-        "replacement": lam_ns
-        * ((1.0 - f.in_process_fraction) * f.replacement_path_minutes_expected)
-        + lam_s * f.replacement_minutes_expected,
-        "restart": lam_ns * restart + lam_s * f.restart_minutes,
-        "restore": lam1 * restore1
-        + lam2 * restore2
-        + lam_p * f.peer_restore_minutes
-        + lam_s * restore_clean,
-        "rework": lam1 * (tau / 2.0 + p.stale1_minutes),
-        "fallback_rework": lam2 * (t2 / 2.0 + p.stale2_minutes),
-        "checkpoint_save": MINUTES_PER_DAY * (c1 / tau + c2 / t2),
-        "warmup": lam * f.warmup_minutes,
-        "corrupt_checkpoint": lam1 * corrupt,
-        "sdc_rollback": lam_s * (delay + t_clean / 2.0 + stale_clean),
+        "detection": term(lam_ns, det),
+        "replacement": total(
+            term(lam_ns, term(1.0 - f.in_process_fraction, f.replacement_path_minutes_expected)),
+            term(lam_s, f.replacement_minutes_expected),
+        ),
+        "restart": total(term(lam_ns, restart), term(lam_s, f.restart_minutes)),
+        "restore": total(
+            term(lam1, restore1),
+            term(lam2, restore2),
+            term(lam_p, f.peer_restore_minutes),
+            term(lam_s, restore_clean),
+        ),
+        "rework": term(lam1, tau / 2.0 + p.stale1_minutes),
+        "fallback_rework": term(lam2, t2 / 2.0 + p.stale2_minutes),
+        "checkpoint_save": MINUTES_PER_DAY * total(c1 / tau, c2 / t2),
+        "warmup": term(lam, f.warmup_minutes),
+        "corrupt_checkpoint": term(lam1, corrupt),
+        "sdc_rollback": term(lam_s, sdc_rollback),
     }
-    w1_extra = (
-        lam_p * r_peer + lam_s * (r_sdc + delay + t_clean / 2.0 + stale_clean)
-    ) / MINUTES_PER_DAY
-    total_fo = sum(comp.values())
-    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
-    with np.errstate(invalid="ignore", divide="ignore"):
-        scale = np.where(total_fo > 0, exact_loss / np.where(total_fo > 0, total_fo, 1), 0.0)
-    stall = f.fabric_stall_minutes_per_day / MINUTES_PER_DAY
-    r_spot = (
-        p.spot_notice_save_seconds / 60.0
-        + f.replacement_minutes_expected
-        + f.restart_minutes
-        + p.spot_saved_restore_minutes
-        + f.warmup_minutes
+    w1_extra = total(
+        term(lam_p, r_peer),
+        term(lam_s, r_sdc + delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO),
     )
-    x_spot = p.spot_saved_per_day * r_spot / MINUTES_PER_DAY
-    gs = 1.0 / (1.0 + x_spot)
+    w1_extra = w1_extra / MINUTES_PER_DAY if not is_zero(w1_extra) else ZERO
+    total_fo = total(*comp.values())
+    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
+    scale = _Shares(total_fo).of(exact_loss, 0.0)
+    stall_minutes = f.fabric_stall_minutes_per_day
+    stall = ZERO if is_zero(stall_minutes) else stall_minutes / MINUTES_PER_DAY
+    spot_saved = p.spot_saved_per_day
+    if is_zero(spot_saved):  # no Spot reclaim saved in its notice: no pause
+        x_spot, gs = ZERO, None
+    else:
+        r_spot = (
+            p.spot_notice_save_seconds / 60.0
+            + f.replacement_minutes_expected
+            + f.restart_minutes
+            + p.spot_saved_restore_minutes
+            + f.warmup_minutes
+        )
+        x_spot = spot_saved * r_spot / MINUTES_PER_DAY
+        gs = 1.0 / (1.0 + x_spot)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = (1.0 - sigma) * (1.0 - overhead)
     not_stalled = 1.0 - stall
-    g_fail_spot = g_fail * gs
-    running = g_fail_spot * not_stalled  # share of wall time the job runs
-    g = running * throughput
-    losses = {name: comp[name] * scale for name in comp}
-    losses["spot_notice"] = g_fail * (1.0 - gs) * MINUTES_PER_DAY
-    losses["fabric_stall"] = g_fail_spot * stall * MINUTES_PER_DAY
+    g_fail_spot = g_fail if gs is None else g_fail * gs
+    running = term(g_fail_spot, not_stalled)
+    g = term(running, throughput)
+    losses = {name: term(comp[name], scale) for name in comp}
+    losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
+    losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
     running = running * MINUTES_PER_DAY
-    losses["straggler"] = running * sigma
-    losses["resilience_overhead"] = running * (1.0 - sigma) * overhead
+    losses["straggler"] = term(running, sigma)
+    losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
     assert set(losses) == set(LOSS_COMPONENTS)
     # first-order waste per level (their sum is ck.two_level_waste_first_order), each
     # reported as a figure of its own
     waste1 = gp.waste_first_order(lam1, r1, tau, c1)
     waste2 = gp.waste_first_order(lam2, r2, t2, c2)
-    g1 = np.clip(1.0 - (waste1 + waste2 + w1_extra), 0.0, 1.0)
+    g1 = np.clip(1.0 - total(waste1, waste2, w1_extra), 0.0, 1.0)
     return GoodputResult(
         goodput=g,
-        goodput_first_order=g1 * np.clip(1.0 - x_spot, 0.0, 1.0) * not_stalled * throughput,
+        goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
-        minutes_lost_per_failure=r_total + rework,
+        minutes_lost_per_failure=total(r_total, rework),
         lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
         checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
         level1_waste_fraction=waste1,
@@ -894,11 +982,13 @@ class Cost(_Result):
     loss_usd_per_day: dict[str, np.ndarray]
 
     internal = ("loss_usd_per_day",)
+    shaped = ("cost_to_train_spares_usd",)
 
     def metrics(self) -> dict[str, Any]:
         out = super().metrics()
+        shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
         for name, usd in self.loss_usd_per_day.items():
-            out[f"loss_{name}_usd_per_day"] = usd
+            out[f"loss_{name}_usd_per_day"] = _shaped(usd, shape)
         return out
 
 
@@ -998,10 +1088,9 @@ def cost_step(
     else:
         fs = obj = as_float_array(0.0)
     storage = fs + obj
-    total = cluster + spare + storage
+    total_day = total(cluster, spare, storage)
     train_s = step.steps_to_train * step.step_seconds
-    with np.errstate(divide="ignore", invalid="ignore"):
-        days = np.where(g > 0, train_s / SECONDS_PER_DAY / np.where(g > 0, g, 1.0), np.inf)
+    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
@@ -1025,6 +1114,8 @@ def cost_step(
         within_bubble, within_comm = zero, zero
     cost = days * (cluster + spare)
     shape = np.shape(g)
+    # an absent loss costs nothing, where the price is known (NaN where it is not)
+    absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
     return Cost(
         usd_per_instance_hour=_filled(rate, shape),
         usd_per_instance_hour_effective=_filled(price, shape),
@@ -1033,10 +1124,10 @@ def cost_step(
         storage_usd_per_day=_filled(storage, shape),
         storage_file_system_usd_per_day=_filled(fs, shape),
         storage_object_usd_per_day=_filled(obj, shape),
-        total_usd_per_day=total,
-        total_usd_per_month=total * pr.DAYS_PER_MONTH,
+        total_usd_per_day=total_day,
+        total_usd_per_month=total_day * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
-        lost_usd_per_day=(1.0 - g) * cluster + spare + storage,
+        lost_usd_per_day=total((1.0 - g) * cluster, spare, storage),
         time_to_train_days=days,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
@@ -1049,9 +1140,9 @@ def cost_step(
         cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
-        total_cost_to_train_usd=days * total,
+        total_cost_to_train_usd=days * total_day,
         loss_usd_per_day={
-            name: minutes / MINUTES_PER_DAY * cluster
+            name: absent if is_zero(minutes) else minutes / MINUTES_PER_DAY * cluster
             for name, minutes in good.loss_minutes_per_day.items()
         },
     )
@@ -1130,9 +1221,27 @@ def _filled(value, shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(value, shape) * 1.0
 
 
+def _shaped(value, shape: tuple[int, ...]):
+    """``value`` as a figure of ``shape``: itself when it is a numpy value of that shape,
+    else :func:`_filled` (one number for every scenario, e.g. an absent term)."""
+    if isinstance(value, np.ndarray | np.generic) and np.shape(value) == shape:
+        return value
+    if value is ZERO and shape:  # an absent term: one shared read-only view per shape
+        return _zeros(shape)
+    return _filled(value, shape)
+
+
+@lru_cache(maxsize=64)
+def _zeros(shape: tuple[int, ...]) -> np.ndarray:
+    """A read-only broadcast of 0 of ``shape`` (no memory of its own), shared."""
+    return np.broadcast_to(ZERO, shape)
+
+
 def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
     """days x USD/day where nothing per day costs nothing, even over a run that never ends
     (days = inf would give inf x 0 = nan)."""
+    if is_zero(usd_per_day):
+        return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
         return np.where(usd == 0.0, 0.0, days * usd)

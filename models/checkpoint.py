@@ -39,7 +39,7 @@ import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, like_input
 from .choices import DurableTier, Placement, SaveMode, Strategy, Timings, values
 from .errors import ValidationError
 from .goodput import (
@@ -229,15 +229,19 @@ def tier_transfer_seconds(
     shard = as_float_array(shard_GB)
     per_node = _per_node_GBps(GBps_per_node, aggregate_GBps, nodes)
     out = as_float_array(fixed_seconds) + as_float_array(copies) * shard / per_node
+    shape = np.broadcast_shapes(out.shape, np.shape(nodes))  # uncapped: N is not in it
+    if out.shape != shape:
+        out = np.broadcast_to(out, shape).copy()
     return like_input(out, shard_GB, nodes, GBps_per_node, aggregate_GBps, fixed_seconds, copies)
 
 
 def _per_node_GBps(GBps_per_node, aggregate_GBps, nodes) -> np.ndarray:
     """A node's bandwidth through a tier when every node uses it at once, min(b_node,
     B_aggregate / N) [GB/s] (:func:`tier_transfer_seconds`)."""
-    return np.minimum(
-        as_float_array(GBps_per_node), as_float_array(aggregate_GBps) / as_float_array(nodes)
-    )
+    b, aggregate = as_float_array(GBps_per_node), as_float_array(aggregate_GBps)
+    if aggregate.ndim == 0 and aggregate == np.inf:  # no shared cap: b_node, no array pass
+        return b
+    return np.minimum(b, aggregate / as_float_array(nodes))
 
 
 # --------------------------------------------------------------------------- intervals
@@ -694,7 +698,7 @@ def strategy_levels(
         "write2_minutes": (d_write if two else zero) / 60.0,
         "fallback_fraction": phi,
         "failures_l1_per_day": (1.0 - phi) * lam if two else lam,
-        "failures_l2_per_day": phi * lam if two else lam * 0.0,
+        "failures_l2_per_day": phi * lam if two else ZERO,  # absent: one number
         "shard_GB": shard,
         "size_TB": as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
         "memory_required_GB_per_node": shard * m,

@@ -97,7 +97,9 @@ def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minu
     g = 1.0 / as_float_array(
         expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes, save_minutes)
     )
-    g = np.where(np.isfinite(g), g, 0.0)
+    finite = np.isfinite(g)
+    if not finite.all():
+        g = np.where(finite, g, 0.0)
     return like_input(g, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 

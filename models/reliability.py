@@ -45,8 +45,11 @@ def mtbf_hours(failures_per_day):
     12.0
     """
     lam = as_float_array(failures_per_day)
+    positive = lam > 0
+    if positive.all():  # the common case: no pass on the guard
+        return like_input(HOURS_PER_DAY / lam, failures_per_day)
     with np.errstate(divide="ignore"):
-        m = np.where(lam > 0, HOURS_PER_DAY / np.where(lam > 0, lam, 1.0), np.inf)
+        m = np.where(positive, HOURS_PER_DAY / np.where(positive, lam, 1.0), np.inf)
     return like_input(m, failures_per_day)
 
 
