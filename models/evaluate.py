@@ -187,12 +187,18 @@ def _evaluate_blocks(
     allocation.  The arrays returned are therefore views of shared blocks: keeping one
     figure keeps its block alive (pass ``keys`` to keep only some).  With a step-time
     table (:func:`models.chain.step_time_table`) the step figures are gathered from it
-    straight into their rows (:class:`_StepRows`).  The figures come in the chain's order,
-    as from one call (:func:`_select`).
+    straight into their rows (:class:`_StepRows`).  A figure that is an input passed
+    through (the checkpoint interval) is a read-only view of that input, and two figures
+    that are the same array (the durable interval of a single-level strategy is the
+    interval) share one row, as in one call; should a later block give them apart, the
+    figure gets a row of its own from there.  The figures come in the chain's order, as
+    from one call (:func:`_select`).
     """
     out: dict[str, Any] = {}
     settled: set[str] = set()  # figures written once and for all
     uniform: dict[str, Any] = {}
+    # figure -> ("figure", the figure whose row it shares) or ("input", the input it is)
+    same_as: dict[str, tuple[str, str]] = {}
     steps = None if table is None else _StepRows(table[0], table[1], n, wanted)
     order: list[str] = []
     for start in range(0, n, CHUNK_SCENARIOS):
@@ -209,12 +215,38 @@ def _evaluate_blocks(
                 out.update(steps.figures)
                 settled.update(steps.figures)
         fresh = []
+        first_rows: dict[int, str] = {}  # id of a value given a row in this block -> figure
         for key, value in metrics.items():
             if key in settled:
+                continue
+            if key in same_as:
+                kind, name = same_as[key]
+                if _same_array(value, metrics[name] if kind == "figure" else block[name]):
+                    continue
+                # no longer the same array: a row of its own, with what it shared so far
+                row = np.empty(n, dtype=np.result_type(value))
+                row[:start] = out[key][:start]
+                row[start:stop] = value
+                out[key] = row
+                del same_as[key]
                 continue
             if key in out:
                 out[key][start:stop] = value
                 continue
+            if start == 0 and isinstance(value, np.ndarray) and value.ndim == 1:
+                # the chain passes some inputs through (the interval) and reports some
+                # arrays twice (the durable interval of a single level is the interval):
+                # they are written once, as long as each block still gives the same array
+                name = next((k for k, v in block.items() if _same_array(value, v)), None)
+                if name is not None:
+                    out[key] = inputs[name].view()
+                    out[key].flags.writeable = False
+                    same_as[key] = ("input", name)
+                    continue
+                twin = first_rows.get(_where(value))
+                if twin is not None:
+                    same_as[key] = ("figure", twin)
+                    continue
             if start == 0 and (np.ndim(value) == 0 or value.strides == (0,)):
                 # one number over the whole first block (which is full) without being
                 # checked: it depends on no array input, so it is the same in every block;
@@ -231,11 +263,16 @@ def _evaluate_blocks(
                 uniform[key] = first
                 continue
             fresh.append(key)
+            if start == 0:
+                first_rows[_where(value)] = key
         for key, row in zip(fresh, _rows(n, [metrics[k].dtype for k in fresh]), strict=True):
             out[key] = row
             if key in uniform:
                 row[:start] = uniform.pop(key)
             row[start:stop] = metrics[key]
+        for key, (kind, name) in same_as.items():
+            if kind == "figure" and key not in out:
+                out[key] = out[name]
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
     return {k: out[k] for k in order}
@@ -308,6 +345,23 @@ class _StepRows:
                 value = value[rows]
             values[name] = value
         return StepTime(**values)
+
+
+def _where(value: np.ndarray) -> tuple:
+    """Where an array's elements are: two arrays with the same answer hold the same values."""
+    return (value.__array_interface__["data"][0], value.shape, value.strides, value.dtype.str)
+
+
+def _same_array(a: Any, b: Any) -> bool:
+    """Whether a and b are arrays over the same elements (one is the other, or a view of
+    it with the same layout)."""
+    return (
+        isinstance(a, np.ndarray)
+        and isinstance(b, np.ndarray)
+        and a.ndim == 1
+        and b.ndim == 1
+        and (a is b or _where(a) == _where(b))
+    )
 
 
 def _all_equal(values: np.ndarray, value: Any) -> bool:

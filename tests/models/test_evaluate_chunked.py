@@ -185,7 +185,22 @@ def test_varying_figures_are_rows_of_one_block(monkeypatch):
     for key, value in whole.items():
         assert np.shape(blocks[key]) == np.shape(value), key
         assert np.array_equal(np.broadcast_to(blocks[key], np.shape(value)), value, True), key
-    full = [k for k, v in blocks.items() if np.ndim(v) == 1 and v.strides == (8,)]
+    # the interval is the input passed through: a read-only view of it, as in one call;
+    # a single level's durable interval is the same array, the same optimum twice
+    interval = x["checkpoint.interval_minutes"]
+    for key in ("checkpoint_interval_minutes", "durable_interval_minutes"):
+        assert np.shares_memory(blocks[key], interval) and not blocks[key].flags.writeable
+    assert (
+        blocks["optimal_durable_interval_minutes"] is blocks["optimal_checkpoint_interval_minutes"]
+    )
+    assert blocks["node_failures_per_day"] is blocks["failures_per_day"]  # no fabric aborts
+    passed = {"checkpoint_interval_minutes", "durable_interval_minutes"}
+    twins = {"optimal_durable_interval_minutes", "node_failures_per_day"}
+    full = [
+        k
+        for k, v in blocks.items()
+        if np.ndim(v) == 1 and v.strides == (8,) and k not in passed | twins
+    ]
     step = set(chain.StepTime.__dataclass_fields__)
     chain_rows = [k for k in full if k not in step]
     step_rows = [k for k in full if k in step]
@@ -320,3 +335,44 @@ def test_one_scenario_figures_are_numpy_floats():
     m = ev_mod.evaluate_arrays(resolve_inputs(load_preset("aws-16k-h100")))
     for key in ("usd_per_instance_hour", "storage_usd_per_day", "spot_notice_save_seconds"):
         assert isinstance(m[key], float), (key, type(m[key]))
+
+
+def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatch):
+    """The engine writes once a figure that is an input passed through, or the same array
+    as another figure, as long as each block gives it so.  A block that gives them apart
+    (here a stand-in chain does, from the third block on) gets them rows of their own,
+    holding what they shared so far: the figures are still those of one call."""
+    n, chunk = 300, 64
+    rng = np.random.default_rng(19)
+    rate = rng.uniform(0.0005, 0.005, n)
+
+    def figures(x):
+        r = x["reliability.node_failure_rate_per_day"]
+        apart = int(x["cluster.nodes"][0]) >= 2 * chunk  # the block's first scenario index
+        twice = r * 2.0
+        return {
+            "rate": r * 1.5 if apart else r,  # the input passed through, then not
+            "twice": twice,
+            "twice_again": twice + 1.0 if apart else twice,  # the same array, then not
+        }
+
+    class Stand:
+        def __init__(self, x, step):
+            self.x = x
+
+        def metrics(self):
+            return figures(self.x)
+
+    x = {"reliability.node_failure_rate_per_day": rate, "cluster.nodes": np.arange(n) * 1.0}
+    monkeypatch.setattr(ev_mod, "run_chain", Stand)
+    monkeypatch.setattr(ev_mod, "step_time_table", lambda x, n: None)
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", chunk)
+    got = ev_mod.evaluate_arrays(x)
+    expected = {"rate": rate.copy(), "twice": rate * 2.0, "twice_again": rate * 2.0}
+    expected["rate"][2 * chunk :] *= 1.5
+    expected["twice_again"][2 * chunk :] += 1.0
+    for key, value in expected.items():
+        assert np.array_equal(got[key], value), key
+    assert not np.shares_memory(got["rate"], rate)  # its own row from the third block on
+    assert got["twice_again"] is not got["twice"]
+    assert np.array_equal(rate, x["reliability.node_failure_rate_per_day"])  # input intact
