@@ -742,11 +742,11 @@ class _Shares:
         self.everywhere = bool(np.all(self.positive))  # then part / total as it is
         self.safe = total if self.everywhere else np.where(self.positive, total, 1.0)
 
-    def of(self, part, when_none: float):
+    def of(self, part, when_none):
         """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
         an absent part when that is 0 everywhere; 1 for the total itself, where it is
         positive and finite everywhere)."""
-        if is_zero(part) and (self.everywhere or when_none == 0.0):
+        if is_zero(part) and (self.everywhere or is_zero(when_none)):
             return ZERO
         # x / x = 1 where x is positive and finite (inf / inf = nan)
         if part is self.total and self.everywhere and np.isfinite(self.total).all():
@@ -843,12 +843,19 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     else:
         t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
     delay = f.sdc_detection_minutes
-    has_sdc = not is_zero(lam_s)
+    has_sdc = not is_zero(f.sdc_fraction)  # the class exists (its rate may still be 0)
     r_sdc = total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO
     sdc_rollback = delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO
+    # each class's share of the failures; where there are none (λ = 0) its limit as the node
+    # failure rate goes to 0, so that the per-failure figures describe the failure that
+    # would come: level 2 takes φ of those restored from checkpoints, keep = (1 − p)(1 − z)
     shares = _Shares(lam)
-    s1, s2 = shares.of(lam1, 1.0), shares.of(lam2, 1.0)
-    s_ns, s_s, s_p = shares.of(lam_ns, 1.0), shares.of(lam_s, 0.0), shares.of(lam_p, 0.0)
+    z, peer = f.sdc_fraction, f.peer_fraction
+    keep = (1.0 - peer) * (1.0 - z)
+    phi = p.fallback_fraction
+    s1, s2 = shares.of(lam1, (1.0 - phi) * keep), shares.of(lam2, term(phi, keep))
+    s_ns, s_s = shares.of(lam_ns, 1.0 - z), shares.of(lam_s, z)
+    s_p = shares.of(lam_p, term(peer, 1.0 - z))
     if p.two_level:
         r_total = total(
             term(s_ns, r0), term(s_s, r_sdc), term(s1, total(restore1, corrupt)), term(s2, restore2)
@@ -858,7 +865,7 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     r_total = total(r_total, term(s_p, f.peer_restore_minutes))
     g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
     g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
-    if has_sdc:
+    if not is_zero(lam_s):
         g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
             1.0 + lam_s * delay / MINUTES_PER_DAY
         )
@@ -895,7 +902,9 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     }
     w1_extra = total(
         term(lam_p, r_peer),
-        term(lam_s, r_sdc + delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO),
+        term(lam_s, r_sdc + delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO)
+        if not is_zero(lam_s)
+        else ZERO,
     )
     w1_extra = w1_extra / MINUTES_PER_DAY if not is_zero(w1_extra) else ZERO
     total_fo = total(*comp.values())

@@ -10,6 +10,7 @@ from goodput_lab.models import (
     compare,
     evaluate,
     evaluate_arrays,
+    load_preset,
     resolve_inputs,
 )
 from goodput_lab.models.catalog import parse_catalog
@@ -171,3 +172,30 @@ def test_catalog_bad_number_names_row_and_column():
     lines[2] = lines[2].replace(",989,", ",lots,", 1)
     with pytest.raises(ValidationError, match="row 3, column bf16_dense_tflops"):
         parse_catalog("\n".join(lines))
+
+
+@pytest.mark.parametrize("strategy", ["durable_only", "nvme+durable", "memory+durable"])
+@pytest.mark.parametrize("classes", [{}, {"sdc": 0.05, "peer": 0.3, "corrupt": 0.02}])
+def test_per_failure_figures_without_failures_are_their_limit(strategy, classes):
+    """With no failures at all (λ = 0) the per-failure figures describe the failure that
+    would come: the limit as the node failure rate goes to 0.  (Regression: every class
+    took a share of 1 where λ = 0, so a two-level strategy counted both levels' restore
+    and rework, 50 instead of 20.8 rework minutes, and a single level added half the
+    placeholder level-2 interval.)"""
+    x = dict(resolve_inputs(load_preset("aws-16k-h100")))
+    x["checkpoint.strategy"] = strategy
+    if classes:
+        x["reliability.sdc_fraction"] = classes["sdc"]
+        x["resilience.peer_recovery_fraction"] = classes["peer"]
+        x["checkpoint.corrupt_fraction"] = classes["corrupt"]
+    keys = ("recovery_minutes_per_failure", "rework_minutes_per_failure")
+    at = {r: evaluate_arrays({**x, "reliability.node_failure_rate_per_day": r}) for r in (0, 1e-9)}
+    for key in keys:
+        assert float(at[0][key]) == pytest.approx(float(at[1e-9][key]), rel=1e-9), key
+    lost = at[0]["minutes_lost_per_failure"]
+    assert lost == pytest.approx(at[0][keys[0]] + at[0][keys[1]], rel=1e-12)
+    # and in an array where only some scenarios have no failures
+    rates = np.array([0.0, 1e-9, 0.002])
+    arr = evaluate_arrays({**x, "reliability.node_failure_rate_per_day": rates})
+    for key in keys:
+        assert arr[key][0] == pytest.approx(arr[key][1], rel=1e-9), key
