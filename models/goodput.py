@@ -141,6 +141,9 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     d = as_float_array(save_minutes)
     m = as_float_array(mtbf_minutes)
     finite = np.isfinite(m) & (m > 0)
+    if d.ndim == 0 and d == 0:  # free saves (an asynchronous durable level): W₀(−1/e) = −1
+        tau = np.where(finite, 0.0, np.inf)
+        return like_input(tau, save_minutes, mtbf_minutes)
     msafe = np.where(finite, m, 1.0)
     # W₀(−e^{−(1+q)}), q = δ/M, real and exact up to the branch point q = 0 (δ = 0: W₀ = −1)
     w = as_float_array(lambertw0_exp(d / msafe))
