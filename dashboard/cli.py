@@ -297,7 +297,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     ranges = ", ".join(
         f"{100 * lo:.4f}%-{100 * hi:.4f}%" for lo, hi in o.spare_payoff_rates_per_day
     )
-    print(f"  one spare pays off at node failure rates of {ranges or 'none up to 100%'} per day")
+    who = "one spare pays" if o.spare_payoff_spares == 1 else f"{o.spare_payoff_spares} spares pay"
+    print(f"  {who} off at node failure rates of {ranges or 'none up to 100%'} per day")
     print(
         f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
         f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"

@@ -216,16 +216,11 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         spot = ZERO
     z = number(x, "reliability.sdc_fraction")
     p_ip = number(x, "resilience.in_process_fraction")
-    # nodes go to repair after every failure but those recovered in process; reclaimed Spot
-    # nodes draw on the spare pool too
-    lam_repair = total(term(lam, 1.0 - (1.0 - z) * p_ip), spot)
     spares = number(x, "cluster.spare_nodes")
     if is_zero(spares):  # no spare to find: P = 1 whatever λ, one number
         p_none = as_float_array(1.0)
     else:
-        p_none = as_float_array(
-            rel.probability_no_spare(lam_repair, number(x, "reliability.repair_hours"), spares)
-        )
+        p_none = _probability_no_spare(x, node, lam, spot, z, p_ip, spares)
     t_replace = number(x, "recovery.replacement_minutes")
     t_swap = number(x, "recovery.hot_spare_swap_minutes")
     repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
@@ -279,6 +274,35 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         spot_interruptions_per_day=spot,
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
     )
+
+
+def _probability_no_spare(x, node, lam, spot, z, p_ip, spares) -> np.ndarray:
+    """Probability that a failure finds too few hot spares free, over the failures that
+    need one (:func:`models.reliability.probability_no_spare`, M/G/∞ repair pool).
+
+    Every failure but those recovered in process sends its nodes to repair, and reclaimed
+    Spot nodes go too.  A multi-node failure (a share ``checkpoint.correlated_fraction`` of
+    node failures) sends g = ``checkpoint.correlated_nodes`` nodes (at most the cluster)
+    and needs g free spares: the pool is fed g − 1 more nodes per such failure, and it
+    finds too few when more than s − g are in repair, P(Poisson(μ) ≥ s − g + 1), against
+    P(Poisson(μ) ≥ s) for a single-node one (μ = nodes sent to repair per day × repair
+    time).  The number in repair is taken as Poisson with the right mean; batches make it
+    somewhat more variable than that.
+    """
+    k = 1.0 - (1.0 - z) * p_ip  # share of failures whose nodes go to repair
+    events = total(term(lam, k), spot)  # failures (and reclaims) that need spares, per day
+    c = number(x, "checkpoint.correlated_fraction")
+    g = np.minimum(number(x, "checkpoint.correlated_nodes"), number(x, "cluster.nodes"))
+    multi = term(node, k, c)  # multi-node failures per day
+    repair_h = number(x, "reliability.repair_hours")
+    if is_zero(multi):
+        return as_float_array(rel.probability_no_spare(events, repair_h, spares))
+    sent = events + multi * (g - 1.0)  # nodes sent to repair per day
+    single = as_float_array(rel.probability_no_spare(sent, repair_h, spares))
+    several = as_float_array(rel.probability_no_spare(sent, repair_h, spares - g + 1.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(events > 0, multi / np.where(events > 0, events, 1.0), 0.0)
+    return single + share * (several - single)
 
 
 def _replica_share(x: Mapping[str, Any]) -> np.ndarray:

@@ -139,8 +139,8 @@ def spare_savings_usd_per_day(inputs: Mapping[str, Any], max_spares: int = 64) -
     --------
     >>> from models import load_preset, resolve_inputs
     >>> s = spare_savings_usd_per_day(resolve_inputs(load_preset("aws-16k-h100")), 3)
-    >>> [round(float(v)) for v in s]
-    [0, -1716, -1501, 1295]
+    >>> [round(float(v)) for v in s]  # a multi-node failure needs 8: a few spares do not pay
+    [0, -2304, -4307, -5534]
     """
     counts = np.arange(int(max_spares) + 1, dtype=float)
     lost = _lost({**inputs, "cluster.spare_nodes": counts})
@@ -197,9 +197,9 @@ def spare_payoff_rates_per_day(
     Examples
     --------
     >>> from goodput_lab.models import load_preset, resolve_inputs
-    >>> rng = spare_payoff_rates_per_day(resolve_inputs(load_preset("aws-16k-h100")), 1)
+    >>> rng = spare_payoff_rates_per_day(resolve_inputs(load_preset("aws-16k-h100")), 10)
     >>> [(round(lo * 100, 4), round(hi * 100, 4)) for lo, hi in rng]  # % of nodes per day
-    [(0.0176, 0.1049)]
+    [(0.143, 0.3034)]
     """
     s = float(spares)
 
@@ -244,6 +244,8 @@ class Optimization:
     interval: IntervalRecommendation
     spares: SpareRecommendation
     spare_payoff_rates_per_day: list[tuple[float, float]]
+    #: the spare count those rates are for: the recommended one, at least 1
+    spare_payoff_spares: int
     recommended: Scenario
     comparison: Comparison
     instances: InstanceRanking
@@ -261,6 +263,7 @@ class Optimization:
             "spares_savings_usd_per_day": sp.savings_usd_per_day,
             "break_even_spares": sp.break_even_spares,
             "spare_payoff_rates_per_day": [list(r) for r in self.spare_payoff_rates_per_day],
+            "spare_payoff_spares": self.spare_payoff_spares,
             "goodput": self.comparison.candidate["goodput"],
             "current_goodput": self.comparison.baseline["goodput"],
             "savings_usd_per_day": self.comparison.savings_usd_per_day,
@@ -297,6 +300,7 @@ def optimize(
     interval = recommend_checkpoint_interval(inputs)
     tuned = _fixed_interval(inputs, interval.interval_minutes)
     spares = recommend_spares(tuned, max_spares=max_spares)
+    payoff_spares = max(1, spares.spares)
     recommended = scenario.replace(
         {
             "checkpoint.interval_minutes": interval.interval_minutes,
@@ -308,7 +312,8 @@ def optimize(
         scenario=scenario,
         interval=interval,
         spares=spares,
-        spare_payoff_rates_per_day=spare_payoff_rates_per_day(inputs, 1),
+        spare_payoff_rates_per_day=spare_payoff_rates_per_day(inputs, payoff_spares),
+        spare_payoff_spares=payoff_spares,
         recommended=recommended,
         comparison=compare(scenario, recommended, catalog),
         instances=rank_instances(scenario, catalog, deadline_days=deadline_days),

@@ -245,8 +245,10 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "No hot spare free",
         "fraction",
         "percent",
-        "Probability that a failure finds every hot spare still in repair.",
-        "P(Poisson(λ·S/24) ≥ s), M/G/∞ repair pool, PASTA",
+        "Probability that a failure finds too few hot spares free: none for a single-node "
+        "failure, fewer than g for one that takes out g nodes.",
+        "mix of P(Poisson(ν·S/24) ≥ s) and P(Poisson(ν·S/24) ≥ s − g + 1), ν nodes sent to "
+        "repair per day; M/G/∞ repair pool, PASTA",
         "kleinrock1975",
     ),
     _o(
@@ -2076,12 +2078,20 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "spare_payoff_rates_per_day",
-        "Rates where one spare pays",
+        "Rates where the spares pay",
         "per node-day",
         "text",
-        "Node failure rate ranges in which one hot spare saves more than it costs.",
-        "roots of lost(0; r) − lost(1; r) = 0",
+        "Node failure rate ranges in which the recommended number of hot spares (at least "
+        "one, spare_payoff_spares) saves more than it costs.",
+        "roots of lost(0; r) − lost(s; r) = 0",
         "kleinrock1975",
+    ),
+    _o(
+        "spare_payoff_spares",
+        "Spares the rates are for",
+        "nodes",
+        "count",
+        "The hot-spare count of spare_payoff_rates_per_day: the recommended one, at least 1.",
     ),
     _o(
         "current_goodput",

@@ -914,14 +914,15 @@ def ladder(
 #: Monte Carlo vs analytic, per rung: |mean − analytic| ≤ MC_SIGMAS standard errors +
 #: MC_BIAS.  The bias term covers what the analytic model leaves out on purpose: goodput
 #: over a finite window that starts at a fresh checkpoint, failures during one class's
-#: recovery restarting another's (the classes are multiplied, Daly per class), and a
-#: correlated failure drawing several hot spares at once (the M/G/∞ spare model counts one).
+#: recovery restarting another's (the classes are multiplied, Daly per class), and the
+#: number of nodes in repair (the spare model takes it as Poisson; multi-node failures make
+#: it more variable).
 MC_SIGMAS = 4.0
 MC_BIAS = 0.001
 MC_TOLERANCE_TEXT = (
     f"|simulated mean − analytic goodput| ≤ {MC_SIGMAS:g} standard errors + {MC_BIAS:g} "
-    "(model approximations: finite window, classes multiplied, several spares per "
-    "correlated failure)"
+    "(model approximations: finite window, classes multiplied, nodes in repair taken as "
+    "Poisson)"
 )
 
 

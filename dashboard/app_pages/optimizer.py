@@ -41,7 +41,8 @@ c1.metric(
 )
 c2.metric(
     **display.tile("spare_nodes", sp.spares),
-    delta=display.change("spare_nodes", sp.spares - sp.current_spares) + " vs now",
+    # no unit: "+10 nodes vs now" is cut at 1024 px; the tile's value says nodes
+    delta=display.change("spare_nodes", sp.spares - sp.current_spares, unit=False) + " vs now",
     delta_color="off",
 )
 c3.metric(**display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True))
@@ -53,19 +54,29 @@ c4.metric(
 rate = scenario["reliability.node_failure_rate_per_day"]
 rate_text = display.field_value("reliability.node_failure_rate_per_day", rate)
 ranges = o.spare_payoff_rates_per_day
+n = o.spare_payoff_spares  # the recommended count, at least one
+who, them = ("One hot spare", "itself") if n == 1 else (f"{n} hot spares", "themselves")
 if ranges:
     spans = " and ".join(f"{100 * lo:.4f}% to {100 * hi:.4f}%" for lo, hi in ranges)
-    inside = any(lo <= rate <= hi for lo, hi in ranges)
-    where = (
-        f"this scenario's {rate_text} is inside that range"
-        if inside
-        else f"this scenario's {rate_text} is outside it: with a "
-        f"{display.field_value('reliability.repair_hours', scenario['reliability.repair_hours'])} "
-        "repair time the first spare is usually still in repair when the next failure comes"
-    )
-    be = f"One hot spare pays for itself at node failure rates from {spans} per day; {where}."
+    if any(lo <= rate <= hi for lo, hi in ranges):
+        where = f"this scenario's {rate_text} is inside that range"
+    elif rate < ranges[0][0]:
+        where = (
+            f"this scenario's {rate_text} is below it: too few failures for what the spares cost"
+        )
+    else:
+        repair = display.field_value(
+            "reliability.repair_hours", scenario["reliability.repair_hours"]
+        )
+        where = (
+            f"this scenario's {rate_text} is outside it: with a {repair} repair time the "
+            "spares are usually still in repair when the next failure comes"
+        )
+    pays = "pays" if n == 1 else "pay"
+    be = f"{who} {pays} for {them} at node failure rates from {spans} per day; {where}."
 else:
-    be = "One hot spare never pays for itself at any failure rate up to 100% per node-day."
+    never = "never pays" if n == 1 else "never pay"
+    be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
 st.info(
     f"{be} At this rate, net savings against no spares stay ≥ 0 up to "
     f"**{sp.break_even_spares}** spares; the best count is **{sp.spares}**."

@@ -159,9 +159,11 @@ METHODS: tuple[tuple[str, str], ...] = (
     ),
     (
         "Hot-spare availability (Poisson spare model)",
-        "Nodes in repair form an M/G/∞ queue, Poisson with mean λ·S (Palm's theorem; "
-        "Kleinrock 1975). A failure finds no free spare with P = P(Poisson(λ·S) ≥ s); expected "
-        "replacement = P·replacement + (1 − P)·hot-spare swap.",
+        "Nodes in repair form an M/G/∞ queue, taken as Poisson with mean ν·S (Palm's "
+        "theorem; Kleinrock 1975), ν the nodes sent to repair per day: a multi-node failure "
+        "sends its g nodes and needs g free spares. A single-node failure finds none with "
+        "P(Poisson(ν·S) ≥ s), a multi-node one with P(Poisson(ν·S) ≥ s − g + 1); expected "
+        "replacement = P·replacement + (1 − P)·hot-spare swap, P their mix.",
     ),
     (
         "Recovery time per failure",

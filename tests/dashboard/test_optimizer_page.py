@@ -25,8 +25,11 @@ def test_recommendations_match_the_model(app, catalog):
     assert c.savings_usd_per_day > 0
     info = " ".join(i.value for i in app.info)
     assert f"up to **{sp.break_even_spares}**" in info
-    # the spare banner states the range of rates, and that 0.2%/day is outside it
-    assert "from 0.0176% to 0.1049% per day" in info and "outside it" in info
+    # the spare banner states the range of rates where the recommended count pays, and
+    # that the scenario's 0.2%/day is inside it
+    assert sp.spares == o.spare_payoff_spares == 10
+    assert "10 hot spares pay for themselves at node failure rates from 0.1430%" in info
+    assert "from 0.1430% to 0.3034% per day" in info and "inside that range" in info
 
 
 def test_slider_changes_the_recommendation(app, catalog):
