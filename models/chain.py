@@ -277,32 +277,20 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
 
 
 def _probability_no_spare(x, node, lam, spot, z, p_ip, spares) -> np.ndarray:
-    """Probability that a failure finds too few hot spares free, over the failures that
-    need one (:func:`models.reliability.probability_no_spare`, M/G/∞ repair pool).
-
-    Every failure but those recovered in process sends its nodes to repair, and reclaimed
-    Spot nodes go too.  A multi-node failure (a share ``checkpoint.correlated_fraction`` of
-    node failures) sends g = ``checkpoint.correlated_nodes`` nodes (at most the cluster)
-    and needs g free spares: the pool is fed g − 1 more nodes per such failure, and it
-    finds too few when more than s − g are in repair, P(Poisson(μ) ≥ s − g + 1), against
-    P(Poisson(μ) ≥ s) for a single-node one (μ = nodes sent to repair per day × repair
-    time).  The number in repair is taken as Poisson with the right mean; batches make it
-    somewhat more variable than that.
-    """
+    """The hot-spare pool of these failures (:func:`models.reliability.probability_short_of_spares`):
+    every failure but those recovered in process sends its nodes to repair, reclaimed Spot
+    nodes too, and a share ``checkpoint.correlated_fraction`` of node failures takes out
+    ``checkpoint.correlated_nodes`` nodes (at most the cluster)."""
     k = 1.0 - (1.0 - z) * p_ip  # share of failures whose nodes go to repair
-    events = total(term(lam, k), spot)  # failures (and reclaims) that need spares, per day
-    c = number(x, "checkpoint.correlated_fraction")
-    g = np.minimum(number(x, "checkpoint.correlated_nodes"), number(x, "cluster.nodes"))
-    multi = term(node, k, c)  # multi-node failures per day
-    repair_h = number(x, "reliability.repair_hours")
-    if is_zero(multi):
-        return as_float_array(rel.probability_no_spare(events, repair_h, spares))
-    sent = events + multi * (g - 1.0)  # nodes sent to repair per day
-    single = as_float_array(rel.probability_no_spare(sent, repair_h, spares))
-    several = as_float_array(rel.probability_no_spare(sent, repair_h, spares - g + 1.0))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        share = np.where(events > 0, multi / np.where(events > 0, events, 1.0), 0.0)
-    return single + share * (several - single)
+    return as_float_array(
+        rel.probability_short_of_spares(
+            total(term(lam, k), spot),
+            term(node, k, number(x, "checkpoint.correlated_fraction")),
+            np.minimum(number(x, "checkpoint.correlated_nodes"), number(x, "cluster.nodes")),
+            number(x, "reliability.repair_hours"),
+            spares,
+        )
+    )
 
 
 def _replica_share(x: Mapping[str, Any]) -> np.ndarray:
@@ -924,12 +912,9 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         "corrupt_checkpoint": term(lam1, corrupt),
         "sdc_rollback": term(lam_s, sdc_rollback),
     }
-    w1_extra = total(
-        term(lam_p, r_peer),
-        term(lam_s, r_sdc + delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO)
-        if not is_zero(lam_s)
-        else ZERO,
-    )
+    # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
+    sdc_waste = ZERO if is_zero(lam_s) else r_sdc + delay + t_clean / 2.0 + stale_clean
+    w1_extra = total(term(lam_p, r_peer), term(lam_s, sdc_waste))
     w1_extra = w1_extra / MINUTES_PER_DAY if not is_zero(w1_extra) else ZERO
     total_fo = total(*comp.values())
     exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY

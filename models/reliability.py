@@ -81,6 +81,62 @@ def probability_no_spare(failures_per_day, repair_hours, spare_nodes):
     return like_input(p, failures_per_day, repair_hours, spare_nodes)
 
 
+def probability_short_of_spares(
+    failures_per_day, multi_node_failures_per_day, nodes_per_multi_node, repair_hours, spare_nodes
+):
+    """Probability that a failure finds too few hot spares free, when some failures take
+    out several nodes at once [probability].
+
+    A multi-node failure sends its g nodes to repair and needs g free spares.  The pool is
+    fed ν = λ + m·(g − 1) nodes per day (λ failures that send nodes to repair, m of them
+    multi-node); the number in repair is taken as Poisson with mean μ = ν·S/24 (M/G/∞ with
+    the right mean: Kleinrock 1975; batches make it somewhat more variable), seen by every
+    failure (PASTA).  A single-node failure finds no free spare with P₁ = P(N ≥ s), a
+    multi-node one fewer than g with P_g = P(N ≥ s − g + 1), so
+    P = (1 − m/λ)·P₁ + (m/λ)·P_g.  With m = 0 it is :func:`probability_no_spare`.
+
+    Parameters
+    ----------
+    failures_per_day : λ, failures per day that send nodes to repair [1/day].
+    multi_node_failures_per_day : m ≤ λ, those of them that take out g nodes [1/day].
+    nodes_per_multi_node : g, nodes a multi-node failure takes out [nodes].
+    repair_hours : mean repair time of a failed node [h].
+    spare_nodes : hot spares owned by the job [nodes].
+
+    Returns
+    -------
+    P : probability that a failure finds too few spares free [fraction]; the share of
+        multi-node failures is 0 where λ = 0.
+
+    Examples
+    --------
+    >>> # 4 failures/day, 8.4% of them taking out 8 nodes, 24 h repairs, 8 spares:
+    >>> # mu = 4 x (1 + 0.084 x 7) = 6.352; 0.916 P(N >= 8) + 0.084 P(N >= 1)
+    >>> round(probability_short_of_spares(4.0, 0.336, 8, 24.0, 8), 4)
+    0.3639
+    """
+    lam = as_float_array(failures_per_day)
+    multi = as_float_array(multi_node_failures_per_day)
+    g = as_float_array(nodes_per_multi_node)
+    s = as_float_array(spare_nodes)
+    if multi.ndim == 0 and multi == 0:
+        return probability_no_spare(failures_per_day, repair_hours, spare_nodes)
+    sent = lam + multi * (g - 1.0)  # nodes sent to repair per day
+    single = as_float_array(probability_no_spare(sent, repair_hours, s))
+    several = as_float_array(probability_no_spare(sent, repair_hours, s - g + 1.0))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        share = np.where(lam > 0, multi / np.where(lam > 0, lam, 1.0), 0.0)
+    p = single + share * (several - single)
+    return like_input(
+        p,
+        failures_per_day,
+        multi_node_failures_per_day,
+        nodes_per_multi_node,
+        repair_hours,
+        spare_nodes,
+    )
+
+
 def expected_replacement_minutes(p_no_spare, replacement_minutes, hot_spare_swap_minutes):
     """Mean replacement time: spare swap when a spare is free, else the slower path [min].
 

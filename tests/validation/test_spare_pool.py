@@ -59,3 +59,23 @@ def test_analytic_pool_matches_the_simulated_one(spares):
             evaluate_arrays(_inputs(spares, **{"checkpoint.correlated_fraction": 0.0}))["goodput"]
         )
         assert one_each - mean > tol
+
+
+def test_short_of_spares_against_scipy():
+    """models.reliability.probability_short_of_spares over arrays, against the mixture of
+    scipy.stats.poisson tails; with no multi-node failures it is probability_no_spare."""
+    from goodput_lab.models import reliability as rel
+
+    lam = np.array([0.5, 4.0, 20.0, 4.0])
+    multi = np.array([0.1, 0.336, 2.0, 0.0])
+    g = np.array([4.0, 8.0, 16.0, 8.0])
+    s = np.array([2.0, 8.0, 40.0, 3.0])
+    mu = (lam + multi * (g - 1.0)) * 24.0 / 24.0
+    share = multi / lam
+    expected = (1 - share) * stats.poisson.sf(s - 1, mu) + share * stats.poisson.sf(s - g, mu)
+    got = rel.probability_short_of_spares(lam, multi, g, 24.0, s)
+    np.testing.assert_allclose(got, expected, rtol=1e-12)
+    assert rel.probability_short_of_spares(4.0, 0.0, 8, 24.0, 3) == rel.probability_no_spare(
+        4.0, 24.0, 3
+    )
+    assert rel.probability_short_of_spares(0.0, 0.0, 8, 24.0, 3) == 0.0  # no failures
