@@ -94,7 +94,16 @@ if lad.order == "recommended":
 unit = st.radio("Waterfall in", list(svc.UNITS), key="res:unit", horizontal=True)
 st.plotly_chart(ladder_waterfall(svc.rung_numbers(lad), unit), width="stretch")
 table = svc.rung_display(lad)
-tables.show(table)
+# the sources under the table rather than in a column of it: at 1024 px seven columns
+# overflow the page and the sources were cut off
+tables.show(table.drop("Source"))
+st.caption(
+    "Sources by rung: "
+    + "; ".join(
+        f"{r} — {src}" for r, src in zip(table["Rung"][1:], table["Source"][1:], strict=True)
+    )
+    + "."
+)
 
 st.subheader("Each rung's assumptions")
 for i, r in enumerate(lad.rungs[1:], start=1):

@@ -43,6 +43,14 @@ def test_recommended_ladder_figures_follow_the_model(recommended):
     labels = [e.label for e in at.expander]
     assert sum(label[0].isdigit() for label in labels) == len(recommended.rungs) - 1
     assert not any(NO_GOOD.search(c) for c in _cells(at))
+    # the rungs' sources under the table (a column of it overflowed 1024 px), by rung
+    from goodput_lab.dashboard.services.resilience import rung_display
+
+    shown = rung_display(recommended)
+    assert "Source" not in at.table[0].value.columns
+    sources = next(c.value for c in at.caption if c.value.startswith("Sources by rung: "))
+    for rung, source in zip(shown["Rung"][1:], shown["Source"][1:], strict=True):
+        assert f"{rung} — {source}" in sources
     # a closed rung draws no tables; opened, it shows its settings, assumptions and causes
     n_tables = len(at.table)
     first = recommended.rungs[1]
