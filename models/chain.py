@@ -103,12 +103,20 @@ class _Result:
     #: then spend no pass on it), reported like the others at the scenarios' shape
     shaped: ClassVar[tuple[str, ...]] = ()
 
+    def _more_figures(self) -> dict[str, Any]:
+        """Figures reported besides the fields (a breakdown held in a dict field), which may
+        hold one number for every scenario like :attr:`shaped`."""
+        return {}
+
     def metrics(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self._reported()}
-        if self.shaped:
+        more = self._more_figures()
+        if self.shaped or more:
             shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
             for name in self.shaped:
                 out[name] = _shaped(out[name], shape)
+            for name, value in more.items():
+                out[name] = _shaped(value, shape)
         return out
 
 
@@ -737,12 +745,8 @@ class GoodputResult(_Result):
         "checkpoint_fallback_minutes",
     )
 
-    def metrics(self) -> dict[str, Any]:
-        out = super().metrics()
-        shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
-        for name, minutes in self.loss_minutes_per_day.items():
-            out[f"loss_{name}_minutes_per_day"] = _shaped(minutes, shape)
-        return out
+    def _more_figures(self) -> dict[str, Any]:
+        return {f"loss_{k}_minutes_per_day": v for k, v in self.loss_minutes_per_day.items()}
 
 
 class _Shares:
@@ -1002,12 +1006,8 @@ class Cost(_Result):
     internal = ("loss_usd_per_day",)
     shaped = ("cost_to_train_spares_usd",)
 
-    def metrics(self) -> dict[str, Any]:
-        out = super().metrics()
-        shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
-        for name, usd in self.loss_usd_per_day.items():
-            out[f"loss_{name}_usd_per_day"] = _shaped(usd, shape)
-        return out
+    def _more_figures(self) -> dict[str, Any]:
+        return {f"loss_{k}_usd_per_day": v for k, v in self.loss_usd_per_day.items()}
 
 
 def _storage_input(x: Mapping[str, Any], key: str) -> np.ndarray:
