@@ -56,6 +56,8 @@ class Field:
         that is natural to sweep: shares, efficiencies, shapes; needs ``ui_min``/``ui_max``).
     none_label : for an optional field, what leaving it empty means (the dashboard's
         checkbox), e.g. "Use the catalog price".
+    source : where the default comes from: a citation (paper, page, table), ``"derived"``
+        (docs/references.md) or ``"user"``; every field added from now on names it.
     """
 
     key: str
@@ -77,6 +79,7 @@ class Field:
     max_length: int = 200
     widget: str = "number"
     none_label: str = ""
+    source: str = ""
 
     @property
     def section(self) -> str:

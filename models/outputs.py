@@ -50,6 +50,8 @@ class Output:
     reference : key of :data:`models.references.REFERENCES`, or ``"derived"`` for the
         project's own derivation (``docs/references.md``), or ``""`` for plain bookkeeping.
     decimals : decimals for ``number`` kinds.
+    computed_by : dotted name of the function that computes the figure
+        (``"models.compute.step_seconds"``); every output added from now on names it.
     """
 
     key: str
@@ -60,6 +62,7 @@ class Output:
     formula: str = ""
     reference: str = ""
     decimals: int = 2
+    computed_by: str = ""
 
     def help(self) -> str:
         """Tooltip text: meaning, formula and source."""
@@ -198,8 +201,10 @@ def format_savings(value: float, per: str = "day") -> str:
 
 
 # --------------------------------------------------------------------------- registry
-def _o(key, label, unit, kind, meaning, formula="", reference="", decimals=2) -> Output:
-    return Output(key, label, unit, kind, meaning, formula, reference, decimals)
+def _o(
+    key, label, unit, kind, meaning, formula="", reference="", decimals=2, computed_by=""
+) -> Output:
+    return Output(key, label, unit, kind, meaning, formula, reference, decimals, computed_by)
 
 
 FAILURE_OUTPUTS: tuple[Output, ...] = (
