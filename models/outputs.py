@@ -2832,7 +2832,37 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
 #: ``goodput sweep``: its JSON summary and the Monte Carlo columns of its Parquet rows (the
 #: same keys as ``goodput simulate --json``; the analytic columns are the figures above).
 SWEEP_OUTPUTS: tuple[Output, ...] = (
-    _o("engine", "Engine", "", "text", "What evaluated the sweep: 'dask' (dask.distributed)."),
+    _o(
+        "engine",
+        "Engine",
+        "",
+        "text",
+        "What evaluated the sweep: 'local' (this process), 'dask' (dask.distributed) or "
+        "'none' (the output already held the sweep).",
+    ),
+    _o(
+        "estimated_seconds",
+        "Estimated time",
+        "s",
+        "number",
+        "Predicted time of the points left to evaluate, before any work (CPU time on a "
+        "cluster, whose workers are not known in advance).",
+    ),
+    _o(
+        "parts_healed",
+        "Parts evaluated again",
+        "parts",
+        "count",
+        "Finished batches of an interrupted run that did not read back and were evaluated again.",
+    ),
+    _o(
+        "fingerprint",
+        "Fingerprint",
+        "",
+        "text",
+        "sha256 of what decides the rows (inputs, grid, trials, days, seed, version, catalog "
+        "and presets), also in the Parquet file's metadata.",
+    ),
     _o(
         "workers",
         "Workers",
