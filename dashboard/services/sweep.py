@@ -840,42 +840,18 @@ def run_sweep(
         resumed = sum(plan.rows(b) for b in done)
         todo = [b for b in range(batches) if b not in done]
         cpu_todo = cpu * len(todo) / batches if batches else 0.0
-        # on a cluster the workers are unknown until it is reached: the CPU time is the estimate
-        estimate = cpu_todo / n_local if n_local else cpu_todo
-        if todo:
-            where = (
-                "in this process"
-                if n_local == 1
-                else f"on {n_local} local workers"
-                if n_local
-                else "on the cluster's workers"
-            )
-            say(
-                f"sweep: {sum(plan.rows(b) for b in todo):,} points"
-                + (f" x {spec.trials:,} trials" if spec.trials else " (analytic)")
-                + f", about {_fmt_seconds(cpu_todo)} of CPU"
-                + (f", ~{_fmt_seconds(estimate)} {where}" if n_local else f" {where}")
-            )
-        if progress is not None:
-            progress(resumed, points)
         results: dict[int, dict[str, np.ndarray]] = {}
-        t_cluster = seconds = 0.0
+        t_cluster = seconds = estimate = 0.0
         n_workers = 0
         engine = "none"
-        if todo:
-            if plan.keep_parts:
-                _make_parts_dir(plan)
-            if not remote and n_local == 1:
-                engine, n_workers = "local", 1
-                seconds = _evaluate_here(plan, todo, results, resumed, progress)
-            else:
-                engine = "dask"
+        own = None
+        owned_client = client is None
+        try:
+            if todo and remote:  # reached and checked before the estimate and any work
                 t0 = time.perf_counter()
-                own = None
-                owned_client = client is None
                 if not owned_client:
                     check_workers(client, "client")
-                elif remote:
+                else:
                     client = connect(
                         scheduler,
                         scheduler_file=scheduler_file,
@@ -883,19 +859,44 @@ def run_sweep(
                         workers_timeout=workers_timeout,
                         security=security,
                     )
-                else:
-                    client, own = start_client(n_local)
                 t_cluster = time.perf_counter() - t0
-                try:
+                n_workers = worker_count(client)
+            elif todo:
+                n_workers = n_local
+            if todo:
+                estimate = cpu_todo / max(1, min(n_workers, len(todo)))
+                where = (
+                    "in this process"
+                    if not remote and n_local == 1
+                    else f"on {n_workers} worker{'s' if n_workers != 1 else ''}"
+                )
+                say(
+                    f"sweep: {sum(plan.rows(b) for b in todo):,} points"
+                    + (f" x {spec.trials:,} trials" if spec.trials else " (analytic)")
+                    + f", about {_fmt_seconds(cpu_todo)} of CPU, ~{_fmt_seconds(estimate)} {where}"
+                )
+            if progress is not None:
+                progress(resumed, points)
+            if todo and plan.keep_parts:
+                _make_parts_dir(plan)
+            if todo and not remote and n_local == 1:
+                engine = "local"
+                seconds = _evaluate_here(plan, todo, results, resumed, progress)
+            elif todo:
+                engine = "dask"
+                if client is None:
+                    t0 = time.perf_counter()
+                    client, own = start_client(n_local)
+                    t_cluster = time.perf_counter() - t0
                     n_workers = worker_count(client)
-                    seconds = _evaluate_dask(
-                        client, plan, todo, results, resumed, progress, stall_timeout
-                    )
-                finally:
-                    if owned_client:
-                        client.close()
-                    if own is not None:
-                        own.close()
+                seconds = _evaluate_dask(
+                    client, plan, todo, results, resumed, progress, stall_timeout
+                )
+        finally:
+            if owned_client and client is not None:
+                client.close()
+            if own is not None:
+                own.close()
         if not complete:
             _merge(plan, results, done)
     return SweepSummary(
