@@ -60,7 +60,7 @@ class _Bar:
                 self.stream.write("\n")
             self.stream.flush()
             return
-        if done >= total or now - self.last < self.every:
+        if done >= total or done == self.first[1] or now - self.last < self.every:
             return
         self.last = now
         t1, d1 = self.first

@@ -248,26 +248,29 @@ def check_output(output: str | Path) -> Path:
     out = Path(os.path.abspath(os.fspath(output)))
     if out.suffix != ".parquet":
         raise ValidationError("-o", f"{_short(output)} must end in .parquet")
-    if out.is_dir():
-        raise ValidationError("-o", f"{_short(output)} is a folder; give a file name")
-    if out.exists() and not out.is_file():
-        raise ValidationError("-o", f"{_short(output)} exists and is not a regular file")
     parent = out.parent
-    if not parent.is_dir():
-        what = "is not a folder" if parent.exists() else "does not exist"
-        raise ValidationError("-o", f"the folder {_short(parent)} {what}")
     try:
-        name_max = os.pathconf(parent, "PC_NAME_MAX")
-    except (OSError, ValueError):
-        name_max = 255
-    longest = len(out.name.encode()) + _SUFFIX_ROOM
-    if longest > name_max:
-        raise ValidationError(
-            "-o",
-            f"the name {_short(out.name)} is too long ({len(out.name.encode())} bytes; this "
-            f"folder allows {name_max}, and a sweep adds up to {_SUFFIX_ROOM} for its "
-            "temporary files)",
-        )
+        if not parent.is_dir():
+            what = "is not a folder" if parent.exists() else "does not exist"
+            raise ValidationError("-o", f"the folder {_short(parent)} {what}")
+        try:
+            name_max = os.pathconf(parent, "PC_NAME_MAX")
+        except (OSError, ValueError):
+            name_max = 255
+        longest = len(out.name.encode()) + _SUFFIX_ROOM
+        if longest > name_max:
+            raise ValidationError(
+                "-o",
+                f"the name {_short(out.name)} is too long ({len(out.name.encode())} bytes; "
+                f"this folder allows {name_max}, and a sweep adds up to {_SUFFIX_ROOM} for "
+                "its temporary files)",
+            )
+        if out.is_dir():
+            raise ValidationError("-o", f"{_short(output)} is a folder; give a file name")
+        if out.exists() and not out.is_file():
+            raise ValidationError("-o", f"{_short(output)} exists and is not a regular file")
+    except OSError as exc:
+        raise ValidationError("-o", f"cannot use {_short(output)}: {exc.strerror}") from None
     if not os.access(parent, os.W_OK | os.X_OK):
         raise ValidationError("-o", f"the folder {_short(parent)} is not writable")
     return out
@@ -549,7 +552,7 @@ async def _identity(address: str, timeout: float, security) -> dict:
 
     comm = await asyncio.wait_for(
         comm_connect(address, timeout=timeout, **security.get_connection_args("client")),
-        timeout,
+        timeout + 2.0,  # a refused or unreachable address: Dask's own error comes first
     )
     try:
         await asyncio.wait_for(comm.write({"op": "identity", "reply": True}), timeout)
@@ -999,7 +1002,12 @@ def _resume(plan: _Plan, say: Notify) -> tuple[set[int], int]:
         healed += 1
         say(f"sweep: {p.name} in {side.name} {why}; evaluating its {plan.rows(b):,} points again")
         with contextlib.suppress(OSError):
-            p.unlink()
+            if p.is_dir() and not p.is_symlink():
+                import shutil
+
+                shutil.rmtree(p)
+            else:
+                p.unlink()
     return done, healed
 
 

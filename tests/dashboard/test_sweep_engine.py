@@ -53,13 +53,18 @@ def test_sweep_on_a_cluster_by_address(cluster, tmp_path):
     ev = evaluate(s.replace({RATE: 0.0025, "cluster.nodes": 1000}))
     assert row["goodput"] == pytest.approx(ev["goodput"], rel=1e-12)
     assert row["lost_usd_per_day"] == pytest.approx(ev["lost_usd_per_day"], rel=1e-12)
-    # the same sweep again: a fresh run, not a resume (the sidecar was removed)
+    # the same sweep again: the output already holds it (its metadata's fingerprint)
     again = engine.run_sweep(spec, out, scheduler=cluster.scheduler_address)
-    assert again.points_resumed == 0 and pl.read_parquet(out).equals(df)
+    assert (again.engine, again.points_resumed) == ("none", 20)
+    assert pl.read_parquet(out).equals(df)
+    # another seed: evaluated afresh, and the output is replaced
+    other = engine.SweepSpec(spec.inputs, spec.axes, 0, 10.0, 4, s.name)
+    assert engine.run_sweep(other, out, scheduler=cluster.scheduler_address).points_resumed == 0
+    assert engine.output_description(out)["seed"] == 4
 
 
 def test_unreachable_scheduler_is_a_one_line_error(tmp_path, monkeypatch):
-    monkeypatch.setattr(engine, "CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr(engine, "CONNECT_TIMEOUT", 1.0)
     _, spec = _spec()
     out = tmp_path / "x.parquet"
     with pytest.raises(ValidationError) as exc:
