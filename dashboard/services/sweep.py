@@ -379,10 +379,21 @@ def _read_holder(fd: int) -> str:
         return "a process that has not yet said who it is"
 
 
+@functools.lru_cache(maxsize=1)
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def _unique_tmp(target: Path) -> tuple[int, str]:
     """A new temporary file next to ``target``: created exclusively (``O_EXCL``, so a link
-    planted at its name is never followed) under a random name."""
-    return tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".tmp")
+    planted at its name is never followed) under a random name, with the permissions a
+    plain ``open`` would give (mkstemp's are owner-only)."""
+    fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name + ".", suffix=".tmp")
+    with contextlib.suppress(OSError, AttributeError):
+        os.fchmod(fd, 0o666 & ~_umask())
+    return fd, tmp
 
 
 def _write_parquet(frame, path: Path, metadata: Mapping[str, str]) -> None:
@@ -843,7 +854,7 @@ def run_sweep(
         resumed = sum(plan.rows(b) for b in done)
         todo = [b for b in range(batches) if b not in done]
         cpu_todo = cpu * len(todo) / batches if batches else 0.0
-        results: dict[int, dict[str, np.ndarray]] = {}
+        results = _Rows(points)
         t_cluster = seconds = estimate = 0.0
         n_workers = 0
         engine = "none"
@@ -1050,8 +1061,26 @@ def _batch_args(plan: _Plan, b: int) -> tuple:
     )
 
 
-def _finished(plan: _Plan, b: int, result: dict, results: dict) -> None:
-    results[b] = result
+class _Rows:
+    """The sweep's rows, filled batch by batch into columns allocated once (at the first
+    batch): memory stays at the output's size plus one batch, as a single evaluation's."""
+
+    def __init__(self, points: int) -> None:
+        self.points = points
+        self.cols: dict[str, np.ndarray] | None = None
+
+    def put(self, lo: int, batch: Mapping[str, np.ndarray]) -> None:
+        if self.cols is None:
+            self.cols = {
+                k: np.empty(self.points, dtype=np.asarray(v).dtype) for k, v in batch.items()
+            }
+        for k, col in self.cols.items():
+            v = batch[k]
+            col[lo : lo + len(v)] = v
+
+
+def _finished(plan: _Plan, b: int, result: dict, results: _Rows) -> None:
+    results.put(plan.span(b)[0], result)
     if plan.keep_parts:
         import polars as pl
 
@@ -1150,31 +1179,24 @@ def _stuck(client, futures: Mapping, pending: set, stall: float) -> str:
     )
 
 
-def _merge(plan: _Plan, results: dict, done: set[int]) -> None:
+def _merge(plan: _Plan, results: _Rows, done: set[int]) -> None:
     """All batches into the output, in point order, with the sweep's description in the
     metadata; the parts folder is removed once the output is in place."""
     import polars as pl
 
-    chunks = []
-    for b in range(plan.batches):
-        if b in results:
-            chunks.append(results.pop(b))
-        else:
-            part = parts_dir(plan.out) / f"part-{b:06d}.parquet"
-            try:
-                chunks.append({k: s.to_numpy() for k, s in pl.read_parquet(part).to_dict().items()})
-            except BaseException as exc:
-                if isinstance(exc, KeyboardInterrupt | SystemExit):
-                    raise
-                raise SweepError(
-                    "-o", f"{_short(part)} stopped reading back during the merge; run again"
-                ) from None
-    if len(chunks) == 1:
-        cols = chunks[0]
-    else:
-        cols = {k: np.concatenate([c[k] for c in chunks]) for k in chunks[0]}
-    chunks.clear()
-    frame = pl.DataFrame(cols)
+    for b in sorted(done):
+        part = parts_dir(plan.out) / f"part-{b:06d}.parquet"
+        try:
+            batch = {k: s.to_numpy() for k, s in pl.read_parquet(part).to_dict().items()}
+        except BaseException as exc:
+            if isinstance(exc, KeyboardInterrupt | SystemExit):
+                raise
+            raise SweepError(
+                "-o", f"{_short(part)} stopped reading back during the merge; run again"
+            ) from None
+        results.put(plan.span(b)[0], batch)
+    cols, results.cols = results.cols, None
+    frame = pl.DataFrame(cols)  # float and integer columns: no copy
     del cols
     try:
         _write_parquet(frame, plan.out, plan.meta)
