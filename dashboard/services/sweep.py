@@ -598,6 +598,14 @@ def connect(
     t_work = WORKERS_TIMEOUT if workers_timeout is None else workers_timeout
     security = security or Security()
     shown = _short(address)
+    if address.startswith("tls://") and not security.get_connection_args("client").get(
+        "ssl_context"
+    ):
+        raise ValidationError(
+            flag,
+            f"{shown} needs TLS: set Dask's distributed.comm.tls.ca-file, .client.cert and "
+            ".client.key (docs/cluster.md) or pass security=",
+        )
     try:
         ident = _in_thread(asyncio.run, _identity(address, t_conn, security))
     except TimeoutError:

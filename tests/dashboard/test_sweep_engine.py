@@ -85,3 +85,88 @@ def test_submit_and_gather_points_for_the_dashboard(cluster):
     ref = evaluate_batch(spec.inputs, cols, np.arange(30), trials=50, days=5.0, seed=1)
     for k, v in ref.items():
         assert np.array_equal(got[k], v, equal_nan=True), k
+
+
+def test_a_stalled_sweep_stops_and_names_the_stuck_batches(cluster, tmp_path, monkeypatch):
+    """No batch finishes within --stall-timeout: one line naming the batches and where they
+    run, instead of waiting forever (a worker stuck on one batch here)."""
+    import time as _time
+
+    from distributed import Client
+
+    def stuck(*args, **kw):
+        _time.sleep(3.0)
+        return {}
+
+    monkeypatch.setattr(engine, "evaluate_batch", stuck)
+    _, spec = _spec()
+    with Client(cluster) as client:
+        with pytest.raises(engine.SweepError) as exc:
+            engine.run_sweep(spec, tmp_path / "s.parquet", client=client, stall_timeout=1.0)
+        msg = str(exc.value)
+        assert exc.value.field == "--stall-timeout"
+        assert "no batch finished in 1 s (1 worker connected)" in msg
+        assert "batch 0 (running on " in msg and "and 1 more" in msg
+        assert client.status != "closed"  # the caller's client is left open
+    assert not (tmp_path / "s.parquet").exists() and not (tmp_path / "s.parquet.lock").exists()
+
+
+def test_tls_through_dasks_own_configuration(tmp_path):
+    """A tls:// scheduler: refused in one line without certificates, reached with the
+    certificates in Dask's configuration (distributed.comm.tls.*), as docs/cluster.md says."""
+    import dask
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    pytest.importorskip("cryptography")
+    sec = Security.temporary()
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address=None,
+        security=sec,
+        protocol="tls",
+        silence_logs=logging.ERROR,
+    ) as tls_cluster:
+        _, spec = _spec()
+        address = tls_cluster.scheduler_address
+        assert address.startswith("tls://")
+        with pytest.raises(ValidationError) as exc:
+            engine.run_sweep(spec, tmp_path / "a.parquet", scheduler=address)
+        assert "needs TLS" in str(exc.value) and "distributed.comm.tls.ca-file" in str(exc.value)
+        cfg = {
+            "distributed.comm.tls.ca-file": sec.tls_ca_file,
+            "distributed.comm.tls.client.cert": sec.tls_client_cert,
+            "distributed.comm.tls.client.key": sec.tls_client_key,
+        }
+        with dask.config.set(cfg):
+            summary = engine.run_sweep(spec, tmp_path / "b.parquet", scheduler=address)
+    assert (summary.engine, summary.workers, summary.points) == ("dask", 1, 20)
+    assert pl.read_parquet(tmp_path / "b.parquet").height == 20
+
+
+def test_the_notebook_example_in_docs_runs(tmp_path, monkeypatch):
+    """docs/cluster.md's notebook example, run as written on a small in-process cluster (the
+    address it names is swapped for that cluster's)."""
+    import re
+    from pathlib import Path
+
+    from distributed import LocalCluster
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "cluster.md").read_text()
+    block = re.search(r"<!-- notebook:start -->\n```python\n(.*?)```", text, re.S).group(1)
+    with LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=False,
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as local:
+        code = block.replace('"tcp://scheduler.example.org:8786"', repr(local.scheduler_address))
+        assert code != block
+        monkeypatch.chdir(tmp_path)
+        ns: dict = {}
+        exec(compile(code, "docs/cluster.md", "exec"), ns)
+    assert ns["summary"].points == ns["df"].height == 64
+    assert ns["summary"].engine == "dask"
