@@ -167,6 +167,10 @@ def test_the_notebook_example_in_docs_runs(tmp_path, monkeypatch):
         assert code != block
         monkeypatch.chdir(tmp_path)
         ns: dict = {}
-        exec(compile(code, "docs/cluster.md", "exec"), ns)
+        try:
+            exec(compile(code, "docs/cluster.md", "exec"), ns)
+        finally:
+            if "client" in ns:
+                ns["client"].close()
     assert ns["summary"].points == ns["df"].height == 64
     assert ns["summary"].engine == "dask"
