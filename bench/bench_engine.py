@@ -210,6 +210,7 @@ def _timed_sweep(client, spec, out: Path, repeats: int = 1) -> tuple[float, obje
 
     best, summary = float("inf"), None
     for _ in range(repeats):
+        out.unlink(missing_ok=True)  # a finished output of the same sweep is kept as it is
         summary = run_sweep(spec, out, client=client)
         best = min(best, summary.seconds)
     return best, summary
