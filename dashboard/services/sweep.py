@@ -859,6 +859,15 @@ def run_sweep(
         done, healed = (set(range(batches)), 0) if complete else _resume(plan, say)
         if complete:
             say(f"sweep: {out.name} already holds this sweep's {points:,} points; nothing to do")
+        elif out.is_file():
+            old = output_description(out)
+            what = (
+                f"another sweep (seed {old.get('seed')}, {old.get('points')} points, "
+                f"version {str(old.get('version'))[:20]})"
+                if isinstance(old, dict)
+                else "another file"
+            )
+            say(f"sweep: {out.name} holds {what}; it is replaced when this sweep finishes")
         resumed = sum(plan.rows(b) for b in done)
         todo = [b for b in range(batches) if b not in done]
         cpu_todo = cpu * len(todo) / batches if batches else 0.0

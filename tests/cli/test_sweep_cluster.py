@@ -194,9 +194,21 @@ def test_an_address_that_is_not_a_scheduler_times_out_in_one_line(tmp_path, sile
     assert not out.exists()
 
 
-def test_a_missing_scheduler_file_is_one_line(tmp_path):
-    res = _run(
-        *SWEEP, "--scheduler-file", str(tmp_path / "nope.json"), "-o", str(tmp_path / "x.parquet")
-    )
-    assert res.returncode == 2 and res.stderr.count("\n") == 1
-    assert "--scheduler-file" in res.stderr and "cannot read" in res.stderr
+@pytest.mark.parametrize(
+    ("content", "words"),
+    [(None, "cannot read"), ("{not json", "is not a Dask scheduler file")],
+)
+def test_a_missing_or_bad_scheduler_file_is_one_line(tmp_path, content, words):
+    from goodput_lab.dashboard.services import sweep as engine
+    from goodput_lab.models import ValidationError, load_preset, resolve_inputs
+    from goodput_lab.models.sweep import parse_axis
+
+    f = tmp_path / "sched.json"
+    if content is not None:
+        f.write_text(content)
+    s = load_preset("aws-16k-h100")
+    spec = engine.SweepSpec(resolve_inputs(s), (parse_axis(f"{RATE}=0.001:0.004:4"),), 10)
+    with pytest.raises(ValidationError) as exc:
+        engine.run_sweep(spec, tmp_path / "x.parquet", scheduler_file=str(f))
+    assert exc.value.field == "--scheduler-file" and words in str(exc.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == (["sched.json"] if content else [])

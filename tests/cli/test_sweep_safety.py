@@ -202,48 +202,46 @@ def test_a_stale_lock_file_of_a_dead_process_does_not_block(tmp_path):
 def test_a_symlink_planted_at_the_next_temporary_name_is_never_followed(
     clean, tmp_path, monkeypatch
 ):
-    """mkstemp's next random names are made known and a link planted at each: the sweep
-    skips them (O_EXCL) and the files they point to are untouched."""
+    """Every temporary file is first offered names at which links are planted (mkstemp's
+    names made known): each is skipped (O_EXCL), the file the links point to is untouched,
+    and the sweep still writes the clean run's rows."""
     victim = tmp_path / "victim.txt"
     victim.write_text("precious")
     out = tmp_path / "out.parquet"
-    planted = []
-    names = iter([f"planted{i}" for i in range(200)])
-    real = tempfile._get_candidate_names()
-
-    class Names:
-        def __iter__(self):
-            return self
-
-        def __next__(self):
-            try:
-                return next(names)
-            except StopIteration:
-                return next(real)
-
-    def candidates():
-        return Names()
-
-    # plant a link at every name the sweep could be handed first, in both folders
     side = engine.parts_dir(out)
     side.mkdir()
-    for i in range(200):
-        for folder, prefix in ((tmp_path, out.name), (side, None)):
-            if prefix is None:
-                for b in range(8):
-                    link = folder / f"part-{b:06d}.parquet.planted{i}.tmp"
+    planted = [f"planted{i}" for i in range(3)]
+    offered = []
+
+    def plant() -> None:  # (again: a sweep clears leftovers of killed runs when it starts)
+        for t in targets:
+            for name in planted:
+                link = t.with_name(f"{t.name}.{name}.tmp")
+                if not link.is_symlink():
                     link.symlink_to(victim)
-                    planted.append(link)
-                link = folder / f"{engine.MANIFEST}.planted{i}.tmp"
-            else:
-                link = folder / f"{prefix}.planted{i}.tmp"
-            link.symlink_to(victim)
-            planted.append(link)
-    monkeypatch.setattr(tempfile, "_get_candidate_names", candidates)
+
+    def candidates():  # a fresh sequence for every temporary file, links planted first
+        plant()
+        real = tempfile._RandomNameSequence()
+
+        def names():
+            yield from planted
+            while True:
+                name = next(real)
+                offered.append(name)
+                yield name
+
+        return names()
+
+    targets = [tmp_path / out.name, side / engine.MANIFEST]
+    targets += [side / f"part-{b:06d}.parquet" for b in range(8)]
+    plant()
     # and at the fixed names older versions used
-    for legacy in (tmp_path / "out.parquet.tmp", side / "part-000000.parquet.tmp"):
-        legacy.symlink_to(victim)
+    (tmp_path / "out.parquet.tmp").symlink_to(victim)
+    (side / "part-000000.parquet.tmp").symlink_to(victim)
+    monkeypatch.setattr(tempfile, "_get_candidate_names", candidates)
     engine.run_sweep(_spec(), out, workers=1)
+    assert len(offered) == len(targets)  # every file went past the planted names
     assert victim.read_text() == "precious"
     assert pl.read_parquet(out).equals(pl.read_parquet(clean))
     assert not out.is_symlink()
