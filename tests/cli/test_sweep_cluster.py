@@ -59,6 +59,7 @@ def _worker(sched_file: Path, env: dict | None = None) -> subprocess.Popen:
             str(sched_file),
             "--nthreads",
             "1",
+            "--no-nanny",  # one process per worker: half the start-up of a nanny and a worker
             "--no-dashboard",
             "--host",
             "127.0.0.1",
