@@ -237,8 +237,8 @@ class SweepSummary:
 
 # --------------------------------------------------------------------------- the output
 def _short(path: Path | str) -> str:
-    s = str(path)
-    return repr(s if len(s) <= 80 else "..." + s[-77:])
+    s = str(path)  # the end of a long path (the name) matters most; errors cut at 80
+    return repr(s if len(s) <= 72 else "..." + s[-69:])
 
 
 def check_output(output: str | Path) -> Path:
