@@ -172,5 +172,5 @@ def test_the_notebook_example_in_docs_runs(tmp_path, monkeypatch):
         finally:
             if "client" in ns:
                 ns["client"].close()
-    assert ns["summary"].points == ns["df"].height == 64
+    assert ns["summary"].points == ns["df"].height == 16
     assert ns["summary"].engine == "dask"
