@@ -5,7 +5,7 @@
     goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
     goodput optimize SCENARIO [--deadline-days D] [--json]
     goodput outputs [--json]
-    goodput dashboard
+    goodput dashboard [--port P] [--host 127.0.0.1]
 
 A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
 

@@ -207,3 +207,28 @@ def test_the_console_turns_a_missing_optional_module_into_one_line(monkeypatch, 
     monkeypatch.setattr(cli, "main", other)
     with pytest.raises(ModuleNotFoundError):  # not an extra's: a broken install, shown as is
         _console.main(["outputs"])
+
+
+def test_the_dashboard_binds_loopback_unless_told(monkeypatch):
+    """``goodput dashboard`` starts Streamlit through goodput_lab._streamlit with
+    server.address 127.0.0.1; ``--host`` replaces it (once: no second address flag)."""
+    from goodput_lab.dashboard import cli
+
+    calls = []
+    monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
+    assert cli.main(["dashboard"]) == 0
+    assert cli.main(["dashboard", "--host", "0.0.0.0", "--port", "9000"]) == 0
+    default, wide = calls
+    assert default[1:4] == ["-m", "goodput_lab._streamlit", "run"]
+    assert [a for a in default if "server.address" in a] == ["--server.address=127.0.0.1"]
+    assert [a for a in wide if "server.address" in a] == ["--server.address=0.0.0.0"]
+    assert wide[wide.index("--server.port") + 1] == "9000"
+
+
+@pytest.mark.parametrize("host", ["", "   ", "127.0.0.1 --server.port=1"])
+def test_the_dashboard_host_must_be_one_address(host, capsys):
+    from goodput_lab.dashboard import cli
+
+    assert cli.main(["dashboard", "--host", host]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("goodput: --host: ") and err.count("\n") == 1
