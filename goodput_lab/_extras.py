@@ -35,9 +35,10 @@ def _installed(module: str) -> bool:
         return False
 
 
-def missing(extra: str) -> list[str]:
-    """The modules of ``extra`` that are not installed (without importing any of them)."""
-    return [m for m in EXTRAS[extra] if not _installed(m)]
+def missing(extra: str, modules: tuple[str, ...] | None = None) -> list[str]:
+    """The modules of ``extra`` (or just ``modules`` of it) that are not installed, found
+    without importing any of them."""
+    return [m for m in (modules or EXTRAS[extra]) if not _installed(m)]
 
 
 def missing_extra_message(extra: str, modules: list[str]) -> str:
@@ -47,7 +48,7 @@ def missing_extra_message(extra: str, modules: list[str]) -> str:
     return f"needs the [{extra}] extra ({names} {verb} not installed): {install_hint(extra)}"
 
 
-def require(extra: str, what: str) -> None:
+def require(extra: str, what: str, modules: tuple[str, ...] | None = None) -> None:
     """Raise the project's ValidationError (exit status 2 in the CLI) naming the extra to
     install when any module of ``extra`` is missing.
 
@@ -56,9 +57,11 @@ def require(extra: str, what: str) -> None:
     extra : str
         ``"dashboard"`` or ``"pdf"`` (keys of :data:`EXTRAS`).
     what : str
-        What needs it, as the user typed it: ``"dashboard"``, ``"-o report.pdf"``.
+        What needs it, as the user typed it: ``"dashboard"``, ``"-o"``.
+    modules : tuple of str, optional
+        The modules of the extra that are needed (default: all of them).
     """
-    gone = missing(extra)
+    gone = missing(extra, modules)
     if gone:
         from goodput_lab.models.errors import ValidationError
 

@@ -38,16 +38,22 @@ def _seed(text: str) -> int:
     return value
 
 
-#: The extra each format needs beyond the core (.toml needs none: the scenario's own text).
-FORMAT_EXTRA = {".html": "dashboard", ".csv": "dashboard", ".parquet": "dashboard", ".pdf": "pdf"}
+#: The extra each format needs beyond the core, and the modules of it that it uses (the
+#: report's charts are plotly's; .toml needs none: it is the scenario's own text).
+FORMAT_EXTRA = {
+    ".html": ("dashboard", ("plotly",)),
+    ".csv": ("dashboard", ("plotly",)),
+    ".parquet": ("dashboard", ("plotly",)),
+    ".pdf": ("pdf", ("playwright", "plotly")),
+}
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     from goodput_lab._extras import require
 
-    extra = FORMAT_EXTRA.get(Path(args.output).suffix.lower())
-    if extra:  # before any work: one line naming the extra to install
-        require(extra, "-o")
+    needs = FORMAT_EXTRA.get(Path(args.output).suffix.lower())
+    if needs:  # before any work: one line naming the extra to install
+        require(needs[0], "-o", needs[1])
     if Path(args.output).suffix.lower() == ".toml":
         return _scenario_toml(args)
     from goodput_lab.dashboard.reports import build_report, report_format, write_report

@@ -123,21 +123,21 @@ def test_no_command_loaded_an_optional_library(core_runs):
 
 
 @pytest.mark.parametrize(
-    ("command", "extra"),
+    ("command", "extra", "missing"),
     [
-        ("dashboard 8765", "dashboard"),
-        ("report report.pdf", "pdf"),
-        ("report report.html", "dashboard"),
-        ("report data.csv", "dashboard"),
+        ("dashboard 8765", "dashboard", "streamlit, plotly are"),
+        ("report report.pdf", "pdf", "playwright, plotly are"),
+        ("report report.html", "dashboard", "plotly is"),  # the report needs no streamlit
+        ("report data.csv", "dashboard", "plotly is"),
     ],
 )
-def test_a_command_that_needs_an_extra_names_it_in_one_line(core_runs, command, extra):
+def test_a_command_that_needs_an_extra_names_it_in_one_line(core_runs, command, extra, missing):
     runs = {" ".join([*r["argv"][:1], Path(r["argv"][-1]).name]): r for r in core_runs["runs"]}
     r = runs[command]
     assert r["status"] == 2
     lines = r["stderr"].splitlines()
     assert len(lines) == 1, r["stderr"]
-    assert f"needs the [{extra}] extra" in lines[0]
+    assert f"needs the [{extra}] extra ({missing} not installed)" in lines[0]
     assert lines[0].endswith(f"pip install 'goodput-lab[{extra}]'")
     assert "Traceback" not in r["stderr"]
 
