@@ -1,28 +1,34 @@
 """The project's set-up-and-go commands (needs only Python 3.11+).
 
-    python3 tasks.py dashboard     # create/reuse .venv, install, start the app on :8501
-    python3 tasks.py test          # create/reuse .venv, install, run ruff + the whole test suite
+    python3 tasks.py dashboard     # create/reuse .venv, install, serve the app on 127.0.0.1:8501
+    python3 tasks.py test          # create/reuse .venv, install, ruff, build check, all tests
     python3 tasks.py min-versions  # lowest allowed versions in .venv-min, then the core tests
 
 ``dashboard`` and ``test`` create a virtual environment in ``.venv`` on first use and
-reinstall the project when ``pyproject.toml`` or ``uv.lock`` changes, so they work on a
-fresh machine.  Where ``uv`` is installed they install the exact versions of ``uv.lock``
-(``uv sync --frozen``); without it, pip installs the project with the lock's versions as
-constraints.  ``min-versions`` (needs uv) installs the lowest versions that pyproject.toml
-allows for each direct dependency (``uv pip install --resolution lowest-direct``) into
-``.venv-min`` and runs the models, validation, command-line and an app smoke test there, which checks
-that the dependency floors are honest.
+reinstall the project with every extra (``[all]`` and ``[test]``) when ``pyproject.toml``,
+``uv.lock`` or ``requirements-lock.txt`` changes, so they work on a fresh machine.  Where
+``uv`` is installed they install the exact versions of ``uv.lock`` (``uv sync --frozen``);
+without it, pip installs the same versions from ``requirements-lock.txt`` (exported from
+``uv.lock`` with every file's hash, ``pip install --require-hashes``; a test keeps the two in
+step) and then the project itself.  ``dashboard`` runs ``goodput dashboard`` (extra arguments
+pass through, e.g. ``--port 8502``).  ``test`` also builds the sdist and the wheel and fails
+on any warning the build prints.  ``min-versions`` (needs uv) installs the lowest versions
+that pyproject.toml allows for each direct dependency (``uv pip install --resolution
+lowest-direct``) into ``.venv-min`` and runs the models, validation, command-line and an app
+smoke test there, which checks that the dependency floors are honest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import sys
-import tomllib
+import tempfile
 import venv
+import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -31,6 +37,9 @@ BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
 PY = BIN / "python"
 STAMP = VENV / ".goodput-installed"
 LOCK = ROOT / "uv.lock"
+#: uv.lock exported for pip, with hashes (kept in step by tests/test_lock_export.py):
+EXPORT = "uv export --frozen --extra all --extra test --no-emit-project -o requirements-lock.txt"
+REQUIREMENTS = ROOT / "requirements-lock.txt"
 MIN_VENV = ROOT / ".venv-min"
 MIN_TESTS = [
     "tests/models",
@@ -46,22 +55,10 @@ def _run(cmd: list[str], **kw) -> int:
     return subprocess.call([str(c) for c in cmd], cwd=ROOT, **kw)
 
 
-def _lock_constraints() -> list[str]:
-    """``name==version`` for every package pinned once in uv.lock (pip's fallback)."""
-    if not LOCK.exists():
-        return []
-    packages = tomllib.loads(LOCK.read_text(encoding="utf-8")).get("package", [])
-    seen: dict[str, list[str]] = {}
-    for p in packages:
-        if "registry" in p.get("source", {}):
-            seen.setdefault(p["name"], []).append(p["version"])
-    return [f"{name}=={v[0]}" for name, v in sorted(seen.items()) if len(v) == 1]
-
-
 def ensure_env() -> None:
-    """Create .venv and install the project with its test extras, once per pyproject or
-    lock change: the locked versions with uv where it is installed, else pip constrained
-    to the lock's versions."""
+    """Create .venv and install the project with every extra, once per pyproject or lock
+    change: the locked versions with uv where it is installed, else pip installs the same
+    versions, hash-checked, from requirements-lock.txt."""
     if sys.version_info < (3, 11):  # noqa: UP036 - this file runs on the system Python
         sys.exit(f"Python 3.11+ is required, this is {sys.version.split()[0]}")
     uv = shutil.which("uv")
@@ -69,34 +66,68 @@ def ensure_env() -> None:
         print(f"creating virtual environment in {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
     lock = LOCK.read_bytes() if LOCK.exists() else b""
-    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + lock).hexdigest()
+    pinned = REQUIREMENTS.read_bytes() if REQUIREMENTS.exists() else b""
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + lock + pinned).hexdigest()
     if STAMP.exists() and STAMP.read_text() == digest:
         return
     if uv and lock:
         env = {**os.environ, "UV_PROJECT_ENVIRONMENT": str(VENV)}
-        cmd = [uv, "sync", "--frozen", "--inexact", "--extra", "test", "--python", PY]
-        if _run(cmd, env=env) != 0:
+        cmd = [uv, "sync", "--frozen", "--inexact", "--extra", "all", "--extra", "test"]
+        if _run([*cmd, "--python", PY], env=env) != 0:
             sys.exit("installing the locked versions failed (see uv's message above)")
     else:
-        constraints = VENV / "constraints.txt"
-        constraints.write_text("\n".join(_lock_constraints()) + "\n")
         pip = [PY, "-m", "pip", "--disable-pip-version-check", "install", "-q"]
-        if _run([*pip, "-c", constraints, "-e", ".[test]"]) != 0:
+        if pinned:  # every dependency at its locked version, each file checked by its hash
+            if _run([*pip, "--require-hashes", "--no-deps", "-r", REQUIREMENTS]) != 0:
+                sys.exit("installing the locked versions failed (see pip's message above)")
+            install = [*pip, "--no-deps", "-e", "."]
+        else:  # no lock: whatever pyproject.toml allows
+            install = [*pip, "-e", ".[all,test]"]
+        if _run(install) != 0:
             sys.exit("installing the project failed (see pip's message above)")
     STAMP.write_text(digest)
 
 
 def dashboard(args: list[str]) -> int:
+    """``goodput dashboard`` from .venv: 127.0.0.1:8501 unless ``--host``/``--port`` say
+    otherwise, no outbound request."""
     ensure_env()
-    cmd = [PY, "-m", "streamlit", "run", ROOT / "dashboard" / "app.py"]
-    cmd += ["--server.port", "8501", "--server.headless", "true", *args]
-    return _run(cmd)
+    return _run([PY, "-m", "goodput_lab._console", "dashboard", *args])
+
+
+#: What a clean build prints none of (setuptools' deprecations, its "Package would be
+#: ignored" notices and distutils' "warning:" lines all match).
+BUILD_WARNING = re.compile(r"warning|deprecat", re.IGNORECASE)
+
+
+def build_check() -> int:
+    """Build the sdist and the wheel; fail on any warning in the output (the build's
+    "warnings as errors") and unless the wheel carries the LICENSE."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    with tempfile.TemporaryDirectory(prefix="goodput-build-") as out:
+        cmd = [PY, "-m", "build", "--outdir", out, "."]
+        print("+", " ".join(str(c) for c in cmd), flush=True)
+        res = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True)
+        output = res.stdout + res.stderr
+        warnings = [line for line in output.splitlines() if BUILD_WARNING.search(line)]
+        if res.returncode != 0 or warnings:
+            print(output[-4000:] if res.returncode else "\n".join(warnings), file=sys.stderr)
+            print("build check failed: the build must succeed and print no warning", flush=True)
+            return 1
+        wheels = list(Path(out).glob("*.whl"))
+        names = zipfile.ZipFile(wheels[0]).namelist() if len(wheels) == 1 else []
+        if not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
+            print("build check failed: the wheel carries no LICENSE", flush=True)
+            return 1
+        print(f"build check: {', '.join(sorted(p.name for p in Path(out).iterdir()))}, no warning")
+    return 0
 
 
 def test(args: list[str]) -> int:
     ensure_env()
     rc = _run([PY, "-m", "ruff", "check", "."])
     rc |= _run([PY, "-m", "ruff", "format", "--check", "."])
+    rc |= build_check()
     rc_tests = _run([PY, "-m", "pytest", "-n", "2", *args])
     return rc_tests or rc
 
@@ -109,7 +140,7 @@ def min_versions(args: list[str]) -> int:
     py = MIN_VENV / ("Scripts" if os.name == "nt" else "bin") / "python"
     if not py.exists() and _run([uv, "venv", "--python", sys.executable, MIN_VENV]) != 0:
         return 1
-    install = [uv, "pip", "install", "-p", py, "--resolution", "lowest-direct", "-e", ".[test]"]
+    install = [uv, "pip", "install", "-p", py, "--resolution", "lowest-direct", "-e", ".[all,test]"]
     if _run(install) != 0:
         return 1
     _run([uv, "pip", "list", "-p", py])  # the versions tested, for the log

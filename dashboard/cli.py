@@ -5,7 +5,7 @@
     goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
     goodput optimize SCENARIO [--deadline-days D] [--json]
     goodput outputs [--json]
-    goodput dashboard
+    goodput dashboard [--port P] [--host 127.0.0.1]
 
 A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
 
@@ -365,6 +365,7 @@ def cmd_outputs(args: argparse.Namespace) -> int:
 #: reads that file only from the working directory, and an installed ``goodput dashboard``
 #: runs wherever the user is (a test keeps the two equal).
 STREAMLIT_SETTINGS: dict[str, object] = {
+    "server.address": "127.0.0.1",
     "server.maxUploadSize": 10,
     "server.maxMessageSize": 50,
     "server.headless": True,
@@ -382,20 +383,28 @@ STREAMLIT_SETTINGS: dict[str, object] = {
 }
 
 
-def streamlit_flags() -> list[str]:
-    """:data:`STREAMLIT_SETTINGS` as ``streamlit run`` flags."""
+def streamlit_flags(overrides: dict[str, object] | None = None) -> list[str]:
+    """:data:`STREAMLIT_SETTINGS`, with ``overrides`` applied, as ``streamlit run`` flags."""
     return [
         f"--{k}={str(v).lower() if isinstance(v, bool) else v}"
-        for k, v in STREAMLIT_SETTINGS.items()
+        for k, v in {**STREAMLIT_SETTINGS, **(overrides or {})}.items()
     ]
 
 
 def cmd_dashboard(args: argparse.Namespace) -> int:
+    """Serve the app on ``--host`` (127.0.0.1 unless told otherwise) through
+    :mod:`goodput_lab._streamlit`, which makes no outbound request."""
+    from goodput_lab._extras import require
+
     if not 1 <= args.port <= 65535:
         raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
+    if not args.host.strip() or any(c.isspace() for c in args.host):
+        raise ValidationError("--host", f"{args.host!r} is not an address (e.g. 127.0.0.1)")
+    require("dashboard", "dashboard")
     app = Path(str(resources.files("goodput_lab.dashboard"))) / "app.py"
-    cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(args.port)]
-    return subprocess.call([*cmd, *streamlit_flags()])
+    cmd = [sys.executable, "-m", "goodput_lab._streamlit", "run", str(app)]
+    cmd += ["--server.port", str(args.port), *streamlit_flags({"server.address": args.host})]
+    return subprocess.call(cmd)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -476,8 +485,20 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.set_defaults(func=cmd_outputs)
 
-    d = sub.add_parser("dashboard", help="start the Streamlit dashboard")
+    d = sub.add_parser(
+        "dashboard",
+        help="start the Streamlit dashboard (needs the [dashboard] extra)",
+        description="Serve the dashboard on http://HOST:PORT. It listens on 127.0.0.1 only "
+        "unless --host says otherwise and makes no outbound request; to share it, put it "
+        "behind a reverse proxy with authentication (README, 'Run it').",
+    )
     d.add_argument("--port", type=int, default=8501)
+    d.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+        "interface, only behind a firewall or an authenticating proxy)",
+    )
     d.set_defaults(func=cmd_dashboard)
 
     for module_name in COMMAND_MODULES:

@@ -19,8 +19,10 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+import tomli_w
+
 from ._files import BOM, decode_utf8, read_capped
-from .errors import ValidationError
+from .errors import ValidationError, one_line
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
@@ -263,20 +265,26 @@ class Scenario:
         return out
 
     def to_toml(self) -> str:
-        """TOML text that :meth:`from_toml` reads back to an equal scenario."""
-        lines = [f"name = {_toml_value(self.name)}"]
+        """TOML text that :meth:`from_toml` reads back to an equal scenario.
+
+        Every key and value is written by tomli-w, which escapes what the TOML spec forbids
+        in a string (control characters such as U+007F, quotes, backslashes); text with
+        line breaks becomes a multi-line string.  The layout (one table per section, the
+        unit of each value and the derived fields as comments) is ours.
+        """
+        lines = [_toml_line("name", self.name)]
         if self.description:
-            lines.append(f"description = {_toml_value(self.description)}")
+            lines.append(_toml_line("description", self.description))
         for section, fields in SECTIONS.items():
             lines.append("")
             lines.append(f"[{section}]")
             for f in fields:
                 v = self.values[f.key]
                 if v is None:
-                    lines.append(f"# {f.name} = (derived: {f.help.split('.')[0]})")
+                    lines.append(f"# {f.name} = (derived: {one_line(f.help.split('.')[0])})")
                 else:
-                    unit = f"  # {f.unit}" if f.unit else ""
-                    lines.append(f"{f.name} = {_toml_value(v)}{unit}")
+                    unit = f"  # {one_line(f.unit)}" if f.unit else ""
+                    lines.append(f"{_toml_line(f.name, v)}{unit}")
         return "\n".join(lines) + "\n"
 
     def changed_fields(self) -> dict[str, Any]:
@@ -410,14 +418,12 @@ def _parse_literal(raw: str, key: str = "--set") -> Any:
         return text
 
 
-def _toml_value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    if isinstance(v, int):
-        return str(v)
-    if isinstance(v, float):
-        return repr(v)
-    return json.dumps(str(v), ensure_ascii=False)
+def _toml_line(key: str, value: Any) -> str:
+    """``key = value`` as tomli-w writes it.  Text with line breaks becomes a multi-line
+    string (a description stays readable) unless it holds a carriage return: tomli-w
+    writes CR LF inside a multi-line string as a bare line break, which reads back as LF."""
+    multiline = isinstance(value, str) and "\r" not in value
+    return tomli_w.dumps({key: value}, multiline_strings=multiline).rstrip("\n")
 
 
 def _unknown_field_message(key: str) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
 from goodput_lab.models import ValidationError
@@ -37,22 +38,30 @@ def _seed(text: str) -> int:
     return value
 
 
+#: The extra each format needs beyond the core, and the modules of it that it uses (the
+#: report's charts are plotly's; .toml needs none: it is the scenario's own text).
+FORMAT_EXTRA = {
+    ".html": ("dashboard", ("plotly",)),
+    ".csv": ("dashboard", ("plotly",)),
+    ".parquet": ("dashboard", ("plotly",)),
+    ".pdf": ("pdf", ("playwright", "plotly")),
+}
+
+
 def cmd_report(args: argparse.Namespace) -> int:
+    from goodput_lab._extras import require
+
+    needs = FORMAT_EXTRA.get(Path(args.output).suffix.lower())
+    if needs:  # before any work: one line naming the extra to install
+        require(needs[0], "-o", needs[1])
+    if Path(args.output).suffix.lower() == ".toml":
+        return _scenario_toml(args)
     from goodput_lab.dashboard.reports import build_report, report_format, write_report
 
-    report_format(args.output)  # fail on a bad extension before any work
-    if args.compare and args.output.lower().endswith(".toml"):
-        raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
+    fmt = report_format(args.output)  # fail on a bad extension before any work
     scenario = load_scenario(args.scenario, args.set)
     other = load_scenario(args.compare) if args.compare else None
     catalog = catalog_from_args(args)
-    if args.trials is not None and args.output.lower().endswith(".toml"):
-        raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
-    fmt = report_format(args.output)
-    if fmt == ".toml":  # the exact (validated) scenario; nothing to evaluate
-        path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
-        sys.stderr.write(f"goodput: wrote {path}\n")
-        return 0
     report = build_report(
         scenario,
         compare_to=other,
@@ -62,6 +71,18 @@ def cmd_report(args: argparse.Namespace) -> int:
         detail=fmt in (".html", ".pdf"),
     )
     path = write_report(report, args.output)
+    sys.stderr.write(f"goodput: wrote {path}\n")
+    return 0
+
+
+def _scenario_toml(args: argparse.Namespace) -> int:
+    """``-o FILE.toml``: the exact (validated) scenario; nothing to evaluate, no extra."""
+    if args.compare:
+        raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
+    scenario = load_scenario(args.scenario, args.set)
+    if args.trials is not None:
+        raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
+    path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
     sys.stderr.write(f"goodput: wrote {path}\n")
     return 0
 
