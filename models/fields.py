@@ -21,9 +21,11 @@ from .choices import (
     Mlp,
     OnOff,
     Placement,
+    Precision,
     PricingModel,
     Recompute,
     SaveMode,
+    SoftwareStack,
     StageDistribution,
     Strategy,
     Timings,
@@ -1137,6 +1139,67 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "so 6 + 12/d with its distributed optimizer). Also sets the data-parallel traffic.",
         choices=values(GradientPrecision),
         sensitivity=False,
+    ),
+    Field(
+        "workload.software_stack",
+        "choice",
+        "megatron-core",
+        label="Training software stack",
+        help="What the framework can overlap and which attention kernel it runs "
+        "(docs/step-time.md#software-stacks): 'megatron-core' (Megatron-Core 0.8 or later, "
+        "NeMo: fused attention, TP/DP/PP overlap as set), 'megatron-lm-2022' (Korthikanti et "
+        "al. 2022: materialised attention, no TP or DP overlap), 'megatron-lm-2021' "
+        "(Narayanan et al. 2021: the same), 'deepspeed-megatron' (the DeepSpeed pipeline "
+        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap).",
+        choices=values(SoftwareStack),
+        sensitivity=False,
+        source="Narayanan et al. SC'21 (arXiv:2104.04473) §5; Korthikanti et al. 2022 "
+        "(arXiv:2205.05198) §6; Smith et al. 2022 (arXiv:2201.11990) §2.3; NVIDIA "
+        "Megatron-LM README (Megatron-Core r0.8.0 benchmark configuration)",
+    ),
+    Field(
+        "workload.precision",
+        "choice",
+        "bf16",
+        label="GEMM precision",
+        help="'bf16', or 'fp8': the transformer layers' GEMMs at the catalog's dense FP8 "
+        "rate (Transformer Engine recipes); attention, the output layer, norms and the "
+        "optimizer stay in bf16/fp32, and the framework keeps an fp8 copy of the weights "
+        "(1 byte per parameter more) and casts each GEMM input.",
+        choices=values(Precision),
+        sensitivity=False,
+        source="Micikevicius et al. 2022, 'FP8 Formats for Deep Learning' (arXiv:2209.05433); "
+        "NVIDIA Transformer Engine documentation (FP8 primer)",
+    ),
+    Field(
+        "workload.tied_embeddings",
+        "choice",
+        "off",
+        label="Tied input/output embeddings",
+        help="'on': the input embedding and the output layer share one V×h matrix "
+        "(BLOOM, GPT-2), so the model has V·h parameters fewer (BLOOM: 176.2B, not 179.8B); "
+        "the output layer's FLOPs are unchanged.",
+        choices=values(OnOff),
+        sensitivity=False,
+        source="Press & Wolf 2017 (arXiv:1608.05859); BigScience, BLOOM (arXiv:2211.05100)",
+    ),
+    Field(
+        "workload.context_parallel",
+        "int",
+        1,
+        1,
+        1024,
+        "ranks",
+        "Context parallelism",
+        "Ranks c that split each sequence (ring attention): each holds s/c tokens, computes "
+        "its queries against every key and passes key/value blocks round the ring, "
+        "overlapped with its attention kernels. 1 = off. Llama 3's 131k-token phase used "
+        "16 (arXiv:2407.21783 Table 4).",
+        ui_min=1,
+        ui_max=32,
+        ui_step=1,
+        source="Liu et al. 2023, Ring Attention (arXiv:2310.01889); Grattafiori et al. 2024 "
+        "(arXiv:2407.21783) §3.3.2",
     ),
     Field(
         "workload.comm_overlap_fraction",
