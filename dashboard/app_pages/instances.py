@@ -140,6 +140,13 @@ if best is not None:
         f"{plain(best['price_as_of'])}). Failures and checkpoints cost "
         f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
+    if ranking.too_close_to_call:
+        verdict.warning(
+            plain(ranking.verdict())
+            + ". The modelled step carries an 80% interval from the leave-one-source-out "
+            "validation (docs/step-time.md); where two types' cost intervals overlap, the "
+            "model cannot tell which is cheaper."
+        )
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
     k = verdict.columns(2)
     k[0].metric(

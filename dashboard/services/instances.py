@@ -63,6 +63,7 @@ TABLE_COLUMNS = (
     "goodput",
     "node_failure_rate_per_day",
     "mfu",
+    ("cost_interval", "Cost, 80% interval"),
     ("note", "Note"),
 )
 
@@ -75,6 +76,16 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
         r = dict(r)
         if r["cheapest"]:
             r["instance"] = f"{r['instance']} ★"
+        lo, hi = r.get("cost_to_train_usd_low"), r.get("cost_to_train_usd_high")
+        ok = lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
+        r["cost_interval"] = (
+            f"{format_value('cost_to_train_usd', lo)} to {format_value('cost_to_train_usd', hi)}"
+            if ok and hi > lo
+            else "—"
+        )
+        if r.get("too_close_to_call"):
+            r["instance"] = f"{r['instance']} ≈"
+            r["note"] = "too close to call" + (f"; {r['note']}" if r["note"] else "")
         if not r["feasible"]:
             for k in ("nodes", "goodput", "time_to_train_days"):
                 r[k] = None
