@@ -344,6 +344,55 @@ MEGASCALE = {
 }
 
 
+# ------------------------------------------------------------------ NeMo FP8 recipes
+LLAMA3_SHAPES = {
+    "8B": {"layers": 32, "hidden_size": 4096, "attention_heads": 32, "ffn_hidden_size": 14336},
+    "70B": {"layers": 80, "hidden_size": 8192, "attention_heads": 64, "ffn_hidden_size": 28672},
+    "405B": {"layers": 126, "hidden_size": 16384, "attention_heads": 128, "ffn_hidden_size": 53248},
+}
+#: NVIDIA NeMo Megatron-Bridge performance summary (docs/performance-summary.md, "25.11
+#: NeMo Container", pre-training, FP8 with current scaling): system, model, GPUs, GBS, MBS,
+#: FSDP, TP, PP, CP, VP, tokens/s per GPU.  Dense Llama 3 rows on systems in our catalog
+#: (DGX-B200 as p6-b200.48xlarge: the same 8 B200 and 3,200 Gb/s per node; DGX-GB200 as
+#: p6e-gb200.36xlarge: 4-GPU trays in one NVL72 domain).
+NEMO_FP8 = (
+    ("dgx-h100", 8, "8B", 8, 128, 1, 1, 1, 1, 1, 1, 14451),
+    ("dgx-h100", 8, "70B", 64, 128, 1, 0, 4, 8, 1, 5, 1602),
+    ("dgx-h100", 8, "405B", 1024, 512, 1, 0, 8, 8, 2, 8, 292),
+    ("p6-b200.48xlarge", 8, "8B", 8, 128, 2, 0, 1, 1, 1, 1, 30624),
+    ("p6-b200.48xlarge", 8, "405B", 128, 64, 1, 0, 4, 8, 2, 8, 661),
+    ("p6e-gb200.36xlarge", 4, "8B", 8, 128, 2, 0, 1, 1, 1, 1, 31508),
+    ("p6e-gb200.36xlarge", 4, "70B", 64, 256, 2, 1, 1, 1, 1, 1, 4312),
+    ("p6e-gb200.36xlarge", 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 813),
+)
+
+
+def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
+    return {
+        "software_stack": "megatron-core",
+        "params_billion": None,
+        **LLAMA3_SHAPES[size],
+        "kv_heads": 8,
+        "mlp": "swiglu",
+        "vocab_size": 128256,
+        "sequence_length": 8192,
+        "precision": "fp8",
+        "tensor_parallel": tp,
+        "pipeline_parallel": pp,
+        "context_parallel": cp,
+        "pipeline_virtual_stages": vp,
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": mbs,
+        "recompute": "selective",
+        "sequence_parallel": "on" if tp > 1 else "off",
+        "flash_attention": "on",
+        "zero_stage": 3 if fsdp else 1,
+        "gradient_precision": "bf16",
+        "comm_overlap_fraction": 1.0,
+        "tp_comm_overlap_fraction": 1.0,
+    }
+
+
 def _cases() -> list[Case]:
     out: list[Case] = []
     for name, lay, h, a, t, p, batch, micro, v, full, seqsel in KORTHIKANTI:
@@ -491,6 +540,30 @@ def _cases() -> list[Case]:
             )
         )
 
+    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_FP8:
+        w = nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)
+
+        def tokens(outs, gbs=gbs, gpus=gpus):
+            return gbs * 8192 / (outs[0]["step_seconds"] * gpus)
+
+        out.append(
+            Case(
+                "nemo2025",
+                "NVIDIA NeMo Megatron-Bridge performance summary (25.11), FP8",
+                f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, gpus // per_node, w),),
+                tokens,
+                "rate",
+                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
+                + (", FSDP" if fsdp else ""),
+                "recomputation and overlap settings of the recipe not in the table "
+                "(selective and full overlap assumed; full recomputation as the alternative)",
+                open=({"recompute": "full"},),
+                tags=("fp8",),
+            )
+        )
     out.append(
         Case(
             "mlperf_v41",
