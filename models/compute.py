@@ -486,11 +486,11 @@ GEMM_TRAFFIC = 1.0
 #: communication, clocks under sustained load).  A systematic constant fitted by
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``) on all
 #: validation sources; the held-out errors are in docs/step-time.md.
-GEMM_EFFICIENCY = 0.93
+GEMM_EFFICIENCY = 0.99
 #: Fixed time per layer and pass (forward, each backward pass, each recomputed forward) of
 #: one micro-batch [s]: kernel launches, host-side scheduling and the synchronisation gaps
 #: between a layer's ~20-40 kernels.  Fitted with :data:`GEMM_EFFICIENCY` (same procedure).
-LAYER_PASS_OVERHEAD_S = 180e-6
+LAYER_PASS_OVERHEAD_S = 140e-6
 #: Share of the tensor-parallel collectives that overlapping (``tp_comm_overlap_fraction``
 #: = 1, Megatron-Core's --tp-comm-overlap) actually hides: the collectives share SMs and
 #: memory bandwidth with the GEMMs they overlap.  Fitted with :data:`GEMM_EFFICIENCY`.
@@ -498,7 +498,7 @@ TP_OVERLAP_EFFICIENCY = 1.0
 #: The 80% prediction interval of the modelled step as ratios to the point value: the
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
-STEP_INTERVAL_RATIO = (0.89, 1.18)
+STEP_INTERVAL_RATIO = (0.9, 1.2)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -594,6 +594,21 @@ def logits_memory_bytes(tokens, vocab_size, tensor_parallel):
     return like_input(out, tokens, vocab_size, tensor_parallel)
 
 
+def grad_accumulation_bytes(params_per_rank, gradient_bytes):
+    """HBM traffic of accumulating one micro-batch's weight gradients into the gradient
+    buffer [bytes]: read and write ``gradient_bytes`` per parameter of the rank
+    (Megatron-LM accumulates into fp32 ``main_grad`` buffers for bf16 training,
+    megatron/training/arguments.py; the weight-gradient GEMM adds into them).
+
+    Examples
+    --------
+    >>> grad_accumulation_bytes(1e9, 4) / 1e9  # 1B parameters, fp32 buffer
+    8.0
+    """
+    out = 2.0 * as_float_array(params_per_rank) * as_float_array(gradient_bytes)
+    return like_input(out, params_per_rank, gradient_bytes)
+
+
 def launch_overhead_seconds(layers, passes, overhead_s=None):
     """Fixed per-layer time of one micro-batch: layers × passes × :data:`LAYER_PASS_OVERHEAD_S`
     (kernel launches, host scheduling, gaps between kernels) [s].
@@ -643,6 +658,22 @@ def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_ra
     return like_input(out, dp_sync_s, overlap_fraction, hide_window_s, params_per_rank)
 
 
+def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
+    """One all-to-all of ``bytes_per_rank`` among ``ranks`` [s]: each rank keeps 1/r of its
+    data and sends the rest, (r−1)/r · bytes at its bandwidth, in r−1 steps of latency α
+    (NCCL-tests: all-to-all busbw = algbw · (r−1)/r).
+
+    Examples
+    --------
+    >>> all_to_all_seconds(8e9, 8, 100.0, 0.0)  # 7/8 of 8 GB at 100 GB/s
+    0.07
+    """
+    r = as_float_array(ranks)
+    out = (r - 1.0) / r * as_float_array(bytes_per_rank) / (as_float_array(bandwidth_GBps) * 1e9)
+    out = out + (r - 1.0) * as_float_array(alpha_s)
+    return like_input(out, bytes_per_rank, ranks, bandwidth_GBps, alpha_s)
+
+
 def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s):
     """Key/value blocks passed round a ring of ``cp`` context-parallel ranks, one layer and
     one pass [s]: (c−1) steps of the rank's K and V block (Liu et al. 2023, Ring Attention,
@@ -670,7 +701,11 @@ def _gemm_bytes(tokens, h, a, kv, ffn, gated, t, mm):
 def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The workload's shape with the derived figures filled in (module :mod:`transformer`).
 
-    Tied embeddings count the V·h matrix once."""
+    ``N`` total parameters (memory), ``N_flops`` the parameters a token multiplies (active
+    experts; the output layer even when tied), ``N_expert`` the routed experts' share of
+    ``N``; ``mm`` the matrix weights one token uses per layer on average, ``mm_held`` those
+    a rank holds per layer before expert parallelism; ``ffn_act`` the MLP width whose
+    activations a token stores (k + S experts of f_e in MoE layers)."""
     gated = v["gated"]
     h = v["workload.hidden_size"]
     a = v["workload.attention_heads"]
@@ -678,29 +713,70 @@ def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     ffn = v["workload.ffn_hidden_size"]
     ffn = np.where(np.isnan(ffn), as_float_array(tr.default_ffn(h, gated)), ffn)
     vocab = v["workload.vocab_size"]
-    tied_b = v["tied"] * vocab * h / 1e9  # the shared matrix counted once
+    e = v["workload.experts"]
+    moe = e > 0.5
+    k = np.minimum(v["workload.experts_per_token"], np.maximum(e, 1.0))
+    fe = v["workload.expert_ffn_hidden_size"]
+    fe = np.where(np.isnan(fe), ffn, fe)
+    sx = v["workload.shared_experts"]
+    phi = np.where(moe, v["workload.moe_layer_frequency"], 0.0)
+    moe_args = (e, k, fe, sx, v["workload.moe_layer_frequency"], v["tied"])
     n_given = v["workload.params_billion"]
     layers = v["workload.layers"]
-    layers = np.where(
-        np.isnan(layers),
-        as_float_array(tr.layers_from_params(n_given + tied_b, h, a, kv, ffn, vocab, gated)),
-        layers,
+    if np.isnan(layers).any():  # depth from a stated count (dense shape; MoE needs layers)
+        tied_b = v["tied"] * vocab * h / 1e9
+        layers = np.where(
+            np.isnan(layers),
+            as_float_array(tr.layers_from_params(n_given + tied_b, h, a, kv, ffn, vocab, gated)),
+            layers,
+        )
+    total, active, routed = (
+        as_float_array(z) for z in tr.moe_params(layers, h, a, kv, ffn, vocab, gated, *moe_args)
     )
-    params = np.where(
-        np.isnan(n_given),
-        as_float_array(tr.params_from_shape(layers, h, a, kv, ffn, vocab, gated)) - tied_b,
-        n_given,
-    )
+    given = ~np.isnan(n_given)
+    scale = np.where(given, n_given / np.where(total > 0, total, 1.0), 1.0)
+    params = np.where(given, n_given, total)
+    untied = v["tied"] * vocab * h / 1e9  # the output layer multiplies even when tied
+    k_m = np.where(gated > 0.5, 3.0, 2.0)
+    attn = 2.0 * h * h + 2.0 * h * h * kv / a
+    mlp_active = (1.0 - phi) * k_m * h * ffn + phi * (k + sx) * k_m * h * fe
+    mlp_held = (1.0 - phi) * k_m * h * ffn + phi * (e + sx) * k_m * h * fe
+    hd = v["workload.attention_head_dim"]
     return {
         "h": h,
+        "h_att": np.where(np.isnan(hd), h, a * hd),  # a·d: what the attention scores multiply
         "a": a,
         "kv": kv,
         "ffn": ffn,
         "V": vocab,
         "L": layers,
         "N": params,
-        "N_flops": params + tied_b,  # the untied count: the output layer still multiplies
+        "N_flops": active * scale + untied,
+        "N_expert": routed * scale,
+        "mm": attn + mlp_active,
+        "mm_held": attn + mlp_held,
+        "mm_expert_active": phi * k * k_m * h * fe,
+        "mm_routed_held": phi * e * k_m * h * fe,
+        "ffn_act": (1.0 - phi) * ffn + phi * (k + sx) * fe,
+        "moe": moe.astype(float) * np.ones_like(h),
+        "phi": phi,
+        "k": k,
     }
+
+
+def _flops_per_token(sh, s):
+    """Model FLOPs per token (:func:`models.transformer.model_flops_per_token`) of the
+    active parameters, the attention term with the heads' own dimension (a·d, not h)."""
+    out = as_float_array(tr.model_flops_per_token(sh["N_flops"], sh["L"], s, sh["h"], sh["V"]))
+    return out + 12.0 * sh["L"] * s * (sh["h_att"] - sh["h"])
+
+
+def _params_per_rank(sh, t, p, ep):
+    """Parameters one rank holds [count]: the non-expert ones split by TP × PP, the routed
+    experts also by EP."""
+    n = sh["N"] * 1e9
+    ex = sh["N_expert"] * 1e9
+    return (n - ex) / (t * p) + ex / (t * p * ep)
 
 
 def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
@@ -712,7 +788,7 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     vstages = v["vst"]
     gbytes = v["gradient_bytes"]
     z = v["workload.zero_stage"]
-    psi = sh["N"] * 1e9 / (t * p)  # parameters per model-parallel rank
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"])
     per_param = as_float_array(tr.model_state_bytes_per_param(z, gbytes, d * cp))
     per_param = per_param + v["fp8"] * np.where(z >= 3, 1.0 / (d * cp), 1.0)
     states = psi * per_param / 1e9
@@ -720,7 +796,7 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     def per_layer(bb, mode):
         return as_float_array(
             tr.activation_bytes_per_layer(
-                s / cp, bb, sh["h"], sh["a"], sh["kv"], sh["ffn"], v["gated"], t, sp, mode
+                s / cp, bb, sh["h"], sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, sp, mode
             )
         )
 
@@ -732,7 +808,7 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     # copies (QKV, projection, FC1 and FC2 inputs: 3h + k·f per token instead of 2 bytes)
     k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
     ln_out = np.where(sp > 0.5, 2.0 * sh["h"] / t, 2.0 * sh["h"])  # QKV and FC1 inputs
-    gemm_in = ln_out + (sh["h"] + k_in * sh["ffn"]) / t
+    gemm_in = ln_out + (sh["h"] + k_in * sh["ffn_act"]) / t
     fp8_saved = np.where(mode < tr.FULL, v["fp8"] * s / cp * b * gemm_in, 0.0)
     stored = (per_layer(b, mode) - fp8_saved) * sh["L"] / p * in_flight
     # full recomputation rebuilds one layer's activations at a time during the backward
@@ -761,7 +837,8 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     h, vocab, lay = sh["h"], sh["V"], sh["L"]
     tokens_mb = b * s / cp  # tokens of one micro-batch on one rank
     peak, mmf = v["instance.bf16_dense_tflops"], v["instance.max_matmul_fraction"]
-    gemm_frac = mmf * v["cal.gemm"]
+    # SMs a framework reserves for communication are not computing
+    gemm_frac = mmf * v["cal.gemm"] * (1.0 - v["workload.comm_sm_fraction"])
     fp8 = v["fp8"] > 0.5
     fp8_peak = v["instance.fp8_dense_tflops"]
     layer_peak = np.where(fp8, np.where(np.isnan(fp8_peak), peak, fp8_peak), peak)
@@ -772,9 +849,14 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
 
     # the busiest stage: L/p layers plus the output layer, or an even share of all of it
     # (balanced stages)
-    mm = as_float_array(tr.matmul_params_per_layer(h, sh["a"], sh["kv"], sh["ffn"], v["gated"]))
+    # matrix weights a token multiplies per layer (active experts, the busiest expert rank
+    # carrying moe_load_imbalance times its share) and those the rank reads
+    ep = v["workload.expert_parallel"]
+    imb = v["workload.moe_load_imbalance"]
+    mm = sh["mm"] + (imb - 1.0) * sh["mm_expert_active"]
+    mm_rank = sh["mm_held"] - sh["mm_routed_held"] * (1.0 - 1.0 / ep)
     layer_fwd = 2.0 * tokens_mb * mm / t
-    attn_fwd = 4.0 * tokens_mb * s * h / t  # this rank's queries against all s keys
+    attn_fwd = 4.0 * tokens_mb * s * sh["h_att"] / t  # this rank's queries, all s keys
     logits_fwd = 2.0 * tokens_mb * vocab * h / t
     bal = v["balanced"] > 0.5
     layers_here = np.where(bal, lay / p, lay / p)
@@ -797,17 +879,23 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     traffic_mode = np.where(fa, tr.SELECTIVE, tr.NONE)  # materialised scores are streamed
     act_traffic = 2.0 * as_float_array(
         tr.activation_bytes_per_layer(
-            s / cp, b, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, v["sp"], traffic_mode
+            s / cp, b, h, sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, v["sp"], traffic_mode
         )
     )
     passes = 3.0 + np.where(full, 1.0, 0.0)
     scores = 2.0 * 5.0 * sh["a"] * s * s / cp * b / t  # materialised scores, bytes per pass
     redo_bytes = np.where(~fa & (r >= tr.SELECTIVE) & ~full, scores, 0.0)
-    gemm = GEMM_TRAFFIC * _gemm_bytes(tokens_mb, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, mm)
+    gemm = GEMM_TRAFFIC * _gemm_bytes(
+        tokens_mb, h, sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, mm_rank
+    )
     k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
-    cast = np.where(fp8, FP8_CAST_BYTES * tokens_mb * (3.0 * h + k_in * sh["ffn"] / t), 0.0)
+    cast = np.where(fp8, FP8_CAST_BYTES * tokens_mb * (3.0 * h + k_in * sh["ffn_act"] / t), 0.0)
     traffic = layers_here * (act_traffic * passes + redo_bytes + (gemm + cast) * passes)
     traffic = traffic + head_share * as_float_array(logits_memory_bytes(tokens_mb, vocab, t))
+    # each micro-batch's weight gradients are accumulated into the gradient buffer (read
+    # and written in the gradient precision; Megatron's gradient-accumulation fusion)
+    psi = _params_per_rank(sh, t, p, ep)
+    traffic = traffic + as_float_array(grad_accumulation_bytes(psi, v["gradient_bytes"]))
     t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"], v["cal.hbm"]))
     t_launch = as_float_array(launch_overhead_seconds(layers_here, passes, v["cal.overhead"]))
 
@@ -833,12 +921,26 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
         ring = as_float_array(ring_attention_exchange_seconds(kv_bytes, cp, cp_bw, cp_alpha))
     ring = np.where(cp > 1, 3.0 * ring, 0.0)
     t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
+    # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
+    # backward, again when the forward is recomputed; inside the scale-up domain while
+    # EP × TP fits in it; the busiest rank sends moe_load_imbalance times its share
+    a2a_bytes = tokens_mb * sh["k"] * h * tr.ACT_BYTES / t * imb
+    ep_in = t * ep <= v["instance.scaleup_domain_accels"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one_a2a = as_float_array(
+            all_to_all_seconds(
+                a2a_bytes, ep, np.where(ep_in, su, net_share), np.where(ep_in, a_su, a_net)
+            )
+        )
+    n_a2a = 4.0 + np.where(full, 2.0, 0.0)
+    t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
+    t_a2a = t_a2a * (1.0 - v["workload.moe_comm_overlap_fraction"])
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
     sends = 2.0 * vst
     t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
 
-    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_pp
+    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
     pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
     bubble = pipe - m * t_mb
 
@@ -847,7 +949,6 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     # micro-batch, forward and backward), hierarchical inside the scale-up domain
     z = v["workload.zero_stage"]
     g = v["gradient_bytes"]
-    psi = sh["N"] * 1e9 / (t * p)
     dr = d * cp
     zero3 = (g + 2.0 * 2.0 * m) / 2.0
     ar_equiv = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], zero3) * psi
@@ -881,16 +982,14 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     opt_params = psi / np.where(z >= 1, dr, 1.0)
     t_opt = as_float_array(optimizer_seconds(opt_params, v["instance.hbm_TBps"]))
     step = pipe + dp_exposed + t_opt
-    model_flops = as_float_array(tr.model_flops_per_token(sh["N_flops"], lay, s, h, vocab)) * (
-        v["batch_sequences"] * s
-    )
+    model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
         "compute_s": m * (t_model + t_mem + t_launch) + t_opt,
         "recompute_s": m * t_recompute,
         "bubble_s": bubble,
         "dp_sync_s": dp_sync,
         "dp_exposed_s": dp_exposed,
-        "tp_s": m * (t_tp + t_cp),
+        "tp_s": m * (t_tp + t_cp + t_a2a),
         "pp_s": m * t_pp,
         "step_s": step,
         "model_flops_per_step": model_flops,
@@ -913,12 +1012,22 @@ _STEP_FIELDS = (
     "workload.hidden_size",
     "workload.attention_heads",
     "workload.kv_heads",
+    "workload.attention_head_dim",
     "workload.ffn_hidden_size",
     "workload.vocab_size",
     "workload.tensor_parallel",
     "workload.pipeline_parallel",
     "workload.pipeline_virtual_stages",
     "workload.context_parallel",
+    "workload.experts",
+    "workload.experts_per_token",
+    "workload.expert_ffn_hidden_size",
+    "workload.shared_experts",
+    "workload.expert_parallel",
+    "workload.moe_layer_frequency",
+    "workload.moe_load_imbalance",
+    "workload.moe_comm_overlap_fraction",
+    "workload.comm_sm_fraction",
     "workload.zero_stage",
     "workload.comm_overlap_fraction",
     "workload.tp_comm_overlap_fraction",
@@ -1092,7 +1201,7 @@ def step_model(
     mem = states + act
     fits_memory = mem <= usable
     # fewest nodes whose data-parallel sharding brings the states down far enough
-    psi = sh["N"] * 1e9 / (t * p) / 1e9
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
     z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
     rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + 12.0, 2.0 + g, 2.0], 0.0)
     shard = (2.0 + g + 12.0) - rep
@@ -1109,6 +1218,11 @@ def step_model(
     )
     shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
     shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
+    ep = v["workload.expert_parallel"]
+    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
+        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
+    )
+    shape_ok = shape_ok & moe_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -1119,11 +1233,7 @@ def step_model(
     net_share = as_float_array(
         net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
     )
-    fpt = as_float_array(
-        tr.model_flops_per_token(
-            sh["N_flops"], sh["L"], v["workload.sequence_length"], sh["h"], sh["V"]
-        )
-    )
+    fpt = as_float_array(_flops_per_token(sh, v["workload.sequence_length"]))
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
     if modelled:
@@ -1245,6 +1355,17 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     if n < t * p * cpn:
         what = "TP × PP" if cpn == 1 else "TP × PP × CP"
         return f"{what} = {t * p * cpn} needs more accelerators than the job has ({n:,.0f})"
+    ep = int(v["workload.expert_parallel"])
+    experts = int(v["workload.experts"])
+    if ep > 1 and experts == 0:
+        return f"expert parallelism {ep} needs experts: workload.experts is 0 (a dense model)"
+    if ep > max(experts, 1):
+        return f"expert parallelism {ep} exceeds the {experts} experts to split"
+    if ep > n / (t * p):
+        return (
+            f"expert parallelism {ep} exceeds the {n / (t * p):,.0f} data-parallel ranks "
+            "(experts are split inside them)"
+        )
     layers = float(sh["L"])
     if not layers >= p:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"

@@ -80,6 +80,9 @@ class Case:
     unpublished: str = ""  # which inputs the source does not publish, and what we enter
     open: tuple[Mapping[str, Any], ...] = ()  # alternative values of unpublished settings
     tags: tuple[str, ...] = field(default_factory=tuple)
+    #: other readings of the published figure when its definition is not published (e.g.
+    #: an MFU with or without the causal discount of attention): treated as open settings
+    alt_reads: tuple[Callable[[Sequence[Mapping[str, Any]]], Any], ...] = ()
 
     def variants(self, calibration: Mapping | None = None) -> list[Any]:
         """Our figure under the stated settings and under each open alternative (variants
@@ -90,9 +93,9 @@ class Case:
                 model_outputs(inst, nodes, {**wl, **alt}, calibration)
                 for inst, nodes, wl in self.runs
             ]
-            val = self.read(outs)
             fits = all(np.all(o["memory_fits"] > 0.5) for o in outs)
-            (out if fits else nofit).append(val)
+            for read in (self.read, *self.alt_reads):
+                (out if fits else nofit).append(read(outs))
         return out or nofit
 
     def span(self, calibration: Mapping | None = None) -> tuple[Any, Any, Any]:
@@ -258,7 +261,8 @@ def mcore(heads, hidden, layers, tp, pp, batch):
         "sequence_parallel": "on" if tp > 1 else "off",
         "flash_attention": "on",
         "zero_stage": 1,
-        "gradient_precision": "bf16",  # Megatron-Core reduces gradients in bf16 by default
+        # bf16 training accumulates and reduces gradients in fp32 (Megatron-LM arguments.py)
+        "gradient_precision": "fp32",
         "comm_overlap_fraction": 1.0,
         "tp_comm_overlap_fraction": 1.0,
     }
@@ -303,6 +307,14 @@ LLAMA3_405B = {
     "zero_stage": 2,
     "tp_comm_overlap_fraction": 0.0,
     "balanced_stages": "on",  # one layer fewer on the first and last stage (§3.3.2)
+}
+#: Table 4's long-context row: 131,072-token sequences, context parallelism 16, 16
+#: sequences per data-parallel rank (DP 8).
+LLAMA3_405B_131K = {
+    **LLAMA3_405B,
+    "sequence_length": 131072,
+    "context_parallel": 16,
+    "global_batch_sequences": 128,
 }
 LLAMA3_OPEN = (
     {"tp_comm_overlap_fraction": 1.0},
@@ -564,6 +576,33 @@ def _cases() -> list[Case]:
                 tags=("fp8",),
             )
         )
+
+    def causal_mfu(outs, s=131072):
+        # the same step under an MFU that counts causal attention as half (6·L·s·h)
+        o = outs[0]
+        fpt = o["model_flops_per_token"]
+        attn = 12.0 * 126 * s * 16384
+        return o["effective_mfu"] * (fpt - attn / 2.0) / fpt
+
+    out.append(
+        Case(
+            "llama3_2024",
+            "Grattafiori et al. 2024 (Llama 3), Table 4",
+            "405B, 131k tokens, on 16,384 H100 (context parallel 16)",
+            "BF16 MFU",
+            0.38,
+            (("dgx-h100", 2048, LLAMA3_405B_131K),),
+            _one("effective_mfu"),
+            "rate",
+            "TP 8 CP 16 PP 16 DP 8, 128 sequences of 131,072 tokens (16 per DP rank), "
+            "380 TFLOP/s per GPU",
+            "as the 8k rows; and whether Meta's MFU counts causal attention in full (PaLM's "
+            "12·L·s·h) or halved, which at 131k tokens moves the figure by 29%: both read",
+            open=LLAMA3_OPEN,
+            alt_reads=(causal_mfu,),
+            tags=("h100", "cp"),
+        )
+    )
     out.append(
         Case(
             "mlperf_v41",
