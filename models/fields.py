@@ -1371,6 +1371,24 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         source="DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.2",
     ),
     Field(
+        "workload.optimizer_moment_bytes",
+        "float",
+        8.0,
+        0.0,
+        16.0,
+        "bytes",
+        "Adam moment bytes per parameter",
+        "Bytes of Adam's two moments per parameter: 8 in fp32 (ZeRO's 12 bytes of "
+        "optimizer state = 4 of fp32 master weights + 8), 4 in bf16 (DeepSeek-V3, §3.3.2). "
+        "Sets the optimizer state's memory and the optimizer step's traffic.",
+        ui_min=0.0,
+        ui_max=8.0,
+        ui_step=1.0,
+        sensitivity=False,
+        source="Rajbhandari et al. SC'20 (arXiv:1910.02054) Fig. 1; DeepSeek-AI 2024 "
+        "(arXiv:2412.19437) §3.3.2",
+    ),
+    Field(
         "workload.comm_overlap_fraction",
         "float",
         0.8,

@@ -379,6 +379,76 @@ NEMO_FP8 = (
 )
 
 
+#: Mixture-of-experts shapes as our fields (docs/step-time.md#mixture-of-experts): GPT-OSS
+#: 120B (OpenAI 2025 model card: 36 layers, hidden 2,880, 64 query and 8 key/value heads
+#: of 64, 128 experts top-4, vocabulary 201,088, sliding-window attention of 128 tokens on
+#: every other layer) and DeepSeek-V3 (arXiv:2412.19437, as data/scenarios/deepseek-v3.toml).
+#: Attention parameters and score FLOPs are entered by equivalence: GPT-OSS's 26.5M
+#: attention parameters per layer as 38 key/value heads, its score FLOPs as a head
+#: dimension of 33 (64 on full-attention layers, ~2 on the 128-token windows).
+MOE_SHAPES = {
+    "GPT-OSS 120B": {
+        "layers": 36,
+        "hidden_size": 2880,
+        "attention_heads": 64,
+        "kv_heads": 38,
+        "attention_head_dim": 33.0,
+        "ffn_hidden_size": 2880,
+        "vocab_size": 201088,
+        "experts": 128,
+        "experts_per_token": 4,
+        "expert_ffn_hidden_size": 2880,
+    },
+    "DeepSeek-V3": {
+        "layers": 61,
+        "hidden_size": 7168,
+        "attention_heads": 128,
+        "kv_heads": 105,
+        "attention_head_dim": 160.0,
+        "ffn_hidden_size": 18432,
+        "vocab_size": 129280,
+        "experts": 256,
+        "experts_per_token": 8,
+        "expert_ffn_hidden_size": 2048,
+        "shared_experts": 1,
+        "moe_layer_frequency": 0.9508,
+    },
+}
+#: Same page: MoE rows (tokens force-balanced across experts, dropless): system, GPUs per
+#: node, model, GPUs, precision, GBS, MBS, sequence, PP, VP, EP, tokens/s per GPU.
+NEMO_MOE = (
+    ("dgx-h100", 8, "GPT-OSS 120B", 64, "bf16", 512, 4, 4096, 4, 1, 8, 5630),
+    ("p6-b200.48xlarge", 8, "GPT-OSS 120B", 64, "bf16", 512, 4, 4096, 1, 1, 8, 8213),
+    ("p6e-gb200.36xlarge", 4, "GPT-OSS 120B", 64, "bf16", 1280, 1, 8192, 1, 1, 64, 15876),
+    ("p6e-gb200.36xlarge", 4, "DeepSeek-V3", 256, "bf16", 4096, 1, 4096, 4, 4, 64, 3139),
+    ("p6e-gb200.36xlarge", 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 4096, 8, 4, 32, 4018),
+    ("p6-b200.48xlarge", 8, "DeepSeek-V3", 256, "fp8", 2048, 1, 4096, 16, 1, 8, 2139),
+)
+
+
+def nemo_moe(model, precision, gbs, mbs, seq, pp, vp, ep):
+    return {
+        "software_stack": "megatron-core",
+        "params_billion": None,
+        **MOE_SHAPES[model],
+        "mlp": "swiglu",
+        "sequence_length": seq,
+        "precision": precision,
+        "tensor_parallel": 1,
+        "pipeline_parallel": pp,
+        "pipeline_virtual_stages": vp,
+        "expert_parallel": ep,
+        "moe_load_imbalance": 1.0,  # force-balanced benchmarks
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": mbs,
+        "recompute": "selective",
+        "flash_attention": "on",
+        "zero_stage": 1,
+        "gradient_precision": "fp32",
+        "comm_overlap_fraction": 1.0,
+    }
+
+
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     return {
         "software_stack": "megatron-core",
@@ -574,6 +644,32 @@ def _cases() -> list[Case]:
                 "(selective and full overlap assumed; full recomputation as the alternative)",
                 open=({"recompute": "full"},),
                 tags=("fp8",),
+            )
+        )
+
+    for inst, per_node, model, gpus, prec, gbs, mbs, seq, pp, vp, ep, tps in NEMO_MOE:
+        w = nemo_moe(model, prec, gbs, mbs, seq, pp, vp, ep)
+
+        def moe_tokens(outs, gbs=gbs, gpus=gpus, seq=seq):
+            return gbs * seq / (outs[0]["step_seconds"] * gpus)
+
+        out.append(
+            Case(
+                "nemo2025",
+                "NVIDIA NeMo Megatron-Bridge performance summary (25.11), MoE",
+                f"{model} {prec.upper()} on {gpus:,} "
+                f"{inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, gpus // per_node, w),),
+                moe_tokens,
+                "rate",
+                f"PP {pp} VP {vp} EP {ep}, batch {gbs} of {seq:,} tokens, micro-batch {mbs}",
+                "recomputation and all-to-all overlap of the recipe not in the table "
+                "(selective and exposed assumed; full recomputation and full overlap as the "
+                "alternatives); attention entered by equivalence (MOE_SHAPES)",
+                open=({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0}),
+                tags=("moe",),
             )
         )
 
