@@ -141,8 +141,10 @@ if best is not None:
         f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
     if ranking.too_close_to_call:
+        text = plain(ranking.verdict())
         verdict.warning(
-            plain(ranking.verdict())
+            text[:1].upper()
+            + text[1:]
             + ". The modelled step carries an 80% interval from the leave-one-source-out "
             "validation (docs/step-time.md); where two types' cost intervals overlap, the "
             "model cannot tell which is cheaper."
@@ -190,6 +192,8 @@ if missing:
 
 st.subheader("Side by side")
 tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
+if ranking.too_close_to_call:
+    st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)
 
 ref = ranking.reference_instance

@@ -112,18 +112,21 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
                     "width": 6,
                 },
                 name="80% interval",
+                showlegend=False,  # named in the subtitle: a legend row would crowd 1024 px
                 hovertemplate="80% interval: $%{customdata[0]:,.0f} to "
                 "$%{customdata[1]:,.0f}<extra></extra>",
                 customdata=np.column_stack([lo, hi]),
             )
             total_max = float(np.nanmax(hi))
+            label_x = np.where(np.isfinite(hi), np.maximum(hi, total), total).tolist()
+            whiskers = True
         else:
-            total_max = max(total, default=1.0)
+            total_max, label_x, whiskers = max(total, default=1.0), total, False
     else:
-        total_max = max(total, default=1.0)
+        total_max, label_x, whiskers = max(total, default=1.0), total, False
     fig.add_scatter(
         y=y,
-        x=total,
+        x=label_x,
         mode="text",
         text=style.bar_text("cost_to_train_usd", total),
         textposition="middle right",
@@ -134,7 +137,7 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         fig,
         "Cost to train, by where the money goes",
         subtitle="Priced types only; ★ cheapest",
-        x_title="Cost to train ($)",
+        x_title="Cost to train ($)" + ("; whiskers: 80% interval" if whiskers else ""),
         height=max(320, 62 * ok.height + 160),
     )
     fig.layout.barmode = "stack"

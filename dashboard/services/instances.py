@@ -63,7 +63,6 @@ TABLE_COLUMNS = (
     "goodput",
     "node_failure_rate_per_day",
     "mfu",
-    ("cost_interval", "Cost, 80% interval"),
     ("note", "Note"),
 )
 
@@ -76,21 +75,20 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
         r = dict(r)
         if r["cheapest"]:
             r["instance"] = f"{r['instance']} ★"
-        lo, hi = r.get("cost_to_train_usd_low"), r.get("cost_to_train_usd_high")
-        ok = lo is not None and hi is not None and math.isfinite(lo) and math.isfinite(hi)
-        r["cost_interval"] = (
-            f"{format_value('cost_to_train_usd', lo)} to {format_value('cost_to_train_usd', hi)}"
-            if ok and hi > lo
-            else "—"
-        )
-        if r.get("too_close_to_call"):
+        if r.get("too_close_to_call"):  # explained by TOO_CLOSE_CAPTION under the table
             r["instance"] = f"{r['instance']} ≈"
-            r["note"] = "too close to call" + (f"; {r['note']}" if r["note"] else "")
         if not r["feasible"]:
             for k in ("nodes", "goodput", "time_to_train_days"):
                 r[k] = None
         out.append(r)
     return out
+
+
+#: The caption under the side-by-side table when a row is marked ≈.
+TOO_CLOSE_CAPTION = (
+    "≈ too close to call: its 80% cost interval (the whiskers of the cost chart) overlaps "
+    "the cheapest type's."
+)
 
 
 def not_charted(df: pl.DataFrame) -> list[tuple[str, str]]:
