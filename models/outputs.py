@@ -1966,6 +1966,27 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o("cheapest", "Cheapest", "", "bool", "The lowest cost to train among ranked types."),
     _o(
+        "too_close_to_call",
+        "Too close to call",
+        "",
+        "bool",
+        "This type's 80% cost-to-train interval overlaps the cheapest type's, so the model "
+        "cannot tell which is cheaper (in the ranking's JSON: the list of such types).",
+        "cost_to_train_usd_low ≤ cheapest's cost_to_train_usd_high",
+        "derived",
+        computed_by="models.instances.too_close_to_call",
+    ),
+    _o(
+        "verdict",
+        "Verdict",
+        "",
+        "text",
+        "The ranking's answer in words: the cheapest type, or too close to call.",
+        "",
+        "derived",
+        computed_by="models.instances.InstanceRanking.verdict",
+    ),
+    _o(
         "break_even_usd_per_hour",
         "Break-even price",
         "USD/h",
