@@ -84,7 +84,7 @@ def test_plan_costs_add_up(headline, plan_seed1):
     n = 2000
     assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
     assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
-    assert p.block_days == 98.0 == p.cheapest_block_days  # 92.8 days -> a 14-week block
+    assert p.block_days == 98.0 == p.cheapest_block_days  # 93.5 days -> a 14-week block
     assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
     assert p.expected_total_cost_usd == pytest.approx(
         p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd
@@ -144,7 +144,7 @@ def test_budget_side_by_side_hand_checked(headline):
         ev["cost_to_train_goodput_loss_usd"], rel=1e-9
     )
     assert od["total_usd_per_month"] == pytest.approx(ev["total_usd_per_day"] * 365.25 / 12)
-    # Capacity Block: the expected 92.8-day run needs a 98-day block, failure-free 82.9 days
+    # Capacity Block: the expected 93.5-day run needs a 98-day block, failure-free 83.5 days
     # would need 84: the failures cost the 14 extra days, not their hours
     per_day = 2000 * 24 * 39.33
     assert cb["block_days"] == 98.0
