@@ -216,7 +216,7 @@ def print_ranking(ranking) -> None:
             else "-"
         )
         nodes = f"{r.nodes:,.0f}" if r.feasible else "-"
-        mark = " *" if r.cheapest else ""
+        mark = " *" if r.cheapest else " ~" if r.too_close_to_call else ""
         print(
             f"{r.instance:<20}{r.accelerator[:13]:<14}{nodes:>7}{price:>10}{days:>8}"
             f"{_usd_or_dash(r.cost_to_train_usd):>15}"
@@ -224,6 +224,15 @@ def print_ranking(ranking) -> None:
         )
         if r.reason:
             print(f"{'':<20}  {r.reason}")
+        lo, hi = r.time_to_train_days_low, r.time_to_train_days_high
+        if r.feasible and math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+            cost = ""
+            if math.isfinite(r.cost_to_train_usd_low):
+                cost = (
+                    f", {_usd_or_dash(r.cost_to_train_usd_low)} to "
+                    f"{_usd_or_dash(r.cost_to_train_usd_high)}"
+                )
+            print(f"{'':<20}  80% interval: {lo:.1f} to {hi:.1f} days{cost}")
         if r.feasible and r.mfu_gap_exceeded:
             print(
                 f"{'':<20}  modelled exposed communication + bubble "
@@ -238,6 +247,8 @@ def print_ranking(ranking) -> None:
     best = ranking.cheapest
     if best:
         print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes")
+        if ranking.too_close_to_call:
+            print(f"~ {ranking.verdict()}")
     for rule in ranking.rules():
         print(f"  {rule}")
 

@@ -189,6 +189,7 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
     return {
         "instance.accelerators_per_node": inst.accelerators_per_node,
         "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
+        "instance.fp8_dense_tflops": num(inst.fp8_dense_tflops),
         "instance.accel_memory_GB": inst.accel_memory_GB,
         "instance.hbm_TBps": inst.hbm_TBps,
         "instance.scaleup_GBps": num(inst.scaleup_GBps),

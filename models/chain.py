@@ -562,6 +562,8 @@ class StepTime(_Result):
     recompute_seconds_per_step: np.ndarray
     bubble_seconds_per_step: np.ndarray
     step_seconds: np.ndarray
+    step_seconds_low: np.ndarray
+    step_seconds_high: np.ndarray
     scaling_efficiency: np.ndarray
     effective_mfu: np.ndarray
     compute_share_of_step: np.ndarray
@@ -989,8 +991,12 @@ class Cost(_Result):
     productive_usd_per_day: np.ndarray
     lost_usd_per_day: np.ndarray
     time_to_train_days: np.ndarray
+    time_to_train_days_low: np.ndarray
+    time_to_train_days_high: np.ndarray
     time_to_train_hours: np.ndarray
     cost_to_train_usd: np.ndarray
+    cost_to_train_usd_low: np.ndarray
+    cost_to_train_usd_high: np.ndarray
     usd_per_1e18_useful_flops: np.ndarray
     cost_to_train_compute_usd: np.ndarray
     cost_to_train_bubble_usd: np.ndarray
@@ -1109,6 +1115,9 @@ def cost_step(
     total_day = total(cluster, spare, storage)
     train_s = step.steps_to_train * step.step_seconds
     days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
+    # the step's 80% interval carried through (goodput as at the point value)
+    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
+    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
@@ -1147,8 +1156,12 @@ def cost_step(
         productive_usd_per_day=g * cluster,
         lost_usd_per_day=total((1.0 - g) * cluster, spare, storage),
         time_to_train_days=days,
+        time_to_train_days_low=days_lo,
+        time_to_train_days_high=days_hi,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
+        cost_to_train_usd_low=days_lo * (cluster + spare),
+        cost_to_train_usd_high=days_hi * (cluster + spare),
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,

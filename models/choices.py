@@ -99,6 +99,29 @@ class GradientPrecision(StrEnum):
         return 2.0 if self is GradientPrecision.BF16 else 4.0
 
 
+class SoftwareStack(StrEnum):
+    """The training framework generation (``workload.software_stack``): what it can overlap
+    and which attention kernel it runs (profiles in :data:`models.compute.STACKS`)."""
+
+    MEGATRON_CORE = "megatron-core"
+    MEGATRON_LM_2022 = "megatron-lm-2022"
+    MEGATRON_LM_2021 = "megatron-lm-2021"
+    DEEPSPEED_MEGATRON = "deepspeed-megatron"
+
+    @property
+    def code(self) -> float:
+        """0, 1, 2, 3 as :mod:`models.compute` takes it."""
+        return float(list(SoftwareStack).index(self))
+
+
+class Precision(StrEnum):
+    """GEMM precision (``workload.precision``): bf16, or fp8 for the transformer layers'
+    GEMMs (attention, the output layer and the optimizer stay in bf16/fp32)."""
+
+    BF16 = "bf16"
+    FP8 = "fp8"
+
+
 class FailureScaling(StrEnum):
     """How a node failure rate carries over to another instance type
     (``reliability.failure_scaling``): per node, per accelerator, or a mix."""
@@ -171,6 +194,9 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.flash_attention": OnOff,
     "workload.balanced_stages": OnOff,
     "workload.gradient_precision": GradientPrecision,
+    "workload.software_stack": SoftwareStack,
+    "workload.precision": Precision,
+    "workload.tied_embeddings": OnOff,
     "reliability.failure_scaling": FailureScaling,
     "pricing.model": PricingModel,
     "checkpoint.validation": Validation,

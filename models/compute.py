@@ -443,16 +443,17 @@ def compute_seconds(flops, peak_tflops, matmul_fraction):
     return like_input(out, flops, peak_tflops, matmul_fraction)
 
 
-def memory_bound_seconds(bytes_moved, hbm_TBps):
+def memory_bound_seconds(bytes_moved, hbm_TBps, efficiency=None):
     """Time of streaming kernels (norms, activations, dropout, residuals) [s]:
-    bytes / (HBM bandwidth · :data:`HBM_EFFICIENCY`).
+    bytes / (HBM bandwidth · efficiency), by default :data:`HBM_EFFICIENCY`.
 
     Examples
     --------
     >>> round(memory_bound_seconds(3.015e12, 3.35), 6)  # 3.015 TB at 90% of 3.35 TB/s
     1.0
     """
-    out = as_float_array(bytes_moved) / (as_float_array(hbm_TBps) * 1e12 * HBM_EFFICIENCY)
+    eff = HBM_EFFICIENCY if efficiency is None else as_float_array(efficiency)
+    out = as_float_array(bytes_moved) / (as_float_array(hbm_TBps) * 1e12 * eff)
     return like_input(out, bytes_moved, hbm_TBps)
 
 
@@ -479,6 +480,218 @@ def pipeline_seconds(micro_batch_seconds, micro_batches, pipeline_parallel, virt
 
 GEMM_TRAFFIC = 1.0
 
+# ----------------------------------------------------------------- calibrated constants
+#: Share of the measured max achievable matmul rate (MAMF) that the transformer's GEMMs
+#: sustain in a training run (shapes split by TP, kernels sharing SMs with overlapped
+#: communication, clocks under sustained load).  A systematic constant fitted by
+#: leave-one-source-out cross-validation (``tests/validation/step_loso.py``) on all
+#: validation sources; the held-out errors are in docs/step-time.md.
+GEMM_EFFICIENCY = 0.99
+#: Fixed time per layer and pass (forward, each backward pass, each recomputed forward) of
+#: one micro-batch [s]: kernel launches, host-side scheduling and the synchronisation gaps
+#: between a layer's ~20-40 kernels.  Fitted with :data:`GEMM_EFFICIENCY` (same procedure).
+LAYER_PASS_OVERHEAD_S = 140e-6
+#: Share of the tensor-parallel collectives that overlapping (``tp_comm_overlap_fraction``
+#: = 1, Megatron-Core's --tp-comm-overlap) actually hides: the collectives share SMs and
+#: memory bandwidth with the GEMMs they overlap.  Fitted with :data:`GEMM_EFFICIENCY`.
+TP_OVERLAP_EFFICIENCY = 1.0
+#: The 80% prediction interval of the modelled step as ratios to the point value: the
+#: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
+#: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
+STEP_INTERVAL_RATIO = (0.9, 1.2)
+#: The same for mixture-of-experts workloads, from the held-out MoE cases (never fitted):
+#: the model is optimistic on NVIDIA's MoE recipes, so the interval lies above the point.
+MOE_STEP_INTERVAL_RATIO = (1.12, 1.54)
+
+# ----------------------------------------------------------------- documented constants
+#: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
+#: a fraction of the accelerator's max achievable matmul rate: FlashAttention-2 on A100
+#: reaches about 50-60% of peak forward+backward at head dim 128 (Dao 2023,
+#: arXiv:2307.08691, §4.1, Fig. 5-6) against a GEMM MAMF of 87%; FlashAttention-3 on H100
+#: about 45-55% of peak against 80% (Shah et al. 2024, arXiv:2407.08608, §4.1): ~0.65.
+ATTENTION_KERNEL_FRACTION = 0.65
+#: A causal fused kernel skips the blocks above the diagonal: half the s² work.
+CAUSAL_SKIP = 0.5
+#: Fused attention FLOPs, forward + backward, over the forward's: forward QKᵀ and PV,
+#: backward dV, dP, dQ, dK (2×) and the recomputed QKᵀ (0.5×) (Dao 2023 §3.1).
+FLASH_PASSES = 3.5
+#: Bytes moved per logit element by the output layer's softmax cross-entropy (Megatron's
+#: vocab-parallel cross-entropy upcasts to fp32): bf16 logits written and read (4), fp32
+#: copy written and read for max/exp/sum (8), fp32 gradient written (4), cast to bf16 and
+#: read by the two backward GEMMs (4): 20 [derived from megatron/core/tensor_parallel/
+#: cross_entropy.py].
+LOGIT_BYTES_PER_ELEMENT = 20.0
+#: Gradients per data-parallel bucket [parameters]; the last bucket's reduction starts
+#: after the last gradient is computed, so it cannot hide (Megatron-Core's default bucket
+#: max(40M, 1M·d) parameters, megatron/core/distributed/distributed_data_parallel.py).
+DP_BUCKET_PARAMS = 40e6
+#: Dense FP8 GEMMs reach this share of the FP8 peak relative to what BF16 GEMMs reach of
+#: the BF16 peak.  No maximum-achievable-matmul figure for FP8 is published alongside the
+#: BF16 ones we use, so we assume the same fraction (1.0); the NeMo FP8 rows, held out in
+#: the cross-validation, check it.
+FP8_GEMM_RELATIVE = 1.0
+#: Bytes per element of each GEMM input that FP8 adds: Transformer Engine fuses the cast
+#: into the norm or activation kernel before the GEMM, which then writes a 1-byte copy.
+FP8_CAST_BYTES = 1.0
+
+#: Software-stack profiles (``workload.software_stack``, :class:`models.choices.SoftwareStack`
+#: order): [can overlap TP collectives, can overlap DP reduction, can interleave the
+#: pipeline, runs a fused attention kernel when flash_attention is on].
+STACKS = np.array(
+    [
+        [1.0, 1.0, 1.0, 1.0],  # megatron-core (0.8+; NeMo)
+        [0.0, 0.0, 1.0, 0.0],  # megatron-lm-2022 (Korthikanti et al.)
+        [0.0, 0.0, 1.0, 0.0],  # megatron-lm-2021 (Narayanan et al.)
+        [0.0, 0.0, 0.0, 0.0],  # deepspeed-megatron (MT-NLG, BLOOM)
+    ]
+)
+
+
+def attention_seconds(attn_fwd_flops, peak_tflops, matmul_fraction, fused, causal=1.0):
+    """Forward + backward time of self-attention's score and value products [s].
+
+    Fused kernels (``fused`` = 1) run at :data:`ATTENTION_KERNEL_FRACTION` of the GEMM rate,
+    do :data:`FLASH_PASSES` times the forward FLOPs (the backward recomputes QKᵀ) and skip
+    the masked half when causal (:data:`CAUSAL_SKIP`); materialised attention (0) runs the
+    products as batched GEMMs at the GEMM rate, forward and backward (3×), mask included.
+
+    Parameters
+    ----------
+    attn_fwd_flops : forward FLOPs of QKᵀ and PV, 4·b·s²·h/t [FLOP].
+    peak_tflops : dense peak [TFLOP/s].
+    matmul_fraction : sustained GEMM fraction of peak (MAMF × :data:`GEMM_EFFICIENCY`).
+    fused : 1 for a fused (flash) kernel, 0 for materialised scores.
+    causal : 1 when the mask is causal (decoder), 0 otherwise.
+
+    Returns
+    -------
+    Seconds.
+
+    Examples
+    --------
+    >>> round(attention_seconds(1e12, 1000.0, 0.5, 1, 1), 6)  # 1e12·3.5·0.5/(1e15·0.5·0.65)
+    0.005385
+    >>> round(attention_seconds(1e12, 1000.0, 0.5, 0, 1), 6)  # 3e12 / 5e14
+    0.006
+    """
+    fused = as_float_array(fused) > 0.5
+    skip = np.where(as_float_array(causal) > 0.5, CAUSAL_SKIP, 1.0)
+    work = as_float_array(attn_fwd_flops) * np.where(fused, FLASH_PASSES * skip, 3.0)
+    rate = as_float_array(peak_tflops) * 1e12 * as_float_array(matmul_fraction)
+    out = work / (rate * np.where(fused, ATTENTION_KERNEL_FRACTION, 1.0))
+    return like_input(out, attn_fwd_flops, peak_tflops, matmul_fraction, fused, causal)
+
+
+def logits_memory_bytes(tokens, vocab_size, tensor_parallel):
+    """HBM traffic of the output layer's logits, softmax and cross-entropy, forward and
+    backward, for ``tokens`` tokens on one TP rank [bytes]:
+    tokens · V/t · :data:`LOGIT_BYTES_PER_ELEMENT`.
+
+    Examples
+    --------
+    >>> logits_memory_bytes(4096, 131072, 1) / 1e9  # one 4k sequence, 131k vocabulary
+    10.73741824
+    """
+    out = as_float_array(tokens) * as_float_array(vocab_size) / as_float_array(tensor_parallel)
+    out = out * LOGIT_BYTES_PER_ELEMENT
+    return like_input(out, tokens, vocab_size, tensor_parallel)
+
+
+def grad_accumulation_bytes(params_per_rank, gradient_bytes):
+    """HBM traffic of accumulating one micro-batch's weight gradients into the gradient
+    buffer [bytes]: read and write ``gradient_bytes`` per parameter of the rank
+    (Megatron-LM accumulates into fp32 ``main_grad`` buffers for bf16 training,
+    megatron/training/arguments.py; the weight-gradient GEMM adds into them).
+
+    Examples
+    --------
+    >>> grad_accumulation_bytes(1e9, 4) / 1e9  # 1B parameters, fp32 buffer
+    8.0
+    """
+    out = 2.0 * as_float_array(params_per_rank) * as_float_array(gradient_bytes)
+    return like_input(out, params_per_rank, gradient_bytes)
+
+
+def launch_overhead_seconds(layers, passes, overhead_s=None):
+    """Fixed per-layer time of one micro-batch: layers × passes × :data:`LAYER_PASS_OVERHEAD_S`
+    (kernel launches, host scheduling, gaps between kernels) [s].
+
+    Examples
+    --------
+    >>> round(launch_overhead_seconds(24, 3, 1e-4), 6)  # 24 layers, fwd + 2 bwd passes
+    0.0072
+    """
+    c = LAYER_PASS_OVERHEAD_S if overhead_s is None else overhead_s
+    out = as_float_array(layers) * as_float_array(passes) * as_float_array(c)
+    return like_input(out, layers, passes)
+
+
+def optimizer_seconds(params_updated, hbm_TBps):
+    """The Adam step of the parameters one rank updates [s]: :data:`OPTIMIZER_TRAFFIC_BYTES`
+    per parameter through HBM at :data:`HBM_EFFICIENCY` (memory-bound; Megatron's fused
+    multi-tensor Adam).
+
+    Examples
+    --------
+    >>> round(optimizer_seconds(1e9, 3.35), 5)  # 32 GB at 90% of 3.35 TB/s
+    0.01061
+    """
+    return memory_bound_seconds(OPTIMIZER_TRAFFIC_BYTES * as_float_array(params_updated), hbm_TBps)
+
+
+def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_rank):
+    """The data-parallel reduction not hidden behind the backward pass [s].
+
+    A share ``overlap_fraction`` of it can hide, up to ``hide_window_s`` of compute; the
+    last bucket (:data:`DP_BUCKET_PARAMS` of the ``params_per_rank``) is always exposed:
+    its gradients are ready only when the backward pass ends.
+
+    Examples
+    --------
+    >>> dp_exposed_seconds(1.0, 1.0, 10.0, 400e6)  # fully overlapped: the last 10% remain
+    0.1
+    >>> dp_exposed_seconds(1.0, 0.0, 10.0, 400e6)
+    1.0
+    """
+    s = as_float_array(dp_sync_s)
+    hidden = np.minimum(as_float_array(overlap_fraction) * s, as_float_array(hide_window_s))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tail = s * np.minimum(1.0, DP_BUCKET_PARAMS / as_float_array(params_per_rank))
+    out = np.maximum(s - hidden, np.where(np.isfinite(tail), tail, s))
+    return like_input(out, dp_sync_s, overlap_fraction, hide_window_s, params_per_rank)
+
+
+def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
+    """One all-to-all of ``bytes_per_rank`` among ``ranks`` [s]: each rank keeps 1/r of its
+    data and sends the rest, (r−1)/r · bytes at its bandwidth, in r−1 steps of latency α
+    (NCCL-tests: all-to-all busbw = algbw · (r−1)/r).
+
+    Examples
+    --------
+    >>> all_to_all_seconds(8e9, 8, 100.0, 0.0)  # 7/8 of 8 GB at 100 GB/s
+    0.07
+    """
+    r = as_float_array(ranks)
+    out = (r - 1.0) / r * as_float_array(bytes_per_rank) / (as_float_array(bandwidth_GBps) * 1e9)
+    out = out + (r - 1.0) * as_float_array(alpha_s)
+    return like_input(out, bytes_per_rank, ranks, bandwidth_GBps, alpha_s)
+
+
+def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s):
+    """Key/value blocks passed round a ring of ``cp`` context-parallel ranks, one layer and
+    one pass [s]: (c−1) steps of the rank's K and V block (Liu et al. 2023, Ring Attention,
+    arXiv:2310.01889).
+
+    Examples
+    --------
+    >>> ring_attention_exchange_seconds(1e9, 4, 100.0, 0.0)  # 3 blocks of 1 GB at 100 GB/s
+    0.03
+    """
+    c = as_float_array(cp)
+    out = (c - 1.0) * (as_float_array(kv_bytes_per_rank) / (as_float_array(bandwidth_GBps) * 1e9))
+    out = out + (c - 1.0) * as_float_array(alpha_s)
+    return like_input(out, kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s)
+
 
 def _gemm_bytes(tokens, h, a, kv, ffn, gated, t, mm):
     """Bytes the forward GEMMs of one layer read and write on one TP rank: the weights and
@@ -489,7 +702,13 @@ def _gemm_bytes(tokens, h, a, kv, ffn, gated, t, mm):
 
 
 def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
-    """The workload's shape with the derived figures filled in (module :mod:`transformer`)."""
+    """The workload's shape with the derived figures filled in (module :mod:`transformer`).
+
+    ``N`` total parameters (memory), ``N_flops`` the parameters a token multiplies (active
+    experts; the output layer even when tied), ``N_expert`` the routed experts' share of
+    ``N``; ``mm`` the matrix weights one token uses per layer on average, ``mm_held`` those
+    a rank holds per layer before expert parallelism; ``ffn_act`` the MLP width whose
+    activations a token stores (k + S experts of f_e in MoE layers)."""
     gated = v["gated"]
     h = v["workload.hidden_size"]
     a = v["workload.attention_heads"]
@@ -497,34 +716,99 @@ def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     ffn = v["workload.ffn_hidden_size"]
     ffn = np.where(np.isnan(ffn), as_float_array(tr.default_ffn(h, gated)), ffn)
     vocab = v["workload.vocab_size"]
+    e = v["workload.experts"]
+    moe = e > 0.5
+    k = np.minimum(v["workload.experts_per_token"], np.maximum(e, 1.0))
+    fe = v["workload.expert_ffn_hidden_size"]
+    fe = np.where(np.isnan(fe), ffn, fe)
+    sx = v["workload.shared_experts"]
+    phi = np.where(moe, v["workload.moe_layer_frequency"], 0.0)
+    moe_args = (e, k, fe, sx, v["workload.moe_layer_frequency"], v["tied"])
     n_given = v["workload.params_billion"]
     layers = v["workload.layers"]
-    layers = np.where(
-        np.isnan(layers),
-        as_float_array(tr.layers_from_params(n_given, h, a, kv, ffn, vocab, gated)),
-        layers,
+    if np.isnan(layers).any():  # depth from a stated count (dense shape; MoE needs layers)
+        tied_b = v["tied"] * vocab * h / 1e9
+        layers = np.where(
+            np.isnan(layers),
+            as_float_array(tr.layers_from_params(n_given + tied_b, h, a, kv, ffn, vocab, gated)),
+            layers,
+        )
+    total, active, routed = (
+        as_float_array(z) for z in tr.moe_params(layers, h, a, kv, ffn, vocab, gated, *moe_args)
     )
-    params = np.where(
-        np.isnan(n_given),
-        as_float_array(tr.params_from_shape(layers, h, a, kv, ffn, vocab, gated)),
-        n_given,
-    )
-    return {"h": h, "a": a, "kv": kv, "ffn": ffn, "V": vocab, "L": layers, "N": params}
+    given = ~np.isnan(n_given)
+    scale = np.where(given, n_given / np.where(total > 0, total, 1.0), 1.0)
+    params = np.where(given, n_given, total)
+    untied = v["tied"] * vocab * h / 1e9  # the output layer multiplies even when tied
+    k_m = np.where(gated > 0.5, 3.0, 2.0)
+    attn = 2.0 * h * h + 2.0 * h * h * kv / a
+    mlp_active = (1.0 - phi) * k_m * h * ffn + phi * (k + sx) * k_m * h * fe
+    mlp_held = (1.0 - phi) * k_m * h * ffn + phi * (e + sx) * k_m * h * fe
+    hd = v["workload.attention_head_dim"]
+    return {
+        "h": h,
+        "h_att": np.where(np.isnan(hd), h, a * hd),  # a·d: what the attention scores multiply
+        "a": a,
+        "kv": kv,
+        "ffn": ffn,
+        "V": vocab,
+        "L": layers,
+        "N": params,
+        "N_flops": active * scale + untied,
+        "N_expert": routed * scale,
+        "mm": attn + mlp_active,
+        "mm_held": attn + mlp_held,
+        "mm_expert_active": phi * k * k_m * h * fe,
+        "mm_routed_held": phi * e * k_m * h * fe,
+        "ffn_act": (1.0 - phi) * ffn + phi * (k + sx) * fe,
+        "moe": moe.astype(float) * np.ones_like(h),
+        "phi": phi,
+        "k": k,
+    }
+
+
+def _flops_per_token(sh, s):
+    """Model FLOPs per token (:func:`models.transformer.model_flops_per_token`) of the
+    active parameters, the attention term with the heads' own dimension (a·d, not h)."""
+    out = as_float_array(tr.model_flops_per_token(sh["N_flops"], sh["L"], s, sh["h"], sh["V"]))
+    return out + 12.0 * sh["L"] * s * (sh["h_att"] - sh["h"])
+
+
+def _params_per_rank(sh, t, p, ep):
+    """Parameters one rank holds [count]: the non-expert ones split by TP × PP, the routed
+    experts also by EP."""
+    n = sh["N"] * 1e9
+    ex = sh["N_expert"] * 1e9
+    return (n - ex) / (t * p) + ex / (t * p * ep)
 
 
 def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
-    """Memory per accelerator on the first pipeline stage [GB]: model states, activations."""
+    """Memory per accelerator on the first pipeline stage [GB]: model states, activations.
+
+    Context parallelism c splits every activation by c; fp8 adds a 1-byte weight copy."""
     s = v["workload.sequence_length"]
-    vstages = v["workload.pipeline_virtual_stages"]
+    cp = v["workload.context_parallel"]
+    vstages = v["vst"]
     gbytes = v["gradient_bytes"]
     z = v["workload.zero_stage"]
-    psi = sh["N"] * 1e9 / (t * p)  # parameters per model-parallel rank
-    states = psi * as_float_array(tr.model_state_bytes_per_param(z, gbytes, d)) / 1e9
+    ep = v["workload.expert_parallel"]
+    psi = _params_per_rank(sh, t, p, ep)
+    psi_e = sh["N_expert"] * 1e9 / (t * p * ep)  # routed experts: sharded over d·c/EP
+
+    moments = v["workload.optimizer_moment_bytes"] - 8.0  # vs the 8 of fp32 moments
+
+    def state_bytes(ranks):
+        per = as_float_array(tr.model_state_bytes_per_param(z, gbytes, ranks))
+        per = per + moments * np.where(z >= 1, 1.0 / ranks, 1.0)
+        return per + v["fp8"] * np.where(z >= 3, 1.0 / ranks, 1.0)
+
+    d_e = np.maximum(d * cp / ep, 1.0)
+    states = ((psi - psi_e) * state_bytes(d * cp) + psi_e * state_bytes(d_e)) / 1e9
 
     def per_layer(bb, mode):
         return as_float_array(
             tr.activation_bytes_per_layer(
-                s, bb, sh["h"], sh["a"], sh["kv"], sh["ffn"], v["gated"], t, sp, mode
+                s / cp, bb, sh["h"], sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, sp, mode
             )
         )
 
@@ -532,7 +816,13 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     fa = v["fa"] > 0.5
     mode = np.where(fa & (recompute < tr.SELECTIVE), tr.SELECTIVE, recompute)
     in_flight = as_float_array(tr.micro_batches_in_flight(p, vstages, m))
-    stored = per_layer(b, mode) * sh["L"] / p * in_flight
+    # fp8: Transformer Engine keeps the GEMM inputs it saves for the backward pass as 1-byte
+    # copies (QKV, projection, FC1 and FC2 inputs: 3h + k·f per token instead of 2 bytes)
+    k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
+    ln_out = np.where(sp > 0.5, 2.0 * sh["h"] / t, 2.0 * sh["h"])  # QKV and FC1 inputs
+    gemm_in = ln_out + (sh["h"] + k_in * sh["ffn_act"]) / t
+    fp8_saved = np.where(mode < tr.FULL, v["fp8"] * s / cp * b * gemm_in, 0.0)
+    stored = (per_layer(b, mode) - fp8_saved) * sh["L"] / p * in_flight
     # full recomputation rebuilds one layer's activations at a time during the backward
     rebuilt = per_layer(b, np.where(fa, tr.SELECTIVE, tr.NONE))
     working = np.where(recompute >= tr.FULL, rebuilt, 0.0)
@@ -547,113 +837,187 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
 def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
     """Seconds per step of the modelled basis, by component (docs/step-time.md).
 
-    ``v`` the flat inputs as arrays, ``sh`` the shape (:func:`_shape`), ``net_share`` each
+    ``v`` the flat inputs as arrays, ``sh`` the shape (:func:`_shape`), ``d`` the
+    data-parallel size (context-parallel ranks not included), ``net_share`` each
     accelerator's scale-out bandwidth [GB/s, efficiency applied], ``su`` its scale-up
     bandwidth per direction [GB/s, efficiency applied].
     """
     s = v["workload.sequence_length"]
-    vst = v["workload.pipeline_virtual_stages"]
+    cp = v["workload.context_parallel"]
+    vst = v["vst"]
     r = v["recompute"]
     h, vocab, lay = sh["h"], sh["V"], sh["L"]
-    tokens_mb = b * s  # tokens in one micro-batch
+    tokens_mb = b * s / cp  # tokens of one micro-batch on one rank
     peak, mmf = v["instance.bf16_dense_tflops"], v["instance.max_matmul_fraction"]
+    # SMs a framework reserves for communication are not computing
+    gemm_frac = mmf * v["cal.gemm"] * (1.0 - v["workload.comm_sm_fraction"])
+    fp8 = v["fp8"] > 0.5
+    fp8_peak = v["instance.fp8_dense_tflops"]
+    layer_peak = np.where(fp8, np.where(np.isnan(fp8_peak), peak, fp8_peak), peak)
+    layer_frac = np.where(fp8, gemm_frac * FP8_GEMM_RELATIVE, gemm_frac)
     a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
-
-    # compute of one micro-batch on the busiest stage (its L/p layers and the output layer)
-    mm = as_float_array(tr.matmul_params_per_layer(h, sh["a"], sh["kv"], sh["ffn"], v["gated"]))
-    layer_fwd = 2.0 * tokens_mb * mm / t
-    attn_fwd = 4.0 * tokens_mb * s * h / t
-    logits_fwd = 2.0 * tokens_mb * vocab * h / t
-    # the busiest stage: L/p layers plus the output layer, or an even share of all the
-    # work when layers are moved off the last stage (balanced stages)
-    fwd = np.where(
-        v["balanced"] > 0.5,
-        (lay * (layer_fwd + attn_fwd) + logits_fwd) / p,
-        lay / p * (layer_fwd + attn_fwd) + logits_fwd,
-    )
-    # full: the whole forward pass again; selective, or a fused (flash) attention kernel
-    # in its backward pass: the attention scores again
     fa = v["fa"] > 0.5
-    scores_again = np.where(fa | ((r >= tr.SELECTIVE) & (r < tr.FULL)), attn_fwd, 0.0)
-    recompute_flops = lay / p * (np.where(r >= tr.FULL, layer_fwd + attn_fwd, 0.0) + scores_again)
-    t_model = as_float_array(compute_seconds(3.0 * fwd, peak, mmf))
-    t_recompute = as_float_array(compute_seconds(recompute_flops, peak, mmf))
+    full = r >= tr.FULL
+
+    # the busiest stage: L/p layers plus the output layer, or an even share of all of it
+    # (balanced stages)
+    # matrix weights a token multiplies per layer (active experts, the busiest expert rank
+    # carrying moe_load_imbalance times its share) and those the rank reads
+    ep = v["workload.expert_parallel"]
+    imb = v["workload.moe_load_imbalance"]
+    mm = sh["mm"] + (imb - 1.0) * sh["mm_expert_active"]
+    mm_rank = sh["mm_held"] - sh["mm_routed_held"] * (1.0 - 1.0 / ep)
+    layer_fwd = 2.0 * tokens_mb * mm / t
+    attn_fwd = 4.0 * tokens_mb * s * sh["h_att"] / t  # this rank's queries, all s keys
+    logits_fwd = 2.0 * tokens_mb * vocab * h / t
+    bal = v["balanced"] > 0.5
+    layers_here = np.where(bal, lay / p, lay / p)
+    head_share = np.where(bal, 1.0 / p, 1.0)  # the output layer's share on this stage
+    t_layers = as_float_array(compute_seconds(3.0 * layer_fwd, layer_peak, layer_frac))
+    t_attn = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0))
+    t_head = as_float_array(compute_seconds(3.0 * logits_fwd, peak, gemm_frac))
+    t_model = layers_here * (t_layers + t_attn) + head_share * t_head
+    # full: the whole forward pass again; selective (materialised attention): the scores
+    t_fwd_again = as_float_array(compute_seconds(layer_fwd, layer_peak, layer_frac))
+    attn_again = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0)) / np.where(
+        fa, FLASH_PASSES, 3.0
+    )
+    redo = np.where(full, t_fwd_again + attn_again, 0.0)
+    redo = redo + np.where(~fa & (r >= tr.SELECTIVE) & ~full, attn_again, 0.0)
+    t_recompute = layers_here * redo
+
     # streaming kernels: each activation byte is written and read once in the forward pass,
     # twice as much in the backward pass, once more when the forward is recomputed
     traffic_mode = np.where(fa, tr.SELECTIVE, tr.NONE)  # materialised scores are streamed
     act_traffic = 2.0 * as_float_array(
         tr.activation_bytes_per_layer(
-            s, b, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, v["sp"], traffic_mode
+            s / cp, b, h, sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, v["sp"], traffic_mode
         )
     )
-    passes = 3.0 + np.where(r >= tr.FULL, 1.0, 0.0)
-    scores = 2.0 * 5.0 * sh["a"] * s * s * b / t  # materialised scores, bytes per pass
-    redo = np.where(~fa & (r >= tr.SELECTIVE) & (r < tr.FULL), scores, 0.0)
-    gemm = GEMM_TRAFFIC * _gemm_bytes(tokens_mb, h, sh["a"], sh["kv"], sh["ffn"], v["gated"], t, mm)
-    traffic = lay / p * (act_traffic * passes + redo + gemm * passes)
-    t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"]))
+    passes = 3.0 + np.where(full, 1.0, 0.0)
+    scores = 2.0 * 5.0 * sh["a"] * s * s / cp * b / t  # materialised scores, bytes per pass
+    redo_bytes = np.where(~fa & (r >= tr.SELECTIVE) & ~full, scores, 0.0)
+    gemm = GEMM_TRAFFIC * _gemm_bytes(
+        tokens_mb, h, sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, mm_rank
+    )
+    k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
+    cast = np.where(fp8, FP8_CAST_BYTES * tokens_mb * (3.0 * h + k_in * sh["ffn_act"] / t), 0.0)
+    traffic = layers_here * (act_traffic * passes + redo_bytes + (gemm + cast) * passes)
+    traffic = traffic + head_share * as_float_array(logits_memory_bytes(tokens_mb, vocab, t))
+    # each micro-batch's weight gradients are accumulated into the gradient buffer (read
+    # and written in the gradient precision; Megatron's gradient-accumulation fusion)
+    psi = _params_per_rank(sh, t, p, ep)
+    traffic = traffic + as_float_array(grad_accumulation_bytes(psi, v["gradient_bytes"]))
+    t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"], v["cal.hbm"]))
+    t_launch = as_float_array(launch_overhead_seconds(layers_here, passes, v["cal.overhead"]))
 
     # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
     # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
-    calls = lay / p * (4.0 + np.where(r >= tr.FULL, 2.0, 0.0))
+    calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
     msg = tokens_mb * h * tr.ACT_BYTES
     with np.errstate(invalid="ignore", divide="ignore"):
         one = 2.0 * (t - 1.0) / t * msg / (su * net.GB) + 2.0 * (t - 1.0) * a_su
     t_tp = np.where(t > 1, calls * one, 0.0)
-    # overlapped with the GEMMs, up to the compute they can hide behind
-    hidden = np.minimum(v["workload.tp_comm_overlap_fraction"] * t_tp, t_model + t_recompute)
+    # overlapped with the GEMMs, up to the compute they can hide behind (stacks that can)
+    tp_overlap = v["workload.tp_comm_overlap_fraction"] * v["stack.tp_overlap"] * v["cal.tp"]
+    hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
     t_tp = t_tp - hidden
+    # context parallelism: K and V blocks round the ring, forward and twice backward
+    # (K, V and their gradients), hidden behind the attention kernels they feed; inside the
+    # scale-up domain while t·c fits in it
+    kv_bytes = 2.0 * tokens_mb * h * sh["kv"] / sh["a"] * tr.ACT_BYTES / t
+    in_domain = t * cp <= v["instance.scaleup_domain_accels"]
+    cp_bw = np.where(in_domain, su, net_share)
+    cp_alpha = np.where(in_domain, a_su, a_net)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ring = as_float_array(ring_attention_exchange_seconds(kv_bytes, cp, cp_bw, cp_alpha))
+    ring = np.where(cp > 1, 3.0 * ring, 0.0)
+    t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
+    # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
+    # backward, again when the forward is recomputed; inside the scale-up domain while
+    # EP × TP fits in it; the busiest rank sends moe_load_imbalance times its share
+    a2a_bytes = tokens_mb * sh["k"] * h * tr.ACT_BYTES / t * imb
+    ep_in = t * ep <= v["instance.scaleup_domain_accels"]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one_a2a = as_float_array(
+            all_to_all_seconds(
+                a2a_bytes, ep, np.where(ep_in, su, net_share), np.where(ep_in, a_su, a_net)
+            )
+        )
+    n_a2a = 4.0 + np.where(full, 2.0, 0.0)
+    t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
+    t_a2a = t_a2a * (1.0 - v["workload.moe_comm_overlap_fraction"])
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
     sends = 2.0 * vst
     t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
 
-    t_mb = t_model + t_recompute + t_mem + t_tp + t_pp
+    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
     pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
     bubble = pipe - m * t_mb
 
-    # data parallelism: gradients reduced (ZeRO ≥ 1: reduce-scatter + all-gather of the
-    # bf16 weights; ZeRO-3 gathers the weights twice), hierarchical inside the scale-up domain
+    # data parallelism over the d·c replicas: gradients reduced (ZeRO ≥ 1: reduce-scatter
+    # + all-gather of the bf16 weights; ZeRO-3 gathers the weights again for every
+    # micro-batch, forward and backward), hierarchical inside the scale-up domain
     z = v["workload.zero_stage"]
     g = v["gradient_bytes"]
-    psi = sh["N"] * 1e9 / (t * p)
-    ar_equiv = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], (g + 4.0) / 2.0) * psi
-    g_in = np.minimum(np.clip(np.floor(v["instance.scaleup_domain_accels"] / t), 1.0, None), d)
-    g_in = np.maximum(g_in, 1.0)
-    domains = np.maximum(d / g_in, 1.0)
-    su_dp = np.where(g_in > 1, su, 1.0)
-    dp_sync = as_float_array(
-        net.hierarchical_allreduce_seconds(
-            ar_equiv,
-            g_in,
-            domains,
-            su_dp,
-            net_share,
-            v["network.alpha_scaleup_us"],
-            v["network.alpha_network_us"],
-            overlapped=True,
-        )
-    )
-    dp_sync = np.where(d > 1, dp_sync, 0.0)
-    # hidden behind the last micro-batch's backward pass (ZeRO-3: behind all compute)
-    window = np.where(z >= 3, m * t_model, 2.0 / 3.0 * t_model)
-    dp_exposed = dp_sync - np.minimum(v["workload.comm_overlap_fraction"] * dp_sync, window)
+    dr = d * cp
+    zero3 = (g + 2.0 * 2.0 * m) / 2.0
+    per_param = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], zero3)
+    dom = v["instance.scaleup_domain_accels"]
+    # non-expert parameters reduce over all d·c replicas; the routed experts over the d·c/EP
+    # ranks that hold the same experts (Megatron's rank order tp-cp-ep-dp: expert-parallel
+    # peers sit next to each other, so expert replicas are EP ranks apart)
+    psi_e = sh["N_expert"] * 1e9 / (t * p * ep)
+    psi_ne = psi - psi_e
+    d_e = np.maximum(dr / ep, 1.0)
 
-    opt_params = psi / np.where(z >= 1, d, 1.0)
-    t_opt = as_float_array(
-        memory_bound_seconds(OPTIMIZER_TRAFFIC_BYTES * opt_params, v["instance.hbm_TBps"])
+    def reduce_seconds(params, ranks, stride):
+        g_in = np.minimum(np.clip(np.floor(dom / stride), 1.0, None), ranks)
+        g_in = np.maximum(g_in, 1.0)
+        domains = np.maximum(ranks / g_in, 1.0)
+        out = as_float_array(
+            net.hierarchical_allreduce_seconds(
+                per_param * params,
+                g_in,
+                domains,
+                np.where(g_in > 1, su, 1.0),
+                net_share,
+                v["network.alpha_scaleup_us"],
+                v["network.alpha_network_us"],
+                overlapped=True,
+            )
+        )
+        return np.where(ranks > 1, out, 0.0)
+
+    # (CP ranks are adjacent too: stride t for the d·c non-expert replicas)
+    dp_sync = reduce_seconds(psi_ne, dr, t) + np.where(
+        psi_e > 0, reduce_seconds(psi_e, d_e, t * cp * ep), 0.0
+    )
+    dp_sync = np.where(dr > 1, dp_sync, 0.0)
+    # the gradient reduction hides behind the last micro-batch's backward pass; with a
+    # sharded optimizer the weights' all-gather behind the next step's first forward
+    # (Megatron-Core --overlap-param-gather); ZeRO-3 behind all compute
+    window = np.select([z >= 3, z >= 1], [m * t_model, t_model], 2.0 / 3.0 * t_model)
+    dp_overlap = v["workload.comm_overlap_fraction"] * v["stack.dp_overlap"]
+    dp_exposed = as_float_array(dp_exposed_seconds(dp_sync, dp_overlap, window, psi))
+    dp_exposed = np.where(dr > 1, dp_exposed, 0.0)
+
+    opt_params = np.where(z >= 1, psi_ne / dr + psi_e / d_e, psi)
+    # the Adam step reads and writes the moments: 2 × (moment bytes − 8) more or less
+    t_opt = as_float_array(optimizer_seconds(opt_params, v["instance.hbm_TBps"]))
+    t_opt = t_opt * (
+        1.0 + 2.0 * (v["workload.optimizer_moment_bytes"] - 8.0) / OPTIMIZER_TRAFFIC_BYTES
     )
     step = pipe + dp_exposed + t_opt
-    model_flops = as_float_array(tr.model_flops_per_token(sh["N"], lay, s, h, vocab)) * (
-        v["batch_sequences"] * s
-    )
+    model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
-        "compute_s": m * (t_model + t_mem) + t_opt,
+        "compute_s": m * (t_model + t_mem + t_launch) + t_opt,
         "recompute_s": m * t_recompute,
         "bubble_s": bubble,
         "dp_sync_s": dp_sync,
         "dp_exposed_s": dp_exposed,
-        "tp_s": m * t_tp,
+        "tp_s": m * (t_tp + t_cp + t_a2a),
         "pp_s": m * t_pp,
         "step_s": step,
         "model_flops_per_step": model_flops,
@@ -676,11 +1040,23 @@ _STEP_FIELDS = (
     "workload.hidden_size",
     "workload.attention_heads",
     "workload.kv_heads",
+    "workload.attention_head_dim",
     "workload.ffn_hidden_size",
     "workload.vocab_size",
     "workload.tensor_parallel",
     "workload.pipeline_parallel",
     "workload.pipeline_virtual_stages",
+    "workload.context_parallel",
+    "workload.experts",
+    "workload.experts_per_token",
+    "workload.expert_ffn_hidden_size",
+    "workload.shared_experts",
+    "workload.expert_parallel",
+    "workload.moe_layer_frequency",
+    "workload.moe_load_imbalance",
+    "workload.moe_comm_overlap_fraction",
+    "workload.comm_sm_fraction",
+    "workload.optimizer_moment_bytes",
     "workload.zero_stage",
     "workload.comm_overlap_fraction",
     "workload.tp_comm_overlap_fraction",
@@ -693,6 +1069,7 @@ _STEP_FIELDS = (
 _INSTANCE_KEYS = (
     "instance.accelerators_per_node",
     "instance.bf16_dense_tflops",
+    "instance.fp8_dense_tflops",
     "instance.accel_memory_GB",
     "instance.hbm_TBps",
     "instance.scaleup_GBps",
@@ -709,6 +1086,9 @@ STEP_CHOICE_KEYS = (
     "workload.flash_attention",
     "workload.balanced_stages",
     "workload.gradient_precision",
+    "workload.software_stack",
+    "workload.precision",
+    "workload.tied_embeddings",
 )
 #: Every input :func:`step_model` reads, plus the basis the chain passes it: the step time
 #: is a function of these alone, so equal values give equal results (the chain memoises
@@ -739,9 +1119,12 @@ def _choice(x: Mapping[str, Any], key: str):
     return CHOICE_ENUMS[key](x.get(key, FIELDS[key].default))
 
 
-def _inputs(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
-    """The step model's inputs as float arrays, choices coded as numbers."""
-    from .choices import GradientPrecision, Mlp, OnOff
+def _inputs(
+    x: Mapping[str, Any], calibration: Mapping[str, Any] | None = None
+) -> dict[str, np.ndarray]:
+    """The step model's inputs as float arrays, choices coded as numbers; ``calibration``
+    overrides the fitted constants (the cross-validation passes trial values)."""
+    from .choices import GradientPrecision, Mlp, OnOff, Precision
 
     v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
     v["cluster.nodes"] = _get(x, "cluster.nodes")
@@ -753,6 +1136,26 @@ def _inputs(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
     v["balanced"] = as_float_array(1.0 if balanced else 0.0)
     grad = _choice(x, "workload.gradient_precision")
     v["gradient_bytes"] = as_float_array(GradientPrecision(grad).bytes)
+    stack = STACKS[int(_choice(x, "workload.software_stack").code)]
+    v["stack.tp_overlap"] = as_float_array(stack[0])
+    v["stack.dp_overlap"] = as_float_array(stack[1])
+    # a stack without interleaving runs plain 1F1B; without fused kernels, materialised
+    # attention
+    vst = v["workload.pipeline_virtual_stages"]
+    v["vst"] = vst if stack[2] > 0.5 else np.ones_like(vst)
+    v["fa"] = v["fa"] * stack[3]
+    v["fp8"] = as_float_array(1.0 if _choice(x, "workload.precision") is Precision.FP8 else 0.0)
+    v["tied"] = as_float_array(1.0 if _choice(x, "workload.tied_embeddings") is OnOff.ON else 0.0)
+    # the calibrated constants (the cross-validation passes trial values here)
+    cal = calibration or {}
+    v["cal.gemm"] = as_float_array(cal.get("calibration.gemm_efficiency", GEMM_EFFICIENCY))
+    v["cal.hbm"] = as_float_array(cal.get("calibration.hbm_efficiency", HBM_EFFICIENCY))
+    v["cal.tp"] = as_float_array(
+        cal.get("calibration.tp_overlap_efficiency", TP_OVERLAP_EFFICIENCY)
+    )
+    v["cal.overhead"] = as_float_array(
+        cal.get("calibration.layer_pass_overhead_s", LAYER_PASS_OVERHEAD_S)
+    )
     eff = v["instance.scaleup_efficiency"]
     v["instance.scaleup_efficiency"] = np.where(np.isnan(eff), 1.0, eff)
     gbps = v["network.inter_node_gbps"]
@@ -766,7 +1169,35 @@ def _inputs(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
     return v
 
 
-def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.ndarray]:
+def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
+    """The 80% prediction interval of a step time [s], as (low, high).
+
+    Modelled basis: the step times :data:`STEP_INTERVAL_RATIO` (dense models) or
+    :data:`MOE_STEP_INTERVAL_RATIO` (``moe`` = 1: mixture of experts), the 10th and 90th
+    percentiles of measured/modelled over the held-out cases of the leave-one-source-out
+    cross-validation (docs/step-time.md#leave-one-source-out).  A stated MFU (the other
+    bases) is the user's figure: its interval is the point itself.
+
+    Examples
+    --------
+    >>> lo, hi = step_interval(10.0)
+    >>> lo < 10.0 < hi
+    True
+    >>> step_interval(10.0, "end_to_end")
+    (10.0, 10.0)
+    """
+    s = as_float_array(step_seconds)
+    if basis != "modelled":
+        return like_input(s, step_seconds), like_input(s, step_seconds)
+    moe = as_float_array(moe) > 0.5
+    lo = np.where(moe, MOE_STEP_INTERVAL_RATIO[0], STEP_INTERVAL_RATIO[0])
+    hi = np.where(moe, MOE_STEP_INTERVAL_RATIO[1], STEP_INTERVAL_RATIO[1])
+    return like_input(s * lo, step_seconds), like_input(s * hi, step_seconds)
+
+
+def step_model(
+    x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
+) -> dict[str, np.ndarray]:
     """Step time, communication, memory and training size from the flat inputs.
 
     ``x`` are the flat inputs (scenario fields plus ``instance.*`` specs, see
@@ -777,16 +1208,21 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
     one sequence per micro-batch, no measured matmul efficiency for the modelled basis)
     give NaN times and ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
 
+    ``calibration`` overrides the fitted constants (keys ``calibration.gemm_efficiency``,
+    ``calibration.layer_pass_overhead_s``, ``calibration.tp_overlap_efficiency``,
+    ``calibration.hbm_efficiency``); only the cross-validation uses it.
+
     Returns the :class:`models.chain.StepTime` figures.
     """
-    v = _inputs(x)
+    v = _inputs(x, calibration)
     sh = _shape(v)
     nodes = v["cluster.nodes"]
     k = v["instance.accelerators_per_node"]
     t = v["workload.tensor_parallel"]
     p = v["workload.pipeline_parallel"]
+    cp = v["workload.context_parallel"]
     n_acc = nodes * k
-    d = n_acc / (t * p)
+    d = n_acc / (t * p * cp)
     dd = np.maximum(d, 1.0)
     seqs = v["batch_sequences"]
     m_given = v["workload.micro_batches"]
@@ -797,10 +1233,11 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
     mem = states + act
     fits_memory = mem <= usable
     # fewest nodes whose data-parallel sharding brings the states down far enough
-    psi = sh["N"] * 1e9 / (t * p) / 1e9
-    z, g = v["workload.zero_stage"], v["gradient_bytes"]
-    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + 12.0, 2.0 + g, 2.0], 0.0)
-    shard = (2.0 + g + 12.0) - rep
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
+    z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
+    opt = 4.0 + v["workload.optimizer_moment_bytes"]
+    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
+    shard = (2.0 + g + opt) - rep
     room = usable - act - rep * psi
     with np.errstate(divide="ignore", invalid="ignore"):
         d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
@@ -808,11 +1245,17 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
         shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
     )
     with np.errstate(invalid="ignore"):
-        nmin = np.ceil(d_min * t * p / k - 1e-9)
+        nmin = np.ceil(np.maximum(d_min, cp) * t * p / k - 1e-9)
     tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
     )
     shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
+    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
+    ep = v["workload.expert_parallel"]
+    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
+        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
+    )
+    shape_ok = shape_ok & moe_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -823,9 +1266,7 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
     net_share = as_float_array(
         net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
     )
-    fpt = as_float_array(
-        tr.model_flops_per_token(sh["N"], sh["L"], v["workload.sequence_length"], sh["h"], sh["V"])
-    )
+    fpt = as_float_array(_flops_per_token(sh, v["workload.sequence_length"]))
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
     if modelled:
@@ -871,6 +1312,7 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
         c["recompute_s"] = np.zeros_like(c["step_s"])
     step = np.where(fits, c["step_s"], nan)
     shape = step.shape
+    low, high = step_interval(step, basis, sh["moe"])
     steps = v["workload.tokens_trillion"] * 1e12 / (batch_mtok * 1e6)
     with np.errstate(divide="ignore", invalid="ignore"):
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)
@@ -889,6 +1331,8 @@ def step_model(x: Mapping[str, Any], basis: str = "modelled") -> dict[str, np.nd
         "recompute_seconds_per_step": np.where(fits, c["recompute_s"], nan),
         "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
         "step_seconds": step,
+        "step_seconds_low": low,
+        "step_seconds_high": high,
         "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
         "effective_mfu": np.where(fits, c["end_to_end_mfu"], nan),
         "compute_share_of_step": np.where(fits, c["compute_share_of_step"], nan),
@@ -940,8 +1384,21 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             "the catalog has no scale-up (NeuronLink/NVLink) bandwidth for this instance, "
             "so tensor-parallel traffic cannot be modelled; use tensor_parallel = 1"
         )
-    if n < t * p:
-        return f"TP × PP = {t * p} needs more accelerators than the job has ({n:,.0f})"
+    cpn = int(v["workload.context_parallel"])
+    if n < t * p * cpn:
+        what = "TP × PP" if cpn == 1 else "TP × PP × CP"
+        return f"{what} = {t * p * cpn} needs more accelerators than the job has ({n:,.0f})"
+    ep = int(v["workload.expert_parallel"])
+    experts = int(v["workload.experts"])
+    if ep > 1 and experts == 0:
+        return f"expert parallelism {ep} needs experts: workload.experts is 0 (a dense model)"
+    if ep > max(experts, 1):
+        return f"expert parallelism {ep} exceeds the {experts} experts to split"
+    if ep > n / (t * p):
+        return (
+            f"expert parallelism {ep} exceeds the {n / (t * p):,.0f} data-parallel ranks "
+            "(experts are split inside them)"
+        )
     layers = float(sh["L"])
     if not layers >= p:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"

@@ -21,9 +21,11 @@ from .choices import (
     Mlp,
     OnOff,
     Placement,
+    Precision,
     PricingModel,
     Recompute,
     SaveMode,
+    SoftwareStack,
     StageDistribution,
     Strategy,
     Timings,
@@ -899,6 +901,22 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         none_label="Same as the attention heads (MHA)",
     ),
     Field(
+        "workload.attention_head_dim",
+        "float",
+        None,
+        1.0,
+        4096.0,
+        "",
+        "Attention head dimension",
+        "Mean of the query-key and value dimensions per head, when it is not hidden size / "
+        "heads: sets the attention scores' FLOPs (4·s·a·d per token and layer). "
+        "DeepSeek-V3's multi-head latent attention: (192 + 128)/2 = 160. Empty = h/a.",
+        optional=True,
+        sensitivity=False,
+        none_label="Hidden size / attention heads",
+        source="DeepSeek-AI 2024 (arXiv:2412.19437) §2.1.1 (MLA dimensions)",
+    ),
+    Field(
         "workload.ffn_hidden_size",
         "int",
         None,
@@ -1137,6 +1155,238 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "so 6 + 12/d with its distributed optimizer). Also sets the data-parallel traffic.",
         choices=values(GradientPrecision),
         sensitivity=False,
+    ),
+    Field(
+        "workload.software_stack",
+        "choice",
+        "megatron-core",
+        label="Training software stack",
+        help="What the framework can overlap and which attention kernel it runs "
+        "(docs/step-time.md#software-stacks): 'megatron-core' (Megatron-Core 0.8 or later, "
+        "NeMo: fused attention, TP/DP/PP overlap as set), 'megatron-lm-2022' (Korthikanti et "
+        "al. 2022: materialised attention, no TP or DP overlap), 'megatron-lm-2021' "
+        "(Narayanan et al. 2021: the same), 'deepspeed-megatron' (the DeepSpeed pipeline "
+        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap).",
+        choices=values(SoftwareStack),
+        sensitivity=False,
+        source="Narayanan et al. SC'21 (arXiv:2104.04473) §5; Korthikanti et al. 2022 "
+        "(arXiv:2205.05198) §6; Smith et al. 2022 (arXiv:2201.11990) §2.3; NVIDIA "
+        "Megatron-LM README (Megatron-Core r0.8.0 benchmark configuration)",
+    ),
+    Field(
+        "workload.precision",
+        "choice",
+        "bf16",
+        label="GEMM precision",
+        help="'bf16', or 'fp8': the transformer layers' GEMMs at the catalog's dense FP8 "
+        "rate (Transformer Engine recipes); attention, the output layer, norms and the "
+        "optimizer stay in bf16/fp32, and the framework keeps an fp8 copy of the weights "
+        "(1 byte per parameter more) and casts each GEMM input.",
+        choices=values(Precision),
+        sensitivity=False,
+        source="Micikevicius et al. 2022, 'FP8 Formats for Deep Learning' (arXiv:2209.05433); "
+        "NVIDIA Transformer Engine documentation (FP8 primer)",
+    ),
+    Field(
+        "workload.tied_embeddings",
+        "choice",
+        "off",
+        label="Tied input/output embeddings",
+        help="'on': the input embedding and the output layer share one V×h matrix "
+        "(BLOOM, GPT-2), so the model has V·h parameters fewer (BLOOM: 176.2B, not 179.8B); "
+        "the output layer's FLOPs are unchanged.",
+        choices=values(OnOff),
+        sensitivity=False,
+        source="Press & Wolf 2017 (arXiv:1608.05859); BigScience, BLOOM (arXiv:2211.05100)",
+    ),
+    Field(
+        "workload.context_parallel",
+        "int",
+        1,
+        1,
+        1024,
+        "ranks",
+        "Context parallelism",
+        "Ranks c that split each sequence (ring attention): each holds s/c tokens, computes "
+        "its queries against every key and passes key/value blocks round the ring, "
+        "overlapped with its attention kernels. 1 = off. Llama 3's 131k-token phase used "
+        "16 (arXiv:2407.21783 Table 4).",
+        ui_min=1,
+        ui_max=32,
+        ui_step=1,
+        source="Liu et al. 2023, Ring Attention (arXiv:2310.01889); Grattafiori et al. 2024 "
+        "(arXiv:2407.21783) §3.3.2",
+    ),
+    Field(
+        "workload.experts",
+        "int",
+        0,
+        0,
+        4096,
+        "experts",
+        "Routed experts per MoE layer",
+        "Experts E each mixture-of-experts layer routes tokens to (DeepSeek-V3: 256, "
+        "Mixtral: 8). 0 = a dense model. Total parameters (memory) hold all of them; FLOPs "
+        "come from the ones a token uses.",
+        ui_min=0,
+        ui_max=256,
+        ui_step=1,
+        sensitivity=False,
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.experts_per_token",
+        "int",
+        2,
+        1,
+        64,
+        "experts",
+        "Experts per token (top-k)",
+        "Routed experts k each token uses (DeepSeek-V3: 8, Mixtral: 2); ignored for a dense model.",
+        ui_min=1,
+        ui_max=16,
+        ui_step=1,
+        sensitivity=False,
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.expert_ffn_hidden_size",
+        "int",
+        None,
+        1,
+        1_000_000,
+        "",
+        "Expert feed-forward size",
+        "Hidden size f_e of one expert's MLP (DeepSeek-V3: 2,048). Empty = the dense "
+        "feed-forward size.",
+        optional=True,
+        sensitivity=False,
+        none_label="Same as the dense feed-forward size",
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.shared_experts",
+        "int",
+        0,
+        0,
+        64,
+        "experts",
+        "Shared experts",
+        "Experts every token uses besides its routed ones (DeepSeek-V3: 1).",
+        ui_min=0,
+        ui_max=8,
+        ui_step=1,
+        sensitivity=False,
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.expert_parallel",
+        "int",
+        1,
+        1,
+        4096,
+        "ranks",
+        "Expert parallelism",
+        "Ranks EP the routed experts are split over (inside the data-parallel ranks): each "
+        "holds E/EP experts, and every MoE layer sends each token to its experts and back "
+        "(all-to-all dispatch and combine), over NVLink while EP × TP fits in the scale-up "
+        "domain, else over the scale-out network (DeepSeek-V3: 64 over 8 nodes).",
+        ui_min=1,
+        ui_max=64,
+        ui_step=1,
+        sensitivity=False,
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.moe_layer_frequency",
+        "float",
+        1.0,
+        0.01,
+        1.0,
+        "",
+        "Share of layers that are MoE",
+        "Share of the layers whose MLP is a mixture of experts (DeepSeek-V3: 58 of 61; "
+        "Mixtral: all); the others keep the dense MLP.",
+        ui_min=0.05,
+        ui_max=1.0,
+        ui_step=0.05,
+        sensitivity=False,
+        source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.moe_load_imbalance",
+        "float",
+        1.0,
+        1.0,
+        4.0,
+        "×",
+        "Expert load imbalance",
+        "Tokens of the busiest expert rank over the mean: the expert GEMMs and the "
+        "all-to-all take this much longer, since every rank waits for the slowest. 1 = "
+        "balanced (NVIDIA's NeMo MoE benchmarks force balance; auxiliary-loss-free routing "
+        "keeps DeepSeek-V3 close to it); a stated factor, not modelled.",
+        ui_min=1.0,
+        ui_max=2.0,
+        ui_step=0.05,
+        sensitivity=False,
+        source="DeepSeek-AI 2024 (arXiv:2412.19437) §2.1.2; NVIDIA Megatron-Bridge performance "
+        "summary (MoE benchmarks force-balance tokens)",
+    ),
+    Field(
+        "workload.moe_comm_overlap_fraction",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "",
+        "Expert all-to-all overlap",
+        "Share of the dispatch/combine all-to-all hidden behind computation (DeepSeek-V3's "
+        "DualPipe overlaps it fully; Megatron-Core's default schedule does not). 0 = exposed.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        widget="slider",
+        sensitivity=False,
+        source="DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.1 (DualPipe)",
+    ),
+    Field(
+        "workload.comm_sm_fraction",
+        "float",
+        0.0,
+        0.0,
+        0.9,
+        "",
+        "SMs reserved for communication",
+        "Share of the accelerator's streaming multiprocessors a framework dedicates to "
+        "communication kernels so that they overlap with computation; computation runs on "
+        "the rest (DeepSeek-V3: 20 of the H800's 132). 0 = none reserved (the measured "
+        "efficiencies already include NCCL's share).",
+        ui_min=0.0,
+        ui_max=0.5,
+        ui_step=0.01,
+        scale=100.0,
+        widget="slider",
+        sensitivity=False,
+        source="DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.2",
+    ),
+    Field(
+        "workload.optimizer_moment_bytes",
+        "float",
+        8.0,
+        0.0,
+        16.0,
+        "bytes",
+        "Adam moment bytes per parameter",
+        "Bytes of Adam's two moments per parameter: 8 in fp32 (ZeRO's 12 bytes of "
+        "optimizer state = 4 of fp32 master weights + 8), 4 in bf16 (DeepSeek-V3, §3.3.2). "
+        "Sets the optimizer state's memory and the optimizer step's traffic.",
+        ui_min=0.0,
+        ui_max=8.0,
+        ui_step=1.0,
+        sensitivity=False,
+        source="Rajbhandari et al. SC'20 (arXiv:1910.02054) Fig. 1; DeepSeek-AI 2024 "
+        "(arXiv:2412.19437) §3.3.2",
     ),
     Field(
         "workload.comm_overlap_fraction",

@@ -202,6 +202,14 @@ class InstanceOption:
     modeled_ratio_vs_reference: float = math.nan
     cheapest: bool = False
     break_even_usd_per_hour: float = math.nan
+    step_seconds_low: float = math.nan
+    step_seconds_high: float = math.nan
+    time_to_train_days_low: float = math.nan
+    time_to_train_days_high: float = math.nan
+    cost_to_train_usd_low: float = math.nan
+    cost_to_train_usd_high: float = math.nan
+    #: its 80% cost interval overlaps the cheapest type's: the ranking cannot separate them
+    too_close_to_call: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -230,6 +238,25 @@ class InstanceRanking:
     @property
     def cheapest(self) -> InstanceOption | None:
         return next((r for r in self.rows if r.cheapest), None)
+
+    @property
+    def too_close_to_call(self) -> tuple[InstanceOption, ...]:
+        """The candidates whose 80% cost interval overlaps the cheapest type's."""
+        return tuple(r for r in self.rows if r.too_close_to_call)
+
+    def verdict(self) -> str:
+        """The ranking's answer in words: the cheapest type, or "too close to call"."""
+        best = self.cheapest
+        if best is None:
+            return "no instance type can train this workload at a known price"
+        close = self.too_close_to_call
+        if not close:
+            return f"{best.instance} is cheapest; no other type's 80% cost interval reaches it"
+        names = ", ".join(r.instance for r in close)
+        return (
+            f"too close to call: {best.instance} is cheapest at the point estimate, but the "
+            f"80% cost interval of {names} overlaps it"
+        )
 
     def row(self, instance: str) -> InstanceOption:
         return next(r for r in self.rows if r.instance == instance)
@@ -266,6 +293,8 @@ class InstanceRanking:
             "deadline_days": self.deadline_days,
             "cheapest": best.instance if best else None,
             "cheapest_nodes": best.nodes if best else None,
+            "too_close_to_call": [r.instance for r in self.too_close_to_call],
+            "verdict": self.verdict(),
             "failure_scaling": self.failure_scaling,
             "accelerator_failure_share": self.accelerator_failure_share,
             "scenario_usd_per_instance_hour": self.scenario_price.usd_per_instance_hour,
@@ -285,6 +314,7 @@ def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
 def _node_step(scenario: Scenario, inst: Instance) -> int:
     """Smallest node count step that keeps TP × PP whole on ``inst``."""
     tp_pp = int(scenario["workload.tensor_parallel"]) * int(scenario["workload.pipeline_parallel"])
+    tp_pp *= int(scenario["workload.context_parallel"])
     return tp_pp // math.gcd(tp_pp, inst.accelerators_per_node)
 
 
@@ -394,6 +424,7 @@ def rank_instances(
     best = min(eligible, key=lambda r: r["cost_to_train_usd"]) if eligible else None
     for r in rows:
         r["cheapest"] = best is not None and r is best
+        r["too_close_to_call"] = too_close_to_call(r, best) if r in eligible else False
         can = r["feasible"] and r["node_hours"] > 0
         can = can and (deadline_days is None or r["meets_deadline"])
         r["break_even_usd_per_hour"] = (
@@ -416,6 +447,30 @@ def rank_instances(
         reference_instance=ref["instance"],
         pricing_model=model.value,
     )
+
+
+def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) -> bool:
+    """Whether a candidate's 80% cost-to-train interval overlaps the cheapest type's.
+
+    Both intervals come from the modelled step's leave-one-source-out interval
+    (:func:`models.compute.step_interval`); treating them as independent is conservative:
+    errors the types share (the same workload and stack) move both costs together.
+
+    Examples
+    --------
+    >>> best = {"instance": "a", "cost_to_train_usd_low": 90.0, "cost_to_train_usd_high": 110.0}
+    >>> too_close_to_call({"instance": "b", "cost_to_train_usd_low": 105.0}, best)
+    True
+    >>> too_close_to_call({"instance": "b", "cost_to_train_usd_low": 111.0}, best)
+    False
+    """
+    if best is None or row is best or row.get("instance") == best.get("instance"):
+        return False
+    lo, hi = (
+        row.get("cost_to_train_usd_low", math.nan),
+        best.get("cost_to_train_usd_high", math.nan),
+    )
+    return bool(math.isfinite(lo) and math.isfinite(hi) and lo <= hi)
 
 
 def _option(
@@ -520,6 +575,12 @@ def _option(
         "time_to_train_days": v("time_to_train_days"),
         "node_hours": v("cost_to_train_usd"),
         "cost_to_train_usd": v("cost_to_train_usd", usd),
+        "step_seconds_low": v("step_seconds_low"),
+        "step_seconds_high": v("step_seconds_high"),
+        "time_to_train_days_low": v("time_to_train_days_low"),
+        "time_to_train_days_high": v("time_to_train_days_high"),
+        "cost_to_train_usd_low": v("cost_to_train_usd_low", usd),
+        "cost_to_train_usd_high": v("cost_to_train_usd_high", usd),
         "cost_compute_usd": v("cost_to_train_compute_usd", usd),
         "cost_communication_usd": v("cost_to_train_communication_usd", usd),
         "cost_bubble_usd": v("cost_to_train_bubble_usd", usd),

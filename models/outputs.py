@@ -731,6 +731,30 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         1,
     ),
     _o(
+        "time_to_train_days_low",
+        "Time to train, 80% low",
+        "days",
+        "number",
+        "Low end of the 80% prediction interval of the time to train: the step time's "
+        "interval (step_seconds_low) at the same goodput.",
+        "steps × step_seconds_low / goodput",
+        "derived",
+        1,
+        computed_by="models.chain.cost",
+    ),
+    _o(
+        "time_to_train_days_high",
+        "Time to train, 80% high",
+        "days",
+        "number",
+        "High end of the 80% prediction interval of the time to train: the step time's "
+        "interval (step_seconds_high) at the same goodput.",
+        "steps × step_seconds_high / goodput",
+        "derived",
+        1,
+        computed_by="models.chain.cost",
+    ),
+    _o(
         "time_to_train_hours",
         "Time to train",
         "h",
@@ -748,6 +772,28 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "What the instances cost to train the workload at the price in force (cluster and "
         "spares; storage is in total_cost_to_train_usd).",
         "days × total cost per day",
+    ),
+    _o(
+        "cost_to_train_usd_low",
+        "Cost to train, 80% low",
+        "USD",
+        "usd",
+        "Low end of the 80% prediction interval of the cost to train (cluster and spares "
+        "for time_to_train_days_low).",
+        "time_to_train_days_low × (cluster + spares) per day",
+        "derived",
+        computed_by="models.chain.cost",
+    ),
+    _o(
+        "cost_to_train_usd_high",
+        "Cost to train, 80% high",
+        "USD",
+        "usd",
+        "High end of the 80% prediction interval of the cost to train (cluster and spares "
+        "for time_to_train_days_high).",
+        "time_to_train_days_high × (cluster + spares) per day",
+        "derived",
+        computed_by="models.chain.cost",
     ),
     _o(
         "usd_per_1e18_useful_flops",
@@ -933,6 +979,32 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "(6N+12Lsh)·T/(n·peak·MFU); compute_only: compute + bubble + exposed comm",
         "palm2022",
         3,
+    ),
+    _o(
+        "step_seconds_low",
+        "Step time, 80% low",
+        "s",
+        "number",
+        "Low end of the step time's 80% prediction interval: the 10th percentile of "
+        "measured/modelled over the held-out runs of the leave-one-source-out validation "
+        "(modelled basis; a stated MFU gives the point itself).",
+        "step_seconds × STEP_INTERVAL_RATIO[0]",
+        "derived",
+        3,
+        computed_by="models.compute.step_interval",
+    ),
+    _o(
+        "step_seconds_high",
+        "Step time, 80% high",
+        "s",
+        "number",
+        "High end of the step time's 80% prediction interval: the 90th percentile of "
+        "measured/modelled over the held-out runs of the leave-one-source-out validation "
+        "(modelled basis; a stated MFU gives the point itself).",
+        "step_seconds × STEP_INTERVAL_RATIO[1]",
+        "derived",
+        3,
+        computed_by="models.compute.step_interval",
     ),
     _o(
         "scaling_efficiency",
@@ -1893,6 +1965,27 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "(6ND / (days · accelerators)) / same for the reference",
     ),
     _o("cheapest", "Cheapest", "", "bool", "The lowest cost to train among ranked types."),
+    _o(
+        "too_close_to_call",
+        "Too close to call",
+        "",
+        "bool",
+        "This type's 80% cost-to-train interval overlaps the cheapest type's, so the model "
+        "cannot tell which is cheaper (in the ranking's JSON: the list of such types).",
+        "cost_to_train_usd_low ≤ cheapest's cost_to_train_usd_high",
+        "derived",
+        computed_by="models.instances.too_close_to_call",
+    ),
+    _o(
+        "verdict",
+        "Verdict",
+        "",
+        "text",
+        "The ranking's answer in words: the cheapest type, or too close to call.",
+        "",
+        "derived",
+        computed_by="models.instances.InstanceRanking.verdict",
+    ),
     _o(
         "break_even_usd_per_hour",
         "Break-even price",

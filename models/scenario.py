@@ -294,23 +294,37 @@ class Scenario:
 
 def shape_params_billion(values: Mapping[str, Any]) -> float:
     """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers)."""
-    from .transformer import default_ffn, params_from_shape
+    from .transformer import default_ffn, moe_params
 
     gated = 1.0 if values["workload.mlp"] == "swiglu" else 0.0
     h = values["workload.hidden_size"]
     ffn = values["workload.ffn_hidden_size"]
     kv = values["workload.kv_heads"]
-    return float(
-        params_from_shape(
-            values["workload.layers"],
-            h,
-            values["workload.attention_heads"],
-            values["workload.attention_heads"] if kv is None else kv,
-            default_ffn(h, gated) if ffn is None else ffn,
-            values["workload.vocab_size"],
-            gated,
-        )
+
+    def get(key: str, default: Any) -> Any:
+        try:
+            v = values[key]
+        except KeyError:
+            return default
+        return default if v is None else v
+
+    fe = get("workload.expert_ffn_hidden_size", None)
+    total, _, _ = moe_params(
+        values["workload.layers"],
+        h,
+        values["workload.attention_heads"],
+        values["workload.attention_heads"] if kv is None else kv,
+        default_ffn(h, gated) if ffn is None else ffn,
+        values["workload.vocab_size"],
+        gated,
+        get("workload.experts", 0),
+        get("workload.experts_per_token", 1),
+        float("nan") if fe is None else fe,
+        get("workload.shared_experts", 0),
+        get("workload.moe_layer_frequency", 1.0),
+        1.0 if get("workload.tied_embeddings", "off") == "on" else 0.0,
     )
+    return float(total)
 
 
 def effective_params_billion(values: Mapping[str, Any]) -> float:

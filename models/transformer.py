@@ -278,3 +278,66 @@ def model_state_bytes_per_param(zero_stage, gradient_bytes, data_parallel):
     gr = np.where(z >= 2, g / d, g)
     opt = np.where(z >= 1, OPTIMIZER_BYTES / d, OPTIMIZER_BYTES)
     return like_input(w + gr + opt, zero_stage, gradient_bytes, data_parallel)
+
+
+def moe_params(
+    layers,
+    hidden_size,
+    attention_heads,
+    kv_heads,
+    ffn_hidden_size,
+    vocab_size,
+    gated,
+    experts=0.0,
+    experts_per_token=1.0,
+    expert_ffn_hidden_size=np.nan,
+    shared_experts=0.0,
+    moe_layer_fraction=1.0,
+    tied=0.0,
+):
+    """Total and active parameters of a (mixture-of-experts) transformer [billions].
+
+    A share ``moe_layer_fraction`` φ of the L layers replaces its MLP by E experts of
+    ``expert_ffn_hidden_size`` f_e (empty = f) plus S shared experts, k of the E routed to
+    per token, and a router of h·E; the other layers keep the dense MLP of width f.  Total
+    parameters hold all experts (memory), active ones the k + S a token uses (FLOPs:
+    6·N_active per token, Fedus et al. 2022, arXiv:2101.03961).  ``experts`` 0 is a dense
+    model (:func:`params_from_shape`).  Tied embeddings count the V·h matrix once.
+
+    Returns
+    -------
+    (total, active, expert_total) in billions: expert_total is the routed experts' share
+    of total (what expert parallelism splits).
+
+    Examples
+    --------
+    >>> # DeepSeek-V3 (arXiv:2412.19437): 61 layers, 58 MoE, 256 experts of 2,048, top 8,
+    >>> # 1 shared; MLA's ~187M attention parameters per layer entered as 105 KV heads
+    >>> tot, act, _ = moe_params(61, 7168, 128, 105, 18432, 129280, 1, 256, 8, 2048, 1, 58 / 61)
+    >>> round(float(tot)), round(float(act), 1)
+    (671, 37.5)
+    >>> round(float(moe_params(126, 16384, 128, 8, 53248, 128256, 1)[0]), 2)  # dense
+    405.85
+    """
+    h = as_float_array(hidden_size)
+    k_m = _mlp_matrices(gated)
+    a = as_float_array(attention_heads)
+    attn = 2.0 * h * h + 2.0 * h * h * as_float_array(kv_heads) / a
+    f = as_float_array(ffn_hidden_size)
+    fe = as_float_array(expert_ffn_hidden_size)
+    fe = np.where(np.isnan(fe), f, fe)
+    e = as_float_array(experts)
+    moe = e > 0.5
+    phi = np.where(moe, as_float_array(moe_layer_fraction), 0.0)
+    lay = as_float_array(layers)
+    one_expert = k_m * h * fe
+    routed = lay * phi * e * one_expert
+    shared = lay * phi * as_float_array(shared_experts) * one_expert
+    router = lay * phi * h * e
+    dense = lay * (1.0 - phi) * k_m * h * f
+    base = lay * (attn + 2.0 * h) + dense + shared + router
+    emb = np.where(as_float_array(tied) > 0.5, 1.0, 2.0) * as_float_array(vocab_size) * h + h
+    total = (base + routed + emb) / 1e9
+    active_routed = lay * phi * np.minimum(as_float_array(experts_per_token), e) * one_expert
+    active = (base + active_routed + emb) / 1e9
+    return total, active, routed / 1e9

@@ -140,6 +140,15 @@ if best is not None:
         f"{plain(best['price_as_of'])}). Failures and checkpoints cost "
         f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
+    if ranking.too_close_to_call:
+        text = plain(ranking.verdict())
+        verdict.warning(
+            text[:1].upper()
+            + text[1:]
+            + ". The modelled step carries an 80% interval from the leave-one-source-out "
+            "validation (docs/step-time.md); where two types' cost intervals overlap, the "
+            "model cannot tell which is cheaper."
+        )
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
     k = verdict.columns(2)
     k[0].metric(
@@ -183,6 +192,8 @@ if missing:
 
 st.subheader("Side by side")
 tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
+if ranking.too_close_to_call:
+    st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)
 
 ref = ranking.reference_instance

@@ -6,6 +6,7 @@ cannot run) are left out of a chart and the page says why next to it.
 
 from __future__ import annotations
 
+import numpy as np
 import plotly.graph_objects as go
 import polars as pl
 
@@ -92,9 +93,40 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         )
     style.drop_empty(fig)
     total = ok["cost_to_train_usd"].to_list()
+    if "cost_to_train_usd_high" in ok.columns:
+        hi = ok["cost_to_train_usd_high"].to_numpy()
+        lo = ok["cost_to_train_usd_low"].to_numpy()
+        if np.isfinite(hi).any() and (hi > lo).any():
+            fig.add_scatter(
+                y=y,
+                x=total,
+                mode="markers",
+                marker={"size": 1, "color": "rgba(0,0,0,0)"},
+                error_x={
+                    "type": "data",
+                    "symmetric": False,
+                    "array": hi - np.asarray(total),
+                    "arrayminus": np.asarray(total) - lo,
+                    "color": "#333333",
+                    "thickness": 1.5,
+                    "width": 6,
+                },
+                name="80% interval",
+                showlegend=False,  # named in the subtitle: a legend row would crowd 1024 px
+                hovertemplate="80% interval: $%{customdata[0]:,.0f} to "
+                "$%{customdata[1]:,.0f}<extra></extra>",
+                customdata=np.column_stack([lo, hi]),
+            )
+            total_max = float(np.nanmax(hi))
+            label_x = np.where(np.isfinite(hi), np.maximum(hi, total), total).tolist()
+            whiskers = True
+        else:
+            total_max, label_x, whiskers = max(total, default=1.0), total, False
+    else:
+        total_max, label_x, whiskers = max(total, default=1.0), total, False
     fig.add_scatter(
         y=y,
-        x=total,
+        x=label_x,
         mode="text",
         text=style.bar_text("cost_to_train_usd", total),
         textposition="middle right",
@@ -105,13 +137,13 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         fig,
         "Cost to train, by where the money goes",
         subtitle="Priced types only; ★ cheapest",
-        x_title="Cost to train ($)",
+        x_title="Cost to train ($)" + ("; whiskers: 80% interval" if whiskers else ""),
         height=max(320, 62 * ok.height + 160),
     )
     fig.layout.barmode = "stack"
     fig.layout.margin.l = 150
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    style.money_axis(fig, "x", max(total, default=1.0) * 1.35)
+    style.money_axis(fig, "x", total_max * 1.35)
     return fig
 
 

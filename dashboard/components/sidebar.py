@@ -97,6 +97,13 @@ CHOICE_WORDS: dict[str, dict[str, str]] = {
     },
     "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
     "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
+    "workload.precision": {"bf16": "BF16", "fp8": "FP8"},
+    "workload.software_stack": {
+        "megatron-core": "Megatron-Core (0.8+, NeMo)",
+        "megatron-lm-2022": "Megatron-LM 2022",
+        "megatron-lm-2021": "Megatron-LM 2021",
+        "deepspeed-megatron": "DeepSpeed + Megatron",
+    },
 }
 
 

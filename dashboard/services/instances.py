@@ -75,11 +75,20 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
         r = dict(r)
         if r["cheapest"]:
             r["instance"] = f"{r['instance']} ★"
+        if r.get("too_close_to_call"):  # explained by TOO_CLOSE_CAPTION under the table
+            r["instance"] = f"{r['instance']} ≈"
         if not r["feasible"]:
             for k in ("nodes", "goodput", "time_to_train_days"):
                 r[k] = None
         out.append(r)
     return out
+
+
+#: The caption under the side-by-side table when a row is marked ≈.
+TOO_CLOSE_CAPTION = (
+    "≈ too close to call: its 80% cost interval (the whiskers of the cost chart) overlaps "
+    "the cheapest type's."
+)
 
 
 def not_charted(df: pl.DataFrame) -> list[tuple[str, str]]:

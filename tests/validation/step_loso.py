@@ -1,0 +1,206 @@
+"""Leave-one-source-out cross-validation of the modelled step time.
+
+The model has two systematic constants (:data:`models.compute.GEMM_EFFICIENCY`,
+:data:`models.compute.LAYER_PASS_OVERHEAD_S`).  For each validation source (one paper,
+report or benchmark page of :mod:`tests.validation.step_cases`) they are fitted on all the
+*other* sources — minimising the mean over sources of the mean absolute log error of the
+step time — and the held-out source is predicted with them.  The 80% interval of a
+held-out case is its modelled value times the 10th-90th percentiles of measured/modelled
+over the other sources' held-out cases, widened to every open alternative
+(:meth:`Case.span`).  ``python -m tests.validation.step_loso`` prints the tables of
+docs/step-time.md and the constants fitted on all sources.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+import numpy as np
+
+from tests.validation.step_cases import CASES, SOURCES, Case
+
+#: the grid the constants are fitted on
+GEMM_GRID = np.round(np.arange(0.70, 1.0001, 0.01), 4)
+OVERHEAD_GRID_US = np.arange(0.0, 401.0, 20.0)
+TP_GRID = np.round(np.arange(0.0, 1.0001, 0.1), 4)
+#: HBM efficiency is not fitted (fitting it as well lets the held-out folds drift: the
+#: held-out mean error rose from 7.6% to 8.9%); one value, the documented 0.9
+HBM_GRID = np.array([0.9])
+QUANTILES = (0.10, 0.90)
+
+
+def _grid():
+    g, o, t, m = np.meshgrid(GEMM_GRID, OVERHEAD_GRID_US * 1e-6, TP_GRID, HBM_GRID, indexing="ij")
+    return g.ravel(), o.ravel(), t.ravel(), m.ravel()
+
+
+@cache
+def _spans() -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each case's (point, lowest, highest) over the whole calibration grid."""
+    g, o, t, m = _grid()
+    cal = {
+        "calibration.hbm_efficiency": m,
+        "calibration.gemm_efficiency": g,
+        "calibration.layer_pass_overhead_s": o,
+        "calibration.tp_overlap_efficiency": t,
+    }
+    return {i: tuple(np.asarray(a, dtype=float) for a in c.span(cal)) for i, c in enumerate(CASES)}
+
+
+def _log_rho(i: int, c: Case) -> np.ndarray:
+    return np.log(c.rho(_spans()[i][0]))
+
+
+def fit(exclude: str | None = None) -> tuple[float, float, float, float, int]:
+    """The grid point minimising the mean over sources (``exclude`` left out) of each
+    source's mean |log(measured/modelled step)|: (gemm efficiency, overhead s, TP overlap
+    efficiency, HBM efficiency, index)."""
+    per_source = []
+    for s in SOURCES:
+        if s == exclude:
+            continue
+        errs = [
+            np.abs(_log_rho(i, c))
+            for i, c in enumerate(CASES)
+            if c.source == s and "moe" not in c.tags  # MoE rows validate, never fit
+        ]
+        errs = [e for e in errs if np.isfinite(e).any()]
+        if errs:
+            per_source.append(np.mean(errs, axis=0))
+    loss = np.mean(per_source, axis=0)
+    loss = np.where(np.isfinite(loss), loss, np.inf)
+    k = int(np.argmin(loss))
+    g, o, t, m = _grid()
+    return float(g[k]), float(o[k]), float(t[k]), float(m[k]), k
+
+
+@cache
+def held_out() -> list[dict[str, Any]]:
+    """Every case predicted with the constants fitted without its source."""
+    rows = []
+    for s in SOURCES:
+        gemm, over, tpe, hbm, k = fit(exclude=s)
+        for i, c in enumerate(CASES):
+            if c.source != s:
+                continue
+            point, lo, hi = (float(a[k]) for a in _spans()[i])
+            rows.append(
+                {
+                    "source": s,
+                    "table": c.table,
+                    "case": c.label,
+                    "kind": c.kind,
+                    "published": c.published,
+                    "ours": point,
+                    "ours_low_setting": lo,
+                    "ours_high_setting": hi,
+                    "error": point / c.published - 1.0,
+                    "rho": float(c.rho(point)),
+                    "moe": "moe" in c.tags,
+                    "gemm_efficiency": gemm,
+                    "overhead_us": over * 1e6,
+                    "tp_overlap": tpe,
+                    "hbm": hbm,
+                }
+            )
+    # intervals: percentiles of the other sources' held-out residuals of the same family
+    # (dense, or mixture-of-experts: MoE scenarios get their own, wider interval)
+    for r in rows:
+        others = np.array(
+            [
+                q["rho"]
+                for q in rows
+                if q["moe"] == r["moe"] and (q["source"] != r["source"] or r["moe"]) and q is not r
+            ]
+        )
+        qlo, qhi = np.quantile(others, QUANTILES)
+        c_lo, c_hi = r["ours_low_setting"], r["ours_high_setting"]
+        if r["kind"] == "time":  # ours is a time: measured = ours·ρ
+            lo, hi = c_lo * qlo, c_hi * qhi
+        else:  # ours is a rate: measured = ours/ρ
+            lo, hi = c_lo / qhi, c_hi / qlo
+        r["low"], r["high"] = lo, hi
+        r["covered"] = lo <= r["published"] <= hi
+    return rows
+
+
+def summary(family: str = "all") -> dict[str, Any]:
+    """Mean and largest held-out |error|, per source and overall, and the coverage, over
+    ``family``: "all" cases, "dense" (dense models, BF16 and FP8) or "moe"."""
+    rows = [r for r in held_out() if family == "all" or (family == "moe") == r["moe"]]
+    errs = np.array([abs(r["error"]) for r in rows])
+    rhos = np.array([r["rho"] for r in rows])
+    per = {}
+    for s in SOURCES:
+        e = [abs(r["error"]) for r in rows if r["source"] == s]
+        if e:
+            per[s] = (float(np.mean(e)), float(np.max(e)), len(e))
+    return {
+        "mean": float(errs.mean()),
+        "max": float(errs.max()),
+        "coverage": float(np.mean([r["covered"] for r in rows])),
+        "n": len(rows),
+        "per_source": per,
+        "interval_ratio": tuple(float(q) for q in np.quantile(rhos, QUANTILES)),
+        "fit_all": fit(None)[:4],
+    }
+
+
+def markdown_tables() -> str:
+    rows = held_out()
+    out = [
+        "| held-out source | cases | fitted on the others: GEMM efficiency, overhead per "
+        "layer-pass, TP overlap efficiency, HBM efficiency | mean error | largest error | "
+        "inside the 80% interval |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    for fam, title in (("dense", "dense models (BF16 and FP8)"), ("moe", "mixture of experts")):
+        sm = summary(fam)
+        for s, (mean, mx, n) in sm["per_source"].items():
+            rs = [q for q in rows if q["source"] == s and q["moe"] == (fam == "moe")]
+            r = rs[0]
+            name = r["table"].replace(", FP8", "").replace(", MoE", "")
+            cov = sum(q["covered"] for q in rs)
+            out.append(
+                f"| {name}{' (MoE rows)' if fam == 'moe' else ''} | {n} "
+                f"| {r['gemm_efficiency']:.2f}, {r['overhead_us']:.0f} µs, "
+                f"{r['tp_overlap']:.1f}, {r['hbm']:.1f} "
+                f"| {100 * mean:.1f}% | {100 * mx:.1f}% | {cov} of {n} |"
+            )
+        out.append(
+            f"| **{title}: all {sm['n']} held-out cases** | | | **{100 * sm['mean']:.1f}%** "
+            f"| **{100 * sm['max']:.1f}%** | **{100 * sm['coverage']:.0f}%** |"
+        )
+    sm = summary("all")
+    out.append(
+        f"| **every case ({sm['n']})** | | | **{100 * sm['mean']:.1f}%** | "
+        f"**{100 * sm['max']:.1f}%** | **{100 * sm['coverage']:.0f}%** |"
+    )
+    out += [
+        "",
+        "| # | source | case | metric | published | ours (held out) | error | 80% interval | inside |",
+        "|---|---|---|---|---:|---:|---:|---|---|",
+    ]
+    from tests.validation.step_cases import _fmt
+
+    for i, r in enumerate(rows, 1):
+        c = next(c for c in CASES if c.label == r["case"] and c.source == r["source"])
+        out.append(
+            f"| {i} | {r['table']} | {r['case']} | {c.metric} | {_fmt(r['published'])} | "
+            f"{_fmt(r['ours'])} | {100 * r['error']:+.1f}% | {_fmt(r['low'])}-{_fmt(r['high'])} "
+            f"| {'yes' if r['covered'] else 'no'} |"
+        )
+    return "\n".join(out)
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the docs tables
+    print(markdown_tables())
+    print()
+    for fam in ("dense", "moe", "all"):
+        s = summary(fam)
+        print(
+            f"{fam}: mean {100 * s['mean']:.1f}%, max {100 * s['max']:.1f}%, coverage "
+            f"{100 * s['coverage']:.0f}%, interval ratio {s['interval_ratio']}"
+        )
+    print("fit on all sources:", fit(None)[:4])
