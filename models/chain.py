@@ -1145,7 +1145,7 @@ def cost_step(
         total_usd_per_day=total_day,
         total_usd_per_month=total_day * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
-        lost_usd_per_day=total((1.0 - g) * cluster, spare, storage),
+        lost_usd_per_day=pr.lost_usd_per_day(g, cluster, spare, storage),
         time_to_train_days=days,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,

@@ -1268,7 +1268,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "5th percentile of simulated lost dollars per day (a good month).",
-        "(1 − g_run)·cluster/day + spares/day",
+        "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
     ),
     _o(
@@ -1279,6 +1279,28 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "First rung's lost dollars per day minus the last rung's: the sum of the rungs' savings.",
         "lost_0 − lost_n = Σ delta_usd_per_day",
         "derived",
+    ),
+    _o(
+        "recommended_delta_usd_per_day",
+        "Saved by the recommended rungs",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the scenario as given minus those after the features worth "
+        "adopting here (each saves money at its rung); rungs that cost more than they save "
+        "are left out.",
+        "lost_0 − lost_k, k = number of recommended features",
+        "derived",
+        computed_by="models.resilience.Ladder.recommended_delta_usd_per_day",
+    ),
+    _o(
+        "recommended_delta_goodput_points",
+        "Goodput gained by the recommended rungs",
+        "points",
+        "number",
+        "Goodput after the features worth adopting here minus the scenario's as given.",
+        "100 · (g_k − g_0)",
+        "derived",
+        computed_by="models.resilience.Ladder.recommended_delta_goodput_points",
     ),
     _o(
         "total_delta_goodput_points",
@@ -1315,7 +1337,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "95th percentile of simulated lost dollars per day (a bad month).",
-        "(1 − g_run)·cluster/day + spares/day",
+        "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
     ),
 )
@@ -2185,6 +2207,28 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             "derived",
         )
         for stat, name in (("mean", "mean"), ("p50", "median"), ("p95", "P95"))
+    ),
+    _o(
+        "lost_analytic_usd",
+        "Lost per run (closed form)",
+        "USD",
+        "usd",
+        "Lost dollars of one run at the closed-form goodput: Daly's expected wall time to do "
+        "the horizon's work, its unproductive share of the cluster, spares and storage.",
+        "(1 − g)·cluster/day + spares/day + storage/day, times work / g days",
+        "derived",
+        computed_by="models.montecarlo.SimulationResult.summary",
+    ),
+    _o(
+        "lost_analytic_usd_per_month",
+        "Lost per month (closed form)",
+        "USD/month",
+        "usd",
+        "The chain's lost dollars per day (spares and storage included) over a month "
+        "(365.25/12 days) of wall time, next to the simulated runs.",
+        "lost_usd_per_day × 30.44 days",
+        "derived",
+        computed_by="models.montecarlo.SimulationResult.summary",
     ),
     _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
     _o(

@@ -37,7 +37,7 @@ import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import as_float_array
+from ._tools import as_float_array, total
 from .catalog import Instance
 from .choices import PricingModel
 from .errors import ValidationError
@@ -436,6 +436,38 @@ def effective_usd_per_instance_hour(rate, model, commitment_utilization=1.0):
     else:
         out = r * 1.0
     return float(out) if np.ndim(out) == 0 else out
+
+
+def lost_usd_per_day(goodput, cluster_usd_per_day, spare_usd_per_day, storage_usd_per_day):
+    """Dollars per day paid for time that does not advance training [USD/day].
+
+    lost = (1 − g)·cluster + spares + storage: the cluster's unproductive share, plus what
+    only protects the run (hot spares, the durable checkpoint tier's storage).  The chain's
+    ``lost_usd_per_day`` (:func:`models.chain.cost_step`), the Monte Carlo's lost dollars
+    (:class:`models.montecarlo.SimulationResult`) and the ladder's Monte Carlo band use it.
+
+    Parameters
+    ----------
+    goodput : productive share of wall time [fraction, 0..1].
+    cluster_usd_per_day : the training nodes per day [USD/day].
+    spare_usd_per_day : hot spares per day [USD/day].
+    storage_usd_per_day : durable checkpoint storage per day [USD/day].
+
+    Returns
+    -------
+    float or ndarray
+        Lost dollars per day [USD/day].
+
+    Examples
+    --------
+    >>> lost_usd_per_day(0.9, 1000.0, 50.0, 25.0)
+    175.0
+    """
+    return total(
+        (1.0 - as_float_array(goodput)) * cluster_usd_per_day,
+        spare_usd_per_day,
+        storage_usd_per_day,
+    )
 
 
 # --------------------------------------------------------------------------- storage

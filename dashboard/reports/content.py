@@ -616,9 +616,11 @@ def _ladder_section(lad: Any) -> Section:
         title="Resilience ladder: what each feature is worth",
         intro=(
             f"From the scenario as given to every resilience feature, in the recommended "
-            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}. The whole "
-            f"ladder saves {format_usd(lad.total_delta_usd_per_day, 'day')} "
-            f"({lad.total_delta_goodput_points:+.2f} goodput points)."
+            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}; together "
+            f"they save {format_usd(lad.recommended_delta_usd_per_day, 'day')} "
+            f"({lad.recommended_delta_goodput_points:+.2f} goodput points). The whole "
+            f"ladder, rungs that cost more than they save included, saves "
+            f"{format_usd(lad.total_delta_usd_per_day, 'day')}."
         ),
         table=table,
         table_columns=(
