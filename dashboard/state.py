@@ -29,7 +29,7 @@ import streamlit as st
 from goodput_lab.dashboard import url_state
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance, check_instance
-from goodput_lab.models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
+from goodput_lab.models.scenario import MAX_TOML_BYTES, follow_edits, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
 NAME_KEY = "w:name"
@@ -40,7 +40,6 @@ CATALOG_PRICE_SUFFIX = ":catalog"
 UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
 BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
-MODIFIED = " (modified)"
 VALUES_KEY = "scenario_values"  # field key (or key + checkbox suffix) -> value, display units
 
 
@@ -242,15 +241,15 @@ def _validated(items: tuple[tuple[str, type, Any], ...]) -> Scenario:
 
 
 def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:
-    """``scenario`` named "<base name> (modified)" when its inputs differ from the scenario
-    last loaded (a preset, an upload or a link) and the user kept that scenario's name, so
-    page headers, report titles and file names never pass an edited preset off as the
-    preset itself."""
-    if not base or scenario.name != base.get("name"):
+    """``scenario`` with provenance that follows the user's edits of the scenario last
+    loaded (a preset, an upload or a link): :func:`models.scenario.follow_edits` names it
+    "Modified from <base name>" when its inputs differ and the user kept that name (so page
+    headers, report titles and file names never pass an edited preset off as the preset,
+    nor repeat numbers the edit changed), and a typed price becomes "entered" unless its
+    source and date were edited with it."""
+    if not base or "values" not in base:
         return scenario
-    if dict(scenario.values) == base.get("values"):
-        return scenario
-    return scenario.replace(name=f"{scenario.name}{MODIFIED}"[:200])
+    return follow_edits(Scenario(values=base["values"], name=base.get("name", "")), scenario)
 
 
 def preset_names() -> list[str]:

@@ -32,6 +32,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -385,6 +386,101 @@ def price_in_force(
             model.value,
         )
     return model_price(inst, model, table)
+
+
+#: What a price typed over a scenario's own becomes when its source and date were not edited
+#: with it (provenance follows edits: the old text described the old number).
+ENTERED_SOURCE = "entered"
+
+
+def _month(as_of: str) -> str | None:
+    """``YYYY-MM`` of a ``YYYY-MM`` or ``YYYY-MM-DD`` date, else None (not comparable)."""
+    text = str(as_of or "").strip()
+    if len(text) >= 7 and text[:4].isdigit() and text[4] == "-" and text[5:7].isdigit():
+        return text[:7]
+    return None
+
+
+@dataclass(frozen=True)
+class PriceVintage:
+    """The scenario's own price next to the public price of the same instance and pricing
+    model, when the scenario's is dated before the public one (see :func:`price_vintage`)."""
+
+    scenario: Price
+    public: Price
+
+    def sentence(self) -> str:
+        """One sentence for a page, a report or the CLI (said once per view)."""
+        label = TERMS[PricingModel(self.public.model)].label
+        where = "catalog's" if self.public.origin == "catalog" else "price table's"
+        return (
+            f"The scenario's price, ${self.scenario.usd_per_instance_hour:,.2f}/instance-h as "
+            f"of {self.scenario.as_of}, is older than the {where} {label} price, "
+            f"${self.public.usd_per_instance_hour:,.2f}/instance-h as of {self.public.as_of}; "
+            "the scenario's figures use its own."
+        )
+
+    def row_note(self) -> str:
+        """What a ranking row priced at the scenario's price says about the other rows."""
+        return (
+            f"the scenario's price, as of {self.scenario.as_of}; the other rows are at public "
+            f"prices as of {self.public.as_of} (this type's: "
+            f"${self.public.usd_per_instance_hour:,.2f}/instance-h)"
+        )
+
+
+def price_vintage(
+    scenario, inst: Instance, table: Mapping[tuple[str, str], TablePrice] | None = None
+) -> PriceVintage | None:
+    """The scenario's own price and the public one when the scenario's is older, else None.
+
+    Parameters
+    ----------
+    scenario : the scenario (its ``pricing.usd_per_instance_hour``, ``pricing.price_as_of``
+        and ``pricing.model``).
+    inst : its instance type.
+    table : the dated price table (default :func:`load_price_table`).
+
+    Returns
+    -------
+    PriceVintage or None
+        None when the scenario uses the public price, when either date is not a
+        ``YYYY-MM[-DD]`` date, or when the scenario's is not older (a negotiated rate of the
+        same month or later is not stale).
+    """
+    if scenario[PRICE_FIELD] is None:
+        return None
+    own = price_in_force(scenario, inst, table)
+    try:
+        public = model_price(inst, PricingModel(scenario["pricing.model"]), table)
+    except ValidationError:
+        return None
+    a, b = _month(own.as_of), _month(public.as_of)
+    if a is None or b is None or a >= b:
+        return None
+    return PriceVintage(own, public)
+
+
+def follow_price_edit(base, edited) -> dict[str, Any]:
+    """Provenance updates for ``edited`` when its price differs from ``base``'s and its
+    source and date were left as they were: the old text described the old number, so a
+    typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
+    the public one drops the scenario's source and date (the public price carries its own).
+
+    Returns
+    -------
+    dict
+        Field updates for :meth:`models.Scenario.replace` (empty when nothing is stale).
+    """
+    if edited[PRICE_FIELD] == base[PRICE_FIELD]:
+        return {}
+    out: dict[str, Any] = {}
+    typed = edited[PRICE_FIELD] is not None
+    if edited["pricing.price_source"] == base["pricing.price_source"]:
+        out["pricing.price_source"] = ENTERED_SOURCE if typed else None
+    if edited["pricing.price_as_of"] == base["pricing.price_as_of"]:
+        out["pricing.price_as_of"] = None
+    return {k: v for k, v in out.items() if edited[k] != v}
 
 
 def on_demand_price(scenario, inst: Instance) -> Price | None:
