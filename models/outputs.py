@@ -1770,6 +1770,31 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "lost(current) − lost(best)",
         "derived",
     ),
+    _o(
+        "assumed_save_seconds",
+        "Blocking save the scenario assumes",
+        "s",
+        "number",
+        "The blocking save time the scenario states (checkpoint.timings = measured) when it "
+        "writes its checkpoints to the shared file system alone; the file-system "
+        "recommendation keeps to file systems that can write one that fast.",
+        "checkpoint.save_seconds",
+        "derived",
+        1,
+        computed_by="models.optimize.recommend_file_system",
+    ),
+    _o(
+        "deliverable_save_seconds",
+        "Blocking save the file system can deliver",
+        "s",
+        "number",
+        "The recommended file system's blocking save by the tier model (latency + shard ÷ "
+        "its bandwidth per node), to set against the save the scenario assumes.",
+        "latency + shard GB ÷ (throughput per TiB × TiB ÷ nodes)",
+        "derived",
+        1,
+        computed_by="models.optimize.recommend_file_system",
+    ),
 )
 
 INSTANCE_OUTPUTS: tuple[Output, ...] = (

@@ -49,6 +49,7 @@ DEFAULT_PRICES = data_path("prices_2024-12.csv")
 DEFAULT_STORAGE_PRICES = data_path("storage_prices_2022-09.csv")
 MAX_TABLE_BYTES = 256 * 1024
 
+HOURS_PER_DAY = 24.0
 #: AWS quotes monthly prices over 730 hours (its pricing examples' convention).
 HOURS_PER_MONTH = 730.0
 #: Days in an average calendar month, for the "per month" budget figures.
@@ -199,6 +200,33 @@ def purchasable_block_days(days):
     idx = np.searchsorted(allowed, d - 1e-9, side="left")
     out = np.where(idx < allowed.size, allowed[np.minimum(idx, allowed.size - 1)], np.nan)
     out = np.where(np.isnan(d), np.nan, out)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def capacity_block_usd(block_days, instances, usd_per_instance_hour):
+    """The price of a Capacity Block, paid up front whether the job runs or not [USD].
+
+    price = D · 24 h · n · p (AWS EC2 Capacity Blocks: a whole number of days, every
+    instance of the block, at the block's rate).  The plan's curve, its chosen block and the
+    bill by pricing model all use this one formula.
+
+    Parameters
+    ----------
+    block_days : block length D [day].
+    instances : instances in the block(s), spares included [count].
+    usd_per_instance_hour : the block's rate p [USD/instance-h].
+
+    Returns
+    -------
+    float or ndarray
+        The block's price [USD].
+
+    Examples
+    --------
+    >>> round(capacity_block_usd(14, 64, 31.464), 3)  # 14 d x 24 h x 64 x $31.464
+    676601.856
+    """
+    out = as_float_array(block_days) * HOURS_PER_DAY * instances * usd_per_instance_hour
     return float(out) if np.ndim(out) == 0 else out
 
 

@@ -83,7 +83,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             flag = "--" + exc.field.replace("_", "-")
             raise ValidationError(flag, exc.message) from None
         raise
-    budget = budget_by_pricing_model(scenario, cat, prices)
+    budget = budget_by_pricing_model(scenario, cat, prices, plan)
     fs = None
     if scenario["checkpoint.durable_tier"] == "shared_fs":
         rec = recommend_file_system(resolve_inputs(scenario, cat))
@@ -102,6 +102,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 "lost_usd_per_day": rec.current_lost_usd_per_day,
             },
             "at_search_limit": rec.at_search_limit,
+            "assumed_save_seconds": rec.assumed_save_seconds,
+            "deliverable_save_seconds": rec.deliverable_save_seconds,
+            "warning": rec.warning,
+        }
+        fs = {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in fs.items()
         }
     if args.json:
         out = plan.to_json_dict()
@@ -158,6 +164,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
             f"{fs['current']['file_system_TiB']:g} TiB at "
             f"{fs['current']['file_system_throughput_MBps_per_TiB']:g} MB/s/TiB"
         )
+        if fs["warning"]:
+            print(f"  note: {fs['warning']}")
     return 0
 
 

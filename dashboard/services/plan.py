@@ -56,9 +56,14 @@ def x_window(p: BlockPlan) -> tuple[float, float]:
 
 
 def budget(
-    scenario: Scenario, catalog: Mapping[str, Instance], prices: Mapping[str, float]
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    prices: Mapping[str, float],
+    plan: BlockPlan | None = None,
 ) -> list[dict[str, Any]]:
-    return budget_by_pricing_model(scenario, catalog, prices)
+    """The bill by pricing model (:func:`models.plan.budget_by_pricing_model`); with
+    ``plan``, its Capacity Block row is that plan's block."""
+    return budget_by_pricing_model(scenario, catalog, prices, plan)
 
 
 def _usd(key: str, row: Mapping[str, Any], col: str) -> str:
@@ -72,6 +77,8 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
     for r in rows:
         ok = r["available"]
         note = r["reason"] if r["reason"] else ("your scenario's model" if r["own"] else "")
+        if r.get("basis"):  # the Plan's block above, from its simulated runs
+            note = "; ".join(n for n in (note, r["basis"]) if n)
         if not ok:
             note = "no public price: enter yours below"
         out.append(
