@@ -1854,6 +1854,16 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
     _o("meets_deadline", "Meets deadline", "", "bool", "Whether it trains within the deadline."),
     _o("reason", "Note", "", "text", "Why a figure is missing or the type is not ranked."),
     _o(
+        "price_note",
+        "Price basis",
+        "",
+        "text",
+        "Set on a ranking row priced on another basis than the others: the scenario's own "
+        "price on its own type (as `goodput evaluate`), with the dates when it is older than "
+        "the public prices of the other rows.",
+        computed_by="models.instances.rank_instances",
+    ),
+    _o(
         "node_hours",
         "Node-hours",
         "node-h",
