@@ -545,10 +545,15 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "Expected share of paid wall-clock time that advances training (Daly's exact "
-        "expectation for exponential failures, times the share not stalled by fabric "
-        "reroutes).",
-        "g = T_s / T_w = τ / (e^{λR}·(e^{λ(τ+δ)} − 1)/λ) per failure class, × (1 − stall/1440)",
+        "expectation for exponential failures per failure class, times the share not paused "
+        "by Spot interruptions saved in their notice, the share not stalled by fabric "
+        "reroutes and the throughput left after stragglers and resilience overheads).",
+        "g = g_fail · g_spot · (1 − stall/1440) · (1 − σ)(1 − o); g_fail = Π over failure "
+        "classes of T_s/T_w = τ / (e^{λR}·(e^{λ(τ+δ)} − 1)/λ) (level-1 restores, durable "
+        "fallbacks; peer recovery e^{−λ_P·R_P}; silent corruption T_s/T_w/(1 + λ_S·Δ)); "
+        "g_spot = 1/(1 + λ_spot·R_spot/1440); σ straggler slowdown, o resilience overhead",
         "daly2006",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "goodput_first_order",

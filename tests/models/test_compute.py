@@ -304,9 +304,7 @@ def test_memory_fit_message_uses_the_chosen_gradient_precision():
     msg = cm.fit_reason(70.0, 1, 8, 80.0, 0.25, 8, 1, 0, 8, 900.0, gradient_bytes=4.0)
     assert "model states need 157.5 GB" in msg and "4-byte gradients" in msg
     assert "140.0 GB" in cm.fit_reason(70.0, 1, 8, 80.0, 0.25, 8, 1, 0, 8, 900.0)
-    assert cm.model_state_GB_per_accel(70.0, 8, 1, 4, 1, gradient_bytes=4.0) == pytest.approx(
-        78.75
-    )
+    assert cm.model_state_GB_per_accel(70.0, 8, 1, 4, 1, gradient_bytes=4.0) == pytest.approx(78.75)
     # the fewest nodes: (2 + 4)·8.75 = 52.5 GB replicated, 12·8.75 = 105 GB sharded over d:
     # 52.5 + 105/d <= 60 -> d = 14 -> 14 × 8 GPUs = 14 nodes (bf16: 4·8.75 + 105/d -> d = 5)
     assert cm.min_nodes_to_fit(70.0, 8, 1, 1, 60.0, 8, gradient_bytes=4.0) == 14.0
