@@ -583,7 +583,7 @@ class Comparison:
     @property
     def savings_usd_per_month(self) -> float:
         """Savings per month of 365.25/12 days [USD/month]."""
-        return self.savings_usd_per_day * 365.25 / 12
+        return self.savings_usd_per_day * pr.DAYS_PER_MONTH
 
     @property
     def savings_usd_per_year(self) -> float:

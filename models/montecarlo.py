@@ -172,6 +172,7 @@ class SimulationParams:
     corrupt_loop: float = 0.0  # restart-loop minutes before the fallback (0 when validated)
     work_factor: float = 1.0  # throughput left after stragglers and feature overheads
     storage_usd_per_min: float = 0.0  # the durable checkpoint tier's storage (chain's figure)
+    lost_usd_per_month: float = math.nan  # the chain's closed form, shown beside the runs
 
     @property
     def extended(self) -> bool:
@@ -316,6 +317,7 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         work_factor=(1.0 - f("resilience.straggler_slowdown"))
         * (1.0 - f("resilience.overhead_fraction")),
         storage_usd_per_min=ev.get("storage_usd_per_day", 0.0) / MINUTES_PER_DAY,
+        lost_usd_per_month=ev.get("lost_usd_per_month", math.nan),
     )
 
 
@@ -429,20 +431,16 @@ class SimulationResult:
         }
 
     def _analytic_lost(self) -> dict[str, float]:
-        """The closed form's lost dollars per run and per month of wall time (Daly's
-        expected wall time at the analytic goodput; storage and spares included, as the
-        chain's ``lost_usd_per_day``) [USD]."""
+        """The closed form's lost dollars per run (Daly's expected wall time at the analytic
+        goodput; storage and spares included, as the chain's ``lost_usd_per_day``) and per
+        month of wall time (the chain's ``lost_usd_per_month``) [USD]."""
         g, p = self.goodput_analytic, self.params
         if p is None or not (g > 0):
             return {"lost_analytic_usd": math.nan, "lost_analytic_usd_per_month": math.nan}
         wall = self.time_to_finish_analytic_days * MINUTES_PER_DAY
         lost = float(_lost_usd(p, wall, self.work_days * MINUTES_PER_DAY))
-        return {
-            "lost_analytic_usd": lost,
-            "lost_analytic_usd_per_month": lost
-            / self.time_to_finish_analytic_days
-            * DAYS_PER_MONTH,
-        }
+        # per month: the chain's lost_usd_per_month (the Overview's lost per day)
+        return {"lost_analytic_usd": lost, "lost_analytic_usd_per_month": p.lost_usd_per_month}
 
 
 def _lost_usd(p: SimulationParams, wall_min, work_min):

@@ -721,6 +721,29 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Paid time that does not advance training, plus idle spares and checkpoint storage.",
         "(1 − g) × cluster cost + spares + storage",
         "derived",
+        computed_by="models.pricing.lost_usd_per_day",
+    ),
+    _o(
+        "lost_usd_per_month",
+        "Lost per month",
+        "USD/month",
+        "usd",
+        "Lost per day over a month of 365.25/12 days: what the Monte Carlo's closed form and "
+        "the pages' monthly figures read.",
+        "lost_usd_per_day × 30.44",
+        "derived",
+        computed_by="models.chain.cost_step",
+    ),
+    _o(
+        "lost_usd_per_run",
+        "Lost over the run",
+        "USD",
+        "usd",
+        "Lost per day over the whole training run (time to train): unproductive cluster "
+        "time, idle spares and checkpoint storage.",
+        "lost_usd_per_day × time_to_train_days",
+        "derived",
+        computed_by="models.chain.cost_step",
     ),
 )
 
@@ -1532,6 +1555,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "steps × step time / 86,400",
         "kaplan2020",
         1,
+        computed_by="models.chain.cost_step",
     ),
     *(
         _o(

@@ -251,7 +251,7 @@ def plan_capacity_block(
     fallback = pr.overrun_price(scenario, inst)
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
-    compute_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
     if not (math.isfinite(compute_days) and compute_days > 0):
         raise ValidationError(
             "workload",
@@ -479,7 +479,7 @@ def budget_by_pricing_model(
             continue
         m = evaluate_arrays(resolve_inputs(sc, cat, price=price))
         days = _float(m["time_to_train_days"])
-        ff_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+        ff_days = _float(m["compute_days"])
         row.update(
             usd_per_instance_hour=price.usd_per_instance_hour,
             usd_per_instance_hour_effective=_float(m["usd_per_instance_hour_effective"]),
