@@ -53,11 +53,9 @@ def _price_vintage(scenario: Scenario) -> None:
     vintage = price_vintage(scenario, inst) if inst is not None else None
     if vintage is None:
         return
-    note, button = st.columns([5, 2], vertical_alignment="center")
-    note.caption(plain(vintage.sentence()))
-    button.button(
-        f"Use the {vintage.public.as_of} price "
-        f"(${vintage.public.usd_per_instance_hour:,.2f}/instance-h)",
+    st.caption(plain(vintage.sentence()))
+    st.button(  # under the note: whole at 1024 px
+        f"Use ${vintage.public.usd_per_instance_hour:,.2f}/h ({vintage.public.as_of})",
         key="use_public_price",
         on_click=_use_public_price,
         help="Ticks 'Use the public price of the pricing model' in the sidebar (Pricing); "

@@ -497,7 +497,7 @@ def _deliverable_saves(inputs, grid, tib0: float, tp0: float):
     if cur > assumed * (1.0 + 1e-9):
         warning = (
             f"The scenario assumes {assumed:g} s blocking saves (checkpoint.timings = "
-            f"measured), but its file system ({tib0:g} TiB at {tp0:g} MB/s/TiB) writes a "
+            f"measured), but its file system ({tib0:,g} TiB at {tp0:,g} MB/s/TiB) writes a "
             f"checkpoint in {cur:.1f} s by the tier model; the recommendation keeps to file "
             f"systems that write one within {assumed:g} s."
         )

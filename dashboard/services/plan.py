@@ -161,7 +161,12 @@ def file_system_table(rec: opt.FileSystemRecommendation) -> pl.DataFrame:
             rec.current_lost_usd_per_day,
         ),
         (
-            "Least lost per day",
+            "Least lost per day"
+            + (
+                f" (saves within {rec.assumed_save_seconds:g} s)"
+                if math.isfinite(rec.assumed_save_seconds)
+                else ""
+            ),
             rec.provisioned_TiB,
             rec.throughput_MBps_per_TiB,
             rec.save_seconds,

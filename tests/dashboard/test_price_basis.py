@@ -25,7 +25,7 @@ def test_the_page_says_once_that_the_price_is_older_and_offers_the_catalog_price
     at = open_page(page)
     assert len(_notes(at)) == 1
     (button,) = [b for b in at.button if b.key == "use_public_price"]
-    assert button.label == "Use the 2025-06 price ($55.04/instance-h)"
+    assert button.label == "Use $55.04/h (2025-06)"
     button.click().run()
     assert not at.exception
     head = " ".join(c.value for c in at.caption).replace("\\", "")
