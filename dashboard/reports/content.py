@@ -392,7 +392,7 @@ MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str | None, ...], str | None], ...]
         "Lost per month of wall time",
         "lost_mean_usd_per_month",
         ("lost_mean_usd_per_month", None, "lost_p50_usd_per_month", "lost_p95_usd_per_month"),
-        None,
+        "lost_analytic_usd_per_month",  # the chain's lost_usd_per_month, as on the page
     ),
 )
 

@@ -44,3 +44,16 @@ def test_instances_page_prices_the_scenario_type_as_evaluate_and_says_so_in_the_
     ev = evaluate(s, catalog)
     cost_col = next(c for c in table.columns if c.startswith("Cost to train"))
     assert p5[cost_col] == f"${ev['cost_to_train_usd']:,.0f}"
+
+
+def test_a_typed_price_is_entered_in_the_header_and_the_sidebar():
+    """Issue 26: after typing $55.04 every page still called it the "historical price of the
+    claim, as of 2023-07"; the source and date boxes now say so too."""
+    at = open_page("overview")
+    at.number_input(key="w:pricing.usd_per_instance_hour").set_value(55.04).run()
+    assert not at.exception
+    assert at.text_input(key="w:pricing.price_source").value == "entered"
+    assert at.text_input(key="w:pricing.price_as_of").value == ""
+    head = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert "**$55.04/instance-h** (entered)" in head and "Historical" not in head
+    assert not _notes(at)  # an entered price has no date to be older than the catalog's
