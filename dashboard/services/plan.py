@@ -121,20 +121,30 @@ def models_without_price(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
 def storage_table(ev: Evaluation) -> pl.DataFrame:
     """The checkpoint storage lines per day and over the run, as text."""
     m = ev.metrics
-    days = m["time_to_train_days"]
     rows = []
-    for key, label in (
-        ("storage_file_system_usd_per_day", "Shared file system (provisioned capacity)"),
-        ("storage_object_usd_per_day", "Object storage (retained checkpoints and requests)"),
-        ("spare_usd_per_day", "Idle hot spares"),
+    # only the durable tier in use is charged (models.chain.storage_cost): its line's whole
+    # run is the chain's cost_to_train_storage_usd; the spares' is cost_to_train_spares_usd
+    for key, whole_key, label in (
+        (
+            "storage_file_system_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Shared file system (provisioned capacity)",
+        ),
+        (
+            "storage_object_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Object storage (retained checkpoints and requests)",
+        ),
+        ("spare_usd_per_day", "cost_to_train_spares_usd", "Idle hot spares"),
     ):
         per_day = m[key]
+        whole = m[whole_key] if per_day else 0.0
         rows.append(
             {
                 "Line": label,
                 "Per day": format_value("storage_usd_per_day", per_day, unit=False),
-                "Whole run": format_value("cost_to_train_storage_usd", per_day * days, unit=False)
-                if math.isfinite(days)
+                "Whole run": format_value("cost_to_train_storage_usd", whole, unit=False)
+                if math.isfinite(whole)
                 else "n/a",
             }
         )

@@ -94,3 +94,22 @@ def test_chosen_block_and_entered_rate_follow_the_controls():
     budget = at.table[0].value
     sp3 = budget[budget["Pricing model"] == "Savings Plan, 3 years"].iloc[0]
     assert sp3["Rate ($/h)"] == "$40.00"
+
+
+def test_storage_table_reads_the_chains_whole_run_figures():
+    """The whole-run storage and spares are the chain's (no per-day × days copy here)."""
+    from goodput_lab.dashboard.services.plan import storage_table
+    from goodput_lab.models import evaluate
+
+    s = load_preset("aws-16k-h100").replace({"cluster.spare_nodes": 8})
+    ev = evaluate(s)
+    rows = {r["Line"]: r for r in storage_table(ev).rows(named=True)}
+    fs = rows["Shared file system (provisioned capacity)"]
+    assert fs["Whole run"] == format_value(
+        "cost_to_train_storage_usd", ev["cost_to_train_storage_usd"], unit=False
+    )
+    spares = rows["Idle hot spares"]["Whole run"]
+    assert spares == format_value(
+        "cost_to_train_storage_usd", ev["cost_to_train_spares_usd"], unit=False
+    )
+    assert rows["Object storage (retained checkpoints and requests)"]["Whole run"] == "$0"
