@@ -15,7 +15,12 @@ from __future__ import annotations
 import argparse
 import math
 
-from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+from goodput_lab.dashboard.cli import (
+    catalog_from_args,
+    load_scenario,
+    print_json,
+    print_price_vintage,
+)
 from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
@@ -157,15 +162,18 @@ def cmd_plan(args: argparse.Namespace) -> int:
             f"{_money(r['failures_and_checkpoints_usd'])}"
         )
     if fs is not None:
+        saved = fs["file_system_savings_usd_per_day"]
+        verb = "saves" if saved >= 0 else "costs"  # more, when the current one is too slow
         print(
             f"  file system: {fs['file_system_TiB']:g} TiB at "
-            f"{fs['file_system_throughput_MBps_per_TiB']:g} MB/s/TiB saves "
-            f"{_money(fs['file_system_savings_usd_per_day'])}/day against the current "
+            f"{fs['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB {verb} "
+            f"{_money(abs(saved))}/day against the current "
             f"{fs['current']['file_system_TiB']:g} TiB at "
-            f"{fs['current']['file_system_throughput_MBps_per_TiB']:g} MB/s/TiB"
+            f"{fs['current']['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB"
         )
         if fs["warning"]:
             print(f"  note: {fs['warning']}")
+    print_price_vintage(scenario, cat)
     return 0
 
 
