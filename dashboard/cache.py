@@ -126,9 +126,12 @@ def block_plan(scenario: Scenario, trials: int, seed: int, block_days, risk: flo
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
-def budget(scenario: Scenario, prices: tuple):
-    """``prices`` is a tuple of (pricing model, USD/h) pairs so that it hashes."""
-    return plan_svc.budget(scenario, catalog(), dict(prices))
+def budget(scenario: Scenario, prices: tuple, plan_args: tuple = ()):
+    """``prices`` is a tuple of (pricing model, USD/h) pairs so that it hashes;
+    ``plan_args`` (trials, seed, block days, risk) puts that :func:`block_plan`'s block in
+    the Capacity Block row (one figure with the plan's tiles)."""
+    plan = block_plan(scenario, *plan_args) if plan_args else None
+    return plan_svc.budget(scenario, catalog(), dict(prices), plan)
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})

@@ -37,7 +37,12 @@ from typing import Any
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models.errors import cut_values
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.scenario import Scenario, effective_params_billion, resolve_scenario
+from goodput_lab.models.scenario import (
+    Scenario,
+    effective_params_billion,
+    follow_edits,
+    resolve_scenario,
+)
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -72,7 +77,9 @@ def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
     """The scenario at ``path`` (a TOML file, or the name of a shipped preset such as
     ``aws-16k-h100``) with ``--set`` overrides applied (for every command)."""
     scenario = resolve_scenario(path)
-    return scenario.with_overrides(sets) if sets else scenario
+    # provenance follows the overrides: a typed price is "entered", a kept name says
+    # "Modified from ..." (models.scenario.follow_edits)
+    return follow_edits(scenario, scenario.with_overrides(sets)) if sets else scenario
 
 
 def catalog_from_args(args: argparse.Namespace):
@@ -92,6 +99,18 @@ def _fmt_usd(x: float) -> str:
 def print_json(obj: Any) -> None:
     """One JSON object on stdout; NaN/inf are not valid JSON, so they must be None already."""
     sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def print_price_vintage(scenario: Scenario, catalog) -> None:
+    """Said once per command: the scenario's own price is older than the public one, and
+    how to use the public one instead (models.pricing.price_vintage)."""
+    from goodput_lab.models.pricing import PRICE_FIELD, price_vintage
+
+    inst = catalog.get(scenario["cluster.instance"])
+    v = price_vintage(scenario, inst) if inst is not None else None
+    if v is not None:
+        print(f"note: {v.sentence()}")
+        print(f"      for the public price: --set {PRICE_FIELD}= (empty)")
 
 
 def cmd_evaluate(args: argparse.Namespace) -> int:
@@ -131,6 +150,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
         f" goodput points, {_fmt_usd(v['usd_per_day_per_0p1pp'])}/day"
     )
+    print_price_vintage(ev.scenario, {ev.instance.instance: ev.instance})
     return 0
 
 
@@ -233,6 +253,8 @@ def print_ranking(ranking) -> None:
                     f"{_usd_or_dash(r.cost_to_train_usd_high)}"
                 )
             print(f"{'':<20}  80% interval: {lo:.1f} to {hi:.1f} days{cost}")
+        if r.price_note:
+            print(f"{'':<20}  price: {r.price_note}")
         if r.feasible and r.mfu_gap_exceeded:
             print(
                 f"{'':<20}  modelled exposed communication + bubble "
@@ -282,6 +304,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
         f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
     )
     print_ranking(ranking)
+    print_price_vintage(scenario, cat)
     return 0
 
 
@@ -323,6 +346,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             f"{best.time_to_train_days:.1f} days, {_fmt_usd(best.cost_to_train_usd)} "
             f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, {best.price_as_of})"
         )
+    print_price_vintage(o.scenario, catalog_from_args(args))
     return 0
 
 

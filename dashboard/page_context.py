@@ -10,6 +10,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, state
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
+from goodput_lab.models.pricing import price_vintage
 
 
 def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
@@ -29,12 +30,37 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
         raise  # unreachable: st.stop() raises
     if title:
         p = ev.price
+        when = "" if p.as_of == "not stated" else f"; as of {plain(p.as_of)}"
         st.caption(
             f"Scenario: **{plain(scenario.name)}** · price in force "
-            f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}; as of "
-            f"{plain(p.as_of)})"
+            f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}{when})"
         )
+        _price_vintage(scenario)
     return scenario, ev
+
+
+def _use_public_price() -> None:
+    """Button callback: the sidebar's "Use the public price of the pricing model" box
+    ticked (the scenario's own price, source and date are then ignored)."""
+    key = "pricing.usd_per_instance_hour"
+    state.set_value(key, True, state.CATALOG_PRICE_SUFFIX)  # the box follows when drawn
+
+
+def _price_vintage(scenario: Scenario) -> None:
+    """Said once per page: the scenario's own price is older than the public one, with a
+    button that switches to the public price (models.pricing.price_vintage)."""
+    inst = cache.catalog().get(scenario["cluster.instance"])
+    vintage = price_vintage(scenario, inst) if inst is not None else None
+    if vintage is None:
+        return
+    st.caption(plain(vintage.sentence()))
+    st.button(  # under the note: whole at 1024 px
+        f"Use ${vintage.public.usd_per_instance_hour:,.2f}/h ({vintage.public.as_of})",
+        key="use_public_price",
+        on_click=_use_public_price,
+        help="Ticks 'Use the public price of the pricing model' in the sidebar (Pricing); "
+        "untick it to go back to the scenario's price.",
+    )
 
 
 def run_cancelled() -> Callable[[], bool]:

@@ -29,7 +29,8 @@ import streamlit as st
 from goodput_lab.dashboard import url_state
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance, check_instance
-from goodput_lab.models.scenario import MAX_TOML_BYTES, load_preset, preset_paths
+from goodput_lab.models.pricing import ENTERED_SOURCE
+from goodput_lab.models.scenario import MAX_TOML_BYTES, follow_edits, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
 NAME_KEY = "w:name"
@@ -40,7 +41,11 @@ CATALOG_PRICE_SUFFIX = ":catalog"
 UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
 BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
-MODIFIED = " (modified)"
+PRICE_FIELD, PRICE_SOURCE, PRICE_AS_OF = (
+    "pricing.usd_per_instance_hour",
+    "pricing.price_source",
+    "pricing.price_as_of",
+)
 VALUES_KEY = "scenario_values"  # field key (or key + checkbox suffix) -> value, display units
 
 
@@ -69,8 +74,16 @@ def set_value(field_key: str, value: Any, suffix: str = "") -> None:
 
 
 def _keep(wk: str) -> None:
-    """on_change: the widget's new value becomes the field's value."""
-    _values()[wk.removeprefix("w:")] = st.session_state[wk]
+    """on_change: the widget's new value becomes the field's value.  A typed price whose
+    source and date were those of the scenario as loaded takes "entered" and no date in
+    their boxes too (the old text described the old number; models.scenario.follow_edits)."""
+    values = _values()
+    values[wk.removeprefix("w:")] = st.session_state[wk]
+    if wk == widget_key(PRICE_FIELD):
+        base = (st.session_state.get(BASE_KEY) or {}).get("values", {})
+        for key, new in ((PRICE_SOURCE, ENTERED_SOURCE), (PRICE_AS_OF, "")):
+            if (values.get(key) or None) == base.get(key):
+                values[key] = new
 
 
 def bind(wk: str) -> dict[str, Any]:
@@ -242,15 +255,15 @@ def _validated(items: tuple[tuple[str, type, Any], ...]) -> Scenario:
 
 
 def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:
-    """``scenario`` named "<base name> (modified)" when its inputs differ from the scenario
-    last loaded (a preset, an upload or a link) and the user kept that scenario's name, so
-    page headers, report titles and file names never pass an edited preset off as the
-    preset itself."""
-    if not base or scenario.name != base.get("name"):
+    """``scenario`` with provenance that follows the user's edits of the scenario last
+    loaded (a preset, an upload or a link): :func:`models.scenario.follow_edits` names it
+    "Modified from <base name>" when its inputs differ and the user kept that name (so page
+    headers, report titles and file names never pass an edited preset off as the preset,
+    nor repeat numbers the edit changed), and a typed price becomes "entered" unless its
+    source and date were edited with it."""
+    if not base or "values" not in base:
         return scenario
-    if dict(scenario.values) == base.get("values"):
-        return scenario
-    return scenario.replace(name=f"{scenario.name}{MODIFIED}"[:200])
+    return follow_edits(Scenario(values=base["values"], name=base.get("name", "")), scenario)
 
 
 def preset_names() -> list[str]:

@@ -1007,6 +1007,9 @@ class Cost(_Result):
     cost_to_train_spares_usd: np.ndarray
     cost_to_train_storage_usd: np.ndarray
     total_cost_to_train_usd: np.ndarray
+    compute_days: np.ndarray
+    lost_usd_per_month: np.ndarray
+    lost_usd_per_run: np.ndarray
     loss_usd_per_day: dict[str, np.ndarray]
 
     internal = ("loss_usd_per_day",)
@@ -1088,7 +1091,9 @@ def cost_step(
     the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
     spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
     plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
-    time to train = steps·step / g [s → days]; cost to train = days · (cluster + spares)/day
+    time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
+    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
+    cost to train = days · (cluster + spares)/day
     (the instances, proportional to their price); total cost to train = days · total/day
     (storage included).  Under
     ``end_to_end`` all productive time is compute (communication and bubble are inside the
@@ -1140,6 +1145,7 @@ def cost_step(
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
     cost = days * (cluster + spare)
+    lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
     # an absent loss costs nothing, where the price is known (NaN where it is not)
     absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
@@ -1154,7 +1160,7 @@ def cost_step(
         total_usd_per_day=total_day,
         total_usd_per_month=total_day * pr.DAYS_PER_MONTH,
         productive_usd_per_day=g * cluster,
-        lost_usd_per_day=total((1.0 - g) * cluster, spare, storage),
+        lost_usd_per_day=lost,
         time_to_train_days=days,
         time_to_train_days_low=days_lo,
         time_to_train_days_high=days_hi,
@@ -1172,6 +1178,9 @@ def cost_step(
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total_day,
+        compute_days=train_s / SECONDS_PER_DAY,
+        lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
+        lost_usd_per_run=_times_days(days, lost),
         loss_usd_per_day={
             name: absent if is_zero(minutes) else minutes / MINUTES_PER_DAY * cluster
             for name, minutes in good.loss_minutes_per_day.items()

@@ -86,6 +86,9 @@ from ._tools import as_float_array, like_input
 SECONDS_PER_DAY = 86_400.0
 FLOPS_PER_PARAM_TOKEN = 6.0
 GRAD_BYTES = 2.0  # bf16 gradients
+#: With a stated MFU, ZeRO-3 re-gathers the weights: its data-parallel sync takes this
+#: many times the gradient all-reduce (step_components).
+ZERO3_SYNC_FACTOR = 1.5
 ACT_BYTES = 2.0  # bf16 activations
 MODEL_STATE_BYTES_PER_PARAM = 16.0
 
@@ -119,11 +122,61 @@ def pipeline_bubble_fraction(stages, micro_batches):
     return like_input(out, stages, micro_batches)
 
 
-def model_state_GB_per_accel(params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage):
+def dp_allreduce_bytes_per_param(zero_stage, gradient_bytes, micro_batches=1.0):
+    """Data-parallel traffic per parameter and step, as the all-reduce of equal traffic [B].
+
+    No ZeRO: the g-byte gradients are all-reduced.  ZeRO 1-2: a reduce-scatter of the
+    gradients plus an all-gather of the bf16 weights, each half an all-reduce's traffic:
+    (g + 2)/2.  ZeRO-3 gathers the weights twice (forward and backward) for every
+    micro-batch m: (g + 4m)/2 (Rajbhandari et al. 2020, ZeRO, Sec. 7; FSDP frees the
+    gathered weights after each micro-batch).  The modelled step and the Network page's
+    algorithm table both use this.
+
+    Parameters
+    ----------
+    zero_stage : ZeRO stage, 0-3.
+    gradient_bytes : bytes per gradient (2 bf16, 4 fp32) [B].
+    micro_batches : micro-batches per step m (ZeRO-3 only) [count].
+
+    Returns
+    -------
+    float or ndarray
+        Bytes per parameter [B].
+
+    Examples
+    --------
+    >>> [float(dp_allreduce_bytes_per_param(z, 2.0)) for z in (0, 1, 3)]
+    [2.0, 2.0, 3.0]
+    >>> float(dp_allreduce_bytes_per_param(1, 4.0))  # fp32 gradients, bf16 weights
+    3.0
+    >>> float(dp_allreduce_bytes_per_param(3, 2.0, micro_batches=4))  # (2 + 16)/2
+    9.0
+    """
+    z = as_float_array(zero_stage)
+    g = as_float_array(gradient_bytes)
+    m = as_float_array(micro_batches)
+    out = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], (g + 4.0 * m) / 2.0)
+    return like_input(out, zero_stage, gradient_bytes, micro_batches)
+
+
+def _state_split(zero_stage, gradient_bytes):
+    """(replicated, sharded) model-state bytes per parameter: 2 + g + 12 in all, ZeRO
+    stage 1 shards the 12 optimizer bytes, 2 also the g gradient bytes, 3 also the 2 weight
+    bytes (:func:`models.transformer.model_state_bytes_per_param` at d = 1 and d = ∞)."""
+    z = as_float_array(zero_stage)
+    total = as_float_array(tr.model_state_bytes_per_param(0, gradient_bytes, 1.0))
+    rep = as_float_array(tr.model_state_bytes_per_param(z, gradient_bytes, np.inf))
+    return rep, total - rep
+
+
+def model_state_GB_per_accel(
+    params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage, gradient_bytes=GRAD_BYTES
+):
     """Model-state memory per accelerator for mixed-precision Adam [GB] (ZeRO [4], Fig. 1).
 
-    Ψ' = Ψ/(t·p) parameters per model-parallel rank; stage 0: 16Ψ', 1: 4Ψ' + 12Ψ'/d,
-    2: 2Ψ' + 14Ψ'/d, 3: 16Ψ'/d.
+    Ψ' = Ψ/(t·p) parameters per model-parallel rank; with bf16 gradients (g = 2) stage 0:
+    16Ψ', 1: 4Ψ' + 12Ψ'/d, 2: 2Ψ' + 14Ψ'/d, 3: 16Ψ'/d; other gradient precisions change
+    the g bytes (:func:`models.transformer.model_state_bytes_per_param`, the step model's).
 
     Examples
     --------
@@ -133,18 +186,28 @@ def model_state_GB_per_accel(params_billion, tensor_parallel, pipeline_parallel,
     31.4062
     >>> model_state_GB_per_accel(7.5, 1, 1, 64, 3)  # P_os+g+p: 1.88 GB
     1.875
+    >>> model_state_GB_per_accel(7.5, 1, 1, 64, 0, gradient_bytes=4)  # fp32 gradients
+    135.0
     """
     psi = as_float_array(params_billion) / (
         as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
     )
-    z = as_float_array(zero_stage)
-    rep = np.select([z == 0, z == 1, z == 2], [16.0, 4.0, 2.0], 0.0)
-    shard = 16.0 - rep
-    out = psi * (rep + shard / as_float_array(dp))
-    return like_input(out, params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage)
+    out = psi * as_float_array(
+        tr.model_state_bytes_per_param(zero_stage, gradient_bytes, as_float_array(dp))
+    )
+    return like_input(
+        out, params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage, gradient_bytes
+    )
 
 
-def min_dp_to_fit(params_billion, tensor_parallel, pipeline_parallel, zero_stage, usable_GB):
+def min_dp_to_fit(
+    params_billion,
+    tensor_parallel,
+    pipeline_parallel,
+    zero_stage,
+    usable_GB,
+    gradient_bytes=GRAD_BYTES,
+):
     """Smallest data-parallel size whose model states fit in ``usable_GB`` per accelerator.
 
     Solves rep·Ψ' + shard·Ψ'/d ≤ U for integer d ≥ 1 (see :func:`model_state_GB_per_accel`);
@@ -160,10 +223,8 @@ def min_dp_to_fit(params_billion, tensor_parallel, pipeline_parallel, zero_stage
     psi = as_float_array(params_billion) / (
         as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
     )
-    z = as_float_array(zero_stage)
     u = as_float_array(usable_GB)
-    rep = np.select([z == 0, z == 1, z == 2], [16.0, 4.0, 2.0], 0.0)
-    shard = 16.0 - rep
+    rep, shard = _state_split(zero_stage, gradient_bytes)
     room = u - rep * psi
     with np.errstate(divide="ignore", invalid="ignore"):
         need = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
@@ -180,6 +241,7 @@ def min_nodes_to_fit(
     zero_stage,
     usable_GB,
     accelerators_per_node,
+    gradient_bytes=GRAD_BYTES,
 ):
     """Fewest nodes whose accelerators hold the model states: ⌈t·p·d_min / k⌉ (``inf`` if none).
 
@@ -189,7 +251,14 @@ def min_nodes_to_fit(
     3.0
     """
     d = as_float_array(
-        min_dp_to_fit(params_billion, tensor_parallel, pipeline_parallel, zero_stage, usable_GB)
+        min_dp_to_fit(
+            params_billion,
+            tensor_parallel,
+            pipeline_parallel,
+            zero_stage,
+            usable_GB,
+            gradient_bytes,
+        )
     )
     accels = d * as_float_array(tensor_parallel) * as_float_array(pipeline_parallel)
     with np.errstate(invalid="ignore"):
@@ -216,8 +285,12 @@ def fit_reason(
     zero_stage: float,
     scaleup_domain_accels: float,
     scaleup_GBps: float | None = None,
+    gradient_bytes: float = GRAD_BYTES,
 ) -> str:
     """Why this configuration cannot run (empty string when it can).  Scalars only.
+
+    The model states are those of the chosen gradient precision (``gradient_bytes``, as the
+    step model's ``model_states_GB_per_accel``), not a fixed 16 bytes per parameter.
 
     Examples
     --------
@@ -242,17 +315,20 @@ def fit_reason(
         return f"TP × PP = {t * p} needs more accelerators than the job has ({int(n)})"
     usable = accel_memory_GB * (1.0 - hbm_reserved_fraction)
     d = n / (t * p)
-    need = float(model_state_GB_per_accel(params_billion, t, p, d, z))
+    need = float(model_state_GB_per_accel(params_billion, t, p, d, z, gradient_bytes))
     if need <= usable:
         return ""
-    nmin = float(min_nodes_to_fit(params_billion, t, p, z, usable, accelerators_per_node))
+    nmin = float(
+        min_nodes_to_fit(params_billion, t, p, z, usable, accelerators_per_node, gradient_bytes)
+    )
     where = (
         f"needs at least {nmin:,.0f} nodes"
         if math.isfinite(nmin)
         else "does not fit at any node count: raise ZeRO stage, TP or PP"
     )
     return (
-        f"model states need {need:,.1f} GB per accelerator (ZeRO stage {z}, TP {t}, PP {p}), "
+        f"model states need {need:,.1f} GB per accelerator (ZeRO stage {z}, TP {t}, PP {p}, "
+        f"{gradient_bytes:g}-byte gradients), "
         f"more than the {usable:,.1f} GB usable ({accel_memory_GB:g} GB HBM minus "
         f"{hbm_reserved_fraction:.0%} reserved for activations); {where}"
     )
@@ -357,7 +433,7 @@ def step_components(
             overlapped=True,
         )
     )
-    dp_sync = np.where(z >= 3, 1.5, 1.0) * ar
+    dp_sync = np.where(z >= 3, ZERO3_SYNC_FACTOR, 1.0) * ar
     hide_window = np.where(z >= 3, 1.0, 2.0 / 3.0) * compute
     dp_exposed = dp_sync - np.minimum(f(overlap_fraction) * dp_sync, hide_window)
 
@@ -962,8 +1038,7 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     z = v["workload.zero_stage"]
     g = v["gradient_bytes"]
     dr = d * cp
-    zero3 = (g + 2.0 * 2.0 * m) / 2.0
-    per_param = np.select([z == 0, z < 3], [g, (g + 2.0) / 2.0], zero3)
+    per_param = as_float_array(dp_allreduce_bytes_per_param(z, g, m))
     dom = v["instance.scaleup_domain_accels"]
     # non-expert parameters reduce over all d·c replicas; the routed experts over the d·c/EP
     # ranks that hold the same experts (Megatron's rank order tp-cp-ep-dp: expert-parallel

@@ -580,6 +580,16 @@ class Comparison:
     step_time_savings_usd_per_day: float = 0.0
     time_to_train_delta_days: float = math.nan
 
+    @property
+    def savings_usd_per_month(self) -> float:
+        """Savings per month of 365.25/12 days [USD/month]."""
+        return self.savings_usd_per_day * pr.DAYS_PER_MONTH
+
+    @property
+    def savings_usd_per_year(self) -> float:
+        """Savings per year of 365.25 days [USD/year]."""
+        return self.savings_usd_per_day * 365.25
+
     def differences(self) -> list[tuple[str, Any, Any]]:
         """Every input field whose value differs: (field key, baseline, candidate)."""
         b, c = self.baseline.scenario, self.candidate.scenario
@@ -594,8 +604,8 @@ class Comparison:
             "goodput_delta": self.goodput_delta,
             "goodput_delta_first_order": self.goodput_delta_first_order,
             "savings_usd_per_day": self.savings_usd_per_day,
-            "savings_usd_per_month": self.savings_usd_per_day * 365.25 / 12,
-            "savings_usd_per_year": self.savings_usd_per_day * 365.25,
+            "savings_usd_per_month": self.savings_usd_per_month,
+            "savings_usd_per_year": self.savings_usd_per_year,
             "productive_time_ratio": self.productive_time_ratio,
             "step_time_savings_usd_per_day": self.step_time_savings_usd_per_day,
             "time_to_train_delta_days": _jsonable(self.time_to_train_delta_days),
@@ -629,6 +639,34 @@ def productive_time_savings(g_base, g_cand, productive_base, productive_cand, cl
     return (gc - np.asarray(g_base, float)) * cluster_usd + step, step
 
 
+def savings_usd_per_day(b: Mapping[str, Any], c: Mapping[str, Any]) -> tuple[float, float, float]:
+    """Savings per day of the candidate's figures ``c`` over the baseline's ``b``.
+
+    savings = (g_c·r − g_b)·cluster_b + (total_b − total_c) with r the ratio of productive
+    training times (:func:`productive_time_savings`): what :func:`compare` reports, for
+    callers that hold both evaluations already (a page's table of variants).
+
+    Parameters
+    ----------
+    b, c : evaluated figures (an :class:`Evaluation` or its metrics) with ``goodput``,
+        ``steps_to_train``, ``step_seconds``, ``cluster_usd_per_day`` and
+        ``total_usd_per_day``.
+
+    Returns
+    -------
+    tuple of float
+        (savings [USD/day], its step-time part [USD/day], r [1]).
+    """
+    tb = b["steps_to_train"] * b["step_seconds"]
+    tc = c["steps_to_train"] * c["step_seconds"]
+    r = tb / tc if math.isfinite(tb) and math.isfinite(tc) and tc > 0 else 1.0
+    useful, step_value = productive_time_savings(
+        b["goodput"], c["goodput"], tb, tc, b["cluster_usd_per_day"]
+    )
+    savings = float(useful) + (b["total_usd_per_day"] - c["total_usd_per_day"])
+    return savings, float(step_value), r
+
+
 def compare(
     baseline: Scenario,
     candidate: Scenario,
@@ -650,13 +688,7 @@ def compare(
     b = evaluate(baseline, cat, tiers)
     c = evaluate(candidate, cat, tiers)
     dg = c["goodput"] - b["goodput"]
-    tb = b["steps_to_train"] * b["step_seconds"]
-    tc = c["steps_to_train"] * c["step_seconds"]
-    r = tb / tc if math.isfinite(tb) and math.isfinite(tc) and tc > 0 else 1.0
-    cluster = b["cluster_usd_per_day"]
-    useful, step_value = productive_time_savings(b["goodput"], c["goodput"], tb, tc, cluster)
-    savings = float(useful) + (b["total_usd_per_day"] - c["total_usd_per_day"])
-    step_value = float(step_value)
+    savings, step_value, r = savings_usd_per_day(b, c)
     return Comparison(
         baseline=b,
         candidate=c,

@@ -16,13 +16,15 @@ parallelism settings are kept; three things change with the node type, each by a
   MFU is for its own accelerator; another accelerator gets it scaled by the catalog's ratio
   of published per-accelerator MFUs, mfu' = mfu·(mfu_default / mfu_default₀), capped at that
   accelerator's measured maximum achievable matmul fraction; ``mfus`` overrides per type.
-* **Price**.  One vintage for every type: its public price under the scenario's pricing model
-  (the catalog's on-demand price, or the dated price table; :func:`ranking_price`), with its
-  source and date, unless the caller passes its own (``prices``, e.g. a negotiated rate).  The
-  scenario's own price (possibly historical, like the headline's 2023 $98.32) is not mixed
-  into the ranking; :attr:`InstanceRanking.scenario_price` reports it beside it.  Prices are
-  never invented: an unpriced type gets its node-hours and the break-even price at which it
-  would be the cheapest.
+* **Price**.  The scenario's own type at the price the scenario pays
+  (:func:`models.pricing.price_in_force`, as in ``goodput evaluate``, so both give the same
+  cost to train for it); every other type at its public price under the scenario's pricing
+  model (the catalog's on-demand price, or the dated price table; :func:`ranking_price`),
+  with its source and date; the caller's own prices (``prices``, e.g. a negotiated rate)
+  win over both.  A row whose price is not the public one says so in ``price_note``, with
+  the dates when the scenario's price is older (the headline's 2023 $98.32 against the
+  catalog's 2025 prices).  Prices are never invented: an unpriced type gets its node-hours
+  and the break-even price at which it would be the cheapest.
 
 Node count: without a deadline every type gets the scenario's accelerator count (its own
 type exactly its node count; others rounded up to whole nodes that keep TP × PP whole).
@@ -48,7 +50,7 @@ from .choices import FailureScaling, PricingModel
 from .compute import infeasibility_reason
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
-from .pricing import TERMS, Price, model_price, price_in_force
+from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
 from .scenario import Scenario
 
 REFERENCE_INSTANCE = "p5.48xlarge"
@@ -210,6 +212,7 @@ class InstanceOption:
     cost_to_train_usd_high: float = math.nan
     #: its 80% cost interval overlaps the cheapest type's: the ranking cannot separate them
     too_close_to_call: bool = False
+    price_note: str = ""  # a price of another basis than the other rows', said in the row
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -272,9 +275,7 @@ class InstanceRanking:
         }[s]
         out = [
             f"Failure rate on other node types: {rate} (reliability.failure_scaling = {s}).",
-            f"Prices: every type at its public {self.pricing_label} price with its date "
-            "(one vintage), unless entered here; the scenario's own price "
-            f"({self.scenario_price.describe()}) is not mixed in.",
+            self._price_rule(),
             "MFU (end_to_end / compute_only bases): the scenario's MFU on its own type, scaled "
             "by the catalog's published per-accelerator MFU ratio on the others.",
         ]
@@ -286,6 +287,24 @@ class InstanceRanking:
         else:
             out.append("Node count: the scenario's accelerator count on every type.")
         return out
+
+    def _price_rule(self) -> str:
+        own = self.scenario_price
+        if own.origin in ("scenario", "user") and math.isfinite(own.usd_per_instance_hour):
+            theirs = (
+                f"the scenario's own price ({own.describe()})"
+                if own.origin == "scenario"
+                else "the price entered for it"
+            )
+            return (
+                f"Prices: {self.scenario_instance} at {theirs}, as in the scenario's other "
+                f"figures; every other type at its public {self.pricing_label} price with "
+                "its date, unless entered here."
+            )
+        return (
+            f"Prices: every type at its public {self.pricing_label} price with its date "
+            "(one vintage), unless entered here."
+        )
 
     def to_json_dict(self) -> dict[str, Any]:
         best = self.cheapest
@@ -393,7 +412,9 @@ def rank_instances(
     model = PricingModel(scenario["pricing.model"])
 
     rows: list[dict[str, Any]] = []
+    vintage = price_vintage(scenario, own) if scenario_price.origin == "scenario" else None
     for inst in catalog.values():
+        price_note = ""
         if inst.instance in prices:
             price: Price | None = Price(
                 check_price(inst.instance, prices[inst.instance]),
@@ -403,11 +424,16 @@ def rank_instances(
                 model.value,
             )
             no_price = ""
+        elif inst.instance == own_name and scenario_price.origin == "scenario":
+            # the scenario's own type at the price the scenario pays (as `evaluate`)
+            price, no_price = scenario_price, ""
+            price_note = vintage.row_note() if vintage is not None else "the scenario's price"
         else:
             price, no_price = ranking_price(inst, model)
         mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
         args = (price, mfu, mfu_source, deadline_days, max_accelerators, tiers)
         rows.append(_option(scenario, catalog, own, inst, *args, no_price=no_price))
+        rows[-1]["price_note"] = price_note
 
     ref = next((r for r in rows if r["instance"] == REFERENCE_INSTANCE), rows[0])
     ref_speed = _per_accel_speed(ref)

@@ -68,6 +68,7 @@ from .chain import spot_level1_survives
 from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
 from .fields import FIELDS
+from .pricing import DAYS_PER_MONTH
 from .recovery import draw_stage
 
 #: Limits of one simulation call: checked before it starts (:func:`check_size`, which
@@ -80,6 +81,11 @@ MAX_WALL_FACTOR = 4.0
 MAX_BYTES = 2.0e9  # predicted memory of one call
 WEIBULL_CHUNK_DRAWS = 20_000_000  # per-node renewal draws held at once (chunks shrink)
 SPARE_CHUNK_CELLS = 25_000_000  # repair ring-buffer cells held at once (chunks shrink)
+#: Trials that share one random stream (one child of the seed, ``Generator.spawn``), fewer
+#: when memory caps a block (:func:`stream_block_trials`).  A result depends on the seed and
+#: this block only, never on how a caller groups blocks into chunks (a page's progress bar,
+#: ``chunk_trials``, ``chunks=``): the page, ``simulate``, ``plan`` and ``ladder`` agree.
+STREAM_TRIALS = 10_000
 #: Cost model of :func:`estimate_work` [s], measured on one core (bench/bench_montecarlo.py)
 SEC_PER_PASS = 1.3e-4  # one pass of the event loop over a chunk (numpy call overhead)
 SEC_PER_PASS_WEIBULL = 2.4e-4
@@ -165,6 +171,8 @@ class SimulationParams:
     corrupt_fraction: float = 0.0  # a level-1 restore loads a corrupt checkpoint
     corrupt_loop: float = 0.0  # restart-loop minutes before the fallback (0 when validated)
     work_factor: float = 1.0  # throughput left after stragglers and feature overheads
+    storage_usd_per_min: float = 0.0  # the durable checkpoint tier's storage (chain's figure)
+    lost_usd_per_month: float = math.nan  # the chain's closed form, shown beside the runs
 
     @property
     def extended(self) -> bool:
@@ -308,6 +316,8 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         corrupt_loop=loop,
         work_factor=(1.0 - f("resilience.straggler_slowdown"))
         * (1.0 - f("resilience.overhead_fraction")),
+        storage_usd_per_min=ev.get("storage_usd_per_day", 0.0) / MINUTES_PER_DAY,
+        lost_usd_per_month=ev.get("lost_usd_per_month", math.nan),
     )
 
 
@@ -321,8 +331,10 @@ class SimulationResult:
         compute counts committed work plus the compute in progress at the horizon.
     time_to_finish_days : wall time to commit ``work_days`` of compute [day]; NaN if a trial
         had not finished after ``max_wall_factor × work_days``.
-    cost_usd : cluster + spare cost of that wall time [USD].
-    lost_usd : cost of paid time that did not advance training, plus spares [USD].
+    cost_usd : cluster + spare cost of that wall time [USD] (the instances, as the chain's
+        ``cost_to_train_usd``).
+    lost_usd : cost of paid time that did not advance training, plus spares and the durable
+        tier's storage over the wall time [USD] (:func:`models.pricing.lost_usd_per_day`).
     failures, stalls, fallbacks : per-trial counts of job failures, fabric stalls and
         failures that fell back from the in-memory to the durable tier.
     grid_days, goodput_bands : cumulative goodput W(t)/t percentiles over time
@@ -386,7 +398,7 @@ class SimulationResult:
         """Lost dollars per month (365.25/12 days) of wall time, per finished run [USD]."""
         ok = np.isfinite(self.lost_usd) & np.isfinite(self.time_to_finish_days)
         ok &= self.time_to_finish_days > 0
-        return self.lost_usd[ok] / self.time_to_finish_days[ok] * (365.25 / 12.0)
+        return self.lost_usd[ok] / self.time_to_finish_days[ok] * DAYS_PER_MONTH
 
     def summary(self) -> dict[str, float]:
         """Plain floats: means, percentiles, standard errors (NaN where no trial finished)."""
@@ -413,9 +425,34 @@ class SimulationResult:
             "lost_mean_usd_per_month": _mean(self._lost_per_month()),
             "lost_p50_usd_per_month": _pct(self._lost_per_month(), 50),
             "lost_p95_usd_per_month": _pct(self._lost_per_month(), 95),
+            **self._analytic_lost(),
             "failures_mean": float(np.mean(self.failures)),
             "unfinished_trials": float(self.unfinished),
         }
+
+    def _analytic_lost(self) -> dict[str, float]:
+        """The closed form's lost dollars per run (Daly's expected wall time at the analytic
+        goodput; storage and spares included, as the chain's ``lost_usd_per_day``) and per
+        month of wall time (the chain's ``lost_usd_per_month``) [USD]."""
+        g, p = self.goodput_analytic, self.params
+        if p is None or not (g > 0):
+            return {"lost_analytic_usd": math.nan, "lost_analytic_usd_per_month": math.nan}
+        wall = self.time_to_finish_analytic_days * MINUTES_PER_DAY
+        lost = float(_lost_usd(p, wall, self.work_days * MINUTES_PER_DAY))
+        # per month: the chain's lost_usd_per_month (the Overview's lost per day)
+        return {"lost_analytic_usd": lost, "lost_analytic_usd_per_month": p.lost_usd_per_month}
+
+
+def _lost_usd(p: SimulationParams, wall_min, work_min):
+    """Lost dollars of runs that took ``wall_min`` of wall time to commit ``work_min`` of
+    compute [USD]: :func:`models.pricing.lost_usd_per_day` at goodput work / wall, times
+    the wall time, written so that no division rounds it: (wall − work)·cluster +
+    wall·(spares + storage)."""
+    wall = np.asarray(wall_min, dtype=float)
+    out = (wall - work_min) * p.cluster_usd_per_min + wall * p.spare_usd_per_min
+    if p.storage_usd_per_min:
+        out = out + wall * p.storage_usd_per_min
+    return out
 
 
 def _mean(x: np.ndarray) -> float:
@@ -460,16 +497,16 @@ def _layout(
     p: SimulationParams,
     days: float,
     work_days: float | None,
-    chunk_trials: int,
     max_wall_factor: float,
 ) -> tuple[float, int, float, int]:
-    """(horizon [min], work segments, wall-time cap [min], trials per chunk) of a call."""
+    """(horizon [min], work segments, wall-time cap [min], trials per stream block) of a
+    call; the block depends on the scenario and the window, not on the caller's chunks."""
     horizon = float(days) * MINUTES_PER_DAY
     work_min = float(days if work_days is None else work_days) * MINUTES_PER_DAY
     # work per minute of compute after stragglers and overheads
     need = max(1, math.ceil(work_min / (p.seg_compute * p.work_factor) - 1e-9))
     cap = max(max_wall_factor * need * (p.seg_compute + p.seg_save + p.durable_extra_save), horizon)
-    chunk = int(max(1, chunk_trials))
+    chunk = STREAM_TRIALS
     if p.weibull_shape != 1.0:
         chunk = max(1, min(chunk, 2_000_000 // max(p.nodes, 1)))
         if p.node_rate_per_min > 0:  # renewals up to the cap, per trial
@@ -482,6 +519,32 @@ def _layout(
 
 def _spare_slots(p: SimulationParams) -> int:
     return p.spares + max(64, 2 * p.corr_nodes)
+
+
+def stream_block_trials(
+    p: SimulationParams,
+    days: float,
+    *,
+    work_days: float | None = None,
+    max_wall_factor: float = MAX_WALL_FACTOR,
+) -> int:
+    """Trials per random stream of a call (STREAM_TRIALS, fewer when memory caps a block).
+
+    Parameters
+    ----------
+    p : the simulator's inputs.
+    days : horizon [day].
+    work_days : compute each run must commit [day]; default ``days``.
+    max_wall_factor : wall-time cap as a multiple of the compute [1].
+
+    Returns
+    -------
+    int
+        Trials simulated with one child stream of the seed [trials]; block ``b`` holds
+        trials ``b·n`` to ``(b + 1)·n − 1``.  ``chunks=[b]`` with ``chunk_trials=1`` runs
+        exactly block ``b``.
+    """
+    return _layout(p, days, work_days, max_wall_factor)[3]
 
 
 def estimate_work(
@@ -505,7 +568,7 @@ def estimate_work(
     T' = min(cap, 2T): the recovery loop runs until the longest chain of
     restarts in the chunk ends (the expected maximum of n geometric chains).
     """
-    _, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
+    _, need, cap, chunk = _layout(p, days, work_days, max_wall_factor)
     n = min(chunk, trials)
     chunks = math.ceil(trials / chunk)
     lam = p.nodes * p.node_rate_per_min + p.extra_rate_per_min + p.spot_rate_per_min
@@ -1283,10 +1346,11 @@ def simulate_inputs(
     days : horizon over which goodput is measured [day].
     work_days : compute each run must commit [day of failure-free compute]; default
         ``days``.  Rounded up to whole checkpoint segments.
-    rng : None, a seed or a ``np.random.Generator`` (SPEC 7); each chunk gets its own child
-        stream (``Generator.spawn``), so a seed and a chunk size fix the result.
-    chunk_trials : trials simulated at once (bounds memory; per-node Weibull renewals cap it
-        further at ~2 M node-trials per chunk).
+    rng : None, a seed or a ``np.random.Generator`` (SPEC 7); each block of
+        :func:`stream_block_trials` trials gets its own child stream (``Generator.spawn``),
+        so the seed alone fixes the result, whatever the chunks.
+    chunk_trials : trials per call of ``progress`` (rounded up to whole stream blocks); it
+        does not change the figures.
     progress : called as ``progress(trials_done, trials)`` after each chunk.
     grid_points : points of the goodput-over-time grid in [0, days].
     max_wall_factor : a run still unfinished after this × work_days of wall time stops
@@ -1339,7 +1403,8 @@ def simulate_params(
     """:func:`simulate_inputs` from ready :class:`SimulationParams` (same keywords).
 
     Useful as a cache key: two scenarios with the same params simulate identically.
-    ``chunks`` runs only those chunk numbers (the streams are the same as in a full run), and
+    ``chunks`` runs only those chunk numbers (chunks of ``chunk_trials`` rounded up to whole
+    stream blocks; the streams are the same as in a full run), and
     ``keep_work_grid`` keeps each trial's work-over-time so that :func:`merge_results` can
     put chunks run separately back together (e.g. one cached call per chunk behind a
     progress bar).
@@ -1368,10 +1433,13 @@ def simulate_params(
         raise ValidationError(
             "seed", f"{rng!r:.80} is not a seed (a non-negative integer or a numpy Generator)"
         ) from None
-    horizon, need, cap, chunk = _layout(p, days, work_days, chunk_trials, max_wall_factor)
+    horizon, need, cap, block = _layout(p, days, work_days, max_wall_factor)
     f = p.work_factor  # work per minute of compute after stragglers and overheads
-    n_chunks = math.ceil(trials / chunk)
-    children = gen.spawn(n_chunks)
+    n_blocks = math.ceil(trials / block)
+    children = gen.spawn(n_blocks)  # child b is the same whatever the number spawned
+    per_chunk = max(1, math.ceil(max(1, int(chunk_trials)) / block))  # blocks per chunk
+    chunk = per_chunk * block
+    n_chunks = math.ceil(n_blocks / per_chunk)
     grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
     parts = []
     timeline: list[tuple[str, float]] = []
@@ -1384,21 +1452,22 @@ def simulate_params(
     for ci in selected:
         if not 0 <= ci < n_chunks:
             raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
-        n = min(chunk, trials - ci * chunk)
-        try:
-            ch = _Chunk(p, n, children[ci], horizon, need, grid, cap, budget)
-            ch.run(record_timeline and ci == 0)
-        except BudgetExceeded as exc:
-            raise _stopped(exc, budget, est, int(trials), float(days)) from None
-        budget.events_before += ch.events
-        if f != 1.0:
-            ch.gw *= f
-        if ci == 0 and ch.timeline is not None:
-            timeline, saves, rework = ch.timeline, ch.saves, ch.rework
-        events += ch.events
-        checkpoints += ch.checkpoints
-        parts.append(ch)
-        done += n
+        for bi in range(ci * per_chunk, min(n_blocks, (ci + 1) * per_chunk)):
+            n = min(block, trials - bi * block)
+            try:
+                ch = _Chunk(p, n, children[bi], horizon, need, grid, cap, budget)
+                ch.run(record_timeline and bi == 0)
+            except BudgetExceeded as exc:
+                raise _stopped(exc, budget, est, int(trials), float(days)) from None
+            budget.events_before += ch.events
+            if f != 1.0:
+                ch.gw *= f
+            if bi == 0 and ch.timeline is not None:
+                timeline, saves, rework = ch.timeline, ch.saves, ch.rework
+            events += ch.events
+            checkpoints += ch.checkpoints
+            parts.append(ch)
+            done += n
         if progress is not None:
             progress(
                 done,
@@ -1411,7 +1480,7 @@ def simulate_params(
     wall_min = finish
     cost = wall_min * (p.cluster_usd_per_min + p.spare_usd_per_min)
     work_done = need * p.seg_compute * f
-    lost = (wall_min - work_done) * p.cluster_usd_per_min + wall_min * p.spare_usd_per_min
+    lost = _lost_usd(p, wall_min, work_done)
     return SimulationResult(
         trials=done,
         days=float(days),

@@ -545,10 +545,15 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "Expected share of paid wall-clock time that advances training (Daly's exact "
-        "expectation for exponential failures, times the share not stalled by fabric "
-        "reroutes).",
-        "g = T_s / T_w = τ / (e^{λR}·(e^{λ(τ+δ)} − 1)/λ) per failure class, × (1 − stall/1440)",
+        "expectation for exponential failures per failure class, times the share not paused "
+        "by Spot interruptions saved in their notice, the share not stalled by fabric "
+        "reroutes and the throughput left after stragglers and resilience overheads).",
+        "g = g_fail · g_spot · (1 − stall/1440) · (1 − σ)(1 − o); g_fail = Π over failure "
+        "classes of T_s/T_w = τ / (e^{λR}·(e^{λ(τ+δ)} − 1)/λ) (level-1 restores, durable "
+        "fallbacks; peer recovery e^{−λ_P·R_P}; silent corruption T_s/T_w/(1 + λ_S·Δ)); "
+        "g_spot = 1/(1 + λ_spot·R_spot/1440); σ straggler slowdown, o resilience overhead",
         "daly2006",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "goodput_first_order",
@@ -716,6 +721,29 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Paid time that does not advance training, plus idle spares and checkpoint storage.",
         "(1 − g) × cluster cost + spares + storage",
         "derived",
+        computed_by="models.pricing.lost_usd_per_day",
+    ),
+    _o(
+        "lost_usd_per_month",
+        "Lost per month",
+        "USD/month",
+        "usd",
+        "Lost per day over a month of 365.25/12 days: what the Monte Carlo's closed form and "
+        "the pages' monthly figures read.",
+        "lost_usd_per_day × 30.44",
+        "derived",
+        computed_by="models.chain.cost_step",
+    ),
+    _o(
+        "lost_usd_per_run",
+        "Lost over the run",
+        "USD",
+        "usd",
+        "Lost per day over the whole training run (time to train): unproductive cluster "
+        "time, idle spares and checkpoint storage.",
+        "lost_usd_per_day × time_to_train_days",
+        "derived",
+        computed_by="models.chain.cost_step",
     ),
 )
 
@@ -1340,7 +1368,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "5th percentile of simulated lost dollars per day (a good month).",
-        "(1 − g_run)·cluster/day + spares/day",
+        "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
     ),
     _o(
@@ -1351,6 +1379,28 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "First rung's lost dollars per day minus the last rung's: the sum of the rungs' savings.",
         "lost_0 − lost_n = Σ delta_usd_per_day",
         "derived",
+    ),
+    _o(
+        "recommended_delta_usd_per_day",
+        "Saved by the recommended rungs",
+        "USD/day",
+        "usd",
+        "Lost dollars per day of the scenario as given minus those after the features worth "
+        "adopting here (each saves money at its rung); rungs that cost more than they save "
+        "are left out.",
+        "lost_0 − lost_k, k = number of recommended features",
+        "derived",
+        computed_by="models.resilience.Ladder.recommended_delta_usd_per_day",
+    ),
+    _o(
+        "recommended_delta_goodput_points",
+        "Goodput gained by the recommended rungs",
+        "points",
+        "number",
+        "Goodput after the features worth adopting here minus the scenario's as given.",
+        "100 · (g_k − g_0)",
+        "derived",
+        computed_by="models.resilience.Ladder.recommended_delta_goodput_points",
     ),
     _o(
         "total_delta_goodput_points",
@@ -1387,7 +1437,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "95th percentile of simulated lost dollars per day (a bad month).",
-        "(1 − g_run)·cluster/day + spares/day",
+        "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
     ),
 )
@@ -1577,6 +1627,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "steps × step time / 86,400",
         "kaplan2020",
         1,
+        computed_by="models.chain.cost_step",
     ),
     *(
         _o(
@@ -1820,6 +1871,31 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "lost(current) − lost(best)",
         "derived",
     ),
+    _o(
+        "assumed_save_seconds",
+        "Blocking save the scenario assumes",
+        "s",
+        "number",
+        "The blocking save time the scenario states (checkpoint.timings = measured) when it "
+        "writes its checkpoints to the shared file system alone; the file-system "
+        "recommendation keeps to file systems that can write one that fast.",
+        "checkpoint.save_seconds",
+        "derived",
+        1,
+        computed_by="models.optimize.recommend_file_system",
+    ),
+    _o(
+        "deliverable_save_seconds",
+        "Blocking save the file system can deliver",
+        "s",
+        "number",
+        "The recommended file system's blocking save by the tier model (latency + shard ÷ "
+        "its bandwidth per node), to set against the save the scenario assumes.",
+        "latency + shard GB ÷ (throughput per TiB × TiB ÷ nodes)",
+        "derived",
+        1,
+        computed_by="models.optimize.recommend_file_system",
+    ),
 )
 
 INSTANCE_OUTPUTS: tuple[Output, ...] = (
@@ -1878,6 +1954,16 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o("meets_deadline", "Meets deadline", "", "bool", "Whether it trains within the deadline."),
     _o("reason", "Note", "", "text", "Why a figure is missing or the type is not ranked."),
+    _o(
+        "price_note",
+        "Price basis",
+        "",
+        "text",
+        "Set on a ranking row priced on another basis than the others: the scenario's own "
+        "price on its own type (as `goodput evaluate`), with the dates when it is older than "
+        "the public prices of the other rows.",
+        computed_by="models.instances.rank_instances",
+    ),
     _o(
         "node_hours",
         "Node-hours",
@@ -2278,6 +2364,28 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             "derived",
         )
         for stat, name in (("mean", "mean"), ("p50", "median"), ("p95", "P95"))
+    ),
+    _o(
+        "lost_analytic_usd",
+        "Lost per run (closed form)",
+        "USD",
+        "usd",
+        "Lost dollars of one run at the closed-form goodput: Daly's expected wall time to do "
+        "the horizon's work, its unproductive share of the cluster, spares and storage.",
+        "(1 − g)·cluster/day + spares/day + storage/day, times work / g days",
+        "derived",
+        computed_by="models.montecarlo.SimulationResult.summary",
+    ),
+    _o(
+        "lost_analytic_usd_per_month",
+        "Lost per month (closed form)",
+        "USD/month",
+        "usd",
+        "The chain's lost dollars per day (spares and storage included) over a month "
+        "(365.25/12 days) of wall time, next to the simulated runs.",
+        "lost_usd_per_day × 30.44 days",
+        "derived",
+        computed_by="models.montecarlo.SimulationResult.summary",
     ),
     _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
     _o(

@@ -206,7 +206,7 @@ def block_costs(
         overrun_days = np.where(over, t - usable + transition_days, 0.0)
         wall = t + np.where(over, transition_days, 0.0)
     return (
-        d * 24.0 * instances * block_usd_per_instance_hour
+        pr.capacity_block_usd(d, instances, block_usd_per_instance_hour)
         + overrun_days * 24.0 * instances * overrun_usd_per_instance_hour
         + storage_usd_per_day * wall
     )
@@ -251,7 +251,7 @@ def plan_capacity_block(
     fallback = pr.overrun_price(scenario, inst)
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
-    compute_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
     if not (math.isfinite(compute_days) and compute_days > 0):
         raise ValidationError(
             "workload",
@@ -327,7 +327,7 @@ def plan_capacity_block(
     else:
         chosen = float(block_days)
     c = block_costs(t, [chosen], **kw)[0]
-    block_cost = chosen * 24.0 * instances * price.usd_per_instance_hour
+    block_cost = pr.capacity_block_usd(chosen, instances, price.usd_per_instance_hour)
     usable = chosen - MARGIN_DAYS
     with np.errstate(invalid="ignore"):
         over = t > usable
@@ -412,6 +412,7 @@ def budget_by_pricing_model(
     scenario: Scenario,
     catalog: Mapping[str, Instance] | None = None,
     prices: Mapping[str, float] | None = None,
+    plan: BlockPlan | None = None,
 ) -> list[dict[str, Any]]:
     """The expected run's bill under each pricing model, side by side.
 
@@ -424,7 +425,10 @@ def budget_by_pricing_model(
     the shortest purchasable block for x + 30 min (the expected run, not a risk level: see
     :func:`plan_capacity_block`).  Spot rows include the Spot interruptions (time to train
     grows).  ``prices`` maps a model's value to a rate entered for this comparison only
-    (e.g. your Savings Plan quote); it replaces the public price of that model.
+    (e.g. your Savings Plan quote); it replaces the public price of that model.  With
+    ``plan`` (:func:`plan_capacity_block` of the same scenario, at the same block rate) the
+    Capacity Block row is that plan's block and expected total over its simulated runs, so
+    a page or command that shows both shows one figure (its ``basis`` says so).
     """
     cat = catalog if catalog is not None else load_catalog()
     entered = {}
@@ -475,7 +479,7 @@ def budget_by_pricing_model(
             continue
         m = evaluate_arrays(resolve_inputs(sc, cat, price=price))
         days = _float(m["time_to_train_days"])
-        ff_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
+        ff_days = _float(m["compute_days"])
         row.update(
             usd_per_instance_hour=price.usd_per_instance_hour,
             usd_per_instance_hour_effective=_float(m["usd_per_instance_hour_effective"]),
@@ -489,18 +493,41 @@ def budget_by_pricing_model(
             block_days=math.nan,
         )
         if model is PricingModel.CAPACITY_BLOCK:
-            block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
+            rate = price.usd_per_instance_hour
             block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
-            per_day = instances * 24.0 * price.usd_per_instance_hour
-            row["block_days"] = block
-            row["total_cost_to_train_usd"] = block * per_day + days * _float(
-                m["storage_usd_per_day"]
-            )
-            row["failures_and_checkpoints_usd"] = (block - block_ff) * per_day
-            if not math.isfinite(block):
-                row["reason"] = (
-                    f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
+            ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
+            if plan is not None and plan.block_price.usd_per_instance_hour == rate:
+                # the Plan's block: its expected total over the simulated runs (block,
+                # overrun and storage, models.plan.block_costs), so the bill's row and the
+                # plan's figure are one figure
+                row["block_days"] = plan.block_days
+                row["time_to_train_days"] = plan.time_to_finish_mean_days
+                row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
+                row["failures_and_checkpoints_usd"] = (
+                    plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
                 )
+                row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
+            else:
+                block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
+                row["block_days"] = block
+                row["total_cost_to_train_usd"] = float(
+                    block_costs(
+                        np.array([days]),
+                        [block],
+                        instances=float(instances),
+                        block_usd_per_instance_hour=rate,
+                        overrun_usd_per_instance_hour=0.0,
+                        storage_usd_per_day=_float(m["storage_usd_per_day"]),
+                        transition_days=0.0,
+                    )[0, 0]
+                )
+                row["failures_and_checkpoints_usd"] = (
+                    pr.capacity_block_usd(block, instances, rate) - ff_cost
+                )
+                if not math.isfinite(block):
+                    row["reason"] = (
+                        f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
+                    )
         else:
             row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
             row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(

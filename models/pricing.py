@@ -32,12 +32,13 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import as_float_array
+from ._tools import as_float_array, total
 from .catalog import Instance
 from .choices import PricingModel
 from .errors import ValidationError
@@ -48,6 +49,7 @@ DEFAULT_PRICES = data_path("prices_2024-12.csv")
 DEFAULT_STORAGE_PRICES = data_path("storage_prices_2022-09.csv")
 MAX_TABLE_BYTES = 256 * 1024
 
+HOURS_PER_DAY = 24.0
 #: AWS quotes monthly prices over 730 hours (its pricing examples' convention).
 HOURS_PER_MONTH = 730.0
 #: Days in an average calendar month, for the "per month" budget figures.
@@ -198,6 +200,33 @@ def purchasable_block_days(days):
     idx = np.searchsorted(allowed, d - 1e-9, side="left")
     out = np.where(idx < allowed.size, allowed[np.minimum(idx, allowed.size - 1)], np.nan)
     out = np.where(np.isnan(d), np.nan, out)
+    return float(out) if np.ndim(out) == 0 else out
+
+
+def capacity_block_usd(block_days, instances, usd_per_instance_hour):
+    """The price of a Capacity Block, paid up front whether the job runs or not [USD].
+
+    price = D · 24 h · n · p (AWS EC2 Capacity Blocks: a whole number of days, every
+    instance of the block, at the block's rate).  The plan's curve, its chosen block and the
+    bill by pricing model all use this one formula.
+
+    Parameters
+    ----------
+    block_days : block length D [day].
+    instances : instances in the block(s), spares included [count].
+    usd_per_instance_hour : the block's rate p [USD/instance-h].
+
+    Returns
+    -------
+    float or ndarray
+        The block's price [USD].
+
+    Examples
+    --------
+    >>> round(capacity_block_usd(14, 64, 31.464), 3)  # 14 d x 24 h x 64 x $31.464
+    676601.856
+    """
+    out = as_float_array(block_days) * HOURS_PER_DAY * instances * usd_per_instance_hour
     return float(out) if np.ndim(out) == 0 else out
 
 
@@ -387,6 +416,101 @@ def price_in_force(
     return model_price(inst, model, table)
 
 
+#: What a price typed over a scenario's own becomes when its source and date were not edited
+#: with it (provenance follows edits: the old text described the old number).
+ENTERED_SOURCE = "entered"
+
+
+def _month(as_of: str) -> str | None:
+    """``YYYY-MM`` of a ``YYYY-MM`` or ``YYYY-MM-DD`` date, else None (not comparable)."""
+    text = str(as_of or "").strip()
+    if len(text) >= 7 and text[:4].isdigit() and text[4] == "-" and text[5:7].isdigit():
+        return text[:7]
+    return None
+
+
+@dataclass(frozen=True)
+class PriceVintage:
+    """The scenario's own price next to the public price of the same instance and pricing
+    model, when the scenario's is dated before the public one (see :func:`price_vintage`)."""
+
+    scenario: Price
+    public: Price
+
+    def sentence(self) -> str:
+        """One sentence for a page, a report or the CLI (said once per view)."""
+        label = TERMS[PricingModel(self.public.model)].label
+        where = "catalog's" if self.public.origin == "catalog" else "price table's"
+        return (
+            f"The scenario's price, ${self.scenario.usd_per_instance_hour:,.2f}/instance-h as "
+            f"of {self.scenario.as_of}, is older than the {where} {label} price, "
+            f"${self.public.usd_per_instance_hour:,.2f}/instance-h as of {self.public.as_of}; "
+            "the scenario's figures use its own."
+        )
+
+    def row_note(self) -> str:
+        """What a ranking row priced at the scenario's price says about the other rows."""
+        return (
+            f"the scenario's price, as of {self.scenario.as_of}; the other rows are at public "
+            f"prices as of {self.public.as_of} (this type's: "
+            f"${self.public.usd_per_instance_hour:,.2f}/instance-h)"
+        )
+
+
+def price_vintage(
+    scenario, inst: Instance, table: Mapping[tuple[str, str], TablePrice] | None = None
+) -> PriceVintage | None:
+    """The scenario's own price and the public one when the scenario's is older, else None.
+
+    Parameters
+    ----------
+    scenario : the scenario (its ``pricing.usd_per_instance_hour``, ``pricing.price_as_of``
+        and ``pricing.model``).
+    inst : its instance type.
+    table : the dated price table (default :func:`load_price_table`).
+
+    Returns
+    -------
+    PriceVintage or None
+        None when the scenario uses the public price, when either date is not a
+        ``YYYY-MM[-DD]`` date, or when the scenario's is not older (a negotiated rate of the
+        same month or later is not stale).
+    """
+    if scenario[PRICE_FIELD] is None:
+        return None
+    own = price_in_force(scenario, inst, table)
+    try:
+        public = model_price(inst, PricingModel(scenario["pricing.model"]), table)
+    except ValidationError:
+        return None
+    a, b = _month(own.as_of), _month(public.as_of)
+    if a is None or b is None or a >= b:
+        return None
+    return PriceVintage(own, public)
+
+
+def follow_price_edit(base, edited) -> dict[str, Any]:
+    """Provenance updates for ``edited`` when its price differs from ``base``'s and its
+    source and date were left as they were: the old text described the old number, so a
+    typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
+    the public one drops the scenario's source and date (the public price carries its own).
+
+    Returns
+    -------
+    dict
+        Field updates for :meth:`models.Scenario.replace` (empty when nothing is stale).
+    """
+    if edited[PRICE_FIELD] == base[PRICE_FIELD]:
+        return {}
+    out: dict[str, Any] = {}
+    typed = edited[PRICE_FIELD] is not None
+    if edited["pricing.price_source"] == base["pricing.price_source"]:
+        out["pricing.price_source"] = ENTERED_SOURCE if typed else None
+    if edited["pricing.price_as_of"] == base["pricing.price_as_of"]:
+        out["pricing.price_as_of"] = None
+    return {k: v for k, v in out.items() if edited[k] != v}
+
+
 def on_demand_price(scenario, inst: Instance) -> Price | None:
     """The on-demand price in force: the scenario's own when its model is on_demand, else
     the catalog's (None when unknown)."""
@@ -436,6 +560,38 @@ def effective_usd_per_instance_hour(rate, model, commitment_utilization=1.0):
     else:
         out = r * 1.0
     return float(out) if np.ndim(out) == 0 else out
+
+
+def lost_usd_per_day(goodput, cluster_usd_per_day, spare_usd_per_day, storage_usd_per_day):
+    """Dollars per day paid for time that does not advance training [USD/day].
+
+    lost = (1 − g)·cluster + spares + storage: the cluster's unproductive share, plus what
+    only protects the run (hot spares, the durable checkpoint tier's storage).  The chain's
+    ``lost_usd_per_day`` (:func:`models.chain.cost_step`), the Monte Carlo's lost dollars
+    (:class:`models.montecarlo.SimulationResult`) and the ladder's Monte Carlo band use it.
+
+    Parameters
+    ----------
+    goodput : productive share of wall time [fraction, 0..1].
+    cluster_usd_per_day : the training nodes per day [USD/day].
+    spare_usd_per_day : hot spares per day [USD/day].
+    storage_usd_per_day : durable checkpoint storage per day [USD/day].
+
+    Returns
+    -------
+    float or ndarray
+        Lost dollars per day [USD/day].
+
+    Examples
+    --------
+    >>> lost_usd_per_day(0.9, 1000.0, 50.0, 25.0)
+    175.0
+    """
+    return total(
+        (1.0 - as_float_array(goodput)) * cluster_usd_per_day,
+        spare_usd_per_day,
+        storage_usd_per_day,
+    )
 
 
 # --------------------------------------------------------------------------- storage

@@ -696,6 +696,24 @@ class Ladder:
             out.append(r.feature)
         return out
 
+    @property
+    def _last_recommended(self) -> Rung:
+        """The rung after the last feature worth adopting (the baseline when none is)."""
+        return self.rungs[len(self.recommended_features)]
+
+    @property
+    def recommended_delta_usd_per_day(self) -> float:
+        """Saved per day by the features worth adopting alone (:attr:`recommended_features`):
+        the baseline's lost dollars per day minus those of the rung after the last of them
+        [USD/day].  The whole ladder's figure also counts rungs that cost more than they
+        save."""
+        return self.rungs[0].lost_usd_per_day - self._last_recommended.lost_usd_per_day
+
+    @property
+    def recommended_delta_goodput_points(self) -> float:
+        """Goodput gained by the features worth adopting alone [points]."""
+        return 100.0 * (self._last_recommended.goodput - self.rungs[0].goodput)
+
     def to_json_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "scenario_name": self.base.name,
@@ -705,6 +723,8 @@ class Ladder:
             "total_delta_usd_per_day": self.total_delta_usd_per_day,
             "total_delta_goodput_points": self.total_delta_goodput_points,
             "recommended_features": self.recommended_features,
+            "recommended_delta_usd_per_day": self.recommended_delta_usd_per_day,
+            "recommended_delta_goodput_points": self.recommended_delta_goodput_points,
             "failure_modes_source": self.modes.source,
             "feature_catalog": [FEATURES[k].to_json_dict() for k in FEATURES],
         }
@@ -933,13 +953,21 @@ def montecarlo_tolerance(stderr: float) -> float:
 
 def _with_montecarlo(r: Rung, trials: int, days: float, seed: int, ctx: Context) -> Rung:
     from .montecarlo import check_size, params_from_inputs, simulate_params
+    from .pricing import lost_usd_per_day
 
     p = params_from_inputs(resolve_inputs(r.scenario, ctx.catalog, ctx.tiers))
     check_size(trials, days, p)
     res = simulate_params(p, trials, days, rng=seed, record_timeline=False)
     g = res.goodput
-    cluster, spare = r.metrics["cluster_usd_per_day"], r.metrics["spare_usd_per_day"]
-    lost = (1.0 - g) * cluster + spare
+    # the chain's lost per day at each run's goodput: spares and storage included
+    lost = np.asarray(
+        lost_usd_per_day(
+            g,
+            r.metrics["cluster_usd_per_day"],
+            r.metrics["spare_usd_per_day"],
+            r.metrics["storage_usd_per_day"],
+        )
+    )
     se = res.goodput_stderr
     mean = float(np.mean(g))
     mc = {

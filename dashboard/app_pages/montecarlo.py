@@ -94,9 +94,7 @@ def simulation(scenario: Scenario) -> None:
     trials, days, seed = int(trials), float(days), int(seed)
     try:
         params = svc.params(scenario, cache.catalog())
-        check_size(
-            trials, days, params, max_seconds=PAGE_MAX_SECONDS, chunk_trials=svc.chunk_size(trials)
-        )
+        check_size(trials, days, params, max_seconds=PAGE_MAX_SECONDS)
     except ValidationError as exc:
         st.error(f"Please fix this input — {plain(exc)}")
         return
@@ -109,7 +107,7 @@ def simulation(scenario: Scenario) -> None:
     budget = Budget(
         max_seconds=PAGE_MAX_SECONDS, cancel=page_context.run_cancelled(), clock=time.thread_time
     )
-    for i in range(svc.n_chunks(trials)):
+    for i in range(svc.n_chunks(params, trials, days)):
         try:
             part, sec = _chunk(params, trials, days, seed, i, budget)
         except Cancelled:

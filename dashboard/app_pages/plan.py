@@ -54,14 +54,17 @@ def tile(col, label: str, key: str, value, **kw) -> None:
     col.metric(label, format_value(key, value), help=help_text(key), **kw)
 
 
-def block_section() -> None:
-    """The Monte Carlo part: block lengths, completion and cost curves."""
+PLAN_ARGS = (int(trials), int(seed), block_days, risk_pct / 100.0)
+
+
+def block_section() -> bool:
+    """The Monte Carlo part: block lengths, completion and cost curves (True when drawn)."""
     try:
         with st.spinner(f"Simulating {int(trials):,} runs…"):
-            p = cache.block_plan(scenario, int(trials), int(seed), block_days, risk_pct / 100.0)
+            p = cache.block_plan(scenario, *PLAN_ARGS)
     except ValidationError as exc:
         st.error(f"Please fix this input — {plain(exc)}")
-        return
+        return False
 
     a, b, c = st.columns(3)
     tile(a, "Block for 50% completion", "block_days_p50", p.block_days_p50)
@@ -117,6 +120,7 @@ def block_section() -> None:
         ),
         width="stretch",
     )
+    return True
 
 
 # The simulation's results go at the top but are computed last: the analytic sections below
@@ -150,7 +154,9 @@ if missing:
                 entered[model] = float(v)
 if entered:
     rows = cache.budget(scenario, tuple(sorted(entered.items())))
-tables.show(svc.budget_table(rows))
+# analytic first; once the runs above are in, the Capacity Block row is the plan's block
+bill = st.empty()
+tables.show(svc.budget_table(rows), container=bill)
 with st.expander("Terms of each pricing model", expanded=False):
     tables.show(svc.terms_table())
 
@@ -168,6 +174,8 @@ else:
         f"({rec.min_TiB_for_retention:.1f} TiB)."
     )
     tables.show(svc.file_system_table(rec))
+    if rec.warning:  # the scenario's stated saves need a faster file system than it has
+        st.warning(plain(rec.warning))
     if rec.at_search_limit:
         st.caption("The best size is the largest searched: a larger file system may save more.")
 st.caption(
@@ -177,4 +185,7 @@ st.caption(
 )
 
 with results:
-    block_section()
+    planned = block_section()
+if planned:  # the plan's block and expected total: one figure with the tiles above
+    rows = cache.budget(scenario, tuple(sorted(entered.items())), PLAN_ARGS)
+    tables.show(svc.budget_table(rows), container=bill)

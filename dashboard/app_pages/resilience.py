@@ -9,7 +9,7 @@ from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.services import resilience as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
-from goodput_lab.models.outputs import help_text
+from goodput_lab.models.outputs import format_value, help_text, label
 from goodput_lab.models.resilience import FEATURES
 
 scenario, ev = page_context.current("Resilience")
@@ -72,10 +72,15 @@ m2.metric(
     f"${last.lost_usd_per_day:,.0f}",
     help="After every rung, counting what the features cost. " + help_text("lost_usd_per_day"),
 )
+# in the recommended order only the rungs worth adopting count (issue 26: the whole
+# ladder added rungs this page says cost more than they save)
+saved_key = (
+    "recommended_delta_usd_per_day" if lad.order == "recommended" else "total_delta_usd_per_day"
+)
 m3.metric(
-    "Saved by the ladder",
-    f"${lad.total_delta_usd_per_day:,.0f}/day",
-    help=help_text("total_delta_usd_per_day"),
+    label(saved_key),
+    f"{format_value(saved_key, getattr(lad, saved_key), unit=False)}/day",
+    help=help_text(saved_key),
 )
 m4.metric(
     "Goodput",

@@ -120,7 +120,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     worth = result.recommended_features
     if result.order == "recommended":
         names = ", ".join(FEATURES[k].label for k in worth) or "none"
-        print(f"worth adopting here: {names}")
+        saved = format_value(
+            "recommended_delta_usd_per_day", result.recommended_delta_usd_per_day, unit=False
+        )
+        print(f"worth adopting here: {names} (together they save {saved}/day)")
     if trials is not None:
         from goodput_lab.models.resilience import MC_TOLERANCE_TEXT
 

@@ -15,7 +15,12 @@ from __future__ import annotations
 import argparse
 import math
 
-from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+from goodput_lab.dashboard.cli import (
+    catalog_from_args,
+    load_scenario,
+    print_json,
+    print_price_vintage,
+)
 from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
@@ -83,7 +88,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             flag = "--" + exc.field.replace("_", "-")
             raise ValidationError(flag, exc.message) from None
         raise
-    budget = budget_by_pricing_model(scenario, cat, prices)
+    budget = budget_by_pricing_model(scenario, cat, prices, plan)
     fs = None
     if scenario["checkpoint.durable_tier"] == "shared_fs":
         rec = recommend_file_system(resolve_inputs(scenario, cat))
@@ -102,6 +107,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 "lost_usd_per_day": rec.current_lost_usd_per_day,
             },
             "at_search_limit": rec.at_search_limit,
+            "assumed_save_seconds": rec.assumed_save_seconds,
+            "deliverable_save_seconds": rec.deliverable_save_seconds,
+            "warning": rec.warning,
+        }
+        fs = {
+            k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in fs.items()
         }
     if args.json:
         out = plan.to_json_dict()
@@ -151,13 +162,18 @@ def cmd_plan(args: argparse.Namespace) -> int:
             f"{_money(r['failures_and_checkpoints_usd'])}"
         )
     if fs is not None:
+        saved = fs["file_system_savings_usd_per_day"]
+        verb = "saves" if saved >= 0 else "costs"  # more, when the current one is too slow
         print(
             f"  file system: {fs['file_system_TiB']:g} TiB at "
-            f"{fs['file_system_throughput_MBps_per_TiB']:g} MB/s/TiB saves "
-            f"{_money(fs['file_system_savings_usd_per_day'])}/day against the current "
+            f"{fs['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB {verb} "
+            f"{_money(abs(saved))}/day against the current "
             f"{fs['current']['file_system_TiB']:g} TiB at "
-            f"{fs['current']['file_system_throughput_MBps_per_TiB']:g} MB/s/TiB"
+            f"{fs['current']['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB"
         )
+        if fs["warning"]:
+            print(f"  note: {fs['warning']}")
+    print_price_vintage(scenario, cat)
     return 0
 
 

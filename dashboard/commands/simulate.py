@@ -13,7 +13,12 @@ import argparse
 import math
 import time
 
-from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
+from goodput_lab.dashboard.cli import (
+    catalog_from_args,
+    load_scenario,
+    print_json,
+    print_price_vintage,
+)
 from goodput_lab.models import ValidationError, resolve_inputs
 from goodput_lab.models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
 
@@ -107,6 +112,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if res.unfinished:
         print(f"  unfinished     {res.unfinished:,} trials did not finish within 4x the work")
     print(f"  {res.events_simulated:,} events in {seconds:.2f} s")
+    print_price_vintage(scenario, catalog_from_args(args))
     return 0
 
 

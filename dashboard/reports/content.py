@@ -29,6 +29,7 @@ from goodput_lab.models.catalog import Instance, load_catalog
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import SECTION_OF, format_usd, output
 from goodput_lab.models.outputs import format_value as registry_format
+from goodput_lab.models.pricing import price_vintage
 
 DAYS_PER_YEAR = 365.25
 DAYS_PER_MONTH = DAYS_PER_YEAR / 12
@@ -234,6 +235,13 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "
         f"{format_usd(v['usd_per_day_per_0p1pp'], 'day')}{slope}."
     )
+    vintage = price_vintage(ev.scenario, ev.instance)
+    if vintage is not None:  # said once, with how to use the public price (issue 26)
+        lines.append(
+            f"{vintage.sentence()} For the public price: goodput report ... --set "
+            "pricing.usd_per_instance_hour= (empty), or tick 'Use the public price of the "
+            "pricing model' in the dashboard."
+        )
     return tuple(lines)
 
 
@@ -384,7 +392,7 @@ MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str | None, ...], str | None], ...]
         "Lost per month of wall time",
         "lost_mean_usd_per_month",
         ("lost_mean_usd_per_month", None, "lost_p50_usd_per_month", "lost_p95_usd_per_month"),
-        None,
+        "lost_analytic_usd_per_month",  # the chain's lost_usd_per_month, as on the page
     ),
 )
 
@@ -523,7 +531,8 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
                 "accelerator": r.accelerator,
                 "nodes": f"{r.nodes:,.0f}" if ok else "",
                 "price": format_value("usd_per_instance_hour", r.usd_per_instance_hour)
-                + (f" ({r.price_as_of})" if r.price_known else ""),
+                + (f" ({r.price_as_of})" if r.price_known else "")
+                + (f"; {r.price_note}" if r.price_note else ""),
                 "goodput": format_value("goodput", r.goodput) if ok else "",
                 "days": _days(r.time_to_train_days) if ok else "",
                 "cost": format_value("cost_to_train_usd", r.cost_to_train_usd)
@@ -616,9 +625,11 @@ def _ladder_section(lad: Any) -> Section:
         title="Resilience ladder: what each feature is worth",
         intro=(
             f"From the scenario as given to every resilience feature, in the recommended "
-            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}. The whole "
-            f"ladder saves {format_usd(lad.total_delta_usd_per_day, 'day')} "
-            f"({lad.total_delta_goodput_points:+.2f} goodput points)."
+            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}; together "
+            f"they save {format_usd(lad.recommended_delta_usd_per_day, 'day')} "
+            f"({lad.recommended_delta_goodput_points:+.2f} goodput points). The whole "
+            f"ladder, rungs that cost more than they save included, saves "
+            f"{format_usd(lad.total_delta_usd_per_day, 'day')}."
         ),
         table=table,
         table_columns=(

@@ -21,6 +21,7 @@ from goodput_lab.dashboard.services import display
 from goodput_lab.models import Scenario, compare, evaluate, evaluate_arrays, resolve_inputs
 from goodput_lab.models import checkpoint as ck
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import savings_usd_per_day
 
 #: Strategy variants compared side by side: (label, scenario overrides).  Every variant uses
 #: the tier model for save/restore times and the optimal level-1 interval.
@@ -122,9 +123,7 @@ def strategy_table(
     ]:
         ev = base if s is scenario else evaluate(s, catalog, tiers)
         m = ev.metrics
-        savings = (m["goodput"] - base["goodput"]) * base["cluster_usd_per_day"] + (
-            base["total_usd_per_day"] - m["total_usd_per_day"]
-        )
+        savings = savings_usd_per_day(base.metrics, m)[0]  # as models.compare reports it
         rows.append(
             {
                 "strategy": label,

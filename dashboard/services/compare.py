@@ -114,11 +114,10 @@ def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
 
 def savings(cmp: Comparison) -> dict[str, float]:
     """Savings per day, month (365.25/12 days) and year (365.25 days) [USD]."""
-    d = cmp.savings_usd_per_day
-    return {
-        "per_day": d,
-        "per_month": d * DAYS_PER_YEAR / 12,
-        "per_year": d * DAYS_PER_YEAR,
+    return {  # the model's figures (models.evaluate.Comparison), never re-derived here
+        "per_day": cmp.savings_usd_per_day,
+        "per_month": cmp.savings_usd_per_month,
+        "per_year": cmp.savings_usd_per_year,
         "goodput_delta": cmp.goodput_delta,
     }
 

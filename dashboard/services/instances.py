@@ -37,9 +37,17 @@ def table(r: InstanceRanking) -> pl.DataFrame:
     short = {
         "no public price: enter yours to compare cost": "no public price",
     }
+
+    def note(row: dict) -> str:
+        if row["reason"]:
+            return short.get(row["reason"], "see below")
+        if row["price_note"]:  # a price of another basis than the other rows' (issue 26)
+            return f"scenario's price, as of {row['price_as_of']}"
+        return ""
+
     return df.with_columns(
-        pl.col("reason")
-        .map_elements(lambda w: short.get(w, "see below" if w else ""), return_dtype=pl.String)
+        pl.struct("reason", "price_note", "price_as_of")
+        .map_elements(note, return_dtype=pl.String)
         .alias("note"),
         (pl.col("cost_failure_and_checkpoint_usd") / pl.col("cost_to_train_usd")).alias(
             "failure_share"

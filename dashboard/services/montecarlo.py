@@ -22,6 +22,7 @@ from goodput_lab.models.montecarlo import (
     merge_results,
     params_from_inputs,
     simulate_params,
+    stream_block_trials,
 )
 
 #: Gantt rows: what the cluster does, in display order.  Training, saves and rework
@@ -61,13 +62,10 @@ def params(scenario: Scenario, catalog: dict[str, Instance] | None = None) -> Si
     return params_from_inputs(resolve_inputs(scenario, catalog))
 
 
-def chunk_size(trials: int) -> int:
-    """Trials per chunk: about a tenth of the run (at least 500) so a progress bar moves."""
-    return max(500, -(-trials // 10))
-
-
-def n_chunks(trials: int) -> int:
-    return -(-trials // chunk_size(trials))
+def n_chunks(p: SimulationParams, trials: int, days: float) -> int:
+    """Chunks of a page run: one per random stream block of the simulator, so the page
+    draws exactly what ``goodput simulate`` draws for the same inputs and seed."""
+    return -(-trials // stream_block_trials(p, days))
 
 
 def run_chunk(
@@ -78,7 +76,7 @@ def run_chunk(
     chunk: int,
     budget: Budget | None = None,
 ):
-    """Chunk number ``chunk`` of a run of ``trials`` (same streams as the whole run).
+    """Stream block number ``chunk`` of a run of ``trials`` (same streams as the whole run).
 
     ``budget`` (shared by the chunks of one page run) bounds the work; past it the chunk
     stops with a ValidationError naming the nearest allowed size.
@@ -88,7 +86,7 @@ def run_chunk(
         trials,
         days,
         rng=seed,
-        chunk_trials=chunk_size(trials),
+        chunk_trials=1,  # one stream block per chunk
         chunks=[chunk],
         keep_work_grid=True,
         budget=budget,
@@ -105,7 +103,7 @@ def run(
 ) -> SimulationResult:
     """The whole run, chunk by chunk (the page caches each chunk and shows progress)."""
     parts = []
-    for i in range(n_chunks(trials)):
+    for i in range(n_chunks(p, trials, days)):
         parts.append(run_chunk(p, trials, days, seed, i, budget))
         if progress is not None:
             progress(sum(r.trials for r in parts), trials)
@@ -259,18 +257,17 @@ def summary_rows(res: SimulationResult) -> list[dict]:
     ]
     lost = res.lost_usd[np.isfinite(res.lost_usd)]
     if lost.size and res.params is not None:
-        p = res.params
-        wall = res.time_to_finish_analytic_days * 1440.0
-        lost_an = (wall - res.work_days * 1440.0) * p.cluster_usd_per_min + wall * (
-            p.spare_usd_per_min
-        )
-        ok = res.goodput_analytic > 0
         per_month = res._lost_per_month()
+
+        def analytic(key: str):
+            v = s[key]
+            return v if np.isfinite(v) else None
+
         rows.append(
             {
                 "key": "lost_mean_usd",
                 "label": "Lost per run",
-                "analytic": lost_an if ok else None,
+                "analytic": analytic("lost_analytic_usd"),
                 "mean": float(lost.mean()),
                 "stderr": float(lost.std(ddof=1) / np.sqrt(lost.size)) if lost.size > 1 else None,
                 "p5": float(np.percentile(lost, 5)),
@@ -283,7 +280,7 @@ def summary_rows(res: SimulationResult) -> list[dict]:
                 {
                     "key": "lost_mean_usd_per_month",
                     "label": "Lost per month",
-                    "analytic": lost_an / wall * 1440.0 * 365.25 / 12 if ok else None,
+                    "analytic": analytic("lost_analytic_usd_per_month"),
                     "mean": float(per_month.mean()),
                     "stderr": float(per_month.std(ddof=1) / np.sqrt(per_month.size))
                     if per_month.size > 1

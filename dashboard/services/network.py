@@ -7,6 +7,7 @@ import math
 import numpy as np
 import polars as pl
 from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models import compute as cm
 from goodput_lab.models import network as net
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import GradientPrecision
@@ -59,7 +60,7 @@ def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
     Message per rank over the data-parallel ranks = the step model's gradient traffic per
     parameter × N/(TP·PP): with the modelled step, the gradient precision's bytes (ZeRO ≥ 1:
     reduce-scatter of the gradients plus all-gather of the bf16 weights, ZeRO-3 gathers
-    twice, as the all-reduce of equal traffic); with a stated MFU, bf16 gradients (ZeRO-3:
+    twice per micro-batch, as the all-reduce of equal traffic); with a stated MFU, bf16 gradients (ZeRO-3:
     1.5×).  Flat ring and tree run at each rank's network share (the bottleneck link),
     hierarchical uses the scale-up link (at its measured efficiency) inside a node, with its
     phases summed or overlapped as NCCL pipelines them (the step model uses the latter, so
@@ -70,11 +71,12 @@ def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
     t = scenario["workload.tensor_parallel"]
     p = scenario["workload.pipeline_parallel"]
     z = scenario["workload.zero_stage"]
-    if scenario["workload.mfu_basis"] == "modelled":
+    if scenario["workload.mfu_basis"] == "modelled":  # the step model's traffic
         g = GradientPrecision(scenario["workload.gradient_precision"]).bytes
-        per_param = g if z == 0 else (g + 2.0) / 2.0 if z < 3 else (g + 4.0) / 2.0
-    else:
-        per_param = 2.0 * (1.5 if z >= 3 else 1.0)
+        m = ev["micro_batches_per_step"]  # ZeRO-3 gathers the weights per micro-batch
+        per_param = float(cm.dp_allreduce_bytes_per_param(z, g, m if math.isfinite(m) else 1.0))
+    else:  # stated MFU: bf16 gradients, ZeRO-3's sync scaled as the step model scales it
+        per_param = cm.GRAD_BYTES * (cm.ZERO3_SYNC_FACTOR if z >= 3 else 1.0)
     size = per_param * ev["model_parameters_billion"] * 1e9 / (t * p)
     d = max(1.0, ev["data_parallel_size"])
     gbps = scenario["network.inter_node_gbps"] or inst.efa_gbps

@@ -56,9 +56,14 @@ def x_window(p: BlockPlan) -> tuple[float, float]:
 
 
 def budget(
-    scenario: Scenario, catalog: Mapping[str, Instance], prices: Mapping[str, float]
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    prices: Mapping[str, float],
+    plan: BlockPlan | None = None,
 ) -> list[dict[str, Any]]:
-    return budget_by_pricing_model(scenario, catalog, prices)
+    """The bill by pricing model (:func:`models.plan.budget_by_pricing_model`); with
+    ``plan``, its Capacity Block row is that plan's block."""
+    return budget_by_pricing_model(scenario, catalog, prices, plan)
 
 
 def _usd(key: str, row: Mapping[str, Any], col: str) -> str:
@@ -72,6 +77,8 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
     for r in rows:
         ok = r["available"]
         note = r["reason"] if r["reason"] else ("your scenario's model" if r["own"] else "")
+        if r.get("basis"):  # the Plan's block above, from its simulated runs
+            note = "; ".join(n for n in (note, r["basis"]) if n)
         if not ok:
             note = "no public price: enter yours below"
         out.append(
@@ -114,20 +121,30 @@ def models_without_price(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
 def storage_table(ev: Evaluation) -> pl.DataFrame:
     """The checkpoint storage lines per day and over the run, as text."""
     m = ev.metrics
-    days = m["time_to_train_days"]
     rows = []
-    for key, label in (
-        ("storage_file_system_usd_per_day", "Shared file system (provisioned capacity)"),
-        ("storage_object_usd_per_day", "Object storage (retained checkpoints and requests)"),
-        ("spare_usd_per_day", "Idle hot spares"),
+    # only the durable tier in use is charged (models.chain.storage_cost): its line's whole
+    # run is the chain's cost_to_train_storage_usd; the spares' is cost_to_train_spares_usd
+    for key, whole_key, label in (
+        (
+            "storage_file_system_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Shared file system (provisioned capacity)",
+        ),
+        (
+            "storage_object_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Object storage (retained checkpoints and requests)",
+        ),
+        ("spare_usd_per_day", "cost_to_train_spares_usd", "Idle hot spares"),
     ):
         per_day = m[key]
+        whole = m[whole_key] if per_day else 0.0
         rows.append(
             {
                 "Line": label,
                 "Per day": format_value("storage_usd_per_day", per_day, unit=False),
-                "Whole run": format_value("cost_to_train_storage_usd", per_day * days, unit=False)
-                if math.isfinite(days)
+                "Whole run": format_value("cost_to_train_storage_usd", whole, unit=False)
+                if math.isfinite(whole)
                 else "n/a",
             }
         )
@@ -154,7 +171,12 @@ def file_system_table(rec: opt.FileSystemRecommendation) -> pl.DataFrame:
             rec.current_lost_usd_per_day,
         ),
         (
-            "Least lost per day",
+            "Least lost per day"
+            + (
+                f" (saves within {rec.assumed_save_seconds:g} s)"
+                if math.isfinite(rec.assumed_save_seconds)
+                else ""
+            ),
             rec.provisioned_TiB,
             rec.throughput_MBps_per_TiB,
             rec.save_seconds,

@@ -34,7 +34,7 @@ def test_resilience_page_from_a_link(app_url, browser, catalog):
         page.goto(f"{app_url}/resilience?{urlencode(params)}")
         wait_idle(page)
         expected = ladder(s, FEATURES, catalog=catalog)
-        assert _metric(page, "Saved by the ladder") == (
+        assert _metric(page, "Saved by the whole ladder") == (
             f"${expected.total_delta_usd_per_day:,.0f}/day"
         )
         assert _metric(page, "Lost per day, last rung") == (
@@ -61,7 +61,7 @@ def test_resilience_page_from_a_link(app_url, browser, catalog):
         page.set_viewport_size({"width": 1024, "height": 1400})
         page.wait_for_timeout(500)
         page.evaluate("window.scrollTo(0, 0)")
-        value = page.locator('[data-testid="stMetric"]', has_text="Saved by the ladder")
+        value = page.locator('[data-testid="stMetric"]', has_text="Saved by the whole ladder")
         box = value.locator('[data-testid="stMetricValue"]').first
         assert box.evaluate(
             "e => [e, ...e.querySelectorAll('*')].every(c => c.scrollWidth <= c.clientWidth + 1)"

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 from goodput_lab.dashboard.cli import main
-from goodput_lab.models import Scenario, evaluate, load_catalog, load_preset
+from goodput_lab.models import Scenario, evaluate
 
 from tests.conftest import ROOT
 
@@ -46,16 +46,17 @@ def test_instances_json_has_time_and_cost_for_the_scenario():
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     rows = {r["instance"]: r for r in d["instances"]}
-    # without a deadline the scenario's own instance keeps its nodes and MFU; every type is
-    # priced at the catalog's one vintage (the scenario's historical $98.32 is reported apart)
+    # without a deadline the scenario's own instance keeps its nodes, MFU and price: the
+    # same cost to train as `goodput evaluate` (issue 26 acceptance: $437,884,283 there vs
+    # $245,129,688 here before), the row saying its price is older than the others'
     p5 = rows["p5.48xlarge"]
-    assert p5["nodes"] == 2000 and p5["usd_per_instance_hour"] == 55.04 and p5["mfu"] == 0.40
+    assert p5["nodes"] == 2000 and p5["usd_per_instance_hour"] == 98.32 and p5["mfu"] == 0.40
+    assert "as of 2023-07" in p5["price_note"]
     assert d["scenario_usd_per_instance_hour"] == 98.32 and d["scenario_price_as_of"] == "2023-07"
-    ev = evaluate(load_preset("aws-16k-h100"), load_catalog())
+    ev = json.loads(goodput("evaluate", BASE, "--json").stdout)
     assert p5["time_to_train_days"] == pytest.approx(ev["time_to_train_days"], rel=1e-9)
-    assert p5["cost_to_train_usd"] == pytest.approx(
-        ev["cost_to_train_usd"] * 55.04 / 98.32, rel=1e-9
-    )
+    assert p5["cost_to_train_usd"] == pytest.approx(ev["cost_to_train_usd"], rel=1e-12)
+    assert f"{p5['cost_to_train_usd']:,.0f}" == f"{ev['cost_to_train_usd']:,.0f}" == "437,884,283"
     # unpriced instances: time yes, cost never invented
     gb = rows["p6e-gb200.36xlarge"]
     assert gb["price_known"] is False and gb["cost_to_train_usd"] is None

@@ -145,3 +145,18 @@ def test_memory_capacity_warning(page):
     page.number_input(key="w:cluster.nodes").set_value(4).run()
     assert not page.exception
     assert any("3,240 GB per node" in w.value for w in page.warning)
+
+
+def test_strategy_table_savings_are_the_models_comparison(catalog):
+    """Issue 26: the service re-derived the savings with a formula of its own (no ratio of
+    productive times); each row is now models.compare's figure for the same pair."""
+    from goodput_lab.dashboard.services import checkpoints as svc
+    from goodput_lab.models import compare, load_preset
+    from goodput_lab.models.checkpoint import load_tiers
+
+    s = load_preset("aws-16k-h100")
+    tiers = load_tiers()
+    table = svc.strategy_table(s, catalog, tiers)
+    for (label, over), row in zip(svc.VARIANTS, table.rows(named=True)[1:], strict=True):
+        want = compare(s, svc.variant(s, over), catalog, tiers).savings_usd_per_day
+        assert row["savings_usd_per_day"] == pytest.approx(want, rel=1e-12), label

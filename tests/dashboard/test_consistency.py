@@ -57,8 +57,12 @@ def test_page_header_names_the_modified_scenario_and_its_price(changed, page):
     at.switch_page(f"app_pages/{page}.py").run()
     assert not at.exception
     head = _header(at).replace("\\", "")
-    assert "(modified)" in head  # an edited preset is never passed off as the preset
-    assert "$70.00/instance-h" in head and "as of 2023-07" in head
+    # an edited preset is never passed off as the preset, nor keeps numbers the edit changed
+    # as its own ("(0.2% node failures/day)" at 0.5%): it is "Modified from" the preset
+    assert "Modified from AWS 16k H100: headline-claim baseline" in head
+    # a typed price is "entered": not the claim's historical price of 2023-07 (issue 26)
+    assert "$70.00/instance-h** (entered)" in head
+    assert "2023-07" not in head and "Historical price" not in head
 
 
 def test_figures_follow_the_sidebar_on_every_page(changed, catalog):

@@ -141,3 +141,29 @@ def test_fabric_worth_in_days_and_dollars_per_day(page, catalog):
     assert half_row["Savings per day"] == display.cell(
         "savings_usd_per_day", half.savings_usd_per_day, "savings"
     )
+
+
+@pytest.mark.parametrize("zero", [0, 1, 2, 3])
+@pytest.mark.parametrize("precision", ["bf16", "fp32"])
+def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog):
+    """Issue 26: the service held its own copy of the ZeRO traffic formula; it now calls
+    models.compute.dp_allreduce_bytes_per_param, so the NCCL row is the step model's
+    all-reduce at every ZeRO stage and gradient precision (ZeRO-3 with fp32 gradients is
+    (4 + 4)/2 = 4 bytes per parameter)."""
+    from goodput_lab.dashboard.services import network as svc
+
+    s = load_preset("aws-16k-h100").replace(
+        {"workload.zero_stage": zero, "workload.gradient_precision": precision}
+    )
+    ev = evaluate(s, catalog)
+    t = svc.algorithm_table(s, ev)
+    nccl = t.filter(t["algorithm"] == "Hierarchical, phases overlapped (NCCL)").row(0, named=True)
+    assert nccl["collective_ms"] == pytest.approx(ev["allreduce_ms"], rel=1e-9)
+    g = 2.0 if precision == "bf16" else 4.0
+    per_param = {0: g, 1: (g + 2) / 2, 2: (g + 2) / 2, 3: (g + 4) / 2}[zero]
+    n = (
+        ev["model_parameters_billion"]
+        * 1e9
+        / (s["workload.tensor_parallel"] * s["workload.pipeline_parallel"])
+    )
+    assert nccl["allreduce_message_GB"] == pytest.approx(per_param * n / 1e9)

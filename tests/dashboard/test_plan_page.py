@@ -49,12 +49,35 @@ def test_budget_and_storage_tables_have_no_raw_values(app):
         "Capacity Block",
     ]
     cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
-    rows = {r["pricing_model"]: r for r in budget_by_pricing_model(load_preset("aws-16k-h100"))}
+    s = load_preset("aws-16k-h100")
+    p = plan_capacity_block(s, trials=500, seed=0)
+    rows = {r["pricing_model"]: r for r in budget_by_pricing_model(s, plan=p)}
     assert cb["Failures and checkpoints"] == format_value(
         "failures_and_checkpoints_usd",
         rows["capacity_block"]["failures_and_checkpoints_usd"],
         unit=False,
     )
+
+
+def test_plan_tile_and_bill_row_are_one_figure_for_the_same_block(app):
+    """Issue 26: the tile said $185,273,526 (the simulated runs: storage over each run's wall
+    time) and the bill's Capacity Block row $185,273,404 (storage over the analytic time to
+    train) for the same 98-day block.  The row is now the plan's block, from its runs."""
+    budget = app.table[0].value
+    cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
+    assert cb["Whole run"] == metric(app, "Expected total cost")
+    assert float(cb["Block (days)"]) == float(metric(app, "Block length").split()[0]) == 98
+    assert "the plan's 98-day block, 500 runs" in cb["Note"]
+
+
+def test_file_system_the_scenario_cannot_save_on_is_not_recommended_silently(app):
+    """Issue 26: Plan recommended 12 TiB at 125 MB/s/TiB (1.5 GB/s: about 72 min to write the
+    6.48 TB checkpoint) for a scenario that assumes 60 s saves, without a warning."""
+    table = next(t.value for t in app.table if "File system" in t.value.columns)
+    best = table[table["File system"] == "Least lost per day (saves within 60 s)"].iloc[0]
+    assert (best["Size (TiB)"], best["Throughput (MB/s/TiB)"]) == ("120.0", "1,000")
+    warning = " ".join(w.value for w in app.warning).replace("\\", "")
+    assert "assumes 60 s blocking saves" in warning and "69.8 s" in warning
 
 
 def test_chosen_block_and_entered_rate_follow_the_controls():
@@ -71,3 +94,22 @@ def test_chosen_block_and_entered_rate_follow_the_controls():
     budget = at.table[0].value
     sp3 = budget[budget["Pricing model"] == "Savings Plan, 3 years"].iloc[0]
     assert sp3["Rate ($/h)"] == "$40.00"
+
+
+def test_storage_table_reads_the_chains_whole_run_figures():
+    """The whole-run storage and spares are the chain's (no per-day × days copy here)."""
+    from goodput_lab.dashboard.services.plan import storage_table
+    from goodput_lab.models import evaluate
+
+    s = load_preset("aws-16k-h100").replace({"cluster.spare_nodes": 8})
+    ev = evaluate(s)
+    rows = {r["Line"]: r for r in storage_table(ev).rows(named=True)}
+    fs = rows["Shared file system (provisioned capacity)"]
+    assert fs["Whole run"] == format_value(
+        "cost_to_train_storage_usd", ev["cost_to_train_storage_usd"], unit=False
+    )
+    spares = rows["Idle hot spares"]["Whole run"]
+    assert spares == format_value(
+        "cost_to_train_storage_usd", ev["cost_to_train_spares_usd"], unit=False
+    )
+    assert rows["Object storage (retained checkpoints and requests)"]["Whole run"] == "$0"

@@ -83,7 +83,8 @@ def test_example_run_is_measured_and_predicted(page, expected):
 
 
 def test_load_fitted_scenario_then_a_sidebar_change_is_a_what_if(page, expected):
-    page.button[0].click().run()  # "Load the fitted scenario into the sidebar"
+    load = next(b for b in page.button if b.label.startswith("Load the fitted scenario"))
+    load.click().run()
     assert not page.exception
     ss = page.session_state
     fitted = expected.fitted

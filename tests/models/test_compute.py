@@ -294,3 +294,18 @@ def test_catalog_rejects_mfu_above_matmul_bound():
 def test_llama3_preset_time_to_train_is_plausible(catalog):
     ev = evaluate(load_preset("llama3-16k"), catalog)
     assert 0.3 < ev["scaling_efficiency"] < 1.0  # informational (compute_only view)
+
+
+def test_memory_fit_message_uses_the_chosen_gradient_precision():
+    """Issue 26: the memory-fit message assumed 16 bytes per parameter while the reported
+    model states use the chosen precision.  70B on TP 8, no ZeRO, one node: Ψ' = 8.75 B
+    parameters per rank; fp32 gradients (Megatron-LM of 2021): 2 + 4 + 12 = 18 B/param =
+    157.5 GB, not 16 × 8.75 = 140.0 GB; ZeRO-1 at d = 4: 2 + 4 + 12/4 = 9 B = 78.75 GB."""
+    msg = cm.fit_reason(70.0, 1, 8, 80.0, 0.25, 8, 1, 0, 8, 900.0, gradient_bytes=4.0)
+    assert "model states need 157.5 GB" in msg and "4-byte gradients" in msg
+    assert "140.0 GB" in cm.fit_reason(70.0, 1, 8, 80.0, 0.25, 8, 1, 0, 8, 900.0)
+    assert cm.model_state_GB_per_accel(70.0, 8, 1, 4, 1, gradient_bytes=4.0) == pytest.approx(78.75)
+    # the fewest nodes: (2 + 4)·8.75 = 52.5 GB replicated, 12·8.75 = 105 GB sharded over d:
+    # 52.5 + 105/d <= 60 -> d = 14 -> 14 × 8 GPUs = 14 nodes (bf16: 4·8.75 + 105/d -> d = 5)
+    assert cm.min_nodes_to_fit(70.0, 8, 1, 1, 60.0, 8, gradient_bytes=4.0) == 14.0
+    assert cm.min_nodes_to_fit(70.0, 8, 1, 1, 60.0, 8) == 5.0

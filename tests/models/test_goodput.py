@@ -120,3 +120,39 @@ def test_first_order_and_exact_agree_when_losses_are_small(lam, r, tau, d):
         g = gp.goodput_exact(lam, r, tau, d)
         g1 = gp.goodput_first_order(lam, r, tau, d)
         assert abs(g - g1) / g < 0.01
+
+
+# the factors goodput_step multiplies, each with an input that turns it on and the words
+# of the registry's formula that name it (issue 26: the text named two of the six)
+GOODPUT_FACTORS = {
+    "Daly per failure class": ({"reliability.node_failure_rate_per_day": 0.004}, "T_s/T_w"),
+    "peer recovery": ({"resilience.peer_recovery_fraction": 0.5}, "e^{−λ_P·R_P}"),
+    "silent corruption": ({"reliability.sdc_fraction": 0.05}, "(1 + λ_S·Δ)"),
+    "Spot notice": (
+        {"pricing.model": "spot", "pricing.spot_interruptions_per_node_day": 0.001},
+        "1/(1 + λ_spot·R_spot/1440)",
+    ),
+    "fabric stall": ({"network.fabric_events_per_day": 20.0}, "(1 − stall/1440)"),
+    "throughput": (
+        {"resilience.straggler_slowdown": 0.02, "resilience.overhead_fraction": 0.01},
+        "(1 − σ)(1 − o)",
+    ),
+}
+
+
+@pytest.mark.parametrize("factor", list(GOODPUT_FACTORS))
+def test_goodput_formula_text_names_every_factor_the_code_applies(factor):
+    """Consistency of the registry's text with models.chain.goodput_step (its computed_by):
+    each factor moves the figure, and the formula names it.  A factor added to the code
+    without its words here, or words left in the text for a factor the code dropped, fail."""
+    from goodput_lab.models import Scenario, evaluate
+    from goodput_lab.models.outputs import OUTPUTS
+
+    o = OUTPUTS["goodput"]
+    assert o.computed_by == "models.chain.goodput_step"
+    updates, words = GOODPUT_FACTORS[factor]
+    assert words in o.formula, factor
+    base = Scenario.default().replace({"pricing.usd_per_instance_hour": 50.0})
+    on = base.replace(updates)
+    # (peer recovery replaces a checkpoint restore and its rework: it raises goodput)
+    assert abs(evaluate(on)["goodput"] - evaluate(base)["goodput"]) > 1e-6, factor

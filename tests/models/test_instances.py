@@ -39,13 +39,19 @@ def test_ranking_without_deadline_keeps_the_scenario_on_its_own_type(catalog):
     base = load_preset("aws-16k-h100")
     r = rank_instances(base, catalog)
     p5 = r.row("p5.48xlarge")
-    # one price vintage: the catalog's (2025-06), not the scenario's historical $98.32
-    assert (p5.usd_per_instance_hour, p5.price_as_of) == (55.04, "2025-06")
+    # the scenario's own type at the scenario's price (issue 26: the ranking said
+    # $245,129,688 at the catalog's $55.04 where `evaluate` says $437,884,283 at $98.32),
+    # and the row says its price is of another date than the others'
+    assert (p5.usd_per_instance_hour, p5.price_as_of) == (98.32, "2023-07")
+    assert "as of 2023-07" in p5.price_note and "as of 2025-06" in p5.price_note
+    assert "$55.04/instance-h" in p5.price_note
     assert r.scenario_price.usd_per_instance_hour == 98.32
+    assert all(not x.price_note for x in r.rows if x.instance != "p5.48xlarge")
     ev = evaluate(base, catalog)
     assert p5.nodes == 2000 and p5.goodput == ev["goodput"]
     assert p5.time_to_train_days == pytest.approx(ev["time_to_train_days"], rel=1e-12)
-    assert p5.cost_to_train_usd == pytest.approx(ev["cost_to_train_usd"] * 55.04 / 98.32)
+    assert p5.cost_to_train_usd == pytest.approx(ev["cost_to_train_usd"], rel=1e-12)
+    assert round(p5.cost_to_train_usd) == 437_884_283
     assert p5.mfu == 0.40 and p5.node_failure_rate_per_day == 0.002
     # GB200 nodes hold 4 accelerators: twice the nodes, the rate scaled by the mixed rule
     gb = r.row("p6e-gb200.36xlarge")

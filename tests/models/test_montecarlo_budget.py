@@ -15,6 +15,7 @@ import time
 import numpy as np
 import pytest
 from goodput_lab.models import FIELDS, Scenario, ValidationError, load_preset, resolve_inputs
+from goodput_lab.models import montecarlo as mc
 from goodput_lab.models.budget import Budget, BudgetExceeded, Cancelled
 from goodput_lab.models.montecarlo import (
     MIN_DAYS,
@@ -63,10 +64,12 @@ def test_issue18_recovery_loop_checks_the_budget():
     assert len(calls) == 5
 
 
-def test_issue18_a_run_past_its_time_budget_stops_with_the_nearest_size():
+def test_issue18_a_run_past_its_time_budget_stops_with_the_nearest_size(monkeypatch):
     """A fake clock that advances 20 ms per check: the run needs ~1,230 checks (~25 s), so
     it stops after ~500 checks at its 10 s budget, about 40% through, with a ValidationError
-    naming trials and a smaller allowed number (0.8 x 400 x 10/25 ≈ 130)."""
+    naming trials and a smaller allowed number (0.8 x 400 x 10/25 ≈ 130).  (Random streams
+    in blocks of 100 runs, as the chunks of 100 this was measured with.)"""
+    monkeypatch.setattr(mc, "STREAM_TRIALS", 100)
     ticks = itertools.count()
     budget = Budget(max_seconds=10.0, clock=lambda: 0.02 * next(ticks))
     with pytest.raises(BudgetExceeded) as exc:
@@ -142,10 +145,12 @@ def test_estimate_follows_the_simulated_event_count():
         assert res.events_simulated == pytest.approx(est.events, rel=0.15), updates
 
 
-def test_spare_repairs_drawn_in_one_call_keep_the_seeded_results():
+def test_spare_repairs_drawn_in_one_call_keep_the_seeded_results(monkeypatch):
     """The per-node repair loop became one vectorised draw in the same order: results of a
     seeded run with spares and correlated failures are those of the loop (values recorded
-    from the loop version: 300 runs x 10 days, seed 7, chunks of 128)."""
+    from the loop version: 300 runs x 10 days, seed 7, chunks of 128, which were the random
+    stream blocks then: STREAM_TRIALS = 128 here)."""
+    monkeypatch.setattr(mc, "STREAM_TRIALS", 128)
     updates = {
         "cluster.spare_nodes": 3,
         "checkpoint.correlated_fraction": 0.5,

@@ -382,3 +382,24 @@ def test_montecarlo_per_rung_within_the_stated_tolerance(base, catalog):
             assert mc_delta == pytest.approx(r.delta_goodput_points / 100, abs=tol)
     big = max(abs(r.delta_goodput_points) for r in lad.rungs[1:]) / 100
     assert montecarlo_tolerance(lad.rungs[0].montecarlo["goodput_mc_stderr"]) < big / 10
+
+
+def test_llama3_70b_monte_carlo_band_counts_storage_and_saved_counts_recommended_rungs(catalog):
+    """Issue 26: the ladder's Monte Carlo band left out storage ($2,857/day of FSx on
+    llama3-70b, so the band sat below the analytic lost per day), and "Saved by the ladder"
+    added rungs the page says are not worth adopting ($781/day shown vs $4,456/day from
+    the recommended rungs)."""
+    s = load_preset("llama3-70b")
+    lad = ladder(s, ["hot_spares"], trials=300, days=30.0, seed=1, catalog=catalog)
+    for r in lad.rungs:
+        assert r.metrics["storage_usd_per_day"] > 2_800
+        mc = r.montecarlo
+        assert mc["lost_usd_per_day_p5"] < r.lost_usd_per_day < mc["lost_usd_per_day_p95"]
+    rec = ladder(s, catalog=catalog)
+    k = len(rec.recommended_features)
+    assert 0 < k < len(rec.rungs) - 1  # some rungs cost more than they save here
+    assert rec.recommended_delta_usd_per_day == pytest.approx(
+        rec.rungs[0].lost_usd_per_day - rec.rungs[k].lost_usd_per_day
+    )
+    assert rec.recommended_delta_usd_per_day == pytest.approx(4_456, abs=1)
+    assert rec.total_delta_usd_per_day == pytest.approx(781, abs=1)
