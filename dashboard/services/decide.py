@@ -1,0 +1,169 @@
+"""Runs the Monte Carlo short list of a decision on the Dask engine, with parts and resume.
+
+:func:`models.decide.decide` takes a *runner* that simulates its configurations.  This module
+provides the Dask one, built on the sweep engine's public functions
+(:func:`goodput_lab.dashboard.services.sweep.start_client` and ``worker_count``): every
+configuration is one task (:func:`models.decide.simulate_config`, its own random stream), so
+the result does not depend on the number of workers.  With a parts folder (``goodput decide
+-o FILE.json`` keeps ``FILE.json.parts/``), each finished configuration is written there as
+one ``.npz`` file (a temporary file renamed, so a kill never leaves half a file); running the
+same decision again simulates only the missing ones.  A manifest holds the decision's
+fingerprint so that parts of another decision are never mixed in.
+
+A generic hook the sweep engine does not have yet (tasks other than ``evaluate_batch``): if it
+grows one, :func:`dask_runner` can move onto it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from goodput_lab.models.errors import ValidationError
+
+MANIFEST = "manifest.json"
+
+
+def fingerprint(doc: Mapping[str, Any]) -> str:
+    """sha256 of a JSON-able description of the decision (scenario values and arguments)."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _part_name(key: str) -> str:
+    return "cfg-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".npz"
+
+
+def open_parts(folder: Path, fp: str) -> dict[str, Path]:
+    """The parts folder (created with its manifest when new); a folder of another decision
+    is refused.  Returns ``{part file name: path}`` of the finished configurations."""
+    if folder.exists():
+        try:
+            doc = json.loads((folder / MANIFEST).read_text())
+        except (OSError, ValueError):
+            doc = {}
+        if doc.get("fingerprint") != fp:
+            raise ValidationError(
+                "-o",
+                f"{str(folder)[:80]!r} holds partial results of a different decision; delete it "
+                "or choose another output",
+            )
+    else:
+        folder.mkdir()
+        tmp = folder / (MANIFEST + ".tmp")
+        tmp.write_text(json.dumps({"fingerprint": fp}))
+        os.replace(tmp, folder / MANIFEST)
+    return {p.name: p for p in folder.glob("cfg-*.npz")}
+
+
+def _save(folder: Path, key: str, result: Mapping[str, np.ndarray]) -> None:
+    path = folder / _part_name(key)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **{k: np.asarray(v) for k, v in result.items()})
+    os.replace(tmp, path)
+
+
+def _load(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+def dask_runner(
+    workers: int | None = None,
+    scheduler: str | None = None,
+    parts: Path | None = None,
+    fp: str = "",
+    stats: dict[str, Any] | None = None,
+) -> Callable:
+    """A runner for :func:`models.decide.decide` on Dask (a LocalCluster of ``workers``
+    processes, default one per core, or the scheduler at ``scheduler``; ``workers = 0`` runs
+    in this process).  ``parts`` keeps
+    finished configurations (resume); ``stats`` receives workers, resumed and seconds."""
+    from goodput_lab.models.decide import simulate_config
+
+    def run(tasks: Sequence, progress: Callable[[int, int], None] | None) -> dict[str, dict]:
+        from goodput_lab.dashboard.services.sweep import start_client, worker_count
+
+        out: dict[str, dict] = {}
+        have = open_parts(parts, fp) if parts is not None else {}
+        todo = []
+        for task in tasks:
+            name = _part_name(task[0])
+            if name in have:
+                try:
+                    out[task[0]] = _load(have[name])
+                    continue
+                except (OSError, ValueError):
+                    pass  # an unreadable part is simulated again
+            todo.append(task)
+        total, done = len(tasks), len(out)
+        if stats is not None:
+            stats.update(resumed=done, workers=0, seconds=0.0, cluster_start_seconds=0.0)
+        if progress is not None:
+            progress(done, total)
+        if not todo:
+            return out
+        if workers == 0:  # in this process, no Dask
+            t1 = time.perf_counter()
+            for key, x, trials, seed, seed_key in todo:
+                res = simulate_config(x, trials, seed, seed_key)
+                if parts is not None:
+                    _save(parts, key, res)
+                out[key] = res
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            if stats is not None:
+                stats["seconds"] = time.perf_counter() - t1
+            return out
+        t0 = time.perf_counter()
+        client, cluster = start_client(workers, scheduler)
+        t1 = time.perf_counter()
+        try:
+            from distributed import as_completed
+
+            if stats is not None:
+                stats["workers"] = worker_count(client)
+                stats["cluster_start_seconds"] = t1 - t0
+            futures = {
+                client.submit(simulate_config, x, trials, seed, seed_key, pure=False): key
+                for key, x, trials, seed, seed_key in todo
+            }
+            try:
+                for fut in as_completed(futures):
+                    key = futures[fut]
+                    res = fut.result()
+                    if parts is not None:
+                        _save(parts, key, res)
+                    out[key] = res
+                    done += 1
+                    if progress is not None:
+                        progress(done, total)
+            except BaseException:
+                client.cancel(list(futures))
+                raise
+        finally:
+            client.close()
+            if cluster is not None:
+                cluster.close()
+        if stats is not None:
+            stats["seconds"] = time.perf_counter() - t1
+        return out
+
+    return run
+
+
+def finish_parts(parts: Path) -> None:
+    """Remove the parts folder once the decision is written."""
+    shutil.rmtree(parts, ignore_errors=True)
+
+
+def frontier_table(decision) -> list[dict[str, Any]]:
+    """Rows of the frontier for tables and the chart (plain numbers and words)."""
+    return [dict(r) for r in decision.to_json_dict()["frontier"]]
