@@ -33,7 +33,6 @@ Sources and rules: ``docs/decide.md``.
 
 from __future__ import annotations
 
-import hashlib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -66,6 +65,9 @@ MAX_DEADLINE_DAYS = 3650.0
 STRATA = 20
 #: Quadrature points per input of the analytic prune (n × n grid).
 ANALYTIC_GRID = 5
+#: Refinement: Monte Carlo rounds on the choice's neighbours, and node steps tried.
+REFINE_ROUNDS = 3
+REFINE_STEPS = 3
 #: Hot spare counts searched.
 SPARES = (0, 1, 2, 4, 8, 16)
 #: Node counts searched per type: from the smallest whose expected time meets the deadline,
@@ -135,8 +137,10 @@ class Config:
         )
 
     def seed_key(self) -> int:
-        """A stable integer from the key: the configuration's random stream."""
-        return int(hashlib.sha256(self.key().encode()).hexdigest()[:12], 16)
+        """The configuration's random stream: the same for every configuration (common random
+        numbers: candidates are compared on the same draws of failure rate, step time and
+        failures, so their differences are not noise), independent of worker and order."""
+        return 0
 
 
 def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -> dict:
@@ -1016,29 +1020,187 @@ def decide(
         if c.p_analytic >= levels[1]:
             add(c)
 
-    # Monte Carlo
-    tasks, meta = [], {}
-    for key, (cfg, over) in chosen.items():
+    # Monte Carlo of the short list, then of the choice's neighbours (fewer nodes or spares)
+    run = runner or serial_runner
+    meta: dict[str, tuple] = {}
+    results: dict[str, dict] = {}
+    own = cat[scenario["cluster.instance"]]
+
+    def add_meta(cfg: Config, over: Mapping[str, Any]) -> tuple | None:
+        key = cfg.key()
+        if key in meta:
+            return None
         sc = config_scenario(scenario, cfg, cat, over)
         spot_rate = None
         if cfg.spot:
             spot_rate = next(
                 (
                     o.usd_per_instance_hour
-                    for o in price_options(
-                        scenario, cat[cfg.instance], cat[scenario["cluster.instance"]], prices
-                    )[0]
+                    for o in price_options(scenario, cat[cfg.instance], own, prices)[0]
                     if o.model == "spot"
                 ),
                 None,
             )
-        x = config_inputs(sc, cat, spot_rate)
+        try:
+            x = config_inputs(sc, cat, spot_rate)
+        except ValidationError:
+            return None
         m = evaluate_arrays(x)
-        meta[key] = (cfg, over, sc, m, x)
-        tasks.append((key, x, int(trials), int(seed), cfg.seed_key()))
-    run = runner or serial_runner
-    results = run(tasks, progress) if tasks else {}
+        if not math.isfinite(float(np.asarray(m["time_to_train_days"]))):
+            return None
+        meta[key] = (cfg, dict(over), sc, m, x)
+        return (key, x, int(trials), int(seed), cfg.seed_key())
 
+    def ok(r: Mapping[str, Any]) -> bool:
+        fine = r["probability_finish_by_deadline"] >= target - 1e-12
+        fine = fine and math.isfinite(r["expected_total_cost_usd"])
+        if budget_usd is not None:
+            fine = fine and r["total_cost_usd_p90"] <= float(budget_usd)
+        return fine
+
+    pending = list(chosen.values())
+    rows: list[dict[str, Any]] = []
+    choice = None
+    for _round in range(REFINE_ROUNDS + 1):
+        tasks = [t for t in (add_meta(cfg, over) for cfg, over in pending) if t is not None]
+        if tasks:
+            results.update(run(tasks, progress))
+        rows = _rows(meta, results, scenario, cat, own, prices, deadline, target, reference)
+        feasible = [r for r in rows if ok(r)]
+        choice = min(feasible, key=_order) if feasible else None
+        if choice is None:
+            break
+        pending = _neighbours(scenario, cat, meta[choice["key"]])
+        if not any(c.key() not in meta for c, _ in pending):
+            break
+
+    order = _order
+    closest = None
+    if rows:
+        closest = max(
+            rows,
+            key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+        )
+    ref_row = next((r for r in rows if r["reference"]), None)
+
+    # runners-up: the best of every other (instance, pricing model)
+    runners: list[dict[str, Any]] = []
+    lead = choice or closest
+    by_group: dict[tuple[str, str], list] = {}
+    for r in rows:
+        by_group.setdefault((r["instance"], r["pricing_model"]), []).append(r)
+    for g, rs in sorted(by_group.items()):
+        if lead is not None and g == (lead["instance"], lead["pricing_model"]):
+            continue
+        fs = [r for r in rs if ok(r)]
+        best_r = (
+            min(fs, key=order)
+            if fs
+            else max(
+                rs,
+                key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+            )
+        )
+        best_r = dict(best_r)
+        best_r["why_not"] = _why_not(best_r, choice, target, deadline, budget_usd, ok(best_r))
+        runners.append(best_r)
+    runners.sort(key=lambda r: (not ok(r), r["expected_total_cost_usd"]))
+
+    frontier = _pareto(rows)
+    set_args: list[str] = []
+    if choice is not None:
+        cfg, over, _sc, _m, _x = meta[choice["key"]]
+        final = config_scenario(scenario, cfg, cat, over, choice["option"])
+        set_args = set_arguments(scenario, final)
+    change = _what_would_change(choice, runners, ok)
+    would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
+    for name, why in dropped.items():
+        notes.append(f"{name}: {why}")
+    if choice is not None and choice["pricing_model"] == "capacity_block":
+        n_inst = choice["nodes"] + choice["spare_nodes"]
+        if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+            notes.append(
+                f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
+                f"most {pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows "
+                f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account unless the limit is raised"
+            )
+    step_lo, step_hi = step_time_multipliers(
+        {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
+    )
+    return Decision(
+        scenario_name=scenario.name,
+        deadline_days=deadline,
+        confidence=target,
+        budget_usd=float(budget_usd) if budget_usd is not None else None,
+        trials=int(trials),
+        seed=int(seed),
+        meets=choice is not None,
+        choice=choice,
+        set_args=set_args,
+        closest=closest,
+        runners_up=runners,
+        frontier=frontier,
+        rows=rows,
+        dropped=dropped,
+        would_take=would,
+        what_would_change=change,
+        failure_rate_interval=(own_iv.low, own_iv.high, own_iv.source),
+        step_time_interval=(float(step_lo), float(step_hi), _step_source(meta)),
+        analytic_candidates=int(evaluated),
+        simulated_configurations=len(meta),
+        reference=ref_row,
+        notes=notes,
+    )
+
+
+def _order(r: Mapping[str, Any]) -> tuple:
+    return (r["expected_total_cost_usd"], -r["probability_finish_by_deadline"])
+
+
+def _neighbours(scenario: Scenario, cat: Mapping[str, Instance], entry: tuple) -> list:
+    """The choice with fewer nodes (1 to REFINE_STEPS grid steps) or fewer spares: the Monte
+    Carlo checks whether a cheaper neighbour still meets the target."""
+    cfg, over = entry[0], entry[1]
+    step = int(_node_grid(scenario, cat[cfg.instance])[0])
+    out = []
+    for k in range(1, REFINE_STEPS + 1):
+        n = cfg.nodes - k * step
+        if n >= step:
+            out.append(
+                (
+                    Config(
+                        cfg.instance,
+                        n,
+                        cfg.spares,
+                        cfg.strategy,
+                        cfg.features,
+                        cfg.interval_minutes,
+                        cfg.spot,
+                    ),
+                    over,
+                )
+            )
+    smaller = [s for s in SPARES if s < cfg.spares]
+    if smaller:
+        out.append(
+            (
+                Config(
+                    cfg.instance,
+                    cfg.nodes,
+                    smaller[-1],
+                    cfg.strategy,
+                    cfg.features,
+                    cfg.interval_minutes,
+                    cfg.spot,
+                ),
+                over,
+            )
+        )
+    return out
+
+
+def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference) -> list:
+    """Every (configuration, way to pay[, block length]) with its simulated figures."""
     # costs of every way to pay, from the same simulated times
     allowed_b = np.asarray(pr.CAPACITY_BLOCK_DAYS, float)
     top_b = pr.purchasable_block_days(deadline)
@@ -1097,94 +1259,7 @@ def decide(
                 )
     # Capacity Blocks: keep, per configuration, the lengths that matter (the cheapest that
     # meets the target, and the one with the highest P) so tables stay readable
-    rows = _thin_blocks(rows, target)
-
-    def ok(r: Mapping[str, Any]) -> bool:
-        fine = r["probability_finish_by_deadline"] >= target - 1e-12
-        fine = fine and math.isfinite(r["expected_total_cost_usd"])
-        if budget_usd is not None:
-            fine = fine and r["total_cost_usd_p90"] <= float(budget_usd)
-        return fine
-
-    feasible = [r for r in rows if ok(r)]
-    order = lambda r: (r["expected_total_cost_usd"], -r["probability_finish_by_deadline"])  # noqa: E731
-    choice = min(feasible, key=order) if feasible else None
-    closest = None
-    if rows:
-        closest = max(
-            rows,
-            key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
-        )
-    ref_row = next((r for r in rows if r["reference"]), None)
-
-    # runners-up: the best of every other (instance, pricing model)
-    runners: list[dict[str, Any]] = []
-    lead = choice or closest
-    by_group: dict[tuple[str, str], list] = {}
-    for r in rows:
-        by_group.setdefault((r["instance"], r["pricing_model"]), []).append(r)
-    for g, rs in sorted(by_group.items()):
-        if lead is not None and g == (lead["instance"], lead["pricing_model"]):
-            continue
-        fs = [r for r in rs if ok(r)]
-        best_r = (
-            min(fs, key=order)
-            if fs
-            else max(
-                rs,
-                key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
-            )
-        )
-        best_r = dict(best_r)
-        best_r["why_not"] = _why_not(best_r, choice, target, deadline, budget_usd, ok(best_r))
-        runners.append(best_r)
-    runners.sort(key=lambda r: (not ok(r), r["expected_total_cost_usd"]))
-
-    frontier = _pareto(rows)
-    set_args: list[str] = []
-    if choice is not None:
-        cfg, over, sc, _m, _x = meta[choice["key"]]
-        final = config_scenario(scenario, cfg, cat, over, choice["option"])
-        set_args = set_arguments(scenario, final)
-    change = _what_would_change(choice, runners, ok)
-    would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
-    for name, why in dropped.items():
-        notes.append(f"{name}: {why}")
-    if choice is not None and choice["pricing_model"] == "capacity_block":
-        n_inst = choice["nodes"] + choice["spare_nodes"]
-        if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-            notes.append(
-                f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
-                f"most {pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows "
-                f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account unless the limit is raised"
-            )
-    step_lo, step_hi = step_time_multipliers(
-        {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
-    )
-    return Decision(
-        scenario_name=scenario.name,
-        deadline_days=deadline,
-        confidence=target,
-        budget_usd=float(budget_usd) if budget_usd is not None else None,
-        trials=int(trials),
-        seed=int(seed),
-        meets=choice is not None,
-        choice=choice,
-        set_args=set_args,
-        closest=closest,
-        runners_up=runners,
-        frontier=frontier,
-        rows=rows,
-        dropped=dropped,
-        would_take=would,
-        what_would_change=change,
-        failure_rate_interval=(own_iv.low, own_iv.high, own_iv.source),
-        step_time_interval=(float(step_lo), float(step_hi), _step_source(meta)),
-        analytic_candidates=int(evaluated),
-        simulated_configurations=len(tasks),
-        reference=ref_row,
-        notes=notes,
-    )
+    return _thin_blocks(rows, target)
 
 
 def _step_bounds(meta) -> dict[str, float]:

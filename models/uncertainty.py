@@ -328,3 +328,26 @@ def rate_interval_from_counts(
     lo = float(stats.chi2.ppf(a / 2, 2 * k)) / (2 * e) if k > 0 else 0.0
     hi = float(stats.chi2.ppf(1 - a / 2, 2 * k + 2)) / (2 * e)
     return lo, hi
+
+
+def fitted_rate_interval(
+    rate: float, failures: float, level: float = 0.8
+) -> tuple[float, float] | None:
+    """The ``level`` interval of a rate fitted from ``failures`` events, around that rate.
+
+    The exact Poisson (Garwood) interval relative to the count, applied to the fitted rate:
+    [rate·χ²(α/2; 2k)/(2k), rate·χ²(1 − α/2; 2k + 2)/(2k)], so a two-day log (few failures)
+    gets a wide interval and a thirty-day log of the same cluster a narrow one.  None when
+    there is no failure (k = 0) or no rate.
+
+    Examples
+    --------
+    >>> lo, hi = fitted_rate_interval(0.002, 10)
+    >>> round(lo, 6), round(hi, 6)
+    (0.001244, 0.003081)
+    """
+    k, r = float(failures), float(rate)
+    if not (k > 0 and math.isfinite(r) and r > 0):
+        return None
+    lo, hi = rate_interval_from_counts(k, k, level)  # exposure k: relative to the count
+    return r * lo, r * hi
