@@ -68,10 +68,11 @@ ANALYTIC_GRID = 5
 #: Refinement: Monte Carlo rounds on the choice's neighbours, and node steps tried.
 REFINE_ROUNDS = 3
 REFINE_STEPS = 3
+REFINE_FRACTION = 0.01  # each step: 1% of the nodes (at least one TP x PP group)
 #: Hot spare counts searched.
 SPARES = (0, 1, 2, 4, 8, 16)
-#: Node counts searched per type: from the smallest whose expected time meets the deadline,
-#: this many grid steps (at most up to NODE_SPAN × that count).
+#: Node counts searched per type: from the smallest whose expected time meets the deadline
+#: up to NODE_SPAN × that count, at most NODE_WINDOW counts (geometrically spaced).
 NODE_WINDOW = 40
 NODE_SPAN = 2.5
 MAX_ACCELERATORS = 100_000
@@ -393,8 +394,10 @@ def _window(x: dict[str, Any], grid: np.ndarray, deadline: float) -> tuple[np.nd
             f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes)"
         )
     i0 = int(np.flatnonzero(meets)[0])
-    sel = grid[i0 : i0 + NODE_WINDOW]
-    sel = sel[(sel <= NODE_SPAN * grid[i0]) & meets[i0 : i0 + sel.size]]
+    sel = grid[i0:][(grid[i0:] <= NODE_SPAN * grid[i0]) & meets[i0:]]
+    if sel.size > NODE_WINDOW:  # geometric spacing: as fine in relative terms everywhere
+        want = np.geomspace(sel[0], sel[-1], NODE_WINDOW)
+        sel = np.unique(sel[np.clip(np.searchsorted(sel, want), 0, sel.size - 1)])
     return sel, ""
 
 
@@ -1162,9 +1165,10 @@ def _neighbours(scenario: Scenario, cat: Mapping[str, Instance], entry: tuple) -
     Carlo checks whether a cheaper neighbour still meets the target."""
     cfg, over = entry[0], entry[1]
     step = int(_node_grid(scenario, cat[cfg.instance])[0])
+    d = max(step, step * round(cfg.nodes * REFINE_FRACTION / step))
     out = []
     for k in range(1, REFINE_STEPS + 1):
-        n = cfg.nodes - k * step
+        n = cfg.nodes - k * d
         if n >= step:
             out.append(
                 (
