@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import os
 import shutil
 import time
@@ -167,3 +168,118 @@ def finish_parts(parts: Path) -> None:
 def frontier_table(decision) -> list[dict[str, Any]]:
     """Rows of the frontier for tables and the chart (plain numbers and words)."""
     return [dict(r) for r in decision.to_json_dict()["frontier"]]
+
+
+# --------------------------------------------------------------------------- the Decide page
+#: Monte Carlo runs per configuration the page offers (the CLI's --trials).
+PAGE_TRIALS = (200, 500, 1000, 2000)
+DEFAULT_PAGE_TRIALS = 500
+
+
+def run_decision(
+    scenario,
+    catalog,
+    deadline_days: float,
+    confidence: float,
+    budget_usd: float | None,
+    instances: Sequence[str] | None,
+    trials: int,
+    seed: int,
+):
+    """The page's decision: :func:`models.decide.decide` in this process (the same answer
+    as ``goodput decide --json`` with the same arguments: one random stream per
+    configuration, whatever runs it)."""
+    from goodput_lab.models.decide import decide
+
+    return decide(
+        scenario,
+        deadline_days,
+        confidence,
+        budget_usd=budget_usd,
+        trials=trials,
+        seed=seed,
+        instances=list(instances) if instances else None,
+        catalog=catalog,
+    )
+
+
+def cli_command(
+    scenario_path: str,
+    deadline_days: float,
+    confidence: float,
+    budget_usd: float | None,
+    instances: Sequence[str] | None,
+    trials: int,
+    seed: int,
+) -> str:
+    """The ``goodput decide`` command that prints the page's answer."""
+    parts = [
+        f"goodput decide {scenario_path}",
+        f"--deadline-days {deadline_days:g}",
+        f"--confidence {confidence:g}",
+        f"--trials {trials}",
+        f"--seed {seed}",
+    ]
+    if budget_usd is not None:
+        parts.append(f"--budget-usd {budget_usd:g}")
+    if instances:
+        parts.append("--instances " + ",".join(instances))
+    return " ".join(parts) + " --json"
+
+
+def _block_text(r: Mapping[str, Any]) -> str:
+    label = r["pricing_label"]
+    return f"{label}, {r['block_days']:g} days" if r.get("block_days") else label
+
+
+def runners_rows(decision) -> list[dict[str, Any]]:
+    """Runners-up as table rows (registered keys, plus the pricing in words)."""
+    out = []
+    for r in decision.to_json_dict()["runners_up"]:
+        out.append(
+            {**r, "pricing": _block_text(r), "features_text": ", ".join(r["features"]) or "none"}
+        )
+    return out
+
+
+def frontier_rows(decision) -> list[dict[str, Any]]:
+    """The frontier (Pareto set) and every other simulated option, for the chart: one row per
+    simulated (configuration, pricing) with ``on_frontier`` and ``chosen``."""
+    front = {
+        (
+            r["instance"],
+            r["nodes"],
+            r["spare_nodes"],
+            r["pricing_model"],
+            r["block_days"],
+            r["checkpoint_strategy"],
+            tuple(r["features"]),
+        )
+        for r in decision.frontier
+    }
+    ch = decision.choice if decision.meets else None
+    rows = []
+    for r in decision.rows:
+        if not math.isfinite(r["expected_total_cost_usd"]):
+            continue
+        k = (
+            r["instance"],
+            r["nodes"],
+            r["spare_nodes"],
+            r["pricing_model"],
+            r["block_days"],
+            r["checkpoint_strategy"],
+            tuple(r["features"]),
+        )
+        rows.append(
+            {
+                "instance": r["instance"],
+                "nodes": r["nodes"],
+                "pricing": _block_text(r),
+                "expected_total_cost_usd": r["expected_total_cost_usd"],
+                "probability_finish_by_deadline": r["probability_finish_by_deadline"],
+                "on_frontier": k in front,
+                "chosen": ch is not None and r is ch,
+            }
+        )
+    return rows
