@@ -140,19 +140,20 @@ def cmd_decide(args: argparse.Namespace) -> int:
     runner = dask_runner(workers, args.scheduler, parts, fp, stats)
     t0 = time.perf_counter()
     try:
-        d = decide(
-            scenario,
-            deadline,
-            confidence,
-            budget_usd=budget,
-            trials=trials,
-            seed=seed,
-            prices=prices,
-            instances=instances,
-            catalog=cat,
-            runner=runner,
-            progress=_Progress(quiet=args.quiet),
-        )
+        with runner:
+            d = decide(
+                scenario,
+                deadline,
+                confidence,
+                budget_usd=budget,
+                trials=trials,
+                seed=seed,
+                prices=prices,
+                instances=instances,
+                catalog=cat,
+                runner=runner,
+                progress=_Progress(quiet=args.quiet),
+            )
     except KeyboardInterrupt:
         if parts is not None:
             sys.stderr.write(

@@ -75,24 +75,50 @@ def _load(path: Path) -> dict[str, np.ndarray]:
         return {k: z[k] for k in z.files}
 
 
-def dask_runner(
-    workers: int | None = None,
-    scheduler: str | None = None,
-    parts: Path | None = None,
-    fp: str = "",
-    stats: dict[str, Any] | None = None,
-) -> Callable:
+class DaskRunner:
     """A runner for :func:`models.decide.decide` on Dask (a LocalCluster of ``workers``
     processes, default one per core, or the scheduler at ``scheduler``; ``workers = 0`` runs
-    in this process).  ``parts`` keeps
-    finished configurations (resume); ``stats`` receives workers, resumed and seconds."""
-    from goodput_lab.models.decide import simulate_config
+    in this process).  The cluster starts on the first batch and serves every refinement
+    round; :meth:`close` (or ``with``) stops it.  ``parts`` keeps finished configurations
+    (resume); ``stats`` accumulates workers, resumed, seconds and cluster start time."""
 
-    def run(tasks: Sequence, progress: Callable[[int, int], None] | None) -> dict[str, dict]:
-        from goodput_lab.dashboard.services.sweep import start_client, worker_count
+    def __init__(self, workers=None, scheduler=None, parts=None, fp="", stats=None) -> None:
+        self.workers, self.scheduler, self.parts, self.fp = workers, scheduler, parts, fp
+        self.stats = stats if stats is not None else {}
+        self.stats.update(resumed=0, workers=0, seconds=0.0, cluster_start_seconds=0.0)
+        self.client = self.cluster = None
 
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        self.client = self.cluster = None
+
+    def _client(self):
+        if self.client is None:
+            from goodput_lab.dashboard.services.sweep import start_client, worker_count
+
+            t0 = time.perf_counter()
+            self.client, self.cluster = start_client(self.workers, self.scheduler)
+            self.stats["cluster_start_seconds"] += time.perf_counter() - t0
+            self.stats["workers"] = worker_count(self.client)
+        return self.client
+
+    def __call__(
+        self, tasks: Sequence, progress: Callable[[int, int], None] | None
+    ) -> dict[str, dict]:
+        from goodput_lab.models.decide import simulate_config
+
+        parts, stats = self.parts, self.stats
         out: dict[str, dict] = {}
-        have = open_parts(parts, fp) if parts is not None else {}
+        have = open_parts(parts, self.fp) if parts is not None else {}
         todo = []
         for task in tasks:
             name = _part_name(task[0])
@@ -104,14 +130,13 @@ def dask_runner(
                     pass  # an unreadable part is simulated again
             todo.append(task)
         total, done = len(tasks), len(out)
-        if stats is not None:
-            stats.update(resumed=done, workers=0, seconds=0.0, cluster_start_seconds=0.0)
+        stats["resumed"] += done
         if progress is not None:
             progress(done, total)
         if not todo:
             return out
-        if workers == 0:  # in this process, no Dask
-            t1 = time.perf_counter()
+        t1 = time.perf_counter()
+        if self.workers == 0:  # in this process, no Dask
             for key, x, trials, seed, seed_key in todo:
                 res = simulate_config(x, trials, seed, seed_key)
                 if parts is not None:
@@ -120,44 +145,42 @@ def dask_runner(
                 done += 1
                 if progress is not None:
                     progress(done, total)
-            if stats is not None:
-                stats["seconds"] = time.perf_counter() - t1
+            stats["seconds"] += time.perf_counter() - t1
             return out
-        t0 = time.perf_counter()
-        client, cluster = start_client(workers, scheduler)
-        t1 = time.perf_counter()
-        try:
-            from distributed import as_completed
+        from distributed import as_completed
 
-            if stats is not None:
-                stats["workers"] = worker_count(client)
-                stats["cluster_start_seconds"] = t1 - t0
-            futures = {
-                client.submit(simulate_config, x, trials, seed, seed_key, pure=False): key
-                for key, x, trials, seed, seed_key in todo
-            }
-            try:
-                for fut in as_completed(futures):
-                    key = futures[fut]
-                    res = fut.result()
-                    if parts is not None:
-                        _save(parts, key, res)
-                    out[key] = res
-                    done += 1
-                    if progress is not None:
-                        progress(done, total)
-            except BaseException:
-                client.cancel(list(futures))
-                raise
-        finally:
-            client.close()
-            if cluster is not None:
-                cluster.close()
-        if stats is not None:
-            stats["seconds"] = time.perf_counter() - t1
+        client = self._client()
+        t1 = time.perf_counter()
+        futures = {
+            client.submit(simulate_config, x, trials, seed, seed_key, pure=False): key
+            for key, x, trials, seed, seed_key in todo
+        }
+        try:
+            for fut in as_completed(futures):
+                key = futures[fut]
+                res = fut.result()
+                if parts is not None:
+                    _save(parts, key, res)
+                out[key] = res
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+        stats["seconds"] += time.perf_counter() - t1
         return out
 
-    return run
+
+def dask_runner(
+    workers: int | None = None,
+    scheduler: str | None = None,
+    parts: Path | None = None,
+    fp: str = "",
+    stats: dict[str, Any] | None = None,
+) -> DaskRunner:
+    """A :class:`DaskRunner` (close it when the decision is made)."""
+    return DaskRunner(workers, scheduler, parts, fp, stats)
 
 
 def finish_parts(parts: Path) -> None:
