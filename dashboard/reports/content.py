@@ -224,6 +224,18 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
+    if all(f"{k}_low" in m for k in ("goodput", "lost_usd_per_day", "time_to_train_days")):
+        lines.append(
+            "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "
+            f"goodput {format_value('goodput', m['goodput_low'])}–"
+            f"{format_value('goodput', m['goodput_high'])}, lost "
+            f"{format_usd(m['lost_usd_per_day_low'], 'day')}–"
+            f"{format_usd(m['lost_usd_per_day_high'], 'day')}, time to train "
+            f"{format_value('time_to_train_days', m['time_to_train_days_low'])}–"
+            f"{format_value('time_to_train_days', m['time_to_train_days_high'])}, whole bill "
+            f"{format_usd(m['total_cost_to_train_usd_low'])}–"
+            f"{format_usd(m['total_cost_to_train_usd_high'])}."
+        )
     slope = (
         " (rate below 0.1%: gain of eliminating failures)"
         if v["value_of_reliability_is_partial"]
