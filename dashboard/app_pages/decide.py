@@ -46,7 +46,13 @@ confidence_pct = persist.widget(
     help="The probability of finishing by the deadline the choice must reach.",
 )
 with c3:
-    budget_on = persist.widget(st.checkbox, "dec:budget_on", False, label="Budget (P90 cost)")
+    budget_on = persist.widget(
+        st.checkbox,
+        "dec:budget_on",
+        False,
+        label="Budget",
+        help="The choice's P90 total cost must be at most the budget.",
+    )
     budget_m = persist.widget(
         st.number_input,
         "dec:budget",
@@ -134,8 +140,11 @@ if shown is not None:
     t3.metric(**display.tile("nodes", shown["nodes"] + shown["spare_nodes"]))
     t3.caption(f"{shown['nodes']:,} + {shown['spare_nodes']} spare × {shown['instance']}")
     t4.metric(**display.tile("checkpoint_interval_minutes", shown["checkpoint_interval_minutes"]))
-    t4.caption(
-        f"{shown['checkpoint_strategy']}; features: {', '.join(shown['features']) or 'none'}"
+    t4.caption(f"strategy {shown['checkpoint_strategy']}")
+    st.caption(
+        "Resilience features adopted: "
+        + (", ".join(shown["features"]) or "none")
+        + " (the ladder's leading features that save money, docs/resilience.md)."
     )
 
 if j["set"]:
@@ -143,7 +152,7 @@ if j["set"]:
         "As `--set` overrides of the sidebar's scenario (check it with "
         "`goodput plan … --deadline-days`):"
     )
-    st.code(" ".join(f"--set {s}" for s in j["set"]), language="bash")
+    st.code(" ".join(f"--set {s}" for s in j["set"]), language="bash", wrap_lines=True)
 st.caption(
     "The same answer from the command line: "
     + svc.cli_command(

@@ -43,10 +43,10 @@ def frontier_chart(
             mode="markers",
             name=f"Choice: {c['instance']} × {c['nodes']:,}, {c['pricing']}",
             marker={
-                "size": 18,
-                "color": "rgba(0,0,0,0)",
-                "symbol": "star-open",
-                "line": {"width": 2, "color": "black"},
+                "size": 20,
+                "color": style.COLORS["red"],
+                "symbol": "star",
+                "line": {"width": 1.5, "color": "black"},
             },
             hoverinfo="skip",
         )
