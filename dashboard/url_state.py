@@ -145,6 +145,7 @@ PAGE_PARAMS = {
     "dec.trials": ("dec:trials", _choice_int(200, 500, 1000, 2000)),
     "dec.seed": ("dec:seed", _number(0, 2**31 - 1, 1, int)),
     "dec.instances": ("dec:instances", _instances),
+    "dec.go": ("dec:go", _bool),
 }
 _COMPARE_SOURCES = ("cmp.baseline", "cmp.candidate", "cmp.candidate_3", "cmp.candidate_4")
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,

@@ -94,6 +94,16 @@ budget = float(budget_m) * 1e6 if budget_on else None
 if not instances:
     st.warning("Choose at least one instance type.")
     st.stop()
+if st.button("Decide", type="primary", key="dec:run_button"):
+    ss["dec:go"] = True  # from now on the answer follows the inputs (and travels in the link)
+if not ss.get("dec:go"):
+    st.info(
+        "Set the deadline, the confidence and the candidates, then press **Decide**: it "
+        "searches every instance type, node count, pricing model, spare count, checkpoint "
+        "strategy and feature set analytically and simulates a short list of about 40 "
+        "configurations (a minute or more; the answer is kept for these inputs)."
+    )
+    st.stop()
 
 try:
     with st.spinner(f"Searching and simulating ({int(trials):,} runs per configuration)…"):

@@ -22,6 +22,7 @@ LINK = {
     "dec.confidence_pct": "80",
     "dec.trials": "200",
     "dec.instances": "p5.48xlarge",
+    "dec.go": "true",
 }
 
 

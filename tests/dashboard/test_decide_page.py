@@ -19,6 +19,7 @@ QUERY = {
     "dec.confidence_pct": "80",
     "dec.trials": "200",
     "dec.instances": "p5.48xlarge",
+    "dec.go": "true",
 }
 
 
@@ -99,6 +100,7 @@ def test_runners_up_table_has_no_raw_values(app):
 
 def test_the_share_link_restores_the_page(app):
     keys = (
+        "dec:go",
         "dec:deadline",
         "dec:confidence",
         "dec:trials",
@@ -113,3 +115,16 @@ def test_the_share_link_restores_the_page(app):
             back = url_state.decode_page({key: params[key]})
             assert back == url_state.decode_page({key: value})
     assert params["dec.instances"] == "p5.48xlarge"
+
+
+def test_the_page_waits_for_the_button_without_a_link():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["preset"] = "llama3-8b"
+    at.run()
+    at.switch_page("app_pages/decide.py").run()
+    assert not at.exception
+    assert not at.metric and any("press **Decide**" in i.value for i in at.info)
