@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.charts.decide import frontier_chart
@@ -162,7 +164,7 @@ if j["set"]:
         "As `--set` overrides of the sidebar's scenario (check it with "
         "`goodput plan … --deadline-days`):"
     )
-    st.code(" ".join(f"--set {s}" for s in j["set"]), language="bash", wrap_lines=True)
+    st.code(" ".join(f"--set {shlex.quote(s)}" for s in j["set"]), language="bash", wrap_lines=True)
 st.caption(
     "The same answer from the command line: "
     + svc.cli_command(

@@ -20,6 +20,7 @@ import argparse
 import json
 import math
 import os
+import shlex
 import sys
 import time
 from pathlib import Path
@@ -186,10 +187,11 @@ def _print_text(d, out: dict) -> None:
     )
     print(f"  {d.sentence()}")
     if out["set"]:
-        print("  as --set overrides: " + " ".join(f"--set {s}" for s in out["set"]))
+        print("  as --set overrides: " + " ".join(f"--set {shlex.quote(s)}" for s in out["set"]))
     if out["choice"] and out["choice"]["block_days"]:
         print(
-            f"  check it: goodput plan SCENARIO {' '.join('--set ' + s for s in out['set'])} "
+            f"  check it: goodput plan SCENARIO "
+            f"{' '.join('--set ' + shlex.quote(s) for s in out['set'])} "
             f"--block-days {out['choice']['block_days']:g} --deadline-days {d.deadline_days:g}"
         )
     if not d.meets and out["would_take"]:
