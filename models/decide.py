@@ -717,7 +717,52 @@ def price_samples(
         "time_to_finish_p50_days": _quantile(finish, 0.5),
         "time_to_finish_p90_days": _quantile(finish, 0.9),
         "usd_per_price_unit": per_unit,
+        "_cost": cost,
+        "_finish": finish,
     }
+
+
+#: Failure-rate multipliers tried by :func:`rate_break_even` (the rate's whole distribution
+#: shifted), and the least effective sample size of the reweighted runs it trusts.
+RATE_FACTORS = tuple(float(v) for v in np.geomspace(1.05, 4.0, 28))
+MIN_ESS_FRACTION = 0.1
+
+
+def _shift_weights(rates: np.ndarray, iv, factor: float) -> np.ndarray:
+    """Importance weights that turn runs drawn with the rate's lognormal into runs drawn with
+    it shifted by ``factor`` (median × factor, same σ): f_k(λ)/f_1(λ)."""
+    med, sig = iv.median, iv.sigma
+    if not (sig > 0 and med > 0):
+        return np.ones_like(rates)
+    z = np.log(np.maximum(rates, 1e-300) / med)
+    d = math.log(factor)
+    w = np.exp((z * z - (z - d) ** 2) / (2 * sig * sig))
+    return w / w.mean()
+
+
+def rate_break_even(choice, runner, rate_of: Callable, target: float) -> tuple[float | None, float]:
+    """The failure-rate multiplier (the whole interval scaled) at which ``runner`` beats
+    ``choice``: the runner meets the target and is cheaper, or the choice stops meeting it
+    while the runner still does.  Each simulated run is reweighted to the shifted rate
+    distribution (importance sampling on the runs' own rates; no new simulation), only while
+    the effective sample size stays above MIN_ESS_FRACTION.  Returns (the factor or None,
+    the largest factor checked)."""
+    (rc, ivc), (rr, ivr) = rate_of(choice), rate_of(runner)
+    checked = 1.0
+    for k in RATE_FACTORS:
+        wc, wr = _shift_weights(rc, ivc, k), _shift_weights(rr, ivr, k)
+        ess = min(w.sum() ** 2 / (w * w).sum() / w.size for w in (wc, wr))
+        if ess < MIN_ESS_FRACTION:
+            return None, checked
+        checked = k
+        with np.errstate(invalid="ignore"):
+            pc = float(np.mean(wc * (choice["_finish"] <= choice["_deadline"])))
+            pr_ = float(np.mean(wr * (runner["_finish"] <= runner["_deadline"])))
+            cc = float(np.mean(wc * choice["_cost"]))
+            cr = float(np.mean(wr * runner["_cost"]))
+        if pr_ >= target and (cr < cc or pc < target):
+            return k, k
+    return None, checked
 
 
 # --------------------------------------------------------------------------- the decision
@@ -1116,6 +1161,24 @@ def decide(
         final = config_scenario(scenario, cfg, cat, over, choice["option"])
         set_args = set_arguments(scenario, final)
     change = _what_would_change(choice, runners, ok)
+    if choice is not None:
+
+        def rate_of(r):
+            return results[r["key"]]["rate"], failure_rate_interval(meta[r["key"]][4])
+
+        for r in [r for r in runners if ok(r)][:3]:
+            k, checked = rate_break_even(choice, r, rate_of, target)
+            what = f"{r['instance']} on {r['pricing_label']}"
+            if k is not None:
+                change.append(
+                    f"{what} wins if failure rates are {k:.2f}x the assumed ones (the whole "
+                    "80% interval scaled; the simulated runs reweighted)"
+                )
+            elif checked > 1.0:
+                change.append(
+                    f"{what} does not win at failure rates up to {checked:.2f}x the assumed "
+                    "ones (as far as the simulated runs reach)"
+                )
     would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
     for name, why in dropped.items():
         notes.append(f"{name}: {why}")
@@ -1258,6 +1321,7 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
                         "reference": reference is not None
                         and key == reference.config.key()
                         and opt.model == "on_demand",
+                        "_deadline": deadline,
                         **s,
                     }
                 )

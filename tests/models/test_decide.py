@@ -201,3 +201,17 @@ def test_price_entries_are_parsed_and_checked():
 def test_configuration_key_is_stable():
     c = Config("p5.48xlarge", 600, 2, "durable_only", ("async_saves",), 6.25)
     assert c.key() == "p5.48xlarge|600|2|durable_only|async_saves|6.25|paid"
+
+
+def test_rate_shift_weights_move_the_median_by_the_factor():
+    """Importance weights f_k/f_1 on lognormal draws: the weighted mean of ln λ moves by ln k
+    (within 3 standard errors of the reweighted mean)."""
+    from goodput_lab.models.decide import _shift_weights
+    from goodput_lab.models.uncertainty import Interval
+
+    iv = Interval(0.001, 0.004, "test")
+    rng = np.random.default_rng(1)
+    lam = iv.median * np.exp(iv.sigma * rng.standard_normal(200_000))
+    w = _shift_weights(lam, iv, 1.5)
+    shifted = float(np.sum(w * np.log(lam)) / w.sum())
+    assert shifted == pytest.approx(math.log(iv.median * 1.5), abs=3 * iv.sigma / math.sqrt(2e4))
