@@ -198,6 +198,32 @@ def resilience_montecarlo(
     return res_svc.run(scenario, catalog(), features, lemon_share, trials=trials, seed=seed)
 
 
+# ---- Decide
+@st.cache_data(max_entries=8, show_spinner=False, hash_funcs={Scenario: hash})
+def decision(
+    scenario: Scenario,
+    deadline_days: float,
+    confidence: float,
+    budget_usd: float | None,
+    instances: tuple[str, ...],
+    trials: int,
+    seed: int,
+):
+    """The Decide page's answer (``instances`` empty = the whole catalog)."""
+    from goodput_lab.dashboard.services import decide as dec_svc
+
+    return dec_svc.run_decision(
+        scenario,
+        catalog(),
+        deadline_days,
+        confidence,
+        budget_usd,
+        instances or None,
+        trials,
+        seed,
+    )
+
+
 # ---- the sweep engine (Dask): heavy work runs on worker processes, not in the app
 #: ``GOODPUT_DASK_SCHEDULER=tcp://host:8786`` sends the app's heavy work to a running
 #: cluster (docs/scaling.md); otherwise a LocalCluster starts on first use, with one worker

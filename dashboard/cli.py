@@ -57,6 +57,7 @@ COMMAND_MODULES: list[str] = [
     "goodput_lab.dashboard.commands.reconcile",
     "goodput_lab.dashboard.commands.ladder",
     "goodput_lab.dashboard.commands.sweep",
+    "goodput_lab.dashboard.commands.decide",
 ]
 
 

@@ -26,6 +26,7 @@ PAGE_SPECS: tuple[PageSpec, ...] = (
     PageSpec("optimizer", "Optimizer", ":material/target:", "Decide"),
     PageSpec("plan", "Plan", ":material/event_available:", "Decide"),
     PageSpec("resilience", "Resilience", ":material/health_and_safety:", "Decide"),
+    PageSpec("decide", "Decide", ":material/flag:", "Decide"),
 )
 #: Page slugs in sidebar order.
 PAGES: tuple[str, ...] = tuple(p.slug for p in PAGE_SPECS)

@@ -91,6 +91,18 @@ def _features(text: str) -> list[str]:
         raise ValueError(exc.message) from None
 
 
+def _instances(text: str) -> list[str]:
+    """The Decide page's instance types: comma-separated catalog names."""
+    from goodput_lab.models import load_catalog
+
+    names = [n for n in text.split(",") if n]
+    cat = load_catalog()
+    bad = [n for n in names if n not in cat]
+    if bad or not names:
+        raise ValueError("comma-separated instance types of the catalog")
+    return names
+
+
 def _edits(text: str) -> str:
     if len(text.splitlines()) > 20:
         raise ValueError("at most 20 lines of section.key=value")
@@ -126,6 +138,14 @@ PAGE_PARAMS = {
     "res.features": ("res:features", _features),
     "res.unit": ("res:unit", _choice("$/day", "Goodput points")),
     "res.lemon_pct": ("res:lemon", _number(0.0, 99.0)),
+    "dec.deadline": ("dec:deadline", _number(1.0, 3650.0)),
+    "dec.confidence_pct": ("dec:confidence", _number(50.0, 99.9)),
+    "dec.budget_on": ("dec:budget_on", _bool),
+    "dec.budget_musd": ("dec:budget", _number(0.01, 1e6)),
+    "dec.trials": ("dec:trials", _choice_int(200, 500, 1000, 2000)),
+    "dec.seed": ("dec:seed", _number(0, 2**31 - 1, 1, int)),
+    "dec.instances": ("dec:instances", _instances),
+    "dec.go": ("dec:go", _bool),
 }
 _COMPARE_SOURCES = ("cmp.baseline", "cmp.candidate", "cmp.candidate_3", "cmp.candidate_4")
 #: Page controls with one parameter per instance type: prefix -> (session-state prefix,

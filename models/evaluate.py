@@ -28,6 +28,7 @@ from .fields import FIELDS
 from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
+from .uncertainty import headline_intervals
 
 RATE_STEP = 0.001  # "0.1% of the daily node failure rate" = 0.1 percentage point
 MINUTES_PER_DAY = 1440.0
@@ -529,6 +530,8 @@ def evaluate(
     metrics = _scalars(arrays)
     inst = cat[scenario["cluster.instance"]]
     metrics["accelerators"] = float(scenario["cluster.nodes"] * inst.accelerators_per_node)
+    # 80% intervals over the failure-rate and step-time uncertainty (models/uncertainty.py)
+    metrics.update(headline_intervals(inputs))
     unknown = set(metrics) - set(OUTPUTS)
     if unknown:  # every figure a person or script sees is registered
         raise RuntimeError("unregistered outputs: " + ", ".join(sorted(unknown)))

@@ -167,6 +167,43 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         widget="slider",
     ),
     Field(
+        "reliability.node_failure_rate_low",
+        "float",
+        None,
+        0.0,
+        1.0,
+        "per node-day",
+        "Failure rate, 80% interval low",
+        "Lower end of the 80% interval of the node failure rate. `goodput fit` and "
+        "`goodput reconcile --write-scenario` write it from the log's exact Poisson interval; "
+        "left empty, the fleet prior of docs/decide.md applies (the rate divided by 1.93, the "
+        "spread of three public fleets). Decide, plan --deadline-days and the headline "
+        "intervals integrate over it.",
+        optional=True,
+        scale=100.0,
+        sensitivity=False,
+        none_label="Use the fleet prior",
+        source="derived: a fitted log (goodput fit, reconcile), else the fleet prior of "
+        "docs/decide.md (Llama 3 arXiv:2407.21783; Kokolis et al. arXiv:2410.21680)",
+    ),
+    Field(
+        "reliability.node_failure_rate_high",
+        "float",
+        None,
+        0.0,
+        1.0,
+        "per node-day",
+        "Failure rate, 80% interval high",
+        "Upper end of the 80% interval of the node failure rate (see node_failure_rate_low); "
+        "left empty, the rate times 1.93 (fleet prior, docs/decide.md).",
+        optional=True,
+        scale=100.0,
+        sensitivity=False,
+        none_label="Use the fleet prior",
+        source="derived: a fitted log (goodput fit, reconcile), else the fleet prior of "
+        "docs/decide.md (Llama 3 arXiv:2407.21783; Kokolis et al. arXiv:2410.21680)",
+    ),
+    Field(
         "reliability.repair_hours",
         "float",
         24.0,

@@ -54,6 +54,7 @@ from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
 from .scenario import Scenario
 from .timeline import BUCKETS, RunMeasurement, Timeline, measure
+from .uncertainty import fitted_rate_interval
 
 #: Measured badput bucket -> the analytic model's loss components it is compared with.
 BUCKET_COMPONENTS: dict[str, tuple[str, ...]] = {
@@ -230,6 +231,10 @@ def fitted_scenario(
         "failure rate",
         "",
     )
+    iv = fitted_rate_interval(fit.failure_rate_per_node_day, fit.incidents)  # 80%, decide
+    if iv is not None and "reliability.node_failure_rate_per_day" in updates:
+        updates["reliability.node_failure_rate_low"] = min(1.0, iv[0])
+        updates["reliability.node_failure_rate_high"] = min(1.0, iv[1])
     put(
         "checkpoint.save_seconds",
         fit.save.mean if fit.save else None,

@@ -32,6 +32,7 @@ st.caption(
 
 top = st.columns(2)
 deadline = deadline_control.show(top[0])
+st.caption(deadline_control.used(deadline))
 
 ss = st.session_state
 

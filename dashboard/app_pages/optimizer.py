@@ -22,6 +22,7 @@ st.caption(
 
 d1, d2 = st.columns([2, 3])
 deadline = deadline_control.show(d1)
+st.caption(deadline_control.used(deadline))
 o = cache.optimization(scenario, deadline)
 iv, sp, cmp = o.interval, o.spares, o.comparison
 

@@ -17,6 +17,7 @@ from goodput_lab.dashboard.cli import print_json
 from goodput_lab.models._files import read_capped
 from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
 from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.uncertainty import fitted_rate_interval
 
 if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
     from goodput_lab.models.fitting import LogFit
@@ -52,6 +53,10 @@ def scenario_overrides(fit: LogFit) -> list[str]:
             and f.min <= value <= f.max
         ):
             out.append(f"{key}={value:.6g}")
+    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%, decide
+    if iv is not None and any(s.startswith(RATE_KEY) for s in out):
+        out.append(f"reliability.node_failure_rate_low={min(1.0, iv[0]):.6g}")
+        out.append(f"reliability.node_failure_rate_high={min(1.0, iv[1]):.6g}")
     return out
 
 

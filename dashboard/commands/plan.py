@@ -1,4 +1,5 @@
-"""``goodput plan SCENARIO [--block-days D] [--risk R] [--trials N] [--seed S] [--json]``.
+"""``goodput plan SCENARIO [--block-days D] [--deadline-days D] [--risk R] [--trials N]
+[--seed S] [--json]``.
 
 Capacity Block planning from the Monte Carlo time to finish (models/plan.py): the block
 length for 50/90/99 % completion, for a block of D days the probability of finishing inside
@@ -77,6 +78,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
             args.block_days
         )
     prices = _prices(args.price)
+    deadline = None
+    if args.deadline_days is not None:
+        deadline = _number("--deadline-days", 0.0, 3650.0, "a number of days in (0, 3650]")(
+            args.deadline_days
+        )
     scenario = load_scenario(args.scenario, args.set)
     cat = catalog_from_args(args)
     try:
@@ -89,6 +95,13 @@ def cmd_plan(args: argparse.Namespace) -> int:
             raise ValidationError(flag, exc.message) from None
         raise
     budget = budget_by_pricing_model(scenario, cat, prices, plan)
+    by_deadline = None
+    if deadline is not None:  # the scenario as it stands, any pricing model (models/decide.py)
+        from goodput_lab.models.decide import probability_finish_by_deadline
+
+        by_deadline = probability_finish_by_deadline(
+            scenario, deadline, trials=trials, seed=seed, block_days=plan.block_days, catalog=cat
+        )
     fs = None
     if scenario["checkpoint.durable_tier"] == "shared_fs":
         rec = recommend_file_system(resolve_inputs(scenario, cat))
@@ -124,6 +137,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
             for r in budget
         ]
         out["file_system"] = fs
+        if by_deadline is not None:
+            out.update(by_deadline)
         print_json(out)
         return 0
     p = plan
@@ -147,6 +162,14 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(
             f"  cheapest block with at most {p.risk:.0%} risk of not finishing: "
             f"{p.cheapest_block_days:g} days, expected {_money(p.cheapest_block_expected_total_cost_usd)}"
+        )
+    if by_deadline is not None:
+        b = by_deadline
+        print(
+            f"  finishes within {b['deadline_days']:g} days with probability "
+            f"{_pct(b['probability_finish_by_deadline'])} (failure rate "
+            f"{100 * b['node_failure_rate_low']:.3f}-{100 * b['node_failure_rate_high']:.3f}% per "
+            "node-day and the step-time interval integrated; docs/decide.md)"
         )
     for note in p.notes:
         print(f"  note: {note}")
@@ -185,6 +208,11 @@ def register(subparsers) -> None:
     )
     p.add_argument("scenario", help="scenario TOML file or preset name")
     p.add_argument("--block-days", help="block length to evaluate, in days (default: cheapest)")
+    p.add_argument(
+        "--deadline-days",
+        help="also report the probability that the scenario as it stands finishes within this "
+        "many days (over the failure-rate and step-time intervals)",
+    )
     p.add_argument(
         "--risk",
         default="0.1",

@@ -4,6 +4,10 @@ Both pages rank instance types with the same function; sharing the deadline mean
 always show the same cheapest instance and node count.  The value lives in session state
 under ``deadline:on`` / ``deadline:days`` (and so in the shareable link, see
 :mod:`dashboard.url_state`), whichever page drew it last.
+
+One default everywhere: a deadline is given or absent, as with ``goodput instances`` and
+``goodput optimize`` (no ``--deadline-days`` = no deadline); the box starts unticked, and the
+page says which deadline its ranking used (:func:`used`).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ def show(container=None) -> float | None:
     on = persist.widget(
         c.checkbox,
         ON_KEY,
-        True,
+        False,
         label="Must finish by a deadline",
         help="Per instance type, the cheapest node count that trains within the deadline. "
         "Shared by the Instances and Optimizer pages.",
@@ -39,3 +43,16 @@ def show(container=None) -> float | None:
         disabled=not on,
     )
     return float(days) if on else None
+
+
+def used(deadline_days: float | None) -> str:
+    """The sentence every ranking page shows: which deadline the ranking used."""
+    if deadline_days is None:
+        return (
+            "Ranked without a deadline (as `goodput instances` and `goodput optimize` without "
+            "--deadline-days): every type at the scenario's accelerator count."
+        )
+    return (
+        f"Ranked with a deadline of {deadline_days:g} days (as `--deadline-days "
+        f"{deadline_days:g}`): per type, the cheapest node count that trains within it."
+    )

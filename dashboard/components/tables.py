@@ -24,12 +24,17 @@ def show(df: pl.DataFrame, *, container=None) -> None:
 
 
 def tiles(values: Mapping[str, Any], *rows: Sequence[str], container=None) -> None:
-    """One row of metric tiles per sequence of output keys (values looked up in ``values``)."""
+    """One row of metric tiles per sequence of output keys (values looked up in ``values``);
+    a figure with an 80% interval (``<key>_low`` / ``<key>_high``) shows it as a range under
+    the value."""
     c = container or st
     for keys in rows:
         cols = c.columns(len(keys))
         for col, key in zip(cols, keys, strict=True):
             col.metric(**display.tile(key, values.get(key)))
+            text = display.interval_text(key, values)
+            if text:
+                col.caption(text)
 
 
 def missing_reasons(df: pl.DataFrame, name: str = "instance", reason: str = "reason") -> None:

@@ -225,6 +225,18 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
+    if all(k in m for k in ("goodput_low", "lost_usd_per_day_low", "time_to_train_days_p10")):
+        lines.append(
+            "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "
+            f"goodput {format_value('goodput', m['goodput_low'])}–"
+            f"{format_value('goodput', m['goodput_high'])}, lost "
+            f"{format_usd(m['lost_usd_per_day_low'], 'day')}–"
+            f"{format_usd(m['lost_usd_per_day_high'], 'day')}, time to train "
+            f"{format_value('time_to_train_days', m['time_to_train_days_p10'])}–"
+            f"{format_value('time_to_train_days', m['time_to_train_days_p90'])}, whole bill "
+            f"{format_usd(m['total_cost_to_train_usd_low'])}–"
+            f"{format_usd(m['total_cost_to_train_usd_high'])}."
+        )
     slope = (
         " (rate below 0.1%: gain of eliminating failures)"
         if v["value_of_reliability_is_partial"]

@@ -185,6 +185,16 @@ def tile(
     return {"label": label, "value": text, "help": o.help()}
 
 
+def interval_text(key: str, values: Mapping[str, Any]) -> str:
+    """``80% range 96.33%–97.32%`` for a figure with ``<key>_low`` / ``<key>_high`` in
+    ``values`` (models.uncertainty.headline_intervals), else ""."""
+    lo, hi = values.get(f"{key}_low"), values.get(f"{key}_high")
+    if _unknown(lo) or _unknown(hi):
+        return ""
+    o = OUTPUTS[key]
+    return f"80% range {format_value(o, lo)}–{format_value(o, hi)}"
+
+
 # --------------------------------------------------------------------------- inputs
 def field_unit(key: str) -> str:
     """Unit an input is shown in: % for fractions shown as percentages, else its own."""

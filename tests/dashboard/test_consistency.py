@@ -83,8 +83,9 @@ def test_figures_follow_the_sidebar_on_every_page(changed, catalog):
 
 def test_instances_and_optimizer_name_the_same_cheapest_instance(changed, catalog):
     at, scenario = changed
-    best = rank_instances(scenario, catalog, deadline_days=45.0).cheapest
-    assert best.instance == optimize(scenario, catalog, 45.0).instances.cheapest.instance
+    # one default everywhere: no deadline on the pages, as without --deadline-days
+    best = rank_instances(scenario, catalog, deadline_days=None).cheapest
+    assert best.instance == optimize(scenario, catalog, None).instances.cheapest.instance
     at.switch_page("app_pages/instances.py").run()
     assert metric(at, "Cheapest instance") == best.instance
     assert metric(at, "Nodes") == display.tile("nodes", best.nodes)["value"]
@@ -93,5 +94,6 @@ def test_instances_and_optimizer_name_the_same_cheapest_instance(changed, catalo
     assert any(
         best.instance in s.value and f"{best.nodes:,.0f} nodes" in s.value for s in at.success
     ), [s.value for s in at.success]
-    o = optimize(scenario, catalog, 45.0)
+    assert any("Ranked without a deadline" in c.value for c in at.caption)
+    o = optimize(scenario, catalog, None)
     assert metric(at, "Recommended checkpoint interval") == f"{o.interval.interval_minutes:.1f} min"

@@ -43,6 +43,7 @@ def page() -> AppTest:
     at.selectbox(key="w:workload.mfu_basis").set_value("end_to_end")
     at.run()
     at.switch_page("app_pages/instances.py").run()
+    at.checkbox(key="widget::deadline:on").check().run()
     at.number_input(key="widget::deadline:days").set_value(30.0).run()
     at.session_state[OVERRIDES_OPEN] = True  # open "Your prices and MFUs", as a user would
     at.run()

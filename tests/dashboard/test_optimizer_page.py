@@ -16,7 +16,7 @@ def app():
 
 
 def test_recommendations_match_the_model(app, catalog):
-    o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=45.0)
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=None)
     iv, sp, c = o.interval, o.spares, o.comparison
     assert metric(app, "Recommended checkpoint interval") == f"{iv.interval_minutes:.1f} min"
     assert metric(app, "Recommended hot spares") == f"{sp.spares} nodes"
@@ -38,7 +38,7 @@ def test_slider_changes_the_recommendation(app, catalog):
     o = opt.optimize(
         load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.008}),
         catalog,
-        45.0,
+        None,
     )
     assert (
         metric(app, "Recommended checkpoint interval") == f"{o.interval.interval_minutes:.1f} min"
@@ -52,7 +52,7 @@ def test_slider_changes_the_recommendation(app, catalog):
 
 def test_apply_button_loads_the_recommendation_into_the_sidebar(catalog):
     at = open_page("optimizer")
-    o = opt.optimize(load_preset("aws-16k-h100"), catalog, 45.0)
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, None)
     at.button(key="opt:apply").click().run()
     assert not at.exception
     open_sidebar(at, "Recovery and hot spares", "Checkpointing")  # where the user looks
@@ -66,8 +66,10 @@ def test_apply_button_loads_the_recommendation_into_the_sidebar(catalog):
 
 def test_deadline_picks_the_rankers_cheapest_instance(catalog):
     at = open_page("optimizer")
+    at.checkbox(key="widget::deadline:on").check().run()
     at.number_input(key="widget::deadline:days").set_value(60.0).run()
     assert not at.exception
+    assert any("Ranked with a deadline of 60 days" in c.value for c in at.caption)
     best = opt.optimize(load_preset("aws-16k-h100"), catalog, 60.0).instances.cheapest
     assert best.time_to_train_days <= 60.0
     assert any(

@@ -1,0 +1,1505 @@
+"""One decision under a deadline: instance, nodes, pricing, spares, checkpoints and features.
+
+"We must finish by day D with probability P: what do we buy, how do we run it, what will it
+cost?"  :func:`decide` searches jointly
+
+* the instance type (every type with a price under at least one pricing model),
+* the node count (every count that keeps TP × PP whole and fits in memory),
+* the pricing model: On-Demand; Capacity Blocks of every purchasable length up to the
+  deadline (overrun at the fallback price, :func:`models.plan.block_costs`); Savings Plans
+  and Spot when a rate is given (``prices``, or the scenario's own),
+* hot spares, the checkpoint strategy and its interval (the exact optimum at the median
+  failure rate, then fixed), and the leading resilience features of the ladder that save
+  money (:func:`models.resilience.ladder`),
+
+and returns the configuration with the least expected total cost among those that finish
+by D with probability at least P (and, with a budget, whose P90 cost is within it).
+
+Two stages.  **Prune analytically**: the chain is vectorised, so for every type, feature set
+and strategy one call evaluates every node count × spare count × (failure rate, step time)
+quadrature point; P(finish by D) is approximated by Σ w_k Φ((D − T_k)/σ_k) (T_k the
+expected wall time at quadrature point k, σ_k the compound-Poisson spread of the failures'
+losses) and the cost by its expectation.  **Monte Carlo the short list**
+(:func:`simulate_config`): each configuration is simulated with ``trials`` runs in
+Latin-hypercube strata of (failure rate, step time) drawn from their 80% intervals
+(:mod:`models.uncertainty`), so P(finish) and every cost percentile integrate over both
+uncertainties and over failure randomness.  The costs of every pricing model and block
+length come from the same simulated times.  Configurations are independent tasks (a seed
+per configuration, from its key), so the result does not depend on how many workers run
+them (the Dask runner lives in :mod:`goodput_lab.dashboard.services.decide`).
+
+Sources and rules: ``docs/decide.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr
+
+from . import pricing as pr
+from .catalog import Instance, load_catalog
+from .choices import FailureScaling, MfuBasis, PricingModel, Strategy
+from .errors import ValidationError
+from .evaluate import evaluate_arrays, resolve_inputs
+from .instances import instance_mfu, rank_instances, scaled_failure_rate
+from .montecarlo import MAX_DAYS, simulate_inputs
+from .plan import MARGIN_DAYS, block_costs
+from .scenario import Scenario
+from .uncertainty import (
+    failure_rate_interval,
+    quantile_grid,
+    rate_quantiles,
+    step_time_multipliers,
+)
+
+DEFAULT_TRIALS = 2000
+MIN_TRIALS = 100
+MAX_TRIALS = 100_000
+MAX_DEADLINE_DAYS = 3650.0
+#: Strata of (failure rate, step time) per Monte Carlo configuration.
+STRATA = 20
+#: Quadrature points per input of the analytic prune (n × n grid).
+ANALYTIC_GRID = 5
+#: Refinement: Monte Carlo rounds on the choice's neighbours, and node steps tried.
+REFINE_ROUNDS = 3
+REFINE_STEPS = 3
+REFINE_FRACTION = 0.01  # each step: 1% of the nodes (at least one TP x PP group)
+#: Hot spare counts searched.
+SPARES = (0, 1, 2, 4, 8, 16)
+#: Node counts searched per type: from the smallest whose expected time meets the deadline
+#: up to NODE_SPAN × that count, at most NODE_WINDOW counts (geometrically spaced).
+NODE_WINDOW = 40
+NODE_SPAN = 2.5
+MAX_ACCELERATORS = 100_000
+#: Monte Carlo short list: for each level of approximate P (relative to the target), the
+#: cheapest candidate overall and of every (instance, pricing model); at most MAX_CONFIGS.
+P_LEVELS = (-0.10, -0.04, 0.0, 0.03, 0.06)
+MAX_CONFIGS = 40
+
+
+def _levels(target: float) -> list[float]:
+    return [min(0.995, max(0.0, target + d)) for d in P_LEVELS]
+
+
+#: σ of the failures' wall-time spread, inflation for the variance of the loss per failure.
+LOSS_CV_FACTOR = 1.2
+#: Features never taken from the ladder (spares are searched directly).
+SKIP_FEATURES = ("hot_spares",)
+#: Fields a feature set may not carry into a candidate (searched directly).
+SEARCHED_FIELDS = ("cluster.spare_nodes", "checkpoint.interval_minutes", "checkpoint.strategy")
+PER_HOUR_MODELS = (
+    PricingModel.ON_DEMAND,
+    PricingModel.SAVINGS_PLAN_1Y,
+    PricingModel.SAVINGS_PLAN_3Y,
+    PricingModel.SPOT,
+    PricingModel.HYPERPOD,
+    PricingModel.CUSTOM,
+)
+
+
+# --------------------------------------------------------------------------- inputs
+@dataclass(frozen=True)
+class PriceOption:
+    """A way to pay for one instance type: model, rate [USD/instance-h] and provenance."""
+
+    model: str
+    usd_per_instance_hour: float
+    source: str
+    as_of: str
+    entered: bool  # given by the user or the scenario (goes into ``set``)
+
+    @property
+    def label(self) -> str:
+        return pr.TERMS[PricingModel(self.model)].label
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration the Monte Carlo simulates (pricing aside, except Spot)."""
+
+    instance: str
+    nodes: int
+    spares: int
+    strategy: str
+    features: tuple[str, ...]
+    interval_minutes: float
+    spot: bool = False
+
+    def key(self) -> str:
+        f = "+".join(self.features) or "-"
+        return (
+            f"{self.instance}|{self.nodes}|{self.spares}|{self.strategy}|{f}|"
+            f"{self.interval_minutes:.6g}|{'spot' if self.spot else 'paid'}"
+        )
+
+    def seed_key(self) -> int:
+        """The configuration's random stream: the same for every configuration (common random
+        numbers: candidates are compared on the same draws of failure rate, step time and
+        failures, so their differences are not noise), independent of worker and order."""
+        return 0
+
+
+def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -> dict:
+    """``[INSTANCE:]MODEL=USD`` entries as ``{(instance or None, model): usd}``.
+
+    Without an instance the rate is for the scenario's own type.
+    """
+    out: dict[tuple[str | None, str], float] = {}
+    allowed = [m.value for m in PricingModel if m is not PricingModel.CUSTOM]
+    for item in items or []:
+        left, sep, value = str(item).partition("=")
+        if not sep:
+            raise ValidationError("--price", f"{str(item)[:80]!r} is not [INSTANCE:]MODEL=USD")
+        inst, _, model = left.strip().rpartition(":")
+        model = model.strip()
+        if model not in allowed:
+            raise ValidationError(
+                "--price", f"{model[:40]!r} is not a pricing model; allowed: " + ", ".join(allowed)
+            )
+        if inst and inst not in catalog:
+            raise ValidationError(
+                "--price", f"{inst[:40]!r} is not in the catalog; allowed: " + ", ".join(catalog)
+            )
+        try:
+            usd = float(value)
+        except ValueError:
+            usd = math.nan
+        if not (math.isfinite(usd) and 0 < usd <= 10_000):
+            raise ValidationError(
+                f"--price {left.strip()[:40]}",
+                f"{value[:40]!r} is out of range (a number in (0, 10000] USD/instance-h)",
+            )
+        out[(inst or None, model)] = usd
+    return out
+
+
+def price_options(
+    scenario: Scenario, inst: Instance, own: Instance, prices: Mapping
+) -> tuple[list[PriceOption], str]:
+    """Every way to pay for ``inst`` that has a rate: public On-Demand and Capacity Block
+    prices, rates entered with ``prices`` and the scenario's own rate (its own type only)."""
+    opts: dict[str, PriceOption] = {}
+    for model in (PricingModel.ON_DEMAND, PricingModel.CAPACITY_BLOCK):
+        try:
+            p = pr.model_price(inst, model)
+        except ValidationError:
+            continue
+        opts[model.value] = PriceOption(
+            model.value, p.usd_per_instance_hour, p.source, p.as_of, False
+        )
+    is_own = inst.instance == own.instance
+    if is_own and scenario["pricing.usd_per_instance_hour"] is not None:
+        m = PricingModel(scenario["pricing.model"])
+        if m is not PricingModel.CUSTOM:
+            p = pr.price_in_force(scenario, inst)
+            opts[m.value] = PriceOption(m.value, p.usd_per_instance_hour, p.source, p.as_of, True)
+    for (name, model), usd in prices.items():
+        if name == inst.instance or (name is None and is_own):
+            opts[model] = PriceOption(model, usd, "entered for this decision", "now", True)
+    why = "" if opts else "no public price under any pricing model: enter one (--price)"
+    return list(opts.values()), why
+
+
+def feature_sets(scenario: Scenario, catalog: Mapping[str, Instance]) -> list[tuple[tuple, dict]]:
+    """(features, field overrides) for each leading prefix of the recommended ladder.
+
+    The ladder (greedy order, :func:`models.resilience.ladder`) is built once on the
+    scenario as given; its leading rungs that save money are the features worth adopting
+    there.  Hot spares and the fields searched directly (spares, interval, strategy) are
+    left out.  The overrides are the rungs' field values, applied to every candidate.
+    """
+    from .resilience import ladder
+
+    lad = ladder(scenario, catalog=catalog)
+    rec = set(lad.recommended_features)
+    out: list[tuple[tuple, dict]] = [((), {})]
+    feats: list[str] = []
+    over: dict[str, Any] = {}
+    for r in lad.rungs[1:]:
+        if r.feature not in rec:
+            break
+        if r.feature in SKIP_FEATURES:
+            continue
+        feats.append(r.feature)
+        for k, _before, after in r.changes:
+            if k not in SEARCHED_FIELDS:
+                over[k] = after
+        if r.feature == "memory_checkpoints":
+            # its strategy is one of the strategies searched; its other settings stay
+            over.setdefault("checkpoint.strategy", None)
+            over.pop("checkpoint.strategy")
+        out.append((tuple(feats), dict(over)))
+    return out
+
+
+# --------------------------------------------------------------------------- candidates
+def _unit_price(model: str = PricingModel.ON_DEMAND.value) -> pr.Price:
+    return pr.Price(1.0, "unit price (node-hours)", "n/a", "internal", model)
+
+
+def config_scenario(
+    scenario: Scenario,
+    config: Config,
+    catalog: Mapping[str, Instance],
+    overrides: Mapping[str, Any],
+    option: PriceOption | None = None,
+) -> Scenario:
+    """The scenario turned into ``config`` (and paid by ``option`` when given).
+
+    Moving to another type rescales the failure rate (and its interval) and the MFU by the
+    ranking's rules (:func:`models.instances.scaled_failure_rate`,
+    :func:`models.instances.instance_mfu`), so that the result is what ``goodput
+    instances`` would evaluate for that type.
+    """
+    own = catalog[scenario["cluster.instance"]]
+    inst = catalog[config.instance]
+    up: dict[str, Any] = dict(overrides)
+    up.update(
+        {
+            "cluster.instance": config.instance,
+            "cluster.nodes": int(config.nodes),
+            "cluster.spare_nodes": int(config.spares),
+            "checkpoint.strategy": config.strategy,
+            "checkpoint.interval_minutes": float(round(config.interval_minutes, 4)),
+        }
+    )
+    if inst.instance != own.instance:
+        factor = float(
+            scaled_failure_rate(
+                1.0,
+                own.accelerators_per_node,
+                inst.accelerators_per_node,
+                FailureScaling(scenario["reliability.failure_scaling"]),
+                float(scenario["reliability.accelerator_failure_share"]),
+            )
+        )
+        for key in (
+            "reliability.node_failure_rate_per_day",
+            "reliability.node_failure_rate_low",
+            "reliability.node_failure_rate_high",
+        ):
+            v = scenario[key]
+            if v is not None:
+                up[key] = min(1.0, float(v) * factor)
+        if MfuBasis(scenario["workload.mfu_basis"]) is not MfuBasis.MODELLED:
+            up["workload.mfu"] = instance_mfu(scenario["workload.mfu"], own, inst)[0]
+    if option is not None:
+        up["pricing.model"] = option.model
+        up["pricing.usd_per_instance_hour"] = (
+            option.usd_per_instance_hour if option.entered else None
+        )
+        if option.entered:
+            up["pricing.price_source"] = option.source
+            up["pricing.price_as_of"] = None
+        else:
+            up["pricing.price_source"] = None
+            up["pricing.price_as_of"] = None
+    elif config.spot:
+        up["pricing.model"] = PricingModel.SPOT.value
+    return scenario.replace(up)
+
+
+def config_inputs(sc: Scenario, catalog: Mapping[str, Instance], spot_rate: float | None = None):
+    """Chain inputs of a configuration's scenario at a unit price (the simulated times do
+    not depend on the price; the costs are applied afterwards)."""
+    model = PricingModel.SPOT.value if sc["pricing.model"] == "spot" else "on_demand"
+    base = sc.replace({"pricing.model": model, "pricing.usd_per_instance_hour": None})
+    price = _unit_price(model) if spot_rate is None else pr.Price(spot_rate, "", "", "user", model)
+    return resolve_inputs(base, catalog, price=price)
+
+
+# --------------------------------------------------------------------------- analytic prune
+def _analytic_group(
+    x: dict[str, Any],
+    nodes: np.ndarray,
+    deadline: float,
+    rate_q: np.ndarray,
+    step_q: np.ndarray,
+    w: np.ndarray,
+) -> dict[str, np.ndarray]:
+    """Approximate P(finish by D) and expected wall time for nodes × spares at once.
+
+    Returns arrays of shape (len(nodes), len(SPARES)): ``p``, ``days`` (expected wall time),
+    ``tau`` (the interval chosen), ``storage`` (USD/day), plus ``t_k`` (…, k) per
+    quadrature point for the block costs.
+    """
+    n_n, n_s, n_k = nodes.size, len(SPARES), rate_q.size
+    nn, ss = np.meshgrid(nodes, np.asarray(SPARES, float), indexing="ij")
+    # the interval: the exact optimum at the median rate, then fixed
+    x0 = {**x, "cluster.nodes": nn.ravel(), "cluster.spare_nodes": ss.ravel()}
+    x0["checkpoint.interval_optimal"] = True
+    x0["checkpoint.interval_minutes"] = np.nan
+    m0 = evaluate_arrays(x0)
+    tau = np.broadcast_to(np.asarray(m0["optimal_checkpoint_interval_minutes"], float), nn.size)
+    xk = dict(x)
+    xk["cluster.nodes"] = np.repeat(nn.ravel(), n_k)
+    xk["cluster.spare_nodes"] = np.repeat(ss.ravel(), n_k)
+    xk["checkpoint.interval_optimal"] = False
+    xk["checkpoint.interval_minutes"] = np.repeat(np.where(np.isfinite(tau), tau, 60.0), n_k)
+    xk["reliability.node_failure_rate_per_day"] = np.tile(rate_q, n_n * n_s)
+    m = evaluate_arrays(xk)
+    shape = (n_n, n_s, n_k)
+
+    def col(key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(m[key], float), (nn.size * n_k,)).reshape(shape)
+
+    t = col("time_to_train_days") * step_q[None, None, :]
+    lost_min = col("minutes_lost_per_failure")
+    fails = col("failures_per_day") + col("fabric_failures_per_day")
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        sigma = np.sqrt(np.maximum(fails * t, 0.0)) * lost_min / 1440.0 * LOSS_CV_FACTOR
+        sigma = np.maximum(sigma, 1e-6 * np.maximum(t, 1e-9))
+        z = (deadline - t) / sigma
+    phi = ndtr(np.where(np.isfinite(z), z, -40.0))
+    ok = np.isfinite(t)
+    p = np.where(ok, phi, 0.0) @ w
+    days = np.where(ok, t, np.inf) @ w
+    storage = col("storage_usd_per_day")[..., 0]
+    return {
+        "p": p,
+        "days": days,
+        "t_k": np.where(ok, t, np.inf),
+        "tau": tau.reshape(n_n, n_s),
+        "storage": storage,
+        "nodes": nn,
+        "spares": ss,
+    }
+
+
+def _node_grid(scenario: Scenario, inst: Instance) -> np.ndarray:
+    tp_pp = int(scenario["workload.tensor_parallel"]) * int(scenario["workload.pipeline_parallel"])
+    step = tp_pp // math.gcd(tp_pp, inst.accelerators_per_node)
+    hi = max(step, MAX_ACCELERATORS // inst.accelerators_per_node)
+    return np.arange(step, hi + 1, step, dtype=float)
+
+
+def _window(x: dict[str, Any], grid: np.ndarray, deadline: float) -> tuple[np.ndarray, str]:
+    """Node counts worth a closer look: from the smallest whose expected time meets the
+    deadline, NODE_WINDOW grid steps (within NODE_SPAN × that count)."""
+    m = evaluate_arrays({**x, "cluster.nodes": grid, "cluster.spare_nodes": 0.0})
+    t = np.broadcast_to(np.asarray(m["time_to_train_days"], float), grid.shape)
+    ok = np.isfinite(t)
+    if not ok.any():
+        return np.zeros(0), "cannot run this workload at any node count (memory or catalog)"
+    meets = ok & (t <= deadline)
+    if not meets.any():
+        i = int(np.nanargmin(np.where(ok, t, np.inf)))
+        return np.zeros(0), (
+            f"misses the {deadline:g}-day deadline at any node count up to {grid[-1]:,.0f} "
+            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes)"
+        )
+    i0 = int(np.flatnonzero(meets)[0])
+    sel = grid[i0:][(grid[i0:] <= NODE_SPAN * grid[i0]) & meets[i0:]]
+    if sel.size > NODE_WINDOW:  # geometric spacing: as fine in relative terms everywhere
+        want = np.geomspace(sel[0], sel[-1], NODE_WINDOW)
+        sel = np.unique(sel[np.clip(np.searchsorted(sel, want), 0, sel.size - 1)])
+    return sel, ""
+
+
+@dataclass
+class _Candidate:
+    config: Config
+    option: PriceOption
+    block_days: float | None
+    p_analytic: float
+    cost_analytic: float
+    overrides: dict[str, Any] = field(default_factory=dict)
+
+
+def analytic_candidates(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    deadline: float,
+    target: float,
+    prices: Mapping,
+    instances: Sequence[str] | None = None,
+) -> tuple[list[_Candidate], dict[str, str], list[tuple[tuple, dict]], int]:
+    """Every candidate the analytic prune keeps, the reasons types were dropped, the feature
+    sets, and how many candidates were evaluated analytically."""
+    own = catalog[scenario["cluster.instance"]]
+    fsets = feature_sets(scenario, catalog)
+    qr, qs, w = quantile_grid(ANALYTIC_GRID)
+    dropped: dict[str, str] = {}
+    kept: list[_Candidate] = []
+    evaluated = 0
+    names = list(instances) if instances else list(catalog)
+    allowed_b = np.asarray(pr.CAPACITY_BLOCK_DAYS, float)
+    top_b = pr.purchasable_block_days(deadline)
+    blocks = allowed_b[allowed_b <= (top_b if math.isfinite(top_b) else allowed_b[-1])]
+    for name in names:
+        if name not in catalog:
+            raise ValidationError(
+                "--instances",
+                f"{name[:40]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+            )
+        inst = catalog[name]
+        opts, why = price_options(scenario, inst, own, prices)
+        if not opts:
+            dropped[name] = why
+            continue
+        spot_opts = [o for o in opts if o.model == PricingModel.SPOT.value]
+        paid_opts = [o for o in opts if o.model != PricingModel.SPOT.value]
+        grid = _node_grid(scenario, inst)
+        probe = Config(name, int(grid[0]), 0, scenario["checkpoint.strategy"], (), 60.0)
+        try:
+            x_probe = config_inputs(config_scenario(scenario, probe, catalog, {}), catalog)
+        except ValidationError as exc:
+            dropped[name] = exc.message
+            continue
+        nodes, why = _window(x_probe, grid, deadline)
+        if nodes.size == 0:
+            dropped[name] = why
+            continue
+        strategies = [s.value for s in Strategy]
+        for feats, over in fsets:
+            for strategy in strategies:
+                for spot in [False] if not spot_opts else [False, True]:
+                    group_opts = spot_opts if spot else paid_opts
+                    if not group_opts:
+                        continue
+                    cfg0 = Config(name, int(nodes[0]), 0, strategy, feats, 60.0, spot)
+                    sc = config_scenario(scenario, cfg0, catalog, over)
+                    try:
+                        x = config_inputs(sc, catalog)
+                    except ValidationError:
+                        continue
+                    iv = failure_rate_interval(x)
+                    rates = rate_quantiles(iv, qr)
+                    m1 = evaluate_arrays({**x, "cluster.nodes": float(nodes[0])})
+                    mult = step_time_multipliers(m1, qs)
+                    g = _analytic_group(x, nodes, deadline, rates, mult, w)
+                    evaluated += g["p"].size
+                    inst_count = g["nodes"] + g["spares"]
+                    for opt in group_opts:
+                        kept.extend(
+                            _price_group(
+                                g,
+                                opt,
+                                inst_count,
+                                blocks,
+                                deadline,
+                                target,
+                                name,
+                                strategy,
+                                feats,
+                                spot,
+                                over,
+                                w,
+                                scenario,
+                            )
+                        )
+    return kept, dropped, fsets, evaluated
+
+
+def _price_group(
+    g, opt, inst_count, blocks, deadline, target, name, strategy, feats, spot, over, w, scenario
+) -> list[_Candidate]:
+    """The cheapest analytic candidates of one pricing option (and block length)."""
+    model = PricingModel(opt.model)
+    p = g["p"]
+    out: list[_Candidate] = []
+
+    def keep(cost: np.ndarray, block: np.ndarray | None) -> None:
+        fin = np.isfinite(cost)
+        idx: list[int] = []
+        for level in _levels(target):
+            ok = (p >= level) & fin
+            if ok.any():
+                idx.append(int(np.argmin(np.where(ok, cost, np.inf))))
+        if not idx and fin.any():  # the closest: highest P
+            idx.append(int(np.argmax(np.where(fin, p, -1.0))))
+        for i in dict.fromkeys(idx):
+            a, b = np.unravel_index(int(i), p.shape)
+            cfg = Config(
+                name,
+                int(g["nodes"][a, b]),
+                int(g["spares"][a, b]),
+                strategy,
+                feats,
+                float(g["tau"][a, b]),
+                spot,
+            )
+            out.append(
+                _Candidate(
+                    cfg,
+                    opt,
+                    None if block is None else float(block[a, b]),
+                    float(p[a, b]),
+                    float(cost[a, b]),
+                    dict(over),
+                )
+            )
+
+    if model in PER_HOUR_MODELS:
+        rate = opt.usd_per_instance_hour
+        if model.is_savings_plan:
+            rate = rate / float(scenario["pricing.commitment_utilization"])
+        cost = g["days"] * (24.0 * inst_count * rate + g["storage"])
+        keep(cost, None)
+    elif model is PricingModel.CAPACITY_BLOCK:
+        fallback = _fallback_rate(scenario, name, load_catalog())
+        if not math.isfinite(fallback) or blocks.size == 0:
+            return out
+        costs = []
+        for b in blocks:
+            over_days = np.maximum(g["t_k"] - (b - MARGIN_DAYS), 0.0)
+            cost_k = (
+                b * 24.0 * inst_count[..., None] * opt.usd_per_instance_hour
+                + over_days * 24.0 * inst_count[..., None] * fallback
+                + g["storage"][..., None] * g["t_k"]
+            )
+            costs.append(cost_k @ w)
+        stack = np.stack(costs)
+        best = np.argmin(np.where(np.isfinite(stack), stack, np.inf), axis=0)
+        keep(np.min(stack, axis=0), blocks[best])
+    return out
+
+
+def _fallback_rate(scenario: Scenario, name: str, cat: Mapping[str, Instance]) -> float:
+    own = scenario["pricing.overrun_usd_per_instance_hour"]
+    if own is not None:
+        return float(own)
+    p = pr.catalog_price(cat[name]) if name in cat else None
+    return p.usd_per_instance_hour if p is not None else math.nan
+
+
+# --------------------------------------------------------------------------- Monte Carlo
+def simulate_config(
+    inputs: Mapping[str, Any], trials: int, seed: int, seed_key: int
+) -> dict[str, np.ndarray]:
+    """Wall times to finish one configuration's workload over the inputs' uncertainty [day].
+
+    Every run has its own failure rate and step time, drawn from the two lognormals of
+    :mod:`models.uncertainty` (the rate stratified into :data:`STRATA` equal-probability
+    bins, the step time stratified over all runs).  The failures themselves are simulated
+    (:func:`models.montecarlo.simulate_inputs`) once per rate bin, at the bin's median rate
+    and the modelled compute W; each run's time is then carried to its own rate λᵢ and step
+    multiplier sᵢ by the scaling of the renewal-reward process: the mean wall time grows as
+    sᵢ·g(λ_bin)/g(λᵢ) (g the analytic goodput, W/g the expected wall time) and the spread of
+    the failures' losses as its square root,
+
+        Tᵢ = aᵢ·T̄_bin + √aᵢ·(T_sim,i − T̄_bin),   aᵢ = sᵢ·g(λ_bin)/g(λᵢ).
+
+    Unfinished runs (past 4× the compute) are ``inf``.  Random stream: ``SeedSequence(seed,
+    spawn_key=(seed_key,))``, so a configuration's result does not depend on which worker
+    runs it or in what order.
+
+    Returns
+    -------
+    ``{"time_to_finish_days": (trials,), "rate": (trials,), "step_multiplier": (trials,),
+    "compute_days": ()}``
+    """
+    ss = np.random.SeedSequence(int(seed), spawn_key=(int(seed_key),))
+    rng = np.random.default_rng(ss)
+    m = evaluate_arrays(inputs)
+    compute_days = float(np.asarray(m["steps_to_train"])) * float(np.asarray(m["step_seconds"]))
+    compute_days /= 86_400.0
+    trials = int(trials)
+    k = min(STRATA, trials)
+    sizes = np.full(k, trials // k)
+    sizes[: trials % k] += 1
+    bins = np.repeat(np.arange(k), sizes)
+    u = (bins + rng.random(trials)) / k  # each run's rate quantile, inside its bin
+    v = (rng.permutation(trials) + rng.random(trials)) / trials  # step quantiles, stratified
+    iv = failure_rate_interval(inputs)
+    rates = rate_quantiles(iv, u)
+    bin_rates = rate_quantiles(iv, (np.arange(k) + 0.5) / k)
+    mult = step_time_multipliers(m, v)
+    x = dict(inputs)
+    if bool(x.get("checkpoint.interval_optimal", False)):  # a decision: fixed, not per rate
+        x["checkpoint.interval_minutes"] = float(np.asarray(m["checkpoint_interval_minutes"]))
+        x["checkpoint.interval_optimal"] = False
+    g_run = np.broadcast_to(
+        np.asarray(
+            evaluate_arrays({**x, "reliability.node_failure_rate_per_day": rates})["goodput"], float
+        ),
+        (trials,),
+    )
+    g_bin = np.broadcast_to(
+        np.asarray(
+            evaluate_arrays({**x, "reliability.node_failure_rate_per_day": bin_rates})["goodput"],
+            float,
+        ),
+        (k,),
+    )
+    children = rng.spawn(k)
+    t = np.full(trials, np.inf)
+    work = compute_days
+    if math.isfinite(work) and 0 < work <= MAX_DAYS:
+        for j in range(k):
+            sel = bins == j
+            res = simulate_inputs(
+                {**x, "reliability.node_failure_rate_per_day": float(bin_rates[j])},
+                int(sizes[j]),
+                work,
+                work_days=work,
+                rng=children[j],
+                record_timeline=False,
+                grid_points=2,
+            )
+            tj = np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+            fin = np.isfinite(tj)
+            mean_j = float(np.mean(tj[fin])) if fin.any() else math.inf
+            with np.errstate(invalid="ignore", divide="ignore"):
+                a = mult[sel] * g_bin[j] / g_run[sel]
+                tj = np.where(fin, a * mean_j + np.sqrt(a) * (tj - mean_j), np.inf)
+            t[sel] = tj
+    return {
+        "time_to_finish_days": t,
+        "rate": np.asarray(rates, float),
+        "step_multiplier": np.asarray(mult, float),
+        "compute_days": np.asarray(compute_days),
+    }
+
+
+def _quantile(x: np.ndarray, q: float) -> float:
+    with np.errstate(invalid="ignore"):
+        v = float(np.quantile(x, q, method="linear"))
+    return v if math.isfinite(v) else math.inf
+
+
+def price_samples(
+    t: np.ndarray,
+    option: PriceOption,
+    *,
+    instances: int,
+    storage_usd_per_day: float,
+    deadline: float,
+    block_days: float | None,
+    fallback_usd: float,
+    transition_days: float,
+    commitment_utilization: float = 1.0,
+) -> dict[str, Any]:
+    """Cost [USD] and finish [day] of each simulated run under one way to pay.
+
+    Per-hour models: cost = T·24·n·p_eff + storage·T (p_eff = rate / commitment use for
+    Savings Plans).  Capacity Block of B days: :func:`models.plan.block_costs` (block paid
+    up front, overrun after B − 30 min at the fallback price plus one move), and the run
+    finishes at T (+ the move when it overruns).  P(finish by D) = share of runs finished
+    by D.  ``usd_per_price_unit`` is d(expected cost)/d(rate) (for break-even prices).
+    """
+    model = PricingModel(option.model)
+    n = float(instances)
+    if model is PricingModel.CAPACITY_BLOCK:
+        b = float(block_days)
+        cost = block_costs(
+            t,
+            [b],
+            instances=n,
+            block_usd_per_instance_hour=option.usd_per_instance_hour,
+            overrun_usd_per_instance_hour=fallback_usd,
+            storage_usd_per_day=storage_usd_per_day,
+            transition_days=transition_days,
+        )[0]
+        over = t > b - MARGIN_DAYS
+        finish = t + np.where(over, transition_days, 0.0)
+        per_unit = b * 24.0 * n
+    else:
+        rate = option.usd_per_instance_hour
+        util = commitment_utilization if model.is_savings_plan else 1.0
+        with np.errstate(invalid="ignore"):
+            cost = t * (24.0 * n * rate / util + storage_usd_per_day)
+        finish = t
+        finite = t[np.isfinite(t)]
+        per_unit = float(np.mean(finite)) * 24.0 * n / util if finite.size else math.inf
+    with np.errstate(invalid="ignore"):
+        exp_cost = float(np.mean(cost))
+    return {
+        "probability_finish_by_deadline": float(np.mean(finish <= deadline)),
+        "expected_total_cost_usd": exp_cost if math.isfinite(exp_cost) else math.inf,
+        "total_cost_usd_p10": _quantile(cost, 0.1),
+        "total_cost_usd_p90": _quantile(cost, 0.9),
+        "time_to_finish_p50_days": _quantile(finish, 0.5),
+        "time_to_finish_p90_days": _quantile(finish, 0.9),
+        "usd_per_price_unit": per_unit,
+        "_cost": cost,
+        "_finish": finish,
+    }
+
+
+#: Failure-rate multipliers tried by :func:`rate_break_even` (the rate's whole distribution
+#: shifted), and the least effective sample size of the reweighted runs it trusts.
+RATE_FACTORS = tuple(float(v) for v in np.geomspace(1.05, 4.0, 28))
+MIN_ESS_FRACTION = 0.1
+
+
+def _shift_weights(rates: np.ndarray, iv, factor: float) -> np.ndarray:
+    """Importance weights that turn runs drawn with the rate's lognormal into runs drawn with
+    it shifted by ``factor`` (median × factor, same σ): f_k(λ)/f_1(λ)."""
+    med, sig = iv.median, iv.sigma
+    if not (sig > 0 and med > 0):
+        return np.ones_like(rates)
+    z = np.log(np.maximum(rates, 1e-300) / med)
+    d = math.log(factor)
+    w = np.exp((z * z - (z - d) ** 2) / (2 * sig * sig))
+    return w / w.mean()
+
+
+def rate_break_even(choice, runner, rate_of: Callable, target: float) -> tuple[float | None, float]:
+    """The failure-rate multiplier (the whole interval scaled) at which ``runner`` beats
+    ``choice``: the runner meets the target and is cheaper, or the choice stops meeting it
+    while the runner still does.  Each simulated run is reweighted to the shifted rate
+    distribution (importance sampling on the runs' own rates; no new simulation), only while
+    the effective sample size stays above MIN_ESS_FRACTION.  Returns (the factor or None,
+    the largest factor checked)."""
+    (rc, ivc), (rr, ivr) = rate_of(choice), rate_of(runner)
+    checked = 1.0
+    for k in RATE_FACTORS:
+        wc, wr = _shift_weights(rc, ivc, k), _shift_weights(rr, ivr, k)
+        ess = min(w.sum() ** 2 / (w * w).sum() / w.size for w in (wc, wr))
+        if ess < MIN_ESS_FRACTION:
+            return None, checked
+        checked = k
+        with np.errstate(invalid="ignore"):
+            pc = float(np.mean(wc * (choice["_finish"] <= choice["_deadline"])))
+            pr_ = float(np.mean(wr * (runner["_finish"] <= runner["_deadline"])))
+            cc = float(np.mean(wc * choice["_cost"]))
+            cr = float(np.mean(wr * runner["_cost"]))
+        if pr_ >= target and (cr < cc or pc < target):
+            return k, k
+    return None, checked
+
+
+# --------------------------------------------------------------------------- the decision
+@dataclass(frozen=True)
+class Decision:
+    """Result of :func:`decide` (JSON contract in ``to_json_dict``; docs/decide.md)."""
+
+    scenario_name: str
+    deadline_days: float
+    confidence: float
+    budget_usd: float | None
+    trials: int
+    seed: int
+    meets: bool
+    choice: dict[str, Any] | None
+    set_args: list[str]
+    closest: dict[str, Any] | None
+    runners_up: list[dict[str, Any]]
+    frontier: list[dict[str, Any]]
+    rows: list[dict[str, Any]] = field(repr=False)
+    dropped: dict[str, str]
+    would_take: dict[str, Any]
+    what_would_change: list[str]
+    failure_rate_interval: tuple[float, float, str]
+    step_time_interval: tuple[float, float, str]
+    analytic_candidates: int
+    simulated_configurations: int
+    reference: dict[str, Any] | None
+    notes: list[str]
+
+    def sentence(self) -> str:
+        """The answer in one sentence."""
+        c = self.choice if self.meets else self.closest
+        if c is None:
+            return "No priced instance type can train this workload by the deadline."
+        how = c["pricing_label"] + (f" ({c['block_days']:g}-day block)" if c["block_days"] else "")
+        spares = f" + {c['spare_nodes']} spare" if c["spare_nodes"] else ""
+        lead = "Buy" if self.meets else "Nothing meets the target; closest:"
+        return (
+            f"{lead} {c['nodes']:,}{spares} × {c['instance']} on {how}, "
+            f"{c['checkpoint_strategy']} checkpoints every {c['checkpoint_interval_minutes']:.0f} "
+            f"min: finishes within {self.deadline_days:g} days with probability "
+            f"{c['probability_finish_by_deadline']:.1%}, expected ${c['expected_total_cost_usd']:,.0f} "
+            f"(80% range ${c['total_cost_usd_p10']:,.0f}–${c['total_cost_usd_p90']:,.0f})."
+        )
+
+    def to_json_dict(self) -> dict[str, Any]:
+        c = self.choice if self.meets else None
+        keys = (
+            "instance",
+            "nodes",
+            "pricing_model",
+            "block_days",
+            "spare_nodes",
+            "checkpoint_strategy",
+            "checkpoint_interval_minutes",
+            "features",
+        )
+        out: dict[str, Any] = {
+            "scenario_name": self.scenario_name,
+            "deadline_days": self.deadline_days,
+            "confidence": self.confidence,
+            "budget_usd": self.budget_usd,
+            "trials": self.trials,
+            "seed": self.seed,
+            "meets_target": self.meets,
+            "answer": self.sentence(),
+            "choice": {k: c[k] for k in keys} if c else None,
+            "set": list(self.set_args) if c else [],
+            "expected_total_cost_usd": c["expected_total_cost_usd"] if c else None,
+            "total_cost_usd_p10": c["total_cost_usd_p10"] if c else None,
+            "total_cost_usd_p90": c["total_cost_usd_p90"] if c else None,
+            "probability_finish_by_deadline": c["probability_finish_by_deadline"] if c else None,
+            "usd_per_instance_hour": c["usd_per_instance_hour"] if c else None,
+            "price_source": c["price_source"] if c else None,
+            "closest": _public(self.closest) if not self.meets and self.closest else None,
+            "would_take": self.would_take,
+            "runners_up": [_public(r) for r in self.runners_up],
+            "frontier": [_public(r, short=True) for r in self.frontier],
+            "what_would_change": list(self.what_would_change),
+            "dropped_instances": [{"instance": k, "reason": v} for k, v in self.dropped.items()],
+            "node_failure_rate_low": self.failure_rate_interval[0],
+            "node_failure_rate_high": self.failure_rate_interval[1],
+            "failure_rate_interval_source": self.failure_rate_interval[2],
+            "step_time_multiplier_low": self.step_time_interval[0],
+            "step_time_multiplier_high": self.step_time_interval[1],
+            "step_time_interval_source": self.step_time_interval[2],
+            "analytic_candidates": self.analytic_candidates,
+            "simulated_configurations": self.simulated_configurations,
+            "reference": _public(self.reference) if self.reference else None,
+            "notes": list(self.notes),
+        }
+        return _finite(out)
+
+
+_PUBLIC = (
+    "instance",
+    "nodes",
+    "spare_nodes",
+    "pricing_model",
+    "pricing_label",
+    "block_days",
+    "checkpoint_strategy",
+    "checkpoint_interval_minutes",
+    "features",
+    "usd_per_instance_hour",
+    "expected_total_cost_usd",
+    "total_cost_usd_p10",
+    "total_cost_usd_p90",
+    "probability_finish_by_deadline",
+    "time_to_finish_p50_days",
+    "time_to_finish_p90_days",
+    "why_not",
+)
+
+
+def _public(r: Mapping[str, Any] | None, short: bool = False) -> dict[str, Any] | None:
+    if r is None:
+        return None
+    keys = _PUBLIC if not short else _PUBLIC[:-1]
+    return {k: r.get(k) for k in keys}
+
+
+def _finite(obj: Any) -> Any:
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def _set_text(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.10g}"
+    return str(v)
+
+
+def set_arguments(base: Scenario, sc: Scenario) -> list[str]:
+    """``section.key=value`` overrides that turn ``base`` into ``sc``."""
+    out = []
+    for k, v in sc.values.items():
+        if base[k] != v:
+            out.append(f"{k}={'none' if v is None else _set_text(v)}")
+    return out
+
+
+def _validate(deadline_days, confidence, budget_usd, trials, seed) -> None:
+    def bad(flag: str, value: Any, what: str) -> ValidationError:
+        return ValidationError(flag, f"{str(value)[:40]!r} is out of range ({what})")
+
+    try:
+        d = float(deadline_days)
+    except (TypeError, ValueError):
+        d = math.nan
+    if not (math.isfinite(d) and 0 < d <= MAX_DEADLINE_DAYS):
+        raise bad(
+            "--deadline-days", deadline_days, f"a number of days in (0, {MAX_DEADLINE_DAYS:g}]"
+        )
+    try:
+        p = float(confidence)
+    except (TypeError, ValueError):
+        p = math.nan
+    if not (math.isfinite(p) and 0.5 <= p <= 0.999):
+        raise bad("--confidence", confidence, "a probability in [0.5, 0.999]")
+    if budget_usd is not None:
+        try:
+            b = float(budget_usd)
+        except (TypeError, ValueError):
+            b = math.nan
+        if not (math.isfinite(b) and b > 0):
+            raise bad("--budget-usd", budget_usd, "a positive number of USD")
+    if not (isinstance(trials, int) and MIN_TRIALS <= trials <= MAX_TRIALS):
+        raise bad("--trials", trials, f"an integer in [{MIN_TRIALS}, {MAX_TRIALS:,}]")
+    if not (isinstance(seed, int) and 0 <= seed < 2**63):
+        raise bad("--seed", seed, "a non-negative integer")
+
+
+#: A runner simulates configurations: ``runner(tasks, progress) -> {key: result}`` with
+#: tasks ``[(key, inputs, trials, seed, seed_key)]``; the default runs them here, in order.
+Runner = Callable[[list, Callable[[int, int], None] | None], dict[str, dict]]
+
+
+def serial_runner(tasks: list, progress: Callable[[int, int], None] | None = None) -> dict:
+    """Run :func:`simulate_config` for every task in this process, in order."""
+    out = {}
+    for i, (key, inputs, trials, seed, seed_key) in enumerate(tasks):
+        out[key] = simulate_config(inputs, trials, seed, seed_key)
+        if progress is not None:
+            progress(i + 1, len(tasks))
+    return out
+
+
+def decide(
+    scenario: Scenario,
+    deadline_days: float,
+    confidence: float,
+    *,
+    budget_usd: float | None = None,
+    trials: int = DEFAULT_TRIALS,
+    seed: int = 0,
+    prices: Mapping | None = None,
+    instances: Sequence[str] | None = None,
+    catalog: Mapping[str, Instance] | None = None,
+    runner: Runner | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Decision:
+    """The least expected-cost configuration that finishes by ``deadline_days`` with
+    probability at least ``confidence`` (module docstring).
+
+    Parameters
+    ----------
+    scenario : the workload and how it is run today (its instance, pricing and checkpoint
+        settings are starting points, not constraints).
+    deadline_days : D [day, in (0, 3650]].
+    confidence : P [probability in [0.5, 0.999]].
+    budget_usd : with it, a candidate's P90 total cost must be at most this [USD].
+    trials : Monte Carlo runs per configuration on the short list.
+    seed : random seed (each configuration draws from its own child stream).
+    prices : ``{(instance or None, model): USD/instance-h}`` (:func:`parse_prices`).
+    instances : restrict the instance types searched (default: the whole catalog).
+    runner : simulates the short list (default :func:`serial_runner`; the Dask engine in
+        :mod:`goodput_lab.dashboard.services.decide`).
+    progress : ``progress(done, total)`` as configurations finish.
+
+    Returns
+    -------
+    Decision
+    """
+    _validate(deadline_days, confidence, budget_usd, trials, seed)
+    deadline, target = float(deadline_days), float(confidence)
+    cat = catalog if catalog is not None else load_catalog()
+    prices = dict(prices or {})
+    if scenario["cluster.instance"] not in cat:
+        raise ValidationError("cluster.instance", "is not in the catalog")
+    own_iv = failure_rate_interval(scenario)
+    kept, dropped, _fsets, evaluated = analytic_candidates(
+        scenario, cat, deadline, target, prices, instances
+    )
+
+    # the reference: the configuration `goodput instances --deadline-days D` ranks first
+    reference = None
+    notes: list[str] = []
+    try:
+        ranking = rank_instances(scenario, cat, deadline_days=deadline)
+        best = ranking.cheapest
+    except ValidationError:
+        best = None
+    if best is not None and (not instances or best.instance in instances):
+        interval = scenario["checkpoint.interval_minutes"]
+        if interval == "optimal":
+            interval = float(
+                evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
+            )
+        ref_cfg = Config(
+            best.instance,
+            int(best.nodes),
+            int(scenario["cluster.spare_nodes"]),
+            scenario["checkpoint.strategy"],
+            (),
+            float(interval),
+        )
+        od = [
+            o
+            for o in price_options(
+                scenario, cat[best.instance], cat[scenario["cluster.instance"]], prices
+            )[0]
+            if o.model == PricingModel.ON_DEMAND.value
+        ]
+        if od:
+            reference = _Candidate(ref_cfg, od[0], None, math.nan, best.cost_to_train_usd, {})
+
+    # the short list: per (instance, model) the cheapest few, then the cheapest overall
+    groups: dict[tuple[str, str], list[_Candidate]] = {}
+    for c in kept:
+        groups.setdefault((c.config.instance, c.option.model), []).append(c)
+    chosen: dict[str, tuple[Config, dict]] = {}
+
+    def add(c: _Candidate) -> None:
+        if len(chosen) < MAX_CONFIGS or c.config.key() in chosen:
+            chosen.setdefault(c.config.key(), (c.config, c.overrides))
+
+    if reference is not None:
+        add(reference)
+    levels = _levels(target)
+    by_cost = sorted(kept, key=lambda c: c.cost_analytic)
+    for level in levels:  # the cheapest overall at each level
+        c = next((c for c in by_cost if c.p_analytic >= level), None)
+        if c is not None:
+            add(c)
+    for level in levels:  # then the cheapest of every (instance, model)
+        for _g, cs in sorted(groups.items()):
+            c = next(
+                (c for c in sorted(cs, key=lambda c: c.cost_analytic) if c.p_analytic >= level),
+                None,
+            )
+            if c is not None:
+                add(c)
+    for _g, cs in sorted(groups.items()):  # a group that meets no level: its closest
+        add(max(cs, key=lambda c: (c.p_analytic, -c.cost_analytic)))
+    for c in by_cost:  # fill up with the cheapest near the target
+        if c.p_analytic >= levels[1]:
+            add(c)
+
+    # Monte Carlo of the short list, then of the choice's neighbours (fewer nodes or spares)
+    run = runner or serial_runner
+    meta: dict[str, tuple] = {}
+    results: dict[str, dict] = {}
+    own = cat[scenario["cluster.instance"]]
+
+    def add_meta(cfg: Config, over: Mapping[str, Any]) -> tuple | None:
+        key = cfg.key()
+        if key in meta:
+            return None
+        sc = config_scenario(scenario, cfg, cat, over)
+        spot_rate = None
+        if cfg.spot:
+            spot_rate = next(
+                (
+                    o.usd_per_instance_hour
+                    for o in price_options(scenario, cat[cfg.instance], own, prices)[0]
+                    if o.model == "spot"
+                ),
+                None,
+            )
+        try:
+            x = config_inputs(sc, cat, spot_rate)
+        except ValidationError:
+            return None
+        m = evaluate_arrays(x)
+        if not math.isfinite(float(np.asarray(m["time_to_train_days"]))):
+            return None
+        meta[key] = (cfg, dict(over), sc, m, x)
+        return (key, x, int(trials), int(seed), cfg.seed_key())
+
+    def ok(r: Mapping[str, Any]) -> bool:
+        fine = r["probability_finish_by_deadline"] >= target - 1e-12
+        fine = fine and math.isfinite(r["expected_total_cost_usd"])
+        if budget_usd is not None:
+            fine = fine and r["total_cost_usd_p90"] <= float(budget_usd)
+        return fine
+
+    pending = list(chosen.values())
+    rows: list[dict[str, Any]] = []
+    choice = None
+    for _round in range(REFINE_ROUNDS + 1):
+        tasks = [t for t in (add_meta(cfg, over) for cfg, over in pending) if t is not None]
+        if tasks:
+            results.update(run(tasks, progress))
+        rows = _rows(meta, results, scenario, cat, own, prices, deadline, target, reference)
+        feasible = [r for r in rows if ok(r)]
+        choice = min(feasible, key=_order) if feasible else None
+        if choice is None:
+            break
+        pending = _neighbours(scenario, cat, meta[choice["key"]])
+        if not any(c.key() not in meta for c, _ in pending):
+            break
+
+    order = _order
+    closest = None
+    if rows:
+        closest = max(
+            rows,
+            key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+        )
+    ref_row = next((r for r in rows if r["reference"]), None)
+
+    # runners-up: the best of every other (instance, pricing model)
+    runners: list[dict[str, Any]] = []
+    lead = choice or closest
+    by_group: dict[tuple[str, str], list] = {}
+    for r in rows:
+        by_group.setdefault((r["instance"], r["pricing_model"]), []).append(r)
+    for g, rs in sorted(by_group.items()):
+        if lead is not None and g == (lead["instance"], lead["pricing_model"]):
+            continue
+        fs = [r for r in rs if ok(r)]
+        best_r = (
+            min(fs, key=order)
+            if fs
+            else max(
+                rs,
+                key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+            )
+        )
+        best_r = dict(best_r)
+        best_r["why_not"] = _why_not(best_r, choice, target, deadline, budget_usd, ok(best_r))
+        runners.append(best_r)
+    runners.sort(key=lambda r: (not ok(r), r["expected_total_cost_usd"]))
+
+    frontier = _pareto(rows)
+    set_args: list[str] = []
+    if choice is not None:
+        cfg, over, _sc, _m, _x = meta[choice["key"]]
+        final = config_scenario(scenario, cfg, cat, over, choice["option"])
+        set_args = set_arguments(scenario, final)
+    change = _what_would_change(choice, runners, ok)
+    if choice is not None:
+
+        def rate_of(r):
+            return results[r["key"]]["rate"], failure_rate_interval(meta[r["key"]][4])
+
+        for r in [r for r in runners if ok(r)][:3]:
+            k, checked = rate_break_even(choice, r, rate_of, target)
+            what = f"{r['instance']} on {r['pricing_label']}"
+            if k is not None:
+                change.append(
+                    f"{what} wins if failure rates are {k:.2f}x the assumed ones (the whole "
+                    "80% interval scaled; the simulated runs reweighted)"
+                )
+            elif checked > 1.0:
+                change.append(
+                    f"{what} does not win at failure rates up to {checked:.2f}x the assumed "
+                    "ones (as far as the simulated runs reach)"
+                )
+    would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
+    for name, why in dropped.items():
+        notes.append(f"{name}: {why}")
+    if choice is not None and choice["pricing_model"] == "capacity_block":
+        n_inst = choice["nodes"] + choice["spare_nodes"]
+        if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+            notes.append(
+                f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
+                f"most {pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows "
+                f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account unless the limit is raised"
+            )
+    step_lo, step_hi = step_time_multipliers(
+        {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
+    )
+    return Decision(
+        scenario_name=scenario.name,
+        deadline_days=deadline,
+        confidence=target,
+        budget_usd=float(budget_usd) if budget_usd is not None else None,
+        trials=int(trials),
+        seed=int(seed),
+        meets=choice is not None,
+        choice=choice,
+        set_args=set_args,
+        closest=closest,
+        runners_up=runners,
+        frontier=frontier,
+        rows=rows,
+        dropped=dropped,
+        would_take=would,
+        what_would_change=change,
+        failure_rate_interval=(own_iv.low, own_iv.high, own_iv.source),
+        step_time_interval=(float(step_lo), float(step_hi), _step_source(meta)),
+        analytic_candidates=int(evaluated),
+        simulated_configurations=len(meta),
+        reference=ref_row,
+        notes=notes,
+    )
+
+
+def _order(r: Mapping[str, Any]) -> tuple:
+    return (r["expected_total_cost_usd"], -r["probability_finish_by_deadline"])
+
+
+def _neighbours(scenario: Scenario, cat: Mapping[str, Instance], entry: tuple) -> list:
+    """The choice with fewer nodes (1 to REFINE_STEPS grid steps) or fewer spares: the Monte
+    Carlo checks whether a cheaper neighbour still meets the target."""
+    cfg, over = entry[0], entry[1]
+    step = int(_node_grid(scenario, cat[cfg.instance])[0])
+    d = max(step, step * round(cfg.nodes * REFINE_FRACTION / step))
+    out = []
+    for k in range(1, REFINE_STEPS + 1):
+        n = cfg.nodes - k * d
+        if n >= step:
+            out.append(
+                (
+                    Config(
+                        cfg.instance,
+                        n,
+                        cfg.spares,
+                        cfg.strategy,
+                        cfg.features,
+                        cfg.interval_minutes,
+                        cfg.spot,
+                    ),
+                    over,
+                )
+            )
+    smaller = [s for s in SPARES if s < cfg.spares]
+    if smaller:
+        out.append(
+            (
+                Config(
+                    cfg.instance,
+                    cfg.nodes,
+                    smaller[-1],
+                    cfg.strategy,
+                    cfg.features,
+                    cfg.interval_minutes,
+                    cfg.spot,
+                ),
+                over,
+            )
+        )
+    return out
+
+
+def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference) -> list:
+    """Every (configuration, way to pay[, block length]) with its simulated figures."""
+    # costs of every way to pay, from the same simulated times
+    allowed_b = np.asarray(pr.CAPACITY_BLOCK_DAYS, float)
+    top_b = pr.purchasable_block_days(deadline)
+    blocks = allowed_b[allowed_b <= (top_b if math.isfinite(top_b) else allowed_b[-1])]
+    rows: list[dict[str, Any]] = []
+    own = cat[scenario["cluster.instance"]]
+    for key, (cfg, _over, sc, m, _x) in meta.items():
+        t = results[key]["time_to_finish_days"]
+        opts, _ = price_options(scenario, cat[cfg.instance], own, prices)
+        opts = [o for o in opts if (o.model == "spot") == cfg.spot]
+        storage = float(np.asarray(m["storage_usd_per_day"]))
+        transition = (
+            float(sc["recovery.replacement_minutes"])
+            + float(sc["recovery.restart_minutes"])
+            + float(np.asarray(m["durable_restore_seconds"])) / 60.0
+        ) / 1440.0
+        fallback = _fallback_rate(scenario, cfg.instance, cat)
+        for opt in opts:
+            lengths = [None]
+            if opt.model == PricingModel.CAPACITY_BLOCK.value:
+                if not math.isfinite(fallback):
+                    continue
+                lengths = [float(b) for b in blocks]
+            for b in lengths:
+                s = price_samples(
+                    t,
+                    opt,
+                    instances=cfg.nodes + cfg.spares,
+                    storage_usd_per_day=storage,
+                    deadline=deadline,
+                    block_days=b,
+                    fallback_usd=fallback,
+                    transition_days=transition,
+                    commitment_utilization=float(scenario["pricing.commitment_utilization"]),
+                )
+                rows.append(
+                    {
+                        "key": key,
+                        "instance": cfg.instance,
+                        "nodes": cfg.nodes,
+                        "spare_nodes": cfg.spares,
+                        "pricing_model": opt.model,
+                        "pricing_label": opt.label,
+                        "block_days": b,
+                        "checkpoint_strategy": cfg.strategy,
+                        "checkpoint_interval_minutes": cfg.interval_minutes,
+                        "features": list(cfg.features),
+                        "usd_per_instance_hour": opt.usd_per_instance_hour,
+                        "price_source": f"{opt.source} (as of {opt.as_of})",
+                        "option": opt,
+                        "reference": reference is not None
+                        and key == reference.config.key()
+                        and opt.model == "on_demand",
+                        "_deadline": deadline,
+                        **s,
+                    }
+                )
+    # Capacity Blocks: keep, per configuration, the lengths that matter (the cheapest that
+    # meets the target, and the one with the highest P) so tables stay readable
+    return _thin_blocks(rows, target)
+
+
+def _step_bounds(meta) -> dict[str, float]:
+    for _cfg, _over, _sc, m, _x in meta.values():
+        if "step_seconds_low" in m and "step_seconds_high" in m:
+            s = float(np.asarray(m["step_seconds"]))
+            return {
+                "step_seconds_low": float(np.asarray(m["step_seconds_low"])) / s,
+                "step_seconds_high": float(np.asarray(m["step_seconds_high"])) / s,
+            }
+        break
+    return {}
+
+
+def _step_source(meta) -> str:
+    from .uncertainty import step_time_interval
+
+    for _cfg, _over, _sc, m, _x in meta.values():
+        return step_time_interval(m).source
+    return step_time_interval({"step_seconds": 1.0}).source
+
+
+def _thin_blocks(rows: list[dict[str, Any]], target: float) -> list[dict[str, Any]]:
+    out, blocks = [], {}
+    for r in rows:
+        if r["pricing_model"] == "capacity_block":
+            blocks.setdefault(r["key"], []).append(r)
+        else:
+            out.append(r)
+    for rs in blocks.values():
+        meets = [r for r in rs if r["probability_finish_by_deadline"] >= target]
+        pick = []
+        if meets:
+            pick.append(min(meets, key=lambda r: r["expected_total_cost_usd"]))
+        pick.append(min(rs, key=lambda r: r["expected_total_cost_usd"]))
+        pick.append(
+            max(
+                rs,
+                key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+            )
+        )
+        seen = set()
+        for r in pick:
+            if r["block_days"] not in seen:
+                seen.add(r["block_days"])
+                out.append(r)
+    return out
+
+
+def _why_not(r, choice, target, deadline, budget, fine) -> str:
+    if fine and choice is not None:
+        d = r["expected_total_cost_usd"] - choice["expected_total_cost_usd"]
+        return f"expected ${d:,.0f} more ({d / choice['expected_total_cost_usd']:+.1%})"
+    if r["probability_finish_by_deadline"] < target:
+        return (
+            f"finishes within {deadline:g} days with probability "
+            f"{r['probability_finish_by_deadline']:.1%} < {target:.0%}"
+        )
+    if not math.isfinite(r["expected_total_cost_usd"]):
+        return "some runs do not finish within 4x the compute time"
+    if budget is not None and r["total_cost_usd_p90"] > budget:
+        return f"P90 cost ${r['total_cost_usd_p90']:,.0f} is over the ${budget:,.0f} budget"
+    return "not the cheapest"
+
+
+def _pareto(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Cost-versus-probability Pareto set: no other row is cheaper and at least as likely."""
+    rs = sorted(
+        (r for r in rows if math.isfinite(r["expected_total_cost_usd"])),
+        key=lambda r: (r["expected_total_cost_usd"], -r["probability_finish_by_deadline"]),
+    )
+    out, best_p = [], -1.0
+    for r in rs:
+        if r["probability_finish_by_deadline"] > best_p + 1e-12:
+            out.append(r)
+            best_p = r["probability_finish_by_deadline"]
+    return out
+
+
+def _what_would_change(choice, runners, ok) -> list[str]:
+    """The prices at which the best runner-up would win (expected cost is linear in each
+    rate: C(p) = C + (p − p₀)·dC/dp, with dC/dp from the simulated runs)."""
+    if choice is None:
+        return []
+    out = []
+    for r in [r for r in runners if ok(r)][:3]:
+        gap = r["expected_total_cost_usd"] - choice["expected_total_cost_usd"]
+        unit_r = r["usd_per_price_unit"]
+        unit_c = choice["usd_per_price_unit"]
+        if unit_r and math.isfinite(unit_r):
+            p_r = r["usd_per_instance_hour"] - gap / unit_r
+            what = f"{r['instance']} on {r['pricing_label']}"
+            if p_r > 0:
+                out.append(
+                    f"{what} wins below ${p_r:,.2f}/instance-h (now ${r['usd_per_instance_hour']:,.2f})"
+                )
+        if unit_c and math.isfinite(unit_c):
+            p_c = choice["usd_per_instance_hour"] + gap / unit_c
+            out.append(
+                f"the choice loses to {r['instance']} on {r['pricing_label']} above "
+                f"${p_c:,.2f}/instance-h (now ${choice['usd_per_instance_hour']:,.2f})"
+            )
+    return out
+
+
+def _would_take(closest, meta, results, target, deadline, kept) -> dict[str, Any]:
+    """When nothing meets the target: a later date, a lower P, or more nodes."""
+    if closest is None:
+        return {}
+    t = results[closest["key"]]["time_to_finish_days"]
+    later = _quantile(t, target)
+    out: dict[str, Any] = {
+        "deadline_days_at_confidence": later,
+        "confidence_at_deadline": closest["probability_finish_by_deadline"],
+    }
+    more = [c for c in kept if c.config.instance == closest["instance"] and c.p_analytic >= target]
+    if more:
+        out["nodes_at_confidence_analytic"] = min(c.config.nodes for c in more)
+    out["text"] = (
+        f"{closest['instance']} × {closest['nodes']:,} reaches {target:.0%} with a deadline of "
+        f"{later:.1f} days, or a target of {closest['probability_finish_by_deadline']:.1%} by day "
+        f"{deadline:g}"
+    )
+    return out
+
+
+# --------------------------------------------------------------------------- plan
+def probability_finish_by_deadline(
+    scenario: Scenario,
+    deadline_days: float,
+    *,
+    trials: int = 1000,
+    seed: int = 0,
+    block_days: float | None = None,
+    catalog: Mapping[str, Instance] | None = None,
+) -> dict[str, float]:
+    """P(the scenario as it stands finishes its workload within ``deadline_days``).
+
+    The same Monte Carlo as :func:`decide` (:func:`simulate_config`: failure randomness and
+    the failure-rate and step-time intervals), seeded with ``SeedSequence(seed,
+    spawn_key=(0,))``.  Under a Capacity Block of ``block_days`` a run that overruns the
+    block finishes after one move to new instances.
+    """
+    d = float(deadline_days)
+    if not (math.isfinite(d) and 0 < d <= MAX_DEADLINE_DAYS):
+        raise ValidationError(
+            "--deadline-days", f"{deadline_days!r} is out of range (in (0, {MAX_DEADLINE_DAYS:g}])"
+        )
+    cat = catalog if catalog is not None else load_catalog()
+    spot_rate = None
+    if scenario["pricing.model"] == "spot":
+        spot_rate = pr.price_in_force(
+            scenario, cat[scenario["cluster.instance"]]
+        ).usd_per_instance_hour
+    x = config_inputs(scenario, cat, spot_rate)
+    m = evaluate_arrays(x)
+    res = simulate_config(x, int(trials), int(seed), 0)
+    t = res["time_to_finish_days"]
+    if block_days is not None and scenario["pricing.model"] == "capacity_block":
+        transition = (
+            float(scenario["recovery.replacement_minutes"])
+            + float(scenario["recovery.restart_minutes"])
+            + float(np.asarray(m["durable_restore_seconds"])) / 60.0
+        ) / 1440.0
+        t = t + np.where(t > float(block_days) - MARGIN_DAYS, transition, 0.0)
+    iv = failure_rate_interval(x)
+    return {
+        "deadline_days": d,
+        "probability_finish_by_deadline": float(np.mean(t <= d)),
+        "deadline_trials": int(trials),
+        "time_to_finish_p50_days": _quantile(t, 0.5),
+        "time_to_finish_p90_days": _quantile(t, 0.9),
+        "node_failure_rate_low": iv.low,
+        "node_failure_rate_high": iv.high,
+    }

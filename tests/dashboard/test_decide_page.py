@@ -1,0 +1,130 @@
+"""AppTest of the Decide page: its figures are `goodput decide --json`'s for the same inputs;
+its link restores it; the tables have no raw values."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from goodput_lab.dashboard import url_state
+from goodput_lab.dashboard.cli import main
+from goodput_lab.dashboard.text import plain
+from goodput_lab.models.outputs import format_value
+
+from tests.dashboard._pages import chart, metric
+
+QUERY = {
+    "preset": "llama3-8b",
+    "dec.deadline": "14",
+    "dec.confidence_pct": "80",
+    "dec.trials": "200",
+    "dec.instances": "p5.48xlarge",
+    "dec.go": "true",
+}
+
+
+@pytest.fixture(scope="module")
+def app():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=180)  # the decision simulates
+    for k, v in QUERY.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page("app_pages/decide.py").run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.fixture(scope="module")
+def cli():
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        code = main(
+            [
+                "decide",
+                "llama3-8b",
+                "--deadline-days",
+                "14",
+                "--confidence",
+                "0.8",
+                "--trials",
+                "200",
+                "--instances",
+                "p5.48xlarge",
+                "--workers",
+                "0",
+                "--quiet",
+                "--json",
+            ]
+        )
+    assert code == 0
+    return json.loads(buf.getvalue())
+
+
+def test_page_figures_equal_goodput_decide_json(app, cli):
+    assert cli["meets_target"]
+    assert metric(app, "P(finish by the deadline)") == format_value(
+        "probability_finish_by_deadline", cli["probability_finish_by_deadline"]
+    )
+    assert metric(app, "Expected total cost") == format_value(
+        "expected_total_cost_usd", cli["expected_total_cost_usd"]
+    )
+    assert any(plain(cli["answer"]) in s.value for s in app.success)
+    assert any("Deadline used: 14 days" in m.value for m in app.markdown)
+    codes = [c.value for c in app.code]
+    assert any(all(f"--set {s}" in c for s in cli["set"]) for c in codes)
+
+
+def test_frontier_chart_marks_the_choice_and_is_labelled(app, cli):
+    fig = chart(app, 0)
+    assert fig["layout"]["title"]["text"].startswith("Expected cost against")
+    assert "(%)" in fig["layout"]["xaxis"]["title"]["text"]
+    assert "million USD" in fig["layout"]["yaxis"]["title"]["text"]
+    names = [t["name"] for t in fig["data"]]
+    c = cli["choice"]
+    assert any(n.startswith(f"Choice: {c['instance']} × {c['nodes']:,}") for n in names)
+    assert "p5.48xlarge" in names and "Target: 80%" in names
+
+
+def test_runners_up_table_has_no_raw_values(app):
+    for df in app.table:
+        text = df.value.to_string()
+        assert "None" not in text and "nan" not in text
+
+
+def test_the_share_link_restores_the_page(app):
+    keys = (
+        "dec:go",
+        "dec:deadline",
+        "dec:confidence",
+        "dec:trials",
+        "dec:seed",
+        "dec:instances",
+        "dec:budget_on",
+        "dec:budget",
+    )
+    params = url_state.encode_page({k: app.session_state[k] for k in keys})
+    for key, value in QUERY.items():
+        if key.startswith("dec."):
+            back = url_state.decode_page({key: params[key]})
+            assert back == url_state.decode_page({key: value})
+    assert params["dec.instances"] == "p5.48xlarge"
+
+
+def test_the_page_waits_for_the_button_without_a_link():
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    at.query_params["preset"] = "llama3-8b"
+    at.run()
+    at.switch_page("app_pages/decide.py").run()
+    assert not at.exception
+    assert not at.metric and any("press **Decide**" in i.value for i in at.info)

@@ -1,0 +1,218 @@
+"""models/decide.py: the acceptance of issue 29 on the llama3-70b preset, and the parts.
+
+One decision per uncertainty (module fixtures, 200 runs per configuration) keeps this file
+to about a minute of one core; the full-size run (2,000 runs) is bench/bench_decide.py.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import ValidationError, load_catalog, load_preset
+from goodput_lab.models.decide import (
+    Config,
+    PriceOption,
+    decide,
+    parse_prices,
+    price_samples,
+    probability_finish_by_deadline,
+)
+from goodput_lab.models.instances import rank_instances
+from goodput_lab.models.uncertainty import failure_rate_interval
+
+DEADLINE, TARGET, TRIALS = 45.0, 0.9, 200
+
+
+@pytest.fixture(scope="module")
+def base():
+    return load_preset("llama3-70b")
+
+
+@pytest.fixture(scope="module")
+def narrow(base):
+    return decide(base, DEADLINE, TARGET, trials=TRIALS, seed=0)
+
+
+@pytest.fixture(scope="module")
+def wide_scenario(base):
+    iv = failure_rate_interval(base).widened(3.0)
+    return base.replace(
+        {"reliability.node_failure_rate_low": iv.low, "reliability.node_failure_rate_high": iv.high}
+    )
+
+
+@pytest.fixture(scope="module")
+def wide(wide_scenario):
+    return decide(wide_scenario, DEADLINE, TARGET, trials=TRIALS, seed=0)
+
+
+def test_choice_set_checked_by_plan_at_another_seed_finishes_with_p_087(base, narrow):
+    """Acceptance 1: the choice's `set`, evaluated as `goodput plan --deadline-days 45` does
+    at another seed, finishes with probability >= 0.87."""
+    assert narrow.meets
+    d = narrow.to_json_dict()
+    assert d["probability_finish_by_deadline"] >= TARGET
+    sc = base.with_overrides(d["set"])
+    assert sc["cluster.instance"] == d["choice"]["instance"]
+    assert sc["cluster.nodes"] == d["choice"]["nodes"]
+    p = probability_finish_by_deadline(
+        sc, DEADLINE, trials=1000, seed=11, block_days=d["choice"]["block_days"]
+    )
+    assert p["probability_finish_by_deadline"] >= 0.87
+
+
+def test_choice_costs_no_more_than_the_instances_ranking_first(base, narrow):
+    """Acceptance 1: the expected cost is no higher than that of the on-demand configuration
+    `goodput instances --deadline-days 45` ranks first, when that one meets the probability."""
+    best = rank_instances(base, load_catalog(), deadline_days=DEADLINE).cheapest
+    ref = narrow.reference
+    assert ref is not None and ref["instance"] == best.instance and ref["nodes"] == best.nodes
+    if ref["probability_finish_by_deadline"] >= TARGET:
+        assert narrow.choice["expected_total_cost_usd"] <= ref["expected_total_cost_usd"]
+    # the ranking's analytic cost is the expected run's: the choice is cheaper than it too
+    assert narrow.choice["expected_total_cost_usd"] <= best.cost_to_train_usd
+
+
+def test_a_three_times_wider_rate_interval_lowers_p_and_buys_robustness(
+    base, wide_scenario, narrow, wide
+):
+    """Acceptance 2: with the failure rate's interval three times wider, P(finish) of the
+    same choice falls and decide picks a configuration at least as robust."""
+    d = narrow.to_json_dict()
+    block = d["choice"]["block_days"]
+    p_narrow = probability_finish_by_deadline(
+        base.with_overrides(d["set"]), DEADLINE, trials=1000, seed=5, block_days=block
+    )["probability_finish_by_deadline"]
+    p_wide = probability_finish_by_deadline(
+        wide_scenario.with_overrides(d["set"]), DEADLINE, trials=1000, seed=5, block_days=block
+    )["probability_finish_by_deadline"]
+    assert p_wide < p_narrow
+    assert wide.meets
+    c0, c1 = narrow.choice, wide.choice
+    cat = load_catalog()
+    acc = lambda c: c["nodes"] * cat[c["instance"]].accelerators_per_node  # noqa: E731
+    more = acc(c1) > acc(c0) or c1["spare_nodes"] > c0["spare_nodes"]
+    more = more or (c1["block_days"] or 0) > (c0["block_days"] or 0)
+    same = (c1["instance"], c1["nodes"], c1["spare_nodes"], c1["block_days"]) == (
+        c0["instance"],
+        c0["nodes"],
+        c0["spare_nodes"],
+        c0["block_days"],
+    )
+    assert more or same
+    # what the wider interval costs
+    assert c1["expected_total_cost_usd"] >= c0["expected_total_cost_usd"] * 0.995
+
+
+def test_runners_up_frontier_and_json(narrow):
+    d = narrow.to_json_dict()
+    assert set(d["choice"]) == {
+        "instance",
+        "nodes",
+        "pricing_model",
+        "block_days",
+        "spare_nodes",
+        "checkpoint_strategy",
+        "checkpoint_interval_minutes",
+        "features",
+    }
+    groups = {(r["instance"], r["pricing_model"]) for r in d["runners_up"]}
+    assert (d["choice"]["instance"], d["choice"]["pricing_model"]) not in groups
+    assert len(groups) == len(d["runners_up"]) >= 2
+    assert all(r["why_not"] for r in d["runners_up"])
+    f = d["frontier"]
+    costs = [r["expected_total_cost_usd"] for r in f]
+    ps = [r["probability_finish_by_deadline"] for r in f]
+    assert costs == sorted(costs) and ps == sorted(ps) and len(set(ps)) == len(ps)
+    assert d["total_cost_usd_p10"] <= d["expected_total_cost_usd"] <= d["total_cost_usd_p90"]
+    assert "probability" in d["answer"]
+
+
+def test_nothing_meets_an_impossible_deadline_and_says_what_it_would_take():
+    # Llama 3 8B cannot use more than 256 p5 nodes (its batch): ~9.5 days at best
+    d = decide(load_preset("llama3-8b"), 10.0, 0.95, trials=100, seed=0, instances=["p5.48xlarge"])
+    assert not d.meets
+    j = d.to_json_dict()
+    assert j["choice"] is None and j["set"] == []
+    assert j["closest"]["probability_finish_by_deadline"] < 0.95
+    w = j["would_take"]
+    assert w["deadline_days_at_confidence"] > 10.0
+    assert "reaches 95%" in w["text"]
+
+
+def test_capacity_block_costs_hand_computed():
+    # 2 runs of 10 and 12 days, 1 instance, a 10-day block at $1/h, fallback $2/h, no storage
+    opt = PriceOption("capacity_block", 1.0, "x", "now", True)
+    s = price_samples(
+        np.array([10.0, 12.0]),
+        opt,
+        instances=1,
+        storage_usd_per_day=0.0,
+        deadline=11.0,
+        block_days=10.0,
+        fallback_usd=2.0,
+        transition_days=0.0,
+    )
+    # usable 10 d - 30 min: both overrun; 240 + (10 - 9.979167)*48 and 240 + (12 - 9.979167)*48
+    over = 10.0 - 0.5 / 24
+    assert s["expected_total_cost_usd"] == pytest.approx(240 + ((10 - over) + (12 - over)) * 48 / 2)
+    assert s["probability_finish_by_deadline"] == 0.5
+    od = PriceOption("on_demand", 2.0, "x", "now", False)
+    s2 = price_samples(
+        np.array([10.0, 12.0]),
+        od,
+        instances=3,
+        storage_usd_per_day=10.0,
+        deadline=11.0,
+        block_days=None,
+        fallback_usd=math.nan,
+        transition_days=0.0,
+    )
+    assert s2["expected_total_cost_usd"] == pytest.approx(11.0 * (24 * 3 * 2 + 10))
+
+
+@pytest.mark.parametrize(
+    ("kw", "flag"),
+    [
+        ({"deadline_days": 0}, "--deadline-days"),
+        ({"deadline_days": 4000}, "--deadline-days"),
+        ({"confidence": 1.2}, "--confidence"),
+        ({"budget_usd": -5}, "--budget-usd"),
+        ({"trials": 10}, "--trials"),
+    ],
+)
+def test_bad_arguments_name_the_flag(base, kw, flag):
+    args = {"deadline_days": 45.0, "confidence": 0.9, **kw}
+    with pytest.raises(ValidationError) as e:
+        decide(base, args.pop("deadline_days"), args.pop("confidence"), **args)
+    assert e.value.field == flag
+
+
+def test_price_entries_are_parsed_and_checked():
+    cat = load_catalog()
+    p = parse_prices(["savings_plan_1y=38", "p5en.48xlarge:spot=30"], cat)
+    assert p == {(None, "savings_plan_1y"): 38.0, ("p5en.48xlarge", "spot"): 30.0}
+    for bad in ("bogus=3", "p5.48xlarge:spot=-1", "nope:spot=3", "spot"):
+        with pytest.raises(ValidationError):
+            parse_prices([bad], cat)
+
+
+def test_configuration_key_is_stable():
+    c = Config("p5.48xlarge", 600, 2, "durable_only", ("async_saves",), 6.25)
+    assert c.key() == "p5.48xlarge|600|2|durable_only|async_saves|6.25|paid"
+
+
+def test_rate_shift_weights_move_the_median_by_the_factor():
+    """Importance weights f_k/f_1 on lognormal draws: the weighted mean of ln λ moves by ln k
+    (within 3 standard errors of the reweighted mean)."""
+    from goodput_lab.models.decide import _shift_weights
+    from goodput_lab.models.uncertainty import Interval
+
+    iv = Interval(0.001, 0.004, "test")
+    rng = np.random.default_rng(1)
+    lam = iv.median * np.exp(iv.sigma * rng.standard_normal(200_000))
+    w = _shift_weights(lam, iv, 1.5)
+    shifted = float(np.sum(w * np.log(lam)) / w.sum())
+    assert shifted == pytest.approx(math.log(iv.median * 1.5), abs=3 * iv.sigma / math.sqrt(2e4))
