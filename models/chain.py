@@ -149,9 +149,21 @@ class FailureProcess(_Result):
     overhead_fraction: np.ndarray
     spot_interruptions_per_day: np.ndarray
     spot_notice_seconds: np.ndarray
+    domain_failures_per_day: np.ndarray
+    switch_failures_per_day: np.ndarray
+    job_interruptions_per_day: np.ndarray
+    nodes_per_domain: np.ndarray
+    scaleup_domains: np.ndarray
+    probability_no_domain_spare: np.ndarray
+    probability_no_spare_domain: np.ndarray
+    nodes_idled_per_failure: np.ndarray
+    replacement_minutes_per_failure: np.ndarray
+    #: paid nodes that are not the job's: hot spares, in-domain spares, spare domains' nodes
+    spare_nodes_total: np.ndarray
 
     internal = (
         "spot_notice_seconds",
+        "spare_nodes_total",
         "detection_minutes",
         "restart_minutes",
         "warmup_minutes",
@@ -174,6 +186,15 @@ class FailureProcess(_Result):
         "restart_minutes_expected",
         "sdc_failures_per_day",
         "spot_interruptions_per_day",
+        "domain_failures_per_day",
+        "switch_failures_per_day",
+        "job_interruptions_per_day",
+        "nodes_per_domain",
+        "scaleup_domains",
+        "probability_no_domain_spare",
+        "probability_no_spare_domain",
+        "nodes_idled_per_failure",
+        "replacement_minutes_per_failure",
     )
 
     @cached_property  # read by the checkpoint plan and the goodput step: computed once
@@ -182,7 +203,7 @@ class FailureProcess(_Result):
         corruption aside) pays besides its restore; in-process restarts skip replacement."""
         return (
             self.detection_minutes_expected
-            + (1.0 - self.in_process_fraction) * self.replacement_path_minutes_expected
+            + self.replacement_minutes_per_failure
             + self.restart_minutes_expected
             + self.warmup_minutes
         )
@@ -254,11 +275,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
             number(x, "recovery.hang_fraction"),
         )
     )
+    dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        failures_per_day=lam,
-        mtbf_hours=as_float_array(rel.mtbf_hours(lam)),
+        failures_per_day=dom.failures_per_day,
+        mtbf_hours=as_float_array(rel.mtbf_hours(dom.failures_per_day)),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -268,7 +290,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         detection_minutes_expected=detect,
         replacement_path_minutes_expected=repl_path,
         restart_minutes_expected=restart_path,
-        sdc_failures_per_day=term(lam, z),
+        sdc_failures_per_day=term(dom.failures_per_day, z),
         detection_minutes=detect,
         restart_minutes=restart,
         warmup_minutes=number(x, "recovery.warmup_minutes"),
@@ -281,6 +303,192 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         overhead_fraction=number(x, "resilience.overhead_fraction"),
         spot_interruptions_per_day=spot,
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
+        domain_failures_per_day=dom.domain_failures_per_day,
+        switch_failures_per_day=dom.switch_failures_per_day,
+        job_interruptions_per_day=dom.job_interruptions_per_day,
+        nodes_per_domain=dom.nodes_per_domain,
+        scaleup_domains=dom.scaleup_domains,
+        probability_no_domain_spare=dom.probability_no_domain_spare,
+        probability_no_spare_domain=dom.probability_no_spare_domain,
+        nodes_idled_per_failure=dom.nodes_idled_per_failure,
+        replacement_minutes_per_failure=dom.replacement_minutes_per_failure,
+        spare_nodes_total=dom.spare_nodes_total,
+    )
+
+
+@dataclass(frozen=True)
+class DomainLayout:
+    """How the job sits on scale-up domains (racks, UltraServers) and switches."""
+
+    nodes_per_domain: np.ndarray  # npd, nodes in a domain (job's and in-domain spares)
+    job_nodes_per_domain: np.ndarray  # n_d = npd − in-domain spares (NaN if none is left)
+    spare_nodes_per_domain: np.ndarray
+    domains: np.ndarray  # D = ⌈N / n_d⌉
+    switches: np.ndarray  # W = ⌈D·npd / nodes per switch⌉
+    nodes_per_switch: np.ndarray
+    group_nodes: np.ndarray  # nodes of one parallel group, at most n_d
+    spare_domains: np.ndarray
+    spare_nodes_total: np.ndarray  # hot spares + D·s_d + S_D·npd
+
+
+def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
+    """The job laid onto scale-up domains (docs/failure-domains.md#placement).
+
+    npd = ``cluster.nodes_per_domain``, derived from the catalog as ⌊scale-up domain
+    accelerators / accelerators per node⌋ (at least 1) when omitted; the job runs on
+    n_d = npd − ``cluster.spare_nodes_per_domain`` nodes of each domain, so it occupies
+    D = ⌈N / n_d⌉ domains and W = ⌈D·npd / ``cluster.nodes_per_switch``⌉ switches (one per
+    domain when omitted).  A tensor/expert-parallel group (``cluster.placement_group_nodes``,
+    the job's n_d nodes of a domain when omitted) stays inside one domain.  The paid nodes
+    beside the job are the hot spares, the D·s_d in-domain spares and the S_D·npd nodes of
+    the spare domains.
+    """
+    nodes = number(x, "cluster.nodes")
+    k = number(x, "instance.accelerators_per_node")
+    accels = number(x, "instance.scaleup_domain_accels")
+    with np.errstate(invalid="ignore", divide="ignore"):
+        derived = np.where(k > 0, np.floor(accels / np.where(k > 0, k, 1.0) + 1e-9), 1.0)
+    derived = np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
+    npd = number(x, "cluster.nodes_per_domain")
+    npd = np.where(np.isnan(npd), derived, npd)
+    s_d = number(x, "cluster.spare_nodes_per_domain")
+    n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
+    domains = as_float_array(rel.scaleup_domains(nodes, n_d))
+    nps = number(x, "cluster.nodes_per_switch")
+    nps = np.where(np.isnan(nps), npd, nps)
+    switches = np.ceil(domains * npd / nps - 1e-9)
+    group = number(x, "cluster.placement_group_nodes")
+    group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
+    spare_domains = number(x, "cluster.spare_domains")
+    spare_total = total(
+        number(x, "cluster.spare_nodes"), term(domains, s_d), term(spare_domains, npd)
+    )
+    return DomainLayout(
+        npd, n_d, s_d, domains, switches, nps, group, spare_domains, as_float_array(spare_total)
+    )
+
+
+@dataclass(frozen=True)
+class _DomainClasses:
+    failures_per_day: np.ndarray
+    domain_failures_per_day: np.ndarray
+    switch_failures_per_day: np.ndarray
+    job_interruptions_per_day: np.ndarray
+    nodes_per_domain: np.ndarray
+    scaleup_domains: np.ndarray
+    probability_no_domain_spare: np.ndarray
+    probability_no_spare_domain: np.ndarray
+    nodes_idled_per_failure: np.ndarray
+    replacement_minutes_per_failure: np.ndarray
+    spare_nodes_total: np.ndarray
+
+
+#: the inputs that switch the failure-domain classes on (all 0: the chain as before them)
+DOMAIN_KEYS = (
+    "reliability.domain_failure_rate_per_day",
+    "reliability.switch_failure_rate_per_day",
+    "reliability.job_interruptions_per_day",
+    "cluster.spare_nodes_per_domain",
+    "cluster.spare_domains",
+)
+
+
+def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
+    """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
+
+    Classes (each a Poisson process that stops the job; docs/failure-domains.md):
+    node (λ_n = N·r), fabric aborts, domain events λ_D = D·r_D (the whole domain out until
+    repaired), switch events λ_W = W·r_W (the job waits ``reliability.switch_repair_hours``)
+    and job-level interruptions λ_J (``reliability.job_interruptions_per_day``, no node to
+    replace).  A node failure takes one of its domain's in-domain spares when one is free
+    (Erlang loss B_in = B(s_d, (λ_n/D)·S), :func:`models.reliability.erlang_b`), else its
+    parallel group moves to a free spare domain (B_D = B(S_D, λ_n·B_in·S + λ_D·S_D,rep)), else
+    it takes the node path of before (hot spares, then ``recovery.replacement_minutes``); a
+    domain event takes a free spare domain or waits for the domain's repair.  A swap takes
+    ``recovery.hot_spare_swap_minutes``.  The replacement per failure is the certainty
+    equivalent of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`:
+    a failure during a recovery restarts it with a fresh class), each spread lognormal with
+    ``simulation.recovery_spread`` as the simulator draws it.  With every class and spare
+    of this kind absent, it is (1 − p_ip)·replacement path, as before them.
+    """
+    lay = domain_layout(x)
+    active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
+    node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
+    if not active:
+        idled = as_float_array(term(node_share, lay.group_nodes))
+        return _DomainClasses(
+            lam,
+            ZERO,
+            ZERO,
+            ZERO,
+            lay.nodes_per_domain,
+            lay.domains,
+            as_float_array(1.0),
+            as_float_array(1.0),
+            idled,
+            term(1.0 - p_ip, repl_path),
+            lay.spare_nodes_total,
+        )
+    lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
+    lam_w = term(lay.switches, number(x, "reliability.switch_failure_rate_per_day"))
+    lam_j = number(x, "reliability.job_interruptions_per_day")
+    lam_all = total(lam, lam_d, lam_w, lam_j)
+    repair_days = number(x, "reliability.repair_hours") / HOURS_PER_DAY
+    dom_repair = number(x, "reliability.domain_repair_hours") * 60.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_domain = node / lay.domains
+    b_in = as_float_array(rel.erlang_b(lay.spare_nodes_per_domain, per_domain * repair_days))
+    overflow = node * b_in
+    b_dom = as_float_array(
+        rel.erlang_b(
+            lay.spare_domains, overflow * repair_days + lam_d * dom_repair / MINUTES_PER_DAY
+        )
+    )
+    # node failures: in-domain spare, else a spare domain, else the node path of before
+    node_repl = (1.0 - p_ip) * (
+        (1.0 - b_in) * t_swap + b_in * ((1.0 - b_dom) * t_swap + b_dom * repl_path)
+    )
+    shares = _Shares(lam_all)
+    w = [shares.of(c, 0.0) for c in (node, fabric, lam_d, lam_d, lam_w)]
+    w_j = shares.of(lam_j, 0.0)
+    weights = [w[0], w[1], term(w[2], 1.0 - b_dom), term(w[3], b_dom), w[4], w_j]
+    minutes = [
+        node_repl,
+        term(1.0 - p_ip, repl_path),
+        t_swap,
+        dom_repair,
+        number(x, "reliability.switch_repair_hours") * 60.0,
+        ZERO,
+    ]
+    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
+    if not keep:
+        repl = term(1.0 - p_ip, repl_path)
+    else:
+        repl = as_float_array(
+            rel.certainty_equivalent_minutes(
+                [weights[i] for i in keep],
+                [minutes[i] for i in keep],
+                lam_all,
+                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
+            )
+        )
+    idled = total(
+        term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
+        term(w[2], lay.nodes_per_domain),
+        term(w[4], lay.nodes_per_switch),
+    )
+    return _DomainClasses(
+        lam_all,
+        lam_d,
+        lam_w,
+        lam_j,
+        lay.nodes_per_domain,
+        lay.domains,
+        b_in,
+        b_dom,
+        as_float_array(idled),
+        repl,
+        lay.spare_nodes_total,
     )
 
 
@@ -597,6 +805,7 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
     scalars the result is memoised on their values (the last :data:`STEP_MEMO_SIZE`
     scenarios): a page that evaluates one scenario under many checkpoint strategies, failure
     rates or prices computes its step once.  Memoised arrays are read-only."""
+    x = _in_domain_step_inputs(x)
     key = _scalar_step_key(x)
     if key is not None:
         with _STEP_MEMO_LOCK:
@@ -617,6 +826,22 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
                 _STEP_MEMO.popitem(last=False)
     return result
 
+
+def _in_domain_step_inputs(x: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The step model's inputs with in-domain spares: the job has n_d·k accelerators of
+    each scale-up domain (``cluster.spare_nodes_per_domain`` nodes of it are spares), so
+    its tensor/data-parallel traffic sees the smaller domain (:func:`domain_layout`)."""
+    if is_zero(number(x, "cluster.spare_nodes_per_domain")):
+        return x
+    lay = domain_layout(x)
+    k = number(x, "instance.accelerators_per_node")
+    accels = number(x, "instance.scaleup_domain_accels")
+    return {**x, "instance.scaleup_domain_accels": np.minimum(accels, lay.job_nodes_per_domain * k)}
+
+
+#: inputs besides :data:`models.compute.STEP_INPUT_KEYS` that change the step (through
+#: the accelerators of a scale-up domain the job has)
+_DOMAIN_STEP_KEYS = ("cluster.spare_nodes_per_domain", "cluster.nodes_per_domain")
 
 #: Scalar scenarios whose step time :func:`step_time` keeps.
 STEP_MEMO_SIZE = 512
@@ -668,6 +893,8 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         if isinstance(v := x.get(k), np.ndarray) and v.ndim == 1 and v.dtype.kind in "fiu"
     ]
     if not varying or any(v.shape[0] != n for _, v in varying):
+        return None
+    if any(np.ndim(x.get(k, 0)) for k in _DOMAIN_STEP_KEYS):  # the domain varies too
         return None
     codes = np.zeros(n, dtype=np.int64)
     spans = []
@@ -899,7 +1126,7 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     comp = {
         "detection": term(lam_ns, det),
         "replacement": total(
-            term(lam_ns, term(1.0 - f.in_process_fraction, f.replacement_path_minutes_expected)),
+            term(lam_ns, f.replacement_minutes_per_failure),
             term(lam_s, f.replacement_minutes_expected),
         ),
         "restart": total(term(lam_ns, restart), term(lam_s, f.restart_minutes)),
@@ -992,6 +1219,7 @@ class Cost(_Result):
     time_to_train_hours: np.ndarray
     cost_to_train_usd: np.ndarray
     usd_per_1e18_useful_flops: np.ndarray
+    domain_goodput: np.ndarray
     cost_to_train_compute_usd: np.ndarray
     cost_to_train_bubble_usd: np.ndarray
     cost_to_train_communication_usd: np.ndarray
@@ -1069,6 +1297,15 @@ def storage_cost(
     return zero, obj
 
 
+def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
+    """Paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes."""
+    if is_zero(number(x, "cluster.spare_nodes_per_domain")) and is_zero(
+        number(x, "cluster.spare_domains")
+    ):
+        return number(x, "cluster.spare_nodes")
+    return domain_layout(x).spare_nodes_total
+
+
 def cost_step(
     x: Mapping[str, Any],
     step: StepTime,
@@ -1100,7 +1337,8 @@ def cost_step(
     nodes = number(x, "cluster.nodes")
     g = good.goodput
     cluster = nodes * price * HOURS_PER_DAY
-    spare = number(x, "cluster.spare_nodes") * price * HOURS_PER_DAY
+    spare_nodes = _spare_nodes_total(x)
+    spare = spare_nodes * price * HOURS_PER_DAY
     if plan is not None:
         fs, obj = storage_cost(x, plan, good)
     else:
@@ -1150,6 +1388,7 @@ def cost_step(
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
+        domain_goodput=g if is_zero(spare_nodes) else g * nodes / (nodes + spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,

@@ -145,6 +145,99 @@ CLUSTER_FIELDS: tuple[Field, ...] = (
         ui_max=200,
         ui_step=1,
     ),
+    Field(
+        "cluster.nodes_per_domain",
+        "int",
+        None,
+        1,
+        1024,
+        "nodes",
+        "Nodes per scale-up domain",
+        "Nodes in one scale-up domain (rack, NVL72 UltraServer): the failure domain that a "
+        "rack-level event takes out and on which tensor/expert-parallel groups are laid. "
+        "Omit to derive it from the catalog: scale-up domain accelerators / accelerators per "
+        "node (p6e-gb200.36xlarge: 72 / 4 = 18; p5.48xlarge: 8 / 8 = 1).",
+        optional=True,
+        ui_min=1,
+        ui_max=72,
+        ui_step=1,
+        sensitivity=False,
+        none_label="Derive from the catalog",
+        source="derived",
+    ),
+    Field(
+        "cluster.nodes_per_switch",
+        "int",
+        None,
+        1,
+        100_000,
+        "nodes",
+        "Nodes per switch",
+        "Nodes behind one scale-out (leaf/top-of-rack) switch: what a switch event takes out. "
+        "Omit to take one switch per scale-up domain (cluster.nodes_per_domain).",
+        optional=True,
+        ui_min=1,
+        ui_max=128,
+        ui_step=1,
+        sensitivity=False,
+        none_label="One per scale-up domain",
+        source="derived",
+    ),
+    Field(
+        "cluster.spare_nodes_per_domain",
+        "int",
+        0,
+        0,
+        1023,
+        "nodes",
+        "In-domain spare nodes",
+        "Nodes of every scale-up domain kept out of the job as spares: the job runs on "
+        "nodes_per_domain - this many nodes (fewer accelerators per NVLink domain, which the "
+        "step model sees) and a failed node is swapped for one of them in "
+        "recovery.hot_spare_swap_minutes while the domain has one free. Common practice for "
+        "GB200 NVL72 is 16 of 18 trays in the job (64 of 72 GPUs).",
+        ui_min=0,
+        ui_max=8,
+        ui_step=1,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "cluster.spare_domains",
+        "int",
+        0,
+        0,
+        10_000,
+        "domains",
+        "Spare domains",
+        "Whole scale-up domains kept idle beside the job: a domain event, or a node failure "
+        "that finds no in-domain spare, moves the domain's group onto a free one in "
+        "recovery.hot_spare_swap_minutes; the broken domain returns to the pool once repaired.",
+        ui_min=0,
+        ui_max=16,
+        ui_step=1,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "cluster.placement_group_nodes",
+        "int",
+        None,
+        1,
+        1024,
+        "nodes",
+        "Nodes per parallel group",
+        "Nodes of one tensor/expert-parallel group, laid inside one scale-up domain: what a "
+        "node failure idles when its domain has no free spare. Omit to take the job's whole "
+        "share of a domain (one group per rack, e.g. EP 64 on NVL72).",
+        optional=True,
+        ui_min=1,
+        ui_max=72,
+        ui_step=1,
+        sensitivity=False,
+        none_label="The job's nodes of a domain",
+        source="derived",
+    ),
 )
 
 RELIABILITY_FIELDS: tuple[Field, ...] = (
@@ -243,6 +336,92 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         ui_step=0.001,
         scale=100.0,
         sensitivity=False,
+    ),
+    Field(
+        "reliability.domain_failure_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per domain-day",
+        "Domain event rate",
+        "Events per scale-up domain per day that stop the job and take the whole domain "
+        "(rack, UltraServer: NVLink switch tray, backplane, power shelf, cooling) out of "
+        "service until repaired. Default 0 (no domain events).",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "reliability.domain_repair_hours",
+        "float",
+        8.0,
+        0.01,
+        24.0 * 365,
+        "h",
+        "Domain repair time",
+        "Mean time a domain hit by a domain event is out of service; the job waits for it "
+        "when no spare domain is free. Default 8 h is our assumption (no published figure).",
+        ui_min=0.5,
+        ui_max=72.0,
+        ui_step=0.5,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.switch_failure_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per switch-day",
+        "Switch event rate",
+        "Events per scale-out switch per day that stop the job and take every node behind "
+        "the switch (cluster.nodes_per_switch) out of service until the switch is repaired. "
+        "Default 0.",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "reliability.switch_repair_hours",
+        "float",
+        2.0,
+        0.01,
+        24.0 * 365,
+        "h",
+        "Switch repair time",
+        "Mean time until a failed switch is replaced; the job waits for it. Default 2 h is "
+        "our assumption (no published figure).",
+        ui_min=0.1,
+        ui_max=48.0,
+        ui_step=0.1,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.job_interruptions_per_day",
+        "float",
+        0.0,
+        0.0,
+        1000.0,
+        "per day",
+        "Job-level interruptions",
+        "Interruptions per day of the job that do not scale with its nodes (software, user, "
+        "data-loader, storage): no node goes to repair, the job restarts in place. Kokolis et "
+        "al. 2024 (arXiv:2410.21680) find small jobs fail far more often than nodes x rate "
+        "predicts. Default 0.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+        source="Kokolis et al. 2024, arXiv:2410.21680 (docs/failure-domains.md)",
     ),
 )
 

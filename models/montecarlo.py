@@ -165,6 +165,27 @@ class SimulationParams:
     corrupt_fraction: float = 0.0  # a level-1 restore loads a corrupt checkpoint
     corrupt_loop: float = 0.0  # restart-loop minutes before the fallback (0 when validated)
     work_factor: float = 1.0  # throughput left after stragglers and feature overheads
+    # failure domains (models/chain.py domain_layout): rates of the whole job, per minute
+    domain_rate_per_min: float = 0.0  # domain events: the domain out until repaired
+    switch_rate_per_min: float = 0.0  # switch events: the job waits for the switch repair
+    job_rate_per_min: float = 0.0  # job-level interruptions: no node to replace
+    domains: int = 1  # scale-up domains of the job (a node failure hits one at random)
+    spare_per_domain: int = 0  # in-domain spare nodes of each domain
+    spare_domains: int = 0  # whole spare domains
+    domain_repair: float = 0.0  # mean repair of a domain hit by a domain event [min]
+    switch_repair: float = 0.0  # mean switch repair [min]
+
+    @property
+    def domains_on(self) -> bool:
+        """Whether any failure-domain class or spare of that kind is present (else the
+        simulator draws exactly as before them)."""
+        return bool(
+            self.domain_rate_per_min > 0
+            or self.switch_rate_per_min > 0
+            or self.job_rate_per_min > 0
+            or self.spare_per_domain > 0
+            or self.spare_domains > 0
+        )
 
     @property
     def extended(self) -> bool:
@@ -217,7 +238,10 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         p_fb = ev.get("fallback_fraction", 0.0)
     else:
         ratio, extra, restore2, p_fb = 1.0, 0.0, restore1, 1.0
-    lam_total = ev["failures_per_day"]
+    domain_day = ev.get("domain_failures_per_day", 0.0)
+    switch_day = ev.get("switch_failures_per_day", 0.0)
+    job_day = ev.get("job_interruptions_per_day", 0.0)
+    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day
     fabric = f("network.fabric_events_per_day")
     reroute_s = f("network.reroute_seconds", 90.0)
     timeout_s = f("network.collective_timeout_seconds", 600.0)
@@ -308,6 +332,14 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         corrupt_loop=loop,
         work_factor=(1.0 - f("resilience.straggler_slowdown"))
         * (1.0 - f("resilience.overhead_fraction")),
+        domain_rate_per_min=domain_day / MINUTES_PER_DAY,
+        switch_rate_per_min=switch_day / MINUTES_PER_DAY,
+        job_rate_per_min=job_day / MINUTES_PER_DAY,
+        domains=max(1, round(ev.get("scaleup_domains", 1.0))),
+        spare_per_domain=int(f("cluster.spare_nodes_per_domain")),
+        spare_domains=int(f("cluster.spare_domains")),
+        domain_repair=f("reliability.domain_repair_hours", 8.0) * 60.0,
+        switch_repair=f("reliability.switch_repair_hours", 2.0) * 60.0,
     )
 
 
@@ -805,6 +837,23 @@ class _Chunk:
             self.kb = _spare_slots(p)
             self.buf = np.full((n, self.kb), -np.inf)
             self.wp = np.zeros(n, dtype=np.int64)
+        # failure domains: the classes beyond nodes and fabric, and the domains' spare pools
+        # (slot k of a pool holds when its spare is back from repair; -inf: free)
+        self.dom = p.domains_on
+        self.lam_new = p.domain_rate_per_min + p.switch_rate_per_min + p.job_rate_per_min
+        self.cum_rates = np.cumsum(
+            [
+                self.lam_node,
+                p.extra_rate_per_min,
+                p.domain_rate_per_min,
+                p.switch_rate_per_min,
+                p.job_rate_per_min,
+            ]
+        )
+        if p.spare_per_domain > 0:
+            self.dbuf = np.full((n, p.domains, p.spare_per_domain), -np.inf)
+        if p.spare_domains > 0:
+            self.sbuf = np.full((n, p.spare_domains), -np.inf)
         self.timeline: list[tuple[str, float]] | None = None
         self.saves: list[tuple[float, float]] = []
         self.rework: list[tuple[float, float]] = []
@@ -878,12 +927,47 @@ class _Chunk:
 
     # --- failure source -----------------------------------------------------------
     def _next_failure(self, idx, t0):
-        """(time, is_correlated, is_node) of the next job failure after t0 for trials idx.
+        """(time, is_correlated, is_node, kind) of the next job failure after t0 for trials
+        idx.
 
         Exponential: one superposed Poisson stream (node + other failures); Weibull: the
         next pre-generated node renewal, or an earlier Poisson 'other' failure.  A node
-        failure is a correlated multi-node one with probability ``corr_fraction``.
+        failure is a correlated multi-node one with probability ``corr_fraction``.  ``kind``
+        is None without failure-domain classes, else the class of each failure: 0 node,
+        1 fabric, 2 domain event, 3 switch event, 4 job-level interruption.
         """
+        if self.lam_new > 0:
+            return self._next_failure_classes(idx, t0)
+        tf, corr, node = self._next_failure_nodes(idx, t0)
+        return tf, corr, node, None
+
+    def _next_failure_classes(self, idx, t0):
+        """:meth:`_next_failure` with the failure-domain classes: one more superposed
+        Poisson stream (domain, switch and job-level events) split by its rates."""
+        p, rng, n = self.p, self.rng, idx.size
+        lam_old = self.lam_node + p.extra_rate_per_min
+        if self.weib is None:
+            lam = lam_old + self.lam_new
+            tf = t0 + rng.exponential(1.0 / lam, n)
+            kind = np.searchsorted(self.cum_rates, rng.random(n) * lam, side="right")
+            kind = np.minimum(kind, 4)
+        else:
+            tf, _, node = self._next_failure_nodes(idx, t0)
+            kind = np.where(node, 0, 1)
+            tx = t0 + rng.exponential(1.0 / self.lam_new, n)
+            new = tx < tf
+            u = rng.random(n) * self.lam_new + lam_old
+            kind = np.where(new, np.minimum(np.searchsorted(self.cum_rates, u, "right"), 4), kind)
+            tf = np.minimum(tf, tx)
+        node = kind == 0
+        if p.corr_fraction > 0:
+            corr = node & (rng.random(n) < p.corr_fraction)
+        else:
+            corr = np.zeros(n, dtype=bool)
+        return tf, corr, node, kind
+
+    def _next_failure_nodes(self, idx, t0):
+        """(time, is_correlated, is_node) of the next node or fabric failure after t0."""
         p, rng, n = self.p, self.rng, idx.size
         if self.weib is None:
             lam = self.lam_node + p.extra_rate_per_min
@@ -926,11 +1010,18 @@ class _Chunk:
         elastic = ~silent & ~in_process & (u[4] < p.elastic_fraction)
         return silent, hang, in_process, peer, elastic
 
-    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None):
+    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None, kind=None):
         """Stage times (det, repl, restart, restore, warm-up) for failures at tf."""
         p, rng, n = self.p, self.rng, idx.size
         silent, hang, in_process, peer, elastic = classes or self._classes(n)
-        det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
+        handled = None
+        if self.dom:
+            kind = np.where(node, 0, 1) if kind is None else kind
+            base_dom, handled = self._domain_replacement(idx, tf, kind, in_process)
+            det = np.where(kind == 1, p.detection + p.extra_hang_minutes, p.detection)
+            elastic = elastic & ~handled
+        else:
+            det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
         if self.use_spares:
             q = np.where(corr, p.corr_nodes, 1)
             in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
@@ -939,7 +1030,7 @@ class _Chunk:
             # every failed node goes to repair (an in-process restart keeps its nodes): one
             # draw per node, in the order of a loop over node i = 0..q-1 of every failure (one
             # call: the same stream, no Python loop)
-            keep = ~in_process
+            keep = ~in_process if handled is None else ~in_process & ~handled
             ri, rtf, rcorr = idx[keep], tf[keep], np.asarray(corr)[keep]
             n0 = ri.size
             ci = ri[rcorr]
@@ -956,6 +1047,8 @@ class _Chunk:
         else:
             use_spare = np.zeros(n, dtype=bool)
             base = np.full(n, p.replacement)
+        if handled is not None:
+            base = np.where(handled, base_dom, base)
         if p.spread > 0:
             s2 = math.log1p(p.spread**2)
             mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
@@ -985,6 +1078,54 @@ class _Chunk:
             warm = p.warmup * draw_stage(aux, p.warmup_dist, 1.0, p.spread, n)
         return det, repl, rst, rsto, warm
 
+    def _domain_replacement(self, idx, tf, kind, in_process):
+        """(replacement base time, handled) of failures of the failure-domain classes.
+
+        A node failure takes a free in-domain spare of its domain (drawn uniformly among
+        the job's domains), else its group moves to a free spare domain; a domain event
+        takes a free spare domain, else waits for the domain's repair; a switch event waits
+        for the switch's repair; a job-level interruption replaces nothing.  A spare that is
+        used leaves for a lognormal repair (``repair_sigma``) and is free again after it.
+        Node failures that find neither (and fabric failures) are not handled here: they
+        take the hot-spare / replacement path of before.
+        """
+        p, rng, n = self.p, self.rng, idx.size
+        base = np.zeros(n)
+        handled = kind >= 3  # switch waits for its repair; job-level replaces nothing
+        base[kind == 3] = p.switch_repair
+        nodes = np.flatnonzero((kind == 0) & ~in_process)
+        if p.spare_per_domain > 0 and nodes.size:
+            d = rng.integers(0, p.domains, nodes.size)
+            slots = self.dbuf[idx[nodes], d]
+            free = slots <= tf[nodes, None]
+            has = free.any(axis=1)
+            j = free.argmax(axis=1)
+            hit = nodes[has]
+            draws = _lognormal_sigma(rng, p.repair_minutes, p.repair_sigma, hit.size)
+            self.dbuf[idx[hit], d[has], j[has]] = tf[hit] + draws
+            base[hit] = p.swap
+            handled[hit] = True
+            nodes = nodes[~has]
+        doms = np.flatnonzero(kind == 2)
+        if p.spare_domains > 0:
+            cand = np.concatenate([nodes, doms])
+            if cand.size:
+                slots = self.sbuf[idx[cand]]
+                free = slots <= tf[cand, None]
+                has = free.any(axis=1)
+                j = free.argmax(axis=1)
+                hit = cand[has]
+                is_dom = kind[hit] == 2
+                mean = np.where(is_dom, p.domain_repair, p.repair_minutes)
+                draws = _lognormal_sigma(rng, 1.0, p.repair_sigma, hit.size) * mean
+                self.sbuf[idx[hit], j[has]] = tf[hit] + draws
+                base[hit] = p.swap
+                handled[hit] = True
+        wait = (kind == 2) & ~handled
+        base[wait] = p.domain_repair
+        handled |= wait
+        return base, handled
+
     def _skip(self, idx, t):
         """Per-node renewals before t (failures during a pause) are skipped."""
         if self.weib is None:
@@ -1007,7 +1148,7 @@ class _Chunk:
             if self.budget is not None:
                 self.budget.check(self.events)
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
-            tf, corr, node = self._next_failure(a, t0)
+            tf, corr, node, kind = self._next_failure(a, t0)
             if p.stall_rate_per_min > 0:
                 ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
             else:
@@ -1071,7 +1212,8 @@ class _Chunk:
             # failures
             fl = ~fin & ~over & ~st_ & ~sp
             if fl.any():
-                self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl)
+                kf = None if kind is None else kind[fl]
+                self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl, kind=kf)
         self.timeline = tl
 
     def _spot_saved(self, si, tsp, t0, m0, o0, tl) -> None:
@@ -1105,8 +1247,9 @@ class _Chunk:
         if over.any():
             self.done[si[over]] = True
 
-    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False) -> None:
-        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice)."""
+    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False, kind=None) -> None:
+        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice;
+        ``kind``: the failure classes of :meth:`_next_failure`)."""
         p, rng, tau1 = self.p, self.rng, self.p.seg_compute
         ext = p.extended
         elapsed = tf - t0 + o0
@@ -1117,7 +1260,7 @@ class _Chunk:
             self._consume(fi, node)
         is_spot = np.full(fi.size, spot)
         # resolve the recovery, restarting it while failures hit during it
-        idx, t_fail, c, nd = fi, tf, corr, node
+        idx, t_fail, c, nd, kd = fi, tf, corr, node, kind
         lost_any = np.zeros(fi.size, dtype=bool)
         rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
@@ -1136,7 +1279,9 @@ class _Chunk:
             lost_any[pos] |= lost
             self.failures[idx] += 1
             self.events += idx.size
-            det, repl, rst, rsto, warm = self._recovery(idx, t_fail, c, nd, lost_any[pos], classes)
+            det, repl, rst, rsto, warm = self._recovery(
+                idx, t_fail, c, nd, lost_any[pos], classes, kd
+            )
             if ext:
                 start = t_fail + np.where(silent, p.sdc_delay, 0.0)  # running on bad state
                 self._skip(idx, start)
@@ -1161,7 +1306,7 @@ class _Chunk:
                 for nm, x in stages:
                     acc += float(x[0])
                     tl.append((nm, acc))
-            t_next, c_next, n_next = self._next_failure(idx, start)
+            t_next, c_next, n_next, k_next = self._next_failure(idx, start)
             s_next = np.zeros(idx.size, dtype=bool)
             if spot_hits:  # an unsaved Spot interruption also restarts the recovery
                 t_spot = start + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
@@ -1184,6 +1329,7 @@ class _Chunk:
             self._consume(idx[hit], n_next[hit] & ~s_next[hit])
             self.spot[idx[hit & s_next]] += 1
             idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit] | s_next[hit]
+            kd = None if k_next is None else np.where(s_next[hit], 0, k_next[hit])
             is_spot = s_next[hit]
             pos = pos[hit]
         # work reverts to the last surviving checkpoint

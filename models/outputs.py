@@ -232,8 +232,9 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Failures per day",
         "per day",
         "number",
-        "All job-stopping failures per day: node failures plus fabric aborts.",
-        "λ = N · r + fabric aborts/day",
+        "All job-stopping failures per day: node failures, fabric aborts, domain and switch "
+        "events and job-level interruptions.",
+        "λ = N · r + fabric aborts/day + λ_D + λ_W + λ_J",
         "derived",
     ),
     _o(
@@ -292,6 +293,104 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Wall time per day the job waits for reroutes that finish inside the timeout.",
         "events/day × reroute time (when reroute ≤ timeout)",
         "derived",
+    ),
+    _o(
+        "domain_failures_per_day",
+        "Domain events per day",
+        "per day",
+        "number",
+        "Events per day that take a whole scale-up domain (rack, UltraServer) of the job out "
+        "of service until repaired.",
+        "λ_D = D · r_D (D domains of the job, r_D events per domain-day)",
+        "derived",
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "switch_failures_per_day",
+        "Switch events per day",
+        "per day",
+        "number",
+        "Events per day that take a scale-out switch and every node behind it out of service.",
+        "λ_W = W · r_W (W = ⌈D · nodes per domain / nodes per switch⌉ switches)",
+        "derived",
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "job_interruptions_per_day",
+        "Job-level interruptions per day",
+        "per day",
+        "number",
+        "Interruptions per day that belong to the job, not to its nodes (software, user, "
+        "data): they do not grow with the node count and send no node to repair.",
+        "λ_J (reliability.job_interruptions_per_day)",
+        "kokolis2024",
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "nodes_per_domain",
+        "Nodes per scale-up domain",
+        "nodes",
+        "count",
+        "Nodes in one scale-up domain (NVLink rack, UltraServer), in-domain spares included.",
+        "cluster.nodes_per_domain, or ⌊scale-up accelerators / accelerators per node⌋",
+        "derived",
+        computed_by="models.chain.domain_layout",
+    ),
+    _o(
+        "scaleup_domains",
+        "Scale-up domains of the job",
+        "domains",
+        "count",
+        "Scale-up domains the job occupies.",
+        "D = ⌈N / (nodes per domain − in-domain spares)⌉",
+        "derived",
+        computed_by="models.chain.domain_layout",
+    ),
+    _o(
+        "probability_no_domain_spare",
+        "Node failure finds no in-domain spare",
+        "fraction",
+        "percent",
+        "Probability that a node failure finds every spare node of its domain in repair "
+        "(1 without in-domain spares).",
+        "Erlang B(s_d, (λ_node / D) · repair time)",
+        "derived",
+        computed_by="models.reliability.erlang_b",
+    ),
+    _o(
+        "probability_no_spare_domain",
+        "No spare domain free",
+        "fraction",
+        "percent",
+        "Probability that a domain event (or a node failure with no in-domain spare) finds "
+        "no whole spare domain free (1 without spare domains).",
+        "Erlang B(S_D, λ_node·B_in·S + λ_D·S_D,repair)",
+        "derived",
+        computed_by="models.reliability.erlang_b",
+    ),
+    _o(
+        "nodes_idled_per_failure",
+        "Nodes idled per failure",
+        "nodes",
+        "number",
+        "Nodes taken out of the job per failure, on average: a node failure idles its "
+        "parallel group when its domain has no free spare, a domain event the whole domain, "
+        "a switch event every node behind it.",
+        "Σ_c (λ_c/λ) · nodes_c; node: 1 − B_in + B_in · group nodes",
+        "derived",
+        decimals=1,
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "replacement_minutes_per_failure",
+        "Replacement per failure (all classes)",
+        "min",
+        "number",
+        "What replacement adds to a recovery, over every failure class: the certainty "
+        "equivalent of the classes' times when a failure during a recovery restarts it.",
+        "R_eq = −ln(Σ_c w_c e^{−λ R_c}) / λ",
+        "derived",
+        computed_by="models.reliability.certainty_equivalent_minutes",
     ),
 )
 
@@ -748,6 +847,17 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "What the instances cost to train the workload at the price in force (cluster and "
         "spares; storage is in total_cost_to_train_usd).",
         "days × total cost per day",
+    ),
+    _o(
+        "domain_goodput",
+        "Goodput of all paid nodes",
+        "fraction",
+        "percent",
+        "Share of the time of every paid node (the job's, hot spares, in-domain spares and "
+        "spare domains) that advances training.",
+        "g · N / (N + spare nodes of every kind)",
+        "derived",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "usd_per_1e18_useful_flops",
