@@ -1,0 +1,128 @@
+"""Failure domains (docs/references.md#failure-domains): domain, switch and job-level
+failure classes, in-domain spares and spare domains, in the chain and the Monte Carlo.
+
+Monte Carlo tolerance: 4 standard errors + 0.001 of goodput (the resilience ladder's
+tolerance), at a fixed seed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import evaluate_arrays, resolve_inputs
+from goodput_lab.models import reliability as rel
+from goodput_lab.models.chain import domain_layout
+from goodput_lab.models.montecarlo import params_from_inputs, simulate_inputs
+from goodput_lab.models.scenario import load_preset
+
+PRESET = "p6e-gb200-nvl72"
+
+
+@pytest.fixture(scope="module")
+def base():
+    return resolve_inputs(load_preset(PRESET))
+
+
+def _eval(x, **updates):
+    return evaluate_arrays({**x, **updates})
+
+
+# --------------------------------------------------------------------------- building blocks
+def test_erlang_b_hand_values():
+    # B(1, a) = a / (1 + a); B(2, 1) = (1/2) / (1 + 1 + 1/2) = 0.2
+    assert rel.erlang_b(1, 3.0) == pytest.approx(0.75)
+    assert rel.erlang_b(2, 1.0) == pytest.approx(0.2)
+    assert rel.erlang_b(0, 5.0) == 1.0
+    got = rel.erlang_b(np.array([0, 1, 2]), np.array([1.0, 1.0, 1.0]))
+    np.testing.assert_allclose(got, [1.0, 0.5, 0.2])
+
+
+def test_certainty_equivalent_hand_value_and_limits():
+    # one failure per hour; half recover at once, half take an hour: p = 0.5 + 0.5/e
+    lam = 24.0
+    want = -math.log(0.5 + 0.5 * math.exp(-1.0)) * 60.0
+    assert rel.certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], lam) == pytest.approx(want)
+    # below the mean (Jensen), and the mean as the rate vanishes
+    assert want < 30.0
+    assert rel.certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], 1e-9) == pytest.approx(30.0)
+    # one class: the time itself
+    assert rel.certainty_equivalent_minutes([1.0], [42.0], lam) == pytest.approx(42.0)
+
+
+def test_gb200_layout_is_derived_from_the_catalog(base):
+    lay = domain_layout(base)
+    assert float(lay.nodes_per_domain) == 18.0  # 72 GPUs / 4 per node
+    assert float(lay.domains) == 64.0  # 1,152 nodes
+    spared = domain_layout({**base, "cluster.spare_nodes_per_domain": 2})
+    assert float(spared.job_nodes_per_domain) == 16.0
+    assert float(spared.domains) == 72.0  # ceil(1152 / 16)
+    assert float(spared.spare_nodes_total) == 144.0
+    # overridable
+    assert float(domain_layout({**base, "cluster.nodes_per_domain": 9}).domains) == 128.0
+
+
+def test_domain_rate_scales_with_domains(base):
+    e = _eval(base)
+    assert float(e["domain_failures_per_day"]) == pytest.approx(64 * 0.005)
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019 + 64 * 0.005)
+
+
+# --------------------------------------------------------------------------- acceptance
+def test_domain_event_costs_more_than_node_event(base):
+    """The same failure rate (1 per day) as node failures or as domain events: a domain
+    event waits for its domain's repair (no spare domain), a node failure for a tray."""
+    quiet = {"reliability.node_failure_rate_per_day": 0.0}
+    no_domain = {"reliability.domain_failure_rate_per_day": 0.0}
+    node = _eval(base, **no_domain, **{"reliability.node_failure_rate_per_day": 1.0 / 1152})
+    dom = _eval(base, **quiet, **{"reliability.domain_failure_rate_per_day": 1.0 / 64})
+    assert float(node["failures_per_day"]) == pytest.approx(float(dom["failures_per_day"]))
+    assert float(dom["minutes_lost_per_failure"]) > float(node["minutes_lost_per_failure"]) + 60
+    assert float(dom["goodput"]) < float(node["goodput"]) - 0.01
+    assert float(dom["nodes_idled_per_failure"]) == 18.0
+
+
+def test_in_domain_spares_change_the_step_and_the_replacement(base):
+    plain = _eval(base)
+    spared = _eval(base, **{"cluster.spare_nodes_per_domain": 2})
+    # the job has 64 of the 72 GPUs of each NVLink domain: the step model sees it
+    assert float(spared["step_seconds"]) != float(plain["step_seconds"])
+    # a tray swap instead of a technician's replacement for almost every node failure
+    assert float(spared["probability_no_domain_spare"]) < 0.01
+    assert float(spared["nodes_idled_per_failure"]) < float(plain["nodes_idled_per_failure"])
+    assert float(spared["goodput"]) > float(plain["goodput"])
+    assert float(spared["spare_usd_per_day"]) == pytest.approx(144 * 42.0 * 24)
+
+
+def test_without_domain_classes_the_chain_is_as_before(base):
+    """All failure-domain inputs 0: replacement per failure is the node path of before."""
+    e = _eval(base, **{"reliability.domain_failure_rate_per_day": 0.0})
+    assert float(e["replacement_minutes_per_failure"]) == pytest.approx(30.0)
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019)
+
+
+@pytest.mark.parametrize("spares", [0, 2])
+def test_montecarlo_matches_analytic_with_domain_events(base, spares):
+    x = {**base, "cluster.spare_nodes_per_domain": spares}
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=20261204)
+    tol = 4.0 * r.goodput_stderr + 0.001
+    assert abs(r.goodput_mean - analytic) <= tol, (r.goodput_mean, analytic, tol)
+    # the tolerance is tight enough to see the domain events (~3 points of goodput)
+    assert tol < 0.01
+
+
+def test_montecarlo_matches_analytic_with_switch_and_job_classes(base):
+    x = {
+        **base,
+        "reliability.job_interruptions_per_day": 2.0,
+        "reliability.switch_failure_rate_per_day": 0.01,
+        "cluster.spare_domains": 1,
+    }
+    p = params_from_inputs(x)
+    assert p.job_rate_per_min == pytest.approx(2.0 / 1440)
+    assert p.spare_domains == 1 and p.domains == 64
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=7)
+    assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
