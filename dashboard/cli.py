@@ -303,6 +303,19 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
         f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
     )
+    ds = o.domain_spares
+    if ds is not None:
+        b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
+        print(
+            f"  spares by domain      {b.label()} ({ds.domains} domains of "
+            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day for "
+            f"{_fmt_usd(b.spare_usd_per_day)}/day of spares"
+        )
+        print(
+            f"                        best in-domain: {i.label()}, "
+            f"{_fmt_usd(i.savings_usd_per_day)}/day; best whole domains: {d.label()}, "
+            f"{_fmt_usd(d.savings_usd_per_day)}/day"
+        )
     best = o.instances.cheapest
     if best is None:
         print("  instance type         none of the priced types can train this workload in time")

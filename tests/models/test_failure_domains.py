@@ -126,3 +126,42 @@ def test_montecarlo_matches_analytic_with_switch_and_job_classes(base):
     analytic = float(_eval(x)["goodput"])
     r = simulate_inputs(x, trials=3000, days=30.0, rng=7)
     assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
+
+
+# --------------------------------------------------------------------------- optimize, ladder
+def test_optimize_recommends_spares_by_domain_with_usd_per_day(base):
+    from goodput_lab.models.optimize import recommend_domain_spares
+
+    rec = recommend_domain_spares(base)
+    assert rec is not None and rec.nodes_per_domain == 18 and rec.domains == 64
+    assert rec.best.policy in ("in_domain", "spare_domains")
+    assert rec.best.savings_usd_per_day > 0
+    # its spares cost what the chain charges: whole domains of 18 nodes at $42/h
+    if rec.best.policy == "spare_domains":
+        assert rec.best.spare_usd_per_day == pytest.approx(rec.best.count * 18 * 42.0 * 24)
+    # the best of each policy is among the options, and the recommendation is the best one
+    assert rec.best.savings_usd_per_day == max(o.savings_usd_per_day for o in rec.options)
+    in_dom = [o for o in rec.options if o.policy == "in_domain"]
+    assert {o.count for o in in_dom} == {1, 2, 3, 4}
+    # in-domain spares run the job on more domains: 1,152 / 16 = 72 domains for 2 per domain
+    two = next(o for o in in_dom if o.count == 2)
+    assert two.spare_nodes == 144
+
+
+def test_no_domain_choice_when_a_domain_is_one_node():
+    from goodput_lab.models.optimize import recommend_domain_spares
+
+    assert recommend_domain_spares(resolve_inputs(load_preset("aws-16k-h100"))) is None
+
+
+def test_ladder_has_a_rung_for_spares_by_domain():
+    from goodput_lab.models.resilience import ladder
+
+    lad = ladder(load_preset(PRESET), ["domain_spares"])
+    rung = lad.rungs[1]
+    assert rung.feature == "domain_spares"
+    assert rung.delta_usd_per_day > 0
+    # (field, before, after): it buys whole spare domains or in-domain spares
+    keys = {c[0] for c in rung.changes}
+    assert keys & {"cluster.spare_domains", "cluster.spare_nodes_per_domain"}
+    assert all(c[2] > c[1] for c in rung.changes)
