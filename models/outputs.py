@@ -2855,6 +2855,36 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "garwood1936",
         5,
     ),
+    _o(
+        "job_interruptions_per_day_lo",
+        "Job-level interruptions, lower bound",
+        "per day",
+        "number",
+        "Lower end of the exact Poisson interval of the fitted job-level interruption rate "
+        "(failures the log marks as the job's own).",
+        "χ²_{α/2}(2k) / (2·days)",
+        "garwood1936",
+        computed_by="models.fitting.poisson_rate_ci",
+    ),
+    _o(
+        "job_interruptions_per_day_hi",
+        "Job-level interruptions, upper bound",
+        "per day",
+        "number",
+        "Upper end of the exact Poisson interval of the fitted job-level interruption rate.",
+        "χ²_{1−α/2}(2k + 2) / (2·days)",
+        "garwood1936",
+        computed_by="models.fitting.poisson_rate_ci",
+    ),
+    _o(
+        "job_incidents",
+        "Job-level incidents",
+        "",
+        "count",
+        "Incidents of a failure log whose every failure is marked as the job's own (node id "
+        "'job', '*', '-' ...), left out of the node failure rate.",
+        computed_by="models.fitting.split_job_level",
+    ),
     _o("confidence_level", "Confidence", "fraction", "percent", "Two-sided level of intervals."),
     _o(
         "recovery_minutes",

@@ -49,7 +49,7 @@ from .catalog import Instance
 from .errors import ValidationError
 from .evaluate import Comparison, Evaluation, compare, evaluate
 from .fields import FIELDS
-from .fitting import poisson_rate_ci
+from .fitting import poisson_rate_ci, split_job_level
 from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
 from .scenario import Scenario
@@ -128,6 +128,11 @@ class TimelineFit:
     recovery: Summary | None  # minutes
     step: Summary | None  # seconds
     checkpoint_interval_minutes: float | None
+    #: job-level interruptions per day (failures the timeline marks as the job's own, node id
+    #: "job", "*", "-" ...: models.fitting.JOB_NODE_IDS) and their interval; None when none is
+    job_interruptions_per_day: float | None = None
+    job_interruptions_per_day_lo: float | None = None
+    job_interruptions_per_day_hi: float | None = None
 
 
 def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
@@ -156,8 +161,13 @@ def fit_timeline(
     if not 0.5 <= confidence < 1.0:
         raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
     node_days = n * m.span_days
-    k = m.incidents
+    k, k_job = split_job_level(m.failure_s, m.failure_node)
     lo, hi = poisson_rate_ci(k, node_days, confidence)
+    job = job_lo = job_hi = None
+    if k_job and m.span_days > 0:
+        job = k_job / m.span_days
+        jlo, jhi = poisson_rate_ci(k_job, m.span_days, confidence)
+        job_lo, job_hi = float(jlo), float(jhi)
     step = summarise(m.step_seconds)
     interval = None
     if m.checkpoint_gap_seconds.size:
@@ -173,7 +183,7 @@ def fit_timeline(
         nodes_source=nodes_source,
         confidence=confidence,
         failures=m.failures,
-        incidents=k,
+        incidents=m.incidents,
         node_days=node_days,
         failure_rate_per_node_day=k / node_days,
         failure_rate_per_node_day_lo=float(lo),
@@ -183,6 +193,9 @@ def fit_timeline(
         recovery=summarise(m.recovery_seconds, 1.0 / 60.0),
         step=step,
         checkpoint_interval_minutes=interval,
+        job_interruptions_per_day=job,
+        job_interruptions_per_day_lo=job_lo,
+        job_interruptions_per_day_hi=job_hi,
     )
 
 
@@ -230,6 +243,13 @@ def fitted_scenario(
         "failure rate",
         "",
     )
+    if fit.job_interruptions_per_day is not None:
+        put(
+            "reliability.job_interruptions_per_day",
+            fit.job_interruptions_per_day,
+            "job-level interruption rate",
+            "",
+        )
     put(
         "checkpoint.save_seconds",
         fit.save.mean if fit.save else None,
@@ -515,6 +535,9 @@ def _fitted_json(f: TimelineFit) -> dict[str, Any]:
         "failure_rate_per_node_day": f.failure_rate_per_node_day,
         "failure_rate_per_node_day_lo": f.failure_rate_per_node_day_lo,
         "failure_rate_per_node_day_hi": f.failure_rate_per_node_day_hi,
+        "job_interruptions_per_day": f.job_interruptions_per_day,
+        "job_interruptions_per_day_lo": f.job_interruptions_per_day_lo,
+        "job_interruptions_per_day_hi": f.job_interruptions_per_day_hi,
         "confidence_level": f.confidence,
         "save_seconds": f.save.mean if f.save else None,
         "restore_seconds": f.restore.mean if f.restore else None,

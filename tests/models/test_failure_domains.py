@@ -165,3 +165,44 @@ def test_ladder_has_a_rung_for_spares_by_domain():
     keys = {c[0] for c in rung.changes}
     assert keys & {"cluster.spare_domains", "cluster.spare_nodes_per_domain"}
     assert all(c[2] > c[1] for c in rung.changes)
+
+
+# --------------------------------------------------------------------------- fitting
+def _log_with_job_rows(n=400, job_share=0.3, mean_gap_h=3.0, seed=5):
+    rng = np.random.default_rng(seed)
+    t = np.cumsum(rng.exponential(mean_gap_h, n) + 0.01)  # distinct whole seconds
+    job = rng.random(n) < job_share
+    rows = ["timestamp,node_id,cause"]
+    for ti, j in zip(t, job, strict=True):
+        stamp = np.datetime64("2026-01-01T00:00:00") + np.timedelta64(int(ti * 3600), "s")
+        node = "job" if j else f"node-{rng.integers(128):03d}"
+        rows.append(f"{stamp}Z,{node},{'user code' if j else 'GPU HBM3 ECC'}")
+    return "\n".join(rows) + "\n", int(job.sum()), float(t[-1] - t[0]) / 24.0
+
+
+def test_fit_separates_job_level_interruptions():
+    from goodput_lab.models.failure_log import parse_failure_log
+    from goodput_lab.models.fitting import fit_failure_log, split_job_level
+
+    text, n_job, span_days = _log_with_job_rows()
+    log = parse_failure_log(text)
+    node_inc, job_inc = split_job_level(log.time_h, log.node_id)
+    assert job_inc == n_job and node_inc == 400 - n_job
+    fit = fit_failure_log(log, nodes=128)
+    # job rate = job incidents / days (its MLE), within its exact interval
+    assert fit.job_interruptions_per_day == pytest.approx(n_job / span_days)
+    assert fit.job_interruptions_per_day_lo < fit.job_interruptions_per_day
+    assert fit.job_interruptions_per_day < fit.job_interruptions_per_day_hi
+    # the node rate is the node incidents' share: rates add up to the job's whole rate
+    whole = fit.tbf["exp_rate_per_h"] * 24.0
+    assert fit.node_failure_rate_per_day * 128 == pytest.approx(whole * node_inc / 400)
+
+
+def test_fit_without_job_markers_is_unchanged():
+    from goodput_lab.models.failure_log import parse_failure_log
+    from goodput_lab.models.fitting import fit_failure_log
+
+    text, _, _ = _log_with_job_rows(job_share=0.0)
+    fit = fit_failure_log(parse_failure_log(text), nodes=128)
+    assert fit.job_interruptions_per_day is None and fit.n_job_incidents == 0
+    assert fit.node_failure_rate_per_day * 128 == pytest.approx(fit.tbf["exp_rate_per_h"] * 24.0)
