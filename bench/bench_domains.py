@@ -1,7 +1,7 @@
 """Benchmark: the failure-domain classes' cost on the analytic chain and the simulator,
 old code against new, side by side in one run.
 
-    .venv/bin/python bench/bench_domains.py [--old /path/to/old/checkout] [--repeat 5] [--write]
+    .venv/bin/python bench/bench_domains.py --old /path/to/old/checkout [--repeat 5] [--write]
 
 Each measurement runs in a fresh subprocess of the checkout's own ``.venv/bin/python``
 (old and new alternate, ``--repeat`` times, best of each kept), on one core:
@@ -60,7 +60,7 @@ def _time(checkout: Path, what: str) -> float:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--old", default="/work/main", help="checkout of the code before")
+    ap.add_argument("--old", required=True, help="checkout of the code before (with its .venv)")
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()

@@ -416,6 +416,33 @@ class Evaluation:
             "mfu_basis": self.chain.step.mfu_basis,
         }
 
+    def badput(self) -> list[dict[str, Any]]:
+        """The loss breakdown in the badput buckets people measure (ml-goodput-measurement's
+        names, ours where none fits; :mod:`models.badput`): minutes and USD per day."""
+        from .badput import (
+            BADPUT_BUCKETS,
+            BADPUT_LABELS,
+            badput_minutes_per_day,
+            badput_usd_per_day,
+        )
+
+        m = self.metrics
+        minutes = badput_minutes_per_day(
+            {c: m[f"loss_{c}_minutes_per_day"] for c in LOSS_COMPONENTS}
+        )
+        usd = badput_usd_per_day(
+            {c: m[f"loss_{c}_usd_per_day"] for c in LOSS_COMPONENTS}, m["spare_usd_per_day"]
+        )
+        return [
+            {
+                "badput_bucket": b,
+                "bucket_label": BADPUT_LABELS[b],
+                "minutes_per_day": minutes.get(b, 0.0),
+                "usd_per_day": usd[b],
+            }
+            for b in BADPUT_BUCKETS
+        ]
+
     def loss_breakdown(self) -> list[dict[str, Any]]:
         """Rows of (component, label, kind, minutes/day, USD/day, share of wall time).
 
@@ -459,6 +486,7 @@ class Evaluation:
         out["loss_breakdown"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.loss_breakdown()
         ]
+        out["badput"] = [{k: _jsonable(v) for k, v in row.items()} for row in self.badput()]
         out["checkpoint_tiers"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.checkpoint_tiers()
         ]

@@ -2756,6 +2756,16 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o("bucket_label", "Bucket", "", "text", "Badput bucket of the measured run."),
     _o(
+        "badput_bucket",
+        "Badput bucket",
+        "",
+        "text",
+        "ml-goodput-measurement's name of the badput bucket (BadputType), or ours where none "
+        "fits (fabric_stall, straggler, resilience_overhead, idle_spares).",
+        reference="ml_goodput_measurement",
+        computed_by="models.badput.badput_minutes_per_day",
+    ),
+    _o(
         "model_components",
         "Model components",
         "",
@@ -2884,6 +2894,25 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Incidents of a failure log whose every failure is marked as the job's own (node id "
         "'job', '*', '-' ...), left out of the node failure rate.",
         computed_by="models.fitting.split_job_level",
+    ),
+    _o(
+        "measured_with",
+        "Measured together with",
+        "",
+        "text",
+        "Badput buckets a run log measures together with this one (a timeline has no event "
+        "between them): the measured figure of the group is on its first bucket.",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
+    ),
+    _o(
+        "predicted_group_hours",
+        "Predicted (group)",
+        "h",
+        "number",
+        "The model's loss over the run for this bucket and those measured with it: the figure "
+        "to set against the measured one.",
+        "Σ predicted hours of the group",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o("confidence_level", "Confidence", "fraction", "percent", "Two-sided level of intervals."),
     _o(

@@ -45,6 +45,13 @@ from typing import Any
 
 import numpy as np
 
+from .badput import (
+    BADPUT_BUCKETS,
+    BADPUT_LABELS,
+    COMPONENT_BADPUT,
+    TIMELINE_BADPUT,
+    badput_minutes_per_day,
+)
 from .catalog import Instance
 from .errors import ValidationError
 from .evaluate import Comparison, Evaluation, compare, evaluate
@@ -442,6 +449,72 @@ class Reconciliation:
             rows.append(row)
         return rows
 
+    def badput_rows(self) -> list[dict[str, Any]]:
+        """One row per badput bucket (ml-goodput-measurement's names, and ours where none
+        fits: :mod:`models.badput`): predicted and measured hours, shares and dollars.
+
+        The model's loss components go to their bucket (:data:`models.badput.COMPONENT_BADPUT`);
+        a run log's measured buckets hold one or several badput buckets together
+        (:data:`models.badput.TIMELINE_BADPUT`): the first of a group carries the measured
+        figure and ``measured_with`` names the rest (whose measured figures are None), and
+        ``predicted_group_hours`` is the prediction for the whole group, the figure to set
+        against the measured one.  ``idle_spares`` is paid spare node time beside the job: in
+        dollars only (its hours are None)."""
+        ev = self.evaluation
+        days = self.measurement.span_days
+        wall_h = self.measurement.wall_seconds / 3600.0
+        usd = self.usd_per_run_hour
+        per_day = badput_minutes_per_day(
+            {c: ev.metrics[f"loss_{c}_minutes_per_day"] for c in LOSS_COMPONENTS}
+        )
+        pred = {b: m * days / 60.0 for b, m in per_day.items()}
+        measured: dict[str, float | None] = {}
+        group_of: dict[str, tuple[str, ...]] = {}
+        for t, group in TIMELINE_BADPUT.items():
+            for i, b in enumerate(group):
+                measured[b] = self.measurement.bucket_seconds[t] / 3600.0 if i == 0 else None
+                group_of[b] = group
+        rows = []
+        for b in BADPUT_BUCKETS:
+            if b == "idle_spares":
+                spare_usd = float(ev.metrics["spare_usd_per_day"]) * days
+                rows.append(
+                    {
+                        "bucket": b,
+                        "bucket_label": BADPUT_LABELS[b],
+                        "model_components": "spare_usd_per_day",
+                        "measured_with": "",
+                        "measured_hours": None,
+                        "predicted_hours": None,
+                        "predicted_group_hours": None,
+                        "measured_fraction": None,
+                        "predicted_fraction": None,
+                        "measured_usd": None,
+                        "predicted_usd": spare_usd,
+                    }
+                )
+                continue
+            group = group_of[b]
+            mh = measured[b]
+            rows.append(
+                {
+                    "bucket": b,
+                    "bucket_label": BADPUT_LABELS[b],
+                    "model_components": ", ".join(
+                        c for c in LOSS_COMPONENTS if COMPONENT_BADPUT[c] == b
+                    ),
+                    "measured_with": ", ".join(g for g in group if g != b),
+                    "measured_hours": mh,
+                    "predicted_hours": pred[b],
+                    "predicted_group_hours": sum(pred[g] for g in group),
+                    "measured_fraction": None if mh is None else mh / wall_h,
+                    "predicted_fraction": pred[b] / wall_h,
+                    "measured_usd": None if mh is None else mh * usd,
+                    "predicted_usd": pred[b] * usd,
+                }
+            )
+        return rows
+
     def to_json_dict(self) -> dict[str, Any]:
         """One JSON-able object (the ``goodput reconcile --json`` contract)."""
         m, f, sim = self.measurement, self.fit, self.simulation
@@ -478,6 +551,10 @@ class Reconciliation:
             "failure_events": f.failures,
             "failure_incidents": f.incidents,
             "buckets": {
+                r["bucket"]: {k: v for k, v in r.items() if k != "bucket"}
+                for r in self.badput_rows()
+            },
+            "timeline_buckets": {
                 r["bucket"]: {k: v for k, v in r.items() if k != "bucket"}
                 for r in self.bucket_rows()
             },
