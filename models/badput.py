@@ -3,7 +3,7 @@
 Google's ml-goodput-measurement (``ml_goodput_measurement``, its ``BadputType`` enum) reports
 a training job's lost time in named badput buckets.  Every loss component of our goodput
 step (:data:`models.outputs.LOSS_COMPONENTS`) maps onto one of those names, or onto a bucket
-of our own where none fits (fabric stalls, stragglers, resilience overheads, idle spares),
+of our own where none fits (fabric stalls, fail-slow nodes, stragglers, resilience overheads, idle spares),
 so a prediction and a measurement can be read side by side.  The names are plain strings
 here: the models do not import the library at run time; a test checks every name against
 the installed library's enum (tests/models/test_badput.py).  Definitions and the reasoning
@@ -27,7 +27,13 @@ GOOGLE_BADPUT: tuple[str, ...] = (
     "OTHER",
 )
 #: Our own buckets, for losses that none of the library's names describes.
-OUR_BADPUT: tuple[str, ...] = ("fabric_stall", "straggler", "resilience_overhead", "idle_spares")
+OUR_BADPUT: tuple[str, ...] = (
+    "fabric_stall",
+    "fail_slow",
+    "straggler",
+    "resilience_overhead",
+    "idle_spares",
+)
 BADPUT_BUCKETS: tuple[str, ...] = GOOGLE_BADPUT + OUR_BADPUT
 
 #: Loss component of the goodput step -> badput bucket.
@@ -44,6 +50,7 @@ COMPONENT_BADPUT: dict[str, str] = {
     "corrupt_checkpoint": "WASTED_PROGRESS_FROM_DISRUPTION",
     "sdc_rollback": "WASTED_PROGRESS_FROM_DISRUPTION",
     "fabric_stall": "fabric_stall",
+    "fail_slow": "fail_slow",
     "straggler": "straggler",
     "resilience_overhead": "resilience_overhead",
 }
@@ -62,6 +69,7 @@ TIMELINE_BADPUT: dict[str, tuple[str, ...]] = {
         "OTHER",
         "DATA_LOADING_SYNC",
         "fabric_stall",
+        "fail_slow",
         "straggler",
         "resilience_overhead",
     ),
@@ -76,6 +84,7 @@ BADPUT_LABELS: dict[str, str] = {
     "WASTED_PROGRESS_FROM_DISRUPTION": "Wasted progress from disruption",
     "OTHER": "Other",
     "fabric_stall": "Fabric stalls (ours)",
+    "fail_slow": "Fail-slow nodes (ours)",
     "straggler": "Stragglers (ours)",
     "resilience_overhead": "Resilience overheads (ours)",
     "idle_spares": "Idle spares (ours)",

@@ -158,6 +158,10 @@ class FailureProcess(_Result):
     probability_no_spare_domain: np.ndarray
     nodes_idled_per_failure: np.ndarray
     replacement_minutes_per_failure: np.ndarray
+    comm_init_minutes: np.ndarray
+    restart_attempts_expected: np.ndarray
+    fail_slow_events_per_day: np.ndarray
+    fail_slow_minutes_per_day: np.ndarray
     #: paid nodes that are not the job's: hot spares, in-domain spares, spare domains' nodes
     spare_nodes_total: np.ndarray
 
@@ -195,6 +199,10 @@ class FailureProcess(_Result):
         "probability_no_spare_domain",
         "nodes_idled_per_failure",
         "replacement_minutes_per_failure",
+        "comm_init_minutes",
+        "restart_attempts_expected",
+        "fail_slow_events_per_day",
+        "fail_slow_minutes_per_day",
     )
 
     @cached_property  # read by the checkpoint plan and the goodput step: computed once
@@ -264,7 +272,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     repl_path = as_float_array(
         recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
     )
-    restart = number(x, "recovery.restart_minutes")
+    restart, comm, attempts = _restart_minutes(x)
     restart_path = (1.0 - p_ip) * restart + p_ip * number(
         x, "resilience.in_process_restart_minutes"
     )
@@ -313,7 +321,28 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         nodes_idled_per_failure=dom.nodes_idled_per_failure,
         replacement_minutes_per_failure=dom.replacement_minutes_per_failure,
         spare_nodes_total=dom.spare_nodes_total,
+        comm_init_minutes=comm,
+        restart_attempts_expected=attempts,
+        fail_slow_events_per_day=dom.fail_slow_events_per_day,
+        fail_slow_minutes_per_day=dom.fail_slow_minutes_per_day,
     )
+
+
+def _restart_minutes(x: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """(restart [min], communicator set-up [min], expected attempts) of a relaunch:
+    ``recovery.restart_minutes`` plus communicator set-up that grows with the job's
+    accelerators, with failed attempts retried (:func:`models.recovery.restart_with_retries_minutes`).
+    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``."""
+    restart = number(x, "recovery.restart_minutes")
+    c = number(x, "recovery.comm_init_seconds_per_gpu")
+    q = number(x, "recovery.retry_success_fraction")
+    if is_zero(c) and is_zero(minus(q, 1.0)):
+        return restart, ZERO, as_float_array(1.0)
+    gpus = number(x, "cluster.nodes") * number(x, "instance.accelerators_per_node")
+    out = recov.restart_with_retries_minutes(
+        restart, c, gpus, q, number(x, "recovery.failed_attempt_minutes")
+    )
+    return as_float_array(out), term(c, gpus, 1.0 / 60.0), 1.0 / q
 
 
 @dataclass(frozen=True)
@@ -381,6 +410,8 @@ class _DomainClasses:
     nodes_idled_per_failure: np.ndarray
     replacement_minutes_per_failure: np.ndarray
     spare_nodes_total: np.ndarray
+    fail_slow_events_per_day: Any = ZERO
+    fail_slow_minutes_per_day: Any = ZERO
 
 
 #: the inputs that switch the failure-domain classes on (all 0: the chain as before them)
@@ -390,6 +421,7 @@ DOMAIN_KEYS = (
     "reliability.job_interruptions_per_day",
     "cluster.spare_nodes_per_domain",
     "cluster.spare_domains",
+    "reliability.fail_slow_rate_per_day",
 )
 
 
@@ -429,6 +461,16 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
             term(1.0 - p_ip, repl_path),
             lay.spare_nodes_total,
         )
+    # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
+    # failed node (it joins the node failures from here on)
+    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    slow_minutes = term(
+        lam_fs,
+        number(x, "reliability.fail_slow_slowdown"),
+        number(x, "reliability.fail_slow_detection_minutes"),
+    )
+    node = total(node, lam_fs)
+    lam = total(lam, lam_fs)
     lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
     lam_w = term(lay.switches, number(x, "reliability.switch_failure_rate_per_day"))
     lam_j = number(x, "reliability.job_interruptions_per_day")
@@ -489,6 +531,8 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         as_float_array(idled),
         repl,
         lay.spare_nodes_total,
+        lam_fs,
+        slow_minutes,
     )
 
 
@@ -1152,6 +1196,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     scale = _Shares(total_fo).of(exact_loss, 0.0)
     stall_minutes = f.fabric_stall_minutes_per_day
     stall = ZERO if is_zero(stall_minutes) else stall_minutes / MINUTES_PER_DAY
+    slow = f.fail_slow_minutes_per_day
+    slow = ZERO if is_zero(slow) else slow / MINUTES_PER_DAY
     spot_saved = p.spot_saved_per_day
     if is_zero(spot_saved):  # no Spot reclaim saved in its notice: no pause
         x_spot, gs = ZERO, None
@@ -1167,13 +1213,14 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         gs = 1.0 / (1.0 + x_spot)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = (1.0 - sigma) * (1.0 - overhead)
-    not_stalled = 1.0 - stall
+    not_stalled = minus(1.0 - stall, slow)
     g_fail_spot = g_fail if gs is None else g_fail * gs
     running = term(g_fail_spot, not_stalled)
     g = term(running, throughput)
     losses = {name: term(comp[name], scale) for name in comp}
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
+    losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
     running = running * MINUTES_PER_DAY
     losses["straggler"] = term(running, sigma)
     losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)

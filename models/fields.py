@@ -406,6 +406,60 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         source="our assumption (no published figure)",
     ),
     Field(
+        "reliability.fail_slow_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per node-day",
+        "Fail-slow rate",
+        "Nodes per node-day that turn slow without failing (throttled GPU, degraded link): the "
+        "synchronous job runs reliability.fail_slow_slowdown slower until the node is found "
+        "(reliability.fail_slow_detection_minutes) and evicted like a failed node. Distinct "
+        "from resilience.straggler_slowdown, a permanent overhead. Fleet studies (Alibaba "
+        "FALCON; ByteDance straggler studies) find fail-slow waste can exceed fail-stop. "
+        "Default 0.",
+        ui_min=0.0,
+        ui_max=0.01,
+        ui_step=0.0001,
+        scale=100.0,
+        sensitivity=False,
+        source="user (default: no fail-slow nodes)",
+    ),
+    Field(
+        "reliability.fail_slow_slowdown",
+        "float",
+        0.5,
+        0.0,
+        1.0,
+        "",
+        "Fail-slow slowdown",
+        "Share of the job's throughput lost while one fail-slow node is in it (a synchronous "
+        "job runs at the slowest rank's pace). Default 0.5 is our assumption.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        sensitivity=False,
+        widget="slider",
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.fail_slow_detection_minutes",
+        "float",
+        60.0,
+        0.0,
+        10_080.0,
+        "min",
+        "Time to detect a fail-slow node",
+        "Time from a node turning slow to its eviction. Default 60 min is our assumption.",
+        ui_min=0.0,
+        ui_max=600.0,
+        ui_step=5.0,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
         "reliability.job_interruptions_per_day",
         "float",
         0.0,
@@ -528,6 +582,64 @@ RECOVERY_FIELDS: tuple[Field, ...] = (
         ui_max=60.0,
         ui_step=0.5,
         sensitivity=False,
+    ),
+    Field(
+        "recovery.comm_init_seconds_per_gpu",
+        "float",
+        0.0,
+        0.0,
+        10.0,
+        "s/GPU",
+        "Communicator set-up per GPU",
+        "Restart stage: initialising the job's communicators (process groups, NCCL) grows "
+        "with the accelerators in the job; this is its time per accelerator, added to "
+        "recovery.restart_minutes (scheduling and rendezvous). MegaScale (NSDI'24, "
+        "arXiv:2402.15627): 1,047 s at 2,048 GPUs before their fix (0.51 s/GPU), under 5 s "
+        "after it (0.0024 s/GPU) and under 30 s beyond 10,000 GPUs. Default 0: included in "
+        "recovery.restart_minutes, as before.",
+        ui_min=0.0,
+        ui_max=0.6,
+        ui_step=0.001,
+        sensitivity=False,
+        source="MegaScale, NSDI 2024, arXiv:2402.15627 (docs/failure-domains.md)",
+    ),
+    Field(
+        "recovery.retry_success_fraction",
+        "float",
+        1.0,
+        0.01,
+        1.0,
+        "",
+        "Restart attempts that succeed",
+        "Share of automatic restart attempts that bring the job back; a failed attempt costs "
+        "recovery.failed_attempt_minutes and is retried, so a recovery makes 1/fraction "
+        "attempts on average. Default 1 (every restart works, as before); a public B200 fleet "
+        "study reports automatic retries succeeding about one time in three.",
+        ui_min=0.1,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        sensitivity=False,
+        widget="slider",
+        source="user (default: every restart succeeds)",
+    ),
+    Field(
+        "recovery.failed_attempt_minutes",
+        "float",
+        None,
+        0.0,
+        1440.0,
+        "min",
+        "Cost of a failed restart attempt",
+        "Wall time a restart attempt that fails costs before the next one starts. Omit to "
+        "take a whole restart (recovery.restart_minutes plus communicator set-up).",
+        optional=True,
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+        none_label="A whole restart",
+        source="derived",
     ),
     Field(
         "recovery.warmup_minutes",

@@ -174,6 +174,10 @@ class SimulationParams:
     spare_domains: int = 0  # whole spare domains
     domain_repair: float = 0.0  # mean repair of a domain hit by a domain event [min]
     switch_repair: float = 0.0  # mean switch repair [min]
+    slow_rate_per_min: float = 0.0  # fail-slow nodes: a slow window, then an eviction
+    slow_minutes: float = 0.0  # full-speed minutes a slow window costs (slowdown x detection)
+    retry_q: float = 1.0  # share of restart attempts that succeed
+    retry_cost: float = 0.0  # wall time of a failed attempt [min]
 
     @property
     def domains_on(self) -> bool:
@@ -204,6 +208,18 @@ class SimulationParams:
             or self.sdc_fraction > 0
             or self.corrupt_fraction > 0
         )
+
+
+def _failed_attempt(f: Callable[..., float], ev: Mapping[str, float]) -> float:
+    """What a failed restart attempt costs [min]: recovery.failed_attempt_minutes, else a
+    whole restart (scheduling and rendezvous plus communicator set-up)."""
+    try:
+        given = f("recovery.failed_attempt_minutes", math.nan)
+    except TypeError:  # omitted (None): a whole restart
+        given = math.nan
+    if math.isnan(given):
+        return f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0)
+    return given
 
 
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
@@ -241,7 +257,8 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
     domain_day = ev.get("domain_failures_per_day", 0.0)
     switch_day = ev.get("switch_failures_per_day", 0.0)
     job_day = ev.get("job_interruptions_per_day", 0.0)
-    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day
+    slow_day = ev.get("fail_slow_events_per_day", 0.0)
+    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day - slow_day
     fabric = f("network.fabric_events_per_day")
     reroute_s = f("network.reroute_seconds", 90.0)
     timeout_s = f("network.collective_timeout_seconds", 600.0)
@@ -277,7 +294,8 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
 
     return SimulationParams(
         nodes=nodes,
-        node_rate_per_min=node_rate / MINUTES_PER_DAY,
+        # fail-slow nodes are evicted like failed nodes: they join the node failures
+        node_rate_per_min=(node_rate + slow_day / max(nodes, 1)) / MINUTES_PER_DAY,
         extra_rate_per_min=max(0.0, lam_total - nodes * node_rate) / MINUTES_PER_DAY,
         extra_hang_minutes=timeout_s / 60.0 if reroute_s > timeout_s else 0.0,
         weibull_shape=f("reliability.weibull_shape", 1.0),
@@ -290,7 +308,11 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         detection=f("recovery.detection_minutes"),
         replacement=f("recovery.replacement_minutes"),
         swap=f("recovery.hot_spare_swap_minutes"),
-        restart=f("recovery.restart_minutes"),
+        restart=f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0),
+        slow_rate_per_min=slow_day / MINUTES_PER_DAY,
+        slow_minutes=ev.get("fail_slow_minutes_per_day", 0.0) / slow_day if slow_day > 0 else 0.0,
+        retry_q=f("recovery.retry_success_fraction", 1.0),
+        retry_cost=_failed_attempt(f, ev),
         restore=restore2 + v,
         memory_restore=restore1 + v,
         spot_rate_per_min=spot_rate,
@@ -840,6 +862,9 @@ class _Chunk:
         # failure domains: the classes beyond nodes and fabric, and the domains' spare pools
         # (slot k of a pool holds when its spare is back from repair; -inf: free)
         self.dom = p.domains_on
+        # fail-slow windows run on, exposed to failures, with the work they did not do owed:
+        # the offset into the current segment may then be below 0
+        self.behind = p.slow_rate_per_min > 0
         self.lam_new = p.domain_rate_per_min + p.switch_rate_per_min + p.job_rate_per_min
         self.cum_rates = np.cumsum(
             [
@@ -875,7 +900,8 @@ class _Chunk:
         """Largest j with _cum(m0, j) <= e (e includes the offset into the current segment)."""
         j = np.floor(e / self.mean_seg).astype(np.int64)
         if self.d2 == 0.0:
-            return j
+            # a fail-slow window leaves the offset below 0 (work still owed): no segment done
+            return np.maximum(j, 0) if self.behind else j
         j = np.maximum(j - 2, 0)
         for _ in range(8):
             up = self._cum(m0, j + 1) <= e
@@ -889,6 +915,8 @@ class _Chunk:
         ee = e + o0
         j = self._segments_done(m0, ee)
         r = ee - self._cum(m0, j)
+        if self.behind:
+            r = np.maximum(r, 0.0)
         w = (m0 + j) * self.p.seg_compute + np.minimum(r, self.p.seg_compute)
         return np.minimum(w, self.need * self.p.seg_compute)
 
@@ -1054,9 +1082,12 @@ class _Chunk:
             mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
         else:
             mult = np.ones((3, n))
+        retries = 0.0
+        if p.retry_q < 1.0:  # failed attempts before the one that works (geometric)
+            retries = p.retry_cost * (rng.geometric(p.retry_q, n) - 1)
         if not p.extended:
             repl = base * mult[0]
-            rst = p.restart * mult[1]
+            rst = p.restart * mult[1] + retries
             rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
             return det, repl, rst, rsto, np.zeros(n)
         aux = self.aux
@@ -1070,7 +1101,7 @@ class _Chunk:
         repl = np.where(in_process, 0.0, base * mult[0])
         degraded = elastic & ~use_spare
         repl = np.where(degraded, 2.0 * p.elastic_reconfigure + repl * p.elastic_capacity, repl)
-        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1]
+        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1] + retries
         rsto = np.where(memory_lost, p.restore, p.memory_restore)
         rsto = np.where(peer, p.peer_restore, rsto) * mult[2]
         warm = np.zeros(n)
@@ -1149,8 +1180,10 @@ class _Chunk:
                 self.budget.check(self.events)
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
             tf, corr, node, kind = self._next_failure(a, t0)
-            if p.stall_rate_per_min > 0:
-                ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
+            if p.stall_rate_per_min + p.slow_rate_per_min > 0:
+                ts = t0 + rng.exponential(
+                    1.0 / (p.stall_rate_per_min + p.slow_rate_per_min), a.size
+                )
             else:
                 ts = np.full(a.size, np.inf)
             if p.spot_rate_per_min > 0:
@@ -1192,9 +1225,20 @@ class _Chunk:
                 mm = m0[st_] + j
                 oo = e - self._cum(m0[st_], j)
                 d = _lognormal(rng, p.stall_minutes, p.spread, si.size)
-                w = mm * tau1 + np.minimum(oo, tau1)
-                self._record(si, ts[st_] + d, _Const(w, si))
-                self.m[si], self.o[si], self.t[si] = mm, oo, ts[st_] + d
+                end = ts[st_] + d
+                if p.slow_rate_per_min > 0:
+                    # a fail-slow window: the job runs on (exposed to failures) and owes the
+                    # full-speed minutes the window cost (slowdown x time to detect)
+                    share = p.slow_rate_per_min / (p.stall_rate_per_min + p.slow_rate_per_min)
+                    slow = rng.random(si.size) < share
+                    d = np.where(slow, _lognormal(rng, p.slow_minutes, p.spread, si.size), d)
+                    end = np.where(slow, ts[st_], ts[st_] + d)
+                    w = mm * tau1 + np.clip(oo, 0.0, tau1)
+                    oo = np.where(slow, oo - d, oo)
+                else:
+                    w = mm * tau1 + np.minimum(oo, tau1)
+                self._record(si, end, _Const(w, si))
+                self.m[si], self.o[si], self.t[si] = mm, oo, end
                 self.prot[si] = np.where(j > 0, 0.0, self.prot[si])
                 self.stalls[si] += 1
                 self.events += 2 * si.size

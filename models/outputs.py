@@ -382,6 +382,49 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.chain.failure_process",
     ),
     _o(
+        "fail_slow_events_per_day",
+        "Fail-slow events per day",
+        "per day",
+        "number",
+        "Nodes per day that turn slow without failing; each slows the job until it is "
+        "evicted (then it counts among the failures).",
+        "λ_fs = N · r_fs",
+        "derived",
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "fail_slow_minutes_per_day",
+        "Fail-slow loss",
+        "min/day",
+        "number",
+        "Full-speed minutes per day lost to fail-slow nodes before they are evicted.",
+        "λ_fs · slowdown · time to detect",
+        "derived",
+        computed_by="models.chain.failure_process",
+    ),
+    _o(
+        "comm_init_minutes",
+        "Communicator set-up per restart",
+        "min",
+        "number",
+        "Restart stage that grows with the job: communicator (process group, NCCL) set-up, "
+        "c seconds per accelerator (0: inside the restart time).",
+        "c · G / 60",
+        "megascale2024",
+        computed_by="models.recovery.restart_with_retries_minutes",
+    ),
+    _o(
+        "restart_attempts_expected",
+        "Restart attempts per recovery",
+        "",
+        "number",
+        "Restart attempts a recovery makes on average when an attempt succeeds with "
+        "probability recovery.retry_success_fraction.",
+        "1 / q",
+        "derived",
+        computed_by="models.recovery.restart_with_retries_minutes",
+    ),
+    _o(
         "replacement_minutes_per_failure",
         "Replacement per failure (all classes)",
         "min",
@@ -1568,6 +1611,7 @@ LOSS_COMPONENTS: dict[str, str] = {
     "checkpoint_save": "Checkpoint saves",
     "spot_notice": "Spot interruptions saved in the notice",
     "fabric_stall": "Fabric reroute stalls",
+    "fail_slow": "Fail-slow nodes until evicted",
     "straggler": "Straggler slowdown",
     "resilience_overhead": "Resilience feature overhead",
 }

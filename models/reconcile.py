@@ -69,7 +69,7 @@ BUCKET_COMPONENTS: dict[str, tuple[str, ...]] = {
     "recovery": ("detection", "replacement", "restart", "spot_notice", "corrupt_checkpoint"),
     "rework": ("rework", "fallback_rework", "sdc_rollback"),
     # slower steps (warm-up, stragglers, feature overheads) and stalls: not failure time
-    "other": ("fabric_stall", "warmup", "straggler", "resilience_overhead"),
+    "other": ("fabric_stall", "fail_slow", "warmup", "straggler", "resilience_overhead"),
 }
 BUCKET_LABELS: dict[str, str] = {
     "checkpoint_save": "Checkpoint saves",

@@ -206,3 +206,54 @@ def test_fit_without_job_markers_is_unchanged():
     fit = fit_failure_log(parse_failure_log(text), nodes=128)
     assert fit.job_interruptions_per_day is None and fit.n_job_incidents == 0
     assert fit.node_failure_rate_per_day * 128 == pytest.approx(fit.tbf["exp_rate_per_h"] * 24.0)
+
+
+# --------------------------------------------------------------------------- recovery, fail-slow
+def test_restart_grows_with_the_cluster_megascale2024():
+    """MegaScale (arXiv:2402.15627): communicator set-up 1,047 s at 2,048 GPUs before their
+    optimisation, under 5 s after; linear in GPUs, so about 30 s at 12,288 GPUs."""
+    from goodput_lab.models.recovery import restart_with_retries_minutes
+
+    naive = restart_with_retries_minutes(0.0, 1047 / 2048, 2048, 1.0, float("nan"))
+    assert naive * 60 == pytest.approx(1047.0)
+    tuned = restart_with_retries_minutes(0.0, 5 / 2048, 12_288, 1.0, float("nan"))
+    assert tuned * 60 == pytest.approx(30.0)
+    # retries: 3 attempts on average at q = 1/3, each failed one a whole restart
+    assert restart_with_retries_minutes(2.0, 0.0, 8, 1 / 3, float("nan")) == pytest.approx(6.0)
+    assert restart_with_retries_minutes(2.0, 0.0, 8, 0.5, 10.0) == pytest.approx(12.0)
+
+
+def test_restart_fields_in_the_chain(base):
+    plain = _eval(base)
+    slow = _eval(base, **{"recovery.comm_init_seconds_per_gpu": 1047 / 2048})
+    gpus = 1152 * 4
+    assert float(slow["comm_init_minutes"]) == pytest.approx(1047 / 2048 * gpus / 60)
+    assert float(slow["restart_minutes_expected"]) == pytest.approx(5.0 + 1047 / 2048 * gpus / 60)
+    assert float(slow["goodput"]) < float(plain["goodput"])
+    retry = _eval(base, **{"recovery.retry_success_fraction": 0.5})
+    assert float(retry["restart_attempts_expected"]) == 2.0
+    assert float(retry["restart_minutes_expected"]) == pytest.approx(10.0)
+
+
+def test_fail_slow_is_a_loss_of_its_own(base):
+    x = {**base, "reliability.domain_failure_rate_per_day": 0.0}
+    e = _eval(x, **{"reliability.fail_slow_rate_per_day": 0.001})
+    # 1.152 events/day x 0.5 slowdown x 60 min to detect = 34.56 full-speed min/day
+    assert float(e["fail_slow_events_per_day"]) == pytest.approx(1.152)
+    assert float(e["fail_slow_minutes_per_day"]) == pytest.approx(34.56)
+    assert float(e["loss_fail_slow_minutes_per_day"]) > 0
+    assert float(e["loss_straggler_minutes_per_day"]) == 0.0
+    # each is then evicted like a failed node
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019 + 1.152)
+
+
+def test_montecarlo_matches_analytic_with_fail_slow_and_retries(base):
+    x = {
+        **base,
+        "reliability.fail_slow_rate_per_day": 0.001,
+        "recovery.retry_success_fraction": 0.5,
+        "cluster.spare_nodes_per_domain": 1,
+    }
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=11)
+    assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
