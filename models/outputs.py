@@ -2221,6 +2221,17 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o("current_spare_nodes", "Current hot spares", "nodes", "count", "The scenario's spares."),
     _o(
+        "domain_spare_nodes",
+        "Spare nodes",
+        "nodes",
+        "count",
+        "Paid nodes a spares-by-domain policy adds: in-domain spares × domains, or whole "
+        "spare domains × nodes per domain.",
+        "s_d · D or S_D · npd",
+        "derived",
+        computed_by="models.optimize.recommend_domain_spares",
+    ),
+    _o(
         "spares_savings_usd_per_day",
         "Savings from the spares",
         "USD/day",
