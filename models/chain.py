@@ -1435,7 +1435,7 @@ def cost_step(
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
-        domain_goodput=g if is_zero(spare_nodes) else g * nodes / (nodes + spare_nodes),
+        domain_goodput=g * 1.0 if is_zero(spare_nodes) else g * (nodes / (nodes + spare_nodes)),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,
