@@ -99,10 +99,27 @@ def resolve_inputs(
         overrun = float("nan")  # only the Capacity Block plan needs it, and says so
     inputs["pricing.overrun_usd_per_instance_hour"] = overrun
     inputs.update(instance_inputs(inst))
+    _check_domain_spares(inputs)
     tier_table = dict(tiers) if tiers is not None else ck.load_tiers()
     inputs.update(ck.tier_inputs(tier_table))
     inputs.update(_storage_prices(scenario, tier_table["shared_fs"]))
     return inputs
+
+
+def _check_domain_spares(inputs: Mapping[str, Any]) -> None:
+    """In-domain spares must leave the job at least one node of every scale-up domain."""
+    s_d = float(inputs["cluster.spare_nodes_per_domain"])
+    if s_d == 0:
+        return
+    from .chain import domain_layout  # local: chain is imported above already
+
+    npd = float(np.asarray(domain_layout(inputs).nodes_per_domain).flat[0])
+    if s_d >= npd:
+        raise ValidationError(
+            "cluster.spare_nodes_per_domain",
+            f"{s_d:g} leaves no node of a {npd:g}-node scale-up domain to the job; allowed: an "
+            f"integer in [0, {npd - 1:g}] (cluster.nodes_per_domain = {npd:g})",
+        )
 
 
 def _storage_prices(scenario: Scenario, fs: ck.Tier) -> dict[str, float]:

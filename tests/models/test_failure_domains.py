@@ -257,3 +257,12 @@ def test_montecarlo_matches_analytic_with_fail_slow_and_retries(base):
     analytic = float(_eval(x)["goodput"])
     r = simulate_inputs(x, trials=3000, days=30.0, rng=11)
     assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
+
+
+def test_in_domain_spares_must_leave_the_job_a_node():
+    from goodput_lab.models.errors import ValidationError
+
+    s = load_preset(PRESET).replace({"cluster.spare_nodes_per_domain": 18})
+    with pytest.raises(ValidationError, match=r"cluster.spare_nodes_per_domain.*\[0, 17\]"):
+        resolve_inputs(s)
+    assert resolve_inputs(load_preset(PRESET).replace({"cluster.spare_nodes_per_domain": 17}))
