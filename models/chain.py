@@ -372,26 +372,49 @@ def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
     beside the job are the hot spares, the D·s_d in-domain spares and the S_D·npd nodes of
     the spare domains.
     """
-    nodes = number(x, "cluster.nodes")
-    k = number(x, "instance.accelerators_per_node")
-    accels = number(x, "instance.scaleup_domain_accels")
+    values = tuple(number(x, key) for key in _LAYOUT_KEYS)
+    if all(v.ndim == 0 for v in values):  # one layout for every scenario: computed once
+        # NaN (a field left to derive) as None: NaN keys never equal each other
+        return _scalar_layout(tuple(None if v != v else float(v) for v in values))
+    return _layout(*values)
+
+
+_LAYOUT_KEYS = (
+    "cluster.nodes",
+    "instance.accelerators_per_node",
+    "instance.scaleup_domain_accels",
+    "cluster.nodes_per_domain",
+    "cluster.spare_nodes_per_domain",
+    "cluster.nodes_per_switch",
+    "cluster.placement_group_nodes",
+    "cluster.spare_domains",
+    "cluster.spare_nodes",
+)
+
+
+@lru_cache(maxsize=256)
+def _scalar_layout(values: tuple[float | None, ...]) -> DomainLayout:
+    """:func:`_layout` of one set of scalar inputs, kept (its arrays read-only)."""
+    layout = _layout(*(as_float_array(np.nan if v is None else v) for v in values))
+    for f in fields(layout):
+        value = getattr(layout, f.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return layout
+
+
+def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> DomainLayout:
+    """:func:`domain_layout` from its inputs (arrays that broadcast)."""
     with np.errstate(invalid="ignore", divide="ignore"):
         derived = np.where(k > 0, np.floor(accels / np.where(k > 0, k, 1.0) + 1e-9), 1.0)
     derived = np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
-    npd = number(x, "cluster.nodes_per_domain")
     npd = np.where(np.isnan(npd), derived, npd)
-    s_d = number(x, "cluster.spare_nodes_per_domain")
     n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
     domains = as_float_array(rel.scaleup_domains(nodes, n_d))
-    nps = number(x, "cluster.nodes_per_switch")
     nps = np.where(np.isnan(nps), npd, nps)
     switches = np.ceil(domains * npd / nps - 1e-9)
-    group = number(x, "cluster.placement_group_nodes")
     group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
-    spare_domains = number(x, "cluster.spare_domains")
-    spare_total = total(
-        number(x, "cluster.spare_nodes"), term(domains, s_d), term(spare_domains, npd)
-    )
+    spare_total = total(spares, term(domains, s_d), term(spare_domains, npd))
     return DomainLayout(
         npd, n_d, s_d, domains, switches, nps, group, spare_domains, as_float_array(spare_total)
     )
@@ -445,7 +468,10 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
     """
     lay = domain_layout(x)
     active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
-    node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
+    if node is lam:  # no other failure class: every failure is a node's
+        node_share = as_float_array(1.0)
+    else:
+        node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
     if not active:
         idled = as_float_array(term(node_share, lay.group_nodes))
         return _DomainClasses(
