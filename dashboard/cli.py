@@ -338,6 +338,25 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
         f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
     )
+    ds = o.domain_spares
+    if ds is not None:
+        b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
+        print(
+            f"  spares by domain      {b.label()} ({ds.domains} domains of "
+            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day for "
+            f"{_fmt_usd(b.spare_usd_per_day)}/day of spares"
+        )
+        best_i = (
+            "no count pays"
+            if i.policy == "none"
+            else f"{i.label()}, {_fmt_usd(i.savings_usd_per_day)}/day"
+        )
+        best_d = (
+            "no count pays"
+            if d.policy == "none"
+            else f"{d.label()}, {_fmt_usd(d.savings_usd_per_day)}/day"
+        )
+        print(f"                        best in-domain: {best_i}; best whole domains: {best_d}")
     best = o.instances.cheapest
     if best is None:
         print("  instance type         none of the priced types can train this workload in time")

@@ -149,9 +149,25 @@ class FailureProcess(_Result):
     overhead_fraction: np.ndarray
     spot_interruptions_per_day: np.ndarray
     spot_notice_seconds: np.ndarray
+    domain_failures_per_day: np.ndarray
+    switch_failures_per_day: np.ndarray
+    job_interruptions_per_day: np.ndarray
+    nodes_per_domain: np.ndarray
+    scaleup_domains: np.ndarray
+    probability_no_domain_spare: np.ndarray
+    probability_no_spare_domain: np.ndarray
+    nodes_idled_per_failure: np.ndarray
+    replacement_minutes_per_failure: np.ndarray
+    comm_init_minutes: np.ndarray
+    restart_attempts_expected: np.ndarray
+    fail_slow_events_per_day: np.ndarray
+    fail_slow_minutes_per_day: np.ndarray
+    #: paid nodes that are not the job's: hot spares, in-domain spares, spare domains' nodes
+    spare_nodes_total: np.ndarray
 
     internal = (
         "spot_notice_seconds",
+        "spare_nodes_total",
         "detection_minutes",
         "restart_minutes",
         "warmup_minutes",
@@ -174,6 +190,19 @@ class FailureProcess(_Result):
         "restart_minutes_expected",
         "sdc_failures_per_day",
         "spot_interruptions_per_day",
+        "domain_failures_per_day",
+        "switch_failures_per_day",
+        "job_interruptions_per_day",
+        "nodes_per_domain",
+        "scaleup_domains",
+        "probability_no_domain_spare",
+        "probability_no_spare_domain",
+        "nodes_idled_per_failure",
+        "replacement_minutes_per_failure",
+        "comm_init_minutes",
+        "restart_attempts_expected",
+        "fail_slow_events_per_day",
+        "fail_slow_minutes_per_day",
     )
 
     @cached_property  # read by the checkpoint plan and the goodput step: computed once
@@ -182,7 +211,7 @@ class FailureProcess(_Result):
         corruption aside) pays besides its restore; in-process restarts skip replacement."""
         return (
             self.detection_minutes_expected
-            + (1.0 - self.in_process_fraction) * self.replacement_path_minutes_expected
+            + self.replacement_minutes_per_failure
             + self.restart_minutes_expected
             + self.warmup_minutes
         )
@@ -243,7 +272,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     repl_path = as_float_array(
         recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
     )
-    restart = number(x, "recovery.restart_minutes")
+    restart, comm, attempts = _restart_minutes(x)
     restart_path = (1.0 - p_ip) * restart + p_ip * number(
         x, "resilience.in_process_restart_minutes"
     )
@@ -254,11 +283,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
             number(x, "recovery.hang_fraction"),
         )
     )
+    dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        failures_per_day=lam,
-        mtbf_hours=as_float_array(rel.mtbf_hours(lam)),
+        failures_per_day=dom.failures_per_day,
+        mtbf_hours=as_float_array(rel.mtbf_hours(dom.failures_per_day)),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -268,7 +298,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         detection_minutes_expected=detect,
         replacement_path_minutes_expected=repl_path,
         restart_minutes_expected=restart_path,
-        sdc_failures_per_day=term(lam, z),
+        sdc_failures_per_day=term(dom.failures_per_day, z),
         detection_minutes=detect,
         restart_minutes=restart,
         warmup_minutes=number(x, "recovery.warmup_minutes"),
@@ -281,6 +311,254 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         overhead_fraction=number(x, "resilience.overhead_fraction"),
         spot_interruptions_per_day=spot,
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
+        domain_failures_per_day=dom.domain_failures_per_day,
+        switch_failures_per_day=dom.switch_failures_per_day,
+        job_interruptions_per_day=dom.job_interruptions_per_day,
+        nodes_per_domain=dom.nodes_per_domain,
+        scaleup_domains=dom.scaleup_domains,
+        probability_no_domain_spare=dom.probability_no_domain_spare,
+        probability_no_spare_domain=dom.probability_no_spare_domain,
+        nodes_idled_per_failure=dom.nodes_idled_per_failure,
+        replacement_minutes_per_failure=dom.replacement_minutes_per_failure,
+        spare_nodes_total=dom.spare_nodes_total,
+        comm_init_minutes=comm,
+        restart_attempts_expected=attempts,
+        fail_slow_events_per_day=dom.fail_slow_events_per_day,
+        fail_slow_minutes_per_day=dom.fail_slow_minutes_per_day,
+    )
+
+
+def _restart_minutes(x: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+    """(restart [min], communicator set-up [min], expected attempts) of a relaunch:
+    ``recovery.restart_minutes`` plus communicator set-up that grows with the job's
+    accelerators, with failed attempts retried (:func:`models.recovery.restart_with_retries_minutes`).
+    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``."""
+    restart = number(x, "recovery.restart_minutes")
+    c = number(x, "recovery.comm_init_seconds_per_gpu")
+    q = number(x, "recovery.retry_success_fraction")
+    if is_zero(c) and is_zero(minus(q, 1.0)):
+        return restart, ZERO, as_float_array(1.0)
+    gpus = number(x, "cluster.nodes") * number(x, "instance.accelerators_per_node")
+    out = recov.restart_with_retries_minutes(
+        restart, c, gpus, q, number(x, "recovery.failed_attempt_minutes")
+    )
+    return as_float_array(out), term(c, gpus, 1.0 / 60.0), 1.0 / q
+
+
+@dataclass(frozen=True)
+class DomainLayout:
+    """How the job sits on scale-up domains (racks, UltraServers) and switches."""
+
+    nodes_per_domain: np.ndarray  # npd, nodes in a domain (job's and in-domain spares)
+    job_nodes_per_domain: np.ndarray  # n_d = npd − in-domain spares (NaN if none is left)
+    spare_nodes_per_domain: np.ndarray
+    domains: np.ndarray  # D = ⌈N / n_d⌉
+    switches: np.ndarray  # W = ⌈D·npd / nodes per switch⌉
+    nodes_per_switch: np.ndarray
+    group_nodes: np.ndarray  # nodes of one parallel group, at most n_d
+    spare_domains: np.ndarray
+    spare_nodes_total: np.ndarray  # hot spares + D·s_d + S_D·npd
+
+
+def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
+    """The job laid onto scale-up domains (docs/failure-domains.md#placement).
+
+    npd = ``cluster.nodes_per_domain``, derived from the catalog as ⌊scale-up domain
+    accelerators / accelerators per node⌋ (at least 1) when omitted; the job runs on
+    n_d = npd − ``cluster.spare_nodes_per_domain`` nodes of each domain, so it occupies
+    D = ⌈N / n_d⌉ domains and W = ⌈D·npd / ``cluster.nodes_per_switch``⌉ switches (one per
+    domain when omitted).  A tensor/expert-parallel group (``cluster.placement_group_nodes``,
+    the job's n_d nodes of a domain when omitted) stays inside one domain.  The paid nodes
+    beside the job are the hot spares, the D·s_d in-domain spares and the S_D·npd nodes of
+    the spare domains.
+    """
+    values = tuple(number(x, key) for key in _LAYOUT_KEYS)
+    if all(v.ndim == 0 for v in values):  # one layout for every scenario: computed once
+        # NaN (a field left to derive) as None: NaN keys never equal each other
+        return _scalar_layout(tuple(None if v != v else float(v) for v in values))
+    return _layout(*values)
+
+
+_LAYOUT_KEYS = (
+    "cluster.nodes",
+    "instance.accelerators_per_node",
+    "instance.scaleup_domain_accels",
+    "cluster.nodes_per_domain",
+    "cluster.spare_nodes_per_domain",
+    "cluster.nodes_per_switch",
+    "cluster.placement_group_nodes",
+    "cluster.spare_domains",
+    "cluster.spare_nodes",
+)
+
+
+@lru_cache(maxsize=256)
+def _scalar_layout(values: tuple[float | None, ...]) -> DomainLayout:
+    """:func:`_layout` of one set of scalar inputs, kept (its arrays read-only)."""
+    layout = _layout(*(as_float_array(np.nan if v is None else v) for v in values))
+    for f in fields(layout):
+        value = getattr(layout, f.name)
+        if isinstance(value, np.ndarray):
+            value.flags.writeable = False
+    return layout
+
+
+def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> DomainLayout:
+    """:func:`domain_layout` from its inputs (arrays that broadcast)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        derived = np.where(k > 0, np.floor(accels / np.where(k > 0, k, 1.0) + 1e-9), 1.0)
+    derived = np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
+    npd = np.where(np.isnan(npd), derived, npd)
+    n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
+    domains = as_float_array(rel.scaleup_domains(nodes, n_d))
+    nps = np.where(np.isnan(nps), npd, nps)
+    switches = np.ceil(domains * npd / nps - 1e-9)
+    group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
+    spare_total = total(spares, term(domains, s_d), term(spare_domains, npd))
+    return DomainLayout(
+        npd, n_d, s_d, domains, switches, nps, group, spare_domains, as_float_array(spare_total)
+    )
+
+
+@dataclass(frozen=True)
+class _DomainClasses:
+    failures_per_day: np.ndarray
+    domain_failures_per_day: np.ndarray
+    switch_failures_per_day: np.ndarray
+    job_interruptions_per_day: np.ndarray
+    nodes_per_domain: np.ndarray
+    scaleup_domains: np.ndarray
+    probability_no_domain_spare: np.ndarray
+    probability_no_spare_domain: np.ndarray
+    nodes_idled_per_failure: np.ndarray
+    replacement_minutes_per_failure: np.ndarray
+    spare_nodes_total: np.ndarray
+    fail_slow_events_per_day: Any = ZERO
+    fail_slow_minutes_per_day: Any = ZERO
+
+
+#: the inputs that switch the failure-domain classes on (all 0: the chain as before them)
+DOMAIN_KEYS = (
+    "reliability.domain_failure_rate_per_day",
+    "reliability.switch_failure_rate_per_day",
+    "reliability.job_interruptions_per_day",
+    "cluster.spare_nodes_per_domain",
+    "cluster.spare_domains",
+    "reliability.fail_slow_rate_per_day",
+)
+
+
+def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
+    """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
+
+    Classes (each a Poisson process that stops the job; docs/failure-domains.md):
+    node (λ_n = N·r), fabric aborts, domain events λ_D = D·r_D (the whole domain out until
+    repaired), switch events λ_W = W·r_W (the job waits ``reliability.switch_repair_hours``)
+    and job-level interruptions λ_J (``reliability.job_interruptions_per_day``, no node to
+    replace).  A node failure takes one of its domain's in-domain spares when one is free
+    (Erlang loss B_in = B(s_d, (λ_n/D)·S), :func:`models.reliability.erlang_b`), else its
+    parallel group moves to a free spare domain (B_D = B(S_D, λ_n·B_in·S + λ_D·S_D,rep)), else
+    it takes the node path of before (hot spares, then ``recovery.replacement_minutes``); a
+    domain event takes a free spare domain or waits for the domain's repair.  A swap takes
+    ``recovery.hot_spare_swap_minutes``.  The replacement per failure is the certainty
+    equivalent of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`:
+    a failure during a recovery restarts it with a fresh class), each spread lognormal with
+    ``simulation.recovery_spread`` as the simulator draws it.  With every class and spare
+    of this kind absent, it is (1 − p_ip)·replacement path, as before them.
+    """
+    lay = domain_layout(x)
+    active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
+    if node is lam:  # no other failure class: every failure is a node's
+        node_share = as_float_array(1.0)
+    else:
+        node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
+    if not active:
+        idled = as_float_array(term(node_share, lay.group_nodes))
+        return _DomainClasses(
+            lam,
+            ZERO,
+            ZERO,
+            ZERO,
+            lay.nodes_per_domain,
+            lay.domains,
+            as_float_array(1.0),
+            as_float_array(1.0),
+            idled,
+            term(1.0 - p_ip, repl_path),
+            lay.spare_nodes_total,
+        )
+    # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
+    # failed node (it joins the node failures from here on)
+    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    slow_minutes = term(
+        lam_fs,
+        number(x, "reliability.fail_slow_slowdown"),
+        number(x, "reliability.fail_slow_detection_minutes"),
+    )
+    node = total(node, lam_fs)
+    lam = total(lam, lam_fs)
+    lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
+    lam_w = term(lay.switches, number(x, "reliability.switch_failure_rate_per_day"))
+    lam_j = number(x, "reliability.job_interruptions_per_day")
+    lam_all = total(lam, lam_d, lam_w, lam_j)
+    repair_days = number(x, "reliability.repair_hours") / HOURS_PER_DAY
+    dom_repair = number(x, "reliability.domain_repair_hours") * 60.0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_domain = node / lay.domains
+    b_in = as_float_array(rel.erlang_b(lay.spare_nodes_per_domain, per_domain * repair_days))
+    overflow = node * b_in
+    b_dom = as_float_array(
+        rel.erlang_b(
+            lay.spare_domains, overflow * repair_days + lam_d * dom_repair / MINUTES_PER_DAY
+        )
+    )
+    # node failures: in-domain spare, else a spare domain, else the node path of before
+    node_repl = (1.0 - p_ip) * (
+        (1.0 - b_in) * t_swap + b_in * ((1.0 - b_dom) * t_swap + b_dom * repl_path)
+    )
+    shares = _Shares(lam_all)
+    w = [shares.of(c, 0.0) for c in (node, fabric, lam_d, lam_d, lam_w)]
+    w_j = shares.of(lam_j, 0.0)
+    weights = [w[0], w[1], term(w[2], 1.0 - b_dom), term(w[3], b_dom), w[4], w_j]
+    minutes = [
+        node_repl,
+        term(1.0 - p_ip, repl_path),
+        t_swap,
+        dom_repair,
+        number(x, "reliability.switch_repair_hours") * 60.0,
+        ZERO,
+    ]
+    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
+    if not keep:
+        repl = term(1.0 - p_ip, repl_path)
+    else:
+        repl = as_float_array(
+            rel.certainty_equivalent_minutes(
+                [weights[i] for i in keep],
+                [minutes[i] for i in keep],
+                lam_all,
+                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
+            )
+        )
+    idled = total(
+        term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
+        term(w[2], lay.nodes_per_domain),
+        term(w[4], lay.nodes_per_switch),
+    )
+    return _DomainClasses(
+        lam_all,
+        lam_d,
+        lam_w,
+        lam_j,
+        lay.nodes_per_domain,
+        lay.domains,
+        b_in,
+        b_dom,
+        as_float_array(idled),
+        repl,
+        lay.spare_nodes_total,
+        lam_fs,
+        slow_minutes,
     )
 
 
@@ -599,6 +877,7 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
     scalars the result is memoised on their values (the last :data:`STEP_MEMO_SIZE`
     scenarios): a page that evaluates one scenario under many checkpoint strategies, failure
     rates or prices computes its step once.  Memoised arrays are read-only."""
+    x = _in_domain_step_inputs(x)
     key = _scalar_step_key(x)
     if key is not None:
         with _STEP_MEMO_LOCK:
@@ -619,6 +898,22 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
                 _STEP_MEMO.popitem(last=False)
     return result
 
+
+def _in_domain_step_inputs(x: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The step model's inputs with in-domain spares: the job has n_d·k accelerators of
+    each scale-up domain (``cluster.spare_nodes_per_domain`` nodes of it are spares), so
+    its tensor/data-parallel traffic sees the smaller domain (:func:`domain_layout`)."""
+    if is_zero(number(x, "cluster.spare_nodes_per_domain")):
+        return x
+    lay = domain_layout(x)
+    k = number(x, "instance.accelerators_per_node")
+    accels = number(x, "instance.scaleup_domain_accels")
+    return {**x, "instance.scaleup_domain_accels": np.minimum(accels, lay.job_nodes_per_domain * k)}
+
+
+#: inputs besides :data:`models.compute.STEP_INPUT_KEYS` that change the step (through
+#: the accelerators of a scale-up domain the job has)
+_DOMAIN_STEP_KEYS = ("cluster.spare_nodes_per_domain", "cluster.nodes_per_domain")
 
 #: Scalar scenarios whose step time :func:`step_time` keeps.
 STEP_MEMO_SIZE = 512
@@ -670,6 +965,8 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         if isinstance(v := x.get(k), np.ndarray) and v.ndim == 1 and v.dtype.kind in "fiu"
     ]
     if not varying or any(v.shape[0] != n for _, v in varying):
+        return None
+    if any(np.ndim(x.get(k, 0)) for k in _DOMAIN_STEP_KEYS):  # the domain varies too
         return None
     codes = np.zeros(n, dtype=np.int64)
     spans = []
@@ -901,7 +1198,7 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     comp = {
         "detection": term(lam_ns, det),
         "replacement": total(
-            term(lam_ns, term(1.0 - f.in_process_fraction, f.replacement_path_minutes_expected)),
+            term(lam_ns, f.replacement_minutes_per_failure),
             term(lam_s, f.replacement_minutes_expected),
         ),
         "restart": total(term(lam_ns, restart), term(lam_s, f.restart_minutes)),
@@ -927,6 +1224,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     scale = _Shares(total_fo).of(exact_loss, 0.0)
     stall_minutes = f.fabric_stall_minutes_per_day
     stall = ZERO if is_zero(stall_minutes) else stall_minutes / MINUTES_PER_DAY
+    slow = f.fail_slow_minutes_per_day
+    slow = ZERO if is_zero(slow) else slow / MINUTES_PER_DAY
     spot_saved = p.spot_saved_per_day
     if is_zero(spot_saved):  # no Spot reclaim saved in its notice: no pause
         x_spot, gs = ZERO, None
@@ -942,13 +1241,14 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         gs = 1.0 / (1.0 + x_spot)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = (1.0 - sigma) * (1.0 - overhead)
-    not_stalled = 1.0 - stall
+    not_stalled = minus(1.0 - stall, slow)
     g_fail_spot = g_fail if gs is None else g_fail * gs
     running = term(g_fail_spot, not_stalled)
     g = term(running, throughput)
     losses = {name: term(comp[name], scale) for name in comp}
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
+    losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
     running = running * MINUTES_PER_DAY
     losses["straggler"] = term(running, sigma)
     losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
@@ -998,6 +1298,7 @@ class Cost(_Result):
     cost_to_train_usd_low: np.ndarray
     cost_to_train_usd_high: np.ndarray
     usd_per_1e18_useful_flops: np.ndarray
+    domain_goodput: np.ndarray
     cost_to_train_compute_usd: np.ndarray
     cost_to_train_bubble_usd: np.ndarray
     cost_to_train_communication_usd: np.ndarray
@@ -1078,6 +1379,15 @@ def storage_cost(
     return zero, obj
 
 
+def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
+    """Paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes."""
+    if is_zero(number(x, "cluster.spare_nodes_per_domain")) and is_zero(
+        number(x, "cluster.spare_domains")
+    ):
+        return number(x, "cluster.spare_nodes")
+    return domain_layout(x).spare_nodes_total
+
+
 def cost_step(
     x: Mapping[str, Any],
     step: StepTime,
@@ -1111,7 +1421,8 @@ def cost_step(
     nodes = number(x, "cluster.nodes")
     g = good.goodput
     cluster = nodes * price * HOURS_PER_DAY
-    spare = number(x, "cluster.spare_nodes") * price * HOURS_PER_DAY
+    spare_nodes = _spare_nodes_total(x)
+    spare = spare_nodes * price * HOURS_PER_DAY
     if plan is not None:
         fs, obj = storage_cost(x, plan, good)
     else:
@@ -1169,6 +1480,7 @@ def cost_step(
         cost_to_train_usd_low=days_lo * (cluster + spare),
         cost_to_train_usd_high=days_hi * (cluster + spare),
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
+        domain_goodput=g * 1.0 if is_zero(spare_nodes) else g * (nodes / (nodes + spare_nodes)),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,

@@ -100,10 +100,27 @@ def resolve_inputs(
         overrun = float("nan")  # only the Capacity Block plan needs it, and says so
     inputs["pricing.overrun_usd_per_instance_hour"] = overrun
     inputs.update(instance_inputs(inst))
+    _check_domain_spares(inputs)
     tier_table = dict(tiers) if tiers is not None else ck.load_tiers()
     inputs.update(ck.tier_inputs(tier_table))
     inputs.update(_storage_prices(scenario, tier_table["shared_fs"]))
     return inputs
+
+
+def _check_domain_spares(inputs: Mapping[str, Any]) -> None:
+    """In-domain spares must leave the job at least one node of every scale-up domain."""
+    s_d = float(inputs["cluster.spare_nodes_per_domain"])
+    if s_d == 0:
+        return
+    from .chain import domain_layout  # local: chain is imported above already
+
+    npd = float(np.asarray(domain_layout(inputs).nodes_per_domain).flat[0])
+    if s_d >= npd:
+        raise ValidationError(
+            "cluster.spare_nodes_per_domain",
+            f"{s_d:g} leaves no node of a {npd:g}-node scale-up domain to the job; allowed: an "
+            f"integer in [0, {npd - 1:g}] (cluster.nodes_per_domain = {npd:g})",
+        )
 
 
 def _storage_prices(scenario: Scenario, fs: ck.Tier) -> dict[str, float]:
@@ -417,6 +434,33 @@ class Evaluation:
             "mfu_basis": self.chain.step.mfu_basis,
         }
 
+    def badput(self) -> list[dict[str, Any]]:
+        """The loss breakdown in the badput buckets people measure (ml-goodput-measurement's
+        names, ours where none fits; :mod:`models.badput`): minutes and USD per day."""
+        from .badput import (
+            BADPUT_BUCKETS,
+            BADPUT_LABELS,
+            badput_minutes_per_day,
+            badput_usd_per_day,
+        )
+
+        m = self.metrics
+        minutes = badput_minutes_per_day(
+            {c: m[f"loss_{c}_minutes_per_day"] for c in LOSS_COMPONENTS}
+        )
+        usd = badput_usd_per_day(
+            {c: m[f"loss_{c}_usd_per_day"] for c in LOSS_COMPONENTS}, m["spare_usd_per_day"]
+        )
+        return [
+            {
+                "badput_bucket": b,
+                "bucket_label": BADPUT_LABELS[b],
+                "minutes_per_day": minutes.get(b, 0.0),
+                "usd_per_day": usd[b],
+            }
+            for b in BADPUT_BUCKETS
+        ]
+
     def loss_breakdown(self) -> list[dict[str, Any]]:
         """Rows of (component, label, kind, minutes/day, USD/day, share of wall time).
 
@@ -460,6 +504,7 @@ class Evaluation:
         out["loss_breakdown"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.loss_breakdown()
         ]
+        out["badput"] = [{k: _jsonable(v) for k, v in row.items()} for row in self.badput()]
         out["checkpoint_tiers"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.checkpoint_tiers()
         ]

@@ -147,6 +147,99 @@ CLUSTER_FIELDS: tuple[Field, ...] = (
         ui_max=200,
         ui_step=1,
     ),
+    Field(
+        "cluster.nodes_per_domain",
+        "int",
+        None,
+        1,
+        1024,
+        "nodes",
+        "Nodes per scale-up domain",
+        "Nodes in one scale-up domain (rack, NVL72 UltraServer): the failure domain that a "
+        "rack-level event takes out and on which tensor/expert-parallel groups are laid. "
+        "Omit to derive it from the catalog: scale-up domain accelerators / accelerators per "
+        "node (p6e-gb200.36xlarge: 72 / 4 = 18; p5.48xlarge: 8 / 8 = 1).",
+        optional=True,
+        ui_min=1,
+        ui_max=72,
+        ui_step=1,
+        sensitivity=False,
+        none_label="Derive from the catalog",
+        source="derived",
+    ),
+    Field(
+        "cluster.nodes_per_switch",
+        "int",
+        None,
+        1,
+        100_000,
+        "nodes",
+        "Nodes per switch",
+        "Nodes behind one scale-out (leaf/top-of-rack) switch: what a switch event takes out. "
+        "Omit to take one switch per scale-up domain (cluster.nodes_per_domain).",
+        optional=True,
+        ui_min=1,
+        ui_max=128,
+        ui_step=1,
+        sensitivity=False,
+        none_label="One per scale-up domain",
+        source="derived",
+    ),
+    Field(
+        "cluster.spare_nodes_per_domain",
+        "int",
+        0,
+        0,
+        1023,
+        "nodes",
+        "In-domain spare nodes",
+        "Nodes of every scale-up domain kept out of the job as spares: the job runs on "
+        "nodes_per_domain - this many nodes (fewer accelerators per NVLink domain, which the "
+        "step model sees) and a failed node is swapped for one of them in "
+        "recovery.hot_spare_swap_minutes while the domain has one free. Common practice for "
+        "GB200 NVL72 is 16 of 18 trays in the job (64 of 72 GPUs).",
+        ui_min=0,
+        ui_max=8,
+        ui_step=1,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "cluster.spare_domains",
+        "int",
+        0,
+        0,
+        10_000,
+        "domains",
+        "Spare domains",
+        "Whole scale-up domains kept idle beside the job: a domain event, or a node failure "
+        "that finds no in-domain spare, moves the domain's group onto a free one in "
+        "recovery.hot_spare_swap_minutes; the broken domain returns to the pool once repaired.",
+        ui_min=0,
+        ui_max=16,
+        ui_step=1,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "cluster.placement_group_nodes",
+        "int",
+        None,
+        1,
+        1024,
+        "nodes",
+        "Nodes per parallel group",
+        "Nodes of one tensor/expert-parallel group, laid inside one scale-up domain: what a "
+        "node failure idles when its domain has no free spare. Omit to take the job's whole "
+        "share of a domain (one group per rack, e.g. EP 64 on NVL72).",
+        optional=True,
+        ui_min=1,
+        ui_max=72,
+        ui_step=1,
+        sensitivity=False,
+        none_label="The job's nodes of a domain",
+        source="derived",
+    ),
 )
 
 RELIABILITY_FIELDS: tuple[Field, ...] = (
@@ -283,6 +376,146 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         scale=100.0,
         sensitivity=False,
     ),
+    Field(
+        "reliability.domain_failure_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per domain-day",
+        "Domain event rate",
+        "Events per scale-up domain per day that stop the job and take the whole domain "
+        "(rack, UltraServer: NVLink switch tray, backplane, power shelf, cooling) out of "
+        "service until repaired. Default 0 (no domain events).",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "reliability.domain_repair_hours",
+        "float",
+        8.0,
+        0.01,
+        24.0 * 365,
+        "h",
+        "Domain repair time",
+        "Mean time a domain hit by a domain event is out of service; the job waits for it "
+        "when no spare domain is free. Default 8 h is our assumption (no published figure).",
+        ui_min=0.5,
+        ui_max=72.0,
+        ui_step=0.5,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.switch_failure_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per switch-day",
+        "Switch event rate",
+        "Events per scale-out switch per day that stop the job and take every node behind "
+        "the switch (cluster.nodes_per_switch) out of service until the switch is repaired. "
+        "Default 0.",
+        ui_min=0.0,
+        ui_max=0.05,
+        ui_step=0.0005,
+        scale=100.0,
+        sensitivity=False,
+        source="user",
+    ),
+    Field(
+        "reliability.switch_repair_hours",
+        "float",
+        2.0,
+        0.01,
+        24.0 * 365,
+        "h",
+        "Switch repair time",
+        "Mean time until a failed switch is replaced; the job waits for it. Default 2 h is "
+        "our assumption (no published figure).",
+        ui_min=0.1,
+        ui_max=48.0,
+        ui_step=0.1,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.fail_slow_rate_per_day",
+        "float",
+        0.0,
+        0.0,
+        1.0,
+        "per node-day",
+        "Fail-slow rate",
+        "Nodes per node-day that turn slow without failing (throttled GPU, degraded link): the "
+        "synchronous job runs reliability.fail_slow_slowdown slower until the node is found "
+        "(reliability.fail_slow_detection_minutes) and evicted like a failed node. Distinct "
+        "from resilience.straggler_slowdown, a permanent overhead. Fleet studies (Alibaba "
+        "FALCON; ByteDance straggler studies) find fail-slow waste can exceed fail-stop. "
+        "Default 0.",
+        ui_min=0.0,
+        ui_max=0.01,
+        ui_step=0.0001,
+        scale=100.0,
+        sensitivity=False,
+        source="user (default: no fail-slow nodes)",
+    ),
+    Field(
+        "reliability.fail_slow_slowdown",
+        "float",
+        0.5,
+        0.0,
+        1.0,
+        "",
+        "Fail-slow slowdown",
+        "Share of the job's throughput lost while one fail-slow node is in it (a synchronous "
+        "job runs at the slowest rank's pace). Default 0.5 is our assumption.",
+        ui_min=0.0,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        sensitivity=False,
+        widget="slider",
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.fail_slow_detection_minutes",
+        "float",
+        60.0,
+        0.0,
+        10_080.0,
+        "min",
+        "Time to detect a fail-slow node",
+        "Time from a node turning slow to its eviction. Default 60 min is our assumption.",
+        ui_min=0.0,
+        ui_max=600.0,
+        ui_step=5.0,
+        sensitivity=False,
+        source="our assumption (no published figure)",
+    ),
+    Field(
+        "reliability.job_interruptions_per_day",
+        "float",
+        0.0,
+        0.0,
+        1000.0,
+        "per day",
+        "Job-level interruptions",
+        "Interruptions per day of the job that do not scale with its nodes (software, user, "
+        "data-loader, storage): no node goes to repair, the job restarts in place. Kokolis et "
+        "al. 2024 (arXiv:2410.21680) find small jobs fail far more often than nodes x rate "
+        "predicts. Default 0.",
+        ui_min=0.0,
+        ui_max=10.0,
+        ui_step=0.1,
+        sensitivity=False,
+        source="Kokolis et al. 2024, arXiv:2410.21680 (docs/failure-domains.md)",
+    ),
 )
 
 RECOVERY_FIELDS: tuple[Field, ...] = (
@@ -388,6 +621,64 @@ RECOVERY_FIELDS: tuple[Field, ...] = (
         ui_max=60.0,
         ui_step=0.5,
         sensitivity=False,
+    ),
+    Field(
+        "recovery.comm_init_seconds_per_gpu",
+        "float",
+        0.0,
+        0.0,
+        10.0,
+        "s/GPU",
+        "Communicator set-up per GPU",
+        "Restart stage: initialising the job's communicators (process groups, NCCL) grows "
+        "with the accelerators in the job; this is its time per accelerator, added to "
+        "recovery.restart_minutes (scheduling and rendezvous). MegaScale (NSDI'24, "
+        "arXiv:2402.15627): 1,047 s at 2,048 GPUs before their fix (0.51 s/GPU), under 5 s "
+        "after it (0.0024 s/GPU) and under 30 s beyond 10,000 GPUs. Default 0: included in "
+        "recovery.restart_minutes, as before.",
+        ui_min=0.0,
+        ui_max=0.6,
+        ui_step=0.001,
+        sensitivity=False,
+        source="MegaScale, NSDI 2024, arXiv:2402.15627 (docs/failure-domains.md)",
+    ),
+    Field(
+        "recovery.retry_success_fraction",
+        "float",
+        1.0,
+        0.01,
+        1.0,
+        "",
+        "Restart attempts that succeed",
+        "Share of automatic restart attempts that bring the job back; a failed attempt costs "
+        "recovery.failed_attempt_minutes and is retried, so a recovery makes 1/fraction "
+        "attempts on average. Default 1 (every restart works, as before); a public B200 fleet "
+        "study reports automatic retries succeeding about one time in three.",
+        ui_min=0.1,
+        ui_max=1.0,
+        ui_step=0.05,
+        scale=100.0,
+        sensitivity=False,
+        widget="slider",
+        source="user (default: every restart succeeds)",
+    ),
+    Field(
+        "recovery.failed_attempt_minutes",
+        "float",
+        None,
+        0.0,
+        1440.0,
+        "min",
+        "Cost of a failed restart attempt",
+        "Wall time a restart attempt that fails costs before the next one starts. Omit to "
+        "take a whole restart (recovery.restart_minutes plus communicator set-up).",
+        optional=True,
+        ui_min=0.0,
+        ui_max=60.0,
+        ui_step=0.5,
+        sensitivity=False,
+        none_label="A whole restart",
+        source="derived",
     ),
     Field(
         "recovery.warmup_minutes",

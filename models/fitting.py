@@ -26,7 +26,11 @@ What is fitted (all estimates are maximum likelihood, all intervals two-sided at
   fast-failing nodes pooled with the rest would mimic a decreasing hazard).  The job-level gaps above pool all
   nodes; their superposition tends to exponential even when each node is Weibull.
 * **Failure rate per node-day** = incidents per day / nodes, with the exponential CI above.
-  This is the scenario's ``reliability.node_failure_rate_per_day``.
+  This is the scenario's ``reliability.node_failure_rate_per_day``.  When the log marks some
+  failures as the job's own (node id ``job``, ``*``, ``-`` ..., :data:`JOB_NODE_IDS`), those
+  incidents are left out of it (the node rate is the node incidents' share of the rate) and
+  fitted as ``reliability.job_interruptions_per_day`` = job incidents / days, with an exact
+  Poisson (Garwood) interval: they do not scale with the node count (Kokolis et al. 2024).
 * **Per-cause rates**: each failure's cause text is mapped onto the 18 root-cause categories
   of Llama 3 405B (arXiv:2407.21783, Table 5; ``data/failure_logs/llama3-root-causes.csv``);
   rates per node-day over the observed node-days with exact Poisson (Garwood 1936) CIs.
@@ -452,6 +456,37 @@ def lemon_p_values(counts, total_failures, nodes):
     return like_input(p, counts, total_failures, nodes)
 
 
+# --------------------------------------------------------------------------- job level
+#: Node ids that mark a failure as the job's own (software, user, data: no node to blame);
+#: a log that uses them distinguishes job-level interruptions from node failures.
+JOB_NODE_IDS = frozenset({"job", "*", "-", "none", "n/a", "na", "all", "(job)"})
+
+
+def job_level_mask(node_ids) -> np.ndarray:
+    """Which failures a log marks as job-level (node id in :data:`JOB_NODE_IDS`, any case)
+    [bool array].  An empty node id is "not said", not job-level."""
+    ids = np.asarray(node_ids, dtype=str)
+    if ids.size == 0:
+        return np.zeros(0, dtype=bool)
+    uniq, inverse = np.unique(ids, return_inverse=True)
+    marks = np.array([u.strip().lower() in JOB_NODE_IDS for u in uniq], dtype=bool)
+    return marks[inverse]
+
+
+def split_job_level(time_h, node_ids) -> tuple[int, int]:
+    """(node incidents, job-level incidents) of a log: incidents are distinct failure
+    times; one counts as job-level when every failure at that time is marked job-level
+    (:func:`job_level_mask`).  Kokolis et al. 2024 (arXiv:2410.21680) show why the two
+    differ: small jobs fail far more often than nodes × the node rate predicts."""
+    t = np.asarray(time_h, dtype=float)
+    job = job_level_mask(node_ids)
+    if t.size == 0:
+        return 0, 0
+    times, inverse = np.unique(t, return_inverse=True)
+    node_at = np.bincount(inverse, weights=~job, minlength=times.size) > 0
+    return int(node_at.sum()), int((~node_at).sum())
+
+
 # --------------------------------------------------------------------------- orchestrator
 @dataclass(frozen=True)
 class LogFit:
@@ -472,6 +507,12 @@ class LogFit:
     lemon_alpha: float = 0.05
     median_downtime_minutes: float = math.nan
     node_tbf: dict[str, float] | None = None
+    #: job-level interruptions per day (failures the log marks as the job's own, node id
+    #: "job", "*", "-" ...) with their interval; None when the log marks none
+    job_interruptions_per_day: float | None = None
+    job_interruptions_per_day_lo: float | None = None
+    job_interruptions_per_day_hi: float | None = None
+    n_job_incidents: int = 0
 
     @property
     def weibull_shape(self) -> float | None:
@@ -496,6 +537,10 @@ class LogFit:
             **{f"job_{k}": v for k, v in self.tbf.items()},
             **{f"node_{k}": v for k, v in (self.node_tbf or {}).items()},
             "weibull_shape": self.weibull_shape,
+            "job_incidents": self.n_job_incidents,
+            "job_interruptions_per_day": self.job_interruptions_per_day,
+            "job_interruptions_per_day_lo": self.job_interruptions_per_day_lo,
+            "job_interruptions_per_day_hi": self.job_interruptions_per_day_hi,
             "causes": self.causes,
             "lemon_test": f"binomial upper tail per node, Bonferroni over {self.nodes} nodes, "
             f"alpha {self.lemon_alpha:g}",
@@ -613,6 +658,15 @@ def fit_failure_log(
         )
     except ValidationError:
         node_tbf = None  # too few repeat failures per node: shape not estimable
+    # job-level interruptions, when the log marks them: the node rate counts only the
+    # incidents with a node to blame (the share of the exponential rate and its interval)
+    n_node, n_job = split_job_level(log.time_h, log.node_id)
+    node_share = n_node / incidents.size
+    job = job_lo = job_hi = None
+    if n_job:
+        job = n_job / span_days if span_days > 0 else math.inf
+        jlo, jhi = poisson_rate_ci(n_job, span_days, confidence)
+        job_lo, job_hi = float(jlo), float(jhi)
     return LogFit(
         nodes=big_n,
         nodes_from_log=from_log,
@@ -621,29 +675,36 @@ def fit_failure_log(
         span_days=span_days,
         confidence=confidence,
         tbf=tbf,
-        node_failure_rate_per_day=tbf["exp_rate_per_h"] * per_day,
-        node_failure_rate_per_day_lo=tbf["exp_rate_per_h_lo"] * per_day,
-        node_failure_rate_per_day_hi=tbf["exp_rate_per_h_hi"] * per_day,
+        node_failure_rate_per_day=tbf["exp_rate_per_h"] * per_day * node_share,
+        node_failure_rate_per_day_lo=tbf["exp_rate_per_h_lo"] * per_day * node_share,
+        node_failure_rate_per_day_hi=tbf["exp_rate_per_h_hi"] * per_day * node_share,
         causes=rows,
         lemons=lemons,
         lemon_alpha=lemon_alpha,
         median_downtime_minutes=float(np.median(dt)) if dt.size else math.nan,
         node_tbf=node_tbf,
+        job_interruptions_per_day=job,
+        job_interruptions_per_day_lo=job_lo,
+        job_interruptions_per_day_hi=job_hi,
+        n_job_incidents=n_job,
     )
 
 
 __all__ = [
+    "JOB_NODE_IDS",
     "LogFit",
     "exponential_rate_ci",
     "fit_failure_log",
     "fit_tbf",
     "fit_weibull_censored",
     "incident_gaps_h",
+    "job_level_mask",
     "lemon_p_values",
     "llama3_taxonomy",
     "map_cause",
     "node_gaps_h",
     "poisson_rate_ci",
+    "split_job_level",
     "tbf_survival",
     "weibull_observed_information",
 ]

@@ -173,6 +173,31 @@ class SimulationParams:
     work_factor: float = 1.0  # throughput left after stragglers and feature overheads
     storage_usd_per_min: float = 0.0  # the durable checkpoint tier's storage (chain's figure)
     lost_usd_per_month: float = math.nan  # the chain's closed form, shown beside the runs
+    # failure domains (models/chain.py domain_layout): rates of the whole job, per minute
+    domain_rate_per_min: float = 0.0  # domain events: the domain out until repaired
+    switch_rate_per_min: float = 0.0  # switch events: the job waits for the switch repair
+    job_rate_per_min: float = 0.0  # job-level interruptions: no node to replace
+    domains: int = 1  # scale-up domains of the job (a node failure hits one at random)
+    spare_per_domain: int = 0  # in-domain spare nodes of each domain
+    spare_domains: int = 0  # whole spare domains
+    domain_repair: float = 0.0  # mean repair of a domain hit by a domain event [min]
+    switch_repair: float = 0.0  # mean switch repair [min]
+    slow_rate_per_min: float = 0.0  # fail-slow nodes: a slow window, then an eviction
+    slow_minutes: float = 0.0  # full-speed minutes a slow window costs (slowdown x detection)
+    retry_q: float = 1.0  # share of restart attempts that succeed
+    retry_cost: float = 0.0  # wall time of a failed attempt [min]
+
+    @property
+    def domains_on(self) -> bool:
+        """Whether any failure-domain class or spare of that kind is present (else the
+        simulator draws exactly as before them)."""
+        return bool(
+            self.domain_rate_per_min > 0
+            or self.switch_rate_per_min > 0
+            or self.job_rate_per_min > 0
+            or self.spare_per_domain > 0
+            or self.spare_domains > 0
+        )
 
     @property
     def extended(self) -> bool:
@@ -191,6 +216,18 @@ class SimulationParams:
             or self.sdc_fraction > 0
             or self.corrupt_fraction > 0
         )
+
+
+def _failed_attempt(f: Callable[..., float], ev: Mapping[str, float]) -> float:
+    """What a failed restart attempt costs [min]: recovery.failed_attempt_minutes, else a
+    whole restart (scheduling and rendezvous plus communicator set-up)."""
+    try:
+        given = f("recovery.failed_attempt_minutes", math.nan)
+    except TypeError:  # omitted (None): a whole restart
+        given = math.nan
+    if math.isnan(given):
+        return f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0)
+    return given
 
 
 def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
@@ -225,7 +262,11 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         p_fb = ev.get("fallback_fraction", 0.0)
     else:
         ratio, extra, restore2, p_fb = 1.0, 0.0, restore1, 1.0
-    lam_total = ev["failures_per_day"]
+    domain_day = ev.get("domain_failures_per_day", 0.0)
+    switch_day = ev.get("switch_failures_per_day", 0.0)
+    job_day = ev.get("job_interruptions_per_day", 0.0)
+    slow_day = ev.get("fail_slow_events_per_day", 0.0)
+    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day - slow_day
     fabric = f("network.fabric_events_per_day")
     reroute_s = f("network.reroute_seconds", 90.0)
     timeout_s = f("network.collective_timeout_seconds", 600.0)
@@ -261,7 +302,8 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
 
     return SimulationParams(
         nodes=nodes,
-        node_rate_per_min=node_rate / MINUTES_PER_DAY,
+        # fail-slow nodes are evicted like failed nodes: they join the node failures
+        node_rate_per_min=(node_rate + slow_day / max(nodes, 1)) / MINUTES_PER_DAY,
         extra_rate_per_min=max(0.0, lam_total - nodes * node_rate) / MINUTES_PER_DAY,
         extra_hang_minutes=timeout_s / 60.0 if reroute_s > timeout_s else 0.0,
         weibull_shape=f("reliability.weibull_shape", 1.0),
@@ -274,7 +316,11 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         detection=f("recovery.detection_minutes"),
         replacement=f("recovery.replacement_minutes"),
         swap=f("recovery.hot_spare_swap_minutes"),
-        restart=f("recovery.restart_minutes"),
+        restart=f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0),
+        slow_rate_per_min=slow_day / MINUTES_PER_DAY,
+        slow_minutes=ev.get("fail_slow_minutes_per_day", 0.0) / slow_day if slow_day > 0 else 0.0,
+        retry_q=f("recovery.retry_success_fraction", 1.0),
+        retry_cost=_failed_attempt(f, ev),
         restore=restore2 + v,
         memory_restore=restore1 + v,
         spot_rate_per_min=spot_rate,
@@ -318,6 +364,14 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         * (1.0 - f("resilience.overhead_fraction")),
         storage_usd_per_min=ev.get("storage_usd_per_day", 0.0) / MINUTES_PER_DAY,
         lost_usd_per_month=ev.get("lost_usd_per_month", math.nan),
+        domain_rate_per_min=domain_day / MINUTES_PER_DAY,
+        switch_rate_per_min=switch_day / MINUTES_PER_DAY,
+        job_rate_per_min=job_day / MINUTES_PER_DAY,
+        domains=max(1, round(ev.get("scaleup_domains", 1.0))),
+        spare_per_domain=int(f("cluster.spare_nodes_per_domain")),
+        spare_domains=int(f("cluster.spare_domains")),
+        domain_repair=f("reliability.domain_repair_hours", 8.0) * 60.0,
+        switch_repair=f("reliability.switch_repair_hours", 2.0) * 60.0,
     )
 
 
@@ -868,6 +922,26 @@ class _Chunk:
             self.kb = _spare_slots(p)
             self.buf = np.full((n, self.kb), -np.inf)
             self.wp = np.zeros(n, dtype=np.int64)
+        # failure domains: the classes beyond nodes and fabric, and the domains' spare pools
+        # (slot k of a pool holds when its spare is back from repair; -inf: free)
+        self.dom = p.domains_on
+        # fail-slow windows run on, exposed to failures, with the work they did not do owed:
+        # the offset into the current segment may then be below 0
+        self.behind = p.slow_rate_per_min > 0
+        self.lam_new = p.domain_rate_per_min + p.switch_rate_per_min + p.job_rate_per_min
+        self.cum_rates = np.cumsum(
+            [
+                self.lam_node,
+                p.extra_rate_per_min,
+                p.domain_rate_per_min,
+                p.switch_rate_per_min,
+                p.job_rate_per_min,
+            ]
+        )
+        if p.spare_per_domain > 0:
+            self.dbuf = np.full((n, p.domains, p.spare_per_domain), -np.inf)
+        if p.spare_domains > 0:
+            self.sbuf = np.full((n, p.spare_domains), -np.inf)
         self.timeline: list[tuple[str, float]] | None = None
         self.saves: list[tuple[float, float]] = []
         self.rework: list[tuple[float, float]] = []
@@ -889,7 +963,8 @@ class _Chunk:
         """Largest j with _cum(m0, j) <= e (e includes the offset into the current segment)."""
         j = np.floor(e / self.mean_seg).astype(np.int64)
         if self.d2 == 0.0:
-            return j
+            # a fail-slow window leaves the offset below 0 (work still owed): no segment done
+            return np.maximum(j, 0) if self.behind else j
         j = np.maximum(j - 2, 0)
         for _ in range(8):
             up = self._cum(m0, j + 1) <= e
@@ -903,6 +978,8 @@ class _Chunk:
         ee = e + o0
         j = self._segments_done(m0, ee)
         r = ee - self._cum(m0, j)
+        if self.behind:
+            r = np.maximum(r, 0.0)
         w = (m0 + j) * self.p.seg_compute + np.minimum(r, self.p.seg_compute)
         return np.minimum(w, self.need * self.p.seg_compute)
 
@@ -941,12 +1018,47 @@ class _Chunk:
 
     # --- failure source -----------------------------------------------------------
     def _next_failure(self, idx, t0):
-        """(time, is_correlated, is_node) of the next job failure after t0 for trials idx.
+        """(time, is_correlated, is_node, kind) of the next job failure after t0 for trials
+        idx.
 
         Exponential: one superposed Poisson stream (node + other failures); Weibull: the
         next pre-generated node renewal, or an earlier Poisson 'other' failure.  A node
-        failure is a correlated multi-node one with probability ``corr_fraction``.
+        failure is a correlated multi-node one with probability ``corr_fraction``.  ``kind``
+        is None without failure-domain classes, else the class of each failure: 0 node,
+        1 fabric, 2 domain event, 3 switch event, 4 job-level interruption.
         """
+        if self.lam_new > 0:
+            return self._next_failure_classes(idx, t0)
+        tf, corr, node = self._next_failure_nodes(idx, t0)
+        return tf, corr, node, None
+
+    def _next_failure_classes(self, idx, t0):
+        """:meth:`_next_failure` with the failure-domain classes: one more superposed
+        Poisson stream (domain, switch and job-level events) split by its rates."""
+        p, rng, n = self.p, self.rng, idx.size
+        lam_old = self.lam_node + p.extra_rate_per_min
+        if self.weib is None:
+            lam = lam_old + self.lam_new
+            tf = t0 + rng.exponential(1.0 / lam, n)
+            kind = np.searchsorted(self.cum_rates, rng.random(n) * lam, side="right")
+            kind = np.minimum(kind, 4)
+        else:
+            tf, _, node = self._next_failure_nodes(idx, t0)
+            kind = np.where(node, 0, 1)
+            tx = t0 + rng.exponential(1.0 / self.lam_new, n)
+            new = tx < tf
+            u = rng.random(n) * self.lam_new + lam_old
+            kind = np.where(new, np.minimum(np.searchsorted(self.cum_rates, u, "right"), 4), kind)
+            tf = np.minimum(tf, tx)
+        node = kind == 0
+        if p.corr_fraction > 0:
+            corr = node & (rng.random(n) < p.corr_fraction)
+        else:
+            corr = np.zeros(n, dtype=bool)
+        return tf, corr, node, kind
+
+    def _next_failure_nodes(self, idx, t0):
+        """(time, is_correlated, is_node) of the next node or fabric failure after t0."""
         p, rng, n = self.p, self.rng, idx.size
         if self.weib is None:
             lam = self.lam_node + p.extra_rate_per_min
@@ -989,11 +1101,18 @@ class _Chunk:
         elastic = ~silent & ~in_process & (u[4] < p.elastic_fraction)
         return silent, hang, in_process, peer, elastic
 
-    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None):
+    def _recovery(self, idx, tf, corr, node, memory_lost, classes=None, kind=None):
         """Stage times (det, repl, restart, restore, warm-up) for failures at tf."""
         p, rng, n = self.p, self.rng, idx.size
         silent, hang, in_process, peer, elastic = classes or self._classes(n)
-        det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
+        handled = None
+        if self.dom:
+            kind = np.where(node, 0, 1) if kind is None else kind
+            base_dom, handled = self._domain_replacement(idx, tf, kind, in_process)
+            det = np.where(kind == 1, p.detection + p.extra_hang_minutes, p.detection)
+            elastic = elastic & ~handled
+        else:
+            det = np.where(node, p.detection, p.detection + p.extra_hang_minutes)
         if self.use_spares:
             q = np.where(corr, p.corr_nodes, 1)
             in_rep = (self.buf[idx] > tf[:, None]).sum(axis=1)
@@ -1002,7 +1121,7 @@ class _Chunk:
             # every failed node goes to repair (an in-process restart keeps its nodes): one
             # draw per node, in the order of a loop over node i = 0..q-1 of every failure (one
             # call: the same stream, no Python loop)
-            keep = ~in_process
+            keep = ~in_process if handled is None else ~in_process & ~handled
             ri, rtf, rcorr = idx[keep], tf[keep], np.asarray(corr)[keep]
             n0 = ri.size
             ci = ri[rcorr]
@@ -1019,14 +1138,19 @@ class _Chunk:
         else:
             use_spare = np.zeros(n, dtype=bool)
             base = np.full(n, p.replacement)
+        if handled is not None:
+            base = np.where(handled, base_dom, base)
         if p.spread > 0:
             s2 = math.log1p(p.spread**2)
             mult = rng.lognormal(-s2 / 2.0, math.sqrt(s2), (3, n))
         else:
             mult = np.ones((3, n))
+        retries = 0.0
+        if p.retry_q < 1.0:  # failed attempts before the one that works (geometric)
+            retries = p.retry_cost * (rng.geometric(p.retry_q, n) - 1)
         if not p.extended:
             repl = base * mult[0]
-            rst = p.restart * mult[1]
+            rst = p.restart * mult[1] + retries
             rsto = np.where(memory_lost, p.restore, p.memory_restore) * mult[2]
             return det, repl, rst, rsto, np.zeros(n)
         aux = self.aux
@@ -1040,13 +1164,61 @@ class _Chunk:
         repl = np.where(in_process, 0.0, base * mult[0])
         degraded = elastic & ~use_spare
         repl = np.where(degraded, 2.0 * p.elastic_reconfigure + repl * p.elastic_capacity, repl)
-        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1]
+        rst = np.where(in_process, p.in_process_restart, p.restart) * mult[1] + retries
         rsto = np.where(memory_lost, p.restore, p.memory_restore)
         rsto = np.where(peer, p.peer_restore, rsto) * mult[2]
         warm = np.zeros(n)
         if p.warmup > 0:
             warm = p.warmup * draw_stage(aux, p.warmup_dist, 1.0, p.spread, n)
         return det, repl, rst, rsto, warm
+
+    def _domain_replacement(self, idx, tf, kind, in_process):
+        """(replacement base time, handled) of failures of the failure-domain classes.
+
+        A node failure takes a free in-domain spare of its domain (drawn uniformly among
+        the job's domains), else its group moves to a free spare domain; a domain event
+        takes a free spare domain, else waits for the domain's repair; a switch event waits
+        for the switch's repair; a job-level interruption replaces nothing.  A spare that is
+        used leaves for a lognormal repair (``repair_sigma``) and is free again after it.
+        Node failures that find neither (and fabric failures) are not handled here: they
+        take the hot-spare / replacement path of before.
+        """
+        p, rng, n = self.p, self.rng, idx.size
+        base = np.zeros(n)
+        handled = kind >= 3  # switch waits for its repair; job-level replaces nothing
+        base[kind == 3] = p.switch_repair
+        nodes = np.flatnonzero((kind == 0) & ~in_process)
+        if p.spare_per_domain > 0 and nodes.size:
+            d = rng.integers(0, p.domains, nodes.size)
+            slots = self.dbuf[idx[nodes], d]
+            free = slots <= tf[nodes, None]
+            has = free.any(axis=1)
+            j = free.argmax(axis=1)
+            hit = nodes[has]
+            draws = _lognormal_sigma(rng, p.repair_minutes, p.repair_sigma, hit.size)
+            self.dbuf[idx[hit], d[has], j[has]] = tf[hit] + draws
+            base[hit] = p.swap
+            handled[hit] = True
+            nodes = nodes[~has]
+        doms = np.flatnonzero(kind == 2)
+        if p.spare_domains > 0:
+            cand = np.concatenate([nodes, doms])
+            if cand.size:
+                slots = self.sbuf[idx[cand]]
+                free = slots <= tf[cand, None]
+                has = free.any(axis=1)
+                j = free.argmax(axis=1)
+                hit = cand[has]
+                is_dom = kind[hit] == 2
+                mean = np.where(is_dom, p.domain_repair, p.repair_minutes)
+                draws = _lognormal_sigma(rng, 1.0, p.repair_sigma, hit.size) * mean
+                self.sbuf[idx[hit], j[has]] = tf[hit] + draws
+                base[hit] = p.swap
+                handled[hit] = True
+        wait = (kind == 2) & ~handled
+        base[wait] = p.domain_repair
+        handled |= wait
+        return base, handled
 
     def _skip(self, idx, t):
         """Per-node renewals before t (failures during a pause) are skipped."""
@@ -1070,9 +1242,11 @@ class _Chunk:
             if self.budget is not None:
                 self.budget.check(self.events)
             t0, m0, o0 = self.t[a], self.m[a], self.o[a]
-            tf, corr, node = self._next_failure(a, t0)
-            if p.stall_rate_per_min > 0:
-                ts = t0 + rng.exponential(1.0 / p.stall_rate_per_min, a.size)
+            tf, corr, node, kind = self._next_failure(a, t0)
+            if p.stall_rate_per_min + p.slow_rate_per_min > 0:
+                ts = t0 + rng.exponential(
+                    1.0 / (p.stall_rate_per_min + p.slow_rate_per_min), a.size
+                )
             else:
                 ts = np.full(a.size, np.inf)
             if p.spot_rate_per_min > 0:
@@ -1114,9 +1288,20 @@ class _Chunk:
                 mm = m0[st_] + j
                 oo = e - self._cum(m0[st_], j)
                 d = _lognormal(rng, p.stall_minutes, p.spread, si.size)
-                w = mm * tau1 + np.minimum(oo, tau1)
-                self._record(si, ts[st_] + d, _Const(w, si))
-                self.m[si], self.o[si], self.t[si] = mm, oo, ts[st_] + d
+                end = ts[st_] + d
+                if p.slow_rate_per_min > 0:
+                    # a fail-slow window: the job runs on (exposed to failures) and owes the
+                    # full-speed minutes the window cost (slowdown x time to detect)
+                    share = p.slow_rate_per_min / (p.stall_rate_per_min + p.slow_rate_per_min)
+                    slow = rng.random(si.size) < share
+                    d = np.where(slow, _lognormal(rng, p.slow_minutes, p.spread, si.size), d)
+                    end = np.where(slow, ts[st_], ts[st_] + d)
+                    w = mm * tau1 + np.clip(oo, 0.0, tau1)
+                    oo = np.where(slow, oo - d, oo)
+                else:
+                    w = mm * tau1 + np.minimum(oo, tau1)
+                self._record(si, end, _Const(w, si))
+                self.m[si], self.o[si], self.t[si] = mm, oo, end
                 self.prot[si] = np.where(j > 0, 0.0, self.prot[si])
                 self.stalls[si] += 1
                 self.events += 2 * si.size
@@ -1134,7 +1319,8 @@ class _Chunk:
             # failures
             fl = ~fin & ~over & ~st_ & ~sp
             if fl.any():
-                self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl)
+                kf = None if kind is None else kind[fl]
+                self._fail(a[fl], tf[fl], corr[fl], node[fl], t0[fl], m0[fl], o0[fl], tl, kind=kf)
         self.timeline = tl
 
     def _spot_saved(self, si, tsp, t0, m0, o0, tl) -> None:
@@ -1168,8 +1354,9 @@ class _Chunk:
         if over.any():
             self.done[si[over]] = True
 
-    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False) -> None:
-        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice)."""
+    def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False, kind=None) -> None:
+        """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice;
+        ``kind``: the failure classes of :meth:`_next_failure`)."""
         p, rng, tau1 = self.p, self.rng, self.p.seg_compute
         ext = p.extended
         elapsed = tf - t0 + o0
@@ -1180,7 +1367,7 @@ class _Chunk:
             self._consume(fi, node)
         is_spot = np.full(fi.size, spot)
         # resolve the recovery, restarting it while failures hit during it
-        idx, t_fail, c, nd = fi, tf, corr, node
+        idx, t_fail, c, nd, kd = fi, tf, corr, node, kind
         lost_any = np.zeros(fi.size, dtype=bool)
         rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
@@ -1199,7 +1386,9 @@ class _Chunk:
             lost_any[pos] |= lost
             self.failures[idx] += 1
             self.events += idx.size
-            det, repl, rst, rsto, warm = self._recovery(idx, t_fail, c, nd, lost_any[pos], classes)
+            det, repl, rst, rsto, warm = self._recovery(
+                idx, t_fail, c, nd, lost_any[pos], classes, kd
+            )
             if ext:
                 start = t_fail + np.where(silent, p.sdc_delay, 0.0)  # running on bad state
                 self._skip(idx, start)
@@ -1224,7 +1413,7 @@ class _Chunk:
                 for nm, x in stages:
                     acc += float(x[0])
                     tl.append((nm, acc))
-            t_next, c_next, n_next = self._next_failure(idx, start)
+            t_next, c_next, n_next, k_next = self._next_failure(idx, start)
             s_next = np.zeros(idx.size, dtype=bool)
             if spot_hits:  # an unsaved Spot interruption also restarts the recovery
                 t_spot = start + rng.exponential(1.0 / p.spot_rate_per_min, idx.size)
@@ -1247,6 +1436,7 @@ class _Chunk:
             self._consume(idx[hit], n_next[hit] & ~s_next[hit])
             self.spot[idx[hit & s_next]] += 1
             idx, t_fail, c, nd = idx[hit], t_next[hit], c_next[hit], n_next[hit] | s_next[hit]
+            kd = None if k_next is None else np.where(s_next[hit], 0, k_next[hit])
             is_spot = s_next[hit]
             pos = pos[hit]
         # work reverts to the last surviving checkpoint

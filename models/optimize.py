@@ -230,6 +230,135 @@ def spare_payoff_rates_per_day(
     return out
 
 
+# --------------------------------------------------------------------------- spares by domain
+@dataclass(frozen=True)
+class DomainSparePolicy:
+    """One way of keeping spares for scale-up domains, and what it is worth."""
+
+    policy: str  # "none", "in_domain" (spare nodes in every domain) or "spare_domains"
+    count: int  # spare nodes per domain, or whole spare domains
+    spare_nodes: int  # paid nodes it adds
+    spare_usd_per_day: float
+    goodput: float
+    step_seconds: float
+    savings_usd_per_day: float  # versus no domain spares, as ``goodput compare`` counts it
+
+    def label(self) -> str:
+        if self.policy == "in_domain":
+            return f"{self.count} spare node{'s' if self.count != 1 else ''} in every domain"
+        if self.policy == "spare_domains":
+            return f"{self.count} whole spare domain{'s' if self.count != 1 else ''}"
+        return "no domain spares"
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "policy": self.policy,
+            "count": self.count,
+            "spare_nodes": self.spare_nodes,
+            "spare_usd_per_day": self.spare_usd_per_day,
+            "goodput": self.goodput,
+            "step_seconds": self.step_seconds,
+            "savings_usd_per_day": self.savings_usd_per_day,
+        }
+
+
+@dataclass(frozen=True)
+class DomainSpareRecommendation:
+    """Result of :func:`recommend_domain_spares`: the cheapest policy and the best of each."""
+
+    nodes_per_domain: int
+    domains: int
+    best: DomainSparePolicy
+    best_in_domain: DomainSparePolicy
+    best_spare_domains: DomainSparePolicy
+    options: tuple[DomainSparePolicy, ...]
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "nodes_per_domain": self.nodes_per_domain,
+            "domains": self.domains,
+            "recommended": self.best.to_json_dict(),
+            "best_in_domain": self.best_in_domain.to_json_dict(),
+            "best_spare_domains": self.best_spare_domains.to_json_dict(),
+            "options": [o.to_json_dict() for o in self.options],
+        }
+
+
+def recommend_domain_spares(
+    inputs: Mapping[str, Any], max_in_domain: int = 4, max_spare_domains: int = 8
+) -> DomainSpareRecommendation | None:
+    """In-domain spare nodes against whole spare domains, whichever saves more per day.
+
+    Every policy (0..``max_in_domain`` spare nodes in each scale-up domain, at most
+    nodes per domain − 1; 1..``max_spare_domains`` whole spare domains) is evaluated in one
+    vectorised call of the chain (docs/references.md#failure-domains: Erlang loss pools,
+    the job on fewer accelerators per domain with in-domain spares) and compared with no
+    domain spares as :func:`models.evaluate.compare` does: the value of the extra useful work
+    per day (goodput and step time) at the baseline's price, minus what the spares cost.
+    None when a domain is one node (nothing to choose).
+    """
+    from .chain import domain_layout  # local: chain is imported by evaluate already
+
+    base = {**inputs, "cluster.spare_nodes_per_domain": 0.0, "cluster.spare_domains": 0.0}
+    lay = domain_layout(base)
+    npd = int(np.asarray(lay.nodes_per_domain).flat[0])
+    if npd <= 1:
+        return None
+    in_dom = np.arange(0, min(max_in_domain, npd - 1) + 1, dtype=float)
+    doms = np.arange(1, max_spare_domains + 1, dtype=float)
+    s_d = np.concatenate([in_dom, np.zeros(doms.size)])
+    s_dom = np.concatenate([np.zeros(in_dom.size), doms])
+    e = evaluate_arrays(
+        {**base, "cluster.spare_nodes_per_domain": s_d, "cluster.spare_domains": s_dom}
+    )
+    from .evaluate import productive_time_savings
+
+    g = np.asarray(e["goodput"], float) * np.ones(s_d.size)
+    train = np.asarray(e["steps_to_train"], float) * np.asarray(e["step_seconds"], float)
+    train = train * np.ones(s_d.size)
+    cluster = float(np.asarray(e["cluster_usd_per_day"]).flat[0])
+    total_day = np.asarray(e["total_usd_per_day"], float) * np.ones(s_d.size)
+    useful, _ = productive_time_savings(g[0], g, train[0], train, cluster)
+    savings = np.asarray(useful, float) + (total_day[0] - total_day)
+    spare_usd = np.asarray(e["spare_usd_per_day"], float) * np.ones(s_d.size)
+    step = np.asarray(e["step_seconds"], float) * np.ones(s_d.size)
+    doms_of_job = int(np.asarray(lay.domains).flat[0])
+    options = []
+    for i in range(s_d.size):
+        in_domain = s_dom[i] == 0
+        count = int(s_d[i] if in_domain else s_dom[i])
+        policy = "none" if count == 0 else ("in_domain" if in_domain else "spare_domains")
+        jobs_domains = (
+            math.ceil(float(np.asarray(inputs["cluster.nodes"]).flat[0]) / (npd - count))
+            if in_domain and count
+            else doms_of_job
+        )
+        options.append(
+            DomainSparePolicy(
+                policy=policy,
+                count=count,
+                spare_nodes=count * jobs_domains if in_domain else count * npd,
+                spare_usd_per_day=float(spare_usd[i]),
+                goodput=float(g[i]),
+                step_seconds=float(step[i]),
+                savings_usd_per_day=float(savings[i]),
+            )
+        )
+    ok = [o for o in options if math.isfinite(o.savings_usd_per_day)]
+    pool = ok or options
+    best = max(pool, key=lambda o: o.savings_usd_per_day)
+    ins = [o for o in pool if o.policy != "spare_domains"]
+    sds = [o for o in pool if o.policy == "spare_domains"] or [options[0]]
+    return DomainSpareRecommendation(
+        nodes_per_domain=npd,
+        domains=doms_of_job,
+        best=best,
+        best_in_domain=max(ins, key=lambda o: o.savings_usd_per_day),
+        best_spare_domains=max(sds, key=lambda o: o.savings_usd_per_day),
+        options=tuple(options),
+    )
+
+
 # --------------------------------------------------------------------------- all three
 @dataclass(frozen=True)
 class Optimization:
@@ -249,6 +378,8 @@ class Optimization:
     recommended: Scenario
     comparison: Comparison
     instances: InstanceRanking
+    #: in-domain spares against whole spare domains (None when a domain is one node)
+    domain_spares: DomainSpareRecommendation | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         best = self.instances.cheapest
@@ -280,6 +411,9 @@ class Optimization:
                 "price_as_of": best.price_as_of,
             },
             "instance_rules": self.instances.rules(),
+            "domain_spares": None
+            if self.domain_spares is None
+            else self.domain_spares.to_json_dict(),
         }
 
 
@@ -317,6 +451,7 @@ def optimize(
         recommended=recommended,
         comparison=compare(scenario, recommended, catalog),
         instances=rank_instances(scenario, catalog, deadline_days=deadline_days),
+        domain_spares=recommend_domain_spares(tuned),
     )
 
 

@@ -45,11 +45,18 @@ from typing import Any
 
 import numpy as np
 
+from .badput import (
+    BADPUT_BUCKETS,
+    BADPUT_LABELS,
+    COMPONENT_BADPUT,
+    TIMELINE_BADPUT,
+    badput_minutes_per_day,
+)
 from .catalog import Instance
 from .errors import ValidationError
 from .evaluate import Comparison, Evaluation, compare, evaluate
 from .fields import FIELDS
-from .fitting import poisson_rate_ci
+from .fitting import poisson_rate_ci, split_job_level
 from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
 from .scenario import Scenario
@@ -63,7 +70,7 @@ BUCKET_COMPONENTS: dict[str, tuple[str, ...]] = {
     "recovery": ("detection", "replacement", "restart", "spot_notice", "corrupt_checkpoint"),
     "rework": ("rework", "fallback_rework", "sdc_rollback"),
     # slower steps (warm-up, stragglers, feature overheads) and stalls: not failure time
-    "other": ("fabric_stall", "warmup", "straggler", "resilience_overhead"),
+    "other": ("fabric_stall", "fail_slow", "warmup", "straggler", "resilience_overhead"),
 }
 BUCKET_LABELS: dict[str, str] = {
     "checkpoint_save": "Checkpoint saves",
@@ -129,6 +136,11 @@ class TimelineFit:
     recovery: Summary | None  # minutes
     step: Summary | None  # seconds
     checkpoint_interval_minutes: float | None
+    #: job-level interruptions per day (failures the timeline marks as the job's own, node id
+    #: "job", "*", "-" ...: models.fitting.JOB_NODE_IDS) and their interval; None when none is
+    job_interruptions_per_day: float | None = None
+    job_interruptions_per_day_lo: float | None = None
+    job_interruptions_per_day_hi: float | None = None
 
 
 def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
@@ -157,8 +169,13 @@ def fit_timeline(
     if not 0.5 <= confidence < 1.0:
         raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
     node_days = n * m.span_days
-    k = m.incidents
+    k, k_job = split_job_level(m.failure_s, m.failure_node)
     lo, hi = poisson_rate_ci(k, node_days, confidence)
+    job = job_lo = job_hi = None
+    if k_job and m.span_days > 0:
+        job = k_job / m.span_days
+        jlo, jhi = poisson_rate_ci(k_job, m.span_days, confidence)
+        job_lo, job_hi = float(jlo), float(jhi)
     step = summarise(m.step_seconds)
     interval = None
     if m.checkpoint_gap_seconds.size:
@@ -174,7 +191,7 @@ def fit_timeline(
         nodes_source=nodes_source,
         confidence=confidence,
         failures=m.failures,
-        incidents=k,
+        incidents=m.incidents,
         node_days=node_days,
         failure_rate_per_node_day=k / node_days,
         failure_rate_per_node_day_lo=float(lo),
@@ -184,6 +201,9 @@ def fit_timeline(
         recovery=summarise(m.recovery_seconds, 1.0 / 60.0),
         step=step,
         checkpoint_interval_minutes=interval,
+        job_interruptions_per_day=job,
+        job_interruptions_per_day_lo=job_lo,
+        job_interruptions_per_day_hi=job_hi,
     )
 
 
@@ -235,6 +255,13 @@ def fitted_scenario(
     if iv is not None and "reliability.node_failure_rate_per_day" in updates:
         updates["reliability.node_failure_rate_low"] = min(1.0, iv[0])
         updates["reliability.node_failure_rate_high"] = min(1.0, iv[1])
+    if fit.job_interruptions_per_day is not None:
+        put(
+            "reliability.job_interruptions_per_day",
+            fit.job_interruptions_per_day,
+            "job-level interruption rate",
+            "",
+        )
     put(
         "checkpoint.save_seconds",
         fit.save.mean if fit.save else None,
@@ -427,6 +454,72 @@ class Reconciliation:
             rows.append(row)
         return rows
 
+    def badput_rows(self) -> list[dict[str, Any]]:
+        """One row per badput bucket (ml-goodput-measurement's names, and ours where none
+        fits: :mod:`models.badput`): predicted and measured hours, shares and dollars.
+
+        The model's loss components go to their bucket (:data:`models.badput.COMPONENT_BADPUT`);
+        a run log's measured buckets hold one or several badput buckets together
+        (:data:`models.badput.TIMELINE_BADPUT`): the first of a group carries the measured
+        figure and ``measured_with`` names the rest (whose measured figures are None), and
+        ``predicted_group_hours`` is the prediction for the whole group, the figure to set
+        against the measured one.  ``idle_spares`` is paid spare node time beside the job: in
+        dollars only (its hours are None)."""
+        ev = self.evaluation
+        days = self.measurement.span_days
+        wall_h = self.measurement.wall_seconds / 3600.0
+        usd = self.usd_per_run_hour
+        per_day = badput_minutes_per_day(
+            {c: ev.metrics[f"loss_{c}_minutes_per_day"] for c in LOSS_COMPONENTS}
+        )
+        pred = {b: m * days / 60.0 for b, m in per_day.items()}
+        measured: dict[str, float | None] = {}
+        group_of: dict[str, tuple[str, ...]] = {}
+        for t, group in TIMELINE_BADPUT.items():
+            for i, b in enumerate(group):
+                measured[b] = self.measurement.bucket_seconds[t] / 3600.0 if i == 0 else None
+                group_of[b] = group
+        rows = []
+        for b in BADPUT_BUCKETS:
+            if b == "idle_spares":
+                spare_usd = float(ev.metrics["spare_usd_per_day"]) * days
+                rows.append(
+                    {
+                        "bucket": b,
+                        "bucket_label": BADPUT_LABELS[b],
+                        "model_components": "spare_usd_per_day",
+                        "measured_with": "",
+                        "measured_hours": None,
+                        "predicted_hours": None,
+                        "predicted_group_hours": None,
+                        "measured_fraction": None,
+                        "predicted_fraction": None,
+                        "measured_usd": None,
+                        "predicted_usd": spare_usd,
+                    }
+                )
+                continue
+            group = group_of[b]
+            mh = measured[b]
+            rows.append(
+                {
+                    "bucket": b,
+                    "bucket_label": BADPUT_LABELS[b],
+                    "model_components": ", ".join(
+                        c for c in LOSS_COMPONENTS if COMPONENT_BADPUT[c] == b
+                    ),
+                    "measured_with": ", ".join(g for g in group if g != b),
+                    "measured_hours": mh,
+                    "predicted_hours": pred[b],
+                    "predicted_group_hours": sum(pred[g] for g in group),
+                    "measured_fraction": None if mh is None else mh / wall_h,
+                    "predicted_fraction": pred[b] / wall_h,
+                    "measured_usd": None if mh is None else mh * usd,
+                    "predicted_usd": pred[b] * usd,
+                }
+            )
+        return rows
+
     def to_json_dict(self) -> dict[str, Any]:
         """One JSON-able object (the ``goodput reconcile --json`` contract)."""
         m, f, sim = self.measurement, self.fit, self.simulation
@@ -463,6 +556,10 @@ class Reconciliation:
             "failure_events": f.failures,
             "failure_incidents": f.incidents,
             "buckets": {
+                r["bucket"]: {k: v for k, v in r.items() if k != "bucket"}
+                for r in self.badput_rows()
+            },
+            "timeline_buckets": {
                 r["bucket"]: {k: v for k, v in r.items() if k != "bucket"}
                 for r in self.bucket_rows()
             },
@@ -520,6 +617,9 @@ def _fitted_json(f: TimelineFit) -> dict[str, Any]:
         "failure_rate_per_node_day": f.failure_rate_per_node_day,
         "failure_rate_per_node_day_lo": f.failure_rate_per_node_day_lo,
         "failure_rate_per_node_day_hi": f.failure_rate_per_node_day_hi,
+        "job_interruptions_per_day": f.job_interruptions_per_day,
+        "job_interruptions_per_day_lo": f.job_interruptions_per_day_lo,
+        "job_interruptions_per_day_hi": f.job_interruptions_per_day_hi,
         "confidence_level": f.confidence,
         "save_seconds": f.save.mean if f.save else None,
         "restore_seconds": f.restore.mean if f.restore else None,

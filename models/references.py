@@ -28,6 +28,36 @@ class Reference:
 
 _ALL: tuple[Reference, ...] = (
     Reference(
+        "kokolis2024",
+        "A. Kokolis et al., 'Revisiting reliability in large-scale machine learning research "
+        "clusters', 2024 (Meta RSC-1/RSC-2: failures per node-day, job MTTF by size)",
+        "arXiv:2410.21680",
+    ),
+    Reference(
+        "megascale2024",
+        "Z. Jiang et al., 'MegaScale: Scaling large language model training to more than "
+        "10,000 GPUs', NSDI 2024",
+        "arXiv:2402.15627",
+    ),
+    Reference(
+        "fthsdp2026",
+        "O. Salpekar et al., 'Training LLMs with fault tolerant HSDP on 100,000 GPUs', 2026",
+        "arXiv:2602.00277",
+    ),
+    Reference(
+        "erlang1917",
+        "A. K. Erlang, 'Solution of some problems in the theory of probabilities of "
+        "significance in automatic telephone exchanges', Elektroteknikeren 13, 1917 (the loss "
+        "formula; its insensitivity to the holding-time distribution: Kleinrock 1975 §3.7)",
+        "https://en.wikipedia.org/wiki/Erlang_(unit)#Erlang_B_formula",
+    ),
+    Reference(
+        "coreweave_pricing",
+        "CoreWeave, GPU cloud pricing (on-demand GB200 NVL72 node of 4 GPUs: $42.00/h), read "
+        "2026-09",
+        "https://www.coreweave.com/pricing",
+    ),
+    Reference(
         "young1974",
         "J. W. Young, 'A first order approximation to the optimum checkpoint interval', "
         "Communications of the ACM 17(9):530-531, 1974",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tools import HOURS_PER_DAY, as_float_array, like_input
+from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, like_input
 from .special import poisson_sf
 
 
@@ -145,3 +145,107 @@ def expected_replacement_minutes(p_no_spare, replacement_minutes, hot_spare_swap
     p = as_float_array(p_no_spare)
     out = p * as_float_array(replacement_minutes) + (1 - p) * as_float_array(hot_spare_swap_minutes)
     return like_input(out, p_no_spare, replacement_minutes, hot_spare_swap_minutes)
+
+
+# --------------------------------------------------------------------------- failure domains
+def erlang_b(servers, offered_load):
+    """Erlang's loss probability B(c, a): the share of arrivals that find all c servers busy.
+
+    A pool of c spares, each out for a repair of mean S after it is used, fed by Poisson
+    failures of rate ν, is an M/G/c/c loss system with offered load a = ν·S; a failure that
+    finds no free spare takes the slower path and does not join the pool.  B is insensitive
+    to the repair-time distribution (Erlang 1917; Kleinrock, *Queueing Systems* Vol. 1,
+    1975, §3.7), so the lognormal repairs of the Monte Carlo give the same B.  Computed by
+    the stable recursion B(0) = 1, B(k) = a·B(k−1) / (k + a·B(k−1)).
+
+    Parameters
+    ----------
+    servers : c, spares in the pool [count] (whole numbers ≥ 0).
+    offered_load : a = ν·S, failures per repair time [dimensionless].
+
+    Returns
+    -------
+    B : probability that a failure finds no free spare [fraction]; 1 where c = 0.
+
+    Examples
+    --------
+    >>> round(erlang_b(2, 1.0), 4)  # (1/2) / (1 + 1 + 1/2)
+    0.2
+    >>> erlang_b(0, 3.0)
+    1.0
+    """
+    c = as_float_array(servers)
+    a = as_float_array(offered_load)
+    b = np.ones(np.broadcast_shapes(c.shape, a.shape))
+    top = int(np.nanmax(c)) if c.size else 0
+    for k in range(1, top + 1):
+        step = a * b / (k + a * b)
+        b = np.where(c >= k, step, b)
+    return like_input(b, servers, offered_load)
+
+
+def scaleup_domains(nodes, job_nodes_per_domain):
+    """Scale-up domains a job of ``nodes`` nodes occupies when it runs on
+    ``job_nodes_per_domain`` nodes of each: D = ⌈N / n_d⌉ [domains].
+
+    Examples
+    --------
+    >>> scaleup_domains(1152, 16)  # 1,152 nodes on NVL72 racks with 2 spare trays each
+    72.0
+    """
+    n = as_float_array(nodes)
+    nd = as_float_array(job_nodes_per_domain)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        d = np.where(nd > 0, np.ceil(n / np.where(nd > 0, nd, 1.0) - 1e-9), np.nan)
+    return like_input(d, nodes, job_nodes_per_domain)
+
+
+#: Gauss–Hermite nodes and weights for the lognormal spread of a recovery time
+_GH_X, _GH_W = np.polynomial.hermite.hermgauss(16)
+
+
+def certainty_equivalent_minutes(weights, minutes, failures_per_day, spread=0.0):
+    """The recovery time that a mix of recoveries costs in Daly's model [min].
+
+    When every failure restarts the recovery in progress and each attempt draws its
+    duration R afresh from a mix (share w_c takes R_c), an attempt completes with
+    probability p = Σ w_c·e^{−λR_c} and the recovery lasts (1 − p)/(λp) on average, which
+    is Daly's (e^{λR} − 1)/λ for the single time R_eq = −ln(p)/λ (Daly 2006, §3; derivation
+    in docs/failure-domains.md).  R_eq ≤ Σ w_c·R_c (Jensen), and → Σ w_c·R_c as λ → 0.
+
+    Parameters
+    ----------
+    weights : sequence of shares w_c of the failures (summing to 1).
+    minutes : sequence of recovery times R_c [min], one per share.
+    failures_per_day : λ, the rate of failures that restart a recovery [1/day].
+    spread : coefficient of variation of each R_c around its value, lognormal (the
+        simulator's ``simulation.recovery_spread``); E[e^{−λR}] is then taken by 16-point
+        Gauss–Hermite quadrature.  0: R_c exactly.
+
+    Examples
+    --------
+    >>> # one failure an hour; half recover at once, half take an hour: p = 0.5 + 0.5/e
+    >>> round(certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], 24.0), 3)
+    22.793
+    """
+    lam = as_float_array(failures_per_day) / MINUTES_PER_DAY
+    mean = sum(as_float_array(w) * as_float_array(r) for w, r in zip(weights, minutes, strict=True))
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        cv = float(spread)
+        if cv > 0:  # E[e^{-λ R Y}], Y lognormal with mean 1 and this cv
+            s2 = np.log1p(cv * cv)
+            y = np.exp(-s2 / 2.0 + np.sqrt(2.0 * s2) * _GH_X)
+            wq = _GH_W / np.sqrt(np.pi)
+
+            def mgf(r):
+                r = as_float_array(r)
+                return sum(wi * np.exp(-lam * r * yi) for wi, yi in zip(wq, y, strict=True))
+        else:
+
+            def mgf(r):
+                return np.exp(-lam * as_float_array(r))
+
+        p = sum(as_float_array(w) * mgf(r) for w, r in zip(weights, minutes, strict=True))
+        eq = np.where(lam > 0, -np.log(p) / np.where(lam > 0, lam, 1.0), mean)
+    eq = np.where(np.isfinite(eq), eq, mean)
+    return like_input(eq, failures_per_day, *minutes)

@@ -161,6 +161,35 @@ def _hot_spares(s: Scenario, ctx: Context, f: Feature):
     )
 
 
+def _domain_spares(s: Scenario, ctx: Context, f: Feature):
+    """Spares by scale-up domain: the cheaper of in-domain spare nodes and whole spare
+    domains (models.optimize.recommend_domain_spares), or the count given."""
+    in_dom = ctx.params.get("domain_spares.in_domain")
+    whole = ctx.params.get("domain_spares.spare_domains")
+    if in_dom is None and whole is None:
+        from .optimize import recommend_domain_spares  # local: optimize imports evaluate
+
+        rec = recommend_domain_spares(resolve_inputs(s, ctx.catalog, ctx.tiers))
+        if rec is None or rec.best.policy == "none":
+            why = "a scale-up domain is one node" if rec is None else "no policy saves money"
+            return {}, [("spares by domain", "none", why)]
+        b = rec.best
+        in_dom = b.count if b.policy == "in_domain" else 0
+        whole = b.count if b.policy == "spare_domains" else 0
+        basis = (
+            f"the cheaper policy here (models.optimize.recommend_domain_spares): {b.label()}, "
+            f"{b.spare_usd_per_day:,.0f} USD/day of spares"
+        )
+    else:
+        basis = "given"
+    changes = {
+        "cluster.spare_nodes_per_domain": int(in_dom or 0),
+        "cluster.spare_domains": int(whole or 0),
+    }
+    text = f"{changes['cluster.spare_nodes_per_domain']} per domain, {changes['cluster.spare_domains']} whole domains"
+    return changes, [("spares by domain", text, basis)]
+
+
 def _health_checks(s: Scenario, ctx: Context, f: Feature):
     factor = lemon_rate_factor(ctx.lemon_failure_share, ctx.lemon_node_share)
     check = ctx.param(f, "check_minutes")
@@ -430,6 +459,36 @@ FEATURES: dict[str, Feature] = {
             "failures that need a replacement node",
             _all,
             _hot_spares,
+        ),
+        Feature(
+            "domain_spares",
+            "Spares by scale-up domain",
+            "Spare nodes inside every NVLink domain (the job runs on fewer accelerators per "
+            "domain) or whole idle spare domains: a failed tray is swapped inside its rack, or "
+            "the rack's parallel group moves to a spare rack, instead of waiting for a repair "
+            "(Erlang loss pools, docs/references.md#failure-domains).",
+            "The spare nodes at the cluster's price per node; in-domain spares also shrink "
+            "the job's share of each NVLink domain.",
+            ("erlang1917", "aws_instances"),
+            {
+                "in_domain": Param(
+                    math.nan,
+                    "nodes per domain",
+                    "the cheaper policy here",
+                    max=FIELDS["cluster.spare_nodes_per_domain"].max,
+                    integer=True,
+                ),
+                "spare_domains": Param(
+                    math.nan,
+                    "domains",
+                    "the cheaper policy here",
+                    max=FIELDS["cluster.spare_domains"].max,
+                    integer=True,
+                ),
+            },
+            "node failures and domain events",
+            _all,
+            _domain_spares,
         ),
         Feature(
             "health_checks",

@@ -268,7 +268,7 @@ def headline_intervals(inputs: Mapping[str, Any], grid: int = 9) -> dict[str, fl
     (T = steps · step · s / goodput; cost = T · cluster $/day + storage).  These combine the
     failure-rate and the step-time uncertainty; the time to train's are reported as
     ``time_to_train_days_p10/p90``, since ``time_to_train_days_low/high`` is the chain's
-    interval of the step time alone (:func:`models.chain.cost`), which the instance ranking
+    interval of the step time alone (:func:`models.chain.cost_step`), which the instance ranking
     compares.
     """
     from .evaluate import evaluate_arrays

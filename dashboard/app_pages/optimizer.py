@@ -96,6 +96,53 @@ st.plotly_chart(
 table = svc.spares_table(sp, ev["usd_per_instance_hour"], svc.spares_view_limit(sp))
 st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretch")
 
+ds = o.domain_spares
+if ds is not None:
+    st.subheader("Spares by scale-up domain")
+    b = ds.best
+    if b.policy == "none":
+        st.info(
+            f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes. Neither spare "
+            "nodes inside each domain nor whole spare domains save more than they cost here."
+        )
+    else:
+        i, w = ds.best_in_domain, ds.best_spare_domains
+
+        def _best(o, none: str) -> str:
+            if o.policy == "none":
+                return none
+            return (
+                f"{o.label()}, {display.format_value('savings_usd_per_day', o.savings_usd_per_day)}"
+            )
+
+        st.info(
+            f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes. Cheaper "
+            f"policy: **{b.label()}**, saves "
+            f"**{display.format_value('savings_usd_per_day', b.savings_usd_per_day)}** "
+            f"for {display.format_value('spare_usd_per_day', b.spare_usd_per_day)} of "
+            f"spares. Best in-domain: {_best(i, 'no count of in-domain spares pays')}; best "
+            f"whole domains: {_best(w, 'no count of spare domains pays')}."
+        )
+    st.caption(
+        "In-domain spares leave fewer accelerators of each NVLink domain to the job (its step "
+        "time changes); a failed tray is swapped inside its rack. A whole spare domain takes "
+        "a rack's group after a domain event or when a rack has no spare of its own. "
+        "Savings as `goodput compare` counts them; docs/references.md#failure-domains."
+    )
+    tables.show(
+        display.table(
+            svc.domain_spares_rows(ds),
+            [
+                ("policy", "Policy"),
+                "domain_spare_nodes",
+                ("spare_usd_per_day", "Spares cost ($/day)"),
+                "goodput",
+                "step_seconds",
+                "savings_usd_per_day",
+            ],
+        )
+    )
+
 st.subheader("Instance type")
 ranking = o.instances
 df = inst_svc.table(ranking)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (
 
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"
+JOB_KEY = "reliability.job_interruptions_per_day"
 
 
 def _nodes(text: str) -> int:
@@ -44,7 +45,11 @@ def read_log_bytes(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
 def scenario_overrides(fit: LogFit) -> list[str]:
     """``--set`` strings carrying the fit into a scenario (validated against the fields)."""
     out = []
-    for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
+    for key, value in (
+        (RATE_KEY, fit.node_failure_rate_per_day),
+        (SHAPE_KEY, fit.weibull_shape),
+        (JOB_KEY, fit.job_interruptions_per_day),
+    ):
         f = FIELDS[key]
         if (
             value is not None
@@ -75,6 +80,13 @@ def _print_text(fit: LogFit, path: str) -> None:
         f"({pct}% CI {100 * fit.node_failure_rate_per_day_lo:.4f}-"
         f"{100 * fit.node_failure_rate_per_day_hi:.4f}, exact chi-square)"
     )
+    if fit.job_interruptions_per_day is not None:
+        print(
+            f"  job-level interruptions    {fit.job_interruptions_per_day:.3f} per day "
+            f"({pct}% CI {fit.job_interruptions_per_day_lo:.3f}-"
+            f"{fit.job_interruptions_per_day_hi:.3f}, exact Poisson; {fit.n_job_incidents} "
+            "incidents marked as the job's own, left out of the node rate)"
+        )
     print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
     n = fit.node_tbf
     if n is not None:

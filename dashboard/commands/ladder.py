@@ -149,7 +149,7 @@ def register(subparsers) -> None:
         "--features",
         metavar="A,B,...",
         help="features in the order to adopt them (default: the recommended order); names: "
-        "hot_spares, health_checks, auto_recovery, memory_checkpoints, async_saves, "
+        "hot_spares, domain_spares, health_checks, auto_recovery, memory_checkpoints, async_saves, "
         "in_process_restart, checkpointless, straggler_mitigation, sdc_detection, elastic, "
         "checkpoint_validation",
     )

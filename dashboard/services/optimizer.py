@@ -61,3 +61,21 @@ def recommend(
 ) -> opt.Optimization:
     """Recommended interval, spares and instance type (:func:`models.optimize.optimize`)."""
     return opt.optimize(scenario, catalog, deadline_days)
+
+
+def domain_spares_rows(rec: opt.DomainSpareRecommendation) -> list[dict]:
+    """One row per spares-by-domain policy (:func:`models.optimize.recommend_domain_spares`),
+    keyed by registry outputs, the recommended one marked."""
+    rows = []
+    for o in rec.options:
+        rows.append(
+            {
+                "policy": o.label() + (" (recommended)" if o == rec.best else ""),
+                "domain_spare_nodes": o.spare_nodes,
+                "spare_usd_per_day": o.spare_usd_per_day,
+                "goodput": o.goodput,
+                "step_seconds": o.step_seconds,
+                "savings_usd_per_day": o.savings_usd_per_day,
+            }
+        )
+    return rows

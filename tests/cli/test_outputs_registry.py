@@ -20,6 +20,8 @@ STRUCTURE = {
     "candidate_name",
     "differences",
     "loss_breakdown",
+    "badput",
+    "domain_spares",
     "checkpoint_tiers",
     "instances",
     "rules",

@@ -56,9 +56,30 @@ def test_reconcile_json_contract_on_the_example(tmp_path):
         assert isinstance(f[key], float), key
     assert f["save_seconds"] == pytest.approx(45.0, rel=0.05)
     assert f["failure_rate_per_node_day_lo"] < 0.004 < f["failure_rate_per_node_day_hi"]
-    assert set(d["buckets"]) == {"checkpoint_save", "restore", "recovery", "rework", "other"}
+    assert set(d["timeline_buckets"]) == {
+        "checkpoint_save",
+        "restore",
+        "recovery",
+        "rework",
+        "other",
+    }
+    # the same run under ml-goodput-measurement's badput names (and ours where none fits)
+    assert {
+        "UNPRODUCTIVE_CHECKPOINT_SAVE_TIME",
+        "UNPRODUCTIVE_CHECKPOINT_RESTORE_TIME",
+        "WASTED_PROGRESS_FROM_DISRUPTION",
+        "INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION",
+    } <= set(d["buckets"])
+    for name, t in (
+        ("UNPRODUCTIVE_CHECKPOINT_SAVE_TIME", "checkpoint_save"),
+        ("WASTED_PROGRESS_FROM_DISRUPTION", "rework"),
+        ("INFRASTRUCTURE_RECOVERY_FROM_DISRUPTION", "recovery"),
+    ):
+        b, tb = d["buckets"][name], d["timeline_buckets"][t]
+        assert b["measured_hours"] == pytest.approx(tb["measured_hours"])
+        assert b["predicted_group_hours"] == pytest.approx(tb["predicted_hours"])
     price = 98.32 * 2000  # aws-16k-h100's price in force, per hour of the whole job
-    for b in d["buckets"].values():
+    for b in d["timeline_buckets"].values():
         assert b["measured_usd"] == pytest.approx(b["measured_hours"] * price)
         assert b["predicted_usd"] == pytest.approx(b["predicted_hours"] * price)
     assert d["run_cost_usd"] == pytest.approx(48.0 * price)
@@ -79,7 +100,7 @@ def test_reconcile_json_contract_on_the_example(tmp_path):
     assert ev.returncode == 0, ev.stderr
     assert "reliability.node_failure_rate_per_day=" in " ".join(d["scenario_overrides"])
     # every leaf key is in the output registry
-    for key in (k for k in d if k not in ("buckets", "fitted", "what_if")):
+    for key in (k for k in d if k not in ("buckets", "timeline_buckets", "fitted", "what_if")):
         assert key in OUTPUTS, key
     for key in [*f, *w, *next(iter(d["buckets"].values()))]:
         assert key in OUTPUTS, key

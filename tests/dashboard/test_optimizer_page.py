@@ -75,3 +75,26 @@ def test_deadline_picks_the_rankers_cheapest_instance(catalog):
     assert any(
         best.instance in s.value and f"{best.nodes:,.0f} nodes" in s.value for s in at.success
     )
+
+
+def test_spares_by_domain_on_an_nvl72_scenario(catalog):
+    """p6e-gb200-nvl72: the page recommends the same spares-by-domain policy as the model,
+    with its dollars per day, and tables every policy; one-node domains show no section."""
+    at = open_page("optimizer", {"preset": "p6e-gb200-nvl72"})
+    o = opt.optimize(load_preset("p6e-gb200-nvl72"), catalog, 45.0)
+    ds = o.domain_spares
+    assert ds is not None and ds.best.policy != "none"
+    assert any(s.value == "Spares by scale-up domain" for s in at.subheader)
+    info = " ".join(i.value for i in at.info)
+    assert f"**{ds.best.label()}**" in info
+    assert (
+        f"**${ds.best.savings_usd_per_day:,.0f}/day** for ${ds.best.spare_usd_per_day:,.0f}/day"
+        in info
+    )
+    table = next(t for t in at.table if "Policy" in t.value.columns)
+    assert len(table.value) == len(ds.options)
+    assert table.value["Policy"].str.contains("recommended").sum() == 1
+
+
+def test_no_domain_section_for_one_node_domains(app):
+    assert not any(s.value == "Spares by scale-up domain" for s in app.subheader)

@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pytest
 from goodput_lab.models import Scenario, ValidationError, evaluate
+from goodput_lab.models.badput import BADPUT_BUCKETS
 from goodput_lab.models.outputs import OUTPUTS
 from goodput_lab.models.reconcile import (
     BUCKET_COMPONENTS,
@@ -398,7 +399,7 @@ def test_every_json_key_is_registered():
     )
     d = r.to_json_dict()
     json.dumps(d, allow_nan=False)
-    containers = {"buckets", "fitted", "what_if", *BUCKETS}
+    containers = {"buckets", "timeline_buckets", "fitted", "what_if", *BUCKETS, *BADPUT_BUCKETS}
 
     def walk(obj):
         for k, v in obj.items():
@@ -408,7 +409,8 @@ def test_every_json_key_is_registered():
                 assert k in OUTPUTS, k
 
     walk(d)
-    assert set(d["buckets"]) == set(BUCKET_COMPONENTS)
+    assert set(d["timeline_buckets"]) == set(BUCKET_COMPONENTS)
+    assert set(d["buckets"]) == set(BADPUT_BUCKETS)
     assert d["what_if"]["goodput_delta"] == pytest.approx(
         d["what_if"]["predicted_goodput"] - d["predicted_goodput"]
     )

@@ -1,0 +1,268 @@
+"""Failure domains (docs/references.md#failure-domains): domain, switch and job-level
+failure classes, in-domain spares and spare domains, in the chain and the Monte Carlo.
+
+Monte Carlo tolerance: 4 standard errors + 0.001 of goodput (the resilience ladder's
+tolerance), at a fixed seed.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from goodput_lab.models import evaluate_arrays, resolve_inputs
+from goodput_lab.models import reliability as rel
+from goodput_lab.models.chain import domain_layout
+from goodput_lab.models.montecarlo import params_from_inputs, simulate_inputs
+from goodput_lab.models.scenario import load_preset
+
+PRESET = "p6e-gb200-nvl72"
+
+
+@pytest.fixture(scope="module")
+def base():
+    return resolve_inputs(load_preset(PRESET))
+
+
+def _eval(x, **updates):
+    return evaluate_arrays({**x, **updates})
+
+
+# --------------------------------------------------------------------------- building blocks
+def test_erlang_b_hand_values():
+    # B(1, a) = a / (1 + a); B(2, 1) = (1/2) / (1 + 1 + 1/2) = 0.2
+    assert rel.erlang_b(1, 3.0) == pytest.approx(0.75)
+    assert rel.erlang_b(2, 1.0) == pytest.approx(0.2)
+    assert rel.erlang_b(0, 5.0) == 1.0
+    got = rel.erlang_b(np.array([0, 1, 2]), np.array([1.0, 1.0, 1.0]))
+    np.testing.assert_allclose(got, [1.0, 0.5, 0.2])
+
+
+def test_certainty_equivalent_hand_value_and_limits():
+    # one failure per hour; half recover at once, half take an hour: p = 0.5 + 0.5/e
+    lam = 24.0
+    want = -math.log(0.5 + 0.5 * math.exp(-1.0)) * 60.0
+    assert rel.certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], lam) == pytest.approx(want)
+    # below the mean (Jensen), and the mean as the rate vanishes
+    assert want < 30.0
+    assert rel.certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], 1e-9) == pytest.approx(30.0)
+    # one class: the time itself
+    assert rel.certainty_equivalent_minutes([1.0], [42.0], lam) == pytest.approx(42.0)
+
+
+def test_gb200_layout_is_derived_from_the_catalog(base):
+    lay = domain_layout(base)
+    assert float(lay.nodes_per_domain) == 18.0  # 72 GPUs / 4 per node
+    assert float(lay.domains) == 64.0  # 1,152 nodes
+    spared = domain_layout({**base, "cluster.spare_nodes_per_domain": 2})
+    assert float(spared.job_nodes_per_domain) == 16.0
+    assert float(spared.domains) == 72.0  # ceil(1152 / 16)
+    assert float(spared.spare_nodes_total) == 144.0
+    # overridable
+    assert float(domain_layout({**base, "cluster.nodes_per_domain": 9}).domains) == 128.0
+
+
+def test_domain_rate_scales_with_domains(base):
+    e = _eval(base)
+    assert float(e["domain_failures_per_day"]) == pytest.approx(64 * 0.005)
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019 + 64 * 0.005)
+
+
+# --------------------------------------------------------------------------- acceptance
+def test_domain_event_costs_more_than_node_event(base):
+    """The same failure rate (1 per day) as node failures or as domain events: a domain
+    event waits for its domain's repair (no spare domain), a node failure for a tray."""
+    quiet = {"reliability.node_failure_rate_per_day": 0.0}
+    no_domain = {"reliability.domain_failure_rate_per_day": 0.0}
+    node = _eval(base, **no_domain, **{"reliability.node_failure_rate_per_day": 1.0 / 1152})
+    dom = _eval(base, **quiet, **{"reliability.domain_failure_rate_per_day": 1.0 / 64})
+    assert float(node["failures_per_day"]) == pytest.approx(float(dom["failures_per_day"]))
+    assert float(dom["minutes_lost_per_failure"]) > float(node["minutes_lost_per_failure"]) + 60
+    assert float(dom["goodput"]) < float(node["goodput"]) - 0.01
+    assert float(dom["nodes_idled_per_failure"]) == 18.0
+
+
+def test_in_domain_spares_change_the_step_and_the_replacement(base):
+    plain = _eval(base)
+    spared = _eval(base, **{"cluster.spare_nodes_per_domain": 2})
+    # the job has 64 of the 72 GPUs of each NVLink domain: the step model sees it
+    assert float(spared["step_seconds"]) != float(plain["step_seconds"])
+    # a tray swap instead of a technician's replacement for almost every node failure
+    assert float(spared["probability_no_domain_spare"]) < 0.01
+    assert float(spared["nodes_idled_per_failure"]) < float(plain["nodes_idled_per_failure"])
+    assert float(spared["goodput"]) > float(plain["goodput"])
+    assert float(spared["spare_usd_per_day"]) == pytest.approx(144 * 42.0 * 24)
+
+
+def test_without_domain_classes_the_chain_is_as_before(base):
+    """All failure-domain inputs 0: replacement per failure is the node path of before."""
+    e = _eval(base, **{"reliability.domain_failure_rate_per_day": 0.0})
+    assert float(e["replacement_minutes_per_failure"]) == pytest.approx(30.0)
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019)
+
+
+@pytest.mark.parametrize("spares", [0, 2])
+def test_montecarlo_matches_analytic_with_domain_events(base, spares):
+    x = {**base, "cluster.spare_nodes_per_domain": spares}
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=20261204)
+    tol = 4.0 * r.goodput_stderr + 0.001
+    assert abs(r.goodput_mean - analytic) <= tol, (r.goodput_mean, analytic, tol)
+    # the tolerance is tight enough to see the domain events (~3 points of goodput)
+    assert tol < 0.01
+
+
+def test_montecarlo_matches_analytic_with_switch_and_job_classes(base):
+    x = {
+        **base,
+        "reliability.job_interruptions_per_day": 2.0,
+        "reliability.switch_failure_rate_per_day": 0.01,
+        "cluster.spare_domains": 1,
+    }
+    p = params_from_inputs(x)
+    assert p.job_rate_per_min == pytest.approx(2.0 / 1440)
+    assert p.spare_domains == 1 and p.domains == 64
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=7)
+    assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
+
+
+# --------------------------------------------------------------------------- optimize, ladder
+def test_optimize_recommends_spares_by_domain_with_usd_per_day(base):
+    from goodput_lab.models.optimize import recommend_domain_spares
+
+    rec = recommend_domain_spares(base)
+    assert rec is not None and rec.nodes_per_domain == 18 and rec.domains == 64
+    assert rec.best.policy in ("in_domain", "spare_domains")
+    assert rec.best.savings_usd_per_day > 0
+    # its spares cost what the chain charges: whole domains of 18 nodes at $42/h
+    if rec.best.policy == "spare_domains":
+        assert rec.best.spare_usd_per_day == pytest.approx(rec.best.count * 18 * 42.0 * 24)
+    # the best of each policy is among the options, and the recommendation is the best one
+    assert rec.best.savings_usd_per_day == max(o.savings_usd_per_day for o in rec.options)
+    in_dom = [o for o in rec.options if o.policy == "in_domain"]
+    assert {o.count for o in in_dom} == {1, 2, 3, 4}
+    # in-domain spares run the job on more domains: 1,152 / 16 = 72 domains for 2 per domain
+    two = next(o for o in in_dom if o.count == 2)
+    assert two.spare_nodes == 144
+
+
+def test_no_domain_choice_when_a_domain_is_one_node():
+    from goodput_lab.models.optimize import recommend_domain_spares
+
+    assert recommend_domain_spares(resolve_inputs(load_preset("aws-16k-h100"))) is None
+
+
+def test_ladder_has_a_rung_for_spares_by_domain():
+    from goodput_lab.models.resilience import ladder
+
+    lad = ladder(load_preset(PRESET), ["domain_spares"])
+    rung = lad.rungs[1]
+    assert rung.feature == "domain_spares"
+    assert rung.delta_usd_per_day > 0
+    # (field, before, after): it buys whole spare domains or in-domain spares
+    keys = {c[0] for c in rung.changes}
+    assert keys & {"cluster.spare_domains", "cluster.spare_nodes_per_domain"}
+    assert all(c[2] > c[1] for c in rung.changes)
+
+
+# --------------------------------------------------------------------------- fitting
+def _log_with_job_rows(n=400, job_share=0.3, mean_gap_h=3.0, seed=5):
+    rng = np.random.default_rng(seed)
+    t = np.cumsum(rng.exponential(mean_gap_h, n) + 0.01)  # distinct whole seconds
+    job = rng.random(n) < job_share
+    rows = ["timestamp,node_id,cause"]
+    for ti, j in zip(t, job, strict=True):
+        stamp = np.datetime64("2026-01-01T00:00:00") + np.timedelta64(int(ti * 3600), "s")
+        node = "job" if j else f"node-{rng.integers(128):03d}"
+        rows.append(f"{stamp}Z,{node},{'user code' if j else 'GPU HBM3 ECC'}")
+    return "\n".join(rows) + "\n", int(job.sum()), float(t[-1] - t[0]) / 24.0
+
+
+def test_fit_separates_job_level_interruptions():
+    from goodput_lab.models.failure_log import parse_failure_log
+    from goodput_lab.models.fitting import fit_failure_log, split_job_level
+
+    text, n_job, span_days = _log_with_job_rows()
+    log = parse_failure_log(text)
+    node_inc, job_inc = split_job_level(log.time_h, log.node_id)
+    assert job_inc == n_job and node_inc == 400 - n_job
+    fit = fit_failure_log(log, nodes=128)
+    # job rate = job incidents / days (its MLE), within its exact interval
+    assert fit.job_interruptions_per_day == pytest.approx(n_job / span_days)
+    assert fit.job_interruptions_per_day_lo < fit.job_interruptions_per_day
+    assert fit.job_interruptions_per_day < fit.job_interruptions_per_day_hi
+    # the node rate is the node incidents' share: rates add up to the job's whole rate
+    whole = fit.tbf["exp_rate_per_h"] * 24.0
+    assert fit.node_failure_rate_per_day * 128 == pytest.approx(whole * node_inc / 400)
+
+
+def test_fit_without_job_markers_is_unchanged():
+    from goodput_lab.models.failure_log import parse_failure_log
+    from goodput_lab.models.fitting import fit_failure_log
+
+    text, _, _ = _log_with_job_rows(job_share=0.0)
+    fit = fit_failure_log(parse_failure_log(text), nodes=128)
+    assert fit.job_interruptions_per_day is None and fit.n_job_incidents == 0
+    assert fit.node_failure_rate_per_day * 128 == pytest.approx(fit.tbf["exp_rate_per_h"] * 24.0)
+
+
+# --------------------------------------------------------------------------- recovery, fail-slow
+def test_restart_grows_with_the_cluster_megascale2024():
+    """MegaScale (arXiv:2402.15627): communicator set-up 1,047 s at 2,048 GPUs before their
+    optimisation, under 5 s after; linear in GPUs, so about 30 s at 12,288 GPUs."""
+    from goodput_lab.models.recovery import restart_with_retries_minutes
+
+    naive = restart_with_retries_minutes(0.0, 1047 / 2048, 2048, 1.0, float("nan"))
+    assert naive * 60 == pytest.approx(1047.0)
+    tuned = restart_with_retries_minutes(0.0, 5 / 2048, 12_288, 1.0, float("nan"))
+    assert tuned * 60 == pytest.approx(30.0)
+    # retries: 3 attempts on average at q = 1/3, each failed one a whole restart
+    assert restart_with_retries_minutes(2.0, 0.0, 8, 1 / 3, float("nan")) == pytest.approx(6.0)
+    assert restart_with_retries_minutes(2.0, 0.0, 8, 0.5, 10.0) == pytest.approx(12.0)
+
+
+def test_restart_fields_in_the_chain(base):
+    plain = _eval(base)
+    slow = _eval(base, **{"recovery.comm_init_seconds_per_gpu": 1047 / 2048})
+    gpus = 1152 * 4
+    assert float(slow["comm_init_minutes"]) == pytest.approx(1047 / 2048 * gpus / 60)
+    assert float(slow["restart_minutes_expected"]) == pytest.approx(5.0 + 1047 / 2048 * gpus / 60)
+    assert float(slow["goodput"]) < float(plain["goodput"])
+    retry = _eval(base, **{"recovery.retry_success_fraction": 0.5})
+    assert float(retry["restart_attempts_expected"]) == 2.0
+    assert float(retry["restart_minutes_expected"]) == pytest.approx(10.0)
+
+
+def test_fail_slow_is_a_loss_of_its_own(base):
+    x = {**base, "reliability.domain_failure_rate_per_day": 0.0}
+    e = _eval(x, **{"reliability.fail_slow_rate_per_day": 0.001})
+    # 1.152 events/day x 0.5 slowdown x 60 min to detect = 34.56 full-speed min/day
+    assert float(e["fail_slow_events_per_day"]) == pytest.approx(1.152)
+    assert float(e["fail_slow_minutes_per_day"]) == pytest.approx(34.56)
+    assert float(e["loss_fail_slow_minutes_per_day"]) > 0
+    assert float(e["loss_straggler_minutes_per_day"]) == 0.0
+    # each is then evicted like a failed node
+    assert float(e["failures_per_day"]) == pytest.approx(1152 * 0.0019 + 1.152)
+
+
+def test_montecarlo_matches_analytic_with_fail_slow_and_retries(base):
+    x = {
+        **base,
+        "reliability.fail_slow_rate_per_day": 0.001,
+        "recovery.retry_success_fraction": 0.5,
+        "cluster.spare_nodes_per_domain": 1,
+    }
+    analytic = float(_eval(x)["goodput"])
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=11)
+    assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001
+
+
+def test_in_domain_spares_must_leave_the_job_a_node():
+    from goodput_lab.models.errors import ValidationError
+
+    s = load_preset(PRESET).replace({"cluster.spare_nodes_per_domain": 18})
+    with pytest.raises(ValidationError, match=r"cluster.spare_nodes_per_domain.*\[0, 17\]"):
+        resolve_inputs(s)
+    assert resolve_inputs(load_preset(PRESET).replace({"cluster.spare_nodes_per_domain": 17}))
