@@ -3,7 +3,6 @@
 import importlib
 
 import pytest
-
 from goodput_lab.models.outputs import OUTPUTS
 
 NAMED = {k: o.computed_by for k, o in OUTPUTS.items() if o.computed_by}
