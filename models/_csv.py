@@ -279,17 +279,28 @@ _ISO = (
 
 def iso_microseconds(cells: pl.Series) -> np.ndarray | None:
     """Microseconds since 1970-01-01 UTC of ISO 8601 texts (no zone: UTC), or None when a
-    cell is not in the plain form :data:`_ISO` (the caller then reads the times one by
-    one).  Equals ``datetime.fromisoformat(text).timestamp() * 1e6`` for every accepted
-    text (tests/models/test_fast_readers.py)."""
-    import polars as pl
-
+    cell is not in the plain form :data:`_ISO` or lies outside 1685..2255 (the caller then
+    reads the times one by one).  ``us / 1e6`` equals ``datetime.fromisoformat(text)
+    .timestamp()`` for every accepted text (tests/models/test_fast_readers.py)."""
     ts = cells.str.strip_chars(" ")
     if not ts.str.contains(_ISO).all():
         return None
-    fixed = _fixed_layout_us(ts)
-    if fixed is not None:
-        return fixed
+    us = _fixed_layout_us(ts)
+    if us is None:
+        us = _polars_us(ts)
+    if us is None or np.any(np.abs(us) > _EXACT_US):
+        return None  # beyond 1685..2255 seconds as floats would not be exact
+    return us
+
+
+#: Microseconds up to which ``us / 1e6`` is the correctly rounded number of seconds.
+_EXACT_US = 2**53
+
+
+def _polars_us(ts) -> np.ndarray | None:
+    """:func:`iso_microseconds` of texts in several layouts, parsed by polars."""
+    import polars as pl
+
     norm = (
         pl.DataFrame({"t": ts})
         .select(

@@ -75,6 +75,10 @@ MAX_SPAN_DAYS = 3650.0
 MAX_STEP = 10**15
 #: Longest accepted text in a node id cell.
 MAX_TEXT = 200
+#: Deepest nesting of objects and arrays accepted in a JSON-lines record: a timeline record
+#: is one flat object (1); a Cloud Logging export wraps it in ``jsonPayload`` beside
+#: ``resource.labels`` (3); 5 leaves room for other exporters' wrappers.
+MAX_JSON_DEPTH = 5
 
 EVENTS: tuple[str, ...] = (
     "job_start",
@@ -410,8 +414,16 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
             raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
         try:
             obj = json.loads(line)
+        except RecursionError:
+            obj = None  # nested about a thousand deep: refused below
         except ValueError as exc:
             raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+        if obj is None or not _json_depth_ok(obj, MAX_JSON_DEPTH):
+            raise ValidationError(
+                f"row {i + 1}",
+                f"is nested more than {MAX_JSON_DEPTH} levels deep (a timeline record is one "
+                "flat JSON object, at most wrapped in a log export's record)",
+            )
         if not isinstance(obj, dict):
             raise ValidationError(f"row {i + 1}", "is not a JSON object ({...})")
         payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record
@@ -478,6 +490,21 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
     if progress is not None:
         progress(1.0)
     return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, used, len(objects), 0)
+
+
+def _json_depth_ok(obj: object, limit: int) -> bool:
+    """True when ``obj`` (parsed JSON) nests objects and arrays at most ``limit`` deep
+    (a flat object is 1 deep).  Iterative: any depth is checked without recursion."""
+    stack = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if not isinstance(node, dict | list):
+            continue
+        if depth > limit:
+            return False
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return True
 
 
 def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
@@ -1082,6 +1109,7 @@ __all__ = [
     "BUCKETS",
     "COLUMNS",
     "EVENTS",
+    "MAX_JSON_DEPTH",
     "MAX_TIMELINE_BYTES",
     "MAX_TIMELINE_ROWS",
     "RunMeasurement",
