@@ -194,6 +194,9 @@ class PlainCsv:
     row: np.ndarray
 
 
+_PRINTABLE = bytes(range(32, 256))
+
+
 def plain_csv(text: str) -> PlainCsv | None:
     """Split CSV text with polars when it is *plain*, else None (use the full reader).
 
@@ -210,61 +213,62 @@ def plain_csv(text: str) -> PlainCsv | None:
     import polars as pl
 
     raw = text.encode("ascii")
-    arr = np.frombuffer(raw, dtype=np.uint8)
-    n_nl = int(np.count_nonzero(arr == 10))
-    n_cr = int(np.count_nonzero(arr == 13))
-    if int(np.count_nonzero(arr < 32)) != n_nl + n_cr:
+    controls = raw.translate(None, _PRINTABLE)  # the bytes below 32, in order
+    if controls.count(b"\n") + controls.count(b"\r") != len(controls):
         return None  # tabs, NULs and other controls: the full reader names them
-    if n_cr:
-        cr = np.flatnonzero(arr == 13)
-        if cr[-1] + 1 >= arr.size or np.any(arr[cr + 1] != 10):
+    if b"\r" in controls:
+        if raw.count(b"\r\n") != controls.count(b"\r"):
             return None  # a lone carriage return ends a line for csv, not for polars
         raw = raw.replace(b"\r\n", b"\n")
-        arr = np.frombuffer(raw, dtype=np.uint8)
-    nl = np.flatnonzero(arr == 10)
-    starts = np.r_[0, nl + 1]
-    ends = np.r_[nl, arr.size]
-    if starts[-1] == arr.size:  # the file ends with a line break
-        starts, ends = starts[:-1], ends[:-1]
-    first = 0
-    while first < starts.size:
-        line = raw[starts[first] : ends[first]].decode("ascii")
+    pos, header_row = 0, 0
+    while True:  # skip blank lines and # comments before the header
+        if pos >= len(raw):
+            return None
+        end = raw.find(b"\n", pos)
+        end = len(raw) if end < 0 else end
+        line = raw[pos:end].decode("ascii")
+        header_row += 1
+        pos = end + 1
         if line.strip() and not line.lstrip().startswith("#"):
             break
-        first += 1
-    if first >= starts.size:
-        return None
-    header = [h.strip() for h in raw[starts[first] : ends[first]].decode("ascii").split(",")]
+    header = [h.strip() for h in line.split(",")]
     width = len(header)
-    if width < 2 or first + 1 >= starts.size:
+    body = raw[pos:]
+    if width < 2 or not body:
         return None
-    b_starts, b_ends = starts[first + 1 :], ends[first + 1 :]
-    filled = b_ends > b_starts
-    if not filled.any():
-        return None
-    commas = (arr == 44).view(np.uint8)
-    per_line = np.add.reduceat(commas, b_starts[filled], dtype=np.int64)
-    # a segment runs to the next filled line's start: the empty lines between hold no comma
-    if np.any(per_line != width - 1):
-        return None  # ragged rows: the full reader names the row
-    body = raw[b_starts[0] :]
     try:
-        frame = pl.read_csv(
+        # one string per line (no control character can occur in the text: \x01 never
+        # splits), to check every line's number of cells before reading the cells
+        lines = pl.read_csv(
             body,
+            has_header=False,
+            separator="\x01",
+            schema={"line": pl.String},
+            quote_char=None,
+            empty_string_is_null=False,
+        )["line"]
+        filled = lines.str.len_bytes() > 0
+        ragged = (lines.str.count_matches(",", literal=True) != width - 1) & filled
+        if not filled.any() or ragged.any():
+            return None  # ragged rows: the full reader names the row
+        lead = len(body) - len(body.lstrip(b"\n"))  # polars takes the width from line 1
+        frame = pl.read_csv(
+            body[lead:],
             has_header=False,
             schema={f"c{i}": pl.String for i in range(width)},
             quote_char=None,
             empty_string_is_null=False,
-            raise_if_empty=False,
+            truncate_ragged_lines=False,
         )
     except Exception:  # any surprise: the full reader decides
         return None
-    if frame.height != b_starts.size:
+    if frame.height != lines.len() - lead:
         return None
-    if not filled.all():
-        frame = frame.filter(pl.Series(filled))
-    rows = np.flatnonzero(filled).astype(np.int64) + (first + 2)
-    return PlainCsv(header, first + 1, frame, rows)
+    keep = filled.to_numpy()
+    if not keep[lead:].all():
+        frame = frame.filter(filled[lead:])
+    rows = np.flatnonzero(keep).astype(np.int64) + (header_row + 1)
+    return PlainCsv(header, header_row, frame, rows)
 
 
 #: A time the fast readers parse: ``YYYY-MM-DD`` with optional ``[T ]HH:MM[:SS[.ffffff]]``
