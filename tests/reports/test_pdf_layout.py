@@ -134,7 +134,7 @@ def printed(tmp_path_factory):
 
 @pytest.mark.parametrize("preset", PRESETS)
 def test_every_text_lies_inside_its_cell_and_the_page(printed, preset):
-    report, layout, _ranking, words, (width, height) = printed[preset]
+    _report, layout, _ranking, words, (width, height) = printed[preset]
     assert layout == [], f"{preset}: text outside its cell or the page: {layout[:5]}"
     assert words, "pdftotext found no text"
     left = float(PDF_OPTIONS["margin"]["left"].removesuffix("mm")) * MM - TOLERANCE_PT
