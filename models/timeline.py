@@ -265,6 +265,8 @@ def parse_timeline(
             )
     text = _decode(data, max_bytes)
     fast = _parse_plain_csv(text, mapping, max_rows)
+    if fast is None and text.lstrip()[:1] == "{":
+        fast = _parse_plain_json_lines(text, mapping, max_rows)
     if fast is not None:
         if progress is not None:
             progress(1.0)
@@ -340,6 +342,124 @@ def _parse_plain_csv(text: str, mapping: Mapping[str, str], max_rows: int) -> Ti
     return _build(
         us / 1e6, events, steps, nodes, plain.row, FORMAT_TIMELINE, columns, events.size, 0
     )
+
+
+def _parse_plain_json_lines(
+    text: str, mapping: Mapping[str, str], max_rows: int
+) -> Timeline | None:
+    """JSON lines read by polars when every record is one flat object of the timeline's
+    keys (one name each) with plain values, else None (then :func:`_parse_json_lines` reads
+    them record by record, and names the row and key of any problem).  Both give the same
+    Timeline for such a file (tests/models/test_fast_readers.py)."""
+    if not text.isascii() or "jsonPayload" in text or any(k in text for k in RECORDER_TIME_KEYS):
+        return None
+    raw = text.encode("ascii")
+    controls = raw.translate(None, bytes(range(32, 256)))
+    if controls.count(b"\n") + controls.count(b"\r") != len(controls):
+        return None
+    if b"\r" in controls:
+        if raw.count(b"\r\n") != controls.count(b"\r"):
+            return None
+        raw = raw.replace(b"\r\n", b"\n")
+    import polars as pl
+
+    try:
+        lines = pl.read_csv(
+            raw,
+            has_header=False,
+            separator="\x01",
+            schema={"line": pl.String},
+            quote_char=None,
+            empty_string_is_null=False,
+        )["line"]
+        filled = lines.str.len_bytes() > 0
+        ok = (
+            lines.str.starts_with("{")
+            & lines.str.ends_with("}")
+            & (lines.str.count_matches("{", literal=True) == 1)  # flat: nothing nested
+            & ~lines.str.contains("[", literal=True)
+        )
+        if not bool((ok | ~filled).all()) or not filled.any():
+            return None
+        keep = filled.to_numpy()
+        if keep.sum() > max_rows:
+            return None
+        frame = pl.read_ndjson(raw, infer_schema_length=None)
+    except Exception:  # any surprise: the record-by-record reader decides
+        return None
+    if frame.height != int(keep.sum()):
+        return None
+    # every key is a column value: polars keeps the first of a repeated key, json.loads the
+    # last, so a line with more keys than values (or an explicit null) goes to the row reader
+    records = lines.filter(filled)
+    n_keys = records.str.count_matches(r'"\s*:').to_numpy()
+    values = frame.select(pl.sum_horizontal(pl.all().is_not_null())).to_series().to_numpy()
+    if np.any(n_keys != values) or bool(records.str.contains(r":\s*null\s*[,}]").any()):
+        return None
+    names: dict[str, str] = {}
+    for col, aliases in COLUMNS.items():
+        found = [a for a in ((mapping[col],) if col in mapping else aliases) if a in frame.columns]
+        if len(found) > 1:
+            return None  # the row reader takes the first name each record has
+        if found:
+            names[col] = found[0]
+    if "timestamp" not in names or "event" not in names:
+        return None
+    text_cols = [names["timestamp"], names["event"]]
+    for col in text_cols:
+        if frame[col].dtype != pl.String or frame[col].null_count():
+            return None
+    for key in ("step", "node_id"):
+        if key in names and frame[names[key]].dtype == pl.String:
+            text_cols.append(names[key])
+    for col in text_cols:  # escapes such as \u0007 decode to characters the row reader names
+        if bool(frame[col].str.contains(r"[^\x20-\x7e]").any()):
+            return None
+    ev = (
+        frame[names["event"]]
+        .str.strip_chars(" ")
+        .str.to_lowercase()
+        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
+    )
+    if ev.null_count():
+        return None
+    us = iso_microseconds(frame[names["timestamp"]])
+    if us is None:
+        return None
+    events = ev.to_numpy()
+    needs = np.isin(events, list(NEEDS_STEP))
+    steps = np.full(events.size, -1, dtype=np.int64)
+    if "step" in names:
+        col = frame[names["step"]]
+        if col.dtype == pl.String:
+            txt = col.fill_null("").str.strip_chars(" ")
+            empty = (txt == "").to_numpy()
+            if not bool((txt.str.contains(r"^[0-9]{1,16}$") | (txt == "")).all()):
+                return None
+            values = txt.cast(pl.Int64, strict=False).fill_null(-1).to_numpy()
+        elif col.dtype.is_integer() or col.dtype == pl.Null:
+            empty = col.is_null().to_numpy()
+            values = col.cast(pl.Int64).fill_null(-1).to_numpy()
+            if np.any(values[~empty] < 0):
+                return None
+        else:
+            return None
+        if np.any(empty & needs) or np.any(values > MAX_STEP):
+            return None
+        steps = np.where(empty, -1, values)
+    elif needs.any():
+        return None
+    nodes = np.full(events.size, "", dtype=object)
+    if "node_id" in names:
+        col = frame[names["node_id"]]
+        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
+            return None
+        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
+        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        nodes = txt.to_numpy()
+    rows = np.flatnonzero(keep).astype(np.int64) + 1
+    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
 
 
 def _parse_csv(lines, first, mapping, max_rows, progress) -> Timeline:

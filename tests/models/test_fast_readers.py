@@ -5,6 +5,7 @@ nesting, failure times outside 2000..now)."""
 from __future__ import annotations
 
 import json
+import re
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -238,3 +239,51 @@ def test_cloud_logging_export_depth_is_accepted():
     ]
     tl = tlm.parse_timeline("\n".join(json.dumps(w) for w in wrapped))
     assert tl.end_s - tl.start_s == 20.0
+
+
+# ----------------------------------------------------------------- JSON lines
+def _slow_jsonl(text: str) -> tlm.Timeline:
+    lines = text.splitlines(keepends=True)
+    return tlm._parse_json_lines(lines, 0, {}, tlm.MAX_TIMELINE_ROWS, None)
+
+
+@pytest.fixture(scope="module")
+def run_jsonl() -> str:
+    return generate(SMALL).jsonl()
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t,
+        lambda t: t.replace("\n", "\r\n", 5) + "\n\n",  # some Windows line ends, blank lines
+        lambda t: re.sub(r'"node-0*([0-9]+)"', r"\1", t).replace('", "event', '","event'),
+        lambda t: t.replace('"step": 1}', '"step": "1"}', 1),  # a step number as text
+    ],
+)
+def test_plain_json_lines_are_read_by_polars_like_the_record_reader(run_jsonl, edit):
+    text = edit(run_jsonl)
+    fast = tlm._parse_plain_json_lines(text, {}, tlm.MAX_TIMELINE_ROWS)
+    assert fast is not None
+    _same_timeline(fast, _slow_jsonl(text))
+    _same_timeline(tlm.parse_timeline(text), fast)
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda t: t.replace('"step": 1}', '"step": 1, "step": 2}', 1),  # json.loads: the last
+        lambda t: t.replace('"step": 1}', '"step": null}', 1),
+        lambda t: t.replace('"step": 1}', '"step": [1]}', 1),
+        lambda t: t.replace('"step": 1}', '"extra": {"a": 1}, "step": 1}', 1),
+        lambda t: t.replace('"step": 1}', '"step": 1.0}', 1),
+        lambda t: t.replace('"step": 1}', '"step": true}', 1),
+        lambda t: t.replace('"node_id": "node-0', '"node_id": "\\u0007node-0', 1),
+        lambda t: t.replace('"step": 1}', '"global_step": 1}', 1),  # two names for one key
+        lambda t: "# a comment\n" + t,
+        lambda t: '{"jsonPayload": ' + t.splitlines()[0] + "}\n" + t,
+    ],
+)
+def test_json_lines_that_are_not_plain_go_to_the_record_reader(run_jsonl, edit):
+    text = edit(run_jsonl)
+    assert tlm._parse_plain_json_lines(text, {}, tlm.MAX_TIMELINE_ROWS) is None
