@@ -385,16 +385,17 @@ def _parse_plain_json_lines(
         if keep.sum() > max_rows:
             return None
         frame = pl.read_ndjson(raw, infer_schema_length=None)
+        if frame.height != int(keep.sum()) or frame.width == 0:
+            return None
+        # every key is a column value: polars keeps the first of a repeated key, json.loads
+        # the last, so a line with more keys than values (or an explicit null) goes to the
+        # row reader
+        records = lines.filter(filled)
+        n_keys = records.str.count_matches(r'"\s*:').to_numpy()
+        values = frame.select(pl.sum_horizontal(pl.all().is_not_null())).to_series().to_numpy()
+        if np.any(n_keys != values) or bool(records.str.contains(r":\s*null\s*[,}]").any()):
+            return None
     except Exception:  # any surprise: the record-by-record reader decides
-        return None
-    if frame.height != int(keep.sum()):
-        return None
-    # every key is a column value: polars keeps the first of a repeated key, json.loads the
-    # last, so a line with more keys than values (or an explicit null) goes to the row reader
-    records = lines.filter(filled)
-    n_keys = records.str.count_matches(r'"\s*:').to_numpy()
-    values = frame.select(pl.sum_horizontal(pl.all().is_not_null())).to_series().to_numpy()
-    if np.any(n_keys != values) or bool(records.str.contains(r":\s*null\s*[,}]").any()):
         return None
     names: dict[str, str] = {}
     for col, aliases in COLUMNS.items():
