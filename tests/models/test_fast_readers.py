@@ -287,3 +287,68 @@ def test_plain_json_lines_are_read_by_polars_like_the_record_reader(run_jsonl, e
 def test_json_lines_that_are_not_plain_go_to_the_record_reader(run_jsonl, edit):
     text = edit(run_jsonl)
     assert tlm._parse_plain_json_lines(text, {}, tlm.MAX_TIMELINE_ROWS) is None
+
+
+# ----------------------------------------------------------------- property: same or defer
+EVENT_NAMES = ["step_end", "step_start", "failure", "restore_start", "restore_end",
+               "pause_start", "pause_end", "STEP_END"]  # fmt: skip
+STAMPS = ["2024-01-01T00:00:05Z", "2024-01-01T00:00:05.5Z", "2024-01-01 00:00:09+00:00",
+          "2024-01-01T00:01", "2024-01-01T01:00:00+01:00", "2024-01-01T00:00:07z", "x", ""]  # fmt: skip
+FIRST = {"timestamp": "2024-01-01T00:00:00Z", "event": "job_start"}
+LAST = {"timestamp": "2024-01-01T00:02:00Z", "event": "job_end"}
+SCALARS = st.one_of(
+    st.integers(-2, 10**17), st.sampled_from(["", "1", " 2 ", "007", "x"]), st.none(),
+    st.booleans(), st.floats(allow_nan=False),
+)  # fmt: skip
+RECORDS = st.fixed_dictionaries(
+    {"timestamp": st.sampled_from(STAMPS), "event": st.sampled_from(EVENT_NAMES)},
+    optional={"step": SCALARS, "node_id": SCALARS, "host": SCALARS, "extra": SCALARS},
+)
+
+
+def _outcome(read):
+    try:
+        return read()
+    except ValidationError as exc:
+        return str(exc)
+
+
+def _agree(fast, slow):
+    if fast is None:
+        return False  # the full reader reads it
+    if isinstance(fast, str) or isinstance(slow, str):
+        assert fast == slow  # the same refusal, word for word
+    else:
+        _same_timeline(fast, slow)
+    return True
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(RECORDS, max_size=8), st.booleans())
+def test_json_lines_polars_path_agrees_with_the_record_reader(middle, ends):
+    records = [FIRST, *middle, LAST] if ends else middle or [FIRST]
+    text = "\n".join(json.dumps(r) for r in records) + "\n"
+    fast = _outcome(lambda: tlm._parse_plain_json_lines(text, {}, tlm.MAX_TIMELINE_ROWS))
+    _agree(fast, _outcome(lambda: _slow_jsonl(text)))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(STAMPS),
+            st.sampled_from([*EVENT_NAMES, "bad"]),
+            st.sampled_from(["", "1", "2", "007", "-1", "x", " 3 "]),
+            st.sampled_from(["", "n1", " n2 ", "a" * 201]),
+        ),
+        max_size=8,
+    ),
+    st.booleans(),
+)
+def test_csv_polars_path_agrees_with_the_row_reader(middle, ends):
+    rows = [",".join(r) for r in middle]
+    if ends:
+        rows = ["2024-01-01T00:00:00Z,job_start,,", *rows, "2024-01-01T00:02:00Z,job_end,,"]
+    text = "timestamp,event,step,node_id\n" + "".join(r + "\n" for r in rows)
+    fast = _outcome(lambda: tlm._parse_plain_csv(text, {}, tlm.MAX_TIMELINE_ROWS))
+    _agree(fast, _outcome(lambda: _slow_timeline(text)))
