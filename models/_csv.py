@@ -197,6 +197,19 @@ class PlainCsv:
 _PRINTABLE = bytes(range(32, 256))
 
 
+def empty_cells_as_text() -> dict[str, bool]:
+    """The ``read_csv`` keyword that reads an empty cell as "" rather than null, in this
+    polars (1.x: ``missing_utf8_is_empty_string``; 2.x: ``empty_string_is_null``)."""
+    import inspect
+
+    import polars as pl
+
+    params = inspect.signature(pl.read_csv).parameters
+    if "empty_string_is_null" in params:
+        return {"empty_string_is_null": False}
+    return {"missing_utf8_is_empty_string": True}
+
+
 def plain_csv(text: str) -> PlainCsv | None:
     """Split CSV text with polars when it is *plain*, else None (use the full reader).
 
@@ -245,7 +258,7 @@ def plain_csv(text: str) -> PlainCsv | None:
             separator="\x01",
             schema={"line": pl.String},
             quote_char=None,
-            empty_string_is_null=False,
+            **empty_cells_as_text(),
         )["line"]
         filled = lines.str.len_bytes() > 0
         ragged = (lines.str.count_matches(",", literal=True) != width - 1) & filled
@@ -257,7 +270,7 @@ def plain_csv(text: str) -> PlainCsv | None:
             has_header=False,
             schema={f"c{i}": pl.String for i in range(width)},
             quote_char=None,
-            empty_string_is_null=False,
+            **empty_cells_as_text(),
             truncate_ragged_lines=False,
         )
     except Exception:  # any surprise: the full reader decides
@@ -339,7 +352,8 @@ def _fixed_layout_us(ts) -> np.ndarray | None:
     width = int(lengths[0]) if n else 0
     if n == 0 or int(lengths.min()) != width or int(lengths.max()) != width:
         return None
-    mat = np.frombuffer(ts.str.join("").item().encode("ascii"), dtype=np.uint8)
+    joined = ts.str.join("") if hasattr(ts.str, "join") else ts.str.concat("")
+    mat = np.frombuffer(joined.item().encode("ascii"), dtype=np.uint8)
     mat = mat.reshape(n, width)
     first = ts[0]
     nondigit = np.array([not ch.isdigit() for ch in first])

@@ -59,7 +59,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ._csv import iso_microseconds, plain_csv, resolve_header
+from ._csv import empty_cells_as_text, iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
 from .errors import ValidationError
@@ -370,7 +370,7 @@ def _parse_plain_json_lines(
             separator="\x01",
             schema={"line": pl.String},
             quote_char=None,
-            empty_string_is_null=False,
+            **empty_cells_as_text(),
         )["line"]
         filled = lines.str.len_bytes() > 0
         ok = (
