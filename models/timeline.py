@@ -384,7 +384,7 @@ def _parse_plain_json_lines(
         keep = filled.to_numpy()
         if keep.sum() > max_rows:
             return None
-        frame = pl.read_ndjson(raw, infer_schema_length=None)
+        frame = pl.read_ndjson(raw, **_all_rows_schema(pl))
         if frame.height != int(keep.sum()) or frame.width == 0:
             return None
         # every key is a column value: polars keeps the first of a repeated key, json.loads
@@ -461,6 +461,16 @@ def _parse_plain_json_lines(
         nodes = txt.to_numpy()
     rows = np.flatnonzero(keep).astype(np.int64) + 1
     return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+
+
+def _all_rows_schema(pl) -> dict[str, None]:
+    """``read_ndjson``'s keyword to infer the schema from every record, where it has one
+    (polars 1.0 has none: a key its schema leaves out fails the count of keys against
+    values, and the file goes to the record reader)."""
+    import inspect
+
+    params = inspect.signature(pl.read_ndjson).parameters
+    return {"infer_schema_length": None} if "infer_schema_length" in params else {}
 
 
 def _parse_csv(lines, first, mapping, max_rows, progress) -> Timeline:
