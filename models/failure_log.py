@@ -7,8 +7,10 @@ where they differ): ``timestamp`` (ISO 8601; times without a zone are read as UT
 with ``#`` before the header are comments.
 
 Everything that can go wrong raises :class:`models.errors.ValidationError` naming the row
-(the 1-based line number in the file, as a spreadsheet shows it) and the column.  Parsing
-uses only the standard library ``csv`` module and numpy (no polars in ``models/``).
+(the 1-based line number in the file, as a spreadsheet shows it) and the column; so does a
+failure dated before 2000 or in the future.  A plain file (ASCII, no quotes, one layout of
+times) is read column by column with polars; anything else row by row with the standard
+library's ``csv`` module, which names the row and column of any problem.
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 import numpy as np
 
-from ._csv import resolve_header
+from ._csv import iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
 from .errors import ValidationError
@@ -109,6 +112,7 @@ def parse_failure_log(
     *,
     max_bytes: int = MAX_LOG_BYTES,
     max_rows: int = MAX_LOG_ROWS,
+    now_h: float | None = None,
 ) -> FailureLog:
     """Parse failure-log CSV text into a :class:`FailureLog`.
 
@@ -119,12 +123,15 @@ def parse_failure_log(
         ``downtime_minutes``) -> header name in this file, for headers that differ from
         the accepted names in :data:`COLUMNS`; ``""`` marks an optional column as absent.
     max_bytes, max_rows : size and row caps.
+    now_h : the present [h since 1970-01-01 UTC] (default: the clock); failures dated more
+        than a day after it, or before 2000, are refused naming their row.
 
     Raises
     ------
     ValidationError
         naming ``row R, column C`` for a bad cell, or ``failure log`` for file-level
-        problems (size, encoding, header, too many rows).
+        problems (size, encoding, header, too many rows); a failure dated before 2000 or
+        in the future is refused naming its row.
 
     Examples
     --------
@@ -133,6 +140,93 @@ def parse_failure_log(
     (2, 1.0)
     """
     text = _decode(data, max_bytes)
+    log = _parse_plain(text, mapping or {}, max_rows)
+    if log is None:
+        log = _parse_rows(text, mapping or {}, max_rows)
+    _check_window(log, time.time() / 3600.0 if now_h is None else float(now_h))
+    return log
+
+
+def _parse_plain(text: str, mapping: Mapping[str, str], max_rows: int) -> FailureLog | None:
+    """The log read column by column with polars when the CSV is plain and every cell in
+    its plainest form (:func:`models._csv.plain_csv`), else None (then :func:`_parse_rows`
+    reads it row by row and names the row and column of any problem).  Both give the same
+    FailureLog for a plain file (tests/models/test_fast_readers.py)."""
+    plain = plain_csv(text)
+    if plain is None or plain.row.size > max_rows:
+        return None
+    import polars as pl
+
+    header = plain.header
+    index = _resolve_columns(header, mapping, plain.header_row)
+    cells = plain.cells
+    us = iso_microseconds(cells[f"c{index['timestamp']}"])
+    if us is None:
+        return None
+    nodes = cells[f"c{index['node_id']}"].str.strip_chars(" ")
+    if bool((nodes == "").any()) or bool((nodes.str.len_bytes() > MAX_TEXT).any()):
+        return None
+    n = nodes.len()
+    if "cause" in index:
+        cause = cells[f"c{index['cause']}"].str.strip_chars(" ")
+        if bool((cause.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        causes = np.asarray(
+            pl.select(pl.when(cause == "").then(pl.lit("unknown")).otherwise(cause))
+            .to_series()
+            .to_numpy(),
+            dtype=str,
+        )
+    else:
+        causes = np.full(n, "unknown")
+    if "downtime_minutes" in index:
+        text_dt = cells[f"c{index['downtime_minutes']}"].str.strip_chars(" ")
+        empty = text_dt == ""
+        if not bool((empty | text_dt.str.contains(r"^[0-9]{1,12}(\.[0-9]{1,12})?$")).all()):
+            return None
+        downtimes = text_dt.cast(pl.Float64, strict=False).to_numpy().astype(float)
+        downtimes[empty.to_numpy()] = math.nan
+        if np.any(downtimes > MAX_DOWNTIME_MINUTES):
+            return None
+    else:
+        downtimes = np.full(n, math.nan)
+    t = us / 1e6 / 3600.0
+    order = np.argsort(t, kind="stable")
+    return FailureLog(
+        time_h=t[order],
+        node_id=np.asarray(nodes.to_numpy(), dtype=str)[order],
+        cause=causes[order],
+        downtime_minutes=downtimes[order],
+        row=plain.row[order],
+        columns={k: header[i] for k, i in index.items()},
+    )
+
+
+#: Failure times accepted: from 2000-01-01 UTC [h since 1970] to one day after now.
+EARLIEST_H = 946_684_800 / 3600.0
+FUTURE_SLACK_H = 24.0
+
+
+def _check_window(log: FailureLog, now_h: float) -> None:
+    """Refuse a failure dated before 2000 or more than a day in the future, naming its row
+    (the earliest such row in the file)."""
+    late = now_h + FUTURE_SLACK_H
+    bad = (log.time_h < EARLIEST_H) | (log.time_h > late)
+    if not bad.any():
+        return
+    i = int(np.flatnonzero(bad)[np.argmin(log.row[bad])])
+    when = np.datetime64(round(float(log.time_h[i]) * 3600.0), "s")
+    col = log.columns.get("timestamp", "timestamp")
+    last = np.datetime64(round(now_h * 3600.0), "s").astype("datetime64[D]")
+    what = "is before 2000" if log.time_h[i] < EARLIEST_H else "is in the future"
+    raise ValidationError(
+        f"row {int(log.row[i])}, column {col!r}",
+        f"{when}Z (UTC) {what}: failure times must lie between 2000-01-01 and today ({last})",
+    )
+
+
+def _parse_rows(text: str, mapping: Mapping[str, str], max_rows: int) -> FailureLog:
+    """The full reader: the ``csv`` module, row by row, every problem named."""
     lines = list(io.StringIO(text, newline=""))  # the line breaks csv sees
     first = 0
     while first < len(lines) and (
@@ -149,7 +243,7 @@ def parse_failure_log(
     except csv.Error as exc:
         raise ValidationError(f"row {first + 1}", f"is not valid CSV ({exc})") from None
     header = [h.strip() for h in header]
-    index = _resolve_columns(header, mapping or {}, first + 1)
+    index = _resolve_columns(header, mapping, first + 1)
 
     times: list[float] = []
     nodes: list[str] = []

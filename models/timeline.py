@@ -40,7 +40,10 @@ productive time and five badput buckets:
 
 The buckets add up to the wall time exactly.  Measured goodput = productive / wall time.
 Every problem raises :class:`models.errors.ValidationError` naming the row (the line in
-the file) and the column.  Parsing uses the standard library and numpy only.
+the file) and the column.  A plain CSV (ASCII, no quotes, one layout of times) is read column
+by column with polars; anything else, and JSON lines, record by record with the standard
+library, which names the row and column of any problem.  JSON records nested deeper than
+:data:`MAX_JSON_DEPTH` levels are refused.
 """
 
 from __future__ import annotations
@@ -56,7 +59,7 @@ from datetime import UTC, datetime
 
 import numpy as np
 
-from ._csv import resolve_header
+from ._csv import empty_cells_as_text, iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
 from .errors import ValidationError
@@ -72,6 +75,10 @@ MAX_SPAN_DAYS = 3650.0
 MAX_STEP = 10**15
 #: Longest accepted text in a node id cell.
 MAX_TEXT = 200
+#: Deepest nesting of objects and arrays accepted in a JSON-lines record: a timeline record
+#: is one flat object (1); a Cloud Logging export wraps it in ``jsonPayload`` beside
+#: ``resource.labels`` (3); 5 leaves room for other exporters' wrappers.
+MAX_JSON_DEPTH = 5
 
 EVENTS: tuple[str, ...] = (
     "job_start",
@@ -257,6 +264,13 @@ def parse_timeline(
                 + ", ".join(mapping_keys()),
             )
     text = _decode(data, max_bytes)
+    fast = _parse_plain_csv(text, mapping, max_rows)
+    if fast is None and text.lstrip()[:1] == "{":
+        fast = _parse_plain_json_lines(text, mapping, max_rows)
+    if fast is not None:
+        if progress is not None:
+            progress(1.0)
+        return fast
     lines = text.splitlines(keepends=True)
     first = 0
     while first < len(lines) and (not lines[first].strip() or lines[first].lstrip()[:1] == "#"):
@@ -275,6 +289,188 @@ def _event_names(mapping: Mapping[str, str]) -> dict[str, int]:
         if name in mapping:
             names[mapping[name].strip().lower()] = code
     return names
+
+
+def _parse_plain_csv(text: str, mapping: Mapping[str, str], max_rows: int) -> Timeline | None:
+    """The timeline read column by column with polars, when the CSV is plain and every cell
+    is in its plainest form (:func:`models._csv.plain_csv`); else None, and
+    :func:`_parse_csv` reads it row by row (and names the row and column of any problem).
+    Both give the same Timeline for a plain file (tests/models/test_fast_readers.py)."""
+    plain = plain_csv(text)
+    if plain is None or plain.row.size > max_rows:
+        return None
+    import polars as pl
+
+    header = plain.header
+    index = _resolve_columns(header, mapping, plain.header_row)
+    cells = plain.cells
+    ev = (
+        cells[f"c{index['event']}"]
+        .str.strip_chars(" ")
+        .str.to_lowercase()
+        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
+    )
+    if ev.null_count():
+        return None
+    us = iso_microseconds(cells[f"c{index['timestamp']}"])
+    if us is None:
+        return None
+    events = ev.to_numpy()
+    needs = np.isin(events, list(NEEDS_STEP))
+    if "step" in index:
+        text_steps = cells[f"c{index['step']}"].str.strip_chars(" ")
+        empty = (text_steps == "").to_numpy()
+        if np.any(empty & needs) or not bool(
+            (text_steps.str.contains(r"^[0-9]{1,16}$") | (text_steps == "")).all()
+        ):
+            return None
+        steps = np.where(empty, -1, text_steps.cast(pl.Int64, strict=False).fill_null(-1))
+        if np.any(steps > MAX_STEP):
+            return None
+    else:
+        if needs.any():
+            return None
+        steps = np.full(events.size, -1, dtype=np.int64)
+    if "node_id" in index:
+        text_nodes = cells[f"c{index['node_id']}"].str.strip_chars(" ")
+        if bool((text_nodes.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        nodes = text_nodes.to_numpy()
+    else:
+        nodes = np.full(events.size, "", dtype=object)
+    columns = {k: header[i] for k, i in index.items()}
+    return _build(
+        us / 1e6, events, steps, nodes, plain.row, FORMAT_TIMELINE, columns, events.size, 0
+    )
+
+
+def _parse_plain_json_lines(
+    text: str, mapping: Mapping[str, str], max_rows: int
+) -> Timeline | None:
+    """JSON lines read by polars when every record is one flat object of the timeline's
+    keys (one name each) with plain values, else None (then :func:`_parse_json_lines` reads
+    them record by record, and names the row and key of any problem).  Both give the same
+    Timeline for such a file (tests/models/test_fast_readers.py)."""
+    if not text.isascii() or "jsonPayload" in text or any(k in text for k in RECORDER_TIME_KEYS):
+        return None
+    raw = text.encode("ascii")
+    controls = raw.translate(None, bytes(range(32, 256)))
+    if controls.count(b"\n") + controls.count(b"\r") != len(controls):
+        return None
+    if b"\r" in controls:
+        if raw.count(b"\r\n") != controls.count(b"\r"):
+            return None
+        raw = raw.replace(b"\r\n", b"\n")
+    import polars as pl
+
+    try:
+        lines = pl.read_csv(
+            raw,
+            has_header=False,
+            separator="\x01",
+            schema={"line": pl.String},
+            quote_char=None,
+            **empty_cells_as_text(),
+        )["line"]
+        filled = lines.str.len_bytes() > 0
+        ok = (
+            lines.str.starts_with("{")
+            & lines.str.ends_with("}")
+            & (lines.str.count_matches("{", literal=True) == 1)  # flat: nothing nested
+            & ~lines.str.contains("[", literal=True)
+        )
+        if not bool((ok | ~filled).all()) or not filled.any():
+            return None
+        keep = filled.to_numpy()
+        if keep.sum() > max_rows:
+            return None
+        frame = pl.read_ndjson(raw, **_all_rows_schema(pl))
+        if frame.height != int(keep.sum()) or frame.width == 0:
+            return None
+        # every key is a column value: polars keeps the first of a repeated key, json.loads
+        # the last, so a line with more keys than values (or an explicit null) goes to the
+        # row reader
+        records = lines.filter(filled)
+        n_keys = records.str.count_matches(r'"\s*:').to_numpy()
+        values = frame.select(pl.sum_horizontal(pl.all().is_not_null())).to_series().to_numpy()
+        if np.any(n_keys != values) or bool(records.str.contains(r":\s*null\s*[,}]").any()):
+            return None
+    except Exception:  # any surprise: the record-by-record reader decides
+        return None
+    names: dict[str, str] = {}
+    for col, aliases in COLUMNS.items():
+        found = [a for a in ((mapping[col],) if col in mapping else aliases) if a in frame.columns]
+        if len(found) > 1:
+            return None  # the row reader takes the first name each record has
+        if found:
+            names[col] = found[0]
+    if "timestamp" not in names or "event" not in names:
+        return None
+    text_cols = [names["timestamp"], names["event"]]
+    for col in text_cols:
+        if frame[col].dtype != pl.String or frame[col].null_count():
+            return None
+    for key in ("step", "node_id"):
+        if key in names and frame[names[key]].dtype == pl.String:
+            text_cols.append(names[key])
+    for col in text_cols:  # escapes such as \u0007 decode to characters the row reader names
+        if bool(frame[col].str.contains(r"[^\x20-\x7e]").any()):
+            return None
+    ev = (
+        frame[names["event"]]
+        .str.strip_chars(" ")
+        .str.to_lowercase()
+        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
+    )
+    if ev.null_count():
+        return None
+    us = iso_microseconds(frame[names["timestamp"]])
+    if us is None:
+        return None
+    events = ev.to_numpy()
+    needs = np.isin(events, list(NEEDS_STEP))
+    steps = np.full(events.size, -1, dtype=np.int64)
+    if "step" in names:
+        col = frame[names["step"]]
+        if col.dtype == pl.String:
+            txt = col.fill_null("").str.strip_chars(" ")
+            empty = (txt == "").to_numpy()
+            if not bool((txt.str.contains(r"^[0-9]{1,16}$") | (txt == "")).all()):
+                return None
+            values = txt.cast(pl.Int64, strict=False).fill_null(-1).to_numpy()
+        elif col.dtype.is_integer() or col.dtype == pl.Null:
+            empty = col.is_null().to_numpy()
+            values = col.cast(pl.Int64).fill_null(-1).to_numpy()
+            if np.any(values[~empty] < 0):
+                return None
+        else:
+            return None
+        if np.any(empty & needs) or np.any(values > MAX_STEP):
+            return None
+        steps = np.where(empty, -1, values)
+    elif needs.any():
+        return None
+    nodes = np.full(events.size, "", dtype=object)
+    if "node_id" in names:
+        col = frame[names["node_id"]]
+        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
+            return None
+        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
+        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        nodes = txt.to_numpy()
+    rows = np.flatnonzero(keep).astype(np.int64) + 1
+    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+
+
+def _all_rows_schema(pl) -> dict[str, None]:
+    """``read_ndjson``'s keyword to infer the schema from every record, where it has one
+    (polars 1.0 has none: a key its schema leaves out fails the count of keys against
+    values, and the file goes to the record reader)."""
+    import inspect
+
+    params = inspect.signature(pl.read_ndjson).parameters
+    return {"infer_schema_length": None} if "infer_schema_length" in params else {}
 
 
 def _parse_csv(lines, first, mapping, max_rows, progress) -> Timeline:
@@ -349,8 +545,16 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
             raise ValidationError("timeline", f"has more than {max_rows:,} rows (the cap)")
         try:
             obj = json.loads(line)
+        except RecursionError:
+            obj = None  # nested about a thousand deep: refused below
         except ValueError as exc:
             raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+        if obj is None or not _json_depth_ok(obj, MAX_JSON_DEPTH):
+            raise ValidationError(
+                f"row {i + 1}",
+                f"is nested more than {MAX_JSON_DEPTH} levels deep (a timeline record is one "
+                "flat JSON object, at most wrapped in a log export's record)",
+            )
         if not isinstance(obj, dict):
             raise ValidationError(f"row {i + 1}", "is not a JSON object ({...})")
         payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record
@@ -419,6 +623,21 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
     return _build(times, events, steps, nodes, rows, FORMAT_TIMELINE, used, len(objects), 0)
 
 
+def _json_depth_ok(obj: object, limit: int) -> bool:
+    """True when ``obj`` (parsed JSON) nests objects and arrays at most ``limit`` deep
+    (a flat object is 1 deep).  Iterative: any depth is checked without recursion."""
+    stack = [(obj, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node
+        if not isinstance(node, dict | list):
+            continue
+        if depth > limit:
+            return False
+        stack.extend((c, depth + 1) for c in children if isinstance(c, dict | list))
+    return True
+
+
 def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
     for name in names:
         if name in obj:
@@ -427,7 +646,7 @@ def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
 
 
 def _build(times, events, steps, nodes, rows, fmt, columns, n_rows, ignored) -> Timeline:
-    if not rows:
+    if len(rows) == 0:
         raise ValidationError("timeline", "has a header but no event rows")
     t = np.asarray(times, dtype=float)
     order = np.argsort(t, kind="stable")
@@ -1021,6 +1240,7 @@ __all__ = [
     "BUCKETS",
     "COLUMNS",
     "EVENTS",
+    "MAX_JSON_DEPTH",
     "MAX_TIMELINE_BYTES",
     "MAX_TIMELINE_ROWS",
     "RunMeasurement",

@@ -97,6 +97,10 @@ class Section:
     figure: go.Figure | None = None
     #: (column, header, kind) for the table; kind "num" right-aligns; default: all text.
     table_columns: tuple[tuple[str, str, str], ...] = ()
+    #: lines printed under the table (e.g. why a row has no figures)
+    notes: tuple[str, ...] = ()
+    #: the table's column widths in percent (empty: as the browser sizes them)
+    column_widths: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -535,6 +539,7 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
     ranking = rank_instances(scenario, dict(catalog))
     current = scenario["cluster.instance"]
     rows = []
+    unranked: dict[str, list[str]] = {}  # reason -> instances without a cost to train
     for r in ranking.rows:
         ok = r.feasible
         rows.append(
@@ -549,15 +554,18 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
                 "days": _days(r.time_to_train_days) if ok else "",
                 "cost": format_value("cost_to_train_usd", r.cost_to_train_usd)
                 if ok and r.price_known
-                else r.reason,
+                else "n/a",
             }
         )
+        if r.reason:  # said once under the table, so the cost column keeps its width
+            unranked.setdefault(r.reason, []).append(r.instance)
     table = pl.DataFrame(
         rows,
         schema=dict.fromkeys(
             ("instance", "accelerator", "nodes", "price", "goodput", "days", "cost"), pl.String
         ),
     )
+    notes = tuple(f"{', '.join(names)}: {why}" for why, names in unranked.items())
     return Section(
         id="instances",
         title="Instance choice",
@@ -565,6 +573,7 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
             "The same job and accelerator count on every instance type in the catalog, "
             "cheapest to train first. " + " ".join(ranking.rules())
         ),
+        notes=notes,
         table=table,
         table_columns=(
             ("instance", "Instance", "text"),
@@ -575,6 +584,7 @@ def _instance_section(scenario: Scenario, catalog) -> Section:
             ("days", "Days to train", "num"),
             ("cost", "Cost to train", "num"),
         ),
+        column_widths=(21, 14, 8, 18, 10, 10, 19),
     )
 
 
@@ -653,6 +663,7 @@ def _ladder_section(lad: Any) -> Section:
             ("Saves per day", "Saves per day", "num"),
             ("Source", "Source", "src"),
         ),
+        column_widths=(6, 22, 9, 13, 12, 13, 25),
         figure=ladder_waterfall(res_svc.rung_numbers(lad), "$/day"),
     )
 

@@ -8,6 +8,7 @@ the same document gets fixed-size, non-interactive charts and print page breaks,
 from __future__ import annotations
 
 import html
+import re
 from collections.abc import Sequence
 
 import plotly.graph_objects as go
@@ -16,8 +17,11 @@ from goodput_lab.models.outputs import format_usd
 
 from .content import DAYS_PER_YEAR, Metric, Report
 
-PRINT_WIDTH_PX = 700
+#: Printed charts: narrower than A4's 184 mm between the margins (695 CSS px).
+PRINT_WIDTH_PX = 680
 PRINT_HEIGHT_PX = 360
+#: Tallest printed chart: A4's 267 mm between the margins is 1,009 CSS px.
+PRINT_MAX_HEIGHT_PX = 900
 
 CSS = """
 :root { --ink:#1d2433; --muted:#5b6475; --line:#d9dee7; --accent:#1f4e9c; --bg:#f5f7fb; }
@@ -48,6 +52,7 @@ th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: lef
 th { background: var(--bg); font-weight: 600; }
 td.num, th.num { text-align: right; white-space: nowrap; }
 tr { break-inside: avoid; page-break-inside: avoid; }
+table.fixed { table-layout: fixed; }
 tr.total td { font-weight: 700; border-top: 2px solid var(--ink); }
 table.metrics td.gap, table.metrics th.gap { padding-left: 18px; }
 table.assumptions td { font-size: 11.5px; }
@@ -66,9 +71,15 @@ footer { margin-top: 24px; color: var(--muted); font-size: 11px; border-top: 1px
 
 PRINT_CSS = """
 @page { size: A4; margin: 14mm 13mm 16mm 13mm; }
-body { max-width: none; padding: 0; font-size: 12px; }
-.cards { grid-template-columns: repeat(5, 1fr); }
-.card .value { font-size: 15px; }
+body { max-width: none; padding: 0; font-size: 12px; overflow-wrap: anywhere; }
+.cards { grid-template-columns: repeat(4, minmax(0, 1fr)); }
+.savings { grid-template-columns: repeat(4, minmax(0, 1fr)); }
+.card { min-width: 0; }
+.card .value { font-size: 14px; white-space: normal; overflow-wrap: anywhere; }
+table { font-size: 11px; }
+th, td { overflow-wrap: anywhere; padding: 3px 4px; }
+td.num, th.num { white-space: normal; overflow-wrap: normal; }
+table.assumptions td.num { overflow-wrap: anywhere; }
 .pagebreak { break-before: page; page-break-before: always; }
 header.report h1 { font-size: 24px; }
 """
@@ -85,9 +96,11 @@ def _table(
     *,
     css_class: str = "",
     total: dict[str, str] | None = None,
+    widths: Sequence[float] = (),
 ) -> str:
     """An HTML table from ``df``: columns are (column, header, kind) with kind in
-    {"text", "num", "src", "field"}; every cell is escaped."""
+    {"text", "num", "src", "field"}; every cell is escaped.  ``widths`` (percent, one per
+    column) fixes the columns' widths, so a column of long text cannot squeeze the others."""
     head = "".join(
         f'<th class="{"num" if kind == "num" else ""}">{esc(header)}</th>'
         for _col, header, kind in columns
@@ -114,8 +127,12 @@ def _table(
             cls = "num" if kind == "num" else ""
             cells.append(f'<td class="{cls}">{esc(total.get(col, ""))}</td>')
         body.append('<tr class="total">' + "".join(cells) + "</tr>")
+    cols = ""
+    if widths:
+        css_class = (css_class + " fixed").strip()
+        cols = "<colgroup>" + "".join(f'<col style="width:{w:g}%">' for w in widths) + "</colgroup>"
     cls = f' class="{css_class}"' if css_class else ""
-    return f"<table{cls}><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<table{cls}>{cols}<thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _cards(metrics: Sequence[Metric], key_ids: Sequence[str] = ()) -> str:
@@ -129,8 +146,27 @@ def _cards(metrics: Sequence[Metric], key_ids: Sequence[str] = ()) -> str:
     return '<div class="cards">' + "".join(out) + "</div>"
 
 
+def _is_zero(text: str) -> bool:
+    """A figure shown as zero: it has digits and all of them are 0 ("$0", "0.00%")."""
+    return bool(re.search(r"[0-9]", text)) and not re.search(r"[1-9]", text)
+
+
+def _zero_note(labels: Sequence[str]) -> str:
+    if not labels:
+        return ""
+    return (
+        '<p class="note zero">Zero in this scenario (the feature is off or the cause '
+        f"absent), not listed: {esc(', '.join(labels))}.</p>"
+    )
+
+
 def _metric_rows(metrics: Sequence[Metric]) -> str:
-    """Metrics as a two-pair-per-row table (label, value, label, value)."""
+    """Metrics as a two-pair-per-row table (label, value, label, value); metrics that are
+    zero (features that are off) are named in a line under it instead of a row each."""
+    zero = [m.label for m in metrics if _is_zero(m.text)]
+    metrics = [m for m in metrics if not _is_zero(m.text)]
+    if not metrics:
+        return _zero_note(zero)
     half = (len(metrics) + 1) // 2
     left, right = list(metrics[:half]), list(metrics[half:])
     rows = []
@@ -146,7 +182,8 @@ def _metric_rows(metrics: Sequence[Metric]) -> str:
         '<tr><th>Metric</th><th class="num">Value</th>'
         '<th class="gap">Metric</th><th class="num">Value</th></tr>'
     )
-    return f'<table class="metrics"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    table = f'<table class="metrics"><thead>{head}</thead><tbody>{"".join(rows)}</tbody></table>'
+    return table + _zero_note(zero)
 
 
 class _Figures:
@@ -158,16 +195,19 @@ class _Figures:
 
     def __call__(self, fig: go.Figure, div_id: str) -> str:
         config = {"displaylogo": False, "responsive": not self.for_print}
+        height = PRINT_HEIGHT_PX
         if self.for_print:
             config["staticPlot"] = True
             fig = go.Figure(fig)
-            fig.update_layout(width=PRINT_WIDTH_PX, height=PRINT_HEIGHT_PX)
+            # a chart that asks for more height (one bar per rung) keeps it, within a page
+            height = min(max(PRINT_HEIGHT_PX, fig.layout.height or 0), PRINT_MAX_HEIGHT_PX)
+            fig.update_layout(width=PRINT_WIDTH_PX, height=height)
         out = fig.to_html(
             full_html=False,
             include_plotlyjs=self.first,
             div_id=div_id,
             config=config,
-            default_height=f"{PRINT_HEIGHT_PX}px" if self.for_print else "430px",
+            default_height=f"{height}px" if self.for_print else "430px",
         )
         self.first = False
         return f'<div class="figure">{out}</div>'
@@ -300,7 +340,15 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     where = " (baseline)" if cmp is not None else ""
     parts.append(f'<h2 id="losses">Where the time and money go{where}</h2>')
     parts.append(figure(report.figures["waterfall"], "fig-waterfall"))
-    losses = report.losses.with_columns(
+    shown = report.losses.filter(
+        (pl.col("minutes_per_day").round(1) != 0)
+        | (pl.col("usd_per_day").round(0) != 0)
+        | (pl.col("goodput_points").round(2) != 0)
+    )
+    zero_losses = [
+        lbl for lbl in report.losses["label"].to_list() if lbl not in set(shown["label"])
+    ]
+    losses = shown.with_columns(
         pl.col("minutes_per_day").map_elements(lambda v: f"{v:,.1f}", return_dtype=pl.String),
         pl.col("usd_per_day").map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String),
         (pl.col("usd_per_day") * DAYS_PER_YEAR)
@@ -328,6 +376,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             total=total,
         )
     )
+    parts.append(_zero_note(zero_losses))
     if m["spare_usd_per_day"] > 0:
         parts.append(
             f'<p class="note">Lost per day also includes idle hot spares: '
@@ -355,7 +404,9 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             parts.append(_metric_rows(sec.metrics))
         if sec.table is not None and sec.table.height:
             cols = sec.table_columns or tuple((c, c, "text") for c in sec.table.columns)
-            parts.append(_table(sec.table, cols))
+            parts.append(_table(sec.table, cols, widths=sec.column_widths))
+        for note in sec.notes:
+            parts.append(f'<p class="note">{esc(note)}</p>')
         if sec.figure is not None:
             parts.append(figure(sec.figure, f"fig-{sec.id}"))
 
@@ -375,6 +426,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
                 ("source / meaning", "Source / meaning", "src"),
             ],
             css_class="assumptions",
+            widths=(24, 20, 14, 42),
         )
     )
 

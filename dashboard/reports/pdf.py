@@ -13,8 +13,10 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from goodput_lab.models import ValidationError
 
@@ -72,21 +74,42 @@ def _footer(report: Report) -> str:
     )
 
 
+#: A4 between the margins (210 mm − 2 × 13 mm) in CSS pixels: the width Chromium lays the
+#: printed report out at.
+PRINT_CONTENT_WIDTH_PX = round((210 - 2 * 13) / 25.4 * 96)
+PDF_OPTIONS = {
+    "format": "A4",
+    "print_background": True,
+    "display_header_footer": True,
+    "header_template": "<span></span>",
+    "margin": {"top": "14mm", "bottom": "16mm", "left": "13mm", "right": "13mm"},
+}
+
+
 def render_pdf(report: Report) -> bytes:
     """The report as PDF bytes (A4, page numbers in the footer).
 
     Playwright's sync API refuses to run inside an asyncio loop (e.g. a Streamlit callback
     thread that has one), so in that case the work moves to a fresh thread.
     """
+    return render_pdfs([report])[0]
+
+
+def render_pdfs(
+    reports: Sequence[Report], inspect: Callable[[Any, Report], None] | None = None
+) -> list[bytes]:
+    """Several reports printed in one browser session (one launch).  ``inspect(page,
+    report)`` is called with each Playwright page laid out as it prints (print media,
+    the printable width), before printing: the tests check the layout there."""
     try:
         asyncio.get_running_loop()
     except RuntimeError:
-        return _render_pdf(report)
+        return _render_pdfs(reports, inspect)
     with ThreadPoolExecutor(max_workers=1) as pool:
-        return pool.submit(_render_pdf, report).result()
+        return pool.submit(_render_pdfs, reports, inspect).result()
 
 
-def _render_pdf(report: Report) -> bytes:
+def _render_pdfs(reports, inspect) -> list[bytes]:
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -95,48 +118,52 @@ def _render_pdf(report: Report) -> bytes:
             "PDF output", "needs the playwright package (pip install playwright)"
         ) from None
     exe = chromium_path()
-    doc = render_html(report, for_print=True)
-    n_figures = doc.count('class="figure"')
+    out: list[bytes] = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(
                 executable_path=exe, args=LAUNCH_ARGS, timeout=LAUNCH_TIMEOUT_MS
             )
             try:
-                page = browser.new_page()
-                page.set_default_timeout(RENDER_TIMEOUT_MS)
-                # offline by construction: the report is served from memory at REPORT_URL
-                # (no temporary file to leave behind) and every other request is refused
-                body = doc.encode("utf-8")
-                page.route(
-                    "**/*",
-                    lambda route: (
-                        route.fulfill(
-                            status=200, body=body, content_type="text/html; charset=utf-8"
-                        )
-                        if route.request.url == REPORT_URL
-                        else route.abort()
-                    ),
-                )
-                # navigating parses the embedded plotly.js faster than set_content
-                page.goto(REPORT_URL, wait_until="load", timeout=RENDER_TIMEOUT_MS)
-                if n_figures:
-                    page.wait_for_function(
-                        f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= "
-                        f"{n_figures}",
-                        timeout=RENDER_TIMEOUT_MS,
+                for report in reports:
+                    page = browser.new_page(
+                        viewport={"width": PRINT_CONTENT_WIDTH_PX, "height": 1000}
                     )
-                page.emulate_media(media="print")
-                return page.pdf(
-                    format="A4",
-                    print_background=True,
-                    display_header_footer=True,
-                    header_template="<span></span>",
-                    footer_template=_footer(report),
-                    margin={"top": "14mm", "bottom": "16mm", "left": "13mm", "right": "13mm"},
-                )
+                    try:
+                        out.append(_print(page, report, inspect))
+                    finally:
+                        page.close()
             finally:
                 browser.close()
     except PlaywrightError as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ValidationError("PDF output", f"Chromium failed: {first}") from None
+    return out
+
+
+def _print(page, report: Report, inspect) -> bytes:
+    doc = render_html(report, for_print=True)
+    n_figures = doc.count('class="figure"')
+    page.set_default_timeout(RENDER_TIMEOUT_MS)
+    # offline by construction: the report is served from memory at REPORT_URL
+    # (no temporary file to leave behind) and every other request is refused
+    body = doc.encode("utf-8")
+    page.route(
+        "**/*",
+        lambda route: (
+            route.fulfill(status=200, body=body, content_type="text/html; charset=utf-8")
+            if route.request.url == REPORT_URL
+            else route.abort()
+        ),
+    )
+    # navigating parses the embedded plotly.js faster than set_content
+    page.goto(REPORT_URL, wait_until="load", timeout=RENDER_TIMEOUT_MS)
+    if n_figures:
+        page.wait_for_function(
+            f"document.querySelectorAll('.js-plotly-plot .main-svg').length >= {n_figures}",
+            timeout=RENDER_TIMEOUT_MS,
+        )
+    page.emulate_media(media="print")
+    if inspect is not None:
+        inspect(page, report)
+    return page.pdf(**PDF_OPTIONS, footer_template=_footer(report))

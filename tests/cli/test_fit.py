@@ -46,6 +46,13 @@ def test_fit_text_with_column_mapping(tmp_path):
         (b"timestamp,node_id\n2024-01-01,a\n2024-01-0x,b\n", (), "row 3, column 'timestamp'"),
         (b"timestamp,node_id\n2024-01-01,a\n2024-01-02,\xff\n", (), "row 3, column 'node_id'"),
         (b"timestamp,node_id\n2024-01-01,a\n", ("--map", "node=host"), "--map"),
+        # issue 30: a row dated 9999-12-31 was fitted silently with a tight interval
+        (
+            b"timestamp,node_id\n2024-01-01,a\n2024-03-01,b\n9999-12-31,c\n",
+            (),
+            "row 4, column 'timestamp': 9999-12-31T00:00:00Z (UTC) is in the future",
+        ),
+        (b"timestamp,node_id\n1999-12-31T23:00:00,a\n", (), "row 2, column 'timestamp'"),
         (b"timestamp,node_id\n2024-01-01,a\n", ("--nodes", "zero"), "--nodes"),
         (
             b"timestamp,node_id\n2024-01-01,a\n2024-01-02,b\n2024-01-03,c\n",

@@ -150,6 +150,17 @@ BAD_CASES = [
     ("timestamp,event\n", ("--write-scenario", "out.txt"), "must end in .toml"),
     ("timestamp,event\n", ("--scenario", "no-such-preset"), "no-such-preset"),
     ("timestamp,event\n", (), "no event rows"),
+    # issue 30: a 6 KB JSON-lines timeline nested 1,000 deep was a RecursionError traceback
+    (
+        '{"timestamp": "2024-01-01T00:00:00Z", "event": "job_start"}\n'
+        '{"timestamp": "2024-01-01T00:00:10Z", "event": "step_end", "step": '
+        + "[" * 1000
+        + "1"
+        + "]" * 1000
+        + "}\n",
+        (),
+        "row 2: is nested more than 5 levels deep",
+    ),
 ]
 
 
@@ -166,7 +177,7 @@ def test_reconcile_bad_input_exits_2_with_one_line(tmp_path, capsys, content, ar
     assert not (tmp_path / "out.txt").exists()
 
 
-@pytest.mark.parametrize(("content", "args", "stderr"), [BAD_CASES[0], BAD_CASES[7]])
+@pytest.mark.parametrize(("content", "args", "stderr"), [BAD_CASES[0], BAD_CASES[7], BAD_CASES[-1]])
 def test_reconcile_bad_input_as_a_subprocess(tmp_path, content, args, stderr):
     path = tmp_path / "t.csv"
     path.write_text(content)

@@ -94,3 +94,12 @@ def test_survival_chart_has_labelled_log_axes(sample_fit):
     assert "(h" in fig.layout.xaxis.title.text and fig.layout.title.text
     assert emp.height == sample_fit.n_incidents - 1
     assert fitted["weibull"][0] > fitted["weibull"][-1]
+
+
+def test_upload_with_a_failure_in_the_future_names_its_row(page):
+    # issue 30: a row dated 9999-12-31 was fitted silently with a tight interval
+    log = b"timestamp,node_id\n2024-01-01,a\n2024-03-01,b\n9999-12-31,c\n"
+    page.file_uploader[0].set_value(("log.csv", log, "text/csv")).run()
+    assert not page.exception
+    errors = " ".join(e.value for e in page.error)
+    assert "row 4, column 'timestamp'" in errors and "in the future" in errors

@@ -134,3 +134,18 @@ def test_chart_builders_label_axes_and_legends(expected):
     measured = expected.over_time["measured"].to_list()
     assert measured[-1] == pytest.approx(expected.summary["measured_goodput"])
     assert all(0 <= v <= 1 for v in measured)
+
+
+def test_deeply_nested_json_lines_upload_is_refused_in_one_line(page):
+    # issue 30: a 6 KB JSON-lines timeline nested 1,000 deep was a RecursionError on the page
+    deep = (
+        b'{"timestamp": "2024-01-01T00:00:00Z", "event": "job_start"}\n'
+        b'{"timestamp": "2024-01-01T00:00:10Z", "event": "step_end", "step": '
+        + b"[" * 1000
+        + b"1"
+        + b"]" * 1000
+        + b"}\n"
+    )
+    page.file_uploader[0].set_value(("deep.jsonl", deep, "application/json")).run()
+    assert not page.exception
+    assert "row 2: is nested more than 5 levels deep" in page.error[0].value

@@ -35,6 +35,9 @@ _spec = importlib.util.spec_from_file_location(
 )
 make_sample_log = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_sample_log)
+# year-long logs from the script's start (2026-01-05) would run past today, and the reader
+# refuses failures dated in the future: this module's copy starts two years earlier
+make_sample_log.START = make_sample_log.START.replace(year=2024)
 SAMPLE = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
 
 

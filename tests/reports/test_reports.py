@@ -197,11 +197,13 @@ def test_pdf_pages_and_text(report, tmp_path):
     assert path.read_bytes()[:5] == b"%PDF-"
     pages = _pdf_pages(path)
     n = len(pages)
-    assert 3 <= n <= 12, n  # the assumptions table grows with the scenario fields
+    # the assumptions table grows with the scenario fields; printed at its own size (until
+    # issue 31 a table wider than the page made Chromium shrink every page to about half)
+    assert 3 <= n <= 24, n
     first = pages[0]
     for expected in ("Goodput report", "Summary", "Headline metrics", "89.34%", "$190,340/day"):
         assert expected in first, expected
-    assert "Where the time and money go" in first  # the waterfall starts on page 1
+    assert "Where the time and money go" in pages[1]  # the waterfall starts on page 2
     for i, page in enumerate(pages, start=1):
         assert f"Page {i} of {n}" in page  # footer with page numbers
     joined = "\n".join(pages)
