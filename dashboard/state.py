@@ -132,7 +132,7 @@ def load_scenario(scenario: Scenario) -> None:
             set_value(key, value is None, CATALOG_PRICE_SUFFIX)
             # an empty field shows a valid starting value once the box is unticked
             start = f.ui_min if f.ui_min is not None else (f.min or 0.0)
-            set_value(key, float(value if value is not None else start))
+            set_value(key, to_display(key, float(value if value is not None else start)))
             continue
         set_value(key, to_display(key, value))
 

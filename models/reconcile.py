@@ -253,8 +253,9 @@ def fitted_scenario(
     )
     iv = fitted_rate_interval(fit.failure_rate_per_node_day, fit.incidents)  # 80%, decide
     if iv is not None and "reliability.node_failure_rate_per_day" in updates:
-        updates["reliability.node_failure_rate_low"] = min(1.0, iv[0])
-        updates["reliability.node_failure_rate_high"] = min(1.0, iv[1])
+        # 6 significant digits, as goodput fit prints them (and the sidebar round-trips)
+        updates["reliability.node_failure_rate_low"] = float(f"{min(1.0, iv[0]):.6g}")
+        updates["reliability.node_failure_rate_high"] = float(f"{min(1.0, iv[1]):.6g}")
     if fit.job_interruptions_per_day is not None:
         put(
             "reliability.job_interruptions_per_day",

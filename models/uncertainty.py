@@ -210,8 +210,11 @@ def step_time_interval(metrics: Mapping[str, Any]) -> Interval:
 
 
 def step_time_multipliers(metrics: Mapping[str, Any], q) -> np.ndarray:
-    """Step-time quantiles ``q`` relative to the modelled step (dimensionless)."""
+    """Step-time quantiles ``q`` relative to the modelled step (dimensionless); 1 where the
+    step cannot be modelled (the time to train is then undefined whatever the multiplier)."""
     step = float(np.asarray(metrics["step_seconds"]))
+    if not (math.isfinite(step) and step > 0):
+        return np.ones(np.shape(q))
     iv = step_time_interval(metrics)
     return iv.quantile(q) / step
 

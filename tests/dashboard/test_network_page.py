@@ -149,7 +149,8 @@ def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog)
     """Issue 26: the service held its own copy of the ZeRO traffic formula; it now calls
     models.compute.dp_allreduce_bytes_per_param, so the NCCL row is the step model's
     all-reduce at every ZeRO stage and gradient precision (ZeRO-3 with fp32 gradients is
-    (4 + 4)/2 = 4 bytes per parameter)."""
+    (4 + 4m)/2 bytes per parameter: the weights are gathered again for each of the step's m
+    micro-batches)."""
     from goodput_lab.dashboard.services import network as svc
 
     s = load_preset("aws-16k-h100").replace(
@@ -160,7 +161,8 @@ def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog)
     nccl = t.filter(t["algorithm"] == "Hierarchical, phases overlapped (NCCL)").row(0, named=True)
     assert nccl["collective_ms"] == pytest.approx(ev["allreduce_ms"], rel=1e-9)
     g = 2.0 if precision == "bf16" else 4.0
-    per_param = {0: g, 1: (g + 2) / 2, 2: (g + 2) / 2, 3: (g + 4) / 2}[zero]
+    m = ev["micro_batches_per_step"]
+    per_param = {0: g, 1: (g + 2) / 2, 2: (g + 2) / 2, 3: (g + 4 * m) / 2}[zero]
     n = (
         ev["model_parameters_billion"]
         * 1e9
