@@ -34,6 +34,9 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
             f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}; as of "
             f"{plain(p.as_of)})"
         )
+        note = ev.texts["progress_note"]
+        if note:  # the job never or barely advances: every figure below reads through it
+            st.warning(plain(note[0].upper() + note[1:] + "."))
     return scenario, ev
 
 

@@ -57,7 +57,7 @@ def _fixed_interval(inputs: Mapping[str, Any], tau_minutes) -> dict[str, Any]:
 
 
 def _lost(inputs: Mapping[str, Any]) -> np.ndarray:
-    return np.asarray(evaluate_arrays(inputs)["lost_usd_per_day"], dtype=float)
+    return np.asarray(evaluate_arrays(inputs, broadcast=True)["lost_usd_per_day"], dtype=float)
 
 
 # --------------------------------------------------------------------------- checkpoint

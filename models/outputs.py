@@ -629,6 +629,17 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "capacity_block, spot, hyperpod or custom.",
     ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
+    _o(
+        "progress_note",
+        "Progress note",
+        "",
+        "text",
+        "Why the job never advances (goodput 0: fabric stalls fill the day) or barely "
+        "advances (goodput under 1%), naming the inputs; empty otherwise.",
+        "goodput = 0 when events/day × min(reroute, timeout) ≥ 1,440 min",
+        "derived",
+        computed_by="models.evaluate.progress_note",
+    ),
     _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
     _o(
         "accelerators",

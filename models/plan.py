@@ -35,7 +35,7 @@ from . import pricing as pr
 from .catalog import Instance, load_catalog
 from .choices import PricingModel
 from .errors import ValidationError
-from .evaluate import evaluate_arrays, resolve_inputs
+from .evaluate import evaluate_arrays, progress_note, resolve_inputs
 from .montecarlo import MAX_DAYS, check_size, simulate_inputs
 from .scenario import Scenario
 
@@ -258,6 +258,8 @@ def plan_capacity_block(
             "the time to train cannot be computed for this configuration (model states do not "
             "fit, or the catalog lacks a figure the step model needs); the plan needs it",
         )
+    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
+        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
     if compute_days > MAX_DAYS:
         raise ValidationError(
             "workload",

@@ -729,7 +729,31 @@ def apply_feature(s: Scenario, key: str, ctx: Context) -> tuple[Scenario, list]:
     """``s`` with feature ``key`` adopted, and the assumptions it rests on."""
     f = FEATURES[key]
     changes, notes = f.apply(s, ctx, f)
-    return s.replace(changes), notes
+    notes = list(notes)
+    return s.replace(_within_range(changes, notes)), notes
+
+
+def _within_range(changes: Mapping[str, Any], notes: list) -> dict[str, Any]:
+    """``changes`` with every number held to its field's range, and a note for each one
+    held: a feature adopted on a scenario already at a field's limit (a replacement of
+    10,080 minutes plus a health check, an overhead of 90% plus detection compute) stays
+    at the limit instead of failing the whole ladder on a value the user never typed."""
+    out = dict(changes)
+    for k, v in changes.items():
+        f = FIELDS[k]
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            continue
+        held = v
+        if f.max is not None and v > f.max:
+            held = f.max
+        elif f.min is not None and v < f.min:
+            held = f.min
+        if held != v:
+            out[k] = int(held) if f.kind == "int" else float(held)
+            notes.append(
+                (f"{k} held at its limit", f"{held:g}", f"this feature would take it to {v:g}")
+            )
+    return out
 
 
 def parse_features(text: str | Sequence[str] | None) -> list[str] | None:

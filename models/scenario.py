@@ -20,7 +20,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._files import BOM, decode_utf8, read_capped
-from .errors import ValidationError
+from .errors import ValidationError, reading_error
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
@@ -220,8 +220,10 @@ class Scenario:
         _check_nesting(text, "scenario file")
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        except ValueError as exc:  # TOMLDecodeError, or a whole number of 5,000 digits
+            raise ValidationError(
+                "scenario file", f"is not valid TOML: {reading_error(exc)}"
+            ) from None
         except RecursionError:  # pragma: no cover - nesting_depth refuses this first
             raise ValidationError("scenario file", "nests too deeply to be read") from None
         return cls.from_dict(data, base=base)

@@ -59,7 +59,7 @@ import numpy as np
 from ._csv import resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
-from .errors import ValidationError
+from .errors import ValidationError, reading_error
 
 #: Largest timeline accepted, in bytes of text (after gzip decompression).
 MAX_TIMELINE_BYTES = 64 * 1024 * 1024
@@ -350,7 +350,9 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
         try:
             obj = json.loads(line)
         except ValueError as exc:
-            raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+            raise ValidationError(
+                f"row {i + 1}", f"is not valid JSON ({reading_error(exc)})"
+            ) from None
         if not isinstance(obj, dict):
             raise ValidationError(f"row {i + 1}", "is not a JSON object ({...})")
         payload = obj.get("jsonPayload")  # a Cloud Logging export wraps each record

@@ -79,11 +79,16 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         seed=seed,
         catalog=catalog_from_args(args),
     )
+    from goodput_lab.models.evaluate import progress_note
+
+    note = progress_note(scenario, result.rungs[0].metrics)
     if args.json:
-        print_json(_json_clean(result.to_json_dict()))
+        print_json(_json_clean({**result.to_json_dict(), "progress_note": note}))
         return 0
     order = "given order" if result.order == "given" else "recommended order (greedy)"
     print(f"{scenario.name}: resilience ladder, {order}")
+    if note:
+        print(f"  note: {note}")
     print(f"  causes: {result.modes.source}")
     head = (
         f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"

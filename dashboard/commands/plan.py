@@ -79,9 +79,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
             scenario, trials=trials, seed=seed, block_days=block, risk=risk, catalog=cat
         )
     except ValidationError as exc:  # name the flag, as typed
-        if exc.field in ("trials", "days", "risk", "block_days"):
+        if exc.field in ("trials", "risk", "block_days"):
             flag = "--" + exc.field.replace("_", "-")
             raise ValidationError(flag, exc.message) from None
+        if exc.field == "days":  # the run's own length (plan has no --days): the workload
+            raise ValidationError("workload (days of compute)", exc.message) from None
         raise
     budget = budget_by_pricing_model(scenario, cat, prices)
     fs = None

@@ -12,7 +12,7 @@ import sys
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
 from goodput_lab.models import ValidationError
-from goodput_lab.models._files import write_atomic
+from goodput_lab.models._files import check_output, write_atomic
 
 
 def _positive_int(text: str) -> int:
@@ -40,7 +40,8 @@ def _seed(text: str) -> int:
 def cmd_report(args: argparse.Namespace) -> int:
     from goodput_lab.dashboard.reports import build_report, report_format, write_report
 
-    report_format(args.output)  # fail on a bad extension before any work
+    report_format(args.output)  # fail on a bad extension or an unwritable path before any work
+    check_output(args.output, "-o")
     if args.compare and args.output.lower().endswith(".toml"):
         raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
     scenario = load_scenario(args.scenario, args.set)
@@ -50,7 +51,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
     fmt = report_format(args.output)
     if fmt == ".toml":  # the exact (validated) scenario; nothing to evaluate
-        path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
+        path = write_atomic(args.output, scenario.to_toml().encode("utf-8"), "-o")
         sys.stderr.write(f"goodput: wrote {path}\n")
         return 0
     report = build_report(
@@ -61,7 +62,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         catalog=catalog,
         detail=fmt in (".html", ".pdf"),
     )
-    path = write_report(report, args.output)
+    path = write_report(report, args.output, "-o")
     sys.stderr.write(f"goodput: wrote {path}\n")
     return 0
 

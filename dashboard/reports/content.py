@@ -224,6 +224,9 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
+    note = ev.texts["progress_note"]
+    if note:  # the job never or barely advances: say so before any figure
+        lines.insert(1, note[0].upper() + note[1:] + ".")
     slope = (
         " (rate below 0.1%: gain of eliminating failures)"
         if v["value_of_reliability_is_partial"]
