@@ -392,7 +392,16 @@ def recommend_file_system(
     tib0 = float(np.asarray(inputs["tier.shared_fs.provisioned_TiB"]))
     tp0 = float(np.asarray(inputs["tier.shared_fs.throughput_MBps_per_TiB"]))
     top = max_TiB if max_TiB is not None else max(3.0 * tib0, 120.0)
-    sizes = file_system_sizes_TiB(top)
+    size_TB = float(np.asarray(now["checkpoint_size_TB"]))
+    keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
+    need = keep * size_TB / pr.TB_PER_TIB
+    if max_TiB is None and need > top and math.isfinite(need):
+        # the retained checkpoints alone need more than the usual span: search the 50
+        # purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB)
+        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
+        sizes = np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
+    else:
+        sizes = file_system_sizes_TiB(top)
     tps = np.array(sorted(tiers))
     tib, tp = np.meshgrid(sizes, tps, indexing="ij")
     tib, tp = tib.ravel(), tp.ravel()
@@ -406,15 +415,12 @@ def recommend_file_system(
         "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
     }
     out = evaluate_arrays(grid)
-    size_TB = float(np.asarray(now["checkpoint_size_TB"]))
-    keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
-    need = keep * size_TB / pr.TB_PER_TIB
     holds = tib >= need - 1e-9
     lost = np.where(
         holds, np.broadcast_to(np.asarray(out["lost_usd_per_day"], float), tib.shape), np.nan
     )
     if not np.isfinite(lost).any():
-        raise ValueError(f"no file system up to {top:g} TiB holds {keep:g} checkpoints")
+        raise ValueError(f"no file system up to {sizes[-1]:g} TiB holds {keep:g} checkpoints")
     k = int(np.nanargmin(lost))
 
     def col(key: str) -> np.ndarray:
