@@ -630,6 +630,17 @@ COST_OUTPUTS: tuple[Output, ...] = (
     ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
     _o(
+        "estimated_seconds",
+        "Estimated simulation time",
+        "s",
+        "number",
+        "Seconds the command's Monte Carlo simulations are predicted to take in all (every "
+        "rung of a ladder together), before they start; the limit applies to this total.",
+        "sum over calls of the cost model's loop passes, events and draws",
+        "derived",
+        computed_by="models.montecarlo.estimate_work",
+    ),
+    _o(
         "progress_note",
         "Progress note",
         "",

@@ -220,6 +220,7 @@ def plan_capacity_block(
     block_days: float | None = None,
     risk: float = DEFAULT_RISK,
     catalog: Mapping[str, Instance] | None = None,
+    on_estimate: Any = None,
 ) -> BlockPlan:
     """The Capacity Block a run needs, its completion probability and its total cost.
 
@@ -232,6 +233,8 @@ def plan_capacity_block(
     block_days : the block length to evaluate [day]; default the cheapest purchasable block
         that meets ``risk`` (or the P90 length rounded up to a purchasable one).
     risk : the largest acceptable probability of not finishing inside the block [fraction].
+    on_estimate : called as ``on_estimate(compute_days, seconds, memory_bytes)`` with the
+        simulation's predicted size once it is known to fit, before it starts.
 
     Returns
     -------
@@ -266,7 +269,9 @@ def plan_capacity_block(
             f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
             f"of {MAX_DAYS:g} days",
         )
-    check_size(trials, compute_days, inputs)
+    est = check_size(trials, compute_days, inputs)
+    if on_estimate is not None:
+        on_estimate(compute_days, est.seconds, est.memory_bytes)
     res = simulate_inputs(
         inputs,
         trials,

@@ -16,7 +16,7 @@ import argparse
 import math
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario, print_json
-from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
+from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
 
@@ -74,9 +74,20 @@ def cmd_plan(args: argparse.Namespace) -> int:
     prices = _prices(args.price)
     scenario = load_scenario(args.scenario, args.set)
     cat = catalog_from_args(args)
+    budget = budget_by_pricing_model(scenario, cat, prices)  # checks --price before the work
+    estimates: dict[str, float] = {}
     try:
         plan = plan_capacity_block(
-            scenario, trials=trials, seed=seed, block_days=block, risk=risk, catalog=cat
+            scenario,
+            trials=trials,
+            seed=seed,
+            block_days=block,
+            risk=risk,
+            catalog=cat,
+            on_estimate=lambda d, sec, mem: (
+                estimates.update(seconds=sec)
+                or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
+            ),
         )
     except ValidationError as exc:  # name the flag, as typed
         if exc.field in ("trials", "risk", "block_days"):
@@ -85,7 +96,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
         if exc.field == "days":  # the run's own length (plan has no --days): the workload
             raise ValidationError("workload (days of compute)", exc.message) from None
         raise
-    budget = budget_by_pricing_model(scenario, cat, prices)
     fs = None
     if scenario["checkpoint.durable_tier"] == "shared_fs":
         rec = recommend_file_system(resolve_inputs(scenario, cat))
@@ -115,6 +125,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             for r in budget
         ]
         out["file_system"] = fs
+        out["estimated_seconds"] = estimates.get("seconds")
         print_json(out)
         return 0
     p = plan
