@@ -329,6 +329,7 @@ def test_every_page_answers_at_the_extremes(changes):
 
     if isinstance(changes, str):
         changes = _all_at(changes)
+    note = progress_note(_at(changes, "x"), evaluate(_at(changes, "x"), load_catalog()).metrics)
     at = AppTest.from_file(str(APP), default_timeout=60)
     for k, v in _query(changes).items():
         at.query_params[k] = v
@@ -337,3 +338,5 @@ def test_every_page_answers_at_the_extremes(changes):
         if page != "overview":
             at.switch_page(f"app_pages/{page}.py").run()
         assert not at.exception, (page, [e.message for e in at.exception])
+        if note and page not in ("failure_log", "run_log"):  # pages of a scenario say so
+            assert any(note[1:60] in w.value for w in at.warning), (page, note)
