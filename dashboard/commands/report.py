@@ -54,6 +54,19 @@ def cmd_report(args: argparse.Namespace) -> int:
         path = write_atomic(args.output, scenario.to_toml().encode("utf-8"), "-o")
         sys.stderr.write(f"goodput: wrote {path}\n")
         return 0
+    if args.trials is not None:  # refused or estimated before any work (issue 30)
+        from goodput_lab.dashboard.commands.simulate import say_estimate
+        from goodput_lab.dashboard.reports.content import MONTECARLO_DAYS
+        from goodput_lab.models import resolve_inputs
+        from goodput_lab.models.montecarlo import check_size
+
+        try:
+            est = check_size(args.trials, MONTECARLO_DAYS, resolve_inputs(scenario, catalog))
+        except ValidationError as exc:  # the report's only size flag is --trials
+            raise ValidationError("--trials", exc.message) from None
+        say_estimate(
+            f"{args.trials:,} trials x {MONTECARLO_DAYS:g} days", est.seconds, est.memory_bytes
+        )
     report = build_report(
         scenario,
         compare_to=other,
