@@ -543,12 +543,14 @@ def main(argv: list[str] | None = None) -> int:
         previous = None
     streams = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Escaping(sys.stdout), _Escaping(sys.stderr)
-    parser = build_parser()
+    parser = None
     try:
+        parser = build_parser()
         args = parser.parse_args(argv)
         return args.func(args)
     except ValidationError as exc:
-        field = _as_typed(exc.field, parser, sys.argv[1:] if argv is None else argv)
+        typed = sys.argv[1:] if argv is None else argv
+        field = exc.field if parser is None else _as_typed(exc.field, parser, typed)
         sys.stderr.write(f"goodput: {field}: {exc.message}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `goodput instances | head`
