@@ -256,10 +256,14 @@ def plan_capacity_block(
     m = evaluate_arrays(inputs)
     compute_days = _float(m["steps_to_train"]) * _float(m["step_seconds"]) / 86_400.0
     if not (math.isfinite(compute_days) and compute_days > 0):
+        from .compute import infeasibility_reason
+
+        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
         raise ValidationError(
             "workload",
-            "the time to train cannot be computed for this configuration (model states do not "
-            "fit, or the catalog lacks a figure the step model needs); the plan needs it",
+            "the time to train cannot be computed for this configuration ("
+            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
+            + "); the plan needs it",
         )
     if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
         raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
