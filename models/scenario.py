@@ -92,6 +92,11 @@ def _check_value(f: Field, value: Any) -> Any:
             value = float(text)
         except ValueError:
             raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})") from None
+        if math.isinf(value) and "inf" not in text.lower():  # 5,000 digits read as inf
+            raise ValidationError(
+                f.key,
+                f"{text[:20]}... ({len(text):,} characters) is far out of range ({f.allowed()})",
+            )
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})")
     try:

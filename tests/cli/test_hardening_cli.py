@@ -322,9 +322,15 @@ def test_issue30_terminal_escapes_in_names_are_shown_escaped(tmp_path, capsys):
     assert "\\u202e" in line and "\x1b" not in line and "\u202e" not in line
 
 
-@pytest.mark.parametrize("kind", ["toml", "jsonl"])
+@pytest.mark.parametrize("kind", ["toml", "jsonl", "set"])
 def test_issue30_a_huge_integer_is_one_line_in_words(tmp_path, capsys, kind):
     digits = "9" * 5000
+    if kind == "set":  # read as inf by float(): said as typed, not as 'inf'
+        rc = main(["evaluate", BASE, "--set", f"cluster.nodes={digits}"])
+        line = _one_line(rc, capsys.readouterr().err)
+        assert line.startswith("goodput: cluster.nodes: 99999999999999999999... (5,000 ")
+        assert "far out of range" in line
+        return
     if kind == "toml":
         path = tmp_path / "big.toml"
         path.write_text(f"[cluster]\nnodes = {digits}\n")
