@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
-from goodput_lab.models.errors import cut_values
+from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.scenario import (
     Scenario,
@@ -46,6 +46,8 @@ from goodput_lab.models.scenario import (
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+#: A time to train past this many days (about 270 years) is shown in words, not digits.
+MAX_SHOWN_DAYS = 100_000.0
 
 #: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
 #: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
@@ -137,9 +139,13 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     )
     print(f"  goodput (Daly exact)      {_fmt_pct(m['goodput'])}")
     print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
+    if ev.texts["progress_note"]:
+        print(f"  note: {ev.texts['progress_note']}")
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
     print(f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])}")
-    if math.isfinite(m.get("time_to_train_days", math.nan)):
+    if m.get("time_to_train_days", math.nan) > MAX_SHOWN_DAYS and m.get("memory_fits", 1.0):
+        print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
+    elif math.isfinite(m.get("time_to_train_days", math.nan)):
         print(
             f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
             f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
@@ -321,6 +327,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         return 0
     iv, sp, c = o.interval, o.spares, o.comparison
     print(o.scenario.name)
+    if c.baseline.texts["progress_note"]:
+        print(f"  note: {c.baseline.texts['progress_note']}")
     print(
         f"  checkpoint interval   {iv.interval_minutes:.2f} min (now {iv.current_interval_minutes:.2f};"
         f" exact optimum, Daly/Lambert W) saves {_fmt_usd(iv.savings_usd_per_day)}/day"
@@ -561,6 +569,45 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+class _Escaping:
+    """A text stream that writes every piece of text through :func:`escape_controls`
+    (line breaks and tabs kept; a carriage return only where a piece starts with it, as a
+    progress line redraws itself): a scenario name, file name or echoed value cannot send
+    terminal escapes, bells or bidirectional overrides to the user's terminal."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        head = "\r" if text.startswith("\r") else ""
+        return self._stream.write(head + escape_controls(text[len(head) :], keep="\n\t"))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _as_typed(field: str, parser: argparse.ArgumentParser, argv: list[str]) -> str:
+    """The flag as the user typed it when ``field`` names a command's option by its
+    argument name (``deadline_days`` -> ``--deadline-days``, ``output`` -> ``-o`` when
+    ``-o`` was typed), else ``field`` unchanged (a scenario field, a row, a flag)."""
+    name = field.removeprefix("--").replace("-", "_")
+    if not name.isidentifier() or not argv:
+        return field
+    sub = next(
+        (
+            a.choices.get(argv[0])
+            for a in parser._actions
+            if isinstance(a, argparse._SubParsersAction)
+        ),
+        None,
+    )
+    for action in getattr(sub, "_actions", []):
+        if action.option_strings and (action.dest == name or field in action.option_strings):
+            typed = [o for o in action.option_strings if any(t.split("=")[0] == o for t in argv)]
+            return (typed or sorted(action.option_strings, key=len))[-1]
+    return field
+
+
 def _terminated(signum, frame) -> None:
     raise SystemExit(128 + signum)  # unwinds like Ctrl-C: temporary files are removed
 
@@ -570,11 +617,17 @@ def main(argv: list[str] | None = None) -> int:
         previous = signal.signal(signal.SIGTERM, _terminated)
     except ValueError:  # not the main thread (e.g. called from a server)
         previous = None
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(sys.stdout), _Escaping(sys.stderr)
+    parser = None
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args = parser.parse_args(argv)
         return args.func(args)
     except ValidationError as exc:
-        sys.stderr.write(f"goodput: {exc}\n")
+        typed = sys.argv[1:] if argv is None else argv
+        field = exc.field if parser is None else _as_typed(exc.field, parser, typed)
+        sys.stderr.write(f"goodput: {field}: {exc.message}\n")
         return EXIT_USAGE
     except BrokenPipeError:  # e.g. `goodput instances | head`
         return 0
@@ -582,6 +635,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stderr.write("goodput: interrupted\n")
         return EXIT_INTERRUPTED
     finally:
+        sys.stdout, sys.stderr = streams
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
 

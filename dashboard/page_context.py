@@ -36,6 +36,9 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
             f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}{when})"
         )
         _price_vintage(scenario)
+        note = ev.texts["progress_note"]
+        if note:  # the job never or barely advances: every figure below reads through it
+            st.warning(plain(note[0].upper() + note[1:] + "."))
     return scenario, ev
 
 

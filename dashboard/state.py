@@ -137,6 +137,18 @@ def load_scenario(scenario: Scenario) -> None:
         set_value(key, to_display(key, value))
 
 
+def _session_id() -> str | None:
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        return getattr(get_script_run_ctx(), "session_id", None)
+    except Exception:  # pragma: no cover - a Streamlit without these internals
+        return None
+
+
+url_state.watch_dropped_links()
+
+
 def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
     """First run of a session: load the shared link's scenario, else the default preset.
 
@@ -147,6 +159,14 @@ def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
     if PRESET_KEY in ss:
         return
     params = {k: st.query_params.get_all(k) for k in st.query_params}
+    dropped = None if params else url_state.dropped_link(_session_id())
+    if dropped:  # Streamlit threw the whole link away before the app could read it
+        ss[NOTICE_KEY] = (
+            "error",
+            "The link was ignored: it has more than 1,000 parameters or 512 Ki characters, "
+            "which the dashboard's server does not read. "
+            f"Showing the {DEFAULT_PRESET} preset instead.",
+        )
     if params:
         try:
             scenario, preset = url_state.decode(params, catalog)

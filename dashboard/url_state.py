@@ -16,7 +16,9 @@ evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
 
 from __future__ import annotations
 
+import logging
 import re
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -316,3 +318,45 @@ def decode_page(params: Mapping[str, Any]) -> dict[str, Any]:
                 f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})"
             ) from None
     return out
+
+
+# ------------------------------------------------------------------ links Streamlit drops
+#: Streamlit drops a query string of more than 1,000 parameters or 512 Ki characters
+#: before the app sees it (streamlit.runtime.state.query_params.sanitize_query_string),
+#: leaving only a line in the server's log: the page would show the default preset as if
+#: no link had been given.  :func:`watch_dropped_links` notes each such drop per browser
+#: session so that :func:`dropped_link` can tell the page, which then says the link was
+#: ignored.  (The note is taken from the log record; the first session after the server
+#: starts is served before the app is imported, so only later sessions are covered.)
+STREAMLIT_QUERY_LOGGER = "streamlit.runtime.state.query_params"
+_DROPPED: dict[str, str] = {}
+_MAX_DROPPED = 1000
+
+
+class _DroppedLinks(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        if str(record.msg).startswith("Ignoring query string"):
+            frame = sys._getframe(1)
+            while frame is not None:  # the AppSession that received the link
+                owner = frame.f_locals.get("self")
+                if type(owner).__name__ == "AppSession" and isinstance(
+                    getattr(owner, "id", None), str
+                ):
+                    if len(_DROPPED) >= _MAX_DROPPED:
+                        _DROPPED.pop(next(iter(_DROPPED)))
+                    _DROPPED[owner.id] = record.getMessage()
+                    break
+                frame = frame.f_back
+        return True
+
+
+def watch_dropped_links() -> None:
+    """Note the links Streamlit drops (idempotent; see above)."""
+    logger = logging.getLogger(STREAMLIT_QUERY_LOGGER)
+    if not any(isinstance(f, _DroppedLinks) for f in logger.filters):
+        logger.addFilter(_DroppedLinks())
+
+
+def dropped_link(session_id: str | None) -> str | None:
+    """Why the link of browser session ``session_id`` was dropped, once; else None."""
+    return _DROPPED.pop(session_id, None) if session_id else None

@@ -133,13 +133,89 @@ def _short_path(path: str | Path, limit: int = 80) -> str:
     return text if len(text) <= limit else "..." + text[-(limit - 3) :]
 
 
-def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path:
-    """Write ``data`` to ``path`` all at once: a temporary file beside it, then a rename.
+#: Bytes of the target's name kept in a temporary name (``.NAME.XXXXXXXX.tmp``), so a
+#: temporary name always fits the file system's limit on a name (255 bytes).
+TEMP_NAME_BYTES = 60
 
-    A failed write (a full disk, a missing folder, Ctrl-C) leaves any previous file intact
-    and removes the temporary file; readers never see a half-written file.  The new file
-    gets the permissions a plain ``open(path, "wb")`` would give it.  OSError becomes a
-    ValidationError naming ``name`` (default: the path).
+
+def _temp_prefix(name: str) -> str:
+    raw = name.encode("utf-8", "surrogateescape")[:TEMP_NAME_BYTES]
+    return "." + raw.decode("utf-8", "ignore") + "."
+
+
+def check_output(path: str | Path, name: str | None = None) -> Path:
+    """Refuse an output path that cannot be written, before any work is done.
+
+    The checks a write would otherwise fail at the end of a long run: the path must not be
+    empty or an existing folder (or a device, FIFO or socket), its name must fit the file
+    system's limit, its folder must exist, be a folder, and take a new file: a temporary
+    file is created there exclusively (never following a link) and removed at once, which
+    also catches a read-only folder or file system and a full disk's inode table.  Each
+    failure is a ValidationError naming ``name`` (the flag as typed, e.g. ``-o``) with the
+    reason in words; nothing is left behind.  Returns the path.
+    """
+    label = name or _short_path(path)
+    text = str(path)
+    if not text.strip():
+        raise ValidationError(label, "is empty; give a file name")
+    if "\0" in text:
+        raise ValidationError(label, "contains a NUL character")
+    p = Path(text)
+    shown = _short_path(text)
+    limit = _name_max(p.parent)
+    if len(p.name.encode("utf-8", "surrogateescape")) > limit:
+        raise ValidationError(
+            label, f"the file name is {len(p.name):,} characters, too long (at most {limit})"
+        )
+    try:
+        st = os.stat(p)
+    except FileNotFoundError:
+        st = None
+    except OSError as exc:  # ENAMETOOLONG, ENOTDIR, ELOOP, EACCES ...
+        raise ValidationError(label, f"{shown!r} cannot be written ({exc.strerror})") from None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise ValidationError(label, f"{shown!r} is {_kind(st.st_mode)}; give a file name")
+    parent = p.parent
+    try:
+        pst = os.stat(parent)
+    except OSError as exc:
+        why = "does not exist" if isinstance(exc, FileNotFoundError) else exc.strerror
+        raise ValidationError(
+            label, f"the folder {_short_path(parent)!r} {why}; create it first"
+        ) from None
+    if not stat.S_ISDIR(pst.st_mode):
+        raise ValidationError(label, f"{_short_path(parent)!r} is not a folder")
+    try:
+        with atomic_writer(p, label) as _probe:
+            raise _Probe
+    except _Probe:
+        pass
+    return p
+
+
+class _Probe(Exception):
+    """Raised inside :func:`atomic_writer` by :func:`check_output`: remove, do not rename."""
+
+
+def _name_max(folder: Path) -> int:
+    try:
+        return int(os.pathconf(folder, "PC_NAME_MAX"))
+    except (OSError, ValueError, AttributeError):
+        return 255
+
+
+@contextlib.contextmanager
+def atomic_writer(path: str | Path, name: str | None = None):
+    """A binary file to write ``path`` through, put in place only when the block succeeds.
+
+    The file is a new temporary file in the target's own folder (``tempfile.mkstemp``:
+    a random name, created exclusively, so a file or link planted under any name is never
+    opened or followed); on success it is flushed to disk, given the permissions a plain
+    ``open(path, "wb")`` would give (or the previous file's), and renamed over ``path``
+    (which replaces a link there rather than writing through it).  Any failure or
+    interruption (a full disk, Ctrl-C, an exception in the block) removes the temporary
+    file and leaves a previous file intact.  OSError becomes a ValidationError naming
+    ``name`` (default: the path).  This is the one way the project writes a user's file.
     """
     import tempfile
 
@@ -147,21 +223,29 @@ def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path
     label = name or _short_path(path)
     tmp = None
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{p.name[:60]}.", suffix=".tmp", dir=p.parent)
+        fd, tmp = tempfile.mkstemp(prefix=_temp_prefix(p.name), suffix=".tmp", dir=p.parent)
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            yield fh
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, _new_file_mode(p))
+            os.fchmod(fh.fileno(), _new_file_mode(p))
         os.replace(tmp, p)
         tmp = None
     except OSError as exc:
-        raise ValidationError(label, f"cannot be written ({exc.strerror})") from None
+        where = f"{_short_path(path)!r} " if name else ""
+        raise ValidationError(label, f"{where}cannot be written ({exc.strerror})") from None
     finally:
         if tmp is not None:  # any failure, including KeyboardInterrupt
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
-    return p
+
+
+def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path:
+    """Write ``data`` to ``path`` all at once through :func:`atomic_writer`: readers never
+    see a half-written file and a failed write leaves any previous file intact."""
+    with atomic_writer(path, name) as fh:
+        fh.write(data)
+    return Path(path)
 
 
 def _new_file_mode(p: Path) -> int:

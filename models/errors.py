@@ -17,12 +17,57 @@ _LONG_WORD = re.compile(r"\S{" + str(MAX_VALUE_CHARS + 20) + ",}")
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]+")
+#: Characters that change what a terminal shows without being seen themselves: C0 and C1
+#: controls and DEL (ESC starts colour, cursor and title sequences, BEL rings, CR
+#: overwrites), bidirectional controls (U+202E turns the text after it right to left,
+#: Trojan Source, CVE-2021-42574), zero-width and other invisible format characters, line
+#: and paragraph separators, and lone surrogates (which cannot even be encoded).
+_UNSAFE = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e"
+    "\u2060-\u206f\ufeff\ufff9-\ufffb\ud800-\udfff]"
+)
+
+
+def _escape(m: re.Match) -> str:
+    c = ord(m.group())
+    return f"\\x{c:02x}" if c < 0x100 else f"\\u{c:04x}"
+
+
+def escape_controls(text: str, keep: str = "") -> str:
+    """``text`` with every control, bidirectional or invisible format character written
+    as an escape (``\\x1b``, ``\\u202e``), except those in ``keep`` (e.g. ``"\\n"``).
+
+    The one function through which the command line's text output passes (scenario names,
+    file names, echoed values): what a terminal shows is then what the text holds, and a
+    name cannot recolour the screen, set the window title, ring the bell or reverse the
+    line.  Printable text, accented letters and other scripts are left as they are.
+    """
+    if not _UNSAFE.search(text):
+        return text
+    if not keep:
+        return _UNSAFE.sub(_escape, text)
+    return _UNSAFE.sub(lambda m: m.group() if m.group() in keep else _escape(m), text)
 
 
 def one_line(text: str) -> str:
     """``text`` with line breaks and other control characters (terminal escapes included)
-    replaced by a space: an error is one line on a terminal and in a page."""
-    return _CONTROL.sub(" ", text)
+    replaced by a space, and bidirectional and invisible format characters escaped
+    (:func:`escape_controls`): an error is one line on a terminal and in a page."""
+    return escape_controls(_CONTROL.sub(" ", text))
+
+
+_DIGITS = re.compile(r"integer string conversion.*?value has (\d+) digits")
+
+
+def reading_error(exc: BaseException) -> str:
+    """What a parser's ValueError means, in words for the user: Python's refusal of a
+    whole number of thousands of digits (which tells the user to call
+    ``sys.set_int_max_str_digits()``) becomes "a whole number of 5,000 digits, longer than
+    any value here"; any other message is kept."""
+    m = _DIGITS.search(str(exc))
+    if m:
+        return f"a whole number of {int(m.group(1)):,} digits, longer than any value here"
+    return str(exc)
 
 
 def cut(text: str, limit: int = MAX_VALUE_CHARS) -> str:

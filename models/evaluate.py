@@ -153,7 +153,7 @@ MIN_STEP_TABLE_SCENARIOS = 256
 
 
 def evaluate_arrays(
-    inputs: Mapping[str, Any], keys: Iterable[str] | None = None
+    inputs: Mapping[str, Any], keys: Iterable[str] | None = None, *, broadcast: bool = False
 ) -> dict[str, np.ndarray]:
     """Every reported figure of the chain for (arrays of) inputs, keyed as in the registry.
 
@@ -165,7 +165,20 @@ def evaluate_arrays(
     (:func:`_evaluate_blocks`); the figures are the same as in one call.  ``keys`` limits
     the result to those figures (the chain still computes them all; only the requested ones
     are gathered, which for 10^6 scenarios saves most of the memory traffic).
+
+    A figure that holds one value for every scenario may come back as one number (a term
+    that is absent, or a goodput of 0 where a value makes the job impossible); with
+    ``broadcast=True`` every such numeric figure takes the shape of the array inputs
+    broadcast together (a read-only view), for callers that index the figures point by point.
     """
+    if broadcast:
+        shape = np.broadcast_shapes(
+            *(np.shape(v) for v in inputs.values() if isinstance(v, np.ndarray))
+        )
+        return {
+            k: np.broadcast_to(v, shape) if shape and np.ndim(v) == 0 and _numeric(v) else v
+            for k, v in evaluate_arrays(inputs, keys).items()
+        }
     wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
     # the step time once per distinct step input (a sweep's node counts ...)
@@ -174,6 +187,13 @@ def evaluate_arrays(
         step = None if table is None else step_time_rows(*table)
         return _select(run_chain(inputs, step).metrics(), wanted)
     return _evaluate_blocks(inputs, n, table, wanted)
+
+
+def _numeric(value: Any) -> bool:
+    return (
+        isinstance(value, int | float | np.ndarray | np.generic)
+        and np.asarray(value).dtype.kind in "biuf"
+    )
 
 
 def _select(metrics: dict[str, Any], wanted: set[str] | None) -> dict[str, Any]:
@@ -400,6 +420,58 @@ def _scenario_count(inputs: Mapping[str, Any]) -> int:
     return lengths.pop() if len(lengths) == 1 else 0
 
 
+#: Goodput below which a scenario is called impractical in words (1% of the paid time).
+IMPRACTICAL_GOODPUT = 0.01
+
+
+def progress_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
+    """Why the job cannot advance (goodput 0) or barely advances (under 1%), in words;
+    ``""`` otherwise.
+
+    Goodput is exactly 0 when fabric stalls fill the whole day: events/day × min(reroute,
+    timeout) ≥ 1,440 min (:func:`models.network.fabric_stall_minutes_per_day`); it comes
+    close to 0 when one loss (failures' recovery and rework at a high rate or a long
+    replacement, or rare checkpoints) takes almost all of it.  The note names the inputs
+    as ``--set`` keys so the user can see which value to change.
+
+    Parameters
+    ----------
+    scenario : the scenario evaluated.
+    metrics : its figures (:attr:`Evaluation.metrics`).
+
+    Returns
+    -------
+    str : one sentence, or ``""`` when the job advances at 1% of the paid time or more.
+    """
+    g = float(metrics.get("goodput", math.nan))
+    if math.isfinite(g) and g >= IMPRACTICAL_GOODPUT:
+        return ""
+    events = float(scenario["network.fabric_events_per_day"])
+    stall_s = min(
+        float(scenario["network.reroute_seconds"]),
+        float(scenario["network.collective_timeout_seconds"]),
+    )
+    stall_min = events * stall_s / 60.0
+    if not (math.isfinite(g) and g > 0.0):
+        if stall_min >= MINUTES_PER_DAY:
+            return (
+                f"the job never advances: fabric reroute stalls take {stall_min:,.0f} min "
+                f"of every 1,440-minute day ({events:,.4g} events/day x {stall_s:,.4g} s; "
+                "network.fabric_events_per_day, network.reroute_seconds), so it never "
+                "finishes and every dollar is lost"
+            )
+        return "the job never advances: no paid time goes to training, so it never finishes"
+    losses = {
+        label: float(metrics.get(f"loss_{name}_minutes_per_day", 0.0))
+        for name, label in LOSS_COMPONENTS.items()
+    }
+    label, minutes = max(losses.items(), key=lambda kv: kv[1])
+    return (
+        f"the job barely advances: {100 * g:.2g}% of the paid time trains; "
+        f"{label.lower()} alone takes {minutes:,.0f} of every 1,440 minutes"
+    )
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """One scenario evaluated: figures as floats, the typed chain, the price and context.
@@ -426,12 +498,14 @@ class Evaluation:
 
     @property
     def texts(self) -> dict[str, str]:
-        """The text figures: pricing model, price source and date, the MFU basis."""
+        """The text figures: pricing model, price source and date, the MFU basis, and why
+        the job cannot or barely advances (:func:`progress_note`, ``""`` when it does)."""
         return {
             "pricing_model": self.price.model,
             "price_source": self.price.source,
             "price_as_of": self.price.as_of,
             "mfu_basis": self.chain.step.mfu_basis,
+            "progress_note": progress_note(self.scenario, self.metrics),
         }
 
     def badput(self) -> list[dict[str, Any]]:

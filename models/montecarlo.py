@@ -78,7 +78,12 @@ MAX_DAYS = 3650.0
 MIN_DAYS = 1.0 / 24.0  # one hour: a shorter window sees almost no failure or checkpoint
 MAX_EXPECTED_EVENTS = 400_000_000
 MAX_WALL_FACTOR = 4.0
-MAX_BYTES = 2.0e9  # predicted memory of one call
+MAX_BYTES = 2.0e9  # predicted memory of one call, the whole process included
+#: Memory model terms measured with bench/bench_simulate_memory.py (peak RSS of `goodput
+#: simulate`): 55 MB for the process with numpy and the models loaded, 2,047 B per trial
+#: beyond it (the model had 1,560: 996,097 trials were accepted and peaked at 2.09 GB).
+PROCESS_BYTES = 80e6
+FLOATS_PER_TRIAL = 75.0  # per-trial results and summaries, besides 3 time grids
 WEIBULL_CHUNK_DRAWS = 20_000_000  # per-node renewal draws held at once (chunks shrink)
 SPARE_CHUNK_CELLS = 25_000_000  # repair ring-buffer cells held at once (chunks shrink)
 #: Trials that share one random stream (one child of the seed, ``Generator.spawn``), fewer
@@ -644,7 +649,7 @@ def estimate_work(
     weibull = p.weibull_shape != 1.0 and p.node_rate_per_min > 0
     draws = trials * p.nodes * (1.0 + p.node_rate_per_min * cap) if weibull else 0.0
     slots = _spare_slots(p) if p.spares > 0 else 0
-    memory = trials * (3.0 * max(2, grid_points) + 12.0) * 8.0
+    memory = PROCESS_BYTES + trials * (3.0 * max(2, grid_points) + FLOATS_PER_TRIAL) * 8.0
     memory += n * slots * 16.0
     if weibull:
         memory += n * p.nodes * (24.0 + 40.0 * (1.0 + p.node_rate_per_min * cap))

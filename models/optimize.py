@@ -57,7 +57,7 @@ def _fixed_interval(inputs: Mapping[str, Any], tau_minutes) -> dict[str, Any]:
 
 
 def _lost(inputs: Mapping[str, Any]) -> np.ndarray:
-    return np.asarray(evaluate_arrays(inputs)["lost_usd_per_day"], dtype=float)
+    return np.asarray(evaluate_arrays(inputs, broadcast=True)["lost_usd_per_day"], dtype=float)
 
 
 # --------------------------------------------------------------------------- checkpoint
@@ -535,7 +535,16 @@ def recommend_file_system(
     tib0 = float(np.asarray(inputs["tier.shared_fs.provisioned_TiB"]))
     tp0 = float(np.asarray(inputs["tier.shared_fs.throughput_MBps_per_TiB"]))
     top = max_TiB if max_TiB is not None else max(3.0 * tib0, 120.0)
-    sizes = file_system_sizes_TiB(top)
+    size_TB = float(np.asarray(now["checkpoint_size_TB"]))
+    keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
+    need = keep * size_TB / pr.TB_PER_TIB
+    if max_TiB is None and need > top and math.isfinite(need):
+        # the retained checkpoints alone need more than the usual span: search the 50
+        # purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB)
+        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
+        sizes = np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
+    else:
+        sizes = file_system_sizes_TiB(top)
     tps = np.array(sorted(tiers))
     tib, tp = np.meshgrid(sizes, tps, indexing="ij")
     tib, tp = tib.ravel(), tp.ravel()
@@ -549,15 +558,12 @@ def recommend_file_system(
         "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
     }
     out = evaluate_arrays(grid)
-    size_TB = float(np.asarray(now["checkpoint_size_TB"]))
-    keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
-    need = keep * size_TB / pr.TB_PER_TIB
     holds = tib >= need - 1e-9
     lost = np.where(
         holds, np.broadcast_to(np.asarray(out["lost_usd_per_day"], float), tib.shape), np.nan
     )
     if not np.isfinite(lost).any():
-        raise ValueError(f"no file system up to {top:g} TiB holds {keep:g} checkpoints")
+        raise ValueError(f"no file system up to {sizes[-1]:g} TiB holds {keep:g} checkpoints")
     assumed, deliver, cur_deliver, warning = _deliverable_saves(inputs, grid, tib0, tp0)
     if deliver is not None:
         # measured saves to the file system: only a file system that writes a checkpoint
@@ -568,7 +574,7 @@ def recommend_file_system(
         else:
             k = int(np.nanargmin(np.where(np.isfinite(lost), deliver, np.nan)))
             warning += (
-                f" No file system up to {top:g} TiB writes a checkpoint within {assumed:g} s: "
+                f" No file system up to {sizes[-1]:g} TiB writes a checkpoint within {assumed:g} s: "
                 f"the fastest is shown ({deliver[k]:.1f} s)."
             )
     else:

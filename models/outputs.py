@@ -776,6 +776,30 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "capacity_block, spot, hyperpod or custom.",
     ),
     _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
+    _o(
+        "estimated_seconds",
+        "Estimated time",
+        "s",
+        "number",
+        "Seconds the command's work is predicted to take in all, before it starts: its Monte "
+        "Carlo simulations (every rung of a ladder together) or, for a sweep, the points left "
+        "to evaluate (CPU time on a cluster, whose workers are not known in advance); the "
+        "command's limit applies to this total.",
+        "sum over calls of the cost model's loop passes, events and draws",
+        "derived",
+        computed_by="models.montecarlo.estimate_work",
+    ),
+    _o(
+        "progress_note",
+        "Progress note",
+        "",
+        "text",
+        "Why the job never advances (goodput 0: fabric stalls fill the day) or barely "
+        "advances (goodput under 1%), naming the inputs; empty otherwise.",
+        "goodput = 0 when events/day × min(reroute, timeout) ≥ 1,440 min",
+        "derived",
+        computed_by="models.evaluate.progress_note",
+    ),
     _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
     _o(
         "accelerators",
@@ -3264,14 +3288,6 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "text",
         "What evaluated the sweep: 'local' (this process), 'dask' (dask.distributed) or "
         "'none' (the output already held the sweep).",
-    ),
-    _o(
-        "estimated_seconds",
-        "Estimated time",
-        "s",
-        "number",
-        "Predicted time of the points left to evaluate, before any work (CPU time on a "
-        "cluster, whose workers are not known in advance).",
     ),
     _o(
         "parts_healed",

@@ -35,7 +35,7 @@ from . import pricing as pr
 from .catalog import Instance, load_catalog
 from .choices import PricingModel
 from .errors import ValidationError
-from .evaluate import evaluate_arrays, resolve_inputs
+from .evaluate import evaluate_arrays, progress_note, resolve_inputs
 from .montecarlo import MAX_DAYS, check_size, simulate_inputs
 from .scenario import Scenario
 
@@ -220,6 +220,7 @@ def plan_capacity_block(
     block_days: float | None = None,
     risk: float = DEFAULT_RISK,
     catalog: Mapping[str, Instance] | None = None,
+    on_estimate: Any = None,
 ) -> BlockPlan:
     """The Capacity Block a run needs, its completion probability and its total cost.
 
@@ -232,6 +233,8 @@ def plan_capacity_block(
     block_days : the block length to evaluate [day]; default the cheapest purchasable block
         that meets ``risk`` (or the P90 length rounded up to a purchasable one).
     risk : the largest acceptable probability of not finishing inside the block [fraction].
+    on_estimate : called as ``on_estimate(compute_days, seconds, memory_bytes)`` with the
+        simulation's predicted size once it is known to fit, before it starts.
 
     Returns
     -------
@@ -253,18 +256,26 @@ def plan_capacity_block(
     m = evaluate_arrays(inputs)
     compute_days = _float(m["compute_days"])  # the chain's failure-free compute
     if not (math.isfinite(compute_days) and compute_days > 0):
+        from .compute import infeasibility_reason
+
+        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
         raise ValidationError(
             "workload",
-            "the time to train cannot be computed for this configuration (model states do not "
-            "fit, or the catalog lacks a figure the step model needs); the plan needs it",
+            "the time to train cannot be computed for this configuration ("
+            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
+            + "); the plan needs it",
         )
+    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
+        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
     if compute_days > MAX_DAYS:
         raise ValidationError(
             "workload",
             f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
             f"of {MAX_DAYS:g} days",
         )
-    check_size(trials, compute_days, inputs)
+    est = check_size(trials, compute_days, inputs)
+    if on_estimate is not None:
+        on_estimate(compute_days, est.seconds, est.memory_bytes)
     res = simulate_inputs(
         inputs,
         trials,

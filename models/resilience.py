@@ -735,6 +735,8 @@ class Ladder:
     trials: int | None = None
     days: float | None = None
     seed: int | None = None
+    #: predicted seconds of the rungs' simulations together, before they ran
+    estimated_seconds: float | None = None
 
     @property
     def total_delta_usd_per_day(self) -> float:
@@ -793,6 +795,7 @@ class Ladder:
                     "trials": self.trials,
                     "days": self.days,
                     "seed": self.seed,
+                    "estimated_seconds": self.estimated_seconds,
                     "montecarlo_tolerance": MC_TOLERANCE_TEXT,
                 }
             )
@@ -808,7 +811,31 @@ def apply_feature(s: Scenario, key: str, ctx: Context) -> tuple[Scenario, list]:
     """``s`` with feature ``key`` adopted, and the assumptions it rests on."""
     f = FEATURES[key]
     changes, notes = f.apply(s, ctx, f)
-    return s.replace(changes), notes
+    notes = list(notes)
+    return s.replace(_within_range(changes, notes)), notes
+
+
+def _within_range(changes: Mapping[str, Any], notes: list) -> dict[str, Any]:
+    """``changes`` with every number held to its field's range, and a note for each one
+    held: a feature adopted on a scenario already at a field's limit (a replacement of
+    10,080 minutes plus a health check, an overhead of 90% plus detection compute) stays
+    at the limit instead of failing the whole ladder on a value the user never typed."""
+    out = dict(changes)
+    for k, v in changes.items():
+        f = FIELDS[k]
+        if not isinstance(v, int | float) or isinstance(v, bool):
+            continue
+        held = v
+        if f.max is not None and v > f.max:
+            held = f.max
+        elif f.min is not None and v < f.min:
+            held = f.min
+        if held != v:
+            out[k] = int(held) if f.kind == "int" else float(held)
+            notes.append(
+                (f"{k} held at its limit", f"{held:g}", f"this feature would take it to {v:g}")
+            )
+    return out
 
 
 def parse_features(text: str | Sequence[str] | None) -> list[str] | None:
@@ -902,6 +929,7 @@ def ladder(
     days: float = 30.0,
     seed: int = 0,
     catalog: Mapping[str, Instance] | None = None,
+    on_estimate: Callable[[int, float], Any] | None = None,
 ) -> Ladder:
     """The resilience ladder of ``scenario`` (see the module docstring).
 
@@ -916,6 +944,9 @@ def ladder(
     params : feature parameters ``{"feature.param": value}`` overriding the defaults.
     trials, days, seed : with ``trials``, each rung is also simulated (models.montecarlo;
         the same seed for every rung, so rung-to-rung differences share their noise).
+        The limits hold for all rungs together (:func:`montecarlo_estimate`), checked
+        before the first simulation; ``on_estimate(rungs, seconds)`` is then told the
+        predicted total.
     """
     keys = parse_features(features)
     cat = catalog if catalog is not None else load_catalog()
@@ -976,8 +1007,18 @@ def ladder(
                 savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes),
             )
         )
+    estimate = None
     if trials is not None:
-        rungs = [_with_montecarlo(r, trials, days, seed, ctx) for r in rungs]
+        from .budget import MAX_SECONDS, Budget
+
+        ps, estimate = montecarlo_estimate(rungs, trials, days, ctx)
+        if on_estimate is not None:
+            on_estimate(len(rungs), estimate)
+        budget = Budget(max_seconds=MAX_SECONDS)  # one budget: the limit is the command's
+        rungs = [
+            _with_montecarlo(r, trials, days, seed, p, budget)
+            for r, p in zip(rungs, ps, strict=True)
+        ]
     return Ladder(
         base=scenario,
         rungs=tuple(rungs),
@@ -986,6 +1027,7 @@ def ladder(
         trials=trials,
         days=days if trials is not None else None,
         seed=seed if trials is not None else None,
+        estimated_seconds=estimate,
     )
 
 
@@ -1010,13 +1052,59 @@ def montecarlo_tolerance(stderr: float) -> float:
     return MC_SIGMAS * stderr + MC_BIAS
 
 
-def _with_montecarlo(r: Rung, trials: int, days: float, seed: int, ctx: Context) -> Rung:
-    from .montecarlo import check_size, params_from_inputs, simulate_params
+def montecarlo_estimate(
+    rungs: Sequence[Rung], trials: int, days: float, ctx: Context
+) -> tuple[list[Any], float]:
+    """Each rung's simulation inputs and the predicted seconds of simulating them all.
+
+    The limits are the whole command's: every rung alone must pass
+    :func:`models.montecarlo.check_size` (memory is per call, the rungs run one after
+    another), and the rungs together must stay within :data:`models.budget.MAX_SECONDS`
+    and :data:`models.montecarlo.MAX_EXPECTED_EVENTS`, else a ValidationError naming
+    ``trials`` gives the total and the largest number of trials that fits.
+
+    Returns
+    -------
+    (params, seconds) : the rungs' :class:`models.montecarlo.SimulationParams` and the sum
+        of their :func:`models.montecarlo.estimate_work` seconds [s].
+    """
+    from .budget import MAX_SECONDS
+    from .montecarlo import MAX_EXPECTED_EVENTS, check_size, estimate_work, params_from_inputs
+
+    ps = [params_from_inputs(resolve_inputs(r.scenario, ctx.catalog, ctx.tiers)) for r in rungs]
+    for p in ps:
+        check_size(trials, days, p)
+
+    def work(t: int) -> tuple[float, float]:
+        ests = [estimate_work(p, t, days) for p in ps]
+        return sum(e.seconds for e in ests), sum(e.events for e in ests)
+
+    seconds, events = work(trials)
+    if seconds > MAX_SECONDS or events > MAX_EXPECTED_EVENTS:
+        lo, hi = 0, trials  # the largest trials whose total fits (work grows with trials)
+        while hi - lo > 1:
+            mid = (lo + hi) // 2
+            sec, ev = work(mid)
+            lo, hi = (mid, hi) if sec <= MAX_SECONDS and ev <= MAX_EXPECTED_EVENTS else (lo, mid)
+        over = f"~{seconds:,.2g} s (limit {MAX_SECONDS:g} s)"
+        if events > MAX_EXPECTED_EVENTS:
+            over += f", ~{events:,.2g} events (limit {MAX_EXPECTED_EVENTS:.2g})"
+        allowed = f"trials <= {lo:,}" if lo >= 1 else "fewer rungs (--features) or a shorter --days"
+        raise ValidationError(
+            "trials",
+            f"{len(rungs)} rungs x {trials:,} trials x {days:g} days would take {over} in "
+            f"all (allowed: {allowed})",
+        )
+    return ps, seconds
+
+
+def _with_montecarlo(
+    r: Rung, trials: int, days: float, seed: int, p: Any, budget: Any = None
+) -> Rung:
+    from .montecarlo import simulate_params
     from .pricing import lost_usd_per_day
 
-    p = params_from_inputs(resolve_inputs(r.scenario, ctx.catalog, ctx.tiers))
-    check_size(trials, days, p)
-    res = simulate_params(p, trials, days, rng=seed, record_timeline=False)
+    res = simulate_params(p, trials, days, rng=seed, record_timeline=False, budget=budget)
     g = res.goodput
     # the chain's lost per day at each run's goodput: spares and storage included
     lost = np.asarray(

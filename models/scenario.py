@@ -22,7 +22,7 @@ from typing import Any
 import tomli_w
 
 from ._files import BOM, decode_utf8, read_capped
-from .errors import ValidationError, one_line
+from .errors import ValidationError, one_line, reading_error
 from .fields import FIELDS, SECTIONS, Field
 
 MAX_TOML_BYTES = 256 * 1024
@@ -94,6 +94,11 @@ def _check_value(f: Field, value: Any) -> Any:
             value = float(text)
         except ValueError:
             raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})") from None
+        if math.isinf(value) and "inf" not in text.lower():  # 5,000 digits read as inf
+            raise ValidationError(
+                f.key,
+                f"{text[:20]}... ({len(text):,} characters) is far out of range ({f.allowed()})",
+            )
     if isinstance(value, bool) or not isinstance(value, int | float):
         raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})")
     try:
@@ -222,8 +227,10 @@ class Scenario:
         _check_nesting(text, "scenario file")
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise ValidationError("scenario file", f"is not valid TOML: {exc}") from None
+        except ValueError as exc:  # TOMLDecodeError, or a whole number of 5,000 digits
+            raise ValidationError(
+                "scenario file", f"is not valid TOML: {reading_error(exc)}"
+            ) from None
         except RecursionError:  # pragma: no cover - nesting_depth refuses this first
             raise ValidationError("scenario file", "nests too deeply to be read") from None
         return cls.from_dict(data, base=base)

@@ -94,7 +94,7 @@ def tornado(
         hi_vals[i], hi_clip[i] = _moved(key, v, 1.0 + fraction)
         batch[key][2 * i] = lo_vals[i]
         batch[key][2 * i + 1] = hi_vals[i]
-    out = evaluate_arrays(batch) if n else {}
+    out = evaluate_arrays(batch, broadcast=True) if n else {}
     return {
         "keys": keys,
         "base_value": base_vals,

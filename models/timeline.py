@@ -62,7 +62,7 @@ import numpy as np
 from ._csv import empty_cells_as_text, iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
-from .errors import ValidationError
+from .errors import ValidationError, reading_error
 
 #: Largest timeline accepted, in bytes of text (after gzip decompression).
 MAX_TIMELINE_BYTES = 64 * 1024 * 1024
@@ -548,7 +548,9 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
         except RecursionError:
             obj = None  # nested about a thousand deep: refused below
         except ValueError as exc:
-            raise ValidationError(f"row {i + 1}", f"is not valid JSON ({exc})") from None
+            raise ValidationError(
+                f"row {i + 1}", f"is not valid JSON ({reading_error(exc)})"
+            ) from None
         if obj is None or not _json_depth_ok(obj, MAX_JSON_DEPTH):
             raise ValidationError(
                 f"row {i + 1}",

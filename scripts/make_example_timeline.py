@@ -19,6 +19,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from goodput_lab.models._files import check_output, write_atomic  # noqa: E402
+
 from tests.timeline_generator import GeneratorParams, generate  # noqa: E402
 
 OUT = ROOT / "data" / "timelines" / "example-run.csv"
@@ -44,6 +46,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--step-seconds", type=float, default=EXAMPLE.step_seconds)
     ap.add_argument("--seed", type=int, default=EXAMPLE.seed)
     args = ap.parse_args(argv)
+    try:
+        check_output(args.out, "--out")  # a folder, a missing folder ...: before the work
+    except ValueError as exc:  # models.ValidationError: one line, exit 2
+        sys.stderr.write(f"make_example_timeline: {exc}\n")
+        return 2
     p = GeneratorParams(
         **{
             **asdict(EXAMPLE),
@@ -60,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         "# SYNTHETIC job timeline written by scripts/make_example_timeline.py (not real data)\n"
         f"# {params}\n# generator's truth: {truth}\n"
     )
-    Path(args.out).write_text(header + g.csv(), encoding="utf-8")
+    write_atomic(args.out, (header + g.csv()).encode("utf-8"), "--out")
     print(f"wrote {args.out}: {len(g.rows):,} rows, goodput {g.truth['goodput']:.4f}")
     return 0
 

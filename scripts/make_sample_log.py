@@ -33,6 +33,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from goodput_lab.models._files import check_output, write_atomic  # noqa: E402
 from goodput_lab.models.fitting import llama3_taxonomy  # noqa: E402
 
 OUT = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
@@ -157,9 +158,14 @@ def main(argv: list[str] | None = None) -> int:
     for key, value in DEFAULTS.items():
         p.add_argument(f"--{key.replace('_', '-')}", type=type(value), default=value)
     args = p.parse_args(argv)
+    try:
+        check_output(args.output, "-o")  # a folder, a missing folder ...: before the work
+    except ValueError as exc:  # models.ValidationError: one line, exit 2
+        sys.stderr.write(f"make_sample_log: {exc}\n")
+        return 2
     kwargs = {key: getattr(args, key) for key in DEFAULTS}
     text = make_log_csv(**kwargs)
-    args.output.write_text(text, encoding="utf-8")
+    write_atomic(args.output, text.encode("utf-8"), "-o")
     rows = text.count("\n") - 4
     print(f"wrote {args.output} ({rows} failure rows)")
     return 0

@@ -111,7 +111,7 @@ st.subheader("In-memory checkpoints against this scenario")
 replicas = persist.widget(
     st.columns([1, 2])[0].slider,
     "ckpt:replicas",
-    int(scenario["checkpoint.memory_replicas"]),
+    min(int(scenario["checkpoint.memory_replicas"]), 4),  # the slider's range (the field's is 8)
     label="In-memory replicas per shard",
     min_value=1,
     max_value=4,

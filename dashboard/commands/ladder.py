@@ -32,6 +32,16 @@ def _json_clean(obj):
     return obj
 
 
+def _say_estimate(trials: int | None, days: float):
+    """Tell stderr the whole ladder's predicted simulation time before it starts."""
+    from goodput_lab.dashboard.commands.simulate import say_estimate
+
+    def say(rungs: int, seconds: float) -> None:
+        say_estimate(f"{rungs} rungs x {trials:,} trials x {days:g} days, in all", seconds)
+
+    return say
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     from goodput_lab.dashboard.commands.simulate import MAX_SEED, _days, _int_arg
     from goodput_lab.models.montecarlo import MAX_TRIALS
@@ -78,12 +88,18 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         days=days,
         seed=seed,
         catalog=catalog_from_args(args),
+        on_estimate=_say_estimate(trials, days),
     )
+    from goodput_lab.models.evaluate import progress_note
+
+    note = progress_note(scenario, result.rungs[0].metrics)
     if args.json:
-        print_json(_json_clean(result.to_json_dict()))
+        print_json(_json_clean({**result.to_json_dict(), "progress_note": note}))
         return 0
     order = "given order" if result.order == "given" else "recommended order (greedy)"
     print(f"{scenario.name}: resilience ladder, {order}")
+    if note:
+        print(f"  note: {note}")
     print(f"  causes: {result.modes.source}")
     head = (
         f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"

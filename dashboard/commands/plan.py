@@ -22,7 +22,7 @@ from goodput_lab.dashboard.cli import (
     print_json,
     print_price_vintage,
 )
-from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg
+from goodput_lab.dashboard.commands.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
 
@@ -85,14 +85,27 @@ def cmd_plan(args: argparse.Namespace) -> int:
         )
     scenario = load_scenario(args.scenario, args.set)
     cat = catalog_from_args(args)
+    budget_by_pricing_model(scenario, cat, prices)  # checks --price before the work
+    estimates: dict[str, float] = {}
     try:
         plan = plan_capacity_block(
-            scenario, trials=trials, seed=seed, block_days=block, risk=risk, catalog=cat
+            scenario,
+            trials=trials,
+            seed=seed,
+            block_days=block,
+            risk=risk,
+            catalog=cat,
+            on_estimate=lambda d, sec, mem: (
+                estimates.update(seconds=sec)
+                or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
+            ),
         )
     except ValidationError as exc:  # name the flag, as typed
-        if exc.field in ("trials", "days", "risk", "block_days"):
+        if exc.field in ("trials", "risk", "block_days"):
             flag = "--" + exc.field.replace("_", "-")
             raise ValidationError(flag, exc.message) from None
+        if exc.field == "days":  # the run's own length (plan has no --days): the workload
+            raise ValidationError("workload (days of compute)", exc.message) from None
         raise
     budget = budget_by_pricing_model(scenario, cat, prices, plan)
     by_deadline = None
@@ -139,6 +152,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         out["file_system"] = fs
         if by_deadline is not None:
             out.update(by_deadline)
+        out["estimated_seconds"] = estimates.get("seconds")
         print_json(out)
         return 0
     p = plan

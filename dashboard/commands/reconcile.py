@@ -40,19 +40,10 @@ def read_timeline_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
 
 
 def write_scenario(path: str, text: str) -> None:
-    """Write the TOML atomically (a temporary file renamed over the target)."""
-    from goodput_lab.models import ValidationError
+    """Write the fitted scenario's TOML through the one safe writer (models._files)."""
+    from goodput_lab.models._files import write_atomic
 
-    target = Path(path)
-    if target.suffix != ".toml":
-        raise ValidationError("--write-scenario", f"{path[:80]!r} must end in .toml")
-    tmp = target.with_name(f".{target.name}.tmp-{os.getpid()}")
-    try:
-        tmp.write_text(text, encoding="utf-8")
-        os.replace(tmp, target)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise ValidationError("--write-scenario", f"{path[:80]!r}: {exc.strerror}") from None
+    write_atomic(path, text.encode("utf-8"), "--write-scenario")
 
 
 def _print_text(r) -> None:
@@ -141,8 +132,14 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     mapping = parse_mapping(args.map)
-    if args.write_scenario and Path(args.write_scenario).suffix != ".toml":
-        raise ValidationError("--write-scenario", f"{args.write_scenario[:80]!r} must end in .toml")
+    if args.write_scenario:  # refused before any work: a bad name, a missing folder ...
+        from goodput_lab.models._files import check_output
+
+        if Path(args.write_scenario).suffix != ".toml":
+            raise ValidationError(
+                "--write-scenario", f"{args.write_scenario[:80]!r} must end in .toml"
+            )
+        check_output(args.write_scenario, "--write-scenario")
     base = load_scenario(args.scenario) if args.scenario else Scenario.default()
     if args.set:  # validate the what-if changes before the work
         base.with_overrides(args.set)

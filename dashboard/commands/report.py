@@ -13,7 +13,7 @@ from pathlib import Path
 
 from goodput_lab.dashboard.cli import catalog_from_args, load_scenario
 from goodput_lab.models import ValidationError
-from goodput_lab.models._files import write_atomic
+from goodput_lab.models._files import check_output, write_atomic
 
 
 def _positive_int(text: str) -> int:
@@ -58,10 +58,25 @@ def cmd_report(args: argparse.Namespace) -> int:
         return _scenario_toml(args)
     from goodput_lab.dashboard.reports import build_report, report_format, write_report
 
-    fmt = report_format(args.output)  # fail on a bad extension before any work
+    report_format(args.output)  # fail on a bad extension or an unwritable path before any work
+    check_output(args.output, "-o")
     scenario = load_scenario(args.scenario, args.set)
     other = load_scenario(args.compare) if args.compare else None
     catalog = catalog_from_args(args)
+    fmt = report_format(args.output)
+    if args.trials is not None:  # refused or estimated before any work (issue 30)
+        from goodput_lab.dashboard.commands.simulate import say_estimate
+        from goodput_lab.dashboard.reports.content import MONTECARLO_DAYS
+        from goodput_lab.models import resolve_inputs
+        from goodput_lab.models.montecarlo import check_size
+
+        try:
+            est = check_size(args.trials, MONTECARLO_DAYS, resolve_inputs(scenario, catalog))
+        except ValidationError as exc:  # the report's only size flag is --trials
+            raise ValidationError("--trials", exc.message) from None
+        say_estimate(
+            f"{args.trials:,} trials x {MONTECARLO_DAYS:g} days", est.seconds, est.memory_bytes
+        )
     report = build_report(
         scenario,
         compare_to=other,
@@ -70,7 +85,7 @@ def cmd_report(args: argparse.Namespace) -> int:
         catalog=catalog,
         detail=fmt in (".html", ".pdf"),
     )
-    path = write_report(report, args.output)
+    path = write_report(report, args.output, "-o")
     sys.stderr.write(f"goodput: wrote {path}\n")
     return 0
 
@@ -79,10 +94,11 @@ def _scenario_toml(args: argparse.Namespace) -> int:
     """``-o FILE.toml``: the exact (validated) scenario; nothing to evaluate, no extra."""
     if args.compare:
         raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
+    check_output(args.output, "-o")
     scenario = load_scenario(args.scenario, args.set)
     if args.trials is not None:
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
-    path = write_atomic(args.output, scenario.to_toml().encode("utf-8"))
+    path = write_atomic(args.output, scenario.to_toml().encode("utf-8"), "-o")
     sys.stderr.write(f"goodput: wrote {path}\n")
     return 0
 

@@ -54,6 +54,25 @@ def _days(text: str) -> float:
     return value
 
 
+def say_estimate(what: str, seconds: float, memory_bytes: float | None = None) -> None:
+    """One line on stderr before a simulation starts: its predicted time (and memory)
+    against the command's limits (models.montecarlo.check_size, models.budget)."""
+    import sys
+
+    from goodput_lab.models.budget import MAX_SECONDS
+    from goodput_lab.models.montecarlo import MAX_BYTES
+
+    mem = (
+        f", ~{memory_bytes / 1e9:.2g} GB (limit {MAX_BYTES / 1e9:g} GB)"
+        if memory_bytes is not None
+        else ""
+    )
+    sys.stderr.write(
+        f"goodput: simulating {what}: estimated ~{seconds:,.2g} s (limit {MAX_SECONDS:g} s){mem}\n"
+    )
+    sys.stderr.flush()
+
+
 def _json_float(x: float):
     return float(x) if math.isfinite(x) else None
 
@@ -66,7 +85,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     inputs = resolve_inputs(scenario, catalog_from_args(args))
     start = time.perf_counter()
     try:  # refused before it starts if predicted too large, stopped if past its budget
-        check_size(trials, days, inputs)
+        est = check_size(trials, days, inputs)
+        say_estimate(f"{trials:,} trials x {days:g} days", est.seconds, est.memory_bytes)
         res = simulate_inputs(inputs, trials, days, rng=seed)
     except ValidationError as exc:
         if exc.field in ("trials", "days"):  # name the flag, as typed
@@ -84,6 +104,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "checkpoints_simulated": res.checkpoints_simulated,
         "checkpoint_interval_minutes": res.interval_minutes,
         "seconds": seconds,
+        "estimated_seconds": est.seconds,
     }
     if args.json:
         print_json(out)

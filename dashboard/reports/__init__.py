@@ -54,7 +54,7 @@ def render(report: Report, fmt: str) -> bytes:
     raise ValidationError("format", f"{fmt!r} is not one of " + ", ".join(FORMATS))
 
 
-def write_report(report: Report, path: str | Path) -> Path:
+def write_report(report: Report, path: str | Path, name: str | None = None) -> Path:
     """Write ``report`` to ``path`` in the format its extension names.
 
     The file is written beside ``path`` under a temporary name and renamed into place: a
@@ -62,7 +62,7 @@ def write_report(report: Report, path: str | Path) -> Path:
     """
     p = Path(path)
     data = render(report, report_format(p))
-    return write_atomic(p, data)
+    return write_atomic(p, data, name)
 
 
 __all__ = [

@@ -229,6 +229,9 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
+    note = ev.texts["progress_note"]
+    if note:  # the job never or barely advances: say so before any figure
+        lines.insert(1, note[0].upper() + note[1:] + ".")
     if all(k in m for k in ("goodput_low", "lost_usd_per_day_low", "time_to_train_days_p10")):
         lines.append(
             "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "

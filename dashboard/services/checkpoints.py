@@ -165,7 +165,8 @@ def waste_curves(
         )
         grid = np.geomspace(max(t_opt / 10, 0.1), max(t_opt * 10, 1.0), n)
         out = evaluate_arrays(
-            {**inputs, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": grid}
+            {**inputs, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": grid},
+            broadcast=True,
         )
         curves.append(
             pl.DataFrame(
@@ -202,7 +203,7 @@ def replica_survival(
             {"checkpoint.strategy": "memory+durable", "checkpoint.replica_placement": placement},
         )
         inputs = resolve_inputs(s, catalog, tiers)
-        out = evaluate_arrays({**inputs, "checkpoint.memory_replicas": reps})
+        out = evaluate_arrays({**inputs, "checkpoint.memory_replicas": reps}, broadcast=True)
         for i, m in enumerate(replicas):
             rows.append(
                 {

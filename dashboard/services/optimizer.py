@@ -22,7 +22,8 @@ def interval_curve(scenario: Scenario, catalog: dict[str, Instance], n: int = 20
     hi = min(10_080.0, max(centre, now) * 8)
     taus = np.geomspace(lo, hi, n)
     out = evaluate_arrays(
-        {**inputs, "checkpoint.interval_minutes": taus, "checkpoint.interval_optimal": False}
+        {**inputs, "checkpoint.interval_minutes": taus, "checkpoint.interval_optimal": False},
+        broadcast=True,
     )
     return pl.DataFrame(
         {

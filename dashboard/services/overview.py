@@ -119,7 +119,9 @@ def goodput_vs_rate(
     r0 = float(scenario["reliability.node_failure_rate_per_day"])
     hi = max_rate if max_rate is not None else max(0.01, 2.5 * r0)
     rates = np.linspace(0.0, hi, n)
-    out = evaluate_arrays({**inputs, "reliability.node_failure_rate_per_day": rates})
+    out = evaluate_arrays(
+        {**inputs, "reliability.node_failure_rate_per_day": rates}, broadcast=True
+    )
     return pl.DataFrame(
         {
             "node_failure_rate_pct": rates * 100,

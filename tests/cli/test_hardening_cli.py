@@ -4,6 +4,8 @@ quietly, and the simulation that used to hang is bounded.  One named test per de
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import subprocess
 import sys
@@ -196,5 +198,178 @@ def test_issue18_ctrl_c_exits_130_without_a_traceback(delay):
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err
-    assert err == "goodput: interrupted\n"
+    # the simulation's estimate may come first (issue 30: stated before the work starts)
+    assert err.removeprefix(ESTIMATE_LINE.match(err)[0] if ESTIMATE_LINE.match(err) else "") == (
+        "goodput: interrupted\n"
+    )
     assert out == ""
+
+
+ESTIMATE_LINE = re.compile(r"goodput: simulating 600,000 trials x 30 days: estimated ~.*\n")
+
+
+# ----------------------------------------------------------------------- issue 30
+TIMELINE = str(Path(__file__).resolve().parents[2] / "data" / "timelines" / "example-run.csv")
+
+
+def _no_work(monkeypatch):
+    """Fail the test if the command gets as far as its work (the check must come first)."""
+    import goodput_lab.dashboard.reports as reports
+    import goodput_lab.models.timeline as timeline
+
+    def boom(*a, **k):
+        raise AssertionError("the output should have been refused before any work")
+
+    monkeypatch.setattr(reports, "build_report", boom)
+    monkeypatch.setattr(timeline, "parse_timeline", boom)
+
+
+def _read_only(monkeypatch):
+    """A folder that takes no new file (as root, chmod does not stop writes: the file
+    system's answer is simulated at the one place files are created)."""
+    import errno
+    import tempfile
+
+    def refuse(*a, **k):
+        raise PermissionError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(tempfile, "mkstemp", refuse)
+
+
+@pytest.mark.parametrize(
+    ("cmd", "flag", "name"),
+    [
+        (("reconcile", TIMELINE), "--write-scenario", "fitted.toml"),
+        (("report", BASE), "-o", "r.html"),
+        (("report", BASE), "--output", "r.toml"),
+    ],
+)
+def test_issue30_unwritable_outputs_are_refused_before_any_work(
+    tmp_path, capsys, monkeypatch, cmd, flag, name
+):
+    """An existing folder, a missing folder, a name too long and a read-only folder: one
+    line naming the flag as typed, exit 2, no work done, nothing left behind (reconcile
+    --write-scenario into a read-only folder used to end in two chained tracebacks)."""
+    _no_work(monkeypatch)
+    (tmp_path / name).mkdir()  # an existing folder where the file should go
+    suffix = Path(name).suffix
+    cases = {
+        str(tmp_path / name): "is a folder; give a file name",
+        str(tmp_path / "missing" / name): "does not exist; create it first",
+        str(tmp_path / ("x" * 300 + suffix)): "characters, too long (at most 255)",
+    }
+    for target, words in cases.items():
+        rc = main([*cmd, flag, target])
+        line = _one_line(rc, capsys.readouterr().err)
+        assert line.startswith(f"goodput: {flag}: ") and words in line, line
+    _read_only(monkeypatch)
+    rc = main([*cmd, flag, str(tmp_path / f"ok{suffix}")])
+    line = _one_line(rc, capsys.readouterr().err)
+    assert line == (
+        f"goodput: {flag}: '{tmp_path / f'ok{suffix}'}' cannot be written (Read-only file system)"
+    )
+    assert sorted(os.listdir(tmp_path)) == [name]  # no temporary file, no partial output
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into a read-only folder")
+def test_issue30_reconcile_into_a_chmod_read_only_folder(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o555)
+    out = goodput("reconcile", TIMELINE, "--write-scenario", str(folder / "f.toml"))
+    line = _one_line(out.returncode, out.stderr)
+    assert line.endswith("cannot be written (Permission denied)")
+    assert os.listdir(folder) == []
+
+
+def test_issue30_a_link_at_the_output_is_replaced_never_written_through(tmp_path):
+    """The temporary file has a random name, created exclusively (a planted file or link
+    under any name is never opened); a link at the output itself is replaced by the file."""
+    from goodput_lab.models._files import atomic_writer
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("keep me")
+    link = tmp_path / "out.toml"
+    link.symlink_to(victim)
+    rc = main(["report", BASE, "-o", str(link)])
+    assert rc == 0
+    assert victim.read_text() == "keep me"
+    assert not link.is_symlink() and link.read_text().startswith("name = ")
+
+    def interrupted() -> None:
+        with atomic_writer(tmp_path / "half.csv") as fh:
+            fh.write(b"half")
+            raise RuntimeError("interrupted")
+
+    with pytest.raises(RuntimeError):
+        interrupted()
+    assert sorted(os.listdir(tmp_path)) == ["out.toml", "victim.txt"]
+
+
+def test_issue30_terminal_escapes_in_names_are_shown_escaped(tmp_path, capsys):
+    """A scenario named with ESC, BEL and U+202E printed them raw (recolouring the
+    terminal, ringing it, reversing the line)."""
+    path = tmp_path / "evil.toml"
+    path.write_text('name = "a\\u001b[31mred\\u0007 \\u202eevil"\n', encoding="utf-8")
+    assert main(["evaluate", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0] == "a\\x1b[31mred\\x07 \\u202eevil"
+    assert "\x1b" not in out and "\x07" not in out and "\u202e" not in out
+    assert main(["evaluate", str(path), "--json"]) == 0  # JSON escapes them itself
+    assert json.loads(capsys.readouterr().out)["scenario_name"] == "a\x1b[31mred\x07 \u202eevil"
+    rc = main(["evaluate", BASE, "--set", "cluster.instance=\u202ep5\x1b[2J"])
+    line = _one_line(rc, capsys.readouterr().err)
+    assert "\\u202e" in line and "\x1b" not in line and "\u202e" not in line
+
+
+@pytest.mark.parametrize("kind", ["toml", "jsonl", "set"])
+def test_issue30_a_huge_integer_is_one_line_in_words(tmp_path, capsys, kind):
+    digits = "9" * 5000
+    if kind == "set":  # read as inf by float(): said as typed, not as 'inf'
+        rc = main(["evaluate", BASE, "--set", f"cluster.nodes={digits}"])
+        line = _one_line(rc, capsys.readouterr().err)
+        assert line.startswith("goodput: cluster.nodes: 99999999999999999999... (5,000 ")
+        assert "far out of range" in line
+        return
+    if kind == "toml":
+        path = tmp_path / "big.toml"
+        path.write_text(f"[cluster]\nnodes = {digits}\n")
+        rc = main(["evaluate", str(path)])
+    else:
+        path = tmp_path / "big.jsonl"
+        path.write_text(f'{{"event": "step", "timestamp": {digits}}}\n')
+        rc = main(["reconcile", str(path)])
+    line = _one_line(rc, capsys.readouterr().err)
+    assert "a whole number of 5,000 digits, longer than any value here" in line
+    assert "set_int_max_str_digits" not in line
+
+
+@pytest.mark.parametrize("cmd", [("instances",), ("optimize", BASE)])
+def test_issue30_errors_name_the_flag_as_typed(capsys, cmd):
+    rc = main([*cmd, "--deadline-days", "0"])
+    line = _one_line(rc, capsys.readouterr().err)
+    assert line.startswith("goodput: --deadline-days: ")
+
+
+def test_issue30_ladder_time_limit_is_the_whole_commands(capsys):
+    """The limit applied per rung: 12 rungs of ~40 s each were accepted."""
+    rc = main(["ladder", BASE, "--trials", "100000", "--days", "30"])
+    line = _one_line(rc, capsys.readouterr().err)
+    assert line.startswith("goodput: --trials: 12 rungs x 100,000 trials x 30 days would take ~")
+    assert "in all (allowed: trials <= " in line
+    allowed = int(line.rsplit("trials <= ", 1)[1].rstrip(")").replace(",", ""))
+    assert 10_000 < allowed < 100_000  # each rung alone would fit 100,000
+
+
+def test_issue30_estimates_before_the_work_in_json_and_on_stderr(capsys):
+    assert main(["simulate", BASE, "--trials", "50", "--days", "2", "--json"]) == 0
+    cap = capsys.readouterr()
+    d = json.loads(cap.out)
+    assert 0 < d["estimated_seconds"] < 5
+    assert cap.err.startswith("goodput: simulating 50 trials x 2 days: estimated ~")
+    assert "(limit 300 s)" in cap.err and "GB (limit 2 GB)" in cap.err
+    args = ["ladder", BASE, "--features", "hot_spares,async_saves", "--trials", "20"]
+    assert main([*args, "--days", "2", "--json"]) == 0
+    cap = capsys.readouterr()
+    assert json.loads(cap.out)["estimated_seconds"] > 0
+    assert cap.err.startswith("goodput: simulating 3 rungs x 20 trials x 2 days, in all: ")

@@ -141,7 +141,7 @@ def test_modelled_basis_prices_communication_and_bubble(capsys):
             "mfu[p5.48xlarge]: '0.9' is out of range (a number in (0, 0.8]",
         ),
         (["--price", "x9=3"], "x9: is not in the catalog"),
-        (["--deadline-days", "0"], "deadline_days"),
+        (["--deadline-days", "0"], "--deadline-days"),  # the flag as typed (issue 30)
         (["--set", "workload.zero_stage=4"], "workload.zero_stage: 4 is out of range"),
     ],
 )

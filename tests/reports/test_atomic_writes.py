@@ -41,7 +41,7 @@ def test_issue18_full_disk_leaves_the_previous_report_intact(tmp_path, capsys, m
     rc = main(["report", BASE, "-o", str(target)])
     err = capsys.readouterr().err
     assert rc == 2
-    assert err.strip() == f"goodput: {target}: cannot be written (No space left on device)"
+    assert err.strip() == f"goodput: -o: '{target}' cannot be written (No space left on device)"
     assert target.read_bytes() == b"previous report"
     assert os.listdir(tmp_path) == [target.name]  # no temporary file left
 
