@@ -1097,154 +1097,294 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     return p.restart_loop_minutes + fallback, fallback
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
-    """Daly's exact goodput per failure class, times the share not stalled by reroutes and
-    the throughput not lost to stragglers and resilience overheads.
+@dataclass(frozen=True)
+class _Classes:
+    """Rates [per day] and recovery minutes [min] of the failure classes of step 4."""
 
-    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · e^{−λ_P·R_P}
-        · T_s/T_w(λ_S, R_S, τ_S, 0)/(1 + λ_S·Δ) · (1 − s) · (1 − σ)(1 − o)
+    lam: Any  # all failures plus Spot reclaims that did not fit the notice
+    lam1: Any  # class 1: restored from the level-1 checkpoint
+    lam2: Any  # class 2: fell back to the durable tier
+    lam_s: Any  # class S: silent data corruption
+    lam_ns: Any  # every class but S
+    lam_p: Any  # class P: recovered from peers' state
+    r0: Any  # recovery before the restore
+    restore1: Any
+    restore2: Any
+    corrupt_x: Any
+    fallback: Any
+    corrupt: Any
+    r1: Any
+    r2: Any
+    r_peer: Any
+    t_clean: Any
+    stale_clean: Any
+    restore_clean: Any
+    delay: Any
+    r_sdc: Any
+    sdc_rollback: Any
 
-    (:func:`models.checkpoint.two_level_goodput`, Daly 2006): classes 1 and 2 restore from
-    the level-1 checkpoint or fall back to the durable tier; class P recovers from peers'
-    state and loses no work (Daly's limit τ → 0); class S is silent data corruption, found
-    Δ = resilience.sdc_detection_minutes later (running, so not exposed to failures) and
-    rolled back to the last durable checkpoint before it; s = fabric stall/1440; σ the
-    straggler slowdown and o the resilience overhead.  A corrupt level-1 checkpoint (share
-    π of class-1 restores) adds X (:func:`corrupt_checkpoint_minutes`) to R₁.  Every class
-    also pays the warm-up.
 
-    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
-    the replacement, the restart, the restore and the warm-up, R_s, and pauses the job, so they
-    multiply goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs;
-    one during another's recovery is neglected).  Their loss component is ``spot_notice``.
-    Those that do not fit are already among the failures of classes 1 and 2 (step 2).
+def _failure_classes(f: FailureProcess, p: CheckpointPlan) -> _Classes:
+    """Rates λ₁, λ₂, λ_S, λ_P [per day] and recoveries R₁, R₂, R_P, R_S [min] per class.
 
-    The loss breakdown takes each component's first-order minutes per day and scales them so
-    that they add up to the exact failure loss; the fabric stall, straggler and overhead
-    components are the exact shares of what is left, so all components sum to (1 − g)·1440.
-
-    A class or component whose rate, share or duration is one number, 0, for every scenario
-    (no silent data corruption, no peer recovery, no Spot, no warm-up ...) is absent: it is
-    left out of the arithmetic (:func:`models._tools.term`), its factor of g is exactly 1
-    and its loss exactly 0 minutes, even where the rest of the scenario is undefined.
+    R₁ = r₀ + restore₁ + s₁ + π·X,  R₂ = r₀ + restore₂ + s₂,  R_P = r₀ + peer restore,
+    R_S = SDC recovery + restore + staleness of the last durable checkpoint, rolled back
+    Δ + t/2 + s (t = τ₂ for a two-level strategy, else τ).  Absent classes stay ZERO.
     """
-    p = plan
-    f = failures
-    lam = p.failures_total_per_day  # failures plus Spot reclaims that did not fit the notice
-    lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
+    lam = p.failures_total_per_day
     lam_s = f.sdc_failures_per_day
-    lam_ns = minus(lam, lam_s)
-    lam_p = term(f.peer_fraction, minus(f.failures_per_day, lam_s))
-    r0 = f.recovery_before_restore_minutes
-    v = p.validation_minutes
-    restore1 = total(p.restore1_minutes, v)
-    restore2 = total(p.restore2_minutes, v)
+    r0, v = f.recovery_before_restore_minutes, p.validation_minutes
+    restore1, restore2 = total(p.restore1_minutes, v), total(p.restore2_minutes, v)
     corrupt_x, fallback = corrupt_checkpoint_minutes(p)
     corrupt = term(p.corrupt_fraction, corrupt_x)
-    r1 = total(r0, restore1, p.stale1_minutes, corrupt)
-    r2 = total(r0, restore2, p.stale2_minutes)
-    tau, t2, c1, c2 = (
-        p.checkpoint_interval_minutes,
-        p.interval2_minutes,
-        p.save1_minutes,
-        p.save2_minutes,
-    )
-    # class P: state copied from peers, no rework
-    r_peer = total(r0, f.peer_restore_minutes)
-    # class S: silent data corruption, rolled back to the last durable checkpoint before it
-    # (absent, with no pass spent on it, when there is none)
     if p.two_level:
-        t_clean, stale_clean, restore_clean = t2, p.stale2_minutes, restore2
+        t_clean, stale_clean, restore_clean = p.interval2_minutes, p.stale2_minutes, restore2
     else:
-        t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
+        t_clean, stale_clean, restore_clean = (
+            p.checkpoint_interval_minutes,
+            p.stale1_minutes,
+            restore1,
+        )
     delay = f.sdc_detection_minutes
     has_sdc = not is_zero(f.sdc_fraction)  # the class exists (its rate may still be 0)
-    r_sdc = total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO
-    sdc_rollback = delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO
-    # each class's share of the failures; where there are none (λ = 0) its limit as the node
-    # failure rate goes to 0, so that the per-failure figures describe the failure that
-    # would come: level 2 takes φ of those restored from checkpoints, keep = (1 − p)(1 − z)
-    shares = _Shares(lam)
+    return _Classes(
+        lam=lam,
+        lam1=p.failures_l1_per_day,
+        lam2=p.fallback_failures_per_day,
+        lam_s=lam_s,
+        lam_ns=minus(lam, lam_s),
+        lam_p=term(f.peer_fraction, minus(f.failures_per_day, lam_s)),
+        r0=r0,
+        restore1=restore1,
+        restore2=restore2,
+        corrupt_x=corrupt_x,
+        fallback=fallback,
+        corrupt=corrupt,
+        r1=total(r0, restore1, p.stale1_minutes, corrupt),
+        r2=total(r0, restore2, p.stale2_minutes),
+        r_peer=total(r0, f.peer_restore_minutes),
+        t_clean=t_clean,
+        stale_clean=stale_clean,
+        restore_clean=restore_clean,
+        delay=delay,
+        r_sdc=total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO,
+        sdc_rollback=delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO,
+    )
+
+
+def _per_failure_minutes(c: _Classes, f: FailureProcess, p: CheckpointPlan):
+    """(recovery, rework) [min] of the mean failure: Σ_k s_k·R_k and Σ_k s_k·(t_k/2 + s_k).
+
+    s_k = λ_k/λ is each class's share; where λ = 0 its limit as the node failure rate goes
+    to 0 (level 2 takes φ of those restored from checkpoints, keep = (1 − p)(1 − z)), so
+    that the per-failure figures describe the failure that would come.
+    """
+    shares = _Shares(c.lam)
     z, peer = f.sdc_fraction, f.peer_fraction
     keep = (1.0 - peer) * (1.0 - z)
     phi = p.fallback_fraction
-    s1, s2 = shares.of(lam1, (1.0 - phi) * keep), shares.of(lam2, term(phi, keep))
-    s_ns, s_s = shares.of(lam_ns, 1.0 - z), shares.of(lam_s, z)
-    s_p = shares.of(lam_p, term(peer, 1.0 - z))
+    s1, s2 = shares.of(c.lam1, (1.0 - phi) * keep), shares.of(c.lam2, term(phi, keep))
+    s_ns, s_s = shares.of(c.lam_ns, 1.0 - z), shares.of(c.lam_s, z)
+    s_p = shares.of(c.lam_p, term(peer, 1.0 - z))
+    restore1 = total(c.restore1, c.corrupt)
     if p.two_level:
         r_total = total(
-            term(s_ns, r0), term(s_s, r_sdc), term(s1, total(restore1, corrupt)), term(s2, restore2)
+            term(s_ns, c.r0), term(s_s, c.r_sdc), term(s1, restore1), term(s2, c.restore2)
         )
     else:
-        r_total = total(term(s_ns, r0), term(s_s, r_sdc), term(total(restore1, corrupt), s1))
+        r_total = total(term(s_ns, c.r0), term(s_s, c.r_sdc), term(restore1, s1))
     r_total = total(r_total, term(s_p, f.peer_restore_minutes))
-    g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
-    if not is_zero(lam_s):
-        g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
-            1.0 + lam_s * delay / MINUTES_PER_DAY
-        )
-    else:
-        g_sdc = None
-    # the classes that are absent leave g0 as it is (their factor would be exactly 1)
-    g_fail = g0 if g_peer is None else g0 * g_peer
-    g_fail = g_fail if g_sdc is None else g_fail * g_sdc
     rework = total(
-        term(s1, tau / 2.0 + p.stale1_minutes),
-        term(s2, t2 / 2.0 + p.stale2_minutes),
-        term(s_s, sdc_rollback),
+        term(s1, p.checkpoint_interval_minutes / 2.0 + p.stale1_minutes),
+        term(s2, p.interval2_minutes / 2.0 + p.stale2_minutes),
+        term(s_s, c.sdc_rollback),
     )
-    det, restart = f.detection_minutes_expected, f.restart_minutes_expected
-    comp = {
-        "detection": term(lam_ns, det),
+    return r_total, rework
+
+
+def _peer_factor(lam_p, r_peer):
+    """Goodput factor of peer recovery, e^{−λ_P·R_P/1440} (Daly's limit τ → 0: no rework).
+
+    Parameters
+    ----------
+    lam_p : array_like
+        Failures recovered from peers' state [per day].
+    r_peer : array_like
+        Recovery of one such failure [min].
+
+    Returns
+    -------
+    ndarray or None
+        The factor [fraction]; None when the class is absent (λ_P is one number, 0).
+
+    Examples
+    --------
+    >>> round(float(_peer_factor(1.0, 14.4)), 6)
+    0.99005
+    >>> _peer_factor(0.0, 14.4) is None
+    True
+    """
+    return np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
+
+
+def _sdc_factor(lam_s, r_sdc, t_clean, delay):
+    """Goodput factor of silent data corruption, T_s/T_w(λ_S, R_S, t, 0) / (1 + λ_S·Δ/1440).
+
+    Daly's exact goodput (:func:`models.goodput.goodput_exact`) with no save cost, divided
+    by the running time spent before the corruption is found Δ minutes later.
+
+    Parameters
+    ----------
+    lam_s : array_like
+        Silent data corruptions [per day].
+    r_sdc : array_like
+        Recovery of one, to the last durable checkpoint before it [min].
+    t_clean : array_like
+        Interval of that durable checkpoint [min].
+    delay : array_like
+        Detection delay Δ [min].
+
+    Returns
+    -------
+    ndarray or None
+        The factor [fraction]; None when the class is absent (λ_S is one number, 0).
+
+    Examples
+    --------
+    >>> _sdc_factor(0.0, 30.0, 60.0, 120.0) is None
+    True
+    >>> bool(0.0 < _sdc_factor(0.1, 30.0, 60.0, 120.0) < 1.0)
+    True
+    """
+    if is_zero(lam_s):
+        return None
+    return as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
+        1.0 + lam_s * delay / MINUTES_PER_DAY
+    )
+
+
+def _failure_factor(c: _Classes, p: CheckpointPlan):
+    """Goodput with failures alone [fraction]: two-level Daly · peer factor · SDC factor.
+
+    T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂) (:func:`models.checkpoint.two_level_goodput`,
+    Daly 2006) · :func:`_peer_factor` · :func:`_sdc_factor`; an absent class leaves it as it is.
+    """
+    g0 = as_float_array(
+        ck.two_level_goodput(
+            c.lam1,
+            c.lam2,
+            p.checkpoint_interval_minutes,
+            p.interval2_minutes,
+            p.save1_minutes,
+            p.save2_minutes,
+            c.r1,
+            c.r2,
+        )
+    )
+    g_peer = _peer_factor(c.lam_p, c.r_peer)
+    g_sdc = _sdc_factor(c.lam_s, c.r_sdc, c.t_clean, c.delay)
+    g_fail = g0 if g_peer is None else g0 * g_peer
+    return g_fail if g_sdc is None else g_fail * g_sdc
+
+
+def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[str, Any]:
+    """First-order minutes lost per day [min/day] per failure component: rate × minutes.
+
+    E.g. detection λ_ns·D, rework λ₁·(τ/2 + s₁), fallback rework λ₂·(τ₂/2 + s₂), save
+    1440·(δ₁/τ + δ₂/τ₂), warm-up λ·W, SDC rollback λ_S·(Δ + t/2 + s).
+    """
+    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    lam_ns, lam_s = c.lam_ns, c.lam_s
+    return {
+        "detection": term(lam_ns, f.detection_minutes_expected),
         "replacement": total(
             term(lam_ns, f.replacement_minutes_per_failure),
             term(lam_s, f.replacement_minutes_expected),
         ),
-        "restart": total(term(lam_ns, restart), term(lam_s, f.restart_minutes)),
+        "restart": total(term(lam_ns, f.restart_minutes_expected), term(lam_s, f.restart_minutes)),
         "restore": total(
-            term(lam1, restore1),
-            term(lam2, restore2),
-            term(lam_p, f.peer_restore_minutes),
-            term(lam_s, restore_clean),
+            term(c.lam1, c.restore1),
+            term(c.lam2, c.restore2),
+            term(c.lam_p, f.peer_restore_minutes),
+            term(lam_s, c.restore_clean),
         ),
-        "rework": term(lam1, tau / 2.0 + p.stale1_minutes),
-        "fallback_rework": term(lam2, t2 / 2.0 + p.stale2_minutes),
-        "checkpoint_save": MINUTES_PER_DAY * total(c1 / tau, c2 / t2),
-        "warmup": term(lam, f.warmup_minutes),
-        "corrupt_checkpoint": term(lam1, corrupt),
-        "sdc_rollback": term(lam_s, sdc_rollback),
+        "rework": term(c.lam1, tau / 2.0 + p.stale1_minutes),
+        "fallback_rework": term(c.lam2, t2 / 2.0 + p.stale2_minutes),
+        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_minutes / tau, p.save2_minutes / t2),
+        "warmup": term(c.lam, f.warmup_minutes),
+        "corrupt_checkpoint": term(c.lam1, c.corrupt),
+        "sdc_rollback": term(lam_s, c.sdc_rollback),
     }
-    # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
-    sdc_waste = ZERO if is_zero(lam_s) else r_sdc + delay + t_clean / 2.0 + stale_clean
-    w1_extra = total(term(lam_p, r_peer), term(lam_s, sdc_waste))
-    w1_extra = w1_extra / MINUTES_PER_DAY if not is_zero(w1_extra) else ZERO
-    total_fo = total(*comp.values())
-    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
-    scale = _Shares(total_fo).of(exact_loss, 0.0)
-    stall_minutes = f.fabric_stall_minutes_per_day
-    stall = ZERO if is_zero(stall_minutes) else stall_minutes / MINUTES_PER_DAY
-    slow = f.fail_slow_minutes_per_day
-    slow = ZERO if is_zero(slow) else slow / MINUTES_PER_DAY
-    spot_saved = p.spot_saved_per_day
-    if is_zero(spot_saved):  # no Spot reclaim saved in its notice: no pause
-        x_spot, gs = ZERO, None
-    else:
-        r_spot = (
-            p.spot_notice_save_seconds / 60.0
-            + f.replacement_minutes_expected
-            + f.restart_minutes
-            + p.spot_saved_restore_minutes
-            + f.warmup_minutes
-        )
-        x_spot = spot_saved * r_spot / MINUTES_PER_DAY
-        gs = 1.0 / (1.0 + x_spot)
-    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
-    throughput = (1.0 - sigma) * (1.0 - overhead)
-    not_stalled = minus(1.0 - stall, slow)
-    g_fail_spot = g_fail if gs is None else g_fail * gs
-    running = term(g_fail_spot, not_stalled)
-    g = term(running, throughput)
+
+
+def _spot_notice_factor(saved_per_day, save_seconds, replacement, restart, restore, warmup):
+    """Spot reclaims saved in their notice: x = λ_s·R_s/1440 and g_s = 1/(1 + x).
+
+    R_s = save/60 + replacement + restart + restore + warm-up: such a reclaim loses no
+    work but pauses the job (reclaims arrive while it runs; one during another's recovery
+    is neglected).  Those that do not fit the notice are failures of classes 1 and 2.
+
+    Parameters
+    ----------
+    saved_per_day : array_like
+        Spot reclaims whose checkpoint fits in the notice [per day].
+    save_seconds : array_like
+        The save in the notice [s].
+    replacement, restart, restore, warmup : array_like
+        The stages of the recovery [min].
+
+    Returns
+    -------
+    x_spot : ndarray
+        Paused share per day, λ_s·R_s/1440 [fraction]; ZERO when there is no such reclaim.
+    gs : ndarray or None
+        The goodput factor 1/(1 + x) [fraction]; None when absent.
+
+    Examples
+    --------
+    >>> x, gs = _spot_notice_factor(1.0, 60.0, 10.0, 5.0, 3.0, 5.0)
+    >>> round(float(x), 6), round(float(gs), 6)
+    (0.016667, 0.983607)
+    >>> _spot_notice_factor(0.0, 60.0, 10.0, 5.0, 3.0, 5.0)[1] is None
+    True
+    """
+    if is_zero(saved_per_day):  # no Spot reclaim saved in its notice: no pause
+        return ZERO, None
+    r_spot = save_seconds / 60.0 + replacement + restart + restore + warmup
+    x_spot = saved_per_day * r_spot / MINUTES_PER_DAY
+    return x_spot, 1.0 / (1.0 + x_spot)
+
+
+def _day_share(minutes_per_day):
+    """Share of the day m/1440 [fraction] of ``minutes_per_day`` [min/day]; ZERO if absent.
+
+    >>> float(_day_share(144.0))
+    0.1
+    >>> _day_share(0.0) is ZERO
+    True
+    """
+    return ZERO if is_zero(minutes_per_day) else minutes_per_day / MINUTES_PER_DAY
+
+
+def _throughput_factor(sigma, overhead):
+    """Throughput kept, (1 − σ)(1 − o) [fraction], of straggler slowdown σ and resilience
+    overhead o [fraction].
+
+    >>> round(_throughput_factor(0.1, 0.05), 6)
+    0.855
+    """
+    return (1.0 - sigma) * (1.0 - overhead)
+
+
+def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead):
+    """Minutes lost per day per component [min/day]; they add up to (1 − g)·1440.
+
+    The failure components' first-order minutes are scaled to add up to the exact
+    failure loss (1 − g_fail)·1440; spot notice is g_fail·(1 − g_s)·1440; the fabric
+    stall, fail-slow, straggler and overhead components are the exact shares of what is
+    left (``running`` = g_fail·g_s·(1 − stall − slow)).
+    """
+    scale = _Shares(total(*comp.values())).of((1.0 - g_fail) * MINUTES_PER_DAY, 0.0)
     losses = {name: term(comp[name], scale) for name in comp}
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
@@ -1253,11 +1393,75 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     losses["straggler"] = term(running, sigma)
     losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
     assert set(losses) == set(LOSS_COMPONENTS)
-    # first-order waste per level (their sum is ck.two_level_waste_first_order), each
-    # reported as a figure of its own
-    waste1 = gp.waste_first_order(lam1, r1, tau, c1)
-    waste2 = gp.waste_first_order(lam2, r2, t2, c2)
-    g1 = np.clip(1.0 - total(waste1, waste2, w1_extra), 0.0, 1.0)
+    return losses
+
+
+def _level_waste(c: _Classes, p: CheckpointPlan):
+    """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
+    waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
+    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
+    waste1 = gp.waste_first_order(c.lam1, c.r1, p.checkpoint_interval_minutes, p.save1_minutes)
+    waste2 = gp.waste_first_order(c.lam2, c.r2, p.interval2_minutes, p.save2_minutes)
+    # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
+    lam_s = c.lam_s
+    sdc_waste = ZERO if is_zero(lam_s) else c.r_sdc + c.delay + c.t_clean / 2.0 + c.stale_clean
+    extra = total(term(c.lam_p, c.r_peer), term(lam_s, sdc_waste))
+    return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
+
+
+def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+    """Step 4: goodput, the share of wall time that advances training, and its losses.
+
+    g = T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂)·e^{−λ_P·R_P}·g_SDC · g_s
+        · (1 − s − f) · (1 − σ)(1 − o)
+
+    (Daly 2006, :func:`_failure_factor`): classes 1, 2 restore from the level-1 checkpoint
+    or the durable tier, class P from peers (:func:`_peer_factor`), class S is silent data
+    corruption (:func:`_sdc_factor`); g_s is Spot reclaims saved in their notice
+    (:func:`_spot_notice_factor`); s, f the fabric stall and fail-slow shares of the day
+    (:func:`_day_share`); (1 − σ)(1 − o) the throughput (:func:`_throughput_factor`).
+    An absent class or component (one number, 0) is left out (:func:`models._tools.term`).
+
+    Parameters
+    ----------
+    failures : FailureProcess
+        Step 2: failure rates [per day] and recovery stages [min].
+    plan : CheckpointPlan
+        Step 3: checkpoint intervals, saves, restores [min] and level rates [per day].
+
+    Returns
+    -------
+    GoodputResult
+        Goodput [fraction], per-failure minutes [min], losses per component [min/day].
+    """
+    p, f = plan, failures
+    c = _failure_classes(f, p)
+    r_total, rework = _per_failure_minutes(c, f, p)
+    g_fail = _failure_factor(c, p)
+    x_spot, gs = _spot_notice_factor(
+        p.spot_saved_per_day,
+        p.spot_notice_save_seconds,
+        f.replacement_minutes_expected,
+        f.restart_minutes,
+        p.spot_saved_restore_minutes,
+        f.warmup_minutes,
+    )
+    stall, slow = (
+        _day_share(f.fabric_stall_minutes_per_day),
+        _day_share(f.fail_slow_minutes_per_day),
+    )
+    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
+    throughput = _throughput_factor(sigma, overhead)
+    not_stalled = minus(1.0 - stall, slow)
+    g_fail_spot = g_fail if gs is None else g_fail * gs
+    running = term(g_fail_spot, not_stalled)
+    g = term(running, throughput)
+    losses = _loss_breakdown(
+        _loss_components(c, f, p), g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead
+    )
+    waste1, waste2, w_extra = _level_waste(c, p)
+    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
+    c1, c2 = p.save1_minutes / p.checkpoint_interval_minutes, p.save2_minutes / p.interval2_minutes
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
@@ -1265,11 +1469,11 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=total(r_total, rework),
         lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
+        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1) * (1.0 + c2)),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
-        corrupt_checkpoint_minutes_per_event=corrupt_x,
-        checkpoint_fallback_minutes=fallback,
+        corrupt_checkpoint_minutes_per_event=c.corrupt_x,
+        checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
     )
 
