@@ -71,7 +71,21 @@ MIN_INTERVAL_MINUTES = 0.1
 # --------------------------------------------------------------------------- inputs
 def number(x: Mapping[str, Any], key: str) -> np.ndarray:
     """Numeric input ``key`` as a float array; the field default when absent, NaN for an
-    unknown ``instance.*`` spec."""
+    unknown ``instance.*`` spec.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    key : str
+        A numeric field key.
+
+    Returns
+    -------
+    ndarray
+        The value as float, in the field's unit.
+    """
     if key in x:
         return as_float_array(x[key])
     if key.startswith("instance."):
@@ -80,7 +94,21 @@ def number(x: Mapping[str, Any], key: str) -> np.ndarray:
 
 
 def choice(x: Mapping[str, Any], key: str):
-    """Choice input ``key`` as its enum (the field default when absent)."""
+    """Choice input ``key`` as its enum (the field default when absent).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    key : str
+        A choice field key.
+
+    Returns
+    -------
+    enum
+        The choice's enum member (:mod:`models.choices`).
+    """
     enum = CHOICE_ENUMS[key]
     return enum(x.get(key, FIELDS[key].default))
 
@@ -223,6 +251,40 @@ class FailureProcess(_Result):
         return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
+def _replacement_stage(x: Mapping[str, Any], p_none):
+    """(t, t_path, t_swap) [min]: the expected replacement, the hot-spare swap when one is
+    free, else the replacement, t = p·t_replace + (1 − p)·t_swap
+    (:func:`models.reliability.expected_replacement_minutes`); the replacement path with a
+    share of spare-less failures run through degraded
+    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself."""
+    t_replace = number(x, "recovery.replacement_minutes")
+    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
+    elastic = number(x, "resilience.elastic_fraction")
+    t_elastic = ZERO
+    if not is_zero(elastic):
+        t_elastic = as_float_array(
+            recov.elastic_replacement_minutes(
+                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+            )
+        )
+    repl_path = as_float_array(
+        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
+    )
+    return repl, repl_path, t_swap
+
+
+def _detection_minutes(x: Mapping[str, Any]):
+    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)."""
+    return as_float_array(
+        recov.expected_detection_minutes(
+            number(x, "recovery.detection_minutes"),
+            number(x, "recovery.hang_detection_minutes"),
+            number(x, "recovery.hang_fraction"),
+        )
+    )
+
+
 def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     """Failures per day λ = N·r + fabric aborts, MTBF, the hot-spare pool and fabric stalls.
 
@@ -237,6 +299,18 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     ``pricing.spot_notice_seconds`` ahead; whether a checkpoint fits in the notice is decided
     by the checkpoint plan (step 2).  Reclaimed nodes draw on the hot-spare pool like failed
     ones.  Other models have no Spot process (λ_spot = 0).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    FailureProcess
+        Step 1: failure rates [per day], MTBF [h], spare-pool probabilities [probability] and
+        recovery stages [min].
     """
     nodes = number(x, "cluster.nodes")
     node = as_float_array(
@@ -258,31 +332,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         p_none = as_float_array(1.0)
     else:
         p_none = _probability_no_spare(x, node, lam, spot, z, p_ip, spares)
-    t_replace = number(x, "recovery.replacement_minutes")
-    t_swap = number(x, "recovery.hot_spare_swap_minutes")
-    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
-    elastic = number(x, "resilience.elastic_fraction")
-    t_elastic = ZERO
-    if not is_zero(elastic):
-        t_elastic = as_float_array(
-            recov.elastic_replacement_minutes(
-                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
-            )
-        )
-    repl_path = as_float_array(
-        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
-    )
+    repl, repl_path, t_swap = _replacement_stage(x, p_none)
     restart, comm, attempts = _restart_minutes(x)
     restart_path = (1.0 - p_ip) * restart + p_ip * number(
         x, "resilience.in_process_restart_minutes"
     )
-    detect = as_float_array(
-        recov.expected_detection_minutes(
-            number(x, "recovery.detection_minutes"),
-            number(x, "recovery.hang_detection_minutes"),
-            number(x, "recovery.hang_fraction"),
-        )
-    )
+    detect = _detection_minutes(x)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     return FailureProcess(
         node_failures_per_day=node,
@@ -371,6 +426,17 @@ def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
     the job's n_d nodes of a domain when omitted) stays inside one domain.  The paid nodes
     beside the job are the hot spares, the D·s_d in-domain spares and the S_D·npd nodes of
     the spare domains.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    DomainLayout
+        Nodes per domain, domains and switches [count] of the job.
     """
     values = tuple(number(x, key) for key in _LAYOUT_KEYS)
     if all(v.ndim == 0 for v in values):  # one layout for every scenario: computed once
@@ -678,6 +744,18 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
 
     True for ``durable_only`` (level 1 is the durable tier) and for CPU memory with at least
     two replicas (a peer holds every shard); False for local NVMe and a single in-memory copy.
+
+    Parameters
+    ----------
+    strategy : Strategy
+        The checkpoint strategy.
+    replicas : array_like
+        In-memory copies of each shard [count].
+
+    Returns
+    -------
+    ndarray of bool
+        Whether level 1 survives the loss of its node.
     """
     strategy = Strategy(strategy)
     if strategy is Strategy.MEMORY_DURABLE:
@@ -702,6 +780,20 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     If its full write time fits in the notice the interruption loses no work (step 4 charges
     the save and the recovery only); otherwise the interruption is a failure like any other
     and joins the failure rates that set the intervals.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    failures : FailureProcess
+        Step 1, the failure rates [per day] the intervals are optimised for.
+
+    Returns
+    -------
+    CheckpointPlan
+        Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
+        shares [fraction].
     """
     strategy = choice(x, "checkpoint.strategy")
     lv = ck.strategy_levels(
@@ -876,7 +968,19 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
     The step time reads only :data:`models.compute.STEP_INPUT_KEYS`, so when those are all
     scalars the result is memoised on their values (the last :data:`STEP_MEMO_SIZE`
     scenarios): a page that evaluates one scenario under many checkpoint strategies, failure
-    rates or prices computes its step once.  Memoised arrays are read-only."""
+    rates or prices computes its step once.  Memoised arrays are read-only.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    StepTime
+        Step 3: seconds per step [s], MFU [fraction] and memory fit [GB].
+    """
     x = _in_domain_step_inputs(x)
     key = _scalar_step_key(x)
     if key is not None:
@@ -958,7 +1062,22 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
     ranges has at most 4n cells and at most n/4 distinct rows occur, returns
     ``(table, inverse)``: ``table`` evaluated on the
     distinct input rows, scenario i's figures at row ``inverse[i]``.  Else None (evaluate
-    every scenario)."""
+    every scenario).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    n : int
+        Number of scenarios [count].
+
+    Returns
+    -------
+    tuple of (StepTime, ndarray) or None
+        The table on the distinct step-input rows and each scenario's row [index]; None when
+        the step inputs do not qualify.
+    """
     varying = [
         (k, v)
         for k in cm.STEP_INPUT_KEYS
@@ -1002,7 +1121,20 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
 def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
     """The scenarios ``rows`` of a :func:`step_time_table` table.  The table's inputs are
     scalars or one row per distinct input, so its figures are scalars (they depend on no
-    varying input, and stay scalars) or 1-D arrays of those rows."""
+    varying input, and stay scalars) or 1-D arrays of those rows.
+
+    Parameters
+    ----------
+    table : StepTime
+        A :func:`step_time_table` table.
+    rows : ndarray
+        The row [index] of each scenario.
+
+    Returns
+    -------
+    StepTime
+        The figures of those scenarios, in the table's units.
+    """
     return StepTime(
         **{
             f.name: (
@@ -1082,6 +1214,18 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     load and X = F; with ``'none'`` the job first goes round the restart loop
     (resilience.restart_loop_count × restart_loop_minutes, Megatron-LM issue 5281) and
     X = loop + F.
+
+    Parameters
+    ----------
+    plan : CheckpointPlan
+        Step 2: intervals, saves, restores and staleness [min].
+    recovery_minutes : float
+        Unused [min]; kept for callers.
+
+    Returns
+    -------
+    tuple of ndarray
+        (X, F) [min].
     """
     p = plan
     v = p.validation_minutes
@@ -1425,9 +1569,9 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     Parameters
     ----------
     failures : FailureProcess
-        Step 2: failure rates [per day] and recovery stages [min].
+        Step 1: failure rates [per day] and recovery stages [min].
     plan : CheckpointPlan
-        Step 3: checkpoint intervals, saves, restores [min] and level rates [per day].
+        Step 2: checkpoint intervals, saves, restores [min] and level rates [per day].
 
     Returns
     -------
@@ -1549,6 +1693,21 @@ def storage_cost(
     per part of every restore from it (parts = nodes · ⌈shard / part size⌉;
     :func:`models.pricing.object_storage_usd_per_day`).  CPU memory and local NVMe are part of
     the instance price.  Only the durable tier of ``checkpoint.durable_tier`` is charged.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    plan : CheckpointPlan
+        Step 2: checkpoint intervals [min], restore rates [per day], sizes [GB].
+    good : GoodputResult
+        Step 4 (its goodput [fraction] sets the wall time per checkpoint).
+
+    Returns
+    -------
+    tuple of ndarray
+        (file system, object storage) [USD/day].
     """
     durable = choice(x, "checkpoint.durable_tier")
     zero = as_float_array(0.0)
@@ -1615,6 +1774,23 @@ def cost_step(
     ``compute_only`` the step is compute (recomputation included) + bubble + exposed
     communication, and the last two are their own costs.  Infeasible configurations (memory,
     TP outside the scale-up domain) give NaN times and costs.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    step : StepTime
+        Step 3: seconds per step [s].
+    good : GoodputResult
+        Step 4: goodput [fraction] and losses [min/day].
+    plan : CheckpointPlan or None
+        Step 2, for the storage cost; None: no storage cost.
+
+    Returns
+    -------
+    Cost
+        Step 5: costs [USD/day], [USD] to train and time to train [days].
     """
     rate = number(x, "pricing.usd_per_instance_hour")
     price = as_float_array(
@@ -1731,7 +1907,21 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
     """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost.
 
     ``step``: the step time of these inputs when the caller has it already (a block of a
-    sweep, from :func:`step_time_table`)."""
+    sweep, from :func:`step_time_table`).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    step : StepTime or None
+        The step time of these inputs when the caller has it already.
+
+    Returns
+    -------
+    ChainResult
+        The five step results (:meth:`ChainResult.metrics`: the figures by output key).
+    """
     failures = failure_process(x)
     plan = checkpoint_plan(x, failures)
     step = step_time(x) if step is None else step
