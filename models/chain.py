@@ -763,40 +763,10 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
     return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
 
 
-def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
-    """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
-    failures that fall back to the durable tier, and the intervals.
-
-    The optimal level-1 interval is the exact minimiser of Daly's expected wall time
-    (:func:`models.goodput.exact_optimal_interval_minutes`, Lambert W) for the failures level 1
-    serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
-    written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
-    'optimal'`` uses it (capped at one week when there is no finite optimum).
-
-    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
-    The checkpoint that must be complete before it goes is the first one that survives losing
-    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
-    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
-    If its full write time fits in the notice the interruption loses no work (step 4 charges
-    the save and the recovery only); otherwise the interruption is a failure like any other
-    and joins the failure rates that set the intervals.
-
-    Parameters
-    ----------
-    x : Mapping[str, Any]
-        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
-        numbers may be arrays (one value per scenario).
-    failures : FailureProcess
-        Step 1, the failure rates [per day] the intervals are optimised for.
-
-    Returns
-    -------
-    CheckpointPlan
-        Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
-        shares [fraction].
-    """
-    strategy = choice(x, "checkpoint.strategy")
-    lv = ck.strategy_levels(
+def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
+    """Save, restore, staleness [min] and rates [per day] of the two levels
+    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    return ck.strategy_levels(
         strategy=strategy,
         durable_tier=choice(x, "checkpoint.durable_tier"),
         timings=choice(x, "checkpoint.timings"),
@@ -816,6 +786,23 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
     )
+
+
+def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess, lv):
+    """(λ, λ₁, λ₂, λ_spot [per day], fits, notice save [s], level 1 survives): rates per level.
+
+    λ = failures + Spot reclaims whose checkpoint does not fit the notice; λ₂ = φ·λ_node·
+    (1 − p)(1 − z) plus those reclaims whose level-1 copy is gone; λ₁ = (failures·(1 − p)
+    (1 − z) + unsaved reclaims) − λ₂.
+
+    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
+    The checkpoint that must be complete before it goes is the first one that survives losing
+    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
+    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
+    If its full write time fits in the notice the interruption loses no work (step 4 charges
+    the save and the recovery only); otherwise the interruption is a failure like any other
+    and joins the failure rates that set the intervals.
+    """
     two = strategy.two_level
     replicas = number(x, "checkpoint.memory_replicas")
     survives_l1 = spot_level1_survives(strategy, replicas)
@@ -838,8 +825,17 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
     lam1 = minus(total(term(failures.failures_per_day, keep), unsaved), lam2)
-    c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
-    r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
+    return lam, lam1, lam2, spot, fits, notice_save, survives_l1
+
+
+def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
+    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima.
+
+    τ* = max(exact optimum for M₁ = 1440/λ₁ [min] (:func:`models.goodput.
+    exact_optimal_interval_minutes`), the write time when asynchronous); τ = τ* (clipped to
+    [MIN, MAX]) where ``checkpoint.interval_minutes`` is 'optimal'; τ₂* = max(optimum for λ₂,
+    write₂, τ) for a two-level strategy, else τ*.
+    """
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
@@ -858,6 +854,42 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     else:
         t2_opt = tau_opt
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    return tau, tau_opt, t2, t2_opt, mtbf1_min
+
+
+def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
+    """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
+    failures that fall back to the durable tier, and the intervals.
+
+    The optimal level-1 interval is the exact minimiser of Daly's expected wall time
+    (:func:`models.goodput.exact_optimal_interval_minutes`, Lambert W) for the failures level 1
+    serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
+    written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
+    'optimal'`` uses it (capped at one week when there is no finite optimum).
+
+    Spot reclaims: :func:`_level_rates`.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    failures : FailureProcess
+        Step 1, the failure rates [per day] the intervals are optimised for.
+
+    Returns
+    -------
+    CheckpointPlan
+        Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
+        shares [fraction].
+    """
+    strategy = choice(x, "checkpoint.strategy")
+    lv = _levels(x, strategy, failures)
+    two = strategy.two_level
+    lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
+    c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
+    r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
+    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
     validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
     spot_saved = term(spot, fits)
     tiers = {
