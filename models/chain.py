@@ -1783,72 +1783,29 @@ def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
     return domain_layout(x).spare_nodes_total
 
 
-def cost_step(
-    x: Mapping[str, Any],
-    step: StepTime,
-    good: GoodputResult,
-    plan: CheckpointPlan | None = None,
-) -> Cost:
-    """Cost per day and to train.
-
-    price = the effective price per used instance-hour of the pricing model
-    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
-    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
-    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
-    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
-    time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
-    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
-    cost to train = days · (cluster + spares)/day
-    (the instances, proportional to their price); total cost to train = days · total/day
-    (storage included).  Under
-    ``end_to_end`` all productive time is compute (communication and bubble are inside the
-    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
-    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
-    communication, and the last two are their own costs.  Infeasible configurations (memory,
-    TP outside the scale-up domain) give NaN times and costs.
-
-    Parameters
-    ----------
-    x : Mapping[str, Any]
-        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
-        numbers may be arrays (one value per scenario).
-    step : StepTime
-        Step 3: seconds per step [s].
-    good : GoodputResult
-        Step 4: goodput [fraction] and losses [min/day].
-    plan : CheckpointPlan or None
-        Step 2, for the storage cost; None: no storage cost.
-
-    Returns
-    -------
-    Cost
-        Step 5: costs [USD/day], [USD] to train and time to train [days].
-    """
+def _price(x: Mapping[str, Any]):
+    """(rate, price) [USD/h]: the instance rate and the effective price per used
+    instance-hour (:func:`models.pricing.effective_usd_per_instance_hour`)."""
     rate = number(x, "pricing.usd_per_instance_hour")
     price = as_float_array(
         pr.effective_usd_per_instance_hour(
             rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
         )
     )
-    nodes = number(x, "cluster.nodes")
-    g = good.goodput
-    cluster = nodes * price * HOURS_PER_DAY
-    spare_nodes = _spare_nodes_total(x)
-    spare = spare_nodes * price * HOURS_PER_DAY
-    if plan is not None:
-        fs, obj = storage_cost(x, plan, good)
-    else:
-        fs = obj = as_float_array(0.0)
-    storage = fs + obj
-    total_day = total(cluster, spare, storage)
-    train_s = step.steps_to_train * step.step_seconds
-    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
-    # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
-    cluster_cost = days * cluster
-    with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
-        productive_cost = cluster_cost * g
+    return rate, price
+
+
+def _cost_split(step: StepTime, productive_cost):
+    """Productive cost to train [USD] split by step part: (compute, bubble, communication,
+    bubble within MFU, communication within MFU).
+
+    Under
+    ``end_to_end`` all productive time is compute (communication and bubble are inside the
+    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
+    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
+    communication, and the last two are their own costs.  Infeasible configurations (memory,
+    TP outside the scale-up domain) give NaN times and costs.
+    """
     fits = step.memory_fits > 0.5
     e2e = step.mfu_basis == MfuBasis.END_TO_END
     comm = step.exposed_comm_fraction_of_step
@@ -1867,6 +1824,77 @@ def cost_step(
         compute_cost = productive_cost * step.compute_share_of_step
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
+    return compute_cost, added_bubble, added_comm, within_bubble, within_comm
+
+
+def _train_days(step: StepTime, g):
+    """(failure-free compute [s], time to train, its low and high ends [days]):
+    days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
+    through with goodput as at the point value."""
+    train_s = step.steps_to_train * step.step_seconds
+    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
+    # the step's 80% interval carried through (goodput as at the point value)
+    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
+    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    return train_s, days, days_lo, days_hi
+
+
+def cost_step(
+    x: Mapping[str, Any],
+    step: StepTime,
+    good: GoodputResult,
+    plan: CheckpointPlan | None = None,
+) -> Cost:
+    """Cost per day and to train.
+
+    price = the effective price per used instance-hour of the pricing model
+    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
+    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
+    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
+    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
+    time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
+    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
+    cost to train = days · (cluster + spares)/day
+    (the instances, proportional to their price); total cost to train = days · total/day
+    (storage included).
+    The cost split by step part: :func:`_cost_split`.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    step : StepTime
+        Step 3: seconds per step [s].
+    good : GoodputResult
+        Step 4: goodput [fraction] and losses [min/day].
+    plan : CheckpointPlan or None
+        Step 2, for the storage cost; None: no storage cost.
+
+    Returns
+    -------
+    Cost
+        Step 5: costs [USD/day], [USD] to train and time to train [days].
+    """
+    rate, price = _price(x)
+    nodes = number(x, "cluster.nodes")
+    g = good.goodput
+    cluster = nodes * price * HOURS_PER_DAY
+    spare_nodes = _spare_nodes_total(x)
+    spare = spare_nodes * price * HOURS_PER_DAY
+    if plan is not None:
+        fs, obj = storage_cost(x, plan, good)
+    else:
+        fs = obj = as_float_array(0.0)
+    storage = fs + obj
+    total_day = total(cluster, spare, storage)
+    train_s, days, days_lo, days_hi = _train_days(step, g)
+    cluster_cost = days * cluster
+    with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
+        productive_cost = cluster_cost * g
+    compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
+        step, productive_cost
+    )
     cost = days * (cluster + spare)
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
