@@ -514,6 +514,38 @@ DOMAIN_KEYS = (
 )
 
 
+def _replacement_equivalent(x: Mapping[str, Any], weights, minutes, lam_all, p_ip, repl_path):
+    """Replacement per failure [min]: the certainty equivalent R_eq = −ln(Σ w_c·e^{−λR_c})/λ
+    of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`, each
+    spread lognormal by ``simulation.recovery_spread``), over the classes present;
+    (1 − p_ip)·replacement path [min] when none is."""
+    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
+    if not keep:
+        repl = term(1.0 - p_ip, repl_path)
+    else:
+        repl = as_float_array(
+            rel.certainty_equivalent_minutes(
+                [weights[i] for i in keep],
+                [minutes[i] for i in keep],
+                lam_all,
+                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
+            )
+        )
+    return repl
+
+
+def _fail_slow(x: Mapping[str, Any]):
+    """(λ_fs [per day], slow [min/day]): fail-slow nodes λ_fs = N·r_fs, and the minutes
+    lost per day while they run slow, λ_fs · slowdown · detection time."""
+    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    slow_minutes = term(
+        lam_fs,
+        number(x, "reliability.fail_slow_slowdown"),
+        number(x, "reliability.fail_slow_detection_minutes"),
+    )
+    return lam_fs, slow_minutes
+
+
 def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
     """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
 
@@ -555,12 +587,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         )
     # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
     # failed node (it joins the node failures from here on)
-    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
-    slow_minutes = term(
-        lam_fs,
-        number(x, "reliability.fail_slow_slowdown"),
-        number(x, "reliability.fail_slow_detection_minutes"),
-    )
+    lam_fs, slow_minutes = _fail_slow(x)
     node = total(node, lam_fs)
     lam = total(lam, lam_fs)
     lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
@@ -594,18 +621,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         number(x, "reliability.switch_repair_hours") * 60.0,
         ZERO,
     ]
-    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
-    if not keep:
-        repl = term(1.0 - p_ip, repl_path)
-    else:
-        repl = as_float_array(
-            rel.certainty_equivalent_minutes(
-                [weights[i] for i in keep],
-                [minutes[i] for i in keep],
-                lam_all,
-                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
-            )
-        )
+    repl = _replacement_equivalent(x, weights, minutes, lam_all, p_ip, repl_path)
     idled = total(
         term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
         term(w[2], lay.nodes_per_domain),
