@@ -1547,6 +1547,18 @@ def _spot_notice_factor(saved_per_day, save_seconds, replacement, restart, resto
     return x_spot, 1.0 / (1.0 + x_spot)
 
 
+def _spot_notice(f: FailureProcess, p: CheckpointPlan):
+    """:func:`_spot_notice_factor` of the scenario: (x_spot [fraction], g_s or None)."""
+    return _spot_notice_factor(
+        p.spot_saved_per_day,
+        p.spot_notice_save_seconds,
+        f.replacement_minutes_expected,
+        f.restart_minutes,
+        p.spot_saved_restore_minutes,
+        f.warmup_minutes,
+    )
+
+
 def _day_share(minutes_per_day):
     """Share of the day m/1440 [fraction] of ``minutes_per_day`` [min/day]; ZERO if absent.
 
@@ -1630,18 +1642,9 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     c = _failure_classes(f, p)
     r_total, rework = _per_failure_minutes(c, f, p)
     g_fail = _failure_factor(c, p)
-    x_spot, gs = _spot_notice_factor(
-        p.spot_saved_per_day,
-        p.spot_notice_save_seconds,
-        f.replacement_minutes_expected,
-        f.restart_minutes,
-        p.spot_saved_restore_minutes,
-        f.warmup_minutes,
-    )
-    stall, slow = (
-        _day_share(f.fabric_stall_minutes_per_day),
-        _day_share(f.fail_slow_minutes_per_day),
-    )
+    x_spot, gs = _spot_notice(f, p)
+    stall = _day_share(f.fabric_stall_minutes_per_day)
+    slow = _day_share(f.fail_slow_minutes_per_day)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = _throughput_factor(sigma, overhead)
     not_stalled = minus(1.0 - stall, slow)
