@@ -11,7 +11,18 @@ HOURS_PER_DAY = 24.0
 
 
 def as_float_array(x: Any) -> np.ndarray:
-    """Return ``x`` as a float ndarray (scalars become 0-d arrays)."""
+    """Return ``x`` as a float ndarray (scalars become 0-d arrays).
+
+    Parameters
+    ----------
+    x : array_like
+        A number, list or array.
+
+    Returns
+    -------
+    ndarray
+        ``x`` as float64 (0-d for a scalar).
+    """
     return np.asarray(x, dtype=float)
 
 
@@ -19,6 +30,18 @@ def like_input(result: np.ndarray, *inputs: Any) -> Any:
     """Return a Python float when every input was a scalar, else the ndarray.
 
     Mirrors pvlib's convention: scalars in, scalar out; arrays (or lists) in, ndarray out.
+
+    Parameters
+    ----------
+    result : ndarray
+        The computed figure.
+    *inputs : array_like
+        The caller's inputs.
+
+    Returns
+    -------
+    float or ndarray
+        A float when ``result`` is 0-d and every input a scalar, else the ndarray.
     """
     result = np.asarray(result)
     if result.ndim == 0 and all(np.ndim(i) == 0 for i in inputs):
@@ -47,7 +70,18 @@ def _single(value: Any) -> Any:
 
 def is_zero(value: Any) -> bool:
     """Whether ``value`` is one number, exactly 0, for every scenario: a scalar or 0-d
-    array equal to 0, or an array whose every stride is 0 (a broadcast of one value)."""
+    array equal to 0, or an array whose every stride is 0 (a broadcast of one value).
+
+    Parameters
+    ----------
+    value : array_like
+        A rate, share, duration or term.
+
+    Returns
+    -------
+    bool
+        True when ``value`` is one number, exactly 0, for every scenario.
+    """
     one = _single(value)
     return one is not None and bool(one == 0)
 
@@ -57,7 +91,18 @@ def term(*factors: Any) -> Any:
     number equal to 0 (:func:`is_zero`).  A process that never happens (a zero rate,
     share or duration) adds nothing, whatever the other factors hold, even an infinite
     or undefined one.  A factor that is one number equal to 1 is left out (x · 1 = x for
-    every x), so the result may be one of the factors itself (not a copy)."""
+    every x), so the result may be one of the factors itself (not a copy).
+
+    Parameters
+    ----------
+    *factors : array_like
+        The factors (rates [per day], shares [fraction], durations [min] ...).
+
+    Returns
+    -------
+    ndarray or float
+        Their product, or :data:`ZERO` when one of them is one number, 0.
+    """
     out = None
     for f in factors:
         one = _single(f)
@@ -73,7 +118,18 @@ def term(*factors: Any) -> Any:
 def total(*terms: Any) -> Any:
     """The sum of ``terms``, left to right, leaving out those that are one number equal
     to 0 (adding 0.0 changes no value); :data:`ZERO` when all are.  The result may be
-    one of the terms itself (not a copy)."""
+    one of the terms itself (not a copy).
+
+    Parameters
+    ----------
+    *terms : array_like
+        The terms, in one unit.
+
+    Returns
+    -------
+    ndarray or float
+        Their sum, or :data:`ZERO` when every term is one number, 0.
+    """
     out = None
     for t in terms:
         if is_zero(t):
@@ -83,5 +139,16 @@ def total(*terms: Any) -> Any:
 
 
 def minus(a: Any, b: Any) -> Any:
-    """a − b, or ``a`` itself when b is one number equal to 0."""
+    """a − b, or ``a`` itself when b is one number equal to 0.
+
+    Parameters
+    ----------
+    a, b : array_like
+        Two terms in one unit.
+
+    Returns
+    -------
+    ndarray or float
+        a − b (``a`` itself when b is one number, 0).
+    """
     return a if is_zero(b) else a - b

@@ -114,7 +114,20 @@ def badput_minutes_per_day(loss_minutes_per_day: Mapping[str, float]) -> dict[st
 def badput_usd_per_day(
     loss_usd_per_day: Mapping[str, float], spare_usd_per_day: float
 ) -> dict[str, float]:
-    """Lost dollars per day per badput bucket, idle spares included [USD/day]."""
+    """Lost dollars per day per badput bucket, idle spares included [USD/day].
+
+    Parameters
+    ----------
+    loss_usd_per_day : Mapping[str, float]
+        Lost dollars per day per loss component of the chain [USD/day].
+    spare_usd_per_day : float
+        Cost of the idle hot spares [USD/day].
+
+    Returns
+    -------
+    dict of str to float
+        Lost dollars per day per badput bucket (:data:`BADPUT_BUCKETS`) [USD/day].
+    """
     out = dict.fromkeys(BADPUT_BUCKETS, 0.0)
     for comp, usd in loss_usd_per_day.items():
         out[COMPONENT_BADPUT[comp]] += float(usd)

@@ -71,7 +71,21 @@ MIN_INTERVAL_MINUTES = 0.1
 # --------------------------------------------------------------------------- inputs
 def number(x: Mapping[str, Any], key: str) -> np.ndarray:
     """Numeric input ``key`` as a float array; the field default when absent, NaN for an
-    unknown ``instance.*`` spec."""
+    unknown ``instance.*`` spec.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    key : str
+        A numeric field key.
+
+    Returns
+    -------
+    ndarray
+        The value as float, in the field's unit.
+    """
     if key in x:
         return as_float_array(x[key])
     if key.startswith("instance."):
@@ -80,7 +94,21 @@ def number(x: Mapping[str, Any], key: str) -> np.ndarray:
 
 
 def choice(x: Mapping[str, Any], key: str):
-    """Choice input ``key`` as its enum (the field default when absent)."""
+    """Choice input ``key`` as its enum (the field default when absent).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    key : str
+        A choice field key.
+
+    Returns
+    -------
+    enum
+        The choice's enum member (:mod:`models.choices`).
+    """
     enum = CHOICE_ENUMS[key]
     return enum(x.get(key, FIELDS[key].default))
 
@@ -223,6 +251,40 @@ class FailureProcess(_Result):
         return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
+def _replacement_stage(x: Mapping[str, Any], p_none):
+    """(t, t_path, t_swap) [min]: the expected replacement, the hot-spare swap when one is
+    free, else the replacement, t = p·t_replace + (1 − p)·t_swap
+    (:func:`models.reliability.expected_replacement_minutes`); the replacement path with a
+    share of spare-less failures run through degraded
+    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself."""
+    t_replace = number(x, "recovery.replacement_minutes")
+    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
+    elastic = number(x, "resilience.elastic_fraction")
+    t_elastic = ZERO
+    if not is_zero(elastic):
+        t_elastic = as_float_array(
+            recov.elastic_replacement_minutes(
+                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+            )
+        )
+    repl_path = as_float_array(
+        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
+    )
+    return repl, repl_path, t_swap
+
+
+def _detection_minutes(x: Mapping[str, Any]):
+    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)."""
+    return as_float_array(
+        recov.expected_detection_minutes(
+            number(x, "recovery.detection_minutes"),
+            number(x, "recovery.hang_detection_minutes"),
+            number(x, "recovery.hang_fraction"),
+        )
+    )
+
+
 def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     """Failures per day λ = N·r + fabric aborts, MTBF, the hot-spare pool and fabric stalls.
 
@@ -237,6 +299,18 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     ``pricing.spot_notice_seconds`` ahead; whether a checkpoint fits in the notice is decided
     by the checkpoint plan (step 2).  Reclaimed nodes draw on the hot-spare pool like failed
     ones.  Other models have no Spot process (λ_spot = 0).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    FailureProcess
+        Step 1: failure rates [per day], MTBF [h], spare-pool probabilities [probability] and
+        recovery stages [min].
     """
     nodes = number(x, "cluster.nodes")
     node = as_float_array(
@@ -258,31 +332,12 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         p_none = as_float_array(1.0)
     else:
         p_none = _probability_no_spare(x, node, lam, spot, z, p_ip, spares)
-    t_replace = number(x, "recovery.replacement_minutes")
-    t_swap = number(x, "recovery.hot_spare_swap_minutes")
-    repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
-    elastic = number(x, "resilience.elastic_fraction")
-    t_elastic = ZERO
-    if not is_zero(elastic):
-        t_elastic = as_float_array(
-            recov.elastic_replacement_minutes(
-                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
-            )
-        )
-    repl_path = as_float_array(
-        recov.replacement_path_minutes(p_none, t_replace, t_swap, elastic, t_elastic)
-    )
+    repl, repl_path, t_swap = _replacement_stage(x, p_none)
     restart, comm, attempts = _restart_minutes(x)
     restart_path = (1.0 - p_ip) * restart + p_ip * number(
         x, "resilience.in_process_restart_minutes"
     )
-    detect = as_float_array(
-        recov.expected_detection_minutes(
-            number(x, "recovery.detection_minutes"),
-            number(x, "recovery.hang_detection_minutes"),
-            number(x, "recovery.hang_fraction"),
-        )
-    )
+    detect = _detection_minutes(x)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     return FailureProcess(
         node_failures_per_day=node,
@@ -371,6 +426,17 @@ def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
     the job's n_d nodes of a domain when omitted) stays inside one domain.  The paid nodes
     beside the job are the hot spares, the D·s_d in-domain spares and the S_D·npd nodes of
     the spare domains.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    DomainLayout
+        Nodes per domain, domains and switches [count] of the job.
     """
     values = tuple(number(x, key) for key in _LAYOUT_KEYS)
     if all(v.ndim == 0 for v in values):  # one layout for every scenario: computed once
@@ -448,6 +514,38 @@ DOMAIN_KEYS = (
 )
 
 
+def _replacement_equivalent(x: Mapping[str, Any], weights, minutes, lam_all, p_ip, repl_path):
+    """Replacement per failure [min]: the certainty equivalent R_eq = −ln(Σ w_c·e^{−λR_c})/λ
+    of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`, each
+    spread lognormal by ``simulation.recovery_spread``), over the classes present;
+    (1 − p_ip)·replacement path [min] when none is."""
+    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
+    if not keep:
+        repl = term(1.0 - p_ip, repl_path)
+    else:
+        repl = as_float_array(
+            rel.certainty_equivalent_minutes(
+                [weights[i] for i in keep],
+                [minutes[i] for i in keep],
+                lam_all,
+                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
+            )
+        )
+    return repl
+
+
+def _fail_slow(x: Mapping[str, Any]):
+    """(λ_fs [per day], slow [min/day]): fail-slow nodes λ_fs = N·r_fs, and the minutes
+    lost per day while they run slow, λ_fs · slowdown · detection time."""
+    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    slow_minutes = term(
+        lam_fs,
+        number(x, "reliability.fail_slow_slowdown"),
+        number(x, "reliability.fail_slow_detection_minutes"),
+    )
+    return lam_fs, slow_minutes
+
+
 def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
     """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
 
@@ -489,12 +587,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         )
     # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
     # failed node (it joins the node failures from here on)
-    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
-    slow_minutes = term(
-        lam_fs,
-        number(x, "reliability.fail_slow_slowdown"),
-        number(x, "reliability.fail_slow_detection_minutes"),
-    )
+    lam_fs, slow_minutes = _fail_slow(x)
     node = total(node, lam_fs)
     lam = total(lam, lam_fs)
     lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
@@ -528,18 +621,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         number(x, "reliability.switch_repair_hours") * 60.0,
         ZERO,
     ]
-    keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
-    if not keep:
-        repl = term(1.0 - p_ip, repl_path)
-    else:
-        repl = as_float_array(
-            rel.certainty_equivalent_minutes(
-                [weights[i] for i in keep],
-                [minutes[i] for i in keep],
-                lam_all,
-                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
-            )
-        )
+    repl = _replacement_equivalent(x, weights, minutes, lam_all, p_ip, repl_path)
     idled = total(
         term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
         term(w[2], lay.nodes_per_domain),
@@ -678,6 +760,18 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
 
     True for ``durable_only`` (level 1 is the durable tier) and for CPU memory with at least
     two replicas (a peer holds every shard); False for local NVMe and a single in-memory copy.
+
+    Parameters
+    ----------
+    strategy : Strategy
+        The checkpoint strategy.
+    replicas : array_like
+        In-memory copies of each shard [count].
+
+    Returns
+    -------
+    ndarray of bool
+        Whether level 1 survives the loss of its node.
     """
     strategy = Strategy(strategy)
     if strategy is Strategy.MEMORY_DURABLE:
@@ -685,26 +779,10 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
     return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
 
 
-def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
-    """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
-    failures that fall back to the durable tier, and the intervals.
-
-    The optimal level-1 interval is the exact minimiser of Daly's expected wall time
-    (:func:`models.goodput.exact_optimal_interval_minutes`, Lambert W) for the failures level 1
-    serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
-    written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
-    'optimal'`` uses it (capped at one week when there is no finite optimum).
-
-    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
-    The checkpoint that must be complete before it goes is the first one that survives losing
-    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
-    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
-    If its full write time fits in the notice the interruption loses no work (step 4 charges
-    the save and the recovery only); otherwise the interruption is a failure like any other
-    and joins the failure rates that set the intervals.
-    """
-    strategy = choice(x, "checkpoint.strategy")
-    lv = ck.strategy_levels(
+def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
+    """Save, restore, staleness [min] and rates [per day] of the two levels
+    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    return ck.strategy_levels(
         strategy=strategy,
         durable_tier=choice(x, "checkpoint.durable_tier"),
         timings=choice(x, "checkpoint.timings"),
@@ -724,6 +802,23 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
     )
+
+
+def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess, lv):
+    """(λ, λ₁, λ₂, λ_spot [per day], fits, notice save [s], level 1 survives): rates per level.
+
+    λ = failures + Spot reclaims whose checkpoint does not fit the notice; λ₂ = φ·λ_node·
+    (1 − p)(1 − z) plus those reclaims whose level-1 copy is gone; λ₁ = (failures·(1 − p)
+    (1 − z) + unsaved reclaims) − λ₂.
+
+    Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
+    The checkpoint that must be complete before it goes is the first one that survives losing
+    the node: level 1 when it is CPU memory with at least two replicas (or the durable tier
+    itself), else the durable tier (local NVMe and a single in-memory copy go with the node).
+    If its full write time fits in the notice the interruption loses no work (step 4 charges
+    the save and the recovery only); otherwise the interruption is a failure like any other
+    and joins the failure rates that set the intervals.
+    """
     two = strategy.two_level
     replicas = number(x, "checkpoint.memory_replicas")
     survives_l1 = spot_level1_survives(strategy, replicas)
@@ -746,8 +841,17 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
     lam1 = minus(total(term(failures.failures_per_day, keep), unsaved), lam2)
-    c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
-    r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
+    return lam, lam1, lam2, spot, fits, notice_save, survives_l1
+
+
+def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
+    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima.
+
+    τ* = max(exact optimum for M₁ = 1440/λ₁ [min] (:func:`models.goodput.
+    exact_optimal_interval_minutes`), the write time when asynchronous); τ = τ* (clipped to
+    [MIN, MAX]) where ``checkpoint.interval_minutes`` is 'optimal'; τ₂* = max(optimum for λ₂,
+    write₂, τ) for a two-level strategy, else τ*.
+    """
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
@@ -766,6 +870,42 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     else:
         t2_opt = tau_opt
     t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    return tau, tau_opt, t2, t2_opt, mtbf1_min
+
+
+def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
+    """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
+    failures that fall back to the durable tier, and the intervals.
+
+    The optimal level-1 interval is the exact minimiser of Daly's expected wall time
+    (:func:`models.goodput.exact_optimal_interval_minutes`, Lambert W) for the failures level 1
+    serves, λ₁ = λ − λ₂; an asynchronous checkpoint cannot start before the previous one is
+    written, so the optimum is at least the write time.  ``checkpoint.interval_minutes =
+    'optimal'`` uses it (capped at one week when there is no finite optimum).
+
+    Spot reclaims: :func:`_level_rates`.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    failures : FailureProcess
+        Step 1, the failure rates [per day] the intervals are optimised for.
+
+    Returns
+    -------
+    CheckpointPlan
+        Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
+        shares [fraction].
+    """
+    strategy = choice(x, "checkpoint.strategy")
+    lv = _levels(x, strategy, failures)
+    two = strategy.two_level
+    lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
+    c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
+    r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
+    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
     validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
     spot_saved = term(spot, fits)
     tiers = {
@@ -876,7 +1016,19 @@ def step_time(x: Mapping[str, Any]) -> StepTime:
     The step time reads only :data:`models.compute.STEP_INPUT_KEYS`, so when those are all
     scalars the result is memoised on their values (the last :data:`STEP_MEMO_SIZE`
     scenarios): a page that evaluates one scenario under many checkpoint strategies, failure
-    rates or prices computes its step once.  Memoised arrays are read-only."""
+    rates or prices computes its step once.  Memoised arrays are read-only.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+
+    Returns
+    -------
+    StepTime
+        Step 3: seconds per step [s], MFU [fraction] and memory fit [GB].
+    """
     x = _in_domain_step_inputs(x)
     key = _scalar_step_key(x)
     if key is not None:
@@ -958,7 +1110,22 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
     ranges has at most 4n cells and at most n/4 distinct rows occur, returns
     ``(table, inverse)``: ``table`` evaluated on the
     distinct input rows, scenario i's figures at row ``inverse[i]``.  Else None (evaluate
-    every scenario)."""
+    every scenario).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    n : int
+        Number of scenarios [count].
+
+    Returns
+    -------
+    tuple of (StepTime, ndarray) or None
+        The table on the distinct step-input rows and each scenario's row [index]; None when
+        the step inputs do not qualify.
+    """
     varying = [
         (k, v)
         for k in cm.STEP_INPUT_KEYS
@@ -1002,7 +1169,20 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
 def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
     """The scenarios ``rows`` of a :func:`step_time_table` table.  The table's inputs are
     scalars or one row per distinct input, so its figures are scalars (they depend on no
-    varying input, and stay scalars) or 1-D arrays of those rows."""
+    varying input, and stay scalars) or 1-D arrays of those rows.
+
+    Parameters
+    ----------
+    table : StepTime
+        A :func:`step_time_table` table.
+    rows : ndarray
+        The row [index] of each scenario.
+
+    Returns
+    -------
+    StepTime
+        The figures of those scenarios, in the table's units.
+    """
     return StepTime(
         **{
             f.name: (
@@ -1082,6 +1262,18 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     load and X = F; with ``'none'`` the job first goes round the restart loop
     (resilience.restart_loop_count × restart_loop_minutes, Megatron-LM issue 5281) and
     X = loop + F.
+
+    Parameters
+    ----------
+    plan : CheckpointPlan
+        Step 2: intervals, saves, restores and staleness [min].
+    recovery_minutes : float
+        Unused [min]; kept for callers.
+
+    Returns
+    -------
+    tuple of ndarray
+        (X, F) [min].
     """
     p = plan
     v = p.validation_minutes
@@ -1097,154 +1289,306 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     return p.restart_loop_minutes + fallback, fallback
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
-    """Daly's exact goodput per failure class, times the share not stalled by reroutes and
-    the throughput not lost to stragglers and resilience overheads.
+@dataclass(frozen=True)
+class _Classes:
+    """Rates [per day] and recovery minutes [min] of the failure classes of step 4."""
 
-    g = T_s/T_w(λ₁, R₁, τ₁, δ₁) · T_s/T_w(λ₂, R₂, τ₂, δ₂) · e^{−λ_P·R_P}
-        · T_s/T_w(λ_S, R_S, τ_S, 0)/(1 + λ_S·Δ) · (1 − s) · (1 − σ)(1 − o)
+    lam: Any  # all failures plus Spot reclaims that did not fit the notice
+    lam1: Any  # class 1: restored from the level-1 checkpoint
+    lam2: Any  # class 2: fell back to the durable tier
+    lam_s: Any  # class S: silent data corruption
+    lam_ns: Any  # every class but S
+    lam_p: Any  # class P: recovered from peers' state
+    r0: Any  # recovery before the restore
+    restore1: Any
+    restore2: Any
+    corrupt_x: Any
+    fallback: Any
+    corrupt: Any
+    r1: Any
+    r2: Any
+    r_peer: Any
+    t_clean: Any
+    stale_clean: Any
+    restore_clean: Any
+    delay: Any
+    r_sdc: Any
+    sdc_rollback: Any
 
-    (:func:`models.checkpoint.two_level_goodput`, Daly 2006): classes 1 and 2 restore from
-    the level-1 checkpoint or fall back to the durable tier; class P recovers from peers'
-    state and loses no work (Daly's limit τ → 0); class S is silent data corruption, found
-    Δ = resilience.sdc_detection_minutes later (running, so not exposed to failures) and
-    rolled back to the last durable checkpoint before it; s = fabric stall/1440; σ the
-    straggler slowdown and o the resilience overhead.  A corrupt level-1 checkpoint (share
-    π of class-1 restores) adds X (:func:`corrupt_checkpoint_minutes`) to R₁.  Every class
-    also pays the warm-up.
 
-    Spot interruptions whose checkpoint fits in the notice lose no work: each costs the save,
-    the replacement, the restart, the restore and the warm-up, R_s, and pauses the job, so they
-    multiply goodput by g_s = 1/(1 + λ_s·R_s/1440) (interruptions arrive while the job runs;
-    one during another's recovery is neglected).  Their loss component is ``spot_notice``.
-    Those that do not fit are already among the failures of classes 1 and 2 (step 2).
+def _failure_classes(f: FailureProcess, p: CheckpointPlan) -> _Classes:
+    """Rates λ₁, λ₂, λ_S, λ_P [per day] and recoveries R₁, R₂, R_P, R_S [min] per class.
 
-    The loss breakdown takes each component's first-order minutes per day and scales them so
-    that they add up to the exact failure loss; the fabric stall, straggler and overhead
-    components are the exact shares of what is left, so all components sum to (1 − g)·1440.
-
-    A class or component whose rate, share or duration is one number, 0, for every scenario
-    (no silent data corruption, no peer recovery, no Spot, no warm-up ...) is absent: it is
-    left out of the arithmetic (:func:`models._tools.term`), its factor of g is exactly 1
-    and its loss exactly 0 minutes, even where the rest of the scenario is undefined.
+    R₁ = r₀ + restore₁ + s₁ + π·X,  R₂ = r₀ + restore₂ + s₂,  R_P = r₀ + peer restore,
+    R_S = SDC recovery + restore + staleness of the last durable checkpoint, rolled back
+    Δ + t/2 + s (t = τ₂ for a two-level strategy, else τ).  Absent classes stay ZERO.
     """
-    p = plan
-    f = failures
-    lam = p.failures_total_per_day  # failures plus Spot reclaims that did not fit the notice
-    lam1, lam2 = p.failures_l1_per_day, p.fallback_failures_per_day
+    lam = p.failures_total_per_day
     lam_s = f.sdc_failures_per_day
-    lam_ns = minus(lam, lam_s)
-    lam_p = term(f.peer_fraction, minus(f.failures_per_day, lam_s))
-    r0 = f.recovery_before_restore_minutes
-    v = p.validation_minutes
-    restore1 = total(p.restore1_minutes, v)
-    restore2 = total(p.restore2_minutes, v)
+    r0, v = f.recovery_before_restore_minutes, p.validation_minutes
+    restore1, restore2 = total(p.restore1_minutes, v), total(p.restore2_minutes, v)
     corrupt_x, fallback = corrupt_checkpoint_minutes(p)
     corrupt = term(p.corrupt_fraction, corrupt_x)
-    r1 = total(r0, restore1, p.stale1_minutes, corrupt)
-    r2 = total(r0, restore2, p.stale2_minutes)
-    tau, t2, c1, c2 = (
-        p.checkpoint_interval_minutes,
-        p.interval2_minutes,
-        p.save1_minutes,
-        p.save2_minutes,
-    )
-    # class P: state copied from peers, no rework
-    r_peer = total(r0, f.peer_restore_minutes)
-    # class S: silent data corruption, rolled back to the last durable checkpoint before it
-    # (absent, with no pass spent on it, when there is none)
     if p.two_level:
-        t_clean, stale_clean, restore_clean = t2, p.stale2_minutes, restore2
+        t_clean, stale_clean, restore_clean = p.interval2_minutes, p.stale2_minutes, restore2
     else:
-        t_clean, stale_clean, restore_clean = tau, p.stale1_minutes, restore1
+        t_clean, stale_clean, restore_clean = (
+            p.checkpoint_interval_minutes,
+            p.stale1_minutes,
+            restore1,
+        )
     delay = f.sdc_detection_minutes
     has_sdc = not is_zero(f.sdc_fraction)  # the class exists (its rate may still be 0)
-    r_sdc = total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO
-    sdc_rollback = delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO
-    # each class's share of the failures; where there are none (λ = 0) its limit as the node
-    # failure rate goes to 0, so that the per-failure figures describe the failure that
-    # would come: level 2 takes φ of those restored from checkpoints, keep = (1 − p)(1 − z)
-    shares = _Shares(lam)
+    return _Classes(
+        lam=lam,
+        lam1=p.failures_l1_per_day,
+        lam2=p.fallback_failures_per_day,
+        lam_s=lam_s,
+        lam_ns=minus(lam, lam_s),
+        lam_p=term(f.peer_fraction, minus(f.failures_per_day, lam_s)),
+        r0=r0,
+        restore1=restore1,
+        restore2=restore2,
+        corrupt_x=corrupt_x,
+        fallback=fallback,
+        corrupt=corrupt,
+        r1=total(r0, restore1, p.stale1_minutes, corrupt),
+        r2=total(r0, restore2, p.stale2_minutes),
+        r_peer=total(r0, f.peer_restore_minutes),
+        t_clean=t_clean,
+        stale_clean=stale_clean,
+        restore_clean=restore_clean,
+        delay=delay,
+        r_sdc=total(f.sdc_recovery_minutes, restore_clean, stale_clean) if has_sdc else ZERO,
+        sdc_rollback=delay + t_clean / 2.0 + stale_clean if has_sdc else ZERO,
+    )
+
+
+def _per_failure_minutes(c: _Classes, f: FailureProcess, p: CheckpointPlan):
+    """(recovery, rework) [min] of the mean failure: Σ_k s_k·R_k and Σ_k s_k·(t_k/2 + s_k).
+
+    s_k = λ_k/λ is each class's share; where λ = 0 its limit as the node failure rate goes
+    to 0 (level 2 takes φ of those restored from checkpoints, keep = (1 − p)(1 − z)), so
+    that the per-failure figures describe the failure that would come.
+    """
+    shares = _Shares(c.lam)
     z, peer = f.sdc_fraction, f.peer_fraction
     keep = (1.0 - peer) * (1.0 - z)
     phi = p.fallback_fraction
-    s1, s2 = shares.of(lam1, (1.0 - phi) * keep), shares.of(lam2, term(phi, keep))
-    s_ns, s_s = shares.of(lam_ns, 1.0 - z), shares.of(lam_s, z)
-    s_p = shares.of(lam_p, term(peer, 1.0 - z))
+    s1, s2 = shares.of(c.lam1, (1.0 - phi) * keep), shares.of(c.lam2, term(phi, keep))
+    s_ns, s_s = shares.of(c.lam_ns, 1.0 - z), shares.of(c.lam_s, z)
+    s_p = shares.of(c.lam_p, term(peer, 1.0 - z))
+    restore1 = total(c.restore1, c.corrupt)
     if p.two_level:
         r_total = total(
-            term(s_ns, r0), term(s_s, r_sdc), term(s1, total(restore1, corrupt)), term(s2, restore2)
+            term(s_ns, c.r0), term(s_s, c.r_sdc), term(s1, restore1), term(s2, c.restore2)
         )
     else:
-        r_total = total(term(s_ns, r0), term(s_s, r_sdc), term(total(restore1, corrupt), s1))
+        r_total = total(term(s_ns, c.r0), term(s_s, c.r_sdc), term(restore1, s1))
     r_total = total(r_total, term(s_p, f.peer_restore_minutes))
-    g0 = as_float_array(ck.two_level_goodput(lam1, lam2, tau, t2, c1, c2, r1, r2))
-    g_peer = np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
-    if not is_zero(lam_s):
-        g_sdc = as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
-            1.0 + lam_s * delay / MINUTES_PER_DAY
-        )
-    else:
-        g_sdc = None
-    # the classes that are absent leave g0 as it is (their factor would be exactly 1)
-    g_fail = g0 if g_peer is None else g0 * g_peer
-    g_fail = g_fail if g_sdc is None else g_fail * g_sdc
     rework = total(
-        term(s1, tau / 2.0 + p.stale1_minutes),
-        term(s2, t2 / 2.0 + p.stale2_minutes),
-        term(s_s, sdc_rollback),
+        term(s1, p.checkpoint_interval_minutes / 2.0 + p.stale1_minutes),
+        term(s2, p.interval2_minutes / 2.0 + p.stale2_minutes),
+        term(s_s, c.sdc_rollback),
     )
-    det, restart = f.detection_minutes_expected, f.restart_minutes_expected
-    comp = {
-        "detection": term(lam_ns, det),
+    return r_total, rework
+
+
+def _peer_factor(lam_p, r_peer):
+    """Goodput factor of peer recovery, e^{−λ_P·R_P/1440} (Daly's limit τ → 0: no rework).
+
+    Parameters
+    ----------
+    lam_p : array_like
+        Failures recovered from peers' state [per day].
+    r_peer : array_like
+        Recovery of one such failure [min].
+
+    Returns
+    -------
+    ndarray or None
+        The factor [fraction]; None when the class is absent (λ_P is one number, 0).
+
+    Examples
+    --------
+    >>> round(float(_peer_factor(1.0, 14.4)), 6)
+    0.99005
+    >>> _peer_factor(0.0, 14.4) is None
+    True
+    """
+    return np.exp(-lam_p * r_peer / MINUTES_PER_DAY) if not is_zero(lam_p) else None
+
+
+def _sdc_factor(lam_s, r_sdc, t_clean, delay):
+    """Goodput factor of silent data corruption, T_s/T_w(λ_S, R_S, t, 0) / (1 + λ_S·Δ/1440).
+
+    Daly's exact goodput (:func:`models.goodput.goodput_exact`) with no save cost, divided
+    by the running time spent before the corruption is found Δ minutes later.
+
+    Parameters
+    ----------
+    lam_s : array_like
+        Silent data corruptions [per day].
+    r_sdc : array_like
+        Recovery of one, to the last durable checkpoint before it [min].
+    t_clean : array_like
+        Interval of that durable checkpoint [min].
+    delay : array_like
+        Detection delay Δ [min].
+
+    Returns
+    -------
+    ndarray or None
+        The factor [fraction]; None when the class is absent (λ_S is one number, 0).
+
+    Examples
+    --------
+    >>> _sdc_factor(0.0, 30.0, 60.0, 120.0) is None
+    True
+    >>> bool(0.0 < _sdc_factor(0.1, 30.0, 60.0, 120.0) < 1.0)
+    True
+    """
+    if is_zero(lam_s):
+        return None
+    return as_float_array(gp.goodput_exact(lam_s, r_sdc, t_clean, 0.0)) / (
+        1.0 + lam_s * delay / MINUTES_PER_DAY
+    )
+
+
+def _failure_factor(c: _Classes, p: CheckpointPlan):
+    """Goodput with failures alone [fraction]: two-level Daly · peer factor · SDC factor.
+
+    T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂) (:func:`models.checkpoint.two_level_goodput`,
+    Daly 2006) · :func:`_peer_factor` · :func:`_sdc_factor`; an absent class leaves it as it is.
+    """
+    g0 = as_float_array(
+        ck.two_level_goodput(
+            c.lam1,
+            c.lam2,
+            p.checkpoint_interval_minutes,
+            p.interval2_minutes,
+            p.save1_minutes,
+            p.save2_minutes,
+            c.r1,
+            c.r2,
+        )
+    )
+    g_peer = _peer_factor(c.lam_p, c.r_peer)
+    g_sdc = _sdc_factor(c.lam_s, c.r_sdc, c.t_clean, c.delay)
+    g_fail = g0 if g_peer is None else g0 * g_peer
+    return g_fail if g_sdc is None else g_fail * g_sdc
+
+
+def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[str, Any]:
+    """First-order minutes lost per day [min/day] per failure component: rate × minutes.
+
+    E.g. detection λ_ns·D, rework λ₁·(τ/2 + s₁), fallback rework λ₂·(τ₂/2 + s₂), save
+    1440·(δ₁/τ + δ₂/τ₂), warm-up λ·W, SDC rollback λ_S·(Δ + t/2 + s).
+    """
+    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    lam_ns, lam_s = c.lam_ns, c.lam_s
+    return {
+        "detection": term(lam_ns, f.detection_minutes_expected),
         "replacement": total(
             term(lam_ns, f.replacement_minutes_per_failure),
             term(lam_s, f.replacement_minutes_expected),
         ),
-        "restart": total(term(lam_ns, restart), term(lam_s, f.restart_minutes)),
+        "restart": total(term(lam_ns, f.restart_minutes_expected), term(lam_s, f.restart_minutes)),
         "restore": total(
-            term(lam1, restore1),
-            term(lam2, restore2),
-            term(lam_p, f.peer_restore_minutes),
-            term(lam_s, restore_clean),
+            term(c.lam1, c.restore1),
+            term(c.lam2, c.restore2),
+            term(c.lam_p, f.peer_restore_minutes),
+            term(lam_s, c.restore_clean),
         ),
-        "rework": term(lam1, tau / 2.0 + p.stale1_minutes),
-        "fallback_rework": term(lam2, t2 / 2.0 + p.stale2_minutes),
-        "checkpoint_save": MINUTES_PER_DAY * total(c1 / tau, c2 / t2),
-        "warmup": term(lam, f.warmup_minutes),
-        "corrupt_checkpoint": term(lam1, corrupt),
-        "sdc_rollback": term(lam_s, sdc_rollback),
+        "rework": term(c.lam1, tau / 2.0 + p.stale1_minutes),
+        "fallback_rework": term(c.lam2, t2 / 2.0 + p.stale2_minutes),
+        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_minutes / tau, p.save2_minutes / t2),
+        "warmup": term(c.lam, f.warmup_minutes),
+        "corrupt_checkpoint": term(c.lam1, c.corrupt),
+        "sdc_rollback": term(lam_s, c.sdc_rollback),
     }
-    # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
-    sdc_waste = ZERO if is_zero(lam_s) else r_sdc + delay + t_clean / 2.0 + stale_clean
-    w1_extra = total(term(lam_p, r_peer), term(lam_s, sdc_waste))
-    w1_extra = w1_extra / MINUTES_PER_DAY if not is_zero(w1_extra) else ZERO
-    total_fo = total(*comp.values())
-    exact_loss = (1.0 - g_fail) * MINUTES_PER_DAY
-    scale = _Shares(total_fo).of(exact_loss, 0.0)
-    stall_minutes = f.fabric_stall_minutes_per_day
-    stall = ZERO if is_zero(stall_minutes) else stall_minutes / MINUTES_PER_DAY
-    slow = f.fail_slow_minutes_per_day
-    slow = ZERO if is_zero(slow) else slow / MINUTES_PER_DAY
-    spot_saved = p.spot_saved_per_day
-    if is_zero(spot_saved):  # no Spot reclaim saved in its notice: no pause
-        x_spot, gs = ZERO, None
-    else:
-        r_spot = (
-            p.spot_notice_save_seconds / 60.0
-            + f.replacement_minutes_expected
-            + f.restart_minutes
-            + p.spot_saved_restore_minutes
-            + f.warmup_minutes
-        )
-        x_spot = spot_saved * r_spot / MINUTES_PER_DAY
-        gs = 1.0 / (1.0 + x_spot)
-    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
-    throughput = (1.0 - sigma) * (1.0 - overhead)
-    not_stalled = minus(1.0 - stall, slow)
-    g_fail_spot = g_fail if gs is None else g_fail * gs
-    running = term(g_fail_spot, not_stalled)
-    g = term(running, throughput)
+
+
+def _spot_notice_factor(saved_per_day, save_seconds, replacement, restart, restore, warmup):
+    """Spot reclaims saved in their notice: x = λ_s·R_s/1440 and g_s = 1/(1 + x).
+
+    R_s = save/60 + replacement + restart + restore + warm-up: such a reclaim loses no
+    work but pauses the job (reclaims arrive while it runs; one during another's recovery
+    is neglected).  Those that do not fit the notice are failures of classes 1 and 2.
+
+    Parameters
+    ----------
+    saved_per_day : array_like
+        Spot reclaims whose checkpoint fits in the notice [per day].
+    save_seconds : array_like
+        The save in the notice [s].
+    replacement, restart, restore, warmup : array_like
+        The stages of the recovery [min].
+
+    Returns
+    -------
+    x_spot : ndarray
+        Paused share per day, λ_s·R_s/1440 [fraction]; ZERO when there is no such reclaim.
+    gs : ndarray or None
+        The goodput factor 1/(1 + x) [fraction]; None when absent.
+
+    Examples
+    --------
+    >>> x, gs = _spot_notice_factor(1.0, 60.0, 10.0, 5.0, 3.0, 5.0)
+    >>> round(float(x), 6), round(float(gs), 6)
+    (0.016667, 0.983607)
+    >>> _spot_notice_factor(0.0, 60.0, 10.0, 5.0, 3.0, 5.0)[1] is None
+    True
+    """
+    if is_zero(saved_per_day):  # no Spot reclaim saved in its notice: no pause
+        return ZERO, None
+    r_spot = save_seconds / 60.0 + replacement + restart + restore + warmup
+    x_spot = saved_per_day * r_spot / MINUTES_PER_DAY
+    return x_spot, 1.0 / (1.0 + x_spot)
+
+
+def _spot_notice(f: FailureProcess, p: CheckpointPlan):
+    """:func:`_spot_notice_factor` of the scenario: (x_spot [fraction], g_s or None)."""
+    return _spot_notice_factor(
+        p.spot_saved_per_day,
+        p.spot_notice_save_seconds,
+        f.replacement_minutes_expected,
+        f.restart_minutes,
+        p.spot_saved_restore_minutes,
+        f.warmup_minutes,
+    )
+
+
+def _day_share(minutes_per_day):
+    """Share of the day m/1440 [fraction] of ``minutes_per_day`` [min/day]; ZERO if absent.
+
+    >>> float(_day_share(144.0))
+    0.1
+    >>> _day_share(0.0) is ZERO
+    True
+    """
+    return ZERO if is_zero(minutes_per_day) else minutes_per_day / MINUTES_PER_DAY
+
+
+def _throughput_factor(sigma, overhead):
+    """Throughput kept, (1 − σ)(1 − o) [fraction], of straggler slowdown σ and resilience
+    overhead o [fraction].
+
+    >>> round(_throughput_factor(0.1, 0.05), 6)
+    0.855
+    """
+    return (1.0 - sigma) * (1.0 - overhead)
+
+
+def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead):
+    """Minutes lost per day per component [min/day]; they add up to (1 − g)·1440.
+
+    The failure components' first-order minutes are scaled to add up to the exact
+    failure loss (1 − g_fail)·1440; spot notice is g_fail·(1 − g_s)·1440; the fabric
+    stall, fail-slow, straggler and overhead components are the exact shares of what is
+    left (``running`` = g_fail·g_s·(1 − stall − slow)).
+    """
+    scale = _Shares(total(*comp.values())).of((1.0 - g_fail) * MINUTES_PER_DAY, 0.0)
     losses = {name: term(comp[name], scale) for name in comp}
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
@@ -1253,11 +1597,66 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     losses["straggler"] = term(running, sigma)
     losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
     assert set(losses) == set(LOSS_COMPONENTS)
-    # first-order waste per level (their sum is ck.two_level_waste_first_order), each
-    # reported as a figure of its own
-    waste1 = gp.waste_first_order(lam1, r1, tau, c1)
-    waste2 = gp.waste_first_order(lam2, r2, t2, c2)
-    g1 = np.clip(1.0 - total(waste1, waste2, w1_extra), 0.0, 1.0)
+    return losses
+
+
+def _level_waste(c: _Classes, p: CheckpointPlan):
+    """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
+    waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
+    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
+    waste1 = gp.waste_first_order(c.lam1, c.r1, p.checkpoint_interval_minutes, p.save1_minutes)
+    waste2 = gp.waste_first_order(c.lam2, c.r2, p.interval2_minutes, p.save2_minutes)
+    # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
+    lam_s = c.lam_s
+    sdc_waste = ZERO if is_zero(lam_s) else c.r_sdc + c.delay + c.t_clean / 2.0 + c.stale_clean
+    extra = total(term(c.lam_p, c.r_peer), term(lam_s, sdc_waste))
+    return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
+
+
+def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+    """Step 4: goodput, the share of wall time that advances training, and its losses.
+
+    g = T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂)·e^{−λ_P·R_P}·g_SDC · g_s
+        · (1 − s − f) · (1 − σ)(1 − o)
+
+    (Daly 2006, :func:`_failure_factor`): classes 1, 2 restore from the level-1 checkpoint
+    or the durable tier, class P from peers (:func:`_peer_factor`), class S is silent data
+    corruption (:func:`_sdc_factor`); g_s is Spot reclaims saved in their notice
+    (:func:`_spot_notice_factor`); s, f the fabric stall and fail-slow shares of the day
+    (:func:`_day_share`); (1 − σ)(1 − o) the throughput (:func:`_throughput_factor`).
+    An absent class or component (one number, 0) is left out (:func:`models._tools.term`).
+
+    Parameters
+    ----------
+    failures : FailureProcess
+        Step 1: failure rates [per day] and recovery stages [min].
+    plan : CheckpointPlan
+        Step 2: checkpoint intervals, saves, restores [min] and level rates [per day].
+
+    Returns
+    -------
+    GoodputResult
+        Goodput [fraction], per-failure minutes [min], losses per component [min/day].
+    """
+    p, f = plan, failures
+    c = _failure_classes(f, p)
+    r_total, rework = _per_failure_minutes(c, f, p)
+    g_fail = _failure_factor(c, p)
+    x_spot, gs = _spot_notice(f, p)
+    stall = _day_share(f.fabric_stall_minutes_per_day)
+    slow = _day_share(f.fail_slow_minutes_per_day)
+    sigma, overhead = f.straggler_slowdown, f.overhead_fraction
+    throughput = _throughput_factor(sigma, overhead)
+    not_stalled = minus(1.0 - stall, slow)
+    g_fail_spot = g_fail if gs is None else g_fail * gs
+    running = term(g_fail_spot, not_stalled)
+    g = term(running, throughput)
+    losses = _loss_breakdown(
+        _loss_components(c, f, p), g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead
+    )
+    waste1, waste2, w_extra = _level_waste(c, p)
+    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
+    c1, c2 = p.save1_minutes / p.checkpoint_interval_minutes, p.save2_minutes / p.interval2_minutes
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
@@ -1265,11 +1664,11 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=total(r_total, rework),
         lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1 / tau) * (1.0 + c2 / t2)),
+        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1) * (1.0 + c2)),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
-        corrupt_checkpoint_minutes_per_event=corrupt_x,
-        checkpoint_fallback_minutes=fallback,
+        corrupt_checkpoint_minutes_per_event=c.corrupt_x,
+        checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
     )
 
@@ -1345,6 +1744,21 @@ def storage_cost(
     per part of every restore from it (parts = nodes · ⌈shard / part size⌉;
     :func:`models.pricing.object_storage_usd_per_day`).  CPU memory and local NVMe are part of
     the instance price.  Only the durable tier of ``checkpoint.durable_tier`` is charged.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    plan : CheckpointPlan
+        Step 2: checkpoint intervals [min], restore rates [per day], sizes [GB].
+    good : GoodputResult
+        Step 4 (its goodput [fraction] sets the wall time per checkpoint).
+
+    Returns
+    -------
+    tuple of ndarray
+        (file system, object storage) [USD/day].
     """
     durable = choice(x, "checkpoint.durable_tier")
     zero = as_float_array(0.0)
@@ -1388,55 +1802,29 @@ def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
     return domain_layout(x).spare_nodes_total
 
 
-def cost_step(
-    x: Mapping[str, Any],
-    step: StepTime,
-    good: GoodputResult,
-    plan: CheckpointPlan | None = None,
-) -> Cost:
-    """Cost per day and to train.
-
-    price = the effective price per used instance-hour of the pricing model
-    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
-    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
-    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
-    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
-    time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
-    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
-    cost to train = days · (cluster + spares)/day
-    (the instances, proportional to their price); total cost to train = days · total/day
-    (storage included).  Under
-    ``end_to_end`` all productive time is compute (communication and bubble are inside the
-    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
-    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
-    communication, and the last two are their own costs.  Infeasible configurations (memory,
-    TP outside the scale-up domain) give NaN times and costs.
-    """
+def _price(x: Mapping[str, Any]):
+    """(rate, price) [USD/h]: the instance rate and the effective price per used
+    instance-hour (:func:`models.pricing.effective_usd_per_instance_hour`)."""
     rate = number(x, "pricing.usd_per_instance_hour")
     price = as_float_array(
         pr.effective_usd_per_instance_hour(
             rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
         )
     )
-    nodes = number(x, "cluster.nodes")
-    g = good.goodput
-    cluster = nodes * price * HOURS_PER_DAY
-    spare_nodes = _spare_nodes_total(x)
-    spare = spare_nodes * price * HOURS_PER_DAY
-    if plan is not None:
-        fs, obj = storage_cost(x, plan, good)
-    else:
-        fs = obj = as_float_array(0.0)
-    storage = fs + obj
-    total_day = total(cluster, spare, storage)
-    train_s = step.steps_to_train * step.step_seconds
-    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
-    # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
-    cluster_cost = days * cluster
-    with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
-        productive_cost = cluster_cost * g
+    return rate, price
+
+
+def _cost_split(step: StepTime, productive_cost):
+    """Productive cost to train [USD] split by step part: (compute, bubble, communication,
+    bubble within MFU, communication within MFU).
+
+    Under
+    ``end_to_end`` all productive time is compute (communication and bubble are inside the
+    MFU; their ``cost_within_mfu_*`` shares are informational); under ``modelled`` and
+    ``compute_only`` the step is compute (recomputation included) + bubble + exposed
+    communication, and the last two are their own costs.  Infeasible configurations (memory,
+    TP outside the scale-up domain) give NaN times and costs.
+    """
     fits = step.memory_fits > 0.5
     e2e = step.mfu_basis == MfuBasis.END_TO_END
     comm = step.exposed_comm_fraction_of_step
@@ -1455,6 +1843,77 @@ def cost_step(
         compute_cost = productive_cost * step.compute_share_of_step
         added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
         within_bubble, within_comm = zero, zero
+    return compute_cost, added_bubble, added_comm, within_bubble, within_comm
+
+
+def _train_days(step: StepTime, g):
+    """(failure-free compute [s], time to train, its low and high ends [days]):
+    days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
+    through with goodput as at the point value."""
+    train_s = step.steps_to_train * step.step_seconds
+    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
+    # the step's 80% interval carried through (goodput as at the point value)
+    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
+    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    return train_s, days, days_lo, days_hi
+
+
+def cost_step(
+    x: Mapping[str, Any],
+    step: StepTime,
+    good: GoodputResult,
+    plan: CheckpointPlan | None = None,
+) -> Cost:
+    """Cost per day and to train.
+
+    price = the effective price per used instance-hour of the pricing model
+    (:func:`models.pricing.effective_usd_per_instance_hour`: a Savings Plan rate divided by
+    the share of its term the commitment is used, else the rate); cluster/day = N·price·24;
+    spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
+    plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
+    time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
+    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
+    cost to train = days · (cluster + spares)/day
+    (the instances, proportional to their price); total cost to train = days · total/day
+    (storage included).
+    The cost split by step part: :func:`_cost_split`.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    step : StepTime
+        Step 3: seconds per step [s].
+    good : GoodputResult
+        Step 4: goodput [fraction] and losses [min/day].
+    plan : CheckpointPlan or None
+        Step 2, for the storage cost; None: no storage cost.
+
+    Returns
+    -------
+    Cost
+        Step 5: costs [USD/day], [USD] to train and time to train [days].
+    """
+    rate, price = _price(x)
+    nodes = number(x, "cluster.nodes")
+    g = good.goodput
+    cluster = nodes * price * HOURS_PER_DAY
+    spare_nodes = _spare_nodes_total(x)
+    spare = spare_nodes * price * HOURS_PER_DAY
+    if plan is not None:
+        fs, obj = storage_cost(x, plan, good)
+    else:
+        fs = obj = as_float_array(0.0)
+    storage = fs + obj
+    total_day = total(cluster, spare, storage)
+    train_s, days, days_lo, days_hi = _train_days(step, g)
+    cluster_cost = days * cluster
+    with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
+        productive_cost = cluster_cost * g
+    compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
+        step, productive_cost
+    )
     cost = days * (cluster + spare)
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
@@ -1527,7 +1986,21 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
     """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost.
 
     ``step``: the step time of these inputs when the caller has it already (a block of a
-    sweep, from :func:`step_time_table`)."""
+    sweep, from :func:`step_time_table`).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario).
+    step : StepTime or None
+        The step time of these inputs when the caller has it already.
+
+    Returns
+    -------
+    ChainResult
+        The five step results (:meth:`ChainResult.metrics`: the figures by output key).
+    """
     failures = failure_process(x)
     plan = checkpoint_plan(x, failures)
     step = step_time(x) if step is None else step

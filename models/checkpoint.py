@@ -128,6 +128,23 @@ def parse_tiers(text: str, origin: str = "checkpoint tiers") -> dict[str, Tier]:
     Missing or unknown columns, unknown or duplicate tier names, missing tiers, empty
     required cells, non-numbers, negative or non-finite numbers and zero bandwidths raise
     :class:`ValidationError` naming the row and column.
+
+    Parameters
+    ----------
+    text : str
+        CSV text with one row per tier.
+    origin : str
+        Name of the source, used in error messages.
+
+    Returns
+    -------
+    dict of str to Tier
+        The tiers by name.
+
+    Raises
+    ------
+    ValidationError
+        Naming the row and column of the first bad cell.
     """
     out: dict[str, Tier] = {}
     records = strict_records(
@@ -157,7 +174,18 @@ def parse_tiers(text: str, origin: str = "checkpoint tiers") -> dict[str, Tier]:
 
 def load_tiers(path: str | Path | None = None) -> dict[str, Tier]:
     """Load the tier table at ``path``, else ``$GOODPUT_CHECKPOINT_TIERS``, else the default
-    ``data/checkpoint_tiers.csv``."""
+    ``data/checkpoint_tiers.csv``.
+
+    Parameters
+    ----------
+    path : str or Path or None
+        CSV file of tiers; None for the environment variable or the default file.
+
+    Returns
+    -------
+    dict of str to Tier
+        The tiers by name (:func:`parse_tiers`).
+    """
     p = Path(path or os.environ.get("GOODPUT_CHECKPOINT_TIERS") or DEFAULT_TIERS)
     try:
         st = p.stat()
@@ -174,7 +202,18 @@ def _load_tiers_cached(path: str, _mtime_ns: int, _size: int) -> dict[str, Tier]
 
 
 def tiers_to_csv(tiers: dict[str, Tier]) -> str:
-    """CSV text that :func:`parse_tiers` reads back to the same tiers."""
+    """CSV text that :func:`parse_tiers` reads back to the same tiers.
+
+    Parameters
+    ----------
+    tiers : dict of str to Tier
+        The tiers by name.
+
+    Returns
+    -------
+    str
+        CSV text.
+    """
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=_TIER_COLUMNS, lineterminator="\n")
     w.writeheader()
@@ -190,6 +229,18 @@ def checkpoint_size_TB(params_billion, bytes_per_param):
     Mixed-precision Adam keeps bf16 weights, fp32 master weights and two fp32 moments,
     ≈ 14-16 B/parameter (docs/references.md#checkpoint-size); BLOOM-176B's 2.3 TB is ≈ 13 B/param.
 
+    Parameters
+    ----------
+    params_billion : array_like
+        P, model parameters [billion].
+    bytes_per_param : array_like
+        b, checkpoint bytes per parameter [B].
+
+    Returns
+    -------
+    float or ndarray
+        S [TB].
+
     Examples
     --------
     >>> checkpoint_size_TB(405.0, 16.0)
@@ -201,6 +252,20 @@ def checkpoint_size_TB(params_billion, bytes_per_param):
 
 def checkpoint_shard_GB(params_billion, bytes_per_param, nodes):
     """Checkpoint bytes each node saves when the state is sharded evenly: S / N [GB].
+
+    Parameters
+    ----------
+    params_billion : array_like
+        P, model parameters [billion].
+    bytes_per_param : array_like
+        b, checkpoint bytes per parameter [B].
+    nodes : array_like
+        N, nodes sharing the state [count].
+
+    Returns
+    -------
+    float or ndarray
+        S / N [GB].
 
     Examples
     --------
@@ -220,6 +285,26 @@ def tier_transfer_seconds(
     t = t₀ + copies · shard / min(b_node, B_aggregate / N): each node is limited by its own
     bandwidth or by its fair share of the tier's aggregate cap (FSx for Lustre provisions
     ``MB/s per TiB × TiB``), whichever is lower, plus a fixed coordination time t₀.
+
+    Parameters
+    ----------
+    shard_GB : array_like
+        Shard each node moves [GB].
+    nodes : array_like
+        N, nodes moving at once [count].
+    GBps_per_node : array_like
+        b_node, bandwidth of one node to the tier [GB/s].
+    aggregate_GBps : array_like
+        B_aggregate, the tier's total bandwidth cap [GB/s]; inf for none.
+    fixed_seconds : array_like
+        t₀, fixed coordination time [s].
+    copies : array_like
+        Shards each node moves [count].
+
+    Returns
+    -------
+    float or ndarray
+        t [s].
 
     Examples
     --------
@@ -248,6 +333,20 @@ def _per_node_GBps(GBps_per_node, aggregate_GBps, nodes) -> np.ndarray:
 def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes):
     """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], docs/references.md#checkpoint-interval).
 
+    Parameters
+    ----------
+    save_minutes : array_like
+        δ, blocking save time [min].
+    mtbf_minutes : array_like
+        M, job mean time between failures [min].
+    restart_minutes : array_like
+        R, recovery time per failure [min].
+
+    Returns
+    -------
+    float or ndarray
+        τ [min].
+
     Examples
     --------
     >>> round(daly_first_order_interval_minutes(1.0, 360.0, 11.0), 4)
@@ -264,6 +363,18 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
 
     τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
     ``scripts/python/scr_ckpt_interval.py``).
+
+    Parameters
+    ----------
+    save_minutes : array_like
+        δ, blocking save time [min].
+    mtbf_minutes : array_like
+        M, job mean time between failures [min].
+
+    Returns
+    -------
+    float or ndarray
+        τ [min].
 
     Examples
     --------
@@ -293,6 +404,24 @@ def two_level_waste_first_order(
 
     W = C₁/T₁ + C₂/T₂ + λ₁(T₁/2 + R₁) + λ₂(T₂/2 + R₂), λ per minute; λ₁ are the failures
     recoverable from level 1, λ₂ those that fall back to level 2.
+
+    Parameters
+    ----------
+    failures_l1_per_day : array_like
+        λ₁, failures restored from level 1 [per day].
+    failures_l2_per_day : array_like
+        λ₂, failures that fall back to level 2 [per day].
+    interval1_minutes, interval2_minutes : array_like
+        T₁, T₂, compute time between checkpoints of each level [min].
+    save1_minutes, save2_minutes : array_like
+        C₁, C₂, blocking save time of each level [min].
+    restart1_minutes, restart2_minutes : array_like
+        R₁, R₂, recovery time of a failure of each class [min].
+
+    Returns
+    -------
+    float or ndarray
+        W [fraction].
 
     Examples
     --------
@@ -336,6 +465,24 @@ def two_level_goodput(
     :func:`two_level_waste_first_order` to first order.  With λ₂ = 0 and C₂ = 0 it is the
     single-level :func:`models.goodput.goodput_exact`.
 
+    Parameters
+    ----------
+    failures_l1_per_day : array_like
+        λ₁, failures restored from level 1 [per day].
+    failures_l2_per_day : array_like
+        λ₂, failures that fall back to level 2 [per day].
+    interval1_minutes, interval2_minutes : array_like
+        T₁, T₂, compute time between checkpoints of each level [min].
+    save1_minutes, save2_minutes : array_like
+        C₁, C₂, blocking save time of each level [min].
+    restart1_minutes, restart2_minutes : array_like
+        R₁, R₂, recovery time of a failure of each class [min].
+
+    Returns
+    -------
+    float or ndarray
+        g [fraction].
+
     Examples
     --------
     >>> round(two_level_goodput(3.6, 0.4, 5.0, 60.0, 0.02, 1.0, 5.0, 7.0), 4)
@@ -371,6 +518,20 @@ def two_level_optimal_intervals_minutes(
     (Lambert W, :func:`models.goodput.exact_optimal_interval_minutes`), which is the exact
     maximiser of that product.  ``inf`` for a level with no failures.
 
+    Parameters
+    ----------
+    save1_minutes, save2_minutes : array_like
+        C₁, C₂, blocking save time of each level [min].
+    failures_l1_per_day, failures_l2_per_day : array_like
+        λ₁, λ₂, failures of each class [per day].
+    exact : bool
+        Minimise Daly's exact factors (True) or the first-order waste (False).
+
+    Returns
+    -------
+    tuple of (float or ndarray)
+        (T₁*, T₂*) [min]; inf for a level with no failures.
+
     Examples
     --------
     >>> [round(t, 3) for t in two_level_optimal_intervals_minutes(0.02, 1.0, 3.6, 0.4, False)]
@@ -405,6 +566,20 @@ def probability_random_failures_destroy_group(nodes, replicas, simultaneous_fail
     exact when k < 2m); P = 0 when k < m and 1 for m = 1.  The alternating sum loses precision when μ is
     large, so for μ > 5 the Poisson limit 1 − e^(−μ) (≥ 0.993) is returned instead, and the
     sum stops after 60 terms (each below μ^j/j!).
+
+    Parameters
+    ----------
+    nodes : int
+        N, nodes of the job [count].
+    replicas : int
+        m, nodes in a replica group [count].
+    simultaneous_failures : int
+        k, nodes lost at once [count].
+
+    Returns
+    -------
+    float
+        P [probability].
 
     Examples
     --------
@@ -452,6 +627,18 @@ def probability_block_destroys_group(block_nodes, replicas):
     switch, rack or power event when replicas are placed on neighbouring nodes, as in
     HyperPod's "adjacent nodes" [5].
 
+    Parameters
+    ----------
+    block_nodes : array_like
+        b, adjacent nodes lost at once [count].
+    replicas : array_like
+        m, replicas of each shard on adjacent nodes [count].
+
+    Returns
+    -------
+    float or ndarray
+        P [probability].
+
     Examples
     --------
     >>> probability_block_destroys_group(2, 2), probability_block_destroys_group(3, 3)
@@ -469,6 +656,20 @@ def probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, win
 
     Each surviving holder fails within the window w with q = 1 − exp(−r·w) (r per minute);
     P = q^(m−1) (= 1 for m = 1: the only copy was on the lost node).
+
+    Parameters
+    ----------
+    node_failure_rate_per_day : array_like
+        r, failures per node per day [per node-day].
+    replicas : array_like
+        m, holders of each shard [count].
+    window_minutes : array_like
+        w, re-replication window [min].
+
+    Returns
+    -------
+    float or ndarray
+        q^(m−1) [probability].
 
     Examples
     --------
@@ -501,6 +702,30 @@ def fallback_fraction(
     :func:`probability_block_destroys_group` (replicas on adjacent nodes) or
     :func:`probability_random_failures_destroy_group` (replicas spread across racks).
     Local NVMe behaves as one replica (m = 1).
+
+    Parameters
+    ----------
+    nodes : array_like
+        N, nodes of the job [count].
+    node_failure_rate_per_day : array_like
+        r, failures per node per day [per node-day].
+    replicas : array_like
+        m, level-1 copies of each shard [count].
+    window_minutes : array_like
+        w, re-replication window [min].
+    node_loss_fraction : array_like
+        h, share of single-node failures that lose the node [fraction].
+    correlated_fraction : array_like
+        f_c, share of failures that are multi-node events [fraction].
+    correlated_nodes : array_like
+        b, nodes lost in such an event [count].
+    adjacent_placement : bool
+        Replicas on adjacent nodes (True) or spread across racks (False).
+
+    Returns
+    -------
+    float or ndarray
+        φ [fraction].
 
     Examples
     --------
@@ -553,7 +778,19 @@ TIER_PARAMS: tuple[str, ...] = (
 
 
 def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
-    """Flat numeric ``tier.<name>.<param>`` inputs for :func:`strategy_levels`."""
+    """Flat numeric ``tier.<name>.<param>`` inputs for :func:`strategy_levels`.
+
+    Parameters
+    ----------
+    tiers : dict of str to Tier
+        The tiers by name.
+
+    Returns
+    -------
+    dict of str to float
+        ``tier.<name>.<param>`` values in the units their names carry [GB/s, s, TiB, MB/s per TiB];
+        NaN where a size is not given.
+    """
     out: dict[str, float] = {}
     for name, t in tiers.items():
         out[f"tier.{name}.write_GBps_per_node"] = t.write_GBps_per_node
@@ -579,6 +816,23 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     to peers over the network.  Restore: read the shard back (for memory, from a peer).
     The times are those of :func:`tier_transfer_seconds`, t₀ + copies · shard / bandwidth,
     with each per-node bandwidth (:func:`_per_node_GBps`) computed once.
+
+    Parameters
+    ----------
+    tier : dict
+        The tier's :func:`tier_inputs` parameters (without the ``tier.<name>.`` prefix), and
+        ``is_memory``.
+    shard_GB : array_like
+        Shard of each node [GB].
+    nodes : array_like
+        N, nodes of the job [count].
+    replicas : array_like
+        m, copies of each shard (memory tier) [count].
+
+    Returns
+    -------
+    tuple of ndarray
+        (write, sync save, restore) [s].
     """
     shard = as_float_array(shard_GB)
     t0 = as_float_array(tier["fixed_seconds"])
@@ -589,6 +843,71 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
         save = write + (as_float_array(replicas) - 1.0) * shard / read_bw
     return write, save, t0 + shard / read_bw
+
+
+def _tier_seconds(tiers, shard, nodes, m):
+    """Per tier, (sync save, restore) seconds [s] (:func:`tier_times_seconds`), memory with
+    ``m`` replicas, and the memory tier's write alone, the device-to-host snapshot [s]."""
+    per_tier: dict[str, tuple[np.ndarray, np.ndarray]] = {}
+    for name in TIER_NAMES:
+        t = dict(tiers[name])
+        t["is_memory"] = name == "memory"
+        write, save, restore = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
+        per_tier[name] = save, restore
+        if name == "memory":
+            snapshot = write  # the device-to-host copy: what an asynchronous save blocks on
+    return per_tier, snapshot
+
+
+def _level_seconds(two, model, is_async, fast, durable, snapshot, meas_save, meas_restore):
+    """Blocking save, restore, staleness and write seconds [s] of levels 1 and 2.
+
+    Level 1 is the fast tier of a two-level strategy, else the durable tier.  Blocking save:
+    synchronous = the write; asynchronous = min(snapshot, write) for level 1 and 0 for a
+    two-level durable write (drained in the background).  Staleness = write − blocking time
+    (asynchronous only).  ``model`` False: the measured save [s] and restore [min] set level 1
+    (an asynchronous write still takes at least the tier's write time).
+    """
+    (fast_write, fast_restore), (d_write, d_restore) = fast, durable
+    l1_write = fast_write if two else d_write
+    l1_restore_model = fast_restore if two else d_restore
+    l1_block_model = np.minimum(snapshot, l1_write) if is_async else l1_write
+    meas_save = as_float_array(meas_save)
+    l1_block = l1_block_model if model else meas_save
+    l1_restore = l1_restore_model if model else as_float_array(meas_restore) * 60
+    l1_stale = np.maximum(l1_write - l1_block, 0.0) if is_async else l1_block * 0.0
+    zero = as_float_array(0.0)
+    measured_write = np.maximum(l1_write, meas_save) if is_async else meas_save
+    return {
+        "save1_minutes": l1_block,
+        "restore1_minutes": l1_restore,
+        "stale1_minutes": l1_stale,
+        "write1_minutes": l1_write if model else measured_write,
+        "save2_minutes": (zero if is_async else d_write) if two else zero,
+        "restore2_minutes": d_restore if two else zero,
+        "stale2_minutes": d_write if (two and is_async) else zero,
+        "write2_minutes": d_write if two else zero,
+    }
+
+
+def _fallback_share(two, on_memory, m, nodes, rate, window, loss, corr, corr_nodes, placement):
+    """φ [fraction]: :func:`fallback_fraction` of a two-level strategy (NVMe holds one
+    replica, memory ``m``); 1 for ``durable_only`` (every failure restores from the durable
+    tier, which is then level 1)."""
+    if not two:
+        return as_float_array(1.0)
+    return as_float_array(
+        fallback_fraction(
+            nodes,
+            rate,
+            m if on_memory else 1.0,
+            window,
+            loss,
+            corr,
+            corr_nodes,
+            Placement(placement) is Placement.ADJACENT,
+        )
+    )
 
 
 def strategy_levels(
@@ -617,93 +936,69 @@ def strategy_levels(
     Level 1 is what most failures restore from: the durable tier itself for
     ``durable_only``, local NVMe or CPU memory with ``replicas`` peer copies.  Level 2 is the
     durable tier for two-level strategies, and absent (λ₂ = 0, C₂ = 0) for ``durable_only``.
-    The choices are enums (:mod:`models.choices`) and scalars; every number broadcasts.
+    Shard from :func:`checkpoint_shard_GB`, times from :func:`_level_seconds`, φ from
+    :func:`fallback_fraction` (NVMe = one replica); every number broadcasts.
 
-    * Sizes: shard = params · bytes_per_param / nodes (:func:`checkpoint_shard_GB`).
-    * Blocking save: synchronous = the tier's write time; asynchronous = only the
-      device-to-host snapshot (the memory tier's write path) for level 1, and 0 for a
-      two-level durable write (drained from the in-memory copy in the background).
-    * Staleness: an asynchronous checkpoint is only usable once written, so a failure that
-      restores from it loses the write time minus the blocking time on top of rework.
-    * ``timings = measured`` uses the measured ``checkpoint.save_seconds`` and
-      ``recovery.restore_minutes`` for level 1 (the durable tier's write time still sets
-      the staleness); the durable level of a two-level strategy always comes from the tiers.
-    * φ from :func:`fallback_fraction` (NVMe = one replica).
+    Parameters
+    ----------
+    strategy, durable_tier, timings, save_mode, placement : enum
+        The checkpoint choices (:mod:`models.choices`).
+    nodes : array_like
+        N, nodes of the job [count].
+    node_failure_rate_per_day, failures_per_day : array_like
+        Failures per node [per node-day] and of the job, λ [per day].
+    params_billion, bytes_per_param : array_like
+        Model parameters [billion] and checkpoint bytes per parameter [B].
+    replicas, rereplication_minutes : array_like
+        m, in-memory copies of each shard [count], and the window to re-replicate one [min].
+    node_loss_fraction, correlated_fraction : array_like
+        Shares of failures that lose the node, that are multi-node events [fraction].
+    correlated_nodes : array_like
+        Nodes lost in a multi-node event [count].
+    measured_save_seconds, measured_restore_minutes : array_like
+        Measured blocking save [s] and restore [min] (``timings = measured``).
+    tiers : dict of str to dict
+        Per tier, its :func:`tier_inputs` parameters.
 
-    Returns minutes for saves/restores/staleness (``save1_minutes`` ...), failures per day
-    of each class, φ, sizes and per-tier seconds (``tier_<name>_save_seconds`` ...).
+    Returns
+    -------
+    dict of str to ndarray
+        ``save1_minutes`` ... [min], ``failures_l1_per_day`` ... [per day], φ [fraction],
+        sizes [GB, TB] and per-tier ``tier_<name>_save_seconds`` ... [s].
     """
     strategy = Strategy(strategy)
-    model = Timings(timings) is Timings.TIER_MODEL
-    is_async = SaveMode(save_mode) is SaveMode.ASYNC
     on_memory = strategy is Strategy.MEMORY_DURABLE
     m = as_float_array(replicas)
     shard = as_float_array(checkpoint_shard_GB(params_billion, bytes_per_param, nodes))
-
-    per_tier: dict[str, tuple[np.ndarray, np.ndarray]] = {}
-    for name in TIER_NAMES:
-        t = dict(tiers[name])
-        t["is_memory"] = name == "memory"
-        write, save, restore = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
-        per_tier[name] = save, restore
-        if name == "memory":
-            snapshot = write  # the device-to-host copy: what an asynchronous save blocks on
+    per_tier, snapshot = _tier_seconds(tiers, shard, nodes, m)
     durable = (
         "object_store" if DurableTier(durable_tier) is DurableTier.OBJECT_STORE else "shared_fs"
     )
-    d_write, d_restore = per_tier[durable]
-    fast_write, fast_restore = per_tier["memory" if on_memory else "nvme"]
-
-    # level 1 (tier model)
     two = strategy.two_level
-    l1_write = fast_write if two else d_write
-    l1_restore_model = fast_restore if two else d_restore
-    l1_block_model = np.minimum(snapshot, l1_write) if is_async else l1_write
-    meas_save = as_float_array(measured_save_seconds)
-    l1_block = l1_block_model if model else meas_save
-    l1_restore = l1_restore_model if model else as_float_array(measured_restore_minutes) * 60
-    l1_stale = np.maximum(l1_write - l1_block, 0.0) if is_async else l1_block * 0.0
-    # level 2 (durable tier of a two-level strategy)
-    zero = as_float_array(0.0)
-    l2_block = (zero if is_async else d_write) if two else zero
-    l2_stale = d_write if (two and is_async) else zero
+    seconds = _level_seconds(
+        two,
+        Timings(timings) is Timings.TIER_MODEL,
+        SaveMode(save_mode) is SaveMode.ASYNC,
+        per_tier["memory" if on_memory else "nvme"],
+        per_tier[durable],
+        snapshot,
+        measured_save_seconds,
+        measured_restore_minutes,
+    )
     lam = as_float_array(failures_per_day)
-    if two:
-        phi = as_float_array(
-            fallback_fraction(
-                nodes,
-                node_failure_rate_per_day,
-                m if on_memory else 1.0,
-                rereplication_minutes,
-                node_loss_fraction,
-                correlated_fraction,
-                correlated_nodes,
-                Placement(placement) is Placement.ADJACENT,
-            )
-        )
-    else:
-        phi = as_float_array(1.0)
-    # measured: a synchronous save writes in the measured time; an asynchronous one still
-    # needs the tier's write time (at least the measured blocking time)
-    measured_write = np.maximum(l1_write, meas_save) if is_async else meas_save
-    write1 = l1_write if model else measured_write
-    out = {
-        "save1_minutes": l1_block / 60.0,
-        "restore1_minutes": l1_restore / 60.0,
-        "stale1_minutes": l1_stale / 60.0,
-        "write1_minutes": write1 / 60.0,
-        "save2_minutes": l2_block / 60.0,
-        "restore2_minutes": (d_restore if two else zero) / 60.0,
-        "stale2_minutes": l2_stale / 60.0,
-        "write2_minutes": (d_write if two else zero) / 60.0,
-        "fallback_fraction": phi,
-        "failures_l1_per_day": (1.0 - phi) * lam if two else lam,
-        "failures_l2_per_day": phi * lam if two else ZERO,  # absent: one number
-        "shard_GB": shard,
-        "size_TB": as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
-        "memory_required_GB_per_node": shard * m,
-        "snapshot_seconds": snapshot,
-    }
+    rates = node_failure_rate_per_day, rereplication_minutes
+    args = node_loss_fraction, correlated_fraction, correlated_nodes, placement
+    phi = _fallback_share(two, on_memory, m, nodes, *rates, *args)
+    out = {key: s / 60.0 for key, s in seconds.items()}
+    out.update(
+        fallback_fraction=phi,
+        failures_l1_per_day=(1.0 - phi) * lam if two else lam,
+        failures_l2_per_day=phi * lam if two else ZERO,  # absent: one number
+        shard_GB=shard,
+        size_TB=as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
+        memory_required_GB_per_node=shard * m,
+        snapshot_seconds=snapshot,
+    )
     for name, (save, restore) in per_tier.items():
         out[f"tier_{name}_save_seconds"] = save
         out[f"tier_{name}_restore_seconds"] = restore

@@ -221,6 +221,16 @@ def lemon_share_from_fit(fit: Any) -> tuple[float, float]:
     Evicting the lemons and replacing them with ordinary nodes scales the node failure rate
     by (1 − L) / (1 − ℓ) with L the failure share and ℓ the node share
     (:func:`lemon_rate_factor`).
+
+    Parameters
+    ----------
+    fit : models.fitting.LogFit
+        A fit of a failure log (``goodput fit``) with its lemon nodes.
+
+    Returns
+    -------
+    tuple of float
+        (L, ℓ): share of failures on lemon nodes and share of nodes that are lemons [fraction].
     """
     lemons = list(getattr(fit, "lemons", []) or [])
     failures = float(getattr(fit, "n_failures", 0) or 0)
@@ -236,8 +246,27 @@ def lemon_rate_factor(failure_share: float, node_share: float) -> float:
     The other nodes fail at r·(1 − L)/(1 − ℓ) per node-day; replacing the lemons with such
     nodes gives the whole cluster that rate.
 
+    Parameters
+    ----------
+    failure_share : float
+        L, share of failures on lemon nodes [fraction], in [0, 1).
+    node_share : float
+        ℓ, share of nodes that are lemons [fraction], in [0, 1).
+
+    Returns
+    -------
+    float
+        (1 − L)/(1 − ℓ) [-], the factor on the node failure rate.
+
+    Raises
+    ------
+    ValidationError
+        When a share is outside [0, 1).
+
+    Examples
+    --------
     >>> round(lemon_rate_factor(0.059, 2 / 474), 4)
-    0.9449
+    0.945
     """
     L, ell = float(failure_share), float(node_share)
     if not (0.0 <= L < 1.0 and 0.0 <= ell < 1.0):
@@ -246,7 +275,18 @@ def lemon_rate_factor(failure_share: float, node_share: float) -> float:
 
 
 def shares_summary(modes: FailureModes) -> dict[str, float]:
-    """The shares the chain and the features use, by name (for tables and JSON)."""
+    """The shares the chain and the features use, by name (for tables and JSON).
+
+    Parameters
+    ----------
+    modes : FailureModes
+        The scenario's failure modes.
+
+    Returns
+    -------
+    dict of str to float
+        Each share by its field name [fraction].
+    """
     return {
         "sdc_fraction": modes.sdc_fraction,
         "hang_fraction": modes.hang_fraction,

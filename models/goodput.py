@@ -27,6 +27,18 @@ def lost_minutes_per_failure(restart_minutes, interval_minutes):
     The rework term τ/2 is the mean progress since the last checkpoint when failures
     arrive uniformly within an interval (first order in τ/M, [1]).
 
+    Parameters
+    ----------
+    restart_minutes : array_like
+        R, recovery time per failure [min].
+    interval_minutes : array_like
+        τ, compute time between checkpoints [min].
+
+    Returns
+    -------
+    float or ndarray
+        R + τ/2 [min]; a float when every input is a scalar.
+
     Examples
     --------
     >>> lost_minutes_per_failure(10.0, 40.0)
@@ -42,6 +54,22 @@ def waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_
     λ is taken per minute (failures_per_day / 1440).  Derived from [1]; minimising it in τ
     gives Young's τ = √(2δM).  W can exceed 1 when failures are so frequent that the
     first-order expansion is meaningless: callers report goodput as max(0, 1 − W).
+
+    Parameters
+    ----------
+    failures_per_day : array_like
+        λ, failures of the job per day [per day].
+    restart_minutes : array_like
+        R, recovery time per failure (detection + replacement + restart + restore) [min].
+    interval_minutes : array_like
+        τ, compute time between checkpoints [min].
+    save_minutes : array_like
+        δ, blocking save time of one checkpoint [min].
+
+    Returns
+    -------
+    float or ndarray
+        W [fraction] (may exceed 1).
 
     Examples
     --------
@@ -60,6 +88,22 @@ def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes
     Daly [2]: T_w(τ) = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ.  Written with λ = 1/M so that
     λ = 0 gives the failure-free limit (τ+δ)/τ:
     T_w/T_s = e^{λR} · expm1(λ(τ+δ)) / (λτ).
+
+    Parameters
+    ----------
+    failures_per_day : array_like
+        λ, failures of the job per day [per day].
+    restart_minutes : array_like
+        R, recovery time per failure (detection + replacement + restart + restore) [min].
+    interval_minutes : array_like
+        τ, compute time between checkpoints [min].
+    save_minutes : array_like
+        δ, blocking save time of one checkpoint [min].
+
+    Returns
+    -------
+    float or ndarray
+        T_w/T_s [-], at least (τ + δ)/τ.
 
     Examples
     --------
@@ -89,6 +133,22 @@ def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes
 def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minutes):
     """Expected goodput T_s / T_w for exponential failures (Daly [2], eq. for T_w) [fraction].
 
+    Parameters
+    ----------
+    failures_per_day : array_like
+        λ, failures of the job per day [per day].
+    restart_minutes : array_like
+        R, recovery time per failure (detection + replacement + restart + restore) [min].
+    interval_minutes : array_like
+        τ, compute time between checkpoints [min].
+    save_minutes : array_like
+        δ, blocking save time of one checkpoint [min].
+
+    Returns
+    -------
+    float or ndarray
+        T_s/T_w [fraction]; 0 where T_w overflows.
+
     Examples
     --------
     >>> round(goodput_exact(4.0, 11.0, 40.0, 1.0), 4)
@@ -104,7 +164,24 @@ def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minu
 
 
 def goodput_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes):
-    """max(0, 1 − W) with W from :func:`waste_first_order` [fraction]."""
+    """max(0, 1 − W) with W from :func:`waste_first_order` [fraction].
+
+    Parameters
+    ----------
+    failures_per_day : array_like
+        λ, failures of the job per day [per day].
+    restart_minutes : array_like
+        R, recovery time per failure (detection + replacement + restart + restore) [min].
+    interval_minutes : array_like
+        τ, compute time between checkpoints [min].
+    save_minutes : array_like
+        δ, blocking save time of one checkpoint [min].
+
+    Returns
+    -------
+    float or ndarray
+        max(0, 1 − W), clipped to [0, 1] [fraction].
+    """
     w = as_float_array(
         waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes)
     )
@@ -114,6 +191,18 @@ def goodput_first_order(failures_per_day, restart_minutes, interval_minutes, sav
 
 def young_interval_minutes(save_minutes, mtbf_minutes):
     """Young's optimum τ = √(2δM) [min] ([1]).
+
+    Parameters
+    ----------
+    save_minutes : array_like
+        δ, blocking save time [min].
+    mtbf_minutes : array_like
+        M, job mean time between failures [min].
+
+    Returns
+    -------
+    float or ndarray
+        τ_Young [min]; NaN for δ = 0 with M = inf.
 
     Examples
     --------
@@ -132,6 +221,18 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     Lambert W (:func:`models.special.lambertw0_exp`, real, relative error < 1e-14); the
     optimum does not depend on R.  ``inf`` when M is infinite (no failures), 0 when saves
     are free (δ = 0).
+
+    Parameters
+    ----------
+    save_minutes : array_like
+        δ, blocking save time [min].
+    mtbf_minutes : array_like
+        M, job mean time between failures [min].
+
+    Returns
+    -------
+    float or ndarray
+        The optimal τ [min]; inf when M is infinite, 0 when δ = 0.
 
     Examples
     --------

@@ -96,6 +96,11 @@ def expected_detection_minutes(crash_minutes, hang_minutes, hang_fraction):
     hang_minutes : detection time of a hang, the timeout [min].
     hang_fraction : share of failures that hang [fraction].
 
+    Returns
+    -------
+    float or ndarray
+        E[D] [min].
+
     Examples
     --------
     >>> expected_detection_minutes(3.0, 10.0, 0.2)
@@ -113,6 +118,20 @@ def elastic_replacement_minutes(replacement_minutes, reconfigure_minutes, lost_c
     of the cluster, = nodes per replica / nodes) instead of stopping, keeps training at
     1 − lost_capacity of full speed until the replacement arrives, then adds the replica
     back: 2·t_reconfigure + t_replacement·lost_capacity.
+
+    Parameters
+    ----------
+    replacement_minutes : array_like
+        t_replacement, time until the replacement node arrives [min].
+    reconfigure_minutes : array_like
+        t_reconfigure, time to drop or add back a replica [min].
+    lost_capacity : array_like
+        Share of the cluster in the dropped replica [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        2·t_reconfigure + t_replacement·lost_capacity [min].
 
     Examples
     --------
@@ -136,6 +155,24 @@ def replacement_path_minutes(
     t = p·[(1 − e)·t_replace + e·t_elastic] + (1 − p)·t_swap.  With e = 0 this is
     :func:`models.reliability.expected_replacement_minutes`.
 
+    Parameters
+    ----------
+    p_no_spare : array_like
+        p, probability that no hot spare is free [probability].
+    replacement_minutes : array_like
+        t_replace, time to get a replacement node [min].
+    swap_minutes : array_like
+        t_swap, time to swap in a hot spare [min].
+    elastic_fraction : array_like
+        e, share of spare-less failures the job runs through degraded [fraction].
+    elastic_minutes : array_like
+        t_elastic, full-stop-equivalent minutes of such a failure [min].
+
+    Returns
+    -------
+    float or ndarray
+        Mean replacement stage t [min].
+
     Examples
     --------
     >>> replacement_path_minutes(1.0, 4.0, 1.0, 0.5, 2.0)
@@ -154,6 +191,20 @@ def replacement_path_minutes(
 def stage_cv(distribution, spread: float) -> float:
     """Coefficient of variation of a stage drawn from ``distribution`` with ``spread``.
 
+    Parameters
+    ----------
+    distribution : str
+        Stage distribution: ``fixed``, ``lognormal``, ``gamma``, ``exponential`` or ``uniform``.
+    spread : float
+        Requested coefficient of variation [-] (used by lognormal and gamma).
+
+    Returns
+    -------
+    float
+        The coefficient of variation the distribution actually has [-].
+
+    Examples
+    --------
     >>> stage_cv("uniform", 0.3), stage_cv("exponential", 0.3), stage_cv("gamma", 0.3)
     (0.5773502691896258, 1.0, 0.3)
     """
@@ -175,6 +226,24 @@ def draw_stage(
     lognormal: σ² = ln(1 + cv²), μ = ln(mean) − σ²/2; gamma: shape 1/cv², scale mean·cv²;
     exponential: scale mean; uniform: on [0, 2·mean]; fixed (or cv 0, or mean 0): the mean.
     Every family keeps the mean, so the analytic model's expectation is unchanged.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Random generator the draws come from.
+    distribution : str
+        Stage distribution: ``fixed``, ``lognormal``, ``gamma``, ``exponential`` or ``uniform``.
+    mean : float or ndarray
+        Mean stage time [min], one number or one per draw.
+    spread : float
+        Coefficient of variation [-] (lognormal, gamma).
+    size : int
+        Number of draws [count].
+
+    Returns
+    -------
+    ndarray
+        ``size`` stage times [min], with the given mean.
     """
     m = np.broadcast_to(np.asarray(mean, dtype=float), (size,))
     d = StageDistribution(distribution)
@@ -217,6 +286,24 @@ def restart_with_retries_minutes(
     ``failed_attempt_minutes`` (NaN: a whole restart):
 
         t = t_r + c·G/60 + (1/q − 1)·t_fail
+
+    Parameters
+    ----------
+    restart_minutes : array_like
+        t_r, scheduling and rendezvous time of one attempt [min].
+    comm_init_seconds_per_gpu : array_like
+        c, communicator set-up per accelerator [s].
+    gpus : array_like
+        G, accelerators of the job [count].
+    retry_success_fraction : array_like
+        q, probability that an attempt succeeds [probability].
+    failed_attempt_minutes : array_like
+        t_fail, cost of a failed attempt [min]; NaN for a whole restart.
+
+    Returns
+    -------
+    float or ndarray
+        Expected restart time t [min].
 
     Examples
     --------

@@ -39,6 +39,16 @@ def cluster_failures_per_day(nodes, node_failure_rate_per_day):
 def mtbf_hours(failures_per_day):
     """Job mean time between failures, M = 24 / λ_cluster [h]; ``inf`` when λ = 0.
 
+    Parameters
+    ----------
+    failures_per_day : array_like
+        λ_cluster, failures of the job per day [per day].
+
+    Returns
+    -------
+    float or ndarray
+        M [h]; inf where λ = 0.
+
     Examples
     --------
     >>> mtbf_hours(2.0)
@@ -67,6 +77,11 @@ def probability_no_spare(failures_per_day, repair_hours, spare_nodes):
     failures_per_day : λ, failures per day of the job [1/day].
     repair_hours : mean repair time of a failed node [h].
     spare_nodes : hot spares owned by the job [nodes].
+
+    Returns
+    -------
+    float or ndarray
+        P(Poisson(λ·S/24) ≥ s) [probability].
 
     Examples
     --------
@@ -141,6 +156,20 @@ def expected_replacement_minutes(p_no_spare, replacement_minutes, hot_spare_swap
     """Mean replacement time: spare swap when a spare is free, else the slower path [min].
 
     t = p · t_replace + (1 − p) · t_swap.
+
+    Parameters
+    ----------
+    p_no_spare : array_like
+        p, probability that no hot spare is free [probability].
+    replacement_minutes : array_like
+        t_replace, time to get a replacement node [min].
+    hot_spare_swap_minutes : array_like
+        t_swap, time to swap in a hot spare [min].
+
+    Returns
+    -------
+    float or ndarray
+        Mean replacement time t [min].
     """
     p = as_float_array(p_no_spare)
     out = p * as_float_array(replacement_minutes) + (1 - p) * as_float_array(hot_spare_swap_minutes)
@@ -188,6 +217,18 @@ def scaleup_domains(nodes, job_nodes_per_domain):
     """Scale-up domains a job of ``nodes`` nodes occupies when it runs on
     ``job_nodes_per_domain`` nodes of each: D = ⌈N / n_d⌉ [domains].
 
+    Parameters
+    ----------
+    nodes : array_like
+        N, nodes of the job [count].
+    job_nodes_per_domain : array_like
+        n_d, nodes the job uses in each scale-up domain [count].
+
+    Returns
+    -------
+    float or ndarray
+        D = ⌈N / n_d⌉ [count].
+
     Examples
     --------
     >>> scaleup_domains(1152, 16)  # 1,152 nodes on NVL72 racks with 2 spare trays each
@@ -221,6 +262,11 @@ def certainty_equivalent_minutes(weights, minutes, failures_per_day, spread=0.0)
     spread : coefficient of variation of each R_c around its value, lognormal (the
         simulator's ``simulation.recovery_spread``); E[e^{−λR}] is then taken by 16-point
         Gauss–Hermite quadrature.  0: R_c exactly.
+
+    Returns
+    -------
+    float or ndarray
+        R_eq [min]; Σ w_c·R_c where λ = 0.
 
     Examples
     --------

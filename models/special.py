@@ -133,6 +133,16 @@ def lambertw0(z):
     :data:`LAMBERTW0_ACCURACY` (1e-14) except next to the branch point, where the rounding
     of z limits any method (see :func:`lambertw0_exp`); NaN outside [−1/e, 0].
 
+    Parameters
+    ----------
+    z : array_like
+        Argument in [−1/e, 0] [-].
+
+    Returns
+    -------
+    float or ndarray
+        W₀(z) [-], in [−1, 0]; NaN outside the domain.
+
     Examples
     --------
     >>> lambertw0(-1 / math.e)
@@ -158,6 +168,16 @@ def lambertw0_exp(q):
     :data:`LAMBERTW0_ACCURACY` even where W₀ meets −1 (q → 0, where a z rounded to double
     would cost √ε ≈ 1e-8).  This is the form Daly's exact optimal checkpoint interval needs
     (:func:`models.goodput.exact_optimal_interval_minutes`, q = δ/M).  NaN for q < 0.
+
+    Parameters
+    ----------
+    q : array_like
+        q ≥ 0 [-], e.g. δ/M.
+
+    Returns
+    -------
+    float or ndarray
+        W₀(−e^{−(1+q)}) [-], in [−1, 0); NaN for q < 0.
 
     Examples
     --------
@@ -193,6 +213,18 @@ def poisson_sf(s, mean):
     half, so no cancellation), else Σ_{j≥s} e^{−μ}μʲ/j! from the log of its first term
     until the terms no longer change the sum.  Relative error below 1e-13 (tests compare
     with scipy); larger s use ``scipy.special.pdtrc``.
+
+    Parameters
+    ----------
+    s : array_like
+        Threshold, floored to a whole number [count].
+    mean : array_like
+        μ, mean of the Poisson variable [count].
+
+    Returns
+    -------
+    float or ndarray
+        P(X ≥ s) [probability].
 
     Examples
     --------
