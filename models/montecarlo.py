@@ -493,6 +493,18 @@ class SimulationResult:
         return float(np.std(self.goodput, ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
 
     def goodput_percentile(self, q: float) -> float:
+        """Percentile ``q`` of the runs' goodput.
+
+        Parameters
+        ----------
+        q : float
+            Percentile [0-100].
+
+        Returns
+        -------
+        float
+            Goodput at that percentile [fraction].
+        """
         return float(np.percentile(self.goodput, q))
 
     @property
@@ -512,7 +524,14 @@ class SimulationResult:
         return self.lost_usd[ok] / self.time_to_finish_days[ok] * DAYS_PER_MONTH
 
     def summary(self) -> dict[str, float]:
-        """Plain floats: means, percentiles, standard errors (NaN where no trial finished)."""
+        """Plain floats: means, percentiles, standard errors (NaN where no trial finished).
+
+        Returns
+        -------
+        dict[str, float]
+            Goodput figures [fraction], times to finish [day], costs and losses [USD, or
+            USD/month for ``*_per_month``], mean failures and unfinished runs [count].
+        """
         t = self.time_to_finish_days[np.isfinite(self.time_to_finish_days)]
         lost = self.lost_usd[np.isfinite(self.lost_usd)]
         cost = self.cost_usd[np.isfinite(self.cost_usd)]

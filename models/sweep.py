@@ -63,7 +63,13 @@ class Axis:
 
     def values(self) -> np.ndarray:
         """The axis values; whole numbers for integer fields (rounded, so an integer axis
-        may repeat a value when n exceeds hi − lo + 1)."""
+        may repeat a value when n exceeds hi − lo + 1).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``n`` values in the field's unit.
+        """
         v = np.linspace(self.lo, self.hi, self.n)
         return np.round(v) if FIELDS[self.key].kind == "int" else v
 

@@ -98,13 +98,36 @@ class Interval:
         return lognormal_from_interval(self.low, self.high)[1]
 
     def quantile(self, q) -> np.ndarray:
-        """Quantiles ``q`` (0..1) of the lognormal fitted to the interval."""
+        """Quantiles ``q`` (0..1) of the lognormal fitted to the interval.
+
+        Parameters
+        ----------
+        q : array_like
+            Quantiles [fraction].
+
+        Returns
+        -------
+        numpy.ndarray
+            The quantity at each quantile, in its own unit, shaped like ``q``.
+        """
         med, sig = lognormal_from_interval(self.low, self.high)
         qq = np.clip(np.ravel(np.asarray(q, dtype=float)), 1e-12, 1 - 1e-12)
         z = _INV_CDF(qq) if qq.size else qq
         return (med * np.exp(sig * z)).reshape(np.shape(q))
 
     def scaled(self, factor: float) -> Interval:
+        """Interval with both ends multiplied by ``factor``.
+
+        Parameters
+        ----------
+        factor : float
+            Multiplier [-].
+
+        Returns
+        -------
+        Interval
+            The scaled interval, same source.
+        """
         return Interval(self.low * factor, self.high * factor, self.source)
 
     def widened(self, factor: float) -> Interval:
