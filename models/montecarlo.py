@@ -1768,6 +1768,16 @@ def simulate_inputs(
     )
 
 
+def _check_work_days(days: Any, work_days: Any) -> None:
+    """Refuse a compute per run outside (0, MAX_DAYS] [day] (``days`` when not given)."""
+    try:
+        wd = float(days if work_days is None else work_days)
+    except (TypeError, ValueError):
+        wd = math.nan
+    if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
+        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+
+
 def _run_blocks(
     p: SimulationParams,
     trials: int,
@@ -1884,12 +1894,7 @@ def simulate_params(
     SimulationResult
         As :func:`simulate_inputs`, for the runs of the chunks run.
     """
-    try:
-        wd = float(days if work_days is None else work_days)
-    except (TypeError, ValueError):
-        wd = math.nan
-    if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
-        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+    _check_work_days(days, work_days)
     budget = budget if budget is not None else Budget()
     est = check_size(
         trials,
