@@ -148,6 +148,18 @@ def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -
     """``[INSTANCE:]MODEL=USD`` entries as ``{(instance or None, model): usd}``.
 
     Without an instance the rate is for the scenario's own type.
+
+    Parameters
+    ----------
+    items : sequence of str, optional
+        ``[INSTANCE:]MODEL=USD`` entries as typed (``--price``) [USD/instance-h].
+    catalog : Mapping[str, Instance]
+        Instance catalog keyed by node type, to check the instance names.
+
+    Returns
+    -------
+    dict
+        ``{(instance or None, pricing model): rate}`` [USD/instance-h].
     """
     out: dict[tuple[str | None, str], float] = {}
     allowed = [m.value for m in PricingModel if m is not PricingModel.CUSTOM]
@@ -182,7 +194,24 @@ def price_options(
     scenario: Scenario, inst: Instance, own: Instance, prices: Mapping
 ) -> tuple[list[PriceOption], str]:
     """Every way to pay for ``inst`` that has a rate: public On-Demand and Capacity Block
-    prices, rates entered with ``prices`` and the scenario's own rate (its own type only)."""
+    prices, rates entered with ``prices`` and the scenario's own rate (its own type only).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (its own rate applies to its own type).
+    inst : Instance
+        The instance type to price.
+    own : Instance
+        The scenario's own instance type.
+    prices : Mapping
+        Entered rates ``{(instance or None, model): USD/instance-h}`` (:func:`parse_prices`).
+
+    Returns
+    -------
+    tuple of (list of PriceOption, str)
+        The ways to pay [USD/instance-h each], and why none applies when the list is empty.
+    """
     opts: dict[str, PriceOption] = {}
     for model in (PricingModel.ON_DEMAND, PricingModel.CAPACITY_BLOCK):
         try:
@@ -212,6 +241,19 @@ def feature_sets(scenario: Scenario, catalog: Mapping[str, Instance]) -> list[tu
     scenario as given; its leading rungs that save money are the features worth adopting
     there.  Hot spares and the fields searched directly (spares, interval, strategy) are
     left out.  The overrides are the rungs' field values, applied to every candidate.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario as given.
+    catalog : Mapping[str, Instance]
+        Instance catalog keyed by node type.
+
+    Returns
+    -------
+    list of tuple
+        ``(features, overrides)`` per leading prefix of the ladder: feature names and the
+        field values (in their fields' units) they set.
     """
     from .resilience import ladder
 
@@ -255,6 +297,24 @@ def config_scenario(
     ranking's rules (:func:`models.instances.scaled_failure_rate`,
     :func:`models.instances.instance_mfu`), so that the result is what ``goodput
     instances`` would evaluate for that type.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario as given.
+    config : Config
+        Instance, nodes [count], spares [count], strategy, features and interval [min].
+    catalog : Mapping[str, Instance]
+        Instance catalog keyed by node type.
+    overrides : Mapping[str, Any]
+        Field values of the features, in their fields' units.
+    option : PriceOption, optional
+        How it is paid [USD/instance-h].
+
+    Returns
+    -------
+    Scenario
+        The configuration's scenario.
     """
     own = catalog[scenario["cluster.instance"]]
     inst = catalog[config.instance]
@@ -306,7 +366,24 @@ def config_scenario(
 
 def config_inputs(sc: Scenario, catalog: Mapping[str, Instance], spot_rate: float | None = None):
     """Chain inputs of a configuration's scenario at a unit price (the simulated times do
-    not depend on the price; the costs are applied afterwards)."""
+    not depend on the price; the costs are applied afterwards).
+
+    Parameters
+    ----------
+    sc : Scenario
+        A configuration's scenario (:func:`config_scenario`).
+    catalog : Mapping[str, Instance]
+        Instance catalog keyed by node type.
+    spot_rate : float, optional
+        Spot rate [USD/instance-h] when the configuration runs on Spot (its interruptions
+        depend on it).
+
+    Returns
+    -------
+    dict[str, Any]
+        Flat chain inputs (:func:`models.evaluate.resolve_inputs`) at a price of 1
+        [USD/instance-h].
+    """
     model = PricingModel.SPOT.value if sc["pricing.model"] == "spot" else "on_demand"
     base = sc.replace({"pricing.model": model, "pricing.usd_per_instance_hour": None})
     price = _unit_price(model) if spot_rate is None else pr.Price(spot_rate, "", "", "user", model)
@@ -420,7 +497,29 @@ def analytic_candidates(
     instances: Sequence[str] | None = None,
 ) -> tuple[list[_Candidate], dict[str, str], list[tuple[tuple, dict]], int]:
     """Every candidate the analytic prune keeps, the reasons types were dropped, the feature
-    sets, and how many candidates were evaluated analytically."""
+    sets, and how many candidates were evaluated analytically.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario as given.
+    catalog : Mapping[str, Instance]
+        Instance catalog keyed by node type.
+    deadline : float
+        Deadline D [day].
+    target : float
+        Confidence P [fraction].
+    prices : Mapping
+        Entered rates (:func:`parse_prices`) [USD/instance-h].
+    instances : sequence of str, optional
+        Instance types to search; default the whole catalog.
+
+    Returns
+    -------
+    tuple
+        (kept candidates, ``{instance: why dropped}``, feature sets
+        (:func:`feature_sets`), candidates evaluated [count]).
+    """
     own = catalog[scenario["cluster.instance"]]
     fsets = feature_sets(scenario, catalog)
     qr, qs, w = quantile_grid(ANALYTIC_GRID)
@@ -455,45 +554,74 @@ def analytic_candidates(
         if nodes.size == 0:
             dropped[name] = why
             continue
-        strategies = [s.value for s in Strategy]
-        for feats, over in fsets:
-            for strategy in strategies:
-                for spot in [False] if not spot_opts else [False, True]:
-                    group_opts = spot_opts if spot else paid_opts
-                    if not group_opts:
-                        continue
-                    cfg0 = Config(name, int(nodes[0]), 0, strategy, feats, 60.0, spot)
-                    sc = config_scenario(scenario, cfg0, catalog, over)
-                    try:
-                        x = config_inputs(sc, catalog)
-                    except ValidationError:
-                        continue
-                    iv = failure_rate_interval(x)
-                    rates = rate_quantiles(iv, qr)
-                    m1 = evaluate_arrays({**x, "cluster.nodes": float(nodes[0])})
-                    mult = step_time_multipliers(m1, qs)
-                    g = _analytic_group(x, nodes, deadline, rates, mult, w)
-                    evaluated += g["p"].size
-                    inst_count = g["nodes"] + g["spares"]
-                    for opt in group_opts:
-                        kept.extend(
-                            _price_group(
-                                g,
-                                opt,
-                                inst_count,
-                                blocks,
-                                deadline,
-                                target,
-                                name,
-                                strategy,
-                                feats,
-                                spot,
-                                over,
-                                w,
-                                scenario,
-                            )
-                        )
+        found, n_eval = _instance_candidates(
+            scenario, catalog, name, nodes, fsets, (spot_opts, paid_opts), blocks,
+            (deadline, target), (qr, qs, w),
+        )  # fmt: skip
+        kept.extend(found)
+        evaluated += n_eval
     return kept, dropped, fsets, evaluated
+
+
+def _instance_candidates(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    name: str,
+    nodes: np.ndarray,
+    fsets: list[tuple[tuple, dict]],
+    opts: tuple[list[PriceOption], list[PriceOption]],
+    blocks: np.ndarray,
+    brief: tuple[float, float],
+    grids: tuple[np.ndarray, np.ndarray, np.ndarray],
+) -> tuple[list[_Candidate], int]:
+    """The candidates of one instance type that the analytic prune keeps, over feature sets,
+    strategies, Spot or paid, node counts [count] and ways to pay, with the number of
+    candidates evaluated [count]: the failure rate and step time at the quantiles of their
+    intervals (:func:`rate_quantiles`, :func:`step_time_multipliers`)."""
+    spot_opts, paid_opts = opts
+    deadline, target = brief
+    qr, qs, w = grids
+    kept: list[_Candidate] = []
+    evaluated = 0
+    strategies = [s.value for s in Strategy]
+    for feats, over in fsets:
+        for strategy in strategies:
+            for spot in [False] if not spot_opts else [False, True]:
+                group_opts = spot_opts if spot else paid_opts
+                if not group_opts:
+                    continue
+                cfg0 = Config(name, int(nodes[0]), 0, strategy, feats, 60.0, spot)
+                sc = config_scenario(scenario, cfg0, catalog, over)
+                try:
+                    x = config_inputs(sc, catalog)
+                except ValidationError:
+                    continue
+                iv = failure_rate_interval(x)
+                rates = rate_quantiles(iv, qr)
+                m1 = evaluate_arrays({**x, "cluster.nodes": float(nodes[0])})
+                mult = step_time_multipliers(m1, qs)
+                g = _analytic_group(x, nodes, deadline, rates, mult, w)
+                evaluated += g["p"].size
+                inst_count = g["nodes"] + g["spares"]
+                for opt in group_opts:
+                    kept.extend(
+                        _price_group(
+                            g,
+                            opt,
+                            inst_count,
+                            blocks,
+                            deadline,
+                            target,
+                            name,
+                            strategy,
+                            feats,
+                            spot,
+                            over,
+                            w,
+                            scenario,
+                        )
+                    )
+    return kept, evaluated
 
 
 def _price_group(
@@ -589,6 +717,17 @@ def simulate_config(
     spawn_key=(seed_key,))``, so a configuration's result does not depend on which worker
     runs it or in what order.
 
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat chain inputs of the configuration (:func:`config_inputs`).
+    trials : int
+        Monte Carlo runs [count].
+    seed : int
+        Random seed [-].
+    seed_key : int
+        The configuration's spawn key [-] (:meth:`Config.seed_key`).
+
     Returns
     -------
     ``{"time_to_finish_days": (trials,), "rate": (trials,), "step_multiplier": (trials,),
@@ -682,6 +821,34 @@ def price_samples(
     up front, overrun after B − 30 min at the fallback price plus one move), and the run
     finishes at T (+ the move when it overruns).  P(finish by D) = share of runs finished
     by D.  ``usd_per_price_unit`` is d(expected cost)/d(rate) (for break-even prices).
+
+    Parameters
+    ----------
+    t : numpy.ndarray
+        Simulated wall times to finish [day], one per run (``inf`` when unfinished).
+    option : PriceOption
+        How it is paid [USD/instance-h].
+    instances : int
+        Instances paid for, nodes plus spares [count].
+    storage_usd_per_day : float
+        Storage cost [USD/day].
+    deadline : float
+        Deadline D [day].
+    block_days : float, optional
+        Capacity Block length B [day], for Capacity Block options.
+    fallback_usd : float
+        Price after the block [USD/instance-h].
+    transition_days : float
+        Time of a move to new instances after an overrun [day].
+    commitment_utilization : float
+        Share of the commitment used [fraction] (Savings Plans).
+
+    Returns
+    -------
+    dict[str, Any]
+        ``probability_finish_by_deadline`` [fraction], ``expected_total_cost_usd`` [USD],
+        cost quantiles [USD], ``usd_per_price_unit`` [USD per USD/instance-h] and the
+        per-run ``_cost`` [USD] and ``_finish`` [day].
     """
     model = PricingModel(option.model)
     n = float(instances)
@@ -746,7 +913,24 @@ def rate_break_even(choice, runner, rate_of: Callable, target: float) -> tuple[f
     while the runner still does.  Each simulated run is reweighted to the shifted rate
     distribution (importance sampling on the runs' own rates; no new simulation), only while
     the effective sample size stays above MIN_ESS_FRACTION.  Returns (the factor or None,
-    the largest factor checked)."""
+    the largest factor checked).
+
+    Parameters
+    ----------
+    choice, runner : Mapping[str, Any]
+        Simulated rows (:func:`decide`) of the choice and of a runner-up.
+    rate_of : callable
+        ``rate_of(row)`` -> (each run's failure rate [per node-day], the rate's
+        :class:`~models.uncertainty.Interval`).
+    target : float
+        Confidence P [fraction].
+
+    Returns
+    -------
+    tuple of (float or None, float)
+        The failure-rate multiple at which the runner wins [-] (None when it does not
+        within reach), and the largest multiple checked [-].
+    """
     (rc, ivc), (rr, ivr) = rate_of(choice), rate_of(runner)
     checked = 1.0
     for k in RATE_FACTORS:
@@ -903,7 +1087,20 @@ def _set_text(v: Any) -> str:
 
 
 def set_arguments(base: Scenario, sc: Scenario) -> list[str]:
-    """``section.key=value`` overrides that turn ``base`` into ``sc``."""
+    """``section.key=value`` overrides that turn ``base`` into ``sc``.
+
+    Parameters
+    ----------
+    base : Scenario
+        The scenario as given.
+    sc : Scenario
+        The scenario to reach.
+
+    Returns
+    -------
+    list of str
+        ``section.key=value`` for every field that differs, value in the field's unit.
+    """
     out = []
     for k, v in sc.values.items():
         if base[k] != v:
@@ -948,7 +1145,20 @@ Runner = Callable[[list, Callable[[int, int], None] | None], dict[str, dict]]
 
 
 def serial_runner(tasks: list, progress: Callable[[int, int], None] | None = None) -> dict:
-    """Run :func:`simulate_config` for every task in this process, in order."""
+    """Run :func:`simulate_config` for every task in this process, in order.
+
+    Parameters
+    ----------
+    tasks : list
+        ``(key, inputs, trials, seed, seed_key)`` tuples.
+    progress : callable, optional
+        ``progress(done, total)`` after each task [count].
+
+    Returns
+    -------
+    dict
+        ``{key: simulate_config(...)}`` per task.
+    """
     out = {}
     for i, (key, inputs, trials, seed, seed_key) in enumerate(tasks):
         out[key] = simulate_config(inputs, trials, seed, seed_key)
@@ -1003,10 +1213,129 @@ def decide(
     kept, dropped, _fsets, evaluated = analytic_candidates(
         scenario, cat, deadline, target, prices, instances
     )
+    reference = _reference_candidate(scenario, cat, deadline, prices, instances)
+    chosen = _short_list(kept, reference, target)
 
-    # the reference: the configuration `goodput instances --deadline-days D` ranks first
+    def ok(r: Mapping[str, Any]) -> bool:
+        return _meets(r, target, budget_usd)
+
+    meta, results, rows, choice = _simulate_short_list(
+        scenario, cat, prices, chosen, reference, (deadline, target, ok), trials=trials,
+        seed=seed, runner=runner, progress=progress,
+    )  # fmt: skip
+    closest = _closest(rows)
+    ref_row = next((r for r in rows if r["reference"]), None)
+    runners = _runners_up(rows, choice, closest, ok, target, deadline, budget_usd)
+
+    frontier = _pareto(rows)
+    set_args = _choice_set_args(scenario, cat, meta, choice)
+    change = _what_would_change(choice, runners, ok)
+    if choice is not None:
+        change += _rate_changes(choice, runners, ok, meta, results, target)
+    would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
+    notes = [f"{name}: {why}" for name, why in dropped.items()] + _capacity_block_notes(choice)
+    step_lo, step_hi = step_time_multipliers(
+        {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
+    )
+    return Decision(
+        scenario_name=scenario.name,
+        deadline_days=deadline,
+        confidence=target,
+        budget_usd=float(budget_usd) if budget_usd is not None else None,
+        trials=int(trials),
+        seed=int(seed),
+        meets=choice is not None,
+        choice=choice,
+        set_args=set_args,
+        closest=closest,
+        runners_up=runners,
+        frontier=frontier,
+        rows=rows,
+        dropped=dropped,
+        would_take=would,
+        what_would_change=change,
+        failure_rate_interval=(own_iv.low, own_iv.high, own_iv.source),
+        step_time_interval=(float(step_lo), float(step_hi), _step_source(meta)),
+        analytic_candidates=int(evaluated),
+        simulated_configurations=len(meta),
+        reference=ref_row,
+        notes=notes,
+    )
+
+
+def _closest(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The row closest to the brief: highest P(finish by deadline), then lowest expected
+    total cost [USD]; None without rows."""
+    if not rows:
+        return None
+    return max(
+        rows,
+        key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+    )
+
+
+def _choice_set_args(scenario, cat, meta, choice) -> list[str]:
+    """``--set`` arguments that turn the scenario into the choice; none without a choice."""
+    if choice is None:
+        return []
+    cfg, over, _sc, _m, _x = meta[choice["key"]]
+    final = config_scenario(scenario, cfg, cat, over, choice["option"])
+    return set_arguments(scenario, final)
+
+
+def _simulate_short_list(
+    scenario: Scenario,
+    cat: Mapping[str, Instance],
+    prices: Mapping,
+    chosen: Mapping[str, tuple[Config, dict]],
+    reference: _Candidate | None,
+    brief: tuple[float, float, Callable[[Mapping[str, Any]], bool]],
+    *,
+    trials: int,
+    seed: int,
+    runner: Runner | None,
+    progress: Callable[[int, int], None] | None,
+) -> tuple[dict[str, tuple], dict[str, dict], list[dict[str, Any]], dict[str, Any] | None]:
+    """Monte Carlo of the short list, then of the choice's neighbours (fewer nodes or
+    spares) for up to REFINE_ROUNDS rounds: the configurations simulated, their results,
+    the rows and the cheapest row that meets the brief (None when none does)."""
+    deadline, target, ok = brief
+    run = runner or serial_runner
+    meta: dict[str, tuple] = {}
+    results: dict[str, dict] = {}
+    own = cat[scenario["cluster.instance"]]
+
+    def add_meta(cfg: Config, over: Mapping[str, Any]) -> tuple | None:
+        return _config_task(scenario, cat, own, prices, meta, cfg, over, trials, seed)
+
+    pending = list(chosen.values())
+    rows: list[dict[str, Any]] = []
+    choice = None
+    for _round in range(REFINE_ROUNDS + 1):
+        tasks = [t for t in (add_meta(cfg, over) for cfg, over in pending) if t is not None]
+        if tasks:
+            results.update(run(tasks, progress))
+        rows = _rows(meta, results, scenario, cat, own, prices, deadline, target, reference)
+        feasible = [r for r in rows if ok(r)]
+        choice = min(feasible, key=_order) if feasible else None
+        if choice is None:
+            break
+        pending = _neighbours(scenario, cat, meta[choice["key"]])
+        if not any(c.key() not in meta for c, _ in pending):
+            break
+    return meta, results, rows, choice
+
+
+def _reference_candidate(
+    scenario: Scenario,
+    cat: Mapping[str, Instance],
+    deadline: float,
+    prices: Mapping,
+    instances: Sequence[str] | None,
+) -> _Candidate | None:
+    """The reference: the configuration ``goodput instances --deadline-days D`` ranks first,
+    on demand, with its cost to train [USD] from the ranking; None when there is none."""
     reference = None
-    notes: list[str] = []
     try:
         ranking = rank_instances(scenario, cat, deadline_days=deadline)
         best = ranking.cheapest
@@ -1035,8 +1364,15 @@ def decide(
         ]
         if od:
             reference = _Candidate(ref_cfg, od[0], None, math.nan, best.cost_to_train_usd, {})
+    return reference
 
-    # the short list: per (instance, model) the cheapest few, then the cheapest overall
+
+def _short_list(
+    kept: Sequence[_Candidate], reference: _Candidate | None, target: float
+) -> dict[str, tuple[Config, dict]]:
+    """The short list to simulate, at most MAX_CONFIGS: the reference, the cheapest overall
+    at each confidence level, the cheapest of every (instance, pricing model), each group's
+    closest when it meets no level, then the cheapest near the target."""
     groups: dict[tuple[str, str], list[_Candidate]] = {}
     for c in kept:
         groups.setdefault((c.config.instance, c.option.model), []).append(c)
@@ -1067,71 +1403,60 @@ def decide(
     for c in by_cost:  # fill up with the cheapest near the target
         if c.p_analytic >= levels[1]:
             add(c)
+    return chosen
 
-    # Monte Carlo of the short list, then of the choice's neighbours (fewer nodes or spares)
-    run = runner or serial_runner
-    meta: dict[str, tuple] = {}
-    results: dict[str, dict] = {}
-    own = cat[scenario["cluster.instance"]]
 
-    def add_meta(cfg: Config, over: Mapping[str, Any]) -> tuple | None:
-        key = cfg.key()
-        if key in meta:
-            return None
-        sc = config_scenario(scenario, cfg, cat, over)
-        spot_rate = None
-        if cfg.spot:
-            spot_rate = next(
-                (
-                    o.usd_per_instance_hour
-                    for o in price_options(scenario, cat[cfg.instance], own, prices)[0]
-                    if o.model == "spot"
-                ),
-                None,
-            )
-        try:
-            x = config_inputs(sc, cat, spot_rate)
-        except ValidationError:
-            return None
-        m = evaluate_arrays(x)
-        if not math.isfinite(float(np.asarray(m["time_to_train_days"]))):
-            return None
-        meta[key] = (cfg, dict(over), sc, m, x)
-        return (key, x, int(trials), int(seed), cfg.seed_key())
-
-    def ok(r: Mapping[str, Any]) -> bool:
-        fine = r["probability_finish_by_deadline"] >= target - 1e-12
-        fine = fine and math.isfinite(r["expected_total_cost_usd"])
-        if budget_usd is not None:
-            fine = fine and r["total_cost_usd_p90"] <= float(budget_usd)
-        return fine
-
-    pending = list(chosen.values())
-    rows: list[dict[str, Any]] = []
-    choice = None
-    for _round in range(REFINE_ROUNDS + 1):
-        tasks = [t for t in (add_meta(cfg, over) for cfg, over in pending) if t is not None]
-        if tasks:
-            results.update(run(tasks, progress))
-        rows = _rows(meta, results, scenario, cat, own, prices, deadline, target, reference)
-        feasible = [r for r in rows if ok(r)]
-        choice = min(feasible, key=_order) if feasible else None
-        if choice is None:
-            break
-        pending = _neighbours(scenario, cat, meta[choice["key"]])
-        if not any(c.key() not in meta for c, _ in pending):
-            break
-
-    order = _order
-    closest = None
-    if rows:
-        closest = max(
-            rows,
-            key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
+def _config_task(
+    scenario: Scenario,
+    cat: Mapping[str, Instance],
+    own: Instance,
+    prices: Mapping,
+    meta: dict[str, tuple],
+    cfg: Config,
+    over: Mapping[str, Any],
+    trials: int,
+    seed: int,
+) -> tuple | None:
+    """Register ``cfg`` in ``meta`` and return its simulation task (key, inputs, trials,
+    seed, seed key); None when it is known already, cannot be priced or never finishes."""
+    key = cfg.key()
+    if key in meta:
+        return None
+    sc = config_scenario(scenario, cfg, cat, over)
+    spot_rate = None
+    if cfg.spot:
+        spot_rate = next(
+            (
+                o.usd_per_instance_hour
+                for o in price_options(scenario, cat[cfg.instance], own, prices)[0]
+                if o.model == "spot"
+            ),
+            None,
         )
-    ref_row = next((r for r in rows if r["reference"]), None)
+    try:
+        x = config_inputs(sc, cat, spot_rate)
+    except ValidationError:
+        return None
+    m = evaluate_arrays(x)
+    if not math.isfinite(float(np.asarray(m["time_to_train_days"]))):
+        return None
+    meta[key] = (cfg, dict(over), sc, m, x)
+    return (key, x, int(trials), int(seed), cfg.seed_key())
 
-    # runners-up: the best of every other (instance, pricing model)
+
+def _meets(r: Mapping[str, Any], target: float, budget_usd: float | None) -> bool:
+    """A simulated row meets the brief: P(finish by deadline) >= target, a finite expected
+    cost [USD] and, with a budget, a P90 total cost [USD] within it."""
+    fine = r["probability_finish_by_deadline"] >= target - 1e-12
+    fine = fine and math.isfinite(r["expected_total_cost_usd"])
+    if budget_usd is not None:
+        fine = fine and r["total_cost_usd_p90"] <= float(budget_usd)
+    return fine
+
+
+def _runners_up(rows, choice, closest, ok, target, deadline, budget_usd) -> list[dict[str, Any]]:
+    """Runners-up: the best row of every other (instance, pricing model), with why it lost;
+    those that meet the brief first, then by expected total cost [USD]."""
     runners: list[dict[str, Any]] = []
     lead = choice or closest
     by_group: dict[tuple[str, str], list] = {}
@@ -1142,7 +1467,7 @@ def decide(
             continue
         fs = [r for r in rs if ok(r)]
         best_r = (
-            min(fs, key=order)
+            min(fs, key=_order)
             if fs
             else max(
                 rs,
@@ -1153,70 +1478,45 @@ def decide(
         best_r["why_not"] = _why_not(best_r, choice, target, deadline, budget_usd, ok(best_r))
         runners.append(best_r)
     runners.sort(key=lambda r: (not ok(r), r["expected_total_cost_usd"]))
+    return runners
 
-    frontier = _pareto(rows)
-    set_args: list[str] = []
-    if choice is not None:
-        cfg, over, _sc, _m, _x = meta[choice["key"]]
-        final = config_scenario(scenario, cfg, cat, over, choice["option"])
-        set_args = set_arguments(scenario, final)
-    change = _what_would_change(choice, runners, ok)
-    if choice is not None:
 
-        def rate_of(r):
-            return results[r["key"]]["rate"], failure_rate_interval(meta[r["key"]][4])
+def _rate_changes(choice, runners, ok, meta, results, target) -> list[str]:
+    """For up to three runners-up that meet the brief: the failure-rate multiple k [-] at
+    which each would win (:func:`rate_break_even`), or how far it was checked."""
+    change: list[str] = []
 
-        for r in [r for r in runners if ok(r)][:3]:
-            k, checked = rate_break_even(choice, r, rate_of, target)
-            what = f"{r['instance']} on {r['pricing_label']}"
-            if k is not None:
-                change.append(
-                    f"{what} wins if failure rates are {k:.2f}x the assumed ones (the whole "
-                    "80% interval scaled; the simulated runs reweighted)"
-                )
-            elif checked > 1.0:
-                change.append(
-                    f"{what} does not win at failure rates up to {checked:.2f}x the assumed "
-                    "ones (as far as the simulated runs reach)"
-                )
-    would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
-    for name, why in dropped.items():
-        notes.append(f"{name}: {why}")
+    def rate_of(r):
+        return results[r["key"]]["rate"], failure_rate_interval(meta[r["key"]][4])
+
+    for r in [r for r in runners if ok(r)][:3]:
+        k, checked = rate_break_even(choice, r, rate_of, target)
+        what = f"{r['instance']} on {r['pricing_label']}"
+        if k is not None:
+            change.append(
+                f"{what} wins if failure rates are {k:.2f}x the assumed ones (the whole "
+                "80% interval scaled; the simulated runs reweighted)"
+            )
+        elif checked > 1.0:
+            change.append(
+                f"{what} does not win at failure rates up to {checked:.2f}x the assumed "
+                "ones (as far as the simulated runs reach)"
+            )
+    return change
+
+
+def _capacity_block_notes(choice: Mapping[str, Any] | None) -> list[str]:
+    """A note when a Capacity Block choice needs more instances [count] than AWS allows
+    across an account by default."""
     if choice is not None and choice["pricing_model"] == "capacity_block":
         n_inst = choice["nodes"] + choice["spare_nodes"]
         if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-            notes.append(
+            return [
                 f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
                 f"most {pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows "
                 f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account unless the limit is raised"
-            )
-    step_lo, step_hi = step_time_multipliers(
-        {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
-    )
-    return Decision(
-        scenario_name=scenario.name,
-        deadline_days=deadline,
-        confidence=target,
-        budget_usd=float(budget_usd) if budget_usd is not None else None,
-        trials=int(trials),
-        seed=int(seed),
-        meets=choice is not None,
-        choice=choice,
-        set_args=set_args,
-        closest=closest,
-        runners_up=runners,
-        frontier=frontier,
-        rows=rows,
-        dropped=dropped,
-        would_take=would,
-        what_would_change=change,
-        failure_rate_interval=(own_iv.low, own_iv.high, own_iv.source),
-        step_time_interval=(float(step_lo), float(step_hi), _step_source(meta)),
-        analytic_candidates=int(evaluated),
-        simulated_configurations=len(meta),
-        reference=ref_row,
-        notes=notes,
-    )
+            ]
+    return []
 
 
 def _order(r: Mapping[str, Any]) -> tuple:
@@ -1470,6 +1770,28 @@ def probability_finish_by_deadline(
     the failure-rate and step-time intervals), seeded with ``SeedSequence(seed,
     spawn_key=(0,))``.  Under a Capacity Block of ``block_days`` a run that overruns the
     block finishes after one move to new instances.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario as it stands.
+    deadline_days : float
+        Deadline D [day].
+    trials : int
+        Monte Carlo runs [count].
+    seed : int
+        Random seed [-].
+    block_days : float, optional
+        Capacity Block length [day].
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+
+    Returns
+    -------
+    dict[str, float]
+        ``probability_finish_by_deadline`` [fraction], ``time_to_finish_p50_days`` and
+        ``time_to_finish_p90_days`` [day], the failure-rate interval [per node-day] and
+        the trials [count].
     """
     d = float(deadline_days)
     if not (math.isfinite(d) and 0 < d <= MAX_DEADLINE_DAYS):

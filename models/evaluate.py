@@ -76,6 +76,23 @@ def resolve_inputs(
     The ``storage.*`` prices come from the dated storage price table
     (:func:`models.pricing.load_storage_prices`); a shared file system that is the durable
     tier but cannot be priced (no size, or a throughput tier the table lacks) is an error.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (fields in the units of :mod:`models.fields`).
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+    tiers : Mapping[str, Tier], optional
+        Checkpoint tier table keyed by tier name; default ``data/checkpoint_tiers.csv``.
+    price : Price, optional
+        Price in force [USD/h per instance]; default :func:`models.pricing.price_in_force`.
+
+    Returns
+    -------
+    dict[str, Any]
+        Flat inputs keyed ``section.key``, each in its field's unit, plus ``instance.*``,
+        ``tier.<name>.<param>``, ``storage.*`` and ``pricing.price``.
     """
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
@@ -170,6 +187,22 @@ def evaluate_arrays(
     that is absent, or a goodput of 0 where a value makes the job impossible); with
     ``broadcast=True`` every such numeric figure takes the shape of the array inputs
     broadcast together (a read-only view), for callers that index the figures point by point.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat inputs (:func:`resolve_inputs`); numbers may be arrays that broadcast.
+    keys : iterable of str, optional
+        Registry keys of the figures to return; default all.
+    broadcast : bool
+        Give every numeric figure the broadcast shape of the array inputs.
+
+    Returns
+    -------
+    dict[str, numpy.ndarray]
+        Figures keyed as in :mod:`models.outputs`, each in the unit the registry gives it
+        (e.g. ``goodput`` [fraction], ``failures_per_day`` [per day],
+        ``lost_usd_per_month`` [USD/month]).
     """
     if broadcast:
         shape = np.broadcast_shapes(
@@ -271,28 +304,9 @@ def _evaluate_blocks(
             if key in out:
                 out[key][start:stop] = value
                 continue
-            if start == 0 and isinstance(value, np.ndarray) and value.ndim == 1:
-                # the chain passes some inputs through (the interval) and reports some
-                # arrays twice (the durable interval of a single level is the interval):
-                # they are written once, as long as each block still gives the same array
-                name = next((k for k, v in block.items() if _same_array(value, v)), None)
-                if name is not None:
-                    out[key] = inputs[name].view()
-                    out[key].flags.writeable = False
-                    same_as[key] = ("input", name)
-                    continue
-                twin = first_rows.get(_where(value))
-                if twin is not None:
-                    same_as[key] = ("figure", twin)
-                    continue
-            if start == 0 and (np.ndim(value) == 0 or value.strides == (0,)):
-                # one number over the whole first block (which is full) without being
-                # checked: it depends on no array input, so it is the same in every block;
-                # kept as a scalar or a broadcast view, no copy.  (Not in later blocks: the
-                # last one may hold a single scenario, whose figures can be broadcasts of
-                # its own values.)
-                out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
-                settled.add(key)
+            if start == 0 and _settle_first_block(
+                key, value, block, inputs, n, (out, settled, same_as, first_rows)
+            ):
                 continue
             # an array that has held one value in every block so far is written out only
             # once a block differs
@@ -314,6 +328,46 @@ def _evaluate_blocks(
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
     return {k: out[k] for k in order}
+
+
+def _settle_first_block(
+    key: str,
+    value: Any,
+    block: Mapping[str, Any],
+    inputs: Mapping[str, Any],
+    n: int,
+    state: tuple[dict[str, Any], set[str], dict[str, tuple[str, str]], dict[int, str]],
+) -> bool:
+    """First-block shortcuts of :func:`_evaluate_blocks` for figure ``key``: an input passed
+    through becomes a read-only view of that input, a second name for an array already given
+    a row shares it, and one number over the whole block becomes a scalar or a broadcast
+    view.  Updates ``state`` (out, settled, same_as, first_rows) and returns whether the
+    figure was handled."""
+    out, settled, same_as, first_rows = state
+    if isinstance(value, np.ndarray) and value.ndim == 1:
+        # the chain passes some inputs through (the interval) and reports some
+        # arrays twice (the durable interval of a single level is the interval):
+        # they are written once, as long as each block still gives the same array
+        name = next((k for k, v in block.items() if _same_array(value, v)), None)
+        if name is not None:
+            out[key] = inputs[name].view()
+            out[key].flags.writeable = False
+            same_as[key] = ("input", name)
+            return True
+        twin = first_rows.get(_where(value))
+        if twin is not None:
+            same_as[key] = ("figure", twin)
+            return True
+    if np.ndim(value) == 0 or value.strides == (0,):
+        # one number over the whole first block (which is full) without being
+        # checked: it depends on no array input, so it is the same in every block;
+        # kept as a scalar or a broadcast view, no copy.  (Not in later blocks: the
+        # last one may hold a single scenario, whose figures can be broadcasts of
+        # its own values.)
+        out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
+        settled.add(key)
+        return True
+    return False
 
 
 def _rows(n: int, dtypes: list[np.dtype]) -> list[np.ndarray]:
@@ -641,7 +695,23 @@ def evaluate(
     tiers: Mapping[str, ck.Tier] | None = None,
 ) -> Evaluation:
     """Evaluate one scenario: every figure, the loss breakdown and the value of 0.1 pp
-    better reliability.  ``tiers`` replaces the checkpoint tier table."""
+    better reliability.  ``tiers`` replaces the checkpoint tier table.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+    tiers : Mapping[str, Tier], optional
+        Checkpoint tier table keyed by tier name.
+
+    Returns
+    -------
+    Evaluation
+        The scenario's figures (:func:`evaluate_arrays`), its loss breakdown
+        [USD/day] and the value of 0.1 pp better reliability (:func:`value_of_reliability`).
+    """
     cat = catalog if catalog is not None else load_catalog()
     inputs = resolve_inputs(scenario, cat, tiers)
     chain = run_chain(inputs)
@@ -677,6 +747,21 @@ def value_of_reliability(
     is then the gain of eliminating failures altogether, and
     ``value_of_reliability_is_partial`` is 1.  ``base`` is ``evaluate_arrays(inputs)`` when
     the caller has it already.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat inputs (:func:`resolve_inputs`).
+    step : float
+        Decrease of the node failure rate [per node-day].
+    base : Mapping[str, Any], optional
+        ``evaluate_arrays(inputs)``, when already computed.
+
+    Returns
+    -------
+    dict[str, float]
+        ``goodput_gain_per_0p1pp`` [fraction], ``usd_per_day_per_0p1pp`` [USD/day] and
+        ``value_of_reliability_is_partial`` [-] (1 when the rate is below ``step``).
     """
     if base is None:
         base = evaluate_arrays(inputs)
@@ -746,10 +831,25 @@ def productive_time_savings(g_base, g_cand, productive_base, productive_cand, cl
     times, steps × step seconds; r = 1 where either is not finite).  Returns that and its
     step-time part g_c·(r − 1)·cluster [USD/day].  Arrays broadcast.
 
+    Parameters
+    ----------
+    g_base, g_cand : array_like
+        Goodput of the baseline and the candidate [fraction].
+    productive_base, productive_cand : array_like
+        Failure-free training times, steps x step time [s].
+    cluster_usd : array_like
+        Baseline cluster cost [USD/day].
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Savings (g_c·r − g_b)·cluster and its step-time part g_c·(r − 1)·cluster [USD/day].
+
     Examples
     --------
-    >>> productive_time_savings(0.9, 0.9, 100.0, 90.0, 1000.0)  # 10% less time to train
-    (np.float64(100.0), np.float64(100.0))
+    >>> savings, step_part = productive_time_savings(0.9, 0.9, 100.0, 90.0, 1000.0)
+    >>> round(float(savings), 9), round(float(step_part), 9)  # 10% less time to train
+    (100.0, 100.0)
     """
     tb = np.asarray(productive_base, float)
     tc = np.asarray(productive_cand, float)
@@ -805,6 +905,21 @@ def compare(
     difference in what the two cost to run (price per hour, node count, hot spares).  With
     equal step times r = 1 and this is the goodput delta alone; when either step time
     cannot be computed r = 1 too (``productive_time_ratio`` says which).
+
+    Parameters
+    ----------
+    baseline, candidate : Scenario
+        The two scenarios.
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+    tiers : Mapping[str, Tier], optional
+        Checkpoint tier table keyed by tier name.
+
+    Returns
+    -------
+    Comparison
+        Both evaluations, goodput delta [fraction], savings [USD/day] and
+        ``productive_time_ratio`` r [-].
     """
     cat = catalog if catalog is not None else load_catalog()
     b = evaluate(baseline, cat, tiers)

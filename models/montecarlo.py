@@ -235,26 +235,10 @@ def _failed_attempt(f: Callable[..., float], ev: Mapping[str, float]) -> float:
     return given
 
 
-def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
-    """Build :class:`SimulationParams` from ``models.resolve_inputs`` output.
-
-    Everything that the analytic model derives is taken from
-    :func:`models.evaluate.evaluate_arrays`, so the simulator follows it: the checkpoint
-    interval (``'optimal'`` resolved), the level-1 save/restore and the durable save/restore
-    and interval of the checkpoint strategy (:mod:`models.checkpoint`), the share of failures
-    that fall back to the durable tier, the job failure rate including fabric events that
-    outlast the collective timeout and the fabric reroute stalls (:mod:`models.network`).
-    With two levels the durable interval is rounded to a whole number k of level-1 intervals.
-    """
-    from .evaluate import evaluate_arrays  # local: evaluate imports nothing from here
-
-    ev = {k: float(np.asarray(v)) for k, v in evaluate_arrays(inputs).items() if np.ndim(v) == 0}
-
-    def f(key: str, default: float = 0.0) -> float:
-        return float(np.asarray(inputs.get(key, default)))
-
-    nodes = int(f("cluster.nodes"))
-    node_rate = f("reliability.node_failure_rate_per_day")
+def _segment_params(ev: Mapping[str, float], f: Callable[..., float]) -> dict[str, Any]:
+    """Checkpoint segment of the simulator: level-1 interval tau and save [min], and with two
+    levels the durable ratio k = max(1, durable interval / tau), the extra durable save [min],
+    the durable restore [min] and the share of failures falling back to it [fraction]."""
     tau = ev["checkpoint_interval_minutes"]
     save1 = ev.get("save_seconds", f("checkpoint.save_seconds")) / 60.0
     restore1 = ev.get("restore_seconds", f("recovery.restore_minutes") * 60.0) / 60.0
@@ -267,18 +251,28 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         p_fb = ev.get("fallback_fraction", 0.0)
     else:
         ratio, extra, restore2, p_fb = 1.0, 0.0, restore1, 1.0
-    domain_day = ev.get("domain_failures_per_day", 0.0)
-    switch_day = ev.get("switch_failures_per_day", 0.0)
-    job_day = ev.get("job_interruptions_per_day", 0.0)
-    slow_day = ev.get("fail_slow_events_per_day", 0.0)
-    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day - slow_day
-    fabric = f("network.fabric_events_per_day")
-    reroute_s = f("network.reroute_seconds", 90.0)
-    timeout_s = f("network.collective_timeout_seconds", 600.0)
-    stall_rate = fabric if reroute_s <= timeout_s else 0.0
-    price = ev.get("usd_per_instance_hour_effective", f("pricing.usd_per_instance_hour"))
-    spares = int(f("cluster.spare_nodes"))
-    spot_rate = ev.get("spot_interruptions_per_day", 0.0) / MINUTES_PER_DAY
+    return {
+        "tau": tau,
+        "save1": save1,
+        "restore1": restore1,
+        "two_level": two_level,
+        "ratio": ratio,
+        "extra": extra,
+        "restore2": restore2,
+        "p_fb": p_fb,
+    }
+
+
+def _spot_params(
+    inputs: Mapping[str, Any],
+    ev: Mapping[str, float],
+    f: Callable[..., float],
+    node_rate: float,
+    two_level: bool,
+) -> dict[str, Any]:
+    """Spot interruptions: rate [per min] = interruptions per day / 1440, whether the notice
+    save fits, and the chance q that the level-1 replicas are lost in the re-replication
+    window (models.checkpoint.probability_replicas_lost_in_window), 1 with one level."""
     strategy = inputs.get("checkpoint.strategy", FIELDS["checkpoint.strategy"].default)
     replicas = f("checkpoint.memory_replicas", FIELDS["checkpoint.memory_replicas"].default)
     survives = bool(spot_level1_survives(strategy, replicas))
@@ -292,19 +286,108 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         )
     else:
         q = 1.0
-    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
-    v = f("checkpoint.validation_seconds") / 60.0 if validating else 0.0
-    loop = (
-        0.0
-        if validating
-        else f("resilience.restart_loop_count", 44) * f("resilience.restart_loop_minutes", 1.5)
-    )
+    return {
+        "spot_rate_per_min": ev.get("spot_interruptions_per_day", 0.0) / MINUTES_PER_DAY,
+        "spot_saved": ev.get("spot_save_fits_notice", 1.0) > 0.5,
+        "spot_save_minutes": ev.get("spot_notice_save_seconds", 0.0) / 60.0,
+        "spot_level1_survives": survives,
+        "spot_p_fallback": q if two_level else 1.0,
+    }
+
+
+def _recovery_params(inputs: Mapping[str, Any], f: Callable[..., float]) -> dict[str, Any]:
+    """Recovery stages [min], their distributions and the resilience shares [fraction]
+    (in-process restart, peer restore, elastic continuation, SDC, corrupt checkpoints)."""
 
     def dist(stage: str, default: str) -> str:
         return str(inputs.get(f"simulation.{stage}_distribution", default))
 
     from .chain import _replica_share  # local: chain imports nothing from here
 
+    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
+    loop = (
+        0.0
+        if validating
+        else f("resilience.restart_loop_count", 44) * f("resilience.restart_loop_minutes", 1.5)
+    )
+    return {
+        "detection": f("recovery.detection_minutes"),
+        "replacement": f("recovery.replacement_minutes"),
+        "swap": f("recovery.hot_spare_swap_minutes"),
+        "retry_q": f("recovery.retry_success_fraction", 1.0),
+        "spread": f("simulation.recovery_spread", 0.3),
+        "repair_minutes": f("reliability.repair_hours") * 60.0,
+        "repair_sigma": f("simulation.repair_sigma", 1.0),
+        "detection_dist": dist("detection", "fixed"),
+        "replacement_dist": dist("replacement", "lognormal"),
+        "restart_dist": dist("restart", "lognormal"),
+        "restore_dist": dist("restore", "lognormal"),
+        "warmup_dist": dist("warmup", "lognormal"),
+        "hang_fraction": f("recovery.hang_fraction"),
+        "hang_detection": f("recovery.hang_detection_minutes", 10.0),
+        "warmup": f("recovery.warmup_minutes"),
+        "in_process_fraction": f("resilience.in_process_fraction"),
+        "in_process_restart": f("resilience.in_process_restart_minutes", 1.0),
+        "peer_fraction": f("resilience.peer_recovery_fraction"),
+        "peer_restore": f("resilience.peer_restore_minutes", 0.5),
+        "elastic_fraction": f("resilience.elastic_fraction"),
+        "elastic_reconfigure": f("resilience.elastic_reconfigure_minutes", 1.0),
+        "elastic_capacity": float(np.asarray(_replica_share(inputs))),
+        "sdc_fraction": f("reliability.sdc_fraction"),
+        "sdc_delay": f("resilience.sdc_detection_minutes", 1440.0),
+        "corrupt_fraction": f("checkpoint.corrupt_fraction"),
+        "corrupt_loop": loop,
+        "work_factor": (1.0 - f("resilience.straggler_slowdown"))
+        * (1.0 - f("resilience.overhead_fraction")),
+    }
+
+
+def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
+    """Build :class:`SimulationParams` from ``models.resolve_inputs`` output.
+
+    Everything that the analytic model derives is taken from
+    :func:`models.evaluate.evaluate_arrays`, so the simulator follows it: the checkpoint
+    interval (``'optimal'`` resolved), the level-1 save/restore and the durable save/restore
+    and interval of the checkpoint strategy (:mod:`models.checkpoint`), the share of failures
+    that fall back to the durable tier, the job failure rate including fabric events that
+    outlast the collective timeout and the fabric reroute stalls (:mod:`models.network`).
+    With two levels the durable interval is rounded to a whole number k of level-1 intervals.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Resolved inputs keyed by field name (``models.resolve_inputs``), each scalar in the
+        unit of its field in :mod:`models.fields`.
+
+    Returns
+    -------
+    SimulationParams
+        Per-minute rates [per min], durations [min], prices [USD/min] and shares
+        [fraction] for one simulated configuration.
+    """
+    from .evaluate import evaluate_arrays  # local: evaluate imports nothing from here
+
+    ev = {k: float(np.asarray(v)) for k, v in evaluate_arrays(inputs).items() if np.ndim(v) == 0}
+
+    def f(key: str, default: float = 0.0) -> float:
+        return float(np.asarray(inputs.get(key, default)))
+
+    nodes = int(f("cluster.nodes"))
+    node_rate = f("reliability.node_failure_rate_per_day")
+    seg = _segment_params(ev, f)
+    domain_day = ev.get("domain_failures_per_day", 0.0)
+    switch_day = ev.get("switch_failures_per_day", 0.0)
+    job_day = ev.get("job_interruptions_per_day", 0.0)
+    slow_day = ev.get("fail_slow_events_per_day", 0.0)
+    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day - slow_day
+    fabric = f("network.fabric_events_per_day")
+    reroute_s = f("network.reroute_seconds", 90.0)
+    timeout_s = f("network.collective_timeout_seconds", 600.0)
+    stall_rate = fabric if reroute_s <= timeout_s else 0.0
+    price = ev.get("usd_per_instance_hour_effective", f("pricing.usd_per_instance_hour"))
+    spares = int(f("cluster.spare_nodes"))
+    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
+    v = f("checkpoint.validation_seconds") / 60.0 if validating else 0.0
     return SimulationParams(
         nodes=nodes,
         # fail-slow nodes are evicted like failed nodes: they join the node failures
@@ -318,55 +401,22 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         corr_nodes=max(1, min(int(f("checkpoint.correlated_nodes", 1)), int(nodes))),
         stall_rate_per_min=stall_rate / MINUTES_PER_DAY,
         stall_minutes=reroute_s / 60.0,
-        detection=f("recovery.detection_minutes"),
-        replacement=f("recovery.replacement_minutes"),
-        swap=f("recovery.hot_spare_swap_minutes"),
         restart=f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0),
         slow_rate_per_min=slow_day / MINUTES_PER_DAY,
         slow_minutes=ev.get("fail_slow_minutes_per_day", 0.0) / slow_day if slow_day > 0 else 0.0,
-        retry_q=f("recovery.retry_success_fraction", 1.0),
         retry_cost=_failed_attempt(f, ev),
-        restore=restore2 + v,
-        memory_restore=restore1 + v,
-        spot_rate_per_min=spot_rate,
-        spot_saved=ev.get("spot_save_fits_notice", 1.0) > 0.5,
-        spot_save_minutes=ev.get("spot_notice_save_seconds", 0.0) / 60.0,
-        spot_level1_survives=survives,
-        spot_p_fallback=q if two_level else 1.0,
-        spread=f("simulation.recovery_spread", 0.3),
-        repair_minutes=f("reliability.repair_hours") * 60.0,
-        repair_sigma=f("simulation.repair_sigma", 1.0),
+        restore=seg["restore2"] + v,
+        memory_restore=seg["restore1"] + v,
         spares=spares,
-        seg_compute=tau,
-        seg_save=save1,
-        durable_ratio=ratio,
-        durable_extra_save=extra,
-        p_fallback=p_fb,
+        seg_compute=seg["tau"],
+        seg_save=seg["save1"],
+        durable_ratio=seg["ratio"],
+        durable_extra_save=seg["extra"],
+        p_fallback=seg["p_fb"],
         cluster_usd_per_min=nodes * price / 60.0,
         spare_usd_per_min=spares * price / 60.0,
         goodput_analytic=ev["goodput"],
-        interval_minutes=tau,
-        detection_dist=dist("detection", "fixed"),
-        replacement_dist=dist("replacement", "lognormal"),
-        restart_dist=dist("restart", "lognormal"),
-        restore_dist=dist("restore", "lognormal"),
-        warmup_dist=dist("warmup", "lognormal"),
-        hang_fraction=f("recovery.hang_fraction"),
-        hang_detection=f("recovery.hang_detection_minutes", 10.0),
-        warmup=f("recovery.warmup_minutes"),
-        in_process_fraction=f("resilience.in_process_fraction"),
-        in_process_restart=f("resilience.in_process_restart_minutes", 1.0),
-        peer_fraction=f("resilience.peer_recovery_fraction"),
-        peer_restore=f("resilience.peer_restore_minutes", 0.5),
-        elastic_fraction=f("resilience.elastic_fraction"),
-        elastic_reconfigure=f("resilience.elastic_reconfigure_minutes", 1.0),
-        elastic_capacity=float(np.asarray(_replica_share(inputs))),
-        sdc_fraction=f("reliability.sdc_fraction"),
-        sdc_delay=f("resilience.sdc_detection_minutes", 1440.0),
-        corrupt_fraction=f("checkpoint.corrupt_fraction"),
-        corrupt_loop=loop,
-        work_factor=(1.0 - f("resilience.straggler_slowdown"))
-        * (1.0 - f("resilience.overhead_fraction")),
+        interval_minutes=seg["tau"],
         storage_usd_per_min=ev.get("storage_usd_per_day", 0.0) / MINUTES_PER_DAY,
         lost_usd_per_month=ev.get("lost_usd_per_month", math.nan),
         domain_rate_per_min=domain_day / MINUTES_PER_DAY,
@@ -377,6 +427,8 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         spare_domains=int(f("cluster.spare_domains")),
         domain_repair=f("reliability.domain_repair_hours", 8.0) * 60.0,
         switch_repair=f("reliability.switch_repair_hours", 2.0) * 60.0,
+        **_spot_params(inputs, ev, f, node_rate, seg["two_level"]),
+        **_recovery_params(inputs, f),
     )
 
 
@@ -441,6 +493,18 @@ class SimulationResult:
         return float(np.std(self.goodput, ddof=1) / math.sqrt(n)) if n > 1 else float("nan")
 
     def goodput_percentile(self, q: float) -> float:
+        """Percentile ``q`` of the runs' goodput.
+
+        Parameters
+        ----------
+        q : float
+            Percentile [0-100].
+
+        Returns
+        -------
+        float
+            Goodput at that percentile [fraction].
+        """
         return float(np.percentile(self.goodput, q))
 
     @property
@@ -460,7 +524,14 @@ class SimulationResult:
         return self.lost_usd[ok] / self.time_to_finish_days[ok] * DAYS_PER_MONTH
 
     def summary(self) -> dict[str, float]:
-        """Plain floats: means, percentiles, standard errors (NaN where no trial finished)."""
+        """Plain floats: means, percentiles, standard errors (NaN where no trial finished).
+
+        Returns
+        -------
+        dict[str, float]
+            Goodput figures [fraction], times to finish [day], costs and losses [USD, or
+            USD/month for ``*_per_month``], mean failures and unfinished runs [count].
+        """
         t = self.time_to_finish_days[np.isfinite(self.time_to_finish_days)]
         lost = self.lost_usd[np.isfinite(self.lost_usd)]
         cost = self.cost_usd[np.isfinite(self.cost_usd)]
@@ -626,6 +697,28 @@ def estimate_work(
     n trials ≈ (λ + s)(1 − q)·T' + λT'·(1 + (1 − q)·ln n / (−ln q)) with
     T' = min(cap, 2T): the recovery loop runs until the longest chain of
     restarts in the chunk ends (the expected maximum of n geometric chains).
+
+    Parameters
+    ----------
+    p : SimulationParams
+        The simulator's inputs (rates [per min], durations [min]).
+    trials : int
+        Independent runs [count].
+    days : float
+        Horizon over which goodput is measured [day].
+    work_days : float, optional
+        Compute each run must commit [day]; default ``days``.
+    chunk_trials : int
+        Trials per chunk [count] (rounded up to whole stream blocks).
+    grid_points : int
+        Points of the goodput-over-time grid [count].
+    max_wall_factor : float
+        Wall-time cap as a multiple of the compute [-].
+
+    Returns
+    -------
+    WorkEstimate
+        Predicted events [count], loop passes [count], memory [bytes] and time [s].
     """
     _, need, cap, chunk = _layout(p, days, work_days, max_wall_factor)
     n = min(chunk, trials)
@@ -770,6 +863,37 @@ def check_size(
     ``max_seconds`` seconds and MAX_BYTES of memory.  A refusal names ``trials`` or
     ``days`` with the nearest allowed value, or the scenario fields that make even one
     short run too large.
+
+    Parameters
+    ----------
+    trials : Any
+        Independent runs [count], as the user gave it.
+    days : Any
+        Horizon [day], as the user gave it.
+    inputs : Mapping[str, Any] or SimulationParams, optional
+        The scenario; without it only the sizes are checked.
+    max_events : float
+        Largest predicted number of simulated events allowed [count].
+    max_seconds : float
+        Largest predicted run time allowed [s].
+    work_days : float, optional
+        Compute each run must commit [day]; default ``days``.
+    chunk_trials : int
+        Trials per chunk [count].
+    grid_points : int
+        Points of the goodput-over-time grid [count].
+    max_wall_factor : float
+        Wall-time cap as a multiple of the compute [-].
+
+    Returns
+    -------
+    WorkEstimate or None
+        The predicted work (:func:`estimate_work`), or None without ``inputs``.
+
+    Raises
+    ------
+    ValidationError
+        When the size or the predicted work is out of range.
     """
     d = _check_trials_days(trials, days)
     if inputs is None:
@@ -850,6 +974,28 @@ def weibull_failure_times(
     forward-recurrence time U·L with L length-biased: (L/scale)^k ~ Gamma(1 + 1/k), so the
     expected count in [0, H] is exactly nodes·rate·H (renewal theory, Cox 1962).
     ``budget`` is checked on every round of renewals.
+
+    Parameters
+    ----------
+    n_trials : int
+        Independent runs [count].
+    nodes : int
+        Renewal processes per run [count].
+    rate_per_min : float
+        Failure rate of one node [per node-min].
+    shape : float
+        Weibull shape k [-] (1: exponential gaps).
+    horizon_min : float
+        Time span to cover [min].
+    rng : numpy.random.Generator
+        Random stream.
+    budget : Budget, optional
+        Checked on every round of renewals.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``(n_trials, K)`` sorted failure times [min], padded with ``inf``.
     """
     if rate_per_min <= 0:
         return np.full((n_trials, 1), np.inf)
@@ -1361,17 +1507,26 @@ class _Chunk:
 
     def _fail(self, fi, tf, corr, node, t0, m0, o0, tl, spot: bool = False, kind=None) -> None:
         """Failures at tf (``spot``: Spot interruptions whose save did not fit the notice;
-        ``kind``: the failure classes of :meth:`_next_failure`)."""
-        p, rng, tau1 = self.p, self.rng, self.p.seg_compute
-        ext = p.extended
+        ``kind``: the failure classes of :meth:`_next_failure`): the recovery chain
+        (:meth:`_recover_chain`), then the rollback to the last surviving checkpoint
+        (:meth:`_revert`)."""
         elapsed = tf - t0 + o0
         j = self._segments_done(m0, elapsed)
         self.checkpoints += int(j.sum())
         mm = m0 + j
         if not spot:  # a reclaimed instance is not one of the per-node failure renewals
             self._consume(fi, node)
+        t_end, lost_any, rollback = self._recover_chain(fi, tf, corr, node, kind, spot, tl)
+        self._revert(fi, tf, m0, j, mm, elapsed, lost_any, rollback, t_end, tl)
+
+    def _recover_chain(self, fi, tf, corr, node, kind, spot, tl):
+        """Resolve the recovery of failures at tf, restarting it while failures (or unsaved
+        Spot interruptions) hit during it: end time of recovery [min], whether level 1 was
+        lost [bool], and whether any failure of the chain rolls back (not recovered from
+        peers) [bool], per failing trial."""
+        p, rng = self.p, self.rng
+        ext = p.extended
         is_spot = np.full(fi.size, spot)
-        # resolve the recovery, restarting it while failures hit during it
         idx, t_fail, c, nd, kd = fi, tf, corr, node, kind
         lost_any = np.zeros(fi.size, dtype=bool)
         rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
@@ -1402,22 +1557,9 @@ class _Chunk:
                 start = t_fail
                 dur = det + repl + rst + rsto
             if tl is not None and idx[0] == 0:
-                name = "correlated_failure" if c[0] else "failure"
-                if silent[0]:
-                    name = "silent_corruption"
-                while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
-                    tl.pop()
-                tl.append((name, float(t_fail[0])))
-                if lost_any[pos][0] and self.two:
-                    tl.append(("fallback_to_durable", float(t_fail[0])))
-                acc = float(start[0])
-                stages = [("detected", det), ("replaced", repl), ("restarted", rst)]
-                stages.append(("restored", rsto))
-                if ext and p.warmup > 0:
-                    stages.append(("warmed_up", warm))
-                for nm, x in stages:
-                    acc += float(x[0])
-                    tl.append((nm, acc))
+                self._trace_recovery(
+                    tl, t_fail, start, c, silent, lost_any[pos], (det, repl, rst, rsto, warm)
+                )
             t_next, c_next, n_next, k_next = self._next_failure(idx, start)
             s_next = np.zeros(idx.size, dtype=bool)
             if spot_hits:  # an unsaved Spot interruption also restarts the recovery
@@ -1444,7 +1586,36 @@ class _Chunk:
             kd = None if k_next is None else np.where(s_next[hit], 0, k_next[hit])
             is_spot = s_next[hit]
             pos = pos[hit]
-        # work reverts to the last surviving checkpoint
+        return t_end, lost_any, rollback
+
+    def _trace_recovery(self, tl, t_fail, start, c, silent, lost, stages_min) -> None:
+        """Append the sample run's failure and its recovery stages to the timeline ``tl``:
+        each stage ends at start + the cumulative stage durations [min]."""
+        p = self.p
+        det, repl, rst, rsto, warm = stages_min
+        name = "correlated_failure" if c[0] else "failure"
+        if silent[0]:
+            name = "silent_corruption"
+        while tl and tl[-1][1] > t_fail[0]:  # an interrupted recovery
+            tl.pop()
+        tl.append((name, float(t_fail[0])))
+        if lost[0] and self.two:
+            tl.append(("fallback_to_durable", float(t_fail[0])))
+        acc = float(start[0])
+        stages = [("detected", det), ("replaced", repl), ("restarted", rst)]
+        stages.append(("restored", rsto))
+        if p.extended and p.warmup > 0:
+            stages.append(("warmed_up", warm))
+        for nm, x in stages:
+            acc += float(x[0])
+            tl.append((nm, acc))
+
+    def _revert(self, fi, tf, m0, j, mm, elapsed, lost_any, rollback, t_end, tl) -> None:
+        """Work reverts to the last surviving checkpoint: work = m_new * tau + min(offset,
+        tau) [min], m_new the durable segment count when level 1 was lost, the segments done
+        otherwise, the current one kept when every failure was recovered from peers."""
+        p, tau1 = self.p, self.p.seg_compute
+        ext = p.extended
         durable = np.ceil(self._n_durable(mm) * self.r - 1e-9).astype(np.int64)
         m_new = np.where(lost_any, durable, mm)
         offset = np.zeros(fi.size)
@@ -1455,19 +1626,9 @@ class _Chunk:
             m_new = np.where(keep, mm, m_new)
             offset = np.where(keep, elapsed - self._cum(m0, j), 0.0)
             if p.corrupt_fraction > 0:
-                # a restore from level 1 (with one level, every rollback is one)
-                bad = rollback & (self.aux.random(fi.size) < p.corrupt_fraction)
-                if self.two:
-                    bad &= ~lost_any
-                if self.two:
-                    m_fallback, restore_next = durable, p.restore
-                else:
-                    m_fallback, restore_next = np.maximum(mm - 1, 0), p.memory_restore
-                found = t_end.copy()
-                t_end = t_end + np.where(bad, p.corrupt_loop + restore_next, 0.0)
-                m_new = np.where(bad, m_fallback, m_new)
-                if tl is not None and fi[0] == 0 and bad[0]:
-                    tl += [("corrupt_checkpoint", float(found[0])), ("restored", float(t_end[0]))]
+                t_end, m_new = self._corrupt_restore(
+                    fi, rollback, lost_any, mm, durable, t_end, m_new, tl
+                )
         # work saved in a Spot notice earlier in this segment survives (unless level 1 is lost)
         saved = np.where((j == 0) & ~lost_any, self.prot[fi], 0.0)
         offset = np.where(offset > 0, offset, saved)
@@ -1487,6 +1648,26 @@ class _Chunk:
         if over.any():
             oi = fi[over]
             self.done[oi] = True
+
+    def _corrupt_restore(self, fi, rollback, lost_any, mm, durable, t_end, m_new, tl):
+        """A level-1 restore that finds a corrupt checkpoint: with probability
+        corrupt_fraction it costs the restart loop plus the next restore [min] and falls
+        back one tier (durable with two levels, the previous segment with one)."""
+        p = self.p
+        # a restore from level 1 (with one level, every rollback is one)
+        bad = rollback & (self.aux.random(fi.size) < p.corrupt_fraction)
+        if self.two:
+            bad &= ~lost_any
+        if self.two:
+            m_fallback, restore_next = durable, p.restore
+        else:
+            m_fallback, restore_next = np.maximum(mm - 1, 0), p.memory_restore
+        found = t_end.copy()
+        t_end = t_end + np.where(bad, p.corrupt_loop + restore_next, 0.0)
+        m_new = np.where(bad, m_fallback, m_new)
+        if tl is not None and fi[0] == 0 and bad[0]:
+            tl += [("corrupt_checkpoint", float(found[0])), ("restored", float(t_end[0]))]
+        return t_end, m_new
 
 
 def _narrow(fn, ok):
@@ -1556,6 +1737,14 @@ def simulate_inputs(
         event loops; past it the call stops with a ValidationError naming ``trials`` or
         ``days`` and the nearest allowed value.
 
+    Returns
+    -------
+    SimulationResult
+        Per-run goodput [fraction], time to finish [day], cost and lost cost [USD],
+        failures, stalls and fallbacks [count], goodput bands over time and a sample
+        timeline; its goodput_analytic is the closed form (Daly 2006 interval,
+        :func:`models.evaluate.evaluate_arrays`) for comparison.
+
     Examples
     --------
     >>> from models import Scenario, resolve_inputs
@@ -1577,6 +1766,73 @@ def simulate_inputs(
         record_timeline=record_timeline,
         budget=budget,
     )
+
+
+def _check_work_days(days: Any, work_days: Any) -> None:
+    """Refuse a compute per run outside (0, MAX_DAYS] [day] (``days`` when not given)."""
+    try:
+        wd = float(days if work_days is None else work_days)
+    except (TypeError, ValueError):
+        wd = math.nan
+    if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
+        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+
+
+def _run_blocks(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    gen: np.random.Generator,
+    layout: tuple[float, int, float, int],
+    grid: np.ndarray,
+    *,
+    chunk_trials: int,
+    chunks: Sequence[int] | None,
+    record_timeline: bool,
+    progress: Callable[[int, int], None] | None,
+    budget: Budget,
+    est: WorkEstimate | None,
+) -> tuple[list[_Chunk], tuple[list, list, list]]:
+    """Run the selected chunks of stream blocks: block b draws from child b of ``gen`` (the
+    same whatever the chunking); each block's work is scaled by the work factor. Returns
+    the run blocks and the sample run's (timeline, saves, rework) from block 0."""
+    horizon, need, cap, block = layout
+    f = p.work_factor
+    n_blocks = math.ceil(trials / block)
+    children = gen.spawn(n_blocks)  # child b is the same whatever the number spawned
+    per_chunk = max(1, math.ceil(max(1, int(chunk_trials)) / block))  # blocks per chunk
+    chunk = per_chunk * block
+    n_chunks = math.ceil(n_blocks / per_chunk)
+    parts = []
+    timeline: list[tuple[str, float]] = []
+    saves: list[tuple[float, float]] = []
+    rework: list[tuple[float, float]] = []
+    done = 0
+    selected = range(n_chunks) if chunks is None else sorted(set(chunks))
+    budget.start()
+    for ci in selected:
+        if not 0 <= ci < n_chunks:
+            raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
+        for bi in range(ci * per_chunk, min(n_blocks, (ci + 1) * per_chunk)):
+            n = min(block, trials - bi * block)
+            try:
+                ch = _Chunk(p, n, children[bi], horizon, need, grid, cap, budget)
+                ch.run(record_timeline and bi == 0)
+            except BudgetExceeded as exc:
+                raise _stopped(exc, budget, est, int(trials), float(days)) from None
+            budget.events_before += ch.events
+            if f != 1.0:
+                ch.gw *= f
+            if bi == 0 and ch.timeline is not None:
+                timeline, saves, rework = ch.timeline, ch.saves, ch.rework
+            parts.append(ch)
+            done += n
+        if progress is not None:
+            progress(
+                done,
+                trials if chunks is None else sum(min(chunk, trials - c * chunk) for c in selected),
+            )
+    return parts, (timeline, saves, rework)
 
 
 def simulate_params(
@@ -1603,13 +1859,42 @@ def simulate_params(
     ``keep_work_grid`` keeps each trial's work-over-time so that :func:`merge_results` can
     put chunks run separately back together (e.g. one cached call per chunk behind a
     progress bar).
+
+    Parameters
+    ----------
+    p : SimulationParams
+        The simulator's inputs (:func:`params_from_inputs`).
+    trials : int
+        Independent runs [count].
+    days : float
+        Horizon over which goodput is measured [day].
+    work_days : float, optional
+        Compute each run must commit [day]; default ``days``.
+    rng : None, int or numpy.random.Generator
+        Seed or generator; each stream block gets its own child stream.
+    chunk_trials : int
+        Trials per chunk [count]; does not change the figures.
+    progress : callable, optional
+        Called as ``progress(trials_done, trials)`` after each chunk.
+    grid_points : int
+        Points of the goodput-over-time grid [count].
+    max_wall_factor : float
+        Wall-time cap as a multiple of the compute [-].
+    record_timeline : bool
+        Record the sample run's timeline.
+    chunks : sequence of int, optional
+        Chunk numbers to run [count]; default all.
+    keep_work_grid : bool
+        Keep each run's work over time, for :func:`merge_results`.
+    budget : Budget, optional
+        Time and event budget of the call.
+
+    Returns
+    -------
+    SimulationResult
+        As :func:`simulate_inputs`, for the runs of the chunks run.
     """
-    try:
-        wd = float(days if work_days is None else work_days)
-    except (TypeError, ValueError):
-        wd = math.nan
-    if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
-        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+    _check_work_days(days, work_days)
     budget = budget if budget is not None else Budget()
     est = check_size(
         trials,
@@ -1629,45 +1914,42 @@ def simulate_params(
             "seed", f"{rng!r:.80} is not a seed (a non-negative integer or a numpy Generator)"
         ) from None
     horizon, need, cap, block = _layout(p, days, work_days, max_wall_factor)
-    f = p.work_factor  # work per minute of compute after stragglers and overheads
-    n_blocks = math.ceil(trials / block)
-    children = gen.spawn(n_blocks)  # child b is the same whatever the number spawned
-    per_chunk = max(1, math.ceil(max(1, int(chunk_trials)) / block))  # blocks per chunk
-    chunk = per_chunk * block
-    n_chunks = math.ceil(n_blocks / per_chunk)
     grid = np.linspace(0.0, horizon, max(2, int(grid_points)))
-    parts = []
-    timeline: list[tuple[str, float]] = []
-    saves: list[tuple[float, float]] = []
-    rework: list[tuple[float, float]] = []
-    done = 0
-    events = checkpoints = 0
-    selected = range(n_chunks) if chunks is None else sorted(set(chunks))
-    budget.start()
-    for ci in selected:
-        if not 0 <= ci < n_chunks:
-            raise ValidationError("chunks", f"{ci} is out of range (0 to {n_chunks - 1})")
-        for bi in range(ci * per_chunk, min(n_blocks, (ci + 1) * per_chunk)):
-            n = min(block, trials - bi * block)
-            try:
-                ch = _Chunk(p, n, children[bi], horizon, need, grid, cap, budget)
-                ch.run(record_timeline and bi == 0)
-            except BudgetExceeded as exc:
-                raise _stopped(exc, budget, est, int(trials), float(days)) from None
-            budget.events_before += ch.events
-            if f != 1.0:
-                ch.gw *= f
-            if bi == 0 and ch.timeline is not None:
-                timeline, saves, rework = ch.timeline, ch.saves, ch.rework
-            events += ch.events
-            checkpoints += ch.checkpoints
-            parts.append(ch)
-            done += n
-        if progress is not None:
-            progress(
-                done,
-                trials if chunks is None else sum(min(chunk, trials - c * chunk) for c in selected),
-            )
+    parts, traces = _run_blocks(
+        p,
+        trials,
+        days,
+        gen,
+        (horizon, need, cap, block),
+        grid,
+        chunk_trials=chunk_trials,
+        chunks=chunks,
+        record_timeline=record_timeline,
+        progress=progress,
+        budget=budget,
+        est=est,
+    )
+    return _result(p, parts, days, horizon, need, grid, traces, keep_work_grid)
+
+
+def _result(
+    p: SimulationParams,
+    parts: Sequence[_Chunk],
+    days: float,
+    horizon: float,
+    need: int,
+    grid: np.ndarray,
+    traces: tuple[list, list, list],
+    keep_work_grid: bool,
+) -> SimulationResult:
+    """Gather run blocks into a :class:`SimulationResult`: goodput = work at the horizon /
+    horizon [fraction], cost = wall time [min] x (cluster + spares) [USD/min], lost USD
+    (:func:`_lost_usd`), work per run = segments x tau x work factor [min]."""
+    timeline, saves, rework = traces
+    f = p.work_factor
+    done = sum(c.gw.shape[0] for c in parts)
+    events = sum(c.events for c in parts)
+    checkpoints = sum(c.checkpoints for c in parts)
     gw = np.concatenate([c.gw for c in parts])
     finish = np.concatenate([c.finish for c in parts])
     goodput = gw[:, -1] / horizon
@@ -1737,7 +2019,19 @@ def _bands(gw: np.ndarray, grid: np.ndarray) -> dict[int, np.ndarray]:
 
 
 def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
-    """One result from chunks simulated separately (each with ``keep_work_grid=True``)."""
+    """One result from chunks simulated separately (each with ``keep_work_grid=True``).
+
+    Parameters
+    ----------
+    parts : sequence of SimulationResult
+        Chunks of one call, each run with ``keep_work_grid=True``, in chunk order.
+
+    Returns
+    -------
+    SimulationResult
+        The runs of all parts [count of runs = sum of parts], goodput bands recomputed
+        over all of them.
+    """
     if not parts:
         raise ValidationError("parts", "at least one simulation result is needed")
     if any(r.work_grid_minutes is None for r in parts):
@@ -1780,7 +2074,26 @@ def merge_results(parts: Sequence[SimulationResult]) -> SimulationResult:
 
 
 def simulate(scenario, trials: int = 1000, days: float = 30.0, *, catalog=None, **kwargs):
-    """Simulate a :class:`models.Scenario` (see :func:`simulate_inputs` for the keywords)."""
+    """Simulate a :class:`models.Scenario` (see :func:`simulate_inputs` for the keywords).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario to simulate.
+    trials : int
+        Independent runs [count].
+    days : float
+        Horizon over which goodput is measured [day].
+    catalog : Mapping[str, Instance], optional
+        Instance catalog for prices; default the shipped one.
+    **kwargs
+        Keywords of :func:`simulate_inputs` (``rng``, ``work_days`` ...).
+
+    Returns
+    -------
+    SimulationResult
+        As :func:`simulate_inputs`.
+    """
     from .evaluate import resolve_inputs
 
     return simulate_inputs(resolve_inputs(scenario, catalog), trials, days, **kwargs)

@@ -266,7 +266,20 @@ def _memory_checkpoints(s: Scenario, ctx: Context, f: Feature):
 
 def snapshot_seconds(s: Scenario, tiers: Mapping[str, ck.Tier] | None = None) -> float:
     """Device-to-host snapshot of one checkpoint shard per node through the memory tier [s]:
-    what an asynchronous save blocks training for (data/checkpoint_tiers.csv)."""
+    what an asynchronous save blocks training for (data/checkpoint_tiers.csv).
+
+    Parameters
+    ----------
+    s : Scenario
+        The scenario (model size, nodes, memory tier).
+    tiers : Mapping[str, Tier], optional
+        Checkpoint tier table keyed by tier name; default ``data/checkpoint_tiers.csv``.
+
+    Returns
+    -------
+    float
+        Snapshot time [s].
+    """
     mem = (tiers if tiers is not None else ck.load_tiers())["memory"]
     shard = ck.checkpoint_shard_GB(
         s["workload.params_billion"], s["checkpoint.bytes_per_param"], s["cluster.nodes"]
@@ -808,7 +821,23 @@ def _metrics(s: Scenario, ctx: Context) -> dict[str, float]:
 
 
 def apply_feature(s: Scenario, key: str, ctx: Context) -> tuple[Scenario, list]:
-    """``s`` with feature ``key`` adopted, and the assumptions it rests on."""
+    """``s`` with feature ``key`` adopted, and the assumptions it rests on.
+
+    Parameters
+    ----------
+    s : Scenario
+        The scenario before the feature.
+    key : str
+        Feature key (:data:`FEATURES`).
+    ctx : Context
+        Failure modes, lemon shares, feature parameters, catalog and tiers.
+
+    Returns
+    -------
+    tuple of (Scenario, list)
+        The scenario with the feature's field values set (in their fields' units), and
+        the assumptions it rests on (text).
+    """
     f = FEATURES[key]
     changes, notes = f.apply(s, ctx, f)
     notes = list(notes)
@@ -840,7 +869,18 @@ def _within_range(changes: Mapping[str, Any], notes: list) -> dict[str, Any]:
 
 def parse_features(text: str | Sequence[str] | None) -> list[str] | None:
     """Feature keys from ``a,b,c`` (or a list); None for the recommended order.  Unknown or
-    repeated names raise ValidationError naming ``--features`` and the allowed names."""
+    repeated names raise ValidationError naming ``--features`` and the allowed names.
+
+    Parameters
+    ----------
+    text : str or sequence of str, optional
+        Feature keys as typed (``--features``).
+
+    Returns
+    -------
+    list of str or None
+        Feature keys in order; None for the recommended order.
+    """
     if text is None:
         return None
     items = [t.strip() for t in (text.split(",") if isinstance(text, str) else text)]
@@ -859,7 +899,18 @@ def parse_features(text: str | Sequence[str] | None) -> list[str] | None:
 
 
 def parse_params(items: Sequence[str] | None) -> dict[str, float]:
-    """``feature.name=value`` strings (``--param``) as a dict, validated against FEATURES."""
+    """``feature.name=value`` strings (``--param``) as a dict, validated against FEATURES.
+
+    Parameters
+    ----------
+    items : sequence of str, optional
+        ``feature.name=value`` strings as typed, each value in the parameter's unit.
+
+    Returns
+    -------
+    dict[str, float]
+        ``{"feature.name": value}`` in the parameter's unit.
+    """
     out: dict[str, float] = {}
     for item in items or []:
         name, sep, raw = item.partition("=")
@@ -917,6 +968,69 @@ def _savings_by_cause(
     return tuple(rows)
 
 
+def _baseline_rung(scenario: Scenario, metrics: dict[str, float]) -> Rung:
+    """The first rung: the scenario as given, no change, deltas of 0."""
+    return Rung(
+        feature=BASELINE,
+        label=f"Baseline: {scenario.name}",
+        scenario=scenario,
+        metrics=metrics,
+        changes=(),
+        assumptions=(),
+        source="",
+        references=(),
+        delta_goodput_points=0.0,
+        delta_usd_per_day=0.0,
+    )
+
+
+def _next_feature(
+    current: Scenario, remaining: list[str], given: bool, ctx: Context
+) -> tuple[str, Scenario, list[str], dict[str, float]]:
+    """The next rung's feature: the first remaining one in a given order, else (greedy) the
+    one whose scenario loses the least USD/day (registry order breaks ties).  Returns the
+    key, the scenario with it applied, its notes and its metrics."""
+    if given:
+        key = remaining[0]
+        nxt, notes = apply_feature(current, key, ctx)
+        return key, nxt, notes, _metrics(nxt, ctx)
+    best = None
+    for k in remaining:
+        s_k, n_k = apply_feature(current, k, ctx)
+        m_k = _metrics(s_k, ctx)
+        if best is None or m_k["lost_usd_per_day"] < best[3]["lost_usd_per_day"] - 1e-9:
+            best = (k, s_k, n_k, m_k)
+    return best  # type: ignore[return-value]
+
+
+def _feature_rung(
+    base_name: str,
+    key: str,
+    cur: Rung,
+    nxt: Scenario,
+    notes: Sequence[str],
+    m: Mapping[str, float],
+    ctx: Context,
+) -> Rung:
+    """The rung that adds feature ``key`` to ``cur``: the fields it changes, Δgoodput =
+    100·(g_next − g_cur) [percentage points] and the saving lost_cur − lost_next [USD/day]."""
+    f = FEATURES[key]
+    changes = tuple((k, cur.scenario[k], nxt[k]) for k in FIELDS if cur.scenario[k] != nxt[k])
+    return Rung(
+        feature=key,
+        label=f.label,
+        scenario=nxt.replace(name=f"{base_name} + {key}"),
+        metrics=m,
+        changes=changes,
+        assumptions=tuple(notes),
+        source=f.source,
+        references=f.references,
+        delta_goodput_points=100.0 * (m["goodput"] - cur.metrics["goodput"]),
+        delta_usd_per_day=cur.metrics["lost_usd_per_day"] - m["lost_usd_per_day"],
+        savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes),
+    )
+
+
 def ladder(
     scenario: Scenario,
     features: Sequence[str] | str | None = None,
@@ -935,18 +1049,40 @@ def ladder(
 
     Parameters
     ----------
-    scenario : the baseline (first rung).
-    features : feature keys in order; None = the recommended order (greedy: at each rung
-        the feature with the largest saving next).
-    modes : the causes features read their shares from (default Llama 3 405B).
-    lemon_failure_share, lemon_node_share : lemon nodes' share of failures and of nodes
+    scenario : Scenario
+        The baseline (first rung).
+    features : sequence of str or str, optional
+        Feature keys in order; None = the recommended order (greedy: at each rung the
+        feature with the largest saving next).
+    modes : FailureModes, optional
+        The causes features read their shares from (default Llama 3 405B).
+    lemon_failure_share, lemon_node_share : float
+        Lemon nodes' share of failures and of nodes [fraction]
         (:func:`models.failure_modes.lemon_share_from_fit` on a ``goodput fit``).
-    params : feature parameters ``{"feature.param": value}`` overriding the defaults.
-    trials, days, seed : with ``trials``, each rung is also simulated (models.montecarlo;
-        the same seed for every rung, so rung-to-rung differences share their noise).
-        The limits hold for all rungs together (:func:`montecarlo_estimate`), checked
-        before the first simulation; ``on_estimate(rungs, seconds)`` is then told the
-        predicted total.
+    params : Mapping[str, float], optional
+        Feature parameters ``{"feature.param": value}`` overriding the defaults, each in
+        the parameter's unit.
+    trials : int, optional
+        With it, each rung is also simulated with this many runs [count]
+        (models.montecarlo; the same seed for every rung, so rung-to-rung differences
+        share their noise).  The limits hold for all rungs together
+        (:func:`montecarlo_estimate`), checked before the first simulation.
+    days : float
+        Simulated window [day].
+    seed : int
+        Random seed [-].
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+    on_estimate : callable, optional
+        Called as ``on_estimate(rungs [count], seconds [s])`` with the predicted total
+        before simulating.
+
+    Returns
+    -------
+    Ladder
+        The rungs in order, each with its metrics, Δgoodput [percentage points] and
+        saving [USD/day] over the previous rung, and with ``trials`` its Monte Carlo
+        goodput [fraction].
     """
     keys = parse_features(features)
     cat = catalog if catalog is not None else load_catalog()
@@ -960,53 +1096,13 @@ def ladder(
     )
     lemon_rate_factor(ctx.lemon_failure_share, ctx.lemon_node_share)  # validates
     base_m = _metrics(scenario, ctx)
-    rungs = [
-        Rung(
-            feature=BASELINE,
-            label=f"Baseline: {scenario.name}",
-            scenario=scenario,
-            metrics=base_m,
-            changes=(),
-            assumptions=(),
-            source="",
-            references=(),
-            delta_goodput_points=0.0,
-            delta_usd_per_day=0.0,
-        )
-    ]
+    rungs = [_baseline_rung(scenario, base_m)]
     remaining = list(keys) if keys is not None else list(FEATURES)
     while remaining:
         cur = rungs[-1]
-        if keys is not None:
-            key = remaining[0]
-            nxt, notes = apply_feature(cur.scenario, key, ctx)
-            m = _metrics(nxt, ctx)
-        else:  # greedy: the largest saving next (registry order breaks ties)
-            best = None
-            for k in remaining:
-                s_k, n_k = apply_feature(cur.scenario, k, ctx)
-                m_k = _metrics(s_k, ctx)
-                if best is None or m_k["lost_usd_per_day"] < best[3]["lost_usd_per_day"] - 1e-9:
-                    best = (k, s_k, n_k, m_k)
-            key, nxt, notes, m = best  # type: ignore[misc]
+        key, nxt, notes, m = _next_feature(cur.scenario, remaining, keys is not None, ctx)
         remaining.remove(key)
-        f = FEATURES[key]
-        changes = tuple((k, cur.scenario[k], nxt[k]) for k in FIELDS if cur.scenario[k] != nxt[k])
-        rungs.append(
-            Rung(
-                feature=key,
-                label=f.label,
-                scenario=nxt.replace(name=f"{scenario.name} + {key}"),
-                metrics=m,
-                changes=changes,
-                assumptions=tuple(notes),
-                source=f.source,
-                references=f.references,
-                delta_goodput_points=100.0 * (m["goodput"] - cur.metrics["goodput"]),
-                delta_usd_per_day=cur.metrics["lost_usd_per_day"] - m["lost_usd_per_day"],
-                savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes),
-            )
-        )
+        rungs.append(_feature_rung(scenario.name, key, cur, nxt, notes, m, ctx))
     estimate = None
     if trials is not None:
         from .budget import MAX_SECONDS, Budget
@@ -1048,7 +1144,23 @@ MC_TOLERANCE_TEXT = (
 
 
 def montecarlo_tolerance(stderr: float) -> float:
-    """Allowed |simulated mean − analytic| for a rung [fraction of goodput]."""
+    """Allowed |simulated mean − analytic| for a rung [fraction of goodput].
+
+    Parameters
+    ----------
+    stderr : float
+        Standard error of the simulated mean goodput [fraction].
+
+    Returns
+    -------
+    float
+        MC_SIGMAS · stderr + MC_BIAS [fraction of goodput].
+
+    Examples
+    --------
+    >>> round(montecarlo_tolerance(0.0005), 6)
+    0.003
+    """
     return MC_SIGMAS * stderr + MC_BIAS
 
 
@@ -1062,6 +1174,17 @@ def montecarlo_estimate(
     another), and the rungs together must stay within :data:`models.budget.MAX_SECONDS`
     and :data:`models.montecarlo.MAX_EXPECTED_EVENTS`, else a ValidationError naming
     ``trials`` gives the total and the largest number of trials that fits.
+
+    Parameters
+    ----------
+    rungs : sequence of Rung
+        The ladder's rungs.
+    trials : int
+        Monte Carlo runs per rung [count].
+    days : float
+        Simulated window [day].
+    ctx : Context
+        Catalog and tiers of the ladder.
 
     Returns
     -------

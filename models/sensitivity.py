@@ -25,7 +25,18 @@ DEFAULT_METRICS = ("goodput", "lost_usd_per_day")
 
 
 def sensitivity_keys(inputs: Mapping[str, Any]) -> list[str]:
-    """Numeric fields with ``sensitivity=True`` that are present in ``inputs``."""
+    """Numeric fields with ``sensitivity=True`` that are present in ``inputs``.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat chain inputs (:func:`models.evaluate.resolve_inputs`).
+
+    Returns
+    -------
+    list of str
+        Field keys, in registry order.
+    """
     return [
         k for k, f in FIELDS.items() if f.sensitivity and f.kind in ("int", "float") and k in inputs
     ]
@@ -121,6 +132,23 @@ def grid(
     ``x_key``/``y_key`` are input names (e.g. ``"reliability.node_failure_rate_per_day"``,
     ``"checkpoint.interval_minutes"``); a fixed checkpoint interval on an axis overrides
     'optimal'.  One broadcast call of ``evaluate_arrays``.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat chain inputs (:func:`models.evaluate.resolve_inputs`).
+    x_key, y_key : str
+        Input field keys of the two axes.
+    x_values, y_values : array_like
+        Axis values, each in its field's unit (e.g. [min], [per node-day]).
+    metrics : sequence of str
+        Output keys to return.
+
+    Returns
+    -------
+    dict[str, numpy.ndarray]
+        Per metric a ``(len(y_values), len(x_values))`` array in the metric's unit
+        (:mod:`models.outputs`).
 
     Examples
     --------

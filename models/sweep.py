@@ -63,7 +63,13 @@ class Axis:
 
     def values(self) -> np.ndarray:
         """The axis values; whole numbers for integer fields (rounded, so an integer axis
-        may repeat a value when n exceeds hi − lo + 1)."""
+        may repeat a value when n exceeds hi − lo + 1).
+
+        Returns
+        -------
+        numpy.ndarray
+            ``n`` values in the field's unit.
+        """
         v = np.linspace(self.lo, self.hi, self.n)
         return np.round(v) if FIELDS[self.key].kind == "int" else v
 
@@ -78,6 +84,18 @@ def parse_axis(text: str, flag: str = "--vary") -> Axis:
     (its range, whole numbers for integer fields) and n a whole number in
     [1, MAX_POINTS_PER_AXIS] (n = 1 needs lo = hi).  Errors name the flag, the text and the
     allowed values.
+
+    Parameters
+    ----------
+    text : str
+        ``section.key=lo:hi:n`` as typed; lo and hi in the field's unit, n [count].
+    flag : str
+        The flag the text came with, for error messages.
+
+    Returns
+    -------
+    Axis
+        The validated axis.
     """
     shown = text if len(text) <= 80 else text[:77] + "..."
     key, sep, rng = text.partition("=")
@@ -133,6 +151,18 @@ def check_axes(axes: Sequence[Axis], trials: int) -> int:
 
     Each field at most once; points at most MAX_POINTS (MAX_MC_POINTS with trials) and
     points × trials at most MAX_POINT_TRIALS.
+
+    Parameters
+    ----------
+    axes : sequence of Axis
+        The varied fields.
+    trials : int
+        Monte Carlo runs per point [count] (0 for none).
+
+    Returns
+    -------
+    int
+        Points of the sweep [count].
     """
     if not axes:
         raise ValidationError("--vary", "at least one --vary section.key=lo:hi:n is needed")
@@ -161,13 +191,43 @@ def check_axes(axes: Sequence[Axis], trials: int) -> int:
 
 
 def grid(axes: Sequence[Axis]) -> dict[str, np.ndarray]:
-    """The points as one 1-D column per varied field (Cartesian product, first axis slowest)."""
+    """The points as one 1-D column per varied field (Cartesian product, first axis slowest).
+
+    Parameters
+    ----------
+    axes : sequence of Axis
+        The varied fields.
+
+    Returns
+    -------
+    dict[str, numpy.ndarray]
+        One column of all points per field key, in the field's unit.
+
+    Examples
+    --------
+    >>> g = grid([Axis("cluster.nodes", 1, 2, 2), Axis("checkpoint.interval_minutes", 10, 20, 2)])
+    >>> g["cluster.nodes"].tolist(), g["checkpoint.interval_minutes"].tolist()
+    ([1.0, 1.0, 2.0, 2.0], [10.0, 20.0, 10.0, 20.0])
+    """
     mesh = np.meshgrid(*(a.values() for a in axes), indexing="ij")
     return {a.key: m.reshape(-1) for a, m in zip(axes, mesh, strict=True)}
 
 
 def point_seed(seed: int, point: int) -> np.random.SeedSequence:
-    """The random stream of point ``point``: child ``point`` of ``SeedSequence(seed)``."""
+    """The random stream of point ``point``: child ``point`` of ``SeedSequence(seed)``.
+
+    Parameters
+    ----------
+    seed : int
+        The sweep's seed [-].
+    point : int
+        Point index [count].
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+        The point's seed sequence; the same whatever worker runs it.
+    """
     return np.random.SeedSequence(seed, spawn_key=(int(point),))
 
 

@@ -98,13 +98,36 @@ class Interval:
         return lognormal_from_interval(self.low, self.high)[1]
 
     def quantile(self, q) -> np.ndarray:
-        """Quantiles ``q`` (0..1) of the lognormal fitted to the interval."""
+        """Quantiles ``q`` (0..1) of the lognormal fitted to the interval.
+
+        Parameters
+        ----------
+        q : array_like
+            Quantiles [fraction].
+
+        Returns
+        -------
+        numpy.ndarray
+            The quantity at each quantile, in its own unit, shaped like ``q``.
+        """
         med, sig = lognormal_from_interval(self.low, self.high)
         qq = np.clip(np.ravel(np.asarray(q, dtype=float)), 1e-12, 1 - 1e-12)
         z = _INV_CDF(qq) if qq.size else qq
         return (med * np.exp(sig * z)).reshape(np.shape(q))
 
     def scaled(self, factor: float) -> Interval:
+        """Interval with both ends multiplied by ``factor``.
+
+        Parameters
+        ----------
+        factor : float
+            Multiplier [-].
+
+        Returns
+        -------
+        Interval
+            The scaled interval, same source.
+        """
         return Interval(self.low * factor, self.high * factor, self.source)
 
     def widened(self, factor: float) -> Interval:
@@ -118,6 +141,16 @@ def lognormal_from_interval(low: float, high: float) -> tuple[float, float]:
     """(median, log standard deviation) of the lognormal with 10th/90th percentiles low, high.
 
     median = √(low·high), σ = ln(high/low) / (2·z₀.₉) with z₀.₉ = 1.2816.
+
+    Parameters
+    ----------
+    low, high : float
+        10th and 90th percentiles, in the quantity's unit (0 < low <= high).
+
+    Returns
+    -------
+    tuple of float
+        Median [the quantity's unit] and log standard deviation σ [-].
 
     Examples
     --------
@@ -140,6 +173,18 @@ def failure_rate_interval(scenario_or_inputs: Mapping[str, Any]) -> Interval:
     one end alone keeps its ratio to the rate on the other side (a symmetric interval in log
     terms); neither: the fleet prior, rate ÷ / × :data:`FLEET_PRIOR_FACTOR`.  A rate of 0
     has the interval [0, 0].
+
+    Parameters
+    ----------
+    scenario_or_inputs : Mapping[str, Any]
+        A :class:`~models.scenario.Scenario` or its flat inputs, with
+        ``reliability.node_failure_rate_per_day`` [per node-day] and optionally
+        ``reliability.node_failure_rate_low`` / ``_high`` [per node-day].
+
+    Returns
+    -------
+    Interval
+        Low and high ends [per node-day] and their source.
 
     Examples
     --------
@@ -193,6 +238,17 @@ def step_time_interval(metrics: Mapping[str, Any]) -> Interval:
     Reads ``step_seconds_low`` / ``step_seconds_high`` from the chain's outputs when the step
     model reports them; else the modelled ``step_seconds`` times :data:`STEP_TIME_REL_80`.
 
+    Parameters
+    ----------
+    metrics : Mapping[str, Any]
+        Chain outputs with ``step_seconds`` [s] and optionally ``step_seconds_low`` /
+        ``step_seconds_high`` [s].
+
+    Returns
+    -------
+    Interval
+        Low and high ends [s] and their source.
+
     Examples
     --------
     >>> iv = step_time_interval({"step_seconds": 10.0})
@@ -211,7 +267,25 @@ def step_time_interval(metrics: Mapping[str, Any]) -> Interval:
 
 def step_time_multipliers(metrics: Mapping[str, Any], q) -> np.ndarray:
     """Step-time quantiles ``q`` relative to the modelled step (dimensionless); 1 where the
-    step cannot be modelled (the time to train is then undefined whatever the multiplier)."""
+    step cannot be modelled (the time to train is then undefined whatever the multiplier).
+
+    Parameters
+    ----------
+    metrics : Mapping[str, Any]
+        Chain outputs with ``step_seconds`` [s] (:func:`step_time_interval`).
+    q : array_like
+        Quantiles [fraction].
+
+    Returns
+    -------
+    numpy.ndarray
+        Step time at each quantile ÷ the modelled step time [-], shaped like ``q``.
+
+    Examples
+    --------
+    >>> step_time_multipliers({"step_seconds": float("nan")}, [0.1, 0.9]).tolist()
+    [1.0, 1.0]
+    """
     step = float(np.asarray(metrics["step_seconds"]))
     if not (math.isfinite(step) and step > 0):
         return np.ones(np.shape(q))
@@ -220,7 +294,25 @@ def step_time_multipliers(metrics: Mapping[str, Any], q) -> np.ndarray:
 
 
 def rate_quantiles(iv: Interval, q) -> np.ndarray:
-    """Failure-rate quantiles ``q`` of ``iv`` [per node-day] (0 when the interval is [0, 0])."""
+    """Failure-rate quantiles ``q`` of ``iv`` [per node-day] (0 when the interval is [0, 0]).
+
+    Parameters
+    ----------
+    iv : Interval
+        80% interval of the failure rate [per node-day].
+    q : array_like
+        Quantiles [fraction].
+
+    Returns
+    -------
+    numpy.ndarray
+        Failure rate at each quantile [per node-day], shaped like ``q``.
+
+    Examples
+    --------
+    >>> rate_quantiles(Interval(0.0, 0.0, "none"), [0.1, 0.9]).tolist()
+    [0.0, 0.0]
+    """
     if iv.high <= 0:
         return np.zeros(np.shape(q))
     return iv.quantile(q)
@@ -228,7 +320,24 @@ def rate_quantiles(iv: Interval, q) -> np.ndarray:
 
 def quantile_grid(n: int = 9) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """An n × n product grid of midpoint quantiles of two independent inputs, flattened:
-    (q_rate, q_step, weight), each weight 1/n²."""
+    (q_rate, q_step, weight), each weight 1/n².
+
+    Parameters
+    ----------
+    n : int
+        Quantiles per input [count].
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Rate quantiles, step quantiles [fraction] and weights [-], each of n² points.
+
+    Examples
+    --------
+    >>> qr, qs, w = quantile_grid(2)
+    >>> qr.tolist(), qs.tolist(), w.tolist()
+    ([0.25, 0.25, 0.75, 0.75], [0.25, 0.75, 0.25, 0.75], [0.25, 0.25, 0.25, 0.25])
+    """
     u = (np.arange(n) + 0.5) / n
     a, b = np.meshgrid(u, u, indexing="ij")
     return a.ravel(), b.ravel(), np.full(n * n, 1.0 / (n * n))
@@ -236,13 +345,41 @@ def quantile_grid(n: int = 9) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def strata(k: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """k Latin-hypercube strata of (rate quantile, step quantile): each input's k midpoint
-    quantiles once, paired by a random permutation (stratified sampling of both)."""
+    quantiles once, paired by a random permutation (stratified sampling of both).
+
+    Parameters
+    ----------
+    k : int
+        Strata [count].
+    rng : numpy.random.Generator
+        Random stream for the pairing.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        Rate quantiles and step quantiles [fraction], k each.
+    """
     u = (np.arange(k) + 0.5) / k
     return u, u[rng.permutation(k)]
 
 
 def weighted_quantile(values, weights, q: float) -> float:
-    """The ``q`` quantile of a weighted sample (step interpolation of the weighted CDF)."""
+    """The ``q`` quantile of a weighted sample (step interpolation of the weighted CDF).
+
+    Parameters
+    ----------
+    values : array_like
+        Sample, in its own unit.
+    weights : array_like
+        Non-negative weights [-], one per value.
+    q : float
+        Quantile [fraction].
+
+    Returns
+    -------
+    float
+        The quantile, in the sample's unit.
+    """
     v = np.asarray(values, dtype=float)
     w = np.asarray(weights, dtype=float)
     ok = np.isfinite(v)
@@ -273,6 +410,19 @@ def headline_intervals(inputs: Mapping[str, Any], grid: int = 9) -> dict[str, fl
     ``time_to_train_days_p10/p90``, since ``time_to_train_days_low/high`` is the chain's
     interval of the step time alone (:func:`models.chain.cost_step`), which the instance ranking
     compares.
+
+    Parameters
+    ----------
+    inputs : Mapping[str, Any]
+        Flat chain inputs (:func:`models.evaluate.resolve_inputs`).
+    grid : int
+        Quantiles per input [count].
+
+    Returns
+    -------
+    dict[str, float]
+        ``<figure>_low`` / ``_high`` (goodput [fraction], lost [USD/day], total cost
+        [USD]) and ``time_to_train_days_p10`` / ``_p90`` [day].
     """
     from .evaluate import evaluate_arrays
 
@@ -321,6 +471,20 @@ def rate_interval_from_counts(
     low = χ²(α/2; 2k)/(2E), high = χ²(1 − α/2; 2k + 2)/(2E), α = 1 − level (low = 0 when
     k = 0).  Garwood, Biometrika 28:437-442, 1936.
 
+    Parameters
+    ----------
+    failures : float
+        Failures observed k [count].
+    node_days : float
+        Exposure E [node-day].
+    level : float
+        Confidence level [fraction].
+
+    Returns
+    -------
+    tuple of float
+        Low and high ends of the rate [per node-day].
+
     Examples
     --------
     >>> lo, hi = rate_interval_from_counts(10, 1000.0)
@@ -345,6 +509,20 @@ def fitted_rate_interval(
     [rate·χ²(α/2; 2k)/(2k), rate·χ²(1 − α/2; 2k + 2)/(2k)], so a two-day log (few failures)
     gets a wide interval and a thirty-day log of the same cluster a narrow one.  None when
     there is no failure (k = 0) or no rate.
+
+    Parameters
+    ----------
+    rate : float
+        Fitted failure rate [per node-day].
+    failures : float
+        Failures it was fitted from k [count].
+    level : float
+        Confidence level [fraction].
+
+    Returns
+    -------
+    tuple of float or None
+        Low and high ends [per node-day]; None without failures or rate.
 
     Examples
     --------
