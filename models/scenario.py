@@ -277,7 +277,14 @@ class Scenario:
         Every key and value is written by tomli-w, which escapes what the TOML spec forbids
         in a string (control characters such as U+007F, quotes, backslashes); text with
         line breaks becomes a multi-line string.  The layout (one table per section, the
-        unit of each value and the derived fields as comments) is ours.
+        unit of each value and the derived fields as comments) is ours.  A field left empty
+        whose registry default is a value (``workload.params_billion``) is written as ``""``
+        so that it reads back empty, not as the default.
+
+        Returns
+        -------
+        str
+            The scenario as TOML text, ending with a line break.
         """
         lines = [_toml_line("name", self.name)]
         if self.description:
@@ -287,7 +294,13 @@ class Scenario:
             lines.append(f"[{section}]")
             for f in fields:
                 v = self.values[f.key]
-                if v is None:
+                if v is None and f.default is not None:
+                    # Left empty over a stated default (workload.params_billion = 405): a
+                    # commented-out key would read back as the default, so write the empty
+                    # value that from_toml reads as "derive it".
+                    derived = one_line(f.help.split(".")[0])
+                    lines.append(f"{_toml_line(f.name, '')}  # derived: {derived}")
+                elif v is None:
                     lines.append(f"# {f.name} = (derived: {one_line(f.help.split('.')[0])})")
                 else:
                     unit = f"  # {one_line(f.unit)}" if f.unit else ""
