@@ -351,6 +351,46 @@ def _parse_plain_json_lines(
     keys (one name each) with plain values, else None (then :func:`_parse_json_lines` reads
     them record by record, and names the row and key of any problem).  Both give the same
     Timeline for such a file (tests/models/test_fast_readers.py)."""
+    read = _flat_json_frame(text, max_rows)
+    if read is None:
+        return None
+    frame, keep = read
+    import polars as pl
+
+    names = _plain_json_names(frame, mapping, pl)
+    if names is None:
+        return None
+    ev = (
+        frame[names["event"]]
+        .str.strip_chars(" ")
+        .str.to_lowercase()
+        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
+    )
+    if ev.null_count():
+        return None
+    us = iso_microseconds(frame[names["timestamp"]])
+    if us is None:
+        return None
+    events = ev.to_numpy()
+    steps = _plain_json_steps(frame, names, events, pl)
+    if steps is None:
+        return None
+    nodes = np.full(events.size, "", dtype=object)
+    if "node_id" in names:
+        col = frame[names["node_id"]]
+        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
+            return None
+        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
+        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        nodes = txt.to_numpy()
+    rows = np.flatnonzero(keep).astype(np.int64) + 1
+    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+
+
+def _flat_json_frame(text: str, max_rows: int):
+    """``(frame, keep)``: the JSON lines read by polars and the mask of non-empty lines, when
+    every line is one flat ASCII object whose keys all have a value; else None."""
     if not text.isascii() or "jsonPayload" in text or any(k in text for k in RECORDER_TIME_KEYS):
         return None
     raw = text.encode("ascii")
@@ -397,6 +437,12 @@ def _parse_plain_json_lines(
             return None
     except Exception:  # any surprise: the record-by-record reader decides
         return None
+    return frame, keep
+
+
+def _plain_json_names(frame, mapping: Mapping[str, str], pl) -> dict[str, str] | None:
+    """The frame column of each timeline column (one name each, plain printable text in the
+    text columns), or None when the record-by-record reader must decide."""
     names: dict[str, str] = {}
     for col, aliases in COLUMNS.items():
         found = [a for a in ((mapping[col],) if col in mapping else aliases) if a in frame.columns]
@@ -416,18 +462,12 @@ def _parse_plain_json_lines(
     for col in text_cols:  # escapes such as \u0007 decode to characters the row reader names
         if bool(frame[col].str.contains(r"[^\x20-\x7e]").any()):
             return None
-    ev = (
-        frame[names["event"]]
-        .str.strip_chars(" ")
-        .str.to_lowercase()
-        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
-    )
-    if ev.null_count():
-        return None
-    us = iso_microseconds(frame[names["timestamp"]])
-    if us is None:
-        return None
-    events = ev.to_numpy()
+    return names
+
+
+def _plain_json_steps(frame, names: Mapping[str, str], events: np.ndarray, pl) -> np.ndarray | None:
+    """Step number of each record (-1 where none) [count], or None when a step is missing
+    where the event needs one, or is not a plain whole number."""
     needs = np.isin(events, list(NEEDS_STEP))
     steps = np.full(events.size, -1, dtype=np.int64)
     if "step" in names:
@@ -450,17 +490,7 @@ def _parse_plain_json_lines(
         steps = np.where(empty, -1, values)
     elif needs.any():
         return None
-    nodes = np.full(events.size, "", dtype=object)
-    if "node_id" in names:
-        col = frame[names["node_id"]]
-        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
-            return None
-        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
-        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
-            return None
-        nodes = txt.to_numpy()
-    rows = np.flatnonzero(keep).astype(np.int64) + 1
-    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+    return steps
 
 
 def _all_rows_schema(pl) -> dict[str, None]:
