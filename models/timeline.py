@@ -765,32 +765,10 @@ def recorder_events(
     parsed = []
     jobs: set[str] = set()
     for row, rec in records:
-        key = next(k for k in RECORDER_TIME_KEYS if k in rec)
-        value = rec[key]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValidationError(
-                f"row {row}, column {key!r}", f"{_short(value)} is not a number of seconds"
-            )
-        t = float(value)
-        if not math.isfinite(t) or not 0.0 <= t < 1e11:
-            raise ValidationError(
-                f"row {row}, column {key!r}",
-                f"{_short(value)} is not a Unix time in seconds (0 to 1e11)",
-            )
-        step = -1
-        if key == "step_start_time":
-            raw = rec.get("step_count")
-            if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_STEP:
-                raise ValidationError(
-                    f"row {row}, column 'step_count'",
-                    f"{_short(raw)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
-                )
-            step = int(raw)
+        parsed.append(_recorder_record(row, rec))
         name = rec.get("job_name")
         if isinstance(name, str):
             jobs.add(name)
-        kind = rec.get("custom_badput_event_type", "")
-        parsed.append((t, row, key, step, str(kind)))
     if len(jobs) > 1:
         raise ValidationError(
             "timeline",
@@ -799,6 +777,45 @@ def recorder_events(
             + "); keep one job's records",
         )
     parsed.sort(key=lambda p: p[0])  # stable: record order among equal times
+    out = _recorder_stream(parsed)
+    kept = [e for e in out if e is not None]
+    if not kept:
+        raise ValidationError("timeline", "has no job_start_time record")
+    t_, c_, s_, n_, r_ = (list(x) for x in zip(*kept, strict=True))
+    return t_, c_, s_, n_, r_
+
+
+def _recorder_record(row: int, rec: Mapping) -> tuple[float, int, str, int, str]:
+    """``(time [s], row, key, step, badput kind)`` of one GoodputRecorder record, its time and
+    step number checked (a Unix time in [0, 1e11) s; a step in [0, MAX_STEP])."""
+    key = next(k for k in RECORDER_TIME_KEYS if k in rec)
+    value = rec[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(
+            f"row {row}, column {key!r}", f"{_short(value)} is not a number of seconds"
+        )
+    t = float(value)
+    if not math.isfinite(t) or not 0.0 <= t < 1e11:
+        raise ValidationError(
+            f"row {row}, column {key!r}",
+            f"{_short(value)} is not a Unix time in seconds (0 to 1e11)",
+        )
+    step = -1
+    if key == "step_start_time":
+        raw = rec.get("step_count")
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_STEP:
+            raise ValidationError(
+                f"row {row}, column 'step_count'",
+                f"{_short(raw)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
+            )
+        step = int(raw)
+    kind = rec.get("custom_badput_event_type", "")
+    return (t, row, key, step, str(kind))
+
+
+def _recorder_stream(parsed: list[tuple[float, int, str, int, str]]) -> list[list | None]:
+    """Timeline events ``[t, code, step, node, row]`` of recorder records sorted by time
+    (see :func:`recorder_events`); a pause the library does not count is None."""
     last_end = max((i for i, p in enumerate(parsed) if p[2] == "job_end_time"), default=-1)
     out: list[list] = []  # [t, code, step, node, row]; a dropped pause becomes None
 
@@ -862,11 +879,7 @@ def recorder_events(
             if running is not None:
                 emit(t, STEP_END, running, row)
             emit(t, JOB_END, -1, row)
-    kept = [e for e in out if e is not None]
-    if not kept:
-        raise ValidationError("timeline", "has no job_start_time record")
-    t_, c_, s_, n_, r_ = (list(x) for x in zip(*kept, strict=True))
-    return t_, c_, s_, n_, r_
+    return out
 
 
 # --------------------------------------------------------------------------- measurement
