@@ -549,23 +549,10 @@ class LogFit:
         return out
 
 
-def fit_failure_log(
-    log: FailureLog,
-    nodes: int | None = None,
-    *,
-    confidence: float = 0.95,
-    lemon_alpha: float = 0.05,
-) -> LogFit:
-    """Fit a parsed failure log (methods in the module docstring).
-
-    Parameters
-    ----------
-    log : parsed log (:func:`models.failure_log.parse_failure_log`).
-    nodes : nodes observed during the log [nodes]; default: distinct node ids in the log
-        (nodes that never failed are then missing, so the per-node rate is an upper bound).
-    confidence : two-sided level of every interval.
-    lemon_alpha : family-wise error rate of the lemon-node test.
-    """
+def _observed_nodes(log: FailureLog, nodes: int | None) -> tuple[int, bool]:
+    """``(N, from_log)``: the nodes observed [count] (``nodes``, checked to be a whole number
+    of at least the distinct nodes in the log, or those distinct nodes) and whether N came
+    from the log."""
     distinct = log.distinct_nodes
     if nodes is None:
         big_n, from_log = distinct, True
@@ -579,23 +566,13 @@ def fit_failure_log(
                 "at most 10,000,000)",
             )
         big_n, from_log = int(nodes), False
-    if not 0.5 <= confidence < 1.0:
-        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
-    if not 0.0 < lemon_alpha < 1.0:
-        raise ValidationError("lemon_alpha", f"{lemon_alpha!r} is out of range ((0, 1))")
-    incidents = np.unique(log.time_h)
-    if incidents.size < MIN_INCIDENTS:
-        raise ValidationError(
-            "failure log",
-            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
-        )
-    gaps = np.diff(incidents)
-    tbf = fit_tbf(gaps, confidence)
-    span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
-    per_day = HOURS_PER_DAY / big_n
-    node_days = big_n * span_days
+    return big_n, from_log
 
-    # per-cause rates
+
+def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[dict]:
+    """One row per Llama 3 category (and the unmapped causes, if any): failures k, share
+    k / n, rate k / node-days [per node-day] with its exact Poisson interval, next to the
+    Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5)."""
     uniq, inverse = np.unique(log.cause, return_inverse=True)  # map each distinct text once
     mapped = np.array([map_cause(c) for c in uniq], dtype=object)[inverse].astype(str)
     rows = []
@@ -629,13 +606,17 @@ def fit_failure_log(
                 "causes_in_log": ", ".join(examples),
             }
         )
+    return rows
 
-    # lemon nodes
+
+def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
+    """Nodes whose failure count is improbably high under a uniform spread of the n failures
+    over N nodes: Bonferroni-corrected p-value N * p < ``lemon_alpha``, sorted by p-value."""
     ids, counts = np.unique(log.node_id, return_counts=True)
     n_fail = len(log)
     p = np.asarray(lemon_p_values(counts, n_fail, big_n), dtype=float)
     flagged = np.flatnonzero(p * big_n < lemon_alpha)
-    lemons = sorted(
+    return sorted(
         (
             {
                 "node_id": str(ids[i]),
@@ -648,6 +629,58 @@ def fit_failure_log(
         ),
         key=lambda d: d["p_value"],
     )
+
+
+def fit_failure_log(
+    log: FailureLog,
+    nodes: int | None = None,
+    *,
+    confidence: float = 0.95,
+    lemon_alpha: float = 0.05,
+) -> LogFit:
+    """Fit a parsed failure log (methods in the module docstring).
+
+    Parameters
+    ----------
+    log : FailureLog
+        Parsed log (:func:`models.failure_log.parse_failure_log`).
+    nodes : int or None
+        Nodes observed during the log [count]; default: distinct node ids in the log
+        (nodes that never failed are then missing, so the per-node rate is an upper bound).
+    confidence : float
+        Two-sided level of every interval [fraction].
+    lemon_alpha : float
+        Family-wise error rate of the lemon-node test [fraction].
+
+    Returns
+    -------
+    LogFit
+        Time between failures (exponential and Weibull), node failure rate [per node-day]
+        with its interval, per-cause rates against Llama 3 (arXiv:2407.21783, Table 5),
+        lemon nodes, median downtime [min] and job-level interruptions [per day].
+    """
+    big_n, from_log = _observed_nodes(log, nodes)
+    if not 0.5 <= confidence < 1.0:
+        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
+    if not 0.0 < lemon_alpha < 1.0:
+        raise ValidationError("lemon_alpha", f"{lemon_alpha!r} is out of range ((0, 1))")
+    incidents = np.unique(log.time_h)
+    if incidents.size < MIN_INCIDENTS:
+        raise ValidationError(
+            "failure log",
+            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
+        )
+    gaps = np.diff(incidents)
+    tbf = fit_tbf(gaps, confidence)
+    span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
+    per_day = HOURS_PER_DAY / big_n
+    node_days = big_n * span_days
+
+    rows = _cause_rates(log, node_days, confidence)
+
+    # lemon nodes
+    n_fail = len(log)
+    lemons = _lemon_nodes(log, big_n, lemon_alpha)
     dt = log.downtime_minutes[np.isfinite(log.downtime_minutes)]
     # per-node shape on the nodes that are not lemons: pooling a few fast-failing nodes with
     # the rest mimics a decreasing hazard (a mixture of rates), which the lemon test reports
