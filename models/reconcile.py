@@ -221,8 +221,23 @@ def fitted_scenario(
 ) -> tuple[Scenario, dict[str, Any], list[str]]:
     """The base scenario with every field the run can tell replaced (module docstring).
 
-    Returns ``(scenario, {field: value} changed, notes)``; a note names each field that
-    could not be fitted (it keeps the base scenario's value) and why.
+    Parameters
+    ----------
+    fit : TimelineFit
+        What :func:`fit_timeline` measured in the run.
+    base : Scenario
+        Scenario whose other fields are kept (and whose values stand in for what the run
+        cannot tell).
+    catalog : mapping of str to Instance, optional
+        Instance catalog for the expected replacement time; default: the shipped one.
+    name : str, optional
+        Name of the fitted scenario (at most 200 characters kept).
+
+    Returns
+    -------
+    tuple of (Scenario, dict, list of str)
+        ``(scenario, {field: value} changed, notes)``; a note names each field that could
+        not be fitted (it keeps the base scenario's value) and why.
     """
     notes: list[str] = []
     updates: dict[str, Any] = {
@@ -235,15 +250,7 @@ def fitted_scenario(
     }
 
     def put(key: str, value: float | None, what: str, why_missing: str) -> None:
-        if value is None:
-            notes.append(f"{key}: {why_missing}; the base scenario's value is used")
-        elif not _in_range(key, value):
-            notes.append(
-                f"{key}: the fitted {what} {value:.6g} is out of range "
-                f"({FIELDS[key].allowed()}); the base scenario's value is used"
-            )
-        else:
-            updates[key] = float(value)
+        _put(updates, notes, key, value, what, why_missing)
 
     put(
         "reliability.node_failure_rate_per_day",
@@ -288,28 +295,8 @@ def fitted_scenario(
             "the base scenario's values are used"
         )
     else:
-        ev = evaluate(interim, catalog)
-        model = (
-            interim["recovery.detection_minutes"]
-            + ev["replacement_minutes_expected"]
-            + interim["recovery.restart_minutes"]
-        )
-        target = fit.recovery.mean
-        if model > 0 and math.isclose(target, model, rel_tol=1e-9):
-            scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
-        elif model > 0:
-            scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
-        else:
-            scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
-            scaled["recovery.restart_minutes"] = target
-        bad = [k for k, v in scaled.items() if not _in_range(k, v)]
-        if bad:
-            notes.append(
-                f"{bad[0]}: scaling the recovery times to the measured {target:.4g} min puts "
-                f"it out of range ({FIELDS[bad[0]].allowed()}); the base scenario's values "
-                "are used"
-            )
-        else:
+        scaled = _scaled_recovery(fit.recovery.mean, interim, catalog, notes)
+        if scaled is not None:
             updates.update(scaled)
         put(
             "simulation.recovery_spread",
@@ -322,6 +309,57 @@ def fitted_scenario(
     scenario = base.replace(updates, **meta)
     changed = {k: v for k, v in updates.items() if base[k] != scenario[k]}
     return scenario, changed, notes
+
+
+def _put(
+    updates: dict[str, Any],
+    notes: list[str],
+    key: str,
+    value: float | None,
+    what: str,
+    why_missing: str,
+) -> None:
+    """Set ``updates[key] = value`` when the run gave a value within the field's range, else
+    add a note saying why the base scenario's value is kept."""
+    if value is None:
+        notes.append(f"{key}: {why_missing}; the base scenario's value is used")
+    elif not _in_range(key, value):
+        notes.append(
+            f"{key}: the fitted {what} {value:.6g} is out of range "
+            f"({FIELDS[key].allowed()}); the base scenario's value is used"
+        )
+    else:
+        updates[key] = float(value)
+
+
+def _scaled_recovery(
+    target: float, interim: Scenario, catalog: Mapping[str, Instance] | None, notes: list[str]
+) -> dict[str, float] | None:
+    """The recovery times (detection, replacement, restart [min]) scaled by one factor so
+    that detection + expected replacement + restart equals the measured mean recovery
+    ``target`` [min]; None (and a note) when scaling puts one out of its range."""
+    ev = evaluate(interim, catalog)
+    model = (
+        interim["recovery.detection_minutes"]
+        + ev["replacement_minutes_expected"]
+        + interim["recovery.restart_minutes"]
+    )
+    if model > 0 and math.isclose(target, model, rel_tol=1e-9):
+        scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
+    elif model > 0:
+        scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
+    else:
+        scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
+        scaled["recovery.restart_minutes"] = target
+    bad = [k for k, v in scaled.items() if not _in_range(k, v)]
+    if bad:
+        notes.append(
+            f"{bad[0]}: scaling the recovery times to the measured {target:.4g} min puts "
+            f"it out of range ({FIELDS[bad[0]].allowed()}); the base scenario's values "
+            "are used"
+        )
+        return None
+    return scaled
 
 
 def _description(fit: TimelineFit) -> str:
