@@ -91,6 +91,12 @@ def llama3_taxonomy() -> tuple[dict[str, Any], ...]:
 
     >>> sum(row["count"] for row in llama3_taxonomy())
     419
+
+    Returns
+    -------
+    tuple of dict
+        One row per root-cause category: ``category``, ``label``, ``group``, ``count``
+        [count] and ``percent_published`` [%].
     """
     with TAXONOMY_CSV.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
@@ -105,6 +111,16 @@ def map_cause(text: str) -> str:
 
     >>> map_cause("GPU HBM3 uncorrectable ECC"), map_cause("NCCL watchdog timeout")
     ('gpu_hbm3', 'nccl_watchdog')
+
+    Parameters
+    ----------
+    text : str
+        Free-text cause of one failure, as the log gives it.
+
+    Returns
+    -------
+    str
+        A category of :func:`llama3_taxonomy`, or ``"unmapped"``.
     """
     norm = re.sub(r"[_\-/]+", " ", str(text).strip().lower())
     categories = {r["category"]: r for r in llama3_taxonomy()}
@@ -156,6 +172,20 @@ def exponential_rate_ci(n_gaps, total_time, confidence=0.95):
 
     2·λ·T ~ χ²(2n), so λ ∈ [χ²_{α/2}(2n), χ²_{1−α/2}(2n)] / (2T) (Lawless 2003, §3.2).
 
+    Parameters
+    ----------
+    n_gaps : int or array_like
+        Complete gaps observed [count].
+    total_time : float or array_like
+        Sum of the gaps [h] (or any time unit; the rate is per that unit).
+    confidence : float
+        Two-sided level of the interval [fraction].
+
+    Returns
+    -------
+    tuple of (float or ndarray, float or ndarray)
+        Lower and upper bounds of the rate [per unit of ``total_time``].
+
     Examples
     --------
     >>> lo, hi = exponential_rate_ci(10, 100.0)
@@ -186,6 +216,20 @@ def weibull_observed_information(shape, scale, x):
     With z = x/λ: −∂²ℓ/∂k² = n/k² + Σ zᵏ ln²z; −∂²ℓ/∂λ² = (k/λ²)[(k + 1) Σ zᵏ − n];
     −∂²ℓ/∂k∂λ = −(1/λ)[Σ zᵏ − n] − (k/λ) Σ zᵏ ln z (Lawless 2003, §5.2).
 
+    Parameters
+    ----------
+    shape : float
+        Weibull shape k [-].
+    scale : float
+        Weibull scale λ [h].
+    x : ndarray
+        Observed gaps [h].
+
+    Returns
+    -------
+    ndarray
+        2 × 2 observed information matrix in (k, λ).
+
     Examples
     --------
     >>> info = weibull_observed_information(1.0, 1.0, np.array([0.5, 1.0, 1.5]))
@@ -211,6 +255,19 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     shape (profile-likelihood CI), scale (Wald CI on the log scale) and mean; log
     likelihoods, AIC, LR-test p-value of exponential vs Weibull, KS distances and their
     (optimistic, see module docstring) p-values.
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Times between failures [h].
+    confidence : float
+        Two-sided level of every interval [fraction].
+
+    Returns
+    -------
+    dict of str to float
+        Exponential rate [per h] and mean [h] with CIs; Weibull shape [-], scale [h] and mean
+        [h] with CIs; log likelihoods, AIC, LR-test p-value, KS distances and p-values [-].
 
     Examples
     --------
@@ -320,6 +377,16 @@ def incident_gaps_h(time_h) -> np.ndarray:
 
     >>> incident_gaps_h([0.0, 2.0, 2.0, 5.0]).tolist()
     [2.0, 3.0]
+
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+
+    Returns
+    -------
+    ndarray
+        Gaps between consecutive distinct failure times [h].
     """
     return np.diff(np.unique(np.asarray(time_h, dtype=float)))
 
@@ -329,6 +396,21 @@ def tbf_survival(gaps_h, tbf: dict[str, float], n_grid: int = 200) -> dict[str, 
 
     Empirical: S(t_(i)) = 1 − (i − 0.5)/n at the sorted gaps (Hazen plotting position).
     Fitted: exp(−λt) and exp(−(t/η)ᵏ) on a log-spaced grid [h].
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Times between failures [h].
+    tbf : dict of str to float
+        The fit of :func:`fit_tbf` on those gaps.
+    n_grid : int
+        Points of the log-spaced grid of the fitted curves [count].
+
+    Returns
+    -------
+    dict of str to ndarray
+        Sorted gaps [h] and their empirical survival [fraction]; the grid [h] and the
+        exponential and Weibull survival on it [fraction].
 
     Examples
     --------
@@ -357,6 +439,20 @@ def node_gaps_h(time_h, node_id, end_h: float | None = None) -> tuple[np.ndarray
     log) is right-censored.  The time before a node's first failure is not used (the
     likelihood is conditioned on the first event, Lawless 2003, §1.4).
 
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+    node_id : array_like of str
+        Node of each failure.
+    end_h : float, optional
+        End of observation [h]; default: the last failure time.
+
+    Returns
+    -------
+    tuple of (ndarray, ndarray)
+        Complete per-node gaps [h] and right-censored residuals [h].
+
     Examples
     --------
     >>> g, c = node_gaps_h([0.0, 1.0, 3.0, 4.0], ["a", "b", "a", "a"], end_h=10.0)
@@ -383,6 +479,21 @@ def fit_weibull_censored(gaps_h, censored_h=(), confidence: float = 0.95) -> dic
     With d complete gaps tᵢ and censored times cⱼ, the scale profiles out as
     η̂(k)ᵏ = (Σ tᵢᵏ + Σ cⱼᵏ) / d, giving ℓ_p(k) = d ln k − d ln η̂(k)ᵏ + (k − 1) Σ ln tᵢ − d;
     k̂ solves dℓ_p/dk = 0 (Lawless 2003, §5.2.2).  The exponential rate is d / (Σt + Σc).
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Complete gaps [h].
+    censored_h : array_like
+        Right-censored times [h].
+    confidence : float
+        Two-sided level of the shape interval [fraction].
+
+    Returns
+    -------
+    dict of str to float
+        Weibull shape [-] with its profile-likelihood CI, scale [h], exponential rate [per h]
+        the counts of complete and censored gaps [count] and the log likelihood [-].
 
     Examples
     --------
@@ -444,6 +555,20 @@ def lemon_p_values(counts, total_failures, nodes):
     Under "every node fails at the same rate", each of n failures hits a given node of N
     with probability 1/N.
 
+    Parameters
+    ----------
+    counts : int or array_like
+        Failures of each node, k [count].
+    total_failures : int
+        Failures in the log, n [count].
+    nodes : int
+        Nodes observed, N [count].
+
+    Returns
+    -------
+    float or ndarray
+        P(X ≥ k) per node [fraction], shaped like ``counts``.
+
     Examples
     --------
     >>> round(lemon_p_values(3, 10, 10), 5)  # P(Binomial(10, 0.1) >= 3)
@@ -464,7 +589,18 @@ JOB_NODE_IDS = frozenset({"job", "*", "-", "none", "n/a", "na", "all", "(job)"})
 
 def job_level_mask(node_ids) -> np.ndarray:
     """Which failures a log marks as job-level (node id in :data:`JOB_NODE_IDS`, any case)
-    [bool array].  An empty node id is "not said", not job-level."""
+    [bool array].  An empty node id is "not said", not job-level.
+
+    Parameters
+    ----------
+    node_ids : array_like of str
+        Node id of each failure.
+
+    Returns
+    -------
+    ndarray of bool
+        True where the failure is marked job-level.
+    """
     ids = np.asarray(node_ids, dtype=str)
     if ids.size == 0:
         return np.zeros(0, dtype=bool)
@@ -477,7 +613,20 @@ def split_job_level(time_h, node_ids) -> tuple[int, int]:
     """(node incidents, job-level incidents) of a log: incidents are distinct failure
     times; one counts as job-level when every failure at that time is marked job-level
     (:func:`job_level_mask`).  Kokolis et al. 2024 (arXiv:2410.21680) show why the two
-    differ: small jobs fail far more often than nodes × the node rate predicts."""
+    differ: small jobs fail far more often than nodes × the node rate predicts.
+
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+    node_ids : array_like of str
+        Node id of each failure.
+
+    Returns
+    -------
+    tuple of (int, int)
+        Node incidents and job-level incidents [count].
+    """
     t = np.asarray(time_h, dtype=float)
     job = job_level_mask(node_ids)
     if t.size == 0:

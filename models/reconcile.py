@@ -108,6 +108,19 @@ def summarise(x, scale: float = 1.0) -> Summary | None:
 
     >>> summarise([1.0, 2.0, 3.0]).mean
     2.0
+
+    Parameters
+    ----------
+    x : array_like
+        The sample (any unit).
+    scale : float
+        Factor applied to every value [-] (e.g. 1/60 from seconds to minutes).
+
+    Returns
+    -------
+    Summary or None
+        Count [count], mean, p10/p50/p90 (in the unit of ``x × scale``) and coefficient of
+        variation [-]; None for an empty sample.
     """
     a = np.asarray(x, dtype=float) * scale
     if a.size == 0:
@@ -144,7 +157,20 @@ class TimelineFit:
 
 
 def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
-    """``nodes`` as an int in [1, cluster.nodes max], else ValidationError naming ``flag``."""
+    """``nodes`` as an int in [1, cluster.nodes max], else ValidationError naming ``flag``.
+
+    Parameters
+    ----------
+    nodes : Any
+        The value given for the node count.
+    flag : str
+        The flag or field to name in the error.
+
+    Returns
+    -------
+    int
+        The node count [count].
+    """
     if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
         raise ValidationError(flag, f"{nodes!r} is not a whole number of nodes")
     if not 1 <= int(nodes) <= MAX_NODES:
@@ -160,10 +186,20 @@ def fit_timeline(
 
     Parameters
     ----------
-    m : the measured run (:func:`models.timeline.measure`).
-    nodes : nodes the job ran on [nodes].
-    nodes_source : where ``nodes`` came from (reported).
-    confidence : two-sided level of the failure-rate interval.
+    m : RunMeasurement
+        The measured run (:func:`models.timeline.measure`).
+    nodes : int
+        Nodes the job ran on [count].
+    nodes_source : str
+        Where ``nodes`` came from (reported).
+    confidence : float
+        Two-sided level of the failure-rate interval [fraction].
+
+    Returns
+    -------
+    TimelineFit
+        Failure rate [per node-day] with its interval, save [s], restore [s], recovery [min]
+        and step [s] summaries and the checkpoint interval [min].
     """
     n = check_nodes(nodes)
     if not 0.5 <= confidence < 1.0:
@@ -387,6 +423,18 @@ def predicted_bucket_hours(ev: Evaluation, days: float) -> dict[str, float]:
 
     hours(bucket) = Σ loss_<component>_minutes_per_day × days / 60 over the bucket's
     components in :data:`BUCKET_COMPONENTS`.
+
+    Parameters
+    ----------
+    ev : Evaluation
+        A scenario's evaluation (:func:`models.evaluate.evaluate`).
+    days : float
+        Wall time of the run [days].
+
+    Returns
+    -------
+    dict of str to float
+        Predicted loss per measured bucket [h].
     """
     return {
         b: sum(ev.metrics[f"loss_{c}_minutes_per_day"] for c in comps) * days / 60.0
@@ -678,7 +726,18 @@ def _fitted_json(f: TimelineFit) -> dict[str, Any]:
 
 
 def scenario_overrides(overrides: Mapping[str, Any]) -> list[str]:
-    """``--set`` strings of the fitted fields (``goodput evaluate BASE --set ...``)."""
+    """``--set`` strings of the fitted fields (``goodput evaluate BASE --set ...``).
+
+    Parameters
+    ----------
+    overrides : mapping of str to Any
+        Fitted field -> value.
+
+    Returns
+    -------
+    list of str
+        ``section.key=value`` strings, one per field.
+    """
     out = []
     for key, value in overrides.items():
         text = f"{value:.6g}" if isinstance(value, float) else str(value)
@@ -728,13 +787,35 @@ def reconcile(
 
     Parameters
     ----------
-    timeline : parsed timeline (:func:`models.timeline.parse_timeline`).
-    base : scenario for everything the run cannot tell (instance, price, workload, spares);
+    timeline : Timeline
+        Parsed timeline (:func:`models.timeline.parse_timeline`).
+    base : Scenario, optional
+        Scenario for everything the run cannot tell (instance, price, workload, spares);
         default :meth:`Scenario.default`.
-    nodes : nodes the job ran on [nodes]; default the base scenario's ``cluster.nodes``.
-    sets : ``section.key=value`` changes for the what-if (applied to the fitted scenario).
-    trials, seed : Monte Carlo trials over the run's length and the random seed.
-    progress : passed to the simulator (``progress(done, total)``).
+    nodes : int, optional
+        Nodes the job ran on [count]; default the base scenario's ``cluster.nodes``.
+    sets : list or tuple of str, optional
+        ``section.key=value`` changes for the what-if (applied to the fitted scenario).
+    trials : int
+        Monte Carlo trials over the run's length [count].
+    seed : int
+        Random seed [-].
+    catalog : mapping of str to Instance, optional
+        Instance catalog; default: the shipped one.
+    source : str
+        Name of the timeline's source (reported).
+    confidence : float
+        Two-sided level of the failure-rate interval [fraction].
+    grid_points : int
+        Points of the goodput-over-time curves [count].
+    progress : callable, optional
+        Passed to the simulator (``progress(done, total)``).
+
+    Returns
+    -------
+    Reconciliation
+        The measurement, the fit, the base and fitted scenarios with the fitted fields and
+        notes, the fitted scenario's evaluation and simulation, and the what-if (if any).
     """
     base = base if base is not None else Scenario.default()
     if nodes is None:

@@ -190,7 +190,13 @@ class Timeline:
 
 # --------------------------------------------------------------------------- mapping
 def mapping_keys() -> tuple[str, ...]:
-    """What ``--map KEY=NAME`` accepts as KEY: a column or an event name."""
+    """What ``--map KEY=NAME`` accepts as KEY: a column or an event name.
+
+    Returns
+    -------
+    tuple of str
+        The canonical column names, then the event names.
+    """
     return (*COLUMNS, *EVENTS)
 
 
@@ -200,6 +206,16 @@ def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
 
     >>> parse_mapping(["timestamp=time_utc", "failure=NODE_DOWN"])
     {'timestamp': 'time_utc', 'failure': 'NODE_DOWN'}
+
+    Parameters
+    ----------
+    items : list or tuple of str, or None
+        ``key=name`` strings; None or empty gives an empty mapping.
+
+    Returns
+    -------
+    dict of str to str
+        Canonical column or event name -> the name used in the file.
     """
     out: dict[str, str] = {}
     for item in items or ():
@@ -233,12 +249,23 @@ def parse_timeline(
 
     Parameters
     ----------
-    data : the file's bytes (UTF-8, a BOM is allowed; gzip is recognised by its magic
-        bytes) or its text.
-    mapping : canonical column or event name -> the name used in this file
-        (:func:`parse_mapping`); columns not mapped are found by the names in :data:`COLUMNS`.
-    max_bytes, max_rows : size caps (text bytes after decompression, data rows).
-    progress : called with the share of rows parsed (0..1) now and then.
+    data : str or bytes
+        The file's bytes (UTF-8, a BOM is allowed; gzip is recognised by its magic bytes) or
+        its text.
+    mapping : mapping of str to str, optional
+        Canonical column or event name -> the name used in this file (:func:`parse_mapping`);
+        columns not mapped are found by the names in :data:`COLUMNS`.
+    max_bytes : int
+        Cap on the text after decompression [bytes].
+    max_rows : int
+        Cap on the data rows [count].
+    progress : callable, optional
+        Called with the share of rows parsed [fraction] now and then.
+
+    Returns
+    -------
+    Timeline
+        Event times [s], event codes, step numbers, node ids and source rows, in time order.
 
     Raises
     ------
@@ -761,6 +788,18 @@ def recorder_events(
     Custom badput events inside a step become pauses.  TPU initialisation and data loading
     records are not needed: their time lies in gaps the events already classify.  Only the
     last ``job_end_time`` counts (as in the library).
+
+    Parameters
+    ----------
+    records : list of (int, dict)
+        ``(row, payload)`` pairs of GoodputRecorder records (each payload holds one of
+        :data:`RECORDER_TIME_KEYS`, a Unix time [s]).
+
+    Returns
+    -------
+    tuple of five lists
+        Event times [s], event codes, step numbers (-1 where none) [count], node ids (empty)
+        and source rows [count], sorted by time.
     """
     parsed = []
     jobs: set[str] = set()
@@ -968,6 +1007,18 @@ def measure(tl: Timeline) -> RunMeasurement:
     Raises ValidationError naming the row and column of an event that cannot happen where it
     is (e.g. a ``step_end`` during a checkpoint save, a ``restore_start`` with no failure
     before it).
+
+    Parameters
+    ----------
+    tl : Timeline
+        A parsed timeline (:func:`parse_timeline`).
+
+    Returns
+    -------
+    RunMeasurement
+        Wall time split into productive time and the badput buckets (checkpoint save,
+        restore, recovery, rework, other) [s], with every step execution, save, restore,
+        recovery, checkpoint gap [s] and failure time [s] of the run.
 
     Examples
     --------
