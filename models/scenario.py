@@ -46,6 +46,23 @@ def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
     """Deepest nesting of ``[``/``{`` outside strings and comments (TOML or JSON text).
 
     Stops counting once ``limit`` is passed (then returns ``limit + 1``).
+
+    Parameters
+    ----------
+    text : str
+        TOML or JSON text.
+    limit : int
+        Depth past which counting stops [count].
+
+    Returns
+    -------
+    int
+        Deepest nesting [count], at most ``limit + 1``.
+
+    Examples
+    --------
+    >>> nesting_depth("a = [[1], {b = 2}]  # [[[")
+    2
     """
     depth = deepest = 0
     for m in _TOKENS.finditer(text):
@@ -313,7 +330,19 @@ class Scenario:
 
 
 def shape_params_billion(values: Mapping[str, Any]) -> float:
-    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers)."""
+    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers).
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values (``workload.layers``, ``hidden_size``, ``attention_heads``,
+        ``kv_heads``, ``ffn_hidden_size``, ``vocab_size``, ``mlp`` and the MoE fields).
+
+    Returns
+    -------
+    float
+        Total parameters of the shape [billions] (:func:`models.transformer.moe_params`).
+    """
     from .transformer import default_ffn, moe_params
 
     gated = 1.0 if values["workload.mlp"] == "swiglu" else 0.0
@@ -352,6 +381,16 @@ def effective_params_billion(values: Mapping[str, Any]) -> float:
 
     Use this instead of ``scenario["workload.params_billion"]``, which is None when the
     scenario leaves the count to the shape.
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values.
+
+    Returns
+    -------
+    float
+        Parameter count [billions].
     """
     stated = values["workload.params_billion"]
     return float(stated) if stated is not None else shape_params_billion(values)
@@ -378,6 +417,18 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
     """Cross-field checks of the workload: shape vs parameter count, batch in two units.
 
     ``given`` are the fields the current edit set; an error names one of them when it can.
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values after the edit.
+    given : set of str, optional
+        Fields the current edit set.
+
+    Returns
+    -------
+    None
+        Raises ValidationError when the workload contradicts itself.
     """
     from .transformer import PARAMS_TOLERANCE
 
@@ -478,11 +529,29 @@ from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
 
 
 def preset_paths() -> dict[str, Path]:
-    """Preset scenarios shipped in ``data/scenarios`` keyed by file stem."""
+    """Preset scenarios shipped in ``data/scenarios`` keyed by file stem.
+
+    Returns
+    -------
+    dict of str to Path
+        File stem -> path of each shipped preset, sorted by stem.
+    """
     return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.toml"))}
 
 
 def load_preset(stem: str) -> Scenario:
+    """A preset scenario shipped in ``data/scenarios``, by file stem.
+
+    Parameters
+    ----------
+    stem : str
+        File stem of the preset (e.g. ``aws-16k-h100-improved``).
+
+    Returns
+    -------
+    Scenario
+        The preset; an unknown stem raises ValidationError listing the presets.
+    """
     paths = preset_paths()
     if stem not in paths:
         raise ValidationError("preset", f"{stem!r} is unknown; allowed: " + ", ".join(paths))
@@ -497,7 +566,18 @@ def _exists(p: Path) -> bool:
 
 
 def resolve_scenario(ref: str | Path) -> Scenario:
-    """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
+    """A scenario from a TOML path or, when no such file exists, a shipped preset's name.
+
+    Parameters
+    ----------
+    ref : str or Path
+        Path of a scenario TOML file, or a preset's file stem.
+
+    Returns
+    -------
+    Scenario
+        The scenario read.
+    """
     p = Path(ref)
     exists = _exists(p)
     if not exists and str(ref) in preset_paths():
