@@ -769,6 +769,39 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
+def _run_band(
+    fitted: Scenario,
+    trials: int,
+    span_days: float,
+    catalog: Mapping[str, Instance] | None,
+    seed: int,
+    grid_points: int,
+    progress,
+) -> tuple[SimulationResult | None, str]:
+    """The Monte Carlo band of the fitted scenario over the run's length ``span_days``
+    [days], or ``(None, note)`` when the run is under the simulator's one-hour floor."""
+    if span_days < MIN_DAYS:
+        return None, (
+            f"No Monte Carlo band: the run lasted {span_days * 24 * 60:.1f} minutes, under "
+            "the simulator's one-hour floor (too short to see failures or checkpoints)."
+        )
+    try:
+        check_size(trials, span_days)
+    except ValidationError as exc:
+        raise ValidationError(f"--{exc.field}", exc.message) from None
+    sim = simulate(
+        fitted,
+        trials,
+        span_days,
+        catalog=catalog,
+        rng=seed,
+        grid_points=grid_points,
+        record_timeline=False,
+        progress=progress,
+    )
+    return sim, ""
+
+
 def reconcile(
     timeline: Timeline,
     base: Scenario | None = None,
@@ -827,28 +860,9 @@ def reconcile(
     label = f"Fitted to {source}"
     fitted, changed, notes = fitted_scenario(fit, base, catalog, name=label)
     ev = evaluate(fitted, catalog)
-    sim = None
-    if m.span_days < MIN_DAYS:
-        notes = (
-            *notes,
-            f"No Monte Carlo band: the run lasted {m.span_days * 24 * 60:.1f} minutes, under "
-            "the simulator's one-hour floor (too short to see failures or checkpoints).",
-        )
-    else:
-        try:
-            check_size(trials, m.span_days)
-        except ValidationError as exc:
-            raise ValidationError(f"--{exc.field}", exc.message) from None
-        sim = simulate(
-            fitted,
-            trials,
-            m.span_days,
-            catalog=catalog,
-            rng=seed,
-            grid_points=grid_points,
-            record_timeline=False,
-            progress=progress,
-        )
+    sim, short = _run_band(fitted, trials, m.span_days, catalog, seed, grid_points, progress)
+    if short:
+        notes = (*notes, short)
     what_if = None
     if sets:
         candidate = fitted.with_overrides(list(sets)).replace(name=f"{label}, what-if")
