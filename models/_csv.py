@@ -272,6 +272,11 @@ def empty_cells_as_text() -> dict[str, bool]:
     """The ``read_csv`` keyword that reads an empty cell as "" rather than null, in this
     polars (1.x: ``missing_utf8_is_empty_string``; 2.x: ``empty_string_is_null``).
 
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
     Returns
     -------
     dict of str to bool

@@ -92,6 +92,11 @@ def llama3_taxonomy() -> tuple[dict[str, Any], ...]:
     >>> sum(row["count"] for row in llama3_taxonomy())
     419
 
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
     Returns
     -------
     tuple of dict

@@ -531,6 +531,11 @@ from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
 def preset_paths() -> dict[str, Path]:
     """Preset scenarios shipped in ``data/scenarios`` keyed by file stem.
 
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
     Returns
     -------
     dict of str to Path

@@ -192,6 +192,11 @@ class Timeline:
 def mapping_keys() -> tuple[str, ...]:
     """What ``--map KEY=NAME`` accepts as KEY: a column or an event name.
 
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
     Returns
     -------
     tuple of str
