@@ -185,6 +185,13 @@ class Scenario:
     # ----------------------------------------------------------------- construction
     @classmethod
     def default(cls) -> Scenario:
+        """The scenario of every field at its registry default.
+
+        Returns
+        -------
+        Scenario
+            The default scenario (name "Untitled scenario").
+        """
         return cls.from_dict({})
 
     @classmethod
@@ -193,6 +200,19 @@ class Scenario:
 
         Flat ``{"section.key": value}`` entries are accepted too.  Missing fields take the
         value of ``base`` (or the field default); unknown sections or keys are rejected.
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            ``{section: {key: value}}`` and ``name``/``description``, or flat ``section.key``
+            entries; values in each field's unit (:data:`models.fields.FIELDS`).
+        base : Scenario, optional
+            Scenario whose values fill the fields ``data`` leaves out; default: the field defaults.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario; a bad value raises ValidationError naming its field.
         """
         if not isinstance(data, Mapping):
             raise ValidationError("scenario", "must be a table of sections")
@@ -229,7 +249,20 @@ class Scenario:
 
     @classmethod
     def from_toml(cls, text: str | bytes, *, base: Scenario | None = None) -> Scenario:
-        """Parse TOML text; malformed or oversized input raises ValidationError."""
+        """Parse TOML text; malformed or oversized input raises ValidationError.
+
+        Parameters
+        ----------
+        text : str or bytes
+            TOML text (UTF-8 bytes, a BOM is allowed) of at most 256 KiB.
+        base : Scenario, optional
+            Scenario whose values fill the fields the text leaves out.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario.
+        """
         if isinstance(text, bytes):
             if len(text) > MAX_TOML_BYTES:
                 raise ValidationError(
@@ -254,18 +287,53 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first)."""
+        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first).
+
+        Parameters
+        ----------
+        path : str or Path
+            Scenario TOML file.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario.
+        """
         return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
-        """Copy with some fields changed: ``s.replace({"cluster.nodes": 100})``."""
+        """Copy with some fields changed: ``s.replace({"cluster.nodes": 100})``.
+
+        Parameters
+        ----------
+        updates : mapping of str to Any, optional
+            ``section.key`` -> new value, in the field's unit.
+        **meta : str
+            ``name`` and/or ``description``.
+
+        Returns
+        -------
+        Scenario
+            A new validated scenario (this one is unchanged).
+        """
         data: dict[str, Any] = dict(updates or {})
         data.update(meta)
         return Scenario.from_dict(data, base=self)
 
     def with_overrides(self, assignments: list[str] | tuple[str, ...]) -> Scenario:
-        """Apply ``section.key=value`` strings (the CLI's ``--set``)."""
+        """Apply ``section.key=value`` strings (the CLI's ``--set``).
+
+        Parameters
+        ----------
+        assignments : list or tuple of str
+            ``section.key=value`` strings (values read as JSON, else as text).
+
+        Returns
+        -------
+        Scenario
+            A new validated scenario.
+        """
         updates: dict[str, Any] = {}
         for item in assignments:
             if "=" not in item:
@@ -281,7 +349,16 @@ class Scenario:
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
-        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted)."""
+        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted).
+
+        Returns
+        -------
+        dict of str to Any
+            ``name``, ``description`` and one ``{key: value}`` table per section; fields left
+            empty (None) are omitted, so :meth:`from_dict` reads an empty
+            ``workload.params_billion`` back as its default 405 (:meth:`to_toml` round-trips
+            exactly).
+        """
         out: dict[str, Any] = {"name": self.name, "description": self.description}
         for section, fields in SECTIONS.items():
             sec = {f.name: self.values[f.key] for f in fields if self.values[f.key] is not None}
@@ -325,7 +402,13 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
     def changed_fields(self) -> dict[str, Any]:
-        """Fields whose value differs from the registry default."""
+        """Fields whose value differs from the registry default.
+
+        Returns
+        -------
+        dict of str to Any
+            ``section.key`` -> value of each field that differs from its default.
+        """
         return {k: v for k, v in self.values.items() if v != FIELDS[k].default}
 
 
