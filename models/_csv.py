@@ -28,7 +28,20 @@ if TYPE_CHECKING:  # polars is imported when a log is read, not with the models
 
 def read_text_file(path: Path, max_bytes: int) -> str:
     """UTF-8 text of ``path`` (a BOM is dropped); unreadable, oversized, non-regular or
-    non-UTF-8 files raise ValidationError before more than ``max_bytes + 1`` bytes are read."""
+    non-UTF-8 files raise ValidationError before more than ``max_bytes + 1`` bytes are read.
+
+    Parameters
+    ----------
+    path : Path
+        File to read.
+    max_bytes : int
+        Largest size accepted [bytes].
+
+    Returns
+    -------
+    str
+        The file's text.
+    """
     raw = read_capped(path, max_bytes)
     return decode_utf8(raw, str(path)[-80:])
 
@@ -44,6 +57,24 @@ def strict_records(
     """Yield ``(row number, {column: value})`` with text, float or None (empty optional cell).
 
     Row numbers are the file's line numbers (the header is row 1).
+
+    Parameters
+    ----------
+    text : str
+        CSV text with a header row.
+    columns : list of str
+        Columns every row must have, in the header's terms.
+    optional : collection of str
+        Columns whose empty cell reads as None.
+    text_columns : collection of str
+        Columns read as text; the others must be finite numbers.
+    origin : str
+        What the text is, for the messages (e.g. ``"catalog"``).
+
+    Returns
+    -------
+    iterator of (int, dict)
+        Row number [count] and ``{column: value}`` per data row.
     """
     reader = csv.DictReader(io.StringIO(text))
     try:
@@ -116,7 +147,25 @@ def _records(reader, columns, optional, text_columns, origin):
 
 
 def short_repr(value: object, n: int = 40) -> str:
-    """``repr(value)`` cut to ``n`` characters (for messages that echo user input)."""
+    """``repr(value)`` cut to ``n`` characters (for messages that echo user input).
+
+    Parameters
+    ----------
+    value : object
+        The value to show.
+    n : int
+        Largest length [characters].
+
+    Returns
+    -------
+    str
+        ``repr(value)``, cut with ``...`` when longer than ``n``.
+
+    Examples
+    --------
+    >>> short_repr("x" * 50, 10)
+    "'xxxxxx..."
+    """
     r = repr(value)
     return r if len(r) <= n else r[: n - 3] + "..."
 
@@ -138,6 +187,28 @@ def resolve_header(
     accepted names in ``columns`` (case-insensitive).  ``empty_means_absent``: an optional
     column mapped to "" is absent rather than auto-detected.  Errors name the row
     (``row``, 1-based) or the mapping and list the header.
+
+    Parameters
+    ----------
+    header : list of str
+        The CSV header.
+    mapping : mapping of str to str
+        Canonical column -> header name given by the user.
+    row : int
+        Row of the header in the file [count].
+    columns : mapping of str to tuple of str
+        Canonical column -> accepted header names.
+    required : collection of str
+        Canonical columns that must be found.
+    what : str
+        What the file is, for the messages.
+    empty_means_absent : bool
+        Whether a column mapped to ``""`` is absent.
+
+    Returns
+    -------
+    dict of str to int
+        Canonical column -> index in the header [count].
     """
     if not any(header):
         raise ValidationError(f"row {row}", "the header row is empty")
@@ -199,7 +270,18 @@ _PRINTABLE = bytes(range(32, 256))
 
 def empty_cells_as_text() -> dict[str, bool]:
     """The ``read_csv`` keyword that reads an empty cell as "" rather than null, in this
-    polars (1.x: ``missing_utf8_is_empty_string``; 2.x: ``empty_string_is_null``)."""
+    polars (1.x: ``missing_utf8_is_empty_string``; 2.x: ``empty_string_is_null``).
+
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
+    Returns
+    -------
+    dict of str to bool
+        The keyword argument for ``polars.read_csv``.
+    """
     import inspect
 
     import polars as pl
@@ -220,6 +302,16 @@ def plain_csv(text: str) -> PlainCsv | None:
     caller then reads it with the ``csv`` module, row by row, which either reads it the
     same way or names the row and column that is wrong.  For plain text the two readers
     agree cell for cell and line for line (tests/models/test_fast_readers.py).
+
+    Parameters
+    ----------
+    text : str
+        CSV text.
+
+    Returns
+    -------
+    PlainCsv or None
+        Header, cells and line numbers of the data rows, or None when the text is not plain.
     """
     if not text.isascii() or '"' in text:
         return None
@@ -298,7 +390,18 @@ def iso_microseconds(cells: pl.Series) -> np.ndarray | None:
     """Microseconds since 1970-01-01 UTC of ISO 8601 texts (no zone: UTC), or None when a
     cell is not in the plain form :data:`_ISO` or lies outside 1685..2255 (the caller then
     reads the times one by one).  ``us / 1e6`` equals ``datetime.fromisoformat(text)
-    .timestamp()`` for every accepted text (tests/models/test_fast_readers.py)."""
+    .timestamp()`` for every accepted text (tests/models/test_fast_readers.py).
+
+    Parameters
+    ----------
+    cells : polars.Series
+        ISO 8601 date-times as text.
+
+    Returns
+    -------
+    ndarray or None
+        Microseconds since 1970-01-01 UTC [µs], or None.
+    """
     ts = cells.str.strip_chars(" ")
     if not ts.str.contains(_ISO).all():
         return None

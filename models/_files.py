@@ -42,6 +42,20 @@ def read_capped(path: str | Path, max_bytes: int, name: str | None = None) -> by
     """The bytes of the regular file ``path``, refusing anything over ``max_bytes``.
 
     ``name`` is the field named in errors (default: the path, cut to 80 characters).
+
+    Parameters
+    ----------
+    path : str or Path
+        File to read.
+    max_bytes : int
+        Largest size accepted [bytes].
+    name : str, optional
+        Field named in errors.
+
+    Returns
+    -------
+    bytes
+        The file's contents.
     """
     label = name or _short_path(path)
     flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
@@ -74,7 +88,25 @@ def read_capped(path: str | Path, max_bytes: int, name: str | None = None) -> by
 
 
 def decode_utf8(raw: bytes, name: str) -> str:
-    """UTF-8 text without a leading byte-order mark; ValidationError if not UTF-8."""
+    """UTF-8 text without a leading byte-order mark; ValidationError if not UTF-8.
+
+    Parameters
+    ----------
+    raw : bytes
+        The data.
+    name : str
+        Field named in errors.
+
+    Returns
+    -------
+    str
+        The text.
+
+    Examples
+    --------
+    >>> decode_utf8(b"\\xef\\xbb\\xbfok", "file")  # the UTF-8 byte-order mark is dropped
+    'ok'
+    """
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -97,6 +129,26 @@ def decode_upload(
     ``name``.  A byte that is not UTF-8, or a character that has no UTF-8 form (a lone
     surrogate), is refused naming its row, and its column when ``column(raw, offset)``
     can tell it.  ``kind`` is what the data must be, for the message about any other type.
+
+    Parameters
+    ----------
+    data : str or bytes
+        The uploaded or pasted data.
+    max_bytes : int
+        Largest UTF-8 size accepted [bytes].
+    name : str
+        Field named in errors.
+    kind : str
+        What the data must be, for the message about any other type.
+    save_as : str
+        Encoding the message asks the user to save as.
+    column : callable, optional
+        ``column(raw, offset)`` -> column name of a bad byte, for the message.
+
+    Returns
+    -------
+    str
+        The text.
     """
     if isinstance(data, bytes | bytearray | memoryview):
         raw = bytes(data)
@@ -153,6 +205,18 @@ def check_output(path: str | Path, name: str | None = None) -> Path:
     also catches a read-only folder or file system and a full disk's inode table.  Each
     failure is a ValidationError naming ``name`` (the flag as typed, e.g. ``-o``) with the
     reason in words; nothing is left behind.  Returns the path.
+
+    Parameters
+    ----------
+    path : str or Path
+        The output path.
+    name : str, optional
+        Flag or field named in errors (default: the path).
+
+    Returns
+    -------
+    Path
+        ``path``, checked.
     """
     label = name or _short_path(path)
     text = str(path)
@@ -216,6 +280,18 @@ def atomic_writer(path: str | Path, name: str | None = None):
     interruption (a full disk, Ctrl-C, an exception in the block) removes the temporary
     file and leaves a previous file intact.  OSError becomes a ValidationError naming
     ``name`` (default: the path).  This is the one way the project writes a user's file.
+
+    Parameters
+    ----------
+    path : str or Path
+        File to write.
+    name : str, optional
+        Flag or field named in errors (default: the path).
+
+    Returns
+    -------
+    context manager
+        Yields the temporary file, opened for binary writing.
     """
     import tempfile
 
@@ -242,7 +318,22 @@ def atomic_writer(path: str | Path, name: str | None = None):
 
 def write_atomic(path: str | Path, data: bytes, name: str | None = None) -> Path:
     """Write ``data`` to ``path`` all at once through :func:`atomic_writer`: readers never
-    see a half-written file and a failed write leaves any previous file intact."""
+    see a half-written file and a failed write leaves any previous file intact.
+
+    Parameters
+    ----------
+    path : str or Path
+        File to write.
+    data : bytes
+        Contents.
+    name : str, optional
+        Flag or field named in errors (default: the path).
+
+    Returns
+    -------
+    Path
+        ``path``.
+    """
     with atomic_writer(path, name) as fh:
         fh.write(data)
     return Path(path)

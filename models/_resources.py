@@ -16,5 +16,16 @@ SCENARIO_DIR = DATA_DIR / "scenarios"
 
 
 def data_path(*parts: str) -> Path:
-    """Path of a file shipped in ``goodput_lab.data`` (e.g. ``data_path("instances.csv")``)."""
+    """Path of a file shipped in ``goodput_lab.data`` (e.g. ``data_path("instances.csv")``).
+
+    Parameters
+    ----------
+    *parts : str
+        Path parts below the data folder.
+
+    Returns
+    -------
+    Path
+        The file's path (not checked to exist).
+    """
     return DATA_DIR.joinpath(*parts)

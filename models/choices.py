@@ -209,5 +209,16 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
 
 
 def values(enum: type[StrEnum]) -> tuple[str, ...]:
-    """The text values of ``enum``, in order (for a field's ``choices``)."""
+    """The text values of ``enum``, in order (for a field's ``choices``).
+
+    Parameters
+    ----------
+    enum : type of StrEnum
+        A choice enum of this module.
+
+    Returns
+    -------
+    tuple of str
+        The members' text values, in definition order.
+    """
     return tuple(m.value for m in enum)

@@ -41,6 +41,23 @@ def escape_controls(text: str, keep: str = "") -> str:
     file names, echoed values): what a terminal shows is then what the text holds, and a
     name cannot recolour the screen, set the window title, ring the bell or reverse the
     line.  Printable text, accented letters and other scripts are left as they are.
+
+    Parameters
+    ----------
+    text : str
+        The text to show.
+    keep : str
+        Characters left as they are.
+
+    Returns
+    -------
+    str
+        The text with the characters escaped.
+
+    Examples
+    --------
+    >>> escape_controls("a\\x1bb\\n", keep="\\n")
+    'a\\\\x1bb\\n'
     """
     if not _UNSAFE.search(text):
         return text
@@ -52,7 +69,18 @@ def escape_controls(text: str, keep: str = "") -> str:
 def one_line(text: str) -> str:
     """``text`` with line breaks and other control characters (terminal escapes included)
     replaced by a space, and bidirectional and invisible format characters escaped
-    (:func:`escape_controls`): an error is one line on a terminal and in a page."""
+    (:func:`escape_controls`): an error is one line on a terminal and in a page.
+
+    Parameters
+    ----------
+    text : str
+        The text to show.
+
+    Returns
+    -------
+    str
+        The text on one line.
+    """
     return escape_controls(_CONTROL.sub(" ", text))
 
 
@@ -63,7 +91,18 @@ def reading_error(exc: BaseException) -> str:
     """What a parser's ValueError means, in words for the user: Python's refusal of a
     whole number of thousands of digits (which tells the user to call
     ``sys.set_int_max_str_digits()``) becomes "a whole number of 5,000 digits, longer than
-    any value here"; any other message is kept."""
+    any value here"; any other message is kept.
+
+    Parameters
+    ----------
+    exc : BaseException
+        The parser's exception.
+
+    Returns
+    -------
+    str
+        The message for the user.
+    """
     m = _DIGITS.search(str(exc))
     if m:
         return f"a whole number of {int(m.group(1)):,} digits, longer than any value here"
@@ -71,12 +110,41 @@ def reading_error(exc: BaseException) -> str:
 
 
 def cut(text: str, limit: int = MAX_VALUE_CHARS) -> str:
-    """``text`` shortened to ``limit`` characters with an ellipsis."""
+    """``text`` shortened to ``limit`` characters with an ellipsis.
+
+    Parameters
+    ----------
+    text : str
+        The text.
+    limit : int
+        Largest length [characters].
+
+    Returns
+    -------
+    str
+        ``text``, or its first ``limit - 3`` characters and ``...``.
+
+    Examples
+    --------
+    >>> cut("abcdefghij", 6)
+    'abc...'
+    """
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def cut_values(message: str) -> str:
-    """``message`` with every echoed value cut to about 80 characters, at most 500 in all."""
+    """``message`` with every echoed value cut to about 80 characters, at most 500 in all.
+
+    Parameters
+    ----------
+    message : str
+        An error message echoing values in quotes.
+
+    Returns
+    -------
+    str
+        The message with long values cut.
+    """
     message = _QUOTED.sub(lambda m: cut(m.group()[:-1], MAX_VALUE_CHARS) + m.group()[-1], message)
     message = _LONG_WORD.sub(lambda m: cut(m.group(), MAX_VALUE_CHARS), message)
     return cut(message, MAX_MESSAGE_CHARS)

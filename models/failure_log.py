@@ -90,6 +90,16 @@ def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
 
     >>> parse_mapping(["timestamp=time_utc", "node_id=host"])
     {'timestamp': 'time_utc', 'node_id': 'host'}
+
+    Parameters
+    ----------
+    items : list or tuple of str, or None
+        ``col=name`` strings; None or empty gives an empty mapping.
+
+    Returns
+    -------
+    dict of str to str
+        Canonical column -> header name in the file.
     """
     out: dict[str, str] = {}
     for item in items or ():
@@ -118,13 +128,25 @@ def parse_failure_log(
 
     Parameters
     ----------
-    data : CSV as UTF-8 bytes (a BOM is allowed) or text.
-    mapping : canonical column (``timestamp``, ``node_id``, ``cause``,
-        ``downtime_minutes``) -> header name in this file, for headers that differ from
-        the accepted names in :data:`COLUMNS`; ``""`` marks an optional column as absent.
-    max_bytes, max_rows : size and row caps.
-    now_h : the present [h since 1970-01-01 UTC] (default: the clock); failures dated more
-        than a day after it, or before 2000, are refused naming their row.
+    data : str or bytes
+        CSV as UTF-8 bytes (a BOM is allowed) or text.
+    mapping : mapping of str to str, optional
+        Canonical column (``timestamp``, ``node_id``, ``cause``, ``downtime_minutes``) ->
+        header name in this file, for headers that differ from the accepted names in
+        :data:`COLUMNS`; ``""`` marks an optional column as absent.
+    max_bytes : int
+        Cap on the text [bytes].
+    max_rows : int
+        Cap on the data rows [count].
+    now_h : float, optional
+        The present [h since 1970-01-01 UTC] (default: the clock); failures dated more than
+        a day after it, or before 2000, are refused naming their row.
+
+    Returns
+    -------
+    FailureLog
+        Failure times [h since 1970-01-01 UTC] in time order, node ids, causes and
+        downtimes [min] (NaN where not given).
 
     Raises
     ------
@@ -301,6 +323,18 @@ def log_header(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> list[str
 
     >>> log_header("# synthetic\\nwhen,host\\n2024-01-01,a\\n")
     ['when', 'host']
+
+    Parameters
+    ----------
+    data : str or bytes
+        The failure log (UTF-8 bytes or text).
+    max_bytes : int
+        Cap on the text [bytes].
+
+    Returns
+    -------
+    list of str
+        The header's column names.
     """
     text = _decode(data, max_bytes)
     for line in text.splitlines():
@@ -317,6 +351,18 @@ def default_column(header: list[str], key: str) -> str | None:
 
     >>> default_column(["Time", "host"], "node_id")
     'host'
+
+    Parameters
+    ----------
+    header : list of str
+        Column names of the file.
+    key : str
+        Canonical column (``timestamp``, ``node_id``, ``cause``, ``downtime_minutes``).
+
+    Returns
+    -------
+    str or None
+        The header name found, or None.
     """
     lower = {h.lower(): h for h in header}
     return next((lower[n] for n in COLUMNS[key] if n in lower), None)

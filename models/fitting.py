@@ -91,6 +91,17 @@ def llama3_taxonomy() -> tuple[dict[str, Any], ...]:
 
     >>> sum(row["count"] for row in llama3_taxonomy())
     419
+
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
+    Returns
+    -------
+    tuple of dict
+        One row per root-cause category: ``category``, ``label``, ``group``, ``count``
+        [count] and ``percent_published`` [%].
     """
     with TAXONOMY_CSV.open(newline="", encoding="utf-8") as fh:
         rows = list(csv.DictReader(fh))
@@ -105,6 +116,16 @@ def map_cause(text: str) -> str:
 
     >>> map_cause("GPU HBM3 uncorrectable ECC"), map_cause("NCCL watchdog timeout")
     ('gpu_hbm3', 'nccl_watchdog')
+
+    Parameters
+    ----------
+    text : str
+        Free-text cause of one failure, as the log gives it.
+
+    Returns
+    -------
+    str
+        A category of :func:`llama3_taxonomy`, or ``"unmapped"``.
     """
     norm = re.sub(r"[_\-/]+", " ", str(text).strip().lower())
     categories = {r["category"]: r for r in llama3_taxonomy()}
@@ -156,6 +177,20 @@ def exponential_rate_ci(n_gaps, total_time, confidence=0.95):
 
     2·λ·T ~ χ²(2n), so λ ∈ [χ²_{α/2}(2n), χ²_{1−α/2}(2n)] / (2T) (Lawless 2003, §3.2).
 
+    Parameters
+    ----------
+    n_gaps : int or array_like
+        Complete gaps observed [count].
+    total_time : float or array_like
+        Sum of the gaps [h] (or any time unit; the rate is per that unit).
+    confidence : float
+        Two-sided level of the interval [fraction].
+
+    Returns
+    -------
+    tuple of (float or ndarray, float or ndarray)
+        Lower and upper bounds of the rate [per unit of ``total_time``].
+
     Examples
     --------
     >>> lo, hi = exponential_rate_ci(10, 100.0)
@@ -186,6 +221,20 @@ def weibull_observed_information(shape, scale, x):
     With z = x/λ: −∂²ℓ/∂k² = n/k² + Σ zᵏ ln²z; −∂²ℓ/∂λ² = (k/λ²)[(k + 1) Σ zᵏ − n];
     −∂²ℓ/∂k∂λ = −(1/λ)[Σ zᵏ − n] − (k/λ) Σ zᵏ ln z (Lawless 2003, §5.2).
 
+    Parameters
+    ----------
+    shape : float
+        Weibull shape k [-].
+    scale : float
+        Weibull scale λ [h].
+    x : ndarray
+        Observed gaps [h].
+
+    Returns
+    -------
+    ndarray
+        2 × 2 observed information matrix in (k, λ).
+
     Examples
     --------
     >>> info = weibull_observed_information(1.0, 1.0, np.array([0.5, 1.0, 1.5]))
@@ -211,6 +260,19 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     shape (profile-likelihood CI), scale (Wald CI on the log scale) and mean; log
     likelihoods, AIC, LR-test p-value of exponential vs Weibull, KS distances and their
     (optimistic, see module docstring) p-values.
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Times between failures [h].
+    confidence : float
+        Two-sided level of every interval [fraction].
+
+    Returns
+    -------
+    dict of str to float
+        Exponential rate [per h] and mean [h] with CIs; Weibull shape [-], scale [h] and mean
+        [h] with CIs; log likelihoods, AIC, LR-test p-value, KS distances and p-values [-].
 
     Examples
     --------
@@ -320,6 +382,16 @@ def incident_gaps_h(time_h) -> np.ndarray:
 
     >>> incident_gaps_h([0.0, 2.0, 2.0, 5.0]).tolist()
     [2.0, 3.0]
+
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+
+    Returns
+    -------
+    ndarray
+        Gaps between consecutive distinct failure times [h].
     """
     return np.diff(np.unique(np.asarray(time_h, dtype=float)))
 
@@ -329,6 +401,21 @@ def tbf_survival(gaps_h, tbf: dict[str, float], n_grid: int = 200) -> dict[str, 
 
     Empirical: S(t_(i)) = 1 − (i − 0.5)/n at the sorted gaps (Hazen plotting position).
     Fitted: exp(−λt) and exp(−(t/η)ᵏ) on a log-spaced grid [h].
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Times between failures [h].
+    tbf : dict of str to float
+        The fit of :func:`fit_tbf` on those gaps.
+    n_grid : int
+        Points of the log-spaced grid of the fitted curves [count].
+
+    Returns
+    -------
+    dict of str to ndarray
+        Sorted gaps [h] and their empirical survival [fraction]; the grid [h] and the
+        exponential and Weibull survival on it [fraction].
 
     Examples
     --------
@@ -357,6 +444,20 @@ def node_gaps_h(time_h, node_id, end_h: float | None = None) -> tuple[np.ndarray
     log) is right-censored.  The time before a node's first failure is not used (the
     likelihood is conditioned on the first event, Lawless 2003, §1.4).
 
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+    node_id : array_like of str
+        Node of each failure.
+    end_h : float, optional
+        End of observation [h]; default: the last failure time.
+
+    Returns
+    -------
+    tuple of (ndarray, ndarray)
+        Complete per-node gaps [h] and right-censored residuals [h].
+
     Examples
     --------
     >>> g, c = node_gaps_h([0.0, 1.0, 3.0, 4.0], ["a", "b", "a", "a"], end_h=10.0)
@@ -383,6 +484,21 @@ def fit_weibull_censored(gaps_h, censored_h=(), confidence: float = 0.95) -> dic
     With d complete gaps tᵢ and censored times cⱼ, the scale profiles out as
     η̂(k)ᵏ = (Σ tᵢᵏ + Σ cⱼᵏ) / d, giving ℓ_p(k) = d ln k − d ln η̂(k)ᵏ + (k − 1) Σ ln tᵢ − d;
     k̂ solves dℓ_p/dk = 0 (Lawless 2003, §5.2.2).  The exponential rate is d / (Σt + Σc).
+
+    Parameters
+    ----------
+    gaps_h : array_like
+        Complete gaps [h].
+    censored_h : array_like
+        Right-censored times [h].
+    confidence : float
+        Two-sided level of the shape interval [fraction].
+
+    Returns
+    -------
+    dict of str to float
+        Weibull shape [-] with its profile-likelihood CI, scale [h], exponential rate [per h]
+        the counts of complete and censored gaps [count] and the log likelihood [-].
 
     Examples
     --------
@@ -444,6 +560,20 @@ def lemon_p_values(counts, total_failures, nodes):
     Under "every node fails at the same rate", each of n failures hits a given node of N
     with probability 1/N.
 
+    Parameters
+    ----------
+    counts : int or array_like
+        Failures of each node, k [count].
+    total_failures : int
+        Failures in the log, n [count].
+    nodes : int
+        Nodes observed, N [count].
+
+    Returns
+    -------
+    float or ndarray
+        P(X ≥ k) per node [fraction], shaped like ``counts``.
+
     Examples
     --------
     >>> round(lemon_p_values(3, 10, 10), 5)  # P(Binomial(10, 0.1) >= 3)
@@ -464,7 +594,18 @@ JOB_NODE_IDS = frozenset({"job", "*", "-", "none", "n/a", "na", "all", "(job)"})
 
 def job_level_mask(node_ids) -> np.ndarray:
     """Which failures a log marks as job-level (node id in :data:`JOB_NODE_IDS`, any case)
-    [bool array].  An empty node id is "not said", not job-level."""
+    [bool array].  An empty node id is "not said", not job-level.
+
+    Parameters
+    ----------
+    node_ids : array_like of str
+        Node id of each failure.
+
+    Returns
+    -------
+    ndarray of bool
+        True where the failure is marked job-level.
+    """
     ids = np.asarray(node_ids, dtype=str)
     if ids.size == 0:
         return np.zeros(0, dtype=bool)
@@ -477,7 +618,20 @@ def split_job_level(time_h, node_ids) -> tuple[int, int]:
     """(node incidents, job-level incidents) of a log: incidents are distinct failure
     times; one counts as job-level when every failure at that time is marked job-level
     (:func:`job_level_mask`).  Kokolis et al. 2024 (arXiv:2410.21680) show why the two
-    differ: small jobs fail far more often than nodes × the node rate predicts."""
+    differ: small jobs fail far more often than nodes × the node rate predicts.
+
+    Parameters
+    ----------
+    time_h : array_like
+        Failure times [h].
+    node_ids : array_like of str
+        Node id of each failure.
+
+    Returns
+    -------
+    tuple of (int, int)
+        Node incidents and job-level incidents [count].
+    """
     t = np.asarray(time_h, dtype=float)
     job = job_level_mask(node_ids)
     if t.size == 0:
@@ -549,23 +703,10 @@ class LogFit:
         return out
 
 
-def fit_failure_log(
-    log: FailureLog,
-    nodes: int | None = None,
-    *,
-    confidence: float = 0.95,
-    lemon_alpha: float = 0.05,
-) -> LogFit:
-    """Fit a parsed failure log (methods in the module docstring).
-
-    Parameters
-    ----------
-    log : parsed log (:func:`models.failure_log.parse_failure_log`).
-    nodes : nodes observed during the log [nodes]; default: distinct node ids in the log
-        (nodes that never failed are then missing, so the per-node rate is an upper bound).
-    confidence : two-sided level of every interval.
-    lemon_alpha : family-wise error rate of the lemon-node test.
-    """
+def _observed_nodes(log: FailureLog, nodes: int | None) -> tuple[int, bool]:
+    """``(N, from_log)``: the nodes observed [count] (``nodes``, checked to be a whole number
+    of at least the distinct nodes in the log, or those distinct nodes) and whether N came
+    from the log."""
     distinct = log.distinct_nodes
     if nodes is None:
         big_n, from_log = distinct, True
@@ -579,23 +720,13 @@ def fit_failure_log(
                 "at most 10,000,000)",
             )
         big_n, from_log = int(nodes), False
-    if not 0.5 <= confidence < 1.0:
-        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
-    if not 0.0 < lemon_alpha < 1.0:
-        raise ValidationError("lemon_alpha", f"{lemon_alpha!r} is out of range ((0, 1))")
-    incidents = np.unique(log.time_h)
-    if incidents.size < MIN_INCIDENTS:
-        raise ValidationError(
-            "failure log",
-            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
-        )
-    gaps = np.diff(incidents)
-    tbf = fit_tbf(gaps, confidence)
-    span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
-    per_day = HOURS_PER_DAY / big_n
-    node_days = big_n * span_days
+    return big_n, from_log
 
-    # per-cause rates
+
+def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[dict]:
+    """One row per Llama 3 category (and the unmapped causes, if any): failures k, share
+    k / n, rate k / node-days [per node-day] with its exact Poisson interval, next to the
+    Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5)."""
     uniq, inverse = np.unique(log.cause, return_inverse=True)  # map each distinct text once
     mapped = np.array([map_cause(c) for c in uniq], dtype=object)[inverse].astype(str)
     rows = []
@@ -629,13 +760,17 @@ def fit_failure_log(
                 "causes_in_log": ", ".join(examples),
             }
         )
+    return rows
 
-    # lemon nodes
+
+def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
+    """Nodes whose failure count is improbably high under a uniform spread of the n failures
+    over N nodes: Bonferroni-corrected p-value N * p < ``lemon_alpha``, sorted by p-value."""
     ids, counts = np.unique(log.node_id, return_counts=True)
     n_fail = len(log)
     p = np.asarray(lemon_p_values(counts, n_fail, big_n), dtype=float)
     flagged = np.flatnonzero(p * big_n < lemon_alpha)
-    lemons = sorted(
+    return sorted(
         (
             {
                 "node_id": str(ids[i]),
@@ -648,6 +783,58 @@ def fit_failure_log(
         ),
         key=lambda d: d["p_value"],
     )
+
+
+def fit_failure_log(
+    log: FailureLog,
+    nodes: int | None = None,
+    *,
+    confidence: float = 0.95,
+    lemon_alpha: float = 0.05,
+) -> LogFit:
+    """Fit a parsed failure log (methods in the module docstring).
+
+    Parameters
+    ----------
+    log : FailureLog
+        Parsed log (:func:`models.failure_log.parse_failure_log`).
+    nodes : int or None
+        Nodes observed during the log [count]; default: distinct node ids in the log
+        (nodes that never failed are then missing, so the per-node rate is an upper bound).
+    confidence : float
+        Two-sided level of every interval [fraction].
+    lemon_alpha : float
+        Family-wise error rate of the lemon-node test [fraction].
+
+    Returns
+    -------
+    LogFit
+        Time between failures (exponential and Weibull), node failure rate [per node-day]
+        with its interval, per-cause rates against Llama 3 (arXiv:2407.21783, Table 5),
+        lemon nodes, median downtime [min] and job-level interruptions [per day].
+    """
+    big_n, from_log = _observed_nodes(log, nodes)
+    if not 0.5 <= confidence < 1.0:
+        raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
+    if not 0.0 < lemon_alpha < 1.0:
+        raise ValidationError("lemon_alpha", f"{lemon_alpha!r} is out of range ((0, 1))")
+    incidents = np.unique(log.time_h)
+    if incidents.size < MIN_INCIDENTS:
+        raise ValidationError(
+            "failure log",
+            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
+        )
+    gaps = np.diff(incidents)
+    tbf = fit_tbf(gaps, confidence)
+    span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
+    per_day = HOURS_PER_DAY / big_n
+    node_days = big_n * span_days
+
+    rows = _cause_rates(log, node_days, confidence)
+
+    # lemon nodes
+    n_fail = len(log)
+    lemons = _lemon_nodes(log, big_n, lemon_alpha)
     dt = log.downtime_minutes[np.isfinite(log.downtime_minutes)]
     # per-node shape on the nodes that are not lemons: pooling a few fast-failing nodes with
     # the rest mimics a decreasing hazard (a mixture of rates), which the lemon test reports

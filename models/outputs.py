@@ -81,6 +81,23 @@ class Output:
 
 
 def reference_text(ref: str) -> str:
+    """How a ``source``/reference key reads in text: ``Citation (where)``.
+
+    Parameters
+    ----------
+    ref : str
+        A key of :data:`models.references.REFERENCES`, ``"derived"`` or ``""``.
+
+    Returns
+    -------
+    str
+        ``Citation (where)``, the note on our own derivations, or ``""``.
+
+    Examples
+    --------
+    >>> reference_text("derived")
+    'our derivation, docs/references.md'
+    """
     if not ref:
         return ""
     if ref == "derived":
@@ -90,7 +107,18 @@ def reference_text(ref: str) -> str:
 
 
 def display_unit(o: Output) -> str:
-    """Unit shown in headers: % for fractions, $ for dollars, else the JSON unit."""
+    """Unit shown in headers: % for fractions, $ for dollars, else the JSON unit.
+
+    Parameters
+    ----------
+    o : Output
+        A registry entry.
+
+    Returns
+    -------
+    str
+        The unit for column headers (``"%"``, ``"$"`` or the entry's unit).
+    """
     if o.kind == "percent":
         return "%"
     if o.kind == "points":
@@ -129,6 +157,27 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
 
     ``unit=False`` omits the unit (for table cells under a header that states it);
     ``signed=True`` writes a + on positive numbers (deltas).
+
+    Parameters
+    ----------
+    key : str or Output
+        Output key or registry entry, for the kind, unit and decimals.
+    value : float or None
+        The value in the JSON unit of ``key``.
+    unit : bool
+        Whether to write the unit.
+    signed : bool
+        Whether to write a + on positive numbers.
+
+    Returns
+    -------
+    str
+        The value as people read it.
+
+    Examples
+    --------
+    >>> format_value("goodput", 0.9123)
+    '91.23%'
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -182,7 +231,27 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
 
 
 def format_usd(value: float, per: str | None = None, *, signed: bool = False) -> str:
-    """Dollars as people read them: $190,340/day, −$8,360, $98.32 (cents below $1,000)."""
+    """Dollars as people read them: $190,340/day, −$8,360, $98.32 (cents below $1,000).
+
+    Parameters
+    ----------
+    value : float
+        Amount [USD].
+    per : str, optional
+        Period written after a slash (``"day"``, ``"h"`` ...).
+    signed : bool
+        Whether to write a + on positive amounts.
+
+    Returns
+    -------
+    str
+        The amount as people read it.
+
+    Examples
+    --------
+    >>> format_usd(190340.4, "day"), format_usd(-8360)
+    ('$190,340/day', '−$8,360')
+    """
     if value is None or not math.isfinite(float(value)):
         return "n/a"
     text = _usd(float(value))
@@ -192,7 +261,25 @@ def format_usd(value: float, per: str | None = None, *, signed: bool = False) ->
 
 
 def format_savings(value: float, per: str = "day") -> str:
-    """A saving as words: "saves $190,340/day" or "costs $8,360/day" (never "$-8,360")."""
+    """A saving as words: "saves $190,340/day" or "costs $8,360/day" (never "$-8,360").
+
+    Parameters
+    ----------
+    value : float
+        Saving [USD per ``per``]; negative for a cost.
+    per : str
+        Period of the saving.
+
+    Returns
+    -------
+    str
+        ``"saves $X/per"`` or ``"costs $X/per"``.
+
+    Examples
+    --------
+    >>> format_savings(-8360)
+    'costs $8,360/day'
+    """
     if value is None or not math.isfinite(float(value)):
         return "n/a"
     v = float(value)
@@ -3793,7 +3880,18 @@ SECTION_OF: dict[str, tuple[str, str]] = {
 
 
 def output(key: str) -> Output:
-    """The registry entry of ``key``; KeyError names the key when it is not registered."""
+    """The registry entry of ``key``; KeyError names the key when it is not registered.
+
+    Parameters
+    ----------
+    key : str
+        Output key (as in the JSON of ``goodput evaluate``).
+
+    Returns
+    -------
+    Output
+        The registry entry.
+    """
     try:
         return OUTPUTS[key]
     except KeyError:
@@ -3801,8 +3899,32 @@ def output(key: str) -> Output:
 
 
 def label(key: str) -> str:
+    """The label of output ``key`` (no unit).
+
+    Parameters
+    ----------
+    key : str
+        Output key.
+
+    Returns
+    -------
+    str
+        The entry's label.
+    """
     return output(key).label
 
 
 def help_text(key: str) -> str:
+    """Tooltip text of output ``key``: meaning, formula and source.
+
+    Parameters
+    ----------
+    key : str
+        Output key.
+
+    Returns
+    -------
+    str
+        Meaning, formula and source of the output.
+    """
     return output(key).help()

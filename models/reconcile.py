@@ -108,6 +108,19 @@ def summarise(x, scale: float = 1.0) -> Summary | None:
 
     >>> summarise([1.0, 2.0, 3.0]).mean
     2.0
+
+    Parameters
+    ----------
+    x : array_like
+        The sample (any unit).
+    scale : float
+        Factor applied to every value [-] (e.g. 1/60 from seconds to minutes).
+
+    Returns
+    -------
+    Summary or None
+        Count [count], mean, p10/p50/p90 (in the unit of ``x × scale``) and coefficient of
+        variation [-]; None for an empty sample.
     """
     a = np.asarray(x, dtype=float) * scale
     if a.size == 0:
@@ -144,7 +157,20 @@ class TimelineFit:
 
 
 def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
-    """``nodes`` as an int in [1, cluster.nodes max], else ValidationError naming ``flag``."""
+    """``nodes`` as an int in [1, cluster.nodes max], else ValidationError naming ``flag``.
+
+    Parameters
+    ----------
+    nodes : Any
+        The value given for the node count.
+    flag : str
+        The flag or field to name in the error.
+
+    Returns
+    -------
+    int
+        The node count [count].
+    """
     if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
         raise ValidationError(flag, f"{nodes!r} is not a whole number of nodes")
     if not 1 <= int(nodes) <= MAX_NODES:
@@ -160,10 +186,20 @@ def fit_timeline(
 
     Parameters
     ----------
-    m : the measured run (:func:`models.timeline.measure`).
-    nodes : nodes the job ran on [nodes].
-    nodes_source : where ``nodes`` came from (reported).
-    confidence : two-sided level of the failure-rate interval.
+    m : RunMeasurement
+        The measured run (:func:`models.timeline.measure`).
+    nodes : int
+        Nodes the job ran on [count].
+    nodes_source : str
+        Where ``nodes`` came from (reported).
+    confidence : float
+        Two-sided level of the failure-rate interval [fraction].
+
+    Returns
+    -------
+    TimelineFit
+        Failure rate [per node-day] with its interval, save [s], restore [s], recovery [min]
+        and step [s] summaries and the checkpoint interval [min].
     """
     n = check_nodes(nodes)
     if not 0.5 <= confidence < 1.0:
@@ -221,8 +257,23 @@ def fitted_scenario(
 ) -> tuple[Scenario, dict[str, Any], list[str]]:
     """The base scenario with every field the run can tell replaced (module docstring).
 
-    Returns ``(scenario, {field: value} changed, notes)``; a note names each field that
-    could not be fitted (it keeps the base scenario's value) and why.
+    Parameters
+    ----------
+    fit : TimelineFit
+        What :func:`fit_timeline` measured in the run.
+    base : Scenario
+        Scenario whose other fields are kept (and whose values stand in for what the run
+        cannot tell).
+    catalog : mapping of str to Instance, optional
+        Instance catalog for the expected replacement time; default: the shipped one.
+    name : str, optional
+        Name of the fitted scenario (at most 200 characters kept).
+
+    Returns
+    -------
+    tuple of (Scenario, dict, list of str)
+        ``(scenario, {field: value} changed, notes)``; a note names each field that could
+        not be fitted (it keeps the base scenario's value) and why.
     """
     notes: list[str] = []
     updates: dict[str, Any] = {
@@ -235,15 +286,7 @@ def fitted_scenario(
     }
 
     def put(key: str, value: float | None, what: str, why_missing: str) -> None:
-        if value is None:
-            notes.append(f"{key}: {why_missing}; the base scenario's value is used")
-        elif not _in_range(key, value):
-            notes.append(
-                f"{key}: the fitted {what} {value:.6g} is out of range "
-                f"({FIELDS[key].allowed()}); the base scenario's value is used"
-            )
-        else:
-            updates[key] = float(value)
+        _put(updates, notes, key, value, what, why_missing)
 
     put(
         "reliability.node_failure_rate_per_day",
@@ -288,28 +331,8 @@ def fitted_scenario(
             "the base scenario's values are used"
         )
     else:
-        ev = evaluate(interim, catalog)
-        model = (
-            interim["recovery.detection_minutes"]
-            + ev["replacement_minutes_expected"]
-            + interim["recovery.restart_minutes"]
-        )
-        target = fit.recovery.mean
-        if model > 0 and math.isclose(target, model, rel_tol=1e-9):
-            scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
-        elif model > 0:
-            scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
-        else:
-            scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
-            scaled["recovery.restart_minutes"] = target
-        bad = [k for k, v in scaled.items() if not _in_range(k, v)]
-        if bad:
-            notes.append(
-                f"{bad[0]}: scaling the recovery times to the measured {target:.4g} min puts "
-                f"it out of range ({FIELDS[bad[0]].allowed()}); the base scenario's values "
-                "are used"
-            )
-        else:
+        scaled = _scaled_recovery(fit.recovery.mean, interim, catalog, notes)
+        if scaled is not None:
             updates.update(scaled)
         put(
             "simulation.recovery_spread",
@@ -322,6 +345,57 @@ def fitted_scenario(
     scenario = base.replace(updates, **meta)
     changed = {k: v for k, v in updates.items() if base[k] != scenario[k]}
     return scenario, changed, notes
+
+
+def _put(
+    updates: dict[str, Any],
+    notes: list[str],
+    key: str,
+    value: float | None,
+    what: str,
+    why_missing: str,
+) -> None:
+    """Set ``updates[key] = value`` when the run gave a value within the field's range, else
+    add a note saying why the base scenario's value is kept."""
+    if value is None:
+        notes.append(f"{key}: {why_missing}; the base scenario's value is used")
+    elif not _in_range(key, value):
+        notes.append(
+            f"{key}: the fitted {what} {value:.6g} is out of range "
+            f"({FIELDS[key].allowed()}); the base scenario's value is used"
+        )
+    else:
+        updates[key] = float(value)
+
+
+def _scaled_recovery(
+    target: float, interim: Scenario, catalog: Mapping[str, Instance] | None, notes: list[str]
+) -> dict[str, float] | None:
+    """The recovery times (detection, replacement, restart [min]) scaled by one factor so
+    that detection + expected replacement + restart equals the measured mean recovery
+    ``target`` [min]; None (and a note) when scaling puts one out of its range."""
+    ev = evaluate(interim, catalog)
+    model = (
+        interim["recovery.detection_minutes"]
+        + ev["replacement_minutes_expected"]
+        + interim["recovery.restart_minutes"]
+    )
+    if model > 0 and math.isclose(target, model, rel_tol=1e-9):
+        scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
+    elif model > 0:
+        scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
+    else:
+        scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
+        scaled["recovery.restart_minutes"] = target
+    bad = [k for k, v in scaled.items() if not _in_range(k, v)]
+    if bad:
+        notes.append(
+            f"{bad[0]}: scaling the recovery times to the measured {target:.4g} min puts "
+            f"it out of range ({FIELDS[bad[0]].allowed()}); the base scenario's values "
+            "are used"
+        )
+        return None
+    return scaled
 
 
 def _description(fit: TimelineFit) -> str:
@@ -349,6 +423,18 @@ def predicted_bucket_hours(ev: Evaluation, days: float) -> dict[str, float]:
 
     hours(bucket) = Σ loss_<component>_minutes_per_day × days / 60 over the bucket's
     components in :data:`BUCKET_COMPONENTS`.
+
+    Parameters
+    ----------
+    ev : Evaluation
+        A scenario's evaluation (:func:`models.evaluate.evaluate`).
+    days : float
+        Wall time of the run [days].
+
+    Returns
+    -------
+    dict of str to float
+        Predicted loss per measured bucket [h].
     """
     return {
         b: sum(ev.metrics[f"loss_{c}_minutes_per_day"] for c in comps) * days / 60.0
@@ -640,7 +726,18 @@ def _fitted_json(f: TimelineFit) -> dict[str, Any]:
 
 
 def scenario_overrides(overrides: Mapping[str, Any]) -> list[str]:
-    """``--set`` strings of the fitted fields (``goodput evaluate BASE --set ...``)."""
+    """``--set`` strings of the fitted fields (``goodput evaluate BASE --set ...``).
+
+    Parameters
+    ----------
+    overrides : mapping of str to Any
+        Fitted field -> value.
+
+    Returns
+    -------
+    list of str
+        ``section.key=value`` strings, one per field.
+    """
     out = []
     for key, value in overrides.items():
         text = f"{value:.6g}" if isinstance(value, float) else str(value)
@@ -672,6 +769,39 @@ def _clean(obj: Any) -> Any:
     return obj
 
 
+def _run_band(
+    fitted: Scenario,
+    trials: int,
+    span_days: float,
+    catalog: Mapping[str, Instance] | None,
+    seed: int,
+    grid_points: int,
+    progress,
+) -> tuple[SimulationResult | None, str]:
+    """The Monte Carlo band of the fitted scenario over the run's length ``span_days``
+    [days], or ``(None, note)`` when the run is under the simulator's one-hour floor."""
+    if span_days < MIN_DAYS:
+        return None, (
+            f"No Monte Carlo band: the run lasted {span_days * 24 * 60:.1f} minutes, under "
+            "the simulator's one-hour floor (too short to see failures or checkpoints)."
+        )
+    try:
+        check_size(trials, span_days)
+    except ValidationError as exc:
+        raise ValidationError(f"--{exc.field}", exc.message) from None
+    sim = simulate(
+        fitted,
+        trials,
+        span_days,
+        catalog=catalog,
+        rng=seed,
+        grid_points=grid_points,
+        record_timeline=False,
+        progress=progress,
+    )
+    return sim, ""
+
+
 def reconcile(
     timeline: Timeline,
     base: Scenario | None = None,
@@ -690,13 +820,35 @@ def reconcile(
 
     Parameters
     ----------
-    timeline : parsed timeline (:func:`models.timeline.parse_timeline`).
-    base : scenario for everything the run cannot tell (instance, price, workload, spares);
+    timeline : Timeline
+        Parsed timeline (:func:`models.timeline.parse_timeline`).
+    base : Scenario, optional
+        Scenario for everything the run cannot tell (instance, price, workload, spares);
         default :meth:`Scenario.default`.
-    nodes : nodes the job ran on [nodes]; default the base scenario's ``cluster.nodes``.
-    sets : ``section.key=value`` changes for the what-if (applied to the fitted scenario).
-    trials, seed : Monte Carlo trials over the run's length and the random seed.
-    progress : passed to the simulator (``progress(done, total)``).
+    nodes : int, optional
+        Nodes the job ran on [count]; default the base scenario's ``cluster.nodes``.
+    sets : list or tuple of str, optional
+        ``section.key=value`` changes for the what-if (applied to the fitted scenario).
+    trials : int
+        Monte Carlo trials over the run's length [count].
+    seed : int
+        Random seed [-].
+    catalog : mapping of str to Instance, optional
+        Instance catalog; default: the shipped one.
+    source : str
+        Name of the timeline's source (reported).
+    confidence : float
+        Two-sided level of the failure-rate interval [fraction].
+    grid_points : int
+        Points of the goodput-over-time curves [count].
+    progress : callable, optional
+        Passed to the simulator (``progress(done, total)``).
+
+    Returns
+    -------
+    Reconciliation
+        The measurement, the fit, the base and fitted scenarios with the fitted fields and
+        notes, the fitted scenario's evaluation and simulation, and the what-if (if any).
     """
     base = base if base is not None else Scenario.default()
     if nodes is None:
@@ -708,28 +860,9 @@ def reconcile(
     label = f"Fitted to {source}"
     fitted, changed, notes = fitted_scenario(fit, base, catalog, name=label)
     ev = evaluate(fitted, catalog)
-    sim = None
-    if m.span_days < MIN_DAYS:
-        notes = (
-            *notes,
-            f"No Monte Carlo band: the run lasted {m.span_days * 24 * 60:.1f} minutes, under "
-            "the simulator's one-hour floor (too short to see failures or checkpoints).",
-        )
-    else:
-        try:
-            check_size(trials, m.span_days)
-        except ValidationError as exc:
-            raise ValidationError(f"--{exc.field}", exc.message) from None
-        sim = simulate(
-            fitted,
-            trials,
-            m.span_days,
-            catalog=catalog,
-            rng=seed,
-            grid_points=grid_points,
-            record_timeline=False,
-            progress=progress,
-        )
+    sim, short = _run_band(fitted, trials, m.span_days, catalog, seed, grid_points, progress)
+    if short:
+        notes = (*notes, short)
     what_if = None
     if sets:
         candidate = fitted.with_overrides(list(sets)).replace(name=f"{label}, what-if")

@@ -468,6 +468,17 @@ REFERENCES: dict[str, Reference] = {r.key: r for r in _ALL}
 
 
 def cite(key: str) -> str:
-    """``Citation (where)`` for ``key``; raises KeyError for an unknown key."""
+    """``Citation (where)`` for ``key``; raises KeyError for an unknown key.
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`REFERENCES`.
+
+    Returns
+    -------
+    str
+        ``Citation (where)``.
+    """
     r = REFERENCES[key]
     return f"{r.citation} ({r.where})"

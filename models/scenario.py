@@ -46,6 +46,23 @@ def nesting_depth(text: str, limit: int = MAX_NESTING) -> int:
     """Deepest nesting of ``[``/``{`` outside strings and comments (TOML or JSON text).
 
     Stops counting once ``limit`` is passed (then returns ``limit + 1``).
+
+    Parameters
+    ----------
+    text : str
+        TOML or JSON text.
+    limit : int
+        Depth past which counting stops [count].
+
+    Returns
+    -------
+    int
+        Deepest nesting [count], at most ``limit + 1``.
+
+    Examples
+    --------
+    >>> nesting_depth("a = [[1], {b = 2}]  # [[[")
+    2
     """
     depth = deepest = 0
     for m in _TOKENS.finditer(text):
@@ -168,6 +185,13 @@ class Scenario:
     # ----------------------------------------------------------------- construction
     @classmethod
     def default(cls) -> Scenario:
+        """The scenario of every field at its registry default.
+
+        Returns
+        -------
+        Scenario
+            The default scenario (name "Untitled scenario").
+        """
         return cls.from_dict({})
 
     @classmethod
@@ -176,6 +200,19 @@ class Scenario:
 
         Flat ``{"section.key": value}`` entries are accepted too.  Missing fields take the
         value of ``base`` (or the field default); unknown sections or keys are rejected.
+
+        Parameters
+        ----------
+        data : mapping of str to Any
+            ``{section: {key: value}}`` and ``name``/``description``, or flat ``section.key``
+            entries; values in each field's unit (:data:`models.fields.FIELDS`).
+        base : Scenario, optional
+            Scenario whose values fill the fields ``data`` leaves out; default: the field defaults.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario; a bad value raises ValidationError naming its field.
         """
         if not isinstance(data, Mapping):
             raise ValidationError("scenario", "must be a table of sections")
@@ -212,7 +249,20 @@ class Scenario:
 
     @classmethod
     def from_toml(cls, text: str | bytes, *, base: Scenario | None = None) -> Scenario:
-        """Parse TOML text; malformed or oversized input raises ValidationError."""
+        """Parse TOML text; malformed or oversized input raises ValidationError.
+
+        Parameters
+        ----------
+        text : str or bytes
+            TOML text (UTF-8 bytes, a BOM is allowed) of at most 256 KiB.
+        base : Scenario, optional
+            Scenario whose values fill the fields the text leaves out.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario.
+        """
         if isinstance(text, bytes):
             if len(text) > MAX_TOML_BYTES:
                 raise ValidationError(
@@ -237,18 +287,53 @@ class Scenario:
 
     @classmethod
     def load(cls, path: str | Path) -> Scenario:
-        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first)."""
+        """Read a scenario TOML file (a regular file of at most 256 KiB; size checked first).
+
+        Parameters
+        ----------
+        path : str or Path
+            Scenario TOML file.
+
+        Returns
+        -------
+        Scenario
+            The validated scenario.
+        """
         return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
-        """Copy with some fields changed: ``s.replace({"cluster.nodes": 100})``."""
+        """Copy with some fields changed: ``s.replace({"cluster.nodes": 100})``.
+
+        Parameters
+        ----------
+        updates : mapping of str to Any, optional
+            ``section.key`` -> new value, in the field's unit.
+        **meta : str
+            ``name`` and/or ``description``.
+
+        Returns
+        -------
+        Scenario
+            A new validated scenario (this one is unchanged).
+        """
         data: dict[str, Any] = dict(updates or {})
         data.update(meta)
         return Scenario.from_dict(data, base=self)
 
     def with_overrides(self, assignments: list[str] | tuple[str, ...]) -> Scenario:
-        """Apply ``section.key=value`` strings (the CLI's ``--set``)."""
+        """Apply ``section.key=value`` strings (the CLI's ``--set``).
+
+        Parameters
+        ----------
+        assignments : list or tuple of str
+            ``section.key=value`` strings (values read as JSON, else as text).
+
+        Returns
+        -------
+        Scenario
+            A new validated scenario.
+        """
         updates: dict[str, Any] = {}
         for item in assignments:
             if "=" not in item:
@@ -264,7 +349,16 @@ class Scenario:
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
-        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted)."""
+        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted).
+
+        Returns
+        -------
+        dict of str to Any
+            ``name``, ``description`` and one ``{key: value}`` table per section; fields left
+            empty (None) are omitted, so :meth:`from_dict` reads an empty
+            ``workload.params_billion`` back as its default 405 (:meth:`to_toml` round-trips
+            exactly).
+        """
         out: dict[str, Any] = {"name": self.name, "description": self.description}
         for section, fields in SECTIONS.items():
             sec = {f.name: self.values[f.key] for f in fields if self.values[f.key] is not None}
@@ -277,7 +371,14 @@ class Scenario:
         Every key and value is written by tomli-w, which escapes what the TOML spec forbids
         in a string (control characters such as U+007F, quotes, backslashes); text with
         line breaks becomes a multi-line string.  The layout (one table per section, the
-        unit of each value and the derived fields as comments) is ours.
+        unit of each value and the derived fields as comments) is ours.  A field left empty
+        whose registry default is a value (``workload.params_billion``) is written as ``""``
+        so that it reads back empty, not as the default.
+
+        Returns
+        -------
+        str
+            The scenario as TOML text, ending with a line break.
         """
         lines = [_toml_line("name", self.name)]
         if self.description:
@@ -287,7 +388,13 @@ class Scenario:
             lines.append(f"[{section}]")
             for f in fields:
                 v = self.values[f.key]
-                if v is None:
+                if v is None and f.default is not None:
+                    # Left empty over a stated default (workload.params_billion = 405): a
+                    # commented-out key would read back as the default, so write the empty
+                    # value that from_toml reads as "derive it".
+                    derived = one_line(f.help.split(".")[0])
+                    lines.append(f"{_toml_line(f.name, '')}  # derived: {derived}")
+                elif v is None:
                     lines.append(f"# {f.name} = (derived: {one_line(f.help.split('.')[0])})")
                 else:
                     unit = f"  # {one_line(f.unit)}" if f.unit else ""
@@ -295,12 +402,30 @@ class Scenario:
         return "\n".join(lines) + "\n"
 
     def changed_fields(self) -> dict[str, Any]:
-        """Fields whose value differs from the registry default."""
+        """Fields whose value differs from the registry default.
+
+        Returns
+        -------
+        dict of str to Any
+            ``section.key`` -> value of each field that differs from its default.
+        """
         return {k: v for k, v in self.values.items() if v != FIELDS[k].default}
 
 
 def shape_params_billion(values: Mapping[str, Any]) -> float:
-    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers)."""
+    """Parameters [billions] of the ``workload.*`` shape in ``values`` (which has layers).
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values (``workload.layers``, ``hidden_size``, ``attention_heads``,
+        ``kv_heads``, ``ffn_hidden_size``, ``vocab_size``, ``mlp`` and the MoE fields).
+
+    Returns
+    -------
+    float
+        Total parameters of the shape [billions] (:func:`models.transformer.moe_params`).
+    """
     from .transformer import default_ffn, moe_params
 
     gated = 1.0 if values["workload.mlp"] == "swiglu" else 0.0
@@ -339,6 +464,16 @@ def effective_params_billion(values: Mapping[str, Any]) -> float:
 
     Use this instead of ``scenario["workload.params_billion"]``, which is None when the
     scenario leaves the count to the shape.
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values.
+
+    Returns
+    -------
+    float
+        Parameter count [billions].
     """
     stated = values["workload.params_billion"]
     return float(stated) if stated is not None else shape_params_billion(values)
@@ -365,6 +500,18 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
     """Cross-field checks of the workload: shape vs parameter count, batch in two units.
 
     ``given`` are the fields the current edit set; an error names one of them when it can.
+
+    Parameters
+    ----------
+    values : mapping of str to Any
+        Scenario values after the edit.
+    given : set of str, optional
+        Fields the current edit set.
+
+    Returns
+    -------
+    None
+        Raises ValidationError when the workload contradicts itself.
     """
     from .transformer import PARAMS_TOLERANCE
 
@@ -465,11 +612,34 @@ from ._resources import SCENARIO_DIR  # noqa: E402  (re-exported)
 
 
 def preset_paths() -> dict[str, Path]:
-    """Preset scenarios shipped in ``data/scenarios`` keyed by file stem."""
+    """Preset scenarios shipped in ``data/scenarios`` keyed by file stem.
+
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
+    Returns
+    -------
+    dict of str to Path
+        File stem -> path of each shipped preset, sorted by stem.
+    """
     return {p.stem: p for p in sorted(SCENARIO_DIR.glob("*.toml"))}
 
 
 def load_preset(stem: str) -> Scenario:
+    """A preset scenario shipped in ``data/scenarios``, by file stem.
+
+    Parameters
+    ----------
+    stem : str
+        File stem of the preset (e.g. ``aws-16k-h100-improved``).
+
+    Returns
+    -------
+    Scenario
+        The preset; an unknown stem raises ValidationError listing the presets.
+    """
     paths = preset_paths()
     if stem not in paths:
         raise ValidationError("preset", f"{stem!r} is unknown; allowed: " + ", ".join(paths))
@@ -484,7 +654,18 @@ def _exists(p: Path) -> bool:
 
 
 def resolve_scenario(ref: str | Path) -> Scenario:
-    """A scenario from a TOML path or, when no such file exists, a shipped preset's name."""
+    """A scenario from a TOML path or, when no such file exists, a shipped preset's name.
+
+    Parameters
+    ----------
+    ref : str or Path
+        Path of a scenario TOML file, or a preset's file stem.
+
+    Returns
+    -------
+    Scenario
+        The scenario read.
+    """
     p = Path(ref)
     exists = _exists(p)
     if not exists and str(ref) in preset_paths():

@@ -190,7 +190,18 @@ class Timeline:
 
 # --------------------------------------------------------------------------- mapping
 def mapping_keys() -> tuple[str, ...]:
-    """What ``--map KEY=NAME`` accepts as KEY: a column or an event name."""
+    """What ``--map KEY=NAME`` accepts as KEY: a column or an event name.
+
+    Parameters
+    ----------
+    None
+        The function takes no parameters.
+
+    Returns
+    -------
+    tuple of str
+        The canonical column names, then the event names.
+    """
     return (*COLUMNS, *EVENTS)
 
 
@@ -200,6 +211,16 @@ def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
 
     >>> parse_mapping(["timestamp=time_utc", "failure=NODE_DOWN"])
     {'timestamp': 'time_utc', 'failure': 'NODE_DOWN'}
+
+    Parameters
+    ----------
+    items : list or tuple of str, or None
+        ``key=name`` strings; None or empty gives an empty mapping.
+
+    Returns
+    -------
+    dict of str to str
+        Canonical column or event name -> the name used in the file.
     """
     out: dict[str, str] = {}
     for item in items or ():
@@ -233,12 +254,23 @@ def parse_timeline(
 
     Parameters
     ----------
-    data : the file's bytes (UTF-8, a BOM is allowed; gzip is recognised by its magic
-        bytes) or its text.
-    mapping : canonical column or event name -> the name used in this file
-        (:func:`parse_mapping`); columns not mapped are found by the names in :data:`COLUMNS`.
-    max_bytes, max_rows : size caps (text bytes after decompression, data rows).
-    progress : called with the share of rows parsed (0..1) now and then.
+    data : str or bytes
+        The file's bytes (UTF-8, a BOM is allowed; gzip is recognised by its magic bytes) or
+        its text.
+    mapping : mapping of str to str, optional
+        Canonical column or event name -> the name used in this file (:func:`parse_mapping`);
+        columns not mapped are found by the names in :data:`COLUMNS`.
+    max_bytes : int
+        Cap on the text after decompression [bytes].
+    max_rows : int
+        Cap on the data rows [count].
+    progress : callable, optional
+        Called with the share of rows parsed [fraction] now and then.
+
+    Returns
+    -------
+    Timeline
+        Event times [s], event codes, step numbers, node ids and source rows, in time order.
 
     Raises
     ------
@@ -351,6 +383,46 @@ def _parse_plain_json_lines(
     keys (one name each) with plain values, else None (then :func:`_parse_json_lines` reads
     them record by record, and names the row and key of any problem).  Both give the same
     Timeline for such a file (tests/models/test_fast_readers.py)."""
+    read = _flat_json_frame(text, max_rows)
+    if read is None:
+        return None
+    frame, keep = read
+    import polars as pl
+
+    names = _plain_json_names(frame, mapping, pl)
+    if names is None:
+        return None
+    ev = (
+        frame[names["event"]]
+        .str.strip_chars(" ")
+        .str.to_lowercase()
+        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
+    )
+    if ev.null_count():
+        return None
+    us = iso_microseconds(frame[names["timestamp"]])
+    if us is None:
+        return None
+    events = ev.to_numpy()
+    steps = _plain_json_steps(frame, names, events, pl)
+    if steps is None:
+        return None
+    nodes = np.full(events.size, "", dtype=object)
+    if "node_id" in names:
+        col = frame[names["node_id"]]
+        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
+            return None
+        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
+        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
+            return None
+        nodes = txt.to_numpy()
+    rows = np.flatnonzero(keep).astype(np.int64) + 1
+    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+
+
+def _flat_json_frame(text: str, max_rows: int):
+    """``(frame, keep)``: the JSON lines read by polars and the mask of non-empty lines, when
+    every line is one flat ASCII object whose keys all have a value; else None."""
     if not text.isascii() or "jsonPayload" in text or any(k in text for k in RECORDER_TIME_KEYS):
         return None
     raw = text.encode("ascii")
@@ -397,6 +469,12 @@ def _parse_plain_json_lines(
             return None
     except Exception:  # any surprise: the record-by-record reader decides
         return None
+    return frame, keep
+
+
+def _plain_json_names(frame, mapping: Mapping[str, str], pl) -> dict[str, str] | None:
+    """The frame column of each timeline column (one name each, plain printable text in the
+    text columns), or None when the record-by-record reader must decide."""
     names: dict[str, str] = {}
     for col, aliases in COLUMNS.items():
         found = [a for a in ((mapping[col],) if col in mapping else aliases) if a in frame.columns]
@@ -416,18 +494,12 @@ def _parse_plain_json_lines(
     for col in text_cols:  # escapes such as \u0007 decode to characters the row reader names
         if bool(frame[col].str.contains(r"[^\x20-\x7e]").any()):
             return None
-    ev = (
-        frame[names["event"]]
-        .str.strip_chars(" ")
-        .str.to_lowercase()
-        .replace_strict(_event_names(mapping), default=None, return_dtype=pl.Int8)
-    )
-    if ev.null_count():
-        return None
-    us = iso_microseconds(frame[names["timestamp"]])
-    if us is None:
-        return None
-    events = ev.to_numpy()
+    return names
+
+
+def _plain_json_steps(frame, names: Mapping[str, str], events: np.ndarray, pl) -> np.ndarray | None:
+    """Step number of each record (-1 where none) [count], or None when a step is missing
+    where the event needs one, or is not a plain whole number."""
     needs = np.isin(events, list(NEEDS_STEP))
     steps = np.full(events.size, -1, dtype=np.int64)
     if "step" in names:
@@ -450,17 +522,7 @@ def _parse_plain_json_lines(
         steps = np.where(empty, -1, values)
     elif needs.any():
         return None
-    nodes = np.full(events.size, "", dtype=object)
-    if "node_id" in names:
-        col = frame[names["node_id"]]
-        if not (col.dtype == pl.String or col.dtype.is_integer() or col.dtype == pl.Null):
-            return None
-        txt = col.cast(pl.String).fill_null("").str.strip_chars(" ")
-        if bool((txt.str.len_bytes() > MAX_TEXT).any()):
-            return None
-        nodes = txt.to_numpy()
-    rows = np.flatnonzero(keep).astype(np.int64) + 1
-    return _build(us / 1e6, events, steps, nodes, rows, FORMAT_TIMELINE, names, events.size, 0)
+    return steps
 
 
 def _all_rows_schema(pl) -> dict[str, None]:
@@ -731,36 +793,26 @@ def recorder_events(
     Custom badput events inside a step become pauses.  TPU initialisation and data loading
     records are not needed: their time lies in gaps the events already classify.  Only the
     last ``job_end_time`` counts (as in the library).
+
+    Parameters
+    ----------
+    records : list of (int, dict)
+        ``(row, payload)`` pairs of GoodputRecorder records (each payload holds one of
+        :data:`RECORDER_TIME_KEYS`, a Unix time [s]).
+
+    Returns
+    -------
+    tuple of five lists
+        Event times [s], event codes, step numbers (-1 where none) [count], node ids (empty)
+        and source rows [count], sorted by time.
     """
     parsed = []
     jobs: set[str] = set()
     for row, rec in records:
-        key = next(k for k in RECORDER_TIME_KEYS if k in rec)
-        value = rec[key]
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ValidationError(
-                f"row {row}, column {key!r}", f"{_short(value)} is not a number of seconds"
-            )
-        t = float(value)
-        if not math.isfinite(t) or not 0.0 <= t < 1e11:
-            raise ValidationError(
-                f"row {row}, column {key!r}",
-                f"{_short(value)} is not a Unix time in seconds (0 to 1e11)",
-            )
-        step = -1
-        if key == "step_start_time":
-            raw = rec.get("step_count")
-            if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_STEP:
-                raise ValidationError(
-                    f"row {row}, column 'step_count'",
-                    f"{_short(raw)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
-                )
-            step = int(raw)
+        parsed.append(_recorder_record(row, rec))
         name = rec.get("job_name")
         if isinstance(name, str):
             jobs.add(name)
-        kind = rec.get("custom_badput_event_type", "")
-        parsed.append((t, row, key, step, str(kind)))
     if len(jobs) > 1:
         raise ValidationError(
             "timeline",
@@ -769,6 +821,45 @@ def recorder_events(
             + "); keep one job's records",
         )
     parsed.sort(key=lambda p: p[0])  # stable: record order among equal times
+    out = _recorder_stream(parsed)
+    kept = [e for e in out if e is not None]
+    if not kept:
+        raise ValidationError("timeline", "has no job_start_time record")
+    t_, c_, s_, n_, r_ = (list(x) for x in zip(*kept, strict=True))
+    return t_, c_, s_, n_, r_
+
+
+def _recorder_record(row: int, rec: Mapping) -> tuple[float, int, str, int, str]:
+    """``(time [s], row, key, step, badput kind)`` of one GoodputRecorder record, its time and
+    step number checked (a Unix time in [0, 1e11) s; a step in [0, MAX_STEP])."""
+    key = next(k for k in RECORDER_TIME_KEYS if k in rec)
+    value = rec[key]
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValidationError(
+            f"row {row}, column {key!r}", f"{_short(value)} is not a number of seconds"
+        )
+    t = float(value)
+    if not math.isfinite(t) or not 0.0 <= t < 1e11:
+        raise ValidationError(
+            f"row {row}, column {key!r}",
+            f"{_short(value)} is not a Unix time in seconds (0 to 1e11)",
+        )
+    step = -1
+    if key == "step_start_time":
+        raw = rec.get("step_count")
+        if isinstance(raw, bool) or not isinstance(raw, int) or not 0 <= raw <= MAX_STEP:
+            raise ValidationError(
+                f"row {row}, column 'step_count'",
+                f"{_short(raw)} is not a step number (an integer in [0, {MAX_STEP:.0e}])",
+            )
+        step = int(raw)
+    kind = rec.get("custom_badput_event_type", "")
+    return (t, row, key, step, str(kind))
+
+
+def _recorder_stream(parsed: list[tuple[float, int, str, int, str]]) -> list[list | None]:
+    """Timeline events ``[t, code, step, node, row]`` of recorder records sorted by time
+    (see :func:`recorder_events`); a pause the library does not count is None."""
     last_end = max((i for i, p in enumerate(parsed) if p[2] == "job_end_time"), default=-1)
     out: list[list] = []  # [t, code, step, node, row]; a dropped pause becomes None
 
@@ -832,11 +923,7 @@ def recorder_events(
             if running is not None:
                 emit(t, STEP_END, running, row)
             emit(t, JOB_END, -1, row)
-    kept = [e for e in out if e is not None]
-    if not kept:
-        raise ValidationError("timeline", "has no job_start_time record")
-    t_, c_, s_, n_, r_ = (list(x) for x in zip(*kept, strict=True))
-    return t_, c_, s_, n_, r_
+    return out
 
 
 # --------------------------------------------------------------------------- measurement
@@ -926,6 +1013,18 @@ def measure(tl: Timeline) -> RunMeasurement:
     is (e.g. a ``step_end`` during a checkpoint save, a ``restore_start`` with no failure
     before it).
 
+    Parameters
+    ----------
+    tl : Timeline
+        A parsed timeline (:func:`parse_timeline`).
+
+    Returns
+    -------
+    RunMeasurement
+        Wall time split into productive time and the badput buckets (checkpoint save,
+        restore, recovery, rework, other) [s], with every step execution, save, restore,
+        recovery, checkpoint gap [s] and failure time [s] of the run.
+
     Examples
     --------
     >>> tl = parse_timeline(
@@ -939,147 +1038,62 @@ def measure(tl: Timeline) -> RunMeasurement:
     >>> m.goodput, dict(m.bucket_seconds)["rework"], dict(m.bucket_seconds)["recovery"]
     (0.5, 15.0, 10.0)
     """
-    t = tl.time_s.tolist()
-    ev = tl.event.tolist()
-    st = tl.step.tolist()
-    rows = tl.row.tolist()
-    col = "event" if tl.format == FORMAT_TIMELINE else "record"
-    phase = "step"
-    phase_t = t[0]
-    phase_row = rows[0]
-    acc = 0.0  # running time of the step execution in progress
-    expect: int | None = None  # step number announced by step_start
-    save = restore = recovery = rework = other = 0.0
-    ex_step: list[int] = []
-    ex_dur: list[float] = []
-    ex_end: list[float] = []
-    saves: list[float] = []
-    restores: list[float] = []
-    recoveries: list[float] = []
-    gaps: list[float] = []
-    ck_steps: list[int] = []
-    rollbacks: list[tuple[int, int]] = []  # (executions so far, step restored) per restore
-    fail_t: list[float] = []
-    fail_i: list[int] = []
-    save_step = -1
-    last_failure = math.nan
-    failed = False  # a failure has happened
-    safe_t = t[0]  # last time the state was saved (checkpoint_end or restore_end)
-    clean_since = math.nan  # checkpoint_end/restore_end with no failure since
-    last = t[0]
+    r = _Replay(tl)
+    r.run()
+    s = np.asarray(r.ex_step, dtype=np.int64)
+    d = np.asarray(r.ex_dur, dtype=float)
+    e_ = np.asarray(r.ex_end, dtype=float)
+    productive = _surviving_executions(s, e_, r.rollbacks, r.phase in ("down", "restore"), r.safe_t)
+    rework = r.rework + float(d[~productive].sum())
+    buckets = {
+        "productive": float(d[productive].sum()),
+        "checkpoint_save": r.save,
+        "restore": r.restore,
+        "recovery": r.recovery,
+        "rework": rework,
+        "other": r.other,
+    }
+    t = r.t
+    fail_i = r.fail_i
+    return RunMeasurement(
+        start_s=t[0],
+        end_s=t[-1],
+        bucket_seconds=buckets,
+        step_number=s,
+        step_seconds=d,
+        step_end_s=e_,
+        productive=productive,
+        save_seconds=np.asarray(r.saves, dtype=float),
+        restore_seconds=np.asarray(r.restores, dtype=float),
+        recovery_seconds=np.asarray(r.recoveries, dtype=float),
+        checkpoint_gap_seconds=np.asarray(r.gaps, dtype=float),
+        checkpoint_steps=np.asarray(r.ck_steps, dtype=np.int64),
+        failure_s=np.asarray(r.fail_t, dtype=float),
+        failure_node=tl.node_id[np.asarray(fail_i, dtype=np.int64)]
+        if fail_i
+        else np.empty(0, dtype=object),
+    )
 
-    def bad(i: int, why: str = "") -> ValidationError:
-        where = _PHASE_NAMES[phase]
-        return ValidationError(
-            f"row {rows[i]}, column {col!r}",
-            f"{EVENTS[ev[i]]} cannot happen during {where} (which began at row {phase_row})"
-            + (f"; {why}" if why else ""),
-        )
 
-    for i in range(1, len(t)):
-        ti = t[i]
-        e = ev[i]
-        dt = ti - last
-        last = ti
-        if phase == "step":
-            acc += dt
-        elif phase == "save":
-            save += dt
-        elif phase == "down":
-            recovery += dt
-        elif phase == "restore":
-            restore += dt
-        else:  # pause
-            other += dt
-        if e == STEP_END:
-            if phase != "step":
-                raise bad(i)
-            s = st[i]
-            if expect is not None and s != expect:
-                raise ValidationError(
-                    f"row {rows[i]}, column 'step'",
-                    f"step_end of step {s} follows step_start of step {expect}",
-                )
-            ex_step.append(s)
-            ex_dur.append(acc)
-            ex_end.append(ti)
-            acc = 0.0
-            expect = None
-        elif e == STEP_START:
-            if phase != "step":
-                raise bad(i)
-            other += acc  # idle time before an announced step start
-            acc = 0.0
-            expect = st[i]
-        elif e == CHECKPOINT_START:
-            if phase != "step":
-                raise bad(i, "saves are blocking: checkpoint_start, then checkpoint_end")
-            other += acc
-            acc = 0.0
-            expect = None
-            if not math.isnan(clean_since):
-                gaps.append(ti - clean_since)
-            phase, phase_t, phase_row = "save", ti, rows[i]
-            save_step = st[i]
-        elif e == CHECKPOINT_END:
-            if phase != "save":
-                raise bad(i, "checkpoint_end needs a checkpoint_start before it")
-            if st[i] >= 0 and save_step >= 0 and st[i] != save_step:
-                raise ValidationError(
-                    f"row {rows[i]}, column 'step'",
-                    f"checkpoint_end of step {st[i]} follows checkpoint_start of step {save_step}",
-                )
-            saves.append(ti - phase_t)
-            ck_steps.append(st[i] if st[i] >= 0 else save_step)
-            phase, phase_row = "step", rows[i]
-            safe_t = clean_since = ti
-        elif e == FAILURE:
-            if phase in ("step", "pause"):
-                rework += acc  # the partial step the failure cut
-                acc = 0.0
-                expect = None
-            fail_t.append(ti)
-            fail_i.append(i)
-            last_failure = ti
-            failed = True
-            clean_since = math.nan
-            phase, phase_row = "down", rows[i]
-        elif e == RESTORE_START:
-            if phase == "down":
-                recoveries.append(ti - last_failure)
-            elif phase == "step" and not failed and not ex_step:
-                other += acc  # the job resumes from a checkpoint at start-up
-                acc = 0.0
-            else:
-                raise bad(i, "a restore follows a failure (add the failure event)")
-            phase, phase_t, phase_row = "restore", ti, rows[i]
-        elif e == RESTORE_END:
-            if phase != "restore":
-                raise bad(i, "restore_end needs a restore_start before it")
-            restores.append(ti - phase_t)
-            if st[i] >= 0:
-                rollbacks.append((len(ex_step), st[i]))
-            phase, phase_row = "step", rows[i]
-            acc = 0.0
-            safe_t = clean_since = ti
-        elif e == PAUSE_START:
-            if phase != "step":
-                raise bad(i)
-            phase, phase_row = "pause", rows[i]
-        elif e == PAUSE_END:
-            if phase != "pause":
-                raise bad(i, "pause_end needs a pause_start before it")
-            phase, phase_row = "step", rows[i]
-        elif e == JOB_END:
-            if phase in ("step", "pause"):
-                other += acc  # a step the job did not finish
-                acc = 0.0
-        else:  # a second job_start is refused by _check_frame
-            raise bad(i)
+def _surviving_executions(
+    s: np.ndarray,
+    end_s: np.ndarray,
+    rollbacks: list[tuple[int, int]],
+    ended_down: bool,
+    safe_t: float,
+) -> np.ndarray:
+    """Mask of step executions whose work survives (counts as productive).
 
-    s = np.asarray(ex_step, dtype=np.int64)
-    d = np.asarray(ex_dur, dtype=float)
-    e_ = np.asarray(ex_end, dtype=float)
+    An execution of step k survives when every later execution is of a step after k (a later
+    step number <= k means a rollback past it), when no restore of a step r < k follows it,
+    and, if the run ended down (failed, not recovered), when it ended by the last saved
+    state ``safe_t``.
+
+    Examples
+    --------
+    >>> _surviving_executions(np.array([1, 2, 2, 3]), np.arange(4.0), [], False, 0.0).tolist()
+    [True, False, True, True]
+    """
     # an execution of step k survives when every later execution is of a step after k: a
     # later step number <= k means a rollback past it (or the run ended before redoing it)
     big = np.iinfo(np.int64).max
@@ -1093,36 +1107,189 @@ def measure(tl: Timeline) -> RunMeasurement:
             cap[n - 1] = min(cap[n - 1], r + 1)
     limit = np.minimum(limit, np.minimum.accumulate(cap[::-1])[::-1])
     productive = s < limit
-    if phase in ("down", "restore"):
+    if ended_down:
         # the job ended without recovering: work since the last saved state is lost
-        productive &= e_ <= safe_t
-    rework += float(d[~productive].sum())
-    buckets = {
-        "productive": float(d[productive].sum()),
-        "checkpoint_save": save,
-        "restore": restore,
-        "recovery": recovery,
-        "rework": rework,
-        "other": other,
-    }
-    return RunMeasurement(
-        start_s=t[0],
-        end_s=t[-1],
-        bucket_seconds=buckets,
-        step_number=s,
-        step_seconds=d,
-        step_end_s=e_,
-        productive=productive,
-        save_seconds=np.asarray(saves, dtype=float),
-        restore_seconds=np.asarray(restores, dtype=float),
-        recovery_seconds=np.asarray(recoveries, dtype=float),
-        checkpoint_gap_seconds=np.asarray(gaps, dtype=float),
-        checkpoint_steps=np.asarray(ck_steps, dtype=np.int64),
-        failure_s=np.asarray(fail_t, dtype=float),
-        failure_node=tl.node_id[np.asarray(fail_i, dtype=np.int64)]
-        if fail_i
-        else np.empty(0, dtype=object),
-    )
+        productive &= end_s <= safe_t
+    return productive
+
+
+class _Replay:
+    """The state machine :func:`measure` runs over a timeline, one handler per event.
+
+    Time between two events goes to the bucket of the phase in progress (``_advance``);
+    each event handler checks that it may happen in that phase and moves to the next one.
+    """
+
+    def __init__(self, tl: Timeline) -> None:
+        self.t = t = tl.time_s.tolist()
+        self.ev = tl.event.tolist()
+        self.st = tl.step.tolist()
+        self.rows = rows = tl.row.tolist()
+        self.col = "event" if tl.format == FORMAT_TIMELINE else "record"
+        self.phase = "step"
+        self.phase_t = t[0]
+        self.phase_row = rows[0]
+        self.acc = 0.0  # running time of the step execution in progress
+        self.expect: int | None = None  # step number announced by step_start
+        self.save = self.restore = self.recovery = self.rework = self.other = 0.0
+        self.ex_step: list[int] = []
+        self.ex_dur: list[float] = []
+        self.ex_end: list[float] = []
+        self.saves: list[float] = []
+        self.restores: list[float] = []
+        self.recoveries: list[float] = []
+        self.gaps: list[float] = []
+        self.ck_steps: list[int] = []
+        self.rollbacks: list[tuple[int, int]] = []  # (executions so far, step restored)
+        self.fail_t: list[float] = []
+        self.fail_i: list[int] = []
+        self.save_step = -1
+        self.last_failure = math.nan
+        self.failed = False  # a failure has happened
+        self.safe_t = t[0]  # last time the state was saved (checkpoint_end or restore_end)
+        self.clean_since = math.nan  # checkpoint_end/restore_end with no failure since
+        self.handlers = {
+            STEP_END: self._step_end,
+            STEP_START: self._step_start,
+            CHECKPOINT_START: self._checkpoint_start,
+            CHECKPOINT_END: self._checkpoint_end,
+            FAILURE: self._failure,
+            RESTORE_START: self._restore_start,
+            RESTORE_END: self._restore_end,
+            PAUSE_START: self._pause_start,
+            PAUSE_END: self._pause_end,
+            JOB_END: self._job_end,
+        }
+
+    def bad(self, i: int, why: str = "") -> ValidationError:
+        """The error for event ``i`` happening in a phase where it cannot."""
+        where = _PHASE_NAMES[self.phase]
+        return ValidationError(
+            f"row {self.rows[i]}, column {self.col!r}",
+            f"{EVENTS[self.ev[i]]} cannot happen during {where} (which began at row "
+            f"{self.phase_row})" + (f"; {why}" if why else ""),
+        )
+
+    def run(self) -> None:
+        """Replay every event after the first (the job_start)."""
+        t = self.t
+        last = t[0]
+        for i in range(1, len(t)):
+            ti = t[i]
+            self._advance(ti - last)
+            last = ti
+            handler = self.handlers.get(self.ev[i])
+            if handler is None:  # a second job_start is refused by _check_frame
+                raise self.bad(i)
+            handler(i, ti)
+
+    def _advance(self, dt: float) -> None:
+        """Add ``dt`` [s] to the bucket of the phase in progress."""
+        phase = self.phase
+        if phase == "step":
+            self.acc += dt
+        elif phase == "save":
+            self.save += dt
+        elif phase == "down":
+            self.recovery += dt
+        elif phase == "restore":
+            self.restore += dt
+        else:  # pause
+            self.other += dt
+
+    def _step_end(self, i: int, ti: float) -> None:
+        if self.phase != "step":
+            raise self.bad(i)
+        s = self.st[i]
+        if self.expect is not None and s != self.expect:
+            raise ValidationError(
+                f"row {self.rows[i]}, column 'step'",
+                f"step_end of step {s} follows step_start of step {self.expect}",
+            )
+        self.ex_step.append(s)
+        self.ex_dur.append(self.acc)
+        self.ex_end.append(ti)
+        self.acc = 0.0
+        self.expect = None
+
+    def _step_start(self, i: int, ti: float) -> None:
+        if self.phase != "step":
+            raise self.bad(i)
+        self.other += self.acc  # idle time before an announced step start
+        self.acc = 0.0
+        self.expect = self.st[i]
+
+    def _checkpoint_start(self, i: int, ti: float) -> None:
+        if self.phase != "step":
+            raise self.bad(i, "saves are blocking: checkpoint_start, then checkpoint_end")
+        self.other += self.acc
+        self.acc = 0.0
+        self.expect = None
+        if not math.isnan(self.clean_since):
+            self.gaps.append(ti - self.clean_since)
+        self.phase, self.phase_t, self.phase_row = "save", ti, self.rows[i]
+        self.save_step = self.st[i]
+
+    def _checkpoint_end(self, i: int, ti: float) -> None:
+        if self.phase != "save":
+            raise self.bad(i, "checkpoint_end needs a checkpoint_start before it")
+        s, save_step = self.st[i], self.save_step
+        if s >= 0 and save_step >= 0 and s != save_step:
+            raise ValidationError(
+                f"row {self.rows[i]}, column 'step'",
+                f"checkpoint_end of step {s} follows checkpoint_start of step {save_step}",
+            )
+        self.saves.append(ti - self.phase_t)
+        self.ck_steps.append(s if s >= 0 else save_step)
+        self.phase, self.phase_row = "step", self.rows[i]
+        self.safe_t = self.clean_since = ti
+
+    def _failure(self, i: int, ti: float) -> None:
+        if self.phase in ("step", "pause"):
+            self.rework += self.acc  # the partial step the failure cut
+            self.acc = 0.0
+            self.expect = None
+        self.fail_t.append(ti)
+        self.fail_i.append(i)
+        self.last_failure = ti
+        self.failed = True
+        self.clean_since = math.nan
+        self.phase, self.phase_row = "down", self.rows[i]
+
+    def _restore_start(self, i: int, ti: float) -> None:
+        if self.phase == "down":
+            self.recoveries.append(ti - self.last_failure)
+        elif self.phase == "step" and not self.failed and not self.ex_step:
+            self.other += self.acc  # the job resumes from a checkpoint at start-up
+            self.acc = 0.0
+        else:
+            raise self.bad(i, "a restore follows a failure (add the failure event)")
+        self.phase, self.phase_t, self.phase_row = "restore", ti, self.rows[i]
+
+    def _restore_end(self, i: int, ti: float) -> None:
+        if self.phase != "restore":
+            raise self.bad(i, "restore_end needs a restore_start before it")
+        self.restores.append(ti - self.phase_t)
+        if self.st[i] >= 0:
+            self.rollbacks.append((len(self.ex_step), self.st[i]))
+        self.phase, self.phase_row = "step", self.rows[i]
+        self.acc = 0.0
+        self.safe_t = self.clean_since = ti
+
+    def _pause_start(self, i: int, ti: float) -> None:
+        if self.phase != "step":
+            raise self.bad(i)
+        self.phase, self.phase_row = "pause", self.rows[i]
+
+    def _pause_end(self, i: int, ti: float) -> None:
+        if self.phase != "pause":
+            raise self.bad(i, "pause_end needs a pause_start before it")
+        self.phase, self.phase_row = "step", self.rows[i]
+
+    def _job_end(self, i: int, ti: float) -> None:
+        if self.phase in ("step", "pause"):
+            self.other += self.acc  # a step the job did not finish
+            self.acc = 0.0
 
 
 # --------------------------------------------------------------------------- cells

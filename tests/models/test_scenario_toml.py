@@ -80,3 +80,33 @@ def test_any_text_round_trips_through_toml(
     assert (again.name, again.description) == (s.name, s.description)
     assert again["pricing.price_source"] == s["pricing.price_source"]
     assert again[numeric] == s[numeric]
+
+
+#: Optional fields: left empty (None) they are derived or looked up in the catalog.
+OPTIONAL = sorted(k for k, f in FIELDS.items() if f.optional)
+
+
+def test_params_billion_left_empty_reads_back_empty_not_405():
+    """The registry default of workload.params_billion is 405; a scenario that leaves it empty
+    (derived from the shape) used to be written as a comment, which read back as 405."""
+    s = Scenario.from_dict({"workload.params_billion": None, "workload.layers": 126})
+    text = s.to_toml()
+    assert 'params_billion = ""' in text
+    again = _round_trip(s)
+    assert again["workload.params_billion"] is None
+    assert again == s
+
+
+@settings(max_examples=100, deadline=None)
+@given(empty=st.sets(st.sampled_from(OPTIONAL), min_size=1))
+def test_optional_fields_left_empty_round_trip(empty):
+    data: dict = dict.fromkeys(empty)
+    if "workload.params_billion" in empty and "workload.layers" not in empty:
+        data["workload.layers"] = 126  # a shape to derive the parameter count from
+    try:
+        s = Scenario.from_dict(data)
+    except ValidationError:
+        reject()
+    again = _round_trip(s)
+    assert again == s
+    assert all(again[k] is None for k in empty)
