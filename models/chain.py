@@ -1645,6 +1645,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     x_spot, gs = _spot_notice(f, p)
     stall = _day_share(f.fabric_stall_minutes_per_day)
     slow = _day_share(f.fail_slow_minutes_per_day)
+    if not is_zero(slow):  # slow windows owe at most the time left: then no progress at all
+        slow = np.minimum(slow, 1.0 - stall)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = _throughput_factor(sigma, overhead)
     not_stalled = minus(1.0 - stall, slow)

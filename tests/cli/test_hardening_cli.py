@@ -352,10 +352,15 @@ def test_issue30_errors_name_the_flag_as_typed(capsys, cmd):
 
 
 def test_issue30_ladder_time_limit_is_the_whole_commands(capsys):
-    """The limit applied per rung: 12 rungs of ~40 s each were accepted."""
+    """The limit applied per rung: 12 rungs of ~40 s each were accepted (13 since the
+    spares-by-domain rung)."""
+    from goodput_lab.models.resilience import FEATURES
+
+    rungs = len(FEATURES) + 1  # every feature and the scenario as it stands
     rc = main(["ladder", BASE, "--trials", "100000", "--days", "30"])
     line = _one_line(rc, capsys.readouterr().err)
-    assert line.startswith("goodput: --trials: 12 rungs x 100,000 trials x 30 days would take ~")
+    want = f"goodput: --trials: {rungs} rungs x 100,000 trials x 30 days would take ~"
+    assert line.startswith(want)
     assert "in all (allowed: trials <= " in line
     allowed = int(line.rsplit("trials <= ", 1)[1].rstrip(")").replace(",", ""))
     assert 10_000 < allowed < 100_000  # each rung alone would fit 100,000
