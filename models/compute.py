@@ -334,6 +334,171 @@ def fit_reason(
     )
 
 
+def _hide_window_share(zero_stage):
+    """Share w of the compute phase behind which the DP sync can hide [-].
+
+    w = 1 for ZeRO-3 (the sync spans forward and backward), else 2/3 (the backward pass).
+
+    >>> _hide_window_share(np.array([1.0, 3.0])).tolist()
+    [0.6666666666666666, 1.0]
+    """
+    return np.where(zero_stage >= 3, 1.0, 2.0 / 3.0)
+
+
+def _dp_sync_seconds(psi, t, p, d, z, su, dom, net_share, alpha_scaleup_us, alpha_network_us):
+    """Whole data-parallel gradient synchronisation per step [s].
+
+    A hierarchical, overlapped all-reduce (:func:`models.network.hierarchical_allreduce_seconds`)
+    of 2·N/(t·p) bf16 gradient bytes over g = min(max(⌊dom/t⌋, 1), max(d, 1)) ranks inside the
+    scale-up domain (Megatron's rank order tp-cp-ep-dp-pp puts DP neighbours together) and
+    max(d/g, 1) domains; times ``ZERO3_SYNC_FACTOR`` for ZeRO-3 (weights re-gathered).
+    """
+    g_in = np.clip(np.floor(dom / t), 1.0, None)
+    g_in = np.minimum(g_in, np.maximum(d, 1.0))
+    domains = np.maximum(d / g_in, 1.0)
+    grad_bytes = GRAD_BYTES * psi / (t * p)
+    su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
+    ar = as_float_array(
+        net.hierarchical_allreduce_seconds(
+            grad_bytes,
+            g_in,
+            domains,
+            su_for_dp,
+            net_share,
+            alpha_scaleup_us,
+            alpha_network_us,
+            overlapped=True,
+        )
+    )
+    return np.where(z >= 3, ZERO3_SYNC_FACTOR, 1.0) * ar
+
+
+def _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us):
+    """Tensor-parallel collectives per step [s] (0 when t = 1).
+
+    4 ring all-reduces per layer of the stage's L/p layers, of (T/d)·h·2 bytes in all, over the
+    scale-up bandwidth ``su`` [GB/s], plus 2·(t−1) latencies α per call, 4·(L/p)·m calls.
+    """
+    f = as_float_array
+    tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
+    calls = 4.0 * (layers / p) * m
+    with np.errstate(invalid="ignore"):
+        return np.where(
+            t > 1,
+            f(net.ring_allreduce_seconds(tp_bytes, np.maximum(t, 1.0), su, 0.0))
+            + 2.0 * (t - 1.0) * calls * f(alpha_scaleup_us) * net.US,
+            0.0,
+        )
+
+
+def _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us):
+    """Pipeline point-to-point transfers per step [s] (0 when p = 1).
+
+    2·(T/d)·h·2/t bytes over the per-rank network share [GB/s] plus 2·m latencies α.
+
+    >>> float(_pp_seconds(1e6, 1.0, 1000.0, 1.0, 2.0, 1.0, 4.0, 0.0))
+    1.0
+    """
+    pp_bytes = 2.0 * (tokens / d) * h * ACT_BYTES / t
+    return np.where(
+        p > 1,
+        pp_bytes / (net_share * net.GB) + 2.0 * m * as_float_array(alpha_network_us) * net.US,
+        0.0,
+    )
+
+
+def _end_to_end_split(c, mfu, max_matmul_fraction, e2e):
+    """Split a fixed end-to-end step t_e into its compute phase (module docstring).
+
+    Solves a·t_k + C − min(φ·S, w·t_k) = t_e for t_k ≥ 0 (a = 1 + (p−1)/(v·m), C = DP sync +
+    TP + PP, φ·S = ``hidden_max``), from the terms ``c`` of :func:`_compute_only_terms`
+    (t_e = its ``compute``); returns t_k [s], the DP sync left exposed [s], the implied
+    compute-phase MFU MFU·t_e/t_k [fraction] and whether it exceeds the matmul bound (bool).
+    """
+    t_e, a, w, dp_sync, hidden_max = c["compute"], c["a"], c["w"], c["dp_sync"], c["hidden_max"]
+    comm_all = dp_sync + c["tp"] + c["pp"]
+    f = as_float_array
+    tk_sat = (t_e - comm_all + hidden_max) / a  # overlap capped by φ·S
+    with np.errstate(divide="ignore", invalid="ignore"):  # a = w: only when infeasible
+        tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
+    tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
+    tk = np.maximum(tk, 0.0)
+    e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
+    mmf = f(max_matmul_fraction)
+    bound = np.where(np.isfinite(mmf), mmf, 1.0)
+    gap_exceeded = e2e & ((tk <= 0) | (phase_mfu > bound * (1.0 + 1e-12)))
+    return tk, e_dp_exposed, phase_mfu, gap_exceeded
+
+
+def _compute_only_terms(
+    *,
+    params_billion,
+    batch_million_tokens,
+    nodes,
+    accelerators_per_node,
+    peak_tflops,
+    mfu,
+    hidden_size,
+    tensor_parallel,
+    pipeline_parallel,
+    micro_batches,
+    zero_stage,
+    overlap_fraction,
+    scaleup_GBps_bidir,
+    scaleup_domain_accels,
+    node_network_gbps,
+    inter_node_efficiency,
+    alpha_network_us,
+    alpha_scaleup_us,
+    flops_per_token=None,
+    layers=None,
+    scaleup_efficiency=1.0,
+    virtual_stages=1.0,
+):
+    """Step components with the MFU as compute-phase efficiency (the compute_only view) [s].
+
+    compute = F·T/(n·peak·MFU), bubble = compute·(p−1)/(v·m) [3], DP sync
+    (:func:`_dp_sync_seconds`) less min(φ·S, w·compute), TP and PP; arguments as
+    :func:`step_components`.  Returns the locals the end-to-end split reuses.
+    """
+    f = as_float_array
+    psi = f(params_billion) * 1e9
+    tokens = f(batch_million_tokens) * 1e6
+    k = f(accelerators_per_node)
+    n = f(nodes) * k
+    t, p, m, z, h = (
+        f(x) for x in (tensor_parallel, pipeline_parallel, micro_batches, zero_stage, hidden_size)
+    )
+    d = n / (t * p)
+    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
+    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
+    vst = f(virtual_stages)
+    a = 1.0 + (p - 1.0) / (vst * m)
+    bubble = compute * (p - 1.0) / (vst * m)
+    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
+    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
+    dom = f(scaleup_domain_accels)
+    dp_sync = _dp_sync_seconds(
+        psi, t, p, d, z, su, dom, net_share, alpha_scaleup_us, alpha_network_us
+    )
+    w = _hide_window_share(z)
+    hidden_max = f(overlap_fraction) * dp_sync
+    dp_exposed = dp_sync - np.minimum(hidden_max, w * compute)
+    layers = psi / (12.0 * h * h) if layers is None else f(layers)
+    tp = _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us)
+    pp = _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us)
+    step_sum = compute + bubble + dp_exposed + tp + pp
+    names = ("compute", "bubble", "a", "w", "dp_sync", "dp_exposed", "hidden_max")
+    values = (compute, bubble, a, w, dp_sync, dp_exposed, hidden_max)
+    return (
+        dict(zip(names, values, strict=True))
+        | {"tp": tp, "pp": pp, "step_sum": step_sum}
+        | {"p": p, "m": m, "vst": vst}
+    )
+
+
 def step_components(
     *,
     params_billion,
@@ -363,128 +528,70 @@ def step_components(
 ) -> dict[str, np.ndarray]:
     """Seconds per optimizer step by component (module docstring), as arrays.
 
-    Returns ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP gradient synchronisation),
-    ``dp_exposed_s``, ``tp_s``, ``pp_s``, ``step_s``, ``scaling_efficiency`` (the
-    compute_only view, module docstring), ``compute_share_of_step``, ``end_to_end_mfu``, ``compute_phase_mfu`` and ``mfu_gap_exceeded`` (1.0/0.0).
-    ``end_to_end`` (bool or 0/1 array) selects the MFU basis (module docstring): true = the
-    MFU is end to end, the step is 6·N·T/(n·peak·MFU) and ``compute_s`` is the implied
-    compute phase; ``max_matmul_fraction`` (NaN = unknown, bound 1) bounds the implied
-    compute-phase efficiency.
-    ``scaleup_GBps_bidir`` is the datasheet NVLink/NeuronLink figure (both directions; half
-    is used per direction, times ``scaleup_efficiency``); NaN makes TP traffic (t > 1) and
-    in-domain DP traffic unknown.  ``flops_per_token`` (default 6·N) and ``layers``
-    (default N/(12h²), Kaplan et al.) come from the model shape when known;
-    ``virtual_stages`` v divides the bubble: (p−1)/(v·m) of the compute.
+    Parameters
+    ----------
+    params_billion, batch_million_tokens, nodes, accelerators_per_node : array_like
+        Parameters N [billion], tokens per step T [million], nodes and accelerators [count].
+    peak_tflops, mfu : array_like
+        Dense peak [TFLOP/s per accelerator]; MFU [fraction] on the basis ``end_to_end``.
+    hidden_size, tensor_parallel, pipeline_parallel, micro_batches, zero_stage : array_like
+        h [-]; t, p, m [count]; ZeRO stage [0-3].
+    overlap_fraction : array_like
+        Share φ of the DP sync that may overlap compute [fraction].
+    scaleup_GBps_bidir, scaleup_domain_accels, scaleup_efficiency : array_like
+        Datasheet scale-up bandwidth, both directions [GB/s] (half used per direction, times
+        the efficiency [fraction]; NaN makes TP and in-domain DP traffic unknown); domain
+        size [accelerators].
+    node_network_gbps, inter_node_efficiency : array_like
+        Scale-out bandwidth [Gbit/s per node]; its achieved share [fraction].
+    alpha_network_us, alpha_scaleup_us : array_like
+        Per-message latency α, scale-out and scale-up [µs].
+    end_to_end, max_matmul_fraction : bool or array_like
+        True: the MFU is end to end, the step is 6·N·T/(n·peak·MFU) (PaLM App. B [2]) and
+        ``compute_s`` the implied compute phase, bounded by the matmul fraction [fraction].
+    flops_per_token, layers, virtual_stages : array_like, optional
+        FLOPs per token [FLOP] (default 6·N), layers [count] (default N/(12h²), Kaplan [1]),
+        interleaved chunks v [count]: the bubble is (p−1)/(v·m) of the compute [3].
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP sync), ``dp_exposed_s``, ``tp_s``,
+        ``pp_s``, ``step_s`` [s]; ``scaling_efficiency`` (compute_only view),
+        ``compute_share_of_step``, ``end_to_end_mfu``, ``compute_phase_mfu`` [fraction];
+        ``mfu_gap_exceeded`` (1.0/0.0).
 
     Examples
     --------
-    >>> c = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
+    >>> kw = dict(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
     ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
     ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
     ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
     ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
     ...     alpha_scaleup_us=0.0)
-    >>> round(float(c["compute_s"]), 4)  # 6·70e9·16e6 / (1024 · 989e12 · 0.4)
+    >>> round(float(step_components(**kw)["compute_s"]), 4)  # 6·70e9·16e6/(1024·989e12·0.4)
     16.5887
-    >>> e = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
-    ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
-    ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
-    ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
-    ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
-    ...     alpha_scaleup_us=0.0, end_to_end=True)
+    >>> e = step_components(**kw, end_to_end=True)
     >>> round(float(e["step_s"]), 4)  # the same 6ND time: comm is inside the MFU
     16.5887
     """
     f = as_float_array
-    psi = f(params_billion) * 1e9
-    tokens = f(batch_million_tokens) * 1e6
-    k = f(accelerators_per_node)
-    n = f(nodes) * k
-    t = f(tensor_parallel)
-    p = f(pipeline_parallel)
-    m = f(micro_batches)
-    z = f(zero_stage)
-    h = f(hidden_size)
-    d = n / (t * p)
-    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
-    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
-    vst = f(virtual_stages)
-    bubble = compute * (p - 1.0) / (vst * m)
-
-    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
-    dom = f(scaleup_domain_accels)
-    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
-    # data-parallel neighbours sit next to each other inside the scale-up domain
-    # (Megatron's default rank order tp-cp-ep-dp-pp)
-    g_in = np.clip(np.floor(dom / t), 1.0, None)
-    g_in = np.minimum(g_in, np.maximum(d, 1.0))
-    domains = np.maximum(d / g_in, 1.0)
-    grad_bytes = GRAD_BYTES * psi / (t * p)
-    su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
-    ar = f(
-        net.hierarchical_allreduce_seconds(
-            grad_bytes,
-            g_in,
-            domains,
-            su_for_dp,
-            net_share,
-            alpha_scaleup_us,
-            alpha_network_us,
-            overlapped=True,
-        )
-    )
-    dp_sync = np.where(z >= 3, ZERO3_SYNC_FACTOR, 1.0) * ar
-    hide_window = np.where(z >= 3, 1.0, 2.0 / 3.0) * compute
-    dp_exposed = dp_sync - np.minimum(f(overlap_fraction) * dp_sync, hide_window)
-
-    layers = psi / (12.0 * h * h) if layers is None else f(layers)
-    tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
-    calls = 4.0 * (layers / p) * m
-    with np.errstate(invalid="ignore"):
-        tp = np.where(
-            t > 1,
-            f(net.ring_allreduce_seconds(tp_bytes, np.maximum(t, 1.0), su, 0.0))
-            + 2.0 * (t - 1.0) * calls * f(alpha_scaleup_us) * net.US,
-            0.0,
-        )
-    pp_bytes = 2.0 * (tokens / d) * h * ACT_BYTES / t
-    pp = np.where(
-        p > 1, pp_bytes / (net_share * net.GB) + 2.0 * m * f(alpha_network_us) * net.US, 0.0
-    )
-    step_sum = compute + bubble + dp_exposed + tp + pp
-
-    # end to end: the 6ND step is fixed; solve a·t_k + C − min(φ·S, w·t_k) = t_e for t_k
+    # the first statement: locals() holds exactly the arguments
+    kw = {k: v for k, v in locals().items() if k not in ("f", "end_to_end", "max_matmul_fraction")}
+    c = _compute_only_terms(**kw)
+    compute, dp_sync, step_sum = c["compute"], c["dp_sync"], c["step_sum"]
     e2e = np.asarray(end_to_end, dtype=bool)
-    t_e = compute
-    a = 1.0 + (p - 1.0) / (vst * m)
-    w = np.where(z >= 3, 1.0, 2.0 / 3.0)
-    hidden_max = f(overlap_fraction) * dp_sync
-    comm_all = dp_sync + tp + pp
-    tk_sat = (t_e - comm_all + hidden_max) / a  # overlap capped by φ·S
-    with np.errstate(divide="ignore", invalid="ignore"):  # a = w: only when infeasible
-        tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
-    tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
-    tk = np.maximum(tk, 0.0)
-    e_bubble = tk * (p - 1.0) / (vst * m)
-    e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
-    mmf = f(max_matmul_fraction)
-    bound = np.where(np.isfinite(mmf), mmf, 1.0)
-    gap_exceeded = e2e & ((tk <= 0) | (phase_mfu > bound * (1.0 + 1e-12)))
-
+    tk, e_dp_exposed, phase_mfu, gap_exceeded = _end_to_end_split(c, mfu, max_matmul_fraction, e2e)
     compute_out = np.where(e2e, tk, compute)
-    bubble_out = np.where(e2e, e_bubble, bubble)
-    dp_exposed_out = np.where(e2e, e_dp_exposed, dp_exposed)
-    step = np.where(e2e, t_e, step_sum)
+    step = np.where(e2e, compute, step_sum)
     scaling = compute / step_sum  # the compute_only view under both bases
     return {
         "compute_s": compute_out,
-        "bubble_s": bubble_out,
+        "bubble_s": np.where(e2e, tk * (c["p"] - 1.0) / (c["vst"] * c["m"]), c["bubble"]),
         "dp_sync_s": dp_sync,
-        "dp_exposed_s": dp_exposed_out,
-        "tp_s": tp,
-        "pp_s": pp,
+        "dp_exposed_s": np.where(e2e, e_dp_exposed, c["dp_exposed"]),
+        "tp_s": c["tp"],
+        "pp_s": c["pp"],
         "step_s": step,
         "scaling_efficiency": scaling,
         "compute_share_of_step": compute_out / step,
