@@ -96,6 +96,18 @@ MODEL_STATE_BYTES_PER_PARAM = 16.0
 def train_flops(params_billion, tokens_trillion):
     """Training compute C = 6·N·D [FLOP] (Kaplan et al. 2020 [1]).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tokens_trillion : array_like
+        Training tokens D [trillion].
+
+    Returns
+    -------
+    float or ndarray
+        Training compute C [FLOP].
+
     Examples
     --------
     >>> f"{train_flops(405.0, 15.6):.3e}"  # Llama 3 405B, reported as 3.8e25 FLOPs
@@ -108,6 +120,16 @@ def train_flops(params_billion, tokens_trillion):
 
 def pipeline_bubble_fraction(stages, micro_batches):
     """Idle share of a pipeline step: (p−1)/(m+p−1) (Narayanan et al. 2021 [3]).
+
+    Parameters
+    ----------
+    stages, micro_batches : array_like
+        Pipeline stages p and micro-batches m [count].
+
+    Returns
+    -------
+    float or ndarray
+        Idle share of the step [fraction].
 
     Examples
     --------
@@ -178,6 +200,24 @@ def model_state_GB_per_accel(
     16Ψ', 1: 4Ψ' + 12Ψ'/d, 2: 2Ψ' + 14Ψ'/d, 3: 16Ψ'/d; other gradient precisions change
     the g bytes (:func:`models.transformer.model_state_bytes_per_param`, the step model's).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    dp : array_like
+        Data-parallel ranks d [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Model states per accelerator [GB].
+
     Examples
     --------
     >>> model_state_GB_per_accel(7.5, 1, 1, 64, 0)  # ZeRO paper: 7.5B, Nd = 64, baseline
@@ -213,6 +253,24 @@ def min_dp_to_fit(
     Solves rep·Ψ' + shard·Ψ'/d ≤ U for integer d ≥ 1 (see :func:`model_state_GB_per_accel`);
     ``inf`` when no d fits (the replicated part alone is too large).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    usable_GB : array_like
+        Usable HBM per accelerator U [GB].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Smallest data-parallel size d [count]; ``inf`` when none fits.
+
     Examples
     --------
     >>> min_dp_to_fit(70.0, 8, 1, 3, 60.0)  # 16·8.75 GB / 60 GB = 2.33 -> 3
@@ -244,6 +302,26 @@ def min_nodes_to_fit(
     gradient_bytes=GRAD_BYTES,
 ):
     """Fewest nodes whose accelerators hold the model states: ⌈t·p·d_min / k⌉ (``inf`` if none).
+
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    usable_GB : array_like
+        Usable HBM per accelerator [GB].
+    accelerators_per_node : array_like
+        k [count].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Fewest nodes [count]; ``inf`` when none fits.
 
     Examples
     --------
@@ -291,6 +369,32 @@ def fit_reason(
 
     The model states are those of the chosen gradient precision (``gradient_bytes``, as the
     step model's ``model_states_GB_per_accel``), not a fixed 16 bytes per parameter.
+
+    Parameters
+    ----------
+    params_billion : float
+        Parameters N [billion].
+    nodes, accelerators_per_node : float
+        Nodes and accelerators per node [count].
+    accel_memory_GB : float
+        HBM per accelerator [GB].
+    hbm_reserved_fraction : float
+        Share of HBM reserved (framework, fragmentation) [fraction].
+    tensor_parallel, pipeline_parallel : float
+        t and p [count].
+    zero_stage : float
+        ZeRO stage [0-3].
+    scaleup_domain_accels : float
+        Accelerators in one scale-up domain [count].
+    scaleup_GBps : float
+        Scale-up bandwidth [GB/s]; NaN = unknown.
+    gradient_bytes : float
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    str
+        The blocking cause, or ``""``.
 
     Examples
     --------
@@ -616,6 +720,20 @@ def compute_seconds(flops, peak_tflops, matmul_fraction):
     flops / (peak · MAMF/peak): the kernel efficiency is the catalog's measured maximum
     achievable matmul fraction (stas00/ml-engineering, compute/accelerator/README.md).
 
+    Parameters
+    ----------
+    flops : array_like
+        Work [FLOP].
+    peak_tflops : array_like
+        Dense peak [TFLOP/s per accelerator].
+    matmul_fraction : array_like
+        Measured max achievable matmul fraction of peak [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Time [s].
+
     Examples
     --------
     >>> compute_seconds(794.5e12, 989.0, 0.8033)  # one second at H100's 794.5 TFLOPS MAMF
@@ -629,6 +747,20 @@ def compute_seconds(flops, peak_tflops, matmul_fraction):
 def memory_bound_seconds(bytes_moved, hbm_TBps, efficiency=None):
     """Time of streaming kernels (norms, activations, dropout, residuals) [s]:
     bytes / (HBM bandwidth · efficiency), by default :data:`HBM_EFFICIENCY`.
+
+    Parameters
+    ----------
+    bytes_moved : array_like
+        HBM traffic [bytes].
+    hbm_TBps : array_like
+        HBM bandwidth [TB/s].
+    efficiency : array_like, optional
+        Achieved share of it [fraction]; default :data:`HBM_EFFICIENCY`.
+
+    Returns
+    -------
+    float or ndarray
+        Time [s].
 
     Examples
     --------
@@ -646,6 +778,18 @@ def pipeline_seconds(micro_batch_seconds, micro_batches, pipeline_parallel, virt
     t_mb is one micro-batch's forward and backward through a stage, its recomputation and
     its exposed tensor- and pipeline-parallel communication included: the bubble of
     (p−1)/v micro-batch times (Narayanan et al. 2021 [3], §2.2.2) idles all of it.
+
+    Parameters
+    ----------
+    micro_batch_seconds : array_like
+        t_mb [s].
+    micro_batches, pipeline_parallel, virtual_stages : array_like
+        m, p and v [count].
+
+    Returns
+    -------
+    float or ndarray
+        Pipeline time of one step [s].
 
     Examples
     --------
@@ -770,6 +914,20 @@ def logits_memory_bytes(tokens, vocab_size, tensor_parallel):
     backward, for ``tokens`` tokens on one TP rank [bytes]:
     tokens · V/t · :data:`LOGIT_BYTES_PER_ELEMENT`.
 
+    Parameters
+    ----------
+    tokens : array_like
+        Tokens on the rank [count].
+    vocab_size : array_like
+        V [-].
+    tensor_parallel : array_like
+        t [count].
+
+    Returns
+    -------
+    float or ndarray
+        HBM traffic [bytes].
+
     Examples
     --------
     >>> logits_memory_bytes(4096, 131072, 1) / 1e9  # one 4k sequence, 131k vocabulary
@@ -786,6 +944,18 @@ def grad_accumulation_bytes(params_per_rank, gradient_bytes):
     (Megatron-LM accumulates into fp32 ``main_grad`` buffers for bf16 training,
     megatron/training/arguments.py; the weight-gradient GEMM adds into them).
 
+    Parameters
+    ----------
+    params_per_rank : array_like
+        Parameters on the rank [count].
+    gradient_bytes : array_like
+        Gradient bytes per parameter [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        HBM traffic per micro-batch [bytes].
+
     Examples
     --------
     >>> grad_accumulation_bytes(1e9, 4) / 1e9  # 1B parameters, fp32 buffer
@@ -798,6 +968,20 @@ def grad_accumulation_bytes(params_per_rank, gradient_bytes):
 def launch_overhead_seconds(layers, passes, overhead_s=None):
     """Fixed per-layer time of one micro-batch: layers × passes × :data:`LAYER_PASS_OVERHEAD_S`
     (kernel launches, host scheduling, gaps between kernels) [s].
+
+    Parameters
+    ----------
+    layers : array_like
+        Layers on the stage [count].
+    passes : array_like
+        Passes per layer (forward, backward, recomputation) [count].
+    overhead_s : array_like, optional
+        Per layer and pass [s]; default :data:`LAYER_PASS_OVERHEAD_S`.
+
+    Returns
+    -------
+    float or ndarray
+        Overhead per micro-batch [s].
 
     Examples
     --------
@@ -814,6 +998,18 @@ def optimizer_seconds(params_updated, hbm_TBps):
     per parameter through HBM at :data:`HBM_EFFICIENCY` (memory-bound; Megatron's fused
     multi-tensor Adam).
 
+    Parameters
+    ----------
+    params_updated : array_like
+        Parameters the rank updates [count].
+    hbm_TBps : array_like
+        HBM bandwidth [TB/s].
+
+    Returns
+    -------
+    float or ndarray
+        Optimizer step time [s].
+
     Examples
     --------
     >>> round(optimizer_seconds(1e9, 3.35), 5)  # 32 GB at 90% of 3.35 TB/s
@@ -828,6 +1024,22 @@ def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_ra
     A share ``overlap_fraction`` of it can hide, up to ``hide_window_s`` of compute; the
     last bucket (:data:`DP_BUCKET_PARAMS` of the ``params_per_rank``) is always exposed:
     its gradients are ready only when the backward pass ends.
+
+    Parameters
+    ----------
+    dp_sync_s : array_like
+        Whole data-parallel reduction [s].
+    overlap_fraction : array_like
+        Share that can overlap [fraction].
+    hide_window_s : array_like
+        Compute it can hide behind [s].
+    params_per_rank : array_like
+        Parameters on the rank [count].
+
+    Returns
+    -------
+    float or ndarray
+        Exposed reduction [s].
 
     Examples
     --------
@@ -849,6 +1061,22 @@ def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
     data and sends the rest, (r−1)/r · bytes at its bandwidth, in r−1 steps of latency α
     (NCCL-tests: all-to-all busbw = algbw · (r−1)/r).
 
+    Parameters
+    ----------
+    bytes_per_rank : array_like
+        Data per rank [bytes].
+    ranks : array_like
+        r [count].
+    bandwidth_GBps : array_like
+        Per-rank bandwidth [GB/s].
+    alpha_s : array_like
+        Per-step latency α [s].
+
+    Returns
+    -------
+    float or ndarray
+        All-to-all time [s].
+
     Examples
     --------
     >>> all_to_all_seconds(8e9, 8, 100.0, 0.0)  # 7/8 of 8 GB at 100 GB/s
@@ -864,6 +1092,22 @@ def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha
     """Key/value blocks passed round a ring of ``cp`` context-parallel ranks, one layer and
     one pass [s]: (c−1) steps of the rank's K and V block (Liu et al. 2023, Ring Attention,
     arXiv:2310.01889).
+
+    Parameters
+    ----------
+    kv_bytes_per_rank : array_like
+        The rank's K and V block [bytes].
+    cp : array_like
+        Context-parallel ranks c [count].
+    bandwidth_GBps : array_like
+        Per-rank bandwidth [GB/s].
+    alpha_s : array_like
+        Per-step latency α [s].
+
+    Returns
+    -------
+    float or ndarray
+        Exchange time, one layer and pass [s].
 
     Examples
     --------
@@ -1360,6 +1604,20 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
     cross-validation (docs/step-time.md#leave-one-source-out).  A stated MFU (the other
     bases) is the user's figure: its interval is the point itself.
 
+    Parameters
+    ----------
+    step_seconds : array_like
+        Step time [s].
+    basis : str
+        ``workload.mfu_basis``: ``modelled``, ``end_to_end`` or ``compute_only``.
+    moe : array_like
+        1 for a mixture-of-experts model, else 0 [-].
+
+    Returns
+    -------
+    tuple of (float or ndarray)
+        (low, high) [s].
+
     Examples
     --------
     >>> lo, hi = step_interval(10.0)
@@ -1548,6 +1806,18 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     unknown scale-up bandwidth, fewer accelerators than TP×PP, a shape that cannot be split,
     less than one sequence per micro-batch, no measured matmul efficiency (modelled basis),
     or memory, with the model states and the activations each in GB.
+
+    Parameters
+    ----------
+    x : Mapping of str to scalar
+        Flat inputs (scenario fields and ``instance.*`` specs).
+    basis : str
+        ``workload.mfu_basis``.
+
+    Returns
+    -------
+    str
+        The first blocking cause, or ``""``.
     """
     v = _inputs(x)
     sh = _shape(v)
