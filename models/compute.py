@@ -1799,6 +1799,43 @@ def step_model(
     }
 
 
+def _memory_reason(out: Mapping[str, Any]) -> str:
+    """The memory message of :func:`infeasibility_reason` from :func:`step_model`'s ``out``.
+
+    States need and usable HBM [GB], the activations and model states [GB], which is larger,
+    and a hint (largest micro-batch that fits, or the node count at which states fit).
+    """
+    need = float(out["memory_per_accel_GB"])
+    usable = float(out["memory_usable_per_accel_GB"])
+    act = float(out["activation_memory_GB_per_accel"])
+    st = float(out["model_states_GB_per_accel"])
+    cause = "activations" if act >= st else "model states"
+    bmax = float(out["max_micro_batch_that_fits"])
+    if st >= usable:
+        hint = (
+            "; the model states alone do not fit: raise the ZeRO stage, tensor or "
+            "pipeline parallelism"
+        )
+    elif bmax >= 1:
+        hint = f"; the largest micro-batch that fits is {bmax:,.0f} sequences"
+    else:
+        hint = (
+            "; not even one sequence per micro-batch fits: use more recomputation, "
+            "sequence parallelism, or more tensor or pipeline parallelism"
+        )
+    nmin = float(out["min_nodes_to_fit"])
+    more = (
+        f"; model states shrink enough at {nmin:,.0f} nodes"
+        if math.isfinite(nmin) and cause == "model states"
+        else ""
+    )
+    return (
+        f"needs {need:,.1f} GB per accelerator, more than the {usable:,.1f} GB usable: "
+        f"{act:,.1f} GB of activations and {st:,.1f} GB of model states ({cause} are "
+        f"the larger part){hint}{more}"
+    )
+
+
 def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     """Why the scenario in ``x`` cannot run (empty string when it can).  Scalars only.
 
@@ -1873,33 +1910,5 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             "measured MFU"
         )
     if float(out["fits_in_memory"]) < 0.5:
-        need = float(out["memory_per_accel_GB"])
-        usable = float(out["memory_usable_per_accel_GB"])
-        act = float(out["activation_memory_GB_per_accel"])
-        st = float(out["model_states_GB_per_accel"])
-        cause = "activations" if act >= st else "model states"
-        bmax = float(out["max_micro_batch_that_fits"])
-        if st >= usable:
-            hint = (
-                "; the model states alone do not fit: raise the ZeRO stage, tensor or "
-                "pipeline parallelism"
-            )
-        elif bmax >= 1:
-            hint = f"; the largest micro-batch that fits is {bmax:,.0f} sequences"
-        else:
-            hint = (
-                "; not even one sequence per micro-batch fits: use more recomputation, "
-                "sequence parallelism, or more tensor or pipeline parallelism"
-            )
-        nmin = float(out["min_nodes_to_fit"])
-        more = (
-            f"; model states shrink enough at {nmin:,.0f} nodes"
-            if math.isfinite(nmin) and cause == "model states"
-            else ""
-        )
-        return (
-            f"needs {need:,.1f} GB per accelerator, more than the {usable:,.1f} GB usable: "
-            f"{act:,.1f} GB of activations and {st:,.1f} GB of model states ({cause} are "
-            f"the larger part){hint}{more}"
-        )
+        return _memory_reason(out)
     return ""
