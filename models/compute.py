@@ -1635,6 +1635,108 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
     return like_input(s * lo, step_seconds), like_input(s * hi, step_seconds)
 
 
+def _min_nodes_for_states(v, sh, t, p, cp, k, usable, act):
+    """Fewest nodes whose data-parallel sharding brings the model states into HBM [count].
+
+    rep·Ψ' + shard·Ψ'/d ≤ U − activations for the smallest integer d ≥ 1 (ZeRO [4]: rep and
+    shard the replicated and sharded bytes per parameter of the stage), then
+    ⌈max(d, cp)·t·p/k⌉; ``inf`` when no d fits.
+    """
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
+    z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
+    opt = 4.0 + v["workload.optimizer_moment_bytes"]
+    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
+    shard = (2.0 + g + opt) - rep
+    room = usable - act - rep * psi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
+    d_min = np.where(
+        shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
+    )
+    with np.errstate(invalid="ignore"):
+        nmin = np.ceil(np.maximum(d_min, cp) * t * p / k - 1e-9)
+    return nmin
+
+
+def _feasible(v, sh, t, p, cp, d, b, m, basis):
+    """Masks (tp_ok, runs): TP inside a known scale-up domain; the whole configuration runs.
+
+    runs = tp_ok, d ≥ 1, L ≥ p, N > 0, a ≥ t, s ≥ cp, expert parallelism splittable,
+    b ≥ 1 and m ≥ 1, and a measured matmul efficiency under the modelled basis.
+    """
+    tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
+        (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
+    )
+    shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
+    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
+    ep = v["workload.expert_parallel"]
+    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
+        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
+    )
+    shape_ok = shape_ok & moe_ok
+    batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
+    modelled = basis == "modelled"
+    known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
+    runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
+    return tp_ok, runs
+
+
+def _modelled_step(v, sh, t, p, dd, n_acc, b, m, net_share, su):
+    """:func:`modelled_components` with the MFU views of the modelled basis added.
+
+    Scaling efficiency and compute share = (compute + recompute)/step [fraction]; the
+    compute-phase MFU = model FLOPs per step/(n·peak·(compute + recompute)) [fraction].
+    """
+    c = modelled_components(v, sh, t, p, dd, n_acc, b, m, net_share, su)
+    step_s = c["step_s"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        compute_all = c["compute_s"] + c["recompute_s"]
+        share = compute_all / step_s
+        c["scaling_efficiency"] = share
+        c["compute_share_of_step"] = share
+        c["end_to_end_mfu"] = c["effective_mfu"]
+        c["compute_phase_mfu"] = c["model_flops_per_step"] / (
+            n_acc * v["instance.bf16_dense_tflops"] * 1e12 * compute_all
+        )
+    c["mfu_gap_exceeded"] = np.zeros_like(step_s)
+    return c
+
+
+def _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt):
+    """:func:`step_components` for a stated MFU (``end_to_end`` or ``compute_only``).
+
+    Recomputation is inside the stated MFU: ``recompute_s`` is 0.
+    """
+    c = step_components(
+        params_billion=sh["N"],
+        batch_million_tokens=batch_mtok,
+        nodes=v["cluster.nodes"],
+        accelerators_per_node=v["instance.accelerators_per_node"],
+        peak_tflops=v["instance.bf16_dense_tflops"],
+        mfu=v["workload.mfu"],
+        hidden_size=sh["h"],
+        tensor_parallel=v["workload.tensor_parallel"],
+        pipeline_parallel=v["workload.pipeline_parallel"],
+        micro_batches=m,
+        zero_stage=v["workload.zero_stage"],
+        overlap_fraction=v["workload.comm_overlap_fraction"],
+        scaleup_GBps_bidir=v["instance.scaleup_GBps"],
+        scaleup_domain_accels=v["instance.scaleup_domain_accels"],
+        node_network_gbps=v["node_gbps"],
+        inter_node_efficiency=v["network.inter_node_efficiency"],
+        alpha_network_us=v["network.alpha_network_us"],
+        alpha_scaleup_us=v["network.alpha_scaleup_us"],
+        end_to_end=basis == "end_to_end",
+        max_matmul_fraction=v["instance.max_matmul_fraction"],
+        flops_per_token=fpt,
+        layers=sh["L"],
+        scaleup_efficiency=v["instance.scaleup_efficiency"],
+        virtual_stages=v["workload.pipeline_virtual_stages"],
+    )
+    c["recompute_s"] = np.zeros_like(c["step_s"])
+    return c
+
+
 def step_model(
     x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
@@ -1648,11 +1750,23 @@ def step_model(
     one sequence per micro-batch, no measured matmul efficiency for the modelled basis)
     give NaN times and ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
 
-    ``calibration`` overrides the fitted constants (keys ``calibration.gemm_efficiency``,
-    ``calibration.layer_pass_overhead_s``, ``calibration.tp_overlap_efficiency``,
-    ``calibration.hbm_efficiency``); only the cross-validation uses it.
+    Parameters
+    ----------
+    x : Mapping of str to array_like
+        Flat inputs in the units of the field registry.
+    basis : str
+        ``modelled``, ``end_to_end`` or ``compute_only``.
+    calibration : Mapping of str to float, optional
+        Overrides of the fitted constants (``calibration.gemm_efficiency`` [fraction],
+        ``calibration.layer_pass_overhead_s`` [s], ``calibration.tp_overlap_efficiency``
+        [fraction], ``calibration.hbm_efficiency`` [fraction]); only the cross-validation
+        uses it.
 
-    Returns the :class:`models.chain.StepTime` figures.
+    Returns
+    -------
+    dict of str to ndarray
+        The :class:`models.chain.StepTime` figures: times in [s] or [ms] as named,
+        memory in [GB per accelerator], fractions [fraction], counts [count].
     """
     v = _inputs(x, calibration)
     sh = _shape(v)
@@ -1672,34 +1786,8 @@ def step_model(
     states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["recompute"], v["sp"], usable)
     mem = states + act
     fits_memory = mem <= usable
-    # fewest nodes whose data-parallel sharding brings the states down far enough
-    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
-    z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
-    opt = 4.0 + v["workload.optimizer_moment_bytes"]
-    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
-    shard = (2.0 + g + opt) - rep
-    room = usable - act - rep * psi
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
-    d_min = np.where(
-        shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
-    )
-    with np.errstate(invalid="ignore"):
-        nmin = np.ceil(np.maximum(d_min, cp) * t * p / k - 1e-9)
-    tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
-        (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
-    )
-    shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
-    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
-    ep = v["workload.expert_parallel"]
-    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
-        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
-    )
-    shape_ok = shape_ok & moe_ok
-    batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
-    modelled = basis == "modelled"
-    known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
-    runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
+    nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
+    tp_ok, runs = _feasible(v, sh, t, p, cp, d, b, m, basis)
     fits = fits_memory & runs
 
     su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
@@ -1709,47 +1797,10 @@ def step_model(
     fpt = as_float_array(_flops_per_token(sh, v["workload.sequence_length"]))
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
-    if modelled:
-        c = modelled_components(v, sh, t, p, dd, n_acc, b, m, net_share, su)
-        step_s = c["step_s"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            compute_all = c["compute_s"] + c["recompute_s"]
-            share = compute_all / step_s
-            c["scaling_efficiency"] = share
-            c["compute_share_of_step"] = share
-            c["end_to_end_mfu"] = c["effective_mfu"]
-            c["compute_phase_mfu"] = c["model_flops_per_step"] / (
-                n_acc * v["instance.bf16_dense_tflops"] * 1e12 * compute_all
-            )
-        c["mfu_gap_exceeded"] = np.zeros_like(step_s)
+    if basis == "modelled":
+        c = _modelled_step(v, sh, t, p, dd, n_acc, b, m, net_share, su)
     else:
-        c = step_components(
-            params_billion=sh["N"],
-            batch_million_tokens=batch_mtok,
-            nodes=nodes,
-            accelerators_per_node=k,
-            peak_tflops=v["instance.bf16_dense_tflops"],
-            mfu=v["workload.mfu"],
-            hidden_size=sh["h"],
-            tensor_parallel=t,
-            pipeline_parallel=p,
-            micro_batches=m,
-            zero_stage=z,
-            overlap_fraction=v["workload.comm_overlap_fraction"],
-            scaleup_GBps_bidir=v["instance.scaleup_GBps"],
-            scaleup_domain_accels=v["instance.scaleup_domain_accels"],
-            node_network_gbps=v["node_gbps"],
-            inter_node_efficiency=v["network.inter_node_efficiency"],
-            alpha_network_us=v["network.alpha_network_us"],
-            alpha_scaleup_us=v["network.alpha_scaleup_us"],
-            end_to_end=basis == "end_to_end",
-            max_matmul_fraction=v["instance.max_matmul_fraction"],
-            flops_per_token=fpt,
-            layers=sh["L"],
-            scaleup_efficiency=v["instance.scaleup_efficiency"],
-            virtual_stages=v["workload.pipeline_virtual_stages"],
-        )
-        c["recompute_s"] = np.zeros_like(c["step_s"])
+        c = _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt)
     step = np.where(fits, c["step_s"], nan)
     shape = step.shape
     low, high = step_interval(step, basis, sh["moe"])
