@@ -1737,25 +1737,45 @@ def _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt):
     return c
 
 
+#: step_model outputs read from the step components: output key -> component key
+_STEP_MS = {
+    "allreduce_ms": "dp_sync_s",
+    "allreduce_exposed_ms": "dp_exposed_s",
+    "tp_comm_ms": "tp_s",
+    "pp_comm_ms": "pp_s",
+}
+_STEP_S = {
+    "compute_seconds_per_step": "compute_s",
+    "recompute_seconds_per_step": "recompute_s",
+    "bubble_seconds_per_step": "bubble_s",
+}
+_STEP_SHARES = {
+    "scaling_efficiency": "scaling_efficiency",
+    "effective_mfu": "end_to_end_mfu",
+    "compute_share_of_step": "compute_share_of_step",
+    "compute_phase_mfu": "compute_phase_mfu",
+    "mfu_gap_exceeded": "mfu_gap_exceeded",
+}
+
+
 def step_model(
     x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
     """Step time, communication, memory and training size from the flat inputs.
 
-    ``x`` are the flat inputs (scenario fields plus ``instance.*`` specs, see
-    :func:`models.evaluate.resolve_inputs`).  ``basis`` is the step-time basis
-    (``workload.mfu_basis``): ``modelled`` (:func:`modelled_components`), ``end_to_end`` or
-    ``compute_only`` (a stated MFU, :func:`step_components`).  Configurations that cannot
-    run (memory, TP outside the scale-up domain, fewer accelerators than TP×PP, less than
-    one sequence per micro-batch, no measured matmul efficiency for the modelled basis)
-    give NaN times and ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
+    Bases: ``modelled`` (:func:`modelled_components`), ``end_to_end`` or ``compute_only``
+    (a stated MFU, :func:`step_components`).  Configurations that cannot run (memory, TP
+    outside the scale-up domain, fewer accelerators than TP×PP, less than one sequence per
+    micro-batch, no measured matmul efficiency for the modelled basis) give NaN times and
+    ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
 
     Parameters
     ----------
     x : Mapping of str to array_like
-        Flat inputs in the units of the field registry.
+        Flat inputs: scenario fields plus ``instance.*`` specs
+        (:func:`models.evaluate.resolve_inputs`), in the field registry's units.
     basis : str
-        ``modelled``, ``end_to_end`` or ``compute_only``.
+        The step-time basis ``workload.mfu_basis``.
     calibration : Mapping of str to float, optional
         Overrides of the fitted constants (``calibration.gemm_efficiency`` [fraction],
         ``calibration.layer_pass_overhead_s`` [s], ``calibration.tp_overlap_efficiency``
@@ -1789,7 +1809,6 @@ def step_model(
     nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
     tp_ok, runs = _feasible(v, sh, t, p, cp, d, b, m, basis)
     fits = fits_memory & runs
-
     su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
     net_share = as_float_array(
         net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
@@ -1814,21 +1833,12 @@ def step_model(
         return np.broadcast_to(a, np.broadcast(a, step).shape)
 
     return {
-        "allreduce_ms": np.where(fits, c["dp_sync_s"] * 1e3, nan),
-        "allreduce_exposed_ms": np.where(fits, c["dp_exposed_s"] * 1e3, nan),
-        "tp_comm_ms": np.where(fits, c["tp_s"] * 1e3, nan),
-        "pp_comm_ms": np.where(fits, c["pp_s"] * 1e3, nan),
-        "compute_seconds_per_step": np.where(fits, c["compute_s"], nan),
-        "recompute_seconds_per_step": np.where(fits, c["recompute_s"], nan),
-        "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
+        **{key: np.where(fits, c[src] * 1e3, nan) for key, src in _STEP_MS.items()},
+        **{key: np.where(fits, c[src], nan) for key, src in _STEP_S.items()},
         "step_seconds": step,
         "step_seconds_low": low,
         "step_seconds_high": high,
-        "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
-        "effective_mfu": np.where(fits, c["end_to_end_mfu"], nan),
-        "compute_share_of_step": np.where(fits, c["compute_share_of_step"], nan),
-        "compute_phase_mfu": np.where(fits, c["compute_phase_mfu"], nan),
-        "mfu_gap_exceeded": np.where(fits, c["mfu_gap_exceeded"], nan),
+        **{key: np.where(fits, c[src], nan) for key, src in _STEP_SHARES.items()},
         "exposed_comm_fraction_of_step": comm_frac,
         "bubble_fraction_of_step": bubble_frac,
         "steps_to_train": full(steps),
