@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -1261,13 +1262,10 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     return states, act, b_max
 
 
-def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
-    """Seconds per step of the modelled basis, by component (docs/step-time.md).
-
-    ``v`` the flat inputs as arrays, ``sh`` the shape (:func:`_shape`), ``d`` the
-    data-parallel size (context-parallel ranks not included), ``net_share`` each
-    accelerator's scale-out bandwidth [GB/s, efficiency applied], ``su`` its scale-up
-    bandwidth per direction [GB/s, efficiency applied].
+def _modelled_setup(v, sh, b):
+    """Shared terms of the modelled basis: one micro-batch's tokens b·s/c on a rank, the
+    GEMM efficiency MAMF·calibration·(1 − comm SM share) [fraction] (FP8 layers at the FP8
+    peak times FP8_GEMM_RELATIVE), latencies α [s] and the recompute flags.
     """
     s = v["workload.sequence_length"]
     cp = v["workload.context_parallel"]
@@ -1286,6 +1284,49 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     fa = v["fa"] > 0.5
     full = r >= tr.FULL
 
+    return SimpleNamespace(
+        s=s,
+        cp=cp,
+        vst=vst,
+        r=r,
+        h=h,
+        vocab=vocab,
+        lay=lay,
+        tokens_mb=tokens_mb,
+        peak=peak,
+        gemm_frac=gemm_frac,
+        fp8=fp8,
+        layer_peak=layer_peak,
+        layer_frac=layer_frac,
+        a_net=a_net,
+        a_su=a_su,
+        fa=fa,
+        full=full,
+    )
+
+
+def _modelled_compute(v, sh, t, p, q):
+    """Math time of one micro-batch on the busiest stage and its recomputation [s].
+
+    t_model = (L/p)·(3·layer GEMMs + attention) + head share·3·logits GEMM at the measured
+    matmul rate (:func:`compute_seconds`, :func:`attention_seconds`); full recomputation
+    repeats the forward pass, selective (materialised attention) the scores.  Adds
+    the terms to ``q``.
+    """
+    s, r, h, vocab, lay, tokens_mb, peak, gemm_frac, layer_peak, layer_frac, fa, full = (
+        q.s,
+        q.r,
+        q.h,
+        q.vocab,
+        q.lay,
+        q.tokens_mb,
+        q.peak,
+        q.gemm_frac,
+        q.layer_peak,
+        q.layer_frac,
+        q.fa,
+        q.full,
+    )
     # the busiest stage: L/p layers plus the output layer, or an even share of all of it
     # (balanced stages)
     # matrix weights a token multiplies per layer (active experts, the busiest expert rank
@@ -1313,6 +1354,38 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     redo = redo + np.where(~fa & (r >= tr.SELECTIVE) & ~full, attn_again, 0.0)
     t_recompute = layers_here * redo
 
+    q.ep = ep
+    q.imb = imb
+    q.mm_rank = mm_rank
+    q.layers_here = layers_here
+    q.head_share = head_share
+    q.t_model = t_model
+    q.t_attn = t_attn
+    q.t_recompute = t_recompute
+
+
+def _modelled_memory(v, sh, t, p, b, q):
+    """Memory-bound kernels and launch overhead of one micro-batch [s] (Calculon [8]).
+
+    HBM traffic = (L/p)·(activations·passes + recomputed scores + (GEMM operands + FP8
+    casts)·passes) + logits + gradient accumulation, at HBM bandwidth times efficiency
+    (:func:`memory_bound_seconds`); plus (L/p)·passes·per-layer overhead.
+    """
+    s, cp, r, h, vocab, tokens_mb, fp8, fa, full, ep, mm_rank, layers_here, head_share = (
+        q.s,
+        q.cp,
+        q.r,
+        q.h,
+        q.vocab,
+        q.tokens_mb,
+        q.fp8,
+        q.fa,
+        q.full,
+        q.ep,
+        q.mm_rank,
+        q.layers_here,
+        q.head_share,
+    )
     # streaming kernels: each activation byte is written and read once in the forward pass,
     # twice as much in the backward pass, once more when the forward is recomputed
     traffic_mode = np.where(fa, tr.SELECTIVE, tr.NONE)  # materialised scores are streamed
@@ -1338,6 +1411,34 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"], v["cal.hbm"]))
     t_launch = as_float_array(launch_overhead_seconds(layers_here, passes, v["cal.overhead"]))
 
+    q.t_mem = t_mem
+    q.t_launch = t_launch
+    q.psi = psi
+
+
+def _modelled_comm(v, sh, t, p, q, net_share, su):
+    """Exposed tensor-, context-, expert- and pipeline-parallel time of one micro-batch [s].
+
+    TP: (4, or 6 with full recomputation)·(L/p) all-reduces of b·s·h·2 bytes over the
+    scale-up link, less the share hidden behind the GEMMs; CP: 3 ring exchanges of K and
+    V per layer beyond the attention they hide behind; EP: dispatch and combine all-to-all
+    per MoE layer; PP: 2·v sends of b·s·h·2/t bytes over the scale-out network [3].
+    """
+    cp, vst, h, tokens_mb, a_net, a_su, full, layers_here, t_model, t_recompute, t_attn, ep, imb = (
+        q.cp,
+        q.vst,
+        q.h,
+        q.tokens_mb,
+        q.a_net,
+        q.a_su,
+        q.full,
+        q.layers_here,
+        q.t_model,
+        q.t_recompute,
+        q.t_attn,
+        q.ep,
+        q.imb,
+    )
     # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
     # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
     calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
@@ -1379,10 +1480,26 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     sends = 2.0 * vst
     t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
 
-    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
-    pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
-    bubble = pipe - m * t_mb
+    q.t_tp = t_tp
+    q.t_cp = t_cp
+    q.t_a2a = t_a2a
+    q.t_pp = t_pp
 
+
+def _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su):
+    """Data-parallel synchronisation, its exposed part and the optimizer step [s].
+
+    Hierarchical all-reduce (:func:`models.network.hierarchical_allreduce_seconds`) of the
+    non-expert gradients over the d·c replicas and of the routed experts' over d·c/EP, of
+    :func:`dp_allreduce_bytes_per_param` bytes per parameter; exposed beyond the hide window
+    (:func:`dp_exposed_seconds`); Adam at :func:`optimizer_seconds`, scaled by the moments.
+    """
+    cp, t_model, psi, ep = (
+        q.cp,
+        q.t_model,
+        q.psi,
+        q.ep,
+    )
     # data parallelism over the d·c replicas: gradients reduced (ZeRO ≥ 1: reduce-scatter
     # + all-gather of the bf16 weights; ZeRO-3 gathers the weights again for every
     # micro-batch, forward and backward), hierarchical inside the scale-up domain
@@ -1435,6 +1552,58 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     t_opt = t_opt * (
         1.0 + 2.0 * (v["workload.optimizer_moment_bytes"] - 8.0) / OPTIMIZER_TRAFFIC_BYTES
     )
+
+    q.dp_sync = dp_sync
+    q.dp_exposed = dp_exposed
+    q.t_opt = t_opt
+
+
+def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
+    """Seconds per step of the modelled basis, by component (docs/step-time.md).
+
+    Composes :func:`_modelled_setup`, :func:`_modelled_compute`, :func:`_modelled_memory`,
+    :func:`_modelled_comm` and :func:`_modelled_dp_and_optimizer`; the pipeline takes
+    (m + (p−1)/v)·t_mb (:func:`pipeline_seconds`, Narayanan et al. [3]).
+
+    Parameters
+    ----------
+    v : Mapping of str to ndarray
+        The flat inputs as arrays (:func:`_inputs`).
+    sh : Mapping of str to ndarray
+        The model shape (:func:`_shape`).
+    t, p : ndarray
+        Tensor- and pipeline-parallel sizes [count].
+    d : ndarray
+        Data-parallel size, context-parallel ranks not included [count].
+    n : ndarray
+        Accelerators in the job [count].
+    b, m : ndarray
+        Sequences per micro-batch and micro-batches per step [count].
+    net_share : ndarray
+        Each accelerator's scale-out bandwidth [GB/s, efficiency applied].
+    su : ndarray
+        Its scale-up bandwidth per direction [GB/s, efficiency applied].
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``compute_s``, ``recompute_s``, ``bubble_s``, ``dp_sync_s``, ``dp_exposed_s``,
+        ``tp_s``, ``pp_s``, ``step_s`` [s]; ``model_flops_per_step`` [FLOP];
+        ``effective_mfu`` [fraction].
+    """
+    q = _modelled_setup(v, sh, b)
+    _modelled_compute(v, sh, t, p, q)
+    _modelled_memory(v, sh, t, p, b, q)
+    _modelled_comm(v, sh, t, p, q, net_share, su)
+    _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su)
+    s, vst, peak = q.s, q.vst, q.peak
+    t_model, t_recompute, t_mem, t_launch = q.t_model, q.t_recompute, q.t_mem, q.t_launch
+    t_tp, t_cp, t_a2a, t_pp = q.t_tp, q.t_cp, q.t_a2a, q.t_pp
+    dp_sync, dp_exposed, t_opt = q.dp_sync, q.dp_exposed, q.t_opt
+    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
+    pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
+    bubble = pipe - m * t_mb
+
     step = pipe + dp_exposed + t_opt
     model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
