@@ -505,6 +505,59 @@ def file_system_sizes_TiB(max_TiB: float) -> np.ndarray:
     return np.concatenate([[FILE_SYSTEM_FIRST_TiB], steps])
 
 
+def _candidate_sizes_TiB(need: float, top: float, max_TiB: float | None) -> np.ndarray:
+    """Sizes to search [TiB]: :func:`file_system_sizes_TiB` up to ``top``, or, when the
+    retained checkpoints alone need more than that span (and no ``max_TiB`` was given), the
+    50 purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB).
+
+    >>> _candidate_sizes_TiB(10.0, 4.8, None)[:2].tolist()
+    [12.0, 14.4]
+    """
+    if max_TiB is None and need > top and math.isfinite(need):
+        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
+        return np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
+    return file_system_sizes_TiB(top)
+
+
+def _file_system_grid(inputs: Mapping[str, Any], sizes: np.ndarray, tiers: Mapping):
+    """(TiB, MB/s/TiB, chain inputs) for every size × priced tier; the aggregate read and
+    write bandwidth is throughput × size / 1000 [GB/s], the price the tier's [USD/GB-month]."""
+    tps = np.array(sorted(tiers))
+    tib, tp = np.meshgrid(sizes, tps, indexing="ij")
+    tib, tp = tib.ravel(), tp.ravel()
+    agg = tp * tib / 1000.0  # GB/s
+    grid = {
+        **inputs,
+        "tier.shared_fs.provisioned_TiB": tib,
+        "tier.shared_fs.throughput_MBps_per_TiB": tp,
+        "tier.shared_fs.aggregate_write_GBps": agg,
+        "tier.shared_fs.aggregate_read_GBps": agg,
+        "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
+    }
+    return tib, tp, grid
+
+
+def _pick_file_system(lost, assumed, deliver, largest_TiB: float, warning: str):
+    """Index of the recommended grid point and the warning: argmin of lost [USD/day]; with
+    measured saves to the file system (``deliver`` not None) only among those that write a
+    checkpoint within the assumed save [s] (the figures assume it), else the fastest.
+
+    >>> _pick_file_system(np.array([3.0, 1.0]), math.nan, None, 2.4, "")
+    (1, '')
+    """
+    if deliver is None:
+        return int(np.nanargmin(lost)), warning
+    fast = np.isfinite(lost) & (deliver <= assumed * (1.0 + 1e-9))
+    if fast.any():
+        return int(np.nanargmin(np.where(fast, lost, np.nan))), warning
+    k = int(np.nanargmin(np.where(np.isfinite(lost), deliver, np.nan)))
+    warning += (
+        f" No file system up to {largest_TiB:g} TiB writes a checkpoint within {assumed:g} s: "
+        f"the fastest is shown ({deliver[k]:.1f} s)."
+    )
+    return k, warning
+
+
 def recommend_file_system(
     inputs: Mapping[str, Any],
     storage_prices: Mapping | None = None,
@@ -524,6 +577,21 @@ def recommend_file_system(
     shared file system is the durable tier (``checkpoint.durable_tier = 'shared_fs'``);
     with ``checkpoint.timings = 'measured'`` level-1 saves do not depend on it, so only the
     price (and a two-level strategy's durable writes) change.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    storage_prices : Mapping, optional
+        Storage price table (:func:`models.pricing.load_storage_prices`).
+    max_TiB : float, optional
+        Largest size to search [TiB].
+
+    Returns
+    -------
+    FileSystemRecommendation
+        The best size [TiB] and tier [MB/s/TiB] with its lost and storage cost [USD/day],
+        goodput [fraction] and save time [s], the current ones, and the searched table.
     """
     from . import pricing as pr
 
@@ -538,25 +606,8 @@ def recommend_file_system(
     size_TB = float(np.asarray(now["checkpoint_size_TB"]))
     keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
     need = keep * size_TB / pr.TB_PER_TIB
-    if max_TiB is None and need > top and math.isfinite(need):
-        # the retained checkpoints alone need more than the usual span: search the 50
-        # purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB)
-        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
-        sizes = np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
-    else:
-        sizes = file_system_sizes_TiB(top)
-    tps = np.array(sorted(tiers))
-    tib, tp = np.meshgrid(sizes, tps, indexing="ij")
-    tib, tp = tib.ravel(), tp.ravel()
-    agg = tp * tib / 1000.0  # GB/s
-    grid = {
-        **inputs,
-        "tier.shared_fs.provisioned_TiB": tib,
-        "tier.shared_fs.throughput_MBps_per_TiB": tp,
-        "tier.shared_fs.aggregate_write_GBps": agg,
-        "tier.shared_fs.aggregate_read_GBps": agg,
-        "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
-    }
+    sizes = _candidate_sizes_TiB(need, top, max_TiB)
+    tib, tp, grid = _file_system_grid(inputs, sizes, tiers)
     out = evaluate_arrays(grid)
     holds = tib >= need - 1e-9
     lost = np.where(
@@ -565,20 +616,7 @@ def recommend_file_system(
     if not np.isfinite(lost).any():
         raise ValueError(f"no file system up to {sizes[-1]:g} TiB holds {keep:g} checkpoints")
     assumed, deliver, cur_deliver, warning = _deliverable_saves(inputs, grid, tib0, tp0)
-    if deliver is not None:
-        # measured saves to the file system: only a file system that writes a checkpoint
-        # within the save the scenario assumes is a candidate (the figures assume it)
-        fast = np.isfinite(lost) & (deliver <= assumed * (1.0 + 1e-9))
-        if fast.any():
-            k = int(np.nanargmin(np.where(fast, lost, np.nan)))
-        else:
-            k = int(np.nanargmin(np.where(np.isfinite(lost), deliver, np.nan)))
-            warning += (
-                f" No file system up to {sizes[-1]:g} TiB writes a checkpoint within {assumed:g} s: "
-                f"the fastest is shown ({deliver[k]:.1f} s)."
-            )
-    else:
-        k = int(np.nanargmin(lost))
+    k, warning = _pick_file_system(lost, assumed, deliver, sizes[-1], warning)
 
     def col(key: str) -> np.ndarray:
         return np.broadcast_to(np.asarray(out[key], float), tib.shape)
