@@ -212,6 +212,154 @@ def block_costs(
     )
 
 
+def _check_plan_args(risk: Any, block_days: Any) -> None:
+    """ValidationError naming ``risk`` unless in (0, 1), ``block_days`` unless None or > 0."""
+    if not (isinstance(risk, int | float) and math.isfinite(risk) and 0.0 < risk < 1.0):
+        raise ValidationError("risk", f"{risk!r} is out of range (a number in (0, 1))")
+    if block_days is not None and not (
+        isinstance(block_days, int | float) and math.isfinite(block_days) and block_days > 0
+    ):
+        raise ValidationError(
+            "block_days", f"{block_days!r} is out of range (a number of days > 0)"
+        )
+
+
+def _plan_compute_days(scenario: Scenario, inputs: Mapping[str, Any], m: Mapping) -> float:
+    """The chain's failure-free compute [day]; a ValidationError when it cannot be computed,
+    when goodput is 0 (fabric stalls fill the day) or beyond the simulator's ``MAX_DAYS``."""
+    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
+    if not (math.isfinite(compute_days) and compute_days > 0):
+        from .compute import infeasibility_reason
+
+        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
+        raise ValidationError(
+            "workload",
+            "the time to train cannot be computed for this configuration ("
+            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
+            + "); the plan needs it",
+        )
+    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
+        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
+    if compute_days > MAX_DAYS:
+        raise ValidationError(
+            "workload",
+            f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
+            f"of {MAX_DAYS:g} days",
+        )
+    return compute_days
+
+
+def _finish_days(inputs, trials: int, compute_days: float, seed: int, on_estimate) -> np.ndarray:
+    """Monte Carlo wall time to finish of each trial [day] (inf when unfinished)."""
+    est = check_size(trials, compute_days, inputs)
+    if on_estimate is not None:
+        on_estimate(compute_days, est.seconds, est.memory_bytes)
+    res = simulate_inputs(
+        inputs,
+        trials,
+        compute_days,
+        work_days=compute_days,
+        rng=seed,
+        record_timeline=False,
+        grid_points=2,  # only the finish times are used: no goodput bands over time
+    )
+    return np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+
+
+def _block_curve(t: np.ndarray, kw: Mapping[str, float], risk: float):
+    """Per purchasable block length: probability to finish [fraction], expected and P90 cost
+    [USD]; the cheapest length that finishes with probability ≥ 1 − risk (NaN and a note
+    when none does).  Returns (curve, BlockPlan ``cheapest_*`` fields, notes)."""
+    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
+    costs = block_costs(t, allowed, **kw)
+    with np.errstate(invalid="ignore"):
+        p_finish = np.mean(t[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
+        exp_cost = np.mean(costs, axis=1)
+        p90_cost = np.array([_quantile_days(c, 0.9) for c in costs])
+    curve = [
+        {
+            "block_days": float(d),
+            "probability_finish": float(pf),
+            "expected_total_cost_usd": float(ec),
+            "p90_total_cost_usd": float(pc),
+        }
+        for d, pf, ec, pc in zip(allowed, p_finish, exp_cost, p90_cost, strict=True)
+    ]
+    ok = p_finish >= 1.0 - risk - 1e-12
+    notes: list[str] = []
+    if ok.any():
+        k = int(np.argmin(np.where(ok, exp_cost, np.inf)))
+        cheapest = (float(allowed[k]), float(exp_cost[k]), float(p_finish[k]))
+    else:
+        cheapest = (math.nan, math.nan, math.nan)
+        notes.append(
+            f"no Capacity Block of at most {pr.CAPACITY_BLOCK_MAX_DAYS} days finishes with "
+            f"probability {1 - risk:.0%}: the run needs several blocks or an extension"
+        )
+    fields = {
+        "cheapest_block_days": cheapest[0],
+        "cheapest_block_expected_total_cost_usd": cheapest[1],
+        "cheapest_block_probability_finish": cheapest[2],
+    }
+    return curve, fields, notes
+
+
+def _chosen_block_days(block_days: float | None, cheapest_days: float, p90_days: float) -> float:
+    """The block evaluated [day]: the one asked for, else the cheapest that meets the risk,
+    else the P90 length rounded up to a purchasable one (at most the longest block).
+
+    >>> _chosen_block_days(None, math.nan, 3.2)  # 1-14 days, then weeks up to 182
+    4.0
+    """
+    if block_days is not None:
+        return float(block_days)
+    if math.isfinite(cheapest_days):
+        return cheapest_days
+    p90 = pr.purchasable_block_days(p90_days)
+    return float(p90) if math.isfinite(p90) else float(pr.CAPACITY_BLOCK_MAX_DAYS)
+
+
+def _chosen_block_costs(t, chosen: float, kw: Mapping[str, float], instances: int, fallback_rate):
+    """BlockPlan cost fields of the chosen block [USD]: per trial (:func:`block_costs`), the
+    block itself D·24·n·p, the expected overrun (T − U + t_move)·24·n·p_fallback beyond the
+    usable U = D − margin, the expected storage over the wall time, mean and P90 total."""
+    c = block_costs(t, [chosen], **kw)[0]
+    usable = chosen - MARGIN_DAYS
+    with np.errstate(invalid="ignore"):
+        over = t > usable
+        overrun = np.where(over, t - usable + kw["transition_days"], 0.0)
+        wall = t + np.where(over, kw["transition_days"], 0.0)
+    return {
+        "total_cost_usd": c,
+        "block_days_purchasable": float(pr.purchasable_block_days(chosen)),
+        "probability_finish_within_block": float(np.mean(t + MARGIN_DAYS <= chosen)),
+        "block_cost_usd": pr.capacity_block_usd(
+            chosen, instances, kw["block_usd_per_instance_hour"]
+        ),
+        "expected_overrun_cost_usd": float(np.mean(overrun * 24.0 * instances * fallback_rate)),
+        "expected_storage_cost_usd": float(np.mean(kw["storage_usd_per_day"] * wall)),
+        "expected_total_cost_usd": float(np.mean(c)),
+        "p90_total_cost_usd": _quantile_days(c, 0.9),
+    }
+
+
+def _block_notes(instances: int, blocks: int, chosen: float, unfinished: int) -> list[str]:
+    """Notes on the account's instance limit, a block beyond the longest purchasable and
+    trials that had not finished."""
+    notes = []
+    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+        notes.append(
+            f"{instances:,} instances need {blocks} blocks of at most "
+            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
+            " instances across an account's blocks unless the limit is raised"
+        )
+    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
+        notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
+    if unfinished:
+        notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
+    return notes
+
+
 def plan_capacity_block(
     scenario: Scenario,
     *,
@@ -240,52 +388,15 @@ def plan_capacity_block(
     -------
     BlockPlan
     """
-    if not (isinstance(risk, int | float) and math.isfinite(risk) and 0.0 < risk < 1.0):
-        raise ValidationError("risk", f"{risk!r} is out of range (a number in (0, 1))")
-    if block_days is not None and not (
-        isinstance(block_days, int | float) and math.isfinite(block_days) and block_days > 0
-    ):
-        raise ValidationError(
-            "block_days", f"{block_days!r} is out of range (a number of days > 0)"
-        )
+    _check_plan_args(risk, block_days)
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
     price = capacity_block_price(scenario, inst)
     fallback = pr.overrun_price(scenario, inst)
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
-    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
-    if not (math.isfinite(compute_days) and compute_days > 0):
-        from .compute import infeasibility_reason
-
-        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
-        raise ValidationError(
-            "workload",
-            "the time to train cannot be computed for this configuration ("
-            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
-            + "); the plan needs it",
-        )
-    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
-        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
-    if compute_days > MAX_DAYS:
-        raise ValidationError(
-            "workload",
-            f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
-            f"of {MAX_DAYS:g} days",
-        )
-    est = check_size(trials, compute_days, inputs)
-    if on_estimate is not None:
-        on_estimate(compute_days, est.seconds, est.memory_bytes)
-    res = simulate_inputs(
-        inputs,
-        trials,
-        compute_days,
-        work_days=compute_days,
-        rng=seed,
-        record_timeline=False,
-        grid_points=2,  # only the finish times are used: no goodput bands over time
-    )
-    t = np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+    compute_days = _plan_compute_days(scenario, inputs, m)
+    t = _finish_days(inputs, trials, compute_days, seed, on_estimate)
     nodes = int(scenario["cluster.nodes"])
     instances = nodes + int(scenario["cluster.spare_nodes"])
     storage = _float(m["storage_usd_per_day"])
@@ -302,60 +413,11 @@ def plan_capacity_block(
         "transition_days": transition_min / 1440.0,
     }
     q = {p: _quantile_days(t, p / 100.0) + MARGIN_DAYS for p in (50, 90, 99)}
-
-    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
-    costs = block_costs(t, allowed, **kw)
-    with np.errstate(invalid="ignore"):
-        p_finish = np.mean(t[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
-        exp_cost = np.mean(costs, axis=1)
-        p90_cost = np.array([_quantile_days(c, 0.9) for c in costs])
-    curve = [
-        {
-            "block_days": float(d),
-            "probability_finish": float(pf),
-            "expected_total_cost_usd": float(ec),
-            "p90_total_cost_usd": float(pc),
-        }
-        for d, pf, ec, pc in zip(allowed, p_finish, exp_cost, p90_cost, strict=True)
-    ]
-    ok = p_finish >= 1.0 - risk - 1e-12
-    notes: list[str] = []
-    if ok.any():
-        k = int(np.argmin(np.where(ok, exp_cost, np.inf)))
-        cheapest = (float(allowed[k]), float(exp_cost[k]), float(p_finish[k]))
-    else:
-        cheapest = (math.nan, math.nan, math.nan)
-        notes.append(
-            f"no Capacity Block of at most {pr.CAPACITY_BLOCK_MAX_DAYS} days finishes with "
-            f"probability {1 - risk:.0%}: the run needs several blocks or an extension"
-        )
-    if block_days is None:
-        if math.isfinite(cheapest[0]):
-            chosen = cheapest[0]
-        else:
-            p90 = pr.purchasable_block_days(q[90])
-            chosen = float(p90) if math.isfinite(p90) else float(pr.CAPACITY_BLOCK_MAX_DAYS)
-    else:
-        chosen = float(block_days)
-    c = block_costs(t, [chosen], **kw)[0]
-    block_cost = pr.capacity_block_usd(chosen, instances, price.usd_per_instance_hour)
-    usable = chosen - MARGIN_DAYS
-    with np.errstate(invalid="ignore"):
-        over = t > usable
-        overrun = np.where(over, t - usable + kw["transition_days"], 0.0)
-        wall = t + np.where(over, kw["transition_days"], 0.0)
+    curve, cheapest, notes = _block_curve(t, kw, risk)
+    chosen = _chosen_block_days(block_days, cheapest["cheapest_block_days"], q[90])
     blocks = pr.capacity_blocks_needed(instances)
-    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-        notes.append(
-            f"{instances:,} instances need {blocks} blocks of at most "
-            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
-            " instances across an account's blocks unless the limit is raised"
-        )
-    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
-        notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
     unfinished = int(np.sum(~np.isfinite(t)))
-    if unfinished:
-        notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
+    notes += _block_notes(instances, blocks, chosen, unfinished)
     finite = t[np.isfinite(t)]
     return BlockPlan(
         scenario_name=scenario.name,
@@ -364,23 +426,12 @@ def plan_capacity_block(
         risk=float(risk),
         compute_days=compute_days,
         time_to_finish_days=t,
-        total_cost_usd=c,
         block_days_p50=q[50],
         block_days_p90=q[90],
         block_days_p99=q[99],
         block_days=chosen,
-        block_days_purchasable=float(pr.purchasable_block_days(chosen)),
-        probability_finish_within_block=float(np.mean(t + MARGIN_DAYS <= chosen)),
-        block_cost_usd=block_cost,
-        expected_overrun_cost_usd=float(
-            np.mean(overrun * 24.0 * instances * fallback.usd_per_instance_hour)
-        ),
-        expected_storage_cost_usd=float(np.mean(storage * wall)),
-        expected_total_cost_usd=float(np.mean(c)),
-        p90_total_cost_usd=_quantile_days(c, 0.9),
-        cheapest_block_days=cheapest[0],
-        cheapest_block_expected_total_cost_usd=cheapest[1],
-        cheapest_block_probability_finish=cheapest[2],
+        **_chosen_block_costs(t, chosen, kw, instances, fallback.usd_per_instance_hour),
+        **cheapest,
         time_to_finish_mean_days=float(np.mean(finite)) if finite.size else math.nan,
         unfinished_trials=unfinished,
         capacity_blocks_needed=blocks,
