@@ -59,7 +59,20 @@ def _instance(scenario: Scenario, catalog: Mapping[str, Instance]) -> Instance:
 
 def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
     """The block's hourly rate: the scenario's own when its model is ``capacity_block``,
-    else the price table's Capacity Block rate (a ValidationError asks for one if none)."""
+    else the price table's Capacity Block rate (a ValidationError asks for one if none).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    inst : Instance
+        Its catalog row.
+
+    Returns
+    -------
+    Price
+        Block rate [USD/h] with source and date.
+    """
     if PricingModel(scenario["pricing.model"]) is PricingModel.CAPACITY_BLOCK:
         return pr.price_in_force(scenario, inst)
     try:
@@ -73,7 +86,22 @@ def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
 def block_inputs(
     scenario: Scenario, catalog: Mapping[str, Instance], price: pr.Price
 ) -> dict[str, Any]:
-    """The chain inputs of the scenario run inside a Capacity Block (no Spot process)."""
+    """The chain inputs of the scenario run inside a Capacity Block (no Spot process).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping of str to Instance
+        The instance catalog.
+    price : Price
+        The block rate [USD/h].
+
+    Returns
+    -------
+    dict of str to Any
+        Resolved chain inputs with the Spot process off.
+    """
     sc = scenario.replace(
         {"pricing.model": PricingModel.CAPACITY_BLOCK.value, "pricing.usd_per_instance_hour": None}
     )
@@ -189,6 +217,26 @@ def block_costs(
     n the instances (spares included) and t_move the move to new instances after the block
     (replacement, restart and restore from the durable tier; the job saves before the
     termination, so nothing is recomputed).
+
+    Parameters
+    ----------
+    t_days : ndarray
+        Wall time to finish of each trial T [day].
+    block_days : array_like
+        Block lengths D [day].
+    instances : float
+        n, spares included [count].
+    block_usd_per_instance_hour, overrun_usd_per_instance_hour : float
+        p_block and p_fallback [USD/h].
+    storage_usd_per_day : float
+        Storage [USD/day].
+    transition_days : float
+        t_move [day].
+
+    Returns
+    -------
+    ndarray
+        Cost [USD], shape ``(len(block_days), trials)``.
 
     Examples
     --------
@@ -470,6 +518,69 @@ def _model_scenario(scenario: Scenario, model: PricingModel) -> Scenario:
     )
 
 
+def _entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, float]:
+    """Rates entered for one comparison by pricing model [USD/h]; a ValidationError naming
+    ``--price`` for an unknown model or a rate outside [0, 10000] USD/h.
+
+    >>> _entered_prices({"spot": 12.5})
+    {<PricingModel.SPOT: 'spot'>: 12.5}
+    """
+    entered: dict[PricingModel, float] = {}
+    for key, value in (prices or {}).items():
+        try:
+            model = PricingModel(key)
+        except ValueError:
+            raise ValidationError(
+                "--price",
+                f"{key[:40]!r} is not a pricing model; allowed: "
+                + ", ".join(m.value for m in PricingModel),
+            ) from None
+        if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
+            raise ValidationError(
+                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
+            )
+        entered[model] = float(value)
+    return entered
+
+
+def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
+    """Fill a Capacity Block bill row in place: block [day], total [USD] and what failures
+    and checkpoints cost, (D(T) − D(T_ff))·24·n·p [USD] with D the purchasable block for
+    x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h]."""
+    block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
+    ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
+    if plan is not None and plan.block_price.usd_per_instance_hour == rate:
+        # the Plan's block: its expected total over the simulated runs (block,
+        # overrun and storage, models.plan.block_costs), so the bill's row and the
+        # plan's figure are one figure
+        row["block_days"] = plan.block_days
+        row["time_to_train_days"] = plan.time_to_finish_mean_days
+        row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
+        row["failures_and_checkpoints_usd"] = (
+            plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
+        )
+        row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
+    else:
+        block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
+        row["block_days"] = block
+        row["total_cost_to_train_usd"] = float(
+            block_costs(
+                np.array([days]),
+                [block],
+                instances=float(instances),
+                block_usd_per_instance_hour=rate,
+                overrun_usd_per_instance_hour=0.0,
+                storage_usd_per_day=_float(m["storage_usd_per_day"]),
+                transition_days=0.0,
+            )[0, 0]
+        )
+        row["failures_and_checkpoints_usd"] = (
+            pr.capacity_block_usd(block, instances, rate) - ff_cost
+        )
+        if not math.isfinite(block):
+            row["reason"] = f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
+
+
 def budget_by_pricing_model(
     scenario: Scenario,
     catalog: Mapping[str, Instance] | None = None,
@@ -491,23 +602,26 @@ def budget_by_pricing_model(
     ``plan`` (:func:`plan_capacity_block` of the same scenario, at the same block rate) the
     Capacity Block row is that plan's block and expected total over its simulated runs, so
     a page or command that shows both shows one figure (its ``basis`` says so).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping of str to Instance, optional
+        The instance catalog (default :func:`models.catalog.load_catalog`).
+    prices : Mapping of str to float, optional
+        Rates entered for this comparison by pricing-model value [USD/h].
+    plan : BlockPlan, optional
+        The scenario's Capacity Block plan.
+
+    Returns
+    -------
+    list of dict
+        One row per model: rates [USD/h], costs [USD/day], [USD/month] and [USD], time to
+        train [day], goodput [fraction], ``available`` and ``reason``.
     """
     cat = catalog if catalog is not None else load_catalog()
-    entered = {}
-    for key, value in (prices or {}).items():
-        try:
-            model = PricingModel(key)
-        except ValueError:
-            raise ValidationError(
-                "--price",
-                f"{key[:40]!r} is not a pricing model; allowed: "
-                + ", ".join(m.value for m in PricingModel),
-            ) from None
-        if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
-            raise ValidationError(
-                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
-            )
-        entered[model] = float(value)
+    entered = _entered_prices(prices)
     inst = _instance(scenario, cat)
     models = list(BUDGET_MODELS)
     own = PricingModel(scenario["pricing.model"])
@@ -555,41 +669,7 @@ def budget_by_pricing_model(
             block_days=math.nan,
         )
         if model is PricingModel.CAPACITY_BLOCK:
-            rate = price.usd_per_instance_hour
-            block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
-            ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
-            if plan is not None and plan.block_price.usd_per_instance_hour == rate:
-                # the Plan's block: its expected total over the simulated runs (block,
-                # overrun and storage, models.plan.block_costs), so the bill's row and the
-                # plan's figure are one figure
-                row["block_days"] = plan.block_days
-                row["time_to_train_days"] = plan.time_to_finish_mean_days
-                row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
-                row["failures_and_checkpoints_usd"] = (
-                    plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
-                )
-                row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
-            else:
-                block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
-                row["block_days"] = block
-                row["total_cost_to_train_usd"] = float(
-                    block_costs(
-                        np.array([days]),
-                        [block],
-                        instances=float(instances),
-                        block_usd_per_instance_hour=rate,
-                        overrun_usd_per_instance_hour=0.0,
-                        storage_usd_per_day=_float(m["storage_usd_per_day"]),
-                        transition_days=0.0,
-                    )[0, 0]
-                )
-                row["failures_and_checkpoints_usd"] = (
-                    pr.capacity_block_usd(block, instances, rate) - ff_cost
-                )
-                if not math.isfinite(block):
-                    row["reason"] = (
-                        f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
-                    )
+            _capacity_block_row(row, price.usd_per_instance_hour, m, days, ff_days, instances, plan)
         else:
             row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
             row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(
