@@ -65,6 +65,18 @@ def ranking_price(inst: Instance, model: PricingModel) -> tuple[Price | None, st
     Every type is priced under the same model from the same public sources (the catalog for
     on-demand, the dated price table otherwise); ``custom`` has no public rates, so the
     ranking uses on-demand prices then.  None (with the reason) when no public price exists.
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+    model : PricingModel
+        The scenario's pricing model.
+
+    Returns
+    -------
+    tuple of (Price or None, str)
+        Rate [USD/h] with provenance, and why there is none (empty when there is).
     """
     if model is PricingModel.CUSTOM:
         model = PricingModel.ON_DEMAND
@@ -84,6 +96,22 @@ def scaled_failure_rate(
     r' = r·[(1 − s) + s·k/k₀] with s = 0 (``per_node``), 1 (``per_accelerator``) or the
     accelerator-caused share (``mixed``).
 
+    Parameters
+    ----------
+    rate_per_node_day : array_like
+        Measured rate r [per node-day].
+    accels_from, accels_to : array_like
+        Accelerators per node k₀ measured and k wanted [count].
+    scaling : FailureScaling
+        ``per_node``, ``per_accelerator`` or ``mixed``.
+    accelerator_share : array_like
+        Share s of failures the accelerators cause under ``mixed`` [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Scaled rate r' [per node-day].
+
     Examples
     --------
     >>> scaled_failure_rate(0.002, 8, 4, "per_accelerator")
@@ -101,7 +129,25 @@ def scaled_failure_rate(
 
 
 def check_mfu(inst: Instance, mfu: Any) -> float:
-    """A user MFU for ``inst``: 0 < MFU ≤ the measured max achievable matmul fraction."""
+    """A user MFU for ``inst``: 0 < MFU ≤ the measured max achievable matmul fraction.
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+    mfu : Any
+        The MFU as typed [fraction].
+
+    Returns
+    -------
+    float
+        The MFU [fraction].
+
+    Raises
+    ------
+    ValidationError
+        Naming the instance and the allowed range.
+    """
     key = f"mfu[{inst.instance}]"
     try:
         x = float(mfu)
@@ -121,7 +167,25 @@ def check_mfu(inst: Instance, mfu: Any) -> float:
 
 
 def check_price(name: str, price: Any) -> float:
-    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h."""
+    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h.
+
+    Parameters
+    ----------
+    name : str
+        The instance name.
+    price : Any
+        The price as typed [USD/h].
+
+    Returns
+    -------
+    float
+        The price [USD/h].
+
+    Raises
+    ------
+    ValidationError
+        Naming the instance and the allowed range.
+    """
     key = f"price[{name}]"
     try:
         x = float(price)
@@ -138,7 +202,24 @@ def instance_mfu(
     scenario_mfu: float, own: Instance, inst: Instance, user: float | None = None
 ) -> tuple[float, str]:
     """(MFU, where it comes from) for ``inst`` when the scenario states ``scenario_mfu`` on
-    ``own``: the user's value, the scenario's own, or scaled by the catalog's ratio."""
+    ``own``: the user's value, the scenario's own, or scaled by the catalog's ratio.
+
+    Parameters
+    ----------
+    scenario_mfu : float
+        The scenario's MFU on its own instance [fraction].
+    own : Instance
+        The scenario's instance.
+    inst : Instance
+        The catalog row.
+    user : float, optional
+        An MFU the user gave for ``inst`` [fraction].
+
+    Returns
+    -------
+    tuple of (float, str)
+        MFU [fraction] and its source in words.
+    """
     if user is not None:
         return check_mfu(inst, user), "entered for this comparison"
     if inst.instance == own.instance:
@@ -481,6 +562,18 @@ def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) ->
     Both intervals come from the modelled step's leave-one-source-out interval
     (:func:`models.compute.step_interval`); treating them as independent is conservative:
     errors the types share (the same workload and stack) move both costs together.
+
+    Parameters
+    ----------
+    row : Mapping of str to Any
+        A candidate's ranking row (cost-to-train interval [USD]).
+    best : Mapping of str to Any or None
+        The cheapest type's row.
+
+    Returns
+    -------
+    bool
+        True when the intervals overlap.
 
     Examples
     --------
