@@ -595,13 +595,21 @@ def _compute_only_terms(
     tp = _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us)
     pp = _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us)
     step_sum = compute + bubble + dp_exposed + tp + pp
-    names = ("compute", "bubble", "a", "w", "dp_sync", "dp_exposed", "hidden_max")
-    values = (compute, bubble, a, w, dp_sync, dp_exposed, hidden_max)
-    return (
-        dict(zip(names, values, strict=True))
-        | {"tp": tp, "pp": pp, "step_sum": step_sum}
-        | {"p": p, "m": m, "vst": vst}
-    )
+    return {
+        "compute": compute,
+        "bubble": bubble,
+        "a": a,
+        "w": w,
+        "dp_sync": dp_sync,
+        "dp_exposed": dp_exposed,
+        "hidden_max": hidden_max,
+        "tp": tp,
+        "pp": pp,
+        "step_sum": step_sum,
+        "p": p,
+        "m": m,
+        "vst": vst,
+    }
 
 
 def step_components(
