@@ -89,7 +89,20 @@ class Catalog(dict[str, Instance]):
 
 
 def unknown_instance(name: object, catalog: Mapping[str, Instance]) -> ValidationError:
-    """The error for an instance name the catalog lacks (names the allowed ones)."""
+    """The error for an instance name the catalog lacks (names the allowed ones).
+
+    Parameters
+    ----------
+    name : object
+        The instance name as given.
+    catalog : Mapping of str to Instance
+        The loaded catalog.
+
+    Returns
+    -------
+    ValidationError
+        Naming ``cluster.instance`` and the allowed names (not raised).
+    """
     return ValidationError(
         "cluster.instance",
         f"{str(name)[:80]!r} is not in the catalog; allowed: " + ", ".join(catalog),
@@ -101,6 +114,23 @@ def check_instance(name: object, catalog: Mapping[str, Instance]) -> Instance:
 
     Links, uploads and the command line call it where a scenario meets the catalog, so a
     bad name is reported rather than replaced by another instance.
+
+    Parameters
+    ----------
+    name : object
+        The instance name as given.
+    catalog : Mapping of str to Instance
+        The loaded catalog.
+
+    Returns
+    -------
+    Instance
+        The catalog row.
+
+    Raises
+    ------
+    ValidationError
+        When ``name`` is not a catalog name.
     """
     if not isinstance(name, str) or name not in catalog:
         raise unknown_instance(name, catalog)
@@ -121,7 +151,31 @@ _POSITIVE = (
 
 
 def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
-    """Parse catalog CSV text into ``{instance name: Instance}`` (a :class:`Catalog`)."""
+    """Parse catalog CSV text into ``{instance name: Instance}`` (a :class:`Catalog`).
+
+    Parameters
+    ----------
+    text : str
+        CSV text with the columns of :class:`Instance`.
+    origin : str
+        Name used in error messages (file name).
+
+    Returns
+    -------
+    Catalog
+        ``{instance name: Instance}``, at least one row.
+
+    Raises
+    ------
+    ValidationError
+        Naming row and column for unknown or missing columns, bad numbers, duplicates.
+
+    Examples
+    --------
+    >>> cat = load_catalog()
+    >>> "p5.48xlarge" in cat and cat["p5.48xlarge"].accelerators_per_node
+    8
+    """
     out = Catalog()
     records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
     for rowno, kw in records:
@@ -170,7 +224,18 @@ def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
 
 
 def load_catalog(path: str | Path | None = None) -> Catalog:
-    """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``."""
+    """Load the catalog at ``path``, else ``$GOODPUT_CATALOG``, else ``data/instances.csv``.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        Catalog CSV file.
+
+    Returns
+    -------
+    Catalog
+        As :func:`parse_catalog`.
+    """
     p = Path(path or os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG)
     text = read_text_file(p, MAX_CATALOG_BYTES)
     return parse_catalog(text, origin=p.name)
@@ -181,6 +246,17 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
 
     Unknown figures (empty catalog cells) become NaN, so the models report them as unknown
     instead of inventing a value.
+
+    Parameters
+    ----------
+    inst : Instance
+        One catalog row.
+
+    Returns
+    -------
+    dict of str to float
+        ``instance.*`` inputs in the units of the catalog columns (TFLOP/s and GB per
+        accelerator, GB/s, Gbit/s per node, [count], [fraction]); NaN for unknown.
     """
 
     def num(v: float | None) -> float:

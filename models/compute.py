@@ -75,6 +75,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -96,6 +97,18 @@ MODEL_STATE_BYTES_PER_PARAM = 16.0
 def train_flops(params_billion, tokens_trillion):
     """Training compute C = 6·N·D [FLOP] (Kaplan et al. 2020 [1]).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tokens_trillion : array_like
+        Training tokens D [trillion].
+
+    Returns
+    -------
+    float or ndarray
+        Training compute C [FLOP].
+
     Examples
     --------
     >>> f"{train_flops(405.0, 15.6):.3e}"  # Llama 3 405B, reported as 3.8e25 FLOPs
@@ -108,6 +121,16 @@ def train_flops(params_billion, tokens_trillion):
 
 def pipeline_bubble_fraction(stages, micro_batches):
     """Idle share of a pipeline step: (p−1)/(m+p−1) (Narayanan et al. 2021 [3]).
+
+    Parameters
+    ----------
+    stages, micro_batches : array_like
+        Pipeline stages p and micro-batches m [count].
+
+    Returns
+    -------
+    float or ndarray
+        Idle share of the step [fraction].
 
     Examples
     --------
@@ -178,6 +201,24 @@ def model_state_GB_per_accel(
     16Ψ', 1: 4Ψ' + 12Ψ'/d, 2: 2Ψ' + 14Ψ'/d, 3: 16Ψ'/d; other gradient precisions change
     the g bytes (:func:`models.transformer.model_state_bytes_per_param`, the step model's).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    dp : array_like
+        Data-parallel ranks d [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Model states per accelerator [GB].
+
     Examples
     --------
     >>> model_state_GB_per_accel(7.5, 1, 1, 64, 0)  # ZeRO paper: 7.5B, Nd = 64, baseline
@@ -213,6 +254,24 @@ def min_dp_to_fit(
     Solves rep·Ψ' + shard·Ψ'/d ≤ U for integer d ≥ 1 (see :func:`model_state_GB_per_accel`);
     ``inf`` when no d fits (the replicated part alone is too large).
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    usable_GB : array_like
+        Usable HBM per accelerator U [GB].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Smallest data-parallel size d [count]; ``inf`` when none fits.
+
     Examples
     --------
     >>> min_dp_to_fit(70.0, 8, 1, 3, 60.0)  # 16·8.75 GB / 60 GB = 2.33 -> 3
@@ -244,6 +303,26 @@ def min_nodes_to_fit(
     gradient_bytes=GRAD_BYTES,
 ):
     """Fewest nodes whose accelerators hold the model states: ⌈t·p·d_min / k⌉ (``inf`` if none).
+
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameters N [billion].
+    tensor_parallel, pipeline_parallel : array_like
+        t and p [count].
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    usable_GB : array_like
+        Usable HBM per accelerator [GB].
+    accelerators_per_node : array_like
+        k [count].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        Fewest nodes [count]; ``inf`` when none fits.
 
     Examples
     --------
@@ -292,6 +371,32 @@ def fit_reason(
     The model states are those of the chosen gradient precision (``gradient_bytes``, as the
     step model's ``model_states_GB_per_accel``), not a fixed 16 bytes per parameter.
 
+    Parameters
+    ----------
+    params_billion : float
+        Parameters N [billion].
+    nodes, accelerators_per_node : float
+        Nodes and accelerators per node [count].
+    accel_memory_GB : float
+        HBM per accelerator [GB].
+    hbm_reserved_fraction : float
+        Share of HBM reserved (framework, fragmentation) [fraction].
+    tensor_parallel, pipeline_parallel : float
+        t and p [count].
+    zero_stage : float
+        ZeRO stage [0-3].
+    scaleup_domain_accels : float
+        Accelerators in one scale-up domain [count].
+    scaleup_GBps : float
+        Scale-up bandwidth [GB/s]; NaN = unknown.
+    gradient_bytes : float
+        Gradient bytes per parameter g [bytes].
+
+    Returns
+    -------
+    str
+        The blocking cause, or ``""``.
+
     Examples
     --------
     >>> fit_reason(70.0, 2, 8, 80.0, 0.25, 16, 1, 3, 8)[:40]
@@ -334,6 +439,179 @@ def fit_reason(
     )
 
 
+def _hide_window_share(zero_stage):
+    """Share w of the compute phase behind which the DP sync can hide [-].
+
+    w = 1 for ZeRO-3 (the sync spans forward and backward), else 2/3 (the backward pass).
+
+    >>> _hide_window_share(np.array([1.0, 3.0])).tolist()
+    [0.6666666666666666, 1.0]
+    """
+    return np.where(zero_stage >= 3, 1.0, 2.0 / 3.0)
+
+
+def _dp_sync_seconds(psi, t, p, d, z, su, dom, net_share, alpha_scaleup_us, alpha_network_us):
+    """Whole data-parallel gradient synchronisation per step [s].
+
+    A hierarchical, overlapped all-reduce (:func:`models.network.hierarchical_allreduce_seconds`)
+    of 2·N/(t·p) bf16 gradient bytes over g = min(max(⌊dom/t⌋, 1), max(d, 1)) ranks inside the
+    scale-up domain (Megatron's rank order tp-cp-ep-dp-pp puts DP neighbours together) and
+    max(d/g, 1) domains; times ``ZERO3_SYNC_FACTOR`` for ZeRO-3 (weights re-gathered).
+    """
+    g_in = np.clip(np.floor(dom / t), 1.0, None)
+    g_in = np.minimum(g_in, np.maximum(d, 1.0))
+    domains = np.maximum(d / g_in, 1.0)
+    grad_bytes = GRAD_BYTES * psi / (t * p)
+    su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
+    ar = as_float_array(
+        net.hierarchical_allreduce_seconds(
+            grad_bytes,
+            g_in,
+            domains,
+            su_for_dp,
+            net_share,
+            alpha_scaleup_us,
+            alpha_network_us,
+            overlapped=True,
+        )
+    )
+    return np.where(z >= 3, ZERO3_SYNC_FACTOR, 1.0) * ar
+
+
+def _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us):
+    """Tensor-parallel collectives per step [s] (0 when t = 1).
+
+    4 ring all-reduces per layer of the stage's L/p layers, of (T/d)·h·2 bytes in all, over the
+    scale-up bandwidth ``su`` [GB/s], plus 2·(t−1) latencies α per call, 4·(L/p)·m calls.
+    """
+    f = as_float_array
+    tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
+    calls = 4.0 * (layers / p) * m
+    with np.errstate(invalid="ignore"):
+        return np.where(
+            t > 1,
+            f(net.ring_allreduce_seconds(tp_bytes, np.maximum(t, 1.0), su, 0.0))
+            + 2.0 * (t - 1.0) * calls * f(alpha_scaleup_us) * net.US,
+            0.0,
+        )
+
+
+def _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us):
+    """Pipeline point-to-point transfers per step [s] (0 when p = 1).
+
+    2·(T/d)·h·2/t bytes over the per-rank network share [GB/s] plus 2·m latencies α.
+
+    >>> float(_pp_seconds(1e6, 1.0, 1000.0, 1.0, 2.0, 1.0, 4.0, 0.0))
+    1.0
+    """
+    pp_bytes = 2.0 * (tokens / d) * h * ACT_BYTES / t
+    return np.where(
+        p > 1,
+        pp_bytes / (net_share * net.GB) + 2.0 * m * as_float_array(alpha_network_us) * net.US,
+        0.0,
+    )
+
+
+def _end_to_end_split(c, mfu, max_matmul_fraction, e2e):
+    """Split a fixed end-to-end step t_e into its compute phase (module docstring).
+
+    Solves a·t_k + C − min(φ·S, w·t_k) = t_e for t_k ≥ 0 (a = 1 + (p−1)/(v·m), C = DP sync +
+    TP + PP, φ·S = ``hidden_max``), from the terms ``c`` of :func:`_compute_only_terms`
+    (t_e = its ``compute``); returns t_k [s], the DP sync left exposed [s], the implied
+    compute-phase MFU MFU·t_e/t_k [fraction] and whether it exceeds the matmul bound (bool).
+    """
+    t_e, a, w, dp_sync, hidden_max = c["compute"], c["a"], c["w"], c["dp_sync"], c["hidden_max"]
+    comm_all = dp_sync + c["tp"] + c["pp"]
+    f = as_float_array
+    tk_sat = (t_e - comm_all + hidden_max) / a  # overlap capped by φ·S
+    with np.errstate(divide="ignore", invalid="ignore"):  # a = w: only when infeasible
+        tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
+    tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
+    tk = np.maximum(tk, 0.0)
+    e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
+    mmf = f(max_matmul_fraction)
+    bound = np.where(np.isfinite(mmf), mmf, 1.0)
+    gap_exceeded = e2e & ((tk <= 0) | (phase_mfu > bound * (1.0 + 1e-12)))
+    return tk, e_dp_exposed, phase_mfu, gap_exceeded
+
+
+def _compute_only_terms(
+    *,
+    params_billion,
+    batch_million_tokens,
+    nodes,
+    accelerators_per_node,
+    peak_tflops,
+    mfu,
+    hidden_size,
+    tensor_parallel,
+    pipeline_parallel,
+    micro_batches,
+    zero_stage,
+    overlap_fraction,
+    scaleup_GBps_bidir,
+    scaleup_domain_accels,
+    node_network_gbps,
+    inter_node_efficiency,
+    alpha_network_us,
+    alpha_scaleup_us,
+    flops_per_token=None,
+    layers=None,
+    scaleup_efficiency=1.0,
+    virtual_stages=1.0,
+):
+    """Step components with the MFU as compute-phase efficiency (the compute_only view) [s].
+
+    compute = F·T/(n·peak·MFU), bubble = compute·(p−1)/(v·m) [3], DP sync
+    (:func:`_dp_sync_seconds`) less min(φ·S, w·compute), TP and PP; arguments as
+    :func:`step_components`.  Returns the locals the end-to-end split reuses.
+    """
+    f = as_float_array
+    psi = f(params_billion) * 1e9
+    tokens = f(batch_million_tokens) * 1e6
+    k = f(accelerators_per_node)
+    n = f(nodes) * k
+    t, p, m, z, h = (
+        f(x) for x in (tensor_parallel, pipeline_parallel, micro_batches, zero_stage, hidden_size)
+    )
+    d = n / (t * p)
+    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
+    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
+    vst = f(virtual_stages)
+    a = 1.0 + (p - 1.0) / (vst * m)
+    bubble = compute * (p - 1.0) / (vst * m)
+    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
+    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
+    dom = f(scaleup_domain_accels)
+    dp_sync = _dp_sync_seconds(
+        psi, t, p, d, z, su, dom, net_share, alpha_scaleup_us, alpha_network_us
+    )
+    w = _hide_window_share(z)
+    hidden_max = f(overlap_fraction) * dp_sync
+    dp_exposed = dp_sync - np.minimum(hidden_max, w * compute)
+    layers = psi / (12.0 * h * h) if layers is None else f(layers)
+    tp = _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us)
+    pp = _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us)
+    step_sum = compute + bubble + dp_exposed + tp + pp
+    return {
+        "compute": compute,
+        "bubble": bubble,
+        "a": a,
+        "w": w,
+        "dp_sync": dp_sync,
+        "dp_exposed": dp_exposed,
+        "hidden_max": hidden_max,
+        "tp": tp,
+        "pp": pp,
+        "step_sum": step_sum,
+        "p": p,
+        "m": m,
+        "vst": vst,
+    }
+
+
 def step_components(
     *,
     params_billion,
@@ -363,128 +641,70 @@ def step_components(
 ) -> dict[str, np.ndarray]:
     """Seconds per optimizer step by component (module docstring), as arrays.
 
-    Returns ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP gradient synchronisation),
-    ``dp_exposed_s``, ``tp_s``, ``pp_s``, ``step_s``, ``scaling_efficiency`` (the
-    compute_only view, module docstring), ``compute_share_of_step``, ``end_to_end_mfu``, ``compute_phase_mfu`` and ``mfu_gap_exceeded`` (1.0/0.0).
-    ``end_to_end`` (bool or 0/1 array) selects the MFU basis (module docstring): true = the
-    MFU is end to end, the step is 6·N·T/(n·peak·MFU) and ``compute_s`` is the implied
-    compute phase; ``max_matmul_fraction`` (NaN = unknown, bound 1) bounds the implied
-    compute-phase efficiency.
-    ``scaleup_GBps_bidir`` is the datasheet NVLink/NeuronLink figure (both directions; half
-    is used per direction, times ``scaleup_efficiency``); NaN makes TP traffic (t > 1) and
-    in-domain DP traffic unknown.  ``flops_per_token`` (default 6·N) and ``layers``
-    (default N/(12h²), Kaplan et al.) come from the model shape when known;
-    ``virtual_stages`` v divides the bubble: (p−1)/(v·m) of the compute.
+    Parameters
+    ----------
+    params_billion, batch_million_tokens, nodes, accelerators_per_node : array_like
+        Parameters N [billion], tokens per step T [million], nodes and accelerators [count].
+    peak_tflops, mfu : array_like
+        Dense peak [TFLOP/s per accelerator]; MFU [fraction] on the basis ``end_to_end``.
+    hidden_size, tensor_parallel, pipeline_parallel, micro_batches, zero_stage : array_like
+        h [-]; t, p, m [count]; ZeRO stage [0-3].
+    overlap_fraction : array_like
+        Share φ of the DP sync that may overlap compute [fraction].
+    scaleup_GBps_bidir, scaleup_domain_accels, scaleup_efficiency : array_like
+        Datasheet scale-up bandwidth, both directions [GB/s] (half used per direction, times
+        the efficiency [fraction]; NaN makes TP and in-domain DP traffic unknown); domain
+        size [accelerators].
+    node_network_gbps, inter_node_efficiency : array_like
+        Scale-out bandwidth [Gbit/s per node]; its achieved share [fraction].
+    alpha_network_us, alpha_scaleup_us : array_like
+        Per-message latency α, scale-out and scale-up [µs].
+    end_to_end, max_matmul_fraction : bool or array_like
+        True: the MFU is end to end, the step is 6·N·T/(n·peak·MFU) (PaLM App. B [2]) and
+        ``compute_s`` the implied compute phase, bounded by the matmul fraction [fraction].
+    flops_per_token, layers, virtual_stages : array_like, optional
+        FLOPs per token [FLOP] (default 6·N), layers [count] (default N/(12h²), Kaplan [1]),
+        interleaved chunks v [count]: the bubble is (p−1)/(v·m) of the compute [3].
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``compute_s``, ``bubble_s``, ``dp_sync_s`` (whole DP sync), ``dp_exposed_s``, ``tp_s``,
+        ``pp_s``, ``step_s`` [s]; ``scaling_efficiency`` (compute_only view),
+        ``compute_share_of_step``, ``end_to_end_mfu``, ``compute_phase_mfu`` [fraction];
+        ``mfu_gap_exceeded`` (1.0/0.0).
 
     Examples
     --------
-    >>> c = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
+    >>> kw = dict(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
     ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
     ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
     ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
     ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
     ...     alpha_scaleup_us=0.0)
-    >>> round(float(c["compute_s"]), 4)  # 6·70e9·16e6 / (1024 · 989e12 · 0.4)
+    >>> round(float(step_components(**kw)["compute_s"]), 4)  # 6·70e9·16e6/(1024·989e12·0.4)
     16.5887
-    >>> e = step_components(params_billion=70.0, batch_million_tokens=16.0, nodes=128,
-    ...     accelerators_per_node=8, peak_tflops=989.0, mfu=0.4, hidden_size=8192,
-    ...     tensor_parallel=8, pipeline_parallel=1, micro_batches=1, zero_stage=1,
-    ...     overlap_fraction=0.0, scaleup_GBps_bidir=900.0, scaleup_domain_accels=8,
-    ...     node_network_gbps=3200.0, inter_node_efficiency=1.0, alpha_network_us=0.0,
-    ...     alpha_scaleup_us=0.0, end_to_end=True)
+    >>> e = step_components(**kw, end_to_end=True)
     >>> round(float(e["step_s"]), 4)  # the same 6ND time: comm is inside the MFU
     16.5887
     """
     f = as_float_array
-    psi = f(params_billion) * 1e9
-    tokens = f(batch_million_tokens) * 1e6
-    k = f(accelerators_per_node)
-    n = f(nodes) * k
-    t = f(tensor_parallel)
-    p = f(pipeline_parallel)
-    m = f(micro_batches)
-    z = f(zero_stage)
-    h = f(hidden_size)
-    d = n / (t * p)
-    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
-    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
-    vst = f(virtual_stages)
-    bubble = compute * (p - 1.0) / (vst * m)
-
-    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
-    dom = f(scaleup_domain_accels)
-    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
-    # data-parallel neighbours sit next to each other inside the scale-up domain
-    # (Megatron's default rank order tp-cp-ep-dp-pp)
-    g_in = np.clip(np.floor(dom / t), 1.0, None)
-    g_in = np.minimum(g_in, np.maximum(d, 1.0))
-    domains = np.maximum(d / g_in, 1.0)
-    grad_bytes = GRAD_BYTES * psi / (t * p)
-    su_for_dp = np.where(g_in > 1, su, 1.0)  # unused when g_in == 1 (no NaN leak)
-    ar = f(
-        net.hierarchical_allreduce_seconds(
-            grad_bytes,
-            g_in,
-            domains,
-            su_for_dp,
-            net_share,
-            alpha_scaleup_us,
-            alpha_network_us,
-            overlapped=True,
-        )
-    )
-    dp_sync = np.where(z >= 3, ZERO3_SYNC_FACTOR, 1.0) * ar
-    hide_window = np.where(z >= 3, 1.0, 2.0 / 3.0) * compute
-    dp_exposed = dp_sync - np.minimum(f(overlap_fraction) * dp_sync, hide_window)
-
-    layers = psi / (12.0 * h * h) if layers is None else f(layers)
-    tp_bytes = 4.0 * (layers / p) * (tokens / d) * h * ACT_BYTES
-    calls = 4.0 * (layers / p) * m
-    with np.errstate(invalid="ignore"):
-        tp = np.where(
-            t > 1,
-            f(net.ring_allreduce_seconds(tp_bytes, np.maximum(t, 1.0), su, 0.0))
-            + 2.0 * (t - 1.0) * calls * f(alpha_scaleup_us) * net.US,
-            0.0,
-        )
-    pp_bytes = 2.0 * (tokens / d) * h * ACT_BYTES / t
-    pp = np.where(
-        p > 1, pp_bytes / (net_share * net.GB) + 2.0 * m * f(alpha_network_us) * net.US, 0.0
-    )
-    step_sum = compute + bubble + dp_exposed + tp + pp
-
-    # end to end: the 6ND step is fixed; solve a·t_k + C − min(φ·S, w·t_k) = t_e for t_k
+    # the first statement: locals() holds exactly the arguments
+    kw = {k: v for k, v in locals().items() if k not in ("f", "end_to_end", "max_matmul_fraction")}
+    c = _compute_only_terms(**kw)
+    compute, dp_sync, step_sum = c["compute"], c["dp_sync"], c["step_sum"]
     e2e = np.asarray(end_to_end, dtype=bool)
-    t_e = compute
-    a = 1.0 + (p - 1.0) / (vst * m)
-    w = np.where(z >= 3, 1.0, 2.0 / 3.0)
-    hidden_max = f(overlap_fraction) * dp_sync
-    comm_all = dp_sync + tp + pp
-    tk_sat = (t_e - comm_all + hidden_max) / a  # overlap capped by φ·S
-    with np.errstate(divide="ignore", invalid="ignore"):  # a = w: only when infeasible
-        tk_win = np.where(a > w, (t_e - comm_all) / np.where(a > w, a - w, 1.0), 0.0)
-    tk = np.where(w * tk_sat >= hidden_max, tk_sat, tk_win)
-    tk = np.maximum(tk, 0.0)
-    e_bubble = tk * (p - 1.0) / (vst * m)
-    e_dp_exposed = dp_sync - np.minimum(hidden_max, w * tk)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        phase_mfu = np.where(tk > 0, f(mfu) * t_e / np.where(tk > 0, tk, 1.0), np.inf)
-    mmf = f(max_matmul_fraction)
-    bound = np.where(np.isfinite(mmf), mmf, 1.0)
-    gap_exceeded = e2e & ((tk <= 0) | (phase_mfu > bound * (1.0 + 1e-12)))
-
+    tk, e_dp_exposed, phase_mfu, gap_exceeded = _end_to_end_split(c, mfu, max_matmul_fraction, e2e)
     compute_out = np.where(e2e, tk, compute)
-    bubble_out = np.where(e2e, e_bubble, bubble)
-    dp_exposed_out = np.where(e2e, e_dp_exposed, dp_exposed)
-    step = np.where(e2e, t_e, step_sum)
+    step = np.where(e2e, compute, step_sum)
     scaling = compute / step_sum  # the compute_only view under both bases
     return {
         "compute_s": compute_out,
-        "bubble_s": bubble_out,
+        "bubble_s": np.where(e2e, tk * (c["p"] - 1.0) / (c["vst"] * c["m"]), c["bubble"]),
         "dp_sync_s": dp_sync,
-        "dp_exposed_s": dp_exposed_out,
-        "tp_s": tp,
-        "pp_s": pp,
+        "dp_exposed_s": np.where(e2e, e_dp_exposed, c["dp_exposed"]),
+        "tp_s": c["tp"],
+        "pp_s": c["pp"],
         "step_s": step,
         "scaling_efficiency": scaling,
         "compute_share_of_step": compute_out / step,
@@ -509,6 +729,20 @@ def compute_seconds(flops, peak_tflops, matmul_fraction):
     flops / (peak · MAMF/peak): the kernel efficiency is the catalog's measured maximum
     achievable matmul fraction (stas00/ml-engineering, compute/accelerator/README.md).
 
+    Parameters
+    ----------
+    flops : array_like
+        Work [FLOP].
+    peak_tflops : array_like
+        Dense peak [TFLOP/s per accelerator].
+    matmul_fraction : array_like
+        Measured max achievable matmul fraction of peak [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Time [s].
+
     Examples
     --------
     >>> compute_seconds(794.5e12, 989.0, 0.8033)  # one second at H100's 794.5 TFLOPS MAMF
@@ -522,6 +756,20 @@ def compute_seconds(flops, peak_tflops, matmul_fraction):
 def memory_bound_seconds(bytes_moved, hbm_TBps, efficiency=None):
     """Time of streaming kernels (norms, activations, dropout, residuals) [s]:
     bytes / (HBM bandwidth · efficiency), by default :data:`HBM_EFFICIENCY`.
+
+    Parameters
+    ----------
+    bytes_moved : array_like
+        HBM traffic [bytes].
+    hbm_TBps : array_like
+        HBM bandwidth [TB/s].
+    efficiency : array_like, optional
+        Achieved share of it [fraction]; default :data:`HBM_EFFICIENCY`.
+
+    Returns
+    -------
+    float or ndarray
+        Time [s].
 
     Examples
     --------
@@ -539,6 +787,18 @@ def pipeline_seconds(micro_batch_seconds, micro_batches, pipeline_parallel, virt
     t_mb is one micro-batch's forward and backward through a stage, its recomputation and
     its exposed tensor- and pipeline-parallel communication included: the bubble of
     (p−1)/v micro-batch times (Narayanan et al. 2021 [3], §2.2.2) idles all of it.
+
+    Parameters
+    ----------
+    micro_batch_seconds : array_like
+        t_mb [s].
+    micro_batches, pipeline_parallel, virtual_stages : array_like
+        m, p and v [count].
+
+    Returns
+    -------
+    float or ndarray
+        Pipeline time of one step [s].
 
     Examples
     --------
@@ -663,6 +923,20 @@ def logits_memory_bytes(tokens, vocab_size, tensor_parallel):
     backward, for ``tokens`` tokens on one TP rank [bytes]:
     tokens · V/t · :data:`LOGIT_BYTES_PER_ELEMENT`.
 
+    Parameters
+    ----------
+    tokens : array_like
+        Tokens on the rank [count].
+    vocab_size : array_like
+        V [-].
+    tensor_parallel : array_like
+        t [count].
+
+    Returns
+    -------
+    float or ndarray
+        HBM traffic [bytes].
+
     Examples
     --------
     >>> logits_memory_bytes(4096, 131072, 1) / 1e9  # one 4k sequence, 131k vocabulary
@@ -679,6 +953,18 @@ def grad_accumulation_bytes(params_per_rank, gradient_bytes):
     (Megatron-LM accumulates into fp32 ``main_grad`` buffers for bf16 training,
     megatron/training/arguments.py; the weight-gradient GEMM adds into them).
 
+    Parameters
+    ----------
+    params_per_rank : array_like
+        Parameters on the rank [count].
+    gradient_bytes : array_like
+        Gradient bytes per parameter [bytes].
+
+    Returns
+    -------
+    float or ndarray
+        HBM traffic per micro-batch [bytes].
+
     Examples
     --------
     >>> grad_accumulation_bytes(1e9, 4) / 1e9  # 1B parameters, fp32 buffer
@@ -691,6 +977,20 @@ def grad_accumulation_bytes(params_per_rank, gradient_bytes):
 def launch_overhead_seconds(layers, passes, overhead_s=None):
     """Fixed per-layer time of one micro-batch: layers × passes × :data:`LAYER_PASS_OVERHEAD_S`
     (kernel launches, host scheduling, gaps between kernels) [s].
+
+    Parameters
+    ----------
+    layers : array_like
+        Layers on the stage [count].
+    passes : array_like
+        Passes per layer (forward, backward, recomputation) [count].
+    overhead_s : array_like, optional
+        Per layer and pass [s]; default :data:`LAYER_PASS_OVERHEAD_S`.
+
+    Returns
+    -------
+    float or ndarray
+        Overhead per micro-batch [s].
 
     Examples
     --------
@@ -707,6 +1007,18 @@ def optimizer_seconds(params_updated, hbm_TBps):
     per parameter through HBM at :data:`HBM_EFFICIENCY` (memory-bound; Megatron's fused
     multi-tensor Adam).
 
+    Parameters
+    ----------
+    params_updated : array_like
+        Parameters the rank updates [count].
+    hbm_TBps : array_like
+        HBM bandwidth [TB/s].
+
+    Returns
+    -------
+    float or ndarray
+        Optimizer step time [s].
+
     Examples
     --------
     >>> round(optimizer_seconds(1e9, 3.35), 5)  # 32 GB at 90% of 3.35 TB/s
@@ -721,6 +1033,22 @@ def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_ra
     A share ``overlap_fraction`` of it can hide, up to ``hide_window_s`` of compute; the
     last bucket (:data:`DP_BUCKET_PARAMS` of the ``params_per_rank``) is always exposed:
     its gradients are ready only when the backward pass ends.
+
+    Parameters
+    ----------
+    dp_sync_s : array_like
+        Whole data-parallel reduction [s].
+    overlap_fraction : array_like
+        Share that can overlap [fraction].
+    hide_window_s : array_like
+        Compute it can hide behind [s].
+    params_per_rank : array_like
+        Parameters on the rank [count].
+
+    Returns
+    -------
+    float or ndarray
+        Exposed reduction [s].
 
     Examples
     --------
@@ -742,6 +1070,22 @@ def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
     data and sends the rest, (r−1)/r · bytes at its bandwidth, in r−1 steps of latency α
     (NCCL-tests: all-to-all busbw = algbw · (r−1)/r).
 
+    Parameters
+    ----------
+    bytes_per_rank : array_like
+        Data per rank [bytes].
+    ranks : array_like
+        r [count].
+    bandwidth_GBps : array_like
+        Per-rank bandwidth [GB/s].
+    alpha_s : array_like
+        Per-step latency α [s].
+
+    Returns
+    -------
+    float or ndarray
+        All-to-all time [s].
+
     Examples
     --------
     >>> all_to_all_seconds(8e9, 8, 100.0, 0.0)  # 7/8 of 8 GB at 100 GB/s
@@ -757,6 +1101,22 @@ def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha
     """Key/value blocks passed round a ring of ``cp`` context-parallel ranks, one layer and
     one pass [s]: (c−1) steps of the rank's K and V block (Liu et al. 2023, Ring Attention,
     arXiv:2310.01889).
+
+    Parameters
+    ----------
+    kv_bytes_per_rank : array_like
+        The rank's K and V block [bytes].
+    cp : array_like
+        Context-parallel ranks c [count].
+    bandwidth_GBps : array_like
+        Per-rank bandwidth [GB/s].
+    alpha_s : array_like
+        Per-step latency α [s].
+
+    Returns
+    -------
+    float or ndarray
+        Exchange time, one layer and pass [s].
 
     Examples
     --------
@@ -910,13 +1270,10 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     return states, act, b_max
 
 
-def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
-    """Seconds per step of the modelled basis, by component (docs/step-time.md).
-
-    ``v`` the flat inputs as arrays, ``sh`` the shape (:func:`_shape`), ``d`` the
-    data-parallel size (context-parallel ranks not included), ``net_share`` each
-    accelerator's scale-out bandwidth [GB/s, efficiency applied], ``su`` its scale-up
-    bandwidth per direction [GB/s, efficiency applied].
+def _modelled_setup(v, sh, b):
+    """Shared terms of the modelled basis: one micro-batch's tokens b·s/c on a rank, the
+    GEMM efficiency MAMF·calibration·(1 − comm SM share) [fraction] (FP8 layers at the FP8
+    peak times FP8_GEMM_RELATIVE), latencies α [s] and the recompute flags.
     """
     s = v["workload.sequence_length"]
     cp = v["workload.context_parallel"]
@@ -935,6 +1292,49 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     fa = v["fa"] > 0.5
     full = r >= tr.FULL
 
+    return SimpleNamespace(
+        s=s,
+        cp=cp,
+        vst=vst,
+        r=r,
+        h=h,
+        vocab=vocab,
+        lay=lay,
+        tokens_mb=tokens_mb,
+        peak=peak,
+        gemm_frac=gemm_frac,
+        fp8=fp8,
+        layer_peak=layer_peak,
+        layer_frac=layer_frac,
+        a_net=a_net,
+        a_su=a_su,
+        fa=fa,
+        full=full,
+    )
+
+
+def _modelled_compute(v, sh, t, p, q):
+    """Math time of one micro-batch on the busiest stage and its recomputation [s].
+
+    t_model = (L/p)·(3·layer GEMMs + attention) + head share·3·logits GEMM at the measured
+    matmul rate (:func:`compute_seconds`, :func:`attention_seconds`); full recomputation
+    repeats the forward pass, selective (materialised attention) the scores.  Adds
+    the terms to ``q``.
+    """
+    s, r, h, vocab, lay, tokens_mb, peak, gemm_frac, layer_peak, layer_frac, fa, full = (
+        q.s,
+        q.r,
+        q.h,
+        q.vocab,
+        q.lay,
+        q.tokens_mb,
+        q.peak,
+        q.gemm_frac,
+        q.layer_peak,
+        q.layer_frac,
+        q.fa,
+        q.full,
+    )
     # the busiest stage: L/p layers plus the output layer, or an even share of all of it
     # (balanced stages)
     # matrix weights a token multiplies per layer (active experts, the busiest expert rank
@@ -962,6 +1362,38 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     redo = redo + np.where(~fa & (r >= tr.SELECTIVE) & ~full, attn_again, 0.0)
     t_recompute = layers_here * redo
 
+    q.ep = ep
+    q.imb = imb
+    q.mm_rank = mm_rank
+    q.layers_here = layers_here
+    q.head_share = head_share
+    q.t_model = t_model
+    q.t_attn = t_attn
+    q.t_recompute = t_recompute
+
+
+def _modelled_memory(v, sh, t, p, b, q):
+    """Memory-bound kernels and launch overhead of one micro-batch [s] (Calculon [8]).
+
+    HBM traffic = (L/p)·(activations·passes + recomputed scores + (GEMM operands + FP8
+    casts)·passes) + logits + gradient accumulation, at HBM bandwidth times efficiency
+    (:func:`memory_bound_seconds`); plus (L/p)·passes·per-layer overhead.
+    """
+    s, cp, r, h, vocab, tokens_mb, fp8, fa, full, ep, mm_rank, layers_here, head_share = (
+        q.s,
+        q.cp,
+        q.r,
+        q.h,
+        q.vocab,
+        q.tokens_mb,
+        q.fp8,
+        q.fa,
+        q.full,
+        q.ep,
+        q.mm_rank,
+        q.layers_here,
+        q.head_share,
+    )
     # streaming kernels: each activation byte is written and read once in the forward pass,
     # twice as much in the backward pass, once more when the forward is recomputed
     traffic_mode = np.where(fa, tr.SELECTIVE, tr.NONE)  # materialised scores are streamed
@@ -987,6 +1419,34 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"], v["cal.hbm"]))
     t_launch = as_float_array(launch_overhead_seconds(layers_here, passes, v["cal.overhead"]))
 
+    q.t_mem = t_mem
+    q.t_launch = t_launch
+    q.psi = psi
+
+
+def _modelled_comm(v, sh, t, p, q, net_share, su):
+    """Exposed tensor-, context-, expert- and pipeline-parallel time of one micro-batch [s].
+
+    TP: (4, or 6 with full recomputation)·(L/p) all-reduces of b·s·h·2 bytes over the
+    scale-up link, less the share hidden behind the GEMMs; CP: 3 ring exchanges of K and
+    V per layer beyond the attention they hide behind; EP: dispatch and combine all-to-all
+    per MoE layer; PP: 2·v sends of b·s·h·2/t bytes over the scale-out network [3].
+    """
+    cp, vst, h, tokens_mb, a_net, a_su, full, layers_here, t_model, t_recompute, t_attn, ep, imb = (
+        q.cp,
+        q.vst,
+        q.h,
+        q.tokens_mb,
+        q.a_net,
+        q.a_su,
+        q.full,
+        q.layers_here,
+        q.t_model,
+        q.t_recompute,
+        q.t_attn,
+        q.ep,
+        q.imb,
+    )
     # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
     # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
     calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
@@ -1028,10 +1488,26 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     sends = 2.0 * vst
     t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
 
-    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
-    pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
-    bubble = pipe - m * t_mb
+    q.t_tp = t_tp
+    q.t_cp = t_cp
+    q.t_a2a = t_a2a
+    q.t_pp = t_pp
 
+
+def _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su):
+    """Data-parallel synchronisation, its exposed part and the optimizer step [s].
+
+    Hierarchical all-reduce (:func:`models.network.hierarchical_allreduce_seconds`) of the
+    non-expert gradients over the d·c replicas and of the routed experts' over d·c/EP, of
+    :func:`dp_allreduce_bytes_per_param` bytes per parameter; exposed beyond the hide window
+    (:func:`dp_exposed_seconds`); Adam at :func:`optimizer_seconds`, scaled by the moments.
+    """
+    cp, t_model, psi, ep = (
+        q.cp,
+        q.t_model,
+        q.psi,
+        q.ep,
+    )
     # data parallelism over the d·c replicas: gradients reduced (ZeRO ≥ 1: reduce-scatter
     # + all-gather of the bf16 weights; ZeRO-3 gathers the weights again for every
     # micro-batch, forward and backward), hierarchical inside the scale-up domain
@@ -1084,6 +1560,58 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     t_opt = t_opt * (
         1.0 + 2.0 * (v["workload.optimizer_moment_bytes"] - 8.0) / OPTIMIZER_TRAFFIC_BYTES
     )
+
+    q.dp_sync = dp_sync
+    q.dp_exposed = dp_exposed
+    q.t_opt = t_opt
+
+
+def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
+    """Seconds per step of the modelled basis, by component (docs/step-time.md).
+
+    Composes :func:`_modelled_setup`, :func:`_modelled_compute`, :func:`_modelled_memory`,
+    :func:`_modelled_comm` and :func:`_modelled_dp_and_optimizer`; the pipeline takes
+    (m + (p−1)/v)·t_mb (:func:`pipeline_seconds`, Narayanan et al. [3]).
+
+    Parameters
+    ----------
+    v : Mapping of str to ndarray
+        The flat inputs as arrays (:func:`_inputs`).
+    sh : Mapping of str to ndarray
+        The model shape (:func:`_shape`).
+    t, p : ndarray
+        Tensor- and pipeline-parallel sizes [count].
+    d : ndarray
+        Data-parallel size, context-parallel ranks not included [count].
+    n : ndarray
+        Accelerators in the job [count].
+    b, m : ndarray
+        Sequences per micro-batch and micro-batches per step [count].
+    net_share : ndarray
+        Each accelerator's scale-out bandwidth [GB/s, efficiency applied].
+    su : ndarray
+        Its scale-up bandwidth per direction [GB/s, efficiency applied].
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``compute_s``, ``recompute_s``, ``bubble_s``, ``dp_sync_s``, ``dp_exposed_s``,
+        ``tp_s``, ``pp_s``, ``step_s`` [s]; ``model_flops_per_step`` [FLOP];
+        ``effective_mfu`` [fraction].
+    """
+    q = _modelled_setup(v, sh, b)
+    _modelled_compute(v, sh, t, p, q)
+    _modelled_memory(v, sh, t, p, b, q)
+    _modelled_comm(v, sh, t, p, q, net_share, su)
+    _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su)
+    s, vst, peak = q.s, q.vst, q.peak
+    t_model, t_recompute, t_mem, t_launch = q.t_model, q.t_recompute, q.t_mem, q.t_launch
+    t_tp, t_cp, t_a2a, t_pp = q.t_tp, q.t_cp, q.t_a2a, q.t_pp
+    dp_sync, dp_exposed, t_opt = q.dp_sync, q.dp_exposed, q.t_opt
+    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
+    pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
+    bubble = pipe - m * t_mb
+
     step = pipe + dp_exposed + t_opt
     model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
@@ -1253,6 +1781,20 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
     cross-validation (docs/step-time.md#leave-one-source-out).  A stated MFU (the other
     bases) is the user's figure: its interval is the point itself.
 
+    Parameters
+    ----------
+    step_seconds : array_like
+        Step time [s].
+    basis : str
+        ``workload.mfu_basis``: ``modelled``, ``end_to_end`` or ``compute_only``.
+    moe : array_like
+        1 for a mixture-of-experts model, else 0 [-].
+
+    Returns
+    -------
+    tuple of (float or ndarray)
+        (low, high) [s].
+
     Examples
     --------
     >>> lo, hi = step_interval(10.0)
@@ -1270,24 +1812,158 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
     return like_input(s * lo, step_seconds), like_input(s * hi, step_seconds)
 
 
+def _min_nodes_for_states(v, sh, t, p, cp, k, usable, act):
+    """Fewest nodes whose data-parallel sharding brings the model states into HBM [count].
+
+    rep·Ψ' + shard·Ψ'/d ≤ U − activations for the smallest integer d ≥ 1 (ZeRO [4]: rep and
+    shard the replicated and sharded bytes per parameter of the stage), then
+    ⌈max(d, cp)·t·p/k⌉; ``inf`` when no d fits.
+    """
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
+    z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
+    opt = 4.0 + v["workload.optimizer_moment_bytes"]
+    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
+    shard = (2.0 + g + opt) - rep
+    room = usable - act - rep * psi
+    with np.errstate(divide="ignore", invalid="ignore"):
+        d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
+    d_min = np.where(
+        shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
+    )
+    with np.errstate(invalid="ignore"):
+        nmin = np.ceil(np.maximum(d_min, cp) * t * p / k - 1e-9)
+    return nmin
+
+
+def _feasible(v, sh, t, p, cp, d, b, m, basis):
+    """Masks (tp_ok, runs): TP inside a known scale-up domain; the whole configuration runs.
+
+    runs = tp_ok, d ≥ 1, L ≥ p, N > 0, a ≥ t, s ≥ cp, expert parallelism splittable,
+    b ≥ 1 and m ≥ 1, and a measured matmul efficiency under the modelled basis.
+    """
+    tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
+        (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
+    )
+    shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
+    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
+    ep = v["workload.expert_parallel"]
+    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
+        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
+    )
+    shape_ok = shape_ok & moe_ok
+    batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
+    modelled = basis == "modelled"
+    known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
+    runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
+    return tp_ok, runs
+
+
+def _modelled_step(v, sh, t, p, dd, n_acc, b, m, net_share, su):
+    """:func:`modelled_components` with the MFU views of the modelled basis added.
+
+    Scaling efficiency and compute share = (compute + recompute)/step [fraction]; the
+    compute-phase MFU = model FLOPs per step/(n·peak·(compute + recompute)) [fraction].
+    """
+    c = modelled_components(v, sh, t, p, dd, n_acc, b, m, net_share, su)
+    step_s = c["step_s"]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        compute_all = c["compute_s"] + c["recompute_s"]
+        share = compute_all / step_s
+        c["scaling_efficiency"] = share
+        c["compute_share_of_step"] = share
+        c["end_to_end_mfu"] = c["effective_mfu"]
+        c["compute_phase_mfu"] = c["model_flops_per_step"] / (
+            n_acc * v["instance.bf16_dense_tflops"] * 1e12 * compute_all
+        )
+    c["mfu_gap_exceeded"] = np.zeros_like(step_s)
+    return c
+
+
+def _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt):
+    """:func:`step_components` for a stated MFU (``end_to_end`` or ``compute_only``).
+
+    Recomputation is inside the stated MFU: ``recompute_s`` is 0.
+    """
+    c = step_components(
+        params_billion=sh["N"],
+        batch_million_tokens=batch_mtok,
+        nodes=v["cluster.nodes"],
+        accelerators_per_node=v["instance.accelerators_per_node"],
+        peak_tflops=v["instance.bf16_dense_tflops"],
+        mfu=v["workload.mfu"],
+        hidden_size=sh["h"],
+        tensor_parallel=v["workload.tensor_parallel"],
+        pipeline_parallel=v["workload.pipeline_parallel"],
+        micro_batches=m,
+        zero_stage=v["workload.zero_stage"],
+        overlap_fraction=v["workload.comm_overlap_fraction"],
+        scaleup_GBps_bidir=v["instance.scaleup_GBps"],
+        scaleup_domain_accels=v["instance.scaleup_domain_accels"],
+        node_network_gbps=v["node_gbps"],
+        inter_node_efficiency=v["network.inter_node_efficiency"],
+        alpha_network_us=v["network.alpha_network_us"],
+        alpha_scaleup_us=v["network.alpha_scaleup_us"],
+        end_to_end=basis == "end_to_end",
+        max_matmul_fraction=v["instance.max_matmul_fraction"],
+        flops_per_token=fpt,
+        layers=sh["L"],
+        scaleup_efficiency=v["instance.scaleup_efficiency"],
+        virtual_stages=v["workload.pipeline_virtual_stages"],
+    )
+    c["recompute_s"] = np.zeros_like(c["step_s"])
+    return c
+
+
+#: step_model outputs read from the step components: output key -> component key
+_STEP_MS = {
+    "allreduce_ms": "dp_sync_s",
+    "allreduce_exposed_ms": "dp_exposed_s",
+    "tp_comm_ms": "tp_s",
+    "pp_comm_ms": "pp_s",
+}
+_STEP_S = {
+    "compute_seconds_per_step": "compute_s",
+    "recompute_seconds_per_step": "recompute_s",
+    "bubble_seconds_per_step": "bubble_s",
+}
+_STEP_SHARES = {
+    "scaling_efficiency": "scaling_efficiency",
+    "effective_mfu": "end_to_end_mfu",
+    "compute_share_of_step": "compute_share_of_step",
+    "compute_phase_mfu": "compute_phase_mfu",
+    "mfu_gap_exceeded": "mfu_gap_exceeded",
+}
+
+
 def step_model(
     x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
     """Step time, communication, memory and training size from the flat inputs.
 
-    ``x`` are the flat inputs (scenario fields plus ``instance.*`` specs, see
-    :func:`models.evaluate.resolve_inputs`).  ``basis`` is the step-time basis
-    (``workload.mfu_basis``): ``modelled`` (:func:`modelled_components`), ``end_to_end`` or
-    ``compute_only`` (a stated MFU, :func:`step_components`).  Configurations that cannot
-    run (memory, TP outside the scale-up domain, fewer accelerators than TP×PP, less than
-    one sequence per micro-batch, no measured matmul efficiency for the modelled basis)
-    give NaN times and ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
+    Bases: ``modelled`` (:func:`modelled_components`), ``end_to_end`` or ``compute_only``
+    (a stated MFU, :func:`step_components`).  Configurations that cannot run (memory, TP
+    outside the scale-up domain, fewer accelerators than TP×PP, less than one sequence per
+    micro-batch, no measured matmul efficiency for the modelled basis) give NaN times and
+    ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
 
-    ``calibration`` overrides the fitted constants (keys ``calibration.gemm_efficiency``,
-    ``calibration.layer_pass_overhead_s``, ``calibration.tp_overlap_efficiency``,
-    ``calibration.hbm_efficiency``); only the cross-validation uses it.
+    Parameters
+    ----------
+    x : Mapping of str to array_like
+        Flat inputs: scenario fields plus ``instance.*`` specs
+        (:func:`models.evaluate.resolve_inputs`), in the field registry's units.
+    basis : str
+        The step-time basis ``workload.mfu_basis``.
+    calibration : Mapping of str to float, optional
+        Overrides of the fitted constants (``calibration.gemm_efficiency`` [fraction],
+        ``calibration.layer_pass_overhead_s`` [s], ``calibration.tp_overlap_efficiency``
+        [fraction], ``calibration.hbm_efficiency`` [fraction]); only the cross-validation
+        uses it.
 
-    Returns the :class:`models.chain.StepTime` figures.
+    Returns
+    -------
+    dict of str to ndarray
+        The :class:`models.chain.StepTime` figures: times in [s] or [ms] as named,
+        memory in [GB per accelerator], fractions [fraction], counts [count].
     """
     v = _inputs(x, calibration)
     sh = _shape(v)
@@ -1307,36 +1983,9 @@ def step_model(
     states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["recompute"], v["sp"], usable)
     mem = states + act
     fits_memory = mem <= usable
-    # fewest nodes whose data-parallel sharding brings the states down far enough
-    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
-    z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
-    opt = 4.0 + v["workload.optimizer_moment_bytes"]
-    rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
-    shard = (2.0 + g + opt) - rep
-    room = usable - act - rep * psi
-    with np.errstate(divide="ignore", invalid="ignore"):
-        d_min = np.maximum(np.ceil(shard * psi / np.where(room > 0, room, 1.0) - 1e-9), 1.0)
-    d_min = np.where(
-        shard == 0, np.where(room >= 0, 1.0, np.inf), np.where(room > 0, d_min, np.inf)
-    )
-    with np.errstate(invalid="ignore"):
-        nmin = np.ceil(np.maximum(d_min, cp) * t * p / k - 1e-9)
-    tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
-        (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
-    )
-    shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
-    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
-    ep = v["workload.expert_parallel"]
-    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
-        (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
-    )
-    shape_ok = shape_ok & moe_ok
-    batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
-    modelled = basis == "modelled"
-    known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
-    runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
+    nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
+    tp_ok, runs = _feasible(v, sh, t, p, cp, d, b, m, basis)
     fits = fits_memory & runs
-
     su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
     net_share = as_float_array(
         net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
@@ -1344,47 +1993,10 @@ def step_model(
     fpt = as_float_array(_flops_per_token(sh, v["workload.sequence_length"]))
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
-    if modelled:
-        c = modelled_components(v, sh, t, p, dd, n_acc, b, m, net_share, su)
-        step_s = c["step_s"]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            compute_all = c["compute_s"] + c["recompute_s"]
-            share = compute_all / step_s
-            c["scaling_efficiency"] = share
-            c["compute_share_of_step"] = share
-            c["end_to_end_mfu"] = c["effective_mfu"]
-            c["compute_phase_mfu"] = c["model_flops_per_step"] / (
-                n_acc * v["instance.bf16_dense_tflops"] * 1e12 * compute_all
-            )
-        c["mfu_gap_exceeded"] = np.zeros_like(step_s)
+    if basis == "modelled":
+        c = _modelled_step(v, sh, t, p, dd, n_acc, b, m, net_share, su)
     else:
-        c = step_components(
-            params_billion=sh["N"],
-            batch_million_tokens=batch_mtok,
-            nodes=nodes,
-            accelerators_per_node=k,
-            peak_tflops=v["instance.bf16_dense_tflops"],
-            mfu=v["workload.mfu"],
-            hidden_size=sh["h"],
-            tensor_parallel=t,
-            pipeline_parallel=p,
-            micro_batches=m,
-            zero_stage=z,
-            overlap_fraction=v["workload.comm_overlap_fraction"],
-            scaleup_GBps_bidir=v["instance.scaleup_GBps"],
-            scaleup_domain_accels=v["instance.scaleup_domain_accels"],
-            node_network_gbps=v["node_gbps"],
-            inter_node_efficiency=v["network.inter_node_efficiency"],
-            alpha_network_us=v["network.alpha_network_us"],
-            alpha_scaleup_us=v["network.alpha_scaleup_us"],
-            end_to_end=basis == "end_to_end",
-            max_matmul_fraction=v["instance.max_matmul_fraction"],
-            flops_per_token=fpt,
-            layers=sh["L"],
-            scaleup_efficiency=v["instance.scaleup_efficiency"],
-            virtual_stages=v["workload.pipeline_virtual_stages"],
-        )
-        c["recompute_s"] = np.zeros_like(c["step_s"])
+        c = _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt)
     step = np.where(fits, c["step_s"], nan)
     shape = step.shape
     low, high = step_interval(step, basis, sh["moe"])
@@ -1398,21 +2010,12 @@ def step_model(
         return np.broadcast_to(a, np.broadcast(a, step).shape)
 
     return {
-        "allreduce_ms": np.where(fits, c["dp_sync_s"] * 1e3, nan),
-        "allreduce_exposed_ms": np.where(fits, c["dp_exposed_s"] * 1e3, nan),
-        "tp_comm_ms": np.where(fits, c["tp_s"] * 1e3, nan),
-        "pp_comm_ms": np.where(fits, c["pp_s"] * 1e3, nan),
-        "compute_seconds_per_step": np.where(fits, c["compute_s"], nan),
-        "recompute_seconds_per_step": np.where(fits, c["recompute_s"], nan),
-        "bubble_seconds_per_step": np.where(fits, c["bubble_s"], nan),
+        **{key: np.where(fits, c[src] * 1e3, nan) for key, src in _STEP_MS.items()},
+        **{key: np.where(fits, c[src], nan) for key, src in _STEP_S.items()},
         "step_seconds": step,
         "step_seconds_low": low,
         "step_seconds_high": high,
-        "scaling_efficiency": np.where(fits, c["scaling_efficiency"], nan),
-        "effective_mfu": np.where(fits, c["end_to_end_mfu"], nan),
-        "compute_share_of_step": np.where(fits, c["compute_share_of_step"], nan),
-        "compute_phase_mfu": np.where(fits, c["compute_phase_mfu"], nan),
-        "mfu_gap_exceeded": np.where(fits, c["mfu_gap_exceeded"], nan),
+        **{key: np.where(fits, c[src], nan) for key, src in _STEP_SHARES.items()},
         "exposed_comm_fraction_of_step": comm_frac,
         "bubble_fraction_of_step": bubble_frac,
         "steps_to_train": full(steps),
@@ -1434,6 +2037,43 @@ def step_model(
     }
 
 
+def _memory_reason(out: Mapping[str, Any]) -> str:
+    """The memory message of :func:`infeasibility_reason` from :func:`step_model`'s ``out``.
+
+    States need and usable HBM [GB], the activations and model states [GB], which is larger,
+    and a hint (largest micro-batch that fits, or the node count at which states fit).
+    """
+    need = float(out["memory_per_accel_GB"])
+    usable = float(out["memory_usable_per_accel_GB"])
+    act = float(out["activation_memory_GB_per_accel"])
+    st = float(out["model_states_GB_per_accel"])
+    cause = "activations" if act >= st else "model states"
+    bmax = float(out["max_micro_batch_that_fits"])
+    if st >= usable:
+        hint = (
+            "; the model states alone do not fit: raise the ZeRO stage, tensor or "
+            "pipeline parallelism"
+        )
+    elif bmax >= 1:
+        hint = f"; the largest micro-batch that fits is {bmax:,.0f} sequences"
+    else:
+        hint = (
+            "; not even one sequence per micro-batch fits: use more recomputation, "
+            "sequence parallelism, or more tensor or pipeline parallelism"
+        )
+    nmin = float(out["min_nodes_to_fit"])
+    more = (
+        f"; model states shrink enough at {nmin:,.0f} nodes"
+        if math.isfinite(nmin) and cause == "model states"
+        else ""
+    )
+    return (
+        f"needs {need:,.1f} GB per accelerator, more than the {usable:,.1f} GB usable: "
+        f"{act:,.1f} GB of activations and {st:,.1f} GB of model states ({cause} are "
+        f"the larger part){hint}{more}"
+    )
+
+
 def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     """Why the scenario in ``x`` cannot run (empty string when it can).  Scalars only.
 
@@ -1441,6 +2081,18 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     unknown scale-up bandwidth, fewer accelerators than TP×PP, a shape that cannot be split,
     less than one sequence per micro-batch, no measured matmul efficiency (modelled basis),
     or memory, with the model states and the activations each in GB.
+
+    Parameters
+    ----------
+    x : Mapping of str to scalar
+        Flat inputs (scenario fields and ``instance.*`` specs).
+    basis : str
+        ``workload.mfu_basis``.
+
+    Returns
+    -------
+    str
+        The first blocking cause, or ``""``.
     """
     v = _inputs(x)
     sh = _shape(v)
@@ -1496,33 +2148,5 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             "measured MFU"
         )
     if float(out["fits_in_memory"]) < 0.5:
-        need = float(out["memory_per_accel_GB"])
-        usable = float(out["memory_usable_per_accel_GB"])
-        act = float(out["activation_memory_GB_per_accel"])
-        st = float(out["model_states_GB_per_accel"])
-        cause = "activations" if act >= st else "model states"
-        bmax = float(out["max_micro_batch_that_fits"])
-        if st >= usable:
-            hint = (
-                "; the model states alone do not fit: raise the ZeRO stage, tensor or "
-                "pipeline parallelism"
-            )
-        elif bmax >= 1:
-            hint = f"; the largest micro-batch that fits is {bmax:,.0f} sequences"
-        else:
-            hint = (
-                "; not even one sequence per micro-batch fits: use more recomputation, "
-                "sequence parallelism, or more tensor or pipeline parallelism"
-            )
-        nmin = float(out["min_nodes_to_fit"])
-        more = (
-            f"; model states shrink enough at {nmin:,.0f} nodes"
-            if math.isfinite(nmin) and cause == "model states"
-            else ""
-        )
-        return (
-            f"needs {need:,.1f} GB per accelerator, more than the {usable:,.1f} GB usable: "
-            f"{act:,.1f} GB of activations and {st:,.1f} GB of model states ({cause} are "
-            f"the larger part){hint}{more}"
-        )
+        return _memory_reason(out)
     return ""

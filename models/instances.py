@@ -65,6 +65,18 @@ def ranking_price(inst: Instance, model: PricingModel) -> tuple[Price | None, st
     Every type is priced under the same model from the same public sources (the catalog for
     on-demand, the dated price table otherwise); ``custom`` has no public rates, so the
     ranking uses on-demand prices then.  None (with the reason) when no public price exists.
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+    model : PricingModel
+        The scenario's pricing model.
+
+    Returns
+    -------
+    tuple of (Price or None, str)
+        Rate [USD/h] with provenance, and why there is none (empty when there is).
     """
     if model is PricingModel.CUSTOM:
         model = PricingModel.ON_DEMAND
@@ -84,6 +96,22 @@ def scaled_failure_rate(
     r' = r·[(1 − s) + s·k/k₀] with s = 0 (``per_node``), 1 (``per_accelerator``) or the
     accelerator-caused share (``mixed``).
 
+    Parameters
+    ----------
+    rate_per_node_day : array_like
+        Measured rate r [per node-day].
+    accels_from, accels_to : array_like
+        Accelerators per node k₀ measured and k wanted [count].
+    scaling : FailureScaling
+        ``per_node``, ``per_accelerator`` or ``mixed``.
+    accelerator_share : array_like
+        Share s of failures the accelerators cause under ``mixed`` [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Scaled rate r' [per node-day].
+
     Examples
     --------
     >>> scaled_failure_rate(0.002, 8, 4, "per_accelerator")
@@ -101,7 +129,25 @@ def scaled_failure_rate(
 
 
 def check_mfu(inst: Instance, mfu: Any) -> float:
-    """A user MFU for ``inst``: 0 < MFU ≤ the measured max achievable matmul fraction."""
+    """A user MFU for ``inst``: 0 < MFU ≤ the measured max achievable matmul fraction.
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+    mfu : Any
+        The MFU as typed [fraction].
+
+    Returns
+    -------
+    float
+        The MFU [fraction].
+
+    Raises
+    ------
+    ValidationError
+        Naming the instance and the allowed range.
+    """
     key = f"mfu[{inst.instance}]"
     try:
         x = float(mfu)
@@ -121,7 +167,25 @@ def check_mfu(inst: Instance, mfu: Any) -> float:
 
 
 def check_price(name: str, price: Any) -> float:
-    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h."""
+    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h.
+
+    Parameters
+    ----------
+    name : str
+        The instance name.
+    price : Any
+        The price as typed [USD/h].
+
+    Returns
+    -------
+    float
+        The price [USD/h].
+
+    Raises
+    ------
+    ValidationError
+        Naming the instance and the allowed range.
+    """
     key = f"price[{name}]"
     try:
         x = float(price)
@@ -138,7 +202,24 @@ def instance_mfu(
     scenario_mfu: float, own: Instance, inst: Instance, user: float | None = None
 ) -> tuple[float, str]:
     """(MFU, where it comes from) for ``inst`` when the scenario states ``scenario_mfu`` on
-    ``own``: the user's value, the scenario's own, or scaled by the catalog's ratio."""
+    ``own``: the user's value, the scenario's own, or scaled by the catalog's ratio.
+
+    Parameters
+    ----------
+    scenario_mfu : float
+        The scenario's MFU on its own instance [fraction].
+    own : Instance
+        The scenario's instance.
+    inst : Instance
+        The catalog row.
+    user : float, optional
+        An MFU the user gave for ``inst`` [fraction].
+
+    Returns
+    -------
+    tuple of (float, str)
+        MFU [fraction] and its source in words.
+    """
     if user is not None:
         return check_mfu(inst, user), "entered for this comparison"
     if inst.instance == own.instance:
@@ -365,6 +446,45 @@ def _validate_deadline(deadline_days: float | None) -> None:
         )
 
 
+def _row_price(inst, prices, own_name, scenario_price, vintage, model):
+    """(price [USD/h] or None, why none, note) of one ranking row: a price entered for this
+    comparison, the scenario's own price for its own type (as ``evaluate``), else the public
+    price under the scenario's pricing model (:func:`ranking_price`)."""
+    if inst.instance in prices:
+        price = Price(
+            check_price(inst.instance, prices[inst.instance]),
+            "entered for this comparison",
+            "now",
+            "user",
+            model.value,
+        )
+        return price, "", ""
+    if inst.instance == own_name and scenario_price.origin == "scenario":
+        note = vintage.row_note() if vintage is not None else "the scenario's price"
+        return scenario_price, "", note
+    price, no_price = ranking_price(inst, model)
+    return price, no_price, ""
+
+
+def _mark_cheapest(rows: list[dict[str, Any]], deadline_days: float | None) -> None:
+    """Mark the cheapest ranked row, the rows too close to call against it, and each row's
+    break-even price: the cheapest cost to train / the row's node-hours [USD/h]."""
+    eligible = [
+        r
+        for r in rows
+        if r["feasible"] and r["price_known"] and (deadline_days is None or r["meets_deadline"])
+    ]
+    best = min(eligible, key=lambda r: r["cost_to_train_usd"]) if eligible else None
+    for r in rows:
+        r["cheapest"] = best is not None and r is best
+        r["too_close_to_call"] = too_close_to_call(r, best) if r in eligible else False
+        can = r["feasible"] and r["node_hours"] > 0
+        can = can and (deadline_days is None or r["meets_deadline"])
+        r["break_even_usd_per_hour"] = (
+            best["cost_to_train_usd"] / r["node_hours"] if best is not None and can else math.nan
+        )
+
+
 def rank_instances(
     scenario: Scenario,
     catalog: Mapping[str, Instance],
@@ -414,22 +534,9 @@ def rank_instances(
     rows: list[dict[str, Any]] = []
     vintage = price_vintage(scenario, own) if scenario_price.origin == "scenario" else None
     for inst in catalog.values():
-        price_note = ""
-        if inst.instance in prices:
-            price: Price | None = Price(
-                check_price(inst.instance, prices[inst.instance]),
-                "entered for this comparison",
-                "now",
-                "user",
-                model.value,
-            )
-            no_price = ""
-        elif inst.instance == own_name and scenario_price.origin == "scenario":
-            # the scenario's own type at the price the scenario pays (as `evaluate`)
-            price, no_price = scenario_price, ""
-            price_note = vintage.row_note() if vintage is not None else "the scenario's price"
-        else:
-            price, no_price = ranking_price(inst, model)
+        price, no_price, price_note = _row_price(
+            inst, prices, own_name, scenario_price, vintage, model
+        )
         mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
         args = (price, mfu, mfu_source, deadline_days, max_accelerators, tiers)
         rows.append(_option(scenario, catalog, own, inst, *args, no_price=no_price))
@@ -442,20 +549,7 @@ def rank_instances(
         speed = _per_accel_speed(r)
         r["modeled_ratio_vs_reference"] = speed / ref_speed if ref_speed > 0 else math.nan
 
-    eligible = [
-        r
-        for r in rows
-        if r["feasible"] and r["price_known"] and (deadline_days is None or r["meets_deadline"])
-    ]
-    best = min(eligible, key=lambda r: r["cost_to_train_usd"]) if eligible else None
-    for r in rows:
-        r["cheapest"] = best is not None and r is best
-        r["too_close_to_call"] = too_close_to_call(r, best) if r in eligible else False
-        can = r["feasible"] and r["node_hours"] > 0
-        can = can and (deadline_days is None or r["meets_deadline"])
-        r["break_even_usd_per_hour"] = (
-            best["cost_to_train_usd"] / r["node_hours"] if best is not None and can else math.nan
-        )
+    _mark_cheapest(rows, deadline_days)
 
     def order(r: dict[str, Any]) -> tuple:
         ranked = r["feasible"] and r["price_known"]
@@ -482,6 +576,18 @@ def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) ->
     (:func:`models.compute.step_interval`); treating them as independent is conservative:
     errors the types share (the same workload and stack) move both costs together.
 
+    Parameters
+    ----------
+    row : Mapping of str to Any
+        A candidate's ranking row (cost-to-train interval [USD]).
+    best : Mapping of str to Any or None
+        The cheapest type's row.
+
+    Returns
+    -------
+    bool
+        True when the intervals overlap.
+
     Examples
     --------
     >>> best = {"instance": "a", "cost_to_train_usd_low": 90.0, "cost_to_train_usd_high": 110.0}
@@ -497,6 +603,52 @@ def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) ->
         best.get("cost_to_train_usd_high", math.nan),
     )
     return bool(math.isfinite(lo) and math.isfinite(hi) and lo <= hi)
+
+
+def _option_inputs(scenario, catalog, own, inst, mfu: float, tiers):
+    """Chain inputs of ``inst`` at 1 USD/instance-hour with ``mfu`` and the node failure
+    rate scaled to its accelerators per node (:func:`scaled_failure_rate`; the scenario's
+    own rate [per node-day] on its own type).  Returns (inputs, rate)."""
+    scaling = FailureScaling(scenario["reliability.failure_scaling"])
+    share = float(scenario["reliability.accelerator_failure_share"])
+    rate = float(scenario["reliability.node_failure_rate_per_day"])
+    r = (
+        rate
+        if inst.instance == own.instance
+        else float(
+            scaled_failure_rate(
+                rate, own.accelerators_per_node, inst.accelerators_per_node, scaling, share
+            )
+        )
+    )
+    model = PricingModel(scenario["pricing.model"])
+    x = resolve_inputs(
+        scenario.replace({"cluster.instance": inst.instance}),
+        catalog,
+        tiers,
+        Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),
+    )
+    x["workload.mfu"] = mfu
+    x["reliability.node_failure_rate_per_day"] = r
+    return x, r
+
+
+def _pick_node_count(days: np.ndarray, node_hours: np.ndarray, deadline_days: float | None):
+    """(ok, meets, index): the node count with the fewest node-hours among those that meet
+    the deadline [day], else the fastest (still late), else the first.
+
+    >>> _pick_node_count(np.array([9.0, 5.0, 4.0]), np.array([10.0, 12.0, 15.0]), 6.0)[2]
+    1
+    """
+    ok = np.isfinite(days) & np.isfinite(node_hours)
+    meets = ok & (days <= deadline_days) if deadline_days is not None else ok
+    if deadline_days is not None and meets.any():
+        i = int(np.flatnonzero(meets)[np.argmin(node_hours[meets])])
+    elif deadline_days is not None and ok.any():
+        i = int(np.flatnonzero(ok)[np.argmin(days[ok])])  # fastest possible, still late
+    else:
+        i = 0
+    return ok, meets, i
 
 
 def _option(
@@ -517,28 +669,7 @@ def _option(
     deadline, or the scenario's accelerator count), with ``mfu`` and ``price``.  ``grid``
     (node counts to search) defaults to every count that keeps TP × PP whole; ``no_price``
     says why ``price`` is None."""
-    scaling = FailureScaling(scenario["reliability.failure_scaling"])
-    share = float(scenario["reliability.accelerator_failure_share"])
-    rate = float(scenario["reliability.node_failure_rate_per_day"])
-    own_name = own.instance
-    r = (
-        rate
-        if inst.instance == own_name
-        else float(
-            scaled_failure_rate(
-                rate, own.accelerators_per_node, inst.accelerators_per_node, scaling, share
-            )
-        )
-    )
-    model = PricingModel(scenario["pricing.model"])
-    x = resolve_inputs(
-        scenario.replace({"cluster.instance": inst.instance}),
-        catalog,
-        tiers,
-        Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),
-    )
-    x["workload.mfu"] = mfu
-    x["reliability.node_failure_rate_per_day"] = r
+    x, r = _option_inputs(scenario, catalog, own, inst, mfu, tiers)
     if grid is None:
         grid = _grid(scenario, own, inst, deadline_days, max_accelerators)
     x["cluster.nodes"] = grid
@@ -548,14 +679,7 @@ def _option(
         return np.broadcast_to(np.asarray(_out[key], float), _shape)
 
     days, node_hours = at("time_to_train_days"), at("cost_to_train_usd")
-    ok = np.isfinite(days) & np.isfinite(node_hours)
-    meets = ok & (days <= deadline_days) if deadline_days is not None else ok
-    if deadline_days is not None and meets.any():
-        i = int(np.flatnonzero(meets)[np.argmin(node_hours[meets])])
-    elif deadline_days is not None and ok.any():
-        i = int(np.flatnonzero(ok)[np.argmin(days[ok])])  # fastest possible, still late
-    else:
-        i = 0
+    ok, meets, i = _pick_node_count(days, node_hours, deadline_days)
     nodes = float(grid[i])
     reason = ""
     if not ok[i]:

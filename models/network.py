@@ -57,6 +57,18 @@ def busbw_factor(collective: str, ranks):
 
     all_reduce: 2(n−1)/n; reduce_scatter, all_gather, all_to_all: (n−1)/n; broadcast: 1.
 
+    Parameters
+    ----------
+    collective : str
+        One of ``BUSBW_COLLECTIVES``.
+    ranks : array_like
+        Ranks n [count].
+
+    Returns
+    -------
+    float or ndarray
+        busbw/algbw [-].
+
     Examples
     --------
     >>> busbw_factor("all_reduce", 8)
@@ -79,6 +91,18 @@ def busbw_factor(collective: str, ranks):
 def algbw_GBps(size_bytes, seconds):
     """NCCL-tests algorithm bandwidth algbw = S / t [GB/s] [1].
 
+    Parameters
+    ----------
+    size_bytes : array_like
+        Buffer size S [bytes].
+    seconds : array_like
+        Measured time t [s].
+
+    Returns
+    -------
+    float or ndarray
+        algbw [GB/s].
+
     Examples
     --------
     >>> algbw_GBps(1e9, 0.01)
@@ -90,6 +114,22 @@ def algbw_GBps(size_bytes, seconds):
 
 def busbw_GBps(collective: str, size_bytes, seconds, ranks):
     """NCCL-tests bus bandwidth = algbw × :func:`busbw_factor` [GB/s] [1].
+
+    Parameters
+    ----------
+    collective : str
+        One of ``BUSBW_COLLECTIVES``.
+    size_bytes : array_like
+        Buffer size S [bytes].
+    seconds : array_like
+        Measured time t [s].
+    ranks : array_like
+        Ranks n [count].
+
+    Returns
+    -------
+    float or ndarray
+        busbw [GB/s].
 
     Examples
     --------
@@ -112,8 +152,19 @@ def ring_allreduce_seconds(size_bytes, ranks, bandwidth_GBps, alpha_us=0.0):
 
     Parameters
     ----------
-    size_bytes : message per rank [bytes]; ranks : p; bandwidth_GBps : per-rank link
-    bandwidth per direction [GB/s]; alpha_us : per-step latency [µs].
+    size_bytes : array_like
+        Message per rank n [bytes].
+    ranks : array_like
+        Ranks p [count] (>= 1).
+    bandwidth_GBps : array_like
+        Per-rank link bandwidth per direction B [GB/s].
+    alpha_us : array_like
+        Per-step latency α [µs].
+
+    Returns
+    -------
+    float or ndarray
+        Collective time [s].
 
     Examples
     --------
@@ -133,6 +184,22 @@ def ring_reduce_scatter_seconds(size_bytes, ranks, bandwidth_GBps, alpha_us=0.0)
     """Ring reduce-scatter (or all-gather) time (p−1)·α + ((p−1)/p)·n/B [s] [2].
 
     ``size_bytes`` is the full (unsharded) buffer.  All-gather costs the same.
+
+    Parameters
+    ----------
+    size_bytes : array_like
+        Full (unsharded) buffer n [bytes].
+    ranks : array_like
+        Ranks p [count] (>= 1).
+    bandwidth_GBps : array_like
+        Per-rank link bandwidth per direction B [GB/s].
+    alpha_us : array_like
+        Per-step latency α [µs].
+
+    Returns
+    -------
+    float or ndarray
+        Collective time [s].
 
     Examples
     --------
@@ -156,6 +223,22 @@ def tree_allreduce_seconds(size_bytes, ranks, bandwidth_GBps, alpha_us=0.0):
 
     Latency grows with log p instead of p, the bandwidth term does not shrink with p:
     trees win for small messages on many ranks, rings for large messages.
+
+    Parameters
+    ----------
+    size_bytes : array_like
+        Message per rank n [bytes].
+    ranks : array_like
+        Ranks p [count] (>= 1).
+    bandwidth_GBps : array_like
+        Per-rank link bandwidth per direction B [GB/s].
+    alpha_us : array_like
+        Per-step latency α [µs].
+
+    Returns
+    -------
+    float or ndarray
+        Collective time [s].
 
     Examples
     --------
@@ -197,6 +280,24 @@ def hierarchical_allreduce_seconds(
     (stas00/ml-engineering, network/README.md): the phases overlap, and what remains is
     the inter-node efficiency.
 
+    Parameters
+    ----------
+    size_bytes : array_like
+        Message per rank n [bytes].
+    ranks_per_domain, domains : array_like
+        k ranks per scale-up domain and N domains [count] (>= 1).
+    scaleup_GBps, network_GBps_per_rank : array_like
+        B_su and B_net per rank, per direction [GB/s].
+    alpha_scaleup_us, alpha_network_us : array_like
+        Per-step latencies α_su and α_net [µs].
+    overlapped : bool or array_like
+        True: max(intra, inter) (NCCL pipelining); False: intra + inter.
+
+    Returns
+    -------
+    float or ndarray
+        All-reduce time [s].
+
     Examples
     --------
     >>> # 1 GB, 8 GPUs per node, 2 nodes, 450 GB/s NVLink, 50 GB/s EFA per GPU, no latency
@@ -237,6 +338,18 @@ def ring_allreduce_total_bytes(size_bytes, ranks):
 
     Grows with the rank count: more nodes never mean less total communication.
 
+    Parameters
+    ----------
+    size_bytes : array_like
+        Message per rank n [bytes].
+    ranks : array_like
+        Ranks p [count].
+
+    Returns
+    -------
+    float or ndarray
+        Bytes sent by all ranks together [bytes].
+
     Examples
     --------
     >>> ring_allreduce_total_bytes(1e9, 8)
@@ -252,6 +365,20 @@ def network_GBps_per_rank(node_gbps, ranks_per_node, efficiency=1.0):
 
     ``efficiency`` η is the achieved fraction of line rate at scale (no trustworthy public
     full-scale p5 bus bandwidth exists, docs/references.md#collectives: a user input, 0.6-0.9).
+
+    Parameters
+    ----------
+    node_gbps : array_like
+        Node scale-out bandwidth [Gbit/s].
+    ranks_per_node : array_like
+        Ranks (accelerators) per node [count].
+    efficiency : array_like
+        Achieved share η of line rate [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Per-rank bandwidth [GB/s].
 
     Examples
     --------
@@ -276,6 +403,20 @@ def fabric_failures_per_day(events_per_day, reroute_seconds, timeout_seconds):
     600 s [4], the job aborts and pays a full recovery (detection, replacement, restart,
     restore and rework); otherwise training resumes after the stall.
 
+    Parameters
+    ----------
+    events_per_day : array_like
+        Fabric (link or switch) events [per day].
+    reroute_seconds : array_like
+        Stall of each event until traffic is rerouted [s].
+    timeout_seconds : array_like
+        Collective watchdog timeout [s] (PyTorch NCCL default 600 s [4]).
+
+    Returns
+    -------
+    float or ndarray
+        Events that become job failures [per day].
+
     Examples
     --------
     >>> fabric_failures_per_day(2.0, 180.0, 120.0)
@@ -296,6 +437,20 @@ def fabric_stall_minutes_per_day(events_per_day, reroute_seconds, timeout_second
     Events shorter than the timeout stall the job for the reroute time; longer ones hang it
     until the watchdog fires (the timeout), after which they count as failures (see
     :func:`fabric_failures_per_day`) with their own recovery cost.
+
+    Parameters
+    ----------
+    events_per_day : array_like
+        Fabric (link or switch) events [per day].
+    reroute_seconds : array_like
+        Stall of each event until traffic is rerouted [s].
+    timeout_seconds : array_like
+        Collective watchdog timeout [s] (PyTorch NCCL default 600 s [4]).
+
+    Returns
+    -------
+    float or ndarray
+        Whole-job stall, capped at a day [min/day].
 
     Examples
     --------

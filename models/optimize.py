@@ -86,7 +86,20 @@ def brent_interval_minutes(
     bounds_minutes: tuple[float, float] = (MIN_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES),
 ) -> float:
     """τ [min] minimising the lost USD/day by bounded Brent search in log τ (a cross-check of
-    the closed form; ``scipy.sopt.minimize_scalar``)."""
+    the closed form; ``scipy.sopt.minimize_scalar``).
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    bounds_minutes : tuple of float
+        Search bounds on τ [min].
+
+    Returns
+    -------
+    float
+        τ [min].
+    """
     lo, hi = (math.log(b) for b in bounds_minutes)
 
     def objective(log_tau: float) -> float:
@@ -104,6 +117,16 @@ def recommend_checkpoint_interval(inputs: Mapping[str, Any]) -> IntervalRecommen
     τ* = M·[1 + W₀(−e^{−(1+δ/M)})] for the failures level 1 serves (Daly [1], solved with
     Lambert W; at least the write time of an asynchronous checkpoint).  Only τ changes, so
     the cluster cost is fixed and the cheapest τ is the highest-goodput τ.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+
+    Returns
+    -------
+    IntervalRecommendation
+        τ* [min] with its goodput [fraction] and lost USD/day [USD/day].
 
     Examples
     --------
@@ -134,6 +157,18 @@ def spare_savings_usd_per_day(inputs: Mapping[str, Any], max_spares: int = 64) -
 
     savings(s) = lost(0) − lost(s) = (g(s) − g(0))·cluster_usd_per_day − s·price·24, the
     ``compare`` definition with the spare-less scenario as baseline.  Vectorised over ``s``.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    max_spares : int
+        Largest spare count evaluated [count].
+
+    Returns
+    -------
+    ndarray
+        Savings of 0..max_spares spares [USD/day].
 
     Examples
     --------
@@ -166,6 +201,18 @@ def recommend_spares(inputs: Mapping[str, Any], max_spares: int = 200) -> SpareR
     call).  ``marginal_usd_per_day[k]`` is what the k-th spare adds (value of its goodput
     minus its price); spares "pay for themselves" up to ``break_even_spares``, the largest
     count whose net savings against no spares are still non-negative.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    max_spares : int
+        Largest spare count searched [count].
+
+    Returns
+    -------
+    SpareRecommendation
+        Best count [count], its savings and the marginal value of each spare [USD/day].
     """
     current = round(float(np.asarray(inputs["cluster.spare_nodes"])))
     top = max(int(max_spares), current)
@@ -193,6 +240,20 @@ def spare_payoff_rates_per_day(
     the rate: at r = 0 a spare only costs money; as failures grow it shortens replacements;
     when failures outpace repairs the spare is almost always in repair itself and stops
     paying.  So "pays off from r₀" is not enough: the answer is a range.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    spares : int
+        Hot spares [count].
+    max_rate_per_day : float
+        Highest failure rate searched [per node-day].
+
+    Returns
+    -------
+    list of (float, float)
+        Intervals (lo, hi) of node failure rates [per node-day] where the spares pay.
 
     Examples
     --------
@@ -296,6 +357,20 @@ def recommend_domain_spares(
     domain spares as :func:`models.evaluate.compare` does: the value of the extra useful work
     per day (goodput and step time) at the baseline's price, minus what the spares cost.
     None when a domain is one node (nothing to choose).
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    max_in_domain : int
+        Most spare nodes per scale-up domain [count].
+    max_spare_domains : int
+        Most whole spare domains [count].
+
+    Returns
+    -------
+    DomainSpareRecommendation or None
+        The better policy with its savings [USD/day]; None when a domain is one node.
     """
     from .chain import domain_layout  # local: chain is imported by evaluate already
 
@@ -429,6 +504,22 @@ def optimize(
     and M only), so optimising τ first and then the spares for that τ is the joint optimum
     of the two.  The instance type is the cheapest row of :func:`models.instances.rank_instances`
     with the same deadline (the answer ``goodput instances`` gives).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping of str to Instance
+        The instance catalog.
+    deadline_days : float, optional
+        Deadline for the instance ranking [day].
+    max_spares : int
+        Largest spare count searched [count].
+
+    Returns
+    -------
+    Optimization
+        The interval, spares and instance recommendations.
     """
     inputs = resolve_inputs(scenario, catalog)
     interval = recommend_checkpoint_interval(inputs)
@@ -499,10 +590,74 @@ class FileSystemRecommendation:
 
 
 def file_system_sizes_TiB(max_TiB: float) -> np.ndarray:
-    """Purchasable FSx for Lustre sizes up to ``max_TiB``: 1.2, 2.4, 4.8, 7.2, ... [TiB]."""
+    """Purchasable FSx for Lustre sizes up to ``max_TiB``: 1.2, 2.4, 4.8, 7.2, ... [TiB].
+
+    Parameters
+    ----------
+    max_TiB : float
+        Largest size [TiB].
+
+    Returns
+    -------
+    ndarray
+        Purchasable sizes [TiB].
+    """
     n = math.floor(max(max_TiB, FILE_SYSTEM_STEP_TiB) / FILE_SYSTEM_STEP_TiB + 1e-9)
     steps = np.round(FILE_SYSTEM_STEP_TiB * np.arange(1, n + 1), 6)
     return np.concatenate([[FILE_SYSTEM_FIRST_TiB], steps])
+
+
+def _candidate_sizes_TiB(need: float, top: float, max_TiB: float | None) -> np.ndarray:
+    """Sizes to search [TiB]: :func:`file_system_sizes_TiB` up to ``top``, or, when the
+    retained checkpoints alone need more than that span (and no ``max_TiB`` was given), the
+    50 purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB).
+
+    >>> _candidate_sizes_TiB(10.0, 4.8, None)[:2].tolist()
+    [12.0, 14.4]
+    """
+    if max_TiB is None and need > top and math.isfinite(need):
+        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
+        return np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
+    return file_system_sizes_TiB(top)
+
+
+def _file_system_grid(inputs: Mapping[str, Any], sizes: np.ndarray, tiers: Mapping):
+    """(TiB, MB/s/TiB, chain inputs) for every size × priced tier; the aggregate read and
+    write bandwidth is throughput × size / 1000 [GB/s], the price the tier's [USD/GB-month]."""
+    tps = np.array(sorted(tiers))
+    tib, tp = np.meshgrid(sizes, tps, indexing="ij")
+    tib, tp = tib.ravel(), tp.ravel()
+    agg = tp * tib / 1000.0  # GB/s
+    grid = {
+        **inputs,
+        "tier.shared_fs.provisioned_TiB": tib,
+        "tier.shared_fs.throughput_MBps_per_TiB": tp,
+        "tier.shared_fs.aggregate_write_GBps": agg,
+        "tier.shared_fs.aggregate_read_GBps": agg,
+        "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
+    }
+    return tib, tp, grid
+
+
+def _pick_file_system(lost, assumed, deliver, largest_TiB: float, warning: str):
+    """Index of the recommended grid point and the warning: argmin of lost [USD/day]; with
+    measured saves to the file system (``deliver`` not None) only among those that write a
+    checkpoint within the assumed save [s] (the figures assume it), else the fastest.
+
+    >>> _pick_file_system(np.array([3.0, 1.0]), math.nan, None, 2.4, "")
+    (1, '')
+    """
+    if deliver is None:
+        return int(np.nanargmin(lost)), warning
+    fast = np.isfinite(lost) & (deliver <= assumed * (1.0 + 1e-9))
+    if fast.any():
+        return int(np.nanargmin(np.where(fast, lost, np.nan))), warning
+    k = int(np.nanargmin(np.where(np.isfinite(lost), deliver, np.nan)))
+    warning += (
+        f" No file system up to {largest_TiB:g} TiB writes a checkpoint within {assumed:g} s: "
+        f"the fastest is shown ({deliver[k]:.1f} s)."
+    )
+    return k, warning
 
 
 def recommend_file_system(
@@ -524,6 +679,21 @@ def recommend_file_system(
     shared file system is the durable tier (``checkpoint.durable_tier = 'shared_fs'``);
     with ``checkpoint.timings = 'measured'`` level-1 saves do not depend on it, so only the
     price (and a two-level strategy's durable writes) change.
+
+    Parameters
+    ----------
+    inputs : Mapping of str to array_like
+        Resolved chain inputs (:func:`models.evaluate.resolve_inputs`).
+    storage_prices : Mapping, optional
+        Storage price table (:func:`models.pricing.load_storage_prices`).
+    max_TiB : float, optional
+        Largest size to search [TiB].
+
+    Returns
+    -------
+    FileSystemRecommendation
+        The best size [TiB] and tier [MB/s/TiB] with its lost and storage cost [USD/day],
+        goodput [fraction] and save time [s], the current ones, and the searched table.
     """
     from . import pricing as pr
 
@@ -538,25 +708,8 @@ def recommend_file_system(
     size_TB = float(np.asarray(now["checkpoint_size_TB"]))
     keep = float(np.asarray(inputs.get("storage.retained_checkpoints", 2)))
     need = keep * size_TB / pr.TB_PER_TIB
-    if max_TiB is None and need > top and math.isfinite(need):
-        # the retained checkpoints alone need more than the usual span: search the 50
-        # purchasable sizes from the smallest that holds them (never a grid from 1.2 TiB)
-        first = math.ceil(need / FILE_SYSTEM_STEP_TiB - 1e-9)
-        sizes = np.round(FILE_SYSTEM_STEP_TiB * np.arange(first, first + 50), 6)
-    else:
-        sizes = file_system_sizes_TiB(top)
-    tps = np.array(sorted(tiers))
-    tib, tp = np.meshgrid(sizes, tps, indexing="ij")
-    tib, tp = tib.ravel(), tp.ravel()
-    agg = tp * tib / 1000.0  # GB/s
-    grid = {
-        **inputs,
-        "tier.shared_fs.provisioned_TiB": tib,
-        "tier.shared_fs.throughput_MBps_per_TiB": tp,
-        "tier.shared_fs.aggregate_write_GBps": agg,
-        "tier.shared_fs.aggregate_read_GBps": agg,
-        "storage.fsx_usd_per_GB_month": np.array([tiers[t].usd for t in tp]),
-    }
+    sizes = _candidate_sizes_TiB(need, top, max_TiB)
+    tib, tp, grid = _file_system_grid(inputs, sizes, tiers)
     out = evaluate_arrays(grid)
     holds = tib >= need - 1e-9
     lost = np.where(
@@ -565,20 +718,7 @@ def recommend_file_system(
     if not np.isfinite(lost).any():
         raise ValueError(f"no file system up to {sizes[-1]:g} TiB holds {keep:g} checkpoints")
     assumed, deliver, cur_deliver, warning = _deliverable_saves(inputs, grid, tib0, tp0)
-    if deliver is not None:
-        # measured saves to the file system: only a file system that writes a checkpoint
-        # within the save the scenario assumes is a candidate (the figures assume it)
-        fast = np.isfinite(lost) & (deliver <= assumed * (1.0 + 1e-9))
-        if fast.any():
-            k = int(np.nanargmin(np.where(fast, lost, np.nan)))
-        else:
-            k = int(np.nanargmin(np.where(np.isfinite(lost), deliver, np.nan)))
-            warning += (
-                f" No file system up to {sizes[-1]:g} TiB writes a checkpoint within {assumed:g} s: "
-                f"the fastest is shown ({deliver[k]:.1f} s)."
-            )
-    else:
-        k = int(np.nanargmin(lost))
+    k, warning = _pick_file_system(lost, assumed, deliver, sizes[-1], warning)
 
     def col(key: str) -> np.ndarray:
         return np.broadcast_to(np.asarray(out[key], float), tib.shape)

@@ -59,7 +59,20 @@ def _instance(scenario: Scenario, catalog: Mapping[str, Instance]) -> Instance:
 
 def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
     """The block's hourly rate: the scenario's own when its model is ``capacity_block``,
-    else the price table's Capacity Block rate (a ValidationError asks for one if none)."""
+    else the price table's Capacity Block rate (a ValidationError asks for one if none).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    inst : Instance
+        Its catalog row.
+
+    Returns
+    -------
+    Price
+        Block rate [USD/h] with source and date.
+    """
     if PricingModel(scenario["pricing.model"]) is PricingModel.CAPACITY_BLOCK:
         return pr.price_in_force(scenario, inst)
     try:
@@ -73,7 +86,22 @@ def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
 def block_inputs(
     scenario: Scenario, catalog: Mapping[str, Instance], price: pr.Price
 ) -> dict[str, Any]:
-    """The chain inputs of the scenario run inside a Capacity Block (no Spot process)."""
+    """The chain inputs of the scenario run inside a Capacity Block (no Spot process).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping of str to Instance
+        The instance catalog.
+    price : Price
+        The block rate [USD/h].
+
+    Returns
+    -------
+    dict of str to Any
+        Resolved chain inputs with the Spot process off.
+    """
     sc = scenario.replace(
         {"pricing.model": PricingModel.CAPACITY_BLOCK.value, "pricing.usd_per_instance_hour": None}
     )
@@ -190,6 +218,26 @@ def block_costs(
     (replacement, restart and restore from the durable tier; the job saves before the
     termination, so nothing is recomputed).
 
+    Parameters
+    ----------
+    t_days : ndarray
+        Wall time to finish of each trial T [day].
+    block_days : array_like
+        Block lengths D [day].
+    instances : float
+        n, spares included [count].
+    block_usd_per_instance_hour, overrun_usd_per_instance_hour : float
+        p_block and p_fallback [USD/h].
+    storage_usd_per_day : float
+        Storage [USD/day].
+    transition_days : float
+        t_move [day].
+
+    Returns
+    -------
+    ndarray
+        Cost [USD], shape ``(len(block_days), trials)``.
+
     Examples
     --------
     >>> c = block_costs(np.array([10.0]), [7, 14], instances=1, block_usd_per_instance_hour=1.0,
@@ -210,6 +258,154 @@ def block_costs(
         + overrun_days * 24.0 * instances * overrun_usd_per_instance_hour
         + storage_usd_per_day * wall
     )
+
+
+def _check_plan_args(risk: Any, block_days: Any) -> None:
+    """ValidationError naming ``risk`` unless in (0, 1), ``block_days`` unless None or > 0."""
+    if not (isinstance(risk, int | float) and math.isfinite(risk) and 0.0 < risk < 1.0):
+        raise ValidationError("risk", f"{risk!r} is out of range (a number in (0, 1))")
+    if block_days is not None and not (
+        isinstance(block_days, int | float) and math.isfinite(block_days) and block_days > 0
+    ):
+        raise ValidationError(
+            "block_days", f"{block_days!r} is out of range (a number of days > 0)"
+        )
+
+
+def _plan_compute_days(scenario: Scenario, inputs: Mapping[str, Any], m: Mapping) -> float:
+    """The chain's failure-free compute [day]; a ValidationError when it cannot be computed,
+    when goodput is 0 (fabric stalls fill the day) or beyond the simulator's ``MAX_DAYS``."""
+    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
+    if not (math.isfinite(compute_days) and compute_days > 0):
+        from .compute import infeasibility_reason
+
+        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
+        raise ValidationError(
+            "workload",
+            "the time to train cannot be computed for this configuration ("
+            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
+            + "); the plan needs it",
+        )
+    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
+        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
+    if compute_days > MAX_DAYS:
+        raise ValidationError(
+            "workload",
+            f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
+            f"of {MAX_DAYS:g} days",
+        )
+    return compute_days
+
+
+def _finish_days(inputs, trials: int, compute_days: float, seed: int, on_estimate) -> np.ndarray:
+    """Monte Carlo wall time to finish of each trial [day] (inf when unfinished)."""
+    est = check_size(trials, compute_days, inputs)
+    if on_estimate is not None:
+        on_estimate(compute_days, est.seconds, est.memory_bytes)
+    res = simulate_inputs(
+        inputs,
+        trials,
+        compute_days,
+        work_days=compute_days,
+        rng=seed,
+        record_timeline=False,
+        grid_points=2,  # only the finish times are used: no goodput bands over time
+    )
+    return np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+
+
+def _block_curve(t: np.ndarray, kw: Mapping[str, float], risk: float):
+    """Per purchasable block length: probability to finish [fraction], expected and P90 cost
+    [USD]; the cheapest length that finishes with probability ≥ 1 − risk (NaN and a note
+    when none does).  Returns (curve, BlockPlan ``cheapest_*`` fields, notes)."""
+    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
+    costs = block_costs(t, allowed, **kw)
+    with np.errstate(invalid="ignore"):
+        p_finish = np.mean(t[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
+        exp_cost = np.mean(costs, axis=1)
+        p90_cost = np.array([_quantile_days(c, 0.9) for c in costs])
+    curve = [
+        {
+            "block_days": float(d),
+            "probability_finish": float(pf),
+            "expected_total_cost_usd": float(ec),
+            "p90_total_cost_usd": float(pc),
+        }
+        for d, pf, ec, pc in zip(allowed, p_finish, exp_cost, p90_cost, strict=True)
+    ]
+    ok = p_finish >= 1.0 - risk - 1e-12
+    notes: list[str] = []
+    if ok.any():
+        k = int(np.argmin(np.where(ok, exp_cost, np.inf)))
+        cheapest = (float(allowed[k]), float(exp_cost[k]), float(p_finish[k]))
+    else:
+        cheapest = (math.nan, math.nan, math.nan)
+        notes.append(
+            f"no Capacity Block of at most {pr.CAPACITY_BLOCK_MAX_DAYS} days finishes with "
+            f"probability {1 - risk:.0%}: the run needs several blocks or an extension"
+        )
+    fields = {
+        "cheapest_block_days": cheapest[0],
+        "cheapest_block_expected_total_cost_usd": cheapest[1],
+        "cheapest_block_probability_finish": cheapest[2],
+    }
+    return curve, fields, notes
+
+
+def _chosen_block_days(block_days: float | None, cheapest_days: float, p90_days: float) -> float:
+    """The block evaluated [day]: the one asked for, else the cheapest that meets the risk,
+    else the P90 length rounded up to a purchasable one (at most the longest block).
+
+    >>> _chosen_block_days(None, math.nan, 3.2)  # 1-14 days, then weeks up to 182
+    4.0
+    """
+    if block_days is not None:
+        return float(block_days)
+    if math.isfinite(cheapest_days):
+        return cheapest_days
+    p90 = pr.purchasable_block_days(p90_days)
+    return float(p90) if math.isfinite(p90) else float(pr.CAPACITY_BLOCK_MAX_DAYS)
+
+
+def _chosen_block_costs(t, chosen: float, kw: Mapping[str, float], instances: int, fallback_rate):
+    """BlockPlan cost fields of the chosen block [USD]: per trial (:func:`block_costs`), the
+    block itself D·24·n·p, the expected overrun (T − U + t_move)·24·n·p_fallback beyond the
+    usable U = D − margin, the expected storage over the wall time, mean and P90 total."""
+    c = block_costs(t, [chosen], **kw)[0]
+    usable = chosen - MARGIN_DAYS
+    with np.errstate(invalid="ignore"):
+        over = t > usable
+        overrun = np.where(over, t - usable + kw["transition_days"], 0.0)
+        wall = t + np.where(over, kw["transition_days"], 0.0)
+    return {
+        "total_cost_usd": c,
+        "block_days_purchasable": float(pr.purchasable_block_days(chosen)),
+        "probability_finish_within_block": float(np.mean(t + MARGIN_DAYS <= chosen)),
+        "block_cost_usd": pr.capacity_block_usd(
+            chosen, instances, kw["block_usd_per_instance_hour"]
+        ),
+        "expected_overrun_cost_usd": float(np.mean(overrun * 24.0 * instances * fallback_rate)),
+        "expected_storage_cost_usd": float(np.mean(kw["storage_usd_per_day"] * wall)),
+        "expected_total_cost_usd": float(np.mean(c)),
+        "p90_total_cost_usd": _quantile_days(c, 0.9),
+    }
+
+
+def _block_notes(instances: int, blocks: int, chosen: float, unfinished: int) -> list[str]:
+    """Notes on the account's instance limit, a block beyond the longest purchasable and
+    trials that had not finished."""
+    notes = []
+    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+        notes.append(
+            f"{instances:,} instances need {blocks} blocks of at most "
+            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
+            " instances across an account's blocks unless the limit is raised"
+        )
+    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
+        notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
+    if unfinished:
+        notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
+    return notes
 
 
 def plan_capacity_block(
@@ -240,52 +436,15 @@ def plan_capacity_block(
     -------
     BlockPlan
     """
-    if not (isinstance(risk, int | float) and math.isfinite(risk) and 0.0 < risk < 1.0):
-        raise ValidationError("risk", f"{risk!r} is out of range (a number in (0, 1))")
-    if block_days is not None and not (
-        isinstance(block_days, int | float) and math.isfinite(block_days) and block_days > 0
-    ):
-        raise ValidationError(
-            "block_days", f"{block_days!r} is out of range (a number of days > 0)"
-        )
+    _check_plan_args(risk, block_days)
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
     price = capacity_block_price(scenario, inst)
     fallback = pr.overrun_price(scenario, inst)
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
-    compute_days = _float(m["compute_days"])  # the chain's failure-free compute
-    if not (math.isfinite(compute_days) and compute_days > 0):
-        from .compute import infeasibility_reason
-
-        why = infeasibility_reason(inputs, str(scenario["workload.mfu_basis"]))
-        raise ValidationError(
-            "workload",
-            "the time to train cannot be computed for this configuration ("
-            + (why or "model states do not fit, or the catalog lacks a figure the step model needs")
-            + "); the plan needs it",
-        )
-    if not _float(m["goodput"]) > 0.0:  # fabric stalls fill the day: no run to plan
-        raise ValidationError("scenario", progress_note(scenario, {"goodput": 0.0}))
-    if compute_days > MAX_DAYS:
-        raise ValidationError(
-            "workload",
-            f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
-            f"of {MAX_DAYS:g} days",
-        )
-    est = check_size(trials, compute_days, inputs)
-    if on_estimate is not None:
-        on_estimate(compute_days, est.seconds, est.memory_bytes)
-    res = simulate_inputs(
-        inputs,
-        trials,
-        compute_days,
-        work_days=compute_days,
-        rng=seed,
-        record_timeline=False,
-        grid_points=2,  # only the finish times are used: no goodput bands over time
-    )
-    t = np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+    compute_days = _plan_compute_days(scenario, inputs, m)
+    t = _finish_days(inputs, trials, compute_days, seed, on_estimate)
     nodes = int(scenario["cluster.nodes"])
     instances = nodes + int(scenario["cluster.spare_nodes"])
     storage = _float(m["storage_usd_per_day"])
@@ -302,60 +461,11 @@ def plan_capacity_block(
         "transition_days": transition_min / 1440.0,
     }
     q = {p: _quantile_days(t, p / 100.0) + MARGIN_DAYS for p in (50, 90, 99)}
-
-    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
-    costs = block_costs(t, allowed, **kw)
-    with np.errstate(invalid="ignore"):
-        p_finish = np.mean(t[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
-        exp_cost = np.mean(costs, axis=1)
-        p90_cost = np.array([_quantile_days(c, 0.9) for c in costs])
-    curve = [
-        {
-            "block_days": float(d),
-            "probability_finish": float(pf),
-            "expected_total_cost_usd": float(ec),
-            "p90_total_cost_usd": float(pc),
-        }
-        for d, pf, ec, pc in zip(allowed, p_finish, exp_cost, p90_cost, strict=True)
-    ]
-    ok = p_finish >= 1.0 - risk - 1e-12
-    notes: list[str] = []
-    if ok.any():
-        k = int(np.argmin(np.where(ok, exp_cost, np.inf)))
-        cheapest = (float(allowed[k]), float(exp_cost[k]), float(p_finish[k]))
-    else:
-        cheapest = (math.nan, math.nan, math.nan)
-        notes.append(
-            f"no Capacity Block of at most {pr.CAPACITY_BLOCK_MAX_DAYS} days finishes with "
-            f"probability {1 - risk:.0%}: the run needs several blocks or an extension"
-        )
-    if block_days is None:
-        if math.isfinite(cheapest[0]):
-            chosen = cheapest[0]
-        else:
-            p90 = pr.purchasable_block_days(q[90])
-            chosen = float(p90) if math.isfinite(p90) else float(pr.CAPACITY_BLOCK_MAX_DAYS)
-    else:
-        chosen = float(block_days)
-    c = block_costs(t, [chosen], **kw)[0]
-    block_cost = pr.capacity_block_usd(chosen, instances, price.usd_per_instance_hour)
-    usable = chosen - MARGIN_DAYS
-    with np.errstate(invalid="ignore"):
-        over = t > usable
-        overrun = np.where(over, t - usable + kw["transition_days"], 0.0)
-        wall = t + np.where(over, kw["transition_days"], 0.0)
+    curve, cheapest, notes = _block_curve(t, kw, risk)
+    chosen = _chosen_block_days(block_days, cheapest["cheapest_block_days"], q[90])
     blocks = pr.capacity_blocks_needed(instances)
-    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-        notes.append(
-            f"{instances:,} instances need {blocks} blocks of at most "
-            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
-            " instances across an account's blocks unless the limit is raised"
-        )
-    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
-        notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
     unfinished = int(np.sum(~np.isfinite(t)))
-    if unfinished:
-        notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
+    notes += _block_notes(instances, blocks, chosen, unfinished)
     finite = t[np.isfinite(t)]
     return BlockPlan(
         scenario_name=scenario.name,
@@ -364,23 +474,12 @@ def plan_capacity_block(
         risk=float(risk),
         compute_days=compute_days,
         time_to_finish_days=t,
-        total_cost_usd=c,
         block_days_p50=q[50],
         block_days_p90=q[90],
         block_days_p99=q[99],
         block_days=chosen,
-        block_days_purchasable=float(pr.purchasable_block_days(chosen)),
-        probability_finish_within_block=float(np.mean(t + MARGIN_DAYS <= chosen)),
-        block_cost_usd=block_cost,
-        expected_overrun_cost_usd=float(
-            np.mean(overrun * 24.0 * instances * fallback.usd_per_instance_hour)
-        ),
-        expected_storage_cost_usd=float(np.mean(storage * wall)),
-        expected_total_cost_usd=float(np.mean(c)),
-        p90_total_cost_usd=_quantile_days(c, 0.9),
-        cheapest_block_days=cheapest[0],
-        cheapest_block_expected_total_cost_usd=cheapest[1],
-        cheapest_block_probability_finish=cheapest[2],
+        **_chosen_block_costs(t, chosen, kw, instances, fallback.usd_per_instance_hour),
+        **cheapest,
         time_to_finish_mean_days=float(np.mean(finite)) if finite.size else math.nan,
         unfinished_trials=unfinished,
         capacity_blocks_needed=blocks,
@@ -419,6 +518,69 @@ def _model_scenario(scenario: Scenario, model: PricingModel) -> Scenario:
     )
 
 
+def _entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, float]:
+    """Rates entered for one comparison by pricing model [USD/h]; a ValidationError naming
+    ``--price`` for an unknown model or a rate outside [0, 10000] USD/h.
+
+    >>> _entered_prices({"spot": 12.5})
+    {<PricingModel.SPOT: 'spot'>: 12.5}
+    """
+    entered: dict[PricingModel, float] = {}
+    for key, value in (prices or {}).items():
+        try:
+            model = PricingModel(key)
+        except ValueError:
+            raise ValidationError(
+                "--price",
+                f"{key[:40]!r} is not a pricing model; allowed: "
+                + ", ".join(m.value for m in PricingModel),
+            ) from None
+        if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
+            raise ValidationError(
+                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
+            )
+        entered[model] = float(value)
+    return entered
+
+
+def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
+    """Fill a Capacity Block bill row in place: block [day], total [USD] and what failures
+    and checkpoints cost, (D(T) − D(T_ff))·24·n·p [USD] with D the purchasable block for
+    x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h]."""
+    block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
+    ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
+    if plan is not None and plan.block_price.usd_per_instance_hour == rate:
+        # the Plan's block: its expected total over the simulated runs (block,
+        # overrun and storage, models.plan.block_costs), so the bill's row and the
+        # plan's figure are one figure
+        row["block_days"] = plan.block_days
+        row["time_to_train_days"] = plan.time_to_finish_mean_days
+        row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
+        row["failures_and_checkpoints_usd"] = (
+            plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
+        )
+        row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
+    else:
+        block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
+        row["block_days"] = block
+        row["total_cost_to_train_usd"] = float(
+            block_costs(
+                np.array([days]),
+                [block],
+                instances=float(instances),
+                block_usd_per_instance_hour=rate,
+                overrun_usd_per_instance_hour=0.0,
+                storage_usd_per_day=_float(m["storage_usd_per_day"]),
+                transition_days=0.0,
+            )[0, 0]
+        )
+        row["failures_and_checkpoints_usd"] = (
+            pr.capacity_block_usd(block, instances, rate) - ff_cost
+        )
+        if not math.isfinite(block):
+            row["reason"] = f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
+
+
 def budget_by_pricing_model(
     scenario: Scenario,
     catalog: Mapping[str, Instance] | None = None,
@@ -440,23 +602,26 @@ def budget_by_pricing_model(
     ``plan`` (:func:`plan_capacity_block` of the same scenario, at the same block rate) the
     Capacity Block row is that plan's block and expected total over its simulated runs, so
     a page or command that shows both shows one figure (its ``basis`` says so).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping of str to Instance, optional
+        The instance catalog (default :func:`models.catalog.load_catalog`).
+    prices : Mapping of str to float, optional
+        Rates entered for this comparison by pricing-model value [USD/h].
+    plan : BlockPlan, optional
+        The scenario's Capacity Block plan.
+
+    Returns
+    -------
+    list of dict
+        One row per model: rates [USD/h], costs [USD/day], [USD/month] and [USD], time to
+        train [day], goodput [fraction], ``available`` and ``reason``.
     """
     cat = catalog if catalog is not None else load_catalog()
-    entered = {}
-    for key, value in (prices or {}).items():
-        try:
-            model = PricingModel(key)
-        except ValueError:
-            raise ValidationError(
-                "--price",
-                f"{key[:40]!r} is not a pricing model; allowed: "
-                + ", ".join(m.value for m in PricingModel),
-            ) from None
-        if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
-            raise ValidationError(
-                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
-            )
-        entered[model] = float(value)
+    entered = _entered_prices(prices)
     inst = _instance(scenario, cat)
     models = list(BUDGET_MODELS)
     own = PricingModel(scenario["pricing.model"])
@@ -504,41 +669,7 @@ def budget_by_pricing_model(
             block_days=math.nan,
         )
         if model is PricingModel.CAPACITY_BLOCK:
-            rate = price.usd_per_instance_hour
-            block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
-            ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
-            if plan is not None and plan.block_price.usd_per_instance_hour == rate:
-                # the Plan's block: its expected total over the simulated runs (block,
-                # overrun and storage, models.plan.block_costs), so the bill's row and the
-                # plan's figure are one figure
-                row["block_days"] = plan.block_days
-                row["time_to_train_days"] = plan.time_to_finish_mean_days
-                row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
-                row["failures_and_checkpoints_usd"] = (
-                    plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
-                )
-                row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
-            else:
-                block = float(pr.purchasable_block_days(days + MARGIN_DAYS))
-                row["block_days"] = block
-                row["total_cost_to_train_usd"] = float(
-                    block_costs(
-                        np.array([days]),
-                        [block],
-                        instances=float(instances),
-                        block_usd_per_instance_hour=rate,
-                        overrun_usd_per_instance_hour=0.0,
-                        storage_usd_per_day=_float(m["storage_usd_per_day"]),
-                        transition_days=0.0,
-                    )[0, 0]
-                )
-                row["failures_and_checkpoints_usd"] = (
-                    pr.capacity_block_usd(block, instances, rate) - ff_cost
-                )
-                if not math.isfinite(block):
-                    row["reason"] = (
-                        f"the run needs more than one {pr.CAPACITY_BLOCK_MAX_DAYS}-day block"
-                    )
+            _capacity_block_row(row, price.usd_per_instance_hour, m, days, ff_days, instances, plan)
         else:
             row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
             row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(

@@ -190,6 +190,16 @@ CAPACITY_BLOCK_END_MARGIN_HOURS = 0.5
 def purchasable_block_days(days):
     """The shortest Capacity Block duration of at least ``days`` [day]; NaN beyond 182 days.
 
+    Parameters
+    ----------
+    days : array_like
+        Days needed [day].
+
+    Returns
+    -------
+    float or ndarray
+        Block duration [day].
+
     Examples
     --------
     >>> purchasable_block_days(13.2), purchasable_block_days(15.0), purchasable_block_days(183)
@@ -232,6 +242,16 @@ def capacity_block_usd(block_days, instances, usd_per_instance_hour):
 
 def capacity_blocks_needed(instances: int) -> int:
     """Blocks of at most 64 instances needed for ``instances`` nodes (spares included).
+
+    Parameters
+    ----------
+    instances : int
+        Nodes, spares included [count].
+
+    Returns
+    -------
+    int
+        Blocks [count].
 
     Examples
     --------
@@ -294,6 +314,18 @@ def parse_price_table(text: str, origin: str = "price table") -> dict[tuple[str,
     On-demand prices live in the instance catalog, so an ``on_demand`` row is rejected; so are
     unknown models, duplicate rows, empty cells and negative or non-numeric prices (the
     ValidationError names the row and column).
+
+    Parameters
+    ----------
+    text : str
+        CSV text of the price table.
+    origin : str
+        Name used in error messages.
+
+    Returns
+    -------
+    dict of (str, str) to TablePrice
+        Rows by (instance, pricing model); prices [USD/h].
     """
     out: dict[tuple[str, str], TablePrice] = {}
     allowed = [
@@ -323,7 +355,18 @@ def parse_price_table(text: str, origin: str = "price table") -> dict[tuple[str,
 
 
 def load_price_table(path: str | Path | None = None) -> dict[tuple[str, str], TablePrice]:
-    """The price table at ``path``, else ``$GOODPUT_PRICES``, else the shipped dated table."""
+    """The price table at ``path``, else ``$GOODPUT_PRICES``, else the shipped dated table.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        Price table CSV file.
+
+    Returns
+    -------
+    dict of (str, str) to TablePrice
+        As :func:`parse_price_table`.
+    """
     p = Path(path or os.environ.get("GOODPUT_PRICES") or DEFAULT_PRICES)
     try:
         st = p.stat()
@@ -339,7 +382,18 @@ def _price_table_cached(path: str, _mtime: int, _size: int):
 
 
 def catalog_price(inst: Instance) -> Price | None:
-    """The catalog's on-demand price of ``inst``, or None when the catalog has none."""
+    """The catalog's on-demand price of ``inst``, or None when the catalog has none.
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+
+    Returns
+    -------
+    Price or None
+        On-demand rate [USD/h] with source and date.
+    """
     if inst.usd_per_hour is None:
         return None
     return Price(
@@ -360,6 +414,25 @@ def model_price(
 
     On-demand: the catalog; custom: never (always entered); other models: the dated price
     table (:func:`load_price_table`).
+
+    Parameters
+    ----------
+    inst : Instance
+        The catalog row.
+    model : PricingModel or str
+        The pricing model.
+    table : Mapping of (instance, model) to TablePrice, optional
+        The dated price table; default :func:`load_price_table`.
+
+    Returns
+    -------
+    Price
+        Rate [USD/h] with source and date.
+
+    Raises
+    ------
+    ValidationError
+        When no public price exists (custom, or not in the table).
     """
     model = PricingModel(model)
     if model is PricingModel.ON_DEMAND:
@@ -402,6 +475,20 @@ def price_in_force(
 
     The scenario's ``pricing.usd_per_instance_hour`` when set (with ``pricing.price_source``
     and ``pricing.price_as_of``), else the public price of the model (:func:`model_price`).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (its ``pricing.*`` fields).
+    inst : Instance
+        The catalog row.
+    table : Mapping of (instance, model) to TablePrice, optional
+        The dated price table; default :func:`load_price_table`.
+
+    Returns
+    -------
+    Price
+        Rate [USD/h] with source and date.
     """
     model = PricingModel(scenario["pricing.model"])
     own = scenario[PRICE_FIELD]
@@ -495,6 +582,13 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
     typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
     the public one drops the scenario's source and date (the public price carries its own).
 
+    Parameters
+    ----------
+    base : Scenario
+        The scenario before the edit.
+    edited : Scenario
+        The scenario after it.
+
     Returns
     -------
     dict
@@ -513,7 +607,20 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
 
 def on_demand_price(scenario, inst: Instance) -> Price | None:
     """The on-demand price in force: the scenario's own when its model is on_demand, else
-    the catalog's (None when unknown)."""
+    the catalog's (None when unknown).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (its ``pricing.*`` fields).
+    inst : Instance
+        The catalog row.
+
+    Returns
+    -------
+    Price or None
+        On-demand rate [USD/h], None when unknown.
+    """
     own = scenario[PRICE_FIELD] is not None
     if own and PricingModel(scenario["pricing.model"]) is PricingModel.ON_DEMAND:
         return price_in_force(scenario, inst)
@@ -525,6 +632,18 @@ def overrun_price(scenario, inst: Instance) -> Price:
 
     ``pricing.overrun_usd_per_instance_hour`` when set, else the on-demand price in force
     (:func:`on_demand_price`); a ValidationError asks for it when neither is known.
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario (its ``pricing.*`` fields).
+    inst : Instance
+        The catalog row.
+
+    Returns
+    -------
+    Price
+        Rate of the overrun hours [USD/h].
     """
     own = scenario[OVERRUN_FIELD]
     if own is not None:
@@ -546,6 +665,20 @@ def effective_usd_per_instance_hour(rate, model, commitment_utilization=1.0):
     a plan whose commitment does paid work only a share u of its term costs rate / u per used
     hour; every other model's effective price is its rate (Capacity Block idle days are
     counted by the plan, :mod:`models.plan`).
+
+    Parameters
+    ----------
+    rate : array_like
+        Rate [USD/h].
+    model : PricingModel or str
+        The pricing model.
+    commitment_utilization : array_like
+        Share u of the Savings Plan term doing paid work [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Price per used instance-hour [USD/h].
 
     Examples
     --------
@@ -635,6 +768,18 @@ def parse_storage_prices(text: str, origin: str = "storage prices") -> dict[tupl
     Known rows: FSx for Lustre PERSISTENT_2 storage per throughput tier, S3 Standard storage,
     PUT and GET requests, each in its fixed unit.  Unknown services or items, wrong units,
     duplicates and missing S3 rows raise ValidationError naming the row.
+
+    Parameters
+    ----------
+    text : str
+        CSV text of the storage price table.
+    origin : str
+        Name used in error messages.
+
+    Returns
+    -------
+    dict of tuple to StoragePrice
+        Rows by (service, item, throughput [MB/s/TiB] or None); prices in each row's unit.
     """
     out: dict[tuple, StoragePrice] = {}
     records = strict_records(
@@ -675,7 +820,18 @@ def parse_storage_prices(text: str, origin: str = "storage prices") -> dict[tupl
 
 def load_storage_prices(path: str | Path | None = None) -> dict[tuple, StoragePrice]:
     """The storage price table at ``path``, else ``$GOODPUT_STORAGE_PRICES``, else the
-    shipped dated table."""
+    shipped dated table.
+
+    Parameters
+    ----------
+    path : str or Path, optional
+        Storage price CSV file.
+
+    Returns
+    -------
+    dict of tuple to StoragePrice
+        As :func:`parse_storage_prices`.
+    """
     p = Path(path or os.environ.get("GOODPUT_STORAGE_PRICES") or DEFAULT_STORAGE_PRICES)
     try:
         st = p.stat()
@@ -691,18 +847,55 @@ def _storage_cached(path: str, _mtime: int, _size: int):
 
 
 def fsx_tiers(prices: Mapping[tuple, StoragePrice]) -> dict[float, StoragePrice]:
-    """FSx for Lustre storage price rows by throughput tier [MB/s/TiB]."""
+    """FSx for Lustre storage price rows by throughput tier [MB/s/TiB].
+
+    Parameters
+    ----------
+    prices : Mapping of tuple to StoragePrice
+        The storage price table (:func:`load_storage_prices`).
+
+    Returns
+    -------
+    dict of float to StoragePrice
+        Rows by throughput tier [MB/s/TiB].
+    """
     return {float(k[2]): v for k, v in prices.items() if k[0] == FSX_SERVICE and k[1] == "storage"}
 
 
 def fsx_usd_per_GB_month(prices: Mapping[tuple, StoragePrice], throughput_MBps_per_TiB) -> float:
-    """FSx price of a throughput tier [USD/GB-month]; NaN when the table has no such tier."""
+    """FSx price of a throughput tier [USD/GB-month]; NaN when the table has no such tier.
+
+    Parameters
+    ----------
+    prices : Mapping of tuple to StoragePrice
+        The storage price table (:func:`load_storage_prices`).
+    throughput_MBps_per_TiB : float
+        FSx for Lustre throughput tier [MB/s/TiB].
+
+    Returns
+    -------
+    float
+        Price [USD/GB-month]; NaN for an unknown tier.
+    """
     row = fsx_tiers(prices).get(float(throughput_MBps_per_TiB))
     return float("nan") if row is None else row.usd
 
 
 def storage_price_inputs(prices: Mapping[tuple, StoragePrice], throughput_MBps_per_TiB) -> dict:
-    """The ``storage.*`` price inputs of the evaluation chain (:mod:`models.chain`)."""
+    """The ``storage.*`` price inputs of the evaluation chain (:mod:`models.chain`).
+
+    Parameters
+    ----------
+    prices : Mapping of tuple to StoragePrice
+        The storage price table (:func:`load_storage_prices`).
+    throughput_MBps_per_TiB : float
+        FSx for Lustre throughput tier [MB/s/TiB].
+
+    Returns
+    -------
+    dict of str to float
+        ``storage.fsx_usd_per_GB_month`` and ``storage.object_usd_per_GB_month`` [USD/GB-month], ``storage.object_usd_per_1000_put`` and ``_get`` [USD per 1,000 requests].
+    """
     return {
         "storage.fsx_usd_per_GB_month": fsx_usd_per_GB_month(prices, throughput_MBps_per_TiB),
         "storage.object_usd_per_GB_month": prices[(S3_SERVICE, "storage", None)].usd,
@@ -716,6 +909,18 @@ def file_system_usd_per_day(provisioned_TiB, usd_per_GB_month):
 
     cost = TiB · 1024 GB/TiB · price / (730 h / 24 h): FSx for Lustre capacity is provisioned
     in GiB and billed per GB-month (AWS's monthly prices are over 730 hours).
+
+    Parameters
+    ----------
+    provisioned_TiB : array_like
+        Provisioned capacity [TiB].
+    usd_per_GB_month : array_like
+        Price [USD/GB-month].
+
+    Returns
+    -------
+    float or ndarray
+        Cost [USD/day].
 
     Examples
     --------
@@ -737,6 +942,22 @@ def object_storage_usd_per_day(
     """Daily price of object storage: GB-months kept plus PUT and GET requests [USD/day].
 
     cost = GB · price / (730/24) + PUTs/day · p_put/1000 + GETs/day · p_get/1000.
+
+    Parameters
+    ----------
+    stored_GB : array_like
+        Data kept [GB].
+    usd_per_GB_month : array_like
+        Storage price [USD/GB-month].
+    puts_per_day, gets_per_day : array_like
+        Requests [per day].
+    usd_per_1000_put, usd_per_1000_get : array_like
+        Request prices [USD per 1,000].
+
+    Returns
+    -------
+    float or ndarray
+        Cost [USD/day].
 
     Examples
     --------

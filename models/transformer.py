@@ -71,6 +71,18 @@ def default_ffn(hidden_size, gated):
     """Feed-forward size when none is given: 4h (GPT), or (8/3)·h for a gated MLP, which
     keeps the MLP at 8h² parameters (LLaMA's convention).
 
+    Parameters
+    ----------
+    hidden_size : array_like
+        Hidden size h [-].
+    gated : array_like
+        1 for a gated (SwiGLU) MLP, 0 for a plain one [-].
+
+    Returns
+    -------
+    float or ndarray
+        Feed-forward size f [-].
+
     Examples
     --------
     >>> default_ffn(12288, 0)
@@ -88,6 +100,18 @@ def matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_s
 
     2h² + 2·h·(h/a)·a_kv + (2 or 3)·h·f.
 
+    Parameters
+    ----------
+    hidden_size, attention_heads, kv_heads, ffn_hidden_size : array_like
+        h, a, a_kv [count] and f [-].
+    gated : array_like
+        1 gated MLP (3 matrices), 0 plain (2) [-].
+
+    Returns
+    -------
+    float or ndarray
+        Matrix-multiplication weights of one layer [parameters].
+
     Examples
     --------
     >>> matmul_params_per_layer(12288, 96, 96, 49152, 0)  # GPT-3: 12h²
@@ -104,6 +128,18 @@ def params_from_shape(
     layers, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size, gated
 ):
     """Parameter count of a decoder-only transformer [billions] (module docstring).
+
+    Parameters
+    ----------
+    layers, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size : array_like
+        L, h, a, a_kv [count], f and V [-].
+    gated : array_like
+        1 gated MLP, 0 plain [-].
+
+    Returns
+    -------
+    float or ndarray
+        N = L·(matmul weights + 2h) + 2·V·h + h [billion parameters].
 
     Examples
     --------
@@ -130,6 +166,20 @@ def layers_from_params(
 
     The inverse of :func:`params_from_shape` in ``layers``; not rounded (a model, not a
     checkpoint).  Zero or negative when the embeddings alone exceed the count.
+
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameter count N [billion].
+    hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size : array_like
+        h, a, a_kv [count], f and V [-].
+    gated : array_like
+        1 gated MLP, 0 plain [-].
+
+    Returns
+    -------
+    float or ndarray
+        Layers L [count, real].
 
     Examples
     --------
@@ -161,6 +211,20 @@ def model_flops_per_token(params_billion, layers, sequence_length, hidden_size, 
     lookup, so its V·h parameters cost no FLOPs (Megatron-LM's count [4] likewise has the
     output layer's 6·V·h only); ``vocab_size`` 0 gives PaLM's 6N + 12·L·s·h as written.
 
+    Parameters
+    ----------
+    params_billion : array_like
+        Parameter count N [billion].
+    layers, sequence_length, hidden_size : array_like
+        L [count], s [tokens], h [-].
+    vocab_size : array_like
+        V [-]; 0 leaves the embedding in N (PaLM's formula as written).
+
+    Returns
+    -------
+    float or ndarray
+        Model FLOPs per trained token [FLOP].
+
     Examples
     --------
     >>> f"{model_flops_per_token(405.0, 126, 8192, 16384):.4e}"  # 6N is 2.43e12
@@ -191,6 +255,26 @@ def activation_bytes_per_layer(
 
     Korthikanti et al. 2022 [2] Table 2, generalised (module docstring).  ``recompute``:
     0 none, 1 selective, 2 full; ``sequence_parallel`` 0/1.
+
+    Parameters
+    ----------
+    sequence_length, micro_batch : array_like
+        s [tokens] and b [sequences].
+    hidden_size, attention_heads, kv_heads, ffn_hidden_size : array_like
+        h, a, a_kv [count], f [-].
+    gated : array_like
+        1 gated MLP, 0 plain [-].
+    tensor_parallel : array_like
+        t [count].
+    sequence_parallel : array_like
+        1 with sequence parallelism, 0 without [-].
+    recompute : array_like
+        0 none, 1 selective, 2 full (``models.choices.Recompute`` order).
+
+    Returns
+    -------
+    float or ndarray
+        Activation memory of one layer and micro-batch [bytes].
 
     Examples
     --------
@@ -239,6 +323,16 @@ def micro_batches_in_flight(pipeline_parallel, virtual_stages, micro_batches):
 
     min(m, p) under 1F1B, times 1 + (p−1)/(p·v) for an interleaved schedule ([2] §4.2.3).
 
+    Parameters
+    ----------
+    pipeline_parallel, virtual_stages, micro_batches : array_like
+        p, v and m [count].
+
+    Returns
+    -------
+    float or ndarray
+        Micro-batches held at once on the first stage [count].
+
     Examples
     --------
     >>> micro_batches_in_flight(8, 1, 64)
@@ -261,6 +355,20 @@ def model_state_bytes_per_param(zero_stage, gradient_bytes, data_parallel):
     2 + g + 12 replicated; ZeRO stage 1 divides the 12 by d, stage 2 also the g, stage 3
     also the 2 ([3] Fig. 1 with g = 2; Megatron-LM's fp32 gradients: g = 4, so its
     distributed optimizer needs 6 + 12/d).
+
+    Parameters
+    ----------
+    zero_stage : array_like
+        ZeRO stage [0-3].
+    gradient_bytes : array_like
+        Gradient bytes per parameter g [bytes] (2 bf16, 4 fp32).
+    data_parallel : array_like
+        Data-parallel ranks d [count].
+
+    Returns
+    -------
+    float or ndarray
+        Model-state bytes per parameter on one rank [bytes].
 
     Examples
     --------
@@ -304,10 +412,26 @@ def moe_params(
     6·N_active per token, Fedus et al. 2022, arXiv:2101.03961).  ``experts`` 0 is a dense
     model (:func:`params_from_shape`).  Tied embeddings count the V·h matrix once.
 
+    Parameters
+    ----------
+    layers, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size : array_like
+        L, h, a, a_kv [count], f and V [-].
+    gated : array_like
+        1 gated MLP, 0 plain [-].
+    experts, experts_per_token, shared_experts : array_like
+        E, k and S [count]; E = 0 is a dense model.
+    expert_ffn_hidden_size : array_like
+        f_e [-]; NaN uses f.
+    moe_layer_fraction : array_like
+        Share φ of the layers with experts [fraction].
+    tied : array_like
+        1 when input and output embeddings are tied, else 0 [-].
+
     Returns
     -------
-    (total, active, expert_total) in billions: expert_total is the routed experts' share
-    of total (what expert parallelism splits).
+    tuple of (float or ndarray)
+        (total, active, expert_total) [billion parameters]: expert_total is the routed
+        experts' share of total (what expert parallelism splits).
 
     Examples
     --------
