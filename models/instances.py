@@ -803,7 +803,10 @@ class VerdictRobustness:
 
     @property
     def price_margin(self) -> float:
-        """Relative price rise of the cheapest type that would make it tie [fraction]."""
+        """Relative price rise of the cheapest type that would make it tie [fraction]; NaN
+        for a free instance (no relative rise is defined)."""
+        if not self.usd_per_instance_hour > 0:
+            return math.nan
         return self.break_even_usd_per_hour / self.usd_per_instance_hour - 1.0
 
     @property

@@ -717,7 +717,7 @@ def lost_usd_per_day(goodput, cluster_usd_per_day, spare_usd_per_day, storage_us
 
     Examples
     --------
-    >>> lost_usd_per_day(0.9, 1000.0, 50.0, 25.0)
+    >>> round(float(lost_usd_per_day(0.9, 1000.0, 50.0, 25.0)), 6)  # 0.1 · 1000 + 50 + 25
     175.0
     """
     return total(
@@ -924,8 +924,8 @@ def file_system_usd_per_day(provisioned_TiB, usd_per_GB_month):
 
     Examples
     --------
-    >>> round(file_system_usd_per_day(100.0, 0.84863), 2)
-    2857.59
+    >>> round(file_system_usd_per_day(100.0, 0.84863), 2)  # 100 · 1024 · 0.84863 / (730/24)
+    2856.98
     """
     out = (
         as_float_array(provisioned_TiB)
@@ -962,7 +962,7 @@ def object_storage_usd_per_day(
     Examples
     --------
     >>> round(object_storage_usd_per_day(12960.0, 0.023, 1e5, 0.005, 0.0, 0.0004), 4)
-    10.3057
+    10.2999
     """
     out = (
         as_float_array(stored_GB) * as_float_array(usd_per_GB_month) / (HOURS_PER_MONTH / 24.0)
