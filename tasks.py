@@ -128,7 +128,8 @@ def test(args: list[str]) -> int:
     rc = _run([PY, "-m", "ruff", "check", "."])
     rc |= _run([PY, "-m", "ruff", "format", "--check", "."])
     rc |= build_check()
-    rc_tests = _run([PY, "-m", "pytest", "-n", "2", *args])
+    # tests marked slow (minutes of CPU each) run with: python3 tasks.py test -m slow
+    rc_tests = _run([PY, "-m", "pytest", "-n", "2", "-m", "not slow", *args])
     return rc_tests or rc
 
 

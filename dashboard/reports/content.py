@@ -671,6 +671,42 @@ def _ladder_section(lad: Any) -> Section:
     )
 
 
+def _badput_section(ev: Evaluation) -> Section:
+    """The predicted losses in the badput buckets of Google's ml-goodput-measurement (ours
+    where none fits), as ``goodput evaluate --json`` gives them (``badput``); buckets with
+    nothing in them are named under the table instead of printed as rows of zeros."""
+    rows = ev.badput()
+    kept = [r for r in rows if r["minutes_per_day"] > 0 or r["usd_per_day"] > 0]
+    empty = [r["bucket_label"] for r in rows if r not in kept]
+    table = pl.DataFrame(
+        {
+            "Bucket": [r["bucket_label"] for r in kept],
+            "Name": [r["badput_bucket"] for r in kept],
+            "Minutes per day": [f"{r['minutes_per_day']:,.1f}" for r in kept],
+            "Lost per day": [format_usd(r["usd_per_day"], "day") for r in kept],
+        },
+        schema=dict.fromkeys(("Bucket", "Name", "Minutes per day", "Lost per day"), pl.String),
+    )
+    return Section(
+        id="badput",
+        title="Predicted badput in the buckets people measure",
+        intro=(
+            "The loss breakdown mapped onto the badput buckets of Google's "
+            "ml-goodput-measurement (ours where none fits, such as idle spares), so that a "
+            "measured run's buckets can be read beside it (goodput reconcile --json, buckets)."
+        ),
+        table=table,
+        table_columns=(
+            ("Bucket", "Bucket", "text"),
+            ("Name", "Name", "text"),
+            ("Minutes per day", "Minutes per day", "num"),
+            ("Lost per day", "Lost per day", "num"),
+        ),
+        column_widths=(34, 34, 14, 18),
+        notes=(f"Nothing predicted in: {', '.join(empty)}.",) if empty else (),
+    )
+
+
 def model_sections(
     scenario: Scenario, ev: Evaluation, catalog
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
@@ -699,6 +735,7 @@ def model_sections(
                 "with the Poisson spare model, net of the spares' price (models/optimize.py).",
             )
         )
+    sections.append(_badput_section(ev))
     if "time_to_train_days" in ev.metrics:
         try:
             inst = _instance_section(scenario, catalog)

@@ -265,9 +265,9 @@ def test_issue30_unwritable_outputs_are_refused_before_any_work(
     _read_only(monkeypatch)
     rc = main([*cmd, flag, str(tmp_path / f"ok{suffix}")])
     line = _one_line(rc, capsys.readouterr().err)
-    assert line == (
-        f"goodput: {flag}: '{tmp_path / f'ok{suffix}'}' cannot be written (Read-only file system)"
-    )
+    # the path as typed, cut like every long value when the temporary folder's name is long
+    assert line.startswith(f"goodput: {flag}: '{str(tmp_path)[:20]}"), line
+    assert line.endswith("' cannot be written (Read-only file system)"), line
     assert sorted(os.listdir(tmp_path)) == [name]  # no temporary file, no partial output
 
 

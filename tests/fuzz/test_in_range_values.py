@@ -164,7 +164,7 @@ REFUSED: list[tuple[str, float]] = []
 
 def test_extremes_the_scenario_refuses_are_answered_in_one_line(scenario_files, tmp_path, capsys):
     """An in-range value that another field makes impossible is an answer in words: exit 2,
-    one line naming the field and what is allowed for this scenario."""
+    one line naming the field and the range allowed for this scenario."""
     assert ("cluster.spare_nodes_per_domain", FIELDS["cluster.spare_nodes_per_domain"].max) in (
         REFUSED
     )
@@ -173,7 +173,8 @@ def test_extremes_the_scenario_refuses_are_answered_in_one_line(scenario_files, 
         path.write_text(_at({key: value}, "refused").to_toml(), encoding="utf-8")
         rc = main(["evaluate", str(path)])
         err = capsys.readouterr().err.strip()
-        assert rc == 2 and "\n" not in err and key in err and "allowed" in err, (key, err)
+        _one_line(rc, err, key)
+        assert key in err and ("allowed" in err or "range" in err), (key, err)
 
 
 def _write(folder, s: Scenario, changes: dict):
@@ -243,6 +244,7 @@ def _one_line(rc: int, err: str, what: str) -> None:
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err, (what, err)
 
 
+@pytest.mark.slow  # ~4 min of CPU: python3 tasks.py test -m slow
 def test_every_extreme_through_the_commands_and_the_html_report(
     scenario_files, shared_results, capsys, tmp_path
 ):

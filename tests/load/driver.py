@@ -185,12 +185,21 @@ async def _run(url: str, sessions: int, moves: int, extra_page: str | None) -> L
     return res
 
 
+def _in_own_thread(coro):
+    """``asyncio.run(coro)`` in a thread of its own: the calling thread may hold a running
+    event loop left by an earlier test of the same worker (Dask's, Streamlit's)."""
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()
+
+
 def run_load(
     url: str, sessions: int = 20, moves: int = 3, extra_page: str | None = "failure_log"
 ) -> LoadResult:
     """Drive ``sessions`` concurrent sessions: load Overview, ``moves`` slider steps, load
     ``extra_page``; collect page-load and rerun latencies and every error seen."""
-    return asyncio.run(_run(url, sessions, moves, extra_page))
+    return _in_own_thread(_run(url, sessions, moves, extra_page))
 
 
 def server_errors(log_path: Path) -> list[str]:
@@ -367,4 +376,4 @@ def run_ws_load(
     ``think`` = (lo, hi) seconds of reading time before each action (uniform, seeded), or a
     number t for 0.55t-1.45t.  With several ``url`` (app replicas) session i stays on replica
     i mod n, as behind a sticky load balancer."""
-    return asyncio.run(_ws_run(url, sessions, moves, extra_page, think))
+    return _in_own_thread(_ws_run(url, sessions, moves, extra_page, think))

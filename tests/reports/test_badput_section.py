@@ -1,0 +1,25 @@
+"""Issue 28 item 6: the report gives the predicted losses under the badput buckets people
+measure, the same figures as `goodput evaluate --json` (``badput``), and names the empty
+buckets instead of printing rows of zeros."""
+
+from __future__ import annotations
+
+from goodput_lab.dashboard.reports.content import _badput_section
+from goodput_lab.models import evaluate, load_preset
+from goodput_lab.models.outputs import format_usd
+
+
+def test_badput_section_is_evaluates_badput_without_rows_of_zeros():
+    ev = evaluate(load_preset("aws-16k-h100"))
+    rows = ev.badput()
+    sec = _badput_section(ev)
+    table = sec.table.to_dicts()
+    busy = [r for r in rows if r["minutes_per_day"] > 0 or r["usd_per_day"] > 0]
+    assert [t["Name"] for t in table] == [r["badput_bucket"] for r in busy]
+    assert "WASTED_PROGRESS_FROM_DISRUPTION" in [t["Name"] for t in table]
+    for t, r in zip(table, busy, strict=True):
+        assert t["Lost per day"] == format_usd(r["usd_per_day"], "day")
+        assert float(t["Minutes per day"].replace(",", "")) == round(r["minutes_per_day"], 1)
+    empty = [r["bucket_label"] for r in rows if r not in busy]
+    assert empty and all(label in sec.notes[0] for label in empty)
+    assert not any(t["Minutes per day"] == "0.0" for t in table)
