@@ -364,13 +364,15 @@ def test_a_4_point_sweep_with_64_workers_is_quick(tmp_path):
     _one_line_refusal(res, "--workers", "[1, 256]")
 
 
+#: long enough (~4 s of compute) that the second sweep starts while the first writes
+SEED_TRIALS = 60_000
 SEED_SWEEP = [
     "sweep",
     "aws-16k-h100",
     "--vary",
     f"{RATE}=0.001:0.004:4",
     "--trials",
-    "2500",
+    str(SEED_TRIALS),
     "--days",
     "20",
     "--workers",
@@ -380,7 +382,10 @@ SEED_SWEEP = [
 
 
 def test_two_sweeps_on_one_output_one_wins_the_other_is_refused(tmp_path):
-    """Issue 30's acceptance: seeds 0 and 1 started 0.5 s apart on the same -o."""
+    """Issue 30's acceptance: seeds 0 and 1 started 0.5 s apart on the same -o. The second
+    starts 0.5 s after the first holds the output's lock (not after the first is launched:
+    on a busy host the first one's imports alone can outlast a fixed 0.5 s, and a first
+    sweep that finishes before the second starts is not a conflict)."""
     out = tmp_path / "shared.parquet"
     procs = []
     for seed in (0, 1):
@@ -392,6 +397,9 @@ def test_two_sweeps_on_one_output_one_wins_the_other_is_refused(tmp_path):
                 text=True,
             )
         )
+        deadline = time.monotonic() + 60.0
+        while seed == 0 and not engine.lock_path(out).exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
         time.sleep(0.5)
     res = [(p.wait(timeout=180), *p.communicate()) for p in procs]
     codes = sorted(r[0] for r in res)
@@ -405,9 +413,11 @@ def test_two_sweeps_on_one_output_one_wins_the_other_is_refused(tmp_path):
     # the file equals a clean run of the winner (the engine's rows, evaluated here)
     s = load_preset("aws-16k-h100")
     axes = (parse_axis(f"{RATE}=0.001:0.004:4"),)
-    spec = engine.SweepSpec(resolve_inputs(s), axes, 2500, 20.0, winner, s.name)
+    spec = engine.SweepSpec(resolve_inputs(s), axes, SEED_TRIALS, 20.0, winner, s.name)
     assert desc == spec.description()
-    ref = evaluate_batch(spec.inputs, grid(axes), np.arange(4), trials=2500, days=20.0, seed=winner)
+    ref = evaluate_batch(
+        spec.inputs, grid(axes), np.arange(4), trials=SEED_TRIALS, days=20.0, seed=winner
+    )
     got = pl.read_parquet(out)
     for k, v in ref.items():
         assert np.array_equal(got[k].to_numpy(), v, equal_nan=True), k
