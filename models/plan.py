@@ -518,11 +518,23 @@ def _model_scenario(scenario: Scenario, model: PricingModel) -> Scenario:
     )
 
 
-def _entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, float]:
+def entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, float]:
     """Rates entered for one comparison by pricing model [USD/h]; a ValidationError naming
     ``--price`` for an unknown model or a rate outside [0, 10000] USD/h.
 
-    >>> _entered_prices({"spot": 12.5})
+    Parameters
+    ----------
+    prices : mapping of str to float or None
+        Pricing model name -> rate [USD/instance-h], as typed with ``--price``.
+
+    Returns
+    -------
+    dict of PricingModel to float
+        The rates by pricing model [USD/instance-h].
+
+    Examples
+    --------
+    >>> entered_prices({"spot": 12.5})
     {<PricingModel.SPOT: 'spot'>: 12.5}
     """
     entered: dict[PricingModel, float] = {}
@@ -621,7 +633,7 @@ def budget_by_pricing_model(
         train [day], goodput [fraction], ``available`` and ``reason``.
     """
     cat = catalog if catalog is not None else load_catalog()
-    entered = _entered_prices(prices)
+    entered = entered_prices(prices)
     inst = _instance(scenario, cat)
     models = list(BUDGET_MODELS)
     own = PricingModel(scenario["pricing.model"])

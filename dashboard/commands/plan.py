@@ -67,7 +67,11 @@ def _days(x) -> str:
 def cmd_plan(args: argparse.Namespace) -> int:
     from goodput_lab.models.evaluate import resolve_inputs  # heavy imports: at run time only
     from goodput_lab.models.optimize import recommend_file_system
-    from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
+    from goodput_lab.models.plan import (
+        budget_by_pricing_model,
+        entered_prices,
+        plan_capacity_block,
+    )
 
     trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
@@ -85,7 +89,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         )
     scenario = load_scenario(args.scenario, args.set)
     cat = catalog_from_args(args)
-    budget_by_pricing_model(scenario, cat, prices)  # checks --price before the work
+    entered_prices(prices)  # checks --price before the work
     estimates: dict[str, float] = {}
     try:
         plan = plan_capacity_block(
