@@ -10,9 +10,10 @@ import os
 import time
 
 import numpy as np
-from goodput_lab.dashboard.services import checkpoints as svc
 from goodput_lab.models import checkpoint as ck
 from goodput_lab.models import evaluate_arrays, load_catalog, load_preset, resolve_inputs
+
+from goodput_lab.views import checkpoints as svc
 
 
 def best(fn, n=5):

@@ -21,10 +21,11 @@ import re
 import time
 from pathlib import Path
 
-from goodput_lab.dashboard.services.decide import dask_runner
 from goodput_lab.models import load_preset
 from goodput_lab.models.catalog import load_catalog
 from goodput_lab.models.decide import analytic_candidates, decide
+
+from goodput_lab.views.decide import dask_runner
 
 ROOT = Path(__file__).resolve().parent.parent
 

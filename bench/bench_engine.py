@@ -109,7 +109,7 @@ ALL_ON = {
 
 def _batch_points(trials: int, days: float = 30.0) -> int:
     """Points per batch of a Monte Carlo sweep of 10,000 points (the engine's own rule)."""
-    from goodput_lab.dashboard.services.sweep import batch_points
+    from goodput_lab.engine.sweep import batch_points
 
     return batch_points(10_000, trials, days)
 
@@ -178,7 +178,7 @@ def _cpu_run(cmd: list[str]) -> tuple[float, float]:
 
 def cli_start(repeats: int) -> list[tuple[str, str]]:
     numpy_cmd = [PY, "-c", "import numpy"]
-    ev_cmd = [PY, "-m", "goodput_lab.dashboard.cli", "evaluate", "aws-16k-h100", "--json"]
+    ev_cmd = [PY, "-m", "goodput_lab.cli.main", "evaluate", "aws-16k-h100", "--json"]
     _cpu_run(numpy_cmd), _cpu_run(ev_cmd)  # page cache warm
     a, b = [], []
     for _ in range(repeats):  # interleaved, so load changes hit both
@@ -195,9 +195,10 @@ def cli_start(repeats: int) -> list[tuple[str, str]]:
 
 # --------------------------------------------------------------------------- sweeps
 def _spec(points: int, trials: int, days: float, nodes: int):
-    from goodput_lab.dashboard.services.sweep import SweepSpec
     from goodput_lab.models import load_preset, resolve_inputs
     from goodput_lab.models.sweep import Axis
+
+    from goodput_lab.engine.sweep import SweepSpec
 
     s = load_preset("aws-16k-h100").replace({"cluster.nodes": nodes})
     return SweepSpec(resolve_inputs(s), (Axis(RATE, 0.001, 0.004, points),), trials, days, 1)
@@ -206,7 +207,7 @@ def _spec(points: int, trials: int, days: float, nodes: int):
 def _timed_sweep(client, spec, out: Path, repeats: int = 1) -> tuple[float, object]:
     """Best of ``repeats`` evaluation times (the host is shared: the minimum is the least
     disturbed run)."""
-    from goodput_lab.dashboard.services.sweep import run_sweep
+    from goodput_lab.engine.sweep import run_sweep
 
     best, summary = float("inf"), None
     for _ in range(repeats):

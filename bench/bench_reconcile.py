@@ -54,7 +54,8 @@ STAGES = ("polars_text", "polars_dates", "parse", "reconcile")
 def child(stage: str, path: str, repeats: int) -> None:
     """One stage in this fresh process: prints CPU time (best), RSS after imports and peak."""
     import polars as pl
-    from goodput_lab.dashboard.commands.reconcile import read_timeline_bytes
+
+    from goodput_lab.cli.reconcile import read_timeline_bytes
 
     rss0 = peak_rss_mb()
     work = {
@@ -188,7 +189,7 @@ def main() -> int:
                 [
                     sys.executable,
                     "-m",
-                    "goodput_lab.dashboard.cli",
+                    "goodput_lab.cli.main",
                     "reconcile",
                     str(path),
                     "--nodes",

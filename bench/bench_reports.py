@@ -25,8 +25,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from goodput_lab.dashboard.reports import build_report, montecarlo_available, write_report  # noqa: E402
 from goodput_lab.models import load_catalog, load_preset  # noqa: E402
+
+from goodput_lab.reports import build_report, montecarlo_available, write_report  # noqa: E402
 
 TARGET_S = 10.0
 DEFAULT = "aws-16k-h100"

@@ -134,7 +134,7 @@ def main() -> None:
 def _peak_estimate(args: list[str]) -> str:
     """The command's stderr estimate line, from a run refused at once (--trials checked
     first is not possible), so: the same check in process."""
-    from goodput_lab.dashboard.cli import build_parser, load_scenario
+    from goodput_lab.cli.main import build_parser, load_scenario
 
     ns = build_parser().parse_args(args)
     s = load_scenario(ns.scenario, ns.set)

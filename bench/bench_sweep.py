@@ -94,7 +94,7 @@ def measure(repeats: int) -> tuple[list[tuple[str, str]], dict]:
     tmp = Path(tempfile.mkdtemp(prefix="bench-sweep-"))
     sweep_out, floor_out = tmp / "sweep.parquet", tmp / "floor.parquet"
     vary = [x for a in AXES for x in ("--vary", a)]
-    sweep_cmd = [PY, "-m", "goodput_lab.dashboard.cli", "sweep", "aws-16k-h100", *vary]
+    sweep_cmd = [PY, "-m", "goodput_lab.cli.main", "sweep", "aws-16k-h100", *vary]
     sweep_cmd += ["-o", str(sweep_out), "--json"]
     floor_cmd = [PY, "-c", FLOOR, str(floor_out), *AXES]
     runs: dict[str, list[dict]] = {"sweep": [], "floor": []}

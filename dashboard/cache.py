@@ -12,17 +12,18 @@ import threading
 from collections import OrderedDict
 
 import streamlit as st
-from goodput_lab.dashboard.services import compare as cmp_svc
-from goodput_lab.dashboard.services import instances as inst_svc
-from goodput_lab.dashboard.services import network as net_svc
-from goodput_lab.dashboard.services import optimizer as opt_svc
-from goodput_lab.dashboard.services import plan as plan_svc
-from goodput_lab.dashboard.services import resilience as res_svc
-from goodput_lab.dashboard.services import run_log as run_log_svc
-from goodput_lab.dashboard.services import sensitivity as sens_svc
 from goodput_lab.models import Evaluation, Scenario, evaluate, load_catalog
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.timeline import Timeline
+
+from goodput_lab.views import compare as cmp_svc
+from goodput_lab.views import instances as inst_svc
+from goodput_lab.views import network as net_svc
+from goodput_lab.views import optimizer as opt_svc
+from goodput_lab.views import plan as plan_svc
+from goodput_lab.views import resilience as res_svc
+from goodput_lab.views import run_log as run_log_svc
+from goodput_lab.views import sensitivity as sens_svc
 
 
 @st.cache_resource(max_entries=4)
@@ -38,7 +39,7 @@ def evaluation(scenario: Scenario) -> Evaluation:
 # ---- Overview
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={Scenario: hash})
 def goodput_vs_rate(scenario: Scenario):
-    from goodput_lab.dashboard.services import overview as ov_svc
+    from goodput_lab.views import overview as ov_svc
 
     return ov_svc.goodput_vs_rate(scenario, catalog())
 
@@ -47,8 +48,9 @@ def goodput_vs_rate(scenario: Scenario):
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
 def checkpoint_analysis(scenario: Scenario, tiers: dict):
     """(evaluation, strategy table, waste curves, their optima, replica survival)."""
-    from goodput_lab.dashboard.services import checkpoints as ck_svc
     from goodput_lab.models import evaluate as _evaluate
+
+    from goodput_lab.views import checkpoints as ck_svc
 
     ev = _evaluate(scenario, catalog(), tiers)
     curves, optima = ck_svc.waste_curves(scenario, catalog(), tiers)
@@ -63,7 +65,7 @@ def checkpoint_analysis(scenario: Scenario, tiers: dict):
 
 @st.cache_data(max_entries=32, show_spinner=False, hash_funcs={Scenario: hash})
 def memory_answer(scenario: Scenario, tiers: dict, replicas: int):
-    from goodput_lab.dashboard.services import checkpoints as ck_svc
+    from goodput_lab.views import checkpoints as ck_svc
 
     return ck_svc.memory_vs_scenario(scenario, catalog(), tiers, replicas)
 
@@ -210,7 +212,7 @@ def decision(
     seed: int,
 ):
     """The Decide page's answer (``instances`` empty = the whole catalog)."""
-    from goodput_lab.dashboard.services import decide as dec_svc
+    from goodput_lab.views import decide as dec_svc
 
     return dec_svc.run_decision(
         scenario,
@@ -243,7 +245,7 @@ class _Engine:
 def _engine() -> _Engine:
     import os
 
-    from goodput_lab.dashboard.services import sweep as engine
+    from goodput_lab.engine import sweep as engine
 
     address = os.environ.get(SCHEDULER_ENV) or None
     workers = None if address else max(1, (os.cpu_count() or 2) - 1)

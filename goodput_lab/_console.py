@@ -4,7 +4,7 @@ The command line's modules import numpy and scipy, which takes a few seconds on 
 start.  An interrupt during those imports cannot be caught as KeyboardInterrupt (numpy turns
 it into an ImportError), so until they are loaded a SIGINT handler exits at once: nothing
 has been written yet.  Then Python's own handler is back, and
-:func:`goodput_lab.dashboard.cli.main` turns an interrupt during the work into the same
+:func:`goodput_lab.cli.main.main` turns an interrupt during the work into the same
 quiet exit after ``finally`` blocks have removed any temporary file.
 
 A command that reaches for an optional library the install lacks (streamlit, plotly or
@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     if watching:
         signal.signal(signal.SIGINT, _exit_now)
     try:
-        from goodput_lab.dashboard.cli import main as cli_main
+        from goodput_lab.cli.main import main as cli_main
     finally:
         if watching:
             signal.signal(signal.SIGINT, signal.default_int_handler)

@@ -26,7 +26,7 @@ Latin-hypercube strata of (failure rate, step time) drawn from their 80% interva
 uncertainties and over failure randomness.  The costs of every pricing model and block
 length come from the same simulated times.  Configurations are independent tasks (a seed
 per configuration, from its key), so the result does not depend on how many workers run
-them (the Dask runner lives in :mod:`goodput_lab.dashboard.services.decide`).
+them (the Dask runner lives in :mod:`goodput_lab.views.decide`).
 
 Sources and rules: ``docs/decide.md``.
 """
@@ -1196,7 +1196,7 @@ def decide(
     prices : ``{(instance or None, model): USD/instance-h}`` (:func:`parse_prices`).
     instances : restrict the instance types searched (default: the whole catalog).
     runner : simulates the short list (default :func:`serial_runner`; the Dask engine in
-        :mod:`goodput_lab.dashboard.services.decide`).
+        :mod:`goodput_lab.views.decide`).
     progress : ``progress(done, total)`` as configurations finish.
 
     Returns

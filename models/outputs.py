@@ -3751,7 +3751,7 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "configurations",
         "count",
         "Simulations taken from an interrupted run of the same decision (-o FILE.json).",
-        computed_by="dashboard.services.decide.dask_runner",
+        computed_by="views.decide.dask_runner",
     ),
     _o(
         "reference",

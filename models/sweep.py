@@ -5,7 +5,7 @@ axes, first axis slowest) around one scenario.  This module holds the pure parts
 and validating the axes, the grid, the per-point random streams and the evaluation of one
 batch of points (the analytic chain, vectorised over the batch, and optionally the Monte
 Carlo simulator per point).  No I/O, no Dask: the engine that distributes batches and keeps
-partial results is :mod:`goodput_lab.dashboard.services.sweep`.
+partial results is :mod:`goodput_lab.engine.sweep`.
 
 Reproducibility: point i draws its trials from ``SeedSequence(seed, spawn_key=(i,))``, the
 i-th child of ``SeedSequence(seed).spawn(...)``, so a point's result depends only on the

@@ -55,13 +55,14 @@ def evaluate_figures() -> dict[str, dict[str, float | None]]:
 
 def elsewhere() -> dict[str, float | None]:
     """The figures of other views that issue 26 names (its measured cases)."""
-    from goodput_lab.dashboard.services import montecarlo as mc_svc
     from goodput_lab.models import load_catalog, load_preset
     from goodput_lab.models.instances import rank_instances
     from goodput_lab.models.montecarlo import simulate
     from goodput_lab.models.optimize import recommend_file_system
     from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
     from goodput_lab.models.resilience import ladder
+
+    from goodput_lab.views import montecarlo as mc_svc
 
     cat = load_catalog()
     out: dict[str, float | None] = {}

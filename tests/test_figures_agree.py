@@ -16,13 +16,13 @@ import math
 import polars as pl
 import pytest
 from goodput_lab.dashboard import state
-from goodput_lab.dashboard.cli import main
-from goodput_lab.dashboard.reports import build_report, render
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import ValidationError, evaluate, load_preset, preset_paths
 from goodput_lab.models.outputs import OUTPUTS, format_value
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.cli.main import main
+from goodput_lab.reports import build_report, render
+from goodput_lab.views import display
 from tests.conftest import APP
 
 PRESETS = sorted(preset_paths())
@@ -90,7 +90,7 @@ def test_cli_json_is_the_chains_value_key_by_key(name, chain, capsys):
 def test_report_cells_are_the_chains_value_key_by_key(name, chain):
     s, _, figures = chain[name]
     report = build_report(s, detail=False)
-    # the HTML report's cards print these Metric texts (dashboard/reports/html.py _cards)
+    # the HTML report's cards print these Metric texts (goodput_lab/reports/html.py _cards)
     for m in report.headline:
         assert m.text == format_value(m.key, figures[m.key]), m.key
     table = pl.read_csv(io.BytesIO(render(report, ".csv")), infer_schema_length=None)

@@ -4,17 +4,18 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.checkpoints import (
+from goodput_lab.dashboard.components import persist, tables
+from goodput_lab.dashboard.text import plain
+from goodput_lab.models import ValidationError
+from goodput_lab.models import checkpoint as ck
+
+from goodput_lab.charts.checkpoints import (
     replica_chart,
     strategy_chart,
     waste_curve_chart,
 )
-from goodput_lab.dashboard.components import persist, tables
-from goodput_lab.dashboard.services import checkpoints as svc
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.text import plain
-from goodput_lab.models import ValidationError
-from goodput_lab.models import checkpoint as ck
+from goodput_lab.views import checkpoints as svc
+from goodput_lab.views import display
 
 scenario, _ev = page_context.current("Checkpoints")
 

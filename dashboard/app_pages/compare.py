@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
-from goodput_lab.dashboard.charts.compare import loss_bars, savings_waterfall
 from goodput_lab.dashboard.components import export_buttons, persist, tables
-from goodput_lab.dashboard.reports import build_report, render
-from goodput_lab.dashboard.services import compare as svc
-from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+
+from goodput_lab.charts.compare import loss_bars, savings_waterfall
+from goodput_lab.reports import build_report, render
+from goodput_lab.views import compare as svc
+from goodput_lab.views import display
 
 current, _ = page_context.current("Compare scenarios")
 

@@ -6,12 +6,13 @@ import shlex
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.decide import frontier_chart
 from goodput_lab.dashboard.components import persist, tables
-from goodput_lab.dashboard.services import decide as svc
-from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+
+from goodput_lab.charts.decide import frontier_chart
+from goodput_lab.views import decide as svc
+from goodput_lab.views import display
 
 scenario, ev = page_context.current("Decide")
 cat = cache.catalog()

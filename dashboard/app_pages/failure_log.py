@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import state
-from goodput_lab.dashboard.charts.failure_log import cause_chart, survival_chart
 from goodput_lab.dashboard.components import tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import failure_log as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, ValidationError
 from goodput_lab.models.failure_log import (
@@ -18,6 +15,10 @@ from goodput_lab.models.failure_log import (
     default_column,
     log_header,
 )
+
+from goodput_lab.charts.failure_log import cause_chart, survival_chart
+from goodput_lab.views import display
+from goodput_lab.views import failure_log as svc
 
 NONE = "(none)"
 APPLIED_KEY = "failure_log:applied"

@@ -6,18 +6,19 @@ import math
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.instances import (
+from goodput_lab.dashboard.components import deadline as deadline_control
+from goodput_lab.dashboard.components import persist, tables
+from goodput_lab.dashboard.text import plain
+from goodput_lab.models import ValidationError
+from goodput_lab.models.scenario import effective_params_billion
+
+from goodput_lab.charts.instances import (
     cost_to_train_chart,
     ratio_chart,
     time_to_train_chart,
 )
-from goodput_lab.dashboard.components import deadline as deadline_control
-from goodput_lab.dashboard.components import persist, tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import instances as svc
-from goodput_lab.dashboard.text import plain
-from goodput_lab.models import ValidationError
-from goodput_lab.models.scenario import effective_params_billion
+from goodput_lab.views import display
+from goodput_lab.views import instances as svc
 
 scenario, _ev = page_context.current("Instances")
 catalog = cache.catalog()

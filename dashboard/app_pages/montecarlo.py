@@ -12,15 +12,16 @@ import time
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
 from goodput_lab.dashboard.components import export_buttons, persist, tables
-from goodput_lab.dashboard.reports import build_report, render
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import montecarlo as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Scenario, ValidationError
 from goodput_lab.models.budget import Budget, Cancelled
 from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size, merge_results
+
+from goodput_lab.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from goodput_lab.reports import build_report, render
+from goodput_lab.views import display
+from goodput_lab.views import montecarlo as svc
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
 #: One page run: predicted before and enforced during (the CLI allows more).  Counted in CPU

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.network import (
+from goodput_lab.dashboard.components import persist, tables
+
+from goodput_lab.charts.network import (
     allreduce_vs_nodes_chart,
     fabric_value_chart,
     reroute_chart,
     scaling_efficiency_chart,
 )
-from goodput_lab.dashboard.components import persist, tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import network as svc
+from goodput_lab.views import display
+from goodput_lab.views import network as svc
 
 scenario, ev = page_context.current("Network")
 m = ev.metrics

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
-from goodput_lab.dashboard.charts.optimizer import instance_chart, interval_chart, spares_chart
 from goodput_lab.dashboard.components import deadline as deadline_control
 from goodput_lab.dashboard.components import tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import instances as inst_svc
-from goodput_lab.dashboard.services import optimizer as svc
 from goodput_lab.dashboard.text import plain
+
+from goodput_lab.charts.optimizer import instance_chart, interval_chart, spares_chart
+from goodput_lab.views import display
+from goodput_lab.views import instances as inst_svc
+from goodput_lab.views import optimizer as svc
 
 scenario, ev = page_context.current("Optimizer")
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.dashboard.components import sidebar, tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import overview as svc
 from goodput_lab.dashboard.text import plain
+
+from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
+from goodput_lab.views import display
+from goodput_lab.views import overview as svc
 
 scenario, ev = page_context.current("Overview")
 m = ev.metrics

@@ -6,12 +6,13 @@ import math
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.plan import completion_chart, cost_chart
 from goodput_lab.dashboard.components import tables
-from goodput_lab.dashboard.services import plan as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.outputs import format_value, help_text
+
+from goodput_lab.charts.plan import completion_chart, cost_chart
+from goodput_lab.views import plan as svc
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000]
 

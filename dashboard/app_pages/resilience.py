@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
 from goodput_lab.dashboard.components import tables
-from goodput_lab.dashboard.services import resilience as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
 from goodput_lab.models.outputs import format_value, help_text, label
 from goodput_lab.models.resilience import FEATURES
+
+from goodput_lab.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
+from goodput_lab.views import resilience as svc
 
 scenario, ev = page_context.current("Resilience")
 

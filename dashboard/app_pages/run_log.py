@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
-from goodput_lab.dashboard.charts.run_log import bucket_chart, goodput_over_time_chart
 from goodput_lab.dashboard.components import tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import run_log as svc
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.outputs import format_value as fv
 from goodput_lab.models.outputs import help_text
 from goodput_lab.models.timeline import MAX_TIMELINE_BYTES, MAX_TIMELINE_ROWS
+
+from goodput_lab.charts.run_log import bucket_chart, goodput_over_time_chart
+from goodput_lab.views import display
+from goodput_lab.views import run_log as svc
 
 TRIALS = 1000
 SEED = 0

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
-from goodput_lab.dashboard.charts.sensitivity import clipped_note, heatmap, tornado
 from goodput_lab.dashboard.components import persist, risk_map, tables
-from goodput_lab.dashboard.services import display
-from goodput_lab.dashboard.services import sensitivity as svc
+
+from goodput_lab.charts.sensitivity import clipped_note, heatmap, tornado
+from goodput_lab.views import display
+from goodput_lab.views import sensitivity as svc
 
 scenario, ev = page_context.current("Sensitivity")
 

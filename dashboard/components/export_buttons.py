@@ -27,9 +27,10 @@ from functools import lru_cache
 
 import streamlit as st
 from goodput_lab.dashboard import cache
-from goodput_lab.dashboard.reports import FORMATS, build_report, render
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Scenario, ValidationError
+
+from goodput_lab.reports import FORMATS, build_report, render
 
 Button = tuple[str, str, str]  # (format, label, help)
 
@@ -72,7 +73,7 @@ def unavailable(fmt: str) -> str | None:
     """Why ``fmt`` cannot be exported on this server (known before any click), or None."""
     if fmt != ".pdf":
         return None
-    from goodput_lab.dashboard.reports.pdf import chromium_path
+    from goodput_lab.reports.pdf import chromium_path
 
     try:
         chromium_path()

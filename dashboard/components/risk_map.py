@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import streamlit as st
 from goodput_lab.dashboard import cache
-from goodput_lab.dashboard.charts.sensitivity import clipped_note, heatmap
-from goodput_lab.dashboard.services import sensitivity as svc
-from goodput_lab.dashboard.services import sweep as engine
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
+
+from goodput_lab.charts.sensitivity import clipped_note, heatmap
+from goodput_lab.engine import sweep as engine
+from goodput_lab.views import sensitivity as svc
 
 GRID_CHOICES = [6, 8, 12, 16]
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000]

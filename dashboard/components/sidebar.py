@@ -29,12 +29,13 @@ from urllib.parse import urlencode
 import streamlit as st
 from goodput_lab.dashboard import state
 from goodput_lab.dashboard.components import export_buttons
-from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
 from goodput_lab.models.pricing import TERMS, model_price
+
+from goodput_lab.views import display
 
 ESSENTIALS: tuple[str, ...] = (
     "cluster.instance",

@@ -1,6 +1,6 @@
 """Tables and tile rows drawn one way on every page.
 
-* :func:`show` — a display table (from :func:`dashboard.services.display.table`) as a
+* :func:`show` — a display table (from :func:`goodput_lab.views.display.table`) as a
   static table: long text (sources, notes) wraps instead of being cut off, and every cell
   is text in the page (searchable, copyable, checked by the browser tests).
 * :func:`tiles` — rows of ``st.metric`` tiles for output keys, labelled, formatted and
@@ -14,8 +14,9 @@ from typing import Any
 
 import polars as pl
 import streamlit as st
-from goodput_lab.dashboard.services import display
 from goodput_lab.dashboard.text import plain
+
+from goodput_lab.views import display
 
 
 def show(df: pl.DataFrame, *, container=None) -> None:

@@ -37,7 +37,7 @@ def decide_json() -> dict:
         [
             sys.executable,
             "-m",
-            "goodput_lab.dashboard.cli",
+            "goodput_lab.cli.main",
             "decide",
             "llama3-8b",
             "--deadline-days",

@@ -34,7 +34,7 @@ def tile(page, label: str) -> str:
 def plan_json() -> dict:
     """`goodput plan` with its defaults (1,000 runs, seed 0, risk 0.1): the page's too."""
     cli = subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", "plan", "aws-16k-h100", "--json"],
+        [sys.executable, "-m", "goodput_lab.cli.main", "plan", "aws-16k-h100", "--json"],
         capture_output=True,
         text=True,
         timeout=300,

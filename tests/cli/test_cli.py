@@ -16,7 +16,7 @@ IMPROVED = str(SCENARIOS / "aws-16k-h100-improved.toml")
 
 def goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=120,

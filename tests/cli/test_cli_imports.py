@@ -1,5 +1,5 @@
 """The CLI answers at once: building the parser and ``goodput evaluate`` import none of the
-heavy libraries (the rule in dashboard/cli.py's docstring), checked in a fresh interpreter
+heavy libraries (the rule in goodput_lab/cli/main.py's docstring), checked in a fresh interpreter
 through sys.modules."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ HEAVY = ("scipy.stats", "scipy.optimize", "plotly", "polars", "streamlit", "dask
 
 _PROBE = """
 import contextlib, io, json, sys
-from goodput_lab.dashboard import cli
+from goodput_lab.cli import main as cli
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     try:

@@ -7,11 +7,11 @@ import json
 
 import numpy as np
 import pytest
-from goodput_lab.dashboard.cli import main
-from goodput_lab.dashboard.services.decide import dask_runner
 from goodput_lab.models import ValidationError, evaluate, load_preset
 from goodput_lab.models.scenario import resolve_scenario
 
+from goodput_lab.cli.main import main
+from goodput_lab.views.decide import dask_runner
 from tests.cli.test_outputs_registry import _unregistered
 from tests.timeline_generator import GeneratorParams, generate
 

@@ -157,7 +157,7 @@ def test_importing_the_models_loads_no_optional_library():
     assert json.loads(res.stdout.splitlines()[-1]) == []
     # the check can fail: the dashboard's chart styles do import plotly
     res = subprocess.run(
-        [sys.executable, "-c", "import sys, goodput_lab.dashboard.charts.style; "
+        [sys.executable, "-c", "import sys, goodput_lab.charts.style; "
          "print('plotly' in sys.modules)"],
         capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -186,9 +186,8 @@ def test_the_extras_table_matches_pyproject():
 
 def test_the_console_turns_a_missing_optional_module_into_one_line(monkeypatch, capsys):
     """The net under every command: a ModuleNotFoundError for an extra's module."""
-    from goodput_lab.dashboard import cli
-
     from goodput_lab import _console
+    from goodput_lab.cli import main as cli
 
     def boom(argv):
         raise ModuleNotFoundError("No module named 'plotly'", name="plotly.graph_objects")
@@ -212,7 +211,7 @@ def test_the_console_turns_a_missing_optional_module_into_one_line(monkeypatch, 
 def test_the_dashboard_binds_loopback_unless_told(monkeypatch):
     """``goodput dashboard`` starts Streamlit through goodput_lab._streamlit with
     server.address 127.0.0.1; ``--host`` replaces it (once: no second address flag)."""
-    from goodput_lab.dashboard import cli
+    from goodput_lab.cli import main as cli
 
     calls = []
     monkeypatch.setattr(cli.subprocess, "call", lambda cmd: calls.append(cmd) or 0)
@@ -227,7 +226,7 @@ def test_the_dashboard_binds_loopback_unless_told(monkeypatch):
 
 @pytest.mark.parametrize("host", ["", "   ", "127.0.0.1 --server.port=1"])
 def test_the_dashboard_host_must_be_one_address(host, capsys):
-    from goodput_lab.dashboard import cli
+    from goodput_lab.cli import main as cli
 
     assert cli.main(["dashboard", "--host", host]) == 2
     err = capsys.readouterr().err

@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models.catalog import DEFAULT_CATALOG
 
+from goodput_lab.cli.main import main
 from tests.cli.test_cli import BASE, goodput
 from tests.reports.test_atomic_writes import _cpu_seconds
 
@@ -214,8 +214,9 @@ TIMELINE = str(Path(__file__).resolve().parents[2] / "data" / "timelines" / "exa
 
 def _no_work(monkeypatch):
     """Fail the test if the command gets as far as its work (the check must come first)."""
-    import goodput_lab.dashboard.reports as reports
     import goodput_lab.models.timeline as timeline
+
+    import goodput_lab.reports as reports
 
     def boom(*a, **k):
         raise AssertionError("the output should have been refused before any work")

@@ -7,9 +7,9 @@ import subprocess
 import sys
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import Scenario, evaluate
 
+from goodput_lab.cli.main import main
 from tests.conftest import ROOT
 
 BASE = str(ROOT / "data" / "scenarios" / "aws-16k-h100.toml")
@@ -26,7 +26,7 @@ W70 = [
 def goodput(*args: str) -> subprocess.CompletedProcess:
     """The real command line in a subprocess (used once: process startup is slow)."""
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

@@ -6,8 +6,7 @@ from __future__ import annotations
 import json
 import math
 
-from goodput_lab.dashboard.cli import main
-
+from goodput_lab.cli.main import main
 from tests.conftest import ROOT
 
 LLAMA70 = str(ROOT / "data" / "scenarios" / "llama3-70b.toml")

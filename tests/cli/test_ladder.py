@@ -8,8 +8,9 @@ import subprocess
 import sys
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import evaluate, load_preset
+
+from goodput_lab.cli.main import main
 
 RUNG_KEYS = {
     "feature",
@@ -23,7 +24,7 @@ RUNG_KEYS = {
 
 def goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=180,

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models.outputs import OUTPUTS, format_value
+
+from goodput_lab.cli.main import main
 
 #: Keys that structure the JSON rather than report a figure (names, nested tables whose rows
 #: repeat registered figures, the scenario's own inputs).

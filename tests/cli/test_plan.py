@@ -7,10 +7,11 @@ import subprocess
 import sys
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import load_preset
 from goodput_lab.models.outputs import OUTPUTS
 from goodput_lab.models.plan import plan_capacity_block
+
+from goodput_lab.cli.main import main
 
 KEYS = [
     "block_days_p50",
@@ -28,7 +29,7 @@ KEYS = [
 
 def goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=180,

@@ -6,10 +6,10 @@ import gzip
 import json
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import Scenario, evaluate
 from goodput_lab.models.outputs import OUTPUTS
 
+from goodput_lab.cli.main import main
 from tests.cli.test_cli import goodput
 from tests.conftest import DATA_DIR
 

@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 import pytest
-from goodput_lab.dashboard.cli import main
 
+from goodput_lab.cli.main import main
 from tests.conftest import SCENARIOS
 
 BASE = str(SCENARIOS / "aws-16k-h100.toml")
@@ -27,7 +27,7 @@ KEYS = [
 
 def goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         timeout=120,

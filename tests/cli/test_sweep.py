@@ -15,11 +15,12 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from goodput_lab.dashboard.services.sweep import batch_points, parts_dir
 from goodput_lab.models import load_preset, resolve_inputs
 from goodput_lab.models.sweep import evaluate_batch, grid, parse_axis
 
-CLI = [sys.executable, "-m", "goodput_lab.dashboard.cli"]
+from goodput_lab.engine.sweep import batch_points, parts_dir
+
+CLI = [sys.executable, "-m", "goodput_lab.cli.main"]
 RATE = "reliability.node_failure_rate_per_day"
 # 8 points x 1,200 trials: 8 batches of one point (~4 s of CPU predicted: enough work for
 # --workers 2 to start two worker processes; less runs in the calling process)

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-CLI = [sys.executable, "-m", "goodput_lab.dashboard.cli"]
+CLI = [sys.executable, "-m", "goodput_lab.cli.main"]
 DASK = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
 WORKER = [sys.executable, "-m", "distributed.cli.dask_worker"]
 RATE = "reliability.node_failure_rate_per_day"
@@ -200,9 +200,10 @@ def test_an_address_that_is_not_a_scheduler_times_out_in_one_line(tmp_path, sile
     [(None, "cannot read"), ("{not json", "is not a Dask scheduler file")],
 )
 def test_a_missing_or_bad_scheduler_file_is_one_line(tmp_path, content, words):
-    from goodput_lab.dashboard.services import sweep as engine
     from goodput_lab.models import ValidationError, load_preset, resolve_inputs
     from goodput_lab.models.sweep import parse_axis
+
+    from goodput_lab.engine import sweep as engine
 
     f = tmp_path / "sched.json"
     if content is not None:

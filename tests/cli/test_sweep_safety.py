@@ -17,12 +17,13 @@ from pathlib import Path
 import numpy as np
 import polars as pl
 import pytest
-from goodput_lab.dashboard.commands.sweep import _Bar
-from goodput_lab.dashboard.services import sweep as engine
 from goodput_lab.models import ValidationError, load_preset, resolve_inputs
 from goodput_lab.models.sweep import evaluate_batch, grid, parse_axis
 
-CLI = [sys.executable, "-m", "goodput_lab.dashboard.cli"]
+from goodput_lab.cli.sweep import _Bar
+from goodput_lab.engine import sweep as engine
+
+CLI = [sys.executable, "-m", "goodput_lab.cli.main"]
 RATE = "reliability.node_failure_rate_per_day"
 
 

@@ -9,12 +9,12 @@ import json
 import numpy as np
 import polars as pl
 import pytest
-from goodput_lab.dashboard.services import checkpoints as svc
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import ValidationError, compare, evaluate, load_preset
 from goodput_lab.models import checkpoint as ck
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.views import checkpoints as svc
+from goodput_lab.views import display
 from tests.conftest import APP
 
 PAGE = "app_pages/checkpoints.py"
@@ -150,9 +150,10 @@ def test_memory_capacity_warning(page):
 def test_strategy_table_savings_are_the_models_comparison(catalog):
     """Issue 26: the service re-derived the savings with a formula of its own (no ratio of
     productive times); each row is now models.compare's figure for the same pair."""
-    from goodput_lab.dashboard.services import checkpoints as svc
     from goodput_lab.models import compare, load_preset
     from goodput_lab.models.checkpoint import load_tiers
+
+    from goodput_lab.views import checkpoints as svc
 
     s = load_preset("aws-16k-h100")
     tiers = load_tiers()

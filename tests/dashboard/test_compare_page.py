@@ -4,9 +4,9 @@ scenarios, edits, uploads."""
 from __future__ import annotations
 
 import pytest
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import compare, load_preset
 
+from goodput_lab.views import display
 from tests.dashboard._pages import RATE_KEY, array, chart, metric, open_page
 
 RUNNING = "Running cost (price, nodes, spares)"

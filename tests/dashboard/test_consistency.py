@@ -5,12 +5,12 @@ Optimizer pages name the same cheapest instance and node count."""
 from __future__ import annotations
 
 import pytest
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models.instances import rank_instances
 from goodput_lab.models.optimize import optimize
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.views import display
 from tests.conftest import APP
 from tests.dashboard._pages import RATE_KEY, metric
 

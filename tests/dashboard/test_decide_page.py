@@ -7,10 +7,10 @@ import json
 
 import pytest
 from goodput_lab.dashboard import url_state
-from goodput_lab.dashboard.cli import main
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models.outputs import format_value
 
+from goodput_lab.cli.main import main
 from tests.dashboard._pages import chart, metric
 
 QUERY = {

@@ -10,9 +10,9 @@ import re
 
 import numpy as np
 import pytest
-from goodput_lab.dashboard.charts.style import SUBTITLE_CHARS, TITLE_CHARS
 from goodput_lab.dashboard.navigation import PAGES
 
+from goodput_lab.charts.style import SUBTITLE_CHARS, TITLE_CHARS
 from tests.dashboard._pages import array, open_page
 
 #: a bare None/nan/inf, or 7+ digits without thousands separators (dates and code aside)

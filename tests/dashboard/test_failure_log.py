@@ -6,12 +6,12 @@ import json
 
 import pytest
 from goodput_lab.dashboard import state
-from goodput_lab.dashboard.charts.failure_log import survival_chart
-from goodput_lab.dashboard.services import failure_log as svc
 from goodput_lab.models.failure_log import parse_failure_log
 from goodput_lab.models.fitting import fit_failure_log
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.charts.failure_log import survival_chart
+from goodput_lab.views import failure_log as svc
 from tests.conftest import APP, DATA_DIR
 
 PAGE = "app_pages/failure_log.py"

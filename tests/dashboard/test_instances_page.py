@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import load_preset
 from goodput_lab.models.instances import rank_instances
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.views import display
 from tests.conftest import APP
 from tests.dashboard._pages import open_sidebar
 

@@ -6,12 +6,12 @@ import json
 
 import numpy as np
 import pytest
-from goodput_lab.dashboard.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
-from goodput_lab.dashboard.services import montecarlo as svc
 from goodput_lab.models import Scenario, load_preset, resolve_inputs
 from goodput_lab.models.montecarlo import simulate_inputs
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
+from goodput_lab.views import montecarlo as svc
 from tests.conftest import APP
 from tests.dashboard._pages import array, chart
 
@@ -64,8 +64,9 @@ def test_page_equals_goodput_simulate_to_the_displayed_digit(app, capsys):
     """Issue 26 acceptance: default preset, 1,000 runs, 30 days, seed 0.  The page drew in
     chunks of its own (P5 goodput 88.03% vs 88.06% from the command, P95 lost per month
     $17,105,702 vs $17,133,533); its closed-form lost per month left out storage."""
-    from goodput_lab.dashboard.cli import main
     from goodput_lab.models import evaluate
+
+    from goodput_lab.cli.main import main
 
     assert main(["simulate", "aws-16k-h100", "--trials", "1000", "--seed", "0", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)

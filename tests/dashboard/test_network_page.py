@@ -8,11 +8,11 @@ import json
 
 import numpy as np
 import pytest
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models import network as net
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.views import display
 from tests.conftest import APP
 from tests.dashboard._pages import open_sidebar
 
@@ -151,7 +151,7 @@ def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog)
     all-reduce at every ZeRO stage and gradient precision (ZeRO-3 with fp32 gradients is
     (4 + 4m)/2 bytes per parameter: the weights are gathered again for each of the step's m
     micro-batches)."""
-    from goodput_lab.dashboard.services import network as svc
+    from goodput_lab.views import network as svc
 
     s = load_preset("aws-16k-h100").replace(
         {"workload.zero_stage": zero, "workload.gradient_precision": precision}

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import load_preset
 from goodput_lab.models import optimize as opt
 
+from goodput_lab.views import display
 from tests.dashboard._pages import RATE_KEY, metric, open_page, open_sidebar
 
 

@@ -98,8 +98,9 @@ def test_chosen_block_and_entered_rate_follow_the_controls():
 
 def test_storage_table_reads_the_chains_whole_run_figures():
     """The whole-run storage and spares are the chain's (no per-day × days copy here)."""
-    from goodput_lab.dashboard.services.plan import storage_table
     from goodput_lab.models import evaluate
+
+    from goodput_lab.views.plan import storage_table
 
     s = load_preset("aws-16k-h100").replace({"cluster.spare_nodes": 8})
     ev = evaluate(s)

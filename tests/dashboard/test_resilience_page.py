@@ -48,7 +48,7 @@ def test_recommended_ladder_figures_follow_the_model(recommended):
     assert sum(label[0].isdigit() for label in labels) == len(recommended.rungs) - 1
     assert not any(NO_GOOD.search(c) for c in _cells(at))
     # the rungs' sources under the table (a column of it overflowed 1024 px), by rung
-    from goodput_lab.dashboard.services.resilience import rung_display
+    from goodput_lab.views.resilience import rung_display
 
     shown = rung_display(recommended)
     assert "Source" not in at.table[0].value.columns

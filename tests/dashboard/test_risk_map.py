@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 from goodput_lab.dashboard import cache
-from goodput_lab.dashboard.services import sensitivity as svc
 from goodput_lab.models import load_preset
 from goodput_lab.models.sweep import evaluate_batch
 
+from goodput_lab.views import sensitivity as svc
 from tests.dashboard._pages import array, chart, open_page
 
 

@@ -9,13 +9,13 @@ import json
 
 import pytest
 from goodput_lab.dashboard import state
-from goodput_lab.dashboard.charts.run_log import bucket_chart, goodput_over_time_chart
-from goodput_lab.dashboard.services import run_log as svc
 from goodput_lab.models import load_catalog, load_preset
 from goodput_lab.models.outputs import format_value
 from goodput_lab.models.timeline import parse_timeline
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.charts.run_log import bucket_chart, goodput_over_time_chart
+from goodput_lab.views import run_log as svc
 from tests.conftest import APP, DATA_DIR
 from tests.dashboard._pages import array, open_sidebar
 

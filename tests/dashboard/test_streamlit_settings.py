@@ -6,7 +6,7 @@ from __future__ import annotations
 import tomllib
 from pathlib import Path
 
-from goodput_lab.dashboard.cli import STREAMLIT_SETTINGS, streamlit_flags
+from goodput_lab.cli.main import STREAMLIT_SETTINGS, streamlit_flags
 
 CONFIG = Path(__file__).resolve().parents[2] / ".streamlit" / "config.toml"
 

@@ -1,4 +1,4 @@
-"""dashboard/services/sweep.py in-process: an existing cluster by address, progress, the
+"""goodput_lab/engine/sweep.py in-process: an existing cluster by address, progress, the
 dashboard's submit/gather, an unreachable scheduler.  Uses one small threaded cluster."""
 
 from __future__ import annotations
@@ -8,9 +8,10 @@ import logging
 import numpy as np
 import polars as pl
 import pytest
-from goodput_lab.dashboard.services import sweep as engine
 from goodput_lab.models import ValidationError, evaluate, load_preset, resolve_inputs
 from goodput_lab.models.sweep import evaluate_batch, parse_axis
+
+from goodput_lab.engine import sweep as engine
 
 RATE = "reliability.node_failure_rate_per_day"
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from goodput_lab.dashboard import url_state
-from goodput_lab.dashboard.services import display
 from goodput_lab.models import (
     FIELDS,
     Scenario,
@@ -17,6 +16,7 @@ from goodput_lab.models import (
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from goodput_lab.views import display
 from tests.dashboard._pages import RATE_KEY, metric, open_page, open_sidebar
 
 

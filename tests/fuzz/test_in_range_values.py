@@ -26,11 +26,12 @@ import warnings
 
 import numpy as np
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import ValidationError, evaluate, load_catalog, resolve_inputs
 from goodput_lab.models.evaluate import IMPRACTICAL_GOODPUT, evaluate_arrays, progress_note
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.scenario import Scenario, load_preset, shape_params_billion
+
+from goodput_lab.cli.main import main
 
 BASE = "aws-16k-h100"
 NUMERIC = [k for k, f in FIELDS.items() if f.kind in ("int", "float")]

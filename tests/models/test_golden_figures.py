@@ -70,10 +70,11 @@ def test_moved_and_unchanged_figures_of_the_monte_carlo_and_the_ranking_are_the_
     """The cheap ones recomputed here; the ladder's and the plan's have their own tests
     (tests/models/test_resilience.py, tests/dashboard/test_plan_page.py,
     tests/models/test_pricing.py)."""
-    from goodput_lab.dashboard.services import montecarlo as mc_svc
     from goodput_lab.models import load_catalog, load_preset
     from goodput_lab.models.instances import rank_instances
     from goodput_lab.models.montecarlo import simulate
+
+    from goodput_lab.views import montecarlo as mc_svc
 
     want = {m["figure"]: m["after"] for m in GOLDEN["moved"]} | GOLDEN["unchanged"]
     cat = load_catalog()

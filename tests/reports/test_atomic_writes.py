@@ -12,9 +12,9 @@ import time
 from pathlib import Path
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import ValidationError, _files
 
+from goodput_lab.cli.main import main
 from tests.cli.test_cli import BASE
 
 
@@ -78,8 +78,9 @@ def test_issue18_pdf_rendering_writes_no_temporary_file(monkeypatch, catalog):
     report used to leave it behind in the temp folder."""
     import tempfile
 
-    from goodput_lab.dashboard.reports import build_report, render
     from goodput_lab.models import load_preset
+
+    from goodput_lab.reports import build_report, render
 
     def forbidden(*args, **kwargs):
         raise AssertionError("the PDF renderer must not create temporary files")

@@ -4,9 +4,10 @@ buckets instead of printing rows of zeros."""
 
 from __future__ import annotations
 
-from goodput_lab.dashboard.reports.content import _badput_section
 from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models.outputs import format_usd
+
+from goodput_lab.reports.content import _badput_section
 
 
 def test_badput_section_is_evaluates_badput_without_rows_of_zeros():

@@ -10,10 +10,10 @@ import time
 
 import pytest
 from goodput_lab.dashboard.components import export_buttons
-from goodput_lab.dashboard.reports import pdf
 from goodput_lab.models import ValidationError, load_preset
 from streamlit.testing.v1 import AppTest
 
+from goodput_lab.reports import pdf
 from tests.conftest import APP
 from tests.dashboard._pages import open_sidebar
 

@@ -9,17 +9,17 @@ import io
 
 import polars as pl
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.dashboard.components.export_buttons import report_bytes
-from goodput_lab.dashboard.reports import build_report, render
-from goodput_lab.dashboard.reports.tables import (
+from goodput_lab.models import load_preset
+
+from goodput_lab.cli.main import main
+from goodput_lab.reports import build_report, render
+from goodput_lab.reports.tables import (
     FORMULA_SOURCE,
     neutralise_formulas,
     table_bytes,
     write_table,
 )
-from goodput_lab.models import load_preset
-
 from tests.cli.test_cli import BASE
 
 FORMULA = "=cmd|' /C calc'!A0"

@@ -17,11 +17,11 @@ import shutil
 import subprocess
 
 import pytest
-from goodput_lab.dashboard.reports import build_report
-from goodput_lab.dashboard.reports.html import render_html
-from goodput_lab.dashboard.reports.pdf import PDF_OPTIONS, chromium_path, render_pdfs
 from goodput_lab.models import ValidationError, load_preset
 
+from goodput_lab.reports import build_report
+from goodput_lab.reports.html import render_html
+from goodput_lab.reports.pdf import PDF_OPTIONS, chromium_path, render_pdfs
 from tests.conftest import DATA_DIR
 
 PRESETS = sorted(p.stem for p in (DATA_DIR / "scenarios").glob("*.toml"))

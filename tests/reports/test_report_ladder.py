@@ -6,11 +6,12 @@ import json
 from html.parser import HTMLParser
 
 import pytest
-from goodput_lab.dashboard.cli import main
-from goodput_lab.dashboard.reports import build_report, render
-from goodput_lab.dashboard.reports.tables import report_table
 from goodput_lab.models import load_preset
 from goodput_lab.models.outputs import format_value
+
+from goodput_lab.cli.main import main
+from goodput_lab.reports import build_report, render
+from goodput_lab.reports.tables import report_table
 
 DATE = __import__("datetime").date(2026, 12, 2)
 

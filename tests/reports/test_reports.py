@@ -18,18 +18,18 @@ from pathlib import Path
 
 import polars as pl
 import pytest
-from goodput_lab.dashboard.reports import (
+from goodput_lab.models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset
+
+from goodput_lab.reports import (
     build_report,
     content,
     montecarlo_available,
     render,
     write_report,
 )
-from goodput_lab.dashboard.reports.content import format_value, optional_sections
-from goodput_lab.dashboard.reports.html import render_html
-from goodput_lab.dashboard.reports.tables import read_table
-from goodput_lab.models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset
-
+from goodput_lab.reports.content import format_value, optional_sections
+from goodput_lab.reports.html import render_html
+from goodput_lab.reports.tables import read_table
 from tests.conftest import ROOT, SCENARIOS
 
 XSS = "<script>alert(1)</script>"
@@ -354,7 +354,7 @@ def test_trials_add_percentiles(baseline, catalog):
 # ----------------------------------------------------------------------------- CLI
 def _goodput(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "goodput_lab.dashboard.cli", *args],
+        [sys.executable, "-m", "goodput_lab.cli.main", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,

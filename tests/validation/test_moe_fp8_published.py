@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from goodput_lab.dashboard.cli import main
 from goodput_lab.models import load_catalog, load_preset, resolve_inputs
 from goodput_lab.models.compute import step_model
 
+from goodput_lab.cli.main import main
 from tests.validation import step_loso
 
 #: DeepSeek-V3 Technical Report (arXiv:2412.19437) Table 1: 2,664K H800 GPU-hours of

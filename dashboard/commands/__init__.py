@@ -1,1 +1,0 @@
-"""Subcommands of ``goodput`` beyond the core ones, one module each (see dashboard.cli)."""

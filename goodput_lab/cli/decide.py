@@ -1,0 +1,257 @@
+"""``goodput decide SCENARIO --deadline-days D --confidence P [--budget-usd B] [--trials N]
+[--seed S] [--workers K | --scheduler ADDR] [--price [INSTANCE:]MODEL=USD] [-o FILE.json]
+[--json]``.
+
+The least expected-cost way to train the scenario's workload by day D with probability at
+least P: instance type, node count, pricing model (On-Demand, Capacity Block length, and
+Savings Plan or Spot when you give a rate), hot spares, checkpoint strategy and interval and
+the resilience features worth adopting, chosen together (models/decide.py, docs/decide.md).
+Candidates are pruned analytically, then the short list is simulated on Dask (a local
+cluster by default; --workers 0 runs in this process) over the failure-rate and step-time
+intervals.  With -o the answer is also written to FILE.json and finished simulations are
+kept in FILE.json.parts/ until then: an interrupted decision run again resumes.  JSON keys:
+choice, set, expected_total_cost_usd, total_cost_usd_p90, probability_finish_by_deadline,
+runners_up, frontier, closest, would_take.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
+from goodput_lab.cli.simulate import MAX_SEED, _int_arg
+from goodput_lab.models import ValidationError
+
+MAX_WORKERS = 1024
+
+
+class _Progress:
+    """Progress lines on stderr: a bar on a terminal, a line per 10% otherwise."""
+
+    def __init__(self, quiet: bool = False, stream=None) -> None:
+        self.stream = stream or sys.stderr
+        self.tty = self.stream.isatty()
+        self.quiet = quiet
+        self.t0 = time.perf_counter()
+        self.last = -1
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.quiet or not total:
+            return
+        secs = time.perf_counter() - self.t0
+        if self.tty:
+            width = 30
+            filled = int(width * done / total)
+            bar = "#" * filled + "-" * (width - filled)
+            self.stream.write(f"\rdecide [{bar}] {done}/{total} configurations  {secs:6.1f} s")
+            if done >= total:
+                self.stream.write("\n")
+        else:
+            step = int(10 * done / total)
+            if step == self.last:
+                return
+            self.last = step
+            self.stream.write(f"decide: {done}/{total} configurations simulated ({secs:.1f} s)\n")
+        self.stream.flush()
+
+
+def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> float | None:
+    if text is None:
+        return None
+    try:
+        v = float(text)
+    except ValueError:
+        raise ValidationError(flag, f"{text[:40]!r} is not a number ({what})") from None
+    if not (math.isfinite(v) and lo <= v <= hi):
+        raise ValidationError(flag, f"{text[:40]} is out of range ({what})")
+    return v
+
+
+def _money(x) -> str:
+    return "n/a" if x is None or not math.isfinite(x) else f"${x:,.0f}"
+
+
+def cmd_decide(args: argparse.Namespace) -> int:
+    from goodput_lab.models.decide import (
+        MAX_DEADLINE_DAYS,
+        MAX_TRIALS,
+        MIN_TRIALS,
+        decide,
+        parse_prices,
+    )
+    from goodput_lab.views.decide import dask_runner, fingerprint, finish_parts
+
+    deadline = _float(
+        "--deadline-days",
+        args.deadline_days,
+        1e-9,
+        MAX_DEADLINE_DAYS,
+        f"a number of days in (0, {MAX_DEADLINE_DAYS:g}]",
+    )
+    confidence = _float(
+        "--confidence", args.confidence, 0.5, 0.999, "a probability in [0.5, 0.999]"
+    )
+    budget = _float("--budget-usd", args.budget_usd, 1e-9, 1e15, "a positive number of USD")
+    trials = _int_arg("--trials", MIN_TRIALS, MAX_TRIALS)(args.trials)
+    seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
+    workers = None
+    if args.workers is not None:
+        workers = _int_arg("--workers", 0, MAX_WORKERS)(args.workers)
+    out_path = Path(args.output) if args.output else None
+    if out_path is not None:
+        if out_path.suffix != ".json":
+            raise ValidationError("-o", f"{str(out_path)[:80]!r} must end in .json")
+        if not out_path.parent.is_dir():
+            raise ValidationError("-o", f"the folder {str(out_path.parent)[:80]!r} does not exist")
+    scenario = load_scenario(args.scenario, args.set)
+    cat = catalog_from_args(args)
+    prices = parse_prices(args.price, cat)
+    instances = None
+    if args.instances:
+        instances = [s.strip() for s in args.instances.split(",") if s.strip()]
+        for name in instances:
+            if name not in cat:
+                raise ValidationError(
+                    "--instances",
+                    f"{name[:40]!r} is not in the catalog; allowed: " + ", ".join(cat),
+                )
+    stats: dict = {}
+    parts = None
+    if out_path is not None:
+        parts = out_path.with_name(out_path.name + ".parts")
+    fp = fingerprint(
+        {
+            "scenario": dict(scenario.values),
+            "deadline": deadline,
+            "confidence": confidence,
+            "budget": budget,
+            "trials": trials,
+            "seed": seed,
+            "prices": sorted(f"{k}={v}" for k, v in prices.items()),
+            "instances": instances,
+        }
+    )
+    runner = dask_runner(workers, args.scheduler, parts, fp, stats)
+    t0 = time.perf_counter()
+    try:
+        with runner:
+            d = decide(
+                scenario,
+                deadline,
+                confidence,
+                budget_usd=budget,
+                trials=trials,
+                seed=seed,
+                prices=prices,
+                instances=instances,
+                catalog=cat,
+                runner=runner,
+                progress=_Progress(quiet=args.quiet),
+            )
+    except KeyboardInterrupt:
+        if parts is not None:
+            sys.stderr.write(
+                f"\ngoodput: decide interrupted; finished simulations are kept in {parts}, "
+                "run the same command to resume\n"
+            )
+        return 130
+    out = d.to_json_dict()
+    out["seconds"] = time.perf_counter() - t0
+    out["workers"] = stats.get("workers", 0)
+    out["configurations_resumed"] = stats.get("resumed", 0)
+    if out_path is not None:
+        tmp = out_path.with_name(out_path.name + ".tmp")
+        tmp.write_text(json.dumps(out, indent=2, allow_nan=False))
+        os.replace(tmp, out_path)
+        if parts is not None:
+            finish_parts(parts)
+    if args.json:
+        print_json(out)
+        return 0
+    _print_text(d, out)
+    return 0
+
+
+def _print_text(d, out: dict) -> None:
+    print(
+        f"{d.scenario_name}: finish within {d.deadline_days:g} days with probability "
+        f"{d.confidence:.0%}"
+        + (f", P90 cost within {_money(d.budget_usd)}" if d.budget_usd else "")
+    )
+    print(f"  {d.sentence()}")
+    if out["set"]:
+        print("  as --set overrides: " + " ".join(f"--set {shlex.quote(s)}" for s in out["set"]))
+    if out["choice"] and out["choice"]["block_days"]:
+        print(
+            f"  check it: goodput plan SCENARIO "
+            f"{' '.join('--set ' + shlex.quote(s) for s in out['set'])} "
+            f"--block-days {out['choice']['block_days']:g} --deadline-days {d.deadline_days:g}"
+        )
+    if not d.meets and out["would_take"]:
+        print(f"  what it would take: {out['would_take'].get('text', '')}")
+    print(
+        f"  failure rate 80% interval {100 * d.failure_rate_interval[0]:.3f}-"
+        f"{100 * d.failure_rate_interval[1]:.3f}% per node-day ({d.failure_rate_interval[2]}); "
+        f"step time x{d.step_time_interval[0]:.2f}-{d.step_time_interval[1]:.2f} "
+        f"({d.step_time_interval[2]})"
+    )
+    print(
+        f"  searched {d.analytic_candidates:,} candidates analytically, simulated "
+        f"{d.simulated_configurations} configurations x {d.trials:,} runs"
+    )
+    if out["runners_up"]:
+        print("  runners-up (best of each instance type and pricing model):")
+        for r in out["runners_up"]:
+            block = f" {r['block_days']:g}-day" if r["block_days"] else ""
+            print(
+                f"    {r['instance']:<18} {r['nodes']:>6,} nodes {r['pricing_label'] + block:<26} "
+                f"P {100 * (r['probability_finish_by_deadline'] or 0):5.1f}%  "
+                f"{_money(r['expected_total_cost_usd']):>14}  {r['why_not']}"
+            )
+    for line in out["what_would_change"]:
+        print(f"  would change: {line}")
+    for note in out["notes"]:
+        print(f"  note: {note}")
+
+
+def register(subparsers) -> None:
+    p = subparsers.add_parser(
+        "decide",
+        help="instance, nodes, pricing, spares and checkpointing that finish by a deadline at "
+        "least cost",
+        description=__doc__.split("\n\n")[1],
+    )
+    p.add_argument("scenario", help="scenario TOML file or preset name")
+    p.add_argument("--deadline-days", required=True, help="the deadline D, in days")
+    p.add_argument("--confidence", required=True, help="the probability P of finishing by D")
+    p.add_argument("--budget-usd", help="the P90 total cost must be at most this (USD)")
+    p.add_argument(
+        "--trials", default="2000", help="Monte Carlo runs per configuration (default 2000)"
+    )
+    p.add_argument("--seed", default="0", help="random seed, a non-negative integer (default 0)")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers", help="worker processes of a local Dask cluster (default: cores; 0: no Dask)"
+    )
+    where.add_argument("--scheduler", help="address of a running Dask scheduler (tcp://HOST:8786)")
+    p.add_argument(
+        "--price",
+        action="append",
+        metavar="[INSTANCE:]MODEL=USD",
+        help="a rate to consider (e.g. savings_plan_1y=38, p5en.48xlarge:spot=30); without an "
+        "instance it is for the scenario's own type",
+    )
+    p.add_argument("--instances", help="comma-separated instance types to search (default all)")
+    p.add_argument("-o", "--output", help="also write the answer to FILE.json (resumable)")
+    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    p.add_argument("--quiet", action="store_true", help="no progress lines")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_decide)

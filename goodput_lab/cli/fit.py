@@ -1,0 +1,173 @@
+"""``goodput fit LOG.csv [--map col=name ...] [--nodes N] [--json]``.
+
+Fits a failure log (CSV: timestamp, node id, cause, downtime in minutes) and prints the
+failure rate per node-day and the Weibull shape of each node's time between failures
+(the simulator's ``reliability.weibull_shape``) with their confidence intervals, a fit of the
+job's time between failures, a goodness-of-fit summary, per-cause rates on the Llama 3 taxonomy
+and lemon nodes.  The fitted values are printed as ``--set`` overrides for
+``goodput evaluate``.  Methods: models/fitting.py.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from goodput_lab.cli.main import print_json
+from goodput_lab.models._files import read_capped
+from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
+from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.uncertainty import fitted_rate_interval
+
+if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
+    from goodput_lab.models.fitting import LogFit
+
+RATE_KEY = "reliability.node_failure_rate_per_day"
+SHAPE_KEY = "reliability.weibull_shape"
+JOB_KEY = "reliability.job_interruptions_per_day"
+
+
+def _nodes(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of nodes") from None
+    if not 1 <= value <= 10_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 10000000])")
+    return value
+
+
+def read_log_bytes(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
+    """Read a log file: a regular file, its size checked before reading (models._files)."""
+    return read_capped(path, max_bytes)
+
+
+def scenario_overrides(fit: LogFit) -> list[str]:
+    """``--set`` strings carrying the fit into a scenario (validated against the fields)."""
+    out = []
+    for key, value in (
+        (RATE_KEY, fit.node_failure_rate_per_day),
+        (SHAPE_KEY, fit.weibull_shape),
+        (JOB_KEY, fit.job_interruptions_per_day),
+    ):
+        f = FIELDS[key]
+        if (
+            value is not None
+            and f.min is not None
+            and f.max is not None
+            and f.min <= value <= f.max
+        ):
+            out.append(f"{key}={value:.6g}")
+    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%, decide
+    if iv is not None and any(s.startswith(RATE_KEY) for s in out):
+        out.append(f"reliability.node_failure_rate_low={min(1.0, iv[0]):.6g}")
+        out.append(f"reliability.node_failure_rate_high={min(1.0, iv[1]):.6g}")
+    return out
+
+
+def _print_text(fit: LogFit, path: str) -> None:
+    t = fit.tbf
+    pct = round(fit.confidence * 100)
+    nodes_note = (
+        " (distinct ids in the log: pass --nodes for the fleet size)" if fit.nodes_from_log else ""
+    )
+    print(
+        f"{path}: {fit.n_failures} failures, {fit.n_incidents} incidents over {fit.span_days:.1f} days"
+    )
+    print(f"  nodes                      {fit.nodes:,}{nodes_note}")
+    print(
+        f"  node failure rate          {100 * fit.node_failure_rate_per_day:.4f}% per node-day "
+        f"({pct}% CI {100 * fit.node_failure_rate_per_day_lo:.4f}-"
+        f"{100 * fit.node_failure_rate_per_day_hi:.4f}, exact chi-square)"
+    )
+    if fit.job_interruptions_per_day is not None:
+        print(
+            f"  job-level interruptions    {fit.job_interruptions_per_day:.3f} per day "
+            f"({pct}% CI {fit.job_interruptions_per_day_lo:.3f}-"
+            f"{fit.job_interruptions_per_day_hi:.3f}, exact Poisson; {fit.n_job_incidents} "
+            "incidents marked as the job's own, left out of the node rate)"
+        )
+    print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
+    n = fit.node_tbf
+    if n is not None:
+        print(
+            f"  Weibull shape per node     {n['weibull_shape']:.3f} ({pct}% CI "
+            f"{n['weibull_shape_lo']:.3f}-{n['weibull_shape_hi']:.3f}, profile likelihood; "
+            f"{n['n_gaps']:.0f} repeat gaps, {n['n_censored']:.0f} censored, lemons left out)"
+        )
+    else:
+        print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
+    print(
+        f"  job TBF Weibull            shape {t['weibull_shape']:.3f} ({pct}% CI "
+        f"{t['weibull_shape_lo']:.3f}-{t['weibull_shape_hi']:.3f}), scale "
+        f"{t['weibull_scale_h']:.2f} h ({t['weibull_scale_h_lo']:.2f}-{t['weibull_scale_h_hi']:.2f})"
+    )
+    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
+    print(
+        f"  fit                        AIC exponential {t['aic_exponential']:.1f}, Weibull "
+        f"{t['aic_weibull']:.1f} ({better} preferred); LR test of exponential p = "
+        f"{t['lr_p_value']:.3g}; KS distance {t['ks_exponential']:.3f} / {t['ks_weibull']:.3f}"
+    )
+    print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")
+    for c in sorted(fit.causes, key=lambda c: -c["failures"]):
+        if c["failures"]:
+            print(
+                f"    {c['label']:<32}{c['failures']:>6}  {100 * c['share']:5.1f}% "
+                f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
+                f"{100 * c['rate_per_node_day']:.4f}%/node-day"
+            )
+    if fit.lemons:
+        print(
+            f"  lemon nodes (binomial tail, Bonferroni over {fit.nodes} nodes, alpha {fit.lemon_alpha:g}):"
+        )
+        for lemon in fit.lemons:
+            print(
+                f"    {lemon['node_id']:<24}{lemon['failures']:>4} failures "
+                f"(expected {lemon['expected_failures']:.2f}, adjusted p {lemon['p_value_bonferroni']:.2g})"
+            )
+    else:
+        print("  lemon nodes                none detected")
+    sets = scenario_overrides(fit)
+    if sets:
+        print("  use in a scenario:         " + " ".join(f"--set {s}" for s in sets))
+
+
+def cmd_fit(args: argparse.Namespace) -> int:
+    from goodput_lab.models.fitting import fit_failure_log
+
+    mapping = parse_mapping(args.map)
+    log = parse_failure_log(read_log_bytes(args.log), mapping)
+    fit = fit_failure_log(log, args.nodes)
+    if args.json:
+        d = fit.to_json_dict()
+        d["scenario_overrides"] = scenario_overrides(fit)
+        print_json(d)
+        return 0
+    _print_text(fit, args.log)
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "fit",
+        help="fit failure rate, Weibull shape, causes and lemon nodes from a failure log CSV",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "log", metavar="LOG.csv", help="failure log (e.g. data/failure_logs/synthetic-sample.csv)"
+    )
+    p.add_argument(
+        "--map",
+        action="append",
+        metavar="COLUMN=HEADER",
+        help="use HEADER for COLUMN (timestamp, node_id, cause, downtime_minutes)",
+    )
+    p.add_argument(
+        "--nodes",
+        type=_nodes,
+        metavar="N",
+        help="nodes observed (default: distinct ids in the log)",
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_fit)

@@ -1,0 +1,644 @@
+"""The ``goodput`` command line (contract in README.md, 'Command line').
+
+    goodput evaluate SCENARIO [--set section.key=value ...] [--catalog FILE] [--json]
+    goodput compare BASELINE CANDIDATE [--set ...] [--set-candidate ...] [--json]
+    goodput instances [--scenario S] [--deadline-days D] [--price NAME=USD] [--json]
+    goodput optimize SCENARIO [--deadline-days D] [--json]
+    goodput outputs [--json]
+    goodput dashboard [--port P] [--host 127.0.0.1]
+
+A SCENARIO is a TOML file or the name of a shipped preset (``aws-16k-h100``).
+
+JSON output is one object with plain floats whose key suffix names the unit.  Errors exit
+with status 2 and one line on stderr naming the field and the problem, no traceback.
+
+Start-up time rule: ``goodput evaluate`` must answer within about 3x the time Python takes to
+import numpy (bench/bench_engine.py).  Building the parser imports this module and every
+module in :data:`COMMAND_MODULES`, so at module level they import only the standard library,
+numpy and the light parts of ``goodput_lab.models``; heavy libraries (scipy.stats and
+scipy.optimize, polars, plotly, streamlit, dask.distributed, pyarrow) and the models that
+need them (fitting, optimize, reports, the sweep engine) are imported inside the handler
+that uses them.  tests/cli/test_cli_imports.py checks this in a subprocess.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import math
+import signal
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models.errors import cut_values, escape_controls
+from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.scenario import (
+    Scenario,
+    effective_params_billion,
+    follow_edits,
+    resolve_scenario,
+)
+
+EXIT_USAGE = 2
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
+#: A time to train past this many days (about 270 years) is shown in words, not digits.
+MAX_SHOWN_DAYS = 100_000.0
+
+#: Further subcommands, one module each, exposing ``register(subparsers)``; the handler
+#: set with ``set_defaults(func=...)`` returns an exit status and may raise ValidationError.
+COMMAND_MODULES: list[str] = [
+    "goodput_lab.cli.report",
+    "goodput_lab.cli.fit",
+    "goodput_lab.cli.simulate",
+    "goodput_lab.cli.plan",
+    "goodput_lab.cli.reconcile",
+    "goodput_lab.cli.ladder",
+    "goodput_lab.cli.sweep",
+    "goodput_lab.cli.decide",
+]
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2 (argparse prints usage too)
+        sys.stderr.write(f"goodput: {cut_values(message)}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _fields_help() -> str:
+    lines = ["scenario fields (use with --set section.key=value):"]
+    for f in FIELDS.values():
+        lines.append(f"  {f.key:<42} {f.allowed()}")
+    return "\n".join(lines)
+
+
+def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
+    """The scenario at ``path`` (a TOML file, or the name of a shipped preset such as
+    ``aws-16k-h100``) with ``--set`` overrides applied (for every command)."""
+    scenario = resolve_scenario(path)
+    # provenance follows the overrides: a typed price is "entered", a kept name says
+    # "Modified from ..." (models.scenario.follow_edits)
+    return follow_edits(scenario, scenario.with_overrides(sets)) if sets else scenario
+
+
+def catalog_from_args(args: argparse.Namespace):
+    """The ``--catalog`` file when given, else the default catalog."""
+    return load_catalog(args.catalog) if getattr(args, "catalog", None) else load_catalog()
+
+
+def _fmt_pct(x: float) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _fmt_usd(x: float) -> str:
+    """$190,340, or −$219,115 with a true minus sign (never $-219,115)."""
+    return f"−${-x:,.0f}" if round(x) < 0 else f"${abs(x):,.0f}"
+
+
+def print_json(obj: Any) -> None:
+    """One JSON object on stdout; NaN/inf are not valid JSON, so they must be None already."""
+    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+
+
+def print_price_vintage(scenario: Scenario, catalog) -> None:
+    """Said once per command: the scenario's own price is older than the public one, and
+    how to use the public one instead (models.pricing.price_vintage)."""
+    from goodput_lab.models.pricing import PRICE_FIELD, price_vintage
+
+    inst = catalog.get(scenario["cluster.instance"])
+    v = price_vintage(scenario, inst) if inst is not None else None
+    if v is not None:
+        print(f"note: {v.sentence()}")
+        print(f"      for the public price: --set {PRICE_FIELD}= (empty)")
+
+
+def cmd_evaluate(args: argparse.Namespace) -> int:
+    ev = evaluate(load_scenario(args.scenario, args.set), catalog_from_args(args))
+    if args.json:
+        print_json(ev.to_json_dict())
+        return 0
+    m = ev.metrics
+    print(ev.scenario.name)
+    print(
+        f"  failures per day          {m['failures_per_day']:.3f}  (MTBF {m['mtbf_hours']:.2f} h)"
+    )
+    print(f"  lost per failure          {m['minutes_lost_per_failure']:.1f} min (first order)")
+    sc = ev.scenario
+    print(
+        f"  checkpoints               {sc['checkpoint.strategy']}, every "
+        f"{m['checkpoint_interval_minutes']:.1f} min (optimal "
+        f"{m['optimal_checkpoint_interval_minutes']:.1f}, Young {m['young_interval_minutes']:.1f})"
+    )
+    print(
+        f"  save / restore            {m['save_seconds']:.1f} s / {m['restore_seconds']:.1f} s;"
+        f" {100 * m['fallback_fraction']:.2f}% of failures fall back to the durable tier"
+    )
+    print(f"  goodput (Daly exact)      {_fmt_pct(m['goodput'])}")
+    print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
+    if ev.texts["progress_note"]:
+        print(f"  note: {ev.texts['progress_note']}")
+    print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
+    print(f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])}")
+    if m.get("time_to_train_days", math.nan) > MAX_SHOWN_DAYS and m.get("memory_fits", 1.0):
+        print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
+    elif math.isfinite(m.get("time_to_train_days", math.nan)):
+        print(
+            f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
+            f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
+        )
+    elif m.get("memory_fits", 1.0) == 0.0:
+        print(f"  time / cost to train      not computed: {step_reason(ev)}")
+    v = ev.value_of_reliability
+    print(
+        f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
+        f" goodput points, {_fmt_usd(v['usd_per_day_per_0p1pp'])}/day"
+    )
+    print_price_vintage(ev.scenario, {ev.instance.instance: ev.instance})
+    return 0
+
+
+def step_reason(ev: Any) -> str:
+    """Why the evaluation's step time is not computed (from the same flat inputs)."""
+    from goodput_lab.models import resolve_inputs
+    from goodput_lab.models.compute import infeasibility_reason
+
+    x = resolve_inputs(ev.scenario, {ev.instance.instance: ev.instance}, price=ev.price)
+    return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    sets = args.set or []
+    c = compare(
+        load_scenario(args.baseline, sets),
+        load_scenario(args.candidate, sets + (args.set_candidate or [])),
+        catalog_from_args(args),
+    )
+    if args.json:
+        print_json(c.to_json_dict())
+        return 0
+    print(f"baseline : {c.baseline.scenario.name}  goodput {_fmt_pct(c.baseline['goodput'])}")
+    print(f"candidate: {c.candidate.scenario.name}  goodput {_fmt_pct(c.candidate['goodput'])}")
+    print(f"goodput delta      {100 * c.goodput_delta:+.2f} points")
+    print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
+    print(f"savings per year   {_fmt_usd(c.savings_usd_per_day * 365.25)}")
+    if c.productive_time_ratio != 1.0:
+        print(
+            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
+            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
+        )
+    diffs = c.differences()
+    if diffs:
+        print("what differs:")
+        for key, b, v in diffs:
+            print(f"  {key:<42} {_show(key, b)} -> {_show(key, v)}")
+    return 0
+
+
+def _show(key: str, value: Any) -> str:
+    if value is None:  # an empty optional field: a catalog figure, or derived
+        return "(catalog)" if key.startswith("pricing.") or key.endswith("_gbps") else "(derived)"
+    f = FIELDS[key]
+    if f.scale == 100.0 and isinstance(value, float):
+        return f"{100 * value:.4g}%"
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
+    out: dict[str, str] = {}
+    for item in pairs or []:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise ValidationError(f"--{what}", f"{item[:80]!r} is not INSTANCE=VALUE")
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _ranking_scenario(args: argparse.Namespace) -> Scenario:
+    scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
+    if args.set and not args.scenario:
+        scenario = scenario.with_overrides(args.set)
+    return scenario
+
+
+def _usd_or_dash(x: Any) -> str:
+    return "-" if x is None or not math.isfinite(x) else _fmt_usd(x)
+
+
+def print_ranking(ranking) -> None:
+    """The instance ranking as a text table (``goodput instances`` and ``goodput optimize``)."""
+    print(
+        f"{'instance':<20}{'accel':<14}{'nodes':>7}{'$/h':>10}{'days':>8}{'cost':>15}"
+        f"{'failure+ckpt':>14}{'$/1e18 FLOP':>12}"
+    )
+    for r in ranking.rows:
+        price = f"{r.usd_per_instance_hour:.2f}" if r.price_known else "enter"
+        days = f"{r.time_to_train_days:.1f}" if math.isfinite(r.time_to_train_days) else "-"
+        per = (
+            f"{r.usd_per_1e18_useful_flops:.2f}"
+            if math.isfinite(r.usd_per_1e18_useful_flops)
+            else "-"
+        )
+        nodes = f"{r.nodes:,.0f}" if r.feasible else "-"
+        mark = " *" if r.cheapest else " ~" if r.too_close_to_call else ""
+        print(
+            f"{r.instance:<20}{r.accelerator[:13]:<14}{nodes:>7}{price:>10}{days:>8}"
+            f"{_usd_or_dash(r.cost_to_train_usd):>15}"
+            f"{_usd_or_dash(r.cost_failure_and_checkpoint_usd):>14}{per:>12}{mark}"
+        )
+        if r.reason:
+            print(f"{'':<20}  {r.reason}")
+        lo, hi = r.time_to_train_days_low, r.time_to_train_days_high
+        if r.feasible and math.isfinite(lo) and math.isfinite(hi) and hi > lo:
+            cost = ""
+            if math.isfinite(r.cost_to_train_usd_low):
+                cost = (
+                    f", {_usd_or_dash(r.cost_to_train_usd_low)} to "
+                    f"{_usd_or_dash(r.cost_to_train_usd_high)}"
+                )
+            print(f"{'':<20}  80% interval: {lo:.1f} to {hi:.1f} days{cost}")
+        if r.price_note:
+            print(f"{'':<20}  price: {r.price_note}")
+        if r.feasible and r.mfu_gap_exceeded:
+            print(
+                f"{'':<20}  modelled exposed communication + bubble "
+                f"({r.exposed_comm_fraction_of_step:.0%} of the step) exceed what an "
+                f"end-to-end MFU of {r.mfu:.0%} leaves: the MFU is optimistic here"
+            )
+        if not r.price_known and math.isfinite(r.break_even_usd_per_hour):
+            print(
+                f"{'':<20}  cheapest if your price is below "
+                f"${r.break_even_usd_per_hour:.2f}/instance-hour (--price NAME=USD)"
+            )
+    best = ranking.cheapest
+    if best:
+        print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes")
+        if ranking.too_close_to_call:
+            print(f"~ {ranking.verdict()}")
+    for rule in ranking.rules():
+        print(f"  {rule}")
+
+
+def cmd_instances(args: argparse.Namespace) -> int:
+    """The catalog plus, for the scenario's workload, time and cost to train on each type."""
+    from goodput_lab.models.instances import rank_instances
+
+    cat = catalog_from_args(args)
+    scenario = _ranking_scenario(args)
+    ranking = rank_instances(
+        scenario,
+        cat,
+        deadline_days=args.deadline_days,
+        prices=_name_values(args.price, "price"),
+        mfus=_name_values(args.mfu, "mfu"),
+    )
+    if args.json:
+        print_json(
+            {
+                "scenario_name": scenario.name,
+                "params_billion": effective_params_billion(scenario),
+                "tokens_trillion": scenario["workload.tokens_trillion"],
+                **ranking.to_json_dict(),
+            }
+        )
+        return 0
+    dl = f", deadline {args.deadline_days:g} days" if args.deadline_days else ""
+    print(
+        f"{effective_params_billion(scenario):,.4g}B params on "
+        f"{scenario['workload.tokens_trillion']:g}T tokens{dl}"
+    )
+    print_ranking(ranking)
+    print_price_vintage(scenario, cat)
+    return 0
+
+
+def cmd_optimize(args: argparse.Namespace) -> int:
+    """Recommended checkpoint interval, hot spares and instance type (models.optimize)."""
+    from goodput_lab.models.optimize import optimize
+
+    o = optimize(
+        load_scenario(args.scenario, args.set), catalog_from_args(args), args.deadline_days
+    )
+    if args.json:
+        print_json(_finite(o.to_json_dict()))
+        return 0
+    iv, sp, c = o.interval, o.spares, o.comparison
+    print(o.scenario.name)
+    if c.baseline.texts["progress_note"]:
+        print(f"  note: {c.baseline.texts['progress_note']}")
+    print(
+        f"  checkpoint interval   {iv.interval_minutes:.2f} min (now {iv.current_interval_minutes:.2f};"
+        f" exact optimum, Daly/Lambert W) saves {_fmt_usd(iv.savings_usd_per_day)}/day"
+    )
+    print(
+        f"  hot spares            {sp.spares} (now {sp.current_spares}) saves "
+        f"{_fmt_usd(sp.savings_usd_per_day)}/day"
+    )
+    ranges = ", ".join(
+        f"{100 * lo:.4f}%-{100 * hi:.4f}%" for lo, hi in o.spare_payoff_rates_per_day
+    )
+    who = "one spare pays" if o.spare_payoff_spares == 1 else f"{o.spare_payoff_spares} spares pay"
+    print(f"  {who} off at node failure rates of {ranges or 'none up to 100%'} per day")
+    print(
+        f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
+        f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
+    )
+    ds = o.domain_spares
+    if ds is not None:
+        b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
+        print(
+            f"  spares by domain      {b.label()} ({ds.domains} domains of "
+            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day for "
+            f"{_fmt_usd(b.spare_usd_per_day)}/day of spares"
+        )
+        best_i = (
+            "no count pays"
+            if i.policy == "none"
+            else f"{i.label()}, {_fmt_usd(i.savings_usd_per_day)}/day"
+        )
+        best_d = (
+            "no count pays"
+            if d.policy == "none"
+            else f"{d.label()}, {_fmt_usd(d.savings_usd_per_day)}/day"
+        )
+        print(f"                        best in-domain: {best_i}; best whole domains: {best_d}")
+    best = o.instances.cheapest
+    if best is None:
+        print("  instance type         none of the priced types can train this workload in time")
+    else:
+        print(
+            f"  instance type         {best.instance} x {best.nodes:,.0f} nodes, "
+            f"{best.time_to_train_days:.1f} days, {_fmt_usd(best.cost_to_train_usd)} "
+            f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, {best.price_as_of})"
+        )
+    print_price_vintage(o.scenario, catalog_from_args(args))
+    return 0
+
+
+def _finite(obj: Any) -> Any:
+    """NaN/inf -> None, recursively (JSON has no NaN)."""
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def cmd_outputs(args: argparse.Namespace) -> int:
+    """The output registry: every figure the tool reports, with unit, meaning and source."""
+    from goodput_lab.models.outputs import SECTIONS, reference_text
+
+    if args.json:
+        print_json(
+            {
+                "outputs": [
+                    {
+                        "key": o.key,
+                        "label": o.label,
+                        "unit": o.unit,
+                        "kind": o.kind,
+                        "section": title,
+                        "meaning": o.meaning,
+                        "formula": o.formula,
+                        "reference": o.reference,
+                        "source": reference_text(o.reference),
+                    }
+                    for _sid, title, outputs in SECTIONS
+                    for o in outputs
+                ]
+            }
+        )
+        return 0
+    for _sid, title, outputs in SECTIONS:
+        print(f"{title}")
+        for o in outputs:
+            unit = f" [{o.unit}]" if o.unit else ""
+            print(f"  {o.key}{unit}: {o.meaning}")
+            if o.formula:
+                print(f"      = {o.formula}")
+    return 0
+
+
+#: The settings of the repository's ``.streamlit/config.toml``, passed as flags: Streamlit
+#: reads that file only from the working directory, and an installed ``goodput dashboard``
+#: runs wherever the user is (a test keeps the two equal).
+STREAMLIT_SETTINGS: dict[str, object] = {
+    "server.address": "127.0.0.1",
+    "server.maxUploadSize": 10,
+    "server.maxMessageSize": 50,
+    "server.headless": True,
+    "server.runOnSave": False,
+    "browser.gatherUsageStats": False,
+    "runner.enforceSerializableSessionState": True,
+    "runner.postScriptGC": False,
+    "client.showErrorDetails": "type",
+    "client.toolbarMode": "minimal",
+    "client.showSidebarNavigation": True,
+    "theme.base": "light",
+    "theme.metricValueFontSize": "1.5rem",
+    "theme.primaryColor": "#1f77b4",
+    "theme.font": "sans serif",
+}
+
+
+def streamlit_flags(overrides: dict[str, object] | None = None) -> list[str]:
+    """:data:`STREAMLIT_SETTINGS`, with ``overrides`` applied, as ``streamlit run`` flags."""
+    return [
+        f"--{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in {**STREAMLIT_SETTINGS, **(overrides or {})}.items()
+    ]
+
+
+def cmd_dashboard(args: argparse.Namespace) -> int:
+    """Serve the app on ``--host`` (127.0.0.1 unless told otherwise) through
+    :mod:`goodput_lab._streamlit`, which makes no outbound request."""
+    from goodput_lab._extras import require
+
+    if not 1 <= args.port <= 65535:
+        raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
+    if not args.host.strip() or any(c.isspace() for c in args.host):
+        raise ValidationError("--host", f"{args.host!r} is not an address (e.g. 127.0.0.1)")
+    require("dashboard", "dashboard")
+    app = Path(str(resources.files("goodput_lab.dashboard"))) / "app.py"
+    cmd = [sys.executable, "-m", "goodput_lab._streamlit", "run", str(app)]
+    cmd += ["--server.port", str(args.port), *streamlit_flags({"server.address": args.host})]
+    return subprocess.call(cmd)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(
+        prog="goodput",
+        description="What reliability, checkpointing, networking and instance choice are worth.",
+        epilog=_fields_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    e = sub.add_parser(
+        "evaluate",
+        help="analytical goodput and cost of one scenario",
+        epilog=_fields_help(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    e.add_argument("scenario", help="scenario TOML file or preset name (see data/scenarios/)")
+    e.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    e.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    e.add_argument("--json", action="store_true", help="print one JSON object")
+    e.set_defaults(func=cmd_evaluate)
+
+    c = sub.add_parser("compare", help="goodput delta and savings of CANDIDATE over BASELINE")
+    c.add_argument("baseline", help="scenario TOML file or preset name")
+    c.add_argument("candidate", help="scenario TOML file or preset name")
+    c.add_argument(
+        "--set",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override a field in both scenarios",
+    )
+    c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    c.add_argument(
+        "--set-candidate",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="override a field on the candidate only (e.g. network.inter_node_gbps=1600)",
+    )
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_compare)
+
+    i = sub.add_parser(
+        "instances", help="the catalog with time and cost to train the scenario's workload"
+    )
+    i.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    i.add_argument("--scenario", help="scenario TOML whose workload to train (default: defaults)")
+    i.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    i.add_argument(
+        "--deadline-days",
+        type=float,
+        help="pick, per instance, the cheapest node count that trains within this many days",
+    )
+    i.add_argument(
+        "--price", action="append", metavar="INSTANCE=USD", help="your price per instance-hour"
+    )
+    i.add_argument("--mfu", action="append", metavar="INSTANCE=FRACTION", help="override MFU")
+    i.add_argument("--json", action="store_true")
+    i.set_defaults(func=cmd_instances)
+
+    o = sub.add_parser(
+        "optimize", help="recommended checkpoint interval, hot spares and instance type"
+    )
+    o.add_argument("scenario", help="scenario TOML file or preset name")
+    o.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    o.add_argument(
+        "--deadline-days",
+        type=float,
+        help="the instance type and node count must train within this many days",
+    )
+    o.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    o.add_argument("--json", action="store_true", help="print one JSON object")
+    o.set_defaults(func=cmd_optimize)
+
+    out = sub.add_parser(
+        "outputs", help="the output registry: every reported figure, its unit and source"
+    )
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.set_defaults(func=cmd_outputs)
+
+    d = sub.add_parser(
+        "dashboard",
+        help="start the Streamlit dashboard (needs the [dashboard] extra)",
+        description="Serve the dashboard on http://HOST:PORT. It listens on 127.0.0.1 only "
+        "unless --host says otherwise and makes no outbound request; to share it, put it "
+        "behind a reverse proxy with authentication (README, 'Run it').",
+    )
+    d.add_argument("--port", type=int, default=8501)
+    d.add_argument(
+        "--host",
+        default="127.0.0.1",
+        help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every "
+        "interface, only behind a firewall or an authenticating proxy)",
+    )
+    d.set_defaults(func=cmd_dashboard)
+
+    for module_name in COMMAND_MODULES:
+        importlib.import_module(module_name).register(sub)
+    return p
+
+
+class _Escaping:
+    """A text stream that writes every piece of text through :func:`escape_controls`
+    (line breaks and tabs kept; a carriage return only where a piece starts with it, as a
+    progress line redraws itself): a scenario name, file name or echoed value cannot send
+    terminal escapes, bells or bidirectional overrides to the user's terminal."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        head = "\r" if text.startswith("\r") else ""
+        return self._stream.write(head + escape_controls(text[len(head) :], keep="\n\t"))
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+def _as_typed(field: str, parser: argparse.ArgumentParser, argv: list[str]) -> str:
+    """The flag as the user typed it when ``field`` names a command's option by its
+    argument name (``deadline_days`` -> ``--deadline-days``, ``output`` -> ``-o`` when
+    ``-o`` was typed), else ``field`` unchanged (a scenario field, a row, a flag)."""
+    name = field.removeprefix("--").replace("-", "_")
+    if not name.isidentifier() or not argv:
+        return field
+    sub = next(
+        (
+            a.choices.get(argv[0])
+            for a in parser._actions
+            if isinstance(a, argparse._SubParsersAction)
+        ),
+        None,
+    )
+    for action in getattr(sub, "_actions", []):
+        if action.option_strings and (action.dest == name or field in action.option_strings):
+            typed = [o for o in action.option_strings if any(t.split("=")[0] == o for t in argv)]
+            return (typed or sorted(action.option_strings, key=len))[-1]
+    return field
+
+
+def _terminated(signum, frame) -> None:
+    raise SystemExit(128 + signum)  # unwinds like Ctrl-C: temporary files are removed
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:  # `kill` (SIGTERM) unwinds too, so no temporary file is left behind
+        previous = signal.signal(signal.SIGTERM, _terminated)
+    except ValueError:  # not the main thread (e.g. called from a server)
+        previous = None
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(sys.stdout), _Escaping(sys.stderr)
+    parser = None
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except ValidationError as exc:
+        typed = sys.argv[1:] if argv is None else argv
+        field = exc.field if parser is None else _as_typed(exc.field, parser, typed)
+        sys.stderr.write(f"goodput: {field}: {exc.message}\n")
+        return EXIT_USAGE
+    except BrokenPipeError:  # e.g. `goodput instances | head`
+        return 0
+    except KeyboardInterrupt:  # Ctrl-C: quietly, with the shell's status for SIGINT
+        sys.stderr.write("goodput: interrupted\n")
+        return EXIT_INTERRUPTED
+    finally:
+        sys.stdout, sys.stderr = streams
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

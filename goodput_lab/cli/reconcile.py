@@ -1,0 +1,212 @@
+"""``goodput reconcile TIMELINE [--nodes N] [--scenario BASE] [--set k=v ...] [--map k=name ...]
+[--trials N] [--seed S] [--write-scenario FILE.toml] [--json]``.
+
+Reads a run's timeline (CSV or JSON lines, optionally gzip-compressed; or the records of
+ml-goodput-measurement's GoodputRecorder), measures its goodput and badput buckets, fits the
+scenario fields the run can tell (failure rate with its confidence interval, save, restore
+and recovery times, step time, checkpoint interval), and sets the analytic prediction on the
+fitted scenario (with the Monte Carlo P5-P95 band over the run's length) against what was
+measured, bucket by bucket, in hours and dollars at the scenario's price.  `--set` changes
+the fitted scenario for a what-if on the same run.  Format and definitions: docs/timeline.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+#: Largest timeline file read (compressed or not); the text cap is models.timeline's.
+MAX_FILE_BYTES = 64 * 1024 * 1024
+
+
+def read_timeline_bytes(path: str, max_bytes: int = MAX_FILE_BYTES) -> bytes:
+    """The file's bytes, refusing an oversized file before reading it."""
+    from goodput_lab.models import ValidationError
+
+    try:
+        size = os.stat(path).st_size
+        if size > max_bytes:
+            raise ValidationError(
+                path, f"{size:,} bytes is too large (at most {max_bytes:,} bytes)"
+            )
+        with open(path, "rb") as fh:
+            data = fh.read(max_bytes + 1)
+    except OSError as exc:
+        raise ValidationError(path, f"cannot be read ({exc.strerror})") from None
+    if len(data) > max_bytes:
+        raise ValidationError(path, f"is too large (at most {max_bytes:,} bytes)")
+    return data
+
+
+def write_scenario(path: str, text: str) -> None:
+    """Write the fitted scenario's TOML through the one safe writer (models._files)."""
+    from goodput_lab.models._files import write_atomic
+
+    write_atomic(path, text.encode("utf-8"), "--write-scenario")
+
+
+def _print_text(r) -> None:
+    from goodput_lab.models.outputs import format_value as fv
+
+    m, f = r.measurement, r.fit
+    d = r.to_json_dict()
+    print(
+        f"{r.source}: {r.timeline_format}, {r.timeline_rows:,} rows, {m.span_days:.2f} days "
+        f"on {f.nodes:,} nodes ({f.nodes_source})"
+    )
+    print(f"  measured goodput     {fv('measured_goodput', m.goodput)}")
+    print(
+        f"  predicted goodput    {fv('predicted_goodput', r.predicted_goodput)} "
+        f"({fv('prediction_minus_measured', d['prediction_minus_measured'], signed=True)}); "
+        + (
+            f"Monte Carlo P5-P95 {fv('predicted_goodput_p5', d['predicted_goodput_p5'])} - "
+            f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])} "
+            f"({d['monte_carlo_trials']:,} runs of {m.span_days:.2f} days, seed {r.seed})"
+            if d["monte_carlo_trials"]
+            else "no Monte Carlo band (run shorter than an hour)"
+        )
+    )
+    print(
+        f"  badput               {fv('run_badput_hours', d['run_badput_hours'])} of "
+        f"{fv('run_wall_hours', d['run_wall_hours'])}, {fv('run_badput_usd', d['run_badput_usd'])}"
+        f" at {fv('usd_per_instance_hour', d['usd_per_instance_hour'])} per node"
+    )
+    what = r.what_if is not None
+    print(
+        f"  {'bucket':<32}{'measured':>11}{'predicted':>11}{'measured $':>14}{'predicted $':>14}"
+        + (f"{'what-if':>11}" if what else "")
+    )
+    for row in r.bucket_rows():
+        print(
+            f"  {row['bucket_label']:<32}"
+            f"{fv('measured_hours', row['measured_hours']):>11}"
+            f"{fv('predicted_hours', row['predicted_hours']):>11}"
+            f"{fv('measured_usd', row['measured_usd']):>14}"
+            f"{fv('predicted_usd', row['predicted_usd']):>14}"
+            + (f"{fv('what_if_hours', row['what_if_hours']):>11}" if what else "")
+        )
+    pct = f"{f.confidence:.0%}"
+    print(
+        f"  fitted failure rate  {100 * f.failure_rate_per_node_day:.4f}% per node-day "
+        f"({pct} CI {100 * f.failure_rate_per_node_day_lo:.4f}-"
+        f"{100 * f.failure_rate_per_node_day_hi:.4f}, exact Poisson; "
+        f"{f.incidents} incidents in {f.node_days:,.0f} node-days)"
+    )
+    fit = d["fitted"]
+    for key, label in (
+        ("save_seconds", "save"),
+        ("restore_seconds", "restore"),
+        ("recovery_minutes", "recovery"),
+        ("step_seconds", "step"),
+        ("checkpoint_interval_minutes", "interval"),
+    ):
+        print(f"  {'fitted ' + label:<21}{fv(key, fit[key])}")
+    for note in r.notes:
+        print(f"  not fitted: {note}")
+    if d["scenario_overrides"]:
+        print("  use in a scenario:   " + " ".join(f"--set {s}" for s in d["scenario_overrides"]))
+    if what:
+        w = d["what_if"]
+        print(
+            f"  what-if ({' '.join(w['what_if_set'])}): predicted "
+            f"{fv('predicted_goodput', w['predicted_goodput'])} "
+            f"({fv('goodput_delta', w['goodput_delta'])}); this run would have measured about "
+            f"{fv('estimated_goodput', w['estimated_goodput'])}; "
+            f"{fv('savings_usd_per_day', w['savings_usd_per_day'], signed=True)}, "
+            f"{fv('run_savings_usd', w['run_savings_usd'], signed=True)} over the run"
+        )
+
+
+def cmd_reconcile(args: argparse.Namespace) -> int:
+    from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
+    from goodput_lab.cli.simulate import MAX_SEED, _int_arg
+    from goodput_lab.models import Scenario, ValidationError
+    from goodput_lab.models.montecarlo import MAX_TRIALS
+    from goodput_lab.models.reconcile import check_nodes, reconcile
+    from goodput_lab.models.timeline import parse_mapping, parse_timeline
+
+    nodes = None
+    if args.nodes is not None:
+        nodes = check_nodes(_int_arg("--nodes", 1, 10**9)(args.nodes))
+    trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials)
+    seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
+    mapping = parse_mapping(args.map)
+    if args.write_scenario:  # refused before any work: a bad name, a missing folder ...
+        from goodput_lab.models._files import check_output
+
+        if Path(args.write_scenario).suffix != ".toml":
+            raise ValidationError(
+                "--write-scenario", f"{args.write_scenario[:80]!r} must end in .toml"
+            )
+        check_output(args.write_scenario, "--write-scenario")
+    base = load_scenario(args.scenario) if args.scenario else Scenario.default()
+    if args.set:  # validate the what-if changes before the work
+        base.with_overrides(args.set)
+    timeline = parse_timeline(read_timeline_bytes(args.timeline), mapping)
+    r = reconcile(
+        timeline,
+        base,
+        nodes=nodes,
+        sets=args.set,
+        trials=trials,
+        seed=seed,
+        catalog=catalog_from_args(args),
+        source=os.path.basename(args.timeline),
+    )
+    if args.write_scenario:
+        write_scenario(args.write_scenario, r.fitted.to_toml())
+    if args.json:
+        d = r.to_json_dict()
+        if args.write_scenario:
+            d["scenario_written"] = args.write_scenario
+        print_json(d)
+        return 0
+    _print_text(r)
+    if args.write_scenario:
+        print(f"  fitted scenario written to {args.write_scenario}")
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "reconcile",
+        help="measured vs predicted goodput of a run's timeline, fitted parameters, what-if",
+        description=__doc__.split("\n\n", 1)[1],
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument(
+        "timeline",
+        metavar="TIMELINE",
+        help="CSV or JSON lines (.gz allowed), e.g. data/timelines/example-run.csv",
+    )
+    p.add_argument(
+        "--nodes", metavar="N", help="nodes the job ran on (default: the base scenario's)"
+    )
+    p.add_argument(
+        "--scenario",
+        metavar="BASE",
+        help="base scenario (TOML or preset) for what the run cannot tell: instance, price, "
+        "workload, spares (default: the field defaults)",
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="SECTION.KEY=VALUE",
+        help="what-if: change the fitted scenario (repeatable)",
+    )
+    p.add_argument(
+        "--map",
+        action="append",
+        metavar="KEY=NAME",
+        help="the file's name for a column (timestamp, event, step, node_id) or an event "
+        "(e.g. failure=NODE_DOWN)",
+    )
+    p.add_argument("--trials", default="1000", help="Monte Carlo runs for the band (default 1000)")
+    p.add_argument("--seed", default="0", help="Monte Carlo random seed (default 0)")
+    p.add_argument(
+        "--write-scenario", metavar="FILE.toml", help="write the fitted scenario as TOML"
+    )
+    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_reconcile)

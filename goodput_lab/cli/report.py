@@ -1,0 +1,127 @@
+"""``goodput report SCENARIO.toml [--compare OTHER.toml] [--trials N] -o FILE``.
+
+The extension of FILE picks the format: .html (self-contained, plotly embedded), .pdf
+(static charts, printed by Chromium), .csv / .parquet (every number, one tidy table) or
+.toml (the exact scenario, to reproduce the report).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from goodput_lab.cli.main import catalog_from_args, load_scenario
+from goodput_lab.models import ValidationError
+from goodput_lab.models._files import check_output, write_atomic
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 1000000])")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
+    if not 0 <= value <= 2**63 - 1:
+        raise argparse.ArgumentTypeError(
+            f"{value} is out of range (an integer in [0, 9223372036854775807])"
+        )
+    return value
+
+
+#: The extra each format needs beyond the core, and the modules of it that it uses (the
+#: report's charts are plotly's; .toml needs none: it is the scenario's own text).
+FORMAT_EXTRA = {
+    ".html": ("dashboard", ("plotly",)),
+    ".csv": ("dashboard", ("plotly",)),
+    ".parquet": ("dashboard", ("plotly",)),
+    ".pdf": ("pdf", ("playwright", "plotly")),
+}
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from goodput_lab._extras import require
+
+    needs = FORMAT_EXTRA.get(Path(args.output).suffix.lower())
+    if needs:  # before any work: one line naming the extra to install
+        require(needs[0], "-o", needs[1])
+    if Path(args.output).suffix.lower() == ".toml":
+        return _scenario_toml(args)
+    from goodput_lab.reports import build_report, report_format, write_report
+
+    report_format(args.output)  # fail on a bad extension or an unwritable path before any work
+    check_output(args.output, "-o")
+    scenario = load_scenario(args.scenario, args.set)
+    other = load_scenario(args.compare) if args.compare else None
+    catalog = catalog_from_args(args)
+    fmt = report_format(args.output)
+    if args.trials is not None:  # refused or estimated before any work (issue 30)
+        from goodput_lab.cli.simulate import say_estimate
+        from goodput_lab.models import resolve_inputs
+        from goodput_lab.models.montecarlo import check_size
+        from goodput_lab.reports.content import MONTECARLO_DAYS
+
+        try:
+            est = check_size(args.trials, MONTECARLO_DAYS, resolve_inputs(scenario, catalog))
+        except ValidationError as exc:  # the report's only size flag is --trials
+            raise ValidationError("--trials", exc.message) from None
+        say_estimate(
+            f"{args.trials:,} trials x {MONTECARLO_DAYS:g} days", est.seconds, est.memory_bytes
+        )
+    report = build_report(
+        scenario,
+        compare_to=other,
+        trials=args.trials,
+        seed=args.seed,
+        catalog=catalog,
+        detail=fmt in (".html", ".pdf"),
+    )
+    path = write_report(report, args.output, "-o")
+    sys.stderr.write(f"goodput: wrote {path}\n")
+    return 0
+
+
+def _scenario_toml(args: argparse.Namespace) -> int:
+    """``-o FILE.toml``: the exact (validated) scenario; nothing to evaluate, no extra."""
+    if args.compare:
+        raise ValidationError("--compare", "a .toml output holds one scenario; leave it out")
+    check_output(args.output, "-o")
+    scenario = load_scenario(args.scenario, args.set)
+    if args.trials is not None:
+        raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
+    path = write_atomic(args.output, scenario.to_toml().encode("utf-8"), "-o")
+    sys.stderr.write(f"goodput: wrote {path}\n")
+    return 0
+
+
+def register(sub) -> None:
+    r = sub.add_parser(
+        "report",
+        help="export a report: .html, .pdf, .csv, .parquet or .toml (by extension)",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    r.add_argument("scenario", help="scenario TOML file (see data/scenarios/)")
+    r.add_argument("--compare", metavar="OTHER.toml", help="candidate scenario to compare with")
+    r.add_argument(
+        "--trials",
+        type=_positive_int,
+        metavar="N",
+        help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
+    )
+    r.add_argument("--seed", type=_seed, default=20261202, help="Monte Carlo seed (>= 0)")
+    r.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    r.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    r.add_argument(
+        "-o", "--output", required=True, metavar="FILE", help="report.html|.pdf|.csv|.parquet|.toml"
+    )
+    r.set_defaults(func=cmd_report)

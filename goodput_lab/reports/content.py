@@ -1,0 +1,889 @@
+"""What a report says: built once from models.evaluate / models.compare, rendered many ways.
+
+:func:`build_report` gathers everything an exported report shows (headline metrics, the
+assumptions with their sources, the loss breakdown and its charts, optional model sections,
+Monte Carlo percentiles, the comparison and the methods) into one :class:`Report`.  The
+renderers (:mod:`.html`, :mod:`.pdf`, :mod:`.tables`) only lay it out; no model math here.
+
+Optional sections appear when the evaluation carries their metrics: any metric beyond the
+core set is grouped by its name into the checkpoint, compute/time-to-train or instance
+section (or "Other model results"), so results of models added later show up by themselves.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import plotly.graph_objects as go
+import polars as pl
+
+from goodput_lab.charts import style  # noqa: F401  (sets the house template)
+from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
+from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
+from goodput_lab.models.catalog import Instance, load_catalog
+from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.outputs import SECTION_OF, format_usd, output
+from goodput_lab.models.outputs import format_value as registry_format
+from goodput_lab.models.pricing import price_vintage
+from goodput_lab.views import overview as svc
+
+DAYS_PER_YEAR = 365.25
+DAYS_PER_MONTH = DAYS_PER_YEAR / 12
+
+# --------------------------------------------------------------------------- metric labels
+#: Metrics shown in the headline block, in order.
+HEADLINE_KEYS: tuple[str, ...] = (
+    "goodput",
+    "goodput_first_order",
+    "failures_per_day",
+    "mtbf_hours",
+    "minutes_lost_per_failure",
+    "checkpoint_interval_minutes",
+    "cluster_usd_per_day",
+    "lost_usd_per_day",
+    "usd_per_day_per_0p1pp",
+    "accelerators",
+)
+
+#: Registry sections whose figures the core of the report shows (headline, losses, costs);
+#: figures of every other section go to an optional section of the same title.
+CORE_SECTIONS = ("failures", "goodput", "losses", "cost", "reliability")
+#: Order of the optional sections.
+OPTIONAL_ORDER = ("checkpoint", "train", "compute")
+
+
+def metric_unit(key: str) -> str:
+    """Unit of a metric's JSON value, from the output registry."""
+    return output(key).unit
+
+
+def metric_label(key: str) -> str:
+    """Label of a metric, from the output registry."""
+    return output(key).label
+
+
+def format_value(key: str, value: float | None) -> str:
+    """A metric value as a person reads it ($1,234, 89.34%, 6.00 h), from the registry."""
+    return registry_format(key, value)
+
+
+# --------------------------------------------------------------------------- data classes
+@dataclass(frozen=True)
+class Metric:
+    key: str
+    label: str
+    value: float
+    unit: str
+    text: str
+
+
+def make_metric(key: str, value: float) -> Metric:
+    return Metric(key, metric_label(key), float(value), metric_unit(key), format_value(key, value))
+
+
+@dataclass(frozen=True)
+class Section:
+    """An optional block of the report: an intro, metric rows and/or a table and a figure."""
+
+    id: str
+    title: str
+    intro: str = ""
+    metrics: tuple[Metric, ...] = ()
+    table: pl.DataFrame | None = None
+    figure: go.Figure | None = None
+    #: (column, header, kind) for the table; kind "num" right-aligns; default: all text.
+    table_columns: tuple[tuple[str, str, str], ...] = ()
+    #: lines printed under the table (e.g. why a row has no figures)
+    notes: tuple[str, ...] = ()
+    #: the table's column widths in percent (empty: as the browser sizes them)
+    column_widths: tuple[float, ...] = ()
+
+
+@dataclass(frozen=True)
+class MonteCarloSummary:
+    """Percentiles of simulated metrics: rows of (metric, unit, mean, p5, p50, p95)."""
+
+    trials: int
+    seed: int | None
+    table: pl.DataFrame
+    note: str = ""
+    #: raw ``SimulationResult.summary()`` floats (for the CSV/Parquet tables)
+    values: dict[str, float] = field(default_factory=dict)
+    figure: go.Figure | None = None
+
+
+@dataclass(frozen=True)
+class ComparisonBlock:
+    """One candidate against the baseline: the comparison, its table of key figures, every
+    input that differs, and the cost of each loss component side by side."""
+
+    comparison: Comparison
+    table: pl.DataFrame
+    changed: pl.DataFrame
+    figure: go.Figure | None = None
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    generated: dt.date
+    scenario: Scenario
+    evaluation: Evaluation
+    headline: tuple[Metric, ...]
+    summary: tuple[str, ...]
+    assumptions: pl.DataFrame
+    losses: pl.DataFrame
+    figures: dict[str, go.Figure]
+    sections: tuple[Section, ...] = ()
+    comparison: Comparison | None = None
+    comparison_table: pl.DataFrame | None = None
+    changed_assumptions: pl.DataFrame | None = None
+    montecarlo: MonteCarloSummary | None = None
+    methods: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    #: every candidate against the baseline (the first is ``comparison``)
+    comparisons: tuple[ComparisonBlock, ...] = ()
+    #: the resilience ladder of the (baseline) scenario, recommended order (models.resilience)
+    ladder: Any = None
+
+    @property
+    def all_metrics(self) -> dict[str, float]:
+        """Every numeric result of the main scenario (metrics + value of reliability)."""
+        return {**self.evaluation.metrics, **self.evaluation.value_of_reliability}
+
+
+# --------------------------------------------------------------------------- methods
+METHODS: tuple[tuple[str, str], ...] = (
+    (
+        "Failures per day and MTBF",
+        "λ = N · r (superposition of independent per-node Poisson failure processes); "
+        "job MTBF M = 24 h / λ.",
+    ),
+    (
+        "Hot-spare availability (Poisson spare model)",
+        "Nodes in repair form an M/G/∞ queue, taken as Poisson with mean ν·S (Palm's "
+        "theorem; Kleinrock 1975), ν the nodes sent to repair per day: a multi-node failure "
+        "sends its g nodes and needs g free spares. A single-node failure finds none with "
+        "P(Poisson(ν·S) ≥ s), a multi-node one with P(Poisson(ν·S) ≥ s − g + 1); expected "
+        "replacement = P·replacement + (1 − P)·hot-spare swap, P their mix.",
+    ),
+    (
+        "Recovery time per failure",
+        "R = detection + expected replacement + restart + checkpoint restore.",
+    ),
+    (
+        "First-order waste (Young 1974)",
+        "W(τ) = δ/τ + λ·(τ/2 + R): checkpoint saves plus, per failure, the recovery R and on "
+        "average half a checkpoint interval of rework. Goodput (first order) = 1 − W.",
+    ),
+    (
+        "Expected wall time (Daly 2006)",
+        "T_w = M · exp(R/M) · (exp((τ+δ)/M) − 1) · T_s/τ for exponential failures (J. T. Daly, FGCS "
+        "22(3):303-312, 2006); goodput = T_s/T_w. This is the headline goodput.",
+    ),
+    (
+        "Checkpoint interval",
+        "Young's τ = √(2δM) (CACM 17(9), 1974) is shown for reference; 'optimal' uses the exact "
+        "minimiser of Daly's T_w, τ = M · [1 + W₀(−exp(−(1 + δ/M)))] (Lambert W₀).",
+    ),
+    (
+        "Loss breakdown",
+        "Each component's first-order minutes per day (λ·detection, λ·replacement, λ·restart, "
+        "λ·restore, λ·τ/2, 1440·δ/τ) scaled so that they add up to the exact loss "
+        "(1 − goodput)·1440 min/day; USD = minutes/1440 × cluster cost per day.",
+    ),
+    (
+        "Costs and value of reliability",
+        "Cluster cost/day = nodes × price/h × 24; lost/day = (1 − goodput) × cluster cost + idle "
+        "hot spares. Value of 0.1 pp = g(r − 0.001) − g(r) times the cluster cost per day.",
+    ),
+)
+
+COMPARE_METHOD = (
+    "Savings",
+    "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
+    "cost/day − candidate total cost/day); per year × 365.25 "
+    "(docs/references.md#savings-and-the-value-of-reliability).",
+)
+
+
+# --------------------------------------------------------------------------- builders
+def _summary(ev: Evaluation) -> tuple[str, ...]:
+    m = ev.metrics
+    v = ev.value_of_reliability
+    lines = [
+        f"At the assumptions listed in this report, {m['goodput'] * 100:.1f}% of the paid "
+        f"accelerator time advances training (Daly's expected wall time; the first-order "
+        f"spreadsheet estimate is {m['goodput_first_order'] * 100:.1f}%).",
+        f"Failures, recovery and checkpoints cost {format_usd(m['lost_usd_per_day'], 'day')} "
+        f"of a {format_usd(m['cluster_usd_per_day'], 'day')} cluster, or "
+        f"{format_usd(m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
+        (
+            f"The job sees {m['failures_per_day']:.3g} failures per day (MTBF "
+            f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "
+            "whole-cluster time per failure (first order)."
+            if m["failures_per_day"] > 0
+            else "With a zero failure rate the job never stops; only checkpoint saves cost time."
+        ),
+    ]
+    note = ev.texts["progress_note"]
+    if note:  # the job never or barely advances: say so before any figure
+        lines.insert(1, note[0].upper() + note[1:] + ".")
+    if all(k in m for k in ("goodput_low", "lost_usd_per_day_low", "time_to_train_days_p10")):
+        lines.append(
+            "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "
+            f"goodput {format_value('goodput', m['goodput_low'])}–"
+            f"{format_value('goodput', m['goodput_high'])}, lost "
+            f"{format_usd(m['lost_usd_per_day_low'], 'day')}–"
+            f"{format_usd(m['lost_usd_per_day_high'], 'day')}, time to train "
+            f"{format_value('time_to_train_days', m['time_to_train_days_p10'])}–"
+            f"{format_value('time_to_train_days', m['time_to_train_days_p90'])}, whole bill "
+            f"{format_usd(m['total_cost_to_train_usd_low'])}–"
+            f"{format_usd(m['total_cost_to_train_usd_high'])}."
+        )
+    slope = (
+        " (rate below 0.1%: gain of eliminating failures)"
+        if v["value_of_reliability_is_partial"]
+        else ""
+    )
+    lines.append(
+        f"Each 0.1 percentage point lower daily node failure rate is worth "
+        f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "
+        f"{format_usd(v['usd_per_day_per_0p1pp'], 'day')}{slope}."
+    )
+    vintage = price_vintage(ev.scenario, ev.instance)
+    if vintage is not None:  # said once, with how to use the public price (issue 26)
+        lines.append(
+            f"{vintage.sentence()} For the public price: goodput report ... --set "
+            "pricing.usd_per_instance_hour= (empty), or tick 'Use the public price of the "
+            "pricing model' in the dashboard."
+        )
+    return tuple(lines)
+
+
+def optional_sections(ev: Evaluation) -> tuple[Section, ...]:
+    """Sections for figures beyond the core ones, grouped by their registry section."""
+    groups: dict[str, list[Metric]] = {}
+    titles: dict[str, str] = {}
+    for key, value in ev.metrics.items():
+        sid, title = SECTION_OF.get(key, ("other", "Other model results"))
+        if sid in CORE_SECTIONS or not isinstance(value, int | float):
+            continue
+        groups.setdefault(sid, []).append(make_metric(key, value))
+        titles[sid] = title
+    order = [s for s in OPTIONAL_ORDER if s in groups] + sorted(
+        s for s in groups if s not in OPTIONAL_ORDER
+    )
+    return tuple(Section(id=sid, title=titles[sid], metrics=tuple(groups[sid])) for sid in order)
+
+
+def _comparison_table(c: Comparison) -> pl.DataFrame:
+    keys = [
+        "goodput",
+        "goodput_first_order",
+        "failures_per_day",
+        "minutes_lost_per_failure",
+        "checkpoint_interval_minutes",
+        "usd_per_instance_hour",
+        "cluster_usd_per_day",
+        "total_usd_per_day",
+        "lost_usd_per_day",
+    ]
+    rows = []
+    for k in keys:
+        b, n = c.baseline.metrics[k], c.candidate.metrics[k]
+        o = output(k)
+        diff = n - b
+        if diff == 0:
+            dtext = "no change"
+        elif o.kind == "percent":
+            dtext = f"{diff * 100:+.2f} points".replace("-", "−")
+        else:
+            dtext = registry_format(o, diff, signed=True)
+        rows.append(
+            {
+                "key": k,
+                "metric": metric_label(k),
+                "baseline": format_value(k, b),
+                "candidate": format_value(k, n),
+                "change": dtext,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _changed_assumptions(a: Scenario, b: Scenario) -> pl.DataFrame:
+    rows = []
+    for key, f in FIELDS.items():
+        if a[key] != b[key]:
+            rows.append(
+                {
+                    "field": key,
+                    "label": f.label,
+                    "baseline": svc.display_value(key, a[key]),
+                    "candidate": svc.display_value(key, b[key]),
+                    "unit": f.unit,
+                }
+            )
+    schema = dict.fromkeys(("field", "label", "baseline", "candidate", "unit"), pl.String)
+    return pl.DataFrame(rows, schema=schema)
+
+
+def _comparison_figure(c: Comparison) -> go.Figure:
+    lb = svc.loss_table(c.baseline)
+    lc = svc.loss_table(c.candidate)
+    keep = (lb["usd_per_day"].abs() > 0.5) | (lc["usd_per_day"].abs() > 0.5)
+    lb, lc = lb.filter(keep), lc.filter(keep)
+    fig = go.Figure()
+    fig.add_bar(
+        x=lb["label"].to_list(),
+        y=lb["usd_per_day"].to_list(),
+        name="Baseline",
+        marker_color="#7f7f7f",
+    )
+    fig.add_bar(
+        x=lc["label"].to_list(),
+        y=lc["usd_per_day"].to_list(),
+        name="Candidate",
+        marker_color="#1f77b4",
+    )
+    fig.update_layout(
+        title="Cost of each loss component: baseline vs candidate",
+        xaxis_title="Loss component",
+        yaxis_title="Lost per day (USD/day)",
+        yaxis_tickprefix="$",
+        yaxis_tickformat=",.0f",
+        barmode="group",
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom", "x": 1, "xanchor": "right"},
+        margin={"t": 70, "b": 40},
+    )
+    return fig
+
+
+def wrap_categories(fig: go.Figure, width: int = 14) -> go.Figure:
+    """Copy of ``fig`` whose string x categories are wrapped with <br> (horizontal labels)."""
+    import textwrap
+
+    out = go.Figure(fig)
+    for trace in out.data:
+        x = getattr(trace, "x", None)
+        if x is not None and len(x) and all(isinstance(v, str) for v in x):
+            trace.x = ["<br>".join(textwrap.wrap(v, width)) or v for v in x]
+    out.update_xaxes(tickangle=0, tickfont={"size": 10})
+    return out
+
+
+def montecarlo_available() -> bool:
+    try:
+        mod = importlib.import_module("goodput_lab.models.montecarlo")
+    except ImportError:
+        return False
+    return hasattr(mod, "simulate")
+
+
+MONTECARLO_DAYS = 30.0
+
+#: Rows of the Monte Carlo table: (label, unit key for formatting, summary keys mean/p5/p50/p95
+#: (None: not reported), analytic key); keys are those of
+#: ``models.montecarlo.SimulationResult.summary()``.
+MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str | None, ...], str | None], ...] = (
+    (
+        "Goodput over the horizon",
+        "goodput",
+        ("goodput_mean", "goodput_p5", "goodput_p50", "goodput_p95"),
+        "goodput_analytic",
+    ),
+    (
+        "Wall time to do the horizon's work",
+        "time_to_finish_mean_days",
+        (
+            "time_to_finish_mean_days",
+            "time_to_finish_p5_days",
+            "time_to_finish_p50_days",
+            "time_to_finish_p95_days",
+        ),
+        "time_to_finish_analytic_days",
+    ),
+    (
+        "Lost per month of wall time",
+        "lost_mean_usd_per_month",
+        ("lost_mean_usd_per_month", None, "lost_p50_usd_per_month", "lost_p95_usd_per_month"),
+        "lost_analytic_usd_per_month",  # the chain's lost_usd_per_month, as on the page
+    ),
+)
+
+
+def _montecarlo(
+    scenario: Scenario,
+    trials: int,
+    seed: int | None,
+    catalog,
+    days: float = MONTECARLO_DAYS,
+    result: Any = None,
+) -> MonteCarloSummary:
+    """Percentiles from models.montecarlo.simulate (issue #5), or from ``result`` when the
+    caller already simulated (the dashboard's Monte Carlo page exports the run it shows)."""
+    if result is None:
+        if not montecarlo_available():
+            raise ValidationError(
+                "--trials",
+                "the Monte Carlo simulator (models/montecarlo.py) is not available in this "
+                "version; run the report without --trials",
+            )
+        mod = importlib.import_module("goodput_lab.models.montecarlo")
+        try:  # refused when predicted too large, stopped past the default time budget
+            if hasattr(mod, "check_size"):
+                mod.check_size(trials, days)
+            result = mod.simulate(
+                scenario, trials, days, catalog=catalog, rng=seed, record_timeline=False
+            )
+        except ValidationError as exc:
+            if exc.field in ("trials", "days"):  # the report's only size flag is --trials
+                raise type(exc)("--trials", exc.message) from None
+            raise
+    return MonteCarloSummary(
+        trials=trials,
+        seed=seed,
+        table=montecarlo_table(result),
+        values={k: float(v) for k, v in result.summary().items()},
+        figure=montecarlo_figure(result),
+        note=(
+            f"Each run simulates {days:g} days of training with the failure, "
+            "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
+            "over the runs. 'Closed form' is Daly's expectation used in the rest of the report."
+        ),
+    )
+
+
+def montecarlo_figure(result: Any) -> go.Figure | None:
+    """Fan chart of cumulative goodput over time: the Monte Carlo page's own chart."""
+    if not getattr(result, "goodput_bands", None) or getattr(result, "grid_days", None) is None:
+        return None
+    from goodput_lab.charts.montecarlo import bands_chart
+    from goodput_lab.views import montecarlo as mc_svc
+
+    return bands_chart(mc_svc.bands(result), 100.0 * result.goodput_analytic)
+
+
+def montecarlo_table(result: Any) -> pl.DataFrame:
+    """Mean and P5/P50/P95 rows from a ``SimulationResult`` (formatted text)."""
+    summary = result.summary()
+    rows = []
+    for label, fmt_key, (mean, p5, p50, p95), analytic in MONTECARLO_ROWS:
+        if not all(k in summary for k in (mean, p5, p50, p95) if k is not None):
+            continue
+
+        def cell(k, _fmt=fmt_key):
+            return format_value(_fmt, summary[k]) if k is not None else "—"
+
+        rows.append(
+            {
+                "Metric": label,
+                "Mean": cell(mean),
+                "P5": cell(p5),
+                "P50": cell(p50),
+                "P95": cell(p95),
+                "Closed form": format_value(fmt_key, summary[analytic])
+                if analytic in summary
+                else "",
+            }
+        )
+    for key in ("lost_mean_usd", "lost_p95_usd", "failures_mean", "unfinished_trials"):
+        if key in summary:
+            rows.append(
+                {
+                    "Metric": metric_label(key),
+                    "Mean": format_value(key, summary[key]),
+                    "P5": "",
+                    "P50": "",
+                    "P95": "",
+                    "Closed form": "",
+                }
+            )
+    return pl.DataFrame(rows)
+
+
+def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:
+    """Recommended checkpoint interval and hot spares (models.optimize.optimize)."""
+    from goodput_lab.models.optimize import optimize
+
+    o = optimize(scenario, dict(catalog))
+    iv, sp = o.interval, o.spares
+    metrics = (
+        make_metric("recommended_checkpoint_interval_minutes", iv.interval_minutes),
+        make_metric("goodput_at_recommended_interval", iv.goodput),
+        make_metric("interval_savings_usd_per_day", iv.savings_usd_per_day),
+        make_metric("spare_nodes", float(sp.spares)),
+        make_metric("spares_savings_usd_per_day", sp.savings_usd_per_day),
+        make_metric("recommendation_savings_usd_per_day", o.comparison.savings_usd_per_day),
+    )
+    intro = (
+        f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
+        f"interval is {iv.interval_minutes:.1f} min (worth "
+        f"{format_usd(iv.savings_usd_per_day, 'day')}). With it, "
+        f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
+        f"{sp.current_spares}); both changes together save "
+        f"{format_usd(o.comparison.savings_usd_per_day, 'day')}."
+    )
+    return metrics, intro
+
+
+def _days(value: float | None) -> str:
+    return f"{value:,.1f}" if value is not None and math.isfinite(value) else "n/a"
+
+
+def _instance_section(scenario: Scenario, catalog) -> Section:
+    """Every catalog instance at the same accelerator count, cheapest to train first."""
+    from goodput_lab.models.instances import rank_instances
+
+    ranking = rank_instances(scenario, dict(catalog))
+    current = scenario["cluster.instance"]
+    rows = []
+    unranked: dict[str, list[str]] = {}  # reason -> instances without a cost to train
+    for r in ranking.rows:
+        ok = r.feasible
+        rows.append(
+            {
+                "instance": r.instance + (" (this scenario)" if r.instance == current else ""),
+                "accelerator": r.accelerator,
+                "nodes": f"{r.nodes:,.0f}" if ok else "",
+                "price": format_value("usd_per_instance_hour", r.usd_per_instance_hour)
+                + (f" ({r.price_as_of})" if r.price_known else "")
+                + (f"; {r.price_note}" if r.price_note else ""),
+                "goodput": format_value("goodput", r.goodput) if ok else "",
+                "days": _days(r.time_to_train_days) if ok else "",
+                "cost": format_value("cost_to_train_usd", r.cost_to_train_usd)
+                if ok and r.price_known
+                else "n/a",
+            }
+        )
+        if r.reason:  # said once under the table, so the cost column keeps its width
+            unranked.setdefault(r.reason, []).append(r.instance)
+    table = pl.DataFrame(
+        rows,
+        schema=dict.fromkeys(
+            ("instance", "accelerator", "nodes", "price", "goodput", "days", "cost"), pl.String
+        ),
+    )
+    notes = tuple(f"{', '.join(names)}: {why}" for why, names in unranked.items())
+    return Section(
+        id="instances",
+        title="Instance choice",
+        intro=(
+            "The same job and accelerator count on every instance type in the catalog, "
+            "cheapest to train first. " + " ".join(ranking.rules())
+        ),
+        notes=notes,
+        table=table,
+        table_columns=(
+            ("instance", "Instance", "text"),
+            ("accelerator", "Accelerator", "text"),
+            ("nodes", "Nodes", "num"),
+            ("price", "Price", "num"),
+            ("goodput", "Goodput", "num"),
+            ("days", "Days to train", "num"),
+            ("cost", "Cost to train", "num"),
+        ),
+        column_widths=(21, 14, 8, 18, 10, 10, 19),
+    )
+
+
+MODEL_METHODS: tuple[tuple[str, str, str], ...] = (
+    (
+        "checkpoint_size_TB",
+        "Checkpoint tiers",
+        "Checkpoint size = parameters × bytes per parameter; per-tier save/restore from the "
+        "tier bandwidths (data/checkpoint_tiers.csv); two-level first-order waste "
+        "C1/T + C2/(kT) + λ1(T/2 + R1) + λ2(kT/2 + R2), each level following Young with "
+        "its own failure class; in-memory replicas lost with the Gemini-style group model.",
+    ),
+    (
+        "time_to_train_days",
+        "Compute and time to train",
+        "Training FLOPs ≈ 6·N·D (Kaplan et al. 2020); time to train = FLOPs / (accelerators × "
+        "peak BF16 × MFU × goodput) with MFU as defined in PaLM (Chowdhery et al. 2022, "
+        "App. B); pipeline bubble (p − 1)/(m + p − 1) (Narayanan et al. 2021).",
+    ),
+    (
+        "allreduce_ms",
+        "Network",
+        "Hierarchical ring all-reduce in the α-β model (Hockney 1994; Thakur, Rabenseifner "
+        "& Gropp 2005): NVLink inside a node, EFA across nodes; exposed time after overlap.",
+    ),
+)
+
+
+LADDER_METHOD = (
+    "Resilience ladder",
+    "Each resilience feature is a transformation of the scenario (models/resilience.py, "
+    "docs/resilience.md); the rungs adopt them one at a time in the recommended order (at "
+    "each rung the feature that saves the most next). A rung's lost $/day counts its goodput "
+    "losses and the cost of every feature adopted so far; its saving is the previous rung's "
+    "lost $/day minus its own, so the savings add up to the first rung's loss minus the "
+    "last one's. Every rung is a scenario: `goodput ladder SCENARIO --json` lists its "
+    "settings.",
+)
+
+
+def resilience_ladder(scenario: Scenario, catalog) -> Any:
+    """The recommended resilience ladder of ``scenario`` (None if the model is absent)."""
+    try:
+        from goodput_lab.models.resilience import ladder
+    except ImportError:  # resilience model not part of this build
+        return None
+    return ladder(scenario, catalog=catalog)
+
+
+def _ladder_section(lad: Any) -> Section:
+    """The ladder as a report section: the rungs' table (as `goodput ladder` prints them)
+    and the waterfall in $/day."""
+    from goodput_lab.charts.resilience import ladder_waterfall
+    from goodput_lab.views import resilience as res_svc
+
+    table = res_svc.rung_display(lad)
+    worth = ", ".join(res_svc.feature_label(k) for k in lad.recommended_features) or "none"
+    return Section(
+        id="resilience",
+        title="Resilience ladder: what each feature is worth",
+        intro=(
+            f"From the scenario as given to every resilience feature, in the recommended "
+            f"order; causes: {lad.modes.source}. Worth adopting here: {worth}; together "
+            f"they save {format_usd(lad.recommended_delta_usd_per_day, 'day')} "
+            f"({lad.recommended_delta_goodput_points:+.2f} goodput points). The whole "
+            f"ladder, rungs that cost more than they save included, saves "
+            f"{format_usd(lad.total_delta_usd_per_day, 'day')}."
+        ),
+        table=table,
+        table_columns=(
+            ("Rung", "Rung", "num"),
+            ("Feature", "Feature", "text"),
+            ("Goodput", "Goodput", "num"),
+            ("Lost per day", "Lost per day", "num"),
+            ("Goodput gained", "Goodput gained", "num"),
+            ("Saves per day", "Saves per day", "num"),
+            ("Source", "Source", "src"),
+        ),
+        column_widths=(6, 22, 9, 13, 12, 13, 25),
+        figure=ladder_waterfall(res_svc.rung_numbers(lad), "$/day"),
+    )
+
+
+def _badput_section(ev: Evaluation) -> Section:
+    """The predicted losses in the badput buckets of Google's ml-goodput-measurement (ours
+    where none fits), as ``goodput evaluate --json`` gives them (``badput``); buckets with
+    nothing in them are named under the table instead of printed as rows of zeros."""
+    rows = ev.badput()
+    kept = [r for r in rows if r["minutes_per_day"] > 0 or r["usd_per_day"] > 0]
+    empty = [r["bucket_label"] for r in rows if r not in kept]
+    table = pl.DataFrame(
+        {
+            "Bucket": [r["bucket_label"] for r in kept],
+            "Name": [r["badput_bucket"] for r in kept],
+            "Minutes per day": [f"{r['minutes_per_day']:,.1f}" for r in kept],
+            "Lost per day": [format_usd(r["usd_per_day"], "day") for r in kept],
+        },
+        schema=dict.fromkeys(("Bucket", "Name", "Minutes per day", "Lost per day"), pl.String),
+    )
+    return Section(
+        id="badput",
+        title="Predicted badput in the buckets people measure",
+        intro=(
+            "The loss breakdown mapped onto the badput buckets of Google's "
+            "ml-goodput-measurement (ours where none fits, such as idle spares), so that a "
+            "measured run's buckets can be read beside it (goodput reconcile --json, buckets)."
+        ),
+        table=table,
+        table_columns=(
+            ("Bucket", "Bucket", "text"),
+            ("Name", "Name", "text"),
+            ("Minutes per day", "Minutes per day", "num"),
+            ("Lost per day", "Lost per day", "num"),
+        ),
+        column_widths=(34, 34, 14, 18),
+        notes=(f"Nothing predicted in: {', '.join(empty)}.",) if empty else (),
+    )
+
+
+def model_sections(
+    scenario: Scenario, ev: Evaluation, catalog
+) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
+    """Optional sections (metrics grouped by name, recommendations, instance ranking) and
+    the methods entries of the models whose results the evaluation carries."""
+    sections = list(optional_sections(ev))
+    methods = [(t, d) for key, t, d in MODEL_METHODS if key in ev.metrics]
+    try:
+        rec_metrics, intro = _recommendation_metrics(scenario, catalog)
+    except ImportError:  # optimizer not part of this build
+        rec_metrics, intro = (), ""
+    if rec_metrics:
+        ck = next((s for s in sections if s.id == "checkpoint"), None)
+        merged = Section(
+            id="checkpoint",
+            title="Checkpointing and hot spares",
+            intro=intro,
+            metrics=rec_metrics + (ck.metrics if ck else ()),
+        )
+        sections = [merged] + [s for s in sections if s.id != "checkpoint"]
+        methods.append(
+            (
+                "Recommendations",
+                "Checkpoint interval: bounded Brent minimisation of lost USD/day over the "
+                "interval (Daly's exact goodput); hot spares: exhaustive search of 0-200 spares "
+                "with the Poisson spare model, net of the spares' price (models/optimize.py).",
+            )
+        )
+    sections.append(_badput_section(ev))
+    if "time_to_train_days" in ev.metrics:
+        try:
+            inst = _instance_section(scenario, catalog)
+        except ImportError:
+            inst = None
+        if inst is not None:
+            order = {"checkpoint": 0, "compute": 1, "instances": 2}
+            sections.append(inst)
+            sections.sort(key=lambda s: order.get(s.id, 3))
+    return tuple(sections), methods
+
+
+def build_report(
+    scenario: Scenario,
+    *,
+    compare_to: Scenario | Sequence[Scenario] | None = None,
+    trials: int | None = None,
+    seed: int | None = 20261202,
+    catalog: Mapping[str, Instance] | None = None,
+    generated: dt.date | None = None,
+    detail: bool = True,
+    days: float = MONTECARLO_DAYS,
+    simulation: Any = None,
+) -> Report:
+    """Evaluate ``scenario`` (and ``compare_to``: one candidate or several, each compared
+    with ``scenario`` as the baseline) and gather everything a report shows.
+
+    ``detail=False`` skips what only the HTML/PDF show (figures, model sections), for the
+    CSV/Parquet tables.  ``days`` is the Monte Carlo horizon; ``simulation`` (a
+    ``SimulationResult`` of ``trials`` runs) reports a run already made instead of
+    simulating again.
+    """
+    cat = catalog if catalog is not None else load_catalog()
+    others = (
+        []
+        if compare_to is None
+        else [compare_to]
+        if isinstance(compare_to, Scenario)
+        else list(compare_to)
+    )
+    comparisons = [compare(scenario, o, cat) for o in others]
+    comparison: Comparison | None = comparisons[0] if comparisons else None
+    ev = comparison.baseline if comparison is not None else evaluate(scenario, cat)
+    m = ev.metrics
+    values = {**m, **ev.value_of_reliability}
+    headline = tuple(make_metric(k, values[k]) for k in HEADLINE_KEYS)
+    losses = svc.loss_table(ev)
+    if not detail:
+        return _light_report(
+            scenario, ev, comparisons, headline, trials, seed, cat, generated, days, simulation
+        )
+    sweep = svc.goodput_vs_rate(scenario, dict(cat))
+    # components that are zero here (e.g. fabric stalls with no fabric faults) are left out
+    # of the chart (loss_waterfall does), not of the table
+    waterfall = loss_waterfall(losses, m["goodput"])
+    figures = {
+        "waterfall": waterfall,
+        "goodput_vs_rate": goodput_vs_rate_chart(
+            sweep, scenario["reliability.node_failure_rate_per_day"] * 100, m["goodput"]
+        ),
+    }
+    methods = list(METHODS)
+    sections, model_methods = model_sections(scenario, ev, cat)
+    methods.extend(model_methods)
+    blocks = tuple(
+        ComparisonBlock(
+            comparison=c,
+            table=_comparison_table(c),
+            changed=_changed_assumptions(scenario, c.candidate.scenario),
+            figure=wrap_categories(_comparison_figure(c)),
+        )
+        for c in comparisons
+    )
+    lad = resilience_ladder(scenario, cat)
+    if lad is not None:
+        sections = (*sections, _ladder_section(lad))
+        methods.append(LADDER_METHOD)
+    comparison_table = changed = None
+    if blocks:
+        comparison_table, changed = blocks[0].table, blocks[0].changed
+        figures["comparison"] = blocks[0].figure
+        methods.append(COMPARE_METHOD)
+    mc = None
+    if trials is not None:
+        if not 1 <= trials <= 1_000_000:
+            raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
+        mc = _montecarlo(scenario, trials, seed, cat, days, simulation)
+        methods.append(
+            (
+                "Monte Carlo",
+                f"{trials:,} simulated runs of the failure process (models/montecarlo.py, seed "
+                f"{seed}); percentiles P5/P50/P95 of each simulated metric.",
+            )
+        )
+    title = "Goodput report" if comparison is None else "Goodput comparison report"
+    if len(comparisons) > 1:
+        title = f"Goodput comparison report ({len(comparisons) + 1} scenarios)"
+    return Report(
+        title=title,
+        generated=generated or dt.date.today(),
+        scenario=scenario,
+        evaluation=ev,
+        headline=headline,
+        summary=_summary(ev),
+        assumptions=svc.assumptions_table(scenario, ev.instance, ev.price),
+        losses=losses,
+        figures=figures,
+        sections=sections,
+        comparison=comparison,
+        comparison_table=comparison_table,
+        changed_assumptions=changed,
+        montecarlo=mc,
+        methods=tuple(methods),
+        comparisons=blocks,
+        ladder=lad,
+    )
+
+
+def _light_report(
+    scenario, ev, comparisons, headline, trials, seed, cat, generated, days, simulation
+):
+    comparison = comparisons[0] if comparisons else None
+    mc = None
+    if trials is not None:
+        if not 1 <= trials <= 1_000_000:
+            raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
+        mc = _montecarlo(scenario, trials, seed, cat, days, simulation)
+    return Report(
+        title="Goodput report" if comparison is None else "Goodput comparison report",
+        generated=generated or dt.date.today(),
+        scenario=scenario,
+        evaluation=ev,
+        headline=headline,
+        summary=_summary(ev),
+        assumptions=svc.assumptions_table(scenario, ev.instance, ev.price),
+        losses=svc.loss_table(ev),
+        figures={},
+        comparison=comparison,
+        montecarlo=mc,
+        methods=METHODS,
+        comparisons=tuple(
+            ComparisonBlock(
+                comparison=c,
+                table=_comparison_table(c),
+                changed=_changed_assumptions(scenario, c.candidate.scenario),
+            )
+            for c in comparisons
+        ),
+        ladder=resilience_ladder(scenario, cat),
+    )

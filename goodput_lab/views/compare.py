@@ -1,0 +1,255 @@
+"""Tables behind the Compare page: every metric side by side, the delta waterfall, savings."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import polars as pl
+
+from goodput_lab.models import (
+    FIELDS,
+    Comparison,
+    Scenario,
+    ValidationError,
+    compare,
+    load_preset,
+)
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import LOSS_COMPONENTS
+from goodput_lab.models.outputs import OUTPUTS
+from goodput_lab.views import display
+
+MINUTES_PER_DAY = 1440.0
+DAYS_PER_YEAR = 365.25
+
+
+def run(baseline: Scenario, candidate: Scenario, catalog: dict[str, Instance]) -> Comparison:
+    """``models.compare`` (raises models.ValidationError for a bad scenario)."""
+    return compare(baseline, candidate, catalog)
+
+
+def metrics_table(cmp: Comparison) -> pl.DataFrame:
+    """Every metric of both evaluations with the difference (candidate − baseline)."""
+    b, c = cmp.baseline.metrics, cmp.candidate.metrics
+    keys = [k for k in b if k in c]
+    extra = [
+        (k, cmp.baseline.value_of_reliability[k], cmp.candidate.value_of_reliability[k])
+        for k in cmp.baseline.value_of_reliability
+        if k in cmp.candidate.value_of_reliability
+    ]
+    rows = [(k, b[k], c[k]) for k in keys] + extra
+    return pl.DataFrame(
+        {
+            "metric": [r[0] for r in rows],
+            "baseline": [_finite(r[1]) for r in rows],
+            "candidate": [_finite(r[2]) for r in rows],
+            "delta": [_finite(r[2] - r[1]) for r in rows],
+        },
+        schema={
+            "metric": pl.String,
+            "baseline": pl.Float64,
+            "candidate": pl.Float64,
+            "delta": pl.Float64,
+        },
+    )
+
+
+def _finite(x: float) -> float | None:
+    return float(x) if math.isfinite(x) else None
+
+
+def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
+    """Where the savings per day come from, one row per loss component plus running cost.
+
+    Each component's contribution is its lower loss in minutes/day valued at the baseline's
+    cluster cost per minute; the "step time" row is the value of faster (or slower) steps,
+    g_c·(r − 1)·cluster_b with r the ratio of productive training times; the "running
+    cost" row is the difference in what the two clusters cost per day (price, nodes, hot
+    spares).  The rows add up to
+    ``cmp.savings_usd_per_day`` because the loss components add up to 1 − goodput.
+    Components come from ``models.evaluate.LOSS_COMPONENTS``, so new ones appear here.
+    """
+    b, c = cmp.baseline.metrics, cmp.candidate.metrics
+    usd_per_min = b["cluster_usd_per_day"] / MINUTES_PER_DAY
+    rows = []
+    for name, label in LOSS_COMPONENTS.items():
+        key = f"loss_{name}_minutes_per_day"
+        saved_min = b.get(key, 0.0) - c.get(key, 0.0)
+        rows.append(
+            {
+                "component": name,
+                "label": label,
+                "minutes_per_day_saved": saved_min,
+                "goodput_points": saved_min / MINUTES_PER_DAY * 100,
+                "usd_per_day": saved_min * usd_per_min,
+                "component_minutes_saved_per_day": saved_min,
+                "component_savings_usd_per_day": saved_min * usd_per_min,
+            }
+        )
+    rows.append(
+        {
+            "component": "step_time",
+            "label": "Step time (network, accelerator, parallelism)",
+            "minutes_per_day_saved": 0.0,
+            "goodput_points": 0.0,
+            "usd_per_day": cmp.step_time_savings_usd_per_day,
+            "component_minutes_saved_per_day": 0.0,
+            "component_savings_usd_per_day": cmp.step_time_savings_usd_per_day,
+        }
+    )
+    running = b["total_usd_per_day"] - c["total_usd_per_day"]
+    rows.append(
+        {
+            "component": "running_cost",
+            "label": "Running cost (price, nodes, spares)",
+            "minutes_per_day_saved": 0.0,
+            "goodput_points": 0.0,
+            "usd_per_day": running,
+            "component_minutes_saved_per_day": 0.0,
+            "component_savings_usd_per_day": running,
+        }
+    )
+    return pl.DataFrame(rows)
+
+
+def savings(cmp: Comparison) -> dict[str, float]:
+    """Savings per day, month (365.25/12 days) and year (365.25 days) [USD]."""
+    return {  # the model's figures (models.evaluate.Comparison), never re-derived here
+        "per_day": cmp.savings_usd_per_day,
+        "per_month": cmp.savings_usd_per_month,
+        "per_year": cmp.savings_usd_per_year,
+        "goodput_delta": cmp.goodput_delta,
+    }
+
+
+CURRENT = "Current scenario (sidebar)"
+UPLOAD = "Uploaded TOML file"
+PRESET_PREFIX = "Preset: "
+#: The sides of the comparison (session-state and link names); the first is the baseline.
+SIDES = ("baseline", "candidate", "candidate_3", "candidate_4")
+DEFAULTS = {
+    "baseline": CURRENT,
+    "candidate": PRESET_PREFIX + "aws-16k-h100-improved",
+    "candidate_3": PRESET_PREFIX + "aws-16k-h100-memory",
+    "candidate_4": PRESET_PREFIX + "hyperpod-tiered-16k-h100",
+}
+
+
+def side_title(i: int) -> str:
+    """ "Baseline", "Candidate 1", "Candidate 2", ..."""
+    return "Baseline" if i == 0 else f"Candidate {i}"
+
+
+def sources(presets: list[str]) -> list[str]:
+    """Choices for where a side of the comparison comes from."""
+    return [CURRENT, *(PRESET_PREFIX + p for p in presets), UPLOAD]
+
+
+def build(source: str, current: Scenario, upload: Scenario | None, edits: str) -> Scenario | None:
+    """The scenario for one side: its source plus ``section.key=value`` edits (one a line).
+
+    ``None`` when the source is an upload that has not happened yet.  Edits go through the
+    same validation as the command line's ``--set`` (models.ValidationError names the field).
+    """
+    if source == CURRENT:
+        base = current
+    elif source == UPLOAD:
+        if upload is None:
+            return None
+        base = upload
+    elif source.startswith(PRESET_PREFIX):
+        base = load_preset(source.removeprefix(PRESET_PREFIX))
+    else:
+        raise ValidationError("comparison source", f"{source!r} is not one of the choices")
+    lines = [ln.strip() for ln in edits.splitlines() if ln.strip() and not ln.startswith("#")]
+    return base.with_overrides(lines) if lines else base
+
+
+#: Figures of the side-by-side table, in order.
+KEY_FIGURES = (
+    "goodput",
+    "failures_per_day",
+    "minutes_lost_per_failure",
+    "checkpoint_interval_minutes",
+    "step_seconds",
+    "usd_per_instance_hour",
+    "cluster_usd_per_day",
+    "total_usd_per_day",
+    "lost_usd_per_day",
+    "time_to_train_days",
+    "cost_to_train_usd",
+)
+
+
+def differences(cmp: Comparison) -> list[dict]:
+    """Every input that differs, in words: label, key, baseline and candidate values."""
+    price_b, price_c = cmp.baseline.price, cmp.candidate.price
+    return [
+        {
+            "label": FIELDS[k].label,
+            "key": k,
+            "baseline": display.field_value(k, b, price=price_b),
+            "candidate": display.field_value(k, c, price=price_c),
+        }
+        for k, b, c in cmp.differences()
+    ]
+
+
+def differences_note(cmp: Comparison) -> tuple[str, str]:
+    """(kind, text): what differs between the pair and what the savings therefore mean.
+    kind is "info" (one input or none) or "warning" (several: a combined effect)."""
+    diffs = differences(cmp)
+    if not diffs:
+        return "info", "Identical inputs: the two scenarios give the same figures."
+    names = [d["label"].lower() for d in diffs]
+    if len(diffs) == 1:
+        return "info", f"Only one input differs: {names[0]}. The savings are its effect alone."
+    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    return (
+        "warning",
+        f"{len(diffs)} inputs differ, not only one: {listed}. The savings are their "
+        "combined effect; to see one input's share, compare with only that one changed "
+        "(edits box).",
+    )
+
+
+def side_by_side(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFrame:
+    """Key figures of the baseline and every candidate, with each candidate's change."""
+    base = cmps[0].baseline
+    rows = []
+    for key in KEY_FIGURES:
+        if key not in base.metrics:
+            continue
+        row = {"key": key, "base": base[key]}
+        for i, c in enumerate(cmps):
+            row[f"c{i}"] = c.candidate[key]
+            row[f"d{i}"] = c.candidate[key] - base[key]
+        rows.append(row)
+    values = [("base", names[0])] + [(f"c{i}", names[i + 1]) for i in range(len(cmps))]
+    table = display.metric_rows(rows, values)
+    out = {"Figure": table["Figure"], names[0]: table[names[0]]}
+    for i in range(len(cmps)):
+        changes = [display.change(OUTPUTS[r["key"]], r[f"d{i}"]) for r in rows]
+        out[names[i + 1]] = [
+            v if d == "no change" else f"{v} ({d})"
+            for v, d in zip(table[names[i + 1]].to_list(), changes, strict=True)
+        ]
+    return pl.DataFrame(out)
+
+
+def every_metric(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFrame:
+    """Every registered metric of the baseline and each candidate (formatted)."""
+    base = cmps[0].baseline
+    rows = []
+    values = {**base.metrics, **base.value_of_reliability}
+    for key in values:
+        if key not in OUTPUTS:
+            continue
+        row = {"key": key, "base": values[key]}
+        for i, c in enumerate(cmps):
+            other = {**c.candidate.metrics, **c.candidate.value_of_reliability}
+            row[f"c{i}"] = other.get(key)
+        rows.append(row)
+    cols = [("base", names[0])] + [(f"c{i}", names[i + 1]) for i in range(len(cmps))]
+    return display.metric_rows(rows, cols)

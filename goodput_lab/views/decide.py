@@ -1,0 +1,309 @@
+"""Runs the Monte Carlo short list of a decision on the Dask engine, with parts and resume.
+
+:func:`models.decide.decide` takes a *runner* that simulates its configurations.  This module
+provides the Dask one, built on the sweep engine's public functions
+(:func:`goodput_lab.engine.sweep.start_client` and ``worker_count``): every
+configuration is one task (:func:`models.decide.simulate_config`, its own random stream), so
+the result does not depend on the number of workers.  With a parts folder (``goodput decide
+-o FILE.json`` keeps ``FILE.json.parts/``), each finished configuration is written there as
+one ``.npz`` file (a temporary file renamed, so a kill never leaves half a file); running the
+same decision again simulates only the missing ones.  A manifest holds the decision's
+fingerprint so that parts of another decision are never mixed in.
+
+A generic hook the sweep engine does not have yet (tasks other than ``evaluate_batch``): if it
+grows one, :func:`dask_runner` can move onto it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from goodput_lab.models.errors import ValidationError
+
+MANIFEST = "manifest.json"
+
+
+def fingerprint(doc: Mapping[str, Any]) -> str:
+    """sha256 of a JSON-able description of the decision (scenario values and arguments)."""
+    return hashlib.sha256(json.dumps(doc, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _part_name(key: str) -> str:
+    return "cfg-" + hashlib.sha256(key.encode()).hexdigest()[:20] + ".npz"
+
+
+def open_parts(folder: Path, fp: str) -> dict[str, Path]:
+    """The parts folder (created with its manifest when new); a folder of another decision
+    is refused.  Returns ``{part file name: path}`` of the finished configurations."""
+    if folder.exists():
+        try:
+            doc = json.loads((folder / MANIFEST).read_text())
+        except (OSError, ValueError):
+            doc = {}
+        if doc.get("fingerprint") != fp:
+            raise ValidationError(
+                "-o",
+                f"{str(folder)[:80]!r} holds partial results of a different decision; delete it "
+                "or choose another output",
+            )
+    else:
+        folder.mkdir()
+        tmp = folder / (MANIFEST + ".tmp")
+        tmp.write_text(json.dumps({"fingerprint": fp}))
+        os.replace(tmp, folder / MANIFEST)
+    return {p.name: p for p in folder.glob("cfg-*.npz")}
+
+
+def _save(folder: Path, key: str, result: Mapping[str, np.ndarray]) -> None:
+    path = folder / _part_name(key)
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, **{k: np.asarray(v) for k, v in result.items()})
+    os.replace(tmp, path)
+
+
+def _load(path: Path) -> dict[str, np.ndarray]:
+    with np.load(path) as z:
+        return {k: z[k] for k in z.files}
+
+
+class DaskRunner:
+    """A runner for :func:`models.decide.decide` on Dask (a LocalCluster of ``workers``
+    processes, default one per core, or the scheduler at ``scheduler``; ``workers = 0`` runs
+    in this process).  The cluster starts on the first batch and serves every refinement
+    round; :meth:`close` (or ``with``) stops it.  ``parts`` keeps finished configurations
+    (resume); ``stats`` accumulates workers, resumed, seconds and cluster start time."""
+
+    def __init__(self, workers=None, scheduler=None, parts=None, fp="", stats=None) -> None:
+        self.workers, self.scheduler, self.parts, self.fp = workers, scheduler, parts, fp
+        self.stats = stats if stats is not None else {}
+        self.stats.update(resumed=0, workers=0, seconds=0.0, cluster_start_seconds=0.0)
+        self.client = self.cluster = None
+
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self.client is not None:
+            self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+        self.client = self.cluster = None
+
+    def _client(self):
+        if self.client is None:
+            from goodput_lab.engine.sweep import start_client, worker_count
+
+            t0 = time.perf_counter()
+            self.client, self.cluster = start_client(self.workers, self.scheduler)
+            self.stats["cluster_start_seconds"] += time.perf_counter() - t0
+            self.stats["workers"] = worker_count(self.client)
+        return self.client
+
+    def __call__(
+        self, tasks: Sequence, progress: Callable[[int, int], None] | None
+    ) -> dict[str, dict]:
+        from goodput_lab.models.decide import simulate_config
+
+        parts, stats = self.parts, self.stats
+        out: dict[str, dict] = {}
+        have = open_parts(parts, self.fp) if parts is not None else {}
+        todo = []
+        for task in tasks:
+            name = _part_name(task[0])
+            if name in have:
+                try:
+                    out[task[0]] = _load(have[name])
+                    continue
+                except (OSError, ValueError):
+                    pass  # an unreadable part is simulated again
+            todo.append(task)
+        total, done = len(tasks), len(out)
+        stats["resumed"] += done
+        if progress is not None:
+            progress(done, total)
+        if not todo:
+            return out
+        t1 = time.perf_counter()
+        if self.workers == 0:  # in this process, no Dask
+            for key, x, trials, seed, seed_key in todo:
+                res = simulate_config(x, trials, seed, seed_key)
+                if parts is not None:
+                    _save(parts, key, res)
+                out[key] = res
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+            stats["seconds"] += time.perf_counter() - t1
+            return out
+        from distributed import as_completed
+
+        client = self._client()
+        t1 = time.perf_counter()
+        futures = {
+            client.submit(simulate_config, x, trials, seed, seed_key, pure=False): key
+            for key, x, trials, seed, seed_key in todo
+        }
+        try:
+            for fut in as_completed(futures):
+                key = futures[fut]
+                res = fut.result()
+                if parts is not None:
+                    _save(parts, key, res)
+                out[key] = res
+                done += 1
+                if progress is not None:
+                    progress(done, total)
+        except BaseException:
+            client.cancel(list(futures))
+            raise
+        stats["seconds"] += time.perf_counter() - t1
+        return out
+
+
+def dask_runner(
+    workers: int | None = None,
+    scheduler: str | None = None,
+    parts: Path | None = None,
+    fp: str = "",
+    stats: dict[str, Any] | None = None,
+) -> DaskRunner:
+    """A :class:`DaskRunner` (close it when the decision is made)."""
+    return DaskRunner(workers, scheduler, parts, fp, stats)
+
+
+def finish_parts(parts: Path) -> None:
+    """Remove the parts folder once the decision is written."""
+    shutil.rmtree(parts, ignore_errors=True)
+
+
+def frontier_table(decision) -> list[dict[str, Any]]:
+    """Rows of the frontier for tables and the chart (plain numbers and words)."""
+    return [dict(r) for r in decision.to_json_dict()["frontier"]]
+
+
+# --------------------------------------------------------------------------- the Decide page
+#: Monte Carlo runs per configuration the page offers (the CLI's --trials).
+PAGE_TRIALS = (200, 500, 1000, 2000)
+DEFAULT_PAGE_TRIALS = 500
+
+
+def run_decision(
+    scenario,
+    catalog,
+    deadline_days: float,
+    confidence: float,
+    budget_usd: float | None,
+    instances: Sequence[str] | None,
+    trials: int,
+    seed: int,
+):
+    """The page's decision: :func:`models.decide.decide` in this process (the same answer
+    as ``goodput decide --json`` with the same arguments: one random stream per
+    configuration, whatever runs it)."""
+    from goodput_lab.models.decide import decide
+
+    return decide(
+        scenario,
+        deadline_days,
+        confidence,
+        budget_usd=budget_usd,
+        trials=trials,
+        seed=seed,
+        instances=list(instances) if instances else None,
+        catalog=catalog,
+    )
+
+
+def cli_command(
+    scenario_path: str,
+    deadline_days: float,
+    confidence: float,
+    budget_usd: float | None,
+    instances: Sequence[str] | None,
+    trials: int,
+    seed: int,
+) -> str:
+    """The ``goodput decide`` command that prints the page's answer."""
+    parts = [
+        f"goodput decide {scenario_path}",
+        f"--deadline-days {deadline_days:g}",
+        f"--confidence {confidence:g}",
+        f"--trials {trials}",
+        f"--seed {seed}",
+    ]
+    if budget_usd is not None:
+        parts.append(f"--budget-usd {budget_usd:g}")
+    if instances:
+        parts.append("--instances " + ",".join(instances))
+    return " ".join(parts) + " --json"
+
+
+def _block_text(r: Mapping[str, Any]) -> str:
+    label = r["pricing_label"]
+    return f"{label}, {r['block_days']:g} days" if r.get("block_days") else label
+
+
+def runners_rows(decision) -> list[dict[str, Any]]:
+    """Runners-up as table rows (registered keys, plus the pricing in words)."""
+    out = []
+    for r in decision.to_json_dict()["runners_up"]:
+        out.append(
+            {**r, "pricing": _block_text(r), "features_text": ", ".join(r["features"]) or "none"}
+        )
+    return out
+
+
+def frontier_rows(decision) -> list[dict[str, Any]]:
+    """The frontier (Pareto set) and every other simulated option, for the chart: one row per
+    simulated (configuration, pricing) with ``on_frontier`` and ``chosen``."""
+    front = {
+        (
+            r["instance"],
+            r["nodes"],
+            r["spare_nodes"],
+            r["pricing_model"],
+            r["block_days"],
+            r["checkpoint_strategy"],
+            tuple(r["features"]),
+        )
+        for r in decision.frontier
+    }
+    ch = decision.choice if decision.meets else None
+    rows = []
+    for r in decision.rows:
+        if not math.isfinite(r["expected_total_cost_usd"]):
+            continue
+        k = (
+            r["instance"],
+            r["nodes"],
+            r["spare_nodes"],
+            r["pricing_model"],
+            r["block_days"],
+            r["checkpoint_strategy"],
+            tuple(r["features"]),
+        )
+        rows.append(
+            {
+                "instance": r["instance"],
+                "nodes": r["nodes"],
+                "pricing": _block_text(r),
+                "expected_total_cost_usd": r["expected_total_cost_usd"],
+                "probability_finish_by_deadline": r["probability_finish_by_deadline"],
+                "on_frontier": k in front,
+                "chosen": ch is not None and r is ch,
+            }
+        )
+    return rows

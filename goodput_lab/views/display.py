@@ -1,0 +1,282 @@
+"""Figures as people read them: tables and tiles labelled and formatted from the output
+registry (:mod:`models.outputs`), inputs from the field registry (:mod:`models.fields`).
+
+Pages never format numbers themselves:
+
+* a table goes through :func:`table` (headers in words with their unit, every cell a
+  formatted string: money without cents above $1,000, percentages for fractions, "—" where a
+  figure cannot be computed, with the reason in the row's note);
+* a table whose rows are different figures (a metric per row, e.g. baseline against
+  candidate) through :func:`metric_rows`;
+* a tile through :func:`tile` (label, value and help naming meaning, formula and source);
+* a scenario input through :func:`field_value` / :func:`field_label` / :func:`inputs_table`.
+
+Column specs for :func:`table`: an output key; ``(key, header)`` to word the header (required
+for text columns, which are not registered); ``(key, header, style)`` with style
+``"savings"`` (cells read "saves $1,234" / "costs $567") or ``"signed"`` (+/− on changes,
+percentages as points).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import polars as pl
+
+from goodput_lab.models import FIELDS
+from goodput_lab.models.outputs import (
+    OUTPUTS,
+    Output,
+    display_unit,
+    format_savings,
+    format_usd,
+    format_value,
+)
+from goodput_lab.models.pricing import Price
+
+MISSING = "—"
+#: units written in the singular after exactly one ("1 node", not "1 nodes")
+_SINGULAR = {
+    "nodes": "node",
+    "stages": "stage",
+    "ranks": "rank",
+    "copies": "copy",
+    "replicas": "replica",
+    "days": "day",
+}
+
+
+def singular(text: str) -> str:
+    """ "1 nodes" -> "1 node" (any other text unchanged)."""
+    head, _, unit = text.partition(" ")
+    if head in ("1", "+1", "−1") and unit in _SINGULAR:
+        return f"{head} {_SINGULAR[unit]}"
+    return text
+
+
+__all__ = ["OUTPUTS", "format_savings", "format_usd", "format_value"]  # re-exported for pages
+STYLES = ("plain", "savings", "signed")
+
+
+def _unknown(value: Any) -> bool:
+    return value is None or (isinstance(value, float) and not math.isfinite(value))
+
+
+def cell(key: str | Output, value: Any, style: str = "plain") -> str:
+    """One table cell: the value without its unit (the header carries it), "—" if unknown."""
+    o = key if isinstance(key, Output) else OUTPUTS[key]
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return MISSING
+    if o.kind == "bool":
+        return "yes" if value else "no"
+    if style == "savings":
+        return format_savings(float(value)).rsplit("/", 1)[0]
+    if style == "signed":
+        return change(o, value, unit=False)
+    return format_value(o, value, unit=False)
+
+
+def change(key: str | Output, delta: Any, *, unit: bool = True) -> str:
+    """A difference as people read it: "+4.03 points" for fractions, "−$8,360/day", "no
+    change" for 0."""
+    o = key if isinstance(key, Output) else OUTPUTS[key]
+    if _unknown(delta):
+        return MISSING
+    if o.kind in ("text", "bool"):
+        return "changed" if delta else "no change"
+    x = float(delta)
+    if x == 0:
+        return "no change"
+    if o.kind == "percent":
+        return format_value("goodput_delta", x, unit=unit)  # fraction change: points
+    return format_value(o, x, unit=unit, signed=True)
+
+
+def header(key: str) -> str:
+    return OUTPUTS[key].header()
+
+
+def _spec(col: str | tuple) -> tuple[str, str | None, str]:
+    if isinstance(col, str):
+        return col, None, "plain"
+    if len(col) == 2:
+        return col[0], col[1], "plain"
+    key, head, style = col
+    if style not in STYLES:
+        raise ValueError(f"column {key!r}: style must be one of {STYLES}")
+    return key, head, style
+
+
+def table(
+    rows: pl.DataFrame | Iterable[Mapping[str, Any]],
+    columns: Sequence[str | tuple],
+) -> pl.DataFrame:
+    """A display table: one string column per registry key, headed by its label and unit.
+
+    ``columns`` are output keys, ``(key, header)`` pairs to override a header, or
+    ``(key, header, style)`` (module docstring).  A key that is not in the registry is
+    allowed only with a header, and only for words (names, roles, bases): a number in such a
+    column is refused, since every figure shown is registered.
+    """
+    data = rows.to_dicts() if isinstance(rows, pl.DataFrame) else [dict(r) for r in rows]
+    out: dict[str, list[str]] = {}
+    for col in columns:
+        key, head, style = _spec(col)
+        if key in OUTPUTS:
+            o = OUTPUTS[key]
+            out[head or o.header()] = [cell(o, r.get(key), style) for r in data]
+            continue
+        if head is None:
+            raise KeyError(f"{key!r} is not in the output registry (models/outputs.py)")
+        values = [r.get(key) for r in data]
+        if any(isinstance(v, int | float) and not isinstance(v, bool) for v in values):
+            raise TypeError(f"column {key!r} holds numbers: register it in models/outputs.py")
+        out[head] = [MISSING if v is None or v == "" else str(v) for v in values]
+    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
+
+
+def metric_rows(
+    rows: Iterable[Mapping[str, Any]],
+    values: Sequence[tuple[str, str]],
+    changes: Sequence[tuple[str, str]] = (),
+    *,
+    label: str = "Figure",
+) -> pl.DataFrame:
+    """A table with one figure per row: each row has ``key`` (an output key, which formats
+    the row), optionally ``label`` (else the key's label) and value columns; ``values`` are (column, header) formatted with the row's own unit, ``changes``
+    (column, header) as differences ("+4.03 points", "−$8,360/day", "no change")."""
+    out: dict[str, list[str]] = {label: []}
+    for _, head in (*values, *changes):
+        out[head] = []
+    for r in rows:
+        o = OUTPUTS[r["key"]]
+        out[label].append(r.get("label") or o.label)
+        for col, head in values:
+            v = r.get(col)
+            out[head].append(MISSING if _unknown(v) else format_value(o, v))
+        for col, head in changes:
+            out[head].append(change(o, r.get(col)))
+    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
+
+
+def tile(
+    key: str, value: Any, *, signed: bool = False, savings: bool = False, unit: bool = True
+) -> dict[str, str]:
+    """Keyword arguments for ``st.metric``: label, value text and help (meaning, formula,
+    source) from the registry.  ``savings=True`` puts the verb in the label ("Saves per
+    day" / "Costs per day", value "$8,360", never a minus sign); ``unit=False`` leaves out a unit the label already names ("Lost per
+    month (P95)": "$17,116,446")."""
+    o = OUTPUTS[key]
+    label = o.label
+    per = o.unit.split("/", 1)[1] if "/" in o.unit else o.unit.removeprefix("per ")
+    if per and f"per {per}" in label.lower():
+        unit = False  # "Lost per day": "$503,135", not "$503,135/day"
+    if _unknown(value):
+        text = MISSING
+    elif savings:
+        per = o.unit.split("/", 1)[1] if "/" in o.unit else "day"
+        label = f"{'Saves' if float(value) >= 0 else 'Costs'} per {per}"
+        text = format_usd(abs(float(value)))
+    elif signed:
+        text = change(o, value, unit=unit)
+    else:
+        text = singular(format_value(o, value, unit=unit))
+    return {"label": label, "value": text, "help": o.help()}
+
+
+def interval_text(key: str, values: Mapping[str, Any]) -> str:
+    """``80% range 96.33%–97.32%`` for a figure with ``<key>_low`` / ``<key>_high`` in
+    ``values`` (models.uncertainty.headline_intervals), else ""."""
+    lo, hi = values.get(f"{key}_low"), values.get(f"{key}_high")
+    if _unknown(lo) or _unknown(hi):
+        return ""
+    o = OUTPUTS[key]
+    return f"80% range {format_value(o, lo)}–{format_value(o, hi)}"
+
+
+# --------------------------------------------------------------------------- inputs
+def field_unit(key: str) -> str:
+    """Unit an input is shown in: % for fractions shown as percentages, else its own."""
+    f = FIELDS[key]
+    if f.scale == 100.0:
+        return "%"
+    if f.unit.startswith("USD/"):
+        return "$/" + f.unit[4:]
+    return f.unit
+
+
+def field_label(key: str) -> str:
+    """``Nodes in the job (nodes)``: the input's label with its display unit."""
+    f = FIELDS[key]
+    unit = field_unit(key)
+    return f"{f.label} ({unit})" if unit else f.label
+
+
+def _number(x: float, kind: str) -> str:
+    if kind == "int":
+        return f"{x:,.0f}"
+    if x == 0:
+        return "0"
+    a = abs(x)
+    if a >= 1000:
+        return f"{x:,.0f}" if x == round(x) else f"{x:,.1f}"
+    text = f"{x:.4g}" if a >= 1e-3 else f"{x:.3g}"
+    return text.replace("-", "−")
+
+
+def field_value(key: str, value: Any, *, unit: bool = True, price: Price | None = None) -> str:
+    """A scenario input as people read it: "2,000 nodes", "0.2%", "$98.32/instance-h",
+    "optimal", "from the catalog"."""
+    f = FIELDS[key]
+    if key == "pricing.usd_per_instance_hour" and (value is None and price is not None):
+        value = price.usd_per_instance_hour
+    if value is None:
+        if key == "pricing.usd_per_instance_hour":
+            return "catalog price"
+        return "not set" if f.kind == "str" else "derived"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    x = float(value)
+    if f.unit.startswith("USD"):
+        text = f"${x:,.2f}" if abs(x) < 1000 else f"${x:,.0f}"
+        return text + ("/" + f.unit.split("/", 1)[1] if unit and "/" in f.unit else "")
+    if f.scale == 100.0:
+        return _number(x * 100, "float") + ("%" if unit else "")
+    text = _number(x, f.kind)
+    u = field_unit(key)
+    return singular(f"{text} {u}") if unit and u else text
+
+
+def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | None = None):
+    """Every input (or ``keys``) with its value, default and full source, in words (the
+    inputs' keys for ``--set`` are in the CSV export and ``goodput evaluate --help``)."""
+    rows = []
+    for key in keys or FIELDS:
+        f = FIELDS[key]
+        value = scenario[key]
+        source = f.help
+        shown = field_value(key, value, price=price)
+        if key == "pricing.usd_per_instance_hour" and price is not None:
+            origin = "catalog" if value is None else "scenario"
+            shown = (
+                f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, as of {price.as_of})"
+            )
+            source = price.source
+        rows.append(
+            {
+                "Input": f.label,
+                "Value": shown,
+                "Default": field_value(key, f.default),
+                "Source / meaning": source,
+            }
+        )
+    return pl.DataFrame(rows, schema=dict.fromkeys(rows[0], pl.String) if rows else None)
+
+
+def display_unit_of(key: str) -> str:
+    """The unit an output's header shows (re-exported for chart axis titles)."""
+    return display_unit(OUTPUTS[key])

@@ -1,0 +1,213 @@
+"""Tables behind the Failure log page: parse + fit an upload, results as polars frames.
+
+No Streamlit here and no model math: everything numeric comes from models.failure_log and
+models.fitting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import polars as pl
+
+from goodput_lab.models import FIELDS
+from goodput_lab.models._resources import data_path
+from goodput_lab.models.failure_log import FailureLog, parse_failure_log
+from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
+from goodput_lab.views import display
+
+SAMPLE_LOG = data_path("failure_logs", "synthetic-sample.csv")
+RATE_KEY = "reliability.node_failure_rate_per_day"
+SHAPE_KEY = "reliability.weibull_shape"
+
+
+@dataclass(frozen=True)
+class FittedLog:
+    log: FailureLog
+    fit: LogFit
+
+
+def sample_log_bytes() -> bytes:
+    """The shipped SYNTHETIC sample log (scripts/make_sample_log.py)."""
+    return SAMPLE_LOG.read_bytes()
+
+
+def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -> FittedLog:
+    """Parse and fit; raises models.ValidationError naming row and column on bad input."""
+    log = parse_failure_log(data, mapping)
+    return FittedLog(log=log, fit=fit_failure_log(log, nodes))
+
+
+def estimates_table(fit: LogFit) -> pl.DataFrame:
+    """Fitted quantities with their interval and method, every figure from the registry."""
+    t = fit.tbf
+    rows = [
+        {
+            "key": "fitted_node_failure_rate_per_day",
+            "est": fit.node_failure_rate_per_day,
+            "lo": fit.node_failure_rate_per_day_lo,
+            "hi": fit.node_failure_rate_per_day_hi,
+            "method": "MLE; exact chi-square interval (exponential gaps)",
+        },
+        {
+            "key": "fitted_job_mtbf_hours",
+            "est": t["exp_mean_h"],
+            "lo": 1 / t["exp_rate_per_h_hi"],
+            "hi": 1 / t["exp_rate_per_h_lo"],
+            "method": "MLE = mean gap; interval from the rate's",
+        },
+        {
+            "key": "fitted_weibull_shape",
+            "label": "Job TBF Weibull shape k",
+            "est": t["weibull_shape"],
+            "lo": t["weibull_shape_lo"],
+            "hi": t["weibull_shape_hi"],
+            "method": "MLE; profile-likelihood interval",
+        },
+        {
+            "key": "fitted_weibull_scale_hours",
+            "label": "Job TBF Weibull scale η",
+            "est": t["weibull_scale_h"],
+            "lo": t["weibull_scale_h_lo"],
+            "hi": t["weibull_scale_h_hi"],
+            "method": "MLE; Wald interval on log scale (observed information)",
+        },
+    ]
+    n = fit.node_tbf
+    if n is not None:
+        rows.insert(
+            1,
+            {
+                "key": "fitted_weibull_shape",
+                "label": "Per-node Weibull shape k",
+                "est": n["weibull_shape"],
+                "lo": n["weibull_shape_lo"],
+                "hi": n["weibull_shape_hi"],
+                "method": f"censored MLE ({n['n_gaps']:,.0f} + {n['n_censored']:,.0f} censored "
+                "gaps, no lemons); profile likelihood",
+            },
+        )
+    pct = f"{fit.confidence:.0%}"
+    table = display.metric_rows(
+        rows,
+        [("est", "Estimate"), ("lo", f"Lower ({pct})"), ("hi", f"Upper ({pct})")],
+        label="Quantity",
+    )
+    return table.with_columns(pl.Series("Method", [r["method"] for r in rows]))
+
+
+def goodness_of_fit_table(fit: LogFit) -> pl.DataFrame:
+    """AIC, log-likelihood and KS distance per model, formatted for display."""
+    t = fit.tbf
+    rows = [
+        {
+            "model": name,
+            "log_likelihood": t[f"loglik_{k}"],
+            "aic": t[f"aic_{k}"],
+            "ks_distance": t[f"ks_{k}"],
+            "ks_p_value": t[f"ks_{k}_p_optimistic"],
+        }
+        for name, k in (("Exponential", "exponential"), ("Weibull", "weibull"))
+    ]
+    return display.table(
+        rows, [("model", "Model"), "log_likelihood", "aic", "ks_distance", "ks_p_value"]
+    )
+
+
+def cause_table(fit: LogFit) -> pl.DataFrame:
+    """Per-cause failures, shares (log vs Llama 3) and rates per node-day (raw numbers)."""
+    df = pl.DataFrame(fit.causes)
+    return df.select(
+        "label",
+        "group",
+        "failures",
+        (pl.col("share") * 100).alias("share_pct"),
+        (pl.col("llama3_share") * 100).alias("llama3_share_pct"),
+        pl.col("share").alias("cause_share"),
+        pl.col("llama3_share").alias("llama3_cause_share"),
+        pl.col("failures").alias("failure_count"),
+        pl.col("rate_per_node_day").alias("cause_rate_per_node_day"),
+        pl.col("rate_per_node_day_lo").alias("rate_lo"),
+        pl.col("rate_per_node_day_hi").alias("rate_hi"),
+        "causes_in_log",
+    ).sort("failures", descending=True)
+
+
+def cause_display(causes: pl.DataFrame, confidence: float) -> pl.DataFrame:
+    """:func:`cause_table` for people: counts, shares and rates with their interval."""
+    pct = f"{confidence:.0%}"
+    rate = display.OUTPUTS["cause_rate_per_node_day"]
+    rows = causes.to_dicts()
+    base = display.table(
+        rows,
+        [
+            ("label", "Cause"),
+            ("group", "Group"),
+            "failure_count",
+            "cause_share",
+            "llama3_cause_share",
+            ("cause_rate_per_node_day", "Rate (% per node-day)"),
+        ],
+    )
+    return base.with_columns(
+        pl.Series(f"Lower ({pct})", [display.cell(rate, r["rate_lo"]) for r in rows]),
+        pl.Series(f"Upper ({pct})", [display.cell(rate, r["rate_hi"]) for r in rows]),
+        pl.Series("Causes in the log", [r["causes_in_log"] or "—" for r in rows]),
+    )
+
+
+def lemon_table(fit: LogFit) -> pl.DataFrame:
+    schema = {
+        "node_id": pl.String,
+        "failures": pl.Int64,
+        "expected_failures": pl.Float64,
+        "p_value": pl.Float64,
+        "p_value_bonferroni": pl.Float64,
+    }
+    return pl.DataFrame(fit.lemons, schema=schema)
+
+
+def lemon_display(lemons: pl.DataFrame) -> pl.DataFrame:
+    rows = [{**r, "failure_count": r["failures"]} for r in lemons.iter_rows(named=True)]
+    return display.table(
+        rows,
+        [
+            ("node_id", "Node"),
+            "failure_count",
+            "expected_failures",
+            "p_value",
+            "p_value_bonferroni",
+        ],
+    )
+
+
+def survival_frames(fitted: FittedLog) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(empirical, fitted) survival of time between incidents, hours."""
+    s = tbf_survival(incident_gaps_h(fitted.log.time_h), fitted.fit.tbf)
+    empirical = pl.DataFrame({"tbf_h": s["empirical_h"], "survival": s["empirical_survival"]})
+    fitted_df = pl.DataFrame(
+        {
+            "tbf_h": s["grid_h"],
+            "exponential": s["exponential_survival"],
+            "weibull": s["weibull_survival"],
+        }
+    )
+    return empirical, fitted_df
+
+
+def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
+    """Fitted values for the scenario fields, and messages for any outside a field's range."""
+    values: dict[str, float] = {}
+    problems: list[str] = []
+    for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
+        f = FIELDS[key]
+        if value is None:
+            problems.append(
+                f"{key}: not estimable from this log (no node failed twice); left unchanged"
+            )
+        elif (f.min is not None and value < f.min) or (f.max is not None and value > f.max):
+            problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
+        else:
+            values[key] = float(value)
+    return values, problems

@@ -1,0 +1,299 @@
+"""Tables behind the Monte Carlo page: distributions, bands, one trial's timeline, summary.
+
+Calls models.montecarlo and returns polars frames; no Streamlit here (caching lives in the
+page, keyed on :class:`models.montecarlo.SimulationParams`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import numpy as np
+import polars as pl
+
+from goodput_lab.models import Scenario, resolve_inputs
+from goodput_lab.models.budget import Budget
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.montecarlo import (
+    SimulationParams,
+    SimulationResult,
+    merge_results,
+    params_from_inputs,
+    simulate_params,
+    stream_block_trials,
+)
+from goodput_lab.views import display
+
+#: Gantt rows: what the cluster does, in display order.  Training, saves and rework
+#: partition the time between recoveries; the recovery states follow the failure events.
+STATES = {
+    "training": "Training (kept)",
+    "save": "Checkpoint saves",
+    "rework": "Rework (lost work)",
+    "detection": "Detection",
+    "replacement": "Replacement",
+    "restart": "Restart",
+    "restore": "Restore",
+    "warmup": "Warm-up",
+    "stall": "Fabric stall",
+    "spot": "Spot notice save and recovery",
+}
+RECOVERY_STATES = ("detection", "replacement", "restart", "restore")
+_STARTS = {
+    "start": "training",
+    "restored": "training",
+    "stall_end": "training",
+    "failure": "detection",
+    "correlated_failure": "detection",
+    "detected": "replacement",
+    "replaced": "restart",
+    "restarted": "restore",
+    "stall": "stall",
+    "spot_notice": "spot",
+    "silent_corruption": "detection",  # running on corrupt state until it is found
+    "corrupt_checkpoint": "restore",  # the restart loop, then the fallback's restore
+    "warmed_up": "training",
+}
+
+
+def params(scenario: Scenario, catalog: dict[str, Instance] | None = None) -> SimulationParams:
+    """The simulator's inputs for a scenario (hashable: the page caches on it)."""
+    return params_from_inputs(resolve_inputs(scenario, catalog))
+
+
+def n_chunks(p: SimulationParams, trials: int, days: float) -> int:
+    """Chunks of a page run: one per random stream block of the simulator, so the page
+    draws exactly what ``goodput simulate`` draws for the same inputs and seed."""
+    return -(-trials // stream_block_trials(p, days))
+
+
+def run_chunk(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    seed: int,
+    chunk: int,
+    budget: Budget | None = None,
+):
+    """Stream block number ``chunk`` of a run of ``trials`` (same streams as the whole run).
+
+    ``budget`` (shared by the chunks of one page run) bounds the work; past it the chunk
+    stops with a ValidationError naming the nearest allowed size.
+    """
+    return simulate_params(
+        p,
+        trials,
+        days,
+        rng=seed,
+        chunk_trials=1,  # one stream block per chunk
+        chunks=[chunk],
+        keep_work_grid=True,
+        budget=budget,
+    )
+
+
+def run(
+    p: SimulationParams,
+    trials: int,
+    days: float,
+    seed: int,
+    progress: Callable[[int, int], None] | None = None,
+    budget: Budget | None = None,
+) -> SimulationResult:
+    """The whole run, chunk by chunk (the page caches each chunk and shows progress)."""
+    parts = []
+    for i in range(n_chunks(p, trials, days)):
+        parts.append(run_chunk(p, trials, days, seed, i, budget))
+        if progress is not None:
+            progress(sum(r.trials for r in parts), trials)
+    return merge_results(parts)
+
+
+def distributions(res: SimulationResult) -> pl.DataFrame:
+    """One row per trial: goodput, days to finish, lost USD, failures."""
+    return pl.DataFrame(
+        {
+            "goodput_pct": res.goodput * 100.0,
+            "time_to_finish_days": res.time_to_finish_days,
+            "lost_usd": res.lost_usd,
+            "failures": res.failures,
+        }
+    )
+
+
+def bands(res: SimulationResult) -> pl.DataFrame:
+    """Cumulative goodput percentiles over time: day, p5, p25, p50, p75, p95 (in %)."""
+    data = {"day": res.grid_days[1:]}
+    for q, v in res.goodput_bands.items():
+        data[f"p{q}"] = np.asarray(v) * 100.0
+    return pl.DataFrame(data)
+
+
+def _subtract(spans: list[tuple[float, float]], cuts: list[tuple[float, float]]):
+    """``spans`` minus the union of ``cuts`` (both lists of (start, end))."""
+    out = []
+    cuts = sorted(cuts)
+    for a, b in spans:
+        pos = a
+        for c, d in cuts:
+            if d <= pos or c >= b:
+                continue
+            if c > pos:
+                out.append((pos, c))
+            pos = max(pos, d)
+            if pos >= b:
+                break
+        if pos < b:
+            out.append((pos, b))
+    return out
+
+
+def _union(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Overlapping spans merged (a failure can throw away work an earlier one already
+    threw away, e.g. after a fallback to the durable tier)."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _clip(spans: list[tuple[float, float]], within: list[tuple[float, float]]):
+    """The parts of ``spans`` inside ``within`` (sorted, non-overlapping)."""
+    out = []
+    for a, b in spans:
+        for c, d in within:
+            lo, hi = max(a, c), min(b, d)
+            if hi > lo:
+                out.append((lo, hi))
+    return out
+
+
+def timeline_segments(res: SimulationResult, hours: float | None = None) -> pl.DataFrame:
+    """The sample trial as state intervals (state, label, start_hours, end_hours), up to
+    ``hours``: training split into kept work, checkpoint saves and rework (compute a failure
+    threw away), then the recovery states and fabric stalls."""
+    limit = math.inf if hours is None else hours * 60.0
+    spans: dict[str, list[tuple[float, float]]] = {k: [] for k in STATES}
+    for (ev, t), (ev_next, t_next) in itertools.pairwise(res.timeline):
+        state = _STARTS.get(ev)
+        if ev == "restored" and ev_next == "warmed_up":
+            state = "warmup"
+        if state is None or t_next <= t or t >= limit:
+            continue
+        spans[state].append((t, min(t_next, limit)))
+    up = spans["training"]
+    saves = _clip([(a, b) for a, b in res.timeline_saves if a < limit], up)
+    rework = _clip(_union([(a, b) for a, b in res.timeline_rework if a < limit]), up)
+    spans["save"] = saves
+    spans["rework"] = _subtract(rework, saves)
+    spans["training"] = _subtract(up, saves + rework)
+    rows = [
+        {"state": k, "label": STATES[k], "start_hours": a / 60.0, "end_hours": b / 60.0}
+        for k, v in spans.items()
+        for a, b in v
+    ]
+    schema = {
+        "state": pl.Utf8,
+        "label": pl.Utf8,
+        "start_hours": pl.Float64,
+        "end_hours": pl.Float64,
+    }
+    return pl.DataFrame(rows, schema=schema).sort("start_hours")
+
+
+def state_hours(segments: pl.DataFrame) -> dict[str, float]:
+    """Hours spent in each state in ``segments`` (every state, 0 when absent)."""
+    dur = segments.group_by("state").agg((pl.col("end_hours") - pl.col("start_hours")).sum())
+    got = dict(zip(dur["state"].to_list(), dur["end_hours"].to_list(), strict=True))
+    return {k: float(got.get(k, 0.0)) for k in STATES}
+
+
+def timeline_window_hours(res: SimulationResult, failures: int = 3, lo: float = 12.0) -> float:
+    """A window that shows the first few failures: at least ``lo`` hours, at most 48 h and
+    the run's horizon."""
+    times = [t for ev, t in res.timeline if ev in ("failure", "correlated_failure")]
+    want = (times[failures - 1] / 60.0 + 1.0) if len(times) >= failures else 48.0
+    return float(min(max(lo, want), 48.0, res.days * 24.0))
+
+
+SUMMARY_COLUMNS = (
+    ("analytic", "Closed form"),
+    ("mean", "Simulated mean"),
+    ("stderr", "Std. error"),
+    ("p5", "P5"),
+    ("p50", "P50"),
+    ("p95", "P95"),
+)
+
+
+def summary_rows(res: SimulationResult) -> list[dict]:
+    """Closed form (Daly) against simulated, one row per figure, keyed for the registry."""
+    s = res.summary()
+    rows = [
+        {
+            "key": "goodput",
+            "label": f"Goodput over {res.days:g} days",
+            "analytic": s["goodput_analytic"],
+            "mean": s["goodput_mean"],
+            "stderr": s["goodput_stderr"],
+            "p5": s["goodput_p5"],
+            "p50": s["goodput_p50"],
+            "p95": s["goodput_p95"],
+        },
+        {
+            "key": "time_to_finish_mean_days",
+            "label": f"Days to finish {res.work_days:.4g} days of compute",
+            "analytic": s["time_to_finish_analytic_days"],
+            "mean": s["time_to_finish_mean_days"],
+            "stderr": s["time_to_finish_stderr_days"],
+            "p5": s["time_to_finish_p5_days"],
+            "p50": s["time_to_finish_p50_days"],
+            "p95": s["time_to_finish_p95_days"],
+        },
+    ]
+    lost = res.lost_usd[np.isfinite(res.lost_usd)]
+    if lost.size and res.params is not None:
+        per_month = res._lost_per_month()
+
+        def analytic(key: str):
+            v = s[key]
+            return v if np.isfinite(v) else None
+
+        rows.append(
+            {
+                "key": "lost_mean_usd",
+                "label": "Lost per run",
+                "analytic": analytic("lost_analytic_usd"),
+                "mean": float(lost.mean()),
+                "stderr": float(lost.std(ddof=1) / np.sqrt(lost.size)) if lost.size > 1 else None,
+                "p5": float(np.percentile(lost, 5)),
+                "p50": float(np.percentile(lost, 50)),
+                "p95": float(np.percentile(lost, 95)),
+            }
+        )
+        if per_month.size:
+            rows.append(
+                {
+                    "key": "lost_mean_usd_per_month",
+                    "label": "Lost per month",
+                    "analytic": analytic("lost_analytic_usd_per_month"),
+                    "mean": float(per_month.mean()),
+                    "stderr": float(per_month.std(ddof=1) / np.sqrt(per_month.size))
+                    if per_month.size > 1
+                    else None,
+                    "p5": float(np.percentile(per_month, 5)),
+                    "p50": float(np.percentile(per_month, 50)),
+                    "p95": float(np.percentile(per_month, 95)),
+                }
+            )
+    return rows
+
+
+def summary_display(res: SimulationResult) -> pl.DataFrame:
+    """:func:`summary_rows` as a display table (every cell formatted from the registry)."""
+    return display.metric_rows(summary_rows(res), SUMMARY_COLUMNS, label="Figure")

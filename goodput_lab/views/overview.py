@@ -1,0 +1,133 @@
+"""Tables behind the Overview page: assumptions, loss breakdown, goodput-vs-rate sweep."""
+
+from __future__ import annotations
+
+import numpy as np
+import polars as pl
+
+from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.pricing import Price
+from goodput_lab.views.display import field_value
+
+DAYS_PER_YEAR = 365.25
+
+
+def display_value(key: str, value) -> str:
+    """A field value as shown to people, with its unit ("2,000 nodes", "0.2%", "catalog
+    price"): :func:`goodput_lab.views.display.field_value`."""
+    return field_value(key, value)
+
+
+def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> pl.DataFrame:
+    """Every input with its value, unit and provenance (for the page and the reports).
+
+    The price row shows the price in force, wherever it comes from, with its source and date.
+    """
+    rows = []
+    for key, f in FIELDS.items():
+        value = scenario[key]
+        source = f.help
+        shown = display_value(key, value)
+        if key == "pricing.usd_per_instance_hour":
+            origin = "catalog" if value is None else "scenario"
+            shown = (
+                f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, as of {price.as_of})"
+            )
+            source = price.source
+        rows.append(
+            {
+                "field": key,
+                "label": f.label,
+                "value": shown,
+                "unit": f.unit,
+                "default": display_value(key, f.default),
+                "source / meaning": source,
+            }
+        )
+    rows.append(
+        {
+            "field": "catalog." + instance.instance,
+            "label": "Instance specs",
+            "value": f"{instance.accelerators_per_node} × {instance.accelerator}",
+            "unit": "",
+            "default": "",
+            "source / meaning": instance.source_specs,
+        }
+    )
+    return pl.DataFrame(rows)
+
+
+def loss_table(ev: Evaluation) -> pl.DataFrame:
+    """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput),
+    with the output-registry columns the display table uses (``component_*``).
+
+    The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost dollars but no wall
+    time; :func:`wall_time_losses` leaves them out (for the waterfall of wall time).
+    """
+    df = pl.DataFrame(ev.loss_breakdown())
+    return df.with_columns(
+        (pl.col("fraction_of_wall_time") * 100).alias("goodput_points"),
+        pl.col("minutes_per_day").alias("component_minutes_per_day"),
+        pl.col("usd_per_day").alias("component_usd_per_day"),
+        (pl.col("usd_per_day") * DAYS_PER_YEAR).alias("component_usd_per_year"),
+        pl.col("fraction_of_wall_time").alias("component_share_of_wall_time"),
+    )
+
+
+LOSS_COLUMNS = (
+    ("label", "Loss component"),
+    "component_minutes_per_day",
+    "component_usd_per_day",
+    "component_usd_per_year",
+    "component_share_of_wall_time",
+)
+
+
+def loss_total_row(ev: Evaluation) -> dict:
+    """The total of :func:`loss_table` as a row (lost time, dollars, share of wall time)."""
+    m = ev.metrics
+    usd = m["lost_usd_per_day"]  # every row's dollars: time losses, spares and storage
+    return {
+        "label": "Total",
+        "component_minutes_per_day": m["lost_minutes_per_day"],
+        "component_usd_per_day": usd,
+        "component_usd_per_year": usd * DAYS_PER_YEAR,
+        "component_share_of_wall_time": 1.0 - m["goodput"],
+    }
+
+
+def split_zero_losses(losses: pl.DataFrame) -> tuple[pl.DataFrame, list[str]]:
+    """(the components that lose time or money at this scenario, the labels of the rest):
+    a table lists what the scenario loses and names in words what it does not."""
+    zero = (pl.col("minutes_per_day").abs() < 5e-3) & (pl.col("usd_per_day").abs() < 0.5)
+    return losses.filter(~zero), losses.filter(zero)["label"].to_list()
+
+
+def wall_time_losses(losses: pl.DataFrame) -> pl.DataFrame:
+    """Only the components that take wall-clock time."""
+    return losses.filter(pl.col("kind") == "time") if "kind" in losses.columns else losses
+
+
+def goodput_vs_rate(
+    scenario: Scenario, catalog: dict[str, Instance], max_rate: float | None = None, n: int = 121
+) -> pl.DataFrame:
+    """Goodput (exact and first order) and lost USD/day over a node-failure-rate sweep.
+
+    One vectorised call of :func:`models.evaluate_arrays` over ``n`` rates.
+    """
+    inputs = resolve_inputs(scenario, catalog)
+    r0 = float(scenario["reliability.node_failure_rate_per_day"])
+    hi = max_rate if max_rate is not None else max(0.01, 2.5 * r0)
+    rates = np.linspace(0.0, hi, n)
+    out = evaluate_arrays(
+        {**inputs, "reliability.node_failure_rate_per_day": rates}, broadcast=True
+    )
+    return pl.DataFrame(
+        {
+            "node_failure_rate_pct": rates * 100,
+            "goodput_pct": np.asarray(out["goodput"]) * 100,
+            "goodput_first_order_pct": np.asarray(out["goodput_first_order"]) * 100,
+            "lost_usd_per_day": np.asarray(out["lost_usd_per_day"]),
+        }
+    )

@@ -1,0 +1,218 @@
+"""Tables behind the Plan page: Capacity Block curve, the bill by pricing model, storage.
+
+Calls models.plan and models.optimize and returns polars frames of formatted text (labels and
+formats from the output registry); no Streamlit here (caching lives in dashboard/cache.py).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+import polars as pl
+
+from goodput_lab.models import Evaluation, Scenario, resolve_inputs
+from goodput_lab.models import optimize as opt
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.choices import PricingModel
+from goodput_lab.models.outputs import format_value
+from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
+from goodput_lab.models.pricing import TERMS
+
+
+def plan(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    trials: int,
+    seed: int,
+    block_days: float | None,
+    risk: float,
+) -> BlockPlan:
+    """The Capacity Block plan (:func:`models.plan.plan_capacity_block`)."""
+    return plan_capacity_block(
+        scenario, trials=trials, seed=seed, block_days=block_days, risk=risk, catalog=catalog
+    )
+
+
+def curve_frame(p: BlockPlan) -> pl.DataFrame:
+    """Per purchasable block length: completion probability [%] and costs [million USD]."""
+    rows = p.curve
+    return pl.DataFrame(
+        {
+            "block_days": [r["block_days"] for r in rows],
+            "probability_pct": [100.0 * r["probability_finish"] for r in rows],
+            "expected_cost_musd": [r["expected_total_cost_usd"] / 1e6 for r in rows],
+            "p90_cost_musd": [r["p90_total_cost_usd"] / 1e6 for r in rows],
+        }
+    )
+
+
+def x_window(p: BlockPlan) -> tuple[float, float]:
+    """The block lengths worth drawing: four weeks either side of the run and the choice."""
+    finite = [v for v in (p.block_days_p50, p.block_days_p99, p.block_days) if math.isfinite(v)]
+    lo = max(0.0, min(finite, default=1.0) - 28.0)
+    hi = min(186.0, max(finite, default=182.0) + 28.0)
+    return lo, max(hi, lo + 14.0)
+
+
+def budget(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    prices: Mapping[str, float],
+    plan: BlockPlan | None = None,
+) -> list[dict[str, Any]]:
+    """The bill by pricing model (:func:`models.plan.budget_by_pricing_model`); with
+    ``plan``, its Capacity Block row is that plan's block."""
+    return budget_by_pricing_model(scenario, catalog, prices, plan)
+
+
+def _usd(key: str, row: Mapping[str, Any], col: str) -> str:
+    v = row.get(col)
+    return format_value(key, v, unit=False) if row["available"] else "—"
+
+
+def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The bill by pricing model, side by side, as text (dollars from the output registry)."""
+    out = []
+    for r in rows:
+        ok = r["available"]
+        note = r["reason"] if r["reason"] else ("your scenario's model" if r["own"] else "")
+        if r.get("basis"):  # the Plan's block above, from its simulated runs
+            note = "; ".join(n for n in (note, r["basis"]) if n)
+        if not ok:
+            note = "no public price: enter yours below"
+        out.append(
+            {
+                "Pricing model": r["label"],
+                "Rate ($/h)": _usd("usd_per_instance_hour", r, "usd_per_instance_hour"),
+                "Effective ($/h)": _usd(
+                    "usd_per_instance_hour_effective", r, "usd_per_instance_hour_effective"
+                ),
+                "Per day": _usd("total_usd_per_day", r, "total_usd_per_day"),
+                "Per month": _usd("total_usd_per_month", r, "total_usd_per_month"),
+                "Whole run": _usd("total_cost_to_train_usd", r, "total_cost_to_train_usd"),
+                "Failures and checkpoints": _usd(
+                    "failures_and_checkpoints_usd", r, "failures_and_checkpoints_usd"
+                ),
+                "Time to train (days)": format_value(
+                    "time_to_train_days", r.get("time_to_train_days"), unit=False
+                )
+                if ok
+                else "—",
+                "Block (days)": format_value(
+                    "block_days_purchasable", r.get("block_days"), unit=False
+                )
+                if ok and r["pricing_model"] == "capacity_block"
+                else "—",
+                "Commitment": r["commitment"],
+                "Idle hours paid": "yes" if r["idle_paid"] else "no",
+                "Price as of": r.get("price_as_of", "—") if ok else "—",
+                "Note": note,
+            }
+        )
+    return pl.DataFrame(out)
+
+
+def models_without_price(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """(model value, label) of the models the user has to price."""
+    return [(r["pricing_model"], r["label"]) for r in rows if not r["available"]]
+
+
+def storage_table(ev: Evaluation) -> pl.DataFrame:
+    """The checkpoint storage lines per day and over the run, as text."""
+    m = ev.metrics
+    rows = []
+    # only the durable tier in use is charged (models.chain.storage_cost): its line's whole
+    # run is the chain's cost_to_train_storage_usd; the spares' is cost_to_train_spares_usd
+    for key, whole_key, label in (
+        (
+            "storage_file_system_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Shared file system (provisioned capacity)",
+        ),
+        (
+            "storage_object_usd_per_day",
+            "cost_to_train_storage_usd",
+            "Object storage (retained checkpoints and requests)",
+        ),
+        ("spare_usd_per_day", "cost_to_train_spares_usd", "Idle hot spares"),
+    ):
+        per_day = m[key]
+        whole = m[whole_key] if per_day else 0.0
+        rows.append(
+            {
+                "Line": label,
+                "Per day": format_value("storage_usd_per_day", per_day, unit=False),
+                "Whole run": format_value("cost_to_train_storage_usd", whole, unit=False)
+                if math.isfinite(whole)
+                else "n/a",
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def file_system(scenario: Scenario, catalog: Mapping[str, Instance]):
+    """The file-system recommendation, or None when the shared file system is not used."""
+    if scenario["checkpoint.durable_tier"] != "shared_fs":
+        return None
+    return opt.recommend_file_system(resolve_inputs(scenario, catalog))
+
+
+def file_system_table(rec: opt.FileSystemRecommendation) -> pl.DataFrame:
+    """Current and recommended file system side by side, as text."""
+    rows = []
+    for name, tib, tp, save, storage, lost in (
+        (
+            "Current",
+            rec.current_provisioned_TiB,
+            rec.current_throughput_MBps_per_TiB,
+            rec.current_save_seconds,
+            rec.current_storage_usd_per_day,
+            rec.current_lost_usd_per_day,
+        ),
+        (
+            "Least lost per day"
+            + (
+                f" (saves within {rec.assumed_save_seconds:g} s)"
+                if math.isfinite(rec.assumed_save_seconds)
+                else ""
+            ),
+            rec.provisioned_TiB,
+            rec.throughput_MBps_per_TiB,
+            rec.save_seconds,
+            rec.storage_usd_per_day,
+            rec.lost_usd_per_day,
+        ),
+    ):
+        rows.append(
+            {
+                "File system": name,
+                "Size (TiB)": format_value("file_system_TiB", tib, unit=False),
+                "Throughput (MB/s/TiB)": format_value(
+                    "file_system_throughput_MBps_per_TiB", tp, unit=False
+                ),
+                "Blocking save (s)": format_value("save_seconds", save, unit=False),
+                "Storage ($/day)": format_value("storage_usd_per_day", storage, unit=False),
+                "Lost ($/day)": format_value("lost_usd_per_day", lost, unit=False),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def terms_table() -> pl.DataFrame:
+    """Each pricing model's terms, as words."""
+    return pl.DataFrame(
+        [
+            {
+                "Pricing model": t.label,
+                "Commitment": t.commitment,
+                "Payment": t.upfront,
+                "Idle hours paid": "yes" if t.idle_paid else "no",
+                "Interruptible": "yes" if t.interruptible else "no",
+                "Rules": t.notes,
+            }
+            for m, t in TERMS.items()
+            if m is not PricingModel.CUSTOM
+        ]
+    )

@@ -1,0 +1,248 @@
+"""Tables behind the Resilience page and the report's ladder (no Streamlit here).
+
+Calls :func:`models.resilience.ladder` and shapes its rungs into polars frames: numbers for
+the charts, words for people (formatted from the output registry), each rung's changed
+settings and assumptions, savings by cause, and the Monte Carlo spread per rung.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import polars as pl
+
+from goodput_lab.models import FIELDS, Scenario
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.outputs import format_value
+from goodput_lab.models.resilience import (
+    BASELINE,
+    FEATURES,
+    MC_TOLERANCE_TEXT,
+    Ladder,
+    Rung,
+    ladder,
+)
+from goodput_lab.views.overview import display_value
+
+RECOMMENDED = "Recommended (best next first)"
+CUSTOM = "My order"
+UNITS = ("$/day", "Goodput points")
+TRIAL_CHOICES = (200, 500, 1000)
+
+
+def feature_label(key: str) -> str:
+    return "Baseline" if key == BASELINE else FEATURES[key].label
+
+
+def run(
+    scenario: Scenario,
+    catalog: dict[str, Instance],
+    features: Sequence[str] | None = None,
+    lemon_failure_share: float = 0.0,
+    trials: int | None = None,
+    seed: int = 0,
+) -> Ladder:
+    """The ladder (``features`` None = recommended order); models.ValidationError if bad."""
+    return ladder(
+        scenario,
+        list(features) if features is not None else None,
+        lemon_failure_share=lemon_failure_share,
+        trials=trials,
+        seed=seed,
+        catalog=catalog,
+    )
+
+
+def rung_numbers(lad: Ladder) -> pl.DataFrame:
+    """One row per rung: rung, feature, label, goodput (%), lost $/day and the deltas."""
+    return pl.DataFrame(
+        {
+            "rung": list(range(len(lad.rungs))),
+            "feature": [r.feature for r in lad.rungs],
+            "label": [feature_label(r.feature) for r in lad.rungs],
+            "goodput_pct": [100 * r.goodput for r in lad.rungs],
+            "lost_usd_per_day": [r.lost_usd_per_day for r in lad.rungs],
+            "delta_goodput_points": [r.delta_goodput_points for r in lad.rungs],
+            "delta_usd_per_day": [r.delta_usd_per_day for r in lad.rungs],
+        }
+    )
+
+
+def rung_display(lad: Ladder) -> pl.DataFrame:
+    """The rungs as people read them (registry formats; no raw floats, no NaN)."""
+    rows = []
+    for i, r in enumerate(lad.rungs):
+        first = i == 0
+        rows.append(
+            {
+                "Rung": str(i),
+                "Feature": feature_label(r.feature),
+                "Goodput": format_value("goodput", r.goodput),
+                "Lost per day": format_value("lost_usd_per_day", r.lost_usd_per_day),
+                "Goodput gained": "—"
+                if first
+                else format_value("delta_goodput_points", r.delta_goodput_points, signed=True),
+                "Saves per day": "—"
+                if first
+                else format_value("delta_usd_per_day", r.delta_usd_per_day, signed=True),
+                "Source": "the scenario as given"
+                if first
+                else "; ".join(_short(k) for k in r.references),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def _short(ref: str) -> str:
+    from goodput_lab.models.references import REFERENCES
+
+    r = REFERENCES[ref]
+    text = r.citation
+    for stop in (",", " (", ":", " '"):
+        text = text.split(stop)[0]
+    return text.strip() + (f" {r.year}" if r.year else "")
+
+
+def changes_table(rung: Rung) -> pl.DataFrame:
+    """The settings this rung changed: field, label, before, after (as people read them)."""
+    rows = [
+        {
+            "Field": key,
+            "Setting": FIELDS[key].label,
+            "Before": display_value(key, before),
+            "After": display_value(key, after),
+            "Unit": FIELDS[key].unit if FIELDS[key].scale == 1.0 else "",
+        }
+        for key, before, after in rung.changes
+    ]
+    schema = dict.fromkeys(("Field", "Setting", "Before", "After", "Unit"), pl.String)
+    return pl.DataFrame(rows, schema=schema)
+
+
+def assumptions_table(rung: Rung) -> pl.DataFrame:
+    rows = [{"Assumption": w, "Value": v, "Basis": b} for w, v, b in rung.assumptions]
+    return pl.DataFrame(
+        rows, schema={"Assumption": pl.String, "Value": pl.String, "Basis": pl.String}
+    )
+
+
+def cause_table(rung: Rung) -> pl.DataFrame:
+    """Where the rung's saving comes from, largest first, as words."""
+    rows = sorted(rung.savings_by_cause, key=lambda r: -abs(r["saving_usd_per_day"]))
+    return pl.DataFrame(
+        [
+            {
+                "From": r["label"],
+                "Saves per day": format_value(
+                    "saving_usd_per_day", r["saving_usd_per_day"], signed=True
+                ),
+            }
+            for r in rows
+        ],
+        schema={"From": pl.String, "Saves per day": pl.String},
+    )
+
+
+def cause_long(lad: Ladder, top: int = 6) -> pl.DataFrame:
+    """Savings by cause for every rung (long format, the ``top`` causes by total saving and
+    the rest as 'Other'): rung label, cause label, USD/day."""
+    totals: dict[str, float] = {}
+    labels: dict[str, str] = {}
+    for r in lad.rungs[1:]:
+        for row in r.savings_by_cause:
+            totals[row["category"]] = totals.get(row["category"], 0.0) + abs(
+                row["saving_usd_per_day"]
+            )
+            labels[row["category"]] = row["label"]
+    keep = sorted(totals, key=lambda c: -totals[c])[:top]
+    out = []
+    for i, r in enumerate(lad.rungs[1:], start=1):
+        other = 0.0
+        for row in r.savings_by_cause:
+            if row["category"] in keep:
+                out.append(
+                    {
+                        "rung": f"{i}. {feature_label(r.feature)}",
+                        "cause": labels[row["category"]],
+                        "usd_per_day": row["saving_usd_per_day"],
+                    }
+                )
+            else:
+                other += row["saving_usd_per_day"]
+        if abs(other) >= 0.005:
+            out.append(
+                {
+                    "rung": f"{i}. {feature_label(r.feature)}",
+                    "cause": "Other",
+                    "usd_per_day": other,
+                }
+            )
+    return pl.DataFrame(
+        out, schema={"rung": pl.String, "cause": pl.String, "usd_per_day": pl.Float64}
+    )
+
+
+def montecarlo_numbers(lad: Ladder) -> pl.DataFrame:
+    """Per rung: analytic goodput, simulated mean and P5/P95 (%), lost $/day P5/P95."""
+    rows = []
+    for i, r in enumerate(lad.rungs):
+        mc = r.montecarlo or {}
+        rows.append(
+            {
+                "rung": f"{i}. {feature_label(r.feature)}",
+                "analytic_pct": 100 * r.goodput,
+                "mean_pct": 100 * mc.get("goodput_mc_mean", float("nan")),
+                "p5_pct": 100 * mc.get("goodput_p5", float("nan")),
+                "p95_pct": 100 * mc.get("goodput_p95", float("nan")),
+                "lost_usd_per_day": r.lost_usd_per_day,
+                "lost_p5": mc.get("lost_usd_per_day_p5", float("nan")),
+                "lost_p95": mc.get("lost_usd_per_day_p95", float("nan")),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def montecarlo_display(lad: Ladder) -> pl.DataFrame:
+    """The Monte Carlo spread per rung as words, with the tolerance verdict."""
+    rows = []
+    for i, r in enumerate(lad.rungs):
+        mc = r.montecarlo
+        if mc is None:
+            continue
+        rows.append(
+            {
+                "Rung": f"{i}. {feature_label(r.feature)}",
+                "Goodput (analytic)": format_value("goodput", r.goodput),
+                "Simulated mean": format_value("goodput_mc_mean", mc["goodput_mc_mean"]),
+                "± s.e.": format_value("goodput_mc_stderr", mc["goodput_mc_stderr"]),
+                "P5 – P95": f"{format_value('goodput_p5', mc['goodput_p5'])} – "
+                f"{format_value('goodput_p95', mc['goodput_p95'])}",
+                "Lost per day P5 – P95": (
+                    f"{format_value('lost_usd_per_day_p5', mc['lost_usd_per_day_p5'])} – "
+                    f"{format_value('lost_usd_per_day_p95', mc['lost_usd_per_day_p95'])}"
+                ),
+                "Agrees": format_value(
+                    "montecarlo_within_tolerance", mc["montecarlo_within_tolerance"]
+                ),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+__all__ = [
+    "CUSTOM",
+    "MC_TOLERANCE_TEXT",
+    "RECOMMENDED",
+    "TRIAL_CHOICES",
+    "UNITS",
+    "assumptions_table",
+    "cause_long",
+    "cause_table",
+    "changes_table",
+    "feature_label",
+    "montecarlo_display",
+    "montecarlo_numbers",
+    "run",
+    "rung_display",
+    "rung_numbers",
+]

@@ -1,0 +1,219 @@
+"""Tables behind the Run log page: a run's timeline measured, fitted and predicted.
+
+No Streamlit and no model math here: parsing, measurement, fitting and prediction come from
+models.timeline and models.reconcile; this module shapes the results into polars frames
+(numbers for charts, words and formatted figures for tables, from the output registry).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import polars as pl
+
+from goodput_lab.models import Comparison, Scenario, ValidationError, compare
+from goodput_lab.models._resources import data_path
+from goodput_lab.models.catalog import Instance
+from goodput_lab.models.outputs import format_value, output
+from goodput_lab.models.reconcile import BUCKET_LABELS, predicted_bucket_hours, reconcile
+from goodput_lab.models.timeline import (
+    MAX_TIMELINE_BYTES,
+    Timeline,
+    parse_mapping,
+    parse_timeline,
+)
+
+EXAMPLE = data_path("timelines", "example-run.csv")
+EXAMPLE_NODES = 2000
+#: Read uploads in chunks of this many bytes (the page shows progress between them).
+CHUNK_BYTES = 1024 * 1024
+
+
+def example_bytes() -> bytes:
+    """The shipped SYNTHETIC example timeline (scripts/make_example_timeline.py)."""
+    return EXAMPLE.read_bytes()
+
+
+def read_chunks(stream, size: int, progress: Callable[[int, int], None] | None = None) -> bytes:
+    """Read a file-like upload in chunks, refusing more than MAX_TIMELINE_BYTES.
+
+    ``progress(bytes_read, size)`` is called after each chunk.
+    """
+    if size > MAX_TIMELINE_BYTES:
+        raise ValidationError(
+            "upload", f"{size:,} bytes is too large (at most {MAX_TIMELINE_BYTES:,} bytes)"
+        )
+    parts: list[bytes] = []
+    done = 0
+    while True:
+        chunk = stream.read(CHUNK_BYTES)
+        if not chunk:
+            break
+        done += len(chunk)
+        if done > MAX_TIMELINE_BYTES:
+            raise ValidationError("upload", f"is larger than {MAX_TIMELINE_BYTES:,} bytes")
+        parts.append(chunk)
+        if progress is not None:
+            progress(done, max(size, done))
+    return b"".join(parts)
+
+
+def mapping_from_text(text: str) -> dict[str, str]:
+    """``key=name`` pairs separated by commas or new lines (as ``--map`` takes them)."""
+    items = [p.strip() for p in text.replace("\n", ",").split(",") if p.strip()]
+    return parse_mapping(items)
+
+
+def parse(data: bytes, mapping: Mapping[str, str], progress=None) -> Timeline:
+    """Parse a timeline (raises models.ValidationError naming row and column)."""
+    return parse_timeline(data, mapping, progress=progress)
+
+
+@dataclass(frozen=True)
+class RunLogView:
+    """What the page shows of one reconciled run (small: cached and pickled per rerun)."""
+
+    summary: dict[str, Any]  # Reconciliation.to_json_dict()
+    buckets: pl.DataFrame  # numeric, one row per bucket
+    over_time: pl.DataFrame  # hours, measured, p5 ... p95
+    fitted: Scenario
+    notes: tuple[str, ...]
+
+
+def run_log_view(
+    timeline: Timeline,
+    base: Scenario,
+    nodes: int | None,
+    catalog: dict[str, Instance],
+    trials: int,
+    seed: int,
+    source: str,
+) -> RunLogView:
+    """Measure, fit and predict (models.reconcile.reconcile), shaped for the page."""
+    r = reconcile(
+        timeline, base, nodes=nodes, trials=trials, seed=seed, catalog=catalog, source=source
+    )
+    return RunLogView(
+        summary=r.to_json_dict(),
+        buckets=pl.DataFrame(r.bucket_rows()),
+        over_time=pl.DataFrame({k: list(v) for k, v in r.goodput_over_time().items()}),
+        fitted=r.fitted,
+        notes=r.notes,
+    )
+
+
+def bucket_table(view: RunLogView) -> pl.DataFrame:
+    """Measured and predicted badput per bucket, formatted (hours, share, dollars)."""
+    rows = []
+    for r in view.buckets.iter_rows(named=True):
+        rows.append(
+            {
+                "Bucket": r["bucket_label"],
+                output("measured_hours").header(): format_value(
+                    "measured_hours", r["measured_hours"], unit=False
+                ),
+                output("predicted_hours").header(): format_value(
+                    "predicted_hours", r["predicted_hours"], unit=False
+                ),
+                output("measured_fraction").header(): format_value(
+                    "measured_fraction", r["measured_fraction"], unit=False
+                ),
+                output("predicted_fraction").header(): format_value(
+                    "predicted_fraction", r["predicted_fraction"], unit=False
+                ),
+                output("measured_usd").header(): format_value(
+                    "measured_usd", r["measured_usd"], unit=False
+                ),
+                output("predicted_usd").header(): format_value(
+                    "predicted_usd", r["predicted_usd"], unit=False
+                ),
+                "Model components": r["model_components"].replace("_", " "),
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+FITTED_ROWS = (  # (output key, sample name, label, scenario field)
+    (
+        "failure_rate_per_node_day",
+        None,
+        "Node failure rate",
+        "reliability.node_failure_rate_per_day",
+    ),
+    ("save_seconds", "save", "Blocking save", "checkpoint.save_seconds"),
+    ("restore_seconds", "restore", "Restore", "recovery.restore_minutes"),
+    ("recovery_minutes", "recovery", "Recovery (failure to restore)", "recovery.* (scaled)"),
+    ("step_seconds", "step", "Step time", "none (the workload sets the model's step)"),
+    ("checkpoint_interval_minutes", None, "Checkpoint interval", "checkpoint.interval_minutes"),
+)
+
+
+def fitted_table(view: RunLogView) -> pl.DataFrame:
+    """Fitted quantities with their spread (or interval) and the scenario field they set."""
+    f = view.summary["fitted"]
+    unit = {"save": "seconds", "restore": "seconds", "recovery": "minutes", "step": "seconds"}
+    pct = f"{100 * f['confidence_level']:.0f}%"
+    rows = []
+    for key, sample, label, field in FITTED_ROWS:
+        value = f[key]
+        if key == "failure_rate_per_node_day":
+            spread = (
+                f"{pct} CI {format_value(key + '_lo', f[key + '_lo'], unit=False)} – "
+                f"{format_value(key + '_hi', f[key + '_hi'], unit=False)} (exact Poisson)"
+            )
+            count = f"{view.summary['failure_incidents']:,} incidents"
+        elif sample is not None and value is not None:
+            u = unit[sample]
+            spread = (
+                "P10 / P50 / P90 "
+                + " / ".join(
+                    format_value(f"{sample}_p{q}_{u}", f[f"{sample}_p{q}_{u}"], unit=False)
+                    for q in (10, 50, 90)
+                )
+                + f" {output(key).unit}"
+            )
+            plural = "recoveries" if sample == "recovery" else f"{sample}s"
+            count = f"{f[f'{plural}_measured']:,} measured"
+        else:
+            spread, count = "", ""
+        rows.append(
+            {
+                "Quantity": label,
+                "Fitted": format_value(key, value) if value is not None else "not measured",
+                "Spread": spread,
+                "Sample": count,
+                "Scenario field": field,
+            }
+        )
+    return pl.DataFrame(rows)
+
+
+def what_if(view: RunLogView, scenario: Scenario, catalog: dict[str, Instance]) -> Comparison:
+    """The sidebar scenario against the fitted one (raises ValidationError if invalid)."""
+    return compare(view.fitted, scenario, catalog)
+
+
+def what_if_figures(view: RunLogView, cmp: Comparison) -> dict[str, float]:
+    """Predicted goodput of the sidebar scenario, its change, and what it means on this run."""
+    days = view.summary["run_days"]
+    measured = view.summary["measured_goodput"]
+    return {
+        "predicted_goodput": cmp.candidate["goodput"],
+        "goodput_delta": cmp.goodput_delta,
+        "estimated_goodput": measured + cmp.goodput_delta,
+        "savings_usd_per_day": cmp.savings_usd_per_day,
+        "run_savings_usd": cmp.savings_usd_per_day * days,
+    }
+
+
+def what_if_buckets(view: RunLogView, cmp: Comparison) -> pl.DataFrame:
+    """The sidebar scenario's predicted loss per bucket over the run's length [h]."""
+    hours = predicted_bucket_hours(cmp.candidate, view.summary["run_days"])
+    return pl.DataFrame(
+        {
+            "bucket_label": [BUCKET_LABELS[b] for b in hours],
+            "what_if_hours": list(hours.values()),
+        }
+    )
