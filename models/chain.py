@@ -339,11 +339,11 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     )
     detect = _detection_minutes(x)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
+    lam_all = dom["failures_per_day"]
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        failures_per_day=dom.failures_per_day,
-        mtbf_hours=as_float_array(rel.mtbf_hours(dom.failures_per_day)),
+        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all)),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -353,7 +353,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         detection_minutes_expected=detect,
         replacement_path_minutes_expected=repl_path,
         restart_minutes_expected=restart_path,
-        sdc_failures_per_day=term(dom.failures_per_day, z),
+        sdc_failures_per_day=term(lam_all, z),
         detection_minutes=detect,
         restart_minutes=restart,
         warmup_minutes=number(x, "recovery.warmup_minutes"),
@@ -366,20 +366,9 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         overhead_fraction=number(x, "resilience.overhead_fraction"),
         spot_interruptions_per_day=spot,
         spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
-        domain_failures_per_day=dom.domain_failures_per_day,
-        switch_failures_per_day=dom.switch_failures_per_day,
-        job_interruptions_per_day=dom.job_interruptions_per_day,
-        nodes_per_domain=dom.nodes_per_domain,
-        scaleup_domains=dom.scaleup_domains,
-        probability_no_domain_spare=dom.probability_no_domain_spare,
-        probability_no_spare_domain=dom.probability_no_spare_domain,
-        nodes_idled_per_failure=dom.nodes_idled_per_failure,
-        replacement_minutes_per_failure=dom.replacement_minutes_per_failure,
-        spare_nodes_total=dom.spare_nodes_total,
         comm_init_minutes=comm,
         restart_attempts_expected=attempts,
-        fail_slow_events_per_day=dom.fail_slow_events_per_day,
-        fail_slow_minutes_per_day=dom.fail_slow_minutes_per_day,
+        **dom,
     )
 
 
@@ -486,23 +475,6 @@ def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> Do
     )
 
 
-@dataclass(frozen=True)
-class _DomainClasses:
-    failures_per_day: np.ndarray
-    domain_failures_per_day: np.ndarray
-    switch_failures_per_day: np.ndarray
-    job_interruptions_per_day: np.ndarray
-    nodes_per_domain: np.ndarray
-    scaleup_domains: np.ndarray
-    probability_no_domain_spare: np.ndarray
-    probability_no_spare_domain: np.ndarray
-    nodes_idled_per_failure: np.ndarray
-    replacement_minutes_per_failure: np.ndarray
-    spare_nodes_total: np.ndarray
-    fail_slow_events_per_day: Any = ZERO
-    fail_slow_minutes_per_day: Any = ZERO
-
-
 #: the inputs that switch the failure-domain classes on (all 0: the chain as before them)
 DOMAIN_KEYS = (
     "reliability.domain_failure_rate_per_day",
@@ -546,8 +518,11 @@ def _fail_slow(x: Mapping[str, Any]):
     return lam_fs, slow_minutes
 
 
-def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
-    """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
+def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, Any]:
+    """The failure classes beyond nodes and fabric, and what a failure's replacement costs,
+    as the :class:`FailureProcess` fields they fill (``failures_per_day`` of every class,
+    the domain, switch, job-level and fail-slow rates, the layout, the spare-pool
+    probabilities, the nodes idled and the replacement per failure).
 
     Classes (each a Poisson process that stops the job; docs/failure-domains.md):
     node (λ_n = N·r), fabric aborts, domain events λ_D = D·r_D (the whole domain out until
@@ -571,19 +546,12 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
     else:
         node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
     if not active:
-        idled = as_float_array(term(node_share, lay.group_nodes))
-        return _DomainClasses(
-            lam,
-            ZERO,
-            ZERO,
-            ZERO,
-            lay.nodes_per_domain,
-            lay.domains,
-            as_float_array(1.0),
-            as_float_array(1.0),
-            idled,
+        return _domain_fields(
+            (lam, ZERO, ZERO, ZERO),
+            lay,
+            (as_float_array(1.0), as_float_array(1.0)),
+            as_float_array(term(node_share, lay.group_nodes)),
             term(1.0 - p_ip, repl_path),
-            lay.spare_nodes_total,
         )
     # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
     # failed node (it joins the node failures from here on)
@@ -627,21 +595,37 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         term(w[2], lay.nodes_per_domain),
         term(w[4], lay.nodes_per_switch),
     )
-    return _DomainClasses(
-        lam_all,
-        lam_d,
-        lam_w,
-        lam_j,
-        lay.nodes_per_domain,
-        lay.domains,
-        b_in,
-        b_dom,
+    return _domain_fields(
+        (lam_all, lam_d, lam_w, lam_j),
+        lay,
+        (b_in, b_dom),
         as_float_array(idled),
         repl,
-        lay.spare_nodes_total,
-        lam_fs,
-        slow_minutes,
+        (lam_fs, slow_minutes),
     )
+
+
+def _domain_fields(rates, lay: DomainLayout, blocking, idled, repl, slow=(ZERO, ZERO)):
+    """The :class:`FailureProcess` fields of :func:`_domain_classes`: ``rates`` = (every
+    class, domain, switch, job-level) [per day], ``blocking`` = (no in-domain spare, no
+    spare domain) [probability], nodes idled per failure, replacement per failure [min] and
+    ``slow`` = (fail-slow events [per day], their minutes [min/day])."""
+    lam_all, lam_d, lam_w, lam_j = rates
+    return {
+        "failures_per_day": lam_all,
+        "domain_failures_per_day": lam_d,
+        "switch_failures_per_day": lam_w,
+        "job_interruptions_per_day": lam_j,
+        "nodes_per_domain": lay.nodes_per_domain,
+        "scaleup_domains": lay.domains,
+        "probability_no_domain_spare": blocking[0],
+        "probability_no_spare_domain": blocking[1],
+        "nodes_idled_per_failure": idled,
+        "replacement_minutes_per_failure": repl,
+        "spare_nodes_total": lay.spare_nodes_total,
+        "fail_slow_events_per_day": slow[0],
+        "fail_slow_minutes_per_day": slow[1],
+    }
 
 
 def _probability_no_spare(x, node, lam, spot, z, p_ip, spares) -> np.ndarray:
