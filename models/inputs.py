@@ -71,6 +71,10 @@ def _registry_names() -> dict[str, tuple[str, ...]]:
 def required_keys() -> tuple[str, ...]:
     """The ``section.key`` of every registry field the typed inputs require.
 
+    Parameters
+    ----------
+    None
+
     Returns
     -------
     tuple of str
