@@ -61,6 +61,7 @@ from .choices import (
     Validation,
 )
 from .fields import FIELDS
+from .inputs import section_fields
 from .outputs import LOSS_COMPONENTS
 
 SECONDS_PER_DAY = 86_400.0
@@ -111,6 +112,55 @@ def choice(x: Mapping[str, Any], key: str):
     """
     enum = CHOICE_ENUMS[key]
     return enum(x.get(key, FIELDS[key].default))
+
+
+class _Section:
+    """One section of the inputs as the steps read it (:func:`section`): ``sec.nodes`` is
+    :func:`number` (or :func:`choice`) of ``cluster.nodes``, read when asked (a step pays
+    for the fields it reads, not the whole section); read-only, and a name the registry does
+    not have in the section is an error naming the key."""
+
+    __slots__ = ("_name", "_x")
+
+    def __init__(self, x: Mapping[str, Any], name: str) -> None:
+        object.__setattr__(self, "_x", x)
+        object.__setattr__(self, "_name", name)
+
+    def __getattr__(self, field: str) -> Any:
+        key = f"{self._name}.{field}"
+        if key in CHOICE_ENUMS:
+            return choice(self._x, key)
+        if key in FIELDS:
+            return number(self._x, key)
+        raise AttributeError(f"{key} is not an input of the registry")
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        raise AttributeError(f"the inputs are read-only ({self._name}.{field})")
+
+
+def section(x: Mapping[str, Any], name: str) -> _Section:
+    """The inputs of registry section ``name`` as one read-only object, as the steps read
+    them: ``section(x, "recovery").restart_minutes`` is ``number(x,
+    "recovery.restart_minutes")`` (a float array; the field default where a hand-built
+    mapping leaves it out), a choice its enum.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario); typically the
+        :class:`models.inputs.Inputs` of :func:`models.evaluate.resolve_inputs`.
+    name : str
+        A section of the registry (``cluster``, ``recovery`` ...).
+
+    Returns
+    -------
+    _Section
+        Attribute per field of the section, in the field's unit.
+    """
+    if not section_fields(name):
+        raise KeyError(f"{name!r} is not a section of the input registry")
+    return _Section(x, name)
 
 
 class _Result:
@@ -251,21 +301,22 @@ class FailureProcess(_Result):
         return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
-def _replacement_stage(x: Mapping[str, Any], p_none):
+def _replacement_stage(x: Mapping[str, Any], rc, rs, p_none):
     """(t, t_path, t_swap) [min]: the expected replacement, the hot-spare swap when one is
     free, else the replacement, t = p·t_replace + (1 − p)·t_swap
     (:func:`models.reliability.expected_replacement_minutes`); the replacement path with a
     share of spare-less failures run through degraded
-    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself."""
-    t_replace = number(x, "recovery.replacement_minutes")
-    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself.
+    ``rc``, ``rs``: the recovery and resilience sections (:func:`section`)."""
+    t_replace = rc.replacement_minutes
+    t_swap = rc.hot_spare_swap_minutes
     repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
-    elastic = number(x, "resilience.elastic_fraction")
+    elastic = rs.elastic_fraction
     t_elastic = ZERO
     if not is_zero(elastic):
         t_elastic = as_float_array(
             recov.elastic_replacement_minutes(
-                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+                t_replace, rs.elastic_reconfigure_minutes, _replica_share(x)
             )
         )
     repl_path = as_float_array(
@@ -274,13 +325,12 @@ def _replacement_stage(x: Mapping[str, Any], p_none):
     return repl, repl_path, t_swap
 
 
-def _detection_minutes(x: Mapping[str, Any]):
-    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)."""
+def _detection_minutes(rc):
+    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)
+    of the recovery section ``rc``."""
     return as_float_array(
         recov.expected_detection_minutes(
-            number(x, "recovery.detection_minutes"),
-            number(x, "recovery.hang_detection_minutes"),
-            number(x, "recovery.hang_fraction"),
+            rc.detection_minutes, rc.hang_detection_minutes, rc.hang_fraction
         )
     )
 
@@ -312,32 +362,31 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         Step 1: failure rates [per day], MTBF [h], spare-pool probabilities [probability] and
         recovery stages [min].
     """
-    nodes = number(x, "cluster.nodes")
-    node = as_float_array(
-        rel.cluster_failures_per_day(nodes, number(x, "reliability.node_failure_rate_per_day"))
+    cl, rl, nw, rc, rs, pc = (
+        section(x, name)
+        for name in ("cluster", "reliability", "network", "recovery", "resilience", "pricing")
     )
-    events = number(x, "network.fabric_events_per_day")
-    reroute = number(x, "network.reroute_seconds")
-    timeout = number(x, "network.collective_timeout_seconds")
+    nodes = cl.nodes
+    node = as_float_array(rel.cluster_failures_per_day(nodes, rl.node_failure_rate_per_day))
+    events, reroute, timeout = (
+        nw.fabric_events_per_day,
+        nw.reroute_seconds,
+        nw.collective_timeout_seconds,
+    )
     fabric = as_float_array(net.fabric_failures_per_day(events, reroute, timeout))
     lam = total(node, fabric)
-    if choice(x, "pricing.model") is PricingModel.SPOT:
-        spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
-    else:
-        spot = ZERO
-    z = number(x, "reliability.sdc_fraction")
-    p_ip = number(x, "resilience.in_process_fraction")
-    spares = number(x, "cluster.spare_nodes")
+    spot = nodes * pc.spot_interruptions_per_node_day if pc.model is PricingModel.SPOT else ZERO
+    z = rl.sdc_fraction
+    p_ip = rs.in_process_fraction
+    spares = cl.spare_nodes
     if is_zero(spares):  # no spare to find: P = 1 whatever λ, one number
         p_none = as_float_array(1.0)
     else:
-        p_none = _probability_no_spare(x, node, lam, spot, z, p_ip, spares)
-    repl, repl_path, t_swap = _replacement_stage(x, p_none)
-    restart, comm, attempts = _restart_minutes(x)
-    restart_path = (1.0 - p_ip) * restart + p_ip * number(
-        x, "resilience.in_process_restart_minutes"
-    )
-    detect = _detection_minutes(x)
+        p_none = _probability_no_spare(x, rl, (node, lam, spot, z, p_ip), spares)
+    repl, repl_path, t_swap = _replacement_stage(x, rc, rs, p_none)
+    restart, comm, attempts = _restart_minutes(x, rc)
+    restart_path = (1.0 - p_ip) * restart + p_ip * rs.in_process_restart_minutes
+    detect = _detection_minutes(rc)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     lam_all = dom["failures_per_day"]
     return FailureProcess(
@@ -356,36 +405,35 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         sdc_failures_per_day=term(lam_all, z),
         detection_minutes=detect,
         restart_minutes=restart,
-        warmup_minutes=number(x, "recovery.warmup_minutes"),
+        warmup_minutes=rc.warmup_minutes,
         in_process_fraction=p_ip,
-        peer_fraction=number(x, "resilience.peer_recovery_fraction"),
-        peer_restore_minutes=number(x, "resilience.peer_restore_minutes"),
+        peer_fraction=rs.peer_recovery_fraction,
+        peer_restore_minutes=rs.peer_restore_minutes,
         sdc_fraction=z,
-        sdc_detection_minutes=number(x, "resilience.sdc_detection_minutes"),
-        straggler_slowdown=number(x, "resilience.straggler_slowdown"),
-        overhead_fraction=number(x, "resilience.overhead_fraction"),
+        sdc_detection_minutes=rs.sdc_detection_minutes,
+        straggler_slowdown=rs.straggler_slowdown,
+        overhead_fraction=rs.overhead_fraction,
         spot_interruptions_per_day=spot,
-        spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
+        spot_notice_seconds=pc.spot_notice_seconds,
         comm_init_minutes=comm,
         restart_attempts_expected=attempts,
         **dom,
     )
 
 
-def _restart_minutes(x: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+def _restart_minutes(x: Mapping[str, Any], rc) -> tuple[Any, Any, Any]:
     """(restart [min], communicator set-up [min], expected attempts) of a relaunch:
     ``recovery.restart_minutes`` plus communicator set-up that grows with the job's
     accelerators, with failed attempts retried (:func:`models.recovery.restart_with_retries_minutes`).
-    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``."""
-    restart = number(x, "recovery.restart_minutes")
-    c = number(x, "recovery.comm_init_seconds_per_gpu")
-    q = number(x, "recovery.retry_success_fraction")
+    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``.
+    ``rc``: the recovery section (:func:`section`)."""
+    restart = rc.restart_minutes
+    c = rc.comm_init_seconds_per_gpu
+    q = rc.retry_success_fraction
     if is_zero(c) and is_zero(minus(q, 1.0)):
         return restart, ZERO, as_float_array(1.0)
     gpus = number(x, "cluster.nodes") * number(x, "instance.accelerators_per_node")
-    out = recov.restart_with_retries_minutes(
-        restart, c, gpus, q, number(x, "recovery.failed_attempt_minutes")
-    )
+    out = recov.restart_with_retries_minutes(restart, c, gpus, q, rc.failed_attempt_minutes)
     return as_float_array(out), term(c, gpus, 1.0 / 60.0), 1.0 / q
 
 
@@ -628,18 +676,20 @@ def _domain_fields(rates, lay: DomainLayout, blocking, idled, repl, slow=(ZERO, 
     }
 
 
-def _probability_no_spare(x, node, lam, spot, z, p_ip, spares) -> np.ndarray:
+def _probability_no_spare(x, rl, rates, spares) -> np.ndarray:
     """The hot-spare pool of these failures (:func:`models.reliability.probability_short_of_spares`):
     every failure but those recovered in process sends its nodes to repair, reclaimed Spot
     nodes too, and a share ``checkpoint.correlated_fraction`` of node failures takes out
-    ``checkpoint.correlated_nodes`` nodes (at most the cluster)."""
+    ``checkpoint.correlated_nodes`` nodes (at most the cluster).  ``rl``: the reliability
+    section; ``rates`` = (node, all, Spot [per day], SDC share, in-process share)."""
+    node, lam, spot, z, p_ip = rates
     k = 1.0 - (1.0 - z) * p_ip  # share of failures whose nodes go to repair
     return as_float_array(
         rel.probability_short_of_spares(
             total(term(lam, k), spot),
             term(node, k, number(x, "checkpoint.correlated_fraction")),
             np.minimum(number(x, "checkpoint.correlated_nodes"), number(x, "cluster.nodes")),
-            number(x, "reliability.repair_hours"),
+            rl.repair_hours,
             spares,
         )
     )

@@ -31,7 +31,14 @@ from typing import Any
 
 from .fields import FIELDS
 
-__all__ = ["DERIVED", "Inputs", "MissingInput", "as_inputs", "required_keys"]
+__all__ = [
+    "DERIVED",
+    "Inputs",
+    "MissingInput",
+    "as_inputs",
+    "required_keys",
+    "section_fields",
+]
 
 #: Inputs that ``resolve_inputs`` adds beside the registry's numeric and choice fields,
 #: with their unit.  Families are given by prefix (``instance.``, ``tier.``, ``storage.``):
@@ -81,6 +88,22 @@ def required_keys() -> tuple[str, ...]:
         Numeric and choice field keys, in registry order.
     """
     return tuple(f"{s}.{n}" for s, names in _registry_names().items() for n in names)
+
+
+def section_fields(section: str) -> tuple[str, ...]:
+    """The field names of ``section`` in the registry, in order (numeric and choice fields).
+
+    Parameters
+    ----------
+    section : str
+        A section of :data:`models.fields.FIELDS` (``cluster``, ``recovery`` ...).
+
+    Returns
+    -------
+    tuple of str
+        The names after ``section.``; empty for a section of derived values only.
+    """
+    return _registry_names().get(section, ())
 
 
 @lru_cache(maxsize=256)

@@ -165,3 +165,23 @@ def test_a_key_missing_from_the_inputs_is_an_error_naming_it(key):
     del x[key]
     with pytest.raises(MissingInput, match=key.replace(".", r"\.")):
         params_from_inputs(x)
+
+
+def test_the_chain_reads_sections_as_it_reads_keys():
+    """models.chain.section: the failure step's reading of a section is number()/choice()
+    of its keys (registry default where a hand-built mapping leaves one out); a name the
+    registry lacks, or a write, is an error naming the key."""
+    from goodput_lab.models.chain import choice, number, section
+    from goodput_lab.models.choices import PricingModel
+
+    x = resolve_inputs(Scenario.default())
+    rc = section(x, "recovery")
+    assert rc.restart_minutes == number(x, "recovery.restart_minutes")
+    assert section(x, "pricing").model is choice(x, "pricing.model") is PricingModel.ON_DEMAND
+    assert section({}, "checkpoint").correlated_nodes == 8.0  # the registry's default
+    with pytest.raises(AttributeError, match=r"recovery\.restart_minute "):
+        _ = rc.restart_minute
+    with pytest.raises(AttributeError, match=r"recovery\.restart_minutes"):
+        rc.restart_minutes = 1.0
+    with pytest.raises(KeyError, match="recover"):
+        section(x, "recover")
