@@ -557,11 +557,12 @@ def _replacement_equivalent(x: Mapping[str, Any], weights, minutes, lam_all, p_i
 def _fail_slow(x: Mapping[str, Any]):
     """(λ_fs [per day], slow [min/day]): fail-slow nodes λ_fs = N·r_fs, and the minutes
     lost per day while they run slow, λ_fs · slowdown · detection time."""
-    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    rl = section(x, "reliability")
+    lam_fs = term(number(x, "cluster.nodes"), rl.fail_slow_rate_per_day)
     slow_minutes = term(
         lam_fs,
-        number(x, "reliability.fail_slow_slowdown"),
-        number(x, "reliability.fail_slow_detection_minutes"),
+        rl.fail_slow_slowdown,
+        rl.fail_slow_detection_minutes,
     )
     return lam_fs, slow_minutes
 
@@ -587,6 +588,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     ``simulation.recovery_spread`` as the simulator draws it.  With every class and spare
     of this kind absent, it is (1 − p_ip)·replacement path, as before them.
     """
+    rl = section(x, "reliability")
     lay = domain_layout(x)
     active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
     if node is lam:  # no other failure class: every failure is a node's
@@ -606,12 +608,12 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     lam_fs, slow_minutes = _fail_slow(x)
     node = total(node, lam_fs)
     lam = total(lam, lam_fs)
-    lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
-    lam_w = term(lay.switches, number(x, "reliability.switch_failure_rate_per_day"))
-    lam_j = number(x, "reliability.job_interruptions_per_day")
+    lam_d = term(lay.domains, rl.domain_failure_rate_per_day)
+    lam_w = term(lay.switches, rl.switch_failure_rate_per_day)
+    lam_j = rl.job_interruptions_per_day
     lam_all = total(lam, lam_d, lam_w, lam_j)
-    repair_days = number(x, "reliability.repair_hours") / HOURS_PER_DAY
-    dom_repair = number(x, "reliability.domain_repair_hours") * 60.0
+    repair_days = rl.repair_hours / HOURS_PER_DAY
+    dom_repair = rl.domain_repair_hours * 60.0
     with np.errstate(invalid="ignore", divide="ignore"):
         per_domain = node / lay.domains
     b_in = as_float_array(rel.erlang_b(lay.spare_nodes_per_domain, per_domain * repair_days))
@@ -634,7 +636,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
         term(1.0 - p_ip, repl_path),
         t_swap,
         dom_repair,
-        number(x, "reliability.switch_repair_hours") * 60.0,
+        rl.switch_repair_hours * 60.0,
         ZERO,
     ]
     repl = _replacement_equivalent(x, weights, minutes, lam_all, p_ip, repl_path)
@@ -816,23 +818,24 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
 def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
     """Save, restore, staleness [min] and rates [per day] of the two levels
     (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    c = section(x, "checkpoint")
     return ck.strategy_levels(
         strategy=strategy,
-        durable_tier=choice(x, "checkpoint.durable_tier"),
-        timings=choice(x, "checkpoint.timings"),
-        save_mode=choice(x, "checkpoint.save_mode"),
-        placement=choice(x, "checkpoint.replica_placement"),
+        durable_tier=c.durable_tier,
+        timings=c.timings,
+        save_mode=c.save_mode,
+        placement=c.replica_placement,
         nodes=number(x, "cluster.nodes"),
         node_failure_rate_per_day=number(x, "reliability.node_failure_rate_per_day"),
         failures_per_day=failures.node_failures_per_day,
         params_billion=number(x, "workload.params_billion"),
-        bytes_per_param=number(x, "checkpoint.bytes_per_param"),
-        replicas=number(x, "checkpoint.memory_replicas"),
-        rereplication_minutes=number(x, "checkpoint.rereplication_minutes"),
-        node_loss_fraction=number(x, "checkpoint.node_loss_fraction"),
-        correlated_fraction=number(x, "checkpoint.correlated_fraction"),
-        correlated_nodes=number(x, "checkpoint.correlated_nodes"),
-        measured_save_seconds=number(x, "checkpoint.save_seconds"),
+        bytes_per_param=c.bytes_per_param,
+        replicas=c.memory_replicas,
+        rereplication_minutes=c.rereplication_minutes,
+        node_loss_fraction=c.node_loss_fraction,
+        correlated_fraction=c.correlated_fraction,
+        correlated_nodes=c.correlated_nodes,
+        measured_save_seconds=c.save_seconds,
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
     )
@@ -853,8 +856,9 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
     the save and the recovery only); otherwise the interruption is a failure like any other
     and joins the failure rates that set the intervals.
     """
+    c = section(x, "checkpoint")
     two = strategy.two_level
-    replicas = number(x, "checkpoint.memory_replicas")
+    replicas = c.memory_replicas
     survives_l1 = spot_level1_survives(strategy, replicas)
     notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
     fits = as_float_array(notice_save <= failures.spot_notice_seconds)
@@ -870,7 +874,7 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
             ck.probability_replicas_lost_in_window(
                 number(x, "reliability.node_failure_rate_per_day"),
                 replicas,
-                number(x, "checkpoint.rereplication_minutes"),
+                c.rereplication_minutes,
             )
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
@@ -886,10 +890,11 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     [MIN, MAX]) where ``checkpoint.interval_minutes`` is 'optimal'; τ₂* = max(optimum for λ₂,
     write₂, τ) for a two-level strategy, else τ*.
     """
+    c = section(x, "checkpoint")
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
-    tau = number(x, "checkpoint.interval_minutes")
+    tau = c.interval_minutes
     if np.any(x.get("checkpoint.interval_optimal", False)):
         tau = np.where(
             np.isnan(tau), np.clip(tau_opt, MIN_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES), tau
@@ -903,7 +908,7 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
         )
     else:
         t2_opt = tau_opt
-    t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    t2 = c.durable_interval_minutes if two else as_float_array(1.0)
     return tau, tau_opt, t2, t2_opt, mtbf1_min
 
 
@@ -933,14 +938,15 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
         shares [fraction].
     """
-    strategy = choice(x, "checkpoint.strategy")
+    c = section(x, "checkpoint")
+    strategy = c.strategy
     lv = _levels(x, strategy, failures)
     two = strategy.two_level
     lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
-    validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
+    validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
@@ -981,9 +987,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         stale1_minutes=lv["stale1_minutes"],
         stale2_minutes=lv["stale2_minutes"],
         interval2_minutes=t2,
-        corrupt_fraction=number(x, "checkpoint.corrupt_fraction"),
-        validation_minutes=np.where(validating, number(x, "checkpoint.validation_seconds"), 0.0)
-        / 60.0,
+        corrupt_fraction=c.corrupt_fraction,
+        validation_minutes=np.where(validating, c.validation_seconds, 0.0) / 60.0,
         restart_loop_minutes=np.where(
             validating,
             0.0,
@@ -1796,6 +1801,7 @@ def storage_cost(
     tuple of ndarray
         (file system, object storage) [USD/day].
     """
+    st = section(x, "storage")
     durable = choice(x, "checkpoint.durable_tier")
     zero = as_float_array(0.0)
     if durable is DurableTier.SHARED_FS:
@@ -1808,9 +1814,7 @@ def storage_cost(
         return fs, zero
     nodes = number(x, "cluster.nodes")
     size_GB = plan.checkpoint_size_TB * 1000.0
-    parts = nodes * np.ceil(
-        plan.checkpoint_shard_GB_per_node * 1000.0 / number(x, "storage.object_part_MB")
-    )
+    parts = nodes * np.ceil(plan.checkpoint_shard_GB_per_node * 1000.0 / st.object_part_MB)
     with np.errstate(divide="ignore", invalid="ignore"):
         saves_per_day = good.goodput * MINUTES_PER_DAY / plan.durable_interval_minutes
     restores_per_day = (
@@ -1818,7 +1822,7 @@ def storage_cost(
     )
     obj = as_float_array(
         pr.object_storage_usd_per_day(
-            number(x, "storage.retained_checkpoints") * size_GB,
+            st.retained_checkpoints * size_GB,
             _storage_input(x, "storage.object_usd_per_GB_month"),
             saves_per_day * parts,
             _storage_input(x, "storage.object_usd_per_1000_put"),
@@ -1841,11 +1845,10 @@ def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
 def _price(x: Mapping[str, Any]):
     """(rate, price) [USD/h]: the instance rate and the effective price per used
     instance-hour (:func:`models.pricing.effective_usd_per_instance_hour`)."""
-    rate = number(x, "pricing.usd_per_instance_hour")
+    pc = section(x, "pricing")
+    rate = pc.usd_per_instance_hour
     price = as_float_array(
-        pr.effective_usd_per_instance_hour(
-            rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
-        )
+        pr.effective_usd_per_instance_hour(rate, pc.model, pc.commitment_utilization)
     )
     return rate, price
 
