@@ -9,11 +9,13 @@ Every step is vectorised: the numeric inputs may be scalars or numpy arrays that
 together (sweeps, heatmaps and the optimizer evaluate thousands of scenarios in one call).
 Choices (checkpoint strategy, MFU basis ...) are enums of :mod:`models.choices` and are scalars.
 
-Inputs are the flat mapping built by :func:`models.evaluate.resolve_inputs`: ``section.key``
-numbers for every numeric field, the ``instance.*`` specs of the node type, the
-``tier.<name>.<param>`` checkpoint tier parameters, the choices as enums, and
-``checkpoint.interval_optimal`` (bool).  A mapping built by hand may leave fields out: they
-take their registry default (and the default tier table).
+Inputs are the :class:`models.inputs.Inputs` built by :func:`models.evaluate.resolve_inputs`
+(or any mapping with its keys): ``section.key`` numbers for every numeric field, the
+``instance.*`` specs of the node type, the ``tier.<name>.<param>`` checkpoint tier
+parameters, the choices as enums, and ``checkpoint.interval_optimal`` (bool).  A step reads a
+section at a time (:func:`section`: ``section(x, "recovery").restart_minutes``).  A mapping
+built by hand may leave fields out: they take their registry default (and the default tier
+table).
 
 The maths of each step lives in the domain modules (:mod:`models.reliability`,
 :mod:`models.checkpoint`, :mod:`models.goodput`, :mod:`models.compute`,
