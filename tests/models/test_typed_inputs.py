@@ -185,3 +185,20 @@ def test_the_chain_reads_sections_as_it_reads_keys():
         rc.restart_minutes = 1.0
     with pytest.raises(KeyError, match="recover"):
         section(x, "recover")
+
+
+def test_no_simulator_parameter_is_left_to_its_dataclass_default(monkeypatch):
+    """params_from_inputs sets every SimulationParams field from the chain or the inputs
+    (the dataclass defaults serve hand-built parameters only)."""
+    from goodput_lab.models import montecarlo as mc
+
+    seen: dict = {}
+    real = mc.SimulationParams
+
+    def record(**kw):
+        seen.update(kw)
+        return real(**kw)
+
+    monkeypatch.setattr(mc, "SimulationParams", record)
+    mc.params_from_inputs(resolve_inputs(Scenario.default()))
+    assert set(seen) == {f.name for f in dataclasses.fields(real)}
