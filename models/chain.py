@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -116,25 +116,34 @@ def choice(x: Mapping[str, Any], key: str):
     return enum(x.get(key, FIELDS[key].default))
 
 
+@cache
+def _section_keys(name: str) -> dict[str, tuple[str, bool]]:
+    """Field name -> (``section.key``, whether a choice) of registry section ``name``."""
+    return {f: (f"{name}.{f}", f"{name}.{f}" in CHOICE_ENUMS) for f in section_fields(name)}
+
+
 class _Section:
     """One section of the inputs as the steps read it (:func:`section`): ``sec.nodes`` is
     :func:`number` (or :func:`choice`) of ``cluster.nodes``, read when asked (a step pays
     for the fields it reads, not the whole section); read-only, and a name the registry does
     not have in the section is an error naming the key."""
 
-    __slots__ = ("_name", "_x")
+    __slots__ = ("_keys", "_name", "_x")
 
     def __init__(self, x: Mapping[str, Any], name: str) -> None:
         object.__setattr__(self, "_x", x)
         object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_keys", _section_keys(name))
 
     def __getattr__(self, field: str) -> Any:
-        key = f"{self._name}.{field}"
-        if key in CHOICE_ENUMS:
-            return choice(self._x, key)
-        if key in FIELDS:
-            return number(self._x, key)
-        raise AttributeError(f"{key} is not an input of the registry")
+        try:
+            key, is_choice = self._keys[field]
+        except KeyError:
+            raise AttributeError(f"{self._name}.{field} is not an input of the registry") from None
+        x = self._x
+        if is_choice:
+            return choice(x, key)
+        return as_float_array(x[key]) if key in x else number(x, key)
 
     def __setattr__(self, field: str, value: Any) -> None:
         raise AttributeError(f"the inputs are read-only ({self._name}.{field})")
@@ -160,7 +169,7 @@ def section(x: Mapping[str, Any], name: str) -> _Section:
     _Section
         Attribute per field of the section, in the field's unit.
     """
-    if not section_fields(name):
+    if not _section_keys(name):
         raise KeyError(f"{name!r} is not a section of the input registry")
     return _Section(x, name)
 
