@@ -11,7 +11,8 @@ Process (units: minutes inside, days/hours at the interface)
   checkpoint); with a two-level strategy (``checkpoint.strategy``) every k-th segment also pays
   the durable save δ₂ and becomes durable (k·τ₁ ≈ ``checkpoint.durable_interval_minutes``).
   Without it every checkpoint is durable.  Checkpoints are computed in closed form between
-  events.  All of these times come from :func:`models.evaluate.evaluate_arrays`.
+  events.  All of these times come from the chain (:func:`models.chain.run_chain`, the
+  figures of :func:`models.evaluate.evaluate_arrays`).
 * Node failures: exponential (superposed, rate N·r) or, when ``reliability.weibull_shape`` ≠ 1,
   N independent per-node Weibull renewal processes started in equilibrium (the first gap is
   the stationary forward-recurrence time, so the mean rate stays N·r from day 0), after
