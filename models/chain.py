@@ -9,11 +9,13 @@ Every step is vectorised: the numeric inputs may be scalars or numpy arrays that
 together (sweeps, heatmaps and the optimizer evaluate thousands of scenarios in one call).
 Choices (checkpoint strategy, MFU basis ...) are enums of :mod:`models.choices` and are scalars.
 
-Inputs are the flat mapping built by :func:`models.evaluate.resolve_inputs`: ``section.key``
-numbers for every numeric field, the ``instance.*`` specs of the node type, the
-``tier.<name>.<param>`` checkpoint tier parameters, the choices as enums, and
-``checkpoint.interval_optimal`` (bool).  A mapping built by hand may leave fields out: they
-take their registry default (and the default tier table).
+Inputs are the :class:`models.inputs.Inputs` built by :func:`models.evaluate.resolve_inputs`
+(or any mapping with its keys): ``section.key`` numbers for every numeric field, the
+``instance.*`` specs of the node type, the ``tier.<name>.<param>`` checkpoint tier
+parameters, the choices as enums, and ``checkpoint.interval_optimal`` (bool).  A step reads a
+section at a time (:func:`section`: ``section(x, "recovery").restart_minutes``).  A mapping
+built by hand may leave fields out: they take their registry default (and the default tier
+table).
 
 The maths of each step lives in the domain modules (:mod:`models.reliability`,
 :mod:`models.checkpoint`, :mod:`models.goodput`, :mod:`models.compute`,
@@ -27,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cached_property, lru_cache
+from functools import cache, cached_property, lru_cache
 from typing import Any, ClassVar
 
 import numpy as np
@@ -61,6 +63,7 @@ from .choices import (
     Validation,
 )
 from .fields import FIELDS
+from .inputs import section_fields
 from .outputs import LOSS_COMPONENTS
 
 SECONDS_PER_DAY = 86_400.0
@@ -111,6 +114,64 @@ def choice(x: Mapping[str, Any], key: str):
     """
     enum = CHOICE_ENUMS[key]
     return enum(x.get(key, FIELDS[key].default))
+
+
+@cache
+def _section_keys(name: str) -> dict[str, tuple[str, bool]]:
+    """Field name -> (``section.key``, whether a choice) of registry section ``name``."""
+    return {f: (f"{name}.{f}", f"{name}.{f}" in CHOICE_ENUMS) for f in section_fields(name)}
+
+
+class _Section:
+    """One section of the inputs as the steps read it (:func:`section`): ``sec.nodes`` is
+    :func:`number` (or :func:`choice`) of ``cluster.nodes``, read when asked (a step pays
+    for the fields it reads, not the whole section); read-only, and a name the registry does
+    not have in the section is an error naming the key."""
+
+    __slots__ = ("_keys", "_name", "_x")
+
+    def __init__(self, x: Mapping[str, Any], name: str) -> None:
+        object.__setattr__(self, "_x", x)
+        object.__setattr__(self, "_name", name)
+        object.__setattr__(self, "_keys", _section_keys(name))
+
+    def __getattr__(self, field: str) -> Any:
+        try:
+            key, is_choice = self._keys[field]
+        except KeyError:
+            raise AttributeError(f"{self._name}.{field} is not an input of the registry") from None
+        x = self._x
+        if is_choice:
+            return choice(x, key)
+        return as_float_array(x[key]) if key in x else number(x, key)
+
+    def __setattr__(self, field: str, value: Any) -> None:
+        raise AttributeError(f"the inputs are read-only ({self._name}.{field})")
+
+
+def section(x: Mapping[str, Any], name: str) -> _Section:
+    """The inputs of registry section ``name`` as one read-only object, as the steps read
+    them: ``section(x, "recovery").restart_minutes`` is ``number(x,
+    "recovery.restart_minutes")`` (a float array; the field default where a hand-built
+    mapping leaves it out), a choice its enum.
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
+        numbers may be arrays (one value per scenario); typically the
+        :class:`models.inputs.Inputs` of :func:`models.evaluate.resolve_inputs`.
+    name : str
+        A section of the registry (``cluster``, ``recovery`` ...).
+
+    Returns
+    -------
+    _Section
+        Attribute per field of the section, in the field's unit.
+    """
+    if not _section_keys(name):
+        raise KeyError(f"{name!r} is not a section of the input registry")
+    return _Section(x, name)
 
 
 class _Result:
@@ -251,21 +312,22 @@ class FailureProcess(_Result):
         return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
 
 
-def _replacement_stage(x: Mapping[str, Any], p_none):
+def _replacement_stage(x: Mapping[str, Any], rc, rs, p_none):
     """(t, t_path, t_swap) [min]: the expected replacement, the hot-spare swap when one is
     free, else the replacement, t = p·t_replace + (1 − p)·t_swap
     (:func:`models.reliability.expected_replacement_minutes`); the replacement path with a
     share of spare-less failures run through degraded
-    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself."""
-    t_replace = number(x, "recovery.replacement_minutes")
-    t_swap = number(x, "recovery.hot_spare_swap_minutes")
+    (:func:`models.recovery.replacement_path_minutes`); and the swap time itself.
+    ``rc``, ``rs``: the recovery and resilience sections (:func:`section`)."""
+    t_replace = rc.replacement_minutes
+    t_swap = rc.hot_spare_swap_minutes
     repl = as_float_array(rel.expected_replacement_minutes(p_none, t_replace, t_swap))
-    elastic = number(x, "resilience.elastic_fraction")
+    elastic = rs.elastic_fraction
     t_elastic = ZERO
     if not is_zero(elastic):
         t_elastic = as_float_array(
             recov.elastic_replacement_minutes(
-                t_replace, number(x, "resilience.elastic_reconfigure_minutes"), _replica_share(x)
+                t_replace, rs.elastic_reconfigure_minutes, _replica_share(x)
             )
         )
     repl_path = as_float_array(
@@ -274,13 +336,12 @@ def _replacement_stage(x: Mapping[str, Any], p_none):
     return repl, repl_path, t_swap
 
 
-def _detection_minutes(x: Mapping[str, Any]):
-    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)."""
+def _detection_minutes(rc):
+    """E[D] = (1 − h)·d_crash + h·d_hang [min] (:func:`models.recovery.expected_detection_minutes`)
+    of the recovery section ``rc``."""
     return as_float_array(
         recov.expected_detection_minutes(
-            number(x, "recovery.detection_minutes"),
-            number(x, "recovery.hang_detection_minutes"),
-            number(x, "recovery.hang_fraction"),
+            rc.detection_minutes, rc.hang_detection_minutes, rc.hang_fraction
         )
     )
 
@@ -312,38 +373,37 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         Step 1: failure rates [per day], MTBF [h], spare-pool probabilities [probability] and
         recovery stages [min].
     """
-    nodes = number(x, "cluster.nodes")
-    node = as_float_array(
-        rel.cluster_failures_per_day(nodes, number(x, "reliability.node_failure_rate_per_day"))
+    cl, rl, nw, rc, rs, pc = (
+        section(x, name)
+        for name in ("cluster", "reliability", "network", "recovery", "resilience", "pricing")
     )
-    events = number(x, "network.fabric_events_per_day")
-    reroute = number(x, "network.reroute_seconds")
-    timeout = number(x, "network.collective_timeout_seconds")
+    nodes = cl.nodes
+    node = as_float_array(rel.cluster_failures_per_day(nodes, rl.node_failure_rate_per_day))
+    events, reroute, timeout = (
+        nw.fabric_events_per_day,
+        nw.reroute_seconds,
+        nw.collective_timeout_seconds,
+    )
     fabric = as_float_array(net.fabric_failures_per_day(events, reroute, timeout))
     lam = total(node, fabric)
-    if choice(x, "pricing.model") is PricingModel.SPOT:
-        spot = nodes * number(x, "pricing.spot_interruptions_per_node_day")
-    else:
-        spot = ZERO
-    z = number(x, "reliability.sdc_fraction")
-    p_ip = number(x, "resilience.in_process_fraction")
-    spares = number(x, "cluster.spare_nodes")
+    spot = nodes * pc.spot_interruptions_per_node_day if pc.model is PricingModel.SPOT else ZERO
+    z = rl.sdc_fraction
+    p_ip = rs.in_process_fraction
+    spares = cl.spare_nodes
     if is_zero(spares):  # no spare to find: P = 1 whatever λ, one number
         p_none = as_float_array(1.0)
     else:
-        p_none = _probability_no_spare(x, node, lam, spot, z, p_ip, spares)
-    repl, repl_path, t_swap = _replacement_stage(x, p_none)
-    restart, comm, attempts = _restart_minutes(x)
-    restart_path = (1.0 - p_ip) * restart + p_ip * number(
-        x, "resilience.in_process_restart_minutes"
-    )
-    detect = _detection_minutes(x)
+        p_none = _probability_no_spare(x, rl, (node, lam, spot, z, p_ip), spares)
+    repl, repl_path, t_swap = _replacement_stage(x, rc, rs, p_none)
+    restart, comm, attempts = _restart_minutes(x, rc)
+    restart_path = (1.0 - p_ip) * restart + p_ip * rs.in_process_restart_minutes
+    detect = _detection_minutes(rc)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
+    lam_all = dom["failures_per_day"]
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        failures_per_day=dom.failures_per_day,
-        mtbf_hours=as_float_array(rel.mtbf_hours(dom.failures_per_day)),
+        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all)),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -353,50 +413,38 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         detection_minutes_expected=detect,
         replacement_path_minutes_expected=repl_path,
         restart_minutes_expected=restart_path,
-        sdc_failures_per_day=term(dom.failures_per_day, z),
+        sdc_failures_per_day=term(lam_all, z),
         detection_minutes=detect,
         restart_minutes=restart,
-        warmup_minutes=number(x, "recovery.warmup_minutes"),
+        warmup_minutes=rc.warmup_minutes,
         in_process_fraction=p_ip,
-        peer_fraction=number(x, "resilience.peer_recovery_fraction"),
-        peer_restore_minutes=number(x, "resilience.peer_restore_minutes"),
+        peer_fraction=rs.peer_recovery_fraction,
+        peer_restore_minutes=rs.peer_restore_minutes,
         sdc_fraction=z,
-        sdc_detection_minutes=number(x, "resilience.sdc_detection_minutes"),
-        straggler_slowdown=number(x, "resilience.straggler_slowdown"),
-        overhead_fraction=number(x, "resilience.overhead_fraction"),
+        sdc_detection_minutes=rs.sdc_detection_minutes,
+        straggler_slowdown=rs.straggler_slowdown,
+        overhead_fraction=rs.overhead_fraction,
         spot_interruptions_per_day=spot,
-        spot_notice_seconds=number(x, "pricing.spot_notice_seconds"),
-        domain_failures_per_day=dom.domain_failures_per_day,
-        switch_failures_per_day=dom.switch_failures_per_day,
-        job_interruptions_per_day=dom.job_interruptions_per_day,
-        nodes_per_domain=dom.nodes_per_domain,
-        scaleup_domains=dom.scaleup_domains,
-        probability_no_domain_spare=dom.probability_no_domain_spare,
-        probability_no_spare_domain=dom.probability_no_spare_domain,
-        nodes_idled_per_failure=dom.nodes_idled_per_failure,
-        replacement_minutes_per_failure=dom.replacement_minutes_per_failure,
-        spare_nodes_total=dom.spare_nodes_total,
+        spot_notice_seconds=pc.spot_notice_seconds,
         comm_init_minutes=comm,
         restart_attempts_expected=attempts,
-        fail_slow_events_per_day=dom.fail_slow_events_per_day,
-        fail_slow_minutes_per_day=dom.fail_slow_minutes_per_day,
+        **dom,
     )
 
 
-def _restart_minutes(x: Mapping[str, Any]) -> tuple[Any, Any, Any]:
+def _restart_minutes(x: Mapping[str, Any], rc) -> tuple[Any, Any, Any]:
     """(restart [min], communicator set-up [min], expected attempts) of a relaunch:
     ``recovery.restart_minutes`` plus communicator set-up that grows with the job's
     accelerators, with failed attempts retried (:func:`models.recovery.restart_with_retries_minutes`).
-    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``."""
-    restart = number(x, "recovery.restart_minutes")
-    c = number(x, "recovery.comm_init_seconds_per_gpu")
-    q = number(x, "recovery.retry_success_fraction")
+    With no set-up per GPU and every attempt succeeding it is ``recovery.restart_minutes``.
+    ``rc``: the recovery section (:func:`section`)."""
+    restart = rc.restart_minutes
+    c = rc.comm_init_seconds_per_gpu
+    q = rc.retry_success_fraction
     if is_zero(c) and is_zero(minus(q, 1.0)):
         return restart, ZERO, as_float_array(1.0)
     gpus = number(x, "cluster.nodes") * number(x, "instance.accelerators_per_node")
-    out = recov.restart_with_retries_minutes(
-        restart, c, gpus, q, number(x, "recovery.failed_attempt_minutes")
-    )
+    out = recov.restart_with_retries_minutes(restart, c, gpus, q, rc.failed_attempt_minutes)
     return as_float_array(out), term(c, gpus, 1.0 / 60.0), 1.0 / q
 
 
@@ -486,23 +534,6 @@ def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> Do
     )
 
 
-@dataclass(frozen=True)
-class _DomainClasses:
-    failures_per_day: np.ndarray
-    domain_failures_per_day: np.ndarray
-    switch_failures_per_day: np.ndarray
-    job_interruptions_per_day: np.ndarray
-    nodes_per_domain: np.ndarray
-    scaleup_domains: np.ndarray
-    probability_no_domain_spare: np.ndarray
-    probability_no_spare_domain: np.ndarray
-    nodes_idled_per_failure: np.ndarray
-    replacement_minutes_per_failure: np.ndarray
-    spare_nodes_total: np.ndarray
-    fail_slow_events_per_day: Any = ZERO
-    fail_slow_minutes_per_day: Any = ZERO
-
-
 #: the inputs that switch the failure-domain classes on (all 0: the chain as before them)
 DOMAIN_KEYS = (
     "reliability.domain_failure_rate_per_day",
@@ -537,17 +568,21 @@ def _replacement_equivalent(x: Mapping[str, Any], weights, minutes, lam_all, p_i
 def _fail_slow(x: Mapping[str, Any]):
     """(λ_fs [per day], slow [min/day]): fail-slow nodes λ_fs = N·r_fs, and the minutes
     lost per day while they run slow, λ_fs · slowdown · detection time."""
-    lam_fs = term(number(x, "cluster.nodes"), number(x, "reliability.fail_slow_rate_per_day"))
+    rl = section(x, "reliability")
+    lam_fs = term(number(x, "cluster.nodes"), rl.fail_slow_rate_per_day)
     slow_minutes = term(
         lam_fs,
-        number(x, "reliability.fail_slow_slowdown"),
-        number(x, "reliability.fail_slow_detection_minutes"),
+        rl.fail_slow_slowdown,
+        rl.fail_slow_detection_minutes,
     )
     return lam_fs, slow_minutes
 
 
-def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainClasses:
-    """The failure classes beyond nodes and fabric, and what a failure's replacement costs.
+def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, Any]:
+    """The failure classes beyond nodes and fabric, and what a failure's replacement costs,
+    as the :class:`FailureProcess` fields they fill (``failures_per_day`` of every class,
+    the domain, switch, job-level and fail-slow rates, the layout, the spare-pool
+    probabilities, the nodes idled and the replacement per failure).
 
     Classes (each a Poisson process that stops the job; docs/failure-domains.md):
     node (λ_n = N·r), fabric aborts, domain events λ_D = D·r_D (the whole domain out until
@@ -564,6 +599,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
     ``simulation.recovery_spread`` as the simulator draws it.  With every class and spare
     of this kind absent, it is (1 − p_ip)·replacement path, as before them.
     """
+    rl = section(x, "reliability")
     lay = domain_layout(x)
     active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
     if node is lam:  # no other failure class: every failure is a node's
@@ -571,31 +607,24 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
     else:
         node_share = _Shares(lam).of(node, 1.0) if not is_zero(node) else ZERO
     if not active:
-        idled = as_float_array(term(node_share, lay.group_nodes))
-        return _DomainClasses(
-            lam,
-            ZERO,
-            ZERO,
-            ZERO,
-            lay.nodes_per_domain,
-            lay.domains,
-            as_float_array(1.0),
-            as_float_array(1.0),
-            idled,
+        return _domain_fields(
+            (lam, ZERO, ZERO, ZERO),
+            lay,
+            (as_float_array(1.0), as_float_array(1.0)),
+            as_float_array(term(node_share, lay.group_nodes)),
             term(1.0 - p_ip, repl_path),
-            lay.spare_nodes_total,
         )
     # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
     # failed node (it joins the node failures from here on)
     lam_fs, slow_minutes = _fail_slow(x)
     node = total(node, lam_fs)
     lam = total(lam, lam_fs)
-    lam_d = term(lay.domains, number(x, "reliability.domain_failure_rate_per_day"))
-    lam_w = term(lay.switches, number(x, "reliability.switch_failure_rate_per_day"))
-    lam_j = number(x, "reliability.job_interruptions_per_day")
+    lam_d = term(lay.domains, rl.domain_failure_rate_per_day)
+    lam_w = term(lay.switches, rl.switch_failure_rate_per_day)
+    lam_j = rl.job_interruptions_per_day
     lam_all = total(lam, lam_d, lam_w, lam_j)
-    repair_days = number(x, "reliability.repair_hours") / HOURS_PER_DAY
-    dom_repair = number(x, "reliability.domain_repair_hours") * 60.0
+    repair_days = rl.repair_hours / HOURS_PER_DAY
+    dom_repair = rl.domain_repair_hours * 60.0
     with np.errstate(invalid="ignore", divide="ignore"):
         per_domain = node / lay.domains
     b_in = as_float_array(rel.erlang_b(lay.spare_nodes_per_domain, per_domain * repair_days))
@@ -618,7 +647,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         term(1.0 - p_ip, repl_path),
         t_swap,
         dom_repair,
-        number(x, "reliability.switch_repair_hours") * 60.0,
+        rl.switch_repair_hours * 60.0,
         ZERO,
     ]
     repl = _replacement_equivalent(x, weights, minutes, lam_all, p_ip, repl_path)
@@ -627,35 +656,53 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> _DomainCla
         term(w[2], lay.nodes_per_domain),
         term(w[4], lay.nodes_per_switch),
     )
-    return _DomainClasses(
-        lam_all,
-        lam_d,
-        lam_w,
-        lam_j,
-        lay.nodes_per_domain,
-        lay.domains,
-        b_in,
-        b_dom,
+    return _domain_fields(
+        (lam_all, lam_d, lam_w, lam_j),
+        lay,
+        (b_in, b_dom),
         as_float_array(idled),
         repl,
-        lay.spare_nodes_total,
-        lam_fs,
-        slow_minutes,
+        (lam_fs, slow_minutes),
     )
 
 
-def _probability_no_spare(x, node, lam, spot, z, p_ip, spares) -> np.ndarray:
+def _domain_fields(rates, lay: DomainLayout, blocking, idled, repl, slow=(ZERO, ZERO)):
+    """The :class:`FailureProcess` fields of :func:`_domain_classes`: ``rates`` = (every
+    class, domain, switch, job-level) [per day], ``blocking`` = (no in-domain spare, no
+    spare domain) [probability], nodes idled per failure, replacement per failure [min] and
+    ``slow`` = (fail-slow events [per day], their minutes [min/day])."""
+    lam_all, lam_d, lam_w, lam_j = rates
+    return {
+        "failures_per_day": lam_all,
+        "domain_failures_per_day": lam_d,
+        "switch_failures_per_day": lam_w,
+        "job_interruptions_per_day": lam_j,
+        "nodes_per_domain": lay.nodes_per_domain,
+        "scaleup_domains": lay.domains,
+        "probability_no_domain_spare": blocking[0],
+        "probability_no_spare_domain": blocking[1],
+        "nodes_idled_per_failure": idled,
+        "replacement_minutes_per_failure": repl,
+        "spare_nodes_total": lay.spare_nodes_total,
+        "fail_slow_events_per_day": slow[0],
+        "fail_slow_minutes_per_day": slow[1],
+    }
+
+
+def _probability_no_spare(x, rl, rates, spares) -> np.ndarray:
     """The hot-spare pool of these failures (:func:`models.reliability.probability_short_of_spares`):
     every failure but those recovered in process sends its nodes to repair, reclaimed Spot
     nodes too, and a share ``checkpoint.correlated_fraction`` of node failures takes out
-    ``checkpoint.correlated_nodes`` nodes (at most the cluster)."""
+    ``checkpoint.correlated_nodes`` nodes (at most the cluster).  ``rl``: the reliability
+    section; ``rates`` = (node, all, Spot [per day], SDC share, in-process share)."""
+    node, lam, spot, z, p_ip = rates
     k = 1.0 - (1.0 - z) * p_ip  # share of failures whose nodes go to repair
     return as_float_array(
         rel.probability_short_of_spares(
             total(term(lam, k), spot),
             term(node, k, number(x, "checkpoint.correlated_fraction")),
             np.minimum(number(x, "checkpoint.correlated_nodes"), number(x, "cluster.nodes")),
-            number(x, "reliability.repair_hours"),
+            rl.repair_hours,
             spares,
         )
     )
@@ -782,23 +829,24 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
 def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
     """Save, restore, staleness [min] and rates [per day] of the two levels
     (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    c = section(x, "checkpoint")
     return ck.strategy_levels(
         strategy=strategy,
-        durable_tier=choice(x, "checkpoint.durable_tier"),
-        timings=choice(x, "checkpoint.timings"),
-        save_mode=choice(x, "checkpoint.save_mode"),
-        placement=choice(x, "checkpoint.replica_placement"),
+        durable_tier=c.durable_tier,
+        timings=c.timings,
+        save_mode=c.save_mode,
+        placement=c.replica_placement,
         nodes=number(x, "cluster.nodes"),
         node_failure_rate_per_day=number(x, "reliability.node_failure_rate_per_day"),
         failures_per_day=failures.node_failures_per_day,
         params_billion=number(x, "workload.params_billion"),
-        bytes_per_param=number(x, "checkpoint.bytes_per_param"),
-        replicas=number(x, "checkpoint.memory_replicas"),
-        rereplication_minutes=number(x, "checkpoint.rereplication_minutes"),
-        node_loss_fraction=number(x, "checkpoint.node_loss_fraction"),
-        correlated_fraction=number(x, "checkpoint.correlated_fraction"),
-        correlated_nodes=number(x, "checkpoint.correlated_nodes"),
-        measured_save_seconds=number(x, "checkpoint.save_seconds"),
+        bytes_per_param=c.bytes_per_param,
+        replicas=c.memory_replicas,
+        rereplication_minutes=c.rereplication_minutes,
+        node_loss_fraction=c.node_loss_fraction,
+        correlated_fraction=c.correlated_fraction,
+        correlated_nodes=c.correlated_nodes,
+        measured_save_seconds=c.save_seconds,
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
     )
@@ -819,8 +867,9 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
     the save and the recovery only); otherwise the interruption is a failure like any other
     and joins the failure rates that set the intervals.
     """
+    c = section(x, "checkpoint")
     two = strategy.two_level
-    replicas = number(x, "checkpoint.memory_replicas")
+    replicas = c.memory_replicas
     survives_l1 = spot_level1_survives(strategy, replicas)
     notice_save = np.where(survives_l1, lv["write1_minutes"], lv["write2_minutes"]) * 60.0
     fits = as_float_array(notice_save <= failures.spot_notice_seconds)
@@ -836,7 +885,7 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
             ck.probability_replicas_lost_in_window(
                 number(x, "reliability.node_failure_rate_per_day"),
                 replicas,
-                number(x, "checkpoint.rereplication_minutes"),
+                c.rereplication_minutes,
             )
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
@@ -852,10 +901,11 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     [MIN, MAX]) where ``checkpoint.interval_minutes`` is 'optimal'; τ₂* = max(optimum for λ₂,
     write₂, τ) for a two-level strategy, else τ*.
     """
+    c = section(x, "checkpoint")
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
-    tau = number(x, "checkpoint.interval_minutes")
+    tau = c.interval_minutes
     if np.any(x.get("checkpoint.interval_optimal", False)):
         tau = np.where(
             np.isnan(tau), np.clip(tau_opt, MIN_INTERVAL_MINUTES, MAX_INTERVAL_MINUTES), tau
@@ -869,7 +919,7 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
         )
     else:
         t2_opt = tau_opt
-    t2 = number(x, "checkpoint.durable_interval_minutes") if two else as_float_array(1.0)
+    t2 = c.durable_interval_minutes if two else as_float_array(1.0)
     return tau, tau_opt, t2, t2_opt, mtbf1_min
 
 
@@ -899,14 +949,15 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         Step 2: intervals, saves, restores and staleness [min], level rates [per day] and
         shares [fraction].
     """
-    strategy = choice(x, "checkpoint.strategy")
+    c = section(x, "checkpoint")
+    strategy = c.strategy
     lv = _levels(x, strategy, failures)
     two = strategy.two_level
     lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
     tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
-    validating = choice(x, "checkpoint.validation") is Validation.FALLBACK
+    validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
@@ -947,9 +998,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         stale1_minutes=lv["stale1_minutes"],
         stale2_minutes=lv["stale2_minutes"],
         interval2_minutes=t2,
-        corrupt_fraction=number(x, "checkpoint.corrupt_fraction"),
-        validation_minutes=np.where(validating, number(x, "checkpoint.validation_seconds"), 0.0)
-        / 60.0,
+        corrupt_fraction=c.corrupt_fraction,
+        validation_minutes=np.where(validating, c.validation_seconds, 0.0) / 60.0,
         restart_loop_minutes=np.where(
             validating,
             0.0,
@@ -1762,6 +1812,7 @@ def storage_cost(
     tuple of ndarray
         (file system, object storage) [USD/day].
     """
+    st = section(x, "storage")
     durable = choice(x, "checkpoint.durable_tier")
     zero = as_float_array(0.0)
     if durable is DurableTier.SHARED_FS:
@@ -1774,9 +1825,7 @@ def storage_cost(
         return fs, zero
     nodes = number(x, "cluster.nodes")
     size_GB = plan.checkpoint_size_TB * 1000.0
-    parts = nodes * np.ceil(
-        plan.checkpoint_shard_GB_per_node * 1000.0 / number(x, "storage.object_part_MB")
-    )
+    parts = nodes * np.ceil(plan.checkpoint_shard_GB_per_node * 1000.0 / st.object_part_MB)
     with np.errstate(divide="ignore", invalid="ignore"):
         saves_per_day = good.goodput * MINUTES_PER_DAY / plan.durable_interval_minutes
     restores_per_day = (
@@ -1784,7 +1833,7 @@ def storage_cost(
     )
     obj = as_float_array(
         pr.object_storage_usd_per_day(
-            number(x, "storage.retained_checkpoints") * size_GB,
+            st.retained_checkpoints * size_GB,
             _storage_input(x, "storage.object_usd_per_GB_month"),
             saves_per_day * parts,
             _storage_input(x, "storage.object_usd_per_1000_put"),
@@ -1807,11 +1856,10 @@ def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
 def _price(x: Mapping[str, Any]):
     """(rate, price) [USD/h]: the instance rate and the effective price per used
     instance-hour (:func:`models.pricing.effective_usd_per_instance_hour`)."""
-    rate = number(x, "pricing.usd_per_instance_hour")
+    pc = section(x, "pricing")
+    rate = pc.usd_per_instance_hour
     price = as_float_array(
-        pr.effective_usd_per_instance_hour(
-            rate, choice(x, "pricing.model"), number(x, "pricing.commitment_utilization")
-        )
+        pr.effective_usd_per_instance_hour(rate, pc.model, pc.commitment_utilization)
     )
     return rate, price
 

@@ -537,63 +537,51 @@ def _end_to_end_split(c, mfu, max_matmul_fraction, e2e):
     return tk, e_dp_exposed, phase_mfu, gap_exceeded
 
 
-def _compute_only_terms(
-    *,
-    params_billion,
-    batch_million_tokens,
-    nodes,
-    accelerators_per_node,
-    peak_tflops,
-    mfu,
-    hidden_size,
-    tensor_parallel,
-    pipeline_parallel,
-    micro_batches,
-    zero_stage,
-    overlap_fraction,
-    scaleup_GBps_bidir,
-    scaleup_domain_accels,
-    node_network_gbps,
-    inter_node_efficiency,
-    alpha_network_us,
-    alpha_scaleup_us,
-    flops_per_token=None,
-    layers=None,
-    scaleup_efficiency=1.0,
-    virtual_stages=1.0,
-):
+def _compute_only_terms(args: Mapping[str, Any]) -> dict[str, Any]:
     """Step components with the MFU as compute-phase efficiency (the compute_only view) [s].
 
     compute = F·T/(n·peak·MFU), bubble = compute·(p−1)/(v·m) [3], DP sync
-    (:func:`_dp_sync_seconds`) less min(φ·S, w·compute), TP and PP; arguments as
-    :func:`step_components`.  Returns the locals the end-to-end split reuses.
+    (:func:`_dp_sync_seconds`) less min(φ·S, w·compute), TP and PP.  ``args``: the arguments
+    of :func:`step_components` by name (its signature is the one list of them).  Returns
+    the terms the end-to-end split reuses.
     """
     f = as_float_array
-    psi = f(params_billion) * 1e9
-    tokens = f(batch_million_tokens) * 1e6
-    k = f(accelerators_per_node)
-    n = f(nodes) * k
+    psi = f(args["params_billion"]) * 1e9
+    tokens = f(args["batch_million_tokens"]) * 1e6
+    k = f(args["accelerators_per_node"])
+    n = f(args["nodes"]) * k
     t, p, m, z, h = (
-        f(x) for x in (tensor_parallel, pipeline_parallel, micro_batches, zero_stage, hidden_size)
+        f(args[x])
+        for x in (
+            "tensor_parallel",
+            "pipeline_parallel",
+            "micro_batches",
+            "zero_stage",
+            "hidden_size",
+        )
     )
     d = n / (t * p)
-    fpt = FLOPS_PER_PARAM_TOKEN * psi if flops_per_token is None else f(flops_per_token)
-    compute = fpt * tokens / (n * f(peak_tflops) * 1e12 * f(mfu))
-    vst = f(virtual_stages)
+    fpt = args["flops_per_token"]
+    fpt = FLOPS_PER_PARAM_TOKEN * psi if fpt is None else f(fpt)
+    compute = fpt * tokens / (n * f(args["peak_tflops"]) * 1e12 * f(args["mfu"]))
+    vst = f(args["virtual_stages"])
     a = 1.0 + (p - 1.0) / (vst * m)
     bubble = compute * (p - 1.0) / (vst * m)
-    su = f(scaleup_GBps_bidir) / 2.0 * f(scaleup_efficiency)
-    net_share = f(net.network_GBps_per_rank(node_network_gbps, k, inter_node_efficiency))
-    dom = f(scaleup_domain_accels)
+    su = f(args["scaleup_GBps_bidir"]) / 2.0 * f(args["scaleup_efficiency"])
+    net_share = f(
+        net.network_GBps_per_rank(args["node_network_gbps"], k, args["inter_node_efficiency"])
+    )
+    dom = f(args["scaleup_domain_accels"])
     dp_sync = _dp_sync_seconds(
-        psi, t, p, d, z, su, dom, net_share, alpha_scaleup_us, alpha_network_us
+        psi, t, p, d, z, su, dom, net_share, args["alpha_scaleup_us"], args["alpha_network_us"]
     )
     w = _hide_window_share(z)
-    hidden_max = f(overlap_fraction) * dp_sync
+    hidden_max = f(args["overlap_fraction"]) * dp_sync
     dp_exposed = dp_sync - np.minimum(hidden_max, w * compute)
+    layers = args["layers"]
     layers = psi / (12.0 * h * h) if layers is None else f(layers)
-    tp = _tp_seconds(layers, p, tokens, d, h, m, t, su, alpha_scaleup_us)
-    pp = _pp_seconds(tokens, d, h, t, p, m, net_share, alpha_network_us)
+    tp = _tp_seconds(layers, p, tokens, d, h, m, t, su, args["alpha_scaleup_us"])
+    pp = _pp_seconds(tokens, d, h, t, p, m, net_share, args["alpha_network_us"])
     step_sum = compute + bubble + dp_exposed + tp + pp
     return {
         "compute": compute,
@@ -688,10 +676,8 @@ def step_components(
     >>> round(float(e["step_s"]), 4)  # the same 6ND time: comm is inside the MFU
     16.5887
     """
+    c = _compute_only_terms(locals())  # the first statement: exactly the arguments, by name
     f = as_float_array
-    # the first statement: locals() holds exactly the arguments
-    kw = {k: v for k, v in locals().items() if k not in ("f", "end_to_end", "max_matmul_fraction")}
-    c = _compute_only_terms(**kw)
     compute, dp_sync, step_sum = c["compute"], c["dp_sync"], c["step_sum"]
     e2e = np.asarray(end_to_end, dtype=bool)
     tk, e_dp_exposed, phase_mfu, gap_exceeded = _end_to_end_split(c, mfu, max_matmul_fraction, e2e)

@@ -25,6 +25,7 @@ from .chain import ChainResult, StepTime, run_chain, step_time_rows, step_time_t
 from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
+from .inputs import Inputs
 from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
@@ -61,10 +62,13 @@ def resolve_inputs(
     catalog: Mapping[str, Instance] | None = None,
     tiers: Mapping[str, ck.Tier] | None = None,
     price: Price | None = None,
-) -> dict[str, Any]:
-    """The flat inputs of the chain for one scenario.
+) -> Inputs:
+    """The inputs of the chain for one scenario, resolved once and typed.
 
-    Numeric fields keep their ``section.key`` names; ``checkpoint.interval_minutes =
+    The result is an :class:`~models.inputs.Inputs`: a ``section.key`` mapping whose
+    sections are also frozen objects (``inputs.cluster.nodes``), generated from the field
+    registry.  Numeric fields keep their ``section.key`` names (an empty optional number,
+    which the model derives, is NaN); ``checkpoint.interval_minutes =
     'optimal'`` becomes NaN with ``checkpoint.interval_optimal = True``; choices become enums
     (:mod:`models.choices`); the node type's specs are added as ``instance.*`` (NaN where the
     catalog does not know them) and the tier table as ``tier.<name>.<param>``
@@ -90,9 +94,10 @@ def resolve_inputs(
 
     Returns
     -------
-    dict[str, Any]
-        Flat inputs keyed ``section.key``, each in its field's unit, plus ``instance.*``,
-        ``tier.<name>.<param>``, ``storage.*`` and ``pricing.price``.
+    Inputs
+        Inputs keyed ``section.key``, each in its field's unit, plus ``instance.*``,
+        ``tier.<name>.<param>``, ``storage.*`` and ``pricing.price``; the same values as
+        frozen section objects (``inputs.checkpoint.interval_optimal``).
     """
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
@@ -100,7 +105,9 @@ def resolve_inputs(
     inputs: dict[str, Any] = {}
     for key, f in FIELDS.items():
         if f.kind in ("int", "float"):
-            inputs[key] = scenario[key]
+            value = scenario[key]
+            # an empty optional number (the model derives it) is NaN for every reader
+            inputs[key] = np.nan if value is None else value
         elif key in CHOICE_ENUMS:
             inputs[key] = CHOICE_ENUMS[key](scenario[key])
     # a count left to the shape is derived here, so every step sees the same figure
@@ -121,7 +128,7 @@ def resolve_inputs(
     tier_table = dict(tiers) if tiers is not None else ck.load_tiers()
     inputs.update(ck.tier_inputs(tier_table))
     inputs.update(_storage_prices(scenario, tier_table["shared_fs"]))
-    return inputs
+    return Inputs(inputs)
 
 
 def _check_domain_spares(inputs: Mapping[str, Any]) -> None:

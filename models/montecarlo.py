@@ -11,7 +11,8 @@ Process (units: minutes inside, days/hours at the interface)
   checkpoint); with a two-level strategy (``checkpoint.strategy``) every k-th segment also pays
   the durable save δ₂ and becomes durable (k·τ₁ ≈ ``checkpoint.durable_interval_minutes``).
   Without it every checkpoint is durable.  Checkpoints are computed in closed form between
-  events.  All of these times come from :func:`models.evaluate.evaluate_arrays`.
+  events.  All of these times come from the chain (:func:`models.chain.run_chain`, the
+  figures of :func:`models.evaluate.evaluate_arrays`).
 * Node failures: exponential (superposed, rate N·r) or, when ``reliability.weibull_shape`` ≠ 1,
   N independent per-node Weibull renewal processes started in equilibrium (the first gap is
   the stationary forward-recurrence time, so the mean rate stays N·r from day 0), after
@@ -64,10 +65,16 @@ import numpy as np
 
 from ._tools import MINUTES_PER_DAY
 from .budget import MAX_SECONDS, Budget, BudgetExceeded
-from .chain import spot_level1_survives
+from .chain import (
+    ChainResult,
+    CheckpointPlan,
+    FailureProcess,
+    run_chain,
+    spot_level1_survives,
+)
 from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
-from .fields import FIELDS
+from .inputs import Inputs, as_inputs
 from .pricing import DAYS_PER_MONTH
 from .recovery import draw_stage
 
@@ -223,32 +230,35 @@ class SimulationParams:
         )
 
 
-def _failed_attempt(f: Callable[..., float], ev: Mapping[str, float]) -> float:
-    """What a failed restart attempt costs [min]: recovery.failed_attempt_minutes, else a
-    whole restart (scheduling and rendezvous plus communicator set-up)."""
-    try:
-        given = f("recovery.failed_attempt_minutes", math.nan)
-    except TypeError:  # omitted (None): a whole restart
-        given = math.nan
+def _num(value: Any) -> float:
+    """One input or figure as a float (an empty optional number is NaN)."""
+    return float(np.asarray(value, dtype=float))
+
+
+def _failed_attempt(x: Inputs, failures: FailureProcess) -> float:
+    """What a failed restart attempt costs [min]: recovery.failed_attempt_minutes, else (NaN,
+    empty) a whole restart (scheduling and rendezvous plus the chain's communicator set-up)."""
+    given = _num(x.recovery.failed_attempt_minutes)
     if math.isnan(given):
-        return f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0)
+        return _num(x.recovery.restart_minutes) + _num(failures.comm_init_minutes)
     return given
 
 
-def _segment_params(ev: Mapping[str, float], f: Callable[..., float]) -> dict[str, Any]:
-    """Checkpoint segment of the simulator: level-1 interval tau and save [min], and with two
-    levels the durable ratio k = max(1, durable interval / tau), the extra durable save [min],
-    the durable restore [min] and the share of failures falling back to it [fraction]."""
-    tau = ev["checkpoint_interval_minutes"]
-    save1 = ev.get("save_seconds", f("checkpoint.save_seconds")) / 60.0
-    restore1 = ev.get("restore_seconds", f("recovery.restore_minutes") * 60.0) / 60.0
-    durable_iv = ev.get("durable_interval_minutes", tau)
-    two_level = ev.get("fallback_fraction", 0.0) > 0 or durable_iv != tau
+def _segment_params(plan: CheckpointPlan) -> dict[str, Any]:
+    """Checkpoint segment of the simulator, from the chain's checkpoint plan: level-1
+    interval tau and save [min], and with two levels the durable ratio k = max(1, durable
+    interval / tau), the extra durable save [min], the durable restore [min] and the share
+    of failures falling back to it [fraction]."""
+    tau = _num(plan.checkpoint_interval_minutes)
+    save1 = _num(plan.save_seconds) / 60.0
+    restore1 = _num(plan.restore_seconds) / 60.0
+    durable_iv = _num(plan.durable_interval_minutes)
+    p_fb = _num(plan.fallback_fraction)
+    two_level = p_fb > 0 or durable_iv != tau
     if two_level:
         ratio = max(1.0, durable_iv / tau)
-        extra = ev.get("durable_save_seconds", 0.0) / 60.0
-        restore2 = ev.get("durable_restore_seconds", restore1 * 60.0) / 60.0
-        p_fb = ev.get("fallback_fraction", 0.0)
+        extra = _num(plan.durable_save_seconds) / 60.0
+        restore2 = _num(plan.durable_restore_seconds) / 60.0
     else:
         ratio, extra, restore2, p_fb = 1.0, 0.0, restore1, 1.0
     return {
@@ -263,148 +273,172 @@ def _segment_params(ev: Mapping[str, float], f: Callable[..., float]) -> dict[st
     }
 
 
-def _spot_params(
-    inputs: Mapping[str, Any],
-    ev: Mapping[str, float],
-    f: Callable[..., float],
-    node_rate: float,
-    two_level: bool,
-) -> dict[str, Any]:
-    """Spot interruptions: rate [per min] = interruptions per day / 1440, whether the notice
-    save fits, and the chance q that the level-1 replicas are lost in the re-replication
-    window (models.checkpoint.probability_replicas_lost_in_window), 1 with one level."""
-    strategy = inputs.get("checkpoint.strategy", FIELDS["checkpoint.strategy"].default)
-    replicas = f("checkpoint.memory_replicas", FIELDS["checkpoint.memory_replicas"].default)
-    survives = bool(spot_level1_survives(strategy, replicas))
+def _spot_params(x: Inputs, r: ChainResult, node_rate: float, two_level: bool) -> dict[str, Any]:
+    """Spot interruptions: rate [per min] = the chain's interruptions per day / 1440, whether
+    the notice save fits, and the chance q that the level-1 replicas are lost in the
+    re-replication window (models.checkpoint.probability_replicas_lost_in_window), 1 with
+    one level."""
+    ck_in = x.checkpoint
+    replicas = _num(ck_in.memory_replicas)
+    survives = bool(spot_level1_survives(ck_in.strategy, replicas))
     if two_level and survives:
         q = float(
             probability_replicas_lost_in_window(
-                node_rate,
-                replicas,
-                f("checkpoint.rereplication_minutes", 10.0),
+                node_rate, replicas, _num(ck_in.rereplication_minutes)
             )
         )
     else:
         q = 1.0
+    plan = r.checkpoint
     return {
-        "spot_rate_per_min": ev.get("spot_interruptions_per_day", 0.0) / MINUTES_PER_DAY,
-        "spot_saved": ev.get("spot_save_fits_notice", 1.0) > 0.5,
-        "spot_save_minutes": ev.get("spot_notice_save_seconds", 0.0) / 60.0,
+        "spot_rate_per_min": _num(r.failures.spot_interruptions_per_day) / MINUTES_PER_DAY,
+        "spot_saved": _num(plan.spot_save_fits_notice) > 0.5,
+        "spot_save_minutes": _num(plan.spot_notice_save_seconds) / 60.0,
         "spot_level1_survives": survives,
         "spot_p_fallback": q if two_level else 1.0,
     }
 
 
-def _recovery_params(inputs: Mapping[str, Any], f: Callable[..., float]) -> dict[str, Any]:
+def _recovery_params(x: Inputs, r: ChainResult) -> dict[str, Any]:
     """Recovery stages [min], their distributions and the resilience shares [fraction]
-    (in-process restart, peer restore, elastic continuation, SDC, corrupt checkpoints)."""
+    (in-process restart, peer restore, elastic continuation, SDC, corrupt checkpoints); the
+    restart loop of a corrupt checkpoint and the throughput kept are the chain's."""
+    from .chain import _replica_share, _throughput_factor  # local: chain imports nothing here
 
-    def dist(stage: str, default: str) -> str:
-        return str(inputs.get(f"simulation.{stage}_distribution", default))
-
-    from .chain import _replica_share  # local: chain imports nothing from here
-
-    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
-    loop = (
-        0.0
-        if validating
-        else f("resilience.restart_loop_count", 44) * f("resilience.restart_loop_minutes", 1.5)
-    )
+    rec, res, sim = x.recovery, x.resilience, x.simulation
+    f = r.failures
     return {
-        "detection": f("recovery.detection_minutes"),
-        "replacement": f("recovery.replacement_minutes"),
-        "swap": f("recovery.hot_spare_swap_minutes"),
-        "retry_q": f("recovery.retry_success_fraction", 1.0),
-        "spread": f("simulation.recovery_spread", 0.3),
-        "repair_minutes": f("reliability.repair_hours") * 60.0,
-        "repair_sigma": f("simulation.repair_sigma", 1.0),
-        "detection_dist": dist("detection", "fixed"),
-        "replacement_dist": dist("replacement", "lognormal"),
-        "restart_dist": dist("restart", "lognormal"),
-        "restore_dist": dist("restore", "lognormal"),
-        "warmup_dist": dist("warmup", "lognormal"),
-        "hang_fraction": f("recovery.hang_fraction"),
-        "hang_detection": f("recovery.hang_detection_minutes", 10.0),
-        "warmup": f("recovery.warmup_minutes"),
-        "in_process_fraction": f("resilience.in_process_fraction"),
-        "in_process_restart": f("resilience.in_process_restart_minutes", 1.0),
-        "peer_fraction": f("resilience.peer_recovery_fraction"),
-        "peer_restore": f("resilience.peer_restore_minutes", 0.5),
-        "elastic_fraction": f("resilience.elastic_fraction"),
-        "elastic_reconfigure": f("resilience.elastic_reconfigure_minutes", 1.0),
-        "elastic_capacity": float(np.asarray(_replica_share(inputs))),
-        "sdc_fraction": f("reliability.sdc_fraction"),
-        "sdc_delay": f("resilience.sdc_detection_minutes", 1440.0),
-        "corrupt_fraction": f("checkpoint.corrupt_fraction"),
-        "corrupt_loop": loop,
-        "work_factor": (1.0 - f("resilience.straggler_slowdown"))
-        * (1.0 - f("resilience.overhead_fraction")),
+        "detection": _num(rec.detection_minutes),
+        "replacement": _num(rec.replacement_minutes),
+        "swap": _num(rec.hot_spare_swap_minutes),
+        "retry_q": _num(rec.retry_success_fraction),
+        "spread": _num(sim.recovery_spread),
+        "repair_minutes": _num(x.reliability.repair_hours) * 60.0,
+        "repair_sigma": _num(sim.repair_sigma),
+        "detection_dist": str(sim.detection_distribution),
+        "replacement_dist": str(sim.replacement_distribution),
+        "restart_dist": str(sim.restart_distribution),
+        "restore_dist": str(sim.restore_distribution),
+        "warmup_dist": str(sim.warmup_distribution),
+        "hang_fraction": _num(rec.hang_fraction),
+        "hang_detection": _num(rec.hang_detection_minutes),
+        "warmup": _num(rec.warmup_minutes),
+        "in_process_fraction": _num(res.in_process_fraction),
+        "in_process_restart": _num(res.in_process_restart_minutes),
+        "peer_fraction": _num(res.peer_recovery_fraction),
+        "peer_restore": _num(res.peer_restore_minutes),
+        "elastic_fraction": _num(res.elastic_fraction),
+        "elastic_reconfigure": _num(res.elastic_reconfigure_minutes),
+        "elastic_capacity": _num(_replica_share(x)),
+        "sdc_fraction": _num(x.reliability.sdc_fraction),
+        "sdc_delay": _num(res.sdc_detection_minutes),
+        "corrupt_fraction": _num(r.checkpoint.corrupt_fraction),
+        "corrupt_loop": _num(r.checkpoint.restart_loop_minutes),
+        "work_factor": _num(_throughput_factor(f.straggler_slowdown, f.overhead_fraction)),
     }
 
 
-def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
-    """Build :class:`SimulationParams` from ``models.resolve_inputs`` output.
+def _domain_params(x: Inputs, f: FailureProcess) -> dict[str, Any]:
+    """Failure domains: the chain's domain, switch and job-level rates [per min], its
+    scale-up domains, the in-domain and whole-domain spares and the repairs [min]."""
+    rel = x.reliability
+    return {
+        "domain_rate_per_min": _num(f.domain_failures_per_day) / MINUTES_PER_DAY,
+        "switch_rate_per_min": _num(f.switch_failures_per_day) / MINUTES_PER_DAY,
+        "job_rate_per_min": _num(f.job_interruptions_per_day) / MINUTES_PER_DAY,
+        "domains": max(1, round(_num(f.scaleup_domains))),
+        "spare_per_domain": int(_num(x.cluster.spare_nodes_per_domain)),
+        "spare_domains": int(_num(x.cluster.spare_domains)),
+        "domain_repair": _num(rel.domain_repair_hours) * 60.0,
+        "switch_repair": _num(rel.switch_repair_hours) * 60.0,
+    }
 
-    Everything that the analytic model derives is taken from
-    :func:`models.evaluate.evaluate_arrays`, so the simulator follows it: the checkpoint
+
+#: The input sections the simulator reads (each must hold every field of its section).
+_SECTIONS_READ = (
+    "cluster",
+    "reliability",
+    "network",
+    "checkpoint",
+    "recovery",
+    "resilience",
+    "simulation",
+)
+
+
+def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
+    """Build :class:`SimulationParams` from the chain's results and the typed inputs.
+
+    Everything that the analytic model derives is taken from the chain
+    (:func:`models.chain.run_chain`, the same figures as
+    :func:`models.evaluate.evaluate_arrays`), so the simulator follows it: the checkpoint
     interval (``'optimal'`` resolved), the level-1 save/restore and the durable save/restore
     and interval of the checkpoint strategy (:mod:`models.checkpoint`), the share of failures
     that fall back to the durable tier, the job failure rate including fabric events that
-    outlast the collective timeout and the fabric reroute stalls (:mod:`models.network`).
-    With two levels the durable interval is rounded to a whole number k of level-1 intervals.
+    outlast the collective timeout, the Spot, domain, switch and fail-slow rates, the price
+    in force and the storage cost.  The rest are the scenario's inputs, read from their
+    sections (:class:`models.inputs.Inputs`) with no default of the simulator's own: a field
+    missing from ``inputs`` is an error naming it.  With two levels the durable interval is
+    rounded to a whole number k of level-1 intervals.
 
     Parameters
     ----------
     inputs : Mapping[str, Any]
-        Resolved inputs keyed by field name (``models.resolve_inputs``), each scalar in the
-        unit of its field in :mod:`models.fields`.
+        Resolved inputs (:func:`models.evaluate.resolve_inputs`, or a copy with some values
+        replaced), each scalar in the unit of its field in :mod:`models.fields`.
 
     Returns
     -------
     SimulationParams
         Per-minute rates [per min], durations [min], prices [USD/min] and shares
         [fraction] for one simulated configuration.
+
+    Raises
+    ------
+    models.inputs.MissingInput
+        A registry field is not in ``inputs`` (the message names it).
     """
-    from .evaluate import evaluate_arrays  # local: evaluate imports nothing from here
-
-    ev = {k: float(np.asarray(v)) for k, v in evaluate_arrays(inputs).items() if np.ndim(v) == 0}
-
-    def f(key: str, default: float = 0.0) -> float:
-        return float(np.asarray(inputs.get(key, default)))
-
-    nodes = int(f("cluster.nodes"))
-    node_rate = f("reliability.node_failure_rate_per_day")
-    seg = _segment_params(ev, f)
-    domain_day = ev.get("domain_failures_per_day", 0.0)
-    switch_day = ev.get("switch_failures_per_day", 0.0)
-    job_day = ev.get("job_interruptions_per_day", 0.0)
-    slow_day = ev.get("fail_slow_events_per_day", 0.0)
-    lam_total = ev["failures_per_day"] - domain_day - switch_day - job_day - slow_day
-    fabric = f("network.fabric_events_per_day")
-    reroute_s = f("network.reroute_seconds", 90.0)
-    timeout_s = f("network.collective_timeout_seconds", 600.0)
+    x = as_inputs(inputs)
+    for section in _SECTIONS_READ:  # a missing field is named before the chain defaults it
+        getattr(x, section)
+    r = run_chain(x)
+    f, plan, cost = r.failures, r.checkpoint, r.cost
+    nodes = int(_num(x.cluster.nodes))
+    node_rate = _num(x.reliability.node_failure_rate_per_day)
+    seg = _segment_params(plan)
+    slow_day = _num(f.fail_slow_events_per_day)
+    lam_total = (
+        _num(f.failures_per_day)
+        - _num(f.domain_failures_per_day)
+        - _num(f.switch_failures_per_day)
+        - _num(f.job_interruptions_per_day)
+        - slow_day
+    )
+    net = x.network
+    fabric = _num(net.fabric_events_per_day)
+    reroute_s = _num(net.reroute_seconds)
+    timeout_s = _num(net.collective_timeout_seconds)
     stall_rate = fabric if reroute_s <= timeout_s else 0.0
-    price = ev.get("usd_per_instance_hour_effective", f("pricing.usd_per_instance_hour"))
-    spares = int(f("cluster.spare_nodes"))
-    validating = str(inputs.get("checkpoint.validation", "none")) == "fallback"
-    v = f("checkpoint.validation_seconds") / 60.0 if validating else 0.0
+    price = _num(cost.usd_per_instance_hour_effective)
+    spares = int(_num(x.cluster.spare_nodes))
+    v = _num(plan.validation_minutes)
     return SimulationParams(
         nodes=nodes,
         # fail-slow nodes are evicted like failed nodes: they join the node failures
         node_rate_per_min=(node_rate + slow_day / max(nodes, 1)) / MINUTES_PER_DAY,
         extra_rate_per_min=max(0.0, lam_total - nodes * node_rate) / MINUTES_PER_DAY,
         extra_hang_minutes=timeout_s / 60.0 if reroute_s > timeout_s else 0.0,
-        weibull_shape=f("reliability.weibull_shape", 1.0),
-        corr_fraction=f("checkpoint.correlated_fraction"),
+        weibull_shape=_num(x.reliability.weibull_shape),
+        corr_fraction=_num(x.checkpoint.correlated_fraction),
         # a multi-node event takes at most the whole cluster, as in the analytic model
         # (models.checkpoint.strategy_levels)
-        corr_nodes=max(1, min(int(f("checkpoint.correlated_nodes", 1)), int(nodes))),
+        corr_nodes=max(1, min(int(_num(x.checkpoint.correlated_nodes)), int(nodes))),
         stall_rate_per_min=stall_rate / MINUTES_PER_DAY,
         stall_minutes=reroute_s / 60.0,
-        restart=f("recovery.restart_minutes") + ev.get("comm_init_minutes", 0.0),
+        restart=_num(x.recovery.restart_minutes) + _num(f.comm_init_minutes),
         slow_rate_per_min=slow_day / MINUTES_PER_DAY,
-        slow_minutes=ev.get("fail_slow_minutes_per_day", 0.0) / slow_day if slow_day > 0 else 0.0,
-        retry_cost=_failed_attempt(f, ev),
+        slow_minutes=_num(f.fail_slow_minutes_per_day) / slow_day if slow_day > 0 else 0.0,
+        retry_cost=_failed_attempt(x, f),
         restore=seg["restore2"] + v,
         memory_restore=seg["restore1"] + v,
         spares=spares,
@@ -415,20 +449,13 @@ def params_from_inputs(inputs: Mapping[str, Any]) -> SimulationParams:
         p_fallback=seg["p_fb"],
         cluster_usd_per_min=nodes * price / 60.0,
         spare_usd_per_min=spares * price / 60.0,
-        goodput_analytic=ev["goodput"],
+        goodput_analytic=_num(r.goodput.goodput),
         interval_minutes=seg["tau"],
-        storage_usd_per_min=ev.get("storage_usd_per_day", 0.0) / MINUTES_PER_DAY,
-        lost_usd_per_month=ev.get("lost_usd_per_month", math.nan),
-        domain_rate_per_min=domain_day / MINUTES_PER_DAY,
-        switch_rate_per_min=switch_day / MINUTES_PER_DAY,
-        job_rate_per_min=job_day / MINUTES_PER_DAY,
-        domains=max(1, round(ev.get("scaleup_domains", 1.0))),
-        spare_per_domain=int(f("cluster.spare_nodes_per_domain")),
-        spare_domains=int(f("cluster.spare_domains")),
-        domain_repair=f("reliability.domain_repair_hours", 8.0) * 60.0,
-        switch_repair=f("reliability.switch_repair_hours", 2.0) * 60.0,
-        **_spot_params(inputs, ev, f, node_rate, seg["two_level"]),
-        **_recovery_params(inputs, f),
+        storage_usd_per_min=_num(cost.storage_usd_per_day) / MINUTES_PER_DAY,
+        lost_usd_per_month=_num(cost.lost_usd_per_month),
+        **_domain_params(x, f),
+        **_spot_params(x, r, node_rate, seg["two_level"]),
+        **_recovery_params(x, r),
     )
 
 

@@ -321,8 +321,10 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "number",
         "All job-stopping failures per day: node failures, fabric aborts, domain and switch "
         "events and job-level interruptions.",
-        "λ = N · r + fabric aborts/day + λ_D + λ_W + λ_J",
+        "λ = N · r + fabric aborts/day + λ_D + λ_W + λ_J + λ_fs (nodes found running slow, "
+        "evicted like failed ones)",
         "derived",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "mtbf_hours",
@@ -534,6 +536,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "τ (input, or the exact optimum when set to 'optimal')",
         "",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "optimal_checkpoint_interval_minutes",
@@ -777,10 +780,12 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "expectation for exponential failures per failure class, times the share not paused "
         "by Spot interruptions saved in their notice, the share not stalled by fabric "
         "reroutes and the throughput left after stragglers and resilience overheads).",
-        "g = g_fail · g_spot · (1 − stall/1440) · (1 − σ)(1 − o); g_fail = Π over failure "
+        "g = g_fail · g_spot · (1 − s − f) · (1 − σ)(1 − o); g_fail = Π over failure "
         "classes of T_s/T_w = τ / (e^{λR}·(e^{λ(τ+δ)} − 1)/λ) (level-1 restores, durable "
-        "fallbacks; peer recovery e^{−λ_P·R_P}; silent corruption T_s/T_w/(1 + λ_S·Δ)); "
-        "g_spot = 1/(1 + λ_spot·R_spot/1440); σ straggler slowdown, o resilience overhead",
+        "fallbacks; peer recovery e^{−λ_P·R_P/1440}; silent corruption "
+        "T_s/T_w/(1 + λ_S·Δ/1440)); g_spot = 1/(1 + λ_spot·R_spot/1440) (Spot reclaims "
+        "saved in their notice); s = fabric stall minutes/1440, f = fail-slow minutes/1440; "
+        "σ straggler slowdown, o resilience overhead",
         "daly2006",
         computed_by="models.chain.goodput_step",
     ),
@@ -790,8 +795,11 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "The linear estimate most spreadsheets use.",
-        "1 − [δ/τ + λ(τ/2 + R)], × (1 − stall/1440)",
+        "(1 − Σ_k W_k) · (1 − x_spot) · (1 − s − f) · (1 − σ)(1 − o); W_k = δ_k/τ_k + "
+        "λ_k(τ_k/2 + R_k)/1440 per checkpoint level (the peer and SDC classes add their "
+        "λR/1440); x_spot = λ_spot·R_spot/1440; s = fabric stall, f = fail-slow minutes/1440",
         "young1974",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "recovery_minutes_per_failure",
@@ -972,9 +980,9 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "USD/day",
         "usd",
         "Paid time that does not advance training, plus idle spares and checkpoint storage.",
-        "(1 − g) × cluster cost + spares + storage",
+        "(1 − g) × N × price × 24 + spares × price × 24 + storage per day (price in force)",
         "derived",
-        computed_by="models.pricing.lost_usd_per_day",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "lost_usd_per_month",
@@ -1010,6 +1018,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "steps × step time / goodput",
         "kaplan2020",
         1,
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "time_to_train_days_low",
@@ -1052,7 +1061,8 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What the instances cost to train the workload at the price in force (cluster and "
         "spares; storage is in total_cost_to_train_usd).",
-        "days × total cost per day",
+        "time_to_train_days × (N + spares) × price × 24 (the instances alone)",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_usd_low",
@@ -1171,7 +1181,8 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "USD",
         "usd",
         "Instances and checkpoint storage over the whole training run.",
-        "days × (cluster + spares + storage) per day",
+        "time_to_train_days × ((N + spares) × price × 24 + storage per day)",
+        computed_by="models.chain.cost_step",
     ),
 )
 
@@ -1271,6 +1282,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "(6N+12Lsh)·T/(n·peak·MFU); compute_only: compute + bubble + exposed comm",
         "palm2022",
         3,
+        computed_by="models.compute.step_model",
     ),
     _o(
         "step_seconds_low",

@@ -123,16 +123,18 @@ def test_first_order_and_exact_agree_when_losses_are_small(lam, r, tau, d):
 
 
 # the factors goodput_step multiplies, each with an input that turns it on and the words
-# of the registry's formula that name it (issue 26: the text named two of the six)
+# of the registry's formula that name it (issue 26: the text named two of the six; the
+# fail-slow share was the seventh, found by tests/models/test_formula_text.py)
 GOODPUT_FACTORS = {
     "Daly per failure class": ({"reliability.node_failure_rate_per_day": 0.004}, "T_s/T_w"),
-    "peer recovery": ({"resilience.peer_recovery_fraction": 0.5}, "e^{−λ_P·R_P}"),
-    "silent corruption": ({"reliability.sdc_fraction": 0.05}, "(1 + λ_S·Δ)"),
+    "peer recovery": ({"resilience.peer_recovery_fraction": 0.5}, "e^{−λ_P·R_P/1440}"),
+    "silent corruption": ({"reliability.sdc_fraction": 0.05}, "(1 + λ_S·Δ/1440)"),
     "Spot notice": (
         {"pricing.model": "spot", "pricing.spot_interruptions_per_node_day": 0.001},
         "1/(1 + λ_spot·R_spot/1440)",
     ),
-    "fabric stall": ({"network.fabric_events_per_day": 20.0}, "(1 − stall/1440)"),
+    "fabric stall": ({"network.fabric_events_per_day": 20.0}, "s = fabric stall"),
+    "fail-slow": ({"reliability.fail_slow_rate_per_day": 0.001}, "f = fail-slow"),
     "throughput": (
         {"resilience.straggler_slowdown": 0.02, "resilience.overhead_fraction": 0.01},
         "(1 − σ)(1 − o)",
