@@ -84,7 +84,6 @@ ALLOWED: dict[tuple[str, str], str] = {}
 #: Pages whose sentences have not moved into their view yet (issue 26, item 5).
 NOT_YET = {
     "compare.py",
-    "network.py",
     "optimizer.py",
     "overview.py",
     "plan.py",
@@ -102,15 +101,21 @@ def number_formatting(source: str) -> list[tuple[int, str]]:
     """Where a page's source formats a number itself: an f-string field with a format spec
     (``{x:,}``, ``{x:.2f}``, ``{x:g}``), a registry formatter called inside an f-string,
     ``"..." % x``, ``.format(...)`` and ``round(...)``; (line, what) pairs."""
+    tree = ast.parse(source)
+    formatters = set(FORMATTERS)
+    for node in ast.walk(tree):  # aliases: ``fv = display.format_value``
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute | ast.Name):
+            if _called(node.value) in FORMATTERS:
+                formatters.update(t.id for t in node.targets if isinstance(t, ast.Name))
     found = []
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, ast.FormattedValue):
             if node.format_spec is not None:
                 found.append((node.lineno, "format spec in an f-string"))
             found += [
                 (node.lineno, f"{_called(sub.func)}() in an f-string")
                 for sub in ast.walk(node.value)
-                if isinstance(sub, ast.Call) and _called(sub.func) in FORMATTERS
+                if isinstance(sub, ast.Call) and _called(sub.func) in formatters
             ]
         elif (
             isinstance(node, ast.BinOp)
@@ -149,7 +154,9 @@ def test_the_number_check_can_fail():
         'st.caption("%.1f%%" % share)\n'
         'st.caption("{:,}".format(n))\n'
         "st.metric('Nodes', round(n))\n"
+        "fv = display.format_value\n"
+        'st.caption(f"lost {fv(\'goodput\', g)}")\n'  # an alias is seen through
         'st.caption(f"{name} and {plain(text)}")\n'  # placing text: not flagged
     )
-    assert [n for n, _ in number_formatting(source)] == [1, 2, 3, 4, 5]
+    assert [n for n, _ in number_formatting(source)] == [1, 2, 3, 4, 5, 7]
     assert "format spec" in number_formatting(source)[0][1]
