@@ -645,7 +645,7 @@ def _ladder_section(lad: Any) -> Section:
     from goodput_lab.views import resilience as res_svc
 
     table = res_svc.rung_display(lad)
-    worth = ", ".join(res_svc.feature_label(k) for k in lad.recommended_features) or "none"
+    worth = res_svc.worth_adopting(lad)  # the same words as the Resilience page
     return Section(
         id="resilience",
         title="Resilience ladder: what each feature is worth",
