@@ -85,7 +85,6 @@ ALLOWED: dict[tuple[str, str], str] = {}
 NOT_YET = {
     "compare.py",
     "overview.py",
-    "run_log.py",
     "sensitivity.py",
 }
 
