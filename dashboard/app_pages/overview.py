@@ -28,14 +28,8 @@ tables.tiles(
 
 with st.container(border=True):
     st.subheader("Value of a 0.1 percentage point lower node failure rate")
-    a, b, c = st.columns(3)
-    a.metric(**display.tile("goodput_gain_per_0p1pp", v["goodput_gain_per_0p1pp"]))
-    b.metric(**display.tile("usd_per_day_per_0p1pp", v["usd_per_day_per_0p1pp"]))
-    c.metric(
-        "Per year",
-        display.format_usd(v["usd_per_day_per_0p1pp"] * svc.DAYS_PER_YEAR),
-        help="Value per day × 365.25.",
-    )
+    for col, tile in zip(st.columns(3), svc.reliability_tiles(ev), strict=True):
+        col.metric(**tile)
     st.caption(
         "A public cloud blog claims 4.2% and up to $200,000/day for 16,000 H100; the "
         "aws-16k-h100 presets reproduce it with the assumptions listed below."

@@ -8,6 +8,7 @@ import polars as pl
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.pricing import Price
+from goodput_lab.views import display
 from goodput_lab.views.display import field_value
 
 DAYS_PER_YEAR = 365.25
@@ -131,3 +132,19 @@ def goodput_vs_rate(
             "lost_usd_per_day": np.asarray(out["lost_usd_per_day"]),
         }
     )
+
+
+# --------------------------------------------------------------------------- page text
+def reliability_tiles(ev: Evaluation) -> list[dict[str, str]]:
+    """The value of a 0.1 percentage point lower node failure rate: goodput gained, per
+    day and per year (``st.metric`` keyword arguments)."""
+    v = ev.value_of_reliability
+    return [
+        display.tile("goodput_gain_per_0p1pp", v["goodput_gain_per_0p1pp"]),
+        display.tile("usd_per_day_per_0p1pp", v["usd_per_day_per_0p1pp"]),
+        {
+            "label": "Per year",
+            "value": display.format_usd(v["usd_per_day_per_0p1pp"] * DAYS_PER_YEAR),
+            "help": "Value per day × 365.25.",
+        },
+    ]
