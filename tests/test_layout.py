@@ -64,8 +64,10 @@ def test_dashboard_holds_the_streamlit_app_alone():
 
 
 # --------------------------------------------------------------------------- pages only place
-#: Calls that turn a figure into text (goodput_lab/views/display.py, models/outputs.py):
-#: a page places what a view returns and never calls these inside its own sentences.
+#: Calls that turn a figure into text or build a tile or table from the registries
+#: (goodput_lab/views/display.py, models/outputs.py): the view modules call them; a page
+#: places what its view returns (st.caption(svc.x(...)), st.metric(**tile),
+#: tables.show(df)) and calls none of them.
 FORMATTERS = frozenset(
     {
         "format_value",
@@ -74,18 +76,19 @@ FORMATTERS = frozenset(
         "cell",
         "change",
         "field_value",
-        "tile",
         "interval_text",
         "singular",
+        "help_text",
+        "tile",
+        "metric_rows",
+        "inputs_table",
     }
 )
+#: Modules a page has no reason to import once it only places view-models.
+FORMATTING_MODULES = ("goodput_lab.views.display", "goodput_lab.models.outputs")
 #: (page, line text) a page may keep although the check flags it, each with the reason.
+#: Empty: every page places its view's text.
 ALLOWED: dict[tuple[str, str], str] = {}
-#: Pages whose sentences have not moved into their view yet (issue 26, item 5).
-NOT_YET = {
-    "compare.py",
-    "sensitivity.py",
-}
 
 
 def _called(func: ast.expr) -> str | None:
@@ -94,24 +97,35 @@ def _called(func: ast.expr) -> str | None:
 
 def number_formatting(source: str) -> list[tuple[int, str]]:
     """Where a page's source formats a number itself: an f-string field with a format spec
-    (``{x:,}``, ``{x:.2f}``, ``{x:g}``), a registry formatter called inside an f-string,
-    ``"..." % x``, ``.format(...)`` and ``round(...)``; (line, what) pairs."""
+    (``{x:,}``, ``{x:.2f}``, ``{x:g}``), a call of a registry formatter or tile/table
+    builder (also under an alias: ``fv = display.format_value``, ``import ... as fv``),
+    ``"..." % x``, ``.format(...)``, ``round(...)`` and an import of the formatting modules;
+    (line, what) pairs."""
     tree = ast.parse(source)
     formatters = set(FORMATTERS)
-    for node in ast.walk(tree):  # aliases: ``fv = display.format_value``
+    found = []
+    for node in ast.walk(tree):  # aliases and imports first
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute | ast.Name):
             if _called(node.value) in FORMATTERS:
                 formatters.update(t.id for t in node.targets if isinstance(t, ast.Name))
-    found = []
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FormattedValue):
-            if node.format_spec is not None:
-                found.append((node.lineno, "format spec in an f-string"))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if node.module in FORMATTING_MODULES or full in FORMATTING_MODULES:
+                    found.append((node.lineno, f"imports {full}"))
+                if a.name in FORMATTERS and a.asname:
+                    formatters.add(a.asname)
+        elif isinstance(node, ast.Import):
             found += [
-                (node.lineno, f"{_called(sub.func)}() in an f-string")
-                for sub in ast.walk(node.value)
-                if isinstance(sub, ast.Call) and _called(sub.func) in formatters
+                (node.lineno, f"imports {a.name}")
+                for a in node.names
+                if a.name in FORMATTING_MODULES
             ]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            found.append((node.lineno, "format spec in an f-string"))
+        elif isinstance(node, ast.Call) and _called(node.func) in formatters:
+            found.append((node.lineno, f"{_called(node.func)}()"))
         elif (
             isinstance(node, ast.BinOp)
             and isinstance(node.op, ast.Mod)
@@ -130,8 +144,6 @@ PAGES = sorted((ROOT / "dashboard" / "app_pages").glob("*.py"))
 def test_pages_format_no_number(page):
     """Pages only place what their view module returns (captions, tiles, tables built from
     the registries), so a page and its report cannot word a figure differently."""
-    if page.name in NOT_YET:
-        pytest.skip("not moved yet")
     lines = page.read_text().splitlines()
     bad = [
         f"{page.name}:{n}: {what}: {lines[n - 1].strip()}"
@@ -150,8 +162,13 @@ def test_the_number_check_can_fail():
         'st.caption("{:,}".format(n))\n'
         "st.metric('Nodes', round(n))\n"
         "fv = display.format_value\n"
-        'st.caption(f"lost {fv(\'goodput\', g)}")\n'  # an alias is seen through
+        "st.caption('lost ' + fv('goodput', g))\n"  # an alias, outside an f-string
+        "from goodput_lab.models.outputs import format_value as f2\n"
+        "st.metric(**display.tile('goodput', g))\n"  # a tile built in the page
         'st.caption(f"{name} and {plain(text)}")\n'  # placing text: not flagged
+        "st.caption(svc.interval_caption(m))\n"  # placing a view's caption: not flagged
     )
-    assert [n for n, _ in number_formatting(source)] == [1, 2, 3, 4, 5, 7]
-    assert "format spec" in number_formatting(source)[0][1]
+    found = number_formatting(source)
+    assert [n for n, _ in found] == [1, 2, 3, 4, 5, 7, 8, 9]
+    assert found[0][1] == "format spec in an f-string"
+    assert number_formatting('st.caption(f"{x:,.0f}")') == [(1, "format spec in an f-string")]

@@ -15,7 +15,6 @@ from goodput_lab.charts.checkpoints import (
     waste_curve_chart,
 )
 from goodput_lab.views import checkpoints as svc
-from goodput_lab.views import display
 
 scenario, _ev = page_context.current("Checkpoints")
 
@@ -62,20 +61,7 @@ for row in svc.headline_tiles(scenario, m):
 warning = svc.memory_capacity_warning(scenario, m, tiers)
 if warning:
     st.warning(warning)
-tables.show(
-    display.table(
-        [
-            {**r, "save_seconds": r["save_seconds_sync"], "name": tiers[r["tier"]].label}
-            for r in ev.checkpoint_tiers()
-        ],
-        [
-            ("name", "Tier"),
-            ("role", "Role in this scenario"),
-            ("save_seconds", "Save, synchronous (s)"),
-            ("restore_seconds", "Restore (s)"),
-        ],
-    )
-)
+tables.show(svc.tier_seconds_display(ev, tiers))
 
 st.subheader("In-memory checkpoints against this scenario")
 replicas = persist.widget(
@@ -102,23 +88,7 @@ st.caption(svc.survival_caption(survival, int(replicas), scenario))
 st.subheader("Strategies side by side")
 st.plotly_chart(strategy_chart(table), width="stretch")
 st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
-tables.show(
-    display.table(
-        table,
-        [
-            ("strategy", "Strategy"),
-            ("times", "Save/restore times"),
-            ("interval", "Interval"),
-            "goodput",
-            "lost_usd_per_day",
-            ("savings_usd_per_day", "Saves or costs per day", "savings"),
-            "save_seconds",
-            "restore_seconds",
-            "checkpoint_interval_minutes",
-            "rework_minutes_per_failure",
-        ],
-    )
-)
+tables.show(svc.strategy_display(table))
 st.caption(
     "The first row is this scenario as set; the alternatives use tier-model save/restore "
     "times and the optimal level-1 interval with the scenario's durable interval and tier. "

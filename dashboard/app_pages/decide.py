@@ -12,7 +12,6 @@ from goodput_lab.models import ValidationError
 
 from goodput_lab.charts.decide import frontier_chart
 from goodput_lab.views import decide as svc
-from goodput_lab.views import display
 
 scenario, ev = page_context.current("Decide")
 cat = cache.catalog()
@@ -170,20 +169,7 @@ st.plotly_chart(
 
 st.subheader("Runners-up")
 st.caption("The best of every other instance type and pricing model.")
-tables.show(
-    display.table(
-        svc.runners_rows(d),
-        [
-            "instance",
-            "nodes",
-            ("pricing", "Pricing"),
-            "probability_finish_by_deadline",
-            "expected_total_cost_usd",
-            "total_cost_usd_p90",
-            "why_not",
-        ],
-    )
-)
+tables.show(svc.runners_display(d))
 
 st.subheader("What would change the decision")
 if j["what_would_change"]:

@@ -14,7 +14,6 @@ from goodput_lab.charts.instances import (
     ratio_chart,
     time_to_train_chart,
 )
-from goodput_lab.views import display
 from goodput_lab.views import instances as svc
 
 scenario, _ev = page_context.current("Instances")
@@ -141,7 +140,7 @@ if missing:
     st.caption("Not in the charts: " + "; ".join(f"{n} — {why}" for n, why in missing) + ".")
 
 st.subheader("Side by side")
-tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
+tables.show(svc.ranking_display(df))
 if ranking.too_close_to_call:
     st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)

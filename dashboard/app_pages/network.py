@@ -12,7 +12,6 @@ from goodput_lab.charts.network import (
     reroute_chart,
     scaling_efficiency_chart,
 )
-from goodput_lab.views import display
 from goodput_lab.views import network as svc
 
 scenario, ev = page_context.current("Network")
@@ -38,12 +37,7 @@ st.caption(svc.efficiency_caption(scenario))
 st.subheader("What the fabric is worth")
 fabric_df = cache.fabric_value(scenario)
 st.plotly_chart(fabric_value_chart(fabric_df), width="stretch")
-tables.show(
-    display.table(
-        [{**r, "time_to_train_change_days": r["days_change"]} for r in fabric_df.to_dicts()],
-        svc.FABRIC_VALUE_COLUMNS,
-    )
-)
+tables.show(svc.fabric_value_display(fabric_df))
 st.caption(
     "Savings per day as in `goodput compare`: the shorter (or longer) training time valued at "
     "this cluster's cost per day, (g·r − g)·cluster with r the ratio of failure-free training "
@@ -56,7 +50,7 @@ st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="
 st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-tables.show(display.table(svc.algorithm_table(scenario, ev), svc.ALGORITHM_COLUMNS))
+tables.show(svc.algorithm_display(scenario, ev))
 st.caption(
     "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
     "NCCL-tests report them (doc/PERFORMANCE.md)."
@@ -77,9 +71,5 @@ events = persist.widget(
 rr = svc.reroute_comparison(scenario, cache.catalog(), float(events))
 st.plotly_chart(reroute_chart(rr), width="stretch")
 with st.expander("Reroute comparison as a table"):
-    rows = [
-        {**r, "outcome": "job restarts" if r["becomes_job_failure"] else "stall"}
-        for r in rr.iter_rows(named=True)
-    ]
-    tables.show(display.table(rows, svc.REROUTE_COLUMNS))
+    tables.show(svc.reroute_display(rr))
 st.caption(svc.timeout_caption(scenario))

@@ -9,7 +9,6 @@ from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
 
 from goodput_lab.charts.optimizer import instance_chart, interval_chart, spares_chart
-from goodput_lab.views import display
 from goodput_lab.views import instances as inst_svc
 from goodput_lab.views import optimizer as svc
 
@@ -54,19 +53,7 @@ if ds is not None:
         "a rack's group after a domain event or when a rack has no spare of its own. "
         "Savings as `goodput compare` counts them; docs/references.md#failure-domains."
     )
-    tables.show(
-        display.table(
-            svc.domain_spares_rows(ds),
-            [
-                ("policy", "Policy"),
-                "domain_spare_nodes",
-                ("spare_usd_per_day", "Spares cost ($/day)"),
-                "goodput",
-                "step_seconds",
-                "savings_usd_per_day",
-            ],
-        )
-    )
+    tables.show(svc.domain_spares_display(ds))
 
 st.subheader("Instance type")
 ranking = o.instances
@@ -79,18 +66,5 @@ with d2:
         st.warning("No priced instance type in the catalog can train this workload in time.")
 st.caption(plain(" ".join(ranking.rules())))
 st.plotly_chart(instance_chart(df, scenario["cluster.instance"]), width="stretch")
-tables.show(
-    display.table(
-        inst_svc.display_rows(df),
-        [
-            "instance",
-            "nodes",
-            "usd_per_instance_hour",
-            "goodput",
-            "time_to_train_days",
-            "cost_to_train_usd",
-            ("note", "Note"),
-        ],
-    )
-)
+tables.show(inst_svc.optimizer_display(df))
 tables.missing_reasons(df)

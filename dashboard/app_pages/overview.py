@@ -8,7 +8,6 @@ from goodput_lab.dashboard.components import sidebar, tables
 from goodput_lab.dashboard.text import plain
 
 from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
-from goodput_lab.views import display
 from goodput_lab.views import overview as svc
 
 scenario, ev = page_context.current("Overview")
@@ -52,7 +51,7 @@ st.plotly_chart(
 
 st.subheader("Losses by component")
 shown, nothing = svc.split_zero_losses(losses)
-tables.show(display.table([*shown.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
+tables.show(svc.loss_display(shown, ev))
 st.caption(
     "Idle hot spares and checkpoint storage cost dollars but no wall-clock time; the waterfall "
     "shows only the time losses."
@@ -65,7 +64,7 @@ if scenario.description:
 for tab, (_title, keys) in zip(
     st.tabs(list(sidebar.input_groups())), sidebar.input_groups().items(), strict=True
 ):
-    tables.show(display.inputs_table(scenario, ev.price, keys), container=tab)
+    tables.show(svc.inputs_display(scenario, ev, keys), container=tab)
 st.caption(
     f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
     f"node ({plain(ev.instance.source_specs)}). Each input's key for "

@@ -396,3 +396,40 @@ def survival_caption(survival: pl.DataFrame, replicas: int, scenario: Scenario) 
         f"{fv('checkpoint.correlated_fraction', scenario['checkpoint.correlated_fraction'])}"
         f" multi-node events of {scenario['checkpoint.correlated_nodes']:,} nodes)."
     )
+
+
+def tier_seconds_display(ev: Any, tiers: dict[str, ck.Tier]) -> pl.DataFrame:
+    """Each tier's role in this scenario and its synchronous save and restore seconds, as
+    a display table."""
+    return display.table(
+        [
+            {**r, "save_seconds": r["save_seconds_sync"], "name": tiers[r["tier"]].label}
+            for r in ev.checkpoint_tiers()
+        ],
+        [
+            ("name", "Tier"),
+            ("role", "Role in this scenario"),
+            ("save_seconds", "Save, synchronous (s)"),
+            ("restore_seconds", "Restore (s)"),
+        ],
+    )
+
+
+#: The strategy table's columns (:func:`strategy_table` rows).
+STRATEGY_COLUMNS = (
+    ("strategy", "Strategy"),
+    ("times", "Save/restore times"),
+    ("interval", "Interval"),
+    "goodput",
+    "lost_usd_per_day",
+    ("savings_usd_per_day", "Saves or costs per day", "savings"),
+    "save_seconds",
+    "restore_seconds",
+    "checkpoint_interval_minutes",
+    "rework_minutes_per_failure",
+)
+
+
+def strategy_display(table: pl.DataFrame) -> pl.DataFrame:
+    """:func:`strategy_table` as a display table."""
+    return display.table(table, STRATEGY_COLUMNS)

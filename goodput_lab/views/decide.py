@@ -364,3 +364,19 @@ def uncertainty_caption(d, esc: Callable[[str], str] = str) -> str:
         f"({esc(st_iv[2])}). {d.analytic_candidates:,} candidates evaluated "
         f"analytically, {d.simulated_configurations} configurations simulated."
     )
+
+
+RUNNER_COLUMNS = (
+    "instance",
+    "nodes",
+    ("pricing", "Pricing"),
+    "probability_finish_by_deadline",
+    "expected_total_cost_usd",
+    "total_cost_usd_p90",
+    "why_not",
+)
+
+
+def runners_display(d) -> Any:
+    """:func:`runners_rows` as a display table."""
+    return display.table(runners_rows(d), RUNNER_COLUMNS)

@@ -280,3 +280,25 @@ def robustness_tiles(v: VerdictRobustness) -> list[dict[str, str]]:
             display.tile("verdict_mfu_margin", v.mfu_margin),
         ]
     return tiles
+
+
+def ranking_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The Instances page's side-by-side table (:data:`TABLE_COLUMNS`)."""
+    return display.table(display_rows(df), TABLE_COLUMNS)
+
+
+#: The Optimizer's instance table.
+OPTIMIZER_COLUMNS = (
+    "instance",
+    "nodes",
+    "usd_per_instance_hour",
+    "goodput",
+    "time_to_train_days",
+    "cost_to_train_usd",
+    ("note", "Note"),
+)
+
+
+def optimizer_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The Optimizer page's instance table (:data:`OPTIMIZER_COLUMNS`)."""
+    return display.table(display_rows(df), OPTIMIZER_COLUMNS)

@@ -335,3 +335,25 @@ def timeout_caption(scenario: Scenario) -> str:
         "full recovery. Vendor figures (SIDR 'sub-second') are claims, not measurements; "
         "BGP/BFD timers are protocol settings."
     )
+
+
+def fabric_value_display(fabric_df: pl.DataFrame) -> pl.DataFrame:
+    """:func:`fabric_value` as a display table (:data:`FABRIC_VALUE_COLUMNS`)."""
+    return display.table(
+        [{**r, "time_to_train_change_days": r["days_change"]} for r in fabric_df.to_dicts()],
+        FABRIC_VALUE_COLUMNS,
+    )
+
+
+def algorithm_display(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
+    """:func:`algorithm_table` as a display table (:data:`ALGORITHM_COLUMNS`)."""
+    return display.table(algorithm_table(scenario, ev), ALGORITHM_COLUMNS)
+
+
+def reroute_display(rr: pl.DataFrame) -> pl.DataFrame:
+    """:func:`reroute_comparison` as a display table, each row's outcome in words."""
+    rows = [
+        {**r, "outcome": "job restarts" if r["becomes_job_failure"] else "stall"}
+        for r in rr.iter_rows(named=True)
+    ]
+    return display.table(rows, REROUTE_COLUMNS)

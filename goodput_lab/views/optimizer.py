@@ -191,3 +191,18 @@ def cheapest_text(best) -> str:
         f"{fv('cost_to_train_usd', best.cost_to_train_usd)} — the same "
         "answer as the Instances page and `goodput optimize`."
     )
+
+
+DOMAIN_SPARES_COLUMNS = (
+    ("policy", "Policy"),
+    "domain_spare_nodes",
+    ("spare_usd_per_day", "Spares cost ($/day)"),
+    "goodput",
+    "step_seconds",
+    "savings_usd_per_day",
+)
+
+
+def domain_spares_display(ds) -> pl.DataFrame:
+    """:func:`domain_spares_rows` as a display table."""
+    return display.table(domain_spares_rows(ds), DOMAIN_SPARES_COLUMNS)

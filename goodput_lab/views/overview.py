@@ -148,3 +148,13 @@ def reliability_tiles(ev: Evaluation) -> list[dict[str, str]]:
             "help": "Value per day × 365.25.",
         },
     ]
+
+
+def loss_display(shown: pl.DataFrame, ev: Evaluation) -> pl.DataFrame:
+    """The losses shown (:func:`split_zero_losses`) and their total, as a display table."""
+    return display.table([*shown.to_dicts(), loss_total_row(ev)], LOSS_COLUMNS)
+
+
+def inputs_display(scenario: Scenario, ev: Evaluation, keys) -> pl.DataFrame:
+    """The inputs ``keys`` with value, default and source, the price in force included."""
+    return display.inputs_table(scenario, ev.price, keys)
