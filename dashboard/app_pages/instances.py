@@ -46,7 +46,7 @@ def instance_inputs() -> None:
     head[3].markdown("**Catalog price and MFU**")
     for name, inst in catalog.items():
         row = st.columns([2, 2, 2, 3])
-        row[0].write(f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}")
+        row[0].write(svc.instance_label(name, inst))
         persist.widget(
             row[1].number_input,
             price_key(name),

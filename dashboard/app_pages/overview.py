@@ -65,8 +65,4 @@ for tab, (_title, keys) in zip(
     st.tabs(list(sidebar.input_groups())), sidebar.input_groups().items(), strict=True
 ):
     tables.show(svc.inputs_display(scenario, ev, keys), container=tab)
-st.caption(
-    f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
-    f"node ({plain(ev.instance.source_specs)}). Each input's key for "
-    "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
-)
+st.caption(svc.specs_caption(ev, plain))

@@ -302,3 +302,8 @@ OPTIMIZER_COLUMNS = (
 def optimizer_display(df: pl.DataFrame) -> pl.DataFrame:
     """The Optimizer page's instance table (:data:`OPTIMIZER_COLUMNS`)."""
     return display.table(display_rows(df), OPTIMIZER_COLUMNS)
+
+
+def instance_label(name: str, inst: Instance) -> str:
+    """An instance and its accelerators, on two lines (Markdown)."""
+    return f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}"

@@ -158,3 +158,13 @@ def loss_display(shown: pl.DataFrame, ev: Evaluation) -> pl.DataFrame:
 def inputs_display(scenario: Scenario, ev: Evaluation, keys) -> pl.DataFrame:
     """The inputs ``keys`` with value, default and source, the price in force included."""
     return display.inputs_table(scenario, ev.price, keys)
+
+
+def specs_caption(ev: Evaluation, esc=str) -> str:
+    """Under the inputs: the instance's accelerators and their source (``esc`` escapes the
+    catalog's source note for the page)."""
+    return (
+        f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
+        f"node ({esc(ev.instance.source_specs)}). Each input's key for "
+        "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
+    )
