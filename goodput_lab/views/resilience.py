@@ -256,6 +256,14 @@ def worth_adopting(lad: Ladder) -> str:
     return ", ".join(feature_label(k) for k in lad.recommended_features) or "none"
 
 
+def saved_per_day(lad: Ladder, key: str) -> str:
+    """What the ladder saves per day ("$4,456/day"): ``key`` is
+    ``recommended_delta_usd_per_day`` (the rungs worth adopting) or
+    ``total_delta_usd_per_day`` (every rung); the page's tile and the report's ladder
+    section word it with this one function."""
+    return f"{format_value(key, getattr(lad, key), unit=False)}/day"
+
+
 def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     """Two rows of two tiles: lost per day before and after the ladder, what it saves
     (the recommended rungs only, in the recommended order) and goodput after it."""
@@ -283,7 +291,7 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
         [
             {
                 "label": label(saved_key),
-                "value": f"{format_value(saved_key, getattr(lad, saved_key), unit=False)}/day",
+                "value": saved_per_day(lad, saved_key),
                 "help": help_text(saved_key),
             },
             {
