@@ -111,6 +111,7 @@ fit = fitted.fit
 st.caption(svc.fit_caption(source, fit, plain))
 for col, tile in zip(st.columns(4), svc.fit_tiles(fit), strict=True):
     col.metric(**tile)
+st.caption(svc.job_level_text(fit))
 
 values, problems = svc.scenario_values(fit)
 for problem in problems:

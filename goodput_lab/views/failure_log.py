@@ -302,3 +302,26 @@ def lemon_caption(fit: LogFit) -> str:
         "shape well below 1, failures cluster on a node by themselves and more nodes are "
         "flagged."
     )
+
+
+def job_level_text(fit: LogFit) -> str:
+    """The job-level interruption rate on its own line (issue 28's failure domains): the
+    incidents the log marks as the job's own (node id "job", "*", "-" ...), which do not
+    grow with the node count and are kept out of the node failure rate."""
+    if fit.job_interruptions_per_day is None:
+        return (
+            "Job-level interruptions: none marked in this log (a failure whose node id is "
+            "job, *, - or none counts as the job's own: software, user, data; Kokolis et al. "
+            "2024), so every incident is counted as a node failure."
+        )
+    key = "job_interruptions_per_day"
+    pct = f"{fit.confidence:.0%}"
+    return (
+        f"Job-level interruptions: {fit.n_job_incidents:,} incidents marked as the job's own "
+        f"(node id job, *, - …), {display.format_value(key, fit.job_interruptions_per_day)} "
+        f"({pct} interval {display.format_value(key, fit.job_interruptions_per_day_lo)} to "
+        f"{display.format_value(key, fit.job_interruptions_per_day_hi)}; exact Poisson). They "
+        "do not grow with the node count and are left out of the node failure rate above "
+        "(Kokolis et al. 2024); set reliability.job_interruptions_per_day in the sidebar to "
+        "use them."
+    )
