@@ -61,3 +61,114 @@ def test_dashboard_holds_the_streamlit_app_alone():
         assert "argparse" not in _imports(f), f
         assert "plotly.graph_objects" not in _imports(f) or f.parent.name == "app_pages", f
         assert "def register(" not in text, f  # a subcommand belongs in goodput_lab/cli
+
+
+# --------------------------------------------------------------------------- pages only place
+#: Calls that turn a figure into text or build a tile or table from the registries
+#: (goodput_lab/views/display.py, models/outputs.py): the view modules call them; a page
+#: places what its view returns (st.caption(svc.x(...)), st.metric(**tile),
+#: tables.show(df)) and calls none of them.
+FORMATTERS = frozenset(
+    {
+        "format_value",
+        "format_usd",
+        "format_savings",
+        "cell",
+        "change",
+        "field_value",
+        "interval_text",
+        "singular",
+        "help_text",
+        "tile",
+        "metric_rows",
+        "inputs_table",
+    }
+)
+#: Modules a page has no reason to import once it only places view-models.
+FORMATTING_MODULES = ("goodput_lab.views.display", "goodput_lab.models.outputs")
+#: (page, line text) a page may keep although the check flags it, each with the reason.
+#: Empty: every page places its view's text.
+ALLOWED: dict[tuple[str, str], str] = {}
+
+
+def _called(func: ast.expr) -> str | None:
+    return func.attr if isinstance(func, ast.Attribute) else getattr(func, "id", None)
+
+
+def number_formatting(source: str) -> list[tuple[int, str]]:
+    """Where a page's source formats a number itself: an f-string field with a format spec
+    (``{x:,}``, ``{x:.2f}``, ``{x:g}``), a call of a registry formatter or tile/table
+    builder (also under an alias: ``fv = display.format_value``, ``import ... as fv``),
+    ``"..." % x``, ``.format(...)``, ``round(...)`` and an import of the formatting modules;
+    (line, what) pairs."""
+    tree = ast.parse(source)
+    formatters = set(FORMATTERS)
+    found = []
+    for node in ast.walk(tree):  # aliases and imports first
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Attribute | ast.Name):
+            if _called(node.value) in FORMATTERS:
+                formatters.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            for a in node.names:
+                full = f"{node.module}.{a.name}"
+                if node.module in FORMATTING_MODULES or full in FORMATTING_MODULES:
+                    found.append((node.lineno, f"imports {full}"))
+                if a.name in FORMATTERS and a.asname:
+                    formatters.add(a.asname)
+        elif isinstance(node, ast.Import):
+            found += [
+                (node.lineno, f"imports {a.name}")
+                for a in node.names
+                if a.name in FORMATTING_MODULES
+            ]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FormattedValue) and node.format_spec is not None:
+            found.append((node.lineno, "format spec in an f-string"))
+        elif isinstance(node, ast.Call) and _called(node.func) in formatters:
+            found.append((node.lineno, f"{_called(node.func)}()"))
+        elif (
+            isinstance(node, ast.BinOp)
+            and isinstance(node.op, ast.Mod)
+            and isinstance(node.left, ast.Constant | ast.JoinedStr)
+        ):
+            found.append((node.lineno, "%-formatting"))
+        elif isinstance(node, ast.Call) and _called(node.func) in ("format", "round"):
+            found.append((node.lineno, f"{_called(node.func)}()"))
+    return sorted(found)
+
+
+PAGES = sorted((ROOT / "dashboard" / "app_pages").glob("*.py"))
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_pages_format_no_number(page):
+    """Pages only place what their view module returns (captions, tiles, tables built from
+    the registries), so a page and its report cannot word a figure differently."""
+    lines = page.read_text().splitlines()
+    bad = [
+        f"{page.name}:{n}: {what}: {lines[n - 1].strip()}"
+        for n, what in number_formatting(page.read_text())
+        if (page.name, lines[n - 1].strip()) not in ALLOWED
+    ]
+    assert bad == []
+
+
+def test_the_number_check_can_fail():
+    """Each kind of number formatting is seen (the check above is not vacuous)."""
+    source = (
+        'st.caption(f"{x:,.0f} GB")\n'
+        "st.caption(f\"lost {display.format_value('goodput', g)}\")\n"
+        'st.caption("%.1f%%" % share)\n'
+        'st.caption("{:,}".format(n))\n'
+        "st.metric('Nodes', round(n))\n"
+        "fv = display.format_value\n"
+        "st.caption('lost ' + fv('goodput', g))\n"  # an alias, outside an f-string
+        "from goodput_lab.models.outputs import format_value as f2\n"
+        "st.metric(**display.tile('goodput', g))\n"  # a tile built in the page
+        'st.caption(f"{name} and {plain(text)}")\n'  # placing text: not flagged
+        "st.caption(svc.interval_caption(m))\n"  # placing a view's caption: not flagged
+    )
+    found = number_formatting(source)
+    assert [n for n, _ in found] == [1, 2, 3, 4, 5, 7, 8, 9]
+    assert found[0][1] == "format spec in an f-string"
+    assert number_formatting('st.caption(f"{x:,.0f}")') == [(1, "format spec in an f-string")]

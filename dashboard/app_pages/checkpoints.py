@@ -15,7 +15,6 @@ from goodput_lab.charts.checkpoints import (
     waste_curve_chart,
 )
 from goodput_lab.views import checkpoints as svc
-from goodput_lab.views import display
 
 scenario, _ev = page_context.current("Checkpoints")
 
@@ -56,57 +55,13 @@ st.caption(
         else "; they equal the Overview's."
     )
 )
-c1, c2, c3, c4 = st.columns(4)
-c1.metric(**display.tile("save_seconds", m["save_seconds"]))
-c2.metric(**display.tile("restore_seconds", m["restore_seconds"]))
-interval = display.tile("checkpoint_interval_minutes", m["checkpoint_interval_minutes"])
-fv = display.format_value
-interval["help"] = (
-    f"Optimal (exact) {fv('optimal_checkpoint_interval_minutes', m['optimal_checkpoint_interval_minutes'])}, "
-    f"Young {fv('young_interval_minutes', m['young_interval_minutes'])}, Daly higher order "
-    f"{fv('daly_higher_order_interval_minutes', m['daly_higher_order_interval_minutes'])}, Daly "
-    f"first order {fv('daly_first_order_interval_minutes', m['daly_first_order_interval_minutes'])}"
-    " (Young 1974; Daly 2006), all for this scenario's save time and failure rate."
-)
-c3.metric(**interval)
-c4.metric(**display.tile("checkpoint_overhead_fraction", m["checkpoint_overhead_fraction"]))
-c5, c6, c7, c8 = st.columns(4)
-c5.metric(**display.tile("goodput", m["goodput"]))
-c6.metric(**display.tile("rework_minutes_per_failure", m["rework_minutes_per_failure"]))
-c7.metric(**display.tile("fallback_failures_per_day", m["fallback_failures_per_day"]))
-if scenario["checkpoint.strategy"] == "durable_only":
-    c8.metric(
-        display.OUTPUTS["optimal_durable_interval_minutes"].label,
-        "single level",
-        help="A durable-only strategy has one level: its optimum is the checkpoint interval's.",
-    )
-else:
-    c8.metric(
-        **display.tile("optimal_durable_interval_minutes", m["optimal_durable_interval_minutes"])
-    )
-
-cap = tiers["memory"].capacity_GB_per_node
-need = m["checkpoint_shard_GB_per_node"] * scenario["checkpoint.memory_replicas"]
-if cap is not None and need > cap:
-    st.warning(
-        f"In-memory checkpoints need {need:,.0f} GB per node ({scenario['checkpoint.memory_replicas']}"
-        f" replicas of a {m['checkpoint_shard_GB_per_node']:,.1f} GB shard) but the memory tier "
-        f"holds {cap:,.0f} GB per node: use more nodes, fewer replicas or a larger allocation."
-    )
-tables.show(
-    display.table(
-        [
-            {**r, "save_seconds": r["save_seconds_sync"], "name": tiers[r["tier"]].label}
-            for r in ev.checkpoint_tiers()
-        ],
-        [
-            ("name", "Tier"),
-            ("role", "Role in this scenario"),
-            ("save_seconds", "Save, synchronous (s)"),
-            ("restore_seconds", "Restore (s)"),
-        ],
-    )
-)
+for row in svc.headline_tiles(scenario, m):
+    for col, tile in zip(st.columns(len(row)), row, strict=True):
+        col.metric(**tile)
+warning = svc.memory_capacity_warning(scenario, m, tiers)
+if warning:
+    st.warning(warning)
+tables.show(svc.tier_seconds_display(ev, tiers))
 
 st.subheader("In-memory checkpoints against this scenario")
 replicas = persist.widget(
@@ -119,16 +74,8 @@ replicas = persist.widget(
     help="Copies of each shard in CPU memory on different nodes (HyperPod-style).",
 )
 answer = cache.memory_answer(scenario, tiers, int(replicas))
-a1, a2, a3 = st.columns(3)
-a1.metric(**{**display.tile("goodput", answer.goodput_baseline), "label": "Goodput, this scenario"})
-a2.metric(
-    **{
-        **display.tile("goodput", answer.goodput_candidate),
-        "label": f"Goodput, memory ({replicas} replicas) + durable",
-    },
-    delta=display.change("goodput", answer.goodput_candidate - answer.goodput_baseline),
-)
-a3.metric(**display.tile("savings_usd_per_day", answer.savings_usd_per_day, savings=True))
+for col, tile in zip(st.columns(3), svc.memory_tiles(answer, int(replicas)), strict=True):
+    col.metric(**tile)
 st.caption(
     "The candidate is this scenario with checkpoints in CPU memory (tier-model times, optimal "
     "interval) plus its durable tier. With the aws-16k-h100-sharedfs preset in the sidebar "
@@ -136,40 +83,12 @@ st.caption(
 )
 tables.show(answer.assumptions)
 st.plotly_chart(replica_chart(survival, int(replicas)), width="stretch")
-now = survival.filter(survival["replicas"] == replicas)
-st.caption(
-    "Probability that a failure destroys every in-memory copy of some shard: "
-    + "; ".join(
-        f"{r['placement']} placement {display.format_value('fallback_fraction', r['fallback_probability'])}"
-        for r in now.iter_rows(named=True)
-    )
-    + f" (node loss in {display.field_value('checkpoint.node_loss_fraction', scenario['checkpoint.node_loss_fraction'])}"
-    " of failures, re-replication window "
-    f"{display.field_value('checkpoint.rereplication_minutes', scenario['checkpoint.rereplication_minutes'])}, "
-    f"{display.field_value('checkpoint.correlated_fraction', scenario['checkpoint.correlated_fraction'])}"
-    f" multi-node events of {scenario['checkpoint.correlated_nodes']:,} nodes)."
-)
+st.caption(svc.survival_caption(survival, int(replicas), scenario))
 
 st.subheader("Strategies side by side")
 st.plotly_chart(strategy_chart(table), width="stretch")
 st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
-tables.show(
-    display.table(
-        table,
-        [
-            ("strategy", "Strategy"),
-            ("times", "Save/restore times"),
-            ("interval", "Interval"),
-            "goodput",
-            "lost_usd_per_day",
-            ("savings_usd_per_day", "Saves or costs per day", "savings"),
-            "save_seconds",
-            "restore_seconds",
-            "checkpoint_interval_minutes",
-            "rework_minutes_per_failure",
-        ],
-    )
-)
+tables.show(svc.strategy_display(table))
 st.caption(
     "The first row is this scenario as set; the alternatives use tier-model save/restore "
     "times and the optimal level-1 interval with the scenario's durable interval and tier. "

@@ -11,7 +11,6 @@ from goodput_lab.models import ValidationError
 from goodput_lab.charts.compare import loss_bars, savings_waterfall
 from goodput_lab.reports import build_report, render
 from goodput_lab.views import compare as svc
-from goodput_lab.views import display
 
 current, _ = page_context.current("Compare scenarios")
 
@@ -124,19 +123,11 @@ for i, cmp in enumerate(cmps, 1):
     kind, note = svc.differences_note(cmp)
     (st.warning if kind == "warning" else st.info)(note)
     s = svc.savings(cmp)
-    t = st.columns(4)
-    t[0].metric(**display.tile("goodput_delta", s["goodput_delta"], signed=True))
-    t[1].metric(**display.tile("savings_usd_per_day", s["per_day"], savings=True))
-    t[2].metric(**display.tile("savings_usd_per_month", s["per_month"], savings=True))
-    t[3].metric(**display.tile("savings_usd_per_year", s["per_year"], savings=True))
-    diffs = svc.differences(cmp)
-    if diffs:
+    for col, tile in zip(st.columns(4), svc.savings_tiles(cmp), strict=True):
+        col.metric(**tile)
+    if svc.differences(cmp):
         st.markdown("**What differs**")
-        tables.show(
-            display.table(
-                diffs, [("label", "Input"), ("baseline", "Baseline"), ("candidate", heads[i])]
-            )
-        )
+        tables.show(svc.differences_display(cmp, heads[i]))
     rows = svc.delta_waterfall(cmp)
     st.plotly_chart(
         savings_waterfall(rows, s["per_day"], f"Where {heads[i].lower()}'s savings come from"),

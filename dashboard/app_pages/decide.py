@@ -12,7 +12,6 @@ from goodput_lab.models import ValidationError
 
 from goodput_lab.charts.decide import frontier_chart
 from goodput_lab.views import decide as svc
-from goodput_lab.views import display
 
 scenario, ev = page_context.current("Decide")
 cat = cache.catalog()
@@ -109,7 +108,7 @@ if not ss.get("dec:go"):
     st.stop()
 
 try:
-    with st.spinner(f"Searching and simulating ({int(trials):,} runs per configuration)…"):
+    with st.spinner(svc.spinner_text(int(trials))):
         d = cache.decision(
             scenario,
             float(deadline),
@@ -124,11 +123,7 @@ except ValidationError as exc:
     st.stop()
 
 j = d.to_json_dict()
-st.markdown(
-    f"**Deadline used: {d.deadline_days:g} days**, confidence {100 * d.confidence:g}%"
-    + (f", P90 cost within ${d.budget_usd:,.0f}" if d.budget_usd else "")
-    + "."
-)
+st.markdown(svc.targets_line(d))
 if d.meets:
     st.success(plain(d.sentence()))
     shown = d.choice
@@ -139,21 +134,10 @@ else:
     shown = d.closest
 
 if shown is not None:
-    t1, t2, t3, t4 = st.columns(4)
-    t1.metric(
-        **display.tile("probability_finish_by_deadline", shown["probability_finish_by_deadline"])
-    )
-    t2.metric(**display.tile("expected_total_cost_usd", shown["expected_total_cost_usd"]))
-    t2.caption(
-        "80% range "
-        + display.format_value("total_cost_usd_p10", shown["total_cost_usd_p10"])
-        + " – "
-        + display.format_value("total_cost_usd_p90", shown["total_cost_usd_p90"])
-    )
-    t3.metric(**display.tile("nodes", shown["nodes"] + shown["spare_nodes"]))
-    t3.caption(f"{shown['nodes']:,} + {shown['spare_nodes']} spare × {shown['instance']}")
-    t4.metric(**display.tile("checkpoint_interval_minutes", shown["checkpoint_interval_minutes"]))
-    t4.caption(f"strategy {shown['checkpoint_strategy']}")
+    for col, (tile, caption) in zip(st.columns(4), svc.choice_tiles(shown), strict=True):
+        col.metric(**tile)
+        if caption:
+            col.caption(caption)
     st.caption(
         "Resilience features adopted: "
         + (", ".join(shown["features"]) or "none")
@@ -185,33 +169,14 @@ st.plotly_chart(
 
 st.subheader("Runners-up")
 st.caption("The best of every other instance type and pricing model.")
-tables.show(
-    display.table(
-        svc.runners_rows(d),
-        [
-            "instance",
-            "nodes",
-            ("pricing", "Pricing"),
-            "probability_finish_by_deadline",
-            "expected_total_cost_usd",
-            "total_cost_usd_p90",
-            "why_not",
-        ],
-    )
-)
+tables.show(svc.runners_display(d))
 
 st.subheader("What would change the decision")
 if j["what_would_change"]:
     st.markdown("\n".join(f"- {plain(line)}" for line in j["what_would_change"]))
 else:
     st.caption("No runner-up meets the target: no price would change it.")
-iv = d.failure_rate_interval
-st.caption(
-    f"Failure rate's 80% interval {100 * iv[0]:.3f}–{100 * iv[1]:.3f}% per node-day "
-    f"({plain(iv[2])}); step time ×{d.step_time_interval[0]:.2f}–×{d.step_time_interval[1]:.2f} "
-    f"({plain(d.step_time_interval[2])}). {d.analytic_candidates:,} candidates evaluated "
-    f"analytically, {d.simulated_configurations} configurations simulated."
-)
+st.caption(svc.uncertainty_caption(d, plain))
 if d.notes:
     with st.expander("Notes and types left out"):
         st.markdown("\n".join(f"- {plain(n)}" for n in d.notes))

@@ -6,18 +6,16 @@ import streamlit as st
 from goodput_lab.dashboard import state
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
-from goodput_lab.models import FIELDS, ValidationError
+from goodput_lab.models import ValidationError
 from goodput_lab.models.failure_log import (
     COLUMNS,
     MAX_LOG_BYTES,
-    MAX_LOG_ROWS,
     REQUIRED,
     default_column,
     log_header,
 )
 
 from goodput_lab.charts.failure_log import cause_chart, survival_chart
-from goodput_lab.views import display
 from goodput_lab.views import failure_log as svc
 
 NONE = "(none)"
@@ -55,8 +53,7 @@ with left:
     upload = st.file_uploader(
         "Failure log (CSV)",
         type=["csv", "txt"],
-        help=f"One row per node failure: timestamp (ISO 8601), node id, cause, downtime in "
-        f"minutes. At most 10 MB (server.maxUploadSize) and {MAX_LOG_ROWS:,} rows.",
+        help=svc.UPLOAD_HELP,
     )
 with right:
     use_sample = st.toggle(
@@ -78,10 +75,7 @@ with right:
     )
 
 if upload is not None and upload.size > MAX_LOG_BYTES:  # checked before reading the bytes
-    st.error(
-        f"{plain(upload.name)} is {upload.size:,} bytes; a failure log may be at most "
-        f"{MAX_LOG_BYTES:,} bytes."
-    )
+    st.error(svc.upload_too_large(upload.name, upload.size, plain))
     st.stop()
 if upload is not None:
     data, source = upload.getvalue(), upload.name
@@ -114,35 +108,10 @@ except ValidationError as exc:
     st.stop()
 
 fit = fitted.fit
-t = fit.tbf
-pct = f"{fit.confidence:.0%}"
-st.caption(
-    f"{plain(source)}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
-    f"timestamps = one incident) over {fit.span_days:.1f} days on {fit.nodes:,} nodes"
-    + (" (distinct ids in the log)" if fit.nodes_from_log else "")
-)
-
-c1, c2, c3, c4 = st.columns(4)
-tile = display.tile("fitted_node_failure_rate_per_day", fit.node_failure_rate_per_day)
-tile["help"] = (
-    f"{pct} interval {display.cell('fitted_node_failure_rate_per_day', fit.node_failure_rate_per_day_lo)}"
-    f" to {display.cell('fitted_node_failure_rate_per_day', fit.node_failure_rate_per_day_hi)}% "
-    "(exact chi-square). " + tile["help"]
-)
-c1.metric(**tile)
-n = fit.node_tbf
-tile = display.tile("fitted_weibull_shape", None if n is None else n["weibull_shape"])
-tile["label"] = "Weibull shape per node"
-tile["help"] = (
-    "Not estimable: no node failed twice."
-    if n is None
-    else f"{pct} interval {n['weibull_shape_lo']:.2f} to {n['weibull_shape_hi']:.2f} (censored "
-    "MLE, profile likelihood, lemon nodes left out); below 1 means decreasing hazard. This is "
-    "what the Monte Carlo simulator uses for each node."
-)
-c2.metric(**tile)
-c3.metric(**display.tile("fitted_job_mtbf_hours", fit.tbf["exp_mean_h"]))
-c4.metric(**display.tile("lemon_nodes", len(fit.lemons)))
+st.caption(svc.fit_caption(source, fit, plain))
+for col, tile in zip(st.columns(4), svc.fit_tiles(fit), strict=True):
+    col.metric(**tile)
+st.caption(svc.job_level_text(fit))
 
 values, problems = svc.scenario_values(fit)
 for problem in problems:
@@ -157,28 +126,13 @@ st.button(
 )
 applied = st.session_state.pop(APPLIED_KEY, None)  # shown once, right after the click
 if applied:
-    st.success(
-        "Scenario updated: "
-        + ", ".join(
-            f"{FIELDS[key].label} = {display.field_value(key, value)}"
-            for key, value in applied.items()
-        )
-    )
+    st.success(svc.applied_message(applied))
 
 st.subheader("Fits with confidence intervals")
 tables.show(svc.estimates_table(fit))
 empirical, fitted_curves = svc.survival_frames(fitted)
-st.plotly_chart(survival_chart(empirical, fitted_curves, t["weibull_shape"]), width="stretch")
-better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
-st.markdown(
-    "The chart and the tests below are for the **job's** time between incidents (all nodes "
-    "pooled), which tends to exponential even when each node is Weibull; the per-node "
-    "shape above is what the Monte Carlo simulator uses.\n\n"
-    f"**Goodness of fit.** AIC prefers the **{better}** model. Likelihood-ratio test of "
-    f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, p = "
-    f"{display.format_value('p_value', t['lr_p_value'])}. KS p-values below are optimistic "
-    "because the parameters were estimated from the same data."
-)
+st.plotly_chart(survival_chart(empirical, fitted_curves, fit.tbf["weibull_shape"]), width="stretch")
+st.markdown(svc.goodness_of_fit_text(fit))
 tables.show(svc.goodness_of_fit_table(fit))
 
 st.subheader("Causes (Llama 3 405B taxonomy)")
@@ -187,12 +141,7 @@ st.plotly_chart(cause_chart(causes.filter(causes["failures"] > 0)), width="stret
 tables.show(svc.cause_display(causes, fit.confidence))
 
 st.subheader("Lemon nodes")
-st.caption(
-    f"Test: under 'all {fit.nodes:,} nodes alike', a node's count is Binomial(n = "
-    f"{fit.n_failures:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
-    "(Bonferroni) < 0.05. The test assumes memoryless nodes: with a per-node Weibull shape "
-    "well below 1, failures cluster on a node by themselves and more nodes are flagged."
-)
+st.caption(svc.lemon_caption(fit))
 lemons = svc.lemon_table(fit)
 if lemons.height:
     tables.show(svc.lemon_display(lemons))

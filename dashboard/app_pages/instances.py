@@ -2,34 +2,24 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.components import deadline as deadline_control
 from goodput_lab.dashboard.components import persist, tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
-from goodput_lab.models.scenario import effective_params_billion
 
 from goodput_lab.charts.instances import (
     cost_to_train_chart,
     ratio_chart,
     time_to_train_chart,
 )
-from goodput_lab.views import display
 from goodput_lab.views import instances as svc
 
 scenario, _ev = page_context.current("Instances")
 catalog = cache.catalog()
 
-st.caption(
-    f"Train {effective_params_billion(scenario):,.4g}B parameters on "
-    f"{scenario['workload.tokens_trillion']:g}T tokens (set the workload in the sidebar): "
-    "each instance keeps the sidebar's recovery, checkpoint, network and parallelism "
-    "settings; the node type and count change, and with them the failure rate, MFU and price "
-    "by the rules listed under the ranking."
-)
+st.caption(svc.workload_caption(scenario))
 
 top = st.columns(2)
 deadline = deadline_control.show(top[0])
@@ -56,7 +46,7 @@ def instance_inputs() -> None:
     head[3].markdown("**Catalog price and MFU**")
     for name, inst in catalog.items():
         row = st.columns([2, 2, 2, 3])
-        row[0].write(f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}")
+        row[0].write(svc.instance_label(name, inst))
         persist.widget(
             row[1].number_input,
             price_key(name),
@@ -80,14 +70,7 @@ def instance_inputs() -> None:
             label_visibility="collapsed",
             placeholder="scaled from the scenario",
         )
-        catalog_price = (
-            f"${inst.usd_per_hour:,.2f}/h (as of {inst.price_as_of})"
-            if inst.usd_per_hour is not None
-            else "no public price"
-        )
-        row[3].caption(
-            f"{catalog_price}; published MFU {inst.mfu_default:.0%} ({plain(inst.source_mfu)})"
-        )
+        row[3].caption(svc.catalog_caption(inst, plain))
 
 
 #: The expander draws its ~50 widgets only while open (a closed one costs a rerun nothing);
@@ -121,27 +104,7 @@ df = svc.table(ranking)
 best = svc.cheapest(df)
 verdict = st.container()
 if best is not None:
-    when = f"within {deadline:g} days" if deadline else "at the scenario's accelerator count"
-    comm_unknown = not math.isfinite(best["communication_share"])
-    comm = (
-        "exposed communication cannot be split out of the step"
-        if comm_unknown
-        else f"exposed communication {display.format_value('communication_share', best['communication_share'])}"
-        + (
-            " (inside the end-to-end MFU, not added)"
-            if _ev.texts["mfu_basis"] == "end_to_end"
-            else " (added to compute)"
-        )
-    )
-    verdict.success(
-        f"Cheapest {when}: **{best['instance']} × {best['nodes']:,.0f} nodes**, "
-        f"{display.format_value('time_to_train_days', best['time_to_train_days'])}, "
-        f"**{display.format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
-        f"{display.format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
-        f"per instance ({plain(best['price_source'])}, as of "
-        f"{plain(best['price_as_of'])}). Failures and checkpoints cost "
-        f"{display.format_value('failure_share', best['failure_share'])} of it; {comm}."
-    )
+    verdict.success(svc.verdict_text(best, deadline, _ev.texts["mfu_basis"], plain))
     if ranking.too_close_to_call:
         text = plain(ranking.verdict())
         verdict.warning(
@@ -152,22 +115,11 @@ if best is not None:
             "model cannot tell which is cheaper."
         )
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
-    k = verdict.columns(2)
-    k[0].metric(
-        "Cheapest instance", best["instance"], help="Lowest cost to train among priced types."
-    )
-    k[1].metric(**display.tile("nodes", best["nodes"]))
-    k = verdict.columns(2)
-    k[0].metric(**display.tile("time_to_train_days", best["time_to_train_days"]))
-    k[1].metric(**display.tile("cost_to_train_usd", best["cost_to_train_usd"]))
-    if best["mfu_gap_exceeded"]:
-        verdict.warning(
-            "The network model's exposed communication and bubble "
-            f"({display.format_value('exposed_comm_fraction_of_step', best['exposed_comm_fraction_of_step'])}"
-            " of the step) exceed what this end-to-end MFU leaves for them: the MFU is "
-            "optimistic for this parallelism and fabric (or switch the MFU basis to "
-            "compute_only)."
-        )
+    for row in svc.verdict_tiles(best):
+        for col, tile in zip(verdict.columns(len(row)), row, strict=True):
+            col.metric(**tile)
+    if gap := svc.mfu_gap_warning(best):
+        verdict.warning(gap)
     robust_box = verdict.empty()  # filled at the end of the page: off the critical path
 else:
     robust_box = None
@@ -178,13 +130,8 @@ with st.container(border=True):
     for rule in ranking.rules():
         st.markdown(f"- {plain(rule)}")
 
-for r in ranking.rows:
-    if not r.price_known and math.isfinite(r.break_even_usd_per_hour):
-        st.info(
-            f"{r.instance}: no public price — it would be the cheapest below "
-            f"{display.format_value('break_even_usd_per_hour', r.break_even_usd_per_hour)} "
-            "per instance (enter your price above)."
-        )
+for note in svc.break_even_notes(ranking):
+    st.info(note)
 
 st.plotly_chart(time_to_train_chart(df, deadline), width="stretch")
 st.plotly_chart(cost_to_train_chart(df), width="stretch")
@@ -193,7 +140,7 @@ if missing:
     st.caption("Not in the charts: " + "; ".join(f"{n} — {why}" for n, why in missing) + ".")
 
 st.subheader("Side by side")
-tables.show(display.table(svc.display_rows(df), svc.TABLE_COLUMNS))
+tables.show(svc.ranking_display(df))
 if ranking.too_close_to_call:
     st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)
@@ -214,11 +161,5 @@ if robust_box is not None:
         with robust_box.container(border=True):
             st.markdown("**How robust is this verdict?**")
             st.markdown(plain(svc.robustness_text(rob)))
-            c = st.columns(4)
-            c[0].metric(
-                **display.tile("verdict_break_even_usd_per_hour", rob.break_even_usd_per_hour)
-            )
-            c[1].metric(**display.tile("verdict_price_margin", rob.price_margin))
-            if rob.mfu_applies:  # a modelled step has no MFU to move (said in the text)
-                c[2].metric(**display.tile("verdict_break_even_mfu", rob.break_even_mfu))
-                c[3].metric(**display.tile("verdict_mfu_margin", rob.mfu_margin))
+            for col, tile in zip(st.columns(4), svc.robustness_tiles(rob), strict=False):
+                col.metric(**tile)

@@ -20,7 +20,6 @@ from goodput_lab.models.montecarlo import MAX_DAYS, SimulationParams, check_size
 
 from goodput_lab.charts.montecarlo import bands_chart, histogram_cdf, timeline_chart
 from goodput_lab.reports import build_report, render
-from goodput_lab.views import display
 from goodput_lab.views import montecarlo as svc
 
 TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
@@ -28,7 +27,6 @@ TRIAL_CHOICES = [200, 500, 1000, 2000, 5000, 10000, 20000]
 #: seconds of the page's thread, so a busy server slows a run down instead of stopping it;
 #: a visitor who leaves or changes an input cancels it.
 PAGE_MAX_SECONDS = 10.0
-TILES = ("goodput_mean", "goodput_p5", "lost_mean_usd_per_month", "lost_p95_usd_per_month")
 
 
 @st.cache_data(max_entries=64, show_spinner=False, hash_funcs={SimulationParams: hash})
@@ -39,25 +37,15 @@ def _chunk(p: SimulationParams, trials: int, days: float, seed: int, chunk: int,
 
 
 def _tiles(slots, summary: dict, done: int, trials: int) -> None:
-    for slot, key in zip(slots, TILES, strict=True):
-        # the label says "per month": the dollar figure needs no unit (it then fits a tile)
-        t = display.tile(key, summary.get(key), unit=not key.endswith("_per_month"))
-        if done < trials:
-            t["help"] = f"So far: {done:,} of {trials:,} runs. " + t["help"]
-        slot.metric(**t)
+    for slot, tile in zip(slots, svc.simulated_tiles(summary, done, trials), strict=True):
+        slot.metric(**tile)
 
 
 scenario, ev = page_context.current("Monte Carlo")
 
-st.caption(
-    f"{scenario['cluster.nodes']:,} nodes: thousands of simulated runs (failures, recoveries, "
-    "spares, checkpoint tiers, fabric stalls) next to the closed-form expectation (Daly 2006)."
-)
-a, b, c, d = st.columns(4)
-a.metric(**{**display.tile("goodput", ev["goodput"]), "label": "Goodput, closed form"})
-b.metric(**display.tile("lost_usd_per_day", ev["lost_usd_per_day"]))
-c.metric(**display.tile("failures_per_day", ev["failures_per_day"]))
-d.metric(**display.tile("checkpoint_interval_minutes", ev["checkpoint_interval_minutes"]))
+st.caption(svc.intro_caption(scenario))
+for col, tile in zip(st.columns(4), svc.closed_form_tiles(ev), strict=True):
+    col.metric(**tile)
 
 
 @st.fragment
@@ -120,23 +108,16 @@ def simulation(scenario: Scenario) -> None:
         parts.append(part)
         seconds += sec
         done = sum(r.trials for r in parts)
-        bar.progress(done / trials, text=f"Simulated {done:,} of {trials:,} runs")
+        bar.progress(done / trials, text=svc.progress_text(done, trials))
         if done < trials and i % 2 == 0:  # progressive: tiles from the runs so far
             _tiles(slots, merge_results(parts).summary(), done, trials)
     bar.empty()
     res = merge_results(parts)
     summary = res.summary()
     _tiles(slots, summary, trials, trials)
-    st.caption(
-        f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
-        f"(seed {seed}); checkpoint interval "
-        f"{display.format_value('checkpoint_interval_minutes', res.interval_minutes)}. "
-        "A bad month: one run in twenty loses more than "
-        f"{display.format_value('lost_p95_usd_per_month', summary['lost_p95_usd_per_month'])} "
-        "(P95 of the lost dollars per month of wall time)."
-    )
-    if res.unfinished:
-        st.warning(f"{res.unfinished:,} runs had not finished after 4× the compute time.")
+    st.caption(svc.result_caption(res, seconds, seed))
+    if warning := svc.unfinished_warning(res):
+        st.warning(warning)
 
     def build(fmt: str) -> bytes:
         report = build_report(
@@ -155,8 +136,7 @@ def simulation(scenario: Scenario) -> None:
         build,
         export_buttons.file_stem(scenario.name) + f"-montecarlo-{trials}",
         key="mc-export",
-        note=f"This scenario with these {trials:,} runs (seed {seed}): percentiles, the "
-        "fan chart, every input with its source.",
+        note=svc.export_note(trials, seed),
         container=export_slot,
     )
 
@@ -168,7 +148,7 @@ def simulation(scenario: Scenario) -> None:
         histogram_cdf(
             dist["goodput_pct"].to_numpy(),
             100 * res.goodput_analytic,
-            f"Goodput over {res.days:g} days",
+            svc.goodput_histogram_title(res),
             "Goodput (%)",
             subtitle="Distribution over the simulated runs",
         ),
@@ -178,7 +158,7 @@ def simulation(scenario: Scenario) -> None:
         histogram_cdf(
             dist["time_to_finish_days"].to_numpy(),
             res.time_to_finish_analytic_days,
-            f"Wall time to finish {res.work_days:.4g} days of compute",
+            svc.finish_histogram_title(res),
             "Time to finish (days)",
             subtitle="Distribution over the simulated runs",
         ),

@@ -12,84 +12,19 @@ from goodput_lab.charts.network import (
     reroute_chart,
     scaling_efficiency_chart,
 )
-from goodput_lab.views import display
 from goodput_lab.views import network as svc
 
 scenario, ev = page_context.current("Network")
 m = ev.metrics
-fv = display.format_value
-
-gbps = scenario["network.inter_node_gbps"]
-fabric = (
-    f"{gbps:,.0f} Gb/s per node (yours)"
-    if gbps is not None
-    else f"{ev.instance.efa_gbps:,.0f} Gb/s per node (catalog)"
-)
-st.caption(
-    f"{scenario['cluster.nodes']:,} × {ev.instance.instance}, "
-    f"{display.field_value('workload.params_billion', m['model_parameters_billion'])}, "
-    f"tensor parallel {scenario['workload.tensor_parallel']}, pipeline parallel "
-    f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}; "
-    f"scale-out {fabric}."
-)
+st.caption(svc.config_caption(scenario, ev))
 
 if m["memory_fits"] < 1:
     st.warning(f"This configuration cannot run: {svc.step_reason(scenario, cache.catalog())}")
 
-e2e = scenario["workload.mfu_basis"] == "end_to_end"
-modelled = scenario["workload.mfu_basis"] == "modelled"
-c1, c2, c3, c4 = st.columns(4)
-t = display.tile("allreduce_ms", m["allreduce_ms"])
-t["help"] += (
-    f" Not hidden behind the backward pass: {fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])}."
-)
-c1.metric(**t)
-parts = (
-    f"compute {fv('compute_seconds_per_step', m['compute_seconds_per_step'])} + recomputation "
-    f"{fv('recompute_seconds_per_step', m['recompute_seconds_per_step'])} + bubble "
-    f"{fv('bubble_seconds_per_step', m['bubble_seconds_per_step'])} + exposed data-parallel "
-    f"{fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])} + tensor-parallel "
-    f"{fv('tp_comm_ms', m['tp_comm_ms'])} + pipeline {fv('pp_comm_ms', m['pp_comm_ms'])}"
-)
-t = display.tile("step_seconds", m["step_seconds"])
-t["help"] = (
-    "Model FLOPs per step / (accelerators × peak × MFU): the MFU is end to end, so "
-    f"communication and bubble are inside it, not added. The network model's split: {parts}."
-    if e2e
-    else f"Modelled from the system (docs/step-time.md): {parts}."
-    if modelled
-    else f"The sum of {parts}."
-)
-c2.metric(**t)
-t = display.tile("scaling_efficiency", m["scaling_efficiency"])
-t["help"] += (
-    " Informational under the end-to-end MFU basis (the step time does not use it)."
-    if e2e
-    else " The share of each step spent on model math."
-)
-c3.metric(**t)
-t = display.tile("effective_mfu", m["effective_mfu"])
-if modelled:
-    t["help"] += (
-        " Here model FLOPs (6N + 12·L·s·h per token) / (accelerators × peak × step time), an "
-        "output of the modelled step."
-    )
-c4.metric(**t)
-if e2e:
-    share = m["exposed_comm_fraction_of_step"]
-    st.caption(
-        "MFU basis: end to end (as published, PaLM App. B; Llama 3): communication and bubble "
-        "are inside the MFU, and more bandwidth does not change the time to train here "
-        "(switch workload.mfu_basis to modelled to compute the step from the system). "
-        + (
-            f"The network model puts {fv('exposed_comm_fraction_of_step', share)} of the step "
-            "in exposed communication, part of the gap between the MFU and the accelerator's peak."
-            if share <= 1
-            else "The network model's exposed communication alone "
-            f"({fv('exposed_comm_fraction_of_step', share)} of the step) is longer than the "
-            "step this MFU implies."
-        )
-    )
+for col, tile in zip(st.columns(4), svc.headline_tiles(scenario, m), strict=True):
+    col.metric(**tile)
+if scenario["workload.mfu_basis"] == "end_to_end":
+    st.caption(svc.end_to_end_caption(m))
     if m["mfu_gap_exceeded"] > 0.5:
         st.warning(
             "The modelled exposed communication and bubble do not fit in the share of the "
@@ -97,23 +32,12 @@ if e2e:
             "the accelerator's max achievable matmul fraction): the MFU is optimistic for this "
             "parallelism and fabric."
         )
-st.caption(
-    "Inter-node efficiency η = "
-    f"{display.field_value('network.inter_node_efficiency', scenario['network.inter_node_efficiency'])}"
-    " of the scale-out line rate: no full-scale p5 bus bandwidth is published (4 p6-b200 "
-    "nodes measured 73%), so this is your input: set it from NCCL-tests busbw measured on "
-    "your cluster."
-)
+st.caption(svc.efficiency_caption(scenario))
 
 st.subheader("What the fabric is worth")
 fabric_df = cache.fabric_value(scenario)
 st.plotly_chart(fabric_value_chart(fabric_df), width="stretch")
-tables.show(
-    display.table(
-        [{**r, "time_to_train_change_days": r["days_change"]} for r in fabric_df.to_dicts()],
-        svc.FABRIC_VALUE_COLUMNS,
-    )
-)
+tables.show(svc.fabric_value_display(fabric_df))
 st.caption(
     "Savings per day as in `goodput compare`: the shorter (or longer) training time valued at "
     "this cluster's cost per day, (g·r − g)·cluster with r the ratio of failure-free training "
@@ -126,7 +50,7 @@ st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="
 st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-tables.show(display.table(svc.algorithm_table(scenario, ev), svc.ALGORITHM_COLUMNS))
+tables.show(svc.algorithm_display(scenario, ev))
 st.caption(
     "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
     "NCCL-tests report them (doc/PERFORMANCE.md)."
@@ -146,17 +70,6 @@ events = persist.widget(
 )
 rr = svc.reroute_comparison(scenario, cache.catalog(), float(events))
 st.plotly_chart(reroute_chart(rr), width="stretch")
-timeout = display.field_value(
-    "network.collective_timeout_seconds", scenario["network.collective_timeout_seconds"]
-)
 with st.expander("Reroute comparison as a table"):
-    rows = [
-        {**r, "outcome": "job restarts" if r["becomes_job_failure"] else "stall"}
-        for r in rr.iter_rows(named=True)
-    ]
-    tables.show(display.table(rows, svc.REROUTE_COLUMNS))
-st.caption(
-    f"A stall longer than the collective timeout ({timeout}) aborts the job and costs a full "
-    "recovery. Vendor figures (SIDR 'sub-second') are claims, not measurements; BGP/BFD timers "
-    "are protocol settings."
-)
+    tables.show(svc.reroute_display(rr))
+st.caption(svc.timeout_caption(scenario))

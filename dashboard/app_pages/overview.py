@@ -8,7 +8,6 @@ from goodput_lab.dashboard.components import sidebar, tables
 from goodput_lab.dashboard.text import plain
 
 from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
-from goodput_lab.views import display
 from goodput_lab.views import overview as svc
 
 scenario, ev = page_context.current("Overview")
@@ -28,14 +27,8 @@ tables.tiles(
 
 with st.container(border=True):
     st.subheader("Value of a 0.1 percentage point lower node failure rate")
-    a, b, c = st.columns(3)
-    a.metric(**display.tile("goodput_gain_per_0p1pp", v["goodput_gain_per_0p1pp"]))
-    b.metric(**display.tile("usd_per_day_per_0p1pp", v["usd_per_day_per_0p1pp"]))
-    c.metric(
-        "Per year",
-        display.format_usd(v["usd_per_day_per_0p1pp"] * svc.DAYS_PER_YEAR),
-        help="Value per day × 365.25.",
-    )
+    for col, tile in zip(st.columns(3), svc.reliability_tiles(ev), strict=True):
+        col.metric(**tile)
     st.caption(
         "A public cloud blog claims 4.2% and up to $200,000/day for 16,000 H100; the "
         "aws-16k-h100 presets reproduce it with the assumptions listed below."
@@ -58,7 +51,7 @@ st.plotly_chart(
 
 st.subheader("Losses by component")
 shown, nothing = svc.split_zero_losses(losses)
-tables.show(display.table([*shown.to_dicts(), svc.loss_total_row(ev)], svc.LOSS_COLUMNS))
+tables.show(svc.loss_display(shown, ev))
 st.caption(
     "Idle hot spares and checkpoint storage cost dollars but no wall-clock time; the waterfall "
     "shows only the time losses."
@@ -71,9 +64,5 @@ if scenario.description:
 for tab, (_title, keys) in zip(
     st.tabs(list(sidebar.input_groups())), sidebar.input_groups().items(), strict=True
 ):
-    tables.show(display.inputs_table(scenario, ev.price, keys), container=tab)
-st.caption(
-    f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
-    f"node ({plain(ev.instance.source_specs)}). Each input's key for "
-    "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
-)
+    tables.show(svc.inputs_display(scenario, ev, keys), container=tab)
+st.caption(svc.specs_caption(ev, plain))

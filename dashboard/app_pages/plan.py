@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import streamlit as st
 from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
-from goodput_lab.models.outputs import format_value, help_text
 
 from goodput_lab.charts.plan import completion_chart, cost_chart
 from goodput_lab.views import plan as svc
@@ -18,12 +15,7 @@ TRIAL_CHOICES = [200, 500, 1000, 2000, 5000]
 
 scenario, ev = page_context.current("Plan")
 
-st.caption(
-    f"{scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front for whole days "
-    "whether the job is productive or not; a run that has not finished when it "
-    "ends continues at a fallback price. From the Monte Carlo wall time to finish: the block "
-    "each completion probability needs, and what a block really costs."
-)
+st.caption(svc.intro_caption(scenario))
 
 ss = st.session_state
 if ss.get("plan:trials") not in TRIAL_CHOICES:
@@ -51,61 +43,26 @@ with c4:
         )
 
 
-def tile(col, label: str, key: str, value, **kw) -> None:
-    col.metric(label, format_value(key, value), help=help_text(key), **kw)
-
-
 PLAN_ARGS = (int(trials), int(seed), block_days, risk_pct / 100.0)
 
 
 def block_section() -> bool:
     """The Monte Carlo part: block lengths, completion and cost curves (True when drawn)."""
     try:
-        with st.spinner(f"Simulating {int(trials):,} runs…"):
+        with st.spinner(svc.spinner_text(int(trials))):
             p = cache.block_plan(scenario, *PLAN_ARGS)
     except ValidationError as exc:
         st.error(f"Please fix this input — {plain(exc)}")
         return False
 
-    a, b, c = st.columns(3)
-    tile(a, "Block for 50% completion", "block_days_p50", p.block_days_p50)
-    tile(b, "Block for 90% completion", "block_days_p90", p.block_days_p90)
-    tile(c, "Block for 99% completion", "block_days_p99", p.block_days_p99)
-    a, b, c = st.columns(3)
-    tile(a, "Block length", "block_days", p.block_days)
-    tile(
-        b,
-        "Finishes within the block",
-        "probability_finish_within_block",
-        p.probability_finish_within_block,
-    )
-    tile(c, "Failure-free compute", "compute_days", p.compute_days)
-    a, b = st.columns(2)
-    tile(a, "Expected total cost", "expected_total_cost_usd", p.expected_total_cost_usd)
-    tile(b, "P90 total cost", "p90_total_cost_usd", p.p90_total_cost_usd)
-
-    if math.isfinite(p.cheapest_block_days):
-        st.info(
-            f"Cheapest block that finishes with probability at least {100 - risk_pct}%: "
-            f"**{p.cheapest_block_days:g} days**, expected total "
-            f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
-            "(finishes in "
-            f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
-            " of runs)."
-        )
+    for row in svc.block_tiles(p):
+        for col, tile in zip(st.columns(len(row)), row, strict=True):
+            col.metric(**tile)
+    if cheapest := svc.cheapest_block_text(p, risk_pct):
+        st.info(cheapest)
     for note in p.notes:
         st.warning(plain(note))
-    st.caption(
-        f"Block rate {format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
-        f"per instance (as of {p.block_price.as_of}); after the block "
-        f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
-        f"(as of {p.overrun_price.as_of}); {p.capacity_block_instances:,} instances in "
-        f"{p.capacity_blocks_needed} blocks; block price "
-        f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
-        f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected storage "
-        f"{format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
-        f"{p.trials:,} runs, seed {p.seed}; the same figures as `goodput plan` with these settings."
-    )
+    st.caption(svc.block_caption(p))
 
     curve = svc.curve_frame(p)
     window = svc.x_window(p)
@@ -167,13 +124,7 @@ rec = cache.file_system(scenario)
 if rec is None:
     st.caption("The durable tier is the object store: no shared file system to size.")
 else:
-    st.caption(
-        "A larger or faster shared file system saves and restores faster but costs more per "
-        "GB-month: every purchasable size and priced throughput tier, compared on lost dollars "
-        "per day (goodput loss + spares + storage), holding "
-        f"{scenario['storage.retained_checkpoints']} retained checkpoints "
-        f"({rec.min_TiB_for_retention:.1f} TiB)."
-    )
+    st.caption(svc.file_system_caption(scenario, rec))
     tables.show(svc.file_system_table(rec))
     if rec.warning:  # the scenario's stated saves need a faster file system than it has
         st.warning(plain(rec.warning))

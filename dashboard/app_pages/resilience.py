@@ -7,7 +7,6 @@ from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
-from goodput_lab.models.outputs import format_value, help_text, label
 from goodput_lab.models.resilience import FEATURES
 
 from goodput_lab.charts.resilience import cause_bars, ladder_waterfall, montecarlo_spread
@@ -60,42 +59,11 @@ except ValidationError as exc:
     st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
 
-first, last = lad.rungs[0], lad.rungs[-1]
-m1, m2 = st.columns(2)
-m3, m4 = st.columns(2)
-m1.metric(
-    "Lost per day, baseline",
-    f"${first.lost_usd_per_day:,.0f}",
-    help="The scenario as given, before any feature. " + help_text("lost_usd_per_day"),
-)
-m2.metric(
-    "Lost per day, last rung",
-    f"${last.lost_usd_per_day:,.0f}",
-    help="After every rung, counting what the features cost. " + help_text("lost_usd_per_day"),
-)
-# in the recommended order only the rungs worth adopting count (issue 26: the whole
-# ladder added rungs this page says cost more than they save)
-saved_key = (
-    "recommended_delta_usd_per_day" if lad.order == "recommended" else "total_delta_usd_per_day"
-)
-m3.metric(
-    label(saved_key),
-    f"{format_value(saved_key, getattr(lad, saved_key), unit=False)}/day",
-    help=help_text(saved_key),
-)
-m4.metric(
-    "Goodput",
-    f"{last.goodput * 100:.2f}%",
-    delta=f"{lad.total_delta_goodput_points:+.2f} points",
-    help="After every rung; the change is against the scenario as given. " + help_text("goodput"),
-)
-if lad.order == "recommended":
-    worth = lad.recommended_features
-    st.caption(
-        "Worth adopting here (each saves money at its rung): "
-        + (", ".join(svc.feature_label(k) for k in worth) or "none")
-        + "."
-    )
+for row in svc.headline_tiles(lad):
+    for col, tile in zip(st.columns(len(row)), row, strict=True):
+        col.metric(**tile)
+if worth := svc.worth_caption(lad):
+    st.caption(worth)
 
 unit = st.radio("Waterfall in", list(svc.UNITS), key="res:unit", horizontal=True)
 st.plotly_chart(ladder_waterfall(svc.rung_numbers(lad), unit), width="stretch")
@@ -103,18 +71,11 @@ table = svc.rung_display(lad)
 # the sources under the table rather than in a column of it: at 1024 px seven columns
 # overflow the page and the sources were cut off
 tables.show(table.drop("Source"))
-st.caption(
-    "Sources by rung: "
-    + "; ".join(
-        f"{r} — {src}" for r, src in zip(table["Rung"][1:], table["Source"][1:], strict=True)
-    )
-    + "."
-)
+st.caption(svc.sources_caption(table))
 
 st.subheader("Each rung's assumptions")
 for i, r in enumerate(lad.rungs[1:], start=1):
     f = FEATURES[r.feature]
-    saves = table["Saves per day"][i]
     # drawn only while open (three tables each; eleven rungs): the label stays the same
     # when the figures move, so an open rung stays open across slider changes
     rung = st.expander(
@@ -123,12 +84,7 @@ for i, r in enumerate(lad.rungs[1:], start=1):
     if not rung.open:
         continue
     with rung:
-        verb = "saves" if r.delta_usd_per_day >= 0 else "costs"
-        st.markdown(
-            f"**This rung {verb} {saves.lstrip('+−')}.**  \n"
-            f"**Mechanism.** {f.mechanism}  \n**Cost.** {f.cost}  \n**Helps:** {f.acts_on_text}."
-            f"  \n**Sources.** {f.source}"
-        )
+        st.markdown(svc.rung_text(lad, table, i))
         a, b = st.columns(2)
         with a:
             st.caption("Settings changed by this rung")
@@ -153,7 +109,7 @@ trials = t2.select_slider(
     "Runs per rung (30 days each)", list(svc.TRIAL_CHOICES), value=500, key="res:trials"
 )
 if run_mc:
-    with st.spinner(f"Simulating {len(lad.rungs)} rungs × {trials:,} runs…"):
+    with st.spinner(svc.montecarlo_spinner_text(lad, trials)):
         sim = cache.resilience_montecarlo(scenario, features, float(lemon) / 100, int(trials), 0)
     st.plotly_chart(montecarlo_spread(svc.montecarlo_numbers(sim)), width="stretch")
     mc_table = svc.montecarlo_display(sim)

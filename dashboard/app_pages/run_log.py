@@ -6,13 +6,9 @@ import streamlit as st
 from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
-from goodput_lab.models import FIELDS, Scenario, ValidationError
-from goodput_lab.models.outputs import format_value as fv
-from goodput_lab.models.outputs import help_text
-from goodput_lab.models.timeline import MAX_TIMELINE_BYTES, MAX_TIMELINE_ROWS
+from goodput_lab.models import Scenario, ValidationError
 
 from goodput_lab.charts.run_log import bucket_chart, goodput_over_time_chart
-from goodput_lab.views import display
 from goodput_lab.views import run_log as svc
 
 TRIALS = 1000
@@ -38,10 +34,7 @@ with left:
         "Job timeline (CSV or JSON lines, or either gzip-compressed)",
         type=["csv", "jsonl", "json", "txt", "gz"],
         key="run_log:upload",
-        help="Events job_start, step_end, checkpoint_start/end, failure, restore_start/end, "
-        "job_end (docs/timeline.md), or the records of ml-goodput-measurement's "
-        f"GoodputRecorder. At most 10 MB uploaded (compress big files: up to "
-        f"{MAX_TIMELINE_BYTES // 2**20} MB of text) and {MAX_TIMELINE_ROWS:,} rows.",
+        help=svc.UPLOAD_HELP,
     )
 with right:
     use_example = st.toggle(
@@ -78,7 +71,7 @@ try:
             upload,
             upload.size,
             lambda done, size: bar.progress(
-                0.3 * done / size, text=f"Read {done / 1e6:,.1f} of {size / 1e6:,.1f} MB"
+                0.3 * done / size, text=svc.read_progress_text(done, size)
             ),
         )
     elif use_example:
@@ -102,42 +95,10 @@ except ValidationError as exc:
     st.stop()
 bar.empty()
 
-d, f = view.summary, view.summary["fitted"]
-st.caption(
-    f"{plain(d['timeline_source'])}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
-    f"{d['run_days']:.2f} days on {d['run_nodes']:,} nodes ({d['run_nodes_source']}); "
-    f"{d['failure_incidents']:,} failure incidents, fitted rate "
-    f"{100 * f['failure_rate_per_node_day']:.3f}% per node-day "
-    f"({100 * f['confidence_level']:.0f}% CI {100 * f['failure_rate_per_node_day_lo']:.3f}–"
-    f"{100 * f['failure_rate_per_node_day_hi']:.3f}%); price "
-    f"{fv('usd_per_instance_hour', d['usd_per_instance_hour'])} per node."
-)
-c1, c2, c3 = st.columns([1, 1, 1.4])
-c1.metric(
-    "Measured goodput",
-    fv("measured_goodput", d["measured_goodput"]),
-    help=help_text("measured_goodput"),
-)
-c2.metric(
-    "Predicted goodput",
-    fv("predicted_goodput", d["predicted_goodput"]),
-    delta=fv("prediction_minus_measured", d["prediction_minus_measured"]),
-    delta_color="off",
-    help="The analytic model on the fitted scenario; the change is against the measured "
-    + (
-        f"goodput. Monte Carlo P5-P95 over {d['monte_carlo_trials']:,} runs of this length: "
-        f"{fv('predicted_goodput_p5', d['predicted_goodput_p5'])} – "
-        f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])}."
-        if d["monte_carlo_trials"]
-        else "goodput. No Monte Carlo band: the run is shorter than an hour."
-    ),
-)
-c3.metric(
-    "Badput cost of the run",
-    fv("run_badput_usd", d["run_badput_usd"]),
-    help=f"{fv('run_badput_hours', d['run_badput_hours'])} of "
-    f"{fv('run_wall_hours', d['run_wall_hours'])} × {d['run_nodes']:,} nodes at the price.",
-)
+d = view.summary
+st.caption(svc.summary_caption(d, plain))
+for col, tile in zip(st.columns([1, 1, 1.4]), svc.run_tiles(d), strict=True):
+    col.metric(**tile)
 b1, b2 = st.columns([1, 1])
 b1.button(
     "Load the fitted scenario into the sidebar",
@@ -182,32 +143,6 @@ if not changed:
     )
 else:
     w = svc.what_if_figures(view, cmp)
-    diffs = cmp.differences()
-    st.caption(
-        "Changed: "
-        + "; ".join(
-            f"{FIELDS[k].label} {display.field_value(k, b)} → {display.field_value(k, c)}"
-            for k, b, c in diffs[:6]
-        )
-        + (" …" if len(diffs) > 6 else "")
-    )
-    w1, w2, w3 = st.columns([1, 1, 1.4])
-    w1.metric(
-        "Predicted goodput (sidebar)",
-        fv("predicted_goodput", w["predicted_goodput"]),
-        delta=fv("goodput_delta", w["goodput_delta"]),
-        help="The analytic model on the sidebar scenario; the change is against the fitted "
-        "scenario's prediction. " + help_text("predicted_goodput"),
-    )
-    w2.metric(
-        "This run, changed",
-        fv("estimated_goodput", w["estimated_goodput"]),
-        help="About what this run would have measured: its measured goodput plus the "
-        "modelled change.",
-    )
-    w3.metric(
-        "Savings over the run",
-        fv("run_savings_usd", w["run_savings_usd"]),
-        help=f"{fv('savings_usd_per_day', w['savings_usd_per_day'])} × "
-        f"{d['run_days']:.2f} days (including what the change adds: spares, price).",
-    )
+    st.caption(svc.changed_caption(cmp))
+    for col, tile in zip(st.columns([1, 1, 1.4]), svc.what_if_tiles(w, d), strict=True):
+        col.metric(**tile)

@@ -7,14 +7,13 @@ from goodput_lab.dashboard import cache, page_context
 from goodput_lab.dashboard.components import persist, risk_map, tables
 
 from goodput_lab.charts.sensitivity import clipped_note, heatmap, tornado
-from goodput_lab.views import display
 from goodput_lab.views import sensitivity as svc
 
 scenario, ev = page_context.current("Sensitivity")
 
 c1, c2, c3 = st.columns([1, 1, 2])
-c1.metric(**display.tile("goodput", ev["goodput"]))
-c2.metric(**display.tile("lost_usd_per_day", ev["lost_usd_per_day"]))
+for col, tile in zip((c1, c2), svc.headline_tiles(ev), strict=True):
+    col.metric(**tile)
 pct = persist.widget(
     c3.slider,
     "sens:pct",

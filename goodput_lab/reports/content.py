@@ -316,19 +316,21 @@ def _comparison_table(c: Comparison) -> pl.DataFrame:
     return pl.DataFrame(rows)
 
 
-def _changed_assumptions(a: Scenario, b: Scenario) -> pl.DataFrame:
-    rows = []
-    for key, f in FIELDS.items():
-        if a[key] != b[key]:
-            rows.append(
-                {
-                    "field": key,
-                    "label": f.label,
-                    "baseline": svc.display_value(key, a[key]),
-                    "candidate": svc.display_value(key, b[key]),
-                    "unit": f.unit,
-                }
-            )
+def _changed_assumptions(c: Comparison) -> pl.DataFrame:
+    """The inputs that differ, worded as the Compare page's "What differs" table
+    (:func:`goodput_lab.views.compare.differences`: one function for both)."""
+    from goodput_lab.views import compare as cmp_svc
+
+    rows = [
+        {
+            "field": d["key"],
+            "label": d["label"],
+            "baseline": d["baseline"],
+            "candidate": d["candidate"],
+            "unit": FIELDS[d["key"]].unit,
+        }
+        for d in cmp_svc.differences(c)
+    ]
     schema = dict.fromkeys(("field", "label", "baseline", "candidate", "unit"), pl.String)
     return pl.DataFrame(rows, schema=schema)
 
@@ -645,17 +647,17 @@ def _ladder_section(lad: Any) -> Section:
     from goodput_lab.views import resilience as res_svc
 
     table = res_svc.rung_display(lad)
-    worth = ", ".join(res_svc.feature_label(k) for k in lad.recommended_features) or "none"
+    worth = res_svc.worth_adopting(lad)  # the same words as the Resilience page
     return Section(
         id="resilience",
         title="Resilience ladder: what each feature is worth",
         intro=(
             f"From the scenario as given to every resilience feature, in the recommended "
             f"order; causes: {lad.modes.source}. Worth adopting here: {worth}; together "
-            f"they save {format_usd(lad.recommended_delta_usd_per_day, 'day')} "
+            f"they save {res_svc.saved_per_day(lad, 'recommended_delta_usd_per_day')} "
             f"({lad.recommended_delta_goodput_points:+.2f} goodput points). The whole "
             f"ladder, rungs that cost more than they save included, saves "
-            f"{format_usd(lad.total_delta_usd_per_day, 'day')}."
+            f"{res_svc.saved_per_day(lad, 'total_delta_usd_per_day')}."
         ),
         table=table,
         table_columns=(
@@ -805,7 +807,7 @@ def build_report(
         ComparisonBlock(
             comparison=c,
             table=_comparison_table(c),
-            changed=_changed_assumptions(scenario, c.candidate.scenario),
+            changed=_changed_assumptions(c),
             figure=wrap_categories(_comparison_figure(c)),
         )
         for c in comparisons
@@ -881,7 +883,7 @@ def _light_report(
             ComparisonBlock(
                 comparison=c,
                 table=_comparison_table(c),
-                changed=_changed_assumptions(scenario, c.candidate.scenario),
+                changed=_changed_assumptions(c),
             )
             for c in comparisons
         ),

@@ -309,3 +309,127 @@ def tier_seconds(
         for r in ev.checkpoint_tiers()
     ]
     return pl.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- page text
+# What the Checkpoints page shows, ready to place (the page formats no number itself).
+def headline_tiles(scenario: Scenario, m: Any) -> list[list[dict[str, str]]]:
+    """The two rows of four tiles under "This scenario" (``st.metric`` keyword arguments);
+    the interval tile's help names the four interval formulas for this scenario."""
+    fv = display.format_value
+    interval = display.tile("checkpoint_interval_minutes", m["checkpoint_interval_minutes"])
+    interval["help"] = (
+        f"Optimal (exact) {fv('optimal_checkpoint_interval_minutes', m['optimal_checkpoint_interval_minutes'])}, "
+        f"Young {fv('young_interval_minutes', m['young_interval_minutes'])}, Daly higher order "
+        f"{fv('daly_higher_order_interval_minutes', m['daly_higher_order_interval_minutes'])}, Daly "
+        f"first order {fv('daly_first_order_interval_minutes', m['daly_first_order_interval_minutes'])}"
+        " (Young 1974; Daly 2006), all for this scenario's save time and failure rate."
+    )
+    if scenario["checkpoint.strategy"] == "durable_only":
+        durable = {
+            "label": display.OUTPUTS["optimal_durable_interval_minutes"].label,
+            "value": "single level",
+            "help": "A durable-only strategy has one level: its optimum is the checkpoint "
+            "interval's.",
+        }
+    else:
+        durable = display.tile(
+            "optimal_durable_interval_minutes", m["optimal_durable_interval_minutes"]
+        )
+    return [
+        [
+            display.tile("save_seconds", m["save_seconds"]),
+            display.tile("restore_seconds", m["restore_seconds"]),
+            interval,
+            display.tile("checkpoint_overhead_fraction", m["checkpoint_overhead_fraction"]),
+        ],
+        [
+            display.tile("goodput", m["goodput"]),
+            display.tile("rework_minutes_per_failure", m["rework_minutes_per_failure"]),
+            display.tile("fallback_failures_per_day", m["fallback_failures_per_day"]),
+            durable,
+        ],
+    ]
+
+
+def memory_capacity_warning(scenario: Scenario, m: Any, tiers: dict[str, ck.Tier]) -> str:
+    """Why in-memory checkpoints do not fit the memory tier, or "" when they do."""
+    cap = tiers["memory"].capacity_GB_per_node
+    need = m["checkpoint_shard_GB_per_node"] * scenario["checkpoint.memory_replicas"]
+    if cap is None or need <= cap:
+        return ""
+    return (
+        f"In-memory checkpoints need {need:,.0f} GB per node ({scenario['checkpoint.memory_replicas']}"
+        f" replicas of a {m['checkpoint_shard_GB_per_node']:,.1f} GB shard) but the memory tier "
+        f"holds {cap:,.0f} GB per node: use more nodes, fewer replicas or a larger allocation."
+    )
+
+
+def memory_tiles(answer: MemoryVsScenario, replicas: int) -> list[dict[str, str]]:
+    """Three tiles: goodput as set, goodput with ``replicas`` in-memory copies (with its
+    change as ``delta``), and what that saves per day."""
+    return [
+        {**display.tile("goodput", answer.goodput_baseline), "label": "Goodput, this scenario"},
+        {
+            **display.tile("goodput", answer.goodput_candidate),
+            "label": f"Goodput, memory ({replicas} replicas) + durable",
+            "delta": display.change("goodput", answer.goodput_candidate - answer.goodput_baseline),
+        },
+        display.tile("savings_usd_per_day", answer.savings_usd_per_day, savings=True),
+    ]
+
+
+def survival_caption(survival: pl.DataFrame, replicas: int, scenario: Scenario) -> str:
+    """Under the replica chart: the chance a failure destroys every in-memory copy of a
+    shard, per placement, for ``replicas`` copies, and the inputs it rests on."""
+    now = survival.filter(survival["replicas"] == replicas)
+    fv = display.field_value
+    return (
+        "Probability that a failure destroys every in-memory copy of some shard: "
+        + "; ".join(
+            f"{r['placement']} placement {display.format_value('fallback_fraction', r['fallback_probability'])}"
+            for r in now.iter_rows(named=True)
+        )
+        + f" (node loss in {fv('checkpoint.node_loss_fraction', scenario['checkpoint.node_loss_fraction'])}"
+        " of failures, re-replication window "
+        f"{fv('checkpoint.rereplication_minutes', scenario['checkpoint.rereplication_minutes'])}, "
+        f"{fv('checkpoint.correlated_fraction', scenario['checkpoint.correlated_fraction'])}"
+        f" multi-node events of {scenario['checkpoint.correlated_nodes']:,} nodes)."
+    )
+
+
+def tier_seconds_display(ev: Any, tiers: dict[str, ck.Tier]) -> pl.DataFrame:
+    """Each tier's role in this scenario and its synchronous save and restore seconds, as
+    a display table."""
+    return display.table(
+        [
+            {**r, "save_seconds": r["save_seconds_sync"], "name": tiers[r["tier"]].label}
+            for r in ev.checkpoint_tiers()
+        ],
+        [
+            ("name", "Tier"),
+            ("role", "Role in this scenario"),
+            ("save_seconds", "Save, synchronous (s)"),
+            ("restore_seconds", "Restore (s)"),
+        ],
+    )
+
+
+#: The strategy table's columns (:func:`strategy_table` rows).
+STRATEGY_COLUMNS = (
+    ("strategy", "Strategy"),
+    ("times", "Save/restore times"),
+    ("interval", "Interval"),
+    "goodput",
+    "lost_usd_per_day",
+    ("savings_usd_per_day", "Saves or costs per day", "savings"),
+    "save_seconds",
+    "restore_seconds",
+    "checkpoint_interval_minutes",
+    "rework_minutes_per_failure",
+)
+
+
+def strategy_display(table: pl.DataFrame) -> pl.DataFrame:
+    """:func:`strategy_table` as a display table."""
+    return display.table(table, STRATEGY_COLUMNS)

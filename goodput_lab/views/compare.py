@@ -253,3 +253,24 @@ def every_metric(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFra
         rows.append(row)
     cols = [("base", names[0])] + [(f"c{i}", names[i + 1]) for i in range(len(cmps))]
     return display.metric_rows(rows, cols)
+
+
+# --------------------------------------------------------------------------- page text
+def savings_tiles(cmp: Comparison) -> list[dict[str, str]]:
+    """Goodput change and the savings per day, month and year (``st.metric`` arguments)."""
+    s = savings(cmp)
+    return [
+        display.tile("goodput_delta", s["goodput_delta"], signed=True),
+        display.tile("savings_usd_per_day", s["per_day"], savings=True),
+        display.tile("savings_usd_per_month", s["per_month"], savings=True),
+        display.tile("savings_usd_per_year", s["per_year"], savings=True),
+    ]
+
+
+def differences_display(cmp: Comparison, candidate_head: str) -> pl.DataFrame:
+    """:func:`differences` as a display table (the candidate's column headed
+    ``candidate_head``)."""
+    return display.table(
+        differences(cmp),
+        [("label", "Input"), ("baseline", "Baseline"), ("candidate", candidate_head)],
+    )

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from goodput_lab.models.errors import ValidationError
+from goodput_lab.views import display
 
 MANIFEST = "manifest.json"
 
@@ -307,3 +308,75 @@ def frontier_rows(decision) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+# --------------------------------------------------------------------------- page text
+# What the Decide page shows, ready to place (the page formats no number itself).
+def spinner_text(trials: int) -> str:
+    """While the decision runs."""
+    return f"Searching and simulating ({int(trials):,} runs per configuration)…"
+
+
+def targets_line(d) -> str:
+    """The deadline, confidence and budget the answer was computed for (Markdown)."""
+    return (
+        f"**Deadline used: {d.deadline_days:g} days**, confidence {100 * d.confidence:g}%"
+        + (f", P90 cost within ${d.budget_usd:,.0f}" if d.budget_usd else "")
+        + "."
+    )
+
+
+def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
+    """The chosen (or closest) configuration as four (tile, caption) pairs: chance to finish,
+    expected cost with its 80% range, nodes with spares, checkpoint interval with strategy."""
+    fv = display.format_value
+    return [
+        (
+            display.tile("probability_finish_by_deadline", shown["probability_finish_by_deadline"]),
+            "",
+        ),
+        (
+            display.tile("expected_total_cost_usd", shown["expected_total_cost_usd"]),
+            "80% range "
+            + fv("total_cost_usd_p10", shown["total_cost_usd_p10"])
+            + " – "
+            + fv("total_cost_usd_p90", shown["total_cost_usd_p90"]),
+        ),
+        (
+            display.tile("nodes", shown["nodes"] + shown["spare_nodes"]),
+            f"{shown['nodes']:,} + {shown['spare_nodes']} spare × {shown['instance']}",
+        ),
+        (
+            display.tile("checkpoint_interval_minutes", shown["checkpoint_interval_minutes"]),
+            f"strategy {shown['checkpoint_strategy']}",
+        ),
+    ]
+
+
+def uncertainty_caption(d, esc: Callable[[str], str] = str) -> str:
+    """The failure-rate and step-time intervals the simulation drew from and how many
+    candidates were searched; ``esc`` escapes the intervals' source notes for the page."""
+    iv = d.failure_rate_interval
+    st_iv = d.step_time_interval
+    return (
+        f"Failure rate's 80% interval {100 * iv[0]:.3f}–{100 * iv[1]:.3f}% per node-day "
+        f"({esc(iv[2])}); step time ×{st_iv[0]:.2f}–×{st_iv[1]:.2f} "
+        f"({esc(st_iv[2])}). {d.analytic_candidates:,} candidates evaluated "
+        f"analytically, {d.simulated_configurations} configurations simulated."
+    )
+
+
+RUNNER_COLUMNS = (
+    "instance",
+    "nodes",
+    ("pricing", "Pricing"),
+    "probability_finish_by_deadline",
+    "expected_total_cost_usd",
+    "total_cost_usd_p90",
+    "why_not",
+)
+
+
+def runners_display(d) -> Any:
+    """:func:`runners_rows` as a display table."""
+    return display.table(runners_rows(d), RUNNER_COLUMNS)

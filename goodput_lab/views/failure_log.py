@@ -6,14 +6,19 @@ models.fitting.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import polars as pl
 
 from goodput_lab.models import FIELDS
 from goodput_lab.models._resources import data_path
-from goodput_lab.models.failure_log import FailureLog, parse_failure_log
+from goodput_lab.models.failure_log import (
+    MAX_LOG_BYTES,
+    MAX_LOG_ROWS,
+    FailureLog,
+    parse_failure_log,
+)
 from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
 from goodput_lab.views import display
 
@@ -211,3 +216,112 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
         else:
             values[key] = float(value)
     return values, problems
+
+
+# --------------------------------------------------------------------------- page text
+# What the Failure log page shows, ready to place (the page formats no number itself);
+# ``esc`` escapes user text (a file's name) for the page.
+UPLOAD_HELP = (
+    "One row per node failure: timestamp (ISO 8601), node id, cause, downtime in "
+    f"minutes. At most 10 MB (server.maxUploadSize) and {MAX_LOG_ROWS:,} rows."
+)
+
+
+def upload_too_large(name: str, size: int, esc: Callable[[str], str] = str) -> str:
+    """The error for a file over :data:`MAX_LOG_BYTES`."""
+    return f"{esc(name)} is {size:,} bytes; a failure log may be at most {MAX_LOG_BYTES:,} bytes."
+
+
+def fit_caption(source: str, fit: LogFit, esc: Callable[[str], str] = str) -> str:
+    """What was fitted: failures, incidents, span and nodes."""
+    return (
+        f"{esc(source)}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
+        f"timestamps = one incident) over {fit.span_days:.1f} days on {fit.nodes:,} nodes"
+        + (" (distinct ids in the log)" if fit.nodes_from_log else "")
+    )
+
+
+def fit_tiles(fit: LogFit) -> list[dict[str, str]]:
+    """Four tiles: the fitted node failure rate and per-node Weibull shape (their intervals
+    in the help), the job's MTBF and the lemon-node count."""
+    pct = f"{fit.confidence:.0%}"
+    key = "fitted_node_failure_rate_per_day"
+    rate = display.tile(key, fit.node_failure_rate_per_day)
+    rate["help"] = (
+        f"{pct} interval {display.cell(key, fit.node_failure_rate_per_day_lo)}"
+        f" to {display.cell(key, fit.node_failure_rate_per_day_hi)}% "
+        "(exact chi-square). " + rate["help"]
+    )
+    n = fit.node_tbf
+    shape = display.tile("fitted_weibull_shape", None if n is None else n["weibull_shape"])
+    shape["label"] = "Weibull shape per node"
+    shape["help"] = (
+        "Not estimable: no node failed twice."
+        if n is None
+        else f"{pct} interval {n['weibull_shape_lo']:.2f} to {n['weibull_shape_hi']:.2f} "
+        "(censored MLE, profile likelihood, lemon nodes left out); below 1 means decreasing "
+        "hazard. This is what the Monte Carlo simulator uses for each node."
+    )
+    return [
+        rate,
+        shape,
+        display.tile("fitted_job_mtbf_hours", fit.tbf["exp_mean_h"]),
+        display.tile("lemon_nodes", len(fit.lemons)),
+    ]
+
+
+def applied_message(applied: Mapping[str, float]) -> str:
+    """After "Use fitted rate and shape": the inputs now set, in words."""
+    return "Scenario updated: " + ", ".join(
+        f"{FIELDS[key].label} = {display.field_value(key, value)}" for key, value in applied.items()
+    )
+
+
+def goodness_of_fit_text(fit: LogFit) -> str:
+    """Which model AIC prefers and the likelihood-ratio test of exponential within Weibull
+    (Markdown)."""
+    t = fit.tbf
+    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
+    return (
+        "The chart and the tests below are for the **job's** time between incidents (all "
+        "nodes pooled), which tends to exponential even when each node is Weibull; the "
+        "per-node shape above is what the Monte Carlo simulator uses.\n\n"
+        f"**Goodness of fit.** AIC prefers the **{better}** model. Likelihood-ratio test of "
+        f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, p = "
+        f"{display.format_value('p_value', t['lr_p_value'])}. KS p-values below are "
+        "optimistic because the parameters were estimated from the same data."
+    )
+
+
+def lemon_caption(fit: LogFit) -> str:
+    """How lemon nodes are flagged, with this log's counts."""
+    return (
+        f"Test: under 'all {fit.nodes:,} nodes alike', a node's count is Binomial(n = "
+        f"{fit.n_failures:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
+        "(Bonferroni) < 0.05. The test assumes memoryless nodes: with a per-node Weibull "
+        "shape well below 1, failures cluster on a node by themselves and more nodes are "
+        "flagged."
+    )
+
+
+def job_level_text(fit: LogFit) -> str:
+    """The job-level interruption rate on its own line (issue 28's failure domains): the
+    incidents the log marks as the job's own (node id "job", "*", "-" ...), which do not
+    grow with the node count and are kept out of the node failure rate."""
+    if fit.job_interruptions_per_day is None:
+        return (
+            "Job-level interruptions: none marked in this log (a failure whose node id is "
+            "job, *, - or none counts as the job's own: software, user, data; Kokolis et al. "
+            "2024), so every incident is counted as a node failure."
+        )
+    key = "job_interruptions_per_day"
+    pct = f"{fit.confidence:.0%}"
+    return (
+        f"Job-level interruptions: {fit.n_job_incidents:,} incidents marked as the job's own "
+        f"(node id job, *, - …), {display.format_value(key, fit.job_interruptions_per_day)} "
+        f"({pct} interval {display.format_value(key, fit.job_interruptions_per_day_lo)} to "
+        f"{display.format_value(key, fit.job_interruptions_per_day_hi)}; exact Poisson). They "
+        "do not grow with the node count and are left out of the node failure rate above "
+        "(Kokolis et al. 2024); set reliability.job_interruptions_per_day in the sidebar to "
+        "use them."
+    )

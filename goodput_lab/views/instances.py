@@ -7,6 +7,8 @@ Both pages (and ``goodput instances`` / ``goodput optimize``) rank with
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Mapping
+from typing import Any
 
 import polars as pl
 
@@ -19,6 +21,8 @@ from goodput_lab.models.instances import (
     verdict_robustness,
 )
 from goodput_lab.models.outputs import format_value
+from goodput_lab.models.scenario import effective_params_billion
+from goodput_lab.views import display
 
 
 def ranking(
@@ -163,3 +167,143 @@ def robustness_text(v: VerdictRobustness) -> str:
         f"{fv('usd_per_instance_hour', v.runner_up_usd_per_instance_hour)}) or with {mfu}."
     )
     return holds + runner
+
+
+# --------------------------------------------------------------------------- page text
+# What the Instances page shows, ready to place (the page formats no number itself); ``esc``
+# escapes text from a catalog or a user (sources, notes) for the page.
+def workload_caption(scenario: Scenario) -> str:
+    """The workload every instance is ranked on, and what changes between them."""
+    return (
+        f"Train {effective_params_billion(scenario):,.4g}B parameters on "
+        f"{scenario['workload.tokens_trillion']:g}T tokens (set the workload in the sidebar): "
+        "each instance keeps the sidebar's recovery, checkpoint, network and parallelism "
+        "settings; the node type and count change, and with them the failure rate, MFU and "
+        "price by the rules listed under the ranking."
+    )
+
+
+def catalog_caption(inst: Instance, esc: Callable[[str], str] = str) -> str:
+    """Beside an instance's price and MFU inputs: the catalog's price and published MFU."""
+    price = (
+        f"${inst.usd_per_hour:,.2f}/h (as of {inst.price_as_of})"
+        if inst.usd_per_hour is not None
+        else "no public price"
+    )
+    return f"{price}; published MFU {inst.mfu_default:.0%} ({esc(inst.source_mfu)})"
+
+
+def verdict_text(
+    best: Mapping[str, Any],
+    deadline: float | None,
+    mfu_basis: str,
+    esc: Callable[[str], str] = str,
+) -> str:
+    """The cheapest instance in one sentence (Markdown): nodes, time, cost, price and the
+    shares of failures and of exposed communication."""
+    when = f"within {deadline:g} days" if deadline else "at the scenario's accelerator count"
+    if not math.isfinite(best["communication_share"]):
+        comm = "exposed communication cannot be split out of the step"
+    else:
+        comm = (
+            "exposed communication "
+            + format_value("communication_share", best["communication_share"])
+            + (
+                " (inside the end-to-end MFU, not added)"
+                if mfu_basis == "end_to_end"
+                else " (added to compute)"
+            )
+        )
+    return (
+        f"Cheapest {when}: **{best['instance']} × {best['nodes']:,.0f} nodes**, "
+        f"{format_value('time_to_train_days', best['time_to_train_days'])}, "
+        f"**{format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
+        f"{format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
+        f"per instance ({esc(best['price_source'])}, as of "
+        f"{esc(best['price_as_of'])}). Failures and checkpoints cost "
+        f"{format_value('failure_share', best['failure_share'])} of it; {comm}."
+    )
+
+
+def verdict_tiles(best: Mapping[str, Any]) -> list[list[dict[str, str]]]:
+    """Two rows of two tiles: the cheapest instance beside its node count, then its time
+    and cost to train (each figure stays whole at 1024 px)."""
+    return [
+        [
+            {
+                "label": "Cheapest instance",
+                "value": best["instance"],
+                "help": "Lowest cost to train among priced types.",
+            },
+            display.tile("nodes", best["nodes"]),
+        ],
+        [
+            display.tile("time_to_train_days", best["time_to_train_days"]),
+            display.tile("cost_to_train_usd", best["cost_to_train_usd"]),
+        ],
+    ]
+
+
+def mfu_gap_warning(best: Mapping[str, Any]) -> str:
+    """When the network model's exposed time exceeds what the end-to-end MFU leaves, else ""."""
+    if not best["mfu_gap_exceeded"]:
+        return ""
+    share = format_value("exposed_comm_fraction_of_step", best["exposed_comm_fraction_of_step"])
+    return (
+        f"The network model's exposed communication and bubble ({share} of the step) exceed "
+        "what this end-to-end MFU leaves for them: the MFU is optimistic for this "
+        "parallelism and fabric (or switch the MFU basis to compute_only)."
+    )
+
+
+def break_even_notes(r: InstanceRanking) -> list[str]:
+    """One sentence per unpriced instance: the price below which it would be cheapest."""
+    return [
+        f"{row.instance}: no public price — it would be the cheapest below "
+        f"{format_value('break_even_usd_per_hour', row.break_even_usd_per_hour)} "
+        "per instance (enter your price above)."
+        for row in r.rows
+        if not row.price_known and math.isfinite(row.break_even_usd_per_hour)
+    ]
+
+
+def robustness_tiles(v: VerdictRobustness) -> list[dict[str, str]]:
+    """The verdict's break-even price and margin, and (for a measured MFU) break-even MFU
+    and margin."""
+    tiles = [
+        display.tile("verdict_break_even_usd_per_hour", v.break_even_usd_per_hour),
+        display.tile("verdict_price_margin", v.price_margin),
+    ]
+    if v.mfu_applies:  # a modelled step has no MFU to move (said in the text)
+        tiles += [
+            display.tile("verdict_break_even_mfu", v.break_even_mfu),
+            display.tile("verdict_mfu_margin", v.mfu_margin),
+        ]
+    return tiles
+
+
+def ranking_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The Instances page's side-by-side table (:data:`TABLE_COLUMNS`)."""
+    return display.table(display_rows(df), TABLE_COLUMNS)
+
+
+#: The Optimizer's instance table.
+OPTIMIZER_COLUMNS = (
+    "instance",
+    "nodes",
+    "usd_per_instance_hour",
+    "goodput",
+    "time_to_train_days",
+    "cost_to_train_usd",
+    ("note", "Note"),
+)
+
+
+def optimizer_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The Optimizer page's instance table (:data:`OPTIMIZER_COLUMNS`)."""
+    return display.table(display_rows(df), OPTIMIZER_COLUMNS)
+
+
+def instance_label(name: str, inst: Instance) -> str:
+    """An instance and its accelerators, on two lines (Markdown)."""
+    return f"{name}  \n{inst.accelerators_per_node} × {inst.accelerator}"

@@ -13,7 +13,7 @@ from collections.abc import Callable
 import numpy as np
 import polars as pl
 
-from goodput_lab.models import Scenario, resolve_inputs
+from goodput_lab.models import Evaluation, Scenario, resolve_inputs
 from goodput_lab.models.budget import Budget
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.montecarlo import (
@@ -297,3 +297,84 @@ def summary_rows(res: SimulationResult) -> list[dict]:
 def summary_display(res: SimulationResult) -> pl.DataFrame:
     """:func:`summary_rows` as a display table (every cell formatted from the registry)."""
     return display.metric_rows(summary_rows(res), SUMMARY_COLUMNS, label="Figure")
+
+
+# --------------------------------------------------------------------------- page text
+# What the Monte Carlo page shows, ready to place (the page formats no number itself).
+#: The simulated tiles, in order.
+SIMULATED_TILES = (
+    "goodput_mean",
+    "goodput_p5",
+    "lost_mean_usd_per_month",
+    "lost_p95_usd_per_month",
+)
+
+
+def intro_caption(scenario: Scenario) -> str:
+    """What the page simulates."""
+    return (
+        f"{scenario['cluster.nodes']:,} nodes: thousands of simulated runs (failures, "
+        "recoveries, spares, checkpoint tiers, fabric stalls) next to the closed-form "
+        "expectation (Daly 2006)."
+    )
+
+
+def closed_form_tiles(ev: Evaluation) -> list[dict[str, str]]:
+    """The closed-form figures the simulation is read against."""
+    return [
+        {**display.tile("goodput", ev["goodput"]), "label": "Goodput, closed form"},
+        display.tile("lost_usd_per_day", ev["lost_usd_per_day"]),
+        display.tile("failures_per_day", ev["failures_per_day"]),
+        display.tile("checkpoint_interval_minutes", ev["checkpoint_interval_minutes"]),
+    ]
+
+
+def simulated_tiles(summary: dict, done: int, trials: int) -> list[dict[str, str]]:
+    """The :data:`SIMULATED_TILES` from the runs so far (``done`` of ``trials``)."""
+    out = []
+    for key in SIMULATED_TILES:
+        # the label says "per month": the dollar figure needs no unit (it then fits a tile)
+        t = display.tile(key, summary.get(key), unit=not key.endswith("_per_month"))
+        if done < trials:
+            t["help"] = f"So far: {done:,} of {trials:,} runs. " + t["help"]
+        out.append(t)
+    return out
+
+
+def progress_text(done: int, trials: int) -> str:
+    return f"Simulated {done:,} of {trials:,} runs"
+
+
+def result_caption(res: SimulationResult, seconds: float, seed: int) -> str:
+    """Under the simulated tiles: runs, events, time taken, seed, interval, the bad month."""
+    p95 = res.summary()["lost_p95_usd_per_month"]
+    return (
+        f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
+        f"(seed {seed}); checkpoint interval "
+        f"{display.format_value('checkpoint_interval_minutes', res.interval_minutes)}. "
+        "A bad month: one run in twenty loses more than "
+        f"{display.format_value('lost_p95_usd_per_month', p95)} "
+        "(P95 of the lost dollars per month of wall time)."
+    )
+
+
+def unfinished_warning(res: SimulationResult) -> str:
+    """Runs that had not finished, or ""."""
+    if not res.unfinished:
+        return ""
+    return f"{res.unfinished:,} runs had not finished after 4× the compute time."
+
+
+def export_note(trials: int, seed: int) -> str:
+    return (
+        f"This scenario with these {trials:,} runs (seed {seed}): percentiles, the "
+        "fan chart, every input with its source."
+    )
+
+
+def goodput_histogram_title(res: SimulationResult) -> str:
+    return f"Goodput over {res.days:g} days"
+
+
+def finish_histogram_title(res: SimulationResult) -> str:
+    return f"Wall time to finish {res.work_days:.4g} days of compute"

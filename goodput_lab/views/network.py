@@ -13,6 +13,7 @@ from goodput_lab.models import network as net
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import GradientPrecision
 from goodput_lab.models.evaluate import productive_time_savings
+from goodput_lab.views import display
 
 
 def _inputs(scenario: Scenario, catalog: dict[str, Instance], instance: str) -> dict:
@@ -227,3 +228,132 @@ def step_reason(scenario: Scenario, catalog: dict[str, Instance]) -> str:
 
     sc = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # price is irrelevant
     return infeasibility_reason(resolve_inputs(sc, catalog), scenario["workload.mfu_basis"])
+
+
+# --------------------------------------------------------------------------- page text
+# What the Network page shows, ready to place (the page formats no number itself).
+def config_caption(scenario: Scenario, ev: Evaluation) -> str:
+    """The cluster, model, parallelism and scale-out bandwidth the page is about."""
+    m = ev.metrics
+    gbps = scenario["network.inter_node_gbps"]
+    fabric = (
+        f"{gbps:,.0f} Gb/s per node (yours)"
+        if gbps is not None
+        else f"{ev.instance.efa_gbps:,.0f} Gb/s per node (catalog)"
+    )
+    params = display.field_value("workload.params_billion", m["model_parameters_billion"])
+    return (
+        f"{scenario['cluster.nodes']:,} × {ev.instance.instance}, {params}, "
+        f"tensor parallel {scenario['workload.tensor_parallel']}, pipeline parallel "
+        f"{scenario['workload.pipeline_parallel']}, ZeRO stage {scenario['workload.zero_stage']}; "
+        f"scale-out {fabric}."
+    )
+
+
+def headline_tiles(scenario: Scenario, m) -> list[dict[str, str]]:
+    """All-reduce time, step time (its split in the help, worded for the MFU basis),
+    scaling efficiency and effective MFU."""
+    fv = display.format_value
+    e2e = scenario["workload.mfu_basis"] == "end_to_end"
+    modelled = scenario["workload.mfu_basis"] == "modelled"
+    allreduce = display.tile("allreduce_ms", m["allreduce_ms"])
+    allreduce["help"] += (
+        " Not hidden behind the backward pass: "
+        f"{fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])}."
+    )
+    parts = (
+        f"compute {fv('compute_seconds_per_step', m['compute_seconds_per_step'])} + "
+        f"recomputation {fv('recompute_seconds_per_step', m['recompute_seconds_per_step'])} + "
+        f"bubble {fv('bubble_seconds_per_step', m['bubble_seconds_per_step'])} + exposed "
+        f"data-parallel {fv('allreduce_exposed_ms', m['allreduce_exposed_ms'])} + "
+        f"tensor-parallel {fv('tp_comm_ms', m['tp_comm_ms'])} + pipeline "
+        f"{fv('pp_comm_ms', m['pp_comm_ms'])}"
+    )
+    step = display.tile("step_seconds", m["step_seconds"])
+    step["help"] = (
+        "Model FLOPs per step / (accelerators × peak × MFU): the MFU is end to end, so "
+        f"communication and bubble are inside it, not added. The network model's split: {parts}."
+        if e2e
+        else f"Modelled from the system (docs/step-time.md): {parts}."
+        if modelled
+        else f"The sum of {parts}."
+    )
+    scaling = display.tile("scaling_efficiency", m["scaling_efficiency"])
+    scaling["help"] += (
+        " Informational under the end-to-end MFU basis (the step time does not use it)."
+        if e2e
+        else " The share of each step spent on model math."
+    )
+    mfu = display.tile("effective_mfu", m["effective_mfu"])
+    if modelled:
+        mfu["help"] += (
+            " Here model FLOPs (6N + 12·L·s·h per token) / (accelerators × peak × step "
+            "time), an output of the modelled step."
+        )
+    return [allreduce, step, scaling, mfu]
+
+
+def end_to_end_caption(m) -> str:
+    """Under an end-to-end MFU: what the network model's exposed share means."""
+    fv = display.format_value
+    share = m["exposed_comm_fraction_of_step"]
+    return (
+        "MFU basis: end to end (as published, PaLM App. B; Llama 3): communication and bubble "
+        "are inside the MFU, and more bandwidth does not change the time to train here "
+        "(switch workload.mfu_basis to modelled to compute the step from the system). "
+        + (
+            f"The network model puts {fv('exposed_comm_fraction_of_step', share)} of the step "
+            "in exposed communication, part of the gap between the MFU and the accelerator's "
+            "peak."
+            if share <= 1
+            else "The network model's exposed communication alone "
+            f"({fv('exposed_comm_fraction_of_step', share)} of the step) is longer than the "
+            "step this MFU implies."
+        )
+    )
+
+
+def efficiency_caption(scenario: Scenario) -> str:
+    """Where the inter-node efficiency comes from."""
+    eta = display.field_value(
+        "network.inter_node_efficiency", scenario["network.inter_node_efficiency"]
+    )
+    return (
+        f"Inter-node efficiency η = {eta} of the scale-out line rate: no full-scale p5 bus "
+        "bandwidth is published (4 p6-b200 nodes measured 73%), so this is your input: set "
+        "it from NCCL-tests busbw measured on your cluster."
+    )
+
+
+def timeout_caption(scenario: Scenario) -> str:
+    """Under the reroute comparison: what a stall past the collective timeout costs."""
+    timeout = display.field_value(
+        "network.collective_timeout_seconds", scenario["network.collective_timeout_seconds"]
+    )
+    return (
+        f"A stall longer than the collective timeout ({timeout}) aborts the job and costs a "
+        "full recovery. Vendor figures (SIDR 'sub-second') are claims, not measurements; "
+        "BGP/BFD timers are protocol settings."
+    )
+
+
+def fabric_value_display(fabric_df: pl.DataFrame) -> pl.DataFrame:
+    """:func:`fabric_value` as a display table (:data:`FABRIC_VALUE_COLUMNS`)."""
+    return display.table(
+        [{**r, "time_to_train_change_days": r["days_change"]} for r in fabric_df.to_dicts()],
+        FABRIC_VALUE_COLUMNS,
+    )
+
+
+def algorithm_display(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
+    """:func:`algorithm_table` as a display table (:data:`ALGORITHM_COLUMNS`)."""
+    return display.table(algorithm_table(scenario, ev), ALGORITHM_COLUMNS)
+
+
+def reroute_display(rr: pl.DataFrame) -> pl.DataFrame:
+    """:func:`reroute_comparison` as a display table, each row's outcome in words."""
+    rows = [
+        {**r, "outcome": "job restarts" if r["becomes_job_failure"] else "stall"}
+        for r in rr.iter_rows(named=True)
+    ]
+    return display.table(rows, REROUTE_COLUMNS)

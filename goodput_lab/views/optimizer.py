@@ -10,6 +10,7 @@ import polars as pl
 from goodput_lab.models import Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
+from goodput_lab.views import display
 
 
 def interval_curve(scenario: Scenario, catalog: dict[str, Instance], n: int = 200) -> pl.DataFrame:
@@ -81,3 +82,127 @@ def domain_spares_rows(rec: opt.DomainSpareRecommendation) -> list[dict]:
             }
         )
     return rows
+
+
+# --------------------------------------------------------------------------- page text
+# What the Optimizer page shows, ready to place (the page formats no number itself).
+def headline_tiles(o: opt.Optimization) -> list[dict]:
+    """Recommended interval and spares (each with its change from now), the saving of both,
+    and goodput with both: ``st.metric`` keyword arguments, deltas included."""
+    iv, sp, cmp = o.interval, o.spares, o.comparison
+    interval = display.tile("recommended_checkpoint_interval_minutes", iv.interval_minutes)
+    interval["help"] += (
+        " The same figure as the Overview and Checkpoints pages; a bounded Brent search on "
+        "the lost dollars agrees "
+        f"({display.format_value('checkpoint_interval_minutes', iv.brent_minutes)})."
+    )
+    change = iv.interval_minutes - iv.current_interval_minutes
+    return [
+        {
+            **interval,
+            "delta": display.change("checkpoint_interval_minutes", change) + " vs now",
+            "delta_color": "off",
+        },
+        {
+            **display.tile("spare_nodes", sp.spares),
+            # no unit: "+10 nodes vs now" is cut at 1024 px; the tile's value says nodes
+            "delta": display.change("spare_nodes", sp.spares - sp.current_spares, unit=False)
+            + " vs now",
+            "delta_color": "off",
+        },
+        display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True),
+        {
+            **display.tile("goodput", cmp.candidate["goodput"]),
+            "label": "Goodput with both",
+            "delta": display.change("goodput_delta", cmp.goodput_delta),
+        },
+    ]
+
+
+def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
+    """At which node failure rates hot spares pay for themselves, where this scenario is,
+    and the break-even and best counts (Markdown)."""
+    sp = o.spares
+    rate = scenario["reliability.node_failure_rate_per_day"]
+    rate_text = display.field_value("reliability.node_failure_rate_per_day", rate)
+    ranges = o.spare_payoff_rates_per_day
+    n = o.spare_payoff_spares  # the recommended count, at least one
+    who, them = ("One hot spare", "itself") if n == 1 else (f"{n} hot spares", "themselves")
+    if ranges:
+        spans = " and ".join(f"{100 * lo:.4f}% to {100 * hi:.4f}%" for lo, hi in ranges)
+        if any(lo <= rate <= hi for lo, hi in ranges):
+            where = f"this scenario's {rate_text} is inside that range"
+        elif rate < ranges[0][0]:
+            where = (
+                f"this scenario's {rate_text} is below it: too few failures for what the "
+                "spares cost"
+            )
+        else:
+            repair = display.field_value(
+                "reliability.repair_hours", scenario["reliability.repair_hours"]
+            )
+            where = (
+                f"this scenario's {rate_text} is outside it: with a {repair} repair time the "
+                "spares are usually still in repair when the next failure comes"
+            )
+        pays = "pays" if n == 1 else "pay"
+        be = f"{who} {pays} for {them} at node failure rates from {spans} per day; {where}."
+    else:
+        never = "never pays" if n == 1 else "never pay"
+        be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
+    return (
+        f"{be} At this rate, net savings against no spares stay ≥ 0 up to "
+        f"**{sp.break_even_spares}** spares; the best count is **{sp.spares}**."
+    )
+
+
+def domain_spares_text(ds) -> str:
+    """The cheaper spare policy across scale-up domains, and the best of each kind
+    (Markdown)."""
+    head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes."
+    b = ds.best
+    if b.policy == "none":
+        return (
+            f"{head} Neither spare nodes inside each domain nor whole spare domains save "
+            "more than they cost here."
+        )
+    fv = display.format_value
+
+    def best(p, none: str) -> str:
+        if p.policy == "none":
+            return none
+        return f"{p.label()}, {fv('savings_usd_per_day', p.savings_usd_per_day)}"
+
+    return (
+        f"{head} Cheaper policy: **{b.label()}**, saves "
+        f"**{fv('savings_usd_per_day', b.savings_usd_per_day)}** "
+        f"for {fv('spare_usd_per_day', b.spare_usd_per_day)} of spares. Best in-domain: "
+        f"{best(ds.best_in_domain, 'no count of in-domain spares pays')}; best whole "
+        f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}."
+    )
+
+
+def cheapest_text(best) -> str:
+    """The cheapest instance type (a ranking row) in one sentence (Markdown)."""
+    fv = display.format_value
+    return (
+        f"Cheapest: **{best.instance}** × {best.nodes:,.0f} nodes, "
+        f"{fv('time_to_train_days', best.time_to_train_days)}, "
+        f"{fv('cost_to_train_usd', best.cost_to_train_usd)} — the same "
+        "answer as the Instances page and `goodput optimize`."
+    )
+
+
+DOMAIN_SPARES_COLUMNS = (
+    ("policy", "Policy"),
+    "domain_spare_nodes",
+    ("spare_usd_per_day", "Spares cost ($/day)"),
+    "goodput",
+    "step_seconds",
+    "savings_usd_per_day",
+)
+
+
+def domain_spares_display(ds) -> pl.DataFrame:
+    """:func:`domain_spares_rows` as a display table."""
+    return display.table(domain_spares_rows(ds), DOMAIN_SPARES_COLUMNS)

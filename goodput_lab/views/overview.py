@@ -8,6 +8,7 @@ import polars as pl
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.pricing import Price
+from goodput_lab.views import display
 from goodput_lab.views.display import field_value
 
 DAYS_PER_YEAR = 365.25
@@ -130,4 +131,40 @@ def goodput_vs_rate(
             "goodput_first_order_pct": np.asarray(out["goodput_first_order"]) * 100,
             "lost_usd_per_day": np.asarray(out["lost_usd_per_day"]),
         }
+    )
+
+
+# --------------------------------------------------------------------------- page text
+def reliability_tiles(ev: Evaluation) -> list[dict[str, str]]:
+    """The value of a 0.1 percentage point lower node failure rate: goodput gained, per
+    day and per year (``st.metric`` keyword arguments)."""
+    v = ev.value_of_reliability
+    return [
+        display.tile("goodput_gain_per_0p1pp", v["goodput_gain_per_0p1pp"]),
+        display.tile("usd_per_day_per_0p1pp", v["usd_per_day_per_0p1pp"]),
+        {
+            "label": "Per year",
+            "value": display.format_usd(v["usd_per_day_per_0p1pp"] * DAYS_PER_YEAR),
+            "help": "Value per day × 365.25.",
+        },
+    ]
+
+
+def loss_display(shown: pl.DataFrame, ev: Evaluation) -> pl.DataFrame:
+    """The losses shown (:func:`split_zero_losses`) and their total, as a display table."""
+    return display.table([*shown.to_dicts(), loss_total_row(ev)], LOSS_COLUMNS)
+
+
+def inputs_display(scenario: Scenario, ev: Evaluation, keys) -> pl.DataFrame:
+    """The inputs ``keys`` with value, default and source, the price in force included."""
+    return display.inputs_table(scenario, ev.price, keys)
+
+
+def specs_caption(ev: Evaluation, esc=str) -> str:
+    """Under the inputs: the instance's accelerators and their source (``esc`` escapes the
+    catalog's source note for the page)."""
+    return (
+        f"Instance specs: {ev.instance.accelerators_per_node} × {ev.instance.accelerator} per "
+        f"node ({esc(ev.instance.source_specs)}). Each input's key for "
+        "`--set section.key=value` is in the CSV export and `goodput evaluate --help`."
     )

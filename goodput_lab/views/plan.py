@@ -16,7 +16,7 @@ from goodput_lab.models import Evaluation, Scenario, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_value, help_text
 from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
 from goodput_lab.models.pricing import TERMS
 
@@ -215,4 +215,91 @@ def terms_table() -> pl.DataFrame:
             for m, t in TERMS.items()
             if m is not PricingModel.CUSTOM
         ]
+    )
+
+
+# --------------------------------------------------------------------------- page text
+# What the Plan page shows, ready to place (the page formats no number itself).
+def intro_caption(scenario: Scenario) -> str:
+    return (
+        f"{scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front for whole "
+        "days whether the job is productive or not; a run that has not finished when it "
+        "ends continues at a fallback price. From the Monte Carlo wall time to finish: the "
+        "block each completion probability needs, and what a block really costs."
+    )
+
+
+def spinner_text(trials: int) -> str:
+    return f"Simulating {int(trials):,} runs…"
+
+
+def _tile(label: str, key: str, value: Any) -> dict[str, str]:
+    return {"label": label, "value": format_value(key, value), "help": help_text(key)}
+
+
+def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:
+    """Three rows of tiles: the block each completion probability needs; the block, its
+    completion probability and the failure-free compute; expected and P90 total cost."""
+    return [
+        [
+            _tile("Block for 50% completion", "block_days_p50", p.block_days_p50),
+            _tile("Block for 90% completion", "block_days_p90", p.block_days_p90),
+            _tile("Block for 99% completion", "block_days_p99", p.block_days_p99),
+        ],
+        [
+            _tile("Block length", "block_days", p.block_days),
+            _tile(
+                "Finishes within the block",
+                "probability_finish_within_block",
+                p.probability_finish_within_block,
+            ),
+            _tile("Failure-free compute", "compute_days", p.compute_days),
+        ],
+        [
+            _tile("Expected total cost", "expected_total_cost_usd", p.expected_total_cost_usd),
+            _tile("P90 total cost", "p90_total_cost_usd", p.p90_total_cost_usd),
+        ],
+    ]
+
+
+def cheapest_block_text(p: BlockPlan, risk_pct: int) -> str:
+    """The cheapest block that finishes with probability at least 100% − ``risk_pct``
+    (Markdown), or "" when none does."""
+    if not math.isfinite(p.cheapest_block_days):
+        return ""
+    return (
+        f"Cheapest block that finishes with probability at least {100 - risk_pct}%: "
+        f"**{p.cheapest_block_days:g} days**, expected total "
+        f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
+        "(finishes in "
+        f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
+        " of runs)."
+    )
+
+
+def block_caption(p: BlockPlan) -> str:
+    """The block's prices, instances and cost parts, and the runs behind them."""
+    return (
+        "Block rate "
+        f"{format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
+        f"per instance (as of {p.block_price.as_of}); after the block "
+        f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
+        f"(as of {p.overrun_price.as_of}); {p.capacity_block_instances:,} instances in "
+        f"{p.capacity_blocks_needed} blocks; block price "
+        f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
+        f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected "
+        f"storage {format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
+        f"{p.trials:,} runs, seed {p.seed}; the same figures as `goodput plan` with these "
+        "settings."
+    )
+
+
+def file_system_caption(scenario: Scenario, rec: Any) -> str:
+    """Above the file-system table: what is compared and the retention it must hold."""
+    return (
+        "A larger or faster shared file system saves and restores faster but costs more per "
+        "GB-month: every purchasable size and priced throughput tier, compared on lost "
+        "dollars per day (goodput loss + spares + storage), holding "
+        f"{scenario['storage.retained_checkpoints']} retained checkpoints "
+        f"({rec.min_TiB_for_retention:.1f} TiB)."
     )

@@ -13,7 +13,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Scenario
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_value, help_text, label
 from goodput_lab.models.resilience import (
     BASELINE,
     FEATURES,
@@ -246,3 +246,96 @@ __all__ = [
     "rung_display",
     "rung_numbers",
 ]
+
+
+# --------------------------------------------------------------------------- page text
+# What the Resilience page (and the report's ladder section) shows, ready to place.
+def worth_adopting(lad: Ladder) -> str:
+    """The recommended features that save money at their rung, in words ("none" if none):
+    the page's caption and the report's ladder section name the same ones."""
+    return ", ".join(feature_label(k) for k in lad.recommended_features) or "none"
+
+
+def saved_per_day(lad: Ladder, key: str) -> str:
+    """What the ladder saves per day ("$4,456/day"): ``key`` is
+    ``recommended_delta_usd_per_day`` (the rungs worth adopting) or
+    ``total_delta_usd_per_day`` (every rung); the page's tile and the report's ladder
+    section word it with this one function."""
+    return f"{format_value(key, getattr(lad, key), unit=False)}/day"
+
+
+def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
+    """Two rows of two tiles: lost per day before and after the ladder, what it saves
+    (the recommended rungs only, in the recommended order) and goodput after it."""
+    first, last = lad.rungs[0], lad.rungs[-1]
+    # in the recommended order only the rungs worth adopting count (issue 26: the whole
+    # ladder added rungs this page says cost more than they save)
+    saved_key = (
+        "recommended_delta_usd_per_day" if lad.order == "recommended" else "total_delta_usd_per_day"
+    )
+    return [
+        [
+            {
+                "label": "Lost per day, baseline",
+                "value": f"${first.lost_usd_per_day:,.0f}",
+                "help": "The scenario as given, before any feature. "
+                + help_text("lost_usd_per_day"),
+            },
+            {
+                "label": "Lost per day, last rung",
+                "value": f"${last.lost_usd_per_day:,.0f}",
+                "help": "After every rung, counting what the features cost. "
+                + help_text("lost_usd_per_day"),
+            },
+        ],
+        [
+            {
+                "label": label(saved_key),
+                "value": saved_per_day(lad, saved_key),
+                "help": help_text(saved_key),
+            },
+            {
+                "label": "Goodput",
+                "value": f"{last.goodput * 100:.2f}%",
+                "delta": f"{lad.total_delta_goodput_points:+.2f} points",
+                "help": "After every rung; the change is against the scenario as given. "
+                + help_text("goodput"),
+            },
+        ],
+    ]
+
+
+def worth_caption(lad: Ladder) -> str:
+    """In the recommended order: the features worth adopting here; else ""."""
+    if lad.order != "recommended":
+        return ""
+    return f"Worth adopting here (each saves money at its rung): {worth_adopting(lad)}."
+
+
+def sources_caption(table: pl.DataFrame) -> str:
+    """Under the rung table (from :func:`rung_display`): each rung's sources."""
+    return (
+        "Sources by rung: "
+        + "; ".join(
+            f"{r} — {src}" for r, src in zip(table["Rung"][1:], table["Source"][1:], strict=True)
+        )
+        + "."
+    )
+
+
+def rung_text(lad: Ladder, table: pl.DataFrame, i: int) -> str:
+    """Rung ``i`` in words (Markdown): what it saves or costs (the table's figure), its
+    mechanism, cost, what it helps and its sources."""
+    r = lad.rungs[i]
+    f = FEATURES[r.feature]
+    saves = table["Saves per day"][i]
+    verb = "saves" if r.delta_usd_per_day >= 0 else "costs"
+    return (
+        f"**This rung {verb} {saves.lstrip('+−')}.**  \n"
+        f"**Mechanism.** {f.mechanism}  \n**Cost.** {f.cost}  \n**Helps:** {f.acts_on_text}."
+        f"  \n**Sources.** {f.source}"
+    )
+
+
+def montecarlo_spinner_text(lad: Ladder, trials: int) -> str:
+    return f"Simulating {len(lad.rungs)} rungs × {int(trials):,} runs…"

@@ -13,17 +13,19 @@ from typing import Any
 
 import polars as pl
 
-from goodput_lab.models import Comparison, Scenario, ValidationError, compare
+from goodput_lab.models import FIELDS, Comparison, Scenario, ValidationError, compare
 from goodput_lab.models._resources import data_path
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import format_value, output
+from goodput_lab.models.outputs import format_value, help_text, output
 from goodput_lab.models.reconcile import BUCKET_LABELS, predicted_bucket_hours, reconcile
 from goodput_lab.models.timeline import (
     MAX_TIMELINE_BYTES,
+    MAX_TIMELINE_ROWS,
     Timeline,
     parse_mapping,
     parse_timeline,
 )
+from goodput_lab.views import display
 
 EXAMPLE = data_path("timelines", "example-run.csv")
 EXAMPLE_NODES = 2000
@@ -217,3 +219,106 @@ def what_if_buckets(view: RunLogView, cmp: Comparison) -> pl.DataFrame:
             "what_if_hours": list(hours.values()),
         }
     )
+
+
+# --------------------------------------------------------------------------- page text
+# What the Run log page shows, ready to place (the page formats no number itself); ``esc``
+# escapes user text (a file's name) for the page.
+UPLOAD_HELP = (
+    "Events job_start, step_end, checkpoint_start/end, failure, restore_start/end, "
+    "job_end (docs/timeline.md), or the records of ml-goodput-measurement's "
+    "GoodputRecorder. At most 10 MB uploaded (compress big files: up to "
+    f"{MAX_TIMELINE_BYTES // 2**20} MB of text) and {MAX_TIMELINE_ROWS:,} rows."
+)
+
+
+def read_progress_text(done: int, size: int) -> str:
+    return f"Read {done / 1e6:,.1f} of {size / 1e6:,.1f} MB"
+
+
+def summary_caption(d: Mapping[str, Any], esc: Callable[[str], str] = str) -> str:
+    """The timeline read, the run's length and nodes, the fitted failure rate with its
+    interval, and the price (``d`` is ``RunLogView.summary``)."""
+    f = d["fitted"]
+    return (
+        f"{esc(d['timeline_source'])}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
+        f"{d['run_days']:.2f} days on {d['run_nodes']:,} nodes ({d['run_nodes_source']}); "
+        f"{d['failure_incidents']:,} failure incidents, fitted rate "
+        f"{100 * f['failure_rate_per_node_day']:.3f}% per node-day "
+        f"({100 * f['confidence_level']:.0f}% CI {100 * f['failure_rate_per_node_day_lo']:.3f}–"
+        f"{100 * f['failure_rate_per_node_day_hi']:.3f}%); price "
+        f"{format_value('usd_per_instance_hour', d['usd_per_instance_hour'])} per node."
+    )
+
+
+def run_tiles(d: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Measured and predicted goodput (the Monte Carlo band in the help) and the run's
+    badput cost: ``st.metric`` keyword arguments."""
+    fv = format_value
+    band = (
+        f"goodput. Monte Carlo P5-P95 over {d['monte_carlo_trials']:,} runs of this length: "
+        f"{fv('predicted_goodput_p5', d['predicted_goodput_p5'])} – "
+        f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])}."
+        if d["monte_carlo_trials"]
+        else "goodput. No Monte Carlo band: the run is shorter than an hour."
+    )
+    return [
+        {
+            "label": "Measured goodput",
+            "value": fv("measured_goodput", d["measured_goodput"]),
+            "help": help_text("measured_goodput"),
+        },
+        {
+            "label": "Predicted goodput",
+            "value": fv("predicted_goodput", d["predicted_goodput"]),
+            "delta": fv("prediction_minus_measured", d["prediction_minus_measured"]),
+            "delta_color": "off",
+            "help": "The analytic model on the fitted scenario; the change is against the "
+            "measured " + band,
+        },
+        {
+            "label": "Badput cost of the run",
+            "value": fv("run_badput_usd", d["run_badput_usd"]),
+            "help": f"{fv('run_badput_hours', d['run_badput_hours'])} of "
+            f"{fv('run_wall_hours', d['run_wall_hours'])} × {d['run_nodes']:,} nodes at the "
+            "price.",
+        },
+    ]
+
+
+def changed_caption(cmp: Comparison, shown: int = 6) -> str:
+    """The sidebar's changes against the fitted scenario (the first ``shown``)."""
+    diffs = cmp.differences()
+    fv = display.field_value
+    return (
+        "Changed: "
+        + "; ".join(f"{FIELDS[k].label} {fv(k, b)} → {fv(k, c)}" for k, b, c in diffs[:shown])
+        + (" …" if len(diffs) > shown else "")
+    )
+
+
+def what_if_tiles(w: Mapping[str, float], d: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The sidebar scenario on this run: predicted goodput (change against the fitted
+    prediction), this run's goodput changed, and the savings over the run."""
+    fv = format_value
+    return [
+        {
+            "label": "Predicted goodput (sidebar)",
+            "value": fv("predicted_goodput", w["predicted_goodput"]),
+            "delta": fv("goodput_delta", w["goodput_delta"]),
+            "help": "The analytic model on the sidebar scenario; the change is against the "
+            "fitted scenario's prediction. " + help_text("predicted_goodput"),
+        },
+        {
+            "label": "This run, changed",
+            "value": fv("estimated_goodput", w["estimated_goodput"]),
+            "help": "About what this run would have measured: its measured goodput plus the "
+            "modelled change.",
+        },
+        {
+            "label": "Savings over the run",
+            "value": fv("run_savings_usd", w["run_savings_usd"]),
+            "help": f"{fv('savings_usd_per_day', w['savings_usd_per_day'])} × "
+            f"{d['run_days']:.2f} days (including what the change adds: spares, price).",
+        },
+    ]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from goodput_lab.models import FIELDS, Scenario, evaluate_arrays, resolve_inputs
+from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import sensitivity as sens
 from goodput_lab.models.catalog import Instance
 from goodput_lab.views import display
@@ -179,3 +179,11 @@ def risk_map_grid(
         "title": f"{RISK_METRICS[metric].rsplit(' (', 1)[0]}, {trials:,} runs per point",
         "marker_text": "This scenario (analytic goodput)",
     }
+
+
+def headline_tiles(ev: Evaluation) -> list[dict[str, str]]:
+    """Goodput and lost per day of the scenario the sensitivities are taken around."""
+    return [
+        display.tile("goodput", ev["goodput"]),
+        display.tile("lost_usd_per_day", ev["lost_usd_per_day"]),
+    ]

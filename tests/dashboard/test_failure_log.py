@@ -103,3 +103,23 @@ def test_upload_with_a_failure_in_the_future_names_its_row(page):
     assert not page.exception
     errors = " ".join(e.value for e in page.error)
     assert "row 4, column 'timestamp'" in errors and "in the future" in errors
+
+
+def test_job_level_rate_on_its_own_line(page, sample_fit):
+    """The page says, on a line of its own, that the sample marks no job-level
+    interruption; a log that marks some gets their rate: 4 job incidents over 10 days is
+    0.40 per day, interval from the exact Poisson bound (Garwood 1936)."""
+    from goodput_lab.models.fitting import poisson_rate_ci
+
+    shown = [c.value for c in page.caption if c.value.startswith("Job-level interruptions")]
+    assert shown == [svc.job_level_text(sample_fit)]
+    assert "none marked in this log" in shown[0]
+    rows = ["timestamp,node_id,cause,downtime_minutes"]
+    rows += [f"2024-01-{d:02d}T00:00:00,node-{d % 3},gpu,60" for d in range(1, 12)]
+    rows += [f"2024-01-{d:02d}T12:00:00,job,software,10" for d in (2, 4, 6, 8)]
+    fit = fit_failure_log(parse_failure_log("\n".join(rows).encode()), 16)
+    assert fit.span_days == pytest.approx(10.0)
+    lo, hi = poisson_rate_ci(4, 10.0, fit.confidence)
+    text = svc.job_level_text(fit)
+    assert text.startswith("Job-level interruptions: 4 incidents marked as the job's own")
+    assert f"0.40 per day (95% interval {float(lo):.2f} per day to {float(hi):.2f} per day" in text
