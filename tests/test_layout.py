@@ -138,6 +138,9 @@ def number_formatting(source: str) -> list[tuple[int, str]]:
 
 
 PAGES = sorted((ROOT / "dashboard" / "app_pages").glob("*.py"))
+COMPONENTS = sorted(
+    p for p in (ROOT / "dashboard" / "components").glob("*.py") if p.name != "__init__.py"
+)
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
@@ -172,3 +175,16 @@ def test_the_number_check_can_fail():
     assert [n for n, _ in found] == [1, 2, 3, 4, 5, 7, 8, 9]
     assert found[0][1] == "format spec in an f-string"
     assert number_formatting('st.caption(f"{x:,.0f}")') == [(1, "format spec in an f-string")]
+
+
+@pytest.mark.parametrize("component", COMPONENTS, ids=lambda p: p.name)
+def test_components_format_no_number(component):
+    """The sidebar, tables, deadline control, risk map and export buttons place what the view
+    modules build, as pages do (they may import goodput_lab.views.display to call its view
+    builders such as ``tile_rows``, but format no figure themselves)."""
+    found = [
+        (n, what)
+        for n, what in number_formatting(component.read_text())
+        if not what.startswith("imports ")
+    ]
+    assert found == []

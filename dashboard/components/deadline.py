@@ -15,6 +15,8 @@ from __future__ import annotations
 import streamlit as st
 from goodput_lab.dashboard.components import persist
 
+from goodput_lab.views import display
+
 ON_KEY = "deadline:on"
 DAYS_KEY = "deadline:days"
 DEFAULT_DAYS = 45.0
@@ -47,12 +49,4 @@ def show(container=None) -> float | None:
 
 def used(deadline_days: float | None) -> str:
     """The sentence every ranking page shows: which deadline the ranking used."""
-    if deadline_days is None:
-        return (
-            "Ranked without a deadline (as `goodput instances` and `goodput optimize` without "
-            "--deadline-days): every type at the scenario's accelerator count."
-        )
-    return (
-        f"Ranked with a deadline of {deadline_days:g} days (as `--deadline-days "
-        f"{deadline_days:g}`): per type, the cheapest node count that trains within it."
-    )
+    return display.deadline_used(deadline_days)

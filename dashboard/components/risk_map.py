@@ -69,11 +69,7 @@ def _progress(key: tuple) -> None:
 
 def show(scenario: Scenario, ev: Evaluation, key: str = "risk") -> None:
     st.subheader("Risk map (Monte Carlo)")
-    st.caption(
-        "How bad a month can get across checkpoint intervals and failure rates: every point "
-        f"simulates that many {DAYS:g}-day runs on the engine's worker processes "
-        "(docs/scaling.md), so the rest of the app stays responsive while it runs."
-    )
+    st.caption(svc.risk_map_intro(DAYS))
     c1, c2, c3 = st.columns([1, 1, 1])
     n = c1.select_slider("Grid (points per axis)", GRID_CHOICES, value=8, key=f"{key}:n")
     trials = c2.select_slider("Runs per point", TRIAL_CHOICES, value=500, key=f"{key}:trials")
@@ -88,7 +84,7 @@ def show(scenario: Scenario, ev: Evaluation, key: str = "risk") -> None:
             _start(scenario, int(n), int(trials), job_key)
             job = cache.engine_jobs().get(job_key)
         if job is None:
-            st.caption(f"{int(n) ** 2:,} points x {int(trials):,} runs, not run yet.")
+            st.caption(svc.risk_map_pending(int(n), int(trials)))
             return
     try:
         rows = _finished(job)

@@ -286,15 +286,8 @@ def _price(catalog: dict[str, Instance]) -> None:
             price = model_price(inst, model) if inst is not None else None
         except (ValidationError, ValueError):
             price = None
-        if price is not None:
-            st.caption(
-                plain(
-                    f"Public {TERMS[PricingModel(price.model)].label} price: "
-                    f"${price.usd_per_instance_hour:,.2f}/instance-h (as of {price.as_of})."
-                )
-            )
-        else:
-            st.caption("No public price for this instance under this pricing model: enter yours.")
+        label = TERMS[PricingModel(price.model)].label if price is not None else ""
+        st.caption(plain(display.public_price_caption(price, label)))
     else:
         _numeric_widget(key)
     for k in ("pricing.price_source", "pricing.price_as_of"):

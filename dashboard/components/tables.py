@@ -29,13 +29,12 @@ def tiles(values: Mapping[str, Any], *rows: Sequence[str], container=None) -> No
     a figure with an 80% interval (``<key>_low`` / ``<key>_high``) shows it as a range under
     the value."""
     c = container or st
-    for keys in rows:
-        cols = c.columns(len(keys))
-        for col, key in zip(cols, keys, strict=True):
-            col.metric(**display.tile(key, values.get(key)))
-            text = display.interval_text(key, values)
-            if text:
-                col.caption(text)
+    for row in display.tile_rows(values, *rows):
+        cols = c.columns(len(row))
+        for col, (tile, interval) in zip(cols, row, strict=True):
+            col.metric(**tile)
+            if interval:
+                col.caption(interval)
 
 
 def missing_reasons(df: pl.DataFrame, name: str = "instance", reason: str = "reason") -> None:

@@ -280,3 +280,34 @@ def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | Non
 def display_unit_of(key: str) -> str:
     """The unit an output's header shows (re-exported for chart axis titles)."""
     return display_unit(OUTPUTS[key])
+
+
+def tile_rows(values: Mapping[str, Any], *rows: Sequence[str]) -> list[list[tuple[dict, str]]]:
+    """Rows of registry tiles for output keys: per key, the ``st.metric`` keyword arguments
+    (:func:`tile`) and the 80% interval's text under it (:func:`interval_text`, "" when the
+    figure has none)."""
+    return [[(tile(k, values.get(k)), interval_text(k, values)) for k in keys] for keys in rows]
+
+
+def deadline_used(deadline_days: float | None) -> str:
+    """The sentence every ranking shows: which deadline [days] the ranking used (None: none)."""
+    if deadline_days is None:
+        return (
+            "Ranked without a deadline (as `goodput instances` and `goodput optimize` without "
+            "--deadline-days): every type at the scenario's accelerator count."
+        )
+    return (
+        f"Ranked with a deadline of {deadline_days:g} days (as `--deadline-days "
+        f"{deadline_days:g}`): per type, the cheapest node count that trains within it."
+    )
+
+
+def public_price_caption(price: Price | None, label: str) -> str:
+    """Under the price field while the catalog's price is used: the public price in force
+    [USD/instance-h] under the pricing model named ``label``, with its date."""
+    if price is None:
+        return "No public price for this instance under this pricing model: enter yours."
+    return (
+        f"Public {label} price: ${price.usd_per_instance_hour:,.2f}/instance-h "
+        f"(as of {price.as_of})."
+    )

@@ -187,3 +187,17 @@ def headline_tiles(ev: Evaluation) -> list[dict[str, str]]:
         display.tile("goodput", ev["goodput"]),
         display.tile("lost_usd_per_day", ev["lost_usd_per_day"]),
     ]
+
+
+def risk_map_intro(days: float) -> str:
+    """The risk map's caption: what each point simulates (``days``-day runs [days])."""
+    return (
+        "How bad a month can get across checkpoint intervals and failure rates: every point "
+        f"simulates that many {days:g}-day runs on the engine's worker processes "
+        "(docs/scaling.md), so the rest of the app stays responsive while it runs."
+    )
+
+
+def risk_map_pending(points_per_axis: int, trials: int) -> str:
+    """Before the risk map runs: its size [points x runs per point]."""
+    return f"{points_per_axis**2:,} points x {trials:,} runs, not run yet."
