@@ -13,6 +13,7 @@ from goodput_lab.models import (
     evaluate,
     evaluate_arrays,
     load_preset,
+    preset_paths,
     resolve_inputs,
 )
 from goodput_lab.models import compute as cm
@@ -555,3 +556,23 @@ def test_open_settings_with_full_recomputation_reach_down_by_the_recomputed_forw
     assert redo > 0
     assert out["step_seconds_low"] == pytest.approx(lo * (step - redo))
     assert out["step_seconds_high"] == pytest.approx(hi * step)
+
+
+@pytest.mark.parametrize("preset", sorted(preset_paths()))
+def test_open_settings_interval_contains_the_stated_one_on_every_preset(preset):
+    s = load_preset(preset)
+    x = resolve_inputs(s.replace({"pricing.usd_per_instance_hour": 1.0}))
+    if s["workload.mfu_basis"] != "modelled":
+        x["workload.mfu_basis"] = "modelled"
+    open_ = step_model(x)
+    stated = step_model({**x, "workload.step_settings_stated": "on"})
+    step = float(open_["step_seconds"])
+    if not np.isfinite(step):
+        pytest.skip("does not run on the modelled basis")
+    moe = (s["workload.experts"] or 0) > 0.5
+    lo, hi = cm.MOE_STEP_INTERVAL_RATIO if moe else cm.STEP_INTERVAL_RATIO
+    assert float(stated["step_seconds_low"]) == pytest.approx(lo * step)
+    assert float(stated["step_seconds_high"]) == pytest.approx(hi * step)
+    assert float(open_["step_seconds_low"]) <= float(stated["step_seconds_low"]) * (1 + 1e-12)
+    assert float(open_["step_seconds_high"]) >= float(stated["step_seconds_high"]) * (1 - 1e-12)
+    assert 0.0 < float(open_["step_seconds_low"]) <= float(open_["step_seconds_high"])
