@@ -197,6 +197,7 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.software_stack": SoftwareStack,
     "workload.precision": Precision,
     "workload.tied_embeddings": OnOff,
+    "workload.step_settings_stated": OnOff,
     "reliability.failure_scaling": FailureScaling,
     "pricing.model": PricingModel,
     "checkpoint.validation": Validation,

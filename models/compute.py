@@ -812,7 +812,7 @@ GEMM_EFFICIENCY = 0.99
 #: Fixed time per layer and pass (forward, each backward pass, each recomputed forward) of
 #: one micro-batch [s]: kernel launches, host-side scheduling and the synchronisation gaps
 #: between a layer's ~20-40 kernels.  Fitted with :data:`GEMM_EFFICIENCY` (same procedure).
-LAYER_PASS_OVERHEAD_S = 140e-6
+LAYER_PASS_OVERHEAD_S = 160e-6
 #: Share of the tensor-parallel collectives that overlapping (``tp_comm_overlap_fraction``
 #: = 1, Megatron-Core's --tp-comm-overlap) actually hides: the collectives share SMs and
 #: memory bandwidth with the GEMMs they overlap.  Fitted with :data:`GEMM_EFFICIENCY`.
@@ -820,10 +820,10 @@ TP_OVERLAP_EFFICIENCY = 1.0
 #: The 80% prediction interval of the modelled step as ratios to the point value: the
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
-STEP_INTERVAL_RATIO = (0.9, 1.2)
+STEP_INTERVAL_RATIO = (0.89, 1.16)
 #: The same for mixture-of-experts workloads, from the held-out MoE cases (never fitted):
 #: the model is optimistic on NVIDIA's MoE recipes, so the interval lies above the point.
-MOE_STEP_INTERVAL_RATIO = (1.12, 1.54)
+MOE_STEP_INTERVAL_RATIO = (1.01, 1.44)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -837,12 +837,16 @@ CAUSAL_SKIP = 0.5
 #: Fused attention FLOPs, forward + backward, over the forward's: forward QKᵀ and PV,
 #: backward dV, dP, dQ, dK (2×) and the recomputed QKᵀ (0.5×) (Dao 2023 §3.1).
 FLASH_PASSES = 3.5
-#: Bytes moved per logit element by the output layer's softmax cross-entropy (Megatron's
-#: vocab-parallel cross-entropy upcasts to fp32): bf16 logits written and read (4), fp32
-#: copy written and read for max/exp/sum (8), fp32 gradient written (4), cast to bf16 and
-#: read by the two backward GEMMs (4): 20 [derived from megatron/core/tensor_parallel/
-#: cross_entropy.py].
-LOGIT_BYTES_PER_ELEMENT = 20.0
+#: Bytes moved per logit element by the output layer's softmax cross-entropy, counted
+#: kernel by kernel in Megatron-Core's vocab-parallel cross-entropy (megatron/core/
+#: tensor_parallel/cross_entropy.py, the default unfused path): forward, the GEMM writes
+#: the bf16 logits (2), ``.float()`` reads them and writes an fp32 copy (2 + 4), the max
+#: reads it (4), the in-place subtraction of the max, ``exp`` and the division by the sum
+#: each read and write it (3 × 8), the sum reads it (4): 40; backward, the in-place
+#: multiplication by the loss gradient (8), the cast back to bf16 (4 + 2) and the two
+#: backward GEMMs reading the bf16 gradient (2 + 2): 18.  58 in all (the previous count of
+#: 20 left out the three in-place passes over the fp32 copy).
+LOGIT_BYTES_PER_ELEMENT = 58.0
 #: Gradients per data-parallel bucket [parameters]; the last bucket's reduction starts
 #: after the last gradient is computed, so it cannot hide (Megatron-Core's default bucket
 #: max(40M, 1M·d) parameters, megatron/core/distributed/distributed_data_parallel.py).
@@ -926,11 +930,49 @@ def logits_memory_bytes(tokens, vocab_size, tensor_parallel):
     Examples
     --------
     >>> logits_memory_bytes(4096, 131072, 1) / 1e9  # one 4k sequence, 131k vocabulary
-    10.73741824
+    31.138512896
     """
     out = as_float_array(tokens) * as_float_array(vocab_size) / as_float_array(tensor_parallel)
     out = out * LOGIT_BYTES_PER_ELEMENT
     return like_input(out, tokens, vocab_size, tensor_parallel)
+
+
+def moe_permutation_bytes(tokens, hidden_size, experts_per_token, tensor_parallel):
+    """HBM traffic of a mixture-of-experts layer's token permutations, forward, for
+    ``tokens`` tokens on one rank [bytes]: 2·(2h + 6·k·h)/t (bf16).
+
+    Megatron-Core's token dispatcher (megatron/core/transformer/moe/token_dispatcher.py,
+    moe_utils.py ``permute``/``unpermute``) copies each token k times grouped by
+    destination rank (read h, write k·h), sorts the received tokens by local expert (read
+    and write k·h), restores the order after the experts (read and write k·h) and sums the
+    k weighted outputs back into one token (read k·h, write h); each is a gather, not a
+    GEMM, so it runs at HBM speed.  The backward pass moves the same bytes again.
+
+    Parameters
+    ----------
+    tokens : array_like
+        Tokens on the rank [count].
+    hidden_size : array_like
+        h [-].
+    experts_per_token : array_like
+        k, routed experts per token [count].
+    tensor_parallel : array_like
+        t [count].
+
+    Returns
+    -------
+    float or ndarray
+        HBM traffic per MoE layer forward [bytes].
+
+    Examples
+    --------
+    >>> round(moe_permutation_bytes(4096, 7168, 8, 1) / 1e9, 4)  # DeepSeek-V3, 4k tokens
+    2.936
+    """
+    h = as_float_array(hidden_size)
+    k = as_float_array(experts_per_token)
+    out = as_float_array(tokens) * 2.0 * (2.0 * h + 6.0 * k * h) / as_float_array(tensor_parallel)
+    return like_input(out, tokens, hidden_size, experts_per_token, tensor_parallel)
 
 
 def grad_accumulation_bytes(params_per_rank, gradient_bytes):
@@ -1398,6 +1440,11 @@ def _modelled_memory(v, sh, t, p, b, q):
     cast = np.where(fp8, FP8_CAST_BYTES * tokens_mb * (3.0 * h + k_in * sh["ffn_act"] / t), 0.0)
     traffic = layers_here * (act_traffic * passes + redo_bytes + (gemm + cast) * passes)
     traffic = traffic + head_share * as_float_array(logits_memory_bytes(tokens_mb, vocab, t))
+    # mixture of experts: the dispatcher's permutations, forward and backward (and the
+    # recomputed forward), on the stage's MoE layers
+    perm = as_float_array(moe_permutation_bytes(tokens_mb, h, sh["k"], t))
+    moe_passes = 2.0 + np.where(full, 1.0, 0.0)
+    traffic = traffic + np.where(sh["moe"] > 0.5, layers_here * sh["phi"] * moe_passes * perm, 0.0)
     # each micro-batch's weight gradients are accumulated into the gradient buffer (read
     # and written in the gradient precision; Megatron's gradient-accumulation fusion)
     psi = _params_per_rank(sh, t, p, ep)
@@ -1443,6 +1490,7 @@ def _modelled_comm(v, sh, t, p, q, net_share, su):
     # overlapped with the GEMMs, up to the compute they can hide behind (stacks that can)
     tp_overlap = v["workload.tp_comm_overlap_fraction"] * v["stack.tp_overlap"] * v["cal.tp"]
     hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
+    q.t_tp_raw = t_tp
     t_tp = t_tp - hidden
     # context parallelism: K and V blocks round the ring, forward and twice backward
     # (K, V and their gradients), hidden behind the attention kernels they feed; inside the
@@ -1468,6 +1516,7 @@ def _modelled_comm(v, sh, t, p, q, net_share, su):
         )
     n_a2a = 4.0 + np.where(full, 2.0, 0.0)
     t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
+    q.t_a2a_raw = t_a2a
     t_a2a = t_a2a * (1.0 - v["workload.moe_comm_overlap_fraction"])
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
@@ -1534,8 +1583,10 @@ def _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su):
     dp_sync = np.where(dr > 1, dp_sync, 0.0)
     # the gradient reduction hides behind the last micro-batch's backward pass; with a
     # sharded optimizer the weights' all-gather behind the next step's first forward
-    # (Megatron-Core --overlap-param-gather); ZeRO-3 behind all compute
-    window = np.select([z >= 3, z >= 1], [m * t_model, t_model], 2.0 / 3.0 * t_model)
+    # (Megatron-Core --overlap-param-gather); ZeRO-3 behind all compute.  The passes last
+    # their whole wall time: math, recomputation, memory-bound kernels and launch gaps
+    busy = t_model + q.t_recompute + q.t_mem + q.t_launch
+    window = np.select([z >= 3, z >= 1], [m * busy, busy], 2.0 / 3.0 * busy)
     dp_overlap = v["workload.comm_overlap_fraction"] * v["stack.dp_overlap"]
     dp_exposed = as_float_array(dp_exposed_seconds(dp_sync, dp_overlap, window, psi))
     dp_exposed = np.where(dr > 1, dp_exposed, 0.0)
@@ -1549,7 +1600,55 @@ def _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, net_share, su):
 
     q.dp_sync = dp_sync
     q.dp_exposed = dp_exposed
+    q.window = window
     q.t_opt = t_opt
+
+
+def _open_settings_seconds(v, sh, p, m, q, t_mb, pipe):
+    """How much faster and slower the step would be under the neighbouring values of the
+    settings a scenario usually assumes rather than measures [s]
+    (docs/step-time.md#open-settings).
+
+    Each setting moves one step either way, one at a time, as the validation's open
+    alternatives do (``tests/validation/step_cases.py``, whose held-out residuals give the
+    ratios the bounds are multiplied by); the largest move each way bounds the step:
+    recomputation full ↔ selective (the recomputed forward, m·t_recompute, or one more
+    forward pass, m·t_model/3); data- and tensor-parallel overlap none ↔ all the stack
+    allows; the experts' all-to-all overlap none ↔ all; interleaving v/2 ↔ 2v chunks per stage (within 1 and the stage's layers, for
+    stacks that interleave), which scales the bubble (p−1)/v·t_mb.  Per-micro-batch terms
+    are scaled by the pipeline's (m + (p−1)/v)/m.  Returns (lower_by, higher_by) [s], ≥ 0.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        f = np.where(m * t_mb > 0, pipe / (m * t_mb), 1.0)
+        # recomputation: full → selective saves the recomputed forward; selective or none
+        # → full adds one forward pass (a third of forward + backward)
+        lo_r = np.where(q.full, m * q.t_recompute * f, 0.0)
+        hi_r = np.where(q.full, 0.0, m * q.t_model / 3.0 * f)
+        # interleaving: the bubble (p−1)/v·t_mb at v/2 and 2v chunks
+        vst = q.vst
+        bubble = np.where(p > 1, pipe - m * t_mb, 0.0)
+        v_lo = np.maximum(1.0, vst / 2.0)
+        v_hi = np.where(v["stack.interleave"] > 0.5, np.minimum(sh["L"] / p, 2.0 * vst), vst)
+        v_hi = np.maximum(v_hi, vst)
+        hi_v = bubble * (vst / v_lo - 1.0)
+        lo_v = bubble * (1.0 - vst / v_hi)
+        # data-parallel overlap: none, or all the stack can
+        ex_all = as_float_array(
+            dp_exposed_seconds(q.dp_sync, v["stack.dp_overlap"], q.window, q.psi)
+        )
+        hi_dp = np.maximum(q.dp_sync - q.dp_exposed, 0.0)
+        lo_dp = np.maximum(q.dp_exposed - ex_all, 0.0)
+        # tensor-parallel overlap: none, or all the stack can
+        cap = q.t_model + q.t_recompute
+        tp_all = q.t_tp_raw - np.minimum(v["stack.tp_overlap"] * v["cal.tp"] * q.t_tp_raw, cap)
+        hi_tp = m * f * np.maximum(q.t_tp_raw - q.t_tp, 0.0)
+        lo_tp = m * f * np.maximum(q.t_tp - tp_all, 0.0)
+        # expert all-to-all overlap: none, or all of it
+        hi_ep = m * f * np.maximum(q.t_a2a_raw - q.t_a2a, 0.0)
+        lo_ep = m * f * q.t_a2a
+    lower_by = np.nan_to_num(np.maximum.reduce([lo_r, lo_v, lo_dp, lo_tp, lo_ep]))
+    higher_by = np.nan_to_num(np.maximum.reduce([hi_r, hi_v, hi_dp, hi_tp, hi_ep]))
+    return lower_by, higher_by
 
 
 def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_share, su):
@@ -1599,6 +1698,7 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     bubble = pipe - m * t_mb
 
     step = pipe + dp_exposed + t_opt
+    lower_by, higher_by = _open_settings_seconds(v, sh, p, m, q, t_mb, pipe)
     model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
         "compute_s": m * (t_model + t_mem + t_launch) + t_opt,
@@ -1609,6 +1709,8 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
         "tp_s": m * (t_tp + t_cp + t_a2a),
         "pp_s": m * t_pp,
         "step_s": step,
+        "open_low_s": step - lower_by,
+        "open_high_s": step + higher_by,
         "model_flops_per_step": model_flops,
         "effective_mfu": model_flops / (n * peak * 1e12 * step),
     }
@@ -1678,6 +1780,7 @@ STEP_CHOICE_KEYS = (
     "workload.software_stack",
     "workload.precision",
     "workload.tied_embeddings",
+    "workload.step_settings_stated",
 )
 #: Every input :func:`step_model` reads, plus the basis the chain passes it: the step time
 #: is a function of these alone, so equal values give equal results (the chain memoises
@@ -1732,6 +1835,9 @@ def _inputs(
     # attention
     vst = v["workload.pipeline_virtual_stages"]
     v["vst"] = vst if stack[2] > 0.5 else np.ones_like(vst)
+    v["stack.interleave"] = as_float_array(stack[2])
+    stated = _choice(x, "workload.step_settings_stated") is OnOff.ON
+    v["stated"] = as_float_array(1.0 if stated else 0.0)
     v["fa"] = v["fa"] * stack[3]
     v["fp8"] = as_float_array(1.0 if _choice(x, "workload.precision") is Precision.FP8 else 0.0)
     v["tied"] = as_float_array(1.0 if _choice(x, "workload.tied_embeddings") is OnOff.ON else 0.0)
@@ -1758,7 +1864,9 @@ def _inputs(
     return v
 
 
-def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
+def step_interval(
+    step_seconds, basis: str = "modelled", moe=0.0, settings_low=None, settings_high=None
+):
     """The 80% prediction interval of a step time [s], as (low, high).
 
     Modelled basis: the step times :data:`STEP_INTERVAL_RATIO` (dense models) or
@@ -1775,6 +1883,10 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
         ``workload.mfu_basis``: ``modelled``, ``end_to_end`` or ``compute_only``.
     moe : array_like
         1 for a mixture-of-experts model, else 0 [-].
+    settings_low, settings_high : array_like, optional
+        The step under the neighbouring values of the settings the scenario leaves open
+        (:func:`_open_settings_seconds`) [s]; the interval runs from ``settings_low`` times
+        the low ratio to ``settings_high`` times the high one.  Default: the step itself.
 
     Returns
     -------
@@ -1788,14 +1900,18 @@ def step_interval(step_seconds, basis: str = "modelled", moe=0.0):
     True
     >>> step_interval(10.0, "end_to_end")
     (10.0, 10.0)
+    >>> [round(float(x), 2) for x in step_interval(10.0, settings_low=9.0, settings_high=12.0)]
+    [8.01, 13.92]
     """
     s = as_float_array(step_seconds)
+    s_lo = s if settings_low is None else np.minimum(as_float_array(settings_low), s)
+    s_hi = s if settings_high is None else np.maximum(as_float_array(settings_high), s)
     if basis != "modelled":
         return like_input(s, step_seconds), like_input(s, step_seconds)
     moe = as_float_array(moe) > 0.5
     lo = np.where(moe, MOE_STEP_INTERVAL_RATIO[0], STEP_INTERVAL_RATIO[0])
     hi = np.where(moe, MOE_STEP_INTERVAL_RATIO[1], STEP_INTERVAL_RATIO[1])
-    return like_input(s * lo, step_seconds), like_input(s * hi, step_seconds)
+    return like_input(s_lo * lo, step_seconds), like_input(s_hi * hi, step_seconds)
 
 
 def _min_nodes_for_states(v, sh, t, p, cp, k, usable, act):
@@ -1921,6 +2037,17 @@ _STEP_SHARES = {
 }
 
 
+def _interval(v, sh, c, step, fits, basis):
+    """:func:`step_interval` of the step, from the open settings' bounds unless the
+    scenario states them (``workload.step_settings_stated``) or the basis is a stated MFU."""
+    if basis != "modelled":
+        return step_interval(step, basis, sh["moe"])
+    stated = v["stated"] > 0.5
+    s_lo = np.where(stated, step, np.where(fits, c["open_low_s"], np.nan))
+    s_hi = np.where(stated, step, np.where(fits, c["open_high_s"], np.nan))
+    return step_interval(step, basis, sh["moe"], s_lo, s_hi)
+
+
 def step_model(
     x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
@@ -1985,7 +2112,7 @@ def step_model(
         c = _stated_mfu_step(v, sh, basis, batch_mtok, m, fpt)
     step = np.where(fits, c["step_s"], nan)
     shape = step.shape
-    low, high = step_interval(step, basis, sh["moe"])
+    low, high = _interval(v, sh, c, step, fits, basis)
     steps = v["workload.tokens_trillion"] * 1e12 / (batch_mtok * 1e6)
     with np.errstate(divide="ignore", invalid="ignore"):
         comm_frac = np.where(fits, (c["dp_exposed_s"] + c["tp_s"] + c["pp_s"]) / c["step_s"], nan)

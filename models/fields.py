@@ -1768,6 +1768,21 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         scale=100.0,
         widget="slider",
     ),
+    Field(
+        "workload.step_settings_stated",
+        "choice",
+        "off",
+        label="Recomputation, overlap and interleaving are the run's own",
+        help="'off' (default): the recomputation, the data-, tensor- and expert-parallel "
+        "overlap and the pipeline interleaving entered are assumptions, so the step's 80% "
+        "interval is widened to what each would give one step either way (full or selective "
+        "recomputation, no or full overlap, half or twice the chunks per stage; "
+        "docs/step-time.md#open-settings). 'on': they are the run's measured settings; the "
+        "interval is the cross-validation's alone.",
+        choices=values(OnOff),
+        sensitivity=False,
+        source="derived",
+    ),
 )
 
 NETWORK_FIELDS: tuple[Field, ...] = (

@@ -47,9 +47,9 @@ def test_completion_probability_rises_with_block_length(headline, plan_seed1):
     assert probs[0] == 0.0 and probs[-1] == 1.0  # 1 day: never; 182 days: always (93-day run)
     q = plan_seed1
     assert q.block_days_p50 <= q.block_days_p90 <= q.block_days_p99
-    # a run of ~84 compute days (the modelled 7.40 s step, 975,000 steps) at 89% goodput
-    # takes ~94 wall days
-    assert q.compute_days == pytest.approx(83.53, abs=0.01)
+    # a run of ~82 compute days (the modelled 7.30 s step, 975,000 steps) at 89% goodput
+    # takes ~92 wall days
+    assert q.compute_days == pytest.approx(82.33, abs=0.01)
     assert q.time_to_finish_mean_days == pytest.approx(
         evaluate(load_preset("aws-16k-h100"))["time_to_train_days"], rel=0.005
     )
@@ -84,7 +84,7 @@ def test_plan_costs_add_up(headline, plan_seed1):
     n = 2000
     assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
     assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
-    assert p.block_days == 98.0 == p.cheapest_block_days  # 93.5 days -> a 14-week block
+    assert p.block_days == 98.0 == p.cheapest_block_days  # 92.2 days -> a 14-week block
     assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
     assert p.expected_total_cost_usd == pytest.approx(
         p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd

@@ -13,6 +13,7 @@ from goodput_lab.models import (
     evaluate,
     evaluate_arrays,
     load_preset,
+    preset_paths,
     resolve_inputs,
 )
 from goodput_lab.models import compute as cm
@@ -157,7 +158,11 @@ def test_single_accelerator_step_is_hand_computed():
     # compute_seconds = model FLOPs at the measured matmul rate + memory-bound kernels and
     # the optimizer step; materialised 8k-token attention scores make streaming a large share
     mem = out["compute_seconds_per_step"] - compute
-    assert 0 < mem < compute
+    # the logits' cross-entropy traffic alone: 58 bytes per element of 8 × 8,192 × V at
+    # 90% of 3.35 TB/s is part of it; the rest (scores, activations, weights) less than
+    # the math
+    logits = 8 * s * v * 58 / (3.35e12 * 0.9)
+    assert logits < mem < compute + logits
     assert out["step_seconds"] == pytest.approx(out["compute_seconds_per_step"])
     assert out["effective_mfu"] == pytest.approx(
         (6 * (n - v * h) + 12 * lay * s * h) * 8 * s / (989e12 * out["step_seconds"])
@@ -375,7 +380,7 @@ def _h100_node(**over):
 
 
 def test_step_interval_brackets_the_modelled_step_and_is_the_point_for_a_stated_mfu():
-    out = step_model(_h100_node())
+    out = step_model(_h100_node(**{"workload.step_settings_stated": "on"}))
     lo, hi = cm.STEP_INTERVAL_RATIO
     assert out["step_seconds_low"] == pytest.approx(lo * out["step_seconds"])
     assert out["step_seconds_high"] == pytest.approx(hi * out["step_seconds"])
@@ -510,8 +515,8 @@ def test_older_stacks_cannot_overlap_or_fuse_attention():
 
 
 def test_new_cost_functions_hand_computed():
-    # logits: 20 bytes per element of tokens × V/t
-    assert cm.logits_memory_bytes(1000, 50000, 2) == pytest.approx(1000 * 25000 * 20)
+    # logits: 58 bytes per element of tokens × V/t
+    assert cm.logits_memory_bytes(1000, 50000, 2) == pytest.approx(1000 * 25000 * 58)
     # DP: half hidden but the last bucket (40M of 80M parameters) stays exposed
     assert cm.dp_exposed_seconds(2.0, 0.5, 10.0, 80e6) == pytest.approx(1.0)
     assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 80e6) == pytest.approx(1.0)
@@ -523,3 +528,51 @@ def test_new_cost_functions_hand_computed():
     # causal fused attention: half the work of the non-causal one
     full = cm.attention_seconds(1e12, 1000.0, 0.8, 1, 0)
     assert cm.attention_seconds(1e12, 1000.0, 0.8, 1, 1) == pytest.approx(full / 2)
+
+
+def test_open_settings_widen_the_interval_by_one_more_forward_pass_hand_computed():
+    # one accelerator, no recomputation: the only open setting that moves the step is
+    # recomputation (no DP, TP or PP); full recomputation would add one forward pass, a
+    # third of the math of forward + backward (GEMMs at MAMF × GEMM_EFFICIENCY)
+    lay, h, s, v = 2, 4096, 8192, 128256
+    mm = 2 * h * h + 2 * h * h * 8 / 32 + 3 * h * 14336
+    fwd_per_seq = lay * (2 * s * mm + 4 * s * s * h) + 2 * s * v * h
+    math = 8 * 3 * fwd_per_seq / (989e12 * 0.80 * cm.GEMM_EFFICIENCY)
+    lo, hi = cm.STEP_INTERVAL_RATIO
+    open_ = step_model(_single_gpu_inputs())
+    step = open_["step_seconds"]
+    assert open_["step_seconds_low"] == pytest.approx(lo * step)
+    assert open_["step_seconds_high"] == pytest.approx(hi * (step + math / 3.0))
+    stated = step_model(_single_gpu_inputs(**{"workload.step_settings_stated": "on"}))
+    assert stated["step_seconds"] == pytest.approx(step)
+    assert stated["step_seconds_high"] == pytest.approx(hi * step)
+
+
+def test_open_settings_with_full_recomputation_reach_down_by_the_recomputed_forward():
+    x = _single_gpu_inputs(**{"workload.recompute": "full"})
+    out = step_model(x)
+    lo, hi = cm.STEP_INTERVAL_RATIO
+    step, redo = out["step_seconds"], out["recompute_seconds_per_step"]
+    assert redo > 0
+    assert out["step_seconds_low"] == pytest.approx(lo * (step - redo))
+    assert out["step_seconds_high"] == pytest.approx(hi * step)
+
+
+@pytest.mark.parametrize("preset", sorted(preset_paths()))
+def test_open_settings_interval_contains_the_stated_one_on_every_preset(preset):
+    s = load_preset(preset)
+    x = resolve_inputs(s.replace({"pricing.usd_per_instance_hour": 1.0}))
+    if s["workload.mfu_basis"] != "modelled":
+        x["workload.mfu_basis"] = "modelled"
+    open_ = step_model(x)
+    stated = step_model({**x, "workload.step_settings_stated": "on"})
+    step = float(open_["step_seconds"])
+    if not np.isfinite(step):
+        pytest.skip("does not run on the modelled basis")
+    moe = (s["workload.experts"] or 0) > 0.5
+    lo, hi = cm.MOE_STEP_INTERVAL_RATIO if moe else cm.STEP_INTERVAL_RATIO
+    assert float(stated["step_seconds_low"]) == pytest.approx(lo * step)
+    assert float(stated["step_seconds_high"]) == pytest.approx(hi * step)
+    assert float(open_["step_seconds_low"]) <= float(stated["step_seconds_low"]) * (1 + 1e-12)
+    assert float(open_["step_seconds_high"]) >= float(stated["step_seconds_high"]) * (1 - 1e-12)
+    assert 0.0 < float(open_["step_seconds_low"]) <= float(open_["step_seconds_high"])
