@@ -1646,8 +1646,12 @@ def _open_settings_seconds(v, sh, p, m, q, t_mb, pipe):
         # expert all-to-all overlap: none, or all of it
         hi_ep = m * f * np.maximum(q.t_a2a_raw - q.t_a2a, 0.0)
         lo_ep = m * f * q.t_a2a
-    lower_by = np.nan_to_num(np.maximum.reduce([lo_r, lo_v, lo_dp, lo_tp, lo_ep]))
-    higher_by = np.nan_to_num(np.maximum.reduce([hi_r, hi_v, hi_dp, hi_tp, hi_ep]))
+    lower_by = np.nan_to_num(
+        np.maximum.reduce(np.broadcast_arrays(lo_r, lo_v, lo_dp, lo_tp, lo_ep))
+    )
+    higher_by = np.nan_to_num(
+        np.maximum.reduce(np.broadcast_arrays(hi_r, hi_v, hi_dp, hi_tp, hi_ep))
+    )
     return lower_by, higher_by
 
 
