@@ -12,6 +12,9 @@ results, the price with its source and date, and the value of 0.1 pp better reli
 from __future__ import annotations
 
 import math
+import sys
+import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -170,7 +173,11 @@ MIN_STEP_TABLE_SCENARIOS = 256
 
 
 def evaluate_arrays(
-    inputs: Mapping[str, Any], keys: Iterable[str] | None = None, *, broadcast: bool = False
+    inputs: Mapping[str, Any],
+    keys: Iterable[str] | None = None,
+    *,
+    broadcast: bool = False,
+    reuse_memory: bool = False,
 ) -> dict[str, np.ndarray]:
     """Every reported figure of the chain for (arrays of) inputs, keyed as in the registry.
 
@@ -188,6 +195,14 @@ def evaluate_arrays(
     ``broadcast=True`` every such numeric figure takes the shape of the array inputs
     broadcast together (a read-only view), for callers that index the figures point by point.
 
+    With ``reuse_memory=True`` a chunked evaluation writes its figures into the memory of
+    the previous such evaluation's figures when the caller has let go of every one of them
+    (:func:`_rows`), instead of fresh memory the system must clear first (about a quarter
+    of the time of 10^6 scenarios); the price is that this memory stays with the process
+    between calls (two evaluations' figures at most).  For a caller that evaluates batch
+    after batch and lets go of each one's figures (a sweep worker,
+    :func:`models.sweep.evaluate_batch`).
+
     Parameters
     ----------
     inputs : Mapping[str, Any]
@@ -196,6 +211,9 @@ def evaluate_arrays(
         Registry keys of the figures to return; default all.
     broadcast : bool
         Give every numeric figure the broadcast shape of the array inputs.
+    reuse_memory : bool
+        Write a chunked evaluation's figures into the memory of the last such evaluation's
+        figures once the caller holds none of them (kept by the process meanwhile).
 
     Returns
     -------
@@ -210,7 +228,7 @@ def evaluate_arrays(
         )
         return {
             k: np.broadcast_to(v, shape) if shape and np.ndim(v) == 0 and _numeric(v) else v
-            for k, v in evaluate_arrays(inputs, keys).items()
+            for k, v in evaluate_arrays(inputs, keys, reuse_memory=reuse_memory).items()
         }
     wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
@@ -219,7 +237,28 @@ def evaluate_arrays(
     if n <= CHUNK_SCENARIOS:
         step = None if table is None else step_time_rows(*table)
         return _select(run_chain(inputs, step).metrics(), wanted)
-    return _evaluate_blocks(inputs, n, table, wanted)
+    if not reuse_memory:
+        return _evaluate_blocks(inputs, n, table, wanted, None)
+    with _KEPT_LOCK:  # the blocks nobody holds any more, taken out of the pool
+        free = [b for kept in _KEPT for b in kept if sys.getrefcount(b) == _POOL_ONLY]
+        for kept in _KEPT:
+            kept[:] = [b for b in kept if all(b is not f for f in free)]
+    used: list[np.ndarray] = []
+    out = _evaluate_blocks(inputs, n, table, wanted, (free, used))
+    with _KEPT_LOCK:
+        _KEPT.append(used)  # the free blocks not used here are let go
+    return out
+
+
+#: The 2-D blocks of rows of the last two chunked evaluations with ``reuse_memory``: their
+#: memory is written again once the caller holds none of their rows.  Two, because a caller
+#: that evaluates in a loop (``result = evaluate_batch(...)``) still holds the last batch's
+#: figures while the next one is evaluated.
+_KEPT: deque[list[np.ndarray]] = deque(maxlen=2)
+_KEPT_LOCK = threading.Lock()
+#: ``sys.getrefcount`` of a kept block that nobody else holds: its list, the comprehension's
+#: variable and the call's argument
+_POOL_ONLY = 3
 
 
 def _numeric(value: Any) -> bool:
@@ -245,6 +284,7 @@ def _evaluate_blocks(
     n: int,
     table: tuple[StepTime, np.ndarray] | None,
     wanted: set[str] | None,
+    pool: tuple[list[np.ndarray], list[np.ndarray]] | None,
 ) -> dict[str, Any]:
     """:func:`evaluate_arrays` of n > :data:`CHUNK_SCENARIOS` 1-D scenarios, block by block.
 
@@ -265,7 +305,8 @@ def _evaluate_blocks(
     fabric event aborts the job; the goodput of the domain is the goodput without spares),
     share one row, which is written once; should a later block give them apart, the figure
     gets a row of its own from there, holding what they shared so far.  The figures come
-    in the chain's order, as from one call (:func:`_select`).
+    in the chain's order, as from one call (:func:`_select`).  ``pool``: (blocks free to
+    write into, list the blocks used are added to) with ``reuse_memory``, else None.
     """
     out: dict[str, Any] = {}
     settled: set[str] = set()  # figures written once and for all
@@ -273,7 +314,7 @@ def _evaluate_blocks(
     # figure -> (how, what): ("input", the input it is), ("figure", the figure whose row it
     # shares: the same array) or ("bits", the figure whose row it shares: the same bits)
     same_as: dict[str, tuple[str, str]] = {}
-    steps = None if table is None else _StepRows(table[0], table[1], n, wanted)
+    steps = None if table is None else _StepRows(table[0], table[1], n, wanted, pool)
     arrays = [k for k, v in inputs.items() if isinstance(v, np.ndarray) and v.ndim == 1]
     order: list[str] = []
     for start in range(0, n, CHUNK_SCENARIOS):
@@ -291,7 +332,8 @@ def _evaluate_blocks(
             fresh = _first_block(metrics, block, inputs, n, (out, settled, same_as, uniform))
         else:
             fresh = _later_block(metrics, block, start, stop, (out, settled, same_as, uniform))
-        for key, row in zip(fresh, _rows(n, [metrics[k].dtype for k in fresh]), strict=True):
+        dtypes = [metrics[k].dtype for k in fresh]
+        for key, row in zip(fresh, _rows(n, dtypes, pool), strict=True):
             out[key] = row
             if key in uniform:
                 row[:start] = uniform.pop(key)
@@ -406,13 +448,30 @@ def _later_block(
     return fresh
 
 
-def _rows(n: int, dtypes: list[np.dtype]) -> list[np.ndarray]:
+def _rows(
+    n: int,
+    dtypes: list[np.dtype],
+    pool: tuple[list[np.ndarray], list[np.ndarray]] | None = None,
+) -> list[np.ndarray]:
     """Uninitialised arrays of n, one per dtype given, as the rows of one 2-D array per
-    dtype (one allocation each)."""
+    dtype (one allocation each).  With ``pool`` (free blocks, used blocks): a free block of
+    the same shape and dtype is written again rather than fresh memory allocated, and every
+    block given out is added to the used ones."""
     rows: list[np.ndarray] = [np.empty(0)] * len(dtypes)
     for dtype in dict.fromkeys(dtypes):
         where = [i for i, d in enumerate(dtypes) if d == dtype]
-        for i, row in zip(where, np.empty((len(where), n), dtype=dtype), strict=True):
+        shape = (len(where), n)
+        block = None
+        if pool is not None:
+            free = pool[0]
+            i = next((i for i, b in enumerate(free) if b.shape == shape and b.dtype == dtype), -1)
+            if i >= 0:
+                block = free.pop(i)
+        if block is None:
+            block = np.empty(shape, dtype=dtype)
+        if pool is not None:
+            pool[1].append(block)
+        for i, row in zip(where, block, strict=True):
             rows[i] = row
     return rows
 
@@ -433,7 +492,12 @@ class _StepRows:
     """
 
     def __init__(
-        self, table: StepTime, inverse: np.ndarray, n: int, wanted: set[str] | None
+        self,
+        table: StepTime,
+        inverse: np.ndarray,
+        n: int,
+        wanted: set[str] | None,
+        pool: tuple[list[np.ndarray], list[np.ndarray]] | None = None,
     ) -> None:
         self.table, self.inverse = table, inverse
         #: figure -> its value for every scenario (scalar) or its row of the output
@@ -471,7 +535,7 @@ class _StepRows:
             self.gathered.append(f.name)
         into = [k for k in self.gathered if k in wants and k not in self.alias]
         dtypes = [getattr(table, k).dtype for k in into]
-        self.figures.update(zip(into, _rows(n, dtypes), strict=True))
+        self.figures.update(zip(into, _rows(n, dtypes, pool), strict=True))
         for k, twin in self.alias.items():
             if k in wants:
                 self.figures[k] = self.figures[twin]

@@ -394,3 +394,44 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
     assert got["twice_again"] is not got["twice"]
     assert got["twice_bits"] is not got["twice"]
     assert np.array_equal(rate, x["reliability.node_failure_rate_per_day"])  # input intact
+
+
+def test_reuse_memory_writes_again_only_what_the_caller_let_go(monkeypatch):
+    """``reuse_memory``: a second evaluation writes into the first one's blocks once the
+    caller holds none of its figures, never while it holds one (then its figures stay as
+    they were); the figures are those of a call on fresh memory either way."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rng = np.random.default_rng(23)
+    n = 1000
+
+    def scenarios():
+        return {
+            **inputs,
+            "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+            "cluster.nodes": rng.integers(1000, 1200, n).astype(float),
+        }
+
+    def address(figures):
+        return figures["goodput"].base.__array_interface__["data"][0]
+
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", 96)
+    x1, x2, x3 = scenarios(), scenarios(), scenarios()
+    first = ev_mod.evaluate_arrays(x1, reuse_memory=True)
+    kept = {k: np.array(v, copy=True) for k, v in first.items()}
+    held = first["goodput"]  # the caller still holds one figure of the first call
+    first_at = address(first)
+    del first
+    second = ev_mod.evaluate_arrays(x2, reuse_memory=True)
+    assert address(second) != first_at
+    assert np.array_equal(held, kept["goodput"])  # not written over
+    del held
+    expected = ev_mod.evaluate_arrays(x2)
+    for key, value in expected.items():
+        assert np.array_equal(np.asarray(second[key]), np.asarray(value), equal_nan=True), key
+    second_at = address(second)
+    del second
+    # both let go now: the third is written into the memory of one of them
+    third = ev_mod.evaluate_arrays(x3, reuse_memory=True)
+    assert address(third) in (first_at, second_at)
+    for key, value in ev_mod.evaluate_arrays(x3).items():
+        assert np.array_equal(np.asarray(third[key]), np.asarray(value), equal_nan=True), key
