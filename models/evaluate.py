@@ -240,7 +240,7 @@ def evaluate_arrays(
     if not reuse_memory:
         return _evaluate_blocks(inputs, n, table, wanted, None)
     with _KEPT_LOCK:  # the blocks nobody holds any more, taken out of the pool
-        free = [b for kept in _KEPT for b in kept if sys.getrefcount(b) == _POOL_ONLY]
+        free = [b for b, count in _counted(_KEPT) if count == _ALONE]
         for kept in _KEPT:
             kept[:] = [b for b in kept if all(b is not f for f in free)]
     used: list[np.ndarray] = []
@@ -256,9 +256,17 @@ def evaluate_arrays(
 #: figures while the next one is evaluated.
 _KEPT: deque[list[np.ndarray]] = deque(maxlen=2)
 _KEPT_LOCK = threading.Lock()
-#: ``sys.getrefcount`` of a kept block that nobody else holds: its list, the comprehension's
-#: variable and the call's argument
-_POOL_ONLY = 3
+
+
+def _counted(groups: Iterable[list[np.ndarray]]) -> list[tuple[np.ndarray, int]]:
+    """Each block of ``groups`` with its ``sys.getrefcount`` as seen from here."""
+    return [(b, sys.getrefcount(b)) for group in groups for b in group]
+
+
+#: The count :func:`_counted` gives a block that only its list holds, measured rather than
+#: assumed (what the interpreter counts on its stack differs between versions): a block
+#: any figure still refers to (a row is a view of it) counts more, and is never reused.
+_ALONE = _counted([[np.empty(1)]])[0][1]
 
 
 def _numeric(value: Any) -> bool:
