@@ -1163,7 +1163,8 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
     for (k, _), (lo, span) in zip(reversed(varying), reversed(spans), strict=True):
         rows[k] = (rest % span).astype(float) + lo
         rest = rest // span
-    return step_time(rows), lookup[codes]
+    # codes index the grid's cells: "wrap" never wraps, and is numpy's fastest gather
+    return step_time(rows), np.take(lookup, codes, mode="wrap")
 
 
 def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
@@ -1186,7 +1187,7 @@ def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
     return StepTime(
         **{
             f.name: (
-                value[rows]
+                np.take(value, rows, mode="wrap")  # valid rows: never wraps; numpy's fastest
                 if isinstance(value := getattr(table, f.name), np.ndarray) and value.ndim == 1
                 else value
             )

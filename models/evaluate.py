@@ -582,9 +582,10 @@ class _StepRows:
             elif how == "alias":
                 value = values[self.alias[name]]
             elif how == "row":
-                value = np.take(value, rows, out=self.figures[name][start:stop], mode="clip")
+                # the rows are valid indices, so "wrap" never wraps; numpy's fastest gather
+                value = np.take(value, rows, out=self.figures[name][start:stop], mode="wrap")
             elif how == "gather":
-                value = value[rows]
+                value = np.take(value, rows, mode="wrap")
             values[name] = value
         return StepTime(**values)
 
