@@ -61,7 +61,11 @@ ZERO = np.float64(0.0)
 def _single(value: Any) -> Any:
     """The one number ``value`` holds for every scenario (a scalar, a 0-d array or an
     array whose every stride is 0), else None."""
-    if isinstance(value, np.ndarray) and value.ndim:
+    if isinstance(value, float | int):  # the common scalars first (np.float64 is a float)
+        return value
+    if isinstance(value, np.ndarray):
+        if not value.ndim:
+            return value
         if value.size == 0 or any(value.strides):
             return None
         return value.flat[0]

@@ -1213,7 +1213,8 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
     for (k, _), (lo, span) in zip(reversed(varying), reversed(spans), strict=True):
         rows[k] = (rest % span).astype(float) + lo
         rest = rest // span
-    return step_time(rows), lookup[codes]
+    # codes index the grid's cells: "wrap" never wraps, and is numpy's fastest gather
+    return step_time(rows), np.take(lookup, codes, mode="wrap")
 
 
 def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
@@ -1236,7 +1237,7 @@ def step_time_rows(table: StepTime, rows: np.ndarray) -> StepTime:
     return StepTime(
         **{
             f.name: (
-                value[rows]
+                np.take(value, rows, mode="wrap")  # valid rows: never wraps; numpy's fastest
                 if isinstance(value := getattr(table, f.name), np.ndarray) and value.ndim == 1
                 else value
             )
@@ -2088,18 +2089,40 @@ def _filled(value, shape: tuple[int, ...]) -> np.ndarray:
     gives it: a numpy float for one scenario; a read-only broadcast when it is one number
     for every scenario (no copy, and a chunked evaluation sees at once that it never
     varies); else a new array (never a view of an input)."""
+    if isinstance(value, float | int | np.floating | np.integer | np.bool_) or (
+        isinstance(value, np.ndarray) and not value.ndim
+    ):  # one number (the common case: an absent term or a price), without broadcast_shapes
+        one = np.float64(value) * 1.0  # a numpy float, as for the other scalar figures
+        return one if shape == () else _broadcast_one(one, shape)
     value = np.asarray(value, dtype=float)
     shape = np.broadcast_shapes(value.shape, shape)
     if value.size == 1:
-        one = value.reshape(()) * 1.0  # a numpy float, as for the other scalar figures
-        return one if shape == () else np.broadcast_to(one, shape)
+        one = value.reshape(()) * 1.0
+        return one if shape == () else _broadcast_one(one, shape)
     return np.broadcast_to(value, shape) * 1.0
+
+
+#: read-only broadcasts of one number by (its bytes, shape): the figures that hold one
+#: number for every scenario, built once rather than in every block of a chunked sweep
+_ONES: dict[tuple[bytes, tuple[int, ...]], np.ndarray] = {}
+
+
+def _broadcast_one(one: np.float64, shape: tuple[int, ...]) -> np.ndarray:
+    """A read-only broadcast of the numpy float ``one`` to ``shape`` (no memory of its
+    own), shared by every figure of that value and shape."""
+    key = (one.tobytes(), shape)
+    view = _ONES.get(key)
+    if view is None:
+        if len(_ONES) >= 256:
+            _ONES.clear()
+        view = _ONES[key] = np.broadcast_to(one, shape)
+    return view
 
 
 def _shaped(value, shape: tuple[int, ...]):
     """``value`` as a figure of ``shape``: itself when it is a numpy value of that shape,
     else :func:`_filled` (one number for every scenario, e.g. an absent term)."""
-    if isinstance(value, np.ndarray | np.generic) and np.shape(value) == shape:
+    if isinstance(value, np.ndarray | np.generic) and value.shape == shape:
         return value
     if value is ZERO and shape:  # an absent term: one shared read-only view per shape
         return _zeros(shape)

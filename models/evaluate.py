@@ -12,6 +12,9 @@ results, the price with its source and date, and the value of 0.1 pp better reli
 from __future__ import annotations
 
 import math
+import sys
+import threading
+from collections import deque
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
@@ -177,7 +180,11 @@ MIN_STEP_TABLE_SCENARIOS = 256
 
 
 def evaluate_arrays(
-    inputs: Mapping[str, Any], keys: Iterable[str] | None = None, *, broadcast: bool = False
+    inputs: Mapping[str, Any],
+    keys: Iterable[str] | None = None,
+    *,
+    broadcast: bool = False,
+    reuse_memory: bool = False,
 ) -> dict[str, np.ndarray]:
     """Every reported figure of the chain for (arrays of) inputs, keyed as in the registry.
 
@@ -195,6 +202,14 @@ def evaluate_arrays(
     ``broadcast=True`` every such numeric figure takes the shape of the array inputs
     broadcast together (a read-only view), for callers that index the figures point by point.
 
+    With ``reuse_memory=True`` a chunked evaluation writes its figures into the memory of
+    the previous such evaluation's figures when the caller has let go of every one of them
+    (:func:`_rows`), instead of fresh memory the system must clear first (about a quarter
+    of the time of 10^6 scenarios); the price is that this memory stays with the process
+    between calls (two evaluations' figures at most).  For a caller that evaluates batch
+    after batch and lets go of each one's figures (a sweep worker,
+    :func:`models.sweep.evaluate_batch`).
+
     Parameters
     ----------
     inputs : Mapping[str, Any]
@@ -203,6 +218,9 @@ def evaluate_arrays(
         Registry keys of the figures to return; default all.
     broadcast : bool
         Give every numeric figure the broadcast shape of the array inputs.
+    reuse_memory : bool
+        Write a chunked evaluation's figures into the memory of the last such evaluation's
+        figures once the caller holds none of them (kept by the process meanwhile).
 
     Returns
     -------
@@ -217,7 +235,7 @@ def evaluate_arrays(
         )
         return {
             k: np.broadcast_to(v, shape) if shape and np.ndim(v) == 0 and _numeric(v) else v
-            for k, v in evaluate_arrays(inputs, keys).items()
+            for k, v in evaluate_arrays(inputs, keys, reuse_memory=reuse_memory).items()
         }
     wanted = None if keys is None else set(keys)
     n = _scenario_count(inputs)
@@ -226,7 +244,36 @@ def evaluate_arrays(
     if n <= CHUNK_SCENARIOS:
         step = None if table is None else step_time_rows(*table)
         return _select(run_chain(inputs, step).metrics(), wanted)
-    return _evaluate_blocks(inputs, n, table, wanted)
+    if not reuse_memory:
+        return _evaluate_blocks(inputs, n, table, wanted, None)
+    with _KEPT_LOCK:  # the blocks nobody holds any more, taken out of the pool
+        free = [b for b, count in _counted(_KEPT) if count == _ALONE]
+        for kept in _KEPT:
+            kept[:] = [b for b in kept if all(b is not f for f in free)]
+    used: list[np.ndarray] = []
+    out = _evaluate_blocks(inputs, n, table, wanted, (free, used))
+    with _KEPT_LOCK:
+        _KEPT.append(used)  # the free blocks not used here are let go
+    return out
+
+
+#: The 2-D blocks of rows of the last two chunked evaluations with ``reuse_memory``: their
+#: memory is written again once the caller holds none of their rows.  Two, because a caller
+#: that evaluates in a loop (``result = evaluate_batch(...)``) still holds the last batch's
+#: figures while the next one is evaluated.
+_KEPT: deque[list[np.ndarray]] = deque(maxlen=2)
+_KEPT_LOCK = threading.Lock()
+
+
+def _counted(groups: Iterable[list[np.ndarray]]) -> list[tuple[np.ndarray, int]]:
+    """Each block of ``groups`` with its ``sys.getrefcount`` as seen from here."""
+    return [(b, sys.getrefcount(b)) for group in groups for b in group]
+
+
+#: The count :func:`_counted` gives a block that only its list holds, measured rather than
+#: assumed (what the interpreter counts on its stack differs between versions): a block
+#: any figure still refers to (a row is a view of it) counts more, and is never reused.
+_ALONE = _counted([[np.empty(1)]])[0][1]
 
 
 def _numeric(value: Any) -> bool:
@@ -252,6 +299,7 @@ def _evaluate_blocks(
     n: int,
     table: tuple[StepTime, np.ndarray] | None,
     wanted: set[str] | None,
+    pool: tuple[list[np.ndarray], list[np.ndarray]] | None,
 ) -> dict[str, Any]:
     """:func:`evaluate_arrays` of n > :data:`CHUNK_SCENARIOS` 1-D scenarios, block by block.
 
@@ -266,25 +314,29 @@ def _evaluate_blocks(
     figure keeps its block alive (pass ``keys`` to keep only some).  With a step-time
     table (:func:`models.chain.step_time_table`) the step figures are gathered from it
     straight into their rows (:class:`_StepRows`).  A figure that is an input passed
-    through (the checkpoint interval) is a read-only view of that input, and two figures
-    that are the same array (the durable interval of a single-level strategy is the
-    interval) share one row, as in one call; should a later block give them apart, the
-    figure gets a row of its own from there.  The figures come in the chain's order, as
-    from one call (:func:`_select`).
+    through (the checkpoint interval) is a read-only view of that input; two figures that
+    are the same array (the durable interval of a single-level strategy is the interval),
+    or that hold the same bits in the first block (all failures are node failures when no
+    fabric event aborts the job; the goodput of the domain is the goodput without spares),
+    share one row, which is written once; should a later block give them apart, the figure
+    gets a row of its own from there, holding what they shared so far.  The figures come
+    in the chain's order, as from one call (:func:`_select`).  ``pool``: (blocks free to
+    write into, list the blocks used are added to) with ``reuse_memory``, else None.
     """
     out: dict[str, Any] = {}
     settled: set[str] = set()  # figures written once and for all
     uniform: dict[str, Any] = {}
-    # figure -> ("figure", the figure whose row it shares) or ("input", the input it is)
+    # figure -> (how, what): ("input", the input it is), ("figure", the figure whose row it
+    # shares: the same array) or ("bits", the figure whose row it shares: the same bits)
     same_as: dict[str, tuple[str, str]] = {}
-    steps = None if table is None else _StepRows(table[0], table[1], n, wanted)
+    steps = None if table is None else _StepRows(table[0], table[1], n, wanted, pool)
+    arrays = [k for k, v in inputs.items() if isinstance(v, np.ndarray) and v.ndim == 1]
     order: list[str] = []
     for start in range(0, n, CHUNK_SCENARIOS):
         stop = min(start + CHUNK_SCENARIOS, n)
-        block = {
-            k: (v[start:stop] if isinstance(v, np.ndarray) and v.ndim == 1 else v)
-            for k, v in inputs.items()
-        }
+        block = dict(inputs)
+        for k in arrays:
+            block[k] = inputs[k][start:stop]
         step = None if steps is None else steps.block(start, stop)
         metrics = _select(run_chain(block, step).metrics(), wanted)
         if not order:
@@ -292,98 +344,149 @@ def _evaluate_blocks(
             if steps is not None:  # written by steps.block: settled here
                 out.update(steps.figures)
                 settled.update(steps.figures)
-        fresh = []
-        first_rows: dict[int, str] = {}  # id of a value given a row in this block -> figure
-        for key, value in metrics.items():
-            if key in settled:
-                continue
-            if key in same_as:
-                kind, name = same_as[key]
-                if _same_array(value, metrics[name] if kind == "figure" else block[name]):
-                    continue
-                # no longer the same array: a row of its own, with what it shared so far
-                row = np.empty(n, dtype=np.result_type(value))
-                row[:start] = out[key][:start]
-                row[start:stop] = value
-                out[key] = row
-                del same_as[key]
-                continue
-            if key in out:
-                out[key][start:stop] = value
-                continue
-            if start == 0 and _settle_first_block(
-                key, value, block, inputs, n, (out, settled, same_as, first_rows)
-            ):
-                continue
-            # an array that has held one value in every block so far is written out only
-            # once a block differs
-            first = value[0]
-            if _all_equal(value, first) and _all_equal(uniform.get(key, first), first):
-                uniform[key] = first
-                continue
-            fresh.append(key)
-            if start == 0:
-                first_rows[_where(value)] = key
-        for key, row in zip(fresh, _rows(n, [metrics[k].dtype for k in fresh]), strict=True):
+            fresh = _first_block(metrics, block, inputs, n, (out, settled, same_as, uniform))
+        else:
+            fresh = _later_block(metrics, block, start, stop, (out, settled, same_as, uniform))
+        dtypes = [metrics[k].dtype for k in fresh]
+        for key, row in zip(fresh, _rows(n, dtypes, pool), strict=True):
             out[key] = row
             if key in uniform:
                 row[:start] = uniform.pop(key)
             row[start:stop] = metrics[key]
         for key, (kind, name) in same_as.items():
-            if kind == "figure" and key not in out:
+            if kind != "input" and key not in out:
                 out[key] = out[name]
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
     return {k: out[k] for k in order}
 
 
-def _settle_first_block(
-    key: str,
-    value: Any,
+_State = tuple[dict[str, Any], set[str], dict[str, tuple[str, str]], dict[str, Any]]
+
+
+def _first_block(
+    metrics: Mapping[str, Any],
     block: Mapping[str, Any],
     inputs: Mapping[str, Any],
     n: int,
-    state: tuple[dict[str, Any], set[str], dict[str, tuple[str, str]], dict[int, str]],
-) -> bool:
-    """First-block shortcuts of :func:`_evaluate_blocks` for figure ``key``: an input passed
-    through becomes a read-only view of that input, a second name for an array already given
-    a row shares it, and one number over the whole block becomes a scalar or a broadcast
-    view.  Updates ``state`` (out, settled, same_as, first_rows) and returns whether the
-    figure was handled."""
-    out, settled, same_as, first_rows = state
-    if isinstance(value, np.ndarray) and value.ndim == 1:
-        # the chain passes some inputs through (the interval) and reports some
-        # arrays twice (the durable interval of a single level is the interval):
-        # they are written once, as long as each block still gives the same array
-        name = next((k for k, v in block.items() if _same_array(value, v)), None)
-        if name is not None:
-            out[key] = inputs[name].view()
-            out[key].flags.writeable = False
-            same_as[key] = ("input", name)
-            return True
-        twin = first_rows.get(_where(value))
+    state: _State,
+) -> list[str]:
+    """The first block of :func:`_evaluate_blocks`: settles what it can (an input passed
+    through, a second name for an array or for the bits of a figure given a row, one number
+    over the whole block) and returns the figures that need rows of their own."""
+    out, settled, same_as, uniform = state
+    passed: dict[tuple, str] = {}  # where an array input's elements are -> the input
+    for k, v in block.items():
+        if isinstance(v, np.ndarray) and v.ndim == 1:
+            passed.setdefault(_where(v), k)
+    first_rows: dict[tuple, str] = {}  # where a figure given a row is -> the figure
+    by_bits: dict[tuple, list[str]] = {}  # (dtype, first and last bits) -> figures with rows
+    fresh = []
+    for key, value in metrics.items():
+        if key in settled:
+            continue
+        if isinstance(value, np.ndarray) and value.ndim == 1:
+            # the chain passes some inputs through (the interval) and reports some arrays
+            # twice (the durable interval of a single level is the interval): they are
+            # written once, as long as each block still gives the same array
+            where = _where(value)
+            name = passed.get(where)
+            if name is not None:
+                out[key] = inputs[name].view()
+                out[key].flags.writeable = False
+                same_as[key] = ("input", name)
+                continue
+            twin = first_rows.get(where)
+            if twin is not None:
+                same_as[key] = ("figure", twin)
+                continue
+        if np.ndim(value) == 0 or value.strides == (0,):
+            # one number over the whole first block (which is full) without being checked:
+            # it depends on no array input, so it is the same in every block; kept as a
+            # scalar or a broadcast view, no copy.  (Not in later blocks: the last one may
+            # hold a single scenario, whose figures can be broadcasts of its own values.)
+            out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
+            settled.add(key)
+            continue
+        # an array that holds one value over the block is written out only once a block
+        # differs
+        first = value[0]
+        if _all_equal(value, first):
+            uniform[key] = first
+            continue
+        sig = (value.dtype.str, value[:1].tobytes(), value[-1:].tobytes())
+        twin = next((k for k in by_bits.get(sig, ()) if _same_bits(value, metrics[k])), None)
         if twin is not None:
-            same_as[key] = ("figure", twin)
-            return True
-    if np.ndim(value) == 0 or value.strides == (0,):
-        # one number over the whole first block (which is full) without being
-        # checked: it depends on no array input, so it is the same in every block;
-        # kept as a scalar or a broadcast view, no copy.  (Not in later blocks: the
-        # last one may hold a single scenario, whose figures can be broadcasts of
-        # its own values.)
-        out[key] = value if np.ndim(value) == 0 else np.broadcast_to(value[0], (n,))
-        settled.add(key)
-        return True
-    return False
+            same_as[key] = ("bits", twin)
+            continue
+        by_bits.setdefault(sig, []).append(key)
+        fresh.append(key)
+        first_rows[where] = key
+    return fresh
 
 
-def _rows(n: int, dtypes: list[np.dtype]) -> list[np.ndarray]:
+def _later_block(
+    metrics: Mapping[str, Any], block: Mapping[str, Any], start: int, stop: int, state: _State
+) -> list[str]:
+    """A later block of :func:`_evaluate_blocks`: writes each figure's rows, checks that the
+    figures written once are still so, and returns the figures that first vary here."""
+    out, settled, same_as, uniform = state
+    fresh = []
+    for key, value in metrics.items():
+        if key in settled:
+            continue
+        row = out.get(key)
+        if key in same_as:
+            kind, name = same_as[key]
+            if kind == "input":
+                if _same_array(value, block[name]):
+                    continue
+            elif (_same_bits if kind == "bits" else _same_array)(value, metrics[name]):
+                continue
+            # no longer the same: a row of its own, with what it shared so far
+            mine = np.empty(len(row), dtype=np.result_type(value))
+            mine[:start] = row[:start]
+            mine[start:stop] = value
+            out[key] = mine
+            del same_as[key]
+            continue
+        if row is not None:
+            row[start:stop] = value
+            continue
+        # an array that has held one value in every block so far is written out only
+        # once a block differs
+        first = value if np.ndim(value) == 0 else value[0]
+        if _all_equal(value, first) and _all_equal(uniform.get(key, first), first):
+            uniform[key] = first
+            continue
+        fresh.append(key)
+    return fresh
+
+
+def _rows(
+    n: int,
+    dtypes: list[np.dtype],
+    pool: tuple[list[np.ndarray], list[np.ndarray]] | None = None,
+) -> list[np.ndarray]:
     """Uninitialised arrays of n, one per dtype given, as the rows of one 2-D array per
-    dtype (one allocation each)."""
+    dtype (one allocation each).  With ``pool`` (free blocks, used blocks): a free block of
+    the same shape and dtype is written again rather than fresh memory allocated, and every
+    block given out is added to the used ones."""
     rows: list[np.ndarray] = [np.empty(0)] * len(dtypes)
     for dtype in dict.fromkeys(dtypes):
         where = [i for i, d in enumerate(dtypes) if d == dtype]
-        for i, row in zip(where, np.empty((len(where), n), dtype=dtype), strict=True):
+        shape = (len(where), n)
+        block = None
+        if pool is not None:
+            free = pool[0]
+            i = next((i for i, b in enumerate(free) if b.shape == shape and b.dtype == dtype), -1)
+            if i >= 0:
+                block = free.pop(i)
+        if block is None:
+            block = np.empty(shape, dtype=dtype)
+        if pool is not None:
+            pool[1].append(block)
+        for i, row in zip(where, block, strict=True):
             rows[i] = row
     return rows
 
@@ -396,52 +499,100 @@ class _StepRows:
     on the table rather than block by block: a scalar stays a scalar; a 1-D figure that holds
     one value on every row (NaN equal to NaN) is that value for all n scenarios (a
     read-only broadcast, as :func:`_evaluate_blocks` keeps any figure that never varies);
-    the others are gathered block by block with ``np.take`` straight into their output
-    rows (:attr:`figures`), and those rows are the block's :class:`StepTime` fields (the
-    cost step reads them).
+    a figure with the same bits as an earlier one on every row of the table (the compute
+    share of the step is the scaling efficiency when nothing else takes time) is that
+    figure again, its row shared; the others are gathered block by block with ``np.take``
+    straight into their output rows (:attr:`figures`), and those rows are the block's
+    :class:`StepTime` fields (the cost step reads them).
     """
 
     def __init__(
-        self, table: StepTime, inverse: np.ndarray, n: int, wanted: set[str] | None
+        self,
+        table: StepTime,
+        inverse: np.ndarray,
+        n: int,
+        wanted: set[str] | None,
+        pool: tuple[list[np.ndarray], list[np.ndarray]] | None = None,
     ) -> None:
         self.table, self.inverse = table, inverse
         #: figure -> its value for every scenario (scalar) or its row of the output
         self.figures: dict[str, Any] = {}
         self.fixed: dict[str, Any] = {}  # field -> the one value of a uniform 1-D figure
         self.gathered: list[str] = []  # fields gathered block by block
+        self.alias: dict[str, str] = {}  # field -> the gathered field with the same bits
+        self._fixed_views: dict[tuple[str, int], np.ndarray] = {}
         reported = table.metrics()
+        wants = reported.keys() if wanted is None else reported.keys() & wanted
         for f in fields(table):
             value = getattr(table, f.name)
             if not (isinstance(value, np.ndarray) and value.ndim == 1):
-                if f.name in reported:
+                if f.name in wants:
                     self.figures[f.name] = value
                 continue
             first = value[inverse[0]]
             if _all_equal(value, first):
                 self.fixed[f.name] = first
-                if f.name in reported:
+                if f.name in wants:
                     self.figures[f.name] = np.broadcast_to(first, (n,))
-            else:
-                self.gathered.append(f.name)
-        if wanted is not None:
-            self.figures = {k: v for k, v in self.figures.items() if k in wanted}
-        into = [k for k in self.gathered if k in reported and (wanted is None or k in wanted)]
+                continue
+            twin = next(
+                (
+                    k
+                    for k in self.gathered
+                    if k not in self.alias
+                    and (k in wants) == (f.name in wants)
+                    and _same_bits(value, getattr(table, k))
+                ),
+                None,
+            )
+            if twin is not None:
+                self.alias[f.name] = twin
+            self.gathered.append(f.name)
+        into = [k for k in self.gathered if k in wants and k not in self.alias]
         dtypes = [getattr(table, k).dtype for k in into]
-        self.figures.update(zip(into, _rows(n, dtypes), strict=True))
+        self.figures.update(zip(into, _rows(n, dtypes, pool), strict=True))
+        for k, twin in self.alias.items():
+            if k in wants:
+                self.figures[k] = self.figures[twin]
+        self.figures = {k: self.figures[k] for k in reported if k in self.figures}
+        # the block's fields, in the table's order: (name, how) with how one of "fixed",
+        # "alias", "row", "gather" or "as is"
+        self._plan = [
+            (
+                f.name,
+                "fixed"
+                if f.name in self.fixed
+                else "alias"
+                if f.name in self.alias
+                else "row"
+                if f.name in self.gathered and f.name in self.figures
+                else "gather"
+                if f.name in self.gathered
+                else "as is",
+            )
+            for f in fields(table)
+        ]
 
     def block(self, start: int, stop: int) -> StepTime:
         """The step time of scenarios start..stop; writes the gathered figures into their
         rows of :attr:`figures`."""
         rows = self.inverse[start:stop]
         values: dict[str, Any] = {}
-        for f in fields(self.table):
-            name, value = f.name, getattr(self.table, f.name)
-            if name in self.fixed:
-                value = np.broadcast_to(self.fixed[name], rows.shape)
-            elif name in self.figures and name in self.gathered:
-                value = np.take(value, rows, out=self.figures[name][start:stop], mode="clip")
-            elif name in self.gathered:
-                value = value[rows]
+        for name, how in self._plan:
+            value = getattr(self.table, name)
+            if how == "fixed":
+                view = self._fixed_views.get((name, stop - start))
+                if view is None:
+                    view = np.broadcast_to(self.fixed[name], rows.shape)
+                    self._fixed_views[(name, stop - start)] = view
+                value = view
+            elif how == "alias":
+                value = values[self.alias[name]]
+            elif how == "row":
+                # the rows are valid indices, so "wrap" never wraps; numpy's fastest gather
+                value = np.take(value, rows, out=self.figures[name][start:stop], mode="wrap")
+            elif how == "gather":
+                value = np.take(value, rows, mode="wrap")
             values[name] = value
         return StepTime(**values)
 
@@ -461,6 +612,17 @@ def _same_array(a: Any, b: Any) -> bool:
         and b.ndim == 1
         and (a is b or _where(a) == _where(b))
     )
+
+
+def _same_bits(a: Any, b: Any) -> bool:
+    """Whether a and b hold the same bits element by element (the sign of zero and NaN
+    payloads included): one figure's values are then another's, to the last bit."""
+    a, b = np.asarray(a), np.asarray(b)
+    size = a.dtype.itemsize
+    if a.dtype != b.dtype or a.shape != b.shape or size not in (1, 2, 4, 8):
+        return False
+    bits = np.dtype(f"u{size}")
+    return bool((a.view(bits) == b.view(bits)).all())
 
 
 def _all_equal(values: np.ndarray, value: Any) -> bool:

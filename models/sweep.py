@@ -262,7 +262,9 @@ def evaluate_batch(
     x.update({k: np.asarray(v, dtype=float) for k, v in columns.items()})
     out: dict[str, np.ndarray] = {"point": idx}
     out.update({k: np.asarray(v, dtype=float) for k, v in columns.items()})
-    for key, value in evaluate_arrays(x).items():
+    # batch after batch on a worker: the last batches' memory is written again once their
+    # figures are let go, rather than fresh memory cleared by the system first
+    for key, value in evaluate_arrays(x, reuse_memory=True).items():
         out[key] = np.ascontiguousarray(np.broadcast_to(np.asarray(value, dtype=float), (n,)))
     if trials:
         from .montecarlo import simulate_inputs  # only sweeps with trials need the simulator

@@ -207,9 +207,19 @@ def test_varying_figures_are_rows_of_one_block(monkeypatch):
     assert len(chain_rows) > 40 and len(step_rows) > 10
     for group in (chain_rows, step_rows):
         base = blocks[group[0]].base
-        assert base is not None and base.shape == (len(group), n)
+        distinct = {id(blocks[k]) for k in group}  # figures with the same bits share a row
+        assert base is not None and base.shape == (len(distinct), n)
         assert all(blocks[k].base is base for k in group)
         assert all(blocks[k].flags.writeable for k in group)
+    # the same bits (computed apart) are written once: no spares, no fabric aborts, one
+    # level, no exposed communication or bubble
+    for twin, first in (
+        ("domain_goodput", "goodput"),
+        ("loss_restore_minutes_per_day", "loss_restart_minutes_per_day"),
+        ("compute_share_of_step", "scaling_efficiency"),  # in the step table
+    ):
+        assert np.array_equal(whole[twin], whole[first], equal_nan=True)
+        assert blocks[twin] is blocks[first], twin
     # a figure the varied inputs do not move is one value, a read-only broadcast
     assert blocks["steps_to_train"].strides == (0,)
     assert not blocks["steps_to_train"].flags.writeable
@@ -354,6 +364,7 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
             "rate": r * 1.5 if apart else r,  # the input passed through, then not
             "twice": twice,
             "twice_again": twice + 1.0 if apart else twice,  # the same array, then not
+            "twice_bits": r * 3.0 if apart else r + r,  # the same bits, then not
         }
 
     class Stand:
@@ -368,11 +379,59 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
     monkeypatch.setattr(ev_mod, "step_time_table", lambda x, n: None)
     monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", chunk)
     got = ev_mod.evaluate_arrays(x)
-    expected = {"rate": rate.copy(), "twice": rate * 2.0, "twice_again": rate * 2.0}
+    expected = {
+        "rate": rate.copy(),
+        "twice": rate * 2.0,
+        "twice_again": rate * 2.0,
+        "twice_bits": rate * 2.0,
+    }
     expected["rate"][2 * chunk :] *= 1.5
     expected["twice_again"][2 * chunk :] += 1.0
+    expected["twice_bits"][2 * chunk :] = rate[2 * chunk :] * 3.0
     for key, value in expected.items():
         assert np.array_equal(got[key], value), key
     assert not np.shares_memory(got["rate"], rate)  # its own row from the third block on
     assert got["twice_again"] is not got["twice"]
+    assert got["twice_bits"] is not got["twice"]
     assert np.array_equal(rate, x["reliability.node_failure_rate_per_day"])  # input intact
+
+
+def test_reuse_memory_writes_again_only_what_the_caller_let_go(monkeypatch):
+    """``reuse_memory``: a second evaluation writes into the first one's blocks once the
+    caller holds none of its figures, never while it holds one (then its figures stay as
+    they were); the figures are those of a call on fresh memory either way."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rng = np.random.default_rng(23)
+    n = 1000
+
+    def scenarios():
+        return {
+            **inputs,
+            "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+            "cluster.nodes": rng.integers(1000, 1200, n).astype(float),
+        }
+
+    def address(figures):
+        return figures["goodput"].base.__array_interface__["data"][0]
+
+    monkeypatch.setattr(ev_mod, "CHUNK_SCENARIOS", 96)
+    x1, x2, x3 = scenarios(), scenarios(), scenarios()
+    first = ev_mod.evaluate_arrays(x1, reuse_memory=True)
+    kept = {k: np.array(v, copy=True) for k, v in first.items()}
+    held = first["goodput"]  # the caller still holds one figure of the first call
+    first_at = address(first)
+    del first
+    second = ev_mod.evaluate_arrays(x2, reuse_memory=True)
+    assert address(second) != first_at
+    assert np.array_equal(held, kept["goodput"])  # not written over
+    del held
+    expected = ev_mod.evaluate_arrays(x2)
+    for key, value in expected.items():
+        assert np.array_equal(np.asarray(second[key]), np.asarray(value), equal_nan=True), key
+    second_at = address(second)
+    del second
+    # both let go now: the third is written into the memory of one of them
+    third = ev_mod.evaluate_arrays(x3, reuse_memory=True)
+    assert address(third) in (first_at, second_at)
+    for key, value in ev_mod.evaluate_arrays(x3).items():
+        assert np.array_equal(np.asarray(third[key]), np.asarray(value), equal_nan=True), key
