@@ -2,6 +2,10 @@
 
     .venv/bin/python scripts/make_sample_log.py            # rewrite the shipped sample
     .venv/bin/python scripts/make_sample_log.py -o x.csv --nodes 2048 --days 54 --seed 7
+    .venv/bin/python scripts/make_sample_log.py -o long.csv --days 700 --start 2024-06-01
+
+The log starts on ``--start`` (default 2026-01-05, the shipped sample's date); a log that
+would run past today is refused in one line (the readers refuse future-dated failures).
 
 The generating model (documented in data/README.md, parameters in the file's header):
 
@@ -89,6 +93,7 @@ def make_log_csv(
     downtime_log_sd: float = DEFAULTS["downtime_log_sd"],
     seed: int | np.random.Generator = DEFAULTS["seed"],
     header_comment: bool = True,
+    start: datetime = START,
 ) -> str:
     """Return the CSV text of one synthetic failure log (model in the module docstring)."""
     rng = np.random.default_rng(seed)
@@ -135,7 +140,7 @@ def make_log_csv(
     w = csv.writer(buf, lineterminator="\n")
     w.writerow(["timestamp", "node_id", "cause", "downtime_minutes"])
     for when, node in events:
-        ts = (START + timedelta(days=when)).replace(microsecond=0)
+        ts = (start + timedelta(days=when)).replace(microsecond=0)
         cat = cats[int(rng.choice(len(cats), p=probs))]
         variants = VARIANTS[cat]
         cause = variants[int(rng.integers(len(variants)))]
@@ -157,14 +162,30 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("-o", "--output", type=Path, default=OUT)
     for key, value in DEFAULTS.items():
         p.add_argument(f"--{key.replace('_', '-')}", type=type(value), default=value)
+    p.add_argument("--start", default=START.date().isoformat(), help="first day, YYYY-MM-DD")
     args = p.parse_args(argv)
+    try:
+        start = datetime.fromisoformat(args.start).replace(tzinfo=UTC)
+    except ValueError:
+        sys.stderr.write(
+            f"make_sample_log: --start {args.start[:40]!r} is not a date (YYYY-MM-DD)\n"
+        )
+        return 2
+    end = start + timedelta(days=args.days)
+    if end > datetime.now(UTC):
+        sys.stderr.write(
+            f"make_sample_log: --start {start.date()} + --days {args.days:g} ends on {end.date()}, "
+            "in the future (the readers refuse future-dated failures); allowed: a start at "
+            f"or before {(datetime.now(UTC) - timedelta(days=args.days)).date()}\n"
+        )
+        return 2
     try:
         check_output(args.output, "-o")  # a folder, a missing folder ...: before the work
     except ValueError as exc:  # models.ValidationError: one line, exit 2
         sys.stderr.write(f"make_sample_log: {exc}\n")
         return 2
     kwargs = {key: getattr(args, key) for key in DEFAULTS}
-    text = make_log_csv(**kwargs)
+    text = make_log_csv(**kwargs, start=start)
     write_atomic(args.output, text.encode("utf-8"), "-o")
     rows = text.count("\n") - 4
     print(f"wrote {args.output} ({rows} failure rows)")

@@ -36,13 +36,25 @@ _spec = importlib.util.spec_from_file_location(
 make_sample_log = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(make_sample_log)
 # year-long logs from the script's start (2026-01-05) would run past today, and the reader
-# refuses failures dated in the future: this module's copy starts two years earlier
-make_sample_log.START = make_sample_log.START.replace(year=2024)
+# refuses failures dated in the future: this module's logs start two years earlier
+START = make_sample_log.START.replace(year=2024)
 SAMPLE = ROOT / "data" / "failure_logs" / "synthetic-sample.csv"
 
 
 def synthetic(**kw) -> str:
-    return make_sample_log.make_log_csv(**kw)
+    return make_sample_log.make_log_csv(start=START, **kw)
+
+
+def test_the_sample_script_refuses_a_log_that_runs_into_the_future(tmp_path, capsys):
+    """A 700-day log from the shipped start date would end in the future: refused in one
+    line naming both flags; from an earlier --start it is written."""
+    out = tmp_path / "long.csv"
+    assert make_sample_log.main(["-o", str(out), "--days", "700", "--start", "2026-01-05"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "--start" in err and "--days" in err
+    assert not out.exists()
+    assert make_sample_log.main(["-o", str(out), "--days", "30", "--start", "2024-01-01"]) == 0
+    assert out.read_text().splitlines()[4].startswith("2024-01-")
 
 
 # ----------------------------------------------------------------- hand-computed values
