@@ -576,3 +576,31 @@ def test_open_settings_interval_contains_the_stated_one_on_every_preset(preset):
     assert float(open_["step_seconds_low"]) <= float(stated["step_seconds_low"]) * (1 + 1e-12)
     assert float(open_["step_seconds_high"]) >= float(stated["step_seconds_high"]) * (1 - 1e-12)
     assert 0.0 < float(open_["step_seconds_low"]) <= float(open_["step_seconds_high"])
+
+
+def test_moe_layers_pay_their_extra_kernel_launches_at_the_host_time_per_launch(catalog):
+    """gpt-oss-120b (36 MoE layers, PP 4, EP 8 of 128 experts, full recomputation): the
+    launch time per step is m · (L/p) · 4 passes · overhead · (1 + (32 + 2·(16 − 1))/13),
+    the MoE layers' 62 extra kernels at overhead/13 each; hand-computed, and a dense model
+    pays only the first term."""
+    x = resolve_inputs(load_preset("gpt-oss-120b"), catalog)
+    o = 100e-6
+
+    def compute_s(overhead):
+        cal = {"calibration.layer_pass_overhead_s": overhead}
+        return float(step_model(x, calibration=cal)["compute_seconds_per_step"])
+
+    m = float(step_model(x)["micro_batches_per_step"])
+    assert float(cm.moe_extra_kernels(128, 8, 0)) == 62.0
+    want = m * (36 / 4) * 4 * o * (1.0 + 62.0 / 13.0)
+    assert compute_s(o) - compute_s(0.0) == pytest.approx(want, rel=1e-9)
+    dense = resolve_inputs(load_preset("llama3-70b"), catalog)
+    d = step_model(dense)
+    cal = {"calibration.layer_pass_overhead_s": o}
+    delta = float(step_model(dense, calibration=cal)["compute_seconds_per_step"]) - float(
+        step_model(dense, calibration={"calibration.layer_pass_overhead_s": 0.0})[
+            "compute_seconds_per_step"
+        ]
+    )
+    layers_here = float(dense["workload.layers"]) / float(dense["workload.pipeline_parallel"])
+    assert delta == pytest.approx(float(d["micro_batches_per_step"]) * layers_here * 3 * o)
