@@ -1250,6 +1250,166 @@ def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha
     return like_input(out, kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s)
 
 
+def expert_all_to_all_in_scaleup(expert_parallel, expert_tensor_parallel, scaleup_domain_accels):
+    """Whether a mixture-of-experts layer's dispatch and combine all-to-all stays inside the
+    scale-up domain [bool].
+
+    Megatron-Core lays the expert ranks out as ETP-EP-DP (``--expert-tensor-parallel-size``;
+    ``megatron/core/parallel_state.py``, the expert rank generator): the EP peers of one
+    expert-tensor rank sit ETP ranks apart, so an EP group spans EP × ETP consecutive ranks
+    and stays on NVLink / NeuronLink while EP × ETP ≤ the accelerators per scale-up domain.
+    Without MoE parallel folding ETP = TP, which is the model's earlier rule EP × TP ≤ domain.
+    With folding (Liu et al. 2025, arXiv:2504.14960 §3) ETP is set apart from TP, often 1:
+    an EP 8 group at TP 2 then fits in one 8-GPU node.
+
+    Parameters
+    ----------
+    expert_parallel : array_like
+        EP, ranks the routed experts are split over [count].
+    expert_tensor_parallel : array_like
+        ETP, ranks each expert's matrices are split over (TP when not folded) [count].
+    scaleup_domain_accels : array_like
+        Accelerators per scale-up (NVLink / NeuronLink) domain [count].
+
+    Returns
+    -------
+    bool or ndarray
+        True where the all-to-all runs over the scale-up links, False over the network.
+
+    Examples
+    --------
+    >>> bool(expert_all_to_all_in_scaleup(8, 2, 8))  # Qwen3-235B unfolded: EP 8 × TP 2
+    False
+    >>> bool(expert_all_to_all_in_scaleup(8, 1, 8))  # folded, ETP 1: one node
+    True
+    """
+    span = as_float_array(expert_parallel) * as_float_array(expert_tensor_parallel)
+    out = span <= as_float_array(scaleup_domain_accels)
+    return like_input(out, expert_parallel, expert_tensor_parallel, scaleup_domain_accels)
+
+
+def expert_params_per_rank(
+    expert_params, pipeline_parallel, expert_parallel, expert_tensor_parallel
+):
+    """Routed-expert parameters one rank holds [count]: N_e / (PP · EP · ETP).
+
+    Each of the EP ranks of an expert group holds E/EP experts, each split over ETP ranks
+    (Megatron-Core ``TEGroupedMLP`` with ``--expert-tensor-parallel-size``; Liu et al.
+    2025, arXiv:2504.14960 §3). Without folding ETP = TP.
+
+    Parameters
+    ----------
+    expert_params : array_like
+        Routed experts' parameters of the whole model, N_e [count].
+    pipeline_parallel, expert_parallel, expert_tensor_parallel : array_like
+        PP, EP and ETP [count].
+
+    Returns
+    -------
+    float or ndarray
+        Routed-expert parameters per rank [count].
+
+    Examples
+    --------
+    >>> expert_params_per_rank(224e9, 8, 8, 1) / 1e9  # Qwen3-235B, PP 8, EP 8, ETP 1
+    3.5
+    """
+    out = as_float_array(expert_params) / (
+        as_float_array(expert_tensor_parallel)
+        * as_float_array(pipeline_parallel)
+        * as_float_array(expert_parallel)
+    )
+    return like_input(
+        out, expert_params, pipeline_parallel, expert_parallel, expert_tensor_parallel
+    )
+
+
+def expert_data_parallel_size(
+    tensor_parallel, context_parallel, data_parallel, expert_parallel, expert_tensor_parallel
+):
+    """Ranks that hold the same routed-expert shard and reduce its gradients [count]:
+    TP · CP · DP / (EP · ETP), at least 1.
+
+    The expert grid folds the attention's TP × CP × DP ranks of a pipeline stage into
+    ETP × EP × expert-DP (Liu et al. 2025, arXiv:2504.14960 §3; Megatron-Core
+    ``parallel_state.py``); without folding ETP = TP and this is CP · DP / EP.
+
+    Parameters
+    ----------
+    tensor_parallel, context_parallel, data_parallel : array_like
+        The attention's TP, CP and DP [count].
+    expert_parallel, expert_tensor_parallel : array_like
+        EP and ETP [count].
+
+    Returns
+    -------
+    float or ndarray
+        Expert data-parallel size [count].
+
+    Examples
+    --------
+    >>> float(expert_data_parallel_size(2, 1, 16, 8, 1))  # 32 ranks a stage, EP 8, ETP 1
+    4.0
+    """
+    t = as_float_array(tensor_parallel)
+    out = (
+        as_float_array(data_parallel)
+        * as_float_array(context_parallel)
+        / as_float_array(expert_parallel)
+        * (t / as_float_array(expert_tensor_parallel))
+    )
+    out = np.maximum(out, 1.0)
+    return like_input(
+        out,
+        tensor_parallel,
+        context_parallel,
+        data_parallel,
+        expert_parallel,
+        expert_tensor_parallel,
+    )
+
+
+def tensor_parallel_collective_seconds(message_bytes, ranks, bandwidth_GBps, alpha_s):
+    """One tensor-parallel all-reduce (or its all-gather + reduce-scatter pair) of
+    ``message_bytes`` among ``ranks`` over the scale-up link [s]: 2(r−1)/r · bytes at the
+    bandwidth plus 2(r−1) latency steps α (ring; Narayanan et al. 2021, arXiv:2104.04473
+    §3.2); 0 for r = 1.
+
+    The step model charges it per layer and pass on the attention at TP and, in the MoE
+    layers of a folded layout, on the expert MLP at ETP (arXiv:2504.14960 §3).
+
+    Parameters
+    ----------
+    message_bytes : array_like
+        Activations of one micro-batch on one rank before the split [bytes].
+    ranks : array_like
+        r, the tensor-parallel size [count].
+    bandwidth_GBps : array_like
+        Per-rank scale-up bandwidth, one direction [GB/s].
+    alpha_s : array_like
+        Per-step latency α [s].
+
+    Returns
+    -------
+    float or ndarray
+        Time of one collective [s].
+
+    Examples
+    --------
+    >>> tensor_parallel_collective_seconds(1e9, 2, 100.0, 0.0)  # half of 2 GB at 100 GB/s
+    0.01
+    >>> float(tensor_parallel_collective_seconds(1e9, 1, 100.0, 1e-5))
+    0.0
+    """
+    r = as_float_array(ranks)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one = 2.0 * (r - 1.0) / r * as_float_array(message_bytes) / (
+            as_float_array(bandwidth_GBps) * net.GB
+        ) + 2.0 * (r - 1.0) * as_float_array(alpha_s)
+    out = np.where(r > 1, one, 0.0)
+    return like_input(out, message_bytes, ranks, bandwidth_GBps, alpha_s)
+
+
 def _gemm_bytes(tokens, h, a, kv, ffn, gated, t, mm):
     """Bytes the forward GEMMs of one layer read and write on one TP rank: the weights and
     each GEMM's input and output activations (bf16)."""
@@ -1333,12 +1493,12 @@ def _flops_per_token(sh, s):
     return out + 12.0 * sh["L"] * s * (sh["h_att"] - sh["h"])
 
 
-def _params_per_rank(sh, t, p, ep):
+def _params_per_rank(sh, t, p, ep, et):
     """Parameters one rank holds [count]: the non-expert ones split by TP × PP, the routed
-    experts also by EP."""
+    experts by ETP × PP × EP (:func:`expert_params_per_rank`; ETP = TP unless folded)."""
     n = sh["N"] * 1e9
     ex = sh["N_expert"] * 1e9
-    return (n - ex) / (t * p) + ex / (t * p * ep)
+    return (n - ex) / (t * p) + as_float_array(expert_params_per_rank(ex, p, ep, et))
 
 
 def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
@@ -1350,9 +1510,10 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     vstages = v["vst"]
     gbytes = v["gradient_bytes"]
     z = v["workload.zero_stage"]
-    ep = v["workload.expert_parallel"]
-    psi = _params_per_rank(sh, t, p, ep)
-    psi_e = sh["N_expert"] * 1e9 / (t * p * ep)  # routed experts: sharded over d·c/EP
+    ep, et = v["workload.expert_parallel"], v["etp"]
+    psi = _params_per_rank(sh, t, p, ep, et)
+    # routed experts: sharded over the expert data-parallel ranks d·c·t/(EP·ETP)
+    psi_e = as_float_array(expert_params_per_rank(sh["N_expert"] * 1e9, p, ep, et))
 
     moments = v["workload.optimizer_moment_bytes"] - 8.0  # vs the 8 of fp32 moments
 
@@ -1361,7 +1522,7 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
         per = per + moments * np.where(z >= 1, 1.0 / ranks, 1.0)
         return per + v["fp8"] * np.where(z >= 3, 1.0 / ranks, 1.0)
 
-    d_e = np.maximum(d * cp / ep, 1.0)
+    d_e = as_float_array(expert_data_parallel_size(t, cp, d, ep, et))
     states = ((psi - psi_e) * state_bytes(d * cp) + psi_e * state_bytes(d_e)) / 1e9
 
     def per_layer(bb, mode):
@@ -1529,6 +1690,15 @@ def _modelled_compute(v, sh, t, p, q: _Setup) -> _Compute:
     imb = v["workload.moe_load_imbalance"]
     mm = sh["mm"] + (imb - 1.0) * sh["mm_expert_active"]
     mm_rank = sh["mm_held"] - sh["mm_routed_held"] * (1.0 - 1.0 / ep)
+    # folded: the rank reads its E/EP experts split by ETP, not TP (mm_rank is divided by
+    # TP where it is read); the expert FLOPs per rank do not change: the EP × ETP group
+    # computes the routed copies of its own ranks' tokens, b·s/c/t·k per rank either way
+    et = v["etp"]
+    mm_rank = np.where(
+        v["folded"] > 0.5,
+        sh["mm_held"] - sh["mm_routed_held"] + sh["mm_routed_held"] * t / (ep * et),
+        mm_rank,
+    )
     layer_fwd = 2.0 * tokens_mb * mm / t
     attn_fwd = 4.0 * tokens_mb * s * sh["h_att"] / t  # this rank's queries, all s keys
     logits_fwd = 2.0 * tokens_mb * vocab * h / t
@@ -1607,7 +1777,7 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
     traffic = traffic + np.where(sh["moe"] > 0.5, layers_here * sh["phi"] * moe_passes * perm, 0.0)
     # each micro-batch's weight gradients are accumulated into the gradient buffer (read
     # and written in the gradient precision; Megatron's gradient-accumulation fusion)
-    psi = _params_per_rank(sh, t, p, ep)
+    psi = _params_per_rank(sh, t, p, ep, v["etp"])
     traffic = traffic + as_float_array(grad_accumulation_bytes(psi, v["gradient_bytes"]))
     t_mem = as_float_array(memory_bound_seconds(traffic, v["instance.hbm_TBps"], v["cal.hbm"]))
     t_launch = as_float_array(launch_overhead_seconds(layers_here, passes, v["cal.overhead"]))
@@ -1653,6 +1823,13 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     t_tp = np.where(t > 1, calls * one, 0.0)
     # overlapped with the GEMMs, up to the compute they can hide behind (stacks that can)
     tp_overlap = v["workload.tp_comm_overlap_fraction"] * v["stack.tp_overlap"] * v["cal.tp"]
+    # folded MoE layers: the expert MLP's collective runs over the ETP ranks, not TP
+    # (arXiv:2504.14960 §3): one of each layer pass's two collectives, on the MoE layers
+    et = v["etp"]
+    one_e = as_float_array(tensor_parallel_collective_seconds(msg, et, su, a_su))
+    one_t = as_float_array(tensor_parallel_collective_seconds(msg, t, su, a_su))
+    moe_calls = calls / 2.0 * sh["phi"]
+    t_tp = np.where(v["folded"] > 0.5, calls * one_t + moe_calls * (one_e - one_t), t_tp)
     hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
     t_tp_raw = t_tp
     t_tp = t_tp - hidden
@@ -1669,9 +1846,12 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
     # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
     # backward, again when the forward is recomputed; inside the scale-up domain while
-    # EP × TP fits in it; the busiest rank sends moe_load_imbalance times its share
+    # EP × ETP fits in it (ETP = TP unless folded); the busiest rank sends
+    # moe_load_imbalance times its share
     a2a_bytes = tokens_mb * sh["k"] * h * tr.ACT_BYTES / t * imb
-    ep_in = t * ep <= v["instance.scaleup_domain_accels"]
+    ep_in = as_float_array(
+        expert_all_to_all_in_scaleup(ep, et, v["instance.scaleup_domain_accels"])
+    )
     with np.errstate(invalid="ignore", divide="ignore"):
         one_a2a = as_float_array(
             all_to_all_seconds(
@@ -1714,9 +1894,10 @@ def _modelled_dp_and_optimizer(
     # non-expert parameters reduce over all d·c replicas; the routed experts over the d·c/EP
     # ranks that hold the same experts (Megatron's rank order tp-cp-ep-dp: expert-parallel
     # peers sit next to each other, so expert replicas are EP ranks apart)
-    psi_e = sh["N_expert"] * 1e9 / (t * p * ep)
+    et = v["etp"]
+    psi_e = as_float_array(expert_params_per_rank(sh["N_expert"] * 1e9, p, ep, et))
     psi_ne = psi - psi_e
-    d_e = np.maximum(dr / ep, 1.0)
+    d_e = as_float_array(expert_data_parallel_size(t, cp, d, ep, et))
 
     def reduce_seconds(params, ranks, stride):
         g_in = np.minimum(np.clip(np.floor(dom / stride), 1.0, None), ranks)
@@ -1738,7 +1919,10 @@ def _modelled_dp_and_optimizer(
 
     # (CP ranks are adjacent too: stride t for the d·c non-expert replicas)
     dp_sync = reduce_seconds(psi_ne, dr, t) + np.where(
-        psi_e > 0, reduce_seconds(psi_e, d_e, t * cp * ep), 0.0
+        psi_e > 0,
+        # folded: the expert grid is ETP-EP-DP, expert replicas EP·ETP ranks apart
+        reduce_seconds(psi_e, d_e, np.where(v["folded"] > 0.5, et * ep, t * cp * ep)),
+        0.0,
     )
     dp_sync = np.where(dr > 1, dp_sync, 0.0)
     # the gradient reduction hides behind the last micro-batch's backward pass; with a
@@ -1906,6 +2090,7 @@ _STEP_FIELDS = (
     "workload.expert_ffn_hidden_size",
     "workload.shared_experts",
     "workload.expert_parallel",
+    "workload.expert_tensor_parallel",
     "workload.moe_layer_frequency",
     "workload.moe_load_imbalance",
     "workload.moe_comm_overlap_fraction",
@@ -2016,6 +2201,11 @@ def _inputs(
     )
     eff = v["instance.scaleup_efficiency"]
     v["instance.scaleup_efficiency"] = np.where(np.isnan(eff), 1.0, eff)
+    # MoE parallel folding: the experts' own tensor parallelism (empty = TP, not folded)
+    etp = v["workload.expert_tensor_parallel"]
+    tp = v["workload.tensor_parallel"]
+    v["folded"] = (~np.isnan(etp) & (etp != tp)).astype(float)
+    v["etp"] = np.where(np.isnan(etp), tp, etp)
     gbps = v["network.inter_node_gbps"]
     v["node_gbps"] = np.where(np.isnan(gbps), v["instance.efa_gbps"], gbps)
     seqs = v["workload.global_batch_sequences"]
@@ -2084,7 +2274,7 @@ def _min_nodes_for_states(v, sh, t, p, cp, k, usable, act):
     shard the replicated and sharded bytes per parameter of the stage), then
     ⌈max(d, cp)·t·p/k⌉; ``inf`` when no d fits.
     """
-    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"]) / 1e9
+    psi = _params_per_rank(sh, t, p, v["workload.expert_parallel"], v["etp"]) / 1e9
     z, g = v["workload.zero_stage"], v["gradient_bytes"] + v["fp8"]
     opt = 4.0 + v["workload.optimizer_moment_bytes"]
     rep = np.select([z == 0, z == 1, z == 2], [2.0 + g + opt, 2.0 + g, 2.0], 0.0)
@@ -2112,10 +2302,21 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
     shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
     ep = v["workload.expert_parallel"]
-    moe_ok = (ep <= np.maximum(d * cp, 1.0)) & (
+    folded = v["folded"] > 0.5
+    et = v["etp"]
+    # folded: the EP × ETP expert grid is taken from the stage's t·c·d ranks
+    ep_room = np.where(folded, t * cp * d / et, d * cp)
+    moe_ok = (ep <= np.maximum(ep_room, 1.0)) & (
         (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
     )
-    shape_ok = shape_ok & moe_ok
+    fe = v["workload.expert_ffn_hidden_size"]
+    fe = np.where(np.isnan(fe), sh["ffn"], fe)
+    etp_ok = ~folded | (
+        (v["workload.experts"] > 0.5)
+        & (et <= v["instance.scaleup_domain_accels"])
+        & (np.mod(fe, et) == 0)
+    )
+    shape_ok = shape_ok & moe_ok & etp_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -2397,7 +2598,31 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
         return f"expert parallelism {ep} needs experts: workload.experts is 0 (a dense model)"
     if ep > max(experts, 1):
         return f"expert parallelism {ep} exceeds the {experts} experts to split"
-    if ep > n / (t * p):
+    etp = int(v["etp"])
+    if float(v["folded"]) > 0.5:
+        if experts == 0:
+            return (
+                f"expert tensor parallelism {etp} needs experts: workload.experts is 0 "
+                "(a dense model)"
+            )
+        if etp > dom:
+            return (
+                f"expert tensor parallelism {etp} exceeds the scale-up domain ({dom:.0f} "
+                "accelerators): expert TP traffic must stay inside NVLink/NeuronLink"
+            )
+        fe = float(v["workload.expert_ffn_hidden_size"])
+        fe = float(sh["ffn"]) if math.isnan(fe) else fe
+        if fe % etp:
+            return (
+                f"expert tensor parallelism {etp} does not divide the expert FFN width "
+                f"{fe:,.0f} (workload.expert_ffn_hidden_size)"
+            )
+        if ep * etp > n / p:
+            return (
+                f"expert parallelism {ep} × expert tensor parallelism {etp} exceeds the "
+                f"{n / p:,.0f} ranks of a pipeline stage (the expert grid is folded into them)"
+            )
+    elif ep > n / (t * p):
         return (
             f"expert parallelism {ep} exceeds the {n / (t * p):,.0f} data-parallel ranks "
             "(experts are split inside them)"

@@ -1783,6 +1783,29 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
         source="derived",
     ),
+    Field(
+        "workload.expert_tensor_parallel",
+        "int",
+        None,
+        1,
+        1024,
+        "ranks",
+        "Expert tensor parallelism",
+        "Ranks ETP each routed expert's matrices are split over, when the experts are laid "
+        "out apart from the attention (MoE parallel folding): the expert-parallel group of "
+        "EP × ETP ranks is then taken from the attention's TP × CP × DP ranks, the expert "
+        "GEMMs and their collectives use ETP and the all-to-all stays in the scale-up "
+        "domain while EP × ETP fits in it (Qwen3-235B on H100: ETP 1, EP 8, TP 2). Must fit "
+        "in the scale-up domain and divide the expert FFN width. Empty = TP (no folding).",
+        ui_min=1,
+        ui_max=8,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="Same as tensor parallelism",
+        source="Liu et al. 2025, MoE Parallel Folding (arXiv:2504.14960) §3; Megatron-Core "
+        "argument --expert-tensor-parallel-size (megatron/training/arguments.py)",
+    ),
 )
 
 NETWORK_FIELDS: tuple[Field, ...] = (

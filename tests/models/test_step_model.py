@@ -604,3 +604,87 @@ def test_moe_layers_pay_their_extra_kernel_launches_at_the_host_time_per_launch(
     )
     layers_here = float(dense["workload.layers"]) / float(dense["workload.pipeline_parallel"])
     assert delta == pytest.approx(float(d["micro_batches_per_step"]) * layers_here * 3 * o)
+
+
+# --------------------------------------------------------------------- MoE parallel folding
+def _folded(etp=None, **over):
+    """Two H100 nodes, TP 2 with sequence parallelism, EP 8 over 8 experts of 14,336: the
+    layout of the Megatron-MoE model zoo's Qwen3 rows (EP × TP = 16 > one 8-GPU node)."""
+    return _moe(
+        **{
+            "cluster.nodes": 2,
+            "workload.tensor_parallel": 2,
+            "workload.sequence_parallel": "on",
+            "workload.tp_comm_overlap_fraction": 0.0,
+            "workload.global_batch_sequences": 32,
+            "workload.expert_tensor_parallel": etp,
+            **over,
+        }
+    )
+
+
+def test_expert_tensor_parallel_equal_to_tp_is_the_unfolded_model_bit_for_bit():
+    empty, same = step_model(_folded()), step_model(_folded(2))
+    assert empty.keys() == same.keys()
+    for key in empty:
+        np.testing.assert_array_equal(empty[key], same[key], err_msg=key)
+
+
+def test_folding_helpers_hand_computed():
+    # Qwen3-235B on 256 H100 (PP 8, so 32 ranks a stage), EP 8: ETP 1 keeps the all-to-all
+    # in one node, ETP = TP = 2 does not
+    assert cm.expert_all_to_all_in_scaleup(8, 1, 8)
+    assert not cm.expert_all_to_all_in_scaleup(8, 2, 8)
+    assert cm.expert_all_to_all_in_scaleup(np.array([4, 8]), 2, 8).tolist() == [True, False]
+    # 94 layers × 128 experts × 3·4096·1536 = 227.1B routed parameters over PP 8 × EP 8 × ETP
+    routed = 94 * 128 * 3 * 4096 * 1536
+    assert cm.expert_params_per_rank(routed, 8, 8, 1) == pytest.approx(routed / 64)
+    assert cm.expert_params_per_rank(routed, 8, 8, 2) == pytest.approx(routed / 128)
+    # the stage's TP 2 × DP 16 = 32 ranks fold into ETP 1 × EP 8 × 4 expert replicas
+    assert cm.expert_data_parallel_size(2, 1, 16, 8, 1) == 4.0
+    assert cm.expert_data_parallel_size(2, 1, 16, 8, 2) == 2.0  # unfolded: d·c/EP
+    assert cm.expert_data_parallel_size(1, 1, 4, 8, 1) == 1.0  # never below one
+    # ring all-reduce of 1 GB over 4 ranks at 100 GB/s, α = 1 µs: 1.5 GB + 6 α
+    assert cm.tensor_parallel_collective_seconds(1e9, 4, 100.0, 1e-6) == pytest.approx(0.015 + 6e-6)
+
+
+def test_folding_keeps_the_all_to_all_in_the_node_and_drops_the_expert_tp_collective():
+    """Folded (ETP 1) = unfolded on a 16-GPU scale-up domain (where EP 8 × TP 2 fits too)
+    less the MoE layers' MLP collective at TP 2: 2 of the 4 per layer (selective
+    recomputation), every layer a MoE layer."""
+    folded = step_model(_folded(1))
+    x = _folded()
+    narrow = step_model(x)
+    wide = step_model({**x, "instance.scaleup_domain_accels": 16.0})
+    m = float(narrow["micro_batches_per_step"])
+    tokens = 1 * 8192  # micro-batch 1 × the preset's sequence length
+    assert x["workload.sequence_length"] == tokens
+    su = x["instance.scaleup_GBps"] / 2.0 * x["instance.scaleup_efficiency"]
+    one = cm.tensor_parallel_collective_seconds(
+        tokens * 4096 * 2.0, 2, su, x["network.alpha_scaleup_us"] * 1e-6
+    )
+    expected_ms = float(wide["tp_comm_ms"]) - m * 4 * 2 * one * 1e3
+    assert float(folded["tp_comm_ms"]) == pytest.approx(expected_ms, rel=1e-9)
+    assert float(folded["tp_comm_ms"]) < float(narrow["tp_comm_ms"])
+    assert float(folded["step_seconds"]) < float(narrow["step_seconds"])
+    # the same FLOPs; twice the routed weights per rank (split by EP·ETP = 8, not 16)
+    assert folded["model_flops_per_token"] == narrow["model_flops_per_token"]
+    assert float(folded["model_states_GB_per_accel"]) > float(narrow["model_states_GB_per_accel"])
+
+
+@pytest.mark.parametrize(
+    ("over", "says"),
+    [
+        ({"workload.experts": 0, "workload.expert_parallel": 1}, "needs experts"),
+        ({"workload.expert_tensor_parallel": 16}, "exceeds the scale-up domain"),
+        (
+            {"workload.expert_tensor_parallel": 4, "workload.expert_ffn_hidden_size": 1026},
+            "does not divide the expert FFN width",
+        ),
+        ({"workload.expert_tensor_parallel": 4}, "ranks of a pipeline stage"),
+    ],
+)
+def test_expert_tensor_parallel_that_cannot_run_says_why(over, says):
+    x = _folded(1, **over)
+    assert np.isnan(step_model(x)["step_seconds"])
+    assert says in infeasibility_reason(x)
