@@ -452,6 +452,78 @@ def nemo_moe(model, precision, gbs, mbs, seq, pp, vp, ep):
     }
 
 
+#: NVIDIA's Megatron-MoE model zoo (github.com/yanring/Megatron-MoE-ModelZoo, commit
+#: e8650517d60d71ab73fc6b3b0388cac4ba435181): Qwen3-235B-A22B on 256 H100 (DGX H100:
+#: NVLink 4, 8 × 400 Gb/s InfiniBand per node), ``best_practice/qwen3/readme.md``, table
+#: "H100"; the shape from ``model_configs/benchmarking/Qwen3-235B-A22B.yaml`` (94 layers,
+#: hidden 4,096, 64 query heads of 128 with 4 key/value groups, 128 experts of 1,536 top-8,
+#: vocabulary padded to 151,936, untied output layer, sequence parallelism, distributed
+#: optimizer with overlapped gradient reduction and parameter gather, flash attention,
+#: ``--expert-tensor-parallel-size 1``); BF16 runs add ``--tp-comm-overlap``
+#: (``sbatch_benchmarking.sh``); the all-to-all overlap (``A2A_OVERLAP``, default 0) is the
+#: table's "+1f1b overlap" note; stages count the embedding and the loss as a layer each
+#: (``--account-for-embedding-in-pipeline-split``, ``-loss-``: balanced stages).
+#: Attention entered by equivalence, as near as the fields allow: Q and O of 4,096 × 8,192
+#: and K, V of 4,096 × 512 are 71.3M parameters, 2h²(1 + kv/a) with kv = 72, but kv cannot
+#: exceed the 64 heads: at kv = 64, 67.1M (the active matrix FLOPs 1.8% short); the scores
+#: with the heads' own dimension of 128.
+QWEN3_235B = {
+    "layers": 94,
+    "hidden_size": 4096,
+    "attention_heads": 64,
+    "kv_heads": 64,
+    "attention_head_dim": 128.0,
+    "ffn_hidden_size": 12288,
+    "vocab_size": 151936,
+    "experts": 128,
+    "experts_per_token": 8,
+    "expert_ffn_hidden_size": 1536,
+}
+#: The readme's H100 rows: dispatcher, TP, EP, PP, VPP, FSDP, MBS, recompute (ours), the
+#: all-to-all overlapped ("+1f1b overlap"), force-balanced routing stated, step [s].
+#: Recompute "norm, act" (layer norms and the expert activation) is our selective level
+#: (the fused attention keeps no scores either way); blank is none.
+ZOO_QWEN3 = (
+    ("DeepEP", 2, 32, 8, 4, False, 1, "selective", False, True, 19.7),
+    ("DeepEP", 2, 32, 8, 4, False, 1, "selective", True, True, 17.6),
+    ("DeepEP", 2, 8, 1, 1, True, 4, "full", False, False, 17.6),
+    ("all-to-all", 2, 8, 32, 3, False, 1, "selective", False, False, 24.2),
+    ("DeepEP", 4, 8, 8, 4, False, 1, "none", False, False, 29.0),
+)
+#: The same readme's long-context rows, the nearest to 4k tokens (16,384, TP 4, EP 8):
+#: 295 TFLOP/s per GPU force-balanced, 237 dropless; where a row does not say which, the
+#: dropless ratio 295/237 = 1.245 enters as the experts' load imbalance, an open setting.
+ZOO_DROPLESS_IMBALANCE = 1.245
+
+
+def zoo_qwen3(tp, ep, pp, vp, fsdp, mbs, recompute, a2a_overlap, forced):
+    return {
+        "software_stack": "megatron-core",
+        "params_billion": None,
+        **QWEN3_235B,
+        "mlp": "swiglu",
+        "sequence_length": 4096,
+        "precision": "bf16",
+        "tensor_parallel": tp,
+        "sequence_parallel": "on",
+        "pipeline_parallel": pp,
+        "pipeline_virtual_stages": vp,
+        "balanced_stages": "on",
+        "expert_parallel": ep,
+        "expert_tensor_parallel": 1,
+        "moe_load_imbalance": 1.0,
+        "moe_comm_overlap_fraction": 1.0 if a2a_overlap else 0.0,
+        "global_batch_sequences": 2048,
+        "micro_batch_sequences": mbs,
+        "recompute": recompute,
+        "flash_attention": "on",
+        "zero_stage": 3 if fsdp else 1,
+        "gradient_precision": "fp32",
+        "comm_overlap_fraction": 1.0,
+        "tp_comm_overlap_fraction": 1.0,
+    }
+
+
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     return {
         "software_stack": "megatron-core",
@@ -672,6 +744,38 @@ def _cases() -> list[Case]:
                 "(selective and exposed assumed; full recomputation and full overlap as the "
                 "alternatives); attention entered by equivalence (MOE_SHAPES)",
                 open=({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0}),
+                tags=("moe",),
+            )
+        )
+
+    for disp, tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced, step in ZOO_QWEN3:
+        w = zoo_qwen3(tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced)
+        dp = 256 // (tp * pp)
+        out.append(
+            Case(
+                "moe_zoo2025",
+                "NVIDIA Megatron-MoE model zoo, Qwen3 best practice (H100)",
+                f"Qwen3-235B-A22B on 256 H100, {disp}, TP {tp} EP {ep} PP {pp}"
+                + (f" VP {vp}" if vp > 1 else "")
+                + (", FSDP" if fsdp else "")
+                + (", all-to-all overlapped" if a2a else ""),
+                "step time (s)",
+                step,
+                (("dgx-h100", 32, w),),
+                _one("step_seconds"),
+                "time",
+                f"TP {tp} PP {pp} DP {dp}, EP {ep} folded (ETP 1, {tp * dp // ep} expert "
+                f"replicas), batch 2,048 of 4,096 tokens, micro-batch {mbs}, recomputation "
+                f"{rec}",
+                "the DeepEP dispatcher's fused kernels are modelled as the all-to-all one; "
+                + (
+                    "force-balanced routing from the row's command (run_235b.sh)"
+                    if forced
+                    else "balanced or dropless routing not stated: both evaluated (the "
+                    "page's dropless/forced ratio as the load imbalance)"
+                )
+                + "; attention entered by equivalence (QWEN3_235B)",
+                open=() if forced else ({"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},),
                 tags=("moe",),
             )
         )
