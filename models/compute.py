@@ -671,8 +671,7 @@ def step_components(
     ...     alpha_scaleup_us=0.0)
     >>> round(float(step_components(**kw)["compute_s"]), 4)  # 6·70e9·16e6/(1024·989e12·0.4)
     16.5887
-    >>> e = step_components(**kw, end_to_end=True)
-    >>> round(float(e["step_s"]), 4)  # the same 6ND time: comm is inside the MFU
+    >>> round(float(step_components(**kw, end_to_end=True)["step_s"]), 4)  # comm in the MFU
     16.5887
     """
     args = {
@@ -699,7 +698,14 @@ def step_components(
         "scaleup_efficiency": scaleup_efficiency,
         "virtual_stages": virtual_stages,
     }
-    c = _compute_only_terms(args)
+    return _components_out(_compute_only_terms(args), mfu, max_matmul_fraction, end_to_end)
+
+
+def _components_out(c: Mapping[str, Any], mfu, max_matmul_fraction, end_to_end):
+    """:func:`step_components`' figures from the compute-only terms ``c``
+    (:func:`_compute_only_terms`) under the MFU basis: end to end (the step is the 6·N·T
+    time and the compute phase is implied, :func:`_end_to_end_split`) or compute only (the
+    step is the sum of the terms)."""
     f = as_float_array
     compute, dp_sync, step_sum = c["compute"], c["dp_sync"], c["step_sum"]
     e2e = np.asarray(end_to_end, dtype=bool)
