@@ -1902,10 +1902,11 @@ def _train_days(step: StepTime, g):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
     through with goodput as at the point value."""
     train_s = step.steps_to_train * step.step_seconds
-    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
+    shares = _Shares(g)  # g tested once for the three
+    days = shares.of(train_s / SECONDS_PER_DAY, np.inf)
     # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    days_lo = shares.of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
+    days_hi = shares.of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
     return train_s, days, days_lo, days_hi
 
 
@@ -1965,7 +1966,8 @@ def cost_step(
     compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
         step, productive_cost
     )
-    cost = days * (cluster + spare)
+    instances = cluster + spare  # per day, shared by the three costs to train
+    cost = days * instances
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
     # an absent loss costs nothing, where the price is known (NaN where it is not)
@@ -1987,8 +1989,8 @@ def cost_step(
         time_to_train_days_high=days_hi,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
-        cost_to_train_usd_low=days_lo * (cluster + spare),
-        cost_to_train_usd_high=days_hi * (cluster + spare),
+        cost_to_train_usd_low=days_lo * instances,
+        cost_to_train_usd_high=days_hi * instances,
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
         domain_goodput=g * 1.0 if is_zero(spare_nodes) else g * (nodes / (nodes + spare_nodes)),
         cost_to_train_compute_usd=compute_cost,
@@ -2004,7 +2006,7 @@ def cost_step(
         lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
         lost_usd_per_run=_times_days(days, lost),
         loss_usd_per_day={
-            name: absent if is_zero(minutes) else minutes / MINUTES_PER_DAY * cluster
+            name: absent if is_zero(minutes) else _day_cost(minutes, cluster)
             for name, minutes in good.loss_minutes_per_day.items()
         },
     )
@@ -2142,4 +2144,23 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
         return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
-        return np.where(usd == 0.0, 0.0, days * usd)
+        usd_days = days * usd
+    free = usd == 0.0
+    if not isinstance(usd_days, np.ndarray) or usd_days.shape != np.shape(free):
+        return np.where(free, 0.0, usd_days)
+    if free.any():  # usd_days is a new array of this function's own: zeroed in place
+        usd_days[free] = 0.0
+    return usd_days
+
+
+def _day_cost(minutes_per_day, usd_per_day):
+    """minutes/1440 x USD/day [USD/day], in that order, the product written over the
+    quotient (a new array of its own) rather than into a third array."""
+    share = minutes_per_day / MINUTES_PER_DAY
+    if (
+        isinstance(share, np.ndarray)
+        and share.base is None
+        and np.broadcast_shapes(share.shape, np.shape(usd_per_day)) == share.shape
+    ):
+        return np.multiply(share, usd_per_day, out=share)
+    return share * usd_per_day

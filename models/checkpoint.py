@@ -383,10 +383,12 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
     """
     d = as_float_array(save_minutes)
     m = as_float_array(mtbf_minutes)
+    two_m = 2.0 * m  # computed once: the ratio and the test share it
     with np.errstate(invalid="ignore", divide="ignore"):
-        x = d / (2.0 * m)
+        x = d / two_m
         tau = np.sqrt(2.0 * d * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
-    out = np.where(d < 2.0 * m, tau, m)
+    below = d < two_m
+    out = tau if below.all() else np.where(below, tau, m)
     return like_input(out, save_minutes, mtbf_minutes)
 
 
@@ -836,13 +838,23 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     """
     shard = as_float_array(shard_GB)
     t0 = as_float_array(tier["fixed_seconds"])
-    write_bw = _per_node_GBps(tier["write_GBps_per_node"], tier["aggregate_write_GBps"], nodes)
-    read_bw = _per_node_GBps(tier["read_GBps_per_node"], tier["aggregate_read_GBps"], nodes)
+    write_in = tier["write_GBps_per_node"], tier["aggregate_write_GBps"]
+    read_in = tier["read_GBps_per_node"], tier["aggregate_read_GBps"]
+    write_bw = _per_node_GBps(*write_in, nodes)
+    # a tier that reads as fast as it writes (one number each): the same bandwidth and
+    # restore as the write, computed once
+    same = all(_one_and_equal(w, r) for w, r in zip(write_in, read_in, strict=True))
+    read_bw = write_bw if same else _per_node_GBps(*read_in, nodes)
     write = t0 + shard / write_bw
     save = write
     if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
         save = write + (as_float_array(replicas) - 1.0) * shard / read_bw
-    return write, save, t0 + shard / read_bw
+    return write, save, write if same else t0 + shard / read_bw
+
+
+def _one_and_equal(a, b) -> bool:
+    """Whether ``a`` and ``b`` are each one number (scalar or 0-d) and equal (NaN: no)."""
+    return np.ndim(a) == 0 and np.ndim(b) == 0 and bool(a == b)
 
 
 def _tier_seconds(tiers, shard, nodes, m):

@@ -245,8 +245,11 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     if d.ndim == 0 and d == 0:  # free saves (an asynchronous durable level): W₀(−1/e) = −1
         tau = np.where(finite, 0.0, np.inf)
         return like_input(tau, save_minutes, mtbf_minutes)
-    msafe = np.where(finite, m, 1.0)
+    everywhere = bool(finite.all())  # then M as it is, no pass to mask it
+    msafe = m if everywhere else np.where(finite, m, 1.0)
     # W₀(−e^{−(1+q)}), q = δ/M, real and exact up to the branch point q = 0 (δ = 0: W₀ = −1)
     w = as_float_array(lambertw0_exp(d / msafe))
-    tau = np.where(finite, msafe * (1.0 + w), np.inf)
+    tau = msafe * (1.0 + w)
+    if not everywhere:
+        tau = np.where(finite, tau, np.inf)
     return like_input(tau, save_minutes, mtbf_minutes)
