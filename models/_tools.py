@@ -61,6 +61,15 @@ ZERO = np.float64(0.0)
 def _single(value: Any) -> Any:
     """The one number ``value`` holds for every scenario (a scalar, a 0-d array or an
     array whose every stride is 0), else None."""
+    kind = type(value)  # the exact types the chain passes most, tested first
+    if kind is np.ndarray:
+        if not value.ndim:
+            return value
+        if value.size == 0 or any(value.strides):
+            return None
+        return value.flat[0]
+    if kind is float or kind is np.float64 or kind is int:
+        return value
     if isinstance(value, float | int):  # the common scalars first (np.float64 is a float)
         return value
     if isinstance(value, np.ndarray):
@@ -113,7 +122,8 @@ def term(*factors: Any) -> Any:
         if one is not None:
             if one == 0:
                 return ZERO
-            if one == 1 and np.ndim(f) == 0:
+            # (one number, not a broadcast array: np.ndim(f) == 0, without its call)
+            if one == 1 and not (isinstance(f, np.ndarray) and f.ndim):
                 continue
         out = f if out is None else out * f
     return factors[0] if out is None else out

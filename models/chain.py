@@ -201,12 +201,18 @@ class _Result:
         out = {name: getattr(self, name) for name in self._reported()}
         more = self._more_figures()
         if self.shaped or more:
-            shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
+            # each shape once (most figures have the scenarios' shape)
+            shape = np.broadcast_shapes(*{_shape(v) for v in out.values()})
             for name in self.shaped:
                 out[name] = _shaped(out[name], shape)
             for name, value in more.items():
                 out[name] = _shaped(value, shape)
         return out
+
+
+def _shape(value) -> tuple[int, ...]:
+    """np.shape(value), without its call for a numpy value."""
+    return value.shape if isinstance(value, np.ndarray | np.generic) else np.shape(value)
 
 
 # --------------------------------------------------------------------------- 1. failures
@@ -1897,6 +1903,15 @@ def _cost_split(step: StepTime, productive_cost):
     return compute_cost, added_bubble, added_comm, within_bubble, within_comm
 
 
+def _domain_goodput(g, nodes, spare_nodes):
+    """Goodput over every paid node, g·N/(N + S) [fraction]; without spares the goodput
+    itself (for scenarios the same array, which a chunked evaluation then writes once; one
+    scenario's as a new numpy float)."""
+    if not is_zero(spare_nodes):
+        return g * (nodes / (nodes + spare_nodes))
+    return g if isinstance(g, np.ndarray) and g.ndim else g * 1.0
+
+
 def _train_days(step: StepTime, g):
     """(failure-free compute [s], time to train, its low and high ends [days]):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
@@ -1992,7 +2007,7 @@ def cost_step(
         cost_to_train_usd_low=days_lo * instances,
         cost_to_train_usd_high=days_hi * instances,
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
-        domain_goodput=g * 1.0 if is_zero(spare_nodes) else g * (nodes / (nodes + spare_nodes)),
+        domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,

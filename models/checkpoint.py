@@ -854,6 +854,8 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
 
 def _one_and_equal(a, b) -> bool:
     """Whether ``a`` and ``b`` are each one number (scalar or 0-d) and equal (NaN: no)."""
+    if isinstance(a, float | int) and isinstance(b, float | int):  # (the common case)
+        return a == b
     return np.ndim(a) == 0 and np.ndim(b) == 0 and bool(a == b)
 
 
