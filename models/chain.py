@@ -796,6 +796,37 @@ class CheckpointPlan(_Result):
     )
     shaped = ("fallback_failures_per_day",)
 
+    # shared by several figures of the goodput step (each computed once, as each wrote it)
+    @cached_property
+    def half_interval_minutes(self) -> np.ndarray:
+        """τ/2 [min]: the mean rework of a level-1 restore, before its staleness."""
+        return self.checkpoint_interval_minutes / 2.0
+
+    @cached_property
+    def half_interval2_minutes(self) -> np.ndarray:
+        """τ₂/2 [min]: the same for the durable level."""
+        return self.interval2_minutes / 2.0
+
+    @cached_property
+    def rework1_minutes(self) -> np.ndarray:
+        """τ/2 + s₁ [min]: the rework of a failure restored from level 1."""
+        return self.half_interval_minutes + self.stale1_minutes
+
+    @cached_property
+    def rework2_minutes(self) -> np.ndarray:
+        """τ₂/2 + s₂ [min]: the rework of a failure that falls back to the durable level."""
+        return self.half_interval2_minutes + self.stale2_minutes
+
+    @cached_property
+    def save1_share(self) -> np.ndarray:
+        """δ₁/τ [fraction]: level-1 save per interval of compute."""
+        return self.save1_minutes / self.checkpoint_interval_minutes
+
+    @cached_property
+    def save2_share(self) -> np.ndarray:
+        """δ₂/τ₂ [fraction]: the same for the durable level."""
+        return self.save2_minutes / self.interval2_minutes
+
 
 def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
     has_tiers = any(k.startswith("tier.") for k in x)
@@ -965,6 +996,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
     validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
+    young = as_float_array(gp.young_interval_minutes(c1, mtbf1_min))  # √(2δM), shared
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -973,12 +1005,12 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     return CheckpointPlan(
         checkpoint_interval_minutes=tau,
         optimal_checkpoint_interval_minutes=tau_opt,
-        young_interval_minutes=as_float_array(gp.young_interval_minutes(c1, mtbf1_min)),
+        young_interval_minutes=young,
         daly_first_order_interval_minutes=as_float_array(
             ck.daly_first_order_interval_minutes(c1, mtbf1_min, r1)
         ),
         daly_higher_order_interval_minutes=as_float_array(
-            ck.daly_higher_order_interval_minutes(c1, mtbf1_min)
+            ck.daly_higher_order_interval_minutes(c1, mtbf1_min, root=young)
         ),
         durable_interval_minutes=t2 if two else tau,
         optimal_durable_interval_minutes=t2_opt,
@@ -1334,15 +1366,15 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     """
     p = plan
     v = p.validation_minutes
-    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    tau = p.checkpoint_interval_minutes
     if p.two_level:
-        extra = np.maximum(t2 / 2.0 + p.stale2_minutes - tau / 2.0 - p.stale1_minutes, 0.0)
+        extra = np.maximum(p.rework2_minutes - p.half_interval_minutes - p.stale1_minutes, 0.0)
         restore_next = p.restore2_minutes + v
     else:
         extra = tau
         restore_next = p.restore1_minutes + v
     # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
-    fallback = restore_next + extra * (1.0 + p.save1_minutes / tau)
+    fallback = restore_next + extra * (1.0 + p.save1_share)
     return p.restart_loop_minutes + fallback, fallback
 
 
@@ -1444,8 +1476,8 @@ def _per_failure_minutes(c: _Classes, f: FailureProcess, p: CheckpointPlan):
         r_total = total(term(s_ns, c.r0), term(s_s, c.r_sdc), term(restore1, s1))
     r_total = total(r_total, term(s_p, f.peer_restore_minutes))
     rework = total(
-        term(s1, p.checkpoint_interval_minutes / 2.0 + p.stale1_minutes),
-        term(s2, p.interval2_minutes / 2.0 + p.stale2_minutes),
+        term(s1, p.rework1_minutes),
+        term(s2, p.rework2_minutes),
         term(s_s, c.sdc_rollback),
     )
     return r_total, rework
@@ -1542,7 +1574,6 @@ def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[
     E.g. detection λ_ns·D, rework λ₁·(τ/2 + s₁), fallback rework λ₂·(τ₂/2 + s₂), save
     1440·(δ₁/τ + δ₂/τ₂), warm-up λ·W, SDC rollback λ_S·(Δ + t/2 + s).
     """
-    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
     lam_ns, lam_s = c.lam_ns, c.lam_s
     return {
         "detection": term(lam_ns, f.detection_minutes_expected),
@@ -1557,9 +1588,9 @@ def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[
             term(c.lam_p, f.peer_restore_minutes),
             term(lam_s, c.restore_clean),
         ),
-        "rework": term(c.lam1, tau / 2.0 + p.stale1_minutes),
-        "fallback_rework": term(c.lam2, t2 / 2.0 + p.stale2_minutes),
-        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_minutes / tau, p.save2_minutes / t2),
+        "rework": term(c.lam1, p.rework1_minutes),
+        "fallback_rework": term(c.lam2, p.rework2_minutes),
+        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_share, p.save2_share),
         "warmup": term(c.lam, f.warmup_minutes),
         "corrupt_checkpoint": term(c.lam1, c.corrupt),
         "sdc_rollback": term(lam_s, c.sdc_rollback),
@@ -1661,8 +1692,22 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
     """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
     waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
     and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
-    waste1 = gp.waste_first_order(c.lam1, c.r1, p.checkpoint_interval_minutes, p.save1_minutes)
-    waste2 = gp.waste_first_order(c.lam2, c.r2, p.interval2_minutes, p.save2_minutes)
+    waste1 = gp.waste_first_order(
+        c.lam1,
+        c.r1,
+        p.checkpoint_interval_minutes,
+        p.save1_minutes,
+        save_share=p.save1_share,
+        half_interval=p.half_interval_minutes,
+    )
+    waste2 = gp.waste_first_order(
+        c.lam2,
+        c.r2,
+        p.interval2_minutes,
+        p.save2_minutes,
+        save_share=p.save2_share,
+        half_interval=p.half_interval2_minutes,
+    )
     # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
     lam_s = c.lam_s
     sdc_waste = ZERO if is_zero(lam_s) else c.r_sdc + c.delay + c.t_clean / 2.0 + c.stale_clean
@@ -1715,7 +1760,7 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     )
     waste1, waste2, w_extra = _level_waste(c, p)
     g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
-    c1, c2 = p.save1_minutes / p.checkpoint_interval_minutes, p.save2_minutes / p.interval2_minutes
+    c1, c2 = p.save1_share, p.save2_share
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
@@ -1913,16 +1958,17 @@ def _domain_goodput(g, nodes, spare_nodes):
 
 
 def _train_days(step: StepTime, g):
-    """(failure-free compute [s], time to train, its low and high ends [days]):
+    """(failure-free compute, time to train, its low and high ends [days]):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
     through with goodput as at the point value."""
     train_s = step.steps_to_train * step.step_seconds
     shares = _Shares(g)  # g tested once for the three
-    days = shares.of(train_s / SECONDS_PER_DAY, np.inf)
+    compute_days = train_s / SECONDS_PER_DAY  # (a figure itself: divided once)
+    days = shares.of(compute_days, np.inf)
     # the step's 80% interval carried through (goodput as at the point value)
     days_lo = shares.of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
     days_hi = shares.of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
-    return train_s, days, days_lo, days_hi
+    return compute_days, days, days_lo, days_hi
 
 
 def cost_step(
@@ -1974,7 +2020,7 @@ def cost_step(
         fs = obj = as_float_array(0.0)
     storage = fs + obj
     total_day = total(cluster, spare, storage)
-    train_s, days, days_lo, days_hi = _train_days(step, g)
+    compute_days, days, days_lo, days_hi = _train_days(step, g)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
@@ -2017,7 +2063,7 @@ def cost_step(
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total_day,
-        compute_days=train_s / SECONDS_PER_DAY,
+        compute_days=compute_days,
         lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
         lost_usd_per_run=_times_days(days, lost),
         loss_usd_per_day={

@@ -358,7 +358,7 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
 
 
-def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
+def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None):
     """Daly's higher-order optimum ([2] eq. 37) [min].
 
     τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
@@ -370,6 +370,9 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
         δ, blocking save time [min].
     mtbf_minutes : array_like
         M, job mean time between failures [min].
+    root : array_like, optional
+        √(2δM) [min] (Young's interval, :func:`models.goodput.young_interval_minutes`) when
+        the caller has it; computed here when None.
 
     Returns
     -------
@@ -386,7 +389,9 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
     two_m = 2.0 * m  # computed once: the ratio and the test share it
     with np.errstate(invalid="ignore", divide="ignore"):
         x = d / two_m
-        tau = np.sqrt(2.0 * d * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
+        if root is None:
+            root = np.sqrt(2.0 * d * m)
+        tau = root * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
     below = d < two_m
     out = tau if below.all() else np.where(below, tau, m)
     return like_input(out, save_minutes, mtbf_minutes)
