@@ -39,7 +39,7 @@ import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, like_input
+from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, is_zero, like_input
 from .choices import DurableTier, Placement, SaveMode, Strategy, Timings, values
 from .errors import ValidationError
 from .goodput import (
@@ -498,9 +498,13 @@ def two_level_goodput(
     a = as_float_array(
         goodput_exact(failures_l1_per_day, restart1_minutes, interval1_minutes, save1_minutes)
     )
-    b = as_float_array(
-        goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
+    b = _absent_level_goodput(
+        a, failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes
     )
+    if b is None:
+        b = as_float_array(
+            goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
+        )
     return like_input(
         a * b,
         failures_l1_per_day,
@@ -512,6 +516,22 @@ def two_level_goodput(
         restart1_minutes,
         restart2_minutes,
     )
+
+
+def _absent_level_goodput(a, lam, restart, interval, save):
+    """:func:`models.goodput.goodput_exact` of a level with no failures (λ one number, 0),
+    one number and no array pass, when its interval and save are one number each, every
+    recovery is finite (e^{0·R} = 1 exactly; NaN for R = ±inf or NaN, whose goodput is 0)
+    and the level-1 goodput ``a`` has the scenarios' shape; else None (computed in full)."""
+    if not (is_zero(lam) and np.ndim(interval) == 0 and np.ndim(save) == 0):
+        return None
+    restart = as_float_array(restart)
+    a_shape = np.shape(a)
+    if np.broadcast_shapes(a_shape, restart.shape) != a_shape:
+        return None
+    if not np.isfinite(restart).all():
+        return None
+    return as_float_array(goodput_exact(lam, 0.0, interval, save))
 
 
 def two_level_optimal_intervals_minutes(
