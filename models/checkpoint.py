@@ -505,8 +505,10 @@ def two_level_goodput(
         b = as_float_array(
             goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
         )
+    # x·1 = x exactly: an absent level that costs nothing leaves the level-1 goodput as is
+    product = a if b.ndim == 0 and b == 1.0 and a.ndim else a * b
     return like_input(
-        a * b,
+        product,
         failures_l1_per_day,
         failures_l2_per_day,
         interval1_minutes,
