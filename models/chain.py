@@ -462,11 +462,15 @@ class DomainLayout:
     job_nodes_per_domain: np.ndarray  # n_d = npd − in-domain spares (NaN if none is left)
     spare_nodes_per_domain: np.ndarray
     domains: np.ndarray  # D = ⌈N / n_d⌉
-    switches: np.ndarray  # W = ⌈D·npd / nodes per switch⌉
     nodes_per_switch: np.ndarray
     group_nodes: np.ndarray  # nodes of one parallel group, at most n_d
     spare_domains: np.ndarray
     spare_nodes_total: np.ndarray  # hot spares + D·s_d + S_D·npd
+
+    @cached_property  # only switch failures need it: computed when they are present
+    def switches(self) -> np.ndarray:
+        """W = ⌈D·npd / nodes per switch⌉ [count]."""
+        return np.ceil(self.domains * self.nodes_per_domain / self.nodes_per_switch - 1e-9)
 
 
 def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
@@ -532,11 +536,10 @@ def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> Do
     n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
     domains = as_float_array(rel.scaleup_domains(nodes, n_d))
     nps = np.where(np.isnan(nps), npd, nps)
-    switches = np.ceil(domains * npd / nps - 1e-9)
     group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
     spare_total = total(spares, term(domains, s_d), term(spare_domains, npd))
     return DomainLayout(
-        npd, n_d, s_d, domains, switches, nps, group, spare_domains, as_float_array(spare_total)
+        npd, n_d, s_d, domains, nps, group, spare_domains, as_float_array(spare_total)
     )
 
 
@@ -828,8 +831,15 @@ class CheckpointPlan(_Result):
         return self.save2_minutes / self.interval2_minutes
 
 
+@cache
+def _tier_keys() -> tuple[str, ...]:
+    """Every ``tier.<name>.<param>`` key of the tier table."""
+    return tuple(f"tier.{name}.{p}" for name in ck.TIER_NAMES for p in ck.TIER_PARAMS)
+
+
 def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    has_tiers = any(k.startswith("tier.") for k in x)
+    # (a known tier key first: a lookup, rather than a scan of every input's name)
+    has_tiers = any(k in x for k in _tier_keys()) or any(k.startswith("tier.") for k in x)
     default = {} if has_tiers else ck.tier_inputs(ck.load_tiers())
     return {
         name: {
