@@ -1311,8 +1311,10 @@ class GoodputResult(_Result):
     corrupt_checkpoint_minutes_per_event: np.ndarray
     checkpoint_fallback_minutes: np.ndarray
     loss_minutes_per_day: dict[str, np.ndarray]
+    #: 1 − g [fraction], for the cost step (None: computed there)
+    lost_share: Any = None
 
-    internal = ("loss_minutes_per_day",)
+    internal = ("loss_minutes_per_day", "lost_share")
     shaped = (
         "recovery_minutes_per_failure",
         "rework_minutes_per_failure",
@@ -1335,6 +1337,12 @@ class _Shares:
         self.positive = total > 0
         self.everywhere = bool(np.all(self.positive))  # then part / total as it is
         self.safe = total if self.everywhere else np.where(self.positive, total, 1.0)
+        self._finite: bool | None = None  # whether the total is finite everywhere, once asked
+
+    def _total_finite(self) -> bool:
+        if self._finite is None:
+            self._finite = bool(np.isfinite(self.total).all())
+        return self._finite
 
     def of(self, part, when_none):
         """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
@@ -1343,7 +1351,7 @@ class _Shares:
         if is_zero(part) and (self.everywhere or is_zero(when_none)):
             return ZERO
         # x / x = 1 where x is positive and finite (inf / inf = nan)
-        if part is self.total and self.everywhere and np.isfinite(self.total).all():
+        if part is self.total and self.everywhere and self._total_finite():
             return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.everywhere:
@@ -1691,9 +1699,12 @@ def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, 
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
     losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
-    running = running * MINUTES_PER_DAY
-    losses["straggler"] = term(running, sigma)
-    losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
+    if is_zero(sigma) and is_zero(overhead):  # neither: both absent, running time unused
+        losses["straggler"] = losses["resilience_overhead"] = ZERO
+    else:
+        running = running * MINUTES_PER_DAY
+        losses["straggler"] = term(running, sigma)
+        losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
     assert set(losses) == set(LOSS_COMPONENTS)
     return losses
 
@@ -1723,6 +1734,15 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
     sdc_waste = ZERO if is_zero(lam_s) else c.r_sdc + c.delay + c.t_clean / 2.0 + c.stale_clean
     extra = total(term(c.lam_p, c.r_peer), term(lam_s, sdc_waste))
     return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
+
+
+def _saves_factor(c1, c2):
+    """(1 + δ₁/τ)(1 + δ₂/τ₂); the second factor left out when it is one number, exactly 1
+    (no durable save of its own: x·1 = x)."""
+    second = 1.0 + c2
+    if np.ndim(second) == 0 and second == 1.0:
+        return 1.0 + c1
+    return (1.0 + c1) * second
 
 
 def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
@@ -1771,19 +1791,21 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     waste1, waste2, w_extra = _level_waste(c, p)
     g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
     c1, c2 = p.save1_share, p.save2_share
+    lost_share = 1.0 - g  # also the cost step's (its goodput loss)
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=total(r_total, rework),
-        lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1) * (1.0 + c2)),
+        lost_minutes_per_day=lost_share * MINUTES_PER_DAY,
+        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(c1, c2),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=c.corrupt_x,
         checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
+        lost_share=lost_share,
     )
 
 
@@ -2069,7 +2091,8 @@ def cost_step(
         cost_to_train_communication_usd=added_comm,
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
-        cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
+        cost_to_train_goodput_loss_usd=cluster_cost
+        * (1.0 - g if good.lost_share is None else good.lost_share),
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total_day,
