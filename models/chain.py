@@ -2240,6 +2240,8 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore"):
         usd_days = days * usd
     free = usd == 0.0
+    if isinstance(usd_days, np.ndarray) and usd_days.ndim and not free.ndim and not free:
+        return usd_days  # one price per day, not 0: the product as it is (a new array)
     if not isinstance(usd_days, np.ndarray) or usd_days.shape != np.shape(free):
         return np.where(free, 0.0, usd_days)
     if free.any():  # usd_days is a new array of this function's own: zeroed in place
