@@ -1790,16 +1790,14 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     )
     waste1, waste2, w_extra = _level_waste(c, p)
     g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
-    c1, c2 = p.save1_share, p.save2_share
-    lost_share = 1.0 - g  # also the cost step's (its goodput loss)
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=total(r_total, rework),
-        lost_minutes_per_day=lost_share * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(c1, c2),
+        lost_minutes_per_day=(lost_share := 1.0 - g) * MINUTES_PER_DAY,
+        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(p.save1_share, p.save2_share),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=c.corrupt_x,
@@ -1980,6 +1978,11 @@ def _cost_split(step: StepTime, productive_cost):
     return compute_cost, added_bubble, added_comm, within_bubble, within_comm
 
 
+def _lost_share(good: GoodputResult):
+    """1 − g [fraction], as the goodput step computed it (when it did)."""
+    return 1.0 - good.goodput if good.lost_share is None else good.lost_share
+
+
 def _domain_goodput(g, nodes, spare_nodes):
     """Goodput over every paid node, g·N/(N + S) [fraction]; without spares the goodput
     itself (for scenarios the same array, which a chunked evaluation then writes once; one
@@ -2091,8 +2094,7 @@ def cost_step(
         cost_to_train_communication_usd=added_comm,
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
-        cost_to_train_goodput_loss_usd=cluster_cost
-        * (1.0 - g if good.lost_share is None else good.lost_share),
+        cost_to_train_goodput_loss_usd=cluster_cost * _lost_share(good),
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total_day,
