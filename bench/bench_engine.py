@@ -20,6 +20,11 @@ Measured side by side in one run:
 
     .venv/bin/python bench/bench_engine.py [--repeats 7] [--quick] [--write]
     .venv/bin/python bench/bench_engine.py --analytic-only [--repeats 7] [--write]
+    .venv/bin/python bench/bench_engine.py --analytic-only --against REV [--repeats 7] [--write]
+
+``--against REV``: part 1's warm rows for this tree and for commit REV (``git archive`` into a
+temporary directory, imported in place of this tree), measured in one run, the two trees'
+processes alternating.
 
 ``--write`` replaces this script's sections of bench/README.md and docs/scaling.md.
 """
@@ -47,6 +52,8 @@ START, END = "<!-- bench_engine:start -->", "<!-- bench_engine:end -->"
 SCALE_START, SCALE_END = "<!-- scaling:start -->", "<!-- scaling:end -->"
 ANALYTIC_START = "<!-- bench_engine_analytic:start -->"
 ANALYTIC_END = "<!-- bench_engine_analytic:end -->"
+AGAINST_START = "<!-- bench_engine_against:start -->"
+AGAINST_END = "<!-- bench_engine_against:end -->"
 
 _ANALYTIC = r"""
 import os, sys, time, json
@@ -91,7 +98,7 @@ else:
         t, out = ex(); exs.append(t); del out
         t, out = ex_legacy(); legs.append(t); del out
     res = {"eval": min(evs), "reuse": min(reuses), "exp": min(exs), "legacy": min(legs),
-           "outputs": len(evaluate_arrays(x))}
+           "outputs": len(evaluate_arrays(x)), "models": evaluate_arrays.__code__.co_filename}
 print(json.dumps(res))
 """
 
@@ -127,9 +134,71 @@ def _minutes(m: float) -> str:
     return f"{m:.1f}" if m < 10 else f"{m:,.0f}"
 
 
-def _sub(code: str, *args: str) -> dict:
-    out = subprocess.run([PY, "-c", code, *args], capture_output=True, text=True, check=True)
+def _sub(code: str, *args: str, tree: Path | None = None) -> dict:
+    """Run ``code`` in a fresh process; ``tree``: a package directory from :func:`_tree` to
+    import ``goodput_lab`` from instead of this worktree."""
+    env, cwd = None, None
+    if tree is not None:  # the process's first path entries: that tree's package
+        env = dict(os.environ, PYTHONPATH=str(tree))
+        cwd = tree
+    out = subprocess.run(
+        [PY, "-c", code, *args], capture_output=True, text=True, check=True, env=env, cwd=cwd
+    )
     return json.loads(out.stdout.splitlines()[-1])
+
+
+def _git(*args: str) -> str:
+    return subprocess.run(
+        ["git", "-C", str(ROOT), *args], capture_output=True, text=True, check=True
+    ).stdout.strip()
+
+
+def _tree(rev: str, into: Path) -> Path:
+    """The package of commit ``rev`` (``git archive``) laid out as the wheel installs it,
+    ``goodput_lab`` with its ``models``, ``data`` and ``dashboard``; returns its directory."""
+    src = into / "src"
+    src.mkdir()
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", rev], capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(src)], input=archive, check=True)
+    pkg = into / "pkg"
+    pkg.mkdir()
+    subprocess.run(["cp", "-r", str(src / "goodput_lab"), str(pkg / "goodput_lab")], check=True)
+    for name in ("models", "data", "dashboard"):
+        (pkg / "goodput_lab" / name).symlink_to(src / name)
+    return pkg
+
+
+def against(rev: str, n: int, repeats: int) -> list[tuple[str, str]]:
+    """Part 1's warm rows for this tree and for commit ``rev``, processes alternating."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tree = _tree(rev, Path(tmp))
+        this: list[dict] = []
+        that: list[dict] = []
+        for _ in range(repeats):
+            this.append(_sub(_ANALYTIC, "warm", str(n)))
+            that.append(_sub(_ANALYTIC, "warm", str(n), tree=tree))
+        # each tree measured its own models
+        assert all(w["models"].startswith(str(ROOT)) for w in this), this[0]["models"]
+        assert all(w["models"].startswith(tmp) for w in that), that[0]["models"]
+
+    def row(ws: list[dict], key: str) -> str:
+        ratios = [w[key] / w["exp"] for w in ws]
+        return (
+            f"{statistics.median(w[key] for w in ws):.3f} s vs "
+            f"{statistics.median(w['exp'] for w in ws):.3f} s: ratio "
+            f"**{statistics.median(ratios):.2f}** [{min(ratios):.2f}-{max(ratios):.2f}]"
+        )
+
+    dirty = _git("status", "--porcelain", "--untracked-files=no")
+    here = f"this tree ({_git('rev-parse', '--short', 'HEAD')}{' + changes' if dirty else ''})"
+    there = f"`{rev}` ({_git('rev-parse', '--short', rev)})"
+    out = []
+    for key, what in (("eval", "fresh memory (the default)"), ("reuse", "`reuse_memory=True`")):
+        out.append((f"{here}, {what}", row(this, key)))
+        out.append((f"{there}, {what}", row(that, key)))
+    return out
 
 
 def analytic(n: int, repeats: int) -> list[tuple[str, str]]:
@@ -390,8 +459,15 @@ def main() -> int:
         action="store_true",
         help="only the 10^6 analytic scenarios (written to their own section with --write)",
     )
+    ap.add_argument(
+        "--against",
+        metavar="REV",
+        help="with --analytic-only: the warm rows of this tree and of commit REV, in one run",
+    )
     ap.add_argument("--write", action="store_true")
     args = ap.parse_args()
+    if args.analytic_only and args.against:
+        return _against_only(args.against, args.repeats, args.write)
     if args.analytic_only:
         return _analytic_only(args.repeats, args.write)
     load0 = os.getloadavg()[0]
@@ -490,6 +566,46 @@ def _analytic_only(repeats: int, write: bool) -> int:
         _replace(ROOT / "bench" / "README.md", ANALYTIC_START, ANALYTIC_END, section)
         print("wrote bench/README.md")
     return 0
+
+
+def _against_only(rev: str, repeats: int, write: bool) -> int:
+    """Part 1's warm rows, this tree and commit ``rev`` side by side in one run."""
+    load0 = os.getloadavg()[0]
+    rows = against(rev, 1_000_000, repeats)
+    head = [
+        ("machine", f"{platform.machine()}, {os.cpu_count()} cores; load average {load0:.1f}"),
+        ("python / numpy", f"{platform.python_version()} / {np.__version__}"),
+        ("load average at end", f"{os.getloadavg()[0]:.1f}"),
+        (
+            "each row",
+            f"median over {repeats} processes (the two trees' processes alternating) of the "
+            "best of 5 calls in a process, CPU time on CPU 0 vs the same process's "
+            "`Generator.exponential` of 10^7; the ratio's range in brackets",
+        ),
+    ]
+    body = _md(head) + "\n\n" + _md(rows)
+    print(body)
+    if write:
+        section = (
+            f"{AGAINST_START}\n### 10^6 analytic scenarios, side by side with `{rev}` "
+            f"(issue 31; target ratio <= 4 with fresh memory)\n\nRun on "
+            f"{date.today().isoformat()} with `.venv/bin/python bench/bench_engine.py "
+            f"--analytic-only --against {rev} --repeats {repeats} --write` (CPU time, one "
+            "core; the host is shared with other jobs).\n\n" + body + f"\n{AGAINST_END}"
+        )
+        _replace_after(ROOT / "bench" / "README.md", AGAINST_START, AGAINST_END, section)
+        print("wrote bench/README.md")
+    return 0
+
+
+def _replace_after(path: Path, start: str, end: str, section: str) -> None:
+    """:func:`_replace`, a new section going right after the analytic section."""
+    text = path.read_text(encoding="utf-8")
+    if start not in text and ANALYTIC_END in text:
+        cut = text.index(ANALYTIC_END) + len(ANALYTIC_END)
+        path.write_text(text[:cut] + "\n\n" + section + text[cut:], encoding="utf-8")
+        return
+    _replace(path, start, end, section)
 
 
 def _replace(path: Path, start: str, end: str, section: str) -> None:

@@ -23,7 +23,21 @@ def as_float_array(x: Any) -> np.ndarray:
     ndarray
         ``x`` as float64 (0-d for a scalar).
     """
+    if type(x) is np.ndarray and x.dtype is _FLOAT64:  # itself, as np.asarray gives it
+        return x
     return np.asarray(x, dtype=float)
+
+
+_FLOAT64 = np.dtype(float)
+
+
+def _is_scalar(value: Any) -> bool:
+    """np.ndim(value) == 0, without its call for the common types."""
+    if isinstance(value, np.ndarray):
+        return value.ndim == 0
+    if isinstance(value, float | int | np.generic):
+        return True
+    return np.ndim(value) == 0
 
 
 def like_input(result: np.ndarray, *inputs: Any) -> Any:
@@ -44,7 +58,7 @@ def like_input(result: np.ndarray, *inputs: Any) -> Any:
         A float when ``result`` is 0-d and every input a scalar, else the ndarray.
     """
     result = np.asarray(result)
-    if result.ndim == 0 and all(np.ndim(i) == 0 for i in inputs):
+    if result.ndim == 0 and all(_is_scalar(i) for i in inputs):
         return float(result)
     return result
 
@@ -61,6 +75,15 @@ ZERO = np.float64(0.0)
 def _single(value: Any) -> Any:
     """The one number ``value`` holds for every scenario (a scalar, a 0-d array or an
     array whose every stride is 0), else None."""
+    kind = type(value)  # the exact types the chain passes most, tested first
+    if kind is np.ndarray:
+        if not value.ndim:
+            return value
+        if value.size == 0 or any(value.strides):
+            return None
+        return value.flat[0]
+    if kind is float or kind is np.float64 or kind is int:
+        return value
     if isinstance(value, float | int):  # the common scalars first (np.float64 is a float)
         return value
     if isinstance(value, np.ndarray):
@@ -86,6 +109,8 @@ def is_zero(value: Any) -> bool:
     bool
         True when ``value`` is one number, exactly 0, for every scenario.
     """
+    if type(value) is np.ndarray and value.ndim and any(value.strides):
+        return False  # (the common case: an array of scenarios)
     one = _single(value)
     return one is not None and bool(one == 0)
 
@@ -113,7 +138,8 @@ def term(*factors: Any) -> Any:
         if one is not None:
             if one == 0:
                 return ZERO
-            if one == 1 and np.ndim(f) == 0:
+            # (one number, not a broadcast array: np.ndim(f) == 0, without its call)
+            if one == 1 and not (isinstance(f, np.ndarray) and f.ndim):
                 continue
         out = f if out is None else out * f
     return factors[0] if out is None else out

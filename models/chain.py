@@ -201,12 +201,18 @@ class _Result:
         out = {name: getattr(self, name) for name in self._reported()}
         more = self._more_figures()
         if self.shaped or more:
-            shape = np.broadcast_shapes(*(np.shape(v) for v in out.values()))
+            # each shape once (most figures have the scenarios' shape)
+            shape = np.broadcast_shapes(*{_shape(v) for v in out.values()})
             for name in self.shaped:
                 out[name] = _shaped(out[name], shape)
             for name, value in more.items():
                 out[name] = _shaped(value, shape)
         return out
+
+
+def _shape(value) -> tuple[int, ...]:
+    """np.shape(value), without its call for a numpy value."""
+    return value.shape if isinstance(value, np.ndarray | np.generic) else np.shape(value)
 
 
 # --------------------------------------------------------------------------- 1. failures
@@ -456,11 +462,15 @@ class DomainLayout:
     job_nodes_per_domain: np.ndarray  # n_d = npd − in-domain spares (NaN if none is left)
     spare_nodes_per_domain: np.ndarray
     domains: np.ndarray  # D = ⌈N / n_d⌉
-    switches: np.ndarray  # W = ⌈D·npd / nodes per switch⌉
     nodes_per_switch: np.ndarray
     group_nodes: np.ndarray  # nodes of one parallel group, at most n_d
     spare_domains: np.ndarray
     spare_nodes_total: np.ndarray  # hot spares + D·s_d + S_D·npd
+
+    @cached_property  # only switch failures need it: computed when they are present
+    def switches(self) -> np.ndarray:
+        """W = ⌈D·npd / nodes per switch⌉ [count]."""
+        return np.ceil(self.domains * self.nodes_per_domain / self.nodes_per_switch - 1e-9)
 
 
 def domain_layout(x: Mapping[str, Any]) -> DomainLayout:
@@ -526,11 +536,10 @@ def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> Do
     n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
     domains = as_float_array(rel.scaleup_domains(nodes, n_d))
     nps = np.where(np.isnan(nps), npd, nps)
-    switches = np.ceil(domains * npd / nps - 1e-9)
     group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
     spare_total = total(spares, term(domains, s_d), term(spare_domains, npd))
     return DomainLayout(
-        npd, n_d, s_d, domains, switches, nps, group, spare_domains, as_float_array(spare_total)
+        npd, n_d, s_d, domains, nps, group, spare_domains, as_float_array(spare_total)
     )
 
 
@@ -790,9 +799,47 @@ class CheckpointPlan(_Result):
     )
     shaped = ("fallback_failures_per_day",)
 
+    # shared by several figures of the goodput step (each computed once, as each wrote it)
+    @cached_property
+    def half_interval_minutes(self) -> np.ndarray:
+        """τ/2 [min]: the mean rework of a level-1 restore, before its staleness."""
+        return self.checkpoint_interval_minutes / 2.0
+
+    @cached_property
+    def half_interval2_minutes(self) -> np.ndarray:
+        """τ₂/2 [min]: the same for the durable level."""
+        return self.interval2_minutes / 2.0
+
+    @cached_property
+    def rework1_minutes(self) -> np.ndarray:
+        """τ/2 + s₁ [min]: the rework of a failure restored from level 1."""
+        return self.half_interval_minutes + self.stale1_minutes
+
+    @cached_property
+    def rework2_minutes(self) -> np.ndarray:
+        """τ₂/2 + s₂ [min]: the rework of a failure that falls back to the durable level."""
+        return self.half_interval2_minutes + self.stale2_minutes
+
+    @cached_property
+    def save1_share(self) -> np.ndarray:
+        """δ₁/τ [fraction]: level-1 save per interval of compute."""
+        return self.save1_minutes / self.checkpoint_interval_minutes
+
+    @cached_property
+    def save2_share(self) -> np.ndarray:
+        """δ₂/τ₂ [fraction]: the same for the durable level."""
+        return self.save2_minutes / self.interval2_minutes
+
+
+@cache
+def _tier_keys() -> tuple[str, ...]:
+    """Every ``tier.<name>.<param>`` key of the tier table."""
+    return tuple(f"tier.{name}.{p}" for name in ck.TIER_NAMES for p in ck.TIER_PARAMS)
+
 
 def _tier_params(x: Mapping[str, Any]) -> dict[str, dict[str, Any]]:
-    has_tiers = any(k.startswith("tier.") for k in x)
+    # (a known tier key first: a lookup, rather than a scan of every input's name)
+    has_tiers = any(k in x for k in _tier_keys()) or any(k.startswith("tier.") for k in x)
     default = {} if has_tiers else ck.tier_inputs(ck.load_tiers())
     return {
         name: {
@@ -959,6 +1006,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
     validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
+    young = as_float_array(gp.young_interval_minutes(c1, mtbf1_min))  # √(2δM), shared
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -967,12 +1015,12 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     return CheckpointPlan(
         checkpoint_interval_minutes=tau,
         optimal_checkpoint_interval_minutes=tau_opt,
-        young_interval_minutes=as_float_array(gp.young_interval_minutes(c1, mtbf1_min)),
+        young_interval_minutes=young,
         daly_first_order_interval_minutes=as_float_array(
             ck.daly_first_order_interval_minutes(c1, mtbf1_min, r1)
         ),
         daly_higher_order_interval_minutes=as_float_array(
-            ck.daly_higher_order_interval_minutes(c1, mtbf1_min)
+            ck.daly_higher_order_interval_minutes(c1, mtbf1_min, root=young)
         ),
         durable_interval_minutes=t2 if two else tau,
         optimal_durable_interval_minutes=t2_opt,
@@ -1263,8 +1311,10 @@ class GoodputResult(_Result):
     corrupt_checkpoint_minutes_per_event: np.ndarray
     checkpoint_fallback_minutes: np.ndarray
     loss_minutes_per_day: dict[str, np.ndarray]
+    #: 1 − g [fraction], for the cost step (None: computed there)
+    lost_share: Any = None
 
-    internal = ("loss_minutes_per_day",)
+    internal = ("loss_minutes_per_day", "lost_share")
     shaped = (
         "recovery_minutes_per_failure",
         "rework_minutes_per_failure",
@@ -1287,6 +1337,12 @@ class _Shares:
         self.positive = total > 0
         self.everywhere = bool(np.all(self.positive))  # then part / total as it is
         self.safe = total if self.everywhere else np.where(self.positive, total, 1.0)
+        self._finite: bool | None = None  # whether the total is finite everywhere, once asked
+
+    def _total_finite(self) -> bool:
+        if self._finite is None:
+            self._finite = bool(np.isfinite(self.total).all())
+        return self._finite
 
     def of(self, part, when_none):
         """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
@@ -1295,7 +1351,7 @@ class _Shares:
         if is_zero(part) and (self.everywhere or is_zero(when_none)):
             return ZERO
         # x / x = 1 where x is positive and finite (inf / inf = nan)
-        if part is self.total and self.everywhere and np.isfinite(self.total).all():
+        if part is self.total and self.everywhere and self._total_finite():
             return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.everywhere:
@@ -1328,15 +1384,15 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
     """
     p = plan
     v = p.validation_minutes
-    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
+    tau = p.checkpoint_interval_minutes
     if p.two_level:
-        extra = np.maximum(t2 / 2.0 + p.stale2_minutes - tau / 2.0 - p.stale1_minutes, 0.0)
+        extra = np.maximum(p.rework2_minutes - p.half_interval_minutes - p.stale1_minutes, 0.0)
         restore_next = p.restore2_minutes + v
     else:
         extra = tau
         restore_next = p.restore1_minutes + v
     # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
-    fallback = restore_next + extra * (1.0 + p.save1_minutes / tau)
+    fallback = restore_next + extra * (1.0 + p.save1_share)
     return p.restart_loop_minutes + fallback, fallback
 
 
@@ -1438,8 +1494,8 @@ def _per_failure_minutes(c: _Classes, f: FailureProcess, p: CheckpointPlan):
         r_total = total(term(s_ns, c.r0), term(s_s, c.r_sdc), term(restore1, s1))
     r_total = total(r_total, term(s_p, f.peer_restore_minutes))
     rework = total(
-        term(s1, p.checkpoint_interval_minutes / 2.0 + p.stale1_minutes),
-        term(s2, p.interval2_minutes / 2.0 + p.stale2_minutes),
+        term(s1, p.rework1_minutes),
+        term(s2, p.rework2_minutes),
         term(s_s, c.sdc_rollback),
     )
     return r_total, rework
@@ -1536,7 +1592,6 @@ def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[
     E.g. detection λ_ns·D, rework λ₁·(τ/2 + s₁), fallback rework λ₂·(τ₂/2 + s₂), save
     1440·(δ₁/τ + δ₂/τ₂), warm-up λ·W, SDC rollback λ_S·(Δ + t/2 + s).
     """
-    tau, t2 = p.checkpoint_interval_minutes, p.interval2_minutes
     lam_ns, lam_s = c.lam_ns, c.lam_s
     return {
         "detection": term(lam_ns, f.detection_minutes_expected),
@@ -1551,9 +1606,9 @@ def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[
             term(c.lam_p, f.peer_restore_minutes),
             term(lam_s, c.restore_clean),
         ),
-        "rework": term(c.lam1, tau / 2.0 + p.stale1_minutes),
-        "fallback_rework": term(c.lam2, t2 / 2.0 + p.stale2_minutes),
-        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_minutes / tau, p.save2_minutes / t2),
+        "rework": term(c.lam1, p.rework1_minutes),
+        "fallback_rework": term(c.lam2, p.rework2_minutes),
+        "checkpoint_save": MINUTES_PER_DAY * total(p.save1_share, p.save2_share),
         "warmup": term(c.lam, f.warmup_minutes),
         "corrupt_checkpoint": term(c.lam1, c.corrupt),
         "sdc_rollback": term(lam_s, c.sdc_rollback),
@@ -1644,9 +1699,12 @@ def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, 
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
     losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
-    running = running * MINUTES_PER_DAY
-    losses["straggler"] = term(running, sigma)
-    losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
+    if is_zero(sigma) and is_zero(overhead):  # neither: both absent, running time unused
+        losses["straggler"] = losses["resilience_overhead"] = ZERO
+    else:
+        running = running * MINUTES_PER_DAY
+        losses["straggler"] = term(running, sigma)
+        losses["resilience_overhead"] = term(running, 1.0 - sigma, overhead)
     assert set(losses) == set(LOSS_COMPONENTS)
     return losses
 
@@ -1655,13 +1713,36 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
     """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
     waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
     and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
-    waste1 = gp.waste_first_order(c.lam1, c.r1, p.checkpoint_interval_minutes, p.save1_minutes)
-    waste2 = gp.waste_first_order(c.lam2, c.r2, p.interval2_minutes, p.save2_minutes)
+    waste1 = gp.waste_first_order(
+        c.lam1,
+        c.r1,
+        p.checkpoint_interval_minutes,
+        p.save1_minutes,
+        save_share=p.save1_share,
+        half_interval=p.half_interval_minutes,
+    )
+    waste2 = gp.waste_first_order(
+        c.lam2,
+        c.r2,
+        p.interval2_minutes,
+        p.save2_minutes,
+        save_share=p.save2_share,
+        half_interval=p.half_interval2_minutes,
+    )
     # (a silent-corruption rate that is not 0 means the class exists: r_sdc is computed)
     lam_s = c.lam_s
     sdc_waste = ZERO if is_zero(lam_s) else c.r_sdc + c.delay + c.t_clean / 2.0 + c.stale_clean
     extra = total(term(c.lam_p, c.r_peer), term(lam_s, sdc_waste))
     return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
+
+
+def _saves_factor(c1, c2):
+    """(1 + δ₁/τ)(1 + δ₂/τ₂); the second factor left out when it is one number, exactly 1
+    (no durable save of its own: x·1 = x)."""
+    second = 1.0 + c2
+    if np.ndim(second) == 0 and second == 1.0:
+        return 1.0 + c1
+    return (1.0 + c1) * second
 
 
 def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
@@ -1709,20 +1790,20 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     )
     waste1, waste2, w_extra = _level_waste(c, p)
     g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
-    c1, c2 = p.save1_minutes / p.checkpoint_interval_minutes, p.save2_minutes / p.interval2_minutes
     return GoodputResult(
         goodput=g,
         goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
         minutes_lost_per_failure=total(r_total, rework),
-        lost_minutes_per_day=(1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / ((1.0 + c1) * (1.0 + c2)),
+        lost_minutes_per_day=(lost_share := 1.0 - g) * MINUTES_PER_DAY,
+        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(p.save1_share, p.save2_share),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=c.corrupt_x,
         checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
+        lost_share=lost_share,
     )
 
 
@@ -1897,16 +1978,32 @@ def _cost_split(step: StepTime, productive_cost):
     return compute_cost, added_bubble, added_comm, within_bubble, within_comm
 
 
+def _lost_share(good: GoodputResult):
+    """1 − g [fraction], as the goodput step computed it (when it did)."""
+    return 1.0 - good.goodput if good.lost_share is None else good.lost_share
+
+
+def _domain_goodput(g, nodes, spare_nodes):
+    """Goodput over every paid node, g·N/(N + S) [fraction]; without spares the goodput
+    itself (for scenarios the same array, which a chunked evaluation then writes once; one
+    scenario's as a new numpy float)."""
+    if not is_zero(spare_nodes):
+        return g * (nodes / (nodes + spare_nodes))
+    return g if isinstance(g, np.ndarray) and g.ndim else g * 1.0
+
+
 def _train_days(step: StepTime, g):
-    """(failure-free compute [s], time to train, its low and high ends [days]):
+    """(failure-free compute, time to train, its low and high ends [days]):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
     through with goodput as at the point value."""
     train_s = step.steps_to_train * step.step_seconds
-    days = _Shares(g).of(train_s / SECONDS_PER_DAY, np.inf)
+    shares = _Shares(g)  # g tested once for the three
+    compute_days = train_s / SECONDS_PER_DAY  # (a figure itself: divided once)
+    days = shares.of(compute_days, np.inf)
     # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = _Shares(g).of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = _Shares(g).of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
-    return train_s, days, days_lo, days_hi
+    days_lo = shares.of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
+    days_hi = shares.of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    return compute_days, days, days_lo, days_hi
 
 
 def cost_step(
@@ -1958,14 +2055,15 @@ def cost_step(
         fs = obj = as_float_array(0.0)
     storage = fs + obj
     total_day = total(cluster, spare, storage)
-    train_s, days, days_lo, days_hi = _train_days(step, g)
+    compute_days, days, days_lo, days_hi = _train_days(step, g)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
     compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
         step, productive_cost
     )
-    cost = days * (cluster + spare)
+    instances = cluster + spare  # per day, shared by the three costs to train
+    cost = days * instances
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
     # an absent loss costs nothing, where the price is known (NaN where it is not)
@@ -1987,24 +2085,24 @@ def cost_step(
         time_to_train_days_high=days_hi,
         time_to_train_hours=days * HOURS_PER_DAY,
         cost_to_train_usd=cost,
-        cost_to_train_usd_low=days_lo * (cluster + spare),
-        cost_to_train_usd_high=days_hi * (cluster + spare),
+        cost_to_train_usd_low=days_lo * instances,
+        cost_to_train_usd_high=days_hi * instances,
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
-        domain_goodput=g * 1.0 if is_zero(spare_nodes) else g * (nodes / (nodes + spare_nodes)),
+        domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
-        cost_to_train_goodput_loss_usd=cluster_cost * (1.0 - g),
+        cost_to_train_goodput_loss_usd=cluster_cost * _lost_share(good),
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
         total_cost_to_train_usd=days * total_day,
-        compute_days=train_s / SECONDS_PER_DAY,
+        compute_days=compute_days,
         lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
         lost_usd_per_run=_times_days(days, lost),
         loss_usd_per_day={
-            name: absent if is_zero(minutes) else minutes / MINUTES_PER_DAY * cluster
+            name: absent if is_zero(minutes) else _day_cost(minutes, cluster)
             for name, minutes in good.loss_minutes_per_day.items()
         },
     )
@@ -2142,4 +2240,25 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
         return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
-        return np.where(usd == 0.0, 0.0, days * usd)
+        usd_days = days * usd
+    free = usd == 0.0
+    if isinstance(usd_days, np.ndarray) and usd_days.ndim and not free.ndim and not free:
+        return usd_days  # one price per day, not 0: the product as it is (a new array)
+    if not isinstance(usd_days, np.ndarray) or usd_days.shape != np.shape(free):
+        return np.where(free, 0.0, usd_days)
+    if free.any():  # usd_days is a new array of this function's own: zeroed in place
+        usd_days[free] = 0.0
+    return usd_days
+
+
+def _day_cost(minutes_per_day, usd_per_day):
+    """minutes/1440 x USD/day [USD/day], in that order, the product written over the
+    quotient (a new array of its own) rather than into a third array."""
+    share = minutes_per_day / MINUTES_PER_DAY
+    if (
+        isinstance(share, np.ndarray)
+        and share.base is None
+        and np.broadcast_shapes(share.shape, np.shape(usd_per_day)) == share.shape
+    ):
+        return np.multiply(share, usd_per_day, out=share)
+    return share * usd_per_day

@@ -39,7 +39,7 @@ import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, like_input
+from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, is_zero, like_input
 from .choices import DurableTier, Placement, SaveMode, Strategy, Timings, values
 from .errors import ValidationError
 from .goodput import (
@@ -358,7 +358,7 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
 
 
-def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
+def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None):
     """Daly's higher-order optimum ([2] eq. 37) [min].
 
     τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
@@ -370,6 +370,9 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
         δ, blocking save time [min].
     mtbf_minutes : array_like
         M, job mean time between failures [min].
+    root : array_like, optional
+        √(2δM) [min] (Young's interval, :func:`models.goodput.young_interval_minutes`) when
+        the caller has it; computed here when None.
 
     Returns
     -------
@@ -383,10 +386,14 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes):
     """
     d = as_float_array(save_minutes)
     m = as_float_array(mtbf_minutes)
+    two_m = 2.0 * m  # computed once: the ratio and the test share it
     with np.errstate(invalid="ignore", divide="ignore"):
-        x = d / (2.0 * m)
-        tau = np.sqrt(2.0 * d * m) * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
-    out = np.where(d < 2.0 * m, tau, m)
+        x = d / two_m
+        if root is None:
+            root = np.sqrt(2.0 * d * m)
+        tau = root * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
+    below = d < two_m
+    out = tau if below.all() else np.where(below, tau, m)
     return like_input(out, save_minutes, mtbf_minutes)
 
 
@@ -491,11 +498,17 @@ def two_level_goodput(
     a = as_float_array(
         goodput_exact(failures_l1_per_day, restart1_minutes, interval1_minutes, save1_minutes)
     )
-    b = as_float_array(
-        goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
+    b = _absent_level_goodput(
+        a, failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes
     )
+    if b is None:
+        b = as_float_array(
+            goodput_exact(failures_l2_per_day, restart2_minutes, interval2_minutes, save2_minutes)
+        )
+    # x·1 = x exactly: an absent level that costs nothing leaves the level-1 goodput as is
+    product = a if b.ndim == 0 and b == 1.0 and a.ndim else a * b
     return like_input(
-        a * b,
+        product,
         failures_l1_per_day,
         failures_l2_per_day,
         interval1_minutes,
@@ -505,6 +518,22 @@ def two_level_goodput(
         restart1_minutes,
         restart2_minutes,
     )
+
+
+def _absent_level_goodput(a, lam, restart, interval, save):
+    """:func:`models.goodput.goodput_exact` of a level with no failures (λ one number, 0),
+    one number and no array pass, when its interval and save are one number each, every
+    recovery is finite (e^{0·R} = 1 exactly; NaN for R = ±inf or NaN, whose goodput is 0)
+    and the level-1 goodput ``a`` has the scenarios' shape; else None (computed in full)."""
+    if not (is_zero(lam) and np.ndim(interval) == 0 and np.ndim(save) == 0):
+        return None
+    restart = as_float_array(restart)
+    a_shape = np.shape(a)
+    if np.broadcast_shapes(a_shape, restart.shape) != a_shape:
+        return None
+    if not np.isfinite(restart).all():
+        return None
+    return as_float_array(goodput_exact(lam, 0.0, interval, save))
 
 
 def two_level_optimal_intervals_minutes(
@@ -836,13 +865,25 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     """
     shard = as_float_array(shard_GB)
     t0 = as_float_array(tier["fixed_seconds"])
-    write_bw = _per_node_GBps(tier["write_GBps_per_node"], tier["aggregate_write_GBps"], nodes)
-    read_bw = _per_node_GBps(tier["read_GBps_per_node"], tier["aggregate_read_GBps"], nodes)
+    write_in = tier["write_GBps_per_node"], tier["aggregate_write_GBps"]
+    read_in = tier["read_GBps_per_node"], tier["aggregate_read_GBps"]
+    write_bw = _per_node_GBps(*write_in, nodes)
+    # a tier that reads as fast as it writes (one number each): the same bandwidth and
+    # restore as the write, computed once
+    same = all(_one_and_equal(w, r) for w, r in zip(write_in, read_in, strict=True))
+    read_bw = write_bw if same else _per_node_GBps(*read_in, nodes)
     write = t0 + shard / write_bw
     save = write
     if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
         save = write + (as_float_array(replicas) - 1.0) * shard / read_bw
-    return write, save, t0 + shard / read_bw
+    return write, save, write if same else t0 + shard / read_bw
+
+
+def _one_and_equal(a, b) -> bool:
+    """Whether ``a`` and ``b`` are each one number (scalar or 0-d) and equal (NaN: no)."""
+    if isinstance(a, float | int) and isinstance(b, float | int):  # (the common case)
+        return a == b
+    return np.ndim(a) == 0 and np.ndim(b) == 0 and bool(a == b)
 
 
 def _tier_seconds(tiers, shard, nodes, m):

@@ -48,7 +48,15 @@ def lost_minutes_per_failure(restart_minutes, interval_minutes):
     return like_input(out, restart_minutes, interval_minutes)
 
 
-def waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_minutes):
+def waste_first_order(
+    failures_per_day,
+    restart_minutes,
+    interval_minutes,
+    save_minutes,
+    *,
+    save_share=None,
+    half_interval=None,
+):
     """First-order fraction of wall time wasted: W = δ/τ + λ·(τ/2 + R) [fraction].
 
     λ is taken per minute (failures_per_day / 1440).  Derived from [1]; minimising it in τ
@@ -65,6 +73,9 @@ def waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_
         τ, compute time between checkpoints [min].
     save_minutes : array_like
         δ, blocking save time of one checkpoint [min].
+    save_share, half_interval : array_like, optional
+        δ/τ [fraction] and τ/2 [min] when the caller has them (the same numbers, computed
+        once for several figures); computed here when None.
 
     Returns
     -------
@@ -78,7 +89,11 @@ def waste_first_order(failures_per_day, restart_minutes, interval_minutes, save_
     """
     lam = as_float_array(failures_per_day) / MINUTES_PER_DAY
     tau = as_float_array(interval_minutes)
-    w = as_float_array(save_minutes) / tau + lam * (tau / 2.0 + as_float_array(restart_minutes))
+    if save_share is None:
+        save_share = as_float_array(save_minutes) / tau
+    if half_interval is None:
+        half_interval = tau / 2.0
+    w = save_share + lam * (half_interval + as_float_array(restart_minutes))
     return like_input(w, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
@@ -245,8 +260,11 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     if d.ndim == 0 and d == 0:  # free saves (an asynchronous durable level): W₀(−1/e) = −1
         tau = np.where(finite, 0.0, np.inf)
         return like_input(tau, save_minutes, mtbf_minutes)
-    msafe = np.where(finite, m, 1.0)
+    everywhere = bool(finite.all())  # then M as it is, no pass to mask it
+    msafe = m if everywhere else np.where(finite, m, 1.0)
     # W₀(−e^{−(1+q)}), q = δ/M, real and exact up to the branch point q = 0 (δ = 0: W₀ = −1)
     w = as_float_array(lambertw0_exp(d / msafe))
-    tau = np.where(finite, msafe * (1.0 + w), np.inf)
+    tau = msafe * (1.0 + w)
+    if not everywhere:
+        tau = np.where(finite, tau, np.inf)
     return like_input(tau, save_minutes, mtbf_minutes)

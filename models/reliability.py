@@ -237,7 +237,10 @@ def scaleup_domains(nodes, job_nodes_per_domain):
     n = as_float_array(nodes)
     nd = as_float_array(job_nodes_per_domain)
     with np.errstate(invalid="ignore", divide="ignore"):
-        d = np.where(nd > 0, np.ceil(n / np.where(nd > 0, nd, 1.0) - 1e-9), np.nan)
+        if nd.ndim == 0 and nd > 0:  # one domain size, a valid one: no mask to apply
+            d = np.ceil(n / nd - 1e-9)
+        else:
+            d = np.where(nd > 0, np.ceil(n / np.where(nd > 0, nd, 1.0) - 1e-9), np.nan)
     return like_input(d, nodes, job_nodes_per_domain)
 
 
