@@ -2486,7 +2486,15 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
         & (et <= v["instance.scaleup_domain_accels"])
         & (np.mod(fe, et) == 0)
     )
-    shape_ok = shape_ok & moe_ok & etp_ok
+    # node-limited routing: the M nodes a token may reach must hold its k experts
+    lim = v["workload.moe_max_nodes_per_token"]
+    g_nodes = ep / np.maximum(np.floor(v["instance.scaleup_domain_accels"] / et), 1.0)
+    route_ok = (
+        np.isnan(lim)
+        | (lim >= g_nodes)
+        | (lim * v["workload.experts"] / np.maximum(g_nodes, 1.0) >= sh["k"])
+    )
+    shape_ok = shape_ok & moe_ok & etp_ok & route_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -2797,6 +2805,16 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             f"expert parallelism {ep} exceeds the {n / (t * p):,.0f} data-parallel ranks "
             "(experts are split inside them)"
         )
+    lim = float(v["workload.moe_max_nodes_per_token"])
+    g_nodes = ep / max(math.floor(dom / etp), 1)
+    if experts and not math.isnan(lim) and lim < g_nodes:
+        held = lim * experts / g_nodes
+        if held < float(sh["k"]):
+            return (
+                f"workload.moe_max_nodes_per_token {lim:.0f}: {lim:.0f} of the {g_nodes:.0f} "
+                f"nodes the expert-parallel group spans hold {held:,.0f} experts, fewer than "
+                f"the {float(sh['k']):.0f} each token is routed to"
+            )
     layers = float(sh["L"])
     if not layers >= p:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"

@@ -841,3 +841,18 @@ def test_deepep_across_nodes_sends_each_token_once_per_node():
 def test_dispatcher_fields_refuse_bad_values_naming_the_field(edit, says):
     with pytest.raises(ValidationError, match=says):
         load_preset("deepseek-v3").replace(edit)
+
+
+def test_node_limited_routing_that_cannot_reach_k_experts_says_why():
+    # 32 experts on 4 nodes (8 a node): limited to one node a token reaches 8 experts,
+    # not the 12 it is routed to; two nodes (16) are enough
+    x = _ep_across_nodes(
+        **{"workload.experts_per_token": 12, "workload.moe_max_nodes_per_token": 1}
+    )
+    assert np.isnan(step_model(x)["step_seconds"])
+    assert infeasibility_reason(x) == (
+        "workload.moe_max_nodes_per_token 1: 1 of the 4 nodes the expert-parallel group "
+        "spans hold 8 experts, fewer than the 12 each token is routed to"
+    )
+    ok = step_model({**x, "workload.moe_max_nodes_per_token": 2})
+    assert np.isfinite(ok["step_seconds"])
