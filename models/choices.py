@@ -122,6 +122,17 @@ class Precision(StrEnum):
     FP8 = "fp8"
 
 
+class MoeDispatcher(StrEnum):
+    """How a mixture-of-experts layer moves its tokens to the experts
+    (``workload.moe_dispatcher``): ``alltoall``, one copy per routed expert through an
+    all-to-all (Megatron-Core's ``alltoall`` dispatcher); ``deepep``, one copy per
+    destination node over the network, forwarded to the experts' GPUs over the scale-up
+    links (DeepEP, github.com/deepseek-ai/DeepEP; DeepSeek-AI 2024, arXiv:2412.19437 §3.2)."""
+
+    ALLTOALL = "alltoall"
+    DEEPEP = "deepep"
+
+
 class FailureScaling(StrEnum):
     """How a node failure rate carries over to another instance type
     (``reliability.failure_scaling``): per node, per accelerator, or a mix."""
@@ -198,6 +209,7 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.precision": Precision,
     "workload.tied_embeddings": OnOff,
     "workload.step_settings_stated": OnOff,
+    "workload.moe_dispatcher": MoeDispatcher,
     "reliability.failure_scaling": FailureScaling,
     "pricing.model": PricingModel,
     "checkpoint.validation": Validation,

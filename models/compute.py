@@ -852,9 +852,8 @@ TP_OVERLAP_EFFICIENCY = 1.0
 STEP_INTERVAL_RATIO = (0.89, 1.16)
 #: The same for mixture-of-experts workloads, from the held-out MoE cases of both MoE
 #: sources (never fitted): the model stays optimistic on some of NVIDIA's MoE recipes
-#: (GPT-OSS on Blackwell), so the interval reaches further above the point than below it,
-#: and pessimistic on the all-to-all that DeepEP sends across nodes (Qwen3-235B, EP 32).
-MOE_STEP_INTERVAL_RATIO = (0.88, 1.31)
+#: (GPT-OSS on Blackwell), so the interval reaches further above the point than below it.
+MOE_STEP_INTERVAL_RATIO = (0.94, 1.31)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -1223,6 +1222,144 @@ def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
     out = (r - 1.0) / r * as_float_array(bytes_per_rank) / (as_float_array(bandwidth_GBps) * 1e9)
     out = out + (r - 1.0) * as_float_array(alpha_s)
     return like_input(out, bytes_per_rank, ranks, bandwidth_GBps, alpha_s)
+
+
+def expert_remote_nodes(experts, experts_per_token, nodes, max_nodes=np.nan):
+    """Expected number of distinct remote nodes a token's routed experts sit on [count].
+
+    The E routed experts are spread evenly over the G nodes (scale-up domains) of the
+    expert-parallel group, E/G each, and a token picks k of them uniformly without
+    replacement.  A given node receives none of the k with probability
+    C(E − E/G, k) / C(E, k), so the expected number of distinct destination nodes is
+    D = G·(1 − C(E − E/G, k)/C(E, k)).  Under node-limited routing the token first picks
+    m = min(M, G) nodes and then its k experts among their m·E/G
+    (DeepSeek-AI 2024, arXiv:2412.19437 §3.2.2, M = 4), so D = m·(1 − C(m·E/G − E/G, k) /
+    C(m·E/G, k)).  By symmetry each node, the sender's own included, is one of them with
+    probability D/G, which leaves (G − 1)/G·D remote ones.  The binomials are taken through
+    the log-gamma function, so non-integer E/G interpolates.
+
+    Parameters
+    ----------
+    experts : array_like
+        E, routed experts [count].
+    experts_per_token : array_like
+        k, routed experts per token [count].
+    nodes : array_like
+        G, nodes (scale-up domains) the expert-parallel group spans [count].
+    max_nodes : array_like, optional
+        M, most nodes a token may be routed to (node-limited routing); NaN = no limit.
+
+    Returns
+    -------
+    float or ndarray
+        Expected distinct remote destination nodes per token, (G − 1)/G·D [count];
+        at most k·(G − 1)/G, the expected remote copies without deduplication.
+
+    Examples
+    --------
+    >>> round(float(expert_remote_nodes(128, 8, 4)), 3)  # Qwen3-235B, EP 32 on 4 nodes
+    2.722
+    >>> round(float(expert_remote_nodes(256, 8, 8, 4)), 3)  # DeepSeek-V3, EP 64, M = 4
+    3.175
+    >>> round(float(expert_remote_nodes(8, 1, 8)), 12)  # top-1, one expert per node: (G − 1)/G
+    0.875
+    """
+    from scipy.special import gammaln  # imported on first use, as models.checkpoint does
+
+    e = as_float_array(experts)
+    k = as_float_array(experts_per_token)
+    g = np.maximum(as_float_array(nodes), 1.0)
+    lim = as_float_array(max_nodes)
+    m = np.where(np.isnan(lim), g, np.minimum(np.maximum(lim, 1.0), g))
+    per_node = e / g
+    pool = m * per_node
+    rest = pool - per_node
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        # log C(rest, k) − log C(pool, k); C(rest, k) = 0 when fewer than k remain
+        log_q = (
+            gammaln(rest + 1.0)
+            - gammaln(np.maximum(rest - k + 1.0, 1e-300))
+            - gammaln(pool + 1.0)
+            + gammaln(pool - k + 1.0)
+        )
+        q = np.where(rest - k + 1.0 > 0.0, np.exp(log_q), 0.0)
+        out = (g - 1.0) / g * m * (1.0 - q)
+    out = np.where(k > 0, out, 0.0)
+    return like_input(out, experts, experts_per_token, nodes, max_nodes)
+
+
+def deduplicated_dispatch_seconds(
+    token_bytes,
+    experts,
+    experts_per_token,
+    expert_ranks,
+    ranks_per_node,
+    max_nodes,
+    network_GBps,
+    scaleup_GBps,
+    alpha_network_s,
+    alpha_scaleup_s,
+):
+    """One dispatch (or combine) of a mixture-of-experts layer with per-node deduplication
+    and scale-up forwarding, DeepEP's normal kernels [s].
+
+    Each token crosses the network once per distinct remote destination node
+    (:func:`expert_remote_nodes`), to the GPU of the same local index there, which forwards
+    it over NVLink / NeuronLink to the GPUs holding its experts (DeepEP,
+    github.com/deepseek-ai/DeepEP, "NVLink to RDMA" forwarding; DeepSeek-AI 2024,
+    arXiv:2412.19437 §3.2.2).  Network leg: B·R / network bandwidth + (G − 1)·α_net, with B
+    the rank's tokens × hidden × bytes, G = r/g nodes of g expert ranks each.  Forwarding
+    leg: of the k copies of a token, a share (g − 1)/g land on a GPU other than the one it
+    entered the node by, B·k·(g − 1)/g / scale-up bandwidth + (g − 1)·α_su.  The two legs
+    run at once (DeepSeek-V3 §3.2.2: the IB and NVLink transfers fully overlapped; DeepEP
+    pipelines its RDMA and NVLink channels), so the dispatch takes the longer of them.
+
+    Parameters
+    ----------
+    token_bytes : array_like
+        B, the rank's tokens times the hidden size times bytes per element (one copy of
+        each token, load imbalance included) [bytes].
+    experts, experts_per_token : array_like
+        E routed experts and the k each token is sent to [count].
+    expert_ranks : array_like
+        r, ranks of the expert-parallel group [count].
+    ranks_per_node : array_like
+        g, expert-parallel ranks per node (scale-up domain) [count].
+    max_nodes : array_like
+        M of node-limited routing; NaN = no limit [count].
+    network_GBps, scaleup_GBps : array_like
+        Per-rank network and scale-up bandwidth [GB/s].
+    alpha_network_s, alpha_scaleup_s : array_like
+        Per-step latency of each [s].
+
+    Returns
+    -------
+    float or ndarray
+        Dispatch time [s].
+
+    Examples
+    --------
+    One node per rank (g = 1), top-1 over 8 experts on 8 ranks: the all-to-all's 7/8 of the
+    bytes, nothing forwarded (compare :func:`all_to_all_seconds`):
+
+    >>> round(float(deduplicated_dispatch_seconds(8e9, 8, 1, 8, 1, np.nan, 100.0, 400.0,
+    ...                                           0.0, 0.0)), 6)
+    0.07
+    """
+    r = as_float_array(expert_ranks)
+    g = np.clip(as_float_array(ranks_per_node), 1.0, r)
+    b = as_float_array(token_bytes)
+    k = as_float_array(experts_per_token)
+    nodes = r / g
+    remote = as_float_array(expert_remote_nodes(experts, k, nodes, max_nodes))
+    net_leg = b * remote / (as_float_array(network_GBps) * 1e9)
+    net_leg = net_leg + (nodes - 1.0) * as_float_array(alpha_network_s)
+    fwd = b * k * (g - 1.0) / g / (as_float_array(scaleup_GBps) * 1e9)
+    fwd = fwd + (g - 1.0) * as_float_array(alpha_scaleup_s)
+    out = np.maximum(net_leg, fwd)
+    return like_input(
+        out, token_bytes, experts, experts_per_token, expert_ranks, ranks_per_node, max_nodes
+    )
 
 
 def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s):
@@ -1865,6 +2002,28 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
                 a2a_bytes, ep, np.where(ep_in, su, net_share), np.where(ep_in, a_su, a_net)
             )
         )
+    # the DeepEP dispatcher, across scale-up domains: one copy per destination node over
+    # the network, forwarded inside the node (deduplicated_dispatch_seconds); inside one
+    # domain it is the all-to-all above
+    dom = v["instance.scaleup_domain_accels"]
+    dedup = (v["deepep"] > 0.5) & (ep_in < 0.5)
+    if np.any(dedup):
+        with np.errstate(invalid="ignore", divide="ignore"):
+            one_dd = as_float_array(
+                deduplicated_dispatch_seconds(
+                    tokens_mb * h * tr.ACT_BYTES / t * imb,
+                    sh["E"],
+                    sh["k"],
+                    ep,
+                    np.floor(dom / et),
+                    v["workload.moe_max_nodes_per_token"],
+                    net_share,
+                    su,
+                    a_net,
+                    a_su,
+                )
+            )
+        one_a2a = np.where(dedup, one_dd, one_a2a)
     n_a2a = 4.0 + np.where(full, 2.0, 0.0)
     t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
     t_a2a_raw = t_a2a
@@ -2098,6 +2257,7 @@ _STEP_FIELDS = (
     "workload.shared_experts",
     "workload.expert_parallel",
     "workload.expert_tensor_parallel",
+    "workload.moe_max_nodes_per_token",
     "workload.moe_layer_frequency",
     "workload.moe_load_imbalance",
     "workload.moe_comm_overlap_fraction",
@@ -2136,6 +2296,7 @@ STEP_CHOICE_KEYS = (
     "workload.precision",
     "workload.tied_embeddings",
     "workload.step_settings_stated",
+    "workload.moe_dispatcher",
 )
 #: Every input :func:`step_model` reads, plus the basis the chain passes it: the step time
 #: is a function of these alone, so equal values give equal results (the chain memoises
@@ -2171,7 +2332,7 @@ def _inputs(
 ) -> dict[str, np.ndarray]:
     """The step model's inputs as float arrays, choices coded as numbers; ``calibration``
     overrides the fitted constants (the cross-validation passes trial values)."""
-    from .choices import GradientPrecision, Mlp, OnOff, Precision
+    from .choices import GradientPrecision, Mlp, MoeDispatcher, OnOff, Precision
 
     v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
     v["cluster.nodes"] = _get(x, "cluster.nodes")
@@ -2196,6 +2357,8 @@ def _inputs(
     v["fa"] = v["fa"] * stack[3]
     v["fp8"] = as_float_array(1.0 if _choice(x, "workload.precision") is Precision.FP8 else 0.0)
     v["tied"] = as_float_array(1.0 if _choice(x, "workload.tied_embeddings") is OnOff.ON else 0.0)
+    deepep = _choice(x, "workload.moe_dispatcher") is MoeDispatcher.DEEPEP
+    v["deepep"] = as_float_array(1.0 if deepep else 0.0)
     # the calibrated constants (the cross-validation passes trial values here)
     cal = calibration or {}
     v["cal.gemm"] = as_float_array(cal.get("calibration.gemm_efficiency", GEMM_EFFICIENCY))
@@ -2323,7 +2486,15 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
         & (et <= v["instance.scaleup_domain_accels"])
         & (np.mod(fe, et) == 0)
     )
-    shape_ok = shape_ok & moe_ok & etp_ok
+    # node-limited routing: the M nodes a token may reach must hold its k experts
+    lim = v["workload.moe_max_nodes_per_token"]
+    g_nodes = ep / np.maximum(np.floor(v["instance.scaleup_domain_accels"] / et), 1.0)
+    route_ok = (
+        np.isnan(lim)
+        | (lim >= g_nodes)
+        | (lim * v["workload.experts"] / np.maximum(g_nodes, 1.0) >= sh["k"])
+    )
+    shape_ok = shape_ok & moe_ok & etp_ok & route_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -2634,6 +2805,16 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             f"expert parallelism {ep} exceeds the {n / (t * p):,.0f} data-parallel ranks "
             "(experts are split inside them)"
         )
+    lim = float(v["workload.moe_max_nodes_per_token"])
+    g_nodes = ep / max(math.floor(dom / etp), 1)
+    if experts and not math.isnan(lim) and lim < g_nodes:
+        held = lim * experts / g_nodes
+        if held < float(sh["k"]):
+            return (
+                f"workload.moe_max_nodes_per_token {lim:.0f}: {lim:.0f} of the {g_nodes:.0f} "
+                f"nodes the expert-parallel group spans hold {held:,.0f} experts, fewer than "
+                f"the {float(sh['k']):.0f} each token is routed to"
+            )
     layers = float(sh["L"])
     if not layers >= p:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"

@@ -19,6 +19,7 @@ from .choices import (
     GradientPrecision,
     MfuBasis,
     Mlp,
+    MoeDispatcher,
     OnOff,
     Placement,
     Precision,
@@ -1805,6 +1806,41 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         none_label="Same as tensor parallelism",
         source="Liu et al. 2025, MoE Parallel Folding (arXiv:2504.14960) §3; Megatron-Core "
         "argument --expert-tensor-parallel-size (megatron/training/arguments.py)",
+    ),
+    Field(
+        "workload.moe_dispatcher",
+        "choice",
+        "alltoall",
+        label="Expert token dispatcher",
+        help="'alltoall' (default): every routed copy of a token crosses the network when the "
+        "expert-parallel group spans scale-up domains (Megatron-Core's all-to-all "
+        "dispatcher). 'deepep': each token crosses the network once per destination node "
+        "and is forwarded to the experts' GPUs over the scale-up links, overlapped with the "
+        "network leg (DeepEP; DeepSeek-V3). Same time inside one scale-up domain.",
+        choices=values(MoeDispatcher),
+        sensitivity=False,
+        source="DeepEP (github.com/deepseek-ai/DeepEP, normal kernels: NVLink-to-RDMA "
+        "forwarding); DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.2",
+    ),
+    Field(
+        "workload.moe_max_nodes_per_token",
+        "int",
+        None,
+        1,
+        1024,
+        "nodes",
+        "Nodes per token (node-limited routing)",
+        "Most scale-up domains a token's routed experts may sit in (DeepSeek-V3: 4 of 8 "
+        "groups). Lowers the network copies of the 'deepep' dispatcher only: the all-to-all "
+        "one sends a copy per expert anyway. Empty = no limit.",
+        ui_min=1,
+        ui_max=16,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,  # empty by default: nothing to move
+        none_label="No limit",
+        source="DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.2 (node-limited routing, M = 4); "
+        "Megatron-Core --moe-router-group-topk",
     ),
 )
 

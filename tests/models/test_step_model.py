@@ -688,3 +688,171 @@ def test_expert_tensor_parallel_that_cannot_run_says_why(over, says):
     x = _folded(1, **over)
     assert np.isnan(step_model(x)["step_seconds"])
     assert says in infeasibility_reason(x)
+
+
+# ------------------------------------------------------------ MoE dispatcher (DeepEP dedup)
+def _distinct_remote_by_enumeration(experts, k, nodes, max_nodes=None):
+    """Expected distinct remote nodes, by listing every routing choice (small cases):
+    uniform over k of E, or over the m-node sets and then k of their experts."""
+    import itertools
+
+    per = experts // nodes
+    node_of = [e // per for e in range(experts)]
+    if max_nodes is None or max_nodes >= nodes:
+        picks = [{node_of[e] for e in c} for c in itertools.combinations(range(experts), k)]
+    else:
+        picks = []
+        for ns in itertools.combinations(range(nodes), max_nodes):
+            pool = [e for e in range(experts) if node_of[e] in ns]
+            picks += [{node_of[e] for e in c} for c in itertools.combinations(pool, k)]
+    # the sender sits on node 0; by symmetry any node will do
+    return sum(len(p - {0}) for p in picks) / len(picks)
+
+
+@pytest.mark.parametrize(
+    ("experts", "k", "nodes", "max_nodes", "hand"),
+    [
+        # 8 experts on 2 nodes, top-2: P(a node gets none) = C(4,2)/C(8,2) = 6/28,
+        # D = 2·22/28, remote = D/2 = 11/14
+        (8, 2, 2, None, 11 / 14),
+        # 8 on 4 nodes, top-2: q = C(6,2)/C(8,2) = 15/28, D = 4·13/28, remote = 3/4·D = 39/28
+        (8, 2, 4, None, 39 / 28),
+        # ... limited to 2 nodes: q = C(2,2)/C(4,2) = 1/6, D = 2·5/6, remote = 3/4·D = 5/4
+        (8, 2, 4, 2, 5 / 4),
+        (12, 3, 4, 2, None),
+        (12, 4, 3, None, None),
+    ],
+)
+def test_expert_remote_nodes_hand_computed_and_by_enumeration(experts, k, nodes, max_nodes, hand):
+    got = cm.expert_remote_nodes(experts, k, nodes, np.nan if max_nodes is None else max_nodes)
+    listed = _distinct_remote_by_enumeration(experts, k, nodes, max_nodes)
+    assert got == pytest.approx(listed, rel=1e-12)
+    if hand is not None:
+        assert got == pytest.approx(hand, rel=1e-12)
+
+
+def test_deduplicated_dispatch_hand_computed():
+    # 1 GB of tokens, top-2 of 8 experts on 4 ranks, 2 a node (2 nodes): network leg
+    # 1 GB × 11/14 at 50 GB/s = 15.714 ms + 1 α_net; forwarding leg 1 GB × 2 × 1/2 at
+    # 200 GB/s = 5 ms + 1 α_su; the legs overlap, so the longer one
+    got = cm.deduplicated_dispatch_seconds(1e9, 8, 2, 4, 2, np.nan, 50.0, 200.0, 1e-5, 1e-6)
+    assert got == pytest.approx(1e9 * 11 / 14 / 50e9 + 1e-5, rel=1e-12)
+    slow_su = cm.deduplicated_dispatch_seconds(1e9, 8, 2, 4, 2, np.nan, 50.0, 20.0, 0.0, 0.0)
+    assert slow_su == pytest.approx(1e9 * 2 * 0.5 / 20e9, rel=1e-12)  # forwarding-bound
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    per_node_experts=st.integers(1, 16),
+    nodes=st.integers(2, 16),
+    ranks_per_node=st.sampled_from([1, 2, 4, 8]),
+    k=st.integers(1, 16),
+    net_gbps=st.floats(1.0, 100.0),
+    su_ratio=st.floats(1.0, 20.0),
+    limit=st.one_of(st.none(), st.integers(1, 16)),
+)
+def test_deduplication_never_sends_more_than_the_all_to_all(
+    per_node_experts, nodes, ranks_per_node, k, net_gbps, su_ratio, limit
+):
+    experts = per_node_experts * nodes
+    k = min(k, experts if limit is None else min(limit, nodes) * per_node_experts)
+    r = nodes * ranks_per_node
+    m = np.nan if limit is None else float(limit)
+    remote = cm.expert_remote_nodes(experts, k, nodes, m)
+    # network copies: never more than the all-to-all's k·(r−1)/r, nor than the remote copies
+    # k·(G−1)/G, nor than the G−1 other nodes (or M under node-limited routing)
+    assert remote <= k * (r - 1) / r + 1e-9
+    assert remote <= k * (nodes - 1) / nodes + 1e-9
+    assert remote <= min(nodes - 1, nodes if limit is None else limit) + 1e-9
+    # the time, scale-up links at least as fast as the network and with less latency
+    b = 1e8
+    dd = cm.deduplicated_dispatch_seconds(
+        b, experts, k, r, ranks_per_node, m, net_gbps, su_ratio * net_gbps, 1e-5, 1e-6
+    )
+    a2a = cm.all_to_all_seconds(k * b, r, net_gbps, 1e-5)
+    assert dd <= a2a * (1 + 1e-9)
+    # top-1 with one rank a node: the same bytes as the all-to-all
+    if k == 1 and ranks_per_node == 1:
+        one = cm.deduplicated_dispatch_seconds(
+            b, experts, 1, r, 1, np.nan, net_gbps, su_ratio * net_gbps, 1e-5, 1e-6
+        )
+        assert one == pytest.approx(cm.all_to_all_seconds(b, r, net_gbps, 1e-5), rel=1e-9)
+
+
+def _ep_across_nodes(**over):
+    """Four H100 nodes, EP 32 folded (ETP 1) over 32 experts of 14,336, top-8: the
+    all-to-all crosses the network (the Megatron-MoE model zoo's Qwen3 EP 32 layout)."""
+    return _folded(
+        1,
+        **{
+            "cluster.nodes": 4,
+            "workload.experts": 32,
+            "workload.experts_per_token": 8,
+            "workload.expert_parallel": 32,
+            "workload.global_batch_sequences": 64,
+            **over,
+        },
+    )
+
+
+def test_alltoall_dispatcher_is_the_default_bit_for_bit():
+    for x in (_ep_across_nodes(), _folded(1)):
+        plain = step_model(x)
+        named = step_model({**x, "workload.moe_dispatcher": "alltoall"})
+        for key in plain:
+            np.testing.assert_array_equal(plain[key], named[key], err_msg=key)
+
+
+def test_deepep_inside_one_node_is_the_all_to_all():
+    x = _folded(1)  # EP 8 × ETP 1 in one 8-GPU node
+    a, d = step_model(x), step_model({**x, "workload.moe_dispatcher": "deepep"})
+    np.testing.assert_array_equal(a["step_seconds"], d["step_seconds"])
+
+
+def test_deepep_across_nodes_sends_each_token_once_per_node():
+    """EP 32 on 4 nodes of 8: the all-to-all sends 8·31/32 = 7.75 copies of each token over
+    the network, DeepEP 3·(1 − C(24,8)/C(32,8)) = 2.70; node-limited to 2 nodes fewer still."""
+    x = _ep_across_nodes()
+    a = step_model(x)
+    d = step_model({**x, "workload.moe_dispatcher": "deepep"})
+    lim = step_model(
+        {**x, "workload.moe_dispatcher": "deepep", "workload.moe_max_nodes_per_token": 2}
+    )
+    from math import comb
+
+    remote = 3 * (1 - comb(24, 8) / comb(32, 8))
+    assert cm.expert_remote_nodes(32, 8, 4) == pytest.approx(remote, rel=1e-12)
+    assert float(d["tp_comm_ms"]) < float(a["tp_comm_ms"])
+    assert float(lim["tp_comm_ms"]) < float(d["tp_comm_ms"])
+    assert float(d["step_seconds"]) < float(a["step_seconds"])
+    # the limit changes nothing for the all-to-all dispatcher (a copy per expert anyway)
+    np.testing.assert_array_equal(
+        step_model({**x, "workload.moe_max_nodes_per_token": 2})["step_seconds"], a["step_seconds"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("edit", "says"),
+    [
+        ({"workload.moe_dispatcher": "nccl"}, "workload.moe_dispatcher"),
+        ({"workload.moe_max_nodes_per_token": 0}, "workload.moe_max_nodes_per_token"),
+    ],
+)
+def test_dispatcher_fields_refuse_bad_values_naming_the_field(edit, says):
+    with pytest.raises(ValidationError, match=says):
+        load_preset("deepseek-v3").replace(edit)
+
+
+def test_node_limited_routing_that_cannot_reach_k_experts_says_why():
+    # 32 experts on 4 nodes (8 a node): limited to one node a token reaches 8 experts,
+    # not the 12 it is routed to; two nodes (16) are enough
+    x = _ep_across_nodes(
+        **{"workload.experts_per_token": 12, "workload.moe_max_nodes_per_token": 1}
+    )
+    assert np.isnan(step_model(x)["step_seconds"])
+    assert infeasibility_reason(x) == (
+        "workload.moe_max_nodes_per_token 1: 1 of the 4 nodes the expert-parallel group "
+        "spans hold 8 experts, fewer than the 12 each token is routed to"
+    )
+    ok = step_model({**x, "workload.moe_max_nodes_per_token": 2})
+    assert np.isfinite(ok["step_seconds"])

@@ -496,8 +496,12 @@ ZOO_QWEN3 = (
 ZOO_DROPLESS_IMBALANCE = 1.245
 
 
-def zoo_qwen3(tp, ep, pp, vp, fsdp, mbs, recompute, a2a_overlap, forced):
+def zoo_qwen3(dispatcher, tp, ep, pp, vp, fsdp, mbs, recompute, a2a_overlap, forced):
     return {
+        # the table's Dispatcher column: DeepEP is Megatron-Core's flex dispatcher with the
+        # DeepEP backend (sbatch_benchmarking.sh: --moe-token-dispatcher-type flex
+        # --moe-flex-dispatcher-backend deepep), A2A its alltoall one
+        "moe_dispatcher": "deepep" if dispatcher == "DeepEP" else "alltoall",
         "software_stack": "megatron-core",
         "params_billion": None,
         **QWEN3_235B,
@@ -742,14 +746,17 @@ def _cases() -> list[Case]:
                 f"PP {pp} VP {vp} EP {ep}, batch {gbs} of {seq:,} tokens, micro-batch {mbs}",
                 "recomputation and all-to-all overlap of the recipe not in the table "
                 "(selective and exposed assumed; full recomputation and full overlap as the "
-                "alternatives); attention entered by equivalence (MOE_SHAPES)",
+                "alternatives); the token dispatcher is not in the table either, and needs no "
+                "alternative: every row's EP group fits in one NVLink domain (8 GPUs, or 72 "
+                "on GB200), where DeepEP and the all-to-all take the same time in the model; "
+                "attention entered by equivalence (MOE_SHAPES)",
                 open=({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0}),
                 tags=("moe",),
             )
         )
 
     for disp, tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced, step in ZOO_QWEN3:
-        w = zoo_qwen3(tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced)
+        w = zoo_qwen3(disp, tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced)
         dp = 256 // (tp * pp)
         out.append(
             Case(
@@ -767,7 +774,11 @@ def _cases() -> list[Case]:
                 f"TP {tp} PP {pp} DP {dp}, EP {ep} folded (ETP 1, {tp * dp // ep} expert "
                 f"replicas), batch 2,048 of 4,096 tokens, micro-batch {mbs}, recomputation "
                 f"{rec}",
-                "the DeepEP dispatcher's fused kernels are modelled as the all-to-all one; "
+                (
+                    "the dispatcher as the table states it (DeepEP: one network copy per "
+                    "destination node, forwarded over NVLink; inside one node the same as "
+                    "the all-to-all); "
+                )
                 + (
                     "force-balanced routing from the row's command (run_235b.sh)"
                     if forced

@@ -40,11 +40,10 @@ def test_loso_dense_mean_held_out_error_within_8_percent():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="all 57 held-out cases: 9.7% (7.9% over the 52 before the Megatron-MoE model "
-    "zoo's five Qwen3-235B rows were entered); the two rows whose EP 32 all-to-all crosses "
-    "nodes are +84.8% (exposed) and -24.1% (overlapped): the model sends every routed copy "
-    "over the network, where DeepEP sends a token once per destination node and fans it "
-    "out over NVLink (docs/step-time.md, 'Mixture of experts: a second source')",
+    reason="all 57 held-out cases: 8.3% (9.7% before the DeepEP dispatcher was modelled, "
+    "7.9% over the 52 before the Megatron-MoE model zoo's five Qwen3-235B rows): the MoE "
+    "rows average 13.3% (GPT-OSS on Blackwell +30.9% and +27.3%, Qwen3-235B EP 32 with the "
+    "all-to-all overlapped -24.1%), the dense ones 7.1% (docs/step-time.md)",
 )
 def test_loso_mean_held_out_error_within_8_percent_over_every_case():
     assert step_loso.summary("all")["mean"] <= 0.08
@@ -55,11 +54,23 @@ def test_loso_mean_held_out_error_within_8_percent_over_every_case():
     reason="held out, MT-NLG's three DeepSpeed runs are -20.1% to -21.4% (the model too "
     "fast), Megatron-Core's 177B on 96 H100 +20.9% (MFU 0.568 modelled, 0.47 measured), "
     "GPT-OSS 120B on B200 +30.9% and on GB200 +27.3%, and Qwen3-235B on 256 H100 with EP 32 "
-    "across nodes +84.8% (all-to-all exposed) and -24.1% (overlapped): reported in "
-    "docs/step-time.md, not tuned away",
+    "across nodes and the all-to-all overlapped -24.1% (modelled 13.4 s, published 17.6 s): "
+    "reported in docs/step-time.md, not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
     assert step_loso.summary("all")["max"] <= 0.20
+
+
+def test_loso_moe_zoo_qwen3_exposed_ep32_row_with_deepep_within_10_percent():
+    # the DeepEP row whose all-to-all crosses four nodes, exposed: +84.8% held out while
+    # every routed copy crossed the network, +6.5% with one copy per destination node
+    rows = [
+        r
+        for r in step_loso.held_out()
+        if r["source"] == "moe_zoo2025" and "EP 32" in r["case"] and "overlapped" not in r["case"]
+    ]
+    assert len(rows) == 1
+    assert abs(rows[0]["error"]) <= 0.10
 
 
 def test_loso_moe_zoo_qwen3_rows_with_ep_inside_one_node_within_20_percent():
@@ -75,9 +86,10 @@ def test_loso_moe_zoo_qwen3_rows_with_ep_inside_one_node_within_20_percent():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="Qwen3-235B, EP 32 over 4 nodes: +84.8% with the all-to-all exposed, -24.1% "
-    "overlapped (published 19.7 s and 17.6 s; modelled 36.4 s and 13.4 s): DeepEP's "
-    "per-node deduplication of the inter-node leg is not modelled",
+    reason="Qwen3-235B, EP 32 over 4 nodes with DeepEP: +6.5% with the all-to-all exposed "
+    "(+84.8% before the dispatcher's per-node deduplication was modelled), but -24.1% with it "
+    "overlapped (published 17.6 s, modelled 13.4 s: the model hides the whole all-to-all "
+    "behind the other micro-batch's compute, the measurement says less of it is hidden)",
 )
 def test_loso_moe_zoo_qwen3_rows_with_ep_across_nodes_within_20_percent():
     rows = [
