@@ -1935,59 +1935,13 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
     return _Memory(t_mem=t_mem, t_launch=t_launch, psi=psi)
 
 
-def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
-    """Exposed tensor-, context-, expert- and pipeline-parallel time of one micro-batch [s].
-
-    TP: (4, or 6 with full recomputation)·(L/p) all-reduces of b·s·h·2 bytes over the
-    scale-up link, less the share hidden behind the GEMMs; CP: 3 ring exchanges of K and
-    V per layer beyond the attention they hide behind; EP: dispatch and combine all-to-all
-    per MoE layer; PP: 2·v sends of b·s·h·2/t bytes over the scale-out network [3].
-    """
-    cp, vst, h, tokens_mb, a_net, a_su, full, layers_here, t_model, t_recompute, t_attn, ep, imb = (
-        q.cp,
-        q.vst,
-        q.h,
-        q.tokens_mb,
-        q.a_net,
-        q.a_su,
-        q.full,
-        c.layers_here,
-        c.t_model,
-        c.t_recompute,
-        c.t_attn,
-        c.ep,
-        c.imb,
-    )
-    # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
-    # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
-    calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
-    msg = tokens_mb * h * tr.ACT_BYTES
-    with np.errstate(invalid="ignore", divide="ignore"):
-        one = 2.0 * (t - 1.0) / t * msg / (su * net.GB) + 2.0 * (t - 1.0) * a_su
-    t_tp = np.where(t > 1, calls * one, 0.0)
-    # overlapped with the GEMMs, up to the compute they can hide behind (stacks that can)
-    tp_overlap = v["workload.tp_comm_overlap_fraction"] * v["stack.tp_overlap"] * v["cal.tp"]
-    # folded MoE layers: the expert MLP's collective runs over the ETP ranks, not TP
-    # (arXiv:2504.14960 §3): one of each layer pass's two collectives, on the MoE layers
-    et = v["etp"]
-    one_e = as_float_array(tensor_parallel_collective_seconds(msg, et, su, a_su))
-    one_t = as_float_array(tensor_parallel_collective_seconds(msg, t, su, a_su))
-    moe_calls = calls / 2.0 * sh["phi"]
-    t_tp = np.where(v["folded"] > 0.5, calls * one_t + moe_calls * (one_e - one_t), t_tp)
-    hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
-    t_tp_raw = t_tp
-    t_tp = t_tp - hidden
-    # context parallelism: K and V blocks round the ring, forward and twice backward
-    # (K, V and their gradients), hidden behind the attention kernels they feed; inside the
-    # scale-up domain while t·c fits in it
-    kv_bytes = 2.0 * tokens_mb * h * sh["kv"] / sh["a"] * tr.ACT_BYTES / t
-    in_domain = t * cp <= v["instance.scaleup_domain_accels"]
-    cp_bw = np.where(in_domain, su, net_share)
-    cp_alpha = np.where(in_domain, a_su, a_net)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        ring = as_float_array(ring_attention_exchange_seconds(kv_bytes, cp, cp_bw, cp_alpha))
-    ring = np.where(cp > 1, 3.0 * ring, 0.0)
-    t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
+def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su):
+    """Expert-parallel dispatch and combine of one micro-batch [s], as (before overlap,
+    exposed): 4 all-to-alls per MoE layer (6 when the forward is recomputed) of the
+    micro-batch's routed tokens, inside the scale-up domain while EP × ETP fits in it, else
+    over the network, or deduplicated per destination node with the DeepEP dispatcher."""
+    tokens_mb, h, a_net, a_su, full = q.tokens_mb, q.h, q.a_net, q.a_su, q.full
+    layers_here, ep, imb = c.layers_here, c.ep, c.imb
     # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
     # backward, again when the forward is recomputed; inside the scale-up domain while
     # EP × ETP fits in it (ETP = TP unless folded); the busiest rank sends
@@ -2028,6 +1982,58 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
     t_a2a_raw = t_a2a
     t_a2a = t_a2a * (1.0 - v["workload.moe_comm_overlap_fraction"])
+    return t_a2a_raw, t_a2a
+
+
+def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
+    """Exposed tensor-, context-, expert- and pipeline-parallel time of one micro-batch [s].
+
+    TP: (4, or 6 with full recomputation)·(L/p) all-reduces of b·s·h·2 bytes over the
+    scale-up link, less the share hidden behind the GEMMs; CP: 3 ring exchanges of K and
+    V per layer beyond the attention they hide behind; EP: dispatch and combine all-to-all
+    per MoE layer; PP: 2·v sends of b·s·h·2/t bytes over the scale-out network [3].
+    """
+    cp, vst, h, tokens_mb, a_net, a_su, full = (
+        q.cp,
+        q.vst,
+        q.h,
+        q.tokens_mb,
+        q.a_net,
+        q.a_su,
+        q.full,
+    )
+    layers_here, t_model, t_recompute, t_attn = c.layers_here, c.t_model, c.t_recompute, c.t_attn
+    # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
+    # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
+    calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
+    msg = tokens_mb * h * tr.ACT_BYTES
+    with np.errstate(invalid="ignore", divide="ignore"):
+        one = 2.0 * (t - 1.0) / t * msg / (su * net.GB) + 2.0 * (t - 1.0) * a_su
+    t_tp = np.where(t > 1, calls * one, 0.0)
+    # overlapped with the GEMMs, up to the compute they can hide behind (stacks that can)
+    tp_overlap = v["workload.tp_comm_overlap_fraction"] * v["stack.tp_overlap"] * v["cal.tp"]
+    # folded MoE layers: the expert MLP's collective runs over the ETP ranks, not TP
+    # (arXiv:2504.14960 §3): one of each layer pass's two collectives, on the MoE layers
+    et = v["etp"]
+    one_e = as_float_array(tensor_parallel_collective_seconds(msg, et, su, a_su))
+    one_t = as_float_array(tensor_parallel_collective_seconds(msg, t, su, a_su))
+    moe_calls = calls / 2.0 * sh["phi"]
+    t_tp = np.where(v["folded"] > 0.5, calls * one_t + moe_calls * (one_e - one_t), t_tp)
+    hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
+    t_tp_raw = t_tp
+    t_tp = t_tp - hidden
+    # context parallelism: K and V blocks round the ring, forward and twice backward
+    # (K, V and their gradients), hidden behind the attention kernels they feed; inside the
+    # scale-up domain while t·c fits in it
+    kv_bytes = 2.0 * tokens_mb * h * sh["kv"] / sh["a"] * tr.ACT_BYTES / t
+    in_domain = t * cp <= v["instance.scaleup_domain_accels"]
+    cp_bw = np.where(in_domain, su, net_share)
+    cp_alpha = np.where(in_domain, a_su, a_net)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ring = as_float_array(ring_attention_exchange_seconds(kv_bytes, cp, cp_bw, cp_alpha))
+    ring = np.where(cp > 1, 3.0 * ring, 0.0)
+    t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
+    t_a2a_raw, t_a2a = _expert_all_to_all(v, sh, q, c, t, et, net_share, su)
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
     sends = 2.0 * vst
@@ -2729,47 +2735,12 @@ def _memory_reason(out: Mapping[str, Any]) -> str:
     )
 
 
-def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
-    """Why the scenario in ``x`` cannot run (empty string when it can).  Scalars only.
-
-    Names the first blocking cause: tensor parallelism outside the scale-up domain or an
-    unknown scale-up bandwidth, fewer accelerators than TP×PP, a shape that cannot be split,
-    less than one sequence per micro-batch, no measured matmul efficiency (modelled basis),
-    or memory, with the model states and the activations each in GB.
-
-    Parameters
-    ----------
-    x : Mapping of str to scalar
-        Flat inputs (scenario fields and ``instance.*`` specs).
-    basis : str
-        ``workload.mfu_basis``.
-
-    Returns
-    -------
-    str
-        The first blocking cause, or ``""``.
-    """
-    v = _inputs(x)
-    sh = _shape(v)
-    out = step_model(x, basis)
-    t = int(v["workload.tensor_parallel"])
-    p = int(v["workload.pipeline_parallel"])
-    dom = float(v["instance.scaleup_domain_accels"])
-    n = float(v["cluster.nodes"] * v["instance.accelerators_per_node"])
-    if t > dom:
-        return (
-            f"tensor-parallel size {t} exceeds the scale-up domain ({dom:.0f}"
-            " accelerators): TP traffic must stay inside NVLink/NeuronLink"
-        )
-    if t > 1 and not math.isfinite(float(v["instance.scaleup_GBps"])):
-        return (
-            "the catalog has no scale-up (NeuronLink/NVLink) bandwidth for this instance, "
-            "so tensor-parallel traffic cannot be modelled; use tensor_parallel = 1"
-        )
-    cpn = int(v["workload.context_parallel"])
-    if n < t * p * cpn:
-        what = "TP × PP" if cpn == 1 else "TP × PP × CP"
-        return f"{what} = {t * p * cpn} needs more accelerators than the job has ({n:,.0f})"
+def _expert_layout_reason(v: Mapping[str, Any], sh: Mapping[str, Any], t, p, dom, n) -> str:
+    """:func:`infeasibility_reason`'s mixture-of-experts checks: expert parallelism without
+    experts or beyond them, expert tensor parallelism (folded: beyond the scale-up domain,
+    not dividing the expert FFN, the expert grid beyond a pipeline stage's ranks; else EP
+    beyond the data-parallel ranks), and a node limit whose nodes hold fewer experts than a
+    token is routed to.  Empty string when none blocks."""
     ep = int(v["workload.expert_parallel"])
     experts = int(v["workload.experts"])
     if ep > 1 and experts == 0:
@@ -2815,6 +2786,53 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
                 f"nodes the expert-parallel group spans hold {held:,.0f} experts, fewer than "
                 f"the {float(sh['k']):.0f} each token is routed to"
             )
+    return ""
+
+
+def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
+    """Why the scenario in ``x`` cannot run (empty string when it can).  Scalars only.
+
+    Names the first blocking cause: tensor parallelism outside the scale-up domain or an
+    unknown scale-up bandwidth, fewer accelerators than TP×PP, a shape that cannot be split,
+    less than one sequence per micro-batch, no measured matmul efficiency (modelled basis),
+    or memory, with the model states and the activations each in GB.
+
+    Parameters
+    ----------
+    x : Mapping of str to scalar
+        Flat inputs (scenario fields and ``instance.*`` specs).
+    basis : str
+        ``workload.mfu_basis``.
+
+    Returns
+    -------
+    str
+        The first blocking cause, or ``""``.
+    """
+    v = _inputs(x)
+    sh = _shape(v)
+    out = step_model(x, basis)
+    t = int(v["workload.tensor_parallel"])
+    p = int(v["workload.pipeline_parallel"])
+    dom = float(v["instance.scaleup_domain_accels"])
+    n = float(v["cluster.nodes"] * v["instance.accelerators_per_node"])
+    if t > dom:
+        return (
+            f"tensor-parallel size {t} exceeds the scale-up domain ({dom:.0f}"
+            " accelerators): TP traffic must stay inside NVLink/NeuronLink"
+        )
+    if t > 1 and not math.isfinite(float(v["instance.scaleup_GBps"])):
+        return (
+            "the catalog has no scale-up (NeuronLink/NVLink) bandwidth for this instance, "
+            "so tensor-parallel traffic cannot be modelled; use tensor_parallel = 1"
+        )
+    cpn = int(v["workload.context_parallel"])
+    if n < t * p * cpn:
+        what = "TP × PP" if cpn == 1 else "TP × PP × CP"
+        return f"{what} = {t * p * cpn} needs more accelerators than the job has ({n:,.0f})"
+    moe = _expert_layout_reason(v, sh, t, p, dom, n)
+    if moe:
+        return moe
     layers = float(sh["L"])
     if not layers >= p:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"

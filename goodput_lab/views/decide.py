@@ -267,35 +267,22 @@ def runners_rows(decision) -> list[dict[str, Any]]:
     return out
 
 
+def _option(r: dict[str, Any]) -> tuple:
+    """What tells one simulated option from another: the configuration and its pricing."""
+    keys = ("instance", "nodes", "spare_nodes", "pricing_model", "block_days")
+    return (*(r[k] for k in keys), r["checkpoint_strategy"], tuple(r["features"]))
+
+
 def frontier_rows(decision) -> list[dict[str, Any]]:
     """The frontier (Pareto set) and every other simulated option, for the chart: one row per
     simulated (configuration, pricing) with ``on_frontier`` and ``chosen``."""
-    front = {
-        (
-            r["instance"],
-            r["nodes"],
-            r["spare_nodes"],
-            r["pricing_model"],
-            r["block_days"],
-            r["checkpoint_strategy"],
-            tuple(r["features"]),
-        )
-        for r in decision.frontier
-    }
+    front = {_option(r) for r in decision.frontier}
     ch = decision.choice if decision.meets else None
     rows = []
     for r in decision.rows:
         if not math.isfinite(r["expected_total_cost_usd"]):
             continue
-        k = (
-            r["instance"],
-            r["nodes"],
-            r["spare_nodes"],
-            r["pricing_model"],
-            r["block_days"],
-            r["checkpoint_strategy"],
-            tuple(r["features"]),
-        )
+        k = _option(r)
         rows.append(
             {
                 "instance": r["instance"],
