@@ -2117,8 +2117,31 @@ def _modelled_dp_and_optimizer(
     return _DataParallel(dp_sync=dp_sync, dp_exposed=dp_exposed, window=window, t_opt=t_opt)
 
 
+def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a):
+    """The exposed expert all-to-all of one micro-batch under the other token dispatcher
+    [s] (all-to-all ↔ DeepEP, :func:`_expert_all_to_all`): an open setting where the
+    scenario does not state its settings.  ``t_a2a`` (this dispatcher's) where no MoE layer
+    sends across ranks, so the move is 0 there."""
+    if not np.any((sh["moe"] > 0.5) & (c.ep > 1)):
+        return t_a2a
+    other = dict(v)
+    other["deepep"] = 1.0 - v["deepep"]
+    return _expert_all_to_all(other, sh, q, c, t, v["etp"], net_share, su)[1]
+
+
 def _open_settings_seconds(
-    v, sh, p, m, q: _Setup, c: _Compute, mem: _Memory, cm: _Comm, dp: _DataParallel, t_mb, pipe
+    v,
+    sh,
+    p,
+    m,
+    q: _Setup,
+    c: _Compute,
+    mem: _Memory,
+    cm: _Comm,
+    dp: _DataParallel,
+    t_mb,
+    pipe,
+    alt_a2a,
 ):
     """How much faster and slower the step would be under the neighbouring values of the
     settings a scenario usually assumes rather than measures [s]
@@ -2129,7 +2152,8 @@ def _open_settings_seconds(
     ratios the bounds are multiplied by); the largest move each way bounds the step:
     recomputation full ↔ selective (the recomputed forward, m·t_recompute, or one more
     forward pass, m·t_model/3); data- and tensor-parallel overlap none ↔ all the stack
-    allows; the experts' all-to-all overlap none ↔ all; interleaving v/2 ↔ 2v chunks per stage (within 1 and the stage's layers, for
+    allows; the experts' all-to-all overlap none ↔ all; the token dispatcher all-to-all ↔
+    DeepEP (``alt_a2a``: the exposed all-to-all under the other one, where they differ); interleaving v/2 ↔ 2v chunks per stage (within 1 and the stage's layers, for
     stacks that interleave), which scales the bubble (p−1)/v·t_mb.  Per-micro-batch terms
     are scaled by the pipeline's (m + (p−1)/v)/m.  Returns (lower_by, higher_by) [s], ≥ 0.
     """
@@ -2161,6 +2185,10 @@ def _open_settings_seconds(
         # expert all-to-all overlap: none, or all of it
         hi_ep = m * f * np.maximum(cm.t_a2a_raw - cm.t_a2a, 0.0)
         lo_ep = m * f * cm.t_a2a
+        # the token dispatcher: the other one, all-to-all <-> DeepEP (the same inside one
+        # scale-up domain)
+        hi_ep = np.maximum(hi_ep, m * f * np.maximum(alt_a2a - cm.t_a2a, 0.0))
+        lo_ep = np.maximum(lo_ep, m * f * np.maximum(cm.t_a2a - alt_a2a, 0.0))
     lower_by = np.nan_to_num(
         np.maximum.reduce(np.broadcast_arrays(lo_r, lo_v, lo_dp, lo_tp, lo_ep))
     )
@@ -2217,7 +2245,10 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     bubble = pipe - m * t_mb
 
     step = pipe + dp_exposed + t_opt
-    lower_by, higher_by = _open_settings_seconds(v, sh, p, m, q, c, mem, cm, dp, t_mb, pipe)
+    alt_a2a = _other_dispatcher_a2a(v, sh, t, q, c, net_share, su, cm.t_a2a)
+    lower_by, higher_by = _open_settings_seconds(
+        v, sh, p, m, q, c, mem, cm, dp, t_mb, pipe, alt_a2a
+    )
     model_flops = as_float_array(_flops_per_token(sh, s)) * (v["batch_sequences"] * s)
     return {
         "compute_s": m * (t_model + t_mem + t_launch) + t_opt,

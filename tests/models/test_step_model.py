@@ -856,3 +856,27 @@ def test_node_limited_routing_that_cannot_reach_k_experts_says_why():
     )
     ok = step_model({**x, "workload.moe_max_nodes_per_token": 2})
     assert np.isfinite(ok["step_seconds"])
+
+
+def test_open_settings_include_the_other_token_dispatcher():
+    """Mixtral 8x22B's EP 8 × TP 2 group spans two nodes, so the dispatcher moves the step.
+    With every other upward move closed (full recomputation, no DP/TP/expert overlap to
+    lose), a DeepEP scenario whose settings are open reaches up to the plain all-to-all's
+    step, and an all-to-all one reaches down at least to DeepEP's."""
+    s = load_preset("mixtral-8x22b")
+    pinned = {
+        "pricing.usd_per_instance_hour": 1.0,
+        "workload.recompute": "full",
+        "workload.comm_overlap_fraction": 0.0,
+        "workload.tp_comm_overlap_fraction": 0.0,
+        "workload.moe_comm_overlap_fraction": 0.0,
+    }
+    out = {
+        d: step_model(resolve_inputs(s.replace({**pinned, "workload.moe_dispatcher": d})))
+        for d in ("alltoall", "deepep")
+    }
+    lo, hi = cm.MOE_STEP_INTERVAL_RATIO
+    a2a, dd = (float(out[d]["step_seconds"]) for d in ("alltoall", "deepep"))
+    assert dd < a2a  # deduplication sends less over the network
+    assert float(out["deepep"]["step_seconds_high"]) == pytest.approx(hi * a2a)
+    assert float(out["alltoall"]["step_seconds_low"]) <= lo * dd * (1 + 1e-12)
