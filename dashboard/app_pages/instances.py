@@ -144,6 +144,8 @@ tables.show(svc.ranking_display(df))
 if ranking.too_close_to_call:
     st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)
+st.markdown("**What drives each cost: goodput, failures and MFU**")
+tables.show(svc.ranking_why_display(df))
 
 ref = ranking.reference_instance
 st.plotly_chart(ratio_chart(df, ref), width="stretch")

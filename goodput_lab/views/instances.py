@@ -65,7 +65,8 @@ def table(r: InstanceRanking) -> pl.DataFrame:
     )
 
 
-#: Columns of the Instances page's side-by-side table.
+#: Columns of the Instances page's side-by-side table: what each type costs (the table
+#: the ranking is read from) ...
 TABLE_COLUMNS = (
     "instance",
     "nodes",
@@ -73,11 +74,11 @@ TABLE_COLUMNS = (
     "time_to_train_days",
     "cost_to_train_usd",
     "usd_per_1e18_useful_flops",
-    "goodput",
-    "node_failure_rate_per_day",
-    "mfu",
     ("note", "Note"),
 )
+#: ... and, in a second table, why: its goodput, failure rate and MFU (ten columns in one
+#: table did not fit a 1024 px window beside the sidebar)
+WHY_COLUMNS = ("instance", "goodput", "node_failure_rate_per_day", "mfu")
 
 
 def display_rows(df: pl.DataFrame) -> list[dict]:
@@ -283,8 +284,14 @@ def robustness_tiles(v: VerdictRobustness) -> list[dict[str, str]]:
 
 
 def ranking_display(df: pl.DataFrame) -> pl.DataFrame:
-    """The Instances page's side-by-side table (:data:`TABLE_COLUMNS`)."""
+    """The Instances page's side-by-side table of costs (:data:`TABLE_COLUMNS`)."""
     return display.table(display_rows(df), TABLE_COLUMNS)
+
+
+def ranking_why_display(df: pl.DataFrame) -> pl.DataFrame:
+    """The Instances page's second table: goodput, failure rate and MFU per type
+    (:data:`WHY_COLUMNS`), rows in the ranking's order."""
+    return display.table(display_rows(df), WHY_COLUMNS)
 
 
 #: The Optimizer's instance table.

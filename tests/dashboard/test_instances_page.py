@@ -155,3 +155,19 @@ def test_closed_overrides_draw_nothing_and_still_apply(page, catalog):
     page.session_state[OVERRIDES_OPEN] = True
     page.run()
     assert page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").value == 20.0
+
+
+def test_side_by_side_is_two_tables_that_fit_a_1024px_window(page):
+    """Ten columns in one table ran past a 1024 px window beside the sidebar: the costs and
+    what drives them are two tables of at most seven columns, rows in the same order."""
+    costs = next(t.value for t in page.table if "Note" in t.value.columns)
+    why = next(t.value for t in page.table if any(c.startswith("MFU") for c in t.value.columns))
+    assert len(costs.columns) <= 7 and len(why.columns) <= 7
+    assert any(c.startswith("Cost to train") for c in costs.columns)
+    assert [c.split(" (")[0] for c in why.columns] == [
+        "Instance",
+        "Goodput",
+        "Node failure rate",
+        "MFU",
+    ]
+    assert list(costs.iloc[:, 0]) == list(why.iloc[:, 0])
