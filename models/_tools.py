@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -182,3 +183,31 @@ def minus(a: Any, b: Any) -> Any:
         a − b (``a`` itself when b is one number, 0).
     """
     return a if is_zero(b) else a - b
+
+
+def json_finite(obj: Any) -> Any:
+    """``obj`` with every non-finite float (NaN, ±inf) replaced by None, through nested dicts,
+    lists and tuples (tuples become lists): JSON has no NaN.
+
+    Parameters
+    ----------
+    obj : Any
+        A JSON-shaped value (dicts, lists, numbers, strings).
+
+    Returns
+    -------
+    Any
+        The same shape with ``None`` where a float was not finite.
+
+    Examples
+    --------
+    >>> json_finite({"a": float("nan"), "b": [1.0, float("inf")], "c": "x"})
+    {'a': None, 'b': [1.0, None], 'c': 'x'}
+    """
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {k: json_finite(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_finite(v) for v in obj]
+    return obj

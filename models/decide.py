@@ -42,6 +42,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from . import pricing as pr
+from ._tools import json_finite
 from .catalog import Instance, load_catalog
 from .choices import FailureScaling, MfuBasis, PricingModel, Strategy
 from .errors import ValidationError
@@ -1039,7 +1040,7 @@ class Decision:
             "reference": _public(self.reference) if self.reference else None,
             "notes": list(self.notes),
         }
-        return _finite(out)
+        return json_finite(out)
 
 
 _PUBLIC = (
@@ -1068,16 +1069,6 @@ def _public(r: Mapping[str, Any] | None, short: bool = False) -> dict[str, Any] 
         return None
     keys = _PUBLIC if not short else _PUBLIC[:-1]
     return {k: r.get(k) for k in keys}
-
-
-def _finite(obj: Any) -> Any:
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def _set_text(v: Any) -> str:

@@ -15,21 +15,10 @@ Features, mechanisms and sources: docs/resilience.md.
 from __future__ import annotations
 
 import argparse
-import math
 
 from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
 from goodput_lab.models import ValidationError
-
-
-def _json_clean(obj):
-    """NaN/inf are not JSON: None instead (nested)."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _json_clean(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_json_clean(v) for v in obj]
-    return obj
+from goodput_lab.models._tools import json_finite
 
 
 def _say_estimate(trials: int | None, days: float):
@@ -94,7 +83,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
 
     note = progress_note(scenario, result.rungs[0].metrics)
     if args.json:
-        print_json(_json_clean({**result.to_json_dict(), "progress_note": note}))
+        print_json(json_finite({**result.to_json_dict(), "progress_note": note}))
         return 0
     order = "given order" if result.order == "given" else "recommended order (greedy)"
     print(f"{scenario.name}: resilience ladder, {order}")

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.scenario import (
@@ -323,7 +324,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         load_scenario(args.scenario, args.set), catalog_from_args(args), args.deadline_days
     )
     if args.json:
-        print_json(_finite(o.to_json_dict()))
+        print_json(json_finite(o.to_json_dict()))
         return 0
     iv, sp, c = o.interval, o.spares, o.comparison
     print(o.scenario.name)
@@ -376,17 +377,6 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         )
     print_price_vintage(o.scenario, catalog_from_args(args))
     return 0
-
-
-def _finite(obj: Any) -> Any:
-    """NaN/inf -> None, recursively (JSON has no NaN)."""
-    if isinstance(obj, float):
-        return obj if math.isfinite(obj) else None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list | tuple):
-        return [_finite(v) for v in obj]
-    return obj
 
 
 def cmd_outputs(args: argparse.Namespace) -> int:
