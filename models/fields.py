@@ -1823,6 +1823,29 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "forwarding); DeepSeek-AI 2024 (arXiv:2412.19437) §3.2.2",
     ),
     Field(
+        "workload.moe_dispatcher_sm_fraction",
+        "float",
+        0.1515,
+        0.0,
+        0.9,
+        "",
+        "SMs DeepEP holds while overlapped",
+        "Share of the accelerator's streaming multiprocessors the 'deepep' dispatcher's "
+        "kernels occupy while the experts' all-to-all overlaps computation "
+        "(moe_comm_overlap_fraction above 0): the computation runs on the rest meanwhile, "
+        "less what comm_sm_fraction already reserves. Default: DeepEP's 20 SMs of a Hopper "
+        "GPU's 132 (H100, H200, H800); on a 148-SM B200 or GB200, 20 SMs are 0.135.",
+        ui_min=0.0,
+        ui_max=0.5,
+        ui_step=0.01,
+        scale=100.0,
+        widget="slider",
+        sensitivity=False,
+        source="DeepEP (github.com/deepseek-ai/DeepEP) deep_ep/buffer.py, Buffer.num_sms = 20; "
+        "Megatron-Core TransformerConfig.moe_deepep_num_sms = 20; NVIDIA H100 Tensor Core GPU "
+        "Architecture whitepaper (132 SMs on H100 SXM5)",
+    ),
+    Field(
         "workload.moe_max_nodes_per_token",
         "int",
         None,

@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
             f"{100 * s['coverage']:.0f}%, interval ratio "
             f"{s['interval_ratio'][0]:.3f}-{s['interval_ratio'][1]:.3f}"
         )
-    print("fit on all sources:", step_loso.fit(None)[:4])
+    print("fit on all sources:", step_loso.fit(None)[:5])
     if "--check" in argv:
         return 0 if new == text else 1
     path.write_text(new)

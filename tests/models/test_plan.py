@@ -38,7 +38,9 @@ def test_block_p90_finishes_90_percent_of_independent_runs(headline, plan_seed1)
         other = plan_capacity_block(headline, trials=TRIALS, seed=seed, block_days=p90)
         assert other.probability_finish_within_block == pytest.approx(0.9, abs=0.05)
     p50 = plan_capacity_block(headline, trials=TRIALS, seed=4, block_days=plan_seed1.block_days_p50)
-    assert p50.probability_finish_within_block == pytest.approx(0.5, abs=0.06)
+    # at the p50 of another seed: s.d. sqrt(2 * 0.25 / 1,000) = 0.022 (this run's binomial
+    # error plus that quantile's own, in probability units); 4 s.d.
+    assert p50.probability_finish_within_block == pytest.approx(0.5, abs=0.09)
 
 
 def test_completion_probability_rises_with_block_length(headline, plan_seed1):
@@ -47,9 +49,9 @@ def test_completion_probability_rises_with_block_length(headline, plan_seed1):
     assert probs[0] == 0.0 and probs[-1] == 1.0  # 1 day: never; 182 days: always (93-day run)
     q = plan_seed1
     assert q.block_days_p50 <= q.block_days_p90 <= q.block_days_p99
-    # a run of ~82 compute days (the modelled 7.30 s step, 975,000 steps) at 89% goodput
+    # a run of ~82 compute days (the modelled 7.25 s step, 975,000 steps) at 89% goodput
     # takes ~92 wall days
-    assert q.compute_days == pytest.approx(82.33, abs=0.01)
+    assert q.compute_days == pytest.approx(81.81, abs=0.01)
     assert q.time_to_finish_mean_days == pytest.approx(
         evaluate(load_preset("aws-16k-h100"))["time_to_train_days"], rel=0.005
     )
@@ -84,7 +86,7 @@ def test_plan_costs_add_up(headline, plan_seed1):
     n = 2000
     assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
     assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
-    assert p.block_days == 98.0 == p.cheapest_block_days  # 92.2 days -> a 14-week block
+    assert p.block_days == 98.0 == p.cheapest_block_days  # 91.6 days -> a 14-week block
     assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
     assert p.expected_total_cost_usd == pytest.approx(
         p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd

@@ -880,3 +880,59 @@ def test_open_settings_include_the_other_token_dispatcher():
     assert dd < a2a  # deduplication sends less over the network
     assert float(out["deepep"]["step_seconds_high"]) == pytest.approx(hi * a2a)
     assert float(out["alltoall"]["step_seconds_low"]) <= lo * dd * (1 + 1e-12)
+
+
+def test_deepspeed_stack_differs_from_megatron_lm_2021_only_by_its_kernel_efficiency():
+    """Without interleaving (which DeepSpeed's engine cannot do) the two profiles have the
+    same capabilities; at a stack efficiency of 1 every figure is the same bit for bit, at
+    the fitted 0.90 the GEMM and HBM-bound time is 1/0.9 as long and nothing else moves."""
+    over = {"workload.tensor_parallel": 8, "workload.pipeline_virtual_stages": 1}
+    old = step_model(_h100_node(**over, **{"workload.software_stack": "megatron-lm-2021"}))
+    x = _h100_node(**over, **{"workload.software_stack": "deepspeed-megatron"})
+    same = step_model(x, calibration={"calibration.stack_kernel_efficiency": 1.0})
+    for key in old:
+        np.testing.assert_array_equal(old[key], same[key], err_msg=key)
+    ds = step_model(x)
+    assert cm.STACK_KERNEL_EFFICIENCY[3] == 0.90
+    assert float(ds["step_seconds"]) > float(old["step_seconds"])
+    assert float(ds["tp_comm_ms"]) == float(old["tp_comm_ms"])  # communication unchanged
+    # the reference stacks ignore the calibration key
+    core = _h100_node(**over)
+    np.testing.assert_array_equal(
+        step_model(core)["step_seconds"],
+        step_model(core, calibration={"calibration.stack_kernel_efficiency": 0.5})["step_seconds"],
+    )
+
+
+def test_dispatcher_sm_cost_hand_computed():
+    # 10 s hidden beside compute on 112 of 132 SMs: 10 × 20/132
+    assert cm.dispatcher_sm_cost(10.0, 20 / 132, 0.0) == pytest.approx(10 * 20 / 132)
+    # 10 of the 20 SMs reserved anyway: (s − r)/(1 − r) of the hidden time
+    assert cm.dispatcher_sm_cost(10.0, 0.2, 0.1) == pytest.approx(10 * 0.1 / 0.9)
+    assert cm.dispatcher_sm_cost(10.0, 0.15, 0.2) == 0.0  # more reserved than it holds
+
+
+def test_overlapped_deepep_charges_its_sms_to_the_compute_beside_it():
+    """EP 32 over four nodes with the all-to-all overlapped: DeepEP's 20 of 132 SMs cost
+    (20/132) of the hidden transfer time; none with the all-to-all dispatcher, none when
+    the framework reserves as many SMs anyway, none when nothing is hidden."""
+    x = _ep_across_nodes(
+        **{"workload.moe_dispatcher": "deepep", "workload.moe_comm_overlap_fraction": 1.0}
+    )
+    free = step_model({**x, "workload.moe_dispatcher_sm_fraction": 0.0})
+    held = step_model(x)
+    tp_ms = float(free["tp_comm_ms"])  # the all-to-all all hidden: TP collectives only
+    exposed = step_model({**x, "workload.moe_comm_overlap_fraction": 0.0})
+    hidden_ms = float(exposed["tp_comm_ms"]) - tp_ms  # the same transfer, all exposed
+    assert hidden_ms > 0.0
+    charged = float(held["tp_comm_ms"]) - tp_ms
+    assert charged == pytest.approx(hidden_ms * 0.1515, rel=1e-9)
+    assert float(held["step_seconds"]) > float(free["step_seconds"])
+    # reserving 20 of 132 SMs anyway slows every GEMM instead: the a2a charge is gone
+    reserved = step_model({**x, "workload.comm_sm_fraction": 0.1515})
+    assert float(reserved["tp_comm_ms"]) == pytest.approx(tp_ms, rel=1e-12)
+    a2a = step_model({**x, "workload.moe_dispatcher": "alltoall"})
+    a2a_free = step_model(
+        {**x, "workload.moe_dispatcher": "alltoall", "workload.moe_dispatcher_sm_fraction": 0.0}
+    )
+    np.testing.assert_array_equal(a2a["step_seconds"], a2a_free["step_seconds"])

@@ -15,7 +15,7 @@ docs/step-time.md and the constants fitted on all sources.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -28,7 +28,24 @@ TP_GRID = np.round(np.arange(0.0, 1.0001, 0.1), 4)
 #: HBM efficiency is not fitted (fitting it as well lets the held-out folds drift: the
 #: held-out mean error rose from 7.6% to 8.9%); one value, the documented 0.9
 HBM_GRID = np.array([0.9])
+#: the software stacks whose kernel efficiency is fitted
+#: (:data:`models.compute.STACK_EFFICIENCY_FITTED`) and the grid it is fitted on; 1.0, the
+#: reference stacks' value, where no training source runs such a stack
+FITTED_STACKS = ("deepspeed-megatron",)
+STACK_GRID = np.round(np.arange(0.70, 1.0001, 0.01), 4)
 QUANTILES = (0.10, 0.90)
+
+
+class Fit(NamedTuple):
+    """One fold's constants and where they sit on the grid."""
+
+    gemm: float  #: GEMM efficiency [fraction of MAMF]
+    overhead_s: float  #: overhead per layer and pass [s]
+    tp_overlap: float  #: TP overlap efficiency [fraction]
+    hbm: float  #: HBM efficiency [fraction]
+    stack: float  #: DeepSpeed pipeline engine's kernel efficiency [fraction]
+    k: int  #: index into :func:`_grid`
+    f: int  #: index into :data:`STACK_GRID`
 
 
 def _grid():
@@ -36,9 +53,14 @@ def _grid():
     return g.ravel(), o.ravel(), t.ravel(), m.ravel()
 
 
+def _runs_fitted_stack(c: Case) -> bool:
+    return any(wl.get("software_stack") in FITTED_STACKS for _, _, wl in c.runs)
+
+
 @cache
 def _spans() -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each case's (point, lowest, highest) over the whole calibration grid."""
+    """Each case's (point, lowest, highest) over the whole calibration grid: arrays of
+    the grid's size, or (grid, stack grid) for cases that run a fitted stack."""
     g, o, t, m = _grid()
     cal = {
         "calibration.hbm_efficiency": m,
@@ -46,34 +68,54 @@ def _spans() -> dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]]:
         "calibration.layer_pass_overhead_s": o,
         "calibration.tp_overlap_efficiency": t,
     }
-    return {i: tuple(np.asarray(a, dtype=float) for a in c.span(cal)) for i, c in enumerate(CASES)}
+    n, f = g.size, STACK_GRID.size
+    cal_stack = {k: np.repeat(v, f) for k, v in cal.items()}
+    cal_stack["calibration.stack_kernel_efficiency"] = np.tile(STACK_GRID, n)
+    out = {}
+    for i, c in enumerate(CASES):
+        if _runs_fitted_stack(c):
+            span = c.span(cal_stack)
+            out[i] = tuple(np.asarray(a, dtype=float).reshape(n, f) for a in span)
+        else:
+            out[i] = tuple(np.asarray(a, dtype=float) for a in c.span(cal))
+    return out
 
 
 def _log_rho(i: int, c: Case) -> np.ndarray:
-    return np.log(c.rho(_spans()[i][0]))
+    """log(measured/modelled) over the grid, as (grid, stack grid)."""
+    lr = np.log(c.rho(_spans()[i][0]))
+    return lr if lr.ndim == 2 else np.broadcast_to(lr[:, None], (lr.size, STACK_GRID.size))
 
 
-def fit(exclude: str | None = None) -> tuple[float, float, float, float, int]:
+def fit(exclude: str | None = None) -> Fit:
     """The grid point minimising the mean over sources (``exclude`` left out) of each
-    source's mean |log(measured/modelled step)|: (gemm efficiency, overhead s, TP overlap
-    efficiency, HBM efficiency, index)."""
-    per_source = []
+    source's mean |log(measured/modelled step)|, with the fitted stacks' efficiency on its
+    own grid (1.0 when no remaining source runs such a stack)."""
+    per_source, stack_seen = [], False
     for s in SOURCES:
         if s == exclude:
             continue
-        errs = [
-            np.abs(_log_rho(i, c))
+        cases = [
+            (i, c)
             for i, c in enumerate(CASES)
             if c.source == s and "moe" not in c.tags  # MoE rows validate, never fit
         ]
+        errs = [np.abs(_log_rho(i, c)) for i, c in cases]
         errs = [e for e in errs if np.isfinite(e).any()]
         if errs:
             per_source.append(np.mean(errs, axis=0))
+            stack_seen |= any(_runs_fitted_stack(c) for _, c in cases)
     loss = np.mean(per_source, axis=0)
     loss = np.where(np.isfinite(loss), loss, np.inf)
-    k = int(np.argmin(loss))
+    if not stack_seen:  # nothing to fit the stack's efficiency on: the reference value
+        loss = np.where(STACK_GRID[None, :] == 1.0, loss, np.inf)
+    k, f = (int(a) for a in np.unravel_index(np.argmin(loss), loss.shape))
     g, o, t, m = _grid()
-    return float(g[k]), float(o[k]), float(t[k]), float(m[k]), k
+    return Fit(float(g[k]), float(o[k]), float(t[k]), float(m[k]), float(STACK_GRID[f]), k, f)
+
+
+def _at(a: np.ndarray, ft: Fit) -> float:
+    return float(a[ft.k, ft.f] if a.ndim == 2 else a[ft.k])
 
 
 @cache
@@ -81,11 +123,11 @@ def held_out() -> list[dict[str, Any]]:
     """Every case predicted with the constants fitted without its source."""
     rows = []
     for s in SOURCES:
-        gemm, over, tpe, hbm, k = fit(exclude=s)
+        ft = fit(exclude=s)
         for i, c in enumerate(CASES):
             if c.source != s:
                 continue
-            point, lo, hi = (float(a[k]) for a in _spans()[i])
+            point, lo, hi = (_at(a, ft) for a in _spans()[i])
             rows.append(
                 {
                     "source": s,
@@ -99,10 +141,11 @@ def held_out() -> list[dict[str, Any]]:
                     "error": point / c.published - 1.0,
                     "rho": float(c.rho(point)),
                     "moe": "moe" in c.tags,
-                    "gemm_efficiency": gemm,
-                    "overhead_us": over * 1e6,
-                    "tp_overlap": tpe,
-                    "hbm": hbm,
+                    "gemm_efficiency": ft.gemm,
+                    "overhead_us": ft.overhead_s * 1e6,
+                    "tp_overlap": ft.tp_overlap,
+                    "hbm": ft.hbm,
+                    "stack": ft.stack,
                 }
             )
     # intervals: percentiles of the other sources' held-out residuals of the same family
@@ -144,7 +187,7 @@ def summary(family: str = "all") -> dict[str, Any]:
         "n": len(rows),
         "per_source": per,
         "interval_ratio": tuple(float(q) for q in np.quantile(rhos, QUANTILES)),
-        "fit_all": fit(None)[:4],
+        "fit_all": fit(None)[:5],
     }
 
 
@@ -152,7 +195,7 @@ def markdown_tables() -> str:
     rows = held_out()
     out = [
         "| held-out source | cases | fitted on the others: GEMM efficiency, overhead per "
-        "layer-pass, TP overlap efficiency, HBM efficiency | mean error | largest error | "
+        "layer-pass, TP overlap efficiency, HBM efficiency, DeepSpeed stack efficiency | mean error | largest error | "
         "inside the 80% interval |",
         "|---|---:|---|---:|---:|---:|",
     ]
@@ -166,7 +209,7 @@ def markdown_tables() -> str:
             out.append(
                 f"| {name}{' (MoE rows)' if fam == 'moe' else ''} | {n} "
                 f"| {r['gemm_efficiency']:.2f}, {r['overhead_us']:.0f} µs, "
-                f"{r['tp_overlap']:.1f}, {r['hbm']:.1f} "
+                f"{r['tp_overlap']:.1f}, {r['hbm']:.1f}, {r['stack']:.2f} "
                 f"| {100 * mean:.1f}% | {100 * mx:.1f}% | {cov} of {n} |"
             )
         out.append(
@@ -204,4 +247,4 @@ if __name__ == "__main__":  # pragma: no cover - prints the docs tables
             f"{fam}: mean {100 * s['mean']:.1f}%, max {100 * s['max']:.1f}%, coverage "
             f"{100 * s['coverage']:.0f}%, interval ratio {s['interval_ratio']}"
         )
-    print("fit on all sources:", fit(None)[:4])
+    print("fit on all sources:", fit(None)[:5])
