@@ -349,19 +349,24 @@ class Scenario:
         return self.replace(updates)
 
     def to_dict(self) -> dict[str, Any]:
-        """Nested ``{section: {key: value}}`` with ``name``/``description`` (None omitted).
+        """Nested ``{section: {key: value}}`` with ``name``/``description``.
 
         Returns
         -------
         dict of str to Any
-            ``name``, ``description`` and one ``{key: value}`` table per section; fields left
-            empty (None) are omitted, so :meth:`from_dict` reads an empty
-            ``workload.params_billion`` back as its default 405 (:meth:`to_toml` round-trips
-            exactly).
+            ``name``, ``description`` and one ``{key: value}`` table per section, which
+            :meth:`from_dict` reads back to an equal scenario (the ``scenario`` object of
+            ``goodput evaluate --json``).  A field left empty is omitted when empty is its
+            default, and written as None (JSON ``null``) when the default is a value
+            (``workload.params_billion`` empty: derived from the shape, not the default 405).
         """
         out: dict[str, Any] = {"name": self.name, "description": self.description}
         for section, fields in SECTIONS.items():
-            sec = {f.name: self.values[f.key] for f in fields if self.values[f.key] is not None}
+            sec = {
+                f.name: self.values[f.key]
+                for f in fields
+                if self.values[f.key] is not None or f.default is not None
+            }
             out[section] = sec
         return out
 

@@ -97,6 +97,22 @@ def test_params_billion_left_empty_reads_back_empty_not_405():
     assert again == s
 
 
+def test_evaluate_json_scenario_reads_back_with_params_billion_left_empty():
+    """`goodput evaluate --json` carries the scenario as ``to_dict``; with the parameter count
+    left empty it used to omit the key, which read back as the default 405 and contradicted
+    the 80-layer shape (a ValidationError) instead of giving the same scenario."""
+    import json
+
+    from goodput_lab.models import evaluate, load_preset
+
+    s = load_preset("llama3-70b").replace({"workload.params_billion": None})
+    d = json.loads(json.dumps(evaluate(s).to_json_dict()["scenario"]))
+    assert d["workload"]["params_billion"] is None
+    assert Scenario.from_dict(d) == s
+    # fields whose default is empty stay out of the object
+    assert "expert_tensor_parallel" not in d["workload"]
+
+
 @settings(max_examples=100, deadline=None)
 @given(empty=st.sets(st.sampled_from(OPTIONAL), min_size=1))
 def test_optional_fields_left_empty_round_trip(empty):
@@ -110,3 +126,4 @@ def test_optional_fields_left_empty_round_trip(empty):
     again = _round_trip(s)
     assert again == s
     assert all(again[k] is None for k in empty)
+    assert Scenario.from_dict(s.to_dict()) == s  # the JSON shape round-trips too
