@@ -49,9 +49,9 @@ def test_completion_probability_rises_with_block_length(headline, plan_seed1):
     assert probs[0] == 0.0 and probs[-1] == 1.0  # 1 day: never; 182 days: always (93-day run)
     q = plan_seed1
     assert q.block_days_p50 <= q.block_days_p90 <= q.block_days_p99
-    # a run of ~82 compute days (the modelled 7.25 s step, 975,000 steps) at 89% goodput
+    # a run of ~82 compute days (the modelled 7.24 s step, 975,000 steps) at 89% goodput
     # takes ~92 wall days
-    assert q.compute_days == pytest.approx(81.81, abs=0.01)
+    assert q.compute_days == pytest.approx(81.69, abs=0.01)
     assert q.time_to_finish_mean_days == pytest.approx(
         evaluate(load_preset("aws-16k-h100"))["time_to_train_days"], rel=0.005
     )
@@ -86,7 +86,7 @@ def test_plan_costs_add_up(headline, plan_seed1):
     n = 2000
     assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
     assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
-    assert p.block_days == 98.0 == p.cheapest_block_days  # 91.6 days -> a 14-week block
+    assert p.block_days == 98.0 == p.cheapest_block_days  # 91.4 days -> a 14-week block
     assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
     assert p.expected_total_cost_usd == pytest.approx(
         p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd
@@ -102,11 +102,12 @@ def test_plan_costs_add_up(headline, plan_seed1):
     assert short.probability_finish_within_block == 0.0
     assert short.expected_overrun_cost_usd == pytest.approx(want, rel=1e-12)
     assert short.p90_total_cost_usd >= short.expected_total_cost_usd * 0.999
-    # a 91-day block (the purchasable step below 98) almost never finishes, yet it is cheaper
-    # on average: ~2 days of overrun at the on-demand price cost less than 7 more block days.
-    # The risk bound is what rules it out.
+    # a 91-day block (the purchasable step below 98) seldom finishes (15% of the runs of
+    # ~91.5 days), yet it is cheaper on average: the overrun at the on-demand price costs
+    # less than 7 more block days. The risk bound (finish with probability >= 0.9) is what
+    # rules it out.
     c91 = next(r for r in p.curve if r["block_days"] == 91.0)
-    assert c91["probability_finish"] < 0.1
+    assert c91["probability_finish"] < 0.9
     assert c91["expected_total_cost_usd"] < p.expected_total_cost_usd
 
 

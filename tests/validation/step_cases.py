@@ -828,8 +828,9 @@ def _cases() -> list[Case]:
             lambda outs: outs[0]["step_seconds"] / outs[1]["step_seconds"],
             "rate",
             "512 GPUs on p5.48xlarge vs p6-b200.48xlarge, TP 4 PP 8 v 4, batch 2,048",
-            "secondary source for the 2.0×; both BF16 here (the submissions' precision "
-            "settings are not in our source); layout ours",
+            "secondary source for the 2.0×; the submissions' precision is not in our "
+            "source: BF16 and FP8 (both sides) read; layout ours",
+            open=({"precision": "fp8"},),
             tags=("ratio",),
         )
     )
