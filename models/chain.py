@@ -1233,7 +1233,7 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         return None
     if any(np.ndim(x.get(k, 0)) for k in _DOMAIN_STEP_KEYS):  # the domain varies too
         return None
-    codes = np.zeros(n, dtype=np.int64)
+    codes = None
     spans = []
     cells = 1
     for _, v in varying:
@@ -1248,8 +1248,11 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         whole = offset.astype(np.int64)
         if not np.array_equal(whole, offset):
             return None
-        codes *= span
-        codes += whole
+        if codes is None:  # the first varying input: its offsets are the codes
+            codes = whole
+        else:
+            codes *= span
+            codes += whole
         spans.append((float(lo), span))
     present = np.flatnonzero(np.bincount(codes, minlength=cells))
     if present.size > n // 4:  # too few repeats to be worth a table
