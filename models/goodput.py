@@ -243,7 +243,9 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
     37.94733192202055
     """
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = np.sqrt(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes))
+        out = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
+        # a new array of its own: the root written over it
+        out = np.sqrt(out, out=out) if isinstance(out, np.ndarray) and out.ndim else np.sqrt(out)
     return like_input(out, save_minutes, mtbf_minutes)
 
 
