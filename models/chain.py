@@ -1949,7 +1949,7 @@ def _price(x: Mapping[str, Any]):
     return rate, price
 
 
-def _cost_split(step: StepTime, productive_cost):
+def _cost_split(step: StepTime, productive_cost, out=None):
     """Productive cost to train [USD] split by step part: (compute, bubble, communication,
     bubble within MFU, communication within MFU).
 
@@ -1975,8 +1975,11 @@ def _cost_split(step: StepTime, productive_cost):
             productive_cost * comm * within,
         )
     else:
-        compute_cost = productive_cost * step.compute_share_of_step
-        added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
+        compute_cost = _product(
+            out, "cost_to_train_compute_usd", productive_cost, step.compute_share_of_step
+        )
+        added_bubble = _product(out, "cost_to_train_bubble_usd", productive_cost, bubble)
+        added_comm = _product(out, "cost_to_train_communication_usd", productive_cost, comm)
         within_bubble, within_comm = zero, zero
     return compute_cost, added_bubble, added_comm, within_bubble, within_comm
 
@@ -2014,6 +2017,7 @@ def cost_step(
     step: StepTime,
     good: GoodputResult,
     plan: CheckpointPlan | None = None,
+    out: Mapping[str, np.ndarray] | None = None,
 ) -> Cost:
     """Cost per day and to train.
 
@@ -2040,6 +2044,11 @@ def cost_step(
         Step 4: goodput [fraction] and losses [min/day].
     plan : CheckpointPlan or None
         Step 2, for the storage cost; None: no storage cost.
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (a chunked evaluation's output rows
+        for this block): a figure whose last operation is a product gets that memory
+        instead of a new array when the product has its shape (:func:`_product`); the
+        same operations in the same order, so the same values.  None: new arrays.
 
     Returns
     -------
@@ -2049,7 +2058,7 @@ def cost_step(
     rate, price = _price(x)
     nodes = number(x, "cluster.nodes")
     g = good.goodput
-    cluster = nodes * price * HOURS_PER_DAY
+    cluster = _product(out, "cluster_usd_per_day", nodes * price, HOURS_PER_DAY)
     spare_nodes = _spare_nodes_total(x)
     spare = spare_nodes * price * HOURS_PER_DAY
     if plan is not None:
@@ -2063,10 +2072,10 @@ def cost_step(
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
     compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
-        step, productive_cost
+        step, productive_cost, out
     )
     instances = cluster + spare  # per day, shared by the three costs to train
-    cost = days * instances
+    cost = _product(out, "cost_to_train_usd", days, instances)
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
     # an absent loss costs nothing, where the price is known (NaN where it is not)
@@ -2080,16 +2089,16 @@ def cost_step(
         storage_file_system_usd_per_day=_filled(fs, shape),
         storage_object_usd_per_day=_filled(obj, shape),
         total_usd_per_day=total_day,
-        total_usd_per_month=total_day * pr.DAYS_PER_MONTH,
-        productive_usd_per_day=g * cluster,
+        total_usd_per_month=_product(out, "total_usd_per_month", total_day, pr.DAYS_PER_MONTH),
+        productive_usd_per_day=_product(out, "productive_usd_per_day", g, cluster),
         lost_usd_per_day=lost,
         time_to_train_days=days,
         time_to_train_days_low=days_lo,
         time_to_train_days_high=days_hi,
-        time_to_train_hours=days * HOURS_PER_DAY,
+        time_to_train_hours=_product(out, "time_to_train_hours", days, HOURS_PER_DAY),
         cost_to_train_usd=cost,
-        cost_to_train_usd_low=days_lo * instances,
-        cost_to_train_usd_high=days_hi * instances,
+        cost_to_train_usd_low=_product(out, "cost_to_train_usd_low", days_lo, instances),
+        cost_to_train_usd_high=_product(out, "cost_to_train_usd_high", days_hi, instances),
         usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
         domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
@@ -2097,15 +2106,19 @@ def cost_step(
         cost_to_train_communication_usd=added_comm,
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
-        cost_to_train_goodput_loss_usd=cluster_cost * _lost_share(good),
+        cost_to_train_goodput_loss_usd=_product(
+            out, "cost_to_train_goodput_loss_usd", cluster_cost, _lost_share(good)
+        ),
         cost_to_train_spares_usd=_times_days(days, spare),
         cost_to_train_storage_usd=_times_days(days, storage),
-        total_cost_to_train_usd=days * total_day,
+        total_cost_to_train_usd=_product(out, "total_cost_to_train_usd", days, total_day),
         compute_days=compute_days,
-        lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
+        lost_usd_per_month=_product(out, "lost_usd_per_month", lost, pr.DAYS_PER_MONTH),
         lost_usd_per_run=_times_days(days, lost),
         loss_usd_per_day={
-            name: absent if is_zero(minutes) else _day_cost(minutes, cluster)
+            name: absent
+            if is_zero(minutes)
+            else _day_cost(minutes, cluster, _dest(out, f"loss_{name}_usd_per_day"))
             for name, minutes in good.loss_minutes_per_day.items()
         },
     )
@@ -2134,7 +2147,11 @@ class ChainResult:
         return out
 
 
-def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult:
+def run_chain(
+    x: Mapping[str, Any],
+    step: StepTime | None = None,
+    out: Mapping[str, np.ndarray] | None = None,
+) -> ChainResult:
     """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost.
 
     ``step``: the step time of these inputs when the caller has it already (a block of a
@@ -2147,6 +2164,8 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
         numbers may be arrays (one value per scenario).
     step : StepTime or None
         The step time of these inputs when the caller has it already.
+    out : Mapping[str, ndarray] or None
+        Memory the cost step may write figures into, by output key (:func:`cost_step`).
 
     Returns
     -------
@@ -2157,7 +2176,7 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
     plan = checkpoint_plan(x, failures)
     step = step_time(x) if step is None else step
     good = goodput_step(failures, plan)
-    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan))
+    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan, out))
 
 
 __all__ = [
@@ -2236,6 +2255,20 @@ def _zeros(shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(ZERO, shape)
 
 
+def _dest(out: Mapping[str, np.ndarray] | None, name: str) -> np.ndarray | None:
+    """The memory given for figure ``name`` (:func:`cost_step`'s ``out``), or None."""
+    return None if out is None else out.get(name)
+
+
+def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
+    """a · b, written into the memory given for figure ``name`` when there is some and the
+    product has its shape (the same multiplication: the same values), else ``a * b``."""
+    dest = None if out is None else out.get(name)
+    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
+        return np.multiply(a, b, out=dest)
+    return a * b
+
+
 def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
     """days x USD/day where nothing per day costs nothing, even over a run that never ends
     (days = inf would give inf x 0 = nan)."""
@@ -2254,10 +2287,16 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
     return usd_days
 
 
-def _day_cost(minutes_per_day, usd_per_day):
-    """minutes/1440 x USD/day [USD/day], in that order, the product written over the
-    quotient (a new array of its own) rather than into a third array."""
+def _day_cost(minutes_per_day, usd_per_day, dest=None):
+    """minutes/1440 x USD/day [USD/day], in that order, the product written into ``dest``
+    (memory the caller gave for it) or over the quotient (a new array of its own) rather
+    than into a third array."""
     share = minutes_per_day / MINUTES_PER_DAY
+    if (
+        dest is not None
+        and np.broadcast_shapes(np.shape(share), np.shape(usd_per_day)) == dest.shape
+    ):
+        return np.multiply(share, usd_per_day, out=dest)
     if (
         isinstance(share, np.ndarray)
         and share.base is None

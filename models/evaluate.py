@@ -338,13 +338,16 @@ def _evaluate_blocks(
     steps = None if table is None else _StepRows(table[0], table[1], n, wanted, pool)
     arrays = [k for k, v in inputs.items() if isinstance(v, np.ndarray) and v.ndim == 1]
     order: list[str] = []
+    rowed: set[str] = set()  # figures with a row of their own, written block by block
     for start in range(0, n, CHUNK_SCENARIOS):
         stop = min(start + CHUNK_SCENARIOS, n)
         block = dict(inputs)
         for k in arrays:
             block[k] = inputs[k][start:stop]
         step = None if steps is None else steps.block(start, stop)
-        metrics = _select(run_chain(block, step).metrics(), wanted)
+        # the chain may compute a figure straight into its row (no copy from a temporary)
+        rows = _RowSlices(out, rowed, start, stop) if rowed else None
+        metrics = _select(run_chain(block, step, rows).metrics(), wanted)
         if not order:
             order = list(metrics)
             if steps is not None:  # written by steps.block: settled here
@@ -362,12 +365,34 @@ def _evaluate_blocks(
         for key, (kind, name) in same_as.items():
             if kind in ("figure", "bits") and key not in out:
                 out[key] = out[name]
+        rowed = {k for k in out if k not in settled and k not in same_as}
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
     return {k: out[k] for k in order}
 
 
 _State = tuple[dict[str, Any], set[str], dict[str, tuple[str, str]], dict[str, Any]]
+
+
+class _RowSlices(Mapping):
+    """Figure -> its output row's scenarios start..stop, for the figures with a row of their
+    own (:func:`_evaluate_blocks`), sliced when asked: memory the chain may write a figure
+    into (:func:`models.chain.cost_step`'s ``out``), after which copying it there is a
+    no-op."""
+
+    def __init__(self, out: dict[str, Any], rowed: set[str], start: int, stop: int) -> None:
+        self._out, self._rowed, self._start, self._stop = out, rowed, start, stop
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._rowed:
+            raise KeyError(key)
+        return self._out[key][self._start : self._stop]
+
+    def __iter__(self):
+        return iter(self._rowed)
+
+    def __len__(self) -> int:
+        return len(self._rowed)
 
 
 def _first_block(

@@ -374,7 +374,7 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
         }
 
     class Stand:
-        def __init__(self, x, step):
+        def __init__(self, x, step, rows=None):
             self.x = x
 
         def metrics(self):
@@ -444,3 +444,36 @@ def test_reuse_memory_writes_again_only_what_the_caller_let_go(monkeypatch):
     assert address(third) in (first_at, second_at)
     for key, value in ev_mod.evaluate_arrays(x3).items():
         assert np.array_equal(np.asarray(third[key]), np.asarray(value), equal_nan=True), key
+
+
+def test_cost_figures_are_computed_straight_into_their_rows(monkeypatch):
+    """From the second block on the cost step writes its products into the figures' rows
+    (no temporary to copy): the memory it is given is the returned figure's, and every
+    figure is still bit for bit that of one call (NaN payloads and the sign of zero too)."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rng = np.random.default_rng(23)
+    n = 700
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": rng.integers(100, 4000, n).astype(float),
+        "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
+    }
+    whole = run_chain(x).metrics()
+    given: list[dict[str, np.ndarray]] = []
+    real = ev_mod.run_chain
+
+    def spy(block, step=None, rows=None):
+        if rows is not None:
+            given.append({k: rows[k] for k in ("cost_to_train_usd", "lost_usd_per_month")})
+        return real(block, step, rows)
+
+    monkeypatch.setattr(ev_mod, "run_chain", spy)
+    blocks = _blocked(monkeypatch, x, chunk=128)  # 6 blocks: 5 of them given rows
+    assert len(given) == 5
+    for key in ("cost_to_train_usd", "lost_usd_per_month"):
+        assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
+    for key, value in whole.items():
+        got = np.broadcast_to(blocks[key], np.shape(value))
+        bits = np.dtype(f"u{got.dtype.itemsize}")
+        assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
