@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -1347,10 +1347,11 @@ class _Shares:
             self._finite = bool(np.isfinite(self.total).all())
         return self._finite
 
-    def of(self, part, when_none):
+    def of(self, part, when_none, dest=None):
         """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
         an absent part when that is 0 everywhere; 1 for the total itself, where it is
-        positive and finite everywhere)."""
+        positive and finite everywhere); written into ``dest`` when given and of the
+        quotient's shape (:func:`_product`)."""
         if is_zero(part) and (self.everywhere or is_zero(when_none)):
             return ZERO
         # x / x = 1 where x is positive and finite (inf / inf = nan)
@@ -1358,7 +1359,7 @@ class _Shares:
             return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.everywhere:
-                return part / self.total
+                return _quotient(dest, part, self.total)
             return np.where(self.positive, part / self.safe, when_none)
 
 
@@ -1998,17 +1999,27 @@ def _domain_goodput(g, nodes, spare_nodes):
     return g if isinstance(g, np.ndarray) and g.ndim else g * 1.0
 
 
-def _train_days(step: StepTime, g):
+def _train_days(step: StepTime, g, out=None):
     """(failure-free compute, time to train, its low and high ends [days]):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
-    through with goodput as at the point value."""
+    through with goodput as at the point value.  ``out``: memory for the figures
+    (:func:`cost_step`)."""
     train_s = step.steps_to_train * step.step_seconds
     shares = _Shares(g)  # g tested once for the three
-    compute_days = train_s / SECONDS_PER_DAY  # (a figure itself: divided once)
-    days = shares.of(compute_days, np.inf)
+    # (a figure itself: divided once)
+    compute_days = _quotient(_dest(out, "compute_days"), train_s, SECONDS_PER_DAY)
+    days = shares.of(compute_days, np.inf, _dest(out, "time_to_train_days"))
     # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = shares.of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = shares.of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    days_lo = shares.of(
+        step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY,
+        np.inf,
+        _dest(out, "time_to_train_days_low"),
+    )
+    days_hi = shares.of(
+        step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY,
+        np.inf,
+        _dest(out, "time_to_train_days_high"),
+    )
     return compute_days, days, days_lo, days_hi
 
 
@@ -2045,10 +2056,8 @@ def cost_step(
     plan : CheckpointPlan or None
         Step 2, for the storage cost; None: no storage cost.
     out : Mapping[str, ndarray] or None
-        Memory to write figures into, by output key (a chunked evaluation's output rows
-        for this block): a figure whose last operation is a product gets that memory
-        instead of a new array when the product has its shape (:func:`_product`); the
-        same operations in the same order, so the same values.  None: new arrays.
+        Memory to write figures into, by output key (a chunked evaluation's rows for this
+        block; :func:`_product`: the same operations, the same values); None: new arrays.
 
     Returns
     -------
@@ -2061,13 +2070,10 @@ def cost_step(
     cluster = _product(out, "cluster_usd_per_day", nodes * price, HOURS_PER_DAY)
     spare_nodes = _spare_nodes_total(x)
     spare = spare_nodes * price * HOURS_PER_DAY
-    if plan is not None:
-        fs, obj = storage_cost(x, plan, good)
-    else:
-        fs = obj = as_float_array(0.0)
+    fs, obj = storage_cost(x, plan, good) if plan is not None else (as_float_array(0.0),) * 2
     storage = fs + obj
     total_day = total(cluster, spare, storage)
-    compute_days, days, days_lo, days_hi = _train_days(step, g)
+    compute_days, days, days_lo, days_hi = _train_days(step, g, out)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
@@ -2078,8 +2084,8 @@ def cost_step(
     cost = _product(out, "cost_to_train_usd", days, instances)
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
-    # an absent loss costs nothing, where the price is known (NaN where it is not)
-    absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
+    dest = partial(_dest, out)
+    flops_e18 = step.training_flops / 1e18
     return Cost(
         usd_per_instance_hour=_filled(rate, shape),
         usd_per_instance_hour_effective=_filled(price, shape),
@@ -2099,7 +2105,7 @@ def cost_step(
         cost_to_train_usd=cost,
         cost_to_train_usd_low=_product(out, "cost_to_train_usd_low", days_lo, instances),
         cost_to_train_usd_high=_product(out, "cost_to_train_usd_high", days_hi, instances),
-        usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
+        usd_per_1e18_useful_flops=_quotient(dest("usd_per_1e18_useful_flops"), cost, flops_e18),
         domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
@@ -2110,18 +2116,26 @@ def cost_step(
             out, "cost_to_train_goodput_loss_usd", cluster_cost, _lost_share(good)
         ),
         cost_to_train_spares_usd=_times_days(days, spare),
-        cost_to_train_storage_usd=_times_days(days, storage),
+        cost_to_train_storage_usd=_times_days(days, storage, dest("cost_to_train_storage_usd")),
         total_cost_to_train_usd=_product(out, "total_cost_to_train_usd", days, total_day),
         compute_days=compute_days,
         lost_usd_per_month=_product(out, "lost_usd_per_month", lost, pr.DAYS_PER_MONTH),
-        lost_usd_per_run=_times_days(days, lost),
-        loss_usd_per_day={
-            name: absent
-            if is_zero(minutes)
-            else _day_cost(minutes, cluster, _dest(out, f"loss_{name}_usd_per_day"))
-            for name, minutes in good.loss_minutes_per_day.items()
-        },
+        lost_usd_per_run=_times_days(days, lost, dest("lost_usd_per_run")),
+        loss_usd_per_day=_loss_usd(good, cluster, out),
     )
+
+
+def _loss_usd(good: GoodputResult, cluster, out=None) -> dict[str, Any]:
+    """USD/day of each loss component, minutes/1440 x cluster/day (:func:`_day_cost`); an
+    absent loss costs nothing, where the price is known (NaN where it is not).  ``out``:
+    memory for the figures (:func:`cost_step`)."""
+    absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
+    return {
+        name: absent
+        if is_zero(minutes)
+        else _day_cost(minutes, cluster, _dest(out, f"loss_{name}_usd_per_day"))
+        for name, minutes in good.loss_minutes_per_day.items()
+    }
 
 
 # --------------------------------------------------------------------------- the chain
@@ -2260,23 +2274,32 @@ def _dest(out: Mapping[str, np.ndarray] | None, name: str) -> np.ndarray | None:
     return None if out is None else out.get(name)
 
 
+def _fits(dest: np.ndarray | None, a, b) -> bool:
+    """Whether ``dest`` is given and has the shape of a result of a and b."""
+    return dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape
+
+
 def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
     """a · b, written into the memory given for figure ``name`` when there is some and the
     product has its shape (the same multiplication: the same values), else ``a * b``."""
-    dest = None if out is None else out.get(name)
-    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
-        return np.multiply(a, b, out=dest)
-    return a * b
+    dest = _dest(out, name)
+    return np.multiply(a, b, out=dest) if _fits(dest, a, b) else a * b
 
 
-def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
+def _quotient(dest: np.ndarray | None, a, b):
+    """a / b, written into ``dest`` when given and of the quotient's shape (the same
+    division: the same values), else ``a / b``."""
+    return np.divide(a, b, out=dest) if _fits(dest, a, b) else a / b
+
+
+def _times_days(days: np.ndarray, usd_per_day: np.ndarray, dest=None) -> np.ndarray:
     """days x USD/day where nothing per day costs nothing, even over a run that never ends
-    (days = inf would give inf x 0 = nan)."""
+    (days = inf would give inf x 0 = nan); written into ``dest`` when given (:func:`_product`)."""
     if is_zero(usd_per_day):
         return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
-        usd_days = days * usd
+        usd_days = np.multiply(days, usd, out=dest) if _fits(dest, days, usd) else days * usd
     free = usd == 0.0
     if isinstance(usd_days, np.ndarray) and usd_days.ndim and not free.ndim and not free:
         return usd_days  # one price per day, not 0: the product as it is (a new array)
@@ -2292,10 +2315,7 @@ def _day_cost(minutes_per_day, usd_per_day, dest=None):
     (memory the caller gave for it) or over the quotient (a new array of its own) rather
     than into a third array."""
     share = minutes_per_day / MINUTES_PER_DAY
-    if (
-        dest is not None
-        and np.broadcast_shapes(np.shape(share), np.shape(usd_per_day)) == dest.shape
-    ):
+    if _fits(dest, share, usd_per_day):
         return np.multiply(share, usd_per_day, out=dest)
     if (
         isinstance(share, np.ndarray)
