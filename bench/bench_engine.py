@@ -219,7 +219,7 @@ def analytic(n: int, repeats: int) -> list[tuple[str, str]]:
         exp = statistics.median(w["exp"] for w in warms)
         return (
             f"{secs:.3f} s vs {exp:.3f} s (medians of {len(warms)} processes): ratio "
-            f"**{statistics.median(ratios):.1f}** [{min(ratios):.1f}-{max(ratios):.1f}]"
+            f"**{statistics.median(ratios):.2f}** [{min(ratios):.2f}-{max(ratios):.2f}]"
         )
 
     return [

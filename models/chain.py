@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
-from functools import cache, cached_property, lru_cache
+from functools import cache, cached_property, lru_cache, partial
 from typing import Any, ClassVar
 
 import numpy as np
@@ -1233,7 +1233,7 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         return None
     if any(np.ndim(x.get(k, 0)) for k in _DOMAIN_STEP_KEYS):  # the domain varies too
         return None
-    codes = np.zeros(n, dtype=np.int64)
+    codes = None
     spans = []
     cells = 1
     for _, v in varying:
@@ -1248,8 +1248,11 @@ def step_time_table(x: Mapping[str, Any], n: int) -> tuple[StepTime, np.ndarray]
         whole = offset.astype(np.int64)
         if not np.array_equal(whole, offset):
             return None
-        codes *= span
-        codes += whole
+        if codes is None:  # the first varying input: its offsets are the codes
+            codes = whole
+        else:
+            codes *= span
+            codes += whole
         spans.append((float(lo), span))
     present = np.flatnonzero(np.bincount(codes, minlength=cells))
     if present.size > n // 4:  # too few repeats to be worth a table
@@ -1344,10 +1347,11 @@ class _Shares:
             self._finite = bool(np.isfinite(self.total).all())
         return self._finite
 
-    def of(self, part, when_none):
+    def of(self, part, when_none, dest=None):
         """part / total, ``when_none`` where the total is not positive (:data:`ZERO` for
         an absent part when that is 0 everywhere; 1 for the total itself, where it is
-        positive and finite everywhere)."""
+        positive and finite everywhere); written into ``dest`` when given and of the
+        quotient's shape (:func:`_product`)."""
         if is_zero(part) and (self.everywhere or is_zero(when_none)):
             return ZERO
         # x / x = 1 where x is positive and finite (inf / inf = nan)
@@ -1355,7 +1359,7 @@ class _Shares:
             return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.everywhere:
-                return part / self.total
+                return _quotient(dest, part, self.total)
             return np.where(self.positive, part / self.safe, when_none)
 
 
@@ -1946,7 +1950,7 @@ def _price(x: Mapping[str, Any]):
     return rate, price
 
 
-def _cost_split(step: StepTime, productive_cost):
+def _cost_split(step: StepTime, productive_cost, out=None):
     """Productive cost to train [USD] split by step part: (compute, bubble, communication,
     bubble within MFU, communication within MFU).
 
@@ -1972,8 +1976,11 @@ def _cost_split(step: StepTime, productive_cost):
             productive_cost * comm * within,
         )
     else:
-        compute_cost = productive_cost * step.compute_share_of_step
-        added_bubble, added_comm = productive_cost * bubble, productive_cost * comm
+        compute_cost = _product(
+            out, "cost_to_train_compute_usd", productive_cost, step.compute_share_of_step
+        )
+        added_bubble = _product(out, "cost_to_train_bubble_usd", productive_cost, bubble)
+        added_comm = _product(out, "cost_to_train_communication_usd", productive_cost, comm)
         within_bubble, within_comm = zero, zero
     return compute_cost, added_bubble, added_comm, within_bubble, within_comm
 
@@ -1992,17 +1999,27 @@ def _domain_goodput(g, nodes, spare_nodes):
     return g if isinstance(g, np.ndarray) and g.ndim else g * 1.0
 
 
-def _train_days(step: StepTime, g):
+def _train_days(step: StepTime, g, out=None):
     """(failure-free compute, time to train, its low and high ends [days]):
     days = steps·step / (86,400·g), inf where g = 0; the step's 80% interval carried
-    through with goodput as at the point value."""
+    through with goodput as at the point value.  ``out``: memory for the figures
+    (:func:`cost_step`)."""
     train_s = step.steps_to_train * step.step_seconds
     shares = _Shares(g)  # g tested once for the three
-    compute_days = train_s / SECONDS_PER_DAY  # (a figure itself: divided once)
-    days = shares.of(compute_days, np.inf)
+    # (a figure itself: divided once)
+    compute_days = _quotient(_dest(out, "compute_days"), train_s, SECONDS_PER_DAY)
+    days = shares.of(compute_days, np.inf, _dest(out, "time_to_train_days"))
     # the step's 80% interval carried through (goodput as at the point value)
-    days_lo = shares.of(step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY, np.inf)
-    days_hi = shares.of(step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY, np.inf)
+    days_lo = shares.of(
+        step.steps_to_train * step.step_seconds_low / SECONDS_PER_DAY,
+        np.inf,
+        _dest(out, "time_to_train_days_low"),
+    )
+    days_hi = shares.of(
+        step.steps_to_train * step.step_seconds_high / SECONDS_PER_DAY,
+        np.inf,
+        _dest(out, "time_to_train_days_high"),
+    )
     return compute_days, days, days_lo, days_hi
 
 
@@ -2011,6 +2028,7 @@ def cost_step(
     step: StepTime,
     good: GoodputResult,
     plan: CheckpointPlan | None = None,
+    out: Mapping[str, np.ndarray] | None = None,
 ) -> Cost:
     """Cost per day and to train.
 
@@ -2037,6 +2055,9 @@ def cost_step(
         Step 4: goodput [fraction] and losses [min/day].
     plan : CheckpointPlan or None
         Step 2, for the storage cost; None: no storage cost.
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (a chunked evaluation's rows for this
+        block; :func:`_product`: the same operations, the same values); None: new arrays.
 
     Returns
     -------
@@ -2046,28 +2067,25 @@ def cost_step(
     rate, price = _price(x)
     nodes = number(x, "cluster.nodes")
     g = good.goodput
-    cluster = nodes * price * HOURS_PER_DAY
+    cluster = _product(out, "cluster_usd_per_day", nodes * price, HOURS_PER_DAY)
     spare_nodes = _spare_nodes_total(x)
     spare = spare_nodes * price * HOURS_PER_DAY
-    if plan is not None:
-        fs, obj = storage_cost(x, plan, good)
-    else:
-        fs = obj = as_float_array(0.0)
+    fs, obj = storage_cost(x, plan, good) if plan is not None else (as_float_array(0.0),) * 2
     storage = fs + obj
     total_day = total(cluster, spare, storage)
-    compute_days, days, days_lo, days_hi = _train_days(step, g)
+    compute_days, days, days_lo, days_hi = _train_days(step, g, out)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
         productive_cost = cluster_cost * g
     compute_cost, added_bubble, added_comm, within_bubble, within_comm = _cost_split(
-        step, productive_cost
+        step, productive_cost, out
     )
     instances = cluster + spare  # per day, shared by the three costs to train
-    cost = days * instances
+    cost = _product(out, "cost_to_train_usd", days, instances)
     lost = pr.lost_usd_per_day(g, cluster, spare, storage)
     shape = np.shape(g)
-    # an absent loss costs nothing, where the price is known (NaN where it is not)
-    absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
+    dest = partial(_dest, out)
+    flops_e18 = step.training_flops / 1e18
     return Cost(
         usd_per_instance_hour=_filled(rate, shape),
         usd_per_instance_hour_effective=_filled(price, shape),
@@ -2077,35 +2095,47 @@ def cost_step(
         storage_file_system_usd_per_day=_filled(fs, shape),
         storage_object_usd_per_day=_filled(obj, shape),
         total_usd_per_day=total_day,
-        total_usd_per_month=total_day * pr.DAYS_PER_MONTH,
-        productive_usd_per_day=g * cluster,
+        total_usd_per_month=_product(out, "total_usd_per_month", total_day, pr.DAYS_PER_MONTH),
+        productive_usd_per_day=_product(out, "productive_usd_per_day", g, cluster),
         lost_usd_per_day=lost,
         time_to_train_days=days,
         time_to_train_days_low=days_lo,
         time_to_train_days_high=days_hi,
-        time_to_train_hours=days * HOURS_PER_DAY,
+        time_to_train_hours=_product(out, "time_to_train_hours", days, HOURS_PER_DAY),
         cost_to_train_usd=cost,
-        cost_to_train_usd_low=days_lo * instances,
-        cost_to_train_usd_high=days_hi * instances,
-        usd_per_1e18_useful_flops=cost / (step.training_flops / 1e18),
+        cost_to_train_usd_low=_product(out, "cost_to_train_usd_low", days_lo, instances),
+        cost_to_train_usd_high=_product(out, "cost_to_train_usd_high", days_hi, instances),
+        usd_per_1e18_useful_flops=_quotient(dest("usd_per_1e18_useful_flops"), cost, flops_e18),
         domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
         cost_to_train_communication_usd=added_comm,
         cost_within_mfu_bubble_usd=within_bubble,
         cost_within_mfu_communication_usd=within_comm,
-        cost_to_train_goodput_loss_usd=cluster_cost * _lost_share(good),
+        cost_to_train_goodput_loss_usd=_product(
+            out, "cost_to_train_goodput_loss_usd", cluster_cost, _lost_share(good)
+        ),
         cost_to_train_spares_usd=_times_days(days, spare),
-        cost_to_train_storage_usd=_times_days(days, storage),
-        total_cost_to_train_usd=days * total_day,
+        cost_to_train_storage_usd=_times_days(days, storage, dest("cost_to_train_storage_usd")),
+        total_cost_to_train_usd=_product(out, "total_cost_to_train_usd", days, total_day),
         compute_days=compute_days,
-        lost_usd_per_month=lost * pr.DAYS_PER_MONTH,
-        lost_usd_per_run=_times_days(days, lost),
-        loss_usd_per_day={
-            name: absent if is_zero(minutes) else _day_cost(minutes, cluster)
-            for name, minutes in good.loss_minutes_per_day.items()
-        },
+        lost_usd_per_month=_product(out, "lost_usd_per_month", lost, pr.DAYS_PER_MONTH),
+        lost_usd_per_run=_times_days(days, lost, dest("lost_usd_per_run")),
+        loss_usd_per_day=_loss_usd(good, cluster, out),
     )
+
+
+def _loss_usd(good: GoodputResult, cluster, out=None) -> dict[str, Any]:
+    """USD/day of each loss component, minutes/1440 x cluster/day (:func:`_day_cost`); an
+    absent loss costs nothing, where the price is known (NaN where it is not).  ``out``:
+    memory for the figures (:func:`cost_step`)."""
+    absent = ZERO if np.isfinite(cluster).all() else cluster * 0.0
+    return {
+        name: absent
+        if is_zero(minutes)
+        else _day_cost(minutes, cluster, _dest(out, f"loss_{name}_usd_per_day"))
+        for name, minutes in good.loss_minutes_per_day.items()
+    }
 
 
 # --------------------------------------------------------------------------- the chain
@@ -2131,7 +2161,11 @@ class ChainResult:
         return out
 
 
-def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult:
+def run_chain(
+    x: Mapping[str, Any],
+    step: StepTime | None = None,
+    out: Mapping[str, np.ndarray] | None = None,
+) -> ChainResult:
     """Evaluate the chain once: failures → checkpoint plan → step time → goodput → cost.
 
     ``step``: the step time of these inputs when the caller has it already (a block of a
@@ -2144,6 +2178,8 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
         numbers may be arrays (one value per scenario).
     step : StepTime or None
         The step time of these inputs when the caller has it already.
+    out : Mapping[str, ndarray] or None
+        Memory the cost step may write figures into, by output key (:func:`cost_step`).
 
     Returns
     -------
@@ -2154,7 +2190,7 @@ def run_chain(x: Mapping[str, Any], step: StepTime | None = None) -> ChainResult
     plan = checkpoint_plan(x, failures)
     step = step_time(x) if step is None else step
     good = goodput_step(failures, plan)
-    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan))
+    return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan, out))
 
 
 __all__ = [
@@ -2233,14 +2269,37 @@ def _zeros(shape: tuple[int, ...]) -> np.ndarray:
     return np.broadcast_to(ZERO, shape)
 
 
-def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
+def _dest(out: Mapping[str, np.ndarray] | None, name: str) -> np.ndarray | None:
+    """The memory given for figure ``name`` (:func:`cost_step`'s ``out``), or None."""
+    return None if out is None else out.get(name)
+
+
+def _fits(dest: np.ndarray | None, a, b) -> bool:
+    """Whether ``dest`` is given and has the shape of a result of a and b."""
+    return dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape
+
+
+def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
+    """a · b, written into the memory given for figure ``name`` when there is some and the
+    product has its shape (the same multiplication: the same values), else ``a * b``."""
+    dest = _dest(out, name)
+    return np.multiply(a, b, out=dest) if _fits(dest, a, b) else a * b
+
+
+def _quotient(dest: np.ndarray | None, a, b):
+    """a / b, written into ``dest`` when given and of the quotient's shape (the same
+    division: the same values), else ``a / b``."""
+    return np.divide(a, b, out=dest) if _fits(dest, a, b) else a / b
+
+
+def _times_days(days: np.ndarray, usd_per_day: np.ndarray, dest=None) -> np.ndarray:
     """days x USD/day where nothing per day costs nothing, even over a run that never ends
-    (days = inf would give inf x 0 = nan)."""
+    (days = inf would give inf x 0 = nan); written into ``dest`` when given (:func:`_product`)."""
     if is_zero(usd_per_day):
         return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
-        usd_days = days * usd
+        usd_days = np.multiply(days, usd, out=dest) if _fits(dest, days, usd) else days * usd
     free = usd == 0.0
     if isinstance(usd_days, np.ndarray) and usd_days.ndim and not free.ndim and not free:
         return usd_days  # one price per day, not 0: the product as it is (a new array)
@@ -2251,10 +2310,13 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray) -> np.ndarray:
     return usd_days
 
 
-def _day_cost(minutes_per_day, usd_per_day):
-    """minutes/1440 x USD/day [USD/day], in that order, the product written over the
-    quotient (a new array of its own) rather than into a third array."""
+def _day_cost(minutes_per_day, usd_per_day, dest=None):
+    """minutes/1440 x USD/day [USD/day], in that order, the product written into ``dest``
+    (memory the caller gave for it) or over the quotient (a new array of its own) rather
+    than into a third array."""
     share = minutes_per_day / MINUTES_PER_DAY
+    if _fits(dest, share, usd_per_day):
+        return np.multiply(share, usd_per_day, out=dest)
     if (
         isinstance(share, np.ndarray)
         and share.base is None

@@ -354,8 +354,15 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     """
     d = as_float_array(save_minutes)
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = np.sqrt(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
+        out = _sqrt_own(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
     return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
+
+
+def _sqrt_own(value):
+    """√value, written over ``value`` when it is an array (a new one of the caller's)."""
+    if isinstance(value, np.ndarray) and value.ndim:
+        return np.sqrt(value, out=value)
+    return np.sqrt(value)
 
 
 def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None):
@@ -391,7 +398,16 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None)
         x = d / two_m
         if root is None:
             root = np.sqrt(2.0 * d * m)
-        tau = root * (1.0 + np.sqrt(x) / 3.0 + x / 9.0) - d
+        if isinstance(x, np.ndarray) and x.ndim:
+            # 1 + √x/3 + x/9 in that order, over the two temporaries √x and x
+            bracket = np.sqrt(x)
+            bracket /= 3.0
+            np.add(1.0, bracket, out=bracket)
+            x /= 9.0
+            bracket += x
+        else:
+            bracket = 1.0 + np.sqrt(x) / 3.0 + x / 9.0
+        tau = root * bracket - d
     below = d < two_m
     out = tau if below.all() else np.where(below, tau, m)
     return like_input(out, save_minutes, mtbf_minutes)

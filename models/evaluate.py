@@ -201,6 +201,9 @@ def evaluate_arrays(
     that is absent, or a goodput of 0 where a value makes the job impossible); with
     ``broadcast=True`` every such numeric figure takes the shape of the array inputs
     broadcast together (a read-only view), for callers that index the figures point by point.
+    A chunked evaluation returns a figure with the values of an array input (the checkpoint
+    interval passed through; the scale-up domains when each node is a domain of its own) as
+    a read-only view of that input.
 
     With ``reuse_memory=True`` a chunked evaluation writes its figures into the memory of
     the previous such evaluation's figures when the caller has let go of every one of them
@@ -314,7 +317,9 @@ def _evaluate_blocks(
     figure keeps its block alive (pass ``keys`` to keep only some).  With a step-time
     table (:func:`models.chain.step_time_table`) the step figures are gathered from it
     straight into their rows (:class:`_StepRows`).  A figure that is an input passed
-    through (the checkpoint interval) is a read-only view of that input; two figures that
+    through (the checkpoint interval), or holds the bits of an array input in the first
+    block (the scale-up domains are the node counts when each node is a domain of its own),
+    is a read-only view of that input; two figures that
     are the same array (the durable interval of a single-level strategy is the interval),
     or that hold the same bits in the first block (all failures are node failures when no
     fabric event aborts the job; the goodput of the domain is the goodput without spares),
@@ -326,19 +331,23 @@ def _evaluate_blocks(
     out: dict[str, Any] = {}
     settled: set[str] = set()  # figures written once and for all
     uniform: dict[str, Any] = {}
-    # figure -> (how, what): ("input", the input it is), ("figure", the figure whose row it
-    # shares: the same array) or ("bits", the figure whose row it shares: the same bits)
+    # figure -> (how, what): ("input", the input it is), ("input bits", the input whose bits
+    # it holds), ("figure", the figure whose row it shares: the same array) or ("bits", the
+    # figure whose row it shares: the same bits)
     same_as: dict[str, tuple[str, str]] = {}
     steps = None if table is None else _StepRows(table[0], table[1], n, wanted, pool)
     arrays = [k for k, v in inputs.items() if isinstance(v, np.ndarray) and v.ndim == 1]
     order: list[str] = []
+    rowed: set[str] = set()  # figures with a row of their own, written block by block
     for start in range(0, n, CHUNK_SCENARIOS):
         stop = min(start + CHUNK_SCENARIOS, n)
         block = dict(inputs)
         for k in arrays:
             block[k] = inputs[k][start:stop]
         step = None if steps is None else steps.block(start, stop)
-        metrics = _select(run_chain(block, step).metrics(), wanted)
+        # the chain may compute a figure straight into its row (no copy from a temporary)
+        rows = _RowSlices(out, rowed, start, stop) if rowed else None
+        metrics = _select(run_chain(block, step, rows).metrics(), wanted)
         if not order:
             order = list(metrics)
             if steps is not None:  # written by steps.block: settled here
@@ -354,14 +363,36 @@ def _evaluate_blocks(
                 row[:start] = uniform.pop(key)
             row[start:stop] = metrics[key]
         for key, (kind, name) in same_as.items():
-            if kind != "input" and key not in out:
+            if kind in ("figure", "bits") and key not in out:
                 out[key] = out[name]
+        rowed = {k for k in out if k not in settled and k not in same_as}
     for key, value in uniform.items():
         out[key] = np.broadcast_to(value, (n,))
     return {k: out[k] for k in order}
 
 
 _State = tuple[dict[str, Any], set[str], dict[str, tuple[str, str]], dict[str, Any]]
+
+
+class _RowSlices(Mapping):
+    """Figure -> its output row's scenarios start..stop, for the figures with a row of their
+    own (:func:`_evaluate_blocks`), sliced when asked: memory the chain may write a figure
+    into (:func:`models.chain.cost_step`'s ``out``), after which copying it there is a
+    no-op."""
+
+    def __init__(self, out: dict[str, Any], rowed: set[str], start: int, stop: int) -> None:
+        self._out, self._rowed, self._start, self._stop = out, rowed, start, stop
+
+    def __getitem__(self, key: str) -> np.ndarray:
+        if key not in self._rowed:
+            raise KeyError(key)
+        return self._out[key][self._start : self._stop]
+
+    def __iter__(self):
+        return iter(self._rowed)
+
+    def __len__(self) -> int:
+        return len(self._rowed)
 
 
 def _first_block(
@@ -376,9 +407,12 @@ def _first_block(
     over the whole block) and returns the figures that need rows of their own."""
     out, settled, same_as, uniform = state
     passed: dict[tuple, str] = {}  # where an array input's elements are -> the input
+    inputs_by_bits: dict[tuple, list[str]] = {}  # (dtype, first and last bits) -> inputs
     for k, v in block.items():
         if isinstance(v, np.ndarray) and v.ndim == 1:
             passed.setdefault(_where(v), k)
+            if v.size and v.strides != (0,):
+                inputs_by_bits.setdefault(_signature(v), []).append(k)
     first_rows: dict[tuple, str] = {}  # where a figure given a row is -> the figure
     by_bits: dict[tuple, list[str]] = {}  # (dtype, first and last bits) -> figures with rows
     fresh = []
@@ -414,7 +448,15 @@ def _first_block(
         if _all_equal(value, first):
             uniform[key] = first
             continue
-        sig = (value.dtype.str, value[:1].tobytes(), value[-1:].tobytes())
+        sig = _signature(value)
+        # a figure with an input's bits (the scale-up domains are the nodes when each node is
+        # a domain of its own): a read-only view of that input, like one passed through
+        name = next((k for k in inputs_by_bits.get(sig, ()) if _same_bits(value, block[k])), None)
+        if name is not None:
+            out[key] = inputs[name].view()
+            out[key].flags.writeable = False
+            same_as[key] = ("input bits", name)
+            continue
         twin = next((k for k in by_bits.get(sig, ()) if _same_bits(value, metrics[k])), None)
         if twin is not None:
             same_as[key] = ("bits", twin)
@@ -440,6 +482,9 @@ def _later_block(
             kind, name = same_as[key]
             if kind == "input":
                 if _same_array(value, block[name]):
+                    continue
+            elif kind == "input bits":
+                if _same_bits(value, block[name]):
                     continue
             elif (_same_bits if kind == "bits" else _same_array)(value, metrics[name]):
                 continue
@@ -600,6 +645,12 @@ class _StepRows:
 def _where(value: np.ndarray) -> tuple:
     """Where an array's elements are: two arrays with the same answer hold the same values."""
     return (value.__array_interface__["data"][0], value.shape, value.strides, value.dtype.str)
+
+
+def _signature(value: np.ndarray) -> tuple:
+    """(dtype, bits of the first and of the last element): arrays with the same bits have
+    the same signature."""
+    return (value.dtype.str, value[:1].tobytes(), value[-1:].tobytes())
 
 
 def _same_array(a: Any, b: Any) -> bool:

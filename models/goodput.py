@@ -134,15 +134,31 @@ def expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes
     # expm1(x)/x, with its Taylor series where x is so small (or subnormal) that the
     # division loses precision; this keeps T_w monotone in λ down to λ = 0.  (The series
     # only where some x needs it: most arrays of scenarios have none.)
-    small = np.abs(x) < 1e-6
     with np.errstate(over="ignore", invalid="ignore"):
-        if small.any():
+        if _any_small(x):
+            small = np.abs(x) < 1e-6
             xs = np.where(small, 1.0, x)
             growth = np.where(small, 1.0 + x / 2.0 + x * x / 6.0, np.expm1(xs) / xs)
         else:
             growth = np.expm1(x) / x
-        ratio = np.exp(lam * r) * growth * seg / tau
+        ratio = lam * r
+        if isinstance(ratio, np.ndarray) and ratio.ndim and ratio.shape == np.shape(growth):
+            # e^{λR}·growth·(τ+δ)/τ in that order, each step written over one temporary
+            np.exp(ratio, out=ratio)
+            ratio *= growth
+            ratio *= seg
+            ratio /= tau
+        else:
+            ratio = np.exp(ratio) * growth * seg / tau
     return like_input(ratio, failures_per_day, restart_minutes, interval_minutes, save_minutes)
+
+
+def _any_small(x) -> bool:
+    """Whether some |x| < 1e-6 (NaN is not small): the smallest |x| NaN aside, in one
+    reduction rather than a mask."""
+    if not (isinstance(x, np.ndarray) and x.ndim and x.size):
+        return bool((np.abs(x) < 1e-6).any())
+    return bool(np.fmin.reduce(np.abs(x), axis=None) < 1e-6)
 
 
 def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minutes):
@@ -169,9 +185,11 @@ def goodput_exact(failures_per_day, restart_minutes, interval_minutes, save_minu
     >>> round(goodput_exact(4.0, 11.0, 40.0, 1.0), 4)
     0.8934
     """
-    g = 1.0 / as_float_array(
+    ratio = as_float_array(
         expected_wall_time_ratio(failures_per_day, restart_minutes, interval_minutes, save_minutes)
     )
+    # the ratio is a new array of its own: 1/ratio written over it
+    g = np.divide(1.0, ratio, out=ratio) if ratio.ndim else 1.0 / ratio
     finite = np.isfinite(g)
     if not finite.all():
         g = np.where(finite, g, 0.0)
@@ -225,7 +243,9 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
     37.94733192202055
     """
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = np.sqrt(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes))
+        out = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
+        # a new array of its own: the root written over it
+        out = np.sqrt(out, out=out) if isinstance(out, np.ndarray) and out.ndim else np.sqrt(out)
     return like_input(out, save_minutes, mtbf_minutes)
 
 
@@ -264,7 +284,11 @@ def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
     msafe = m if everywhere else np.where(finite, m, 1.0)
     # W₀(−e^{−(1+q)}), q = δ/M, real and exact up to the branch point q = 0 (δ = 0: W₀ = −1)
     w = as_float_array(lambertw0_exp(d / msafe))
-    tau = msafe * (1.0 + w)
+    if w.ndim:  # a new array of its own: M·(1 + W) written over it
+        np.add(1.0, w, out=w)
+        tau = np.multiply(msafe, w, out=w) if w.shape == np.shape(msafe) else msafe * w
+    else:
+        tau = msafe * (1.0 + w)
     if not everywhere:
         tau = np.where(finite, tau, np.inf)
     return like_input(tau, save_minutes, mtbf_minutes)

@@ -188,10 +188,21 @@ def lambertw0_exp(q):
     """
     x = as_float_array(q)
     with np.errstate(over="ignore", under="ignore", invalid="ignore"):
-        p = np.sqrt(2.0 * -np.expm1(-np.clip(x, 0.0, None)))
+        # p = √(2·−expm1(−max(q, 0))), each step written over the one temporary
+        p = np.clip(x, 0.0, None)
+        if isinstance(p, np.ndarray) and p.ndim:
+            np.negative(p, out=p)
+            np.expm1(p, out=p)
+            np.negative(p, out=p)
+            np.multiply(2.0, p, out=p)
+            np.sqrt(p, out=p)
+        else:
+            p = np.sqrt(2.0 * -np.expm1(-p))
         # z itself only where Halley's iteration needs it (small q: the series alone)
         w = _w0_core(lambda: -np.exp(-(1.0 + x)), p)
-    w = np.where(x >= 0, w, np.nan)  # NaN for q < 0 and q = NaN
+    valid = x >= 0
+    if not x.ndim or not valid.all():  # NaN for q < 0 and q = NaN (no pass when all valid)
+        w = np.where(valid, w, np.nan)
     return like_input(w, q)
 
 

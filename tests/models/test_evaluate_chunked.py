@@ -194,7 +194,12 @@ def test_varying_figures_are_rows_of_one_block(monkeypatch):
         blocks["optimal_durable_interval_minutes"] is blocks["optimal_checkpoint_interval_minutes"]
     )
     assert blocks["node_failures_per_day"] is blocks["failures_per_day"]  # no fabric aborts
-    passed = {"checkpoint_interval_minutes", "durable_interval_minutes"}
+    # a figure with an input's bits is a read-only view of it, as if passed through: each
+    # node is a scale-up domain of its own here, so the domains are the node counts
+    nodes = x["cluster.nodes"]
+    assert np.shares_memory(blocks["scaleup_domains"], nodes)
+    assert not blocks["scaleup_domains"].flags.writeable
+    passed = {"checkpoint_interval_minutes", "durable_interval_minutes", "scaleup_domains"}
     twins = {"optimal_durable_interval_minutes", "node_failures_per_day"}
     full = [
         k
@@ -348,8 +353,8 @@ def test_one_scenario_figures_are_numpy_floats():
 
 
 def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatch):
-    """The engine writes once a figure that is an input passed through, or the same array
-    as another figure, as long as each block gives it so.  A block that gives them apart
+    """The engine writes once a figure that is an input passed through (or holds its bits),
+    or the same array as another figure, as long as each block gives it so.  A block that gives them apart
     (here a stand-in chain does, from the third block on) gets them rows of their own,
     holding what they shared so far: the figures are still those of one call."""
     n, chunk = 300, 64
@@ -365,10 +370,11 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
             "twice": twice,
             "twice_again": twice + 1.0 if apart else twice,  # the same array, then not
             "twice_bits": r * 3.0 if apart else r + r,  # the same bits, then not
+            "rate_bits": r * 4.0 if apart else r * 1.0,  # the input's bits, then not
         }
 
     class Stand:
-        def __init__(self, x, step):
+        def __init__(self, x, step, rows=None):
             self.x = x
 
         def metrics(self):
@@ -384,13 +390,16 @@ def test_figures_that_stop_being_the_same_array_get_rows_of_their_own(monkeypatc
         "twice": rate * 2.0,
         "twice_again": rate * 2.0,
         "twice_bits": rate * 2.0,
+        "rate_bits": rate.copy(),
     }
     expected["rate"][2 * chunk :] *= 1.5
     expected["twice_again"][2 * chunk :] += 1.0
     expected["twice_bits"][2 * chunk :] = rate[2 * chunk :] * 3.0
+    expected["rate_bits"][2 * chunk :] *= 4.0
     for key, value in expected.items():
         assert np.array_equal(got[key], value), key
     assert not np.shares_memory(got["rate"], rate)  # its own row from the third block on
+    assert not np.shares_memory(got["rate_bits"], rate)
     assert got["twice_again"] is not got["twice"]
     assert got["twice_bits"] is not got["twice"]
     assert np.array_equal(rate, x["reliability.node_failure_rate_per_day"])  # input intact
@@ -435,3 +444,36 @@ def test_reuse_memory_writes_again_only_what_the_caller_let_go(monkeypatch):
     assert address(third) in (first_at, second_at)
     for key, value in ev_mod.evaluate_arrays(x3).items():
         assert np.array_equal(np.asarray(third[key]), np.asarray(value), equal_nan=True), key
+
+
+def test_cost_figures_are_computed_straight_into_their_rows(monkeypatch):
+    """From the second block on the cost step writes its products into the figures' rows
+    (no temporary to copy): the memory it is given is the returned figure's, and every
+    figure is still bit for bit that of one call (NaN payloads and the sign of zero too)."""
+    inputs = resolve_inputs(load_preset("aws-16k-h100"))
+    rng = np.random.default_rng(23)
+    n = 700
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": rng.integers(100, 4000, n).astype(float),
+        "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
+    }
+    whole = run_chain(x).metrics()
+    given: list[dict[str, np.ndarray]] = []
+    real = ev_mod.run_chain
+
+    def spy(block, step=None, rows=None):
+        if rows is not None:
+            given.append({k: rows[k] for k in ("cost_to_train_usd", "lost_usd_per_month")})
+        return real(block, step, rows)
+
+    monkeypatch.setattr(ev_mod, "run_chain", spy)
+    blocks = _blocked(monkeypatch, x, chunk=128)  # 6 blocks: 5 of them given rows
+    assert len(given) == 5
+    for key in ("cost_to_train_usd", "lost_usd_per_month"):
+        assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
+    for key, value in whole.items():
+        got = np.broadcast_to(blocks[key], np.shape(value))
+        bits = np.dtype(f"u{got.dtype.itemsize}")
+        assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
