@@ -119,6 +119,11 @@ def test_consistency_constants_are_the_fit_on_all_sources():
     assert pytest.approx(hbm, abs=1e-9) == cm.HBM_EFFICIENCY
 
 
+def test_consistency_stack_efficiency_range_is_the_folds_values():
+    folds = [step_loso.fit(s).stack for s in step_loso.SOURCES]
+    assert (min(folds), max(folds)) == pytest.approx(tuple(cm.STACK_KERNEL_EFFICIENCY_RANGE[3]))
+
+
 def test_consistency_interval_is_the_held_out_residual_percentiles():
     lo, hi = step_loso.summary("dense")["interval_ratio"]
     assert pytest.approx((round(lo, 2), round(hi, 2)), abs=1e-9) == cm.STEP_INTERVAL_RATIO
