@@ -1495,8 +1495,8 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "NeMo: fused attention, TP/DP/PP overlap as set), 'megatron-lm-2022' (Korthikanti et "
         "al. 2022: materialised attention, no TP or DP overlap), 'megatron-lm-2021' "
         "(Narayanan et al. 2021: the same), 'deepspeed-megatron' (the DeepSpeed pipeline "
-        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap, its kernels at 0.90 (0.78-0.91 in the interval) of "
-        "Megatron-LM's rates, fitted on those two runs).",
+        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap, its kernels at 0.90 "
+        "of Megatron-LM's rates, fitted on those two runs, 0.78-0.91 in the interval).",
         choices=values(SoftwareStack),
         sensitivity=False,
         source="Narayanan et al. SC'21 (arXiv:2104.04473) §5; Korthikanti et al. 2022 "
