@@ -105,6 +105,7 @@ CHOICE_WORDS: dict[str, dict[str, str]] = {
         "megatron-lm-2021": "Megatron-LM 2021",
         "deepspeed-megatron": "DeepSpeed + Megatron",
     },
+    "workload.moe_dispatcher": {"alltoall": "All-to-all", "deepep": "DeepEP"},
 }
 
 

@@ -56,3 +56,21 @@ def test_page_meets_the_display_standards(page):
                 assert np.nanmax(np.abs(values)) > 0, (
                     f"legend entry {trace.get('name')} draws nothing"
                 )
+
+
+def test_dropdown_words_keep_the_spelling_their_help_uses():
+    """A choice's dropdown words keep the capitals its field's help text gives the value
+    ("DeepEP", not the capitalised raw value "Deepep")."""
+    from goodput_lab.models import FIELDS
+
+    from dashboard.components.sidebar import choice_words
+
+    checked = 0
+    for key, f in FIELDS.items():
+        for value in f.choices or ():
+            spelled = re.findall(rf"\b{re.escape(str(value))}\b", f.help, flags=re.IGNORECASE)
+            proper = {w for w in spelled if w != str(value) and not w.islower()}
+            for w in proper:
+                checked += 1
+                assert w in choice_words(key, str(value)), (key, value, w)
+    assert checked >= 1  # the dispatcher's "DeepEP" at least
