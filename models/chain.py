@@ -45,6 +45,7 @@ from ._tools import (
     HOURS_PER_DAY,
     MINUTES_PER_DAY,
     ZERO,
+    _single,
     as_float_array,
     is_zero,
     minus,
@@ -1690,16 +1691,20 @@ def _throughput_factor(sigma, overhead):
     return (1.0 - sigma) * (1.0 - overhead)
 
 
-def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead):
+def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead, out):
     """Minutes lost per day per component [min/day]; they add up to (1 − g)·1440.
 
     The failure components' first-order minutes are scaled to add up to the exact
     failure loss (1 − g_fail)·1440; spot notice is g_fail·(1 − g_s)·1440; the fabric
     stall, fail-slow, straggler and overhead components are the exact shares of what is
-    left (``running`` = g_fail·g_s·(1 − stall − slow)).
+    left (``running`` = g_fail·g_s·(1 − stall − slow)).  ``out``: memory for the scaled
+    failure components (:func:`_term_into`).
     """
     scale = _Shares(total(*comp.values())).of((1.0 - g_fail) * MINUTES_PER_DAY, 0.0)
-    losses = {name: term(comp[name], scale) for name in comp}
+    losses = {
+        name: _term_into(_dest(out, f"loss_{name}_minutes_per_day"), comp[name], scale)
+        for name in comp
+    }
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
     losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
@@ -1740,6 +1745,54 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
     return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
 
 
+def _first_order(c: _Classes, p: CheckpointPlan, x_spot, kept, out=None):
+    """(W₁, W₂, g₁): the first-order waste per level (:func:`_level_waste`) and the
+    first-order goodput clip(1 − W₁ − W₂ − W_extra)·clip(1 − x_spot)·``kept`` (the
+    shares not stalled and the throughput kept) [fraction]; ``out``: memory for g₁
+    (:func:`_term_into`)."""
+    waste1, waste2, w_extra = _level_waste(c, p)
+    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
+    g1 = _term_into(_dest(out, "goodput_first_order"), g1, np.clip(1.0 - x_spot, 0.0, 1.0), *kept)
+    return waste1, waste2, g1
+
+
+def _lost_figures(g, per_failure, p: CheckpointPlan, out=None) -> dict[str, Any]:
+    """The goodput step's figures of what is lost: minutes lost per failure (recovery +
+    rework [min]), the lost share 1 − g [fraction] and minutes per day (1 − g)·1440
+    [min/day], and the share of the time spent saving (:func:`_overhead_fraction`);
+    ``out``: memory for them (:func:`_term_into`)."""
+    lost_share = 1.0 - g
+    return {
+        "minutes_lost_per_failure": _total_into(
+            _dest(out, "minutes_lost_per_failure"), *per_failure
+        ),
+        "lost_minutes_per_day": _product(out, "lost_minutes_per_day", lost_share, MINUTES_PER_DAY),
+        "checkpoint_overhead_fraction": _overhead_fraction(
+            p, _dest(out, "checkpoint_overhead_fraction")
+        ),
+        "lost_share": lost_share,
+    }
+
+
+def _overhead_fraction(p: CheckpointPlan, dest: np.ndarray | None = None):
+    """The share of the time spent saving, 1 − 1/((1 + δ₁/τ)(1 + δ₂/τ₂)) [fraction]
+    (:func:`_saves_factor`), written into ``dest`` when given and of its shape (the same
+    subtraction: the same values)."""
+    kept = 1.0 / _saves_factor(p.save1_share, p.save2_share)
+    return np.subtract(1.0, kept, out=dest) if _fits(dest, 1.0, kept) else 1.0 - kept
+
+
+def _stall_shares(f: FailureProcess):
+    """(s, f): the fabric stall and fail-slow shares of the day [fraction]
+    (:func:`_day_share`); slow windows owe at most the time left (then no progress at
+    all), f ≤ 1 − s."""
+    stall = _day_share(f.fabric_stall_minutes_per_day)
+    slow = _day_share(f.fail_slow_minutes_per_day)
+    if not is_zero(slow):
+        slow = np.minimum(slow, 1.0 - stall)
+    return stall, slow
+
+
 def _saves_factor(c1, c2):
     """(1 + δ₁/τ)(1 + δ₂/τ₂); the second factor left out when it is one number, exactly 1
     (no durable save of its own: x·1 = x)."""
@@ -1749,7 +1802,9 @@ def _saves_factor(c1, c2):
     return (1.0 + c1) * second
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+def goodput_step(
+    failures: FailureProcess, plan: CheckpointPlan, out: Mapping[str, np.ndarray] | None = None
+) -> GoodputResult:
     """Step 4: goodput, the share of wall time that advances training, and its losses.
 
     g = T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂)·e^{−λ_P·R_P}·g_SDC · g_s
@@ -1768,6 +1823,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         Step 1: failure rates [per day] and recovery stages [min].
     plan : CheckpointPlan
         Step 2: checkpoint intervals, saves, restores [min] and level rates [per day].
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -1779,35 +1836,29 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
     r_total, rework = _per_failure_minutes(c, f, p)
     g_fail = _failure_factor(c, p)
     x_spot, gs = _spot_notice(f, p)
-    stall = _day_share(f.fabric_stall_minutes_per_day)
-    slow = _day_share(f.fail_slow_minutes_per_day)
-    if not is_zero(slow):  # slow windows owe at most the time left: then no progress at all
-        slow = np.minimum(slow, 1.0 - stall)
+    stall, slow = _stall_shares(f)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = _throughput_factor(sigma, overhead)
     not_stalled = minus(1.0 - stall, slow)
     g_fail_spot = g_fail if gs is None else g_fail * gs
     running = term(g_fail_spot, not_stalled)
-    g = term(running, throughput)
+    g = _term_into(_dest(out, "goodput"), running, throughput)
+    comp = _loss_components(c, f, p)
     losses = _loss_breakdown(
-        _loss_components(c, f, p), g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead
+        comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead, out
     )
-    waste1, waste2, w_extra = _level_waste(c, p)
-    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
+    waste1, waste2, g1 = _first_order(c, p, x_spot, (not_stalled, throughput), out)
     return GoodputResult(
         goodput=g,
-        goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
+        goodput_first_order=g1,
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
-        minutes_lost_per_failure=total(r_total, rework),
-        lost_minutes_per_day=(lost_share := 1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(p.save1_share, p.save2_share),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=c.corrupt_x,
         checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
-        lost_share=lost_share,
+        **_lost_figures(g, (r_total, rework), p, out),
     )
 
 
@@ -2179,7 +2230,8 @@ def run_chain(
     step : StepTime or None
         The step time of these inputs when the caller has it already.
     out : Mapping[str, ndarray] or None
-        Memory the cost step may write figures into, by output key (:func:`cost_step`).
+        Memory the goodput and cost steps may write figures into, by output key
+        (:func:`goodput_step`, :func:`cost_step`).
 
     Returns
     -------
@@ -2189,7 +2241,7 @@ def run_chain(
     failures = failure_process(x)
     plan = checkpoint_plan(x, failures)
     step = step_time(x) if step is None else step
-    good = goodput_step(failures, plan)
+    good = goodput_step(failures, plan, out)
     return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan, out))
 
 
@@ -2284,6 +2336,59 @@ def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
     product has its shape (the same multiplication: the same values), else ``a * b``."""
     dest = _dest(out, name)
     return np.multiply(a, b, out=dest) if _fits(dest, a, b) else a * b
+
+
+def _float64(value) -> bool:
+    """Whether ``value`` is a float64 array or a float scalar (an operation on it and
+    another such value gives the same bits whether or not its result has memory given)."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value.dtype == np.float64
+    return kind is float or kind is np.float64
+
+
+def _fold_into(dest: np.ndarray | None, ufunc, operands: list):
+    """``ufunc`` over ``operands`` left to right, ((a ∘ b) ∘ c) ..., written into ``dest``
+    when it is given, the operands are float64 and the first result already has the
+    shape of ``dest``: the same operations in the same order, so the same values as
+    without ``dest``; else None (the caller computes it as usual)."""
+    if dest is None or len(operands) < 2 or not all(_float64(v) for v in operands):
+        return None
+    shapes = [np.shape(v) for v in operands]
+    if not (np.broadcast_shapes(*shapes[:2]) == dest.shape == np.broadcast_shapes(*shapes)):
+        return None
+    ufunc(operands[0], operands[1], out=dest)
+    for value in operands[2:]:
+        ufunc(dest, value, out=dest)
+    return dest
+
+
+def _term_into(dest: np.ndarray | None, *factors):
+    """:func:`models._tools.term` of ``factors``, its products written into ``dest`` when
+    given and they fit (:func:`_fold_into`)."""
+    if dest is not None:
+        kept = []
+        for f in factors:
+            if is_zero(f):
+                return ZERO
+            one = _single(f)
+            if one is not None and one == 1 and not (isinstance(f, np.ndarray) and f.ndim):
+                continue
+            kept.append(f)
+        folded = _fold_into(dest, np.multiply, kept)
+        if folded is not None:
+            return folded
+    return term(*factors)
+
+
+def _total_into(dest: np.ndarray | None, *terms):
+    """:func:`models._tools.total` of ``terms``, its sums written into ``dest`` when given
+    and they fit (:func:`_fold_into`)."""
+    if dest is not None:
+        folded = _fold_into(dest, np.add, [t for t in terms if not is_zero(t)])
+        if folded is not None:
+            return folded
+    return total(*terms)
 
 
 def _quotient(dest: np.ndarray | None, a, b):
