@@ -1751,9 +1751,11 @@ def _first_order(c: _Classes, p: CheckpointPlan, x_spot, kept, out=None):
     shares not stalled and the throughput kept) [fraction]; ``out``: memory for g₁
     (:func:`_term_into`)."""
     waste1, waste2, w_extra = _level_waste(c, p)
-    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
-    g1 = _term_into(_dest(out, "goodput_first_order"), g1, np.clip(1.0 - x_spot, 0.0, 1.0), *kept)
-    return waste1, waste2, g1
+    dest = _dest(out, "goodput_first_order")
+    kept_share = 1.0 - total(waste1, waste2, w_extra)
+    into = dest if _fits(dest, kept_share, 0.0) and _float64(kept_share) else None
+    g1 = np.clip(kept_share, 0.0, 1.0, out=into)
+    return waste1, waste2, _term_into(dest, g1, np.clip(1.0 - x_spot, 0.0, 1.0), *kept)
 
 
 def _lost_figures(g, per_failure, p: CheckpointPlan, out=None) -> dict[str, Any]:
@@ -2123,7 +2125,7 @@ def cost_step(
     spare = spare_nodes * price * HOURS_PER_DAY
     fs, obj = storage_cost(x, plan, good) if plan is not None else (as_float_array(0.0),) * 2
     storage = fs + obj
-    total_day = total(cluster, spare, storage)
+    total_day = _total_into(_dest(out, "total_usd_per_day"), cluster, spare, storage)
     compute_days, days, days_lo, days_hi = _train_days(step, g, out)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
