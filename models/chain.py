@@ -353,7 +353,9 @@ def _detection_minutes(rc):
     )
 
 
-def failure_process(x: Mapping[str, Any]) -> FailureProcess:
+def failure_process(
+    x: Mapping[str, Any], out: Mapping[str, np.ndarray] | None = None
+) -> FailureProcess:
     """Failures per day λ = N·r + fabric aborts, MTBF, the hot-spare pool and fabric stalls.
 
     λ_node = N·r (superposed independent Poisson processes); fabric events whose reroute
@@ -373,6 +375,8 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     x : Mapping[str, Any]
         The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
         numbers may be arrays (one value per scenario).
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -385,7 +389,8 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         for name in ("cluster", "reliability", "network", "recovery", "resilience", "pricing")
     )
     nodes = cl.nodes
-    node = as_float_array(rel.cluster_failures_per_day(nodes, rl.node_failure_rate_per_day))
+    rate, into = rl.node_failure_rate_per_day, _dest(out, "node_failures_per_day")
+    node = as_float_array(rel.cluster_failures_per_day(nodes, rate, out=into))
     events, reroute, timeout = (
         nw.fabric_events_per_day,
         nw.reroute_seconds,
@@ -410,7 +415,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all)),
+        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all, out=_dest(out, "mtbf_hours"))),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -941,8 +946,9 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
     return lam, lam1, lam2, spot, fits, notice_save, survives_l1
 
 
-def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
-    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima.
+def _intervals(x: Mapping[str, Any], two, lv, rates, c1, c2, out=None):
+    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima, for the
+    failure rates (λ, λ₁, λ₂) [per day]; τ* written into ``out``'s row when it fits.
 
     τ* = max(exact optimum for M₁ = 1440/λ₁ [min] (:func:`models.goodput.
     exact_optimal_interval_minutes`), the write time when asynchronous); τ = τ* (clipped to
@@ -950,9 +956,12 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     write₂, τ) for a two-level strategy, else τ*.
     """
     c = section(x, "checkpoint")
+    lam, lam1, lam2 = rates
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
-    tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
+    exact = as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min))
+    dest = _dest(out, "optimal_checkpoint_interval_minutes")
+    tau_opt = np.maximum(exact, min1, out=dest if _fits(dest, exact, min1) else None)
     tau = c.interval_minutes
     if np.any(x.get("checkpoint.interval_optimal", False)):
         tau = np.where(
@@ -971,7 +980,29 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     return tau, tau_opt, t2, t2_opt, mtbf1_min
 
 
-def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
+def _approximate_intervals(c1, mtbf1_min, r1, out=None) -> dict[str, np.ndarray]:
+    """Young's √(2δM) and Daly's first- and higher-order intervals [min] of the level-1
+    save δ and MTBF M [min] (and R [min] for Daly's first order), each written into its
+    row of ``out`` when there is one (the same operations: the same values)."""
+    dest = partial(_dest, out)
+    young = gp.young_interval_minutes(c1, mtbf1_min, out=dest("young_interval_minutes"))
+    young = as_float_array(young)  # √(2δM), shared with the higher order
+    first = ck.daly_first_order_interval_minutes(
+        c1, mtbf1_min, r1, out=dest("daly_first_order_interval_minutes")
+    )
+    higher = ck.daly_higher_order_interval_minutes(
+        c1, mtbf1_min, root=young, out=dest("daly_higher_order_interval_minutes")
+    )
+    return {
+        "young_interval_minutes": young,
+        "daly_first_order_interval_minutes": as_float_array(first),
+        "daly_higher_order_interval_minutes": as_float_array(higher),
+    }
+
+
+def checkpoint_plan(
+    x: Mapping[str, Any], failures: FailureProcess, out: Mapping[str, np.ndarray] | None = None
+) -> CheckpointPlan:
     """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
     failures that fall back to the durable tier, and the intervals.
 
@@ -990,6 +1021,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         numbers may be arrays (one value per scenario).
     failures : FailureProcess
         Step 1, the failure rates [per day] the intervals are optimised for.
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -1004,10 +1037,9 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
-    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
+    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, (lam, lam1, lam2), c1, c2, out)
     validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
-    young = as_float_array(gp.young_interval_minutes(c1, mtbf1_min))  # √(2δM), shared
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -1016,13 +1048,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     return CheckpointPlan(
         checkpoint_interval_minutes=tau,
         optimal_checkpoint_interval_minutes=tau_opt,
-        young_interval_minutes=young,
-        daly_first_order_interval_minutes=as_float_array(
-            ck.daly_first_order_interval_minutes(c1, mtbf1_min, r1)
-        ),
-        daly_higher_order_interval_minutes=as_float_array(
-            ck.daly_higher_order_interval_minutes(c1, mtbf1_min, root=young)
-        ),
+        **_approximate_intervals(c1, mtbf1_min, r1, out),
         durable_interval_minutes=t2 if two else tau,
         optimal_durable_interval_minutes=t2_opt,
         save_seconds=c1 * 60.0,
@@ -2232,16 +2258,15 @@ def run_chain(
     step : StepTime or None
         The step time of these inputs when the caller has it already.
     out : Mapping[str, ndarray] or None
-        Memory the goodput and cost steps may write figures into, by output key
-        (:func:`goodput_step`, :func:`cost_step`).
+        Memory the steps may write figures into, by output key (:func:`cost_step`).
 
     Returns
     -------
     ChainResult
         The five step results (:meth:`ChainResult.metrics`: the figures by output key).
     """
-    failures = failure_process(x)
-    plan = checkpoint_plan(x, failures)
+    failures = failure_process(x, out)
+    plan = checkpoint_plan(x, failures, out)
     step = step_time(x) if step is None else step
     good = goodput_step(failures, plan, out)
     return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan, out))

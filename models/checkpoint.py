@@ -330,7 +330,7 @@ def _per_node_GBps(GBps_per_node, aggregate_GBps, nodes) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- intervals
-def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes):
+def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes, out=None):
     """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], docs/references.md#checkpoint-interval).
 
     Parameters
@@ -341,6 +341,9 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
         M, job mean time between failures [min].
     restart_minutes : array_like
         R, recovery time per failure [min].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values); the result is then ``out``.
 
     Returns
     -------
@@ -354,18 +357,22 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     """
     d = as_float_array(save_minutes)
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = _sqrt_own(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
-    return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
+        tau = _sqrt_own(
+            2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)), out
+        )
+    return like_input(tau, save_minutes, mtbf_minutes, restart_minutes)
 
 
-def _sqrt_own(value):
-    """√value, written over ``value`` when it is an array (a new one of the caller's)."""
+def _sqrt_own(value, out=None):
+    """√value, written over ``value`` when it is an array (a new one of the caller's), or
+    into ``out`` when given and of its shape."""
     if isinstance(value, np.ndarray) and value.ndim:
-        return np.sqrt(value, out=value)
+        into = out if out is not None and out.shape == value.shape else value
+        return np.sqrt(value, out=into)
     return np.sqrt(value)
 
 
-def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None):
+def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None, out=None):
     """Daly's higher-order optimum ([2] eq. 37) [min].
 
     τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
@@ -380,6 +387,9 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None)
     root : array_like, optional
         √(2δM) [min] (Young's interval, :func:`models.goodput.young_interval_minutes`) when
         the caller has it; computed here when None.
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values), where δ < 2M everywhere.
 
     Returns
     -------
@@ -407,10 +417,13 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None)
             bracket += x
         else:
             bracket = 1.0 + np.sqrt(x) / 3.0 + x / 9.0
-        tau = root * bracket - d
-    below = d < two_m
-    out = tau if below.all() else np.where(below, tau, m)
-    return like_input(out, save_minutes, mtbf_minutes)
+        scaled = root * bracket
+        below = d < two_m
+        everywhere = below.all()
+        fits = out is not None and np.broadcast_shapes(np.shape(scaled), d.shape) == out.shape
+        tau = np.subtract(scaled, d, out=out if fits and everywhere else None)
+    tau = tau if everywhere else np.where(below, tau, m)
+    return like_input(tau, save_minutes, mtbf_minutes)
 
 
 def two_level_waste_first_order(

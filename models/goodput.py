@@ -222,7 +222,7 @@ def goodput_first_order(failures_per_day, restart_minutes, interval_minutes, sav
     return like_input(g, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
-def young_interval_minutes(save_minutes, mtbf_minutes):
+def young_interval_minutes(save_minutes, mtbf_minutes, out=None):
     """Young's optimum τ = √(2δM) [min] ([1]).
 
     Parameters
@@ -231,6 +231,9 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
         δ, blocking save time [min].
     mtbf_minutes : array_like
         M, job mean time between failures [min].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values); the result is then ``out``.
 
     Returns
     -------
@@ -243,10 +246,12 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
     37.94733192202055
     """
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
-        # a new array of its own: the root written over it
-        out = np.sqrt(out, out=out) if isinstance(out, np.ndarray) and out.ndim else np.sqrt(out)
-    return like_input(out, save_minutes, mtbf_minutes)
+        value = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
+        if isinstance(value, np.ndarray) and value.ndim:
+            # a new array of its own: the root written over it, or into ``out``
+            into = out if out is not None and out.shape == value.shape else value
+            return np.sqrt(value, out=into)
+        return like_input(np.sqrt(value), save_minutes, mtbf_minutes)
 
 
 def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):
