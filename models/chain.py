@@ -879,9 +879,10 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
     return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
 
 
-def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
+def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess, out=None):
     """Save, restore, staleness [min] and rates [per day] of the two levels
-    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs; ``out``: memory
+    for its figures by output key."""
     c = section(x, "checkpoint")
     return ck.strategy_levels(
         strategy=strategy,
@@ -902,6 +903,7 @@ def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
         measured_save_seconds=c.save_seconds,
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
+        out=out,
     )
 
 
@@ -1032,7 +1034,7 @@ def checkpoint_plan(
     """
     c = section(x, "checkpoint")
     strategy = c.strategy
-    lv = _levels(x, strategy, failures)
+    lv = _levels(x, strategy, failures, out)
     two = strategy.two_level
     lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
