@@ -1066,8 +1066,7 @@ def strategy_levels(
     tiers : dict of str to dict
         Per tier, its :func:`tier_inputs` parameters.
     out : Mapping[str, ndarray] or None
-        Memory to write the per-tier seconds, the shard and the memory required into, by
-        output key (a chunked evaluation's rows; the same operations: the same values).
+        Rows to write tier seconds, shard and memory required into (same values), by key.
 
     Returns
     -------
