@@ -1392,7 +1392,7 @@ class _Shares:
             return np.where(self.positive, part / self.safe, when_none)
 
 
-def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
+def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0, out=(None, None)):
     """(X, F): minutes a corrupt level-1 checkpoint adds to a recovery, and the fallback part.
 
     A recovery that loads a corrupt level-1 checkpoint falls back to the next one: the
@@ -1409,6 +1409,9 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
         Step 2: intervals, saves, restores and staleness [min].
     recovery_minutes : float
         Unused [min]; kept for callers.
+    out : tuple of (ndarray or None)
+        Memory to write X and F into, each when it has the result's shape (the same
+        additions: the same values).
 
     Returns
     -------
@@ -1425,8 +1428,8 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
         extra = tau
         restore_next = p.restore1_minutes + v
     # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
-    fallback = restore_next + extra * (1.0 + p.save1_share)
-    return p.restart_loop_minutes + fallback, fallback
+    fallback = _sum_into(out[1], restore_next, extra * (1.0 + p.save1_share))
+    return _sum_into(out[0], p.restart_loop_minutes, fallback), fallback
 
 
 @dataclass(frozen=True)
@@ -1456,18 +1459,23 @@ class _Classes:
     sdc_rollback: Any
 
 
-def _failure_classes(f: FailureProcess, p: CheckpointPlan) -> _Classes:
+def _failure_classes(f: FailureProcess, p: CheckpointPlan, out=None) -> _Classes:
     """Rates λ₁, λ₂, λ_S, λ_P [per day] and recoveries R₁, R₂, R_P, R_S [min] per class.
 
     R₁ = r₀ + restore₁ + s₁ + π·X,  R₂ = r₀ + restore₂ + s₂,  R_P = r₀ + peer restore,
     R_S = SDC recovery + restore + staleness of the last durable checkpoint, rolled back
     Δ + t/2 + s (t = τ₂ for a two-level strategy, else τ).  Absent classes stay ZERO.
+    ``out``: memory for X and F (:func:`corrupt_checkpoint_minutes`) by output key.
     """
     lam = p.failures_total_per_day
     lam_s = f.sdc_failures_per_day
     r0, v = f.recovery_before_restore_minutes, p.validation_minutes
     restore1, restore2 = total(p.restore1_minutes, v), total(p.restore2_minutes, v)
-    corrupt_x, fallback = corrupt_checkpoint_minutes(p)
+    into = (
+        _dest(out, "corrupt_checkpoint_minutes_per_event"),
+        _dest(out, "checkpoint_fallback_minutes"),
+    )
+    corrupt_x, fallback = corrupt_checkpoint_minutes(p, out=into)
     corrupt = term(p.corrupt_fraction, corrupt_x)
     if p.two_level:
         t_clean, stale_clean, restore_clean = p.interval2_minutes, p.stale2_minutes, restore2
@@ -1746,10 +1754,11 @@ def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, 
     return losses
 
 
-def _level_waste(c: _Classes, p: CheckpointPlan):
+def _level_waste(c: _Classes, p: CheckpointPlan, out=None):
     """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
     waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
-    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
+    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440; ``out``:
+    memory for W₁ by output key."""
     waste1 = gp.waste_first_order(
         c.lam1,
         c.r1,
@@ -1757,6 +1766,7 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
         p.save1_minutes,
         save_share=p.save1_share,
         half_interval=p.half_interval_minutes,
+        out=_dest(out, "level1_waste_fraction"),
     )
     waste2 = gp.waste_first_order(
         c.lam2,
@@ -1778,7 +1788,7 @@ def _first_order(c: _Classes, p: CheckpointPlan, x_spot, kept, out=None):
     first-order goodput clip(1 − W₁ − W₂ − W_extra)·clip(1 − x_spot)·``kept`` (the
     shares not stalled and the throughput kept) [fraction]; ``out``: memory for g₁
     (:func:`_term_into`)."""
-    waste1, waste2, w_extra = _level_waste(c, p)
+    waste1, waste2, w_extra = _level_waste(c, p, out)
     dest = _dest(out, "goodput_first_order")
     kept_share = 1.0 - total(waste1, waste2, w_extra)
     into = dest if _fits(dest, kept_share, 0.0) and _float64(kept_share) else None
@@ -1823,6 +1833,12 @@ def _stall_shares(f: FailureProcess):
     return stall, slow
 
 
+def _sum_into(dest: np.ndarray | None, a, b):
+    """a + b, written into ``dest`` when given and of the sum's shape (the same addition:
+    the same values), else ``a + b``."""
+    return np.add(a, b, out=dest) if _fits(dest, a, b) else a + b
+
+
 def _saves_factor(c1, c2):
     """(1 + δ₁/τ)(1 + δ₂/τ₂); the second factor left out when it is one number, exactly 1
     (no durable save of its own: x·1 = x)."""
@@ -1862,7 +1878,7 @@ def goodput_step(
         Goodput [fraction], per-failure minutes [min], losses per component [min/day].
     """
     p, f = plan, failures
-    c = _failure_classes(f, p)
+    c = _failure_classes(f, p, out)
     r_total, rework = _per_failure_minutes(c, f, p)
     g_fail = _failure_factor(c, p)
     x_spot, gs = _spot_notice(f, p)

@@ -56,6 +56,7 @@ def waste_first_order(
     *,
     save_share=None,
     half_interval=None,
+    out=None,
 ):
     """First-order fraction of wall time wasted: W = δ/τ + λ·(τ/2 + R) [fraction].
 
@@ -76,6 +77,8 @@ def waste_first_order(
     save_share, half_interval : array_like, optional
         δ/τ [fraction] and τ/2 [min] when the caller has them (the same numbers, computed
         once for several figures); computed here when None.
+    out : ndarray, optional
+        Memory to write W into when it has its shape (the same addition: the same values).
 
     Returns
     -------
@@ -93,7 +96,10 @@ def waste_first_order(
         save_share = as_float_array(save_minutes) / tau
     if half_interval is None:
         half_interval = tau / 2.0
-    w = save_share + lam * (half_interval + as_float_array(restart_minutes))
+    lost = lam * (half_interval + as_float_array(restart_minutes))
+    if out is not None and np.broadcast_shapes(np.shape(save_share), np.shape(lost)) == out.shape:
+        return np.add(save_share, lost, out=out)
+    w = save_share + lost
     return like_input(w, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
