@@ -45,6 +45,7 @@ from ._tools import (
     HOURS_PER_DAY,
     MINUTES_PER_DAY,
     ZERO,
+    _single,
     as_float_array,
     is_zero,
     minus,
@@ -352,7 +353,9 @@ def _detection_minutes(rc):
     )
 
 
-def failure_process(x: Mapping[str, Any]) -> FailureProcess:
+def failure_process(
+    x: Mapping[str, Any], out: Mapping[str, np.ndarray] | None = None
+) -> FailureProcess:
     """Failures per day λ = N·r + fabric aborts, MTBF, the hot-spare pool and fabric stalls.
 
     λ_node = N·r (superposed independent Poisson processes); fabric events whose reroute
@@ -372,6 +375,8 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     x : Mapping[str, Any]
         The scenario's inputs by field key (:mod:`models.fields`), each in its field's unit;
         numbers may be arrays (one value per scenario).
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -384,7 +389,8 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
         for name in ("cluster", "reliability", "network", "recovery", "resilience", "pricing")
     )
     nodes = cl.nodes
-    node = as_float_array(rel.cluster_failures_per_day(nodes, rl.node_failure_rate_per_day))
+    rate, into = rl.node_failure_rate_per_day, _dest(out, "node_failures_per_day")
+    node = as_float_array(rel.cluster_failures_per_day(nodes, rate, out=into))
     events, reroute, timeout = (
         nw.fabric_events_per_day,
         nw.reroute_seconds,
@@ -409,7 +415,7 @@ def failure_process(x: Mapping[str, Any]) -> FailureProcess:
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
-        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all)),
+        mtbf_hours=as_float_array(rel.mtbf_hours(lam_all, out=_dest(out, "mtbf_hours"))),
         probability_no_spare=p_none,
         replacement_minutes_expected=repl,
         fabric_events_per_day=events,
@@ -873,9 +879,10 @@ def spot_level1_survives(strategy: Strategy, replicas) -> np.ndarray:
     return as_float_array(strategy is Strategy.DURABLE_ONLY) > 0
 
 
-def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
+def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess, out=None):
     """Save, restore, staleness [min] and rates [per day] of the two levels
-    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs."""
+    (:func:`models.checkpoint.strategy_levels`) from the scenario's inputs; ``out``: memory
+    for its figures by output key."""
     c = section(x, "checkpoint")
     return ck.strategy_levels(
         strategy=strategy,
@@ -896,6 +903,7 @@ def _levels(x: Mapping[str, Any], strategy: Strategy, failures: FailureProcess):
         measured_save_seconds=c.save_seconds,
         measured_restore_minutes=number(x, "recovery.restore_minutes"),
         tiers=_tier_params(x),
+        out=out,
     )
 
 
@@ -940,8 +948,9 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
     return lam, lam1, lam2, spot, fits, notice_save, survives_l1
 
 
-def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
-    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima.
+def _intervals(x: Mapping[str, Any], two, lv, rates, c1, c2, out=None):
+    """(τ, τ*, τ₂, τ₂*, M₁) [min]: the intervals in use and Daly's exact optima, for the
+    failure rates (λ, λ₁, λ₂) [per day]; τ* written into ``out``'s row when it fits.
 
     τ* = max(exact optimum for M₁ = 1440/λ₁ [min] (:func:`models.goodput.
     exact_optimal_interval_minutes`), the write time when asynchronous); τ = τ* (clipped to
@@ -949,9 +958,12 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     write₂, τ) for a two-level strategy, else τ*.
     """
     c = section(x, "checkpoint")
+    lam, lam1, lam2 = rates
     mtbf1_min = as_float_array(rel.mtbf_hours(lam1)) * 60.0
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
-    tau_opt = np.maximum(as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min)), min1)
+    exact = as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min))
+    dest = _dest(out, "optimal_checkpoint_interval_minutes")
+    tau_opt = np.maximum(exact, min1, out=dest if _fits(dest, exact, min1) else None)
     tau = c.interval_minutes
     if np.any(x.get("checkpoint.interval_optimal", False)):
         tau = np.where(
@@ -970,7 +982,29 @@ def _intervals(x: Mapping[str, Any], two, lv, lam, lam1, lam2, c1, c2):
     return tau, tau_opt, t2, t2_opt, mtbf1_min
 
 
-def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> CheckpointPlan:
+def _approximate_intervals(c1, mtbf1_min, r1, out=None) -> dict[str, np.ndarray]:
+    """Young's √(2δM) and Daly's first- and higher-order intervals [min] of the level-1
+    save δ and MTBF M [min] (and R [min] for Daly's first order), each written into its
+    row of ``out`` when there is one (the same operations: the same values)."""
+    dest = partial(_dest, out)
+    young = gp.young_interval_minutes(c1, mtbf1_min, out=dest("young_interval_minutes"))
+    young = as_float_array(young)  # √(2δM), shared with the higher order
+    first = ck.daly_first_order_interval_minutes(
+        c1, mtbf1_min, r1, out=dest("daly_first_order_interval_minutes")
+    )
+    higher = ck.daly_higher_order_interval_minutes(
+        c1, mtbf1_min, root=young, out=dest("daly_higher_order_interval_minutes")
+    )
+    return {
+        "young_interval_minutes": young,
+        "daly_first_order_interval_minutes": as_float_array(first),
+        "daly_higher_order_interval_minutes": as_float_array(higher),
+    }
+
+
+def checkpoint_plan(
+    x: Mapping[str, Any], failures: FailureProcess, out: Mapping[str, np.ndarray] | None = None
+) -> CheckpointPlan:
     """Save/restore times per level (:func:`models.checkpoint.strategy_levels`), the share of
     failures that fall back to the durable tier, and the intervals.
 
@@ -989,6 +1023,8 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
         numbers may be arrays (one value per scenario).
     failures : FailureProcess
         Step 1, the failure rates [per day] the intervals are optimised for.
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -998,15 +1034,14 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     """
     c = section(x, "checkpoint")
     strategy = c.strategy
-    lv = _levels(x, strategy, failures)
+    lv = _levels(x, strategy, failures, out)
     two = strategy.two_level
     lam, lam1, lam2, spot, fits, notice_save, survives_l1 = _level_rates(x, strategy, failures, lv)
     c1, c2 = lv["save1_minutes"], lv["save2_minutes"]
     r1 = failures.recovery_before_restore_minutes + lv["restore1_minutes"] + lv["stale1_minutes"]
-    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, lam, lam1, lam2, c1, c2)
+    tau, tau_opt, t2, t2_opt, mtbf1_min = _intervals(x, two, lv, (lam, lam1, lam2), c1, c2, out)
     validating = c.validation is Validation.FALLBACK
     spot_saved = term(spot, fits)
-    young = as_float_array(gp.young_interval_minutes(c1, mtbf1_min))  # √(2δM), shared
     tiers = {
         f"tier_{name}_{what}_seconds": lv[f"tier_{name}_{what}_seconds"]
         for name in ck.TIER_NAMES
@@ -1015,13 +1050,7 @@ def checkpoint_plan(x: Mapping[str, Any], failures: FailureProcess) -> Checkpoin
     return CheckpointPlan(
         checkpoint_interval_minutes=tau,
         optimal_checkpoint_interval_minutes=tau_opt,
-        young_interval_minutes=young,
-        daly_first_order_interval_minutes=as_float_array(
-            ck.daly_first_order_interval_minutes(c1, mtbf1_min, r1)
-        ),
-        daly_higher_order_interval_minutes=as_float_array(
-            ck.daly_higher_order_interval_minutes(c1, mtbf1_min, root=young)
-        ),
+        **_approximate_intervals(c1, mtbf1_min, r1, out),
         durable_interval_minutes=t2 if two else tau,
         optimal_durable_interval_minutes=t2_opt,
         save_seconds=c1 * 60.0,
@@ -1363,7 +1392,7 @@ class _Shares:
             return np.where(self.positive, part / self.safe, when_none)
 
 
-def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
+def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0, out=(None, None)):
     """(X, F): minutes a corrupt level-1 checkpoint adds to a recovery, and the fallback part.
 
     A recovery that loads a corrupt level-1 checkpoint falls back to the next one: the
@@ -1380,6 +1409,9 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
         Step 2: intervals, saves, restores and staleness [min].
     recovery_minutes : float
         Unused [min]; kept for callers.
+    out : tuple of (ndarray or None)
+        Memory to write X and F into, each when it has the result's shape (the same
+        additions: the same values).
 
     Returns
     -------
@@ -1396,8 +1428,8 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0):
         extra = tau
         restore_next = p.restore1_minutes + v
     # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
-    fallback = restore_next + extra * (1.0 + p.save1_share)
-    return p.restart_loop_minutes + fallback, fallback
+    fallback = _sum_into(out[1], restore_next, extra * (1.0 + p.save1_share))
+    return _sum_into(out[0], p.restart_loop_minutes, fallback), fallback
 
 
 @dataclass(frozen=True)
@@ -1427,18 +1459,23 @@ class _Classes:
     sdc_rollback: Any
 
 
-def _failure_classes(f: FailureProcess, p: CheckpointPlan) -> _Classes:
+def _failure_classes(f: FailureProcess, p: CheckpointPlan, out=None) -> _Classes:
     """Rates λ₁, λ₂, λ_S, λ_P [per day] and recoveries R₁, R₂, R_P, R_S [min] per class.
 
     R₁ = r₀ + restore₁ + s₁ + π·X,  R₂ = r₀ + restore₂ + s₂,  R_P = r₀ + peer restore,
     R_S = SDC recovery + restore + staleness of the last durable checkpoint, rolled back
     Δ + t/2 + s (t = τ₂ for a two-level strategy, else τ).  Absent classes stay ZERO.
+    ``out``: memory for X and F (:func:`corrupt_checkpoint_minutes`) by output key.
     """
     lam = p.failures_total_per_day
     lam_s = f.sdc_failures_per_day
     r0, v = f.recovery_before_restore_minutes, p.validation_minutes
     restore1, restore2 = total(p.restore1_minutes, v), total(p.restore2_minutes, v)
-    corrupt_x, fallback = corrupt_checkpoint_minutes(p)
+    into = (
+        _dest(out, "corrupt_checkpoint_minutes_per_event"),
+        _dest(out, "checkpoint_fallback_minutes"),
+    )
+    corrupt_x, fallback = corrupt_checkpoint_minutes(p, out=into)
     corrupt = term(p.corrupt_fraction, corrupt_x)
     if p.two_level:
         t_clean, stale_clean, restore_clean = p.interval2_minutes, p.stale2_minutes, restore2
@@ -1690,16 +1727,20 @@ def _throughput_factor(sigma, overhead):
     return (1.0 - sigma) * (1.0 - overhead)
 
 
-def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead):
+def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead, out):
     """Minutes lost per day per component [min/day]; they add up to (1 − g)·1440.
 
     The failure components' first-order minutes are scaled to add up to the exact
     failure loss (1 − g_fail)·1440; spot notice is g_fail·(1 − g_s)·1440; the fabric
     stall, fail-slow, straggler and overhead components are the exact shares of what is
-    left (``running`` = g_fail·g_s·(1 − stall − slow)).
+    left (``running`` = g_fail·g_s·(1 − stall − slow)).  ``out``: memory for the scaled
+    failure components (:func:`_term_into`).
     """
     scale = _Shares(total(*comp.values())).of((1.0 - g_fail) * MINUTES_PER_DAY, 0.0)
-    losses = {name: term(comp[name], scale) for name in comp}
+    losses = {
+        name: _term_into(_dest(out, f"loss_{name}_minutes_per_day"), comp[name], scale)
+        for name in comp
+    }
     losses["spot_notice"] = ZERO if gs is None else g_fail * (1.0 - gs) * MINUTES_PER_DAY
     losses["fabric_stall"] = term(g_fail_spot, stall, MINUTES_PER_DAY)
     losses["fail_slow"] = term(g_fail_spot, slow, MINUTES_PER_DAY)
@@ -1713,10 +1754,11 @@ def _loss_breakdown(comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, 
     return losses
 
 
-def _level_waste(c: _Classes, p: CheckpointPlan):
+def _level_waste(c: _Classes, p: CheckpointPlan, out=None):
     """First-order waste per level [fraction]: W_k = λ_k·... (:func:`models.goodput.
     waste_first_order`, their sum :func:`models.checkpoint.two_level_waste_first_order`),
-    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440."""
+    and the peer and SDC classes' (λ_P·R_P + λ_S·(R_S + Δ + t/2 + s))/1440; ``out``:
+    memory for W₁ by output key."""
     waste1 = gp.waste_first_order(
         c.lam1,
         c.r1,
@@ -1724,6 +1766,7 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
         p.save1_minutes,
         save_share=p.save1_share,
         half_interval=p.half_interval_minutes,
+        out=_dest(out, "level1_waste_fraction"),
     )
     waste2 = gp.waste_first_order(
         c.lam2,
@@ -1740,6 +1783,62 @@ def _level_waste(c: _Classes, p: CheckpointPlan):
     return waste1, waste2, extra / MINUTES_PER_DAY if not is_zero(extra) else ZERO
 
 
+def _first_order(c: _Classes, p: CheckpointPlan, x_spot, kept, out=None):
+    """(W₁, W₂, g₁): the first-order waste per level (:func:`_level_waste`) and the
+    first-order goodput clip(1 − W₁ − W₂ − W_extra)·clip(1 − x_spot)·``kept`` (the
+    shares not stalled and the throughput kept) [fraction]; ``out``: memory for g₁
+    (:func:`_term_into`)."""
+    waste1, waste2, w_extra = _level_waste(c, p, out)
+    dest = _dest(out, "goodput_first_order")
+    kept_share = 1.0 - total(waste1, waste2, w_extra)
+    into = dest if _fits(dest, kept_share, 0.0) and _float64(kept_share) else None
+    g1 = np.clip(kept_share, 0.0, 1.0, out=into)
+    return waste1, waste2, _term_into(dest, g1, np.clip(1.0 - x_spot, 0.0, 1.0), *kept)
+
+
+def _lost_figures(g, per_failure, p: CheckpointPlan, out=None) -> dict[str, Any]:
+    """The goodput step's figures of what is lost: minutes lost per failure (recovery +
+    rework [min]), the lost share 1 − g [fraction] and minutes per day (1 − g)·1440
+    [min/day], and the share of the time spent saving (:func:`_overhead_fraction`);
+    ``out``: memory for them (:func:`_term_into`)."""
+    lost_share = 1.0 - g
+    return {
+        "minutes_lost_per_failure": _total_into(
+            _dest(out, "minutes_lost_per_failure"), *per_failure
+        ),
+        "lost_minutes_per_day": _product(out, "lost_minutes_per_day", lost_share, MINUTES_PER_DAY),
+        "checkpoint_overhead_fraction": _overhead_fraction(
+            p, _dest(out, "checkpoint_overhead_fraction")
+        ),
+        "lost_share": lost_share,
+    }
+
+
+def _overhead_fraction(p: CheckpointPlan, dest: np.ndarray | None = None):
+    """The share of the time spent saving, 1 − 1/((1 + δ₁/τ)(1 + δ₂/τ₂)) [fraction]
+    (:func:`_saves_factor`), written into ``dest`` when given and of its shape (the same
+    subtraction: the same values)."""
+    kept = 1.0 / _saves_factor(p.save1_share, p.save2_share)
+    return np.subtract(1.0, kept, out=dest) if _fits(dest, 1.0, kept) else 1.0 - kept
+
+
+def _stall_shares(f: FailureProcess):
+    """(s, f): the fabric stall and fail-slow shares of the day [fraction]
+    (:func:`_day_share`); slow windows owe at most the time left (then no progress at
+    all), f ≤ 1 − s."""
+    stall = _day_share(f.fabric_stall_minutes_per_day)
+    slow = _day_share(f.fail_slow_minutes_per_day)
+    if not is_zero(slow):
+        slow = np.minimum(slow, 1.0 - stall)
+    return stall, slow
+
+
+def _sum_into(dest: np.ndarray | None, a, b):
+    """a + b, written into ``dest`` when given and of the sum's shape (the same addition:
+    the same values), else ``a + b``."""
+    return np.add(a, b, out=dest) if _fits(dest, a, b) else a + b
+
+
 def _saves_factor(c1, c2):
     """(1 + δ₁/τ)(1 + δ₂/τ₂); the second factor left out when it is one number, exactly 1
     (no durable save of its own: x·1 = x)."""
@@ -1749,7 +1848,9 @@ def _saves_factor(c1, c2):
     return (1.0 + c1) * second
 
 
-def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResult:
+def goodput_step(
+    failures: FailureProcess, plan: CheckpointPlan, out: Mapping[str, np.ndarray] | None = None
+) -> GoodputResult:
     """Step 4: goodput, the share of wall time that advances training, and its losses.
 
     g = T_s/T_w(λ₁, R₁, τ₁, δ₁)·T_s/T_w(λ₂, R₂, τ₂, δ₂)·e^{−λ_P·R_P}·g_SDC · g_s
@@ -1768,6 +1869,8 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         Step 1: failure rates [per day] and recovery stages [min].
     plan : CheckpointPlan
         Step 2: checkpoint intervals, saves, restores [min] and level rates [per day].
+    out : Mapping[str, ndarray] or None
+        Memory to write figures into, by output key (as :func:`cost_step`'s).
 
     Returns
     -------
@@ -1775,39 +1878,33 @@ def goodput_step(failures: FailureProcess, plan: CheckpointPlan) -> GoodputResul
         Goodput [fraction], per-failure minutes [min], losses per component [min/day].
     """
     p, f = plan, failures
-    c = _failure_classes(f, p)
+    c = _failure_classes(f, p, out)
     r_total, rework = _per_failure_minutes(c, f, p)
     g_fail = _failure_factor(c, p)
     x_spot, gs = _spot_notice(f, p)
-    stall = _day_share(f.fabric_stall_minutes_per_day)
-    slow = _day_share(f.fail_slow_minutes_per_day)
-    if not is_zero(slow):  # slow windows owe at most the time left: then no progress at all
-        slow = np.minimum(slow, 1.0 - stall)
+    stall, slow = _stall_shares(f)
     sigma, overhead = f.straggler_slowdown, f.overhead_fraction
     throughput = _throughput_factor(sigma, overhead)
     not_stalled = minus(1.0 - stall, slow)
     g_fail_spot = g_fail if gs is None else g_fail * gs
     running = term(g_fail_spot, not_stalled)
-    g = term(running, throughput)
+    g = _term_into(_dest(out, "goodput"), running, throughput)
+    comp = _loss_components(c, f, p)
     losses = _loss_breakdown(
-        _loss_components(c, f, p), g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead
+        comp, g_fail, gs, g_fail_spot, running, stall, slow, sigma, overhead, out
     )
-    waste1, waste2, w_extra = _level_waste(c, p)
-    g1 = np.clip(1.0 - total(waste1, waste2, w_extra), 0.0, 1.0)
+    waste1, waste2, g1 = _first_order(c, p, x_spot, (not_stalled, throughput), out)
     return GoodputResult(
         goodput=g,
-        goodput_first_order=term(g1, np.clip(1.0 - x_spot, 0.0, 1.0), not_stalled, throughput),
+        goodput_first_order=g1,
         recovery_minutes_per_failure=r_total,
         rework_minutes_per_failure=rework,
-        minutes_lost_per_failure=total(r_total, rework),
-        lost_minutes_per_day=(lost_share := 1.0 - g) * MINUTES_PER_DAY,
-        checkpoint_overhead_fraction=1.0 - 1.0 / _saves_factor(p.save1_share, p.save2_share),
         level1_waste_fraction=waste1,
         level2_waste_fraction=waste2,
         corrupt_checkpoint_minutes_per_event=c.corrupt_x,
         checkpoint_fallback_minutes=c.fallback,
         loss_minutes_per_day=losses,
-        lost_share=lost_share,
+        **_lost_figures(g, (r_total, rework), p, out),
     )
 
 
@@ -2072,7 +2169,7 @@ def cost_step(
     spare = spare_nodes * price * HOURS_PER_DAY
     fs, obj = storage_cost(x, plan, good) if plan is not None else (as_float_array(0.0),) * 2
     storage = fs + obj
-    total_day = total(cluster, spare, storage)
+    total_day = _total_into(_dest(out, "total_usd_per_day"), cluster, spare, storage)
     compute_days, days, days_lo, days_hi = _train_days(step, g, out)
     cluster_cost = days * cluster
     with np.errstate(invalid="ignore"):  # a run that never ends (g = 0): no cost split, nan
@@ -2179,17 +2276,17 @@ def run_chain(
     step : StepTime or None
         The step time of these inputs when the caller has it already.
     out : Mapping[str, ndarray] or None
-        Memory the cost step may write figures into, by output key (:func:`cost_step`).
+        Memory the steps may write figures into, by output key (:func:`cost_step`).
 
     Returns
     -------
     ChainResult
         The five step results (:meth:`ChainResult.metrics`: the figures by output key).
     """
-    failures = failure_process(x)
-    plan = checkpoint_plan(x, failures)
+    failures = failure_process(x, out)
+    plan = checkpoint_plan(x, failures, out)
     step = step_time(x) if step is None else step
-    good = goodput_step(failures, plan)
+    good = goodput_step(failures, plan, out)
     return ChainResult(failures, plan, step, good, cost_step(x, step, good, plan, out))
 
 
@@ -2284,6 +2381,59 @@ def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
     product has its shape (the same multiplication: the same values), else ``a * b``."""
     dest = _dest(out, name)
     return np.multiply(a, b, out=dest) if _fits(dest, a, b) else a * b
+
+
+def _float64(value) -> bool:
+    """Whether ``value`` is a float64 array or a float scalar (an operation on it and
+    another such value gives the same bits whether or not its result has memory given)."""
+    kind = type(value)
+    if kind is np.ndarray:
+        return value.dtype == np.float64
+    return kind is float or kind is np.float64
+
+
+def _fold_into(dest: np.ndarray | None, ufunc, operands: list):
+    """``ufunc`` over ``operands`` left to right, ((a ∘ b) ∘ c) ..., written into ``dest``
+    when it is given, the operands are float64 and the first result already has the
+    shape of ``dest``: the same operations in the same order, so the same values as
+    without ``dest``; else None (the caller computes it as usual)."""
+    if dest is None or len(operands) < 2 or not all(_float64(v) for v in operands):
+        return None
+    shapes = [np.shape(v) for v in operands]
+    if not (np.broadcast_shapes(*shapes[:2]) == dest.shape == np.broadcast_shapes(*shapes)):
+        return None
+    ufunc(operands[0], operands[1], out=dest)
+    for value in operands[2:]:
+        ufunc(dest, value, out=dest)
+    return dest
+
+
+def _term_into(dest: np.ndarray | None, *factors):
+    """:func:`models._tools.term` of ``factors``, its products written into ``dest`` when
+    given and they fit (:func:`_fold_into`)."""
+    if dest is not None:
+        kept = []
+        for f in factors:
+            if is_zero(f):
+                return ZERO
+            one = _single(f)
+            if one is not None and one == 1 and not (isinstance(f, np.ndarray) and f.ndim):
+                continue
+            kept.append(f)
+        folded = _fold_into(dest, np.multiply, kept)
+        if folded is not None:
+            return folded
+    return term(*factors)
+
+
+def _total_into(dest: np.ndarray | None, *terms):
+    """:func:`models._tools.total` of ``terms``, its sums written into ``dest`` when given
+    and they fit (:func:`_fold_into`)."""
+    if dest is not None:
+        folded = _fold_into(dest, np.add, [t for t in terms if not is_zero(t)])
+        if folded is not None:
+            return folded
+    return total(*terms)
 
 
 def _quotient(dest: np.ndarray | None, a, b):

@@ -32,6 +32,7 @@ import functools
 import io
 import math
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -250,7 +251,7 @@ def checkpoint_size_TB(params_billion, bytes_per_param):
     return like_input(out, params_billion, bytes_per_param)
 
 
-def checkpoint_shard_GB(params_billion, bytes_per_param, nodes):
+def checkpoint_shard_GB(params_billion, bytes_per_param, nodes, out=None):
     """Checkpoint bytes each node saves when the state is sharded evenly: S / N [GB].
 
     Parameters
@@ -261,6 +262,9 @@ def checkpoint_shard_GB(params_billion, bytes_per_param, nodes):
         b, checkpoint bytes per parameter [B].
     nodes : array_like
         N, nodes sharing the state [count].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        division: the same values); the result is then ``out``.
 
     Returns
     -------
@@ -273,8 +277,10 @@ def checkpoint_shard_GB(params_billion, bytes_per_param, nodes):
     3.24
     """
     s = as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)) * 1000.0
-    out = s / as_float_array(nodes)
-    return like_input(out, params_billion, bytes_per_param, nodes)
+    n = as_float_array(nodes)
+    if out is not None and np.broadcast_shapes(s.shape, n.shape) == out.shape:
+        return np.divide(s, n, out=out)
+    return like_input(s / n, params_billion, bytes_per_param, nodes)
 
 
 def tier_transfer_seconds(
@@ -330,7 +336,7 @@ def _per_node_GBps(GBps_per_node, aggregate_GBps, nodes) -> np.ndarray:
 
 
 # --------------------------------------------------------------------------- intervals
-def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes):
+def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minutes, out=None):
     """Daly's first-order optimum τ = √(2δ(M + R)) [min] ([2], docs/references.md#checkpoint-interval).
 
     Parameters
@@ -341,6 +347,9 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
         M, job mean time between failures [min].
     restart_minutes : array_like
         R, recovery time per failure [min].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values); the result is then ``out``.
 
     Returns
     -------
@@ -354,18 +363,22 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     """
     d = as_float_array(save_minutes)
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = _sqrt_own(2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)))
-    return like_input(out, save_minutes, mtbf_minutes, restart_minutes)
+        tau = _sqrt_own(
+            2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)), out
+        )
+    return like_input(tau, save_minutes, mtbf_minutes, restart_minutes)
 
 
-def _sqrt_own(value):
-    """√value, written over ``value`` when it is an array (a new one of the caller's)."""
+def _sqrt_own(value, out=None):
+    """√value, written over ``value`` when it is an array (a new one of the caller's), or
+    into ``out`` when given and of its shape."""
     if isinstance(value, np.ndarray) and value.ndim:
-        return np.sqrt(value, out=value)
+        into = out if out is not None and out.shape == value.shape else value
+        return np.sqrt(value, out=into)
     return np.sqrt(value)
 
 
-def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None):
+def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None, out=None):
     """Daly's higher-order optimum ([2] eq. 37) [min].
 
     τ = √(2δM)·[1 + ⅓√(δ/(2M)) + (1/9)(δ/(2M))] − δ for δ < 2M, else τ = M (also LLNL/scr
@@ -380,6 +393,9 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None)
     root : array_like, optional
         √(2δM) [min] (Young's interval, :func:`models.goodput.young_interval_minutes`) when
         the caller has it; computed here when None.
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values), where δ < 2M everywhere.
 
     Returns
     -------
@@ -407,10 +423,13 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None)
             bracket += x
         else:
             bracket = 1.0 + np.sqrt(x) / 3.0 + x / 9.0
-        tau = root * bracket - d
-    below = d < two_m
-    out = tau if below.all() else np.where(below, tau, m)
-    return like_input(out, save_minutes, mtbf_minutes)
+        scaled = root * bracket
+        below = d < two_m
+        everywhere = below.all()
+        fits = out is not None and np.broadcast_shapes(np.shape(scaled), d.shape) == out.shape
+        tau = np.subtract(scaled, d, out=out if fits and everywhere else None)
+    tau = tau if everywhere else np.where(below, tau, m)
+    return like_input(tau, save_minutes, mtbf_minutes)
 
 
 def two_level_waste_first_order(
@@ -853,7 +872,7 @@ def tier_inputs(tiers: dict[str, Tier]) -> dict[str, float]:
     return out
 
 
-def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
+def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0, out=(None, None)):
     """(write, sync save, restore) seconds of one tier from its ``tier_inputs`` parameters.
 
     Write: one shard through the tier's write path (for memory, the device-to-host snapshot
@@ -873,6 +892,9 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
         N, nodes of the job [count].
     replicas : array_like
         m, copies of each shard (memory tier) [count].
+    out : tuple of (ndarray or None)
+        Memory to write the sync save and the restore into, each when it has the result's
+        shape (the same operations: the same values).
 
     Returns
     -------
@@ -888,11 +910,30 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0):
     # restore as the write, computed once
     same = all(_one_and_equal(w, r) for w, r in zip(write_in, read_in, strict=True))
     read_bw = write_bw if same else _per_node_GBps(*read_in, nodes)
-    write = t0 + shard / write_bw
+    memory = tier.get("is_memory")
+    # (the memory tier's write is its snapshot, and its restore when it reads as fast: its
+    # sync save adds the copies to peers)
+    write = _sum_into(out[0] if not memory else out[1] if same else None, t0, shard / write_bw)
     save = write
-    if tier.get("is_memory"):  # and m − 1 copies to peers, no fixed time of their own
-        save = write + (as_float_array(replicas) - 1.0) * shard / read_bw
-    return write, save, write if same else t0 + shard / read_bw
+    if memory:  # and m − 1 copies to peers, no fixed time of their own
+        save = _sum_into(out[0], write, (as_float_array(replicas) - 1.0) * shard / read_bw)
+    return write, save, write if same else _sum_into(out[1], t0, shard / read_bw)
+
+
+def _product_into(dest: np.ndarray | None, a, b):
+    """a · b, written into ``dest`` when given and of the product's shape (the same
+    multiplication: the same values)."""
+    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
+        return np.multiply(a, b, out=dest)
+    return a * b
+
+
+def _sum_into(dest: np.ndarray | None, a, b):
+    """a + b, written into ``dest`` when given and of the sum's shape (the same addition:
+    the same values)."""
+    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
+        return np.add(a, b, out=dest)
+    return a + b
 
 
 def _one_and_equal(a, b) -> bool:
@@ -902,14 +943,21 @@ def _one_and_equal(a, b) -> bool:
     return np.ndim(a) == 0 and np.ndim(b) == 0 and bool(a == b)
 
 
-def _tier_seconds(tiers, shard, nodes, m):
+def _tier_seconds(tiers, shard, nodes, m, out=None):
     """Per tier, (sync save, restore) seconds [s] (:func:`tier_times_seconds`), memory with
-    ``m`` replicas, and the memory tier's write alone, the device-to-host snapshot [s]."""
+    ``m`` replicas, and the memory tier's write alone, the device-to-host snapshot [s];
+    ``out``: memory for them by output key (``tier_<name>_save_seconds`` ...)."""
     per_tier: dict[str, tuple[np.ndarray, np.ndarray]] = {}
     for name in TIER_NAMES:
         t = dict(tiers[name])
         t["is_memory"] = name == "memory"
-        write, save, restore = tier_times_seconds(t, shard, nodes, m if name == "memory" else 1.0)
+        into = (
+            (None, None)
+            if out is None
+            else tuple(out.get(f"tier_{name}_{what}_seconds") for what in ("save", "restore"))
+        )
+        reps = m if name == "memory" else 1.0
+        write, save, restore = tier_times_seconds(t, shard, nodes, reps, into)
         per_tier[name] = save, restore
         if name == "memory":
             snapshot = write  # the device-to-host copy: what an asynchronous save blocks on
@@ -987,6 +1035,7 @@ def strategy_levels(
     measured_save_seconds,
     measured_restore_minutes,
     tiers: dict[str, dict],
+    out: Mapping[str, np.ndarray] | None = None,
 ) -> dict[str, np.ndarray]:
     """Blocking save, restore, staleness and failure rate of the two levels of a strategy.
 
@@ -1016,6 +1065,8 @@ def strategy_levels(
         Measured blocking save [s] and restore [min] (``timings = measured``).
     tiers : dict of str to dict
         Per tier, its :func:`tier_inputs` parameters.
+    out : Mapping[str, ndarray] or None
+        Rows to write tier seconds, shard and memory required into (same values), by key.
 
     Returns
     -------
@@ -1026,8 +1077,10 @@ def strategy_levels(
     strategy = Strategy(strategy)
     on_memory = strategy is Strategy.MEMORY_DURABLE
     m = as_float_array(replicas)
-    shard = as_float_array(checkpoint_shard_GB(params_billion, bytes_per_param, nodes))
-    per_tier, snapshot = _tier_seconds(tiers, shard, nodes, m)
+    dest = {} if out is None else out
+    shard_out = dest.get("checkpoint_shard_GB_per_node")
+    shard = as_float_array(checkpoint_shard_GB(params_billion, bytes_per_param, nodes, shard_out))
+    per_tier, snapshot = _tier_seconds(tiers, shard, nodes, m, out)
     durable = (
         "object_store" if DurableTier(durable_tier) is DurableTier.OBJECT_STORE else "shared_fs"
     )
@@ -1053,7 +1106,9 @@ def strategy_levels(
         failures_l2_per_day=phi * lam if two else ZERO,  # absent: one number
         shard_GB=shard,
         size_TB=as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
-        memory_required_GB_per_node=shard * m,
+        memory_required_GB_per_node=_product_into(
+            dest.get("memory_required_GB_per_node"), shard, m
+        ),
         snapshot_seconds=snapshot,
     )
     for name, (save, restore) in per_tier.items():

@@ -56,6 +56,7 @@ def waste_first_order(
     *,
     save_share=None,
     half_interval=None,
+    out=None,
 ):
     """First-order fraction of wall time wasted: W = δ/τ + λ·(τ/2 + R) [fraction].
 
@@ -76,6 +77,8 @@ def waste_first_order(
     save_share, half_interval : array_like, optional
         δ/τ [fraction] and τ/2 [min] when the caller has them (the same numbers, computed
         once for several figures); computed here when None.
+    out : ndarray, optional
+        Memory to write W into when it has its shape (the same addition: the same values).
 
     Returns
     -------
@@ -93,7 +96,10 @@ def waste_first_order(
         save_share = as_float_array(save_minutes) / tau
     if half_interval is None:
         half_interval = tau / 2.0
-    w = save_share + lam * (half_interval + as_float_array(restart_minutes))
+    lost = lam * (half_interval + as_float_array(restart_minutes))
+    if out is not None and np.broadcast_shapes(np.shape(save_share), np.shape(lost)) == out.shape:
+        return np.add(save_share, lost, out=out)
+    w = save_share + lost
     return like_input(w, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
@@ -222,7 +228,7 @@ def goodput_first_order(failures_per_day, restart_minutes, interval_minutes, sav
     return like_input(g, failures_per_day, restart_minutes, interval_minutes, save_minutes)
 
 
-def young_interval_minutes(save_minutes, mtbf_minutes):
+def young_interval_minutes(save_minutes, mtbf_minutes, out=None):
     """Young's optimum τ = √(2δM) [min] ([1]).
 
     Parameters
@@ -231,6 +237,9 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
         δ, blocking save time [min].
     mtbf_minutes : array_like
         M, job mean time between failures [min].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values); the result is then ``out``.
 
     Returns
     -------
@@ -243,10 +252,12 @@ def young_interval_minutes(save_minutes, mtbf_minutes):
     37.94733192202055
     """
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        out = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
-        # a new array of its own: the root written over it
-        out = np.sqrt(out, out=out) if isinstance(out, np.ndarray) and out.ndim else np.sqrt(out)
-    return like_input(out, save_minutes, mtbf_minutes)
+        value = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
+        if isinstance(value, np.ndarray) and value.ndim:
+            # a new array of its own: the root written over it, or into ``out``
+            into = out if out is not None and out.shape == value.shape else value
+            return np.sqrt(value, out=into)
+        return like_input(np.sqrt(value), save_minutes, mtbf_minutes)
 
 
 def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):

@@ -12,7 +12,7 @@ from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, like_input
 from .special import poisson_sf
 
 
-def cluster_failures_per_day(nodes, node_failure_rate_per_day):
+def cluster_failures_per_day(nodes, node_failure_rate_per_day, out=None):
     """Expected job-stopping failures per day of a job on ``nodes`` nodes.
 
     λ_cluster = N · λ_node (independent nodes, superposition of Poisson processes).
@@ -21,6 +21,8 @@ def cluster_failures_per_day(nodes, node_failure_rate_per_day):
     ----------
     nodes : number of nodes in the job [nodes].
     node_failure_rate_per_day : failures per node per day [1/(node·day)], e.g. 0.001.
+    out : ndarray, optional; memory to write the result into when it has the result's
+        shape (the same multiplication: the same values).
 
     Returns
     -------
@@ -33,16 +35,21 @@ def cluster_failures_per_day(nodes, node_failure_rate_per_day):
     """
     n = as_float_array(nodes)
     r = as_float_array(node_failure_rate_per_day)
+    if out is not None and np.broadcast_shapes(n.shape, r.shape) == out.shape:
+        return np.multiply(n, r, out=out)
     return like_input(n * r, nodes, node_failure_rate_per_day)
 
 
-def mtbf_hours(failures_per_day):
+def mtbf_hours(failures_per_day, out=None):
     """Job mean time between failures, M = 24 / λ_cluster [h]; ``inf`` when λ = 0.
 
     Parameters
     ----------
     failures_per_day : array_like
         λ_cluster, failures of the job per day [per day].
+    out : ndarray, optional
+        Memory to write the result into when it has the result's shape (the same
+        operations: the same values), where every λ > 0.
 
     Returns
     -------
@@ -57,6 +64,8 @@ def mtbf_hours(failures_per_day):
     lam = as_float_array(failures_per_day)
     positive = lam > 0
     if positive.all():  # the common case: no pass on the guard
+        if out is not None and lam.shape == out.shape:
+            return np.divide(HOURS_PER_DAY, lam, out=out)
         return like_input(HOURS_PER_DAY / lam, failures_per_day)
     with np.errstate(divide="ignore"):
         m = np.where(positive, HOURS_PER_DAY / np.where(positive, lam, 1.0), np.inf)

@@ -477,3 +477,82 @@ def test_cost_figures_are_computed_straight_into_their_rows(monkeypatch):
         got = np.broadcast_to(blocks[key], np.shape(value))
         bits = np.dtype(f"u{got.dtype.itemsize}")
         assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
+
+
+#: Figures of the failure, checkpoint-plan and goodput steps that the default preset's chain
+#: computes straight into their rows from the second block on (issue 31).
+_IN_PLACE = (
+    "node_failures_per_day",
+    "mtbf_hours",
+    "optimal_checkpoint_interval_minutes",
+    "young_interval_minutes",
+    "daly_first_order_interval_minutes",
+    "daly_higher_order_interval_minutes",
+    "checkpoint_shard_GB_per_node",
+    "memory_required_GB_per_node",
+    "tier_memory_save_seconds",
+    "tier_nvme_save_seconds",
+    "tier_object_store_save_seconds",
+    "goodput_first_order",
+    "minutes_lost_per_failure",
+    "lost_minutes_per_day",
+    "checkpoint_overhead_fraction",
+    "level1_waste_fraction",
+    "corrupt_checkpoint_minutes_per_event",
+    "checkpoint_fallback_minutes",
+    "loss_rework_minutes_per_day",
+    "total_usd_per_day",
+)
+
+#: Every optional failure class, recovery path and cost on: the in-place paths then fold
+#: products of several factors (stragglers, overhead, Spot, silent data corruption ...).
+_ALL_ON = {
+    "pricing.model": "spot",
+    "reliability.sdc_fraction": 0.02,
+    "resilience.peer_recovery_fraction": 0.3,
+    "resilience.in_process_fraction": 0.2,
+    "resilience.elastic_fraction": 0.3,
+    "cluster.spare_nodes": 8.0,
+    "checkpoint.strategy": "memory+durable",
+    "recovery.warmup_minutes": 2.0,
+    "checkpoint.corrupt_fraction": 0.01,
+    "network.fabric_events_per_day": 3.0,
+    "resilience.straggler_slowdown": 0.02,
+    "resilience.overhead_fraction": 0.01,
+}
+
+
+@pytest.mark.parametrize("options", [{}, _ALL_ON], ids=["default", "every-class-on"])
+def test_step_figures_are_computed_straight_into_their_rows(monkeypatch, options):
+    """The failure, checkpoint-plan and goodput steps write their last operation into the
+    figures' rows too (``out=`` down to models.reliability, models.checkpoint and
+    models.goodput): with the default preset the memory given is the returned figure's,
+    and with every class on as with none each figure is bit for bit that of one call."""
+    inputs = {**resolve_inputs(load_preset("aws-16k-h100")), **options}
+    rng = np.random.default_rng(29)
+    n = 700
+    x = {
+        **inputs,
+        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
+        "cluster.nodes": rng.integers(100, 4000, n).astype(float),
+        "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
+    }
+    whole = run_chain(x).metrics()
+    given: list[dict[str, np.ndarray]] = []
+    real = ev_mod.run_chain
+
+    def spy(block, step=None, rows=None):
+        if rows is not None:
+            given.append({k: rows[k] for k in _IN_PLACE if k in rows})
+        return real(block, step, rows)
+
+    monkeypatch.setattr(ev_mod, "run_chain", spy)
+    blocks = _blocked(monkeypatch, x, chunk=128)
+    assert len(given) == 5
+    if not options:
+        for key in _IN_PLACE:
+            assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
+    for key, value in whole.items():
+        got = np.broadcast_to(blocks[key], np.shape(value))
+        bits = np.dtype(f"u{got.dtype.itemsize}")
+        assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
