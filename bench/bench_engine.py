@@ -103,23 +103,10 @@ print(json.dumps(res))
 """
 
 
-#: The preset with every optional failure class, recovery path and cost switched on: none
-#: of its terms is absent (the default preset leaves Spot, silent data corruption, peer
-#: recovery, spares ... out, and the engine spends no pass on them).
-ALL_ON = {
-    "pricing.model": "spot",
-    "reliability.sdc_fraction": 0.02,
-    "resilience.peer_recovery_fraction": 0.3,
-    "resilience.in_process_fraction": 0.2,
-    "resilience.elastic_fraction": 0.3,
-    "cluster.spare_nodes": 8.0,
-    "checkpoint.strategy": "memory+durable",
-    "recovery.warmup_minutes": 2.0,
-    "checkpoint.corrupt_fraction": 0.01,
-    "network.fabric_events_per_day": 3.0,
-    "resilience.straggler_slowdown": 0.02,
-    "resilience.overhead_fraction": 0.01,
-}
+#: The preset with every optional failure class, recovery path and cost switched on (the
+#: overrides tests/every_class_on.py holds, shared with the in-place tests).
+sys.path.insert(0, str(ROOT))
+from tests.every_class_on import ALL_ON  # noqa: E402
 
 
 def _batch_points(trials: int, days: float = 30.0) -> int:

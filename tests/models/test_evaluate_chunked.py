@@ -11,6 +11,8 @@ import pytest
 from goodput_lab.models import chain, load_preset, resolve_inputs
 from goodput_lab.models.chain import run_chain
 
+from tests.every_class_on import ALL_ON
+
 ev_mod = sys.modules["goodput_lab.models.evaluate"]  # the package exports evaluate(), the function
 
 
@@ -446,37 +448,51 @@ def test_reuse_memory_writes_again_only_what_the_caller_let_go(monkeypatch):
         assert np.array_equal(np.asarray(third[key]), np.asarray(value), equal_nan=True), key
 
 
-def test_cost_figures_are_computed_straight_into_their_rows(monkeypatch):
-    """From the second block on the cost step writes its products into the figures' rows
-    (no temporary to copy): the memory it is given is the returned figure's, and every
-    figure is still bit for bit that of one call (NaN payloads and the sign of zero too)."""
-    inputs = resolve_inputs(load_preset("aws-16k-h100"))
-    rng = np.random.default_rng(23)
+def _sweep(seed: int, options: Mapping | None = None) -> dict:
+    """700 scenarios of aws-16k-h100 (with ``options``): failure rates, node counts and
+    checkpoint intervals drawn with ``seed``."""
+    inputs = {**resolve_inputs(load_preset("aws-16k-h100")), **(options or {})}
+    rng = np.random.default_rng(seed)
     n = 700
-    x = {
+    return {
         **inputs,
         "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
         "cluster.nodes": rng.integers(100, 4000, n).astype(float),
         "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
     }
+
+
+def _assert_written_in_place(monkeypatch, x, keys, check_memory: bool = True) -> None:
+    """Evaluated in 6 blocks of 128, the rows given to the chain for ``keys`` (from the
+    second block on) are the returned figures' memory (when ``check_memory``), and every
+    figure is bit for bit that of one call (NaN payloads and the sign of zero too)."""
     whole = run_chain(x).metrics()
     given: list[dict[str, np.ndarray]] = []
     real = ev_mod.run_chain
 
     def spy(block, step=None, rows=None):
         if rows is not None:
-            given.append({k: rows[k] for k in ("cost_to_train_usd", "lost_usd_per_month")})
+            given.append({k: rows[k] for k in keys if k in rows})
         return real(block, step, rows)
 
     monkeypatch.setattr(ev_mod, "run_chain", spy)
     blocks = _blocked(monkeypatch, x, chunk=128)  # 6 blocks: 5 of them given rows
     assert len(given) == 5
-    for key in ("cost_to_train_usd", "lost_usd_per_month"):
-        assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
+    if check_memory:
+        for key in keys:
+            assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
     for key, value in whole.items():
         got = np.broadcast_to(blocks[key], np.shape(value))
         bits = np.dtype(f"u{got.dtype.itemsize}")
         assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
+
+
+def test_cost_figures_are_computed_straight_into_their_rows(monkeypatch):
+    """From the second block on the cost step writes its products into the figures' rows
+    (no temporary to copy): the memory it is given is the returned figure's, and every
+    figure is still bit for bit that of one call (NaN payloads and the sign of zero too)."""
+    keys = ("cost_to_train_usd", "lost_usd_per_month")
+    _assert_written_in_place(monkeypatch, _sweep(23), keys)
 
 
 #: Figures of the failure, checkpoint-plan and goodput steps that the default preset's chain
@@ -504,55 +520,11 @@ _IN_PLACE = (
     "total_usd_per_day",
 )
 
-#: Every optional failure class, recovery path and cost on: the in-place paths then fold
-#: products of several factors (stragglers, overhead, Spot, silent data corruption ...).
-_ALL_ON = {
-    "pricing.model": "spot",
-    "reliability.sdc_fraction": 0.02,
-    "resilience.peer_recovery_fraction": 0.3,
-    "resilience.in_process_fraction": 0.2,
-    "resilience.elastic_fraction": 0.3,
-    "cluster.spare_nodes": 8.0,
-    "checkpoint.strategy": "memory+durable",
-    "recovery.warmup_minutes": 2.0,
-    "checkpoint.corrupt_fraction": 0.01,
-    "network.fabric_events_per_day": 3.0,
-    "resilience.straggler_slowdown": 0.02,
-    "resilience.overhead_fraction": 0.01,
-}
 
-
-@pytest.mark.parametrize("options", [{}, _ALL_ON], ids=["default", "every-class-on"])
+@pytest.mark.parametrize("options", [{}, ALL_ON], ids=["default", "every-class-on"])
 def test_step_figures_are_computed_straight_into_their_rows(monkeypatch, options):
     """The failure, checkpoint-plan and goodput steps write their last operation into the
     figures' rows too (``out=`` down to models.reliability, models.checkpoint and
     models.goodput): with the default preset the memory given is the returned figure's,
     and with every class on as with none each figure is bit for bit that of one call."""
-    inputs = {**resolve_inputs(load_preset("aws-16k-h100")), **options}
-    rng = np.random.default_rng(29)
-    n = 700
-    x = {
-        **inputs,
-        "reliability.node_failure_rate_per_day": rng.uniform(0.0005, 0.005, n),
-        "cluster.nodes": rng.integers(100, 4000, n).astype(float),
-        "checkpoint.interval_minutes": rng.uniform(5.0, 120.0, n),
-    }
-    whole = run_chain(x).metrics()
-    given: list[dict[str, np.ndarray]] = []
-    real = ev_mod.run_chain
-
-    def spy(block, step=None, rows=None):
-        if rows is not None:
-            given.append({k: rows[k] for k in _IN_PLACE if k in rows})
-        return real(block, step, rows)
-
-    monkeypatch.setattr(ev_mod, "run_chain", spy)
-    blocks = _blocked(monkeypatch, x, chunk=128)
-    assert len(given) == 5
-    if not options:
-        for key in _IN_PLACE:
-            assert all(np.shares_memory(g[key], blocks[key]) for g in given), key
-    for key, value in whole.items():
-        got = np.broadcast_to(blocks[key], np.shape(value))
-        bits = np.dtype(f"u{got.dtype.itemsize}")
-        assert np.array_equal(got.view(bits), np.asarray(value).view(bits)), key
+    _assert_written_in_place(monkeypatch, _sweep(29, options), _IN_PLACE, check_memory=not options)
