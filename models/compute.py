@@ -836,7 +836,8 @@ GEMM_TRAFFIC = 1.0
 #: sustain in a training run (shapes split by TP, kernels sharing SMs with overlapped
 #: communication, clocks under sustained load).  A systematic constant fitted by
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``) on all
-#: validation sources; the held-out errors are in docs/step-time.md.
+#: validation sources; the held-out errors are in docs/step-time.md.  1.0 is the top of its
+#: grid: the GEMMs at the measured maximum itself, never above it.
 GEMM_EFFICIENCY = 1.0
 #: Fixed time per layer and pass (forward, each backward pass, each recomputed forward) of
 #: one micro-batch [s]: kernel launches, host-side scheduling and the synchronisation gaps
