@@ -25,7 +25,14 @@ import sys
 import time
 from pathlib import Path
 
-from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
+from goodput_lab.cli.main import (
+    catalog_from_args,
+    catalog_option,
+    json_option,
+    load_scenario,
+    print_json,
+    set_option,
+)
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 
@@ -250,8 +257,8 @@ def register(subparsers) -> None:
     )
     p.add_argument("--instances", help="comma-separated instance types to search (default all)")
     p.add_argument("-o", "--output", help="also write the answer to FILE.json (resumable)")
-    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    set_option(p)
+    catalog_option(p)
     p.add_argument("--quiet", action="store_true", help="no progress lines")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(p)
     p.set_defaults(func=cmd_decide)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from goodput_lab.cli.main import print_json
+from goodput_lab.cli.main import json_option, print_json
 from goodput_lab.models._files import read_capped
 from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
 from goodput_lab.models.fields import FIELDS
@@ -169,5 +169,5 @@ def register(sub) -> None:
         metavar="N",
         help="nodes observed (default: distinct ids in the log)",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(p)
     p.set_defaults(func=cmd_fit)

@@ -16,7 +16,14 @@ from __future__ import annotations
 
 import argparse
 
-from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
+from goodput_lab.cli.main import (
+    catalog_from_args,
+    catalog_option,
+    json_option,
+    load_scenario,
+    print_json,
+    set_option,
+)
 from goodput_lab.models import ValidationError
 from goodput_lab.models._tools import json_finite
 
@@ -173,7 +180,7 @@ def register(subparsers) -> None:
         metavar="FEATURE.PARAM=VALUE",
         help="override a feature parameter, e.g. hot_spares.spares=8",
     )
-    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    set_option(p)
+    catalog_option(p)
+    json_option(p)
     p.set_defaults(func=cmd_ladder)

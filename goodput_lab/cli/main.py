@@ -460,6 +460,21 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     return subprocess.call(cmd)
 
 
+def set_option(p: argparse.ArgumentParser) -> None:
+    """``--set SECTION.KEY=VALUE`` (repeatable), worded the same on every subcommand."""
+    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+
+
+def catalog_option(p: argparse.ArgumentParser) -> None:
+    """``--catalog CSV``, worded the same on every subcommand."""
+    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+
+
+def json_option(p: argparse.ArgumentParser) -> None:
+    """``--json``, worded the same on every subcommand that prints one JSON object."""
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="goodput",
@@ -476,9 +491,9 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     e.add_argument("scenario", help="scenario TOML file or preset name (see data/scenarios/)")
-    e.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    e.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    e.add_argument("--json", action="store_true", help="print one JSON object")
+    set_option(e)
+    catalog_option(e)
+    json_option(e)
     e.set_defaults(func=cmd_evaluate)
 
     c = sub.add_parser("compare", help="goodput delta and savings of CANDIDATE over BASELINE")
@@ -490,7 +505,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SECTION.KEY=VALUE",
         help="override a field in both scenarios",
     )
-    c.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    catalog_option(c)
     c.add_argument(
         "--set-candidate",
         action="append",
@@ -503,9 +518,9 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser(
         "instances", help="the catalog with time and cost to train the scenario's workload"
     )
-    i.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    catalog_option(i)
     i.add_argument("--scenario", help="scenario TOML whose workload to train (default: defaults)")
-    i.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    set_option(i)
     i.add_argument(
         "--deadline-days",
         type=float,
@@ -522,20 +537,20 @@ def build_parser() -> argparse.ArgumentParser:
         "optimize", help="recommended checkpoint interval, hot spares and instance type"
     )
     o.add_argument("scenario", help="scenario TOML file or preset name")
-    o.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
+    set_option(o)
     o.add_argument(
         "--deadline-days",
         type=float,
         help="the instance type and node count must train within this many days",
     )
-    o.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    o.add_argument("--json", action="store_true", help="print one JSON object")
+    catalog_option(o)
+    json_option(o)
     o.set_defaults(func=cmd_optimize)
 
     out = sub.add_parser(
         "outputs", help="the output registry: every reported figure, its unit and source"
     )
-    out.add_argument("--json", action="store_true", help="print one JSON object")
+    json_option(out)
     out.set_defaults(func=cmd_outputs)
 
     d = sub.add_parser(

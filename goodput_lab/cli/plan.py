@@ -18,9 +18,12 @@ import math
 
 from goodput_lab.cli.main import (
     catalog_from_args,
+    catalog_option,
+    json_option,
     load_scenario,
     print_json,
     print_price_vintage,
+    set_option,
 )
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
@@ -246,7 +249,7 @@ def register(subparsers) -> None:
         metavar="MODEL=USD",
         help="a rate for one pricing model in the side-by-side bill (e.g. savings_plan_3y=40)",
     )
-    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    set_option(p)
+    catalog_option(p)
+    json_option(p)
     p.set_defaults(func=cmd_plan)

@@ -16,6 +16,8 @@ import argparse
 import os
 from pathlib import Path
 
+from goodput_lab.cli.main import catalog_option, json_option
+
 #: Largest timeline file read (compressed or not); the text cap is models.timeline's.
 MAX_FILE_BYTES = 64 * 1024 * 1024
 
@@ -207,6 +209,6 @@ def register(sub) -> None:
     p.add_argument(
         "--write-scenario", metavar="FILE.toml", help="write the fitted scenario as TOML"
     )
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    catalog_option(p)
+    json_option(p)
     p.set_defaults(func=cmd_reconcile)

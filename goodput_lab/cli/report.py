@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from goodput_lab.cli.main import catalog_from_args, load_scenario
+from goodput_lab.cli.main import catalog_from_args, catalog_option, load_scenario, set_option
 from goodput_lab.models import ValidationError
 from goodput_lab.models._files import check_output, write_atomic
 
@@ -119,8 +119,8 @@ def register(sub) -> None:
         help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
     )
     r.add_argument("--seed", type=_seed, default=20261202, help="Monte Carlo seed (>= 0)")
-    r.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    r.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
+    set_option(r)
+    catalog_option(r)
     r.add_argument(
         "-o", "--output", required=True, metavar="FILE", help="report.html|.pdf|.csv|.parquet|.toml"
     )

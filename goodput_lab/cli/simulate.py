@@ -15,9 +15,12 @@ import time
 
 from goodput_lab.cli.main import (
     catalog_from_args,
+    catalog_option,
+    json_option,
     load_scenario,
     print_json,
     print_price_vintage,
+    set_option,
 )
 from goodput_lab.models import ValidationError, resolve_inputs
 from goodput_lab.models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
@@ -149,7 +152,7 @@ def register(subparsers) -> None:
     )
     p.add_argument("--days", default="30", help=f"horizon in days, (0, {MAX_DAYS:g}] (default 30)")
     p.add_argument("--seed", default="0", help="random seed, a non-negative integer (default 0)")
-    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    set_option(p)
+    catalog_option(p)
+    json_option(p)
     p.set_defaults(func=cmd_simulate)

@@ -21,7 +21,14 @@ import math
 import sys
 import time
 
-from goodput_lab.cli.main import catalog_from_args, load_scenario, print_json
+from goodput_lab.cli.main import (
+    catalog_from_args,
+    catalog_option,
+    json_option,
+    load_scenario,
+    print_json,
+    set_option,
+)
 from goodput_lab.cli.simulate import MAX_SEED, _days, _int_arg
 from goodput_lab.models import FIELDS, ValidationError, resolve_inputs
 from goodput_lab.models.montecarlo import MAX_TRIALS
@@ -215,7 +222,7 @@ def register(subparsers) -> None:
         help="how long a scheduler has to answer as one (default 10)",
     )
     p.add_argument("-o", "--output", required=True, help="results file (.parquet)")
-    p.add_argument("--set", action="append", metavar="SECTION.KEY=VALUE", help="override a field")
-    p.add_argument("--catalog", help="instance catalog CSV (default data/instances.csv)")
-    p.add_argument("--json", action="store_true", help="print one JSON object")
+    set_option(p)
+    catalog_option(p)
+    json_option(p)
     p.set_defaults(func=cmd_sweep)
