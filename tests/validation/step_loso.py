@@ -19,6 +19,8 @@ from functools import cache
 from typing import Any, NamedTuple
 
 import numpy as np
+from goodput_lab.models.choices import SoftwareStack
+from goodput_lab.models.compute import STACK_EFFICIENCY_FITTED
 
 from tests.validation.step_cases import CASES, SOURCES, Case
 
@@ -30,9 +32,12 @@ TP_GRID = np.round(np.arange(0.0, 1.0001, 0.1), 4)
 #: held-out mean error rose from 7.6% to 8.9%); one value, the documented 0.9
 HBM_GRID = np.array([0.9])
 #: the software stacks whose kernel efficiency is fitted
-#: (:data:`models.compute.STACK_EFFICIENCY_FITTED`) and the grid it is fitted on; 1.0, the
-#: reference stacks' value, where no training source runs such a stack
-FITTED_STACKS = ("deepspeed-megatron",)
+#: (:data:`models.compute.STACK_EFFICIENCY_FITTED`, in :class:`models.choices.SoftwareStack`
+#: order) and the grid it is fitted on; 1.0, the reference stacks' value, where no
+#: training source runs such a stack
+FITTED_STACKS = tuple(
+    s.value for s, fitted in zip(SoftwareStack, STACK_EFFICIENCY_FITTED, strict=True) if fitted
+)
 STACK_GRID = np.round(np.arange(0.70, 1.0001, 0.01), 4)
 QUANTILES = (0.10, 0.90)
 
