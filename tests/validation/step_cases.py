@@ -437,10 +437,28 @@ NEMO_MOE = (
 #: recomputation (recompute_granularity "selective", modules ["mla_up_proj"]).  The other
 #: rows' parallelism differs from their base configuration, so its settings stay open.
 NEMO_MOE_AS_RECIPE = {("p6-b200.48xlarge", "DeepSeek-V3", "fp8")}
+#: What a model's recipe sets whatever the system (Megatron-Bridge v0.2.0,
+#: src/megatron/bridge/recipes/deepseek/deepseek_v3.py): DeepSeek-V3's Adam moments in bf16
+#: (exp_avg_dtype = exp_avg_sq_dtype = torch.bfloat16: 4 bytes per parameter), and its
+#: pipeline layout for the (PP, VP) pairs the recipe maps (the embedding with the first
+#: stage's layers, the multi-token-prediction module and the loss with the last layer, so
+#: that every stage does about 4 layers' work: our balanced stages).  A pair it does not map
+#: needs a layout the page does not give, so balanced stages are an open alternative there.
+NEMO_MOE_RECIPE = {"DeepSeek-V3": {"optimizer_moment_bytes": 4.0}}
+DEEPSEEK_V3_LAYOUTS = {(1, 1), (4, 1), (8, 1), (4, 2), (16, 1), (8, 2), (4, 4)}
+
+
+def _nemo_moe_balanced(model: str, pp: int, vp: int) -> str | None:
+    """'on' where the recipe's layout balances the stages, None where it is not known."""
+    if model != "DeepSeek-V3":
+        return "off"  # GPT-OSS: Megatron's default split (account_for_* False in its recipe)
+    return "on" if (pp, vp) in DEEPSEEK_V3_LAYOUTS else None
 
 
 def nemo_moe(model, precision, gbs, mbs, seq, pp, vp, ep):
     return {
+        **NEMO_MOE_RECIPE.get(model, {}),
+        "balanced_stages": _nemo_moe_balanced(model, pp, vp) or "off",
         "software_stack": "megatron-core",
         "params_billion": None,
         **MOE_SHAPES[model],
@@ -768,14 +786,21 @@ def _cases() -> list[Case]:
                     "(selective and exposed assumed; full recomputation and full overlap as "
                     "the alternatives); "
                 )
+                + (
+                    "Adam moments in bf16 and, where the recipe maps this PP × VP, its "
+                    "balanced pipeline layout (else balanced stages as an alternative); "
+                    if model == "DeepSeek-V3"
+                    else ""
+                )
                 + "gradients reduced in bf16 (the scripts' grad_reduce_in_fp32 = False); the "
                 "token dispatcher is not in the table, and needs no alternative: every row's "
                 "EP group fits in one NVLink domain (8 GPUs, or 72 on GB200), where DeepEP and "
                 "the all-to-all take the same time in the model; attention entered by "
                 "equivalence (MOE_SHAPES)",
-                open=()
-                if as_recipe
-                else ({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0}),
+                open=(
+                    () if as_recipe else ({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0})
+                )
+                + (() if _nemo_moe_balanced(model, pp, vp) else ({"balanced_stages": "on"},)),
                 tags=("moe",),
             )
         )

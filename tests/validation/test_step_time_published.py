@@ -40,8 +40,8 @@ def test_loso_dense_mean_held_out_error_within_8_percent():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="held out, all 57 cases are 8.8% off on average (7.6% until the NeMo MoE rows "
-    "took the bf16 gradient reduction their recipes state; dense 6.0%, MoE 20.6%): "
+    reason="held out, all 57 cases are 9.4% off on average (7.6% until the NeMo MoE rows "
+    "took the settings their recipes state; dense 6.0%, MoE 23.7%): "
     "reported in docs/step-time.md, not tuned away",
 )
 def test_loso_mean_held_out_error_within_8_percent_over_every_case():
@@ -49,15 +49,15 @@ def test_loso_mean_held_out_error_within_8_percent_over_every_case():
 
 
 def test_loso_mean_held_out_error_over_every_case_as_reported():
-    # the figure docs/step-time.md and the README quote: 8.8% over all 57 cases
-    assert step_loso.summary("all")["mean"] == pytest.approx(0.088, abs=0.0005)
+    # the figure docs/step-time.md and the README quote: 9.4% over all 57 cases
+    assert step_loso.summary("all")["mean"] == pytest.approx(0.094, abs=0.0005)
 
 
 @pytest.mark.xfail(
     strict=True,
     reason="held out, Megatron-Core's 177B on 96 H100 is +21.1% (MFU 0.569 modelled, 0.47 "
     "measured), GPT-OSS 120B +87.9% on B200 and +35.3% on GB200 and DeepSeek-V3 FP8 on "
-    "B200 +26.1% (the model too fast): reported in docs/step-time.md, not tuned away",
+    "B200 +55.6% (the model too fast): reported in docs/step-time.md, not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
     assert step_loso.summary("all")["max"] <= 0.20
@@ -108,7 +108,7 @@ def test_loso_moe_zoo_qwen3_rows_with_ep_across_nodes_within_20_percent():
 def test_loso_interval_covers_at_least_70_percent_of_held_out_cases():
     assert step_loso.summary("all")["coverage"] >= 0.70
     assert step_loso.summary("dense")["coverage"] >= 0.70
-    assert step_loso.summary("moe")["coverage"] >= 0.70  # 10 of 11
+    assert step_loso.summary("moe")["coverage"] >= 0.70  # 9 of 11
 
 
 def test_loso_every_source_is_held_out_once():
