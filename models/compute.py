@@ -855,7 +855,7 @@ STEP_INTERVAL_RATIO = (0.90, 1.14)
 #: sources (never fitted): the model stays optimistic on some of NVIDIA's MoE recipes
 #: (both MoE rows on B200, GPT-OSS on GB200), so the interval reaches further above the
 #: point than below it.
-MOE_STEP_INTERVAL_RATIO = (0.96, 1.56)
+MOE_STEP_INTERVAL_RATIO = (0.95, 1.80)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -1810,6 +1810,7 @@ class _Comm(NamedTuple):
     t_a2a_raw: np.ndarray  #: expert all-to-all before overlap [s]
     a2a_sm_rate: np.ndarray  #: compute lost per hidden second of it (DeepEP's SMs) [s/s]
     t_a2a: np.ndarray  #: its exposed part [s]
+    a2a_cap: np.ndarray  #: the most of it that computation can hide [s]
     t_pp: np.ndarray  #: pipeline point-to-point sends [s]
 
 
@@ -1998,11 +1999,13 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
     return _Memory(t_mem=t_mem, t_launch=t_launch, psi=psi)
 
 
-def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su):
+def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su, cap):
     """Expert-parallel dispatch and combine of one micro-batch [s], as (before overlap,
     exposed): 4 all-to-alls per MoE layer (6 when the forward is recomputed) of the
     micro-batch's routed tokens, inside the scale-up domain while EP × ETP fits in it, else
-    over the network, or deduplicated per destination node with the DeepEP dispatcher."""
+    over the network, or deduplicated per destination node with the DeepEP dispatcher.
+    Overlap hides ``moe_comm_overlap_fraction`` of it, but never more than ``cap`` [s], the
+    computation it can run beside (:func:`_modelled_comm`)."""
     tokens_mb, h, a_net, a_su, full = q.tokens_mb, q.h, q.a_net, q.a_su, q.full
     layers_here, ep, imb = c.layers_here, c.ep, c.imb
     # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
@@ -2044,10 +2047,12 @@ def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su):
     n_a2a = 4.0 + np.where(full, 2.0, 0.0)
     t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
     t_a2a_raw = t_a2a
-    t_a2a = t_a2a * (1.0 - v["workload.moe_comm_overlap_fraction"])
+    # an overlapped all-to-all hides behind other computation, never behind more than
+    # there is: an all-to-all longer than the compute beside it shows the difference
+    hidden = np.minimum(t_a2a_raw * v["workload.moe_comm_overlap_fraction"], cap)
+    t_a2a = t_a2a_raw - hidden
     # DeepEP's kernels hold SMs while they move the tokens: the compute they overlap runs
     # on the rest meanwhile (dispatcher_sm_cost), unless the framework reserves as many
-    hidden = t_a2a_raw - t_a2a
     rate = np.zeros_like(t_a2a)
     if np.any(v["deepep"] > 0.5):
         rate = np.where(
@@ -2100,6 +2105,8 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     hidden = np.minimum(tp_overlap * t_tp, t_model + t_recompute)
     t_tp_raw = t_tp
     t_tp = t_tp - hidden
+    # what is left of that compute for the experts' all-to-all to hide behind
+    a2a_cap = np.maximum(t_model + t_recompute - hidden, 0.0)
     # context parallelism: K and V blocks round the ring, forward and twice backward
     # (K, V and their gradients), hidden behind the attention kernels they feed; inside the
     # scale-up domain while t·c fits in it
@@ -2111,7 +2118,7 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
         ring = as_float_array(ring_attention_exchange_seconds(kv_bytes, cp, cp_bw, cp_alpha))
     ring = np.where(cp > 1, 3.0 * ring, 0.0)
     t_cp = layers_here * np.maximum(ring - t_attn, 0.0)
-    t_a2a_raw, t_a2a, a2a_sm_rate = _expert_all_to_all(v, sh, q, c, t, et, net_share, su)
+    t_a2a_raw, t_a2a, a2a_sm_rate = _expert_all_to_all(v, sh, q, c, t, et, net_share, su, a2a_cap)
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
     sends = 2.0 * vst
@@ -2124,6 +2131,7 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
         t_a2a_raw=t_a2a_raw,
         a2a_sm_rate=a2a_sm_rate,
         t_a2a=t_a2a,
+        a2a_cap=a2a_cap,
         t_pp=t_pp,
     )
 
@@ -2201,7 +2209,7 @@ def _modelled_dp_and_optimizer(
     return _DataParallel(dp_sync=dp_sync, dp_exposed=dp_exposed, window=window, t_opt=t_opt)
 
 
-def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a):
+def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a, cap):
     """The exposed expert all-to-all of one micro-batch under the other token dispatcher
     [s] (all-to-all ↔ DeepEP, :func:`_expert_all_to_all`): an open setting where the
     scenario does not state its settings.  ``t_a2a`` (this dispatcher's) where no MoE layer
@@ -2210,7 +2218,7 @@ def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a
         return t_a2a
     other = dict(v)
     other["deepep"] = 1.0 - v["deepep"]
-    return _expert_all_to_all(other, sh, q, c, t, v["etp"], net_share, su)[1]
+    return _expert_all_to_all(other, sh, q, c, t, v["etp"], net_share, su, cap)[1]
 
 
 def _open_settings_seconds(
@@ -2268,7 +2276,8 @@ def _open_settings_seconds(
         lo_tp = m * f * np.maximum(cm.t_tp - tp_all, 0.0)
         # expert all-to-all overlap: none, or all of it (less DeepEP's SMs' cost then)
         hi_ep = m * f * np.maximum(cm.t_a2a_raw - cm.t_a2a, 0.0)
-        lo_ep = m * f * np.maximum(cm.t_a2a - cm.t_a2a_raw * cm.a2a_sm_rate, 0.0)
+        most = np.minimum(cm.t_a2a_raw, cm.a2a_cap)  # all of it, as far as compute hides it
+        lo_ep = m * f * np.maximum(cm.t_a2a - (cm.t_a2a_raw - most + most * cm.a2a_sm_rate), 0.0)
         # the token dispatcher: the other one, all-to-all <-> DeepEP (the same inside one
         # scale-up domain)
         hi_ep = np.maximum(hi_ep, m * f * np.maximum(alt_a2a - cm.t_a2a, 0.0))
@@ -2332,7 +2341,7 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
     bubble = pipe - m * t_mb
 
     step = pipe + dp_exposed + t_opt
-    alt_a2a = _other_dispatcher_a2a(v, sh, t, q, c, net_share, su, cm.t_a2a)
+    alt_a2a = _other_dispatcher_a2a(v, sh, t, q, c, net_share, su, cm.t_a2a, cm.a2a_cap)
     lower_by, higher_by = _open_settings_seconds(
         v, sh, p, m, q, c, mem, cm, dp, t_mb, pipe, alt_a2a
     )

@@ -940,6 +940,36 @@ def test_overlapped_deepep_charges_its_sms_to_the_compute_beside_it():
     np.testing.assert_array_equal(a2a["step_seconds"], a2a_free["step_seconds"])
 
 
+def test_overlapped_all_to_all_hides_behind_no_more_compute_than_there_is():
+    """The experts' all-to-all, overlapped, hides behind the computation beside it and no
+    more: once it is longer than that computation, a slower network shows every extra
+    second, and the part hidden stays the same; while it is shorter, all of it hides."""
+
+    def hidden_ms(gbps):
+        x = _ep_across_nodes(**{"network.inter_node_gbps": gbps})
+        over = step_model({**x, "workload.moe_comm_overlap_fraction": 1.0})
+        exposed = step_model({**x, "workload.moe_comm_overlap_fraction": 0.0})
+        return float(exposed["tp_comm_ms"]) - float(over["tp_comm_ms"]), exposed, over
+
+    slow, exposed_slow, over_slow = hidden_ms(50.0)
+    slower, exposed_slower, over_slower = hidden_ms(25.0)
+    assert slow > 0.0
+    # capped: the same computation hides the same time however long the transfer is
+    assert slower == pytest.approx(slow, rel=1e-9)
+    extra = float(exposed_slower["tp_comm_ms"]) - float(exposed_slow["tp_comm_ms"])
+    assert float(over_slower["tp_comm_ms"]) - float(over_slow["tp_comm_ms"]) == pytest.approx(
+        extra, rel=1e-9
+    )
+    # a fast network: the transfer is shorter than the computation and hides whole
+    fast, _, over_fast = hidden_ms(3200.0)
+    faster, _, over_faster = hidden_ms(1e5)
+    assert faster < fast < slow
+    # uncapped: all of it hidden, whatever its length; the TP collectives are what is left
+    assert float(over_fast["tp_comm_ms"]) == pytest.approx(
+        float(over_faster["tp_comm_ms"]), rel=1e-9
+    )
+
+
 def test_deepspeed_interval_spans_the_efficiencies_its_folds_found():
     """The DeepSpeed engine's efficiency was 0.91 in one fold and 0.78 in the other: with
     every setting stated, a DeepSpeed scenario's interval runs from the step at 0.91 times

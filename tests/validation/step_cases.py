@@ -560,6 +560,73 @@ def zoo_qwen3(dispatcher, tp, ep, pp, vp, fsdp, mbs, recompute, a2a_overlap, for
     }
 
 
+#: Qwen3-30B-A3B as our fields (Megatron-Bridge v0.2.0 ``Qwen3MoEModelProvider30B_A3B``,
+#: as Qwen/Qwen3-30B-A3B's config: 48 layers, all MoE, hidden 2,048, 32 query heads of 128
+#: with 4 key/value groups, 128 experts of 768 top-8, vocabulary 151,936, untied output
+#: layer).  Attention entered by equivalence as near as the fields allow: Q and O of
+#: 2,048 × 4,096 and K, V of 2,048 × 512 are 18.9M parameters, 2h²(1 + kv/a) with kv = 40,
+#: but kv cannot exceed the 32 heads: at kv = 32, 16.8M (the active matrix FLOPs 3.7%
+#: short); the scores with the heads' own dimension of 128.
+QWEN3_30B = {
+    "layers": 48,
+    "hidden_size": 2048,
+    "attention_heads": 32,
+    "kv_heads": 32,
+    "attention_head_dim": 128.0,
+    "ffn_hidden_size": 6144,
+    "vocab_size": 151936,
+    "experts": 128,
+    "experts_per_token": 8,
+    "expert_ffn_hidden_size": 768,
+}
+#: The same NeMo 25.11 page's Qwen3 rows: system, GPUs per node, model, GPUs, precision,
+#: GBS, MBS, TP, PP, VP, EP, tokens/s per GPU, and whether the row's columns are its
+#: system's base configuration in the release's scripts (scripts/performance/configs/qwen3/
+#: workload_base_configs.py, v0.2.0), whose all-to-all overlap is then entered (True on
+#: H100 235B, False, the default, on the two 30B rows) instead of left open.
+NEMO_QWEN3 = (
+    ("p6e-gb200.36xlarge", 4, "30B", 8, "fp8", 512, 4, 1, 1, 1, 8, 23766, True),
+    ("p6e-gb200.36xlarge", 4, "235B", 256, "bf16", 8192, 1, 1, 8, 3, 32, 4916, False),
+    ("p6-b200.48xlarge", 8, "30B", 8, "fp8", 512, 1, 1, 1, 1, 8, 9299, True),
+    ("p6-b200.48xlarge", 8, "235B", 64, "fp8", 1024, 1, 1, 8, 2, 8, 3269, False),
+    ("dgx-h100", 8, "30B", 16, "fp8", 512, 2, 1, 2, 24, 8, 5275, False),
+    ("dgx-h100", 8, "235B", 256, "fp8", 2048, 1, 2, 8, 4, 32, 1575, True),
+)
+
+
+def nemo_qwen3(size, inst, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap):
+    """A NeMo 25.11 Qwen3 row as our fields, with what the release's Qwen3 scripts and
+    recipes set for every system: no recomputation (recompute_granularity None),
+    gradients reduced in bf16, force-balanced routing, sequence parallelism, ETP 1; the
+    235B recipe counts the embedding and the loss in the pipeline split (balanced stages);
+    tensor-parallel overlap on except on H100 (CommOverlapConfig(tp_comm_overlap=False))."""
+    return {
+        "software_stack": "megatron-core",
+        "params_billion": None,
+        **(QWEN3_30B if size == "30B" else QWEN3_235B),
+        "mlp": "swiglu",
+        "sequence_length": 4096,
+        "precision": precision,
+        "tensor_parallel": tp,
+        "sequence_parallel": "on" if tp > 1 else "off",
+        "pipeline_parallel": pp,
+        "pipeline_virtual_stages": vp,
+        "balanced_stages": "on" if size == "235B" else "off",
+        "expert_parallel": ep,
+        "expert_tensor_parallel": 1,
+        "moe_load_imbalance": 1.0,
+        "moe_comm_overlap_fraction": 1.0 if a2a_overlap else 0.0,
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": mbs,
+        "recompute": "none",
+        "flash_attention": "on",
+        "zero_stage": 1,
+        "gradient_precision": "bf16",
+        "comm_overlap_fraction": 1.0,
+        "tp_comm_overlap_fraction": 0.0 if inst == "dgx-h100" else 1.0,
+    }
+
+
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     return {
         "software_stack": "megatron-core",
@@ -801,6 +868,41 @@ def _cases() -> list[Case]:
                     () if as_recipe else ({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0})
                 )
                 + (() if _nemo_moe_balanced(model, pp, vp) else ({"balanced_stages": "on"},)),
+                tags=("moe",),
+            )
+        )
+
+    for inst, per_node, size, gpus, prec, gbs, mbs, tp, pp, vp, ep, tps, base in NEMO_QWEN3:
+        w = nemo_qwen3(size, inst, prec, gbs, mbs, tp, pp, vp, ep, base and inst == "dgx-h100")
+
+        def qwen3_tokens(outs, gbs=gbs, gpus=gpus):
+            return gbs * 4096 / (outs[0]["step_seconds"] * gpus)
+
+        out.append(
+            Case(
+                "nemo2025",
+                "NVIDIA NeMo Megatron-Bridge performance summary (25.11), MoE",
+                f"Qwen3-{size} {prec.upper()} on {gpus:,} "
+                f"{inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, max(1, gpus // per_node), w),),
+                qwen3_tokens,
+                "rate",
+                f"TP {tp} PP {pp} VP {vp} EP {ep}, batch {gbs} of 4,096 tokens, "
+                f"micro-batch {mbs}, no recomputation",
+                (
+                    "the all-to-all overlap of the row's base configuration; "
+                    if base
+                    else "all-to-all overlap not in the table (exposed assumed, full overlap "
+                    "as the alternative); "
+                )
+                + "the scripts' CUDA graphs of the router and the dispatcher's preprocessing "
+                "(fewer kernel launches) cannot be entered; the token dispatcher needs no "
+                "alternative where the EP group fits in one NVLink domain, and the H100 235B "
+                "row's base configuration names none (the all-to-all); attention entered by "
+                "equivalence (QWEN3_30B, QWEN3_235B)",
+                open=() if base else ({"moe_comm_overlap_fraction": 1.0},),
                 tags=("moe",),
             )
         )

@@ -40,8 +40,9 @@ def test_loso_dense_mean_held_out_error_within_8_percent():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="held out, all 57 cases are 9.4% off on average (7.6% until the NeMo MoE rows "
-    "took the settings their recipes state; dense 6.0%, MoE 23.7%): "
+    reason="held out, all 63 cases are 13.4% off on average (7.6% over 57 until the NeMo "
+    "MoE rows took the settings their recipes state and its Qwen3 rows were added; dense "
+    "6.0%, MoE 33.4%): "
     "reported in docs/step-time.md, not tuned away",
 )
 def test_loso_mean_held_out_error_within_8_percent_over_every_case():
@@ -49,15 +50,20 @@ def test_loso_mean_held_out_error_within_8_percent_over_every_case():
 
 
 def test_loso_mean_held_out_error_over_every_case_as_reported():
-    # the figure docs/step-time.md and the README quote: 9.4% over all 57 cases
-    assert step_loso.summary("all")["mean"] == pytest.approx(0.094, abs=0.0005)
+    # the figures docs/step-time.md and the README quote: 13.4% over all 63 cases, dense
+    # 6.0%, MoE 33.4%
+    assert step_loso.summary("all")["mean"] == pytest.approx(0.134, abs=0.0005)
+    assert step_loso.summary("dense")["mean"] == pytest.approx(0.060, abs=0.0005)
+    assert step_loso.summary("moe")["mean"] == pytest.approx(0.334, abs=0.0005)
 
 
 @pytest.mark.xfail(
     strict=True,
     reason="held out, Megatron-Core's 177B on 96 H100 is +21.1% (MFU 0.569 modelled, 0.47 "
-    "measured), GPT-OSS 120B +87.9% on B200 and +35.3% on GB200 and DeepSeek-V3 FP8 on "
-    "B200 +55.6% (the model too fast): reported in docs/step-time.md, not tuned away",
+    "measured); of NeMo's MoE rows GPT-OSS 120B +87.9% on B200 and +35.3% on GB200, "
+    "DeepSeek-V3 FP8 on B200 +55.6%, Qwen3-30B-A3B +75.2% on B200 and +121.8% on H100, "
+    "Qwen3-235B-A22B +61.5% on B200 and -30.2% on 256 H100: reported in docs/step-time.md, "
+    "not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
     assert step_loso.summary("all")["max"] <= 0.20
@@ -95,20 +101,21 @@ def test_loso_moe_zoo_qwen3_rows_with_ep_inside_one_node_within_20_percent():
     assert max(abs(r["error"]) for r in rows) <= 0.20
 
 
-def test_loso_moe_zoo_qwen3_rows_with_ep_across_nodes_within_20_percent():
-    # EP 32 over four nodes with DeepEP: +4.3% exposed, -19.9% overlapped (-24.4% before
+def test_loso_moe_zoo_qwen3_rows_with_ep_across_nodes_within_15_percent():
+    # EP 32 over four nodes with DeepEP: +4.3% exposed, -14.4% overlapped (-19.9% before
+    # the hidden part was capped at the computation beside it; -24.4% before
     # DeepEP's 20 SMs were charged to the compute the overlapped all-to-all runs beside)
     rows = [
         r for r in step_loso.held_out() if r["source"] == "moe_zoo2025" and "EP 32" in r["case"]
     ]
     assert len(rows) == 2
-    assert max(abs(r["error"]) for r in rows) <= 0.20
+    assert max(abs(r["error"]) for r in rows) <= 0.15
 
 
 def test_loso_interval_covers_at_least_70_percent_of_held_out_cases():
     assert step_loso.summary("all")["coverage"] >= 0.70
     assert step_loso.summary("dense")["coverage"] >= 0.70
-    assert step_loso.summary("moe")["coverage"] >= 0.70  # 9 of 11
+    assert step_loso.summary("moe")["coverage"] >= 0.70  # 13 of 17
 
 
 def test_loso_every_source_is_held_out_once():
