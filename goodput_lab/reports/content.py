@@ -389,35 +389,6 @@ def montecarlo_available() -> bool:
 
 MONTECARLO_DAYS = 30.0
 
-#: Rows of the Monte Carlo table: (label, unit key for formatting, summary keys mean/p5/p50/p95
-#: (None: not reported), analytic key); keys are those of
-#: ``models.montecarlo.SimulationResult.summary()``.
-MONTECARLO_ROWS: tuple[tuple[str, str, tuple[str | None, ...], str | None], ...] = (
-    (
-        "Goodput over the horizon",
-        "goodput",
-        ("goodput_mean", "goodput_p5", "goodput_p50", "goodput_p95"),
-        "goodput_analytic",
-    ),
-    (
-        "Wall time to do the horizon's work",
-        "time_to_finish_mean_days",
-        (
-            "time_to_finish_mean_days",
-            "time_to_finish_p5_days",
-            "time_to_finish_p50_days",
-            "time_to_finish_p95_days",
-        ),
-        "time_to_finish_analytic_days",
-    ),
-    (
-        "Lost per month of wall time",
-        "lost_mean_usd_per_month",
-        ("lost_mean_usd_per_month", None, "lost_p50_usd_per_month", "lost_p95_usd_per_month"),
-        "lost_analytic_usd_per_month",  # the chain's lost_usd_per_month, as on the page
-    ),
-)
-
 
 def _montecarlo(
     scenario: Scenario,
@@ -472,41 +443,12 @@ def montecarlo_figure(result: Any) -> go.Figure | None:
 
 
 def montecarlo_table(result: Any) -> pl.DataFrame:
-    """Mean and P5/P50/P95 rows from a ``SimulationResult`` (formatted text)."""
-    summary = result.summary()
-    rows = []
-    for label, fmt_key, (mean, p5, p50, p95), analytic in MONTECARLO_ROWS:
-        if not all(k in summary for k in (mean, p5, p50, p95) if k is not None):
-            continue
+    """The Monte Carlo page's own table (:func:`goodput_lab.views.montecarlo.summary_display`):
+    closed form against the simulated mean, its standard error and P5/P50/P95, one row per
+    figure, every cell formatted from the registry."""
+    from goodput_lab.views import montecarlo as mc_svc
 
-        def cell(k, _fmt=fmt_key):
-            return format_value(_fmt, summary[k]) if k is not None else "—"
-
-        rows.append(
-            {
-                "Metric": label,
-                "Mean": cell(mean),
-                "P5": cell(p5),
-                "P50": cell(p50),
-                "P95": cell(p95),
-                "Closed form": format_value(fmt_key, summary[analytic])
-                if analytic in summary
-                else "",
-            }
-        )
-    for key in ("lost_mean_usd", "lost_p95_usd", "failures_mean", "unfinished_trials"):
-        if key in summary:
-            rows.append(
-                {
-                    "Metric": metric_label(key),
-                    "Mean": format_value(key, summary[key]),
-                    "P5": "",
-                    "P50": "",
-                    "P95": "",
-                    "Closed form": "",
-                }
-            )
-    return pl.DataFrame(rows)
+    return mc_svc.summary_display(result)
 
 
 def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:

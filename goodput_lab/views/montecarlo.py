@@ -291,6 +291,31 @@ def summary_rows(res: SimulationResult) -> list[dict]:
                     "p95": float(np.percentile(per_month, 95)),
                 }
             )
+    fails = np.asarray(getattr(res, "failures", ()), dtype=float)
+    fails = fails[np.isfinite(fails)]
+    if fails.size:
+        rows.append(
+            {
+                "key": "failures_mean",
+                "label": "Failures per run",
+                "analytic": None,
+                "mean": float(fails.mean()),
+                "stderr": float(fails.std(ddof=1) / np.sqrt(fails.size))
+                if fails.size > 1
+                else None,
+                "p5": float(np.percentile(fails, 5)),
+                "p50": float(np.percentile(fails, 50)),
+                "p95": float(np.percentile(fails, 95)),
+            }
+        )
+    if s.get("unfinished_trials", 0) > 0:
+        rows.append(
+            {
+                "key": "unfinished_trials",
+                "label": "Runs that did not finish the work in the horizon",
+                "mean": float(s["unfinished_trials"]),
+            }
+        )
     return rows
 
 
