@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
-import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -476,63 +475,53 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
     return metrics, intro
 
 
-def _days(value: float | None) -> str:
-    return f"{value:,.1f}" if value is not None and math.isfinite(value) else "n/a"
+def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
+    """Every catalog instance at the same accelerator count, cheapest to train first: the
+    Instances page's two tables (:func:`goodput_lab.views.instances.ranking_display` and
+    :func:`~goodput_lab.views.instances.ranking_why_display`), with its marks (★ cheapest,
+    ≈ too close to call) and its notes."""
+    from goodput_lab.views import instances as inst_svc
 
-
-def _instance_section(scenario: Scenario, catalog) -> Section:
-    """Every catalog instance at the same accelerator count, cheapest to train first."""
-    from goodput_lab.models.instances import rank_instances
-
-    ranking = rank_instances(scenario, dict(catalog))
-    current = scenario["cluster.instance"]
-    rows = []
-    unranked: dict[str, list[str]] = {}  # reason -> instances without a cost to train
-    for r in ranking.rows:
-        ok = r.feasible
-        rows.append(
-            {
-                "instance": r.instance + (" (this scenario)" if r.instance == current else ""),
-                "accelerator": r.accelerator,
-                "nodes": f"{r.nodes:,.0f}" if ok else "",
-                "price": format_value("usd_per_instance_hour", r.usd_per_instance_hour)
-                + (f" ({r.price_as_of})" if r.price_known else "")
-                + (f"; {r.price_note}" if r.price_note else ""),
-                "goodput": format_value("goodput", r.goodput) if ok else "",
-                "days": _days(r.time_to_train_days) if ok else "",
-                "cost": format_value("cost_to_train_usd", r.cost_to_train_usd)
-                if ok and r.price_known
-                else "n/a",
-            }
+    ranking = inst_svc.ranking(scenario, dict(catalog), None)
+    df = inst_svc.table(ranking)
+    notes: list[str] = []
+    if ranking.too_close_to_call:
+        text = ranking.verdict()
+        notes.append(
+            text[:1].upper()
+            + text[1:]
+            + ". ≈ marks each type whose 80% cost interval overlaps the cheapest type's: the "
+            "model cannot tell which of them is cheaper."
         )
-        if r.reason:  # said once under the table, so the cost column keeps its width
-            unranked.setdefault(r.reason, []).append(r.instance)
-    table = pl.DataFrame(
-        rows,
-        schema=dict.fromkeys(
-            ("instance", "accelerator", "nodes", "price", "goodput", "days", "cost"), pl.String
+    missing = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
+    if missing:
+        notes.append(
+            "Why a figure is missing (—): " + "; ".join(f"{n}: {why}" for n, why in missing) + "."
+        )
+    cost = inst_svc.ranking_display(df)
+    why = inst_svc.ranking_why_display(df)
+    numbers = {"Instance", "Note"}
+    return (
+        Section(
+            id="instances",
+            title="Instance choice",
+            intro=(
+                "The same job and accelerator count on every instance type in the catalog, "
+                "cheapest to train first (★; the Instances page's table). "
+                + " ".join(ranking.rules())
+            ),
+            notes=tuple(notes),
+            table=cost,
+            table_columns=tuple((c, c, "text" if c in numbers else "num") for c in cost.columns),
+            column_widths=(20, 9, 13, 12, 16, 13, 17),
         ),
-    )
-    notes = tuple(f"{', '.join(names)}: {why}" for why, names in unranked.items())
-    return Section(
-        id="instances",
-        title="Instance choice",
-        intro=(
-            "The same job and accelerator count on every instance type in the catalog, "
-            "cheapest to train first. " + " ".join(ranking.rules())
+        Section(
+            id="instances-why",
+            title="What drives each cost: goodput, failures and MFU",
+            intro="The same instance types, in the same order.",
+            table=why,
+            table_columns=tuple((c, c, "text" if c in numbers else "num") for c in why.columns),
         ),
-        notes=notes,
-        table=table,
-        table_columns=(
-            ("instance", "Instance", "text"),
-            ("accelerator", "Accelerator", "text"),
-            ("nodes", "Nodes", "num"),
-            ("price", "Price", "num"),
-            ("goodput", "Goodput", "num"),
-            ("days", "Days to train", "num"),
-            ("cost", "Cost to train", "num"),
-        ),
-        column_widths=(21, 14, 8, 18, 10, 10, 19),
     )
 
 
@@ -683,13 +672,13 @@ def model_sections(
     sections.append(_badput_section(ev))
     if "time_to_train_days" in ev.metrics:
         try:
-            inst = _instance_section(scenario, catalog)
+            inst = _instance_sections(scenario, catalog)
         except ImportError:
-            inst = None
-        if inst is not None:
-            order = {"checkpoint": 0, "compute": 1, "instances": 2}
-            sections.append(inst)
-            sections.sort(key=lambda s: order.get(s.id, 3))
+            inst = ()
+        if inst:
+            order = {"checkpoint": 0, "compute": 1, "instances": 2, "instances-why": 3}
+            sections.extend(inst)
+            sections.sort(key=lambda s: order.get(s.id, 4))
     return tuple(sections), methods
 
 

@@ -437,12 +437,21 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     assert ck["recommended_checkpoint_interval_minutes"].text == "26.2 min"
     ev = report.evaluation  # the same figure as goodput evaluate's exact optimum
     assert rec.interval_minutes == ev["optimal_checkpoint_interval_minutes"]
-    table = sections["instances"].table
-    mine = table.filter(pl.col("instance") == "p5.48xlarge (this scenario)").row(0, named=True)
-    assert mine["goodput"] == "89.34%"
-    assert mine["nodes"] == "2,000"
+    # the Instances page's own two tables (views.instances), marks and all
+    from goodput_lab.views import instances as inst_svc
+
+    df = inst_svc.table(inst_svc.ranking(report.scenario, dict(catalog), None))
+    assert sections["instances"].table.equals(inst_svc.ranking_display(df))
+    assert sections["instances-why"].table.equals(inst_svc.ranking_why_display(df))
+    why = sections["instances-why"].table
+    mine = why.filter(pl.col("Instance").str.starts_with("p5.48xlarge")).row(0, named=True)
+    assert mine["Goodput (%)"] == "89.34"
+    cost = sections["instances"].table
+    mine = cost.filter(pl.col("Instance").str.starts_with("p5.48xlarge")).row(0, named=True)
+    assert mine["Nodes (nodes)"] == "2,000"
     text = parse(render_html(report)).visible
     assert "Checkpointing and hot spares" in text and "Instance choice" in text
+    assert "What drives each cost" in text
     assert "Kaplan et al. 2020" in text  # methods entry of the compute model
 
 
