@@ -142,6 +142,8 @@ def simulation(scenario: Scenario) -> None:
 
     st.subheader("Closed form against simulated")
     tables.show(svc.summary_display(res))
+    st.markdown("**Spread over the runs**")
+    tables.show(svc.spread_display(res))
 
     dist = svc.distributions(res)
     st.plotly_chart(

@@ -105,12 +105,15 @@ class Section:
 
 @dataclass(frozen=True)
 class MonteCarloSummary:
-    """Percentiles of simulated metrics: rows of (metric, unit, mean, p5, p50, p95)."""
+    """Simulated figures: the Monte Carlo page's two tables (closed form against the
+    simulated mean; P5/P50/P95 over the runs)."""
 
     trials: int
     seed: int | None
     table: pl.DataFrame
     note: str = ""
+    #: the second table: P5, P50 and P95 over the runs
+    spread: pl.DataFrame | None = None
     #: raw ``SimulationResult.summary()`` floats (for the CSV/Parquet tables)
     values: dict[str, float] = field(default_factory=dict)
     figure: go.Figure | None = None
@@ -421,6 +424,7 @@ def _montecarlo(
         trials=trials,
         seed=seed,
         table=montecarlo_table(result),
+        spread=montecarlo_spread(result),
         values={k: float(v) for k, v in result.summary().items()},
         figure=montecarlo_figure(result),
         note=(
@@ -442,12 +446,20 @@ def montecarlo_figure(result: Any) -> go.Figure | None:
 
 
 def montecarlo_table(result: Any) -> pl.DataFrame:
-    """The Monte Carlo page's own table (:func:`goodput_lab.views.montecarlo.summary_display`):
-    closed form against the simulated mean, its standard error and P5/P50/P95, one row per
-    figure, every cell formatted from the registry."""
+    """The Monte Carlo page's first table (:func:`goodput_lab.views.montecarlo.summary_display`):
+    closed form against the simulated mean and its standard error, one row per figure, every
+    cell formatted from the registry."""
     from goodput_lab.views import montecarlo as mc_svc
 
     return mc_svc.summary_display(result)
+
+
+def montecarlo_spread(result: Any) -> pl.DataFrame:
+    """The Monte Carlo page's second table (:func:`goodput_lab.views.montecarlo.spread_display`):
+    P5, P50 and P95 over the runs."""
+    from goodput_lab.views import montecarlo as mc_svc
+
+    return mc_svc.spread_display(result)
 
 
 def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:

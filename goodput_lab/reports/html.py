@@ -118,12 +118,8 @@ def _table(
                     if sub
                     else f"<td>{esc(value)}</td>"
                 )
-            elif kind == "num":
-                # a printed number may break before its unit ("$15,401,128/month"), never
-                # inside the digits (print CSS; on screen numbers do not wrap)
-                cells.append(f'<td class="num">{esc(value).replace("/", "<wbr>/")}</td>')
             else:
-                cls = {"src": "src"}.get(kind, "")
+                cls = {"num": "num", "src": "src"}.get(kind, "")
                 cells.append(f'<td class="{cls}">{esc(value)}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     if total:
@@ -396,14 +392,11 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         parts.append(
             f'<p class="note">{mc.trials:,} simulated runs, seed {esc(mc.seed)}. {esc(mc.note)}</p>'
         )
-        first = mc.table.columns[0]
-        parts.append(
-            _table(
-                mc.table,
-                [(c, c, "text" if c == first else "num") for c in mc.table.columns],
-                widths=(19, 14, 14, 11, 14, 14, 14) if mc.table.width == 7 else (),
-            )
-        )
+        for t in (mc.table, mc.spread):
+            if t is None:
+                continue
+            first = t.columns[0]
+            parts.append(_table(t, [(c, c, "text" if c == first else "num") for c in t.columns]))
         if mc.figure is not None:
             parts.append(figure(mc.figure, "fig-montecarlo"))
 
