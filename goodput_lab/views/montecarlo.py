@@ -236,6 +236,21 @@ SPREAD_COLUMNS = (
 )
 
 
+def _sample_row(key: str, label: str, x: np.ndarray, analytic: float | None) -> dict:
+    """A table row of one figure over the runs ``x`` (finite, non-empty): its closed form,
+    mean, standard error of the mean (None from one run) and P5/P50/P95."""
+    return {
+        "key": key,
+        "label": label,
+        "analytic": analytic,
+        "mean": float(x.mean()),
+        "stderr": float(x.std(ddof=1) / np.sqrt(x.size)) if x.size > 1 else None,
+        "p5": float(np.percentile(x, 5)),
+        "p50": float(np.percentile(x, 50)),
+        "p95": float(np.percentile(x, 95)),
+    }
+
+
 def summary_rows(res: SimulationResult) -> list[dict]:
     """Closed form (Daly) against simulated, one row per figure, keyed for the registry."""
     s = res.summary()
@@ -270,49 +285,21 @@ def summary_rows(res: SimulationResult) -> list[dict]:
             return v if np.isfinite(v) else None
 
         rows.append(
-            {
-                "key": "lost_mean_usd",
-                "label": "Lost per run",
-                "analytic": analytic("lost_analytic_usd"),
-                "mean": float(lost.mean()),
-                "stderr": float(lost.std(ddof=1) / np.sqrt(lost.size)) if lost.size > 1 else None,
-                "p5": float(np.percentile(lost, 5)),
-                "p50": float(np.percentile(lost, 50)),
-                "p95": float(np.percentile(lost, 95)),
-            }
+            _sample_row("lost_mean_usd", "Lost per run", lost, analytic("lost_analytic_usd"))
         )
         if per_month.size:
             rows.append(
-                {
-                    "key": "lost_mean_usd_per_month",
-                    "label": "Lost per month",
-                    "analytic": analytic("lost_analytic_usd_per_month"),
-                    "mean": float(per_month.mean()),
-                    "stderr": float(per_month.std(ddof=1) / np.sqrt(per_month.size))
-                    if per_month.size > 1
-                    else None,
-                    "p5": float(np.percentile(per_month, 5)),
-                    "p50": float(np.percentile(per_month, 50)),
-                    "p95": float(np.percentile(per_month, 95)),
-                }
+                _sample_row(
+                    "lost_mean_usd_per_month",
+                    "Lost per month",
+                    per_month,
+                    analytic("lost_analytic_usd_per_month"),
+                )
             )
     fails = np.asarray(getattr(res, "failures", ()), dtype=float)
     fails = fails[np.isfinite(fails)]
     if fails.size:
-        rows.append(
-            {
-                "key": "failures_mean",
-                "label": "Failures per run",
-                "analytic": None,
-                "mean": float(fails.mean()),
-                "stderr": float(fails.std(ddof=1) / np.sqrt(fails.size))
-                if fails.size > 1
-                else None,
-                "p5": float(np.percentile(fails, 5)),
-                "p50": float(np.percentile(fails, 50)),
-                "p95": float(np.percentile(fails, 95)),
-            }
-        )
+        rows.append(_sample_row("failures_mean", "Failures per run", fails, None))
     if s.get("unfinished_trials", 0) > 0:
         rows.append(
             {

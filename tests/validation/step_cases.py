@@ -653,6 +653,16 @@ def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     }
 
 
+def _tokens_per_gpu(gbs: int, seq: int, gpus: int) -> Callable[[Sequence[Mapping]], Any]:
+    """The read of a tokens/s-per-GPU figure: ``gbs`` sequences of ``seq`` tokens a step
+    over ``gpus`` accelerators, from the run's modelled step time."""
+
+    def read(outs):
+        return gbs * seq / (outs[0]["step_seconds"] * gpus)
+
+    return read
+
+
 def _cases() -> list[Case]:
     out: list[Case] = []
     for name, lay, h, a, t, p, batch, micro, v, full, seqsel in KORTHIKANTI:
@@ -802,9 +812,7 @@ def _cases() -> list[Case]:
 
     for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_FP8:
         w = nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)
-
-        def tokens(outs, gbs=gbs, gpus=gpus):
-            return gbs * 8192 / (outs[0]["step_seconds"] * gpus)
+        tokens = _tokens_per_gpu(gbs, 8192, gpus)
 
         out.append(
             Case(
@@ -828,9 +836,7 @@ def _cases() -> list[Case]:
     for inst, per_node, model, gpus, prec, gbs, mbs, seq, pp, vp, ep, tps in NEMO_MOE:
         w = nemo_moe(model, prec, gbs, mbs, seq, pp, vp, ep)
         as_recipe = (inst, model, prec) in NEMO_MOE_AS_RECIPE
-
-        def moe_tokens(outs, gbs=gbs, gpus=gpus, seq=seq):
-            return gbs * seq / (outs[0]["step_seconds"] * gpus)
+        moe_tokens = _tokens_per_gpu(gbs, seq, gpus)
 
         out.append(
             Case(
@@ -874,9 +880,7 @@ def _cases() -> list[Case]:
 
     for inst, per_node, size, gpus, prec, gbs, mbs, tp, pp, vp, ep, tps, base in NEMO_QWEN3:
         w = nemo_qwen3(size, inst, prec, gbs, mbs, tp, pp, vp, ep, base and inst == "dgx-h100")
-
-        def qwen3_tokens(outs, gbs=gbs, gpus=gpus):
-            return gbs * 4096 / (outs[0]["step_seconds"] * gpus)
+        qwen3_tokens = _tokens_per_gpu(gbs, 4096, gpus)
 
         out.append(
             Case(
