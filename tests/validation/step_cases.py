@@ -599,7 +599,8 @@ def nemo_qwen3(size, inst, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap):
     recipes set for every system: no recomputation (recompute_granularity None),
     gradients reduced in bf16, force-balanced routing, sequence parallelism, ETP 1; the
     235B recipe counts the embedding and the loss in the pipeline split (balanced stages);
-    tensor-parallel overlap on except on H100 (CommOverlapConfig(tp_comm_overlap=False))."""
+    tensor-parallel overlap on except for the 235B on H100
+    (CommOverlapConfig(tp_comm_overlap=False); the 30B's H100 script sets it True)."""
     return {
         "software_stack": "megatron-core",
         "params_billion": None,
@@ -623,7 +624,7 @@ def nemo_qwen3(size, inst, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap):
         "zero_stage": 1,
         "gradient_precision": "bf16",
         "comm_overlap_fraction": 1.0,
-        "tp_comm_overlap_fraction": 0.0 if inst == "dgx-h100" else 1.0,
+        "tp_comm_overlap_fraction": 0.0 if (inst, size) == ("dgx-h100", "235B") else 1.0,
     }
 
 
