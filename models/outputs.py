@@ -34,6 +34,10 @@ KINDS = (
     "pvalue",  # a probability from a test: 0.034, or "< 0.001"
 )
 
+#: digits and minus as superscripts, for powers of ten ("3.79 × 10²⁵ FLOP", as the
+#: instance tables' "Cost per 10¹⁸ useful FLOP")
+_SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+
 
 @dataclass(frozen=True)
 class Output:
@@ -218,7 +222,7 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         if x == 0:
             return "0 FLOP" if unit else "0"
         exp = math.floor(math.log10(abs(x)))
-        text = f"{x / 10**exp:.2f} × 10^{exp}"
+        text = f"{x / 10**exp:.2f} × 10{str(exp).translate(_SUPERSCRIPT)}"
         return text + (" FLOP" if unit else "")
     if o.kind == "count":
         text = f"{x:+,.0f}" if signed else f"{x:,.0f}"

@@ -98,7 +98,7 @@ def test_outputs_command_lists_the_registry(capsys):
         ("goodput_delta", -0.00001, "0.00 points"),
         ("nodes", 2000.0, "2,000 nodes"),
         ("memory_fits", 1.0, "yes"),
-        ("training_flops", 3.7908e25, "3.79 × 10^25 FLOP"),
+        ("training_flops", 3.7908e25, "3.79 × 10²⁵ FLOP"),
         ("mtbf_hours", float("nan"), "n/a"),
     ],
 )
