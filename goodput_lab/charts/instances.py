@@ -128,7 +128,11 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         y=y,
         x=label_x,
         mode="text",
-        text=style.bar_text("cost_to_train_usd", total),
+        # clear of the whisker's cap (two no-break spaces: SVG collapses plain ones)
+        text=[
+            ("\u00a0\u00a0" + t) if whiskers and t else t
+            for t in style.bar_text("cost_to_train_usd", total)
+        ],
         textposition="middle right",
         showlegend=False,
         hoverinfo="skip",
