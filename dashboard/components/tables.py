@@ -38,11 +38,10 @@ def tiles(values: Mapping[str, Any], *rows: Sequence[str], container=None) -> No
 
 
 def missing_reasons(df: pl.DataFrame, name: str = "instance", reason: str = "reason") -> None:
-    """Under a table: why a figure is missing (—), one clause per row that has a reason."""
-    notes = [(r[name], r[reason]) for r in df.iter_rows(named=True) if r[reason]]
-    if notes:
-        st.caption(
-            "Why a figure is missing (—): "
-            + "; ".join(f"**{plain(n)}**: {plain(w)}" for n, w in notes)
-            + "."
-        )
+    """Under a table: why a figure is missing (—), one clause per row that has a reason
+    (:func:`goodput_lab.views.display.missing_reasons_text`, names in bold)."""
+    text = display.missing_reasons_text(
+        df, name, reason, fmt_name=lambda n: f"**{plain(n)}**", fmt_why=plain
+    )
+    if text:
+        st.caption(text)

@@ -29,6 +29,7 @@ from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import SECTION_OF, format_usd, output
 from goodput_lab.models.outputs import format_value as registry_format
 from goodput_lab.models.pricing import price_vintage
+from goodput_lab.views import display
 from goodput_lab.views import overview as svc
 
 DAYS_PER_YEAR = 365.25
@@ -505,11 +506,8 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
             + ". ≈ marks each type whose 80% cost interval overlaps the cheapest type's: the "
             "model cannot tell which of them is cheaper."
         )
-    missing = [(r["instance"], r["reason"]) for r in df.iter_rows(named=True) if r["reason"]]
-    if missing:
-        notes.append(
-            "Why a figure is missing (—): " + "; ".join(f"{n}: {why}" for n, why in missing) + "."
-        )
+    if missing := display.missing_reasons_text(df):  # the page's note, names plain
+        notes.append(missing)
     cost = inst_svc.ranking_display(df)
     why = inst_svc.ranking_why_display(df)
     numbers = {"Instance", "Note"}

@@ -20,7 +20,7 @@ percentages as points).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 import polars as pl
@@ -310,4 +310,25 @@ def public_price_caption(price: Price | None, label: str) -> str:
     return (
         f"Public {label} price: ${price.usd_per_instance_hour:,.2f}/instance-h "
         f"(as of {price.as_of})."
+    )
+
+
+def missing_reasons_text(
+    df: pl.DataFrame,
+    name: str = "instance",
+    reason: str = "reason",
+    *,
+    fmt_name: Callable[[str], str] = str,
+    fmt_why: Callable[[str], str] = str,
+) -> str:
+    """Under a table: why a figure is missing (—), one clause per row of ``df`` that has a
+    ``reason``; "" when none does.  ``fmt_name`` and ``fmt_why`` style the clauses (the
+    page bolds the names in Markdown, a report prints them plain)."""
+    notes = [(r[name], r[reason]) for r in df.iter_rows(named=True) if r[reason]]
+    if not notes:
+        return ""
+    return (
+        f"Why a figure is missing ({MISSING}): "
+        + "; ".join(f"{fmt_name(n)}: {fmt_why(w)}" for n, w in notes)
+        + "."
     )
