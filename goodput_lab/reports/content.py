@@ -510,7 +510,11 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
         notes.append(missing)
     cost = inst_svc.ranking_display(df)
     why = inst_svc.ranking_why_display(df)
-    numbers = {"Instance", "Note"}
+
+    def columns(t: pl.DataFrame) -> tuple[tuple[str, str, str], ...]:
+        # the page's headers; the words left-aligned, the figures right-aligned
+        return tuple((c, c, "text" if c in ("Instance", "Note") else "num") for c in t.columns)
+
     return (
         Section(
             id="instances",
@@ -522,7 +526,7 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
             ),
             notes=tuple(notes),
             table=cost,
-            table_columns=tuple((c, c, "text" if c in numbers else "num") for c in cost.columns),
+            table_columns=columns(cost),
             column_widths=(20, 9, 13, 12, 16, 13, 17),
         ),
         Section(
@@ -530,7 +534,7 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
             title="What drives each cost: goodput, failures and MFU",
             intro="The same instance types, in the same order.",
             table=why,
-            table_columns=tuple((c, c, "text" if c in numbers else "num") for c in why.columns),
+            table_columns=columns(why),
         ),
     )
 
