@@ -741,6 +741,39 @@ def test_deduplicated_dispatch_hand_computed():
     assert slow_su == pytest.approx(1e9 * 2 * 0.5 / 20e9, rel=1e-12)  # forwarding-bound
 
 
+def test_all_to_all_across_domains_hand_computed():
+    # 32 ranks on 4 nodes of 8, 4 GB a rank: 24/32 of it over a 50 GB/s network (60 ms,
+    # plus 24 latencies of 10 µs) while 7/32 cross NVLink at 320 GB/s (2.7 ms, plus 7 of
+    # 1 µs): the network leg; the old network-only all-to-all charged 31/32 (77.5 ms)
+    got = cm.all_to_all_across_domains_seconds(4e9, 32, 8, 50.0, 320.0, 1e-5, 1e-6)
+    assert got == pytest.approx(4e9 * 24 / 32 / 50e9 + 24e-5, rel=1e-12)
+    # a scale-up leg slower than the network leg: 2 ranks a domain, 2 GB/s links
+    slow = cm.all_to_all_across_domains_seconds(4e9, 4, 2, 100.0, 2.0, 0.0, 0.0)
+    assert slow == pytest.approx(4e9 * 1 / 4 / 2e9, rel=1e-12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    ranks=st.integers(2, 256),
+    per_domain=st.integers(1, 72),
+    net_gbps=st.floats(1.0, 100.0),
+    su_ratio=st.floats(1.0, 20.0),
+)
+def test_all_to_all_across_domains_between_its_two_limits(ranks, per_domain, net_gbps, su_ratio):
+    b, su = 1e8, net_gbps * su_ratio
+    got = cm.all_to_all_across_domains_seconds(b, ranks, per_domain, net_gbps, su, 1e-5, 1e-6)
+    network_only = cm.all_to_all_seconds(b, ranks, net_gbps, 1e-5)
+    # never slower than sending everything over the network; the longer of two legs that
+    # together carry (r-1)/r of the bytes is at least half of it at the faster links' rate;
+    # one rank a domain is the network all-to-all, one domain the scale-up one
+    assert got <= network_only * (1 + 1e-12)
+    assert got >= 0.5 * cm.all_to_all_seconds(b, ranks, su, 0.0) * (1 - 1e-12)
+    one = cm.all_to_all_across_domains_seconds(b, ranks, 1, net_gbps, su, 1e-5, 1e-6)
+    assert one == pytest.approx(network_only, rel=1e-12)
+    whole = cm.all_to_all_across_domains_seconds(b, ranks, ranks, net_gbps, su, 1e-5, 1e-6)
+    assert whole == pytest.approx(cm.all_to_all_seconds(b, ranks, su, 1e-6), rel=1e-12)
+
+
 @settings(max_examples=60, deadline=None)
 @given(
     per_node_experts=st.integers(1, 16),

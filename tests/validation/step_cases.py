@@ -628,6 +628,66 @@ def nemo_qwen3(size, inst, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap):
     }
 
 
+#: the catalog's stand-ins for the page's DGX-GB200 and DGX-B200, and DGX-H100 itself
+_GB200, _B200, _H100 = "p6e-gb200.36xlarge", "p6-b200.48xlarge", "dgx-h100"
+
+#: A later release of the same page: NeMo 26.04's mixture-of-experts rows (Megatron-Bridge
+#: commit 74695a06d759adcab3d782193127969213e4f005, docs/performance-summary.md, "26.04 NeMo
+#: Container", the table as first published; tokens force-balanced, dropless): system,
+#: GPUs per node, model, GPUs, precision (MXFP8 and FP8 both as our fp8), GBS, MBS, TP, PP,
+#: VP, EP, tokens/s per GPU.  Every row's columns equal one of the release's base
+#: configurations (tag v0.4.0, scripts/performance/configs/*/..._workload_base_configs.py:
+#: DeepSeek-V3 and Qwen3-235B "V2", GPT-OSS "V2", Qwen3-30B "V1"), so that configuration's
+#: other settings are the run's and are entered: its all-to-all overlap (moe_a2a_overlap,
+#: False unless set) and its dispatcher (moe_flex_dispatcher_backend "hybridep", NVIDIA's
+#: hybrid expert-parallel dispatcher, which sends one copy per destination node and
+#: forwards it over NVLink: our deepep; none named: the recipe's, DeepEP for GPT-OSS
+#: (recipes/gpt_oss/gpt_oss.py) and the all-to-all for Qwen3).  Rows on systems our
+#: catalog lacks (GB300, B300) and in NVFP4 or on hybrid Mamba models (Nemotron 3) are not
+#: entered.
+NEMO_2604_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, False, "deepep", 4193),
+    (_B200, 8, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 16, 1, 8, False, "deepep", 2815),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "deepep", 15938),
+    (_B200, 8, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 8, False, "deepep", 13045),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "deepep", 5810),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26032),
+    (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26859),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 1, 1, 16, False, "deepep", 8901),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, False, "deepep", 5672),
+    (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "alltoall", 1686),
+)
+
+#: The same 26.04 page's dense rows on systems in our catalog (Llama 3 70B and Llama 3.1
+#: 405B, which has Llama 3 405B's shape): system, GPUs per node, model, GPUs, GBS, MBS,
+#: FSDP, TP, PP, CP, VP, tokens/s per GPU, entered as the 25.11 rows (:data:`NEMO_FP8`).
+NEMO_2604_FP8 = (
+    (_GB200, 4, "70B", 64, 256, 1, 0, 2, 4, 1, 5, 3828),
+    (_GB200, 4, "70B", 64, 256, 2, 1, 1, 1, 1, 1, 4143),
+    (_H100, 8, "70B", 64, 256, 1, 0, 4, 8, 1, 5, 1633),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 793),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 842),
+)
+
+
+def nemo_2604_moe(inst, model, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap, dispatcher):
+    """A NeMo 26.04 MoE row as our fields: the model's settings as for the 25.11 rows
+    (:func:`nemo_moe`, :func:`nemo_qwen3`; unchanged in the v0.4.0 scripts and recipes:
+    bf16 gradient reduction, DeepSeek-V3's bf16 Adam moments and stage layouts, selective
+    recomputation of DeepSeek-V3 (modules mla_up_proj or the dense layers' mlp) and GPT-OSS
+    (layernorm, moe_act), none for Qwen3), with the base configuration's all-to-all overlap
+    and dispatcher."""
+    if model.startswith("Qwen3-"):
+        w = nemo_qwen3(model.split("-")[1], inst, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap)
+    else:
+        w = nemo_moe(model, precision, gbs, mbs, 4096, pp, vp, ep)
+    return {
+        **w,
+        "moe_comm_overlap_fraction": 1.0 if a2a_overlap else 0.0,
+        "moe_dispatcher": dispatcher,
+    }
+
+
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     return {
         "software_stack": "megatron-core",
@@ -908,6 +968,59 @@ def _cases() -> list[Case]:
                 "row's base configuration names none (the all-to-all); attention entered by "
                 "equivalence (QWEN3_30B, QWEN3_235B)",
                 open=() if base else ({"moe_comm_overlap_fraction": 1.0},),
+                tags=("moe",),
+            )
+        )
+
+    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_2604_FP8:
+        out.append(
+            Case(
+                "nemo2026",
+                "NVIDIA NeMo Megatron-Bridge performance summary (26.04), FP8",
+                f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),),
+                _tokens_per_gpu(gbs, 8192, gpus),
+                "rate",
+                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
+                + (", FSDP" if fsdp else ""),
+                "recomputation and overlap settings of the recipe not in the table "
+                "(selective and full overlap assumed; full recomputation as the "
+                "alternative); MXFP8 entered as FP8",
+                open=({"recompute": "full"},),
+                tags=("fp8",),
+            )
+        )
+
+    for row in NEMO_2604_MOE:
+        inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps = row
+        w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp)
+        out.append(
+            Case(
+                "nemo2026",
+                "NVIDIA NeMo Megatron-Bridge performance summary (26.04), MoE",
+                f"{model} {prec.upper()} on {gpus:,} "
+                f"{inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, max(1, gpus // per_node), w),),
+                _tokens_per_gpu(gbs, 4096, gpus),
+                "rate",
+                f"TP {tp} PP {pp} VP {vp} EP {ep}, batch {gbs} of 4,096 tokens, "
+                f"micro-batch {mbs}, all-to-all {'overlapped' if a2a else 'exposed'}, "
+                f"{'DeepEP-style (hybridep)' if disp == 'deepep' else 'all-to-all'} dispatcher",
+                "every setting from the row's base configuration and the model's recipe "
+                "(NEMO_2604_MOE); the base configurations' CUDA graphs (of attention, the "
+                "router and the dispatcher's preprocessing on GB200 and on B200 Qwen3-30B) "
+                "cannot be entered; DeepSeek-V3's multi-token-prediction module is not "
+                "modelled; attention entered by equivalence (MOE_SHAPES, QWEN3_30B, "
+                "QWEN3_235B)",
+                open=(
+                    ()
+                    if not model.startswith("DeepSeek") or _nemo_moe_balanced(model, pp, vp)
+                    else ({"balanced_stages": "on"},)
+                ),
                 tags=("moe",),
             )
         )
