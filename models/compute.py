@@ -856,7 +856,7 @@ STEP_INTERVAL_RATIO = (0.90, 1.13)
 #: (GPT-OSS 120B on every system; in the 25.11 release every MoE row on B200 and the
 #: small Qwen3-30B-A3B, much less so in 26.04), so the interval reaches much further above
 #: the point than below it.
-MOE_STEP_INTERVAL_RATIO = (0.95, 1.80)
+MOE_STEP_INTERVAL_RATIO = (0.93, 1.80)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -1051,6 +1051,72 @@ def grad_accumulation_bytes(params_per_rank, gradient_bytes):
     """
     out = 2.0 * as_float_array(params_per_rank) * as_float_array(gradient_bytes)
     return like_input(out, params_per_rank, gradient_bytes)
+
+
+def stage_loads(layers, stages, last_stage_layers, mtp_modules, balanced):
+    """What the pipeline's last stage and each other stage hold: transformer layers,
+    output-layer passes and multi-token-prediction projections [count each].
+
+    The output layer and the D multi-token-prediction modules (each one transformer layer,
+    a projection of 2h × h and one more pass through the shared output layer; DeepSeek-AI
+    2024, arXiv:2412.19437 §2.2) sit on the last stage.  With ``last_stage_layers`` n
+    stated (a Megatron-Core pipeline layout), the last stage holds n layers and each other
+    stage (L − n)/(p − 1).  Otherwise, unbalanced: every stage holds L/p layers and the
+    last one the output layer and the MTP modules too (Megatron-LM's default); balanced:
+    every stage an even share of all of it.  The step is paced by whichever stage takes
+    longer (:func:`modelled_components` evaluates both).
+
+    Parameters
+    ----------
+    layers : array_like
+        L, transformer layers of the model [count].
+    stages : array_like
+        p, pipeline stages [count].
+    last_stage_layers : array_like
+        n, layers on the last stage; NaN = not stated (ignored on one stage) [count].
+    mtp_modules : array_like
+        D, multi-token-prediction modules [count].
+    balanced : array_like
+        1 where the stages are balanced (used when n is not stated), else 0 [-].
+
+    Returns
+    -------
+    tuple of two tuples of ndarray
+        ((layers, output-layer passes, projections) on the last stage, the same on each
+        other stage) [count].
+
+    Examples
+    --------
+    DeepSeek-V3's recipe on 16 stages: 1 of 61 layers with the MTP module and the loss on
+    the last stage, 4 on each other:
+
+    >>> last, other = stage_loads(61, 16, 1, 1, 0)
+    >>> [float(a) for a in last], [float(a) for a in other]
+    ([2.0, 2.0, 1.0], [4.0, 0.0, 0.0])
+    >>> last, other = stage_loads(61, 16, np.nan, 1, 1)  # balanced: the same everywhere
+    >>> [round(float(a), 4) for a in last] == [round(float(a), 4) for a in other]
+    True
+    """
+    L = as_float_array(layers)
+    p = as_float_array(stages)
+    n = as_float_array(last_stage_layers)
+    d = as_float_array(mtp_modules)
+    bal = as_float_array(balanced) > 0.5
+    stated = np.isfinite(n) & (p > 1.0)
+    n0 = np.where(stated, n, 0.0)
+    even = (L + d) / p, (1.0 + d) / p, d / p
+    last = (
+        np.where(stated, n0 + d, np.where(bal, even[0], L / p + d)),
+        np.where(stated, 1.0 + d, np.where(bal, even[1], 1.0 + d)),
+        np.where(stated, d, np.where(bal, even[2], d)),
+    )
+    other = (
+        np.where(stated, (L - n0) / np.maximum(p - 1.0, 1.0), np.where(bal, even[0], L / p)),
+        np.where(stated | ~bal, 0.0, even[1]),
+        np.where(stated | ~bal, 0.0, even[2]),
+    )
+    other = tuple(np.where(p > 1.0, o, la) for o, la in zip(other, last, strict=True))
+    return last, other
 
 
 def launch_overhead_seconds(layers, passes, overhead_s=None):
@@ -1848,8 +1914,8 @@ class _Compute(NamedTuple):
     ep: np.ndarray  #: expert-parallel size [count]
     imb: np.ndarray  #: expert load imbalance (busiest rank over the mean) [-]
     mm_rank: np.ndarray  #: matrix weights one rank reads per layer [parameters]
-    layers_here: np.ndarray  #: layers on the busiest stage [count]
-    head_share: np.ndarray  #: share of the output layer on that stage [fraction]
+    layers_here: np.ndarray  #: layers on the busiest stage, MTP modules' included [count]
+    head_share: np.ndarray  #: output-layer passes on that stage (MTP's included) [count]
     t_model: np.ndarray  #: GEMMs, attention and output layer, forward + backward [s]
     t_attn: np.ndarray  #: attention kernels of one layer, forward + backward [s]
     t_recompute: np.ndarray  #: recomputed forward work [s]
@@ -1931,8 +1997,9 @@ def _modelled_setup(v, sh, b) -> _Setup:
     )
 
 
-def _modelled_compute(v, sh, t, p, q: _Setup) -> _Compute:
-    """Math time of one micro-batch on the busiest stage and its recomputation [s].
+def _modelled_compute(v, sh, t, p, q: _Setup, stage: int = 0) -> _Compute:
+    """Math time of one micro-batch on the last pipeline stage (``stage`` 0) or on each
+    other stage (1) and its recomputation [s] (:func:`stage_loads`).
 
     t_model = (L/p)·(3·layer GEMMs + attention) + head share·3·logits GEMM at the measured
     matmul rate (:func:`compute_seconds`, :func:`attention_seconds`); full recomputation
@@ -1972,13 +2039,18 @@ def _modelled_compute(v, sh, t, p, q: _Setup) -> _Compute:
     layer_fwd = 2.0 * tokens_mb * mm / t
     attn_fwd = 4.0 * tokens_mb * s * sh["h_att"] / t  # this rank's queries, all s keys
     logits_fwd = 2.0 * tokens_mb * vocab * h / t
-    bal = v["balanced"] > 0.5
-    layers_here = np.where(bal, lay / p, lay / p)
-    head_share = np.where(bal, 1.0 / p, 1.0)  # the output layer's share on this stage
     t_layers = as_float_array(compute_seconds(3.0 * layer_fwd, layer_peak, layer_frac))
     t_attn = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0))
     t_head = as_float_array(compute_seconds(3.0 * logits_fwd, peak, gemm_frac))
-    t_model = layers_here * (t_layers + t_attn) + head_share * t_head
+    # a multi-token-prediction module's projection of [h; h] to h (DeepSeek-V3 §2.2)
+    t_proj = as_float_array(
+        compute_seconds(3.0 * 2.0 * tokens_mb * 2.0 * h * h / t, layer_peak, layer_frac)
+    )
+    loads = stage_loads(
+        lay, p, v["workload.last_stage_layers"], v["workload.mtp_layers"], v["balanced"]
+    )
+    layers_here, head_share, proj_here = (as_float_array(a) for a in loads[stage])
+    t_model = layers_here * (t_layers + t_attn) + head_share * t_head + proj_here * t_proj
     # full: the whole forward pass again; selective (materialised attention): the scores
     t_fwd_again = as_float_array(compute_seconds(layer_fwd, layer_peak, layer_frac))
     attn_again = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0)) / np.where(
@@ -2392,10 +2464,25 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
         ``effective_mfu`` [fraction].
     """
     q = _modelled_setup(v, sh, b)
-    c = _modelled_compute(v, sh, t, p, q)
-    mem = _modelled_memory(v, sh, t, p, b, q, c)
-    cm = _modelled_comm(v, sh, t, p, q, c, net_share, su)
-    dp = _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, c, mem, net_share, su)
+
+    def on_stage(stage):
+        c = _modelled_compute(v, sh, t, p, q, stage)
+        mem = _modelled_memory(v, sh, t, p, b, q, c)
+        cm = _modelled_comm(v, sh, t, p, q, c, net_share, su)
+        dp = _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, c, mem, net_share, su)
+        t_mb = c.t_model + c.t_recompute + mem.t_mem + mem.t_launch
+        return c, mem, cm, dp, t_mb + cm.t_tp + cm.t_cp + cm.t_a2a + cm.t_pp
+
+    # the pipeline runs at its slowest stage: the last (the output layer, the MTP modules)
+    # or, where a stated layout leaves the last stage short, maybe another one
+    c, mem, cm, dp, t_last = on_stage(0)
+    if np.any(np.isfinite(v["workload.last_stage_layers"]) & (p > 1)):
+        other = on_stage(1)
+        slower = other[4] > t_last
+        c, mem, cm, dp = (
+            type(a)(*(np.where(slower, y, x) for x, y in zip(a, o, strict=True)))
+            for a, o in zip((c, mem, cm, dp), other[:4], strict=True)
+        )
     s, vst, peak = q.s, q.vst, q.peak
     t_model, t_recompute, t_mem, t_launch = c.t_model, c.t_recompute, mem.t_mem, mem.t_launch
     t_tp, t_cp, t_a2a, t_pp = cm.t_tp, cm.t_cp, cm.t_a2a, cm.t_pp
@@ -2463,6 +2550,8 @@ _STEP_FIELDS = (
     "workload.expert_parallel",
     "workload.expert_tensor_parallel",
     "workload.moe_max_nodes_per_token",
+    "workload.mtp_layers",
+    "workload.last_stage_layers",
     "workload.moe_layer_frequency",
     "workload.moe_load_imbalance",
     "workload.moe_comm_overlap_fraction",
@@ -2677,7 +2766,8 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     """Masks (tp_ok, runs): TP inside a known scale-up domain; the whole configuration runs.
 
     runs = tp_ok, d ≥ 1, L ≥ p, N > 0, a ≥ t, s ≥ cp, expert parallelism splittable,
-    b ≥ 1 and m ≥ 1, and a measured matmul efficiency under the modelled basis.
+    a stated last stage that leaves a layer to every other stage, b ≥ 1 and m ≥ 1, and a
+    measured matmul efficiency under the modelled basis.
     """
     tp_ok = (t <= v["instance.scaleup_domain_accels"]) & (
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
@@ -2707,7 +2797,10 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
         | (lim >= g_nodes)
         | (lim * v["workload.experts"] / np.maximum(g_nodes, 1.0) >= sh["k"])
     )
-    shape_ok = shape_ok & moe_ok & etp_ok & route_ok
+    # a stated last stage leaves at least one layer to each of the other stages
+    n_last = v["workload.last_stage_layers"]
+    layout_ok = np.isnan(n_last) | (p <= 1) | (n_last <= sh["L"] - (p - 1.0))
+    shape_ok = shape_ok & moe_ok & etp_ok & route_ok & layout_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -3050,6 +3143,13 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"
     if float(sh["a"]) < t:
         return f"{float(sh['a']):.0f} attention heads cannot be split over TP = {t}"
+    n_last = float(v["workload.last_stage_layers"])
+    if p > 1 and math.isfinite(n_last) and n_last > layers - (p - 1):
+        return (
+            f"workload.last_stage_layers {n_last:g} leaves {layers - n_last:,.1f} of the "
+            f"{layers:,.1f} layers to the other {p - 1} pipeline stages, which need at least "
+            f"one each (at most {max(layers - (p - 1), 0):,.1f} on the last stage)"
+        )
     b = float(out["micro_batch_sequences_effective"])
     m = float(out["micro_batches_per_step"])
     if b < 1.0 - 1e-9 or m < 1.0 - 1e-9:

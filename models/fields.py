@@ -1433,6 +1433,29 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
     ),
     Field(
+        "workload.last_stage_layers",
+        "float",
+        None,
+        0.0,
+        10_000.0,
+        "layers",
+        "Layers on the last pipeline stage",
+        "Transformer layers on the pipeline stage that also holds the output layer and the "
+        "multi-token-prediction modules, the other layers split evenly over the other "
+        "stages (a Megatron-Core pipeline layout; DeepSeek-V3's recipe on 16 stages puts 1 "
+        "of its 61 layers there, and 13 on the last of 4 stages with 4 chunks each). Empty "
+        "= the split of 'Pipeline stages balanced'; when set, it replaces that split.",
+        ui_min=0,
+        ui_max=128,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,
+        none_label="Split by 'Pipeline stages balanced'",
+        source="Megatron-Core --pipeline-model-parallel-layout (megatron/core/transformer/"
+        "pipeline_parallel_layer_layout.py); NVIDIA Megatron-Bridge v0.2.0 recipes/deepseek/"
+        "deepseek_v3.py, set_deepseek_v3_pipeline_model_parallel_layout",
+    ),
+    Field(
         "workload.recompute",
         "choice",
         "full",
@@ -1642,6 +1665,25 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=0.05,
         sensitivity=False,
         source="Fedus et al. 2022, Switch Transformers (arXiv:2101.03961); DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.1 and §3.2; Megatron-Core MoE documentation",
+    ),
+    Field(
+        "workload.mtp_layers",
+        "int",
+        0,
+        0,
+        16,
+        "modules",
+        "Multi-token-prediction modules",
+        "Extra prediction depth D trained beside the next token (DeepSeek-V3: 1): each "
+        "module is one more transformer layer, a projection of 2h × h and another pass "
+        "through the shared output layer and its loss, on the last pipeline stage. Their "
+        "work is not counted in the model FLOPs (as recomputation is not).",
+        ui_min=0,
+        ui_max=4,
+        ui_step=1,
+        sensitivity=False,
+        source="DeepSeek-AI 2024, DeepSeek-V3 (arXiv:2412.19437) §2.2 (multi-token "
+        "prediction, D = 1) and §4.2; Megatron-Core --mtp-num-layers",
     ),
     Field(
         "workload.moe_load_imbalance",

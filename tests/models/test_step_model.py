@@ -1028,3 +1028,70 @@ def test_deepspeed_interval_spans_the_efficiencies_its_folds_found():
     assert float(old["step_seconds_high"]) == pytest.approx(
         float(old["step_seconds"]) * r_hi, rel=1e-12
     )
+
+
+# ------------------------------------------------ multi-token prediction and stage layouts
+def _pipeline(**over):
+    """Four p5 nodes, Llama 3 8B's width at 32 layers on 4 pipeline stages (TP 8, DP 1),
+    plain 1F1B: one stage per node."""
+    return _h100_node(
+        **{
+            "cluster.nodes": 4,
+            "workload.layers": 32,
+            "workload.tensor_parallel": 8,
+            "workload.sequence_parallel": "on",
+            "workload.pipeline_parallel": 4,
+            "workload.pipeline_virtual_stages": 1,
+            "workload.global_batch_sequences": 32,
+            **over,
+        }
+    )
+
+
+def test_stage_loads_hand_computed():
+    # 32 layers on 4 stages, 1 MTP module: unbalanced, the last stage holds 8 + 1 layers,
+    # 2 output-layer passes and a projection; a stated 5 on the last leaves 9 to each other
+    (last, other) = cm.stage_loads(32, 4, np.nan, 1, 0)
+    assert [float(a) for a in last] == [9.0, 2.0, 1.0]
+    assert [float(a) for a in other] == [8.0, 0.0, 0.0]
+    (last, other) = cm.stage_loads(32, 4, 5, 1, 0)
+    assert [float(a) for a in last] == [6.0, 2.0, 1.0]
+    assert [float(a) for a in other] == [9.0, 0.0, 0.0]
+    # balanced: every stage (32 + 1)/4 layers, 2/4 passes, 1/4 projection
+    (last, other) = cm.stage_loads(32, 4, np.nan, 1, 1)
+    assert [float(a) for a in last] == [8.25, 0.5, 0.25] == [float(a) for a in other]
+    # one stage holds everything, stated or not
+    (last, other) = cm.stage_loads(32, 1, 5, 1, 0)
+    assert [float(a) for a in last] == [float(a) for a in other] == [33.0, 2.0, 1.0]
+
+
+def test_mtp_module_costs_a_layer_and_an_output_pass_on_the_last_stage():
+    base = step_model(_pipeline())
+    mtp = step_model(_pipeline(**{"workload.mtp_layers": 1}))
+    # the last stage paces the pipeline: one more layer (of 8) and a second pass through
+    # the 128k-vocabulary output layer make it slower; the model FLOPs do not count them
+    assert mtp["step_seconds"] > base["step_seconds"] * 1.10
+    assert mtp["model_flops_per_token"] == base["model_flops_per_token"]
+    assert mtp["effective_mfu"] < base["effective_mfu"]
+
+
+def test_stated_last_stage_paces_the_pipeline_by_its_slowest_stage():
+    even = step_model(_pipeline(**{"workload.balanced_stages": "off"}))
+    # 8 layers and the output layer on the last stage (the default split) ...
+    default = step_model(_pipeline(**{"workload.last_stage_layers": 8}))
+    assert default["step_seconds"] == pytest.approx(even["step_seconds"], rel=1e-12)
+    # ... 5 leave 9 to each other stage: faster than 8 + the output layer, and the
+    # others now pace it: 2 layers fewer on the last stage change nothing more
+    five = step_model(_pipeline(**{"workload.last_stage_layers": 5}))
+    assert five["step_seconds"] < even["step_seconds"]
+    two = step_model(_pipeline(**{"workload.last_stage_layers": 2}))
+    assert two["step_seconds"] > five["step_seconds"]  # 10 a stage on the others
+
+
+def test_last_stage_layers_beyond_the_model_is_refused_with_the_field_named():
+    x = _pipeline(**{"workload.last_stage_layers": 30})
+    assert np.isnan(step_model(x)["step_seconds"])
+    assert infeasibility_reason(x) == (
+        "workload.last_stage_layers 30 leaves 2.0 of the 32.0 layers to the other 3 pipeline "
+        "stages, which need at least one each (at most 29.0 on the last stage)"
+    )

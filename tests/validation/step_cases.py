@@ -439,26 +439,58 @@ NEMO_MOE = (
 NEMO_MOE_AS_RECIPE = {("p6-b200.48xlarge", "DeepSeek-V3", "fp8")}
 #: What a model's recipe sets whatever the system (Megatron-Bridge v0.2.0,
 #: src/megatron/bridge/recipes/deepseek/deepseek_v3.py): DeepSeek-V3's Adam moments in bf16
-#: (exp_avg_dtype = exp_avg_sq_dtype = torch.bfloat16: 4 bytes per parameter), and its
-#: pipeline layout for the (PP, VP) pairs the recipe maps (the embedding with the first
-#: stage's layers, the multi-token-prediction module and the loss with the last layer, so
-#: that every stage does about 4 layers' work: our balanced stages).  A pair it does not map
-#: needs a layout the page does not give, so balanced stages are an open alternative there.
-NEMO_MOE_RECIPE = {"DeepSeek-V3": {"optimizer_moment_bytes": 4.0}}
-DEEPSEEK_V3_LAYOUTS = {(1, 1), (4, 1), (8, 1), (4, 2), (16, 1), (8, 2), (4, 4)}
+#: (exp_avg_dtype = exp_avg_sq_dtype = torch.bfloat16: 4 bytes per parameter) and one
+#: multi-token-prediction module (mtp_num_layers = 1); and its pipeline layout for the
+#: (PP, VP) pairs the recipe maps (set_deepseek_v3_pipeline_model_parallel_layout: the
+#: embedding with the first stage's layers, the last stage 3 layers short, holding the MTP
+#: module and the loss), entered as the layers on the last physical stage.  A pair it does
+#: not map needs a layout the page does not give, so balanced stages are an open
+#: alternative there.  The same map in v0.4.0 (the 26.04 release).
+NEMO_MOE_RECIPE = {"DeepSeek-V3": {"optimizer_moment_bytes": 4.0, "mtp_layers": 1}}
+#: (PP, VP) -> transformer layers on the last physical stage of the recipe's layout: on 16
+#: virtual stages of 4 layers the last has 1, so PP 16 holds 1, PP 8 × VP 2 holds 4 + 1,
+#: PP 4 × VP 4 holds 3 × 4 + 1; on 8 of 8 the last has 5 (PP 8; PP 4 × VP 2: 8 + 5); on 4
+#: of 16 the last has 13
+DEEPSEEK_V3_LAST_STAGE_LAYERS = {
+    (4, 1): 13,
+    (8, 1): 5,
+    (4, 2): 13,
+    (16, 1): 1,
+    (8, 2): 5,
+    (4, 4): 13,
+}
 
 
-def _nemo_moe_balanced(model: str, pp: int, vp: int) -> str | None:
-    """'on' where the recipe's layout balances the stages, None where it is not known."""
+#: The one other DeepSeek-V3 layout NVIDIA publishes for a pair the recipe does not map:
+#: PP 8 × VP 4, "Et|(tt|)*30mL" (Megatron-Bridge v0.4.0 scripts/performance/configs/
+#: deepseek/deepseek_workload_base_configs.py, the H100 configuration's pp_layout): 32
+#: virtual stages of 2 layers, the first with 1 and the last with none beside the MTP
+#: module and the loss, so the last physical stage holds 2 + 2 + 2 + 0.  Another system's
+#: configuration, so it is entered with balanced stages as the open alternative.
+DEEPSEEK_V3_OTHER_LAYOUTS = {(8, 4): 6}
+
+
+def _nemo_moe_layout(model: str, pp: int, vp: int) -> tuple[dict[str, Any], bool]:
+    """The stage split of a NeMo MoE row and whether it is the row's own: GPT-OSS,
+    Megatron's default (its recipe sets no account_for_* split); DeepSeek-V3, its recipe's
+    layout where the recipe maps the row's (PP, VP), else NVIDIA's layout for that pair on
+    another system (:data:`DEEPSEEK_V3_OTHER_LAYOUTS`), not the row's own."""
     if model != "DeepSeek-V3":
-        return "off"  # GPT-OSS: Megatron's default split (account_for_* False in its recipe)
-    return "on" if (pp, vp) in DEEPSEEK_V3_LAYOUTS else None
+        return {"balanced_stages": "off"}, True
+    for table, own in ((DEEPSEEK_V3_LAST_STAGE_LAYERS, True), (DEEPSEEK_V3_OTHER_LAYOUTS, False)):
+        if (pp, vp) in table:
+            return {"balanced_stages": "off", "last_stage_layers": table[pp, vp]}, own
+    return {"balanced_stages": "off"}, False
+
+
+#: the open alternative to a DeepSeek-V3 layout that is not the row's own
+BALANCED_INSTEAD = {"balanced_stages": "on", "last_stage_layers": None}
 
 
 def nemo_moe(model, precision, gbs, mbs, seq, pp, vp, ep):
     return {
         **NEMO_MOE_RECIPE.get(model, {}),
-        "balanced_stages": _nemo_moe_balanced(model, pp, vp) or "off",
+        **_nemo_moe_layout(model, pp, vp)[0],
         "software_stack": "megatron-core",
         "params_billion": None,
         **MOE_SHAPES[model],
@@ -913,16 +945,18 @@ def _cases() -> list[Case]:
                 f"PP {pp} VP {vp} EP {ep}, batch {gbs} of {seq:,} tokens, micro-batch {mbs}",
                 (
                     "selective recomputation and the all-to-all exposed, from the row's "
-                    "recipe (NEMO_MOE_AS_RECIPE); the multi-token-prediction module the "
-                    "table names is not modelled (about 3% more FLOPs per token); "
+                    "recipe (NEMO_MOE_AS_RECIPE); "
                     if as_recipe
                     else "recomputation and all-to-all overlap of the recipe not in the table "
                     "(selective and exposed assumed; full recomputation and full overlap as "
                     "the alternatives); "
                 )
                 + (
-                    "Adam moments in bf16 and, where the recipe maps this PP × VP, its "
-                    "balanced pipeline layout (else balanced stages as an alternative); "
+                    "Adam moments in bf16, one multi-token-prediction module and, where the "
+                    "recipe maps this PP × VP, its pipeline layout (the last stage 3 layers "
+                    "short, holding the MTP module and the loss: last_stage_layers), else "
+                    "NVIDIA's layout for the pair on another system, balanced stages as the "
+                    "alternative; "
                     if model == "DeepSeek-V3"
                     else ""
                 )
@@ -934,7 +968,7 @@ def _cases() -> list[Case]:
                 open=(
                     () if as_recipe else ({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0})
                 )
-                + (() if _nemo_moe_balanced(model, pp, vp) else ({"balanced_stages": "on"},)),
+                + (() if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)),
                 tags=("moe",),
             )
         )
@@ -1013,14 +1047,10 @@ def _cases() -> list[Case]:
                 "every setting from the row's base configuration and the model's recipe "
                 "(NEMO_2604_MOE); the base configurations' CUDA graphs (of attention, the "
                 "router and the dispatcher's preprocessing on GB200 and on B200 Qwen3-30B) "
-                "cannot be entered; DeepSeek-V3's multi-token-prediction module is not "
-                "modelled; attention entered by equivalence (MOE_SHAPES, QWEN3_30B, "
-                "QWEN3_235B)",
-                open=(
-                    ()
-                    if not model.startswith("DeepSeek") or _nemo_moe_balanced(model, pp, vp)
-                    else ({"balanced_stages": "on"},)
-                ),
+                "cannot be entered; DeepSeek-V3's multi-token-prediction module and "
+                "pipeline layout from its recipe (NEMO_MOE_RECIPE); attention entered by "
+                "equivalence (MOE_SHAPES, QWEN3_30B, QWEN3_235B)",
+                open=(() if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)),
                 tags=("moe",),
             )
         )
