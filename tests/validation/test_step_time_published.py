@@ -114,35 +114,30 @@ def test_loso_moe_zoo_qwen3_rows_with_ep_across_nodes_within_15_percent():
     assert max(abs(r["error"]) for r in rows) <= 0.15
 
 
+def _held_out_errors() -> dict[tuple[str, str], float]:
+    """Every held-out case's relative error, by (source, case label)."""
+    return {(r["source"], r["case"]): r["error"] for r in step_loso.held_out()}
+
+
 def test_loso_nemo2604_b200_moe_rows_nearer_than_the_same_models_in_25_11():
     # the later release of NVIDIA's page, held out: on B200 the same models run at micro-
     # batch 4 (Qwen3-30B-A3B) or a larger batch (DeepSeek-V3, GPT-OSS 120B) and are 2.9x,
     # 1.3x and 1.6x faster than in 25.11, where the model was 56-88% optimistic; 26.04's
     # rows are +8.5% (Qwen3-30B), +17.9% (DeepSeek-V3) and +58.9% (GPT-OSS) held out
-    rows = {
-        (r["source"], r["case"]): r["error"]
-        for r in step_loso.held_out()
-        if "B200" in r["case"] and "GB200" not in r["case"] and r["moe"]
-    }
-    for model in ("Qwen3-30B FP8", "DeepSeek-V3 FP8", "GPT-OSS 120B BF16"):
-        new = next(e for (s, c), e in rows.items() if s == "nemo2026" and c.startswith(model))
-        old = next(e for (s, c), e in rows.items() if s == "nemo2025" and c.startswith(model))
-        assert 0.0 < new < old - 0.25
-    qwen = next(e for (s, c), e in rows.items() if s == "nemo2026" and "Qwen3-30B" in c)
-    assert abs(qwen) <= 0.10
+    errors = _held_out_errors()
+    for case in ("Qwen3-30B FP8 on 8", "DeepSeek-V3 FP8 on 256", "GPT-OSS 120B BF16 on 64"):
+        new = errors[("nemo2026", f"{case} P6-B200")]
+        assert 0.0 < new < errors[("nemo2025", f"{case} P6-B200")] - 0.25
+    assert abs(errors[("nemo2026", "Qwen3-30B FP8 on 8 P6-B200")]) <= 0.10
 
 
 def test_loso_nemo_qwen3_235b_h100_rows_with_the_all_to_all_across_nodes_within_20_percent():
     # Qwen3-235B-A22B on 256 H100, TP 2 EP 32 (four nodes) with the plain all-to-all, in
     # both NeMo releases: -15.4% (25.11) and -19.0% (26.04) held out; -30.2% and -33.3%
     # while every copy to another rank, the 7 in its own node too, was charged to the network
-    rows = [
-        r
-        for r in step_loso.held_out()
-        if r["source"] in ("nemo2025", "nemo2026") and r["case"] == "Qwen3-235B FP8 on 256 H100"
-    ]
-    assert len(rows) == 2
-    assert max(abs(r["error"]) for r in rows) <= 0.20
+    errors = _held_out_errors()
+    for source in ("nemo2025", "nemo2026"):
+        assert abs(errors[(source, "Qwen3-235B FP8 on 256 H100")]) <= 0.20
 
 
 def test_loso_nemo_deepseek_v3_rows_with_their_recipes_layout_and_mtp_module():
@@ -150,11 +145,7 @@ def test_loso_nemo_deepseek_v3_rows_with_their_recipes_layout_and_mtp_module():
     # short): held out, on B200 (PP 16) +43.6% (25.11, was +55.6% entered as balanced
     # stages without the module) and +17.9% (26.04, was +29.7%); on GB200 (PP 4 x VP 4)
     # +5.5% (25.11 BF16, was +10.4%) and +6.0% (26.04, was +12.8%)
-    rows = {
-        (r["source"], r["case"]): r["error"]
-        for r in step_loso.held_out()
-        if "DeepSeek-V3" in r["case"] and r["source"].startswith("nemo")
-    }
+    rows = _held_out_errors()
     assert rows[("nemo2025", "DeepSeek-V3 FP8 on 256 P6-B200")] == pytest.approx(0.436, abs=0.01)
     assert rows[("nemo2026", "DeepSeek-V3 FP8 on 256 P6-B200")] == pytest.approx(0.179, abs=0.01)
     assert abs(rows[("nemo2025", "DeepSeek-V3 BF16 on 256 P6E-GB200")]) <= 0.07
