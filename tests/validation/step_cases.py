@@ -720,6 +720,102 @@ def nemo_2604_moe(inst, model, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap,
     }
 
 
+#: The same page once more, for NeMo 26.06 (Megatron-Bridge commit 63b08b397, the table as
+#: first published, with the scripts of the release tag v0.5.0), entered by the same rule:
+#: MoE rows (as :data:`NEMO_2604_MOE`; every row's columns equal a base configuration of
+#: v0.5.0: DeepSeek-V3 GB200 FP8_MX "V2" and Qwen3-235B GB200 FP8_MX "V2" with the
+#: all-to-all overlapped, GPT-OSS GB200 BF16 "V2" overlapped, GPT-OSS H100 BF16 "V2",
+#: Qwen3-30B GB200 FP8_MX "V1" overlapped and H100 FP8_CS "V1") ...
+NEMO_2606_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, True, "deepep", 4969),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "deepep", 17770),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "deepep", 5860),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, True, "deepep", 40706),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 1, 1, 16, False, "deepep", 8467),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, True, "deepep", 7376),
+)
+#: ... and dense rows (as :data:`NEMO_FP8`): Llama 3.1 405B on 256 GB200 (FP8 and MXFP8)
+#: and on 1,024 H100
+NEMO_2606_FP8 = (
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 843),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 783),
+    (_H100, 8, "405B", 1024, 1536, 1, 0, 8, 8, 2, 8, 326),
+)
+#: The later releases: LOSO source, release, dense rows, MoE rows, and the kernels their
+#: MoE base configurations use that the model cannot enter.
+NEMO_LATER_RELEASES = (
+    (
+        "nemo2026",
+        "26.04",
+        NEMO_2604_FP8,
+        NEMO_2604_MOE,
+        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
+        "and on B200 Qwen3-30B)",
+    ),
+    (
+        "nemo2606",
+        "26.06",
+        NEMO_2606_FP8,
+        NEMO_2606_MOE,
+        "whole-iteration CUDA graphs, a fused grouped-MLP kernel (cutedsl_fused_grouped_mlp) "
+        "and FP8 attention (on GB200 in FP8), graphs of attention and the router elsewhere",
+    ),
+)
+
+
+def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
+    """A later release's rows as cases, entered as the 25.11 ones (dense) and by the base-
+    configuration rule (MoE, :func:`nemo_2604_moe`)."""
+    table = f"NVIDIA NeMo Megatron-Bridge performance summary ({release})"
+    out = []
+    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in dense:
+        out.append(
+            Case(
+                source,
+                f"{table}, FP8",
+                f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),),
+                _tokens_per_gpu(gbs, 8192, gpus),
+                "rate",
+                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
+                + (", FSDP" if fsdp else ""),
+                "recomputation and overlap settings of the recipe not in the table "
+                "(selective and full overlap assumed; full recomputation as the "
+                "alternative); MXFP8 entered as FP8",
+                open=({"recompute": "full"},),
+                tags=("fp8",),
+            )
+        )
+    for inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps in moe:
+        w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp)
+        out.append(
+            Case(
+                source,
+                f"{table}, MoE",
+                f"{model} {prec.upper()} on {gpus:,} "
+                f"{inst.split('.')[0].replace('dgx-', '').upper()}",
+                "tokens/s per GPU",
+                float(tps),
+                ((inst, max(1, gpus // per_node), w),),
+                _tokens_per_gpu(gbs, 4096, gpus),
+                "rate",
+                f"TP {tp} PP {pp} VP {vp} EP {ep}, batch {gbs} of 4,096 tokens, "
+                f"micro-batch {mbs}, all-to-all {'overlapped' if a2a else 'exposed'}, "
+                f"{'DeepEP-style (hybridep)' if disp == 'deepep' else 'all-to-all'} dispatcher",
+                "every setting from the row's base configuration and the model's recipe; "
+                f"the base configurations' {kernels} cannot be entered; DeepSeek-V3's "
+                "multi-token-prediction module and pipeline layout from its recipe "
+                "(NEMO_MOE_RECIPE); attention entered by equivalence (MOE_SHAPES, "
+                "QWEN3_30B, QWEN3_235B)",
+                open=(() if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)),
+                tags=("moe",),
+            )
+        )
+    return out
+
+
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
     return {
         "software_stack": "megatron-core",
@@ -1006,54 +1102,8 @@ def _cases() -> list[Case]:
             )
         )
 
-    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_2604_FP8:
-        out.append(
-            Case(
-                "nemo2026",
-                "NVIDIA NeMo Megatron-Bridge performance summary (26.04), FP8",
-                f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
-                "tokens/s per GPU",
-                float(tps),
-                ((inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),),
-                _tokens_per_gpu(gbs, 8192, gpus),
-                "rate",
-                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
-                + (", FSDP" if fsdp else ""),
-                "recomputation and overlap settings of the recipe not in the table "
-                "(selective and full overlap assumed; full recomputation as the "
-                "alternative); MXFP8 entered as FP8",
-                open=({"recompute": "full"},),
-                tags=("fp8",),
-            )
-        )
-
-    for row in NEMO_2604_MOE:
-        inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps = row
-        w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp)
-        out.append(
-            Case(
-                "nemo2026",
-                "NVIDIA NeMo Megatron-Bridge performance summary (26.04), MoE",
-                f"{model} {prec.upper()} on {gpus:,} "
-                f"{inst.split('.')[0].replace('dgx-', '').upper()}",
-                "tokens/s per GPU",
-                float(tps),
-                ((inst, max(1, gpus // per_node), w),),
-                _tokens_per_gpu(gbs, 4096, gpus),
-                "rate",
-                f"TP {tp} PP {pp} VP {vp} EP {ep}, batch {gbs} of 4,096 tokens, "
-                f"micro-batch {mbs}, all-to-all {'overlapped' if a2a else 'exposed'}, "
-                f"{'DeepEP-style (hybridep)' if disp == 'deepep' else 'all-to-all'} dispatcher",
-                "every setting from the row's base configuration and the model's recipe "
-                "(NEMO_2604_MOE); the base configurations' CUDA graphs (of attention, the "
-                "router and the dispatcher's preprocessing on GB200 and on B200 Qwen3-30B) "
-                "cannot be entered; DeepSeek-V3's multi-token-prediction module and "
-                "pipeline layout from its recipe (NEMO_MOE_RECIPE); attention entered by "
-                "equivalence (MOE_SHAPES, QWEN3_30B, QWEN3_235B)",
-                open=(() if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)),
-                tags=("moe",),
-            )
-        )
+    for source, release, dense, moe, kernels in NEMO_LATER_RELEASES:
+        out += _nemo_release_cases(source, release, dense, moe, kernels)
 
     for disp, tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced, step in ZOO_QWEN3:
         w = zoo_qwen3(disp, tp, ep, pp, vp, fsdp, mbs, rec, a2a, forced)
