@@ -703,8 +703,9 @@ NEMO_2604_FP8 = (
 
 
 def nemo_2604_moe(inst, model, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap, dispatcher):
-    """A NeMo 26.04 MoE row as our fields: the model's settings as for the 25.11 rows
-    (:func:`nemo_moe`, :func:`nemo_qwen3`; unchanged in the v0.4.0 scripts and recipes:
+    """A later NeMo release's MoE row (26.04, 26.06) as our fields: the model's settings as
+    for the 25.11 rows (:func:`nemo_moe`, :func:`nemo_qwen3`; unchanged in the v0.4.0 and
+    v0.5.0 scripts and recipes:
     bf16 gradient reduction, DeepSeek-V3's bf16 Adam moments and stage layouts, selective
     recomputation of DeepSeek-V3 (modules mla_up_proj or the dense layers' mlp) and GPT-OSS
     (layernorm, moe_act), none for Qwen3), with the base configuration's all-to-all overlap
