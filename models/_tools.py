@@ -185,6 +185,104 @@ def minus(a: Any, b: Any) -> Any:
     return a if is_zero(b) else a - b
 
 
+# Memory a caller gives for a result.  A chunked evaluation hands the chain the rows its
+# figures end up in; writing a result straight there spares a temporary and a copy.  The
+# operation is the same whether or not it has memory given, so the values are the same.
+def fits_into(dest: np.ndarray | None, *operands: Any) -> bool:
+    """Whether ``dest`` is given and has the shape ``operands`` broadcast to: memory their
+    result may be written into.
+
+    Parameters
+    ----------
+    dest : ndarray or None
+        The memory given for the result.
+    *operands : array_like
+        The operation's operands.
+
+    Returns
+    -------
+    bool
+        True when the result can be written into ``dest``.
+    """
+    return dest is not None and np.broadcast_shapes(*(np.shape(v) for v in operands)) == dest.shape
+
+
+def sum_into(dest: np.ndarray | None, a: Any, b: Any) -> Any:
+    """a + b, written into ``dest`` when it fits (:func:`fits_into`), else ``a + b``.
+
+    Parameters
+    ----------
+    dest : ndarray or None
+        The memory given for the result.
+    a, b : array_like
+        The operands.
+
+    Returns
+    -------
+    ndarray or float
+        a + b: ``dest`` itself when it fits.
+    """
+    return np.add(a, b, out=dest) if fits_into(dest, a, b) else a + b
+
+
+def product_into(dest: np.ndarray | None, a: Any, b: Any) -> Any:
+    """a · b, written into ``dest`` when it fits (:func:`fits_into`), else ``a * b``.
+
+    Parameters
+    ----------
+    dest : ndarray or None
+        The memory given for the result.
+    a, b : array_like
+        The operands.
+
+    Returns
+    -------
+    ndarray or float
+        a · b: ``dest`` itself when it fits.
+    """
+    return np.multiply(a, b, out=dest) if fits_into(dest, a, b) else a * b
+
+
+def quotient_into(dest: np.ndarray | None, a: Any, b: Any) -> Any:
+    """a / b, written into ``dest`` when it fits (:func:`fits_into`), else ``a / b``.
+
+    Parameters
+    ----------
+    dest : ndarray or None
+        The memory given for the result.
+    a, b : array_like
+        The operands.
+
+    Returns
+    -------
+    ndarray or float
+        a / b: ``dest`` itself when it fits.
+    """
+    return np.divide(a, b, out=dest) if fits_into(dest, a, b) else a / b
+
+
+def sqrt_over(value: Any, dest: np.ndarray | None = None) -> Any:
+    """√value: for an array (a new one of the caller's), written into ``dest`` when it has
+    the array's shape, else over the array itself; for one number, ``np.sqrt(value)``.
+
+    Parameters
+    ----------
+    value : array_like
+        The radicand; an array is overwritten unless ``dest`` fits.
+    dest : ndarray or None
+        The memory given for the result.
+
+    Returns
+    -------
+    ndarray or float
+        √value.
+    """
+    if isinstance(value, np.ndarray) and value.ndim:
+        into = dest if dest is not None and dest.shape == value.shape else value
+        return np.sqrt(value, out=into)
+    return np.sqrt(value)
+
+
 def json_finite(obj: Any) -> Any:
     """``obj`` with every non-finite float (NaN, ±inf) replaced by None, through nested dicts,
     lists and tuples (tuples become lists): JSON has no NaN.

@@ -47,8 +47,12 @@ from ._tools import (
     ZERO,
     _single,
     as_float_array,
+    fits_into,
     is_zero,
     minus,
+    product_into,
+    quotient_into,
+    sum_into,
     term,
     total,
 )
@@ -963,7 +967,7 @@ def _intervals(x: Mapping[str, Any], two, lv, rates, c1, c2, out=None):
     min1 = np.where(lv["stale1_minutes"] > 0, lv["write1_minutes"], 0.0)
     exact = as_float_array(gp.exact_optimal_interval_minutes(c1, mtbf1_min))
     dest = _dest(out, "optimal_checkpoint_interval_minutes")
-    tau_opt = np.maximum(exact, min1, out=dest if _fits(dest, exact, min1) else None)
+    tau_opt = np.maximum(exact, min1, out=dest if fits_into(dest, exact, min1) else None)
     tau = c.interval_minutes
     if np.any(x.get("checkpoint.interval_optimal", False)):
         tau = np.where(
@@ -1388,7 +1392,7 @@ class _Shares:
             return np.float64(1.0)
         with np.errstate(invalid="ignore", divide="ignore"):
             if self.everywhere:
-                return _quotient(dest, part, self.total)
+                return quotient_into(dest, part, self.total)
             return np.where(self.positive, part / self.safe, when_none)
 
 
@@ -1428,8 +1432,8 @@ def corrupt_checkpoint_minutes(plan: CheckpointPlan, recovery_minutes=0.0, out=(
         extra = tau
         restore_next = p.restore1_minutes + v
     # redone work takes its level-1 saves again: wall time = compute · (1 + δ₁/τ)
-    fallback = _sum_into(out[1], restore_next, extra * (1.0 + p.save1_share))
-    return _sum_into(out[0], p.restart_loop_minutes, fallback), fallback
+    fallback = sum_into(out[1], restore_next, extra * (1.0 + p.save1_share))
+    return sum_into(out[0], p.restart_loop_minutes, fallback), fallback
 
 
 @dataclass(frozen=True)
@@ -1791,7 +1795,7 @@ def _first_order(c: _Classes, p: CheckpointPlan, x_spot, kept, out=None):
     waste1, waste2, w_extra = _level_waste(c, p, out)
     dest = _dest(out, "goodput_first_order")
     kept_share = 1.0 - total(waste1, waste2, w_extra)
-    into = dest if _fits(dest, kept_share, 0.0) and _float64(kept_share) else None
+    into = dest if fits_into(dest, kept_share, 0.0) and _float64(kept_share) else None
     g1 = np.clip(kept_share, 0.0, 1.0, out=into)
     return waste1, waste2, _term_into(dest, g1, np.clip(1.0 - x_spot, 0.0, 1.0), *kept)
 
@@ -1819,7 +1823,7 @@ def _overhead_fraction(p: CheckpointPlan, dest: np.ndarray | None = None):
     (:func:`_saves_factor`), written into ``dest`` when given and of its shape (the same
     subtraction: the same values)."""
     kept = 1.0 / _saves_factor(p.save1_share, p.save2_share)
-    return np.subtract(1.0, kept, out=dest) if _fits(dest, 1.0, kept) else 1.0 - kept
+    return np.subtract(1.0, kept, out=dest) if fits_into(dest, 1.0, kept) else 1.0 - kept
 
 
 def _stall_shares(f: FailureProcess):
@@ -1831,12 +1835,6 @@ def _stall_shares(f: FailureProcess):
     if not is_zero(slow):
         slow = np.minimum(slow, 1.0 - stall)
     return stall, slow
-
-
-def _sum_into(dest: np.ndarray | None, a, b):
-    """a + b, written into ``dest`` when given and of the sum's shape (the same addition:
-    the same values), else ``a + b``."""
-    return np.add(a, b, out=dest) if _fits(dest, a, b) else a + b
 
 
 def _saves_factor(c1, c2):
@@ -2104,7 +2102,7 @@ def _train_days(step: StepTime, g, out=None):
     train_s = step.steps_to_train * step.step_seconds
     shares = _Shares(g)  # g tested once for the three
     # (a figure itself: divided once)
-    compute_days = _quotient(_dest(out, "compute_days"), train_s, SECONDS_PER_DAY)
+    compute_days = quotient_into(_dest(out, "compute_days"), train_s, SECONDS_PER_DAY)
     days = shares.of(compute_days, np.inf, _dest(out, "time_to_train_days"))
     # the step's 80% interval carried through (goodput as at the point value)
     days_lo = shares.of(
@@ -2202,7 +2200,7 @@ def cost_step(
         cost_to_train_usd=cost,
         cost_to_train_usd_low=_product(out, "cost_to_train_usd_low", days_lo, instances),
         cost_to_train_usd_high=_product(out, "cost_to_train_usd_high", days_hi, instances),
-        usd_per_1e18_useful_flops=_quotient(dest("usd_per_1e18_useful_flops"), cost, flops_e18),
+        usd_per_1e18_useful_flops=quotient_into(dest("usd_per_1e18_useful_flops"), cost, flops_e18),
         domain_goodput=_domain_goodput(g, nodes, spare_nodes),
         cost_to_train_compute_usd=compute_cost,
         cost_to_train_bubble_usd=added_bubble,
@@ -2371,16 +2369,10 @@ def _dest(out: Mapping[str, np.ndarray] | None, name: str) -> np.ndarray | None:
     return None if out is None else out.get(name)
 
 
-def _fits(dest: np.ndarray | None, a, b) -> bool:
-    """Whether ``dest`` is given and has the shape of a result of a and b."""
-    return dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape
-
-
 def _product(out: Mapping[str, np.ndarray] | None, name: str, a, b):
     """a · b, written into the memory given for figure ``name`` when there is some and the
-    product has its shape (the same multiplication: the same values), else ``a * b``."""
-    dest = _dest(out, name)
-    return np.multiply(a, b, out=dest) if _fits(dest, a, b) else a * b
+    product has its shape (:func:`models._tools.product_into`), else ``a * b``."""
+    return product_into(_dest(out, name), a, b)
 
 
 def _float64(value) -> bool:
@@ -2436,12 +2428,6 @@ def _total_into(dest: np.ndarray | None, *terms):
     return total(*terms)
 
 
-def _quotient(dest: np.ndarray | None, a, b):
-    """a / b, written into ``dest`` when given and of the quotient's shape (the same
-    division: the same values), else ``a / b``."""
-    return np.divide(a, b, out=dest) if _fits(dest, a, b) else a / b
-
-
 def _times_days(days: np.ndarray, usd_per_day: np.ndarray, dest=None) -> np.ndarray:
     """days x USD/day where nothing per day costs nothing, even over a run that never ends
     (days = inf would give inf x 0 = nan); written into ``dest`` when given (:func:`_product`)."""
@@ -2449,7 +2435,7 @@ def _times_days(days: np.ndarray, usd_per_day: np.ndarray, dest=None) -> np.ndar
         return ZERO
     usd = np.asarray(usd_per_day, dtype=float)
     with np.errstate(invalid="ignore"):
-        usd_days = np.multiply(days, usd, out=dest) if _fits(dest, days, usd) else days * usd
+        usd_days = np.multiply(days, usd, out=dest) if fits_into(dest, days, usd) else days * usd
     free = usd == 0.0
     if isinstance(usd_days, np.ndarray) and usd_days.ndim and not free.ndim and not free:
         return usd_days  # one price per day, not 0: the product as it is (a new array)
@@ -2465,7 +2451,7 @@ def _day_cost(minutes_per_day, usd_per_day, dest=None):
     (memory the caller gave for it) or over the quotient (a new array of its own) rather
     than into a third array."""
     share = minutes_per_day / MINUTES_PER_DAY
-    if _fits(dest, share, usd_per_day):
+    if fits_into(dest, share, usd_per_day):
         return np.multiply(share, usd_per_day, out=dest)
     if (
         isinstance(share, np.ndarray)

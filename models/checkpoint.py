@@ -40,7 +40,17 @@ import numpy as np
 
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
-from ._tools import MINUTES_PER_DAY, ZERO, as_float_array, is_zero, like_input
+from ._tools import (
+    MINUTES_PER_DAY,
+    ZERO,
+    as_float_array,
+    fits_into,
+    is_zero,
+    like_input,
+    product_into,
+    sqrt_over,
+    sum_into,
+)
 from .choices import DurableTier, Placement, SaveMode, Strategy, Timings, values
 from .errors import ValidationError
 from .goodput import (
@@ -278,7 +288,7 @@ def checkpoint_shard_GB(params_billion, bytes_per_param, nodes, out=None):
     """
     s = as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)) * 1000.0
     n = as_float_array(nodes)
-    if out is not None and np.broadcast_shapes(s.shape, n.shape) == out.shape:
+    if fits_into(out, s, n):
         return np.divide(s, n, out=out)
     return like_input(s / n, params_billion, bytes_per_param, nodes)
 
@@ -363,19 +373,10 @@ def daly_first_order_interval_minutes(save_minutes, mtbf_minutes, restart_minute
     """
     d = as_float_array(save_minutes)
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        tau = _sqrt_own(
+        tau = sqrt_over(
             2.0 * d * (as_float_array(mtbf_minutes) + as_float_array(restart_minutes)), out
         )
     return like_input(tau, save_minutes, mtbf_minutes, restart_minutes)
-
-
-def _sqrt_own(value, out=None):
-    """√value, written over ``value`` when it is an array (a new one of the caller's), or
-    into ``out`` when given and of its shape."""
-    if isinstance(value, np.ndarray) and value.ndim:
-        into = out if out is not None and out.shape == value.shape else value
-        return np.sqrt(value, out=into)
-    return np.sqrt(value)
 
 
 def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None, out=None):
@@ -426,8 +427,7 @@ def daly_higher_order_interval_minutes(save_minutes, mtbf_minutes, *, root=None,
         scaled = root * bracket
         below = d < two_m
         everywhere = below.all()
-        fits = out is not None and np.broadcast_shapes(np.shape(scaled), d.shape) == out.shape
-        tau = np.subtract(scaled, d, out=out if fits and everywhere else None)
+        tau = np.subtract(scaled, d, out=out if fits_into(out, scaled, d) and everywhere else None)
     tau = tau if everywhere else np.where(below, tau, m)
     return like_input(tau, save_minutes, mtbf_minutes)
 
@@ -913,27 +913,11 @@ def tier_times_seconds(tier: dict, shard_GB, nodes, replicas=1.0, out=(None, Non
     memory = tier.get("is_memory")
     # (the memory tier's write is its snapshot, and its restore when it reads as fast: its
     # sync save adds the copies to peers)
-    write = _sum_into(out[0] if not memory else out[1] if same else None, t0, shard / write_bw)
+    write = sum_into(out[0] if not memory else out[1] if same else None, t0, shard / write_bw)
     save = write
     if memory:  # and m − 1 copies to peers, no fixed time of their own
-        save = _sum_into(out[0], write, (as_float_array(replicas) - 1.0) * shard / read_bw)
-    return write, save, write if same else _sum_into(out[1], t0, shard / read_bw)
-
-
-def _product_into(dest: np.ndarray | None, a, b):
-    """a · b, written into ``dest`` when given and of the product's shape (the same
-    multiplication: the same values)."""
-    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
-        return np.multiply(a, b, out=dest)
-    return a * b
-
-
-def _sum_into(dest: np.ndarray | None, a, b):
-    """a + b, written into ``dest`` when given and of the sum's shape (the same addition:
-    the same values)."""
-    if dest is not None and np.broadcast_shapes(np.shape(a), np.shape(b)) == dest.shape:
-        return np.add(a, b, out=dest)
-    return a + b
+        save = sum_into(out[0], write, (as_float_array(replicas) - 1.0) * shard / read_bw)
+    return write, save, write if same else sum_into(out[1], t0, shard / read_bw)
 
 
 def _one_and_equal(a, b) -> bool:
@@ -1106,9 +1090,7 @@ def strategy_levels(
         failures_l2_per_day=phi * lam if two else ZERO,  # absent: one number
         shard_GB=shard,
         size_TB=as_float_array(checkpoint_size_TB(params_billion, bytes_per_param)),
-        memory_required_GB_per_node=_product_into(
-            dest.get("memory_required_GB_per_node"), shard, m
-        ),
+        memory_required_GB_per_node=product_into(dest.get("memory_required_GB_per_node"), shard, m),
         snapshot_seconds=snapshot,
     )
     for name, (save, restore) in per_tier.items():

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tools import MINUTES_PER_DAY, as_float_array, like_input
+from ._tools import MINUTES_PER_DAY, as_float_array, fits_into, like_input, sqrt_over
 from .special import lambertw0_exp
 
 
@@ -97,7 +97,7 @@ def waste_first_order(
     if half_interval is None:
         half_interval = tau / 2.0
     lost = lam * (half_interval + as_float_array(restart_minutes))
-    if out is not None and np.broadcast_shapes(np.shape(save_share), np.shape(lost)) == out.shape:
+    if fits_into(out, save_share, lost):
         return np.add(save_share, lost, out=out)
     w = save_share + lost
     return like_input(w, failures_per_day, restart_minutes, interval_minutes, save_minutes)
@@ -252,12 +252,9 @@ def young_interval_minutes(save_minutes, mtbf_minutes, out=None):
     37.94733192202055
     """
     with np.errstate(invalid="ignore"):  # δ = 0 with M = inf has no optimum: NaN
-        value = 2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes)
-        if isinstance(value, np.ndarray) and value.ndim:
-            # a new array of its own: the root written over it, or into ``out``
-            into = out if out is not None and out.shape == value.shape else value
-            return np.sqrt(value, out=into)
-        return like_input(np.sqrt(value), save_minutes, mtbf_minutes)
+        # a new array of its own: the root written over it, or into ``out``
+        root = sqrt_over(2.0 * as_float_array(save_minutes) * as_float_array(mtbf_minutes), out)
+    return like_input(root, save_minutes, mtbf_minutes)
 
 
 def exact_optimal_interval_minutes(save_minutes, mtbf_minutes):

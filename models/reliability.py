@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, like_input
+from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, fits_into, like_input
 from .special import poisson_sf
 
 
@@ -35,7 +35,7 @@ def cluster_failures_per_day(nodes, node_failure_rate_per_day, out=None):
     """
     n = as_float_array(nodes)
     r = as_float_array(node_failure_rate_per_day)
-    if out is not None and np.broadcast_shapes(n.shape, r.shape) == out.shape:
+    if fits_into(out, n, r):
         return np.multiply(n, r, out=out)
     return like_input(n * r, nodes, node_failure_rate_per_day)
 
@@ -64,7 +64,7 @@ def mtbf_hours(failures_per_day, out=None):
     lam = as_float_array(failures_per_day)
     positive = lam > 0
     if positive.all():  # the common case: no pass on the guard
-        if out is not None and lam.shape == out.shape:
+        if fits_into(out, lam):
             return np.divide(HOURS_PER_DAY, lam, out=out)
         return like_input(HOURS_PER_DAY / lam, failures_per_day)
     with np.errstate(divide="ignore"):
