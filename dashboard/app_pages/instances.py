@@ -106,14 +106,7 @@ verdict = st.container()
 if best is not None:
     verdict.success(svc.verdict_text(best, deadline, _ev.texts["mfu_basis"], plain))
     if ranking.too_close_to_call:
-        text = plain(ranking.verdict())
-        verdict.warning(
-            text[:1].upper()
-            + text[1:]
-            + ". The modelled step carries an 80% interval from the leave-one-source-out "
-            "validation (docs/step-time.md); where two types' cost intervals overlap, the "
-            "model cannot tell which is cheaper."
-        )
+        verdict.warning(svc.too_close_text(ranking, plain))
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
     for row in svc.verdict_tiles(best):
         for col, tile in zip(verdict.columns(len(row)), row, strict=True):

@@ -498,13 +498,10 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
     ranking = inst_svc.ranking(scenario, dict(catalog), None)
     df = inst_svc.table(ranking)
     notes: list[str] = []
-    if ranking.too_close_to_call:
-        text = ranking.verdict()
+    if ranking.too_close_to_call:  # the page's warning; the report has no cost chart
         notes.append(
-            text[:1].upper()
-            + text[1:]
-            + ". ≈ marks each type whose 80% cost interval overlaps the cheapest type's: the "
-            "model cannot tell which of them is cheaper."
+            inst_svc.too_close_text(ranking)
+            + " ≈ marks each type whose 80% cost interval overlaps the cheapest type's."
         )
     if missing := display.missing_reasons_text(df):  # the page's note, names plain
         notes.append(missing)

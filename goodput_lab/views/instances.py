@@ -105,6 +105,20 @@ TOO_CLOSE_CAPTION = (
 )
 
 
+def too_close_text(ranking: InstanceRanking, esc: Callable[[str], str] = str) -> str:
+    """The ranking's "too close to call" verdict as a sentence, with why the model names no
+    winner (the Instances page's warning, the report's note); ``esc`` escapes the verdict,
+    which names catalog instances."""
+    text = esc(ranking.verdict())
+    return (
+        text[:1].upper()
+        + text[1:]
+        + ". The modelled step carries an 80% interval from the leave-one-source-out "
+        "validation (docs/step-time.md); where two types' cost intervals overlap, the "
+        "model cannot tell which is cheaper."
+    )
+
+
 def not_charted(df: pl.DataFrame) -> list[tuple[str, str]]:
     """(instance, why) for the types the time and cost charts leave out."""
     out = []
