@@ -2470,24 +2470,26 @@ def modelled_components(v: Mapping[str, np.ndarray], sh, t, p, d, n, b, m, net_s
         mem = _modelled_memory(v, sh, t, p, b, q, c)
         cm = _modelled_comm(v, sh, t, p, q, c, net_share, su)
         dp = _modelled_dp_and_optimizer(v, sh, t, p, d, m, q, c, mem, net_share, su)
+        # one micro-batch through the stage: math, recomputation, memory-bound and launch
+        # time, and the exposed TP, CP, expert and PP communication
         t_mb = c.t_model + c.t_recompute + mem.t_mem + mem.t_launch
         return c, mem, cm, dp, t_mb + cm.t_tp + cm.t_cp + cm.t_a2a + cm.t_pp
 
     # the pipeline runs at its slowest stage: the last (the output layer, the MTP modules)
     # or, where a stated layout leaves the last stage short, maybe another one
-    c, mem, cm, dp, t_last = on_stage(0)
+    c, mem, cm, dp, t_mb = on_stage(0)
     if np.any(np.isfinite(v["workload.last_stage_layers"]) & (p > 1)):
         other = on_stage(1)
-        slower = other[4] > t_last
+        slower = other[4] > t_mb
         c, mem, cm, dp = (
             type(a)(*(np.where(slower, y, x) for x, y in zip(a, o, strict=True)))
             for a, o in zip((c, mem, cm, dp), other[:4], strict=True)
         )
+        t_mb = np.where(slower, other[4], t_mb)
     s, vst, peak = q.s, q.vst, q.peak
     t_model, t_recompute, t_mem, t_launch = c.t_model, c.t_recompute, mem.t_mem, mem.t_launch
     t_tp, t_cp, t_a2a, t_pp = cm.t_tp, cm.t_cp, cm.t_a2a, cm.t_pp
     dp_sync, dp_exposed, t_opt = dp.dp_sync, dp.dp_exposed, dp.t_opt
-    t_mb = t_model + t_recompute + t_mem + t_launch + t_tp + t_cp + t_a2a + t_pp
     pipe = as_float_array(pipeline_seconds(t_mb, m, p, vst))
     bubble = pipe - m * t_mb
 
