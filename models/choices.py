@@ -107,10 +107,11 @@ class SoftwareStack(StrEnum):
     MEGATRON_LM_2022 = "megatron-lm-2022"
     MEGATRON_LM_2021 = "megatron-lm-2021"
     DEEPSPEED_MEGATRON = "deepspeed-megatron"
+    PYTORCH_FSDP = "pytorch-fsdp"
 
     @property
     def code(self) -> float:
-        """0, 1, 2, 3 as :mod:`models.compute` takes it."""
+        """0, 1, 2, 3, 4 as :mod:`models.compute` takes it."""
         return float(list(SoftwareStack).index(self))
 
 

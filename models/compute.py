@@ -850,7 +850,7 @@ TP_OVERLAP_EFFICIENCY = 1.0
 #: The 80% prediction interval of the modelled step as ratios to the point value: the
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
-STEP_INTERVAL_RATIO = (0.90, 1.13)
+STEP_INTERVAL_RATIO = (0.90, 1.15)
 #: The same for mixture-of-experts workloads, from the held-out MoE cases of the four MoE
 #: sources (never fitted): the model stays optimistic on many of NVIDIA's MoE recipes
 #: (GPT-OSS 120B on every system; in the 25.11 release every MoE row on B200 and the
@@ -893,15 +893,33 @@ FP8_GEMM_RELATIVE = 1.0
 #: into the norm or activation kernel before the GEMM, which then writes a 1-byte copy.
 FP8_CAST_BYTES = 1.0
 
+#: FlashAttention-2's rate, forward and backward, relative to the fused kernels Megatron-Core
+#: runs (cuDNN, FlashAttention-3) on accelerators with FP8 tensor cores (Hopper and later).
+#: Shah et al. 2024 (FlashAttention-3, arXiv:2407.08608) measure on an H100 SXM5 with head
+#: dimension 128 a forward pass of 350-370 TFLOP/s for FlashAttention-2 against 565-646
+#: for FlashAttention-3 and 574-617 for cuDNN from 1k to 16k tokens (Fig. 5), and state
+#: that FlashAttention-2 reaches 35% of the H100's peak: 0.58-0.62 of the newer kernels,
+#: 0.6 here.  On the A100 FlashAttention-2 is itself the reference kernel
+#: (:data:`ATTENTION_KERNEL_FRACTION`), so the ratio is 1 there (no FP8 peak in the
+#: catalog).  Blackwell parts are taken as Hopper: FlashAttention-2 has no kernel of its
+#: own for them.
+FA2_RELATIVE_WITH_FP8_CORES = 0.6
 #: Software-stack profiles (``workload.software_stack``, :class:`models.choices.SoftwareStack`
 #: order): [can overlap TP collectives, can overlap DP reduction, can interleave the
-#: pipeline, runs a fused attention kernel when flash_attention is on].
+#: pipeline, runs a fused attention kernel when flash_attention is on, its fused attention
+#: kernel's rate relative to Megatron-Core's on accelerators with FP8 tensor cores].
 STACKS = np.array(
     [
-        [1.0, 1.0, 1.0, 1.0],  # megatron-core (0.8+; NeMo)
-        [0.0, 0.0, 1.0, 0.0],  # megatron-lm-2022 (Korthikanti et al.)
-        [0.0, 0.0, 1.0, 0.0],  # megatron-lm-2021 (Narayanan et al.)
-        [0.0, 0.0, 0.0, 0.0],  # deepspeed-megatron (MT-NLG, BLOOM)
+        [1.0, 1.0, 1.0, 1.0, 1.0],  # megatron-core (0.8+; NeMo)
+        [0.0, 0.0, 1.0, 0.0, 1.0],  # megatron-lm-2022 (Korthikanti et al.)
+        [0.0, 0.0, 1.0, 0.0, 1.0],  # megatron-lm-2021 (Narayanan et al.)
+        [0.0, 0.0, 0.0, 0.0, 1.0],  # deepspeed-megatron (MT-NLG, BLOOM)
+        # pytorch-fsdp (torchtitan, LLM Foundry): FSDP's prefetched gathers and overlapped
+        # reduce-scatters, interleaved 1F1B (torchtitan), FlashAttention-2 through PyTorch's
+        # scaled_dot_product_attention or flash-attn 2; tensor parallelism as plain
+        # collectives (torchtitan's async TP gained 1.04-1.16× in its own benchmark,
+        # benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md: not modelled)
+        [0.0, 1.0, 1.0, 1.0, FA2_RELATIVE_WITH_FP8_CORES],
     ]
 )
 #: Share of Megatron-LM's kernel rates (GEMMs, attention, memory-bound kernels) that a
@@ -913,15 +931,23 @@ STACKS = np.array(
 #: the same model on the same DGX A100s, Narayanan et al. 2021 Table 1), and no documented
 #: cost explains it (docs/step-time.md#mt-nlg).  An empirical constant, not physics: fitted
 #: by the same leave-one-source-out cross-validation (``tests/validation/step_loso.py``),
-#: so each of the two sources is predicted from the other alone.
-STACK_KERNEL_EFFICIENCY = np.array([1.0, 1.0, 1.0, 0.90])
+#: so each of the two sources is predicted from the other alone.  PyTorch's FSDP trainers
+#: are fitted the same way on three sources (LLM Foundry's MPT table of January 2024 and
+#: torchtitan's benchmark pages of December 2024 and June 2025): 0.81 on all three, each
+#: predicted from the other two (unfused element-wise kernels in eager PyTorch, FSDP's
+#: copies in and out of its flat buffers, no fused GEMM epilogues; torch.compile, which
+#: fuses some of it, cannot be entered and sits inside the spread).
+STACK_KERNEL_EFFICIENCY = np.array([1.0, 1.0, 1.0, 0.90, 0.81])
 #: Which stacks' efficiency is fitted (the others have no second source to fit it on).
-STACK_EFFICIENCY_FITTED = np.array([False, False, False, True])
+STACK_EFFICIENCY_FITTED = np.array([False, False, False, True, True])
 #: The lowest and highest value each stack's efficiency took in the leave-one-source-out
 #: folds: the DeepSpeed engine's two sources disagree (MT-NLG predicted from BLOOM alone:
 #: 0.91; BLOOM from MT-NLG alone: 0.78), so a scenario on that stack spans both in its
-#: 80% interval (:func:`_interval`); the reference stacks have no spread.
-STACK_KERNEL_EFFICIENCY_RANGE = np.array([[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.78, 0.91]])
+#: 80% interval (:func:`_interval`); PyTorch FSDP's folds agree within 0.80-0.83; the
+#: reference stacks have no spread.
+STACK_KERNEL_EFFICIENCY_RANGE = np.array(
+    [[1.0, 1.0], [1.0, 1.0], [1.0, 1.0], [0.78, 0.91], [0.80, 0.83]]
+)
 
 
 def attention_seconds(attn_fwd_flops, peak_tflops, matmul_fraction, fused, causal=1.0):
@@ -1906,6 +1932,7 @@ class _Setup(NamedTuple):
     a_su: np.ndarray  #: scale-up latency α [s]
     fa: np.ndarray  #: fused (flash) attention [bool]
     full: np.ndarray  #: full recomputation [bool]
+    attn_frac: np.ndarray  #: rate of the attention products as a share of ``peak`` [fraction]
 
 
 class _Compute(NamedTuple):
@@ -1975,6 +2002,10 @@ def _modelled_setup(v, sh, b) -> _Setup:
     a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
     fa = v["fa"] > 0.5
     full = r >= tr.FULL
+    # the stack's fused attention kernel: FlashAttention-2 is slower than Megatron-Core's
+    # kernels where the accelerator has FP8 tensor cores (FA2_RELATIVE_WITH_FP8_CORES)
+    hopper = np.isfinite(fp8_peak)
+    attn_frac = gemm_frac * np.where(fa & hopper, v["stack.attention"], 1.0)
 
     return _Setup(
         s=s,
@@ -1994,6 +2025,7 @@ def _modelled_setup(v, sh, b) -> _Setup:
         a_su=a_su,
         fa=fa,
         full=full,
+        attn_frac=attn_frac,
     )
 
 
@@ -2040,7 +2072,7 @@ def _modelled_compute(v, sh, t, p, q: _Setup, stage: int = 0) -> _Compute:
     attn_fwd = 4.0 * tokens_mb * s * sh["h_att"] / t  # this rank's queries, all s keys
     logits_fwd = 2.0 * tokens_mb * vocab * h / t
     t_layers = as_float_array(compute_seconds(3.0 * layer_fwd, layer_peak, layer_frac))
-    t_attn = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0))
+    t_attn = as_float_array(attention_seconds(attn_fwd, peak, q.attn_frac, fa, 1.0))
     t_head = as_float_array(compute_seconds(3.0 * logits_fwd, peak, gemm_frac))
     # a multi-token-prediction module's projection of [h; h] to h (DeepSeek-V3 §2.2)
     t_proj = as_float_array(
@@ -2053,7 +2085,7 @@ def _modelled_compute(v, sh, t, p, q: _Setup, stage: int = 0) -> _Compute:
     t_model = layers_here * (t_layers + t_attn) + head_share * t_head + proj_here * t_proj
     # full: the whole forward pass again; selective (materialised attention): the scores
     t_fwd_again = as_float_array(compute_seconds(layer_fwd, layer_peak, layer_frac))
-    attn_again = as_float_array(attention_seconds(attn_fwd, peak, gemm_frac, fa, 1.0)) / np.where(
+    attn_again = as_float_array(attention_seconds(attn_fwd, peak, q.attn_frac, fa, 1.0)) / np.where(
         fa, FLASH_PASSES, 3.0
     )
     redo = np.where(full, t_fwd_again + attn_again, 0.0)
@@ -2653,6 +2685,7 @@ def _inputs(
     stated = _choice(x, "workload.step_settings_stated") is OnOff.ON
     v["stated"] = as_float_array(1.0 if stated else 0.0)
     v["fa"] = v["fa"] * stack[3]
+    v["stack.attention"] = as_float_array(stack[4])
     v["fp8"] = as_float_array(1.0 if _choice(x, "workload.precision") is Precision.FP8 else 0.0)
     v["tied"] = as_float_array(1.0 if _choice(x, "workload.tied_embeddings") is OnOff.ON else 0.0)
     deepep = _choice(x, "workload.moe_dispatcher") is MoeDispatcher.DEEPEP
@@ -2728,7 +2761,7 @@ def step_interval(
     >>> step_interval(10.0, "end_to_end")
     (10.0, 10.0)
     >>> [round(float(x), 2) for x in step_interval(10.0, settings_low=9.0, settings_high=12.0)]
-    [8.1, 13.56]
+    [8.1, 13.8]
     """
     s = as_float_array(step_seconds)
     s_lo = s if settings_low is None else np.minimum(as_float_array(settings_low), s)

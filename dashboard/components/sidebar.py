@@ -104,6 +104,7 @@ CHOICE_WORDS: dict[str, dict[str, str]] = {
         "megatron-lm-2022": "Megatron-LM 2022",
         "megatron-lm-2021": "Megatron-LM 2021",
         "deepspeed-megatron": "DeepSpeed + Megatron",
+        "pytorch-fsdp": "PyTorch FSDP (torchtitan, LLM Foundry)",
     },
     "workload.moe_dispatcher": {"alltoall": "All-to-all", "deepep": "DeepEP"},
 }

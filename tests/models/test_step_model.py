@@ -939,6 +939,38 @@ def test_deepspeed_stack_differs_from_megatron_lm_2021_only_by_its_kernel_effici
     )
 
 
+def test_pytorch_fsdp_stack_runs_flashattention_2_at_its_published_share_on_hopper():
+    """At a stack efficiency of 1 and TP 1, PyTorch's FSDP profile differs from
+    Megatron-Core's only by its attention kernel: FlashAttention-2 at 0.6 of the rate of
+    Megatron-Core's fused kernels on an H100 (Shah et al. 2024 Fig. 5), the same kernel on
+    an A100 (no FP8 cores: FlashAttention-2 is the reference there).  Hand-computed: one
+    micro-batch of 8,192 tokens, forward attention FLOPs 4·s·s·h = 1.0995e12 per layer, at
+    3.5 passes and half of them (causal) over 989 TFLOP/s × 0.8 × 0.65 on Megatron-Core;
+    4 layers, 2 micro-batches a step."""
+    cal = {"calibration.stack_kernel_efficiency": 1.0}
+    core = step_model(_h100_node())
+    fsdp = step_model(_h100_node(**{"workload.software_stack": "pytorch-fsdp"}), calibration=cal)
+    attn_fwd = 4.0 * 8192 * 8192 * 4096
+    t_ref = attn_fwd * 3.5 * 0.5 / (989e12 * 0.8 * 0.65)
+    extra = 2 * 4 * t_ref * (1.0 / cm.FA2_RELATIVE_WITH_FP8_CORES - 1.0)
+    got = float(fsdp["compute_seconds_per_step"]) - float(core["compute_seconds_per_step"])
+    assert got == pytest.approx(extra, rel=1e-9)
+    assert cm.STACKS[4, 4] == cm.FA2_RELATIVE_WITH_FP8_CORES == 0.6
+    # on an A100 (no FP8 peak in the catalog) the two profiles compute alike
+    a100 = {"cluster.instance": "p4d.24xlarge"}
+    core = step_model(_h100_node(**a100))
+    fsdp = step_model(
+        _h100_node(**a100, **{"workload.software_stack": "pytorch-fsdp"}), calibration=cal
+    )
+    assert float(fsdp["compute_seconds_per_step"]) == float(core["compute_seconds_per_step"])
+    # tensor-parallel collectives are not overlapped on this stack, whatever is entered
+    tp = {"workload.tensor_parallel": 8, "workload.tp_comm_overlap_fraction": 1.0}
+    core = step_model(_h100_node(**tp))
+    fsdp = step_model(_h100_node(**tp, **{"workload.software_stack": "pytorch-fsdp"}))
+    assert float(fsdp["step_seconds"]) > float(core["step_seconds"])
+    assert cm.STACKS[4, 0] == 0.0 and cm.STACK_KERNEL_EFFICIENCY[4] == 0.81
+
+
 def test_dispatcher_sm_cost_hand_computed():
     # 10 s hidden beside compute on 112 of 132 SMs: 10 × 20/132
     assert cm.dispatcher_sm_cost(10.0, 20 / 132, 0.0) == pytest.approx(10 * 20 / 132)

@@ -35,6 +35,10 @@ def _catalog():
 
 @cache
 def _resolved(instance: str, nodes: int, items: tuple) -> dict[str, Any]:
+    """The resolved inputs of one run; ``instance.<spec>`` items replace the catalog's
+    figure (an unpublished spec of a reference system read as an open setting)."""
+    specs = {k: v for k, v in items if k.startswith("instance.")}
+    items = tuple((k, v) for k, v in items if not k.startswith("instance."))
     workload = {k: v for k, v in items if not k.startswith("network.")}
     network = {k.split(".", 1)[1]: v for k, v in items if k.startswith("network.")}
     data = {
@@ -45,7 +49,7 @@ def _resolved(instance: str, nodes: int, items: tuple) -> dict[str, Any]:
     }
     if network:
         data["network"] = network
-    return dict(resolve_inputs(Scenario.from_dict(data), _catalog()))
+    return {**resolve_inputs(Scenario.from_dict(data), _catalog()), **specs}
 
 
 def model_outputs(
@@ -1203,6 +1207,10 @@ def _cases() -> list[Case]:
             tags=("a100",),
         )
     )
+    # PyTorch-native FSDP trainers (LLM Foundry, torchtitan): their own module
+    from tests.validation.pytorch_cases import pytorch_cases
+
+    out.extend(pytorch_cases())
     return out
 
 

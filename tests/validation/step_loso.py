@@ -38,7 +38,7 @@ HBM_GRID = np.array([0.9])
 FITTED_STACKS = tuple(
     s.value for s, fitted in zip(SoftwareStack, STACK_EFFICIENCY_FITTED, strict=True) if fitted
 )
-STACK_GRID = np.round(np.arange(0.70, 1.0001, 0.01), 4)
+STACK_GRID = np.round(np.arange(0.50, 1.0001, 0.01), 4)
 QUANTILES = (0.10, 0.90)
 
 
@@ -49,9 +49,9 @@ class Fit(NamedTuple):
     overhead_s: float  #: overhead per layer and pass [s]
     tp_overlap: float  #: TP overlap efficiency [fraction]
     hbm: float  #: HBM efficiency [fraction]
-    stack: float  #: DeepSpeed pipeline engine's kernel efficiency [fraction]
+    stack: tuple[float, ...]  #: each fitted stack's kernel efficiency, FITTED_STACKS order
     k: int  #: index into :func:`_grid`
-    f: int  #: index into :data:`STACK_GRID`
+    f: tuple[int, ...]  #: each fitted stack's index into :data:`STACK_GRID`
 
 
 def _grid():
@@ -59,8 +59,15 @@ def _grid():
     return g.ravel(), o.ravel(), t.ravel(), m.ravel()
 
 
+def _stack_of(c: Case) -> str | None:
+    """The fitted stack a case runs (None: a reference stack)."""
+    stacks = {wl.get("software_stack") for _, _, wl in c.runs} & set(FITTED_STACKS)
+    assert len(stacks) <= 1, f"{c.label}: runs more than one fitted stack"
+    return next(iter(stacks), None)
+
+
 def _runs_fitted_stack(c: Case) -> bool:
-    return any(wl.get("software_stack") in FITTED_STACKS for _, _, wl in c.runs)
+    return _stack_of(c) is not None
 
 
 @cache
@@ -95,9 +102,11 @@ def _log_rho(i: int, c: Case) -> np.ndarray:
 
 def fit(exclude: str | None = None) -> Fit:
     """The grid point minimising the mean over sources (``exclude`` left out) of each
-    source's mean |log(measured/modelled step)|, with the fitted stacks' efficiency on its
-    own grid (1.0 when no remaining source runs such a stack)."""
-    per_source, stack_seen = [], False
+    source's mean |log(measured/modelled step)|.  Each fitted stack's efficiency has its own
+    grid axis; only its own sources depend on it, so for every point of the shared grid
+    each stack takes its best value, and a stack that no remaining source runs keeps the
+    reference value 1.0."""
+    shared, by_stack = [], {st: [] for st in FITTED_STACKS}
     for s in SOURCES:
         if s == exclude:
             continue
@@ -107,21 +116,51 @@ def fit(exclude: str | None = None) -> Fit:
             if c.source == s and "moe" not in c.tags  # MoE rows validate, never fit
         ]
         errs = [np.abs(_log_rho(i, c)) for i, c in cases]
-        errs = [e for e in errs if np.isfinite(e).any()]
+        keep = [np.isfinite(e).any() for e in errs]
+        errs = [e for e, k in zip(errs, keep, strict=True) if k]
+        if not errs:
+            continue
+        stacks = {_stack_of(c) for (_, c), k in zip(cases, keep, strict=True) if k}
+        assert len(stacks) == 1, f"{s}: a source runs one stack"
+        (stack,) = stacks
+        (shared if stack is None else by_stack[stack]).append(np.mean(errs, axis=0))
+    n_sources = len(shared) + sum(len(v) for v in by_stack.values())
+    total = np.sum([e[:, 0] for e in shared], axis=0) if shared else 0.0
+    best_f = {}
+    for st, errs in by_stack.items():
         if errs:
-            per_source.append(np.mean(errs, axis=0))
-            stack_seen |= any(_runs_fitted_stack(c) for _, c in cases)
-    loss = np.mean(per_source, axis=0)
+            part = np.sum(errs, axis=0)
+            part = np.where(np.isfinite(part), part, np.inf)
+            best_f[st] = np.argmin(part, axis=1)
+            total = total + part[np.arange(part.shape[0]), best_f[st]]
+        else:  # nothing to fit the stack's efficiency on: the reference value
+            best_f[st] = np.full(_grid()[0].size, int(np.flatnonzero(STACK_GRID == 1.0)[0]))
+    loss = np.asarray(total, dtype=float) / n_sources
     loss = np.where(np.isfinite(loss), loss, np.inf)
-    if not stack_seen:  # nothing to fit the stack's efficiency on: the reference value
-        loss = np.where(STACK_GRID[None, :] == 1.0, loss, np.inf)
-    k, f = (int(a) for a in np.unravel_index(np.argmin(loss), loss.shape))
+    k = int(np.argmin(loss))
+    f = tuple(int(best_f[st][k]) for st in FITTED_STACKS)
     g, o, t, m = _grid()
-    return Fit(float(g[k]), float(o[k]), float(t[k]), float(m[k]), float(STACK_GRID[f]), k, f)
+    return Fit(
+        float(g[k]),
+        float(o[k]),
+        float(t[k]),
+        float(m[k]),
+        tuple(float(STACK_GRID[i]) for i in f),
+        k,
+        f,
+    )
 
 
-def _at(a: np.ndarray, ft: Fit) -> float:
-    return float(a[ft.k, ft.f] if a.ndim == 2 else a[ft.k])
+def _at(a: np.ndarray, ft: Fit, c: Case) -> float:
+    if a.ndim == 1:
+        return float(a[ft.k])
+    return float(a[ft.k, ft.f[FITTED_STACKS.index(_stack_of(c))]])
+
+
+def _stack_value(ft: Fit, c: Case) -> float:
+    """The kernel efficiency a case's stack has in fold ``ft`` (1 for a reference stack)."""
+    st = _stack_of(c)
+    return 1.0 if st is None else ft.stack[FITTED_STACKS.index(st)]
 
 
 @cache
@@ -133,7 +172,7 @@ def held_out() -> list[dict[str, Any]]:
         for i, c in enumerate(CASES):
             if c.source != s:
                 continue
-            point, lo, hi = (_at(a, ft) for a in _spans()[i])
+            point, lo, hi = (_at(a, ft, c) for a in _spans()[i])
             rows.append(
                 {
                     "source": s,
@@ -151,7 +190,7 @@ def held_out() -> list[dict[str, Any]]:
                     "overhead_us": ft.overhead_s * 1e6,
                     "tp_overlap": ft.tp_overlap,
                     "hbm": ft.hbm,
-                    "stack": ft.stack,
+                    "stack": _stack_value(ft, c),
                 }
             )
     # intervals: percentiles of the other sources' held-out residuals of the same family
@@ -201,7 +240,7 @@ def markdown_tables() -> str:
     rows = held_out()
     out = [
         "| held-out source | cases | fitted on the others: GEMM efficiency, overhead per "
-        "layer-pass, TP overlap efficiency, HBM efficiency, DeepSpeed stack efficiency | mean error | largest error | "
+        "layer-pass, TP overlap efficiency, HBM efficiency, its stack's kernel efficiency | mean error | largest error | "
         "inside the 80% interval |",
         "|---|---:|---|---:|---:|---:|",
     ]

@@ -1,0 +1,295 @@
+"""Published runs of PyTorch-native FSDP trainers (``workload.software_stack =
+"pytorch-fsdp"``) as validation cases of :mod:`tests.validation.step_cases`.
+
+Three sources, each one leave-one-source-out group:
+
+- ``llmfoundry2024``: MosaicML LLM Foundry's MPT benchmark table "H100 80GB BF16 (Large
+  Scale, >= 128 GPUs)" (github.com/mosaicml/llm-foundry, scripts/train/benchmarking/
+  README.md, added in commit 5e85bd62d of 2024-01-06 with the sweep that produced it,
+  scripts/train/benchmarking/sweep.py): Composer's FSDP with bf16 parameters and
+  reductions (``mixed_precision: PURE``), prefetched gathers, one micro-batch per step;
+- ``torchtitan2024``: torchtitan's Llama 3.1 benchmarks of December 2024
+  (github.com/pytorch/torchtitan, benchmarks/llama3_h100_202412_torchtitan.md, Tables
+  1-6) on Meta's Grand Teton H100s (96 GB HBM2e, 500 W);
+- ``torchtitan2025``: torchtitan's async-TP benchmark of June 2025
+  (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md) on the same hosts.
+
+Rows left out, by rule: LLM Foundry's 13B and 30B rows of the same table ran MPT's
+Triton attention kernel of 2022 (``--attn_impl triton`` in sweep.py), whose speed is
+published only as a range (FlashAttention-2 is 1.3-2.5× faster, Dao 2023,
+arXiv:2307.08691) and which the tool cannot enter; the table's other rows ran
+FlashAttention-2 (``--attn_impl flash``).  The async-TP page's "float8 rowwise" rows use a
+scaling the tool cannot enter and whose baseline the page itself calls a known
+performance problem (torchtitan issue 1207).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from tests.validation.step_cases import LLAMA3_SHAPES, Case, _tokens_per_gpu
+
+# ------------------------------------------------------------------ LLM Foundry (MPT)
+#: MPT shapes (scripts/train/yamls/pretrain/mpt-*.yaml at commit 5e85bd62d): d_model,
+#: heads (head dimension 128), layers; GeLU MLP of 4·d, vocabulary 50,368, tied input and
+#: output embeddings, no biases (the learned position embedding, at most 0.6% of the
+#: parameters, is left out).
+MPT_SHAPES = {
+    "1b": (2048, 16, 24),
+    "3b": (2560, 20, 32),
+    "7b": (4096, 32, 32),
+    "70b": (8192, 64, 80),
+}
+#: The table's FlashAttention-2 rows: model, GPUs, micro-batch (= sequences per GPU: one
+#: micro-batch per step), global batch [sequences], sharding (ZeRO stage), activation
+#: checkpointing, tokens/s per GPU.
+LLMFOUNDRY_H100 = (
+    ("70b", 512, 8, 4096, 3, True, 1007),
+    ("70b", 256, 8, 2048, 3, True, 1035),
+    ("70b", 128, 8, 1024, 3, True, 1058),
+    ("7b", 512, 6, 3072, 3, False, 9670),
+    ("7b", 256, 6, 1536, 3, False, 10119),
+    ("7b", 128, 6, 768, 3, False, 10475),
+    ("3b", 512, 8, 4096, 2, False, 21664),
+    ("3b", 256, 8, 2048, 2, False, 22772),
+    ("3b", 128, 8, 1024, 2, False, 23422),
+    ("1b", 512, 12, 6144, 2, False, 39837),
+    ("1b", 256, 12, 3072, 2, False, 42555),
+    ("1b", 128, 12, 1536, 2, False, 44123),
+)
+#: the platform's H100 interconnect is not stated (its A100 table says 1,600 Gb/s per
+#: node): 3,200 Gb/s entered (DGX H100), 1,600 read as well
+LLMFOUNDRY_OPEN = ({"network.inter_node_gbps": 1600.0},)
+
+
+def mpt(size: str, micro: int, gbs: int, zero: int, checkpointing: bool) -> dict[str, Any]:
+    h, a, layers = MPT_SHAPES[size]
+    return {
+        "software_stack": "pytorch-fsdp",
+        "params_billion": None,
+        "layers": layers,
+        "hidden_size": h,
+        "attention_heads": a,
+        "mlp": "gelu",
+        "vocab_size": 50368,
+        "tied_embeddings": "on",
+        "sequence_length": 2048,
+        "precision": "bf16",
+        "tensor_parallel": 1,
+        "pipeline_parallel": 1,
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": micro,
+        "recompute": "full" if checkpointing else "none",
+        "flash_attention": "on",
+        "zero_stage": zero,
+        "gradient_precision": "bf16",
+        "comm_overlap_fraction": 1.0,
+    }
+
+
+# ------------------------------------------------------------------ torchtitan (Llama 3.1)
+#: The Grand Teton H100's peak is not published (the page: between the H100 SXM's and the
+#: H100 NVL's); the catalog enters the SXM's, the NVL's 835 (1,671 FP8) TFLOP/s is read too
+GRAND_TETON_PEAK_OPEN = {"instance.bf16_dense_tflops": 835.0, "instance.fp8_dense_tflops": 1671.0}
+TORCHTITAN_UNPUBLISHED = (
+    "the GPUs' peak at 500 W (SXM's and NVL's both read); torch.compile, which the tool "
+    "cannot enter (compiled and eager rows get the same figure)"
+)
+#: torchtitan's "selective" checkpointing is per operator (selective_ac_option = "op":
+#: the outputs of attention and of every other matrix multiplication are kept, the rest
+#: recomputed), between the tool's "selective" (every activation but the attention
+#: scores kept, nothing recomputed) and "full": both read, a variant that does not fit in
+#: memory dropped
+OP_SAC_OPEN = {"recompute": "full"}
+OP_SAC_NOTE = "; per-operator selective checkpointing (the tool's selective and full both read)"
+
+
+def titan(
+    size: str,
+    gbs: int,
+    micro: int,
+    tp: int = 1,
+    pp: int = 1,
+    vp: int = 1,
+    cp: int = 1,
+    seq: int = 8192,
+    recompute: str = "selective",
+    precision: str = "bf16",
+) -> dict[str, Any]:
+    """A torchtitan Llama 3.1 run: FSDP2 (ZeRO-3, bf16 parameters, fp32 reductions: the
+    defaults of torchtitan's mixed_precision_param/_reduce), sequence-parallel TP, SDPA's
+    FlashAttention-2, 8,192 tokens (train_configs/llama3_*.toml)."""
+    return {
+        "software_stack": "pytorch-fsdp",
+        "params_billion": None,
+        **LLAMA3_SHAPES[size],
+        "kv_heads": 8,
+        "mlp": "swiglu",
+        "vocab_size": 128256,
+        "sequence_length": seq,
+        "precision": precision,
+        "tensor_parallel": tp,
+        "pipeline_parallel": pp,
+        "pipeline_virtual_stages": vp,
+        "context_parallel": cp,
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": micro,
+        "recompute": recompute,
+        "sequence_parallel": "on" if tp > 1 else "off",
+        "flash_attention": "on",
+        "zero_stage": 3,
+        "gradient_precision": "fp32",
+        "comm_overlap_fraction": 1.0,
+    }
+
+
+#: December 2024 page: table, row, GPUs, workload, tokens/s per GPU.  Pipeline runs split
+#: each data-parallel rank's batch into as many micro-batches as stages (torchtitan's
+#: default, parallelisms/pipelining_utils.py at commit 9dec370), two stages per rank when
+#: interleaved.
+TORCHTITAN_2024 = (
+    ("Table 1", "8B, FSDP", 8, titan("8B", 16, 2), 5762),
+    ("Table 1", "8B, FSDP + torch.compile", 8, titan("8B", 16, 2), 6667),
+    ("Table 1", "8B, FSDP + torch.compile + Float8", 8, titan("8B", 16, 2, precision="fp8"), 8532),
+    ("Table 3", "8B on 128 GPUs, FSDP", 128, titan("8B", 256, 2), 5605),
+    ("Table 3", "8B on 128 GPUs, FSDP + torch.compile", 128, titan("8B", 256, 2), 6514),
+    (
+        "Table 3",
+        "8B on 128 GPUs, FSDP + torch.compile + Float8",
+        128,
+        titan("8B", 256, 2, precision="fp8"),
+        8380,
+    ),
+    *(
+        (
+            "Table 2",
+            f"8B, {seq // 1024}k tokens, FSDP {8 // cp} CP {cp}",
+            8,
+            titan("8B", 8 // cp, 1, cp=cp, seq=seq, recompute="full", precision="fp8"),
+            pub,
+        )
+        for cp, seq, pub in (
+            (1, 32768, 3890),
+            (2, 65536, 2540),
+            (4, 131072, 1071),
+            (8, 262144, 548),
+        )
+    ),
+    *(
+        (
+            "Table 4",
+            f"70B on 256 GPUs, FSDP 32 TP 8{note}",
+            256,
+            titan("70B", 512, 16, tp=8, recompute="full", precision="fp8"),
+            pub,
+        )
+        for note, pub in (("", 829), (" + async TP", 876))
+    ),
+    *(
+        (
+            "Table 5",
+            f"405B on 512 GPUs, FSDP 8 TP 8 PP 8, {name}",
+            512,
+            titan("405B", 256, 4, tp=8, pp=8, vp=vp, recompute="full", precision="fp8"),
+            pub,
+        )
+        for name, vp, pub in (("1F1B", 1, 100), ("interleaved 1F1B", 2, 128))
+    ),
+    *(
+        (
+            "Table 6",
+            f"405B, {seq // 1024}k tokens, FSDP {8 // cp} CP {cp} TP 8 PP 8",
+            512,
+            titan(
+                "405B", 64 // cp, 1, tp=8, pp=8, cp=cp, seq=seq, recompute="full", precision="fp8"
+            ),
+            pub,
+        )
+        for cp, seq, pub in ((1, 32768, 76), (2, 65536, 47), (4, 131072, 31), (8, 262144, 16))
+    ),
+)
+#: June 2025 async-TP page: Llama 3 70B on 256 GPUs (FSDP 32, TP 8, full activation
+#: checkpointing, 16 sequences per data-parallel rank) and 8B on 64 GPUs (FSDP 8, TP 8,
+#: per-op selective checkpointing, 12 per rank), vanilla and async TP, BF16 and Float8
+#: with tensorwise scaling.
+TORCHTITAN_2025 = tuple(
+    (
+        f"{size} on {gpus} GPUs, {'BF16' if prec == 'bf16' else 'Float8 tensorwise'}, {tp_kind} TP",
+        gpus,
+        titan(
+            size, 32 * per if size == "70B" else 8 * per, per, tp=8, recompute=rec, precision=prec
+        ),
+        pub,
+    )
+    for size, gpus, per, rec, rows in (
+        ("70B", 256, 16, "full", (("bf16", 597.3, 652.4), ("fp8", 809.8, 942.4))),
+        ("8B", 64, 12, "selective", (("bf16", 4378.0, 4809.4), ("fp8", 5078.1, 5570.1))),
+    )
+    for prec, vanilla, async_ in rows
+    for tp_kind, pub in (("vanilla", vanilla), ("async", async_))
+)
+
+
+def pytorch_cases() -> list[Case]:
+    out: list[Case] = []
+    for size, gpus, micro, gbs, zero, ckpt, pub in LLMFOUNDRY_H100:
+        out.append(
+            Case(
+                "llmfoundry2024",
+                "MosaicML LLM Foundry, MPT benchmarks, H100 80GB BF16 (large scale)",
+                f"MPT-{size} on {gpus} H100, {'FULL_SHARD' if zero == 3 else 'SHARD_GRAD_OP'}",
+                "tokens/s per GPU",
+                float(pub),
+                (("dgx-h100", gpus // 8, mpt(size, micro, gbs, zero, ckpt)),),
+                _tokens_per_gpu(gbs, 2048, gpus),
+                "rate",
+                f"{gpus} H100, micro-batch {micro} of 2,048 tokens, global batch {gbs}, "
+                f"ZeRO-{zero}, activation checkpointing {'on' if ckpt else 'off'}, "
+                "FlashAttention-2",
+                "the cluster's interconnect (3,200 and 1,600 Gb/s per node both read)",
+                open=LLMFOUNDRY_OPEN,
+                tags=("h100", "pytorch"),
+            )
+        )
+    for table, label, gpus, w, pub in TORCHTITAN_2024:
+        out.append(
+            Case(
+                "torchtitan2024",
+                "PyTorch torchtitan, Llama 3.1 on H100 (December 2024)",
+                f"{table}: {label}",
+                "tokens/s per GPU",
+                float(pub),
+                (("grand-teton-h100", gpus // 8, w),),
+                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
+                "rate",
+                f"{gpus} H100 (96 GB, 500 W), {w['global_batch_sequences']} sequences of "
+                f"{w['sequence_length']:,} tokens, micro-batch {w['micro_batch_sequences']}, "
+                f"{w['precision'].upper()}, {w['recompute']} activation checkpointing",
+                TORCHTITAN_UNPUBLISHED + (OP_SAC_NOTE if w["recompute"] == "selective" else ""),
+                open=(GRAND_TETON_PEAK_OPEN,)
+                + ((OP_SAC_OPEN,) if w["recompute"] == "selective" else ()),
+                tags=("h100", "pytorch"),
+            )
+        )
+    for label, gpus, w, pub in TORCHTITAN_2025:
+        out.append(
+            Case(
+                "torchtitan2025",
+                "PyTorch torchtitan, async tensor parallelism on H100 (June 2025)",
+                label,
+                "tokens/s per GPU",
+                float(pub),
+                (("grand-teton-h100", gpus // 8, w),),
+                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
+                "rate",
+                f"{gpus} H100 (96 GB, 500 W), FSDP {gpus // 8} TP 8, torch.compile, "
+                f"{w['global_batch_sequences']} sequences of 8,192 tokens",
+                TORCHTITAN_UNPUBLISHED
+                + "; async TP (not modelled: both rows read alike)"
+                + (OP_SAC_NOTE if w["recompute"] == "selective" else ""),
+                open=(GRAND_TETON_PEAK_OPEN,)
+                + ((OP_SAC_OPEN,) if w["recompute"] == "selective" else ()),
+                tags=("h100", "pytorch"),
+            )
+        )
+    return out
