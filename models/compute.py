@@ -851,12 +851,12 @@ TP_OVERLAP_EFFICIENCY = 1.0
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
 STEP_INTERVAL_RATIO = (0.90, 1.15)
-#: The same for mixture-of-experts workloads, from the held-out MoE cases of the four MoE
+#: The same for mixture-of-experts workloads, from the held-out MoE cases of the five MoE
 #: sources (never fitted): the model stays optimistic on many of NVIDIA's MoE recipes
 #: (GPT-OSS 120B on every system; in the 25.11 release every MoE row on B200 and the
-#: small Qwen3-30B-A3B, much less so in 26.04 and 26.06, where some GB200 rows are faster
-#: than modelled), so the interval reaches much further above the point than below it.
-MOE_STEP_INTERVAL_RATIO = (0.91, 1.86)
+#: small Qwen3-30B-A3B, much less so in 26.04, 26.06 and 26.08, where some GB200 rows are
+#: faster than modelled), so the interval reaches much further above the point than below.
+MOE_STEP_INTERVAL_RATIO = (0.90, 1.82)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as

@@ -746,6 +746,21 @@ NEMO_2606_FP8 = (
     (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 783),
     (_H100, 8, "405B", 1024, 1536, 1, 0, 8, 8, 2, 8, 326),
 )
+#: And for NeMo 26.08 (Megatron-Bridge commit 4ab94dfad, the table as first published,
+#: with the performance recipes of the release tag v0.6.0, src/megatron/bridge/perf_recipes):
+#: its GB200 rows of the models above, all in MXFP8 (entered as FP8), each equal to its
+#: recipe (deepseek/gb200/deepseek_v3.py fp8mx, gpt_oss/gb200/gpt_oss.py 120b fp8mx,
+#: qwen/gb200/qwen3_moe.py 30b_a3b and 235b_a22b fp8mx, the 235B's batch scaled with its
+#: GPUs as the page lists it): hybridep dispatcher, the all-to-all overlapped
+#: (overlap_moe_expert_parallel_comm), whole-iteration CUDA graphs; recomputation as
+#: before (DeepSeek-V3 mla_up_proj, none for GPT-OSS and Qwen3).  The page has no dense
+#: rows, and its GB300 rows are not in the catalog.
+NEMO_2608_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, True, "deepep", 4912),
+    (_GB200, 4, "GPT-OSS 120B", 64, "fp8", 1280, 4, 1, 1, 1, 64, True, "deepep", 28672),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, True, "deepep", 39936),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, True, "deepep", 7280),
+)
 #: The later releases: LOSO source, release, dense rows, MoE rows, and the kernels their
 #: MoE base configurations use that the model cannot enter.
 NEMO_LATER_RELEASES = (
@@ -764,6 +779,14 @@ NEMO_LATER_RELEASES = (
         NEMO_2606_MOE,
         "whole-iteration CUDA graphs, a fused grouped-MLP kernel (cutedsl_fused_grouped_mlp) "
         "and FP8 attention (on GB200 in FP8), graphs of attention and the router elsewhere",
+    ),
+    (
+        "nemo2608",
+        "26.08",
+        (),
+        NEMO_2608_MOE,
+        "whole-iteration CUDA graphs, the fused grouped-MLP kernel (NVTE_CUTEDSL_FUSED_GROUPED_MLP) "
+        "and DeepSeek-V3's paged activation stash",
     ),
 )
 
