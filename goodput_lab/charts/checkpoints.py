@@ -86,10 +86,10 @@ def strategy_chart(table: pl.DataFrame) -> go.Figure:
         x_title="Goodput (% of wall-clock time)",
         legend=False,
         height=460,
+        margin_l=170,
     )
     style.axis(fig, "x", range=[lo, 102.0], ticksuffix="%")
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    fig.layout.margin.l = 170
     fig.layout.margin.r = 40
     return fig
 

@@ -60,10 +60,10 @@ def savings_waterfall(rows: pl.DataFrame, total_usd_per_day: float, title: str =
         x_title="Savings ($/day)",
         legend=False,
         height=max(300, 46 * len(labels) + 150),
+        margin_l=170,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.money_axis(fig, "x", max(hi, 0.0) + pad, lo=min(lo, 0.0) - (pad if lo < 0 else 0.0))
-    fig.layout.margin.l = 170
     fig.layout.margin.r = 30
     return fig
 
@@ -88,8 +88,8 @@ def loss_bars(labels: list[str], series: Sequence[tuple[str, Sequence[float]]]) 
         subtitle="Baseline and each candidate",
         x_title="Lost time (min/day)",
         height=max(320, (14 * len(series) + 16) * len(keep) + 160),
+        margin_l=170,
     )
     fig.layout.barmode = "group"
-    fig.layout.margin.l = 170
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     return fig

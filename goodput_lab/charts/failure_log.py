@@ -81,8 +81,8 @@ def cause_chart(causes: pl.DataFrame) -> go.Figure:
         subtitle="Root causes on the Llama 3 taxonomy (arXiv:2407.21783 Table 5)",
         x_title="Share of failures (%)",
         height=max(360, 34 * df.height + 160),
+        margin_l=200,
     )
     fig.layout.barmode = "group"
-    fig.layout.margin.l = 200
     style.axis(fig, "x", ticksuffix="%")
     return fig

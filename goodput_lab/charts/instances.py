@@ -15,12 +15,12 @@ from . import style
 TEMPLATE = style.TEMPLATE
 
 COST_PARTS = [
-    # end-to-end MFU basis: compute holds the whole productive step (comm and bubble inside
-    # the MFU) and the two "added" parts below are 0 (and left out of the legend);
-    # compute_only: they are added
-    ("cost_compute_usd", "Productive steps at the stated MFU", style.COLORS["green"]),
-    ("cost_communication_usd", "Added exposed communication", style.COLORS["blue"]),
-    ("cost_bubble_usd", "Added pipeline bubble", style.COLORS["purple"]),
+    # end-to-end MFU basis: computation holds the whole productive step (comm and bubble
+    # inside the MFU) and the next two parts are 0 (and left out of the legend); modelled
+    # and compute_only bases: they are the exposed time added to the computation
+    ("cost_compute_usd", "Productive computation", style.COLORS["green"]),
+    ("cost_communication_usd", "Exposed communication", style.COLORS["blue"]),
+    ("cost_bubble_usd", "Pipeline bubble", style.COLORS["purple"]),
     ("cost_failure_and_checkpoint_usd", "Failures and checkpoints", style.COLORS["red"]),
     ("cost_spares_usd", "Hot spares", style.COLORS["grey"]),
 ]
@@ -70,10 +70,10 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
         x_title="Time to train (days)",
         legend=False,
         height=max(320, 62 * ok.height + 140),
+        margin_l=150,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", range=[0, top * 1.22])
-    fig.layout.margin.l = 150
     return fig
 
 
@@ -143,9 +143,9 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         subtitle="Priced types only; ★ cheapest",
         x_title="Cost to train ($)" + ("; whiskers: 80% interval" if whiskers else ""),
         height=max(320, 62 * ok.height + 160),
+        margin_l=150,
     )
     fig.layout.barmode = "stack"
-    fig.layout.margin.l = 150
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.money_axis(fig, "x", total_max * 1.35)
     return fig

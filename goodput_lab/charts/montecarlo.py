@@ -186,9 +186,9 @@ def timeline_chart(segments: pl.DataFrame, labels: dict[str, str], hours: float)
         x_title="Time since the start of the run (hours)",
         legend=False,
         height=110 + 46 * max(len(rows), 1),
+        margin_l=210,
     )
     fig.layout.barmode = "overlay"
-    fig.layout.margin.l = 210
     style.axis(fig, "x", range=[0, hours])
     style.axis(fig, "y", categoryorder="array", categoryarray=rows[::-1], tickfont={"size": 11})
     return fig

@@ -102,10 +102,10 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
         x_title="Cost of fabric events ($/day)",
         legend=False,
         height=380,
+        margin_l=250,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", range=[0, max(top * 1.45, 1.0)], tickprefix="$", tickformat=",.0f")
-    fig.layout.margin.l = 250
     return fig
 
 
@@ -139,10 +139,10 @@ def fabric_value_chart(df: pl.DataFrame) -> go.Figure:
         x_title="Savings at the scenario's cluster cost ($/day)",
         legend=False,
         height=360,
+        margin_l=190,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     lo, hi = float(min(usd.min(), 0.0)), float(max(usd.max(), 0.0))
     pad = 0.4 * (hi - lo) if hi > lo else 1.0  # room for the labels outside the bars
     style.money_axis(fig, "x", hi + pad, lo - pad)
-    fig.layout.margin.l = 190
     return fig

@@ -121,8 +121,8 @@ def instance_chart(table: pl.DataFrame, current: str) -> go.Figure:
         x_title="Cost to train ($)",
         legend=False,
         height=max(300, 44 * len(names) + 150),
+        margin_l=140,
     )
     style.axis(fig, "y", autorange="reversed")
-    fig.layout.margin.l = 140
     style.money_axis(fig, "x", max(cost, default=1.0) * 1.45)
     return fig

@@ -49,10 +49,10 @@ def loss_waterfall(losses: pl.DataFrame, goodput: float) -> go.Figure:
         x_title="Share of wall-clock time (%)",
         legend=False,
         height=430,
+        margin_l=150,
     )
     style.axis(fig, "x", range=[lo, 104.5], ticksuffix="%")
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    fig.layout.margin.l = 150
     return fig
 
 

@@ -83,6 +83,7 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         x_title=axis,
         legend=False,
         height=max(360, 110 + 38 * (len(labels) + 1)),
+        margin_l=LABEL_MARGIN,
     )
     if unit != "$/day":
         values = rungs["goodput_pct"].to_list()
@@ -92,7 +93,6 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         top = max(rungs["lost_usd_per_day"].to_list())
         style.money_axis(fig, "x", top * 1.3)
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    fig.layout.margin.l = LABEL_MARGIN
     return fig
 
 
@@ -133,10 +133,10 @@ def montecarlo_spread(mc: pl.DataFrame) -> go.Figure:
         subtitle="Goodput over the window: simulated mean with P5–P95, and the analytic value",
         x_title="Goodput (% of wall-clock time)",
         height=max(380, 140 + 36 * len(y)),
+        margin_l=LABEL_MARGIN,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", ticksuffix="%")
-    fig.layout.margin.l = LABEL_MARGIN
     return fig
 
 
@@ -169,9 +169,9 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
         subtitle="By failure cause, or the other loss or cost it changes",
         x_title="Saving ($/day; negative = a cost)",
         height=max(380, 160 + 36 * len(rung_order)),
+        margin_l=LABEL_MARGIN,
     )
     fig.layout.barmode = "relative"
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
-    fig.layout.margin.l = LABEL_MARGIN
     return fig

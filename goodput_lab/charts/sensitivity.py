@@ -46,9 +46,9 @@ def tornado(df: pl.DataFrame, metric: str, label: str, unit: str, base: float) -
         subtitle="All other inputs held at the scenario; widest swing on top",
         x_title=f"{label} ({unit})",
         height=max(340, 34 * len(names) + 170),
+        margin_l=230,
     )
     fig.layout.barmode = "overlay"
-    fig.layout.margin.l = 230
     style.axis(fig, "y", tickfont={"size": 11})
     if unit == "%":
         style.axis(fig, "x", ticksuffix="%")

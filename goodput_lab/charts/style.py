@@ -75,8 +75,12 @@ def layout(
     y_title: str | None = None,
     legend: bool | None = None,
     height: int | None = None,
+    margin_l: int = 60,
 ) -> go.Figure:
-    """Apply the house layout: wrapped title and subtitle, axis titles, legend on top."""
+    """Apply the house layout: wrapped title and subtitle, axis titles, legend on top.
+
+    ``margin_l`` [px] is the left margin (wide for long category labels); the legend spans
+    the plot area beside it, so its rows are counted on what is left of the width."""
     t = wrap(title, TITLE_CHARS)
     lines = t.count("<br>") + 1
     title_cfg: dict = {
@@ -97,7 +101,8 @@ def layout(
     shown = [tr for tr in fig.data if tr.showlegend is not False and tr.name]
     if legend is None:
         legend = len(shown) > 1
-    rows = legend_rows([str(tr.name) for tr in shown]) if legend else 0
+    width = LEGEND_WIDTH_PX - (margin_l - 60)
+    rows = legend_rows([str(tr.name) for tr in shown], width) if legend else 0
     top = 30 + 21 * lines + 21 * rows + (8 if rows else 0)
     # direct assignment: update_layout merges nested dicts property by property, ~30x slower
     lay = fig.layout
@@ -112,7 +117,7 @@ def layout(
         "x": 0,
         "font": {"size": 11},
     }
-    lay.margin = {"t": top, "l": 60, "r": 20, "b": 50}
+    lay.margin = {"t": top, "l": margin_l, "r": 20, "b": 50}
     if height:
         lay.height = height
     if x_title is not None:

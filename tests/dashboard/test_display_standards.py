@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from goodput_lab.dashboard.navigation import PAGES
 
-from goodput_lab.charts.style import SUBTITLE_CHARS, TITLE_CHARS
+from goodput_lab.charts.style import LEGEND_WIDTH_PX, SUBTITLE_CHARS, TITLE_CHARS, legend_rows
 from tests.dashboard._pages import array, open_page
 
 #: a bare None/nan/inf, or 7+ digits without thousands separators (dates and code aside)
@@ -46,6 +46,16 @@ def test_page_meets_the_display_standards(page):
         sub = title.get("subtitle", {}).get("text", "")
         for line in sub.split("<br>"):
             assert len(line) <= SUBTITLE_CHARS, line
+        # the top margin leaves room for a shown legend's rows on the plot area's width at
+        # 1024 px (the figure's less a wide left margin): it never covers the title
+        names = [
+            str(tr["name"]) for tr in spec["data"] if tr.get("showlegend", True) and tr.get("name")
+        ]
+        if spec["layout"].get("showlegend") and names:
+            margin = spec["layout"]["margin"]
+            lines = 1 + title["text"].count("<br>") + (1 + sub.count("<br>") if sub else 0)
+            rows = legend_rows(names, LEGEND_WIDTH_PX - (margin.get("l", 60) - 60))
+            assert margin["t"] >= 30 + 21 * (lines + rows), title["text"]
         for trace in spec["data"]:
             texts = trace.get("text")
             if isinstance(texts, list):

@@ -104,7 +104,7 @@ def test_unpriced_instances_need_a_user_price(page):
     assert "Not in the charts: p6e-gb200.36xlarge — no public On-Demand price" in captions
     # the cost legend lists only what is drawn: no entry for the all-zero "added" parts
     names = [t["name"] for t in cost["data"] if t.get("showlegend", True) and t.get("name")]
-    assert "Added pipeline bubble" not in names and "Failures and checkpoints" in names
+    assert "Pipeline bubble" not in names and "Failures and checkpoints" in names
 
 
 def test_entering_a_price_adds_the_instance(page, catalog):
