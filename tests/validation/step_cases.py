@@ -386,6 +386,118 @@ NEMO_FP8 = (
 )
 
 
+#: NVIDIA NeMo performance summary for the 24.07 container (NVIDIA/NeMo
+#: docs/source/performance/performance_summary.md at commit 9c5c5e9709, "Pretraining", FP8,
+#: DGX-H100): model, GPUs, GBS, MBS, sequence length, TP, PP, CP, VP, tokens/s per GPU.
+#: Shapes from NeMo's model configs of that time (nemo/collections/llm/gpt/model/base.py,
+#: llama.py, nemotron.py): GPT-3 5B/20B/175B (4h GeLU MLP, 50,257 tokens), Llama 2 7B/13B/70B
+#: (SwiGLU, 32,000 tokens, 70B with 8 key/value groups), Nemotron 8B/22B/340B (squared-ReLU
+#: MLP of two matrices, entered as our two-matrix MLP; 256,000 tokens, 340B with 8
+#: key/value groups), Llama 3 8B/70B (as NEMO_FP8).
+NEMO_2407_SHAPES: dict[str, dict[str, Any]] = {
+    "GPT3-5B": {"layers": 24, "hidden_size": 4096, "attention_heads": 32, "ffn_hidden_size": 16384},
+    "GPT3-20B": {
+        "layers": 44,
+        "hidden_size": 6144,
+        "attention_heads": 48,
+        "ffn_hidden_size": 24576,
+    },
+    "GPT3-175B": {
+        "layers": 96,
+        "hidden_size": 12288,
+        "attention_heads": 96,
+        "ffn_hidden_size": 49152,
+    },
+    "LLAMA2-7B": {
+        "layers": 32,
+        "hidden_size": 4096,
+        "attention_heads": 32,
+        "ffn_hidden_size": 11008,
+    },
+    "LLAMA2-13B": {
+        "layers": 40,
+        "hidden_size": 5120,
+        "attention_heads": 40,
+        "ffn_hidden_size": 13824,
+    },
+    "LLAMA2-70B": {
+        "layers": 80,
+        "hidden_size": 8192,
+        "attention_heads": 64,
+        "kv_heads": 8,
+        "ffn_hidden_size": 28672,
+    },
+    "Nemotron-8B": {
+        "layers": 32,
+        "hidden_size": 4096,
+        "attention_heads": 32,
+        "ffn_hidden_size": 16384,
+    },
+    "Nemotron-22B": {
+        "layers": 40,
+        "hidden_size": 6144,
+        "attention_heads": 48,
+        "ffn_hidden_size": 24576,
+    },
+    "Nemotron-340B": {
+        "layers": 96,
+        "hidden_size": 18432,
+        "attention_heads": 96,
+        "kv_heads": 8,
+        "ffn_hidden_size": 73728,
+    },
+    "LLAMA3-8B": {**LLAMA3_SHAPES["8B"], "kv_heads": 8},
+    "LLAMA3-70B": {**LLAMA3_SHAPES["70B"], "kv_heads": 8},
+}
+#: the family of each: its MLP and vocabulary
+NEMO_2407_FAMILY = {
+    "GPT3": ("gelu", 50257),
+    "LLAMA2": ("swiglu", 32000),
+    "Nemotron": ("gelu", 256000),
+    "LLAMA3": ("swiglu", 128256),
+}
+NEMO_2407_FP8 = (
+    ("GPT3-5B", 64, 2048, 4, 2048, 1, 1, 1, 1, 23406),
+    ("GPT3-20B", 64, 256, 2, 2048, 2, 1, 1, 1, 5851),
+    ("GPT3-175B", 128, 256, 1, 2048, 4, 8, 1, 6, 716),
+    ("GPT3-175B", 512, 2048, 2, 2048, 4, 8, 1, 6, 825),
+    ("LLAMA2-7B", 8, 128, 1, 4096, 1, 1, 1, 1, 16934),
+    ("LLAMA2-13B", 16, 128, 1, 4096, 1, 4, 1, 10, 8715),
+    ("LLAMA2-70B", 64, 128, 1, 4096, 4, 4, 1, 20, 1728),
+    ("Nemotron-8B", 64, 256, 4, 4096, 2, 1, 1, 1, 12507),
+    ("Nemotron-22B", 64, 256, 2, 4096, 2, 4, 1, 10, 4312),
+    ("Nemotron-340B", 128, 32, 1, 4096, 8, 8, 1, 12, 326),
+    ("LLAMA3-8B", 8, 128, 1, 8192, 1, 1, 2, 1, 12273),
+    ("LLAMA3-70B", 64, 128, 1, 8192, 4, 4, 2, 5, 1524),
+)
+
+
+def nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp):
+    mlp, vocab = NEMO_2407_FAMILY[model.split("-")[0]]
+    return {
+        "software_stack": "megatron-core",
+        "params_billion": None,
+        **NEMO_2407_SHAPES[model],
+        "mlp": mlp,
+        "vocab_size": vocab,
+        "sequence_length": seq,
+        "precision": "fp8",
+        "tensor_parallel": tp,
+        "pipeline_parallel": pp,
+        "context_parallel": cp,
+        "pipeline_virtual_stages": vp,
+        "global_batch_sequences": gbs,
+        "micro_batch_sequences": mbs,
+        "recompute": "selective",
+        "sequence_parallel": "on" if tp > 1 else "off",
+        "flash_attention": "on",
+        "zero_stage": 1,
+        "gradient_precision": "bf16",
+        "comm_overlap_fraction": 1.0,
+        "tp_comm_overlap_fraction": 1.0,
+    }
+
+
 #: Mixture-of-experts shapes as our fields (docs/step-time.md#mixture-of-experts): GPT-OSS
 #: 120B (OpenAI 2025 model card: 36 layers, hidden 2,880, 64 query and 8 key/value heads
 #: of 64, 128 experts top-4, vocabulary 201,088, sliding-window attention of 128 tokens on
@@ -1045,6 +1157,27 @@ def _cases() -> list[Case]:
                 + (", FSDP" if fsdp else ""),
                 "recomputation and overlap settings of the recipe not in the table "
                 "(selective and full overlap assumed; full recomputation as the alternative)",
+                open=({"recompute": "full"},),
+                tags=("fp8",),
+            )
+        )
+
+    for model, gpus, gbs, mbs, seq, tp, pp, cp, vp, tps in NEMO_2407_FP8:
+        out.append(
+            Case(
+                "nemo2024",
+                "NVIDIA NeMo performance summary (24.07), FP8",
+                f"{model} FP8 on {gpus:,} H100",
+                "tokens/s per GPU",
+                float(tps),
+                (("dgx-h100", gpus // 8, nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp)),),
+                _tokens_per_gpu(gbs, seq, gpus),
+                "rate",
+                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs} of {seq:,} tokens, "
+                f"micro-batch {mbs}",
+                "recomputation, overlap and gradient precision of the 24.07 recipes not in the "
+                "table (selective, full overlap and bf16 gradients assumed; full "
+                "recomputation as the alternative)",
                 open=({"recompute": "full"},),
                 tags=("fp8",),
             )
