@@ -472,12 +472,15 @@ NEMO_2407_FP8 = (
 )
 
 
-def nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp):
-    mlp, vocab = NEMO_2407_FAMILY[model.split("-")[0]]
+def nemo_dense(shape, mlp, vocab, seq, gbs, mbs, tp, pp, cp, vp, fsdp=False):
+    """A dense NeMo FP8 pre-training row as our fields: the published layout, batch and
+    micro-batch; selective recomputation, full TP and DP overlap and bf16 gradient
+    reduction assumed (the pages do not list them; full recomputation is read as the open
+    alternative where the rows are built)."""
     return {
         "software_stack": "megatron-core",
         "params_billion": None,
-        **NEMO_2407_SHAPES[model],
+        **shape,
         "mlp": mlp,
         "vocab_size": vocab,
         "sequence_length": seq,
@@ -491,11 +494,16 @@ def nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp):
         "recompute": "selective",
         "sequence_parallel": "on" if tp > 1 else "off",
         "flash_attention": "on",
-        "zero_stage": 1,
+        "zero_stage": 3 if fsdp else 1,
         "gradient_precision": "bf16",
         "comm_overlap_fraction": 1.0,
         "tp_comm_overlap_fraction": 1.0,
     }
+
+
+def nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp):
+    mlp, vocab = NEMO_2407_FAMILY[model.split("-")[0]]
+    return nemo_dense(NEMO_2407_SHAPES[model], mlp, vocab, seq, gbs, mbs, tp, pp, cp, vp)
 
 
 #: Mixture-of-experts shapes as our fields (docs/step-time.md#mixture-of-experts): GPT-OSS
@@ -957,29 +965,8 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
 
 
 def nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp):
-    return {
-        "software_stack": "megatron-core",
-        "params_billion": None,
-        **LLAMA3_SHAPES[size],
-        "kv_heads": 8,
-        "mlp": "swiglu",
-        "vocab_size": 128256,
-        "sequence_length": 8192,
-        "precision": "fp8",
-        "tensor_parallel": tp,
-        "pipeline_parallel": pp,
-        "context_parallel": cp,
-        "pipeline_virtual_stages": vp,
-        "global_batch_sequences": gbs,
-        "micro_batch_sequences": mbs,
-        "recompute": "selective",
-        "sequence_parallel": "on" if tp > 1 else "off",
-        "flash_attention": "on",
-        "zero_stage": 3 if fsdp else 1,
-        "gradient_precision": "bf16",
-        "comm_overlap_fraction": 1.0,
-        "tp_comm_overlap_fraction": 1.0,
-    }
+    shape = {**LLAMA3_SHAPES[size], "kv_heads": 8}
+    return nemo_dense(shape, "swiglu", 128256, 8192, gbs, mbs, tp, pp, cp, vp, fsdp)
 
 
 def _tokens_per_gpu(gbs: int, seq: int, gpus: int) -> Callable[[Sequence[Mapping]], Any]:
