@@ -25,6 +25,7 @@ performance problem (torchtitan issue 1207).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from tests.validation.step_cases import LLAMA3_SHAPES, Case, _tokens_per_gpu
@@ -293,3 +294,33 @@ def pytorch_cases() -> list[Case]:
             )
         )
     return out
+
+
+def as_megatron_core(case: Case) -> Case:
+    """The same case entered with Megatron-Core's profile (its kernels, its attention), to
+    show what the PyTorch profile changes."""
+    runs = tuple(
+        (inst, nodes, {**wl, "software_stack": "megatron-core"}) for inst, nodes, wl in case.runs
+    )
+    return replace(case, runs=runs)
+
+
+def profile_errors() -> list[tuple[str, str, float, float]]:
+    """Every PyTorch case's error with the all-source constants, entered with its own
+    profile and with Megatron-Core's: (source, case, error, error as Megatron-Core)."""
+    return [(c.source, c.label, c.error(), as_megatron_core(c).error()) for c in pytorch_cases()]
+
+
+if __name__ == "__main__":  # pragma: no cover - prints the comparison of docs/step-time.md
+    import numpy as np
+
+    rows = profile_errors()
+    for source in dict.fromkeys(r[0] for r in rows):
+        own = np.array([r[2] for r in rows if r[0] == source])
+        core = np.array([r[3] for r in rows if r[0] == source])
+        print(
+            f"{source}: pytorch-fsdp mean |error| {100 * np.mean(np.abs(own)):.1f}% "
+            f"({100 * own.min():+.1f}% to {100 * own.max():+.1f}%); as megatron-core "
+            f"{100 * np.mean(np.abs(core)):.1f}% ({100 * core.min():+.1f}% to "
+            f"{100 * core.max():+.1f}%)"
+        )
