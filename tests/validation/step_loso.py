@@ -103,10 +103,15 @@ def _log_rho(i: int, c: Case) -> np.ndarray:
 def fit(exclude: str | None = None) -> Fit:
     """The grid point minimising the mean over sources (``exclude`` left out) of each
     source's mean |log(measured/modelled step)|.  Each fitted stack's efficiency has its own
-    grid axis; only its own sources depend on it, so for every point of the shared grid
-    each stack takes its best value, and a stack that no remaining source runs keeps the
-    reference value 1.0."""
-    shared, by_stack = [], {st: [] for st in FITTED_STACKS}
+    grid axis, and each case depends on its own stack's alone, so the loss splits case by
+    case (each weighted by one over its source's case count) into a part of the shared
+    constants and one part per stack: for every point of the shared grid each stack takes
+    its best value, and a stack that no remaining case runs keeps the reference value 1.0."""
+    n_grid = _grid()[0].size
+    shared = np.zeros(n_grid)
+    by_stack = {st: np.zeros((n_grid, STACK_GRID.size)) for st in FITTED_STACKS}
+    seen = dict.fromkeys(FITTED_STACKS, False)
+    n_sources = 0
     for s in SOURCES:
         if s == exclude:
             continue
@@ -115,26 +120,26 @@ def fit(exclude: str | None = None) -> Fit:
             for i, c in enumerate(CASES)
             if c.source == s and "moe" not in c.tags  # MoE rows validate, never fit
         ]
-        errs = [np.abs(_log_rho(i, c)) for i, c in cases]
-        keep = [np.isfinite(e).any() for e in errs]
-        errs = [e for e, k in zip(errs, keep, strict=True) if k]
+        errs = [(c, np.abs(_log_rho(i, c))) for i, c in cases]
+        errs = [(c, e) for c, e in errs if np.isfinite(e).any()]
         if not errs:
             continue
-        stacks = {_stack_of(c) for (_, c), k in zip(cases, keep, strict=True) if k}
-        assert len(stacks) == 1, f"{s}: a source runs one stack"
-        (stack,) = stacks
-        (shared if stack is None else by_stack[stack]).append(np.mean(errs, axis=0))
-    n_sources = len(shared) + sum(len(v) for v in by_stack.values())
-    total = np.sum([e[:, 0] for e in shared], axis=0) if shared else 0.0
-    best_f = {}
-    for st, errs in by_stack.items():
-        if errs:
-            part = np.sum(errs, axis=0)
+        n_sources += 1
+        for c, e in errs:
+            stack = _stack_of(c)
+            if stack is None:
+                shared = shared + e[:, 0] / len(errs)
+            else:
+                by_stack[stack] = by_stack[stack] + e / len(errs)
+                seen[stack] = True
+    total, best_f = shared, {}
+    for st, part in by_stack.items():
+        if seen[st]:
             part = np.where(np.isfinite(part), part, np.inf)
             best_f[st] = np.argmin(part, axis=1)
-            total = total + part[np.arange(part.shape[0]), best_f[st]]
+            total = total + part[np.arange(n_grid), best_f[st]]
         else:  # nothing to fit the stack's efficiency on: the reference value
-            best_f[st] = np.full(_grid()[0].size, int(np.flatnonzero(STACK_GRID == 1.0)[0]))
+            best_f[st] = np.full(n_grid, int(np.flatnonzero(STACK_GRID == 1.0)[0]))
     loss = np.asarray(total, dtype=float) / n_sources
     loss = np.where(np.isfinite(loss), loss, np.inf)
     k = int(np.argmin(loss))
