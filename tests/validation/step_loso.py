@@ -1,9 +1,10 @@
 """Leave-one-source-out cross-validation of the modelled step time.
 
-The model has four fitted systematic constants (:data:`models.compute.GEMM_EFFICIENCY`,
+The model has five fitted systematic constants (:data:`models.compute.GEMM_EFFICIENCY`,
 :data:`models.compute.LAYER_PASS_OVERHEAD_S`, :data:`models.compute.TP_OVERLAP_EFFICIENCY`
-and the DeepSpeed engine's :data:`models.compute.STACK_KERNEL_EFFICIENCY`, which only its
-own runs inform; :data:`models.compute.HBM_EFFICIENCY` is held at 0.9).  For each validation source (one paper,
+and the kernel efficiencies of the DeepSpeed engine and of PyTorch's FSDP trainers,
+:data:`models.compute.STACK_KERNEL_EFFICIENCY`, which only their own runs inform;
+:data:`models.compute.HBM_EFFICIENCY` is held at 0.9).  For each validation source (one paper,
 report or benchmark page of :mod:`tests.validation.step_cases`) they are fitted on all the
 *other* sources — minimising the mean over sources of the mean absolute log error of the
 step time — and the held-out source is predicted with them.  The 80% interval of a
