@@ -842,7 +842,7 @@ GEMM_EFFICIENCY = 1.0
 #: Fixed time per layer and pass (forward, each backward pass, each recomputed forward) of
 #: one micro-batch [s]: kernel launches, host-side scheduling and the synchronisation gaps
 #: between a layer's ~20-40 kernels.  Fitted with :data:`GEMM_EFFICIENCY` (same procedure).
-LAYER_PASS_OVERHEAD_S = 140e-6
+LAYER_PASS_OVERHEAD_S = 220e-6
 #: Share of the tensor-parallel collectives that overlapping (``tp_comm_overlap_fraction``
 #: = 1, Megatron-Core's --tp-comm-overlap) actually hides: the collectives share SMs and
 #: memory bandwidth with the GEMMs they overlap.  Fitted with :data:`GEMM_EFFICIENCY`.
@@ -850,13 +850,13 @@ TP_OVERLAP_EFFICIENCY = 1.0
 #: The 80% prediction interval of the modelled step as ratios to the point value: the
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
 #: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
-STEP_INTERVAL_RATIO = (0.90, 1.14)
+STEP_INTERVAL_RATIO = (0.89, 1.11)
 #: The same for mixture-of-experts workloads, from the held-out MoE cases of the five MoE
 #: sources (never fitted): the model stays optimistic on many of NVIDIA's MoE recipes
 #: (GPT-OSS 120B on every system; in the 25.11 release every MoE row on B200 and the
 #: small Qwen3-30B-A3B, much less so in 26.04, 26.06 and 26.08, where some GB200 rows are
 #: faster than modelled), so the interval reaches much further above the point than below.
-MOE_STEP_INTERVAL_RATIO = (0.90, 1.82)
+MOE_STEP_INTERVAL_RATIO = (0.85, 1.58)
 
 # ----------------------------------------------------------------- documented constants
 #: Fused attention kernels (FlashAttention-2/3, cuDNN) in training, forward + backward, as
@@ -907,19 +907,21 @@ FA2_RELATIVE_WITH_FP8_CORES = 0.6
 #: Software-stack profiles (``workload.software_stack``, :class:`models.choices.SoftwareStack`
 #: order): [can overlap TP collectives, can overlap DP reduction, can interleave the
 #: pipeline, runs a fused attention kernel when flash_attention is on, its fused attention
-#: kernel's rate relative to Megatron-Core's on accelerators with FP8 tensor cores].
+#: kernel's rate relative to Megatron-Core's on accelerators with FP8 tensor cores, overlaps
+#: an interleaved schedule's pipeline sends with compute (Megatron-Core's overlap_p2p_comm,
+#: :func:`pipeline_send_seconds`; torchtitan's may too, but no source says how much)].
 STACKS = np.array(
     [
-        [1.0, 1.0, 1.0, 1.0, 1.0],  # megatron-core (0.8+; NeMo)
-        [0.0, 0.0, 1.0, 0.0, 1.0],  # megatron-lm-2022 (Korthikanti et al.)
-        [0.0, 0.0, 1.0, 0.0, 1.0],  # megatron-lm-2021 (Narayanan et al.)
-        [0.0, 0.0, 0.0, 0.0, 1.0],  # deepspeed-megatron (MT-NLG, BLOOM)
+        [1.0, 1.0, 1.0, 1.0, 1.0, 1.0],  # megatron-core (0.8+; NeMo)
+        [0.0, 0.0, 1.0, 0.0, 1.0, 0.0],  # megatron-lm-2022 (Korthikanti et al.)
+        [0.0, 0.0, 1.0, 0.0, 1.0, 0.0],  # megatron-lm-2021 (Narayanan et al.)
+        [0.0, 0.0, 0.0, 0.0, 1.0, 0.0],  # deepspeed-megatron (MT-NLG, BLOOM)
         # pytorch-fsdp (torchtitan, LLM Foundry): FSDP's prefetched gathers and overlapped
         # reduce-scatters, interleaved 1F1B (torchtitan), FlashAttention-2 through PyTorch's
         # scaled_dot_product_attention or flash-attn 2; tensor parallelism as plain
         # collectives (torchtitan's async TP gained 1.04-1.16× in its own benchmark,
         # benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md: not modelled)
-        [0.0, 1.0, 1.0, 1.0, FA2_RELATIVE_WITH_FP8_CORES],
+        [0.0, 1.0, 1.0, 1.0, FA2_RELATIVE_WITH_FP8_CORES, 0.0],
     ]
 )
 #: Share of Megatron-LM's kernel rates (GEMMs, attention, memory-bound kernels) that a
@@ -1574,6 +1576,53 @@ def dispatcher_sm_cost(hidden_seconds, dispatcher_sm_fraction, reserved_sm_fract
     )
     out = a * np.maximum(s - r, 0.0) / (1.0 - r)
     return like_input(out, hidden_seconds, dispatcher_sm_fraction, reserved_sm_fraction)
+
+
+def pipeline_send_seconds(message_bytes, chunks, bandwidth_GBps, alpha_s, stage_compute_s, overlap):
+    """Exposed pipeline point-to-point time of one micro-batch on one stage [s]: an
+    activation sent forward and a gradient sent backward at each of the ``chunks`` chunk
+    boundaries (Narayanan et al. 2021, §2.2), each ``message_bytes`` over the scale-out
+    share plus a latency.  Where the stack overlaps them (``overlap`` = 1: Megatron-Core's
+    ``overlap_p2p_comm``, on whenever the schedule is interleaved, chunks > 1: megatron/
+    training/arguments.py; NeMo Megatron-Bridge training/comm_overlap.py), each send runs
+    beside the next chunk's forward (a third of the chunk's compute) or backward (two
+    thirds), and only what is longer than that shows.
+
+    Parameters
+    ----------
+    message_bytes : array_like
+        One send [bytes].
+    chunks : array_like
+        Model chunks per stage v [count].
+    bandwidth_GBps : array_like
+        Per-rank scale-out bandwidth [GB/s].
+    alpha_s : array_like
+        Latency per send [s].
+    stage_compute_s : array_like
+        The stage's compute for one micro-batch, forward and backward [s].
+    overlap : array_like
+        1 where the stack overlaps the sends of an interleaved schedule, else 0.
+
+    Returns
+    -------
+    float or ndarray
+        Exposed send time [s].
+
+    Examples
+    --------
+    >>> pipeline_send_seconds(1e9, 2, 100.0, 0.0, 0.3, 0)  # 4 sends of 10 ms
+    0.04
+    >>> round(pipeline_send_seconds(1e9, 2, 100.0, 0.0, 0.03, 1), 6)  # 2·(10 − 5) + 2·(10 − 10) ms
+    0.01
+    """
+    v = as_float_array(chunks)
+    one = as_float_array(message_bytes) / (as_float_array(bandwidth_GBps) * 1e9) + as_float_array(
+        alpha_s
+    )
+    chunk = as_float_array(stage_compute_s) / (3.0 * v)
+    hidden = v * (np.maximum(one - chunk, 0.0) + np.maximum(one - 2.0 * chunk, 0.0))
+    out = np.where((as_float_array(overlap) > 0.5) & (v > 1.0), hidden, 2.0 * v * one)
+    return like_input(out, message_bytes, chunks, bandwidth_GBps, alpha_s, stage_compute_s, overlap)
 
 
 def ring_attention_exchange_seconds(kv_bytes_per_rank, cp, bandwidth_GBps, alpha_s):
@@ -2289,8 +2338,12 @@ def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     t_a2a_raw, t_a2a, a2a_sm_rate = _expert_all_to_all(v, sh, q, c, t, et, net_share, su, a2a_cap)
     # pipeline: activations forward and gradients backward across each of the v chunk
     # boundaries, split over the TP ranks (scatter/gather or sequence parallelism)
-    sends = 2.0 * vst
-    t_pp = np.where(p > 1, sends * (msg / t / (net_share * net.GB) + a_net), 0.0)
+    t_pp = as_float_array(
+        pipeline_send_seconds(
+            msg / t, vst, net_share, a_net, t_model + t_recompute, v["stack.p2p_overlap"]
+        )
+    )
+    t_pp = np.where(p > 1, t_pp, 0.0)
 
     return _Comm(
         t_tp_raw=t_tp_raw,
@@ -2686,6 +2739,7 @@ def _inputs(
     v["stated"] = as_float_array(1.0 if stated else 0.0)
     v["fa"] = v["fa"] * stack[3]
     v["stack.attention"] = as_float_array(stack[4])
+    v["stack.p2p_overlap"] = as_float_array(stack[5])
     v["fp8"] = as_float_array(1.0 if _choice(x, "workload.precision") is Precision.FP8 else 0.0)
     v["tied"] = as_float_array(1.0 if _choice(x, "workload.tied_embeddings") is OnOff.ON else 0.0)
     deepep = _choice(x, "workload.moe_dispatcher") is MoeDispatcher.DEEPEP
@@ -2761,7 +2815,7 @@ def step_interval(
     >>> step_interval(10.0, "end_to_end")
     (10.0, 10.0)
     >>> [round(float(x), 2) for x in step_interval(10.0, settings_low=9.0, settings_high=12.0)]
-    [8.1, 13.68]
+    [8.01, 13.32]
     """
     s = as_float_array(step_seconds)
     s_lo = s if settings_low is None else np.minimum(as_float_array(settings_low), s)
