@@ -6,8 +6,11 @@ Three sources, each one leave-one-source-out group:
 - ``llmfoundry2024``: MosaicML LLM Foundry's MPT benchmark table "H100 80GB BF16 (Large
   Scale, >= 128 GPUs)" (github.com/mosaicml/llm-foundry, scripts/train/benchmarking/
   README.md, added in commit 5e85bd62d of 2024-01-06 with the sweep that produced it,
-  scripts/train/benchmarking/sweep.py): Composer's FSDP with bf16 parameters and
-  reductions (``mixed_precision: PURE``), prefetched gathers, one micro-batch per step;
+  scripts/train/benchmarking/sweep.py): Composer's FSDP with bf16 reductions, prefetched
+  gathers, one micro-batch per step (the table lists the mixed-precision mode as DEFAULT,
+  fp32 parameters gathered, where the sweep passes PURE, bf16 gathers: the tool gathers in
+  bf16, and the open 1,600 Gb/s reading of the interconnect takes the same time for the
+  traffic as fp32 gathers at 3,200);
 - ``torchtitan2024``: torchtitan's Llama 3.1 benchmarks of December 2024
   (github.com/pytorch/torchtitan, benchmarks/llama3_h100_202412_torchtitan.md, Tables
   1-6) on Meta's Grand Teton H100s (96 GB HBM2e, 500 W);
