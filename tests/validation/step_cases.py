@@ -827,7 +827,7 @@ NEMO_2604_FP8 = (
 
 
 def nemo_2604_moe(inst, model, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap, dispatcher):
-    """A later NeMo release's MoE row (26.04, 26.06) as our fields: the model's settings as
+    """A later NeMo release's MoE row (26.04, 26.06, 26.08) as our fields: the model's settings as
     for the 25.11 rows (:func:`nemo_moe`, :func:`nemo_qwen3`; unchanged in the v0.4.0 and
     v0.5.0 scripts and recipes:
     bf16 gradient reduction, DeepSeek-V3's bf16 Adam moments and stage layouts, selective
@@ -911,6 +911,28 @@ NEMO_LATER_RELEASES = (
 )
 
 
+def _nemo_dense_case(source, table, label, tps, run, gbs, seq, setup, unpublished) -> Case:
+    """One dense NeMo FP8 row as a case: ``tps`` tokens/s per GPU published for ``run``
+    (instance, nodes, workload), read from its step over ``gbs`` sequences of ``seq``
+    tokens; full recomputation read as the open alternative to the selective one entered."""
+    inst, nodes, _ = run
+    gpus = nodes * _catalog()[inst].accelerators_per_node
+    return Case(
+        source,
+        table,
+        label,
+        "tokens/s per GPU",
+        float(tps),
+        (run,),
+        _tokens_per_gpu(gbs, seq, gpus),
+        "rate",
+        setup,
+        unpublished,
+        open=({"recompute": "full"},),
+        tags=("fp8",),
+    )
+
+
 def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
     """A later release's rows as cases, entered as the 25.11 ones (dense) and by the base-
     configuration rule (MoE, :func:`nemo_2604_moe`)."""
@@ -918,22 +940,19 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
     out = []
     for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in dense:
         out.append(
-            Case(
+            _nemo_dense_case(
                 source,
                 f"{table}, FP8",
                 f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
-                "tokens/s per GPU",
-                float(tps),
-                ((inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),),
-                _tokens_per_gpu(gbs, 8192, gpus),
-                "rate",
+                tps,
+                (inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),
+                gbs,
+                8192,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
                 + (", FSDP" if fsdp else ""),
                 "recomputation and overlap settings of the recipe not in the table "
                 "(selective and full overlap assumed; full recomputation as the "
                 "alternative); MXFP8 entered as FP8",
-                open=({"recompute": "full"},),
-                tags=("fp8",),
             )
         )
     for inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps in moe:
@@ -1127,46 +1146,37 @@ def _cases() -> list[Case]:
         )
 
     for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_FP8:
-        w = nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)
-        tokens = _tokens_per_gpu(gbs, 8192, gpus)
-
         out.append(
-            Case(
+            _nemo_dense_case(
                 "nemo2025",
                 "NVIDIA NeMo Megatron-Bridge performance summary (25.11), FP8",
                 f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
-                "tokens/s per GPU",
-                float(tps),
-                ((inst, gpus // per_node, w),),
-                tokens,
-                "rate",
+                tps,
+                (inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),
+                gbs,
+                8192,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
                 + (", FSDP" if fsdp else ""),
                 "recomputation and overlap settings of the recipe not in the table "
                 "(selective and full overlap assumed; full recomputation as the alternative)",
-                open=({"recompute": "full"},),
-                tags=("fp8",),
             )
         )
 
     for model, gpus, gbs, mbs, seq, tp, pp, cp, vp, tps in NEMO_2407_FP8:
         out.append(
-            Case(
+            _nemo_dense_case(
                 "nemo2024",
                 "NVIDIA NeMo performance summary (24.07), FP8",
                 f"{model} FP8 on {gpus:,} H100",
-                "tokens/s per GPU",
-                float(tps),
-                (("dgx-h100", gpus // 8, nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp)),),
-                _tokens_per_gpu(gbs, seq, gpus),
-                "rate",
+                tps,
+                ("dgx-h100", gpus // 8, nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp)),
+                gbs,
+                seq,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs} of {seq:,} tokens, "
                 f"micro-batch {mbs}",
                 "recomputation, overlap and gradient precision of the 24.07 recipes not in the "
                 "table (selective, full overlap and bf16 gradients assumed; full "
                 "recomputation as the alternative)",
-                open=({"recompute": "full"},),
-                tags=("fp8",),
             )
         )
 
