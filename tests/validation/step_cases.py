@@ -797,8 +797,12 @@ _GB200, _B200, _H100 = "p6e-gb200.36xlarge", "p6-b200.48xlarge", "dgx-h100"
 #: other settings are the run's and are entered: its all-to-all overlap (moe_a2a_overlap,
 #: False unless set) and its dispatcher (moe_flex_dispatcher_backend "hybridep", NVIDIA's
 #: hybrid expert-parallel dispatcher, which sends one copy per destination node and
-#: forwards it over NVLink: our deepep; none named: the recipe's, DeepEP for GPT-OSS
-#: (recipes/gpt_oss/gpt_oss.py) and the all-to-all for Qwen3).  Rows on systems our
+#: forwards it over NVLink: our deepep; none named: the all-to-all dispatcher, our
+#: alltoall: the GPT-OSS and Qwen3 recipes set moe_token_dispatcher_type "alltoall", and
+#: the flex backend they also name, DeepEP for GPT-OSS (recipes/gpt_oss/gpt_oss.py), is
+#: inert unless the type is "flex", which only apply_flex_dispatcher_backend sets, called
+#: when the base configuration names a backend; v0.5.0's set_workload_base_configs sets
+#: "alltoall" outright otherwise).  Rows on systems our
 #: catalog lacks (GB300, B300) and in NVFP4 or on hybrid Mamba models (Nemotron 3) are not
 #: entered.
 NEMO_2604_MOE = (
@@ -806,7 +810,7 @@ NEMO_2604_MOE = (
     (_B200, 8, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 16, 1, 8, False, "deepep", 2815),
     (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "deepep", 15938),
     (_B200, 8, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 8, False, "deepep", 13045),
-    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "deepep", 5810),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "alltoall", 5810),
     (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26032),
     (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26859),
     (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 1, 1, 16, False, "deepep", 8901),
@@ -850,11 +854,13 @@ def nemo_2604_moe(inst, model, precision, gbs, mbs, tp, pp, vp, ep, a2a_overlap,
 #: MoE rows (as :data:`NEMO_2604_MOE`; every row's columns equal a base configuration of
 #: v0.5.0: DeepSeek-V3 GB200 FP8_MX "V2" and Qwen3-235B GB200 FP8_MX "V2" with the
 #: all-to-all overlapped, GPT-OSS GB200 BF16 "V2" overlapped, GPT-OSS H100 BF16 "V2",
-#: Qwen3-30B GB200 FP8_MX "V1" overlapped and H100 FP8_CS "V1") ...
+#: Qwen3-30B GB200 FP8_MX "V1" overlapped and H100 FP8_CS "V1"; hybridep wherever the
+#: configuration names it, the all-to-all dispatcher for both GPT-OSS rows, whose v0.5.0
+#: configurations name no backend) ...
 NEMO_2606_MOE = (
     (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, True, "deepep", 4969),
-    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "deepep", 17770),
-    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "deepep", 5860),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "alltoall", 17770),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "alltoall", 5860),
     (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, True, "deepep", 40706),
     (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 1, 1, 16, False, "deepep", 8467),
     (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, True, "deepep", 7376),
