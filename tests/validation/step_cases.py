@@ -887,9 +887,83 @@ NEMO_2608_MOE = (
     (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, True, "deepep", 39936),
     (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, True, "deepep", 7280),
 )
+#: Two releases between 25.11 and 26.04, each entered by the same rule: NeMo 26.02 (the
+#: table as first published, Megatron-Bridge commit c0b9a0003, with the scripts of the
+#: release tag v0.3.0) and its patch container 26.02.01 (commit cfeddcd94, tag v0.3.1).
+#: Each MoE row's settings are those of the base configuration of its tag that has its
+#: columns (scripts/performance/configs/*/*_workload_base_configs.py): the all-to-all not
+#: overlapped unless that configuration sets moe_a2a_overlap, its flex backend (hybridep
+#: on GB200, B200 DeepSeek-V3 and the 235B and 30B where named; DeepEP itself on 26.02's
+#: H100 Qwen3-30B; both our deepep), else the all-to-all dispatcher the model providers
+#: default to (gpt_oss_provider.py, qwen_provider.py: moe_token_dispatcher_type
+#: "alltoall"; a recipe given no backend leaves it so).  Two 26.02.01 rows have columns no
+#: configuration of v0.3.1 has (GPT-OSS on B200 at EP 8, which v0.4.0 added, and the
+#: H100 Qwen3-30B at PP 2 × VP 12, v0.3.0's configuration, which v0.3.1 replaced by EP 16):
+#: their all-to-all overlap is an open setting (``None``), and their experts stay inside
+#: one node, where both dispatchers read alike.  The same H100 Qwen3-30B configuration is
+#: in both tables, 5,113 and 9,058 tokens/s per GPU: the patch container alone made it
+#: 1.77 times as fast.
+NEMO_2602_FP8 = (
+    (_GB200, 4, "70B", 64, 256, 2, 1, 1, 1, 1, 1, 4040),
+    (_GB200, 4, "70B", 64, 256, 1, 0, 2, 4, 1, 5, 3613),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 793),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 786),
+    (_H100, 8, "70B", 64, 256, 1, 0, 4, 8, 1, 5, 1621),
+    (_H100, 8, "405B", 1024, 1536, 1, 0, 8, 8, 2, 8, 311),
+)
+NEMO_2602_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, False, "deepep", 3955),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, False, "alltoall", 15784),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26084),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 32, False, "deepep", 5448),
+    (_B200, 8, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 16, 1, 8, False, "deepep", 2689),
+    (_B200, 8, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, False, "alltoall", 8047),
+    (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 1, 1, 1, 1, 8, False, "alltoall", 9691),
+    (_B200, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 8, False, "alltoall", 3805),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "alltoall", 5993),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 2, 12, 8, True, "deepep", 5113),
+    (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "alltoall", 1633),
+)
+NEMO_260201_FP8 = (
+    (_GB200, 4, "70B", 64, 256, 1, 0, 2, 4, 1, 5, 3837),
+    (_GB200, 4, "70B", 64, 256, 2, 1, 1, 1, 1, 1, 4357),
+    (_H100, 8, "70B", 64, 256, 1, 0, 4, 8, 1, 5, 1639),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 775),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 818),
+)
+NEMO_260201_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, False, "deepep", 4021),
+    (_B200, 8, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 16, 1, 8, False, "deepep", 2790),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, False, "alltoall", 15754),
+    (_B200, 8, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 8, None, "alltoall", 13722),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "alltoall", 5984),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26373),
+    (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26695),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 2, 12, 8, None, "deepep", 9058),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 32, False, "deepep", 5530),
+    (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "deepep", 1611),
+)
 #: The later releases: LOSO source, release, dense rows, MoE rows, and the kernels their
 #: MoE base configurations use that the model cannot enter.
 NEMO_LATER_RELEASES = (
+    (
+        "nemo2602",
+        "26.02",
+        NEMO_2602_FP8,
+        NEMO_2602_MOE,
+        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
+        "and on B200 Qwen3-30B) and activation offloading to the CPU (on GB200 Llama 3 70B "
+        "with FSDP)",
+    ),
+    (
+        "nemo260201",
+        "26.02.01",
+        NEMO_260201_FP8,
+        NEMO_260201_MOE,
+        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
+        "and on B200 Qwen3-30B) and activation offloading to the CPU (on GB200 Llama 3 70B "
+        "with FSDP)",
+    ),
     (
         "nemo2026",
         "26.04",
@@ -962,7 +1036,11 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
             )
         )
     for inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps in moe:
-        w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp)
+        # a2a None: no configuration of the release has the row's columns, so the
+        # all-to-all overlap is an open setting (entered off, overlapped the alternative)
+        w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, bool(a2a), disp)
+        layout_open = () if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)
+        a2a_open = ({"moe_comm_overlap_fraction": 1.0},) if a2a is None else ()
         out.append(
             Case(
                 source,
@@ -975,14 +1053,21 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
                 _tokens_per_gpu(gbs, 4096, gpus),
                 "rate",
                 f"TP {tp} PP {pp} VP {vp} EP {ep}, batch {gbs} of 4,096 tokens, "
-                f"micro-batch {mbs}, all-to-all {'overlapped' if a2a else 'exposed'}, "
+                f"micro-batch {mbs}, all-to-all "
+                f"{'overlap open' if a2a is None else 'overlapped' if a2a else 'exposed'}, "
                 f"{'DeepEP-style (hybridep)' if disp == 'deepep' else 'all-to-all'} dispatcher",
-                "every setting from the row's base configuration and the model's recipe; "
-                f"the base configurations' {kernels} cannot be entered; DeepSeek-V3's "
+                (
+                    "every setting from the row's base configuration and the model's recipe; "
+                    if a2a is not None
+                    else "no configuration of the release has the row's columns, so the "
+                    "all-to-all overlap is open (exposed, or overlapped); the rest from the "
+                    "model's recipe; "
+                )
+                + f"the base configurations' {kernels} cannot be entered; DeepSeek-V3's "
                 "multi-token-prediction module and pipeline layout from its recipe "
                 "(NEMO_MOE_RECIPE); attention entered by equivalence (MOE_SHAPES, "
                 "QWEN3_30B, QWEN3_235B)",
-                open=(() if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)),
+                open=layout_open + a2a_open,
                 tags=("moe",),
             )
         )
