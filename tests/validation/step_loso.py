@@ -242,6 +242,40 @@ def summary(family: str = "all") -> dict[str, Any]:
     }
 
 
+def _inputs_key(c: Case) -> str:
+    """What the model reads of a case: its runs, open alternatives and metric."""
+    runs = tuple((inst, nodes, tuple(sorted(wl.items()))) for inst, nodes, wl in c.runs)
+    opens = tuple(tuple(sorted(o.items())) for o in c.open)
+    return repr((runs, opens, c.metric, c.kind))
+
+
+def repeated_inputs() -> list[dict[str, Any]]:
+    """Published figures the model cannot tell apart: groups of cases, from different
+    sources, whose inputs are identical (the same runs, open settings and metric), so any
+    model of those inputs gives them one figure.
+
+    ``floor`` is the least largest |error| any single figure can have on the group,
+    (max − min)/(max + min) of the published values (at their harmonic mean)."""
+    groups: dict[str, list[Case]] = {}
+    for c in CASES:
+        groups.setdefault(_inputs_key(c), []).append(c)
+    out = []
+    for cs in groups.values():
+        if len({c.source for c in cs}) < 2:
+            continue
+        vals = np.array([c.published for c in cs])
+        out.append(
+            {
+                "case": cs[0].label,
+                "tables": [c.table for c in cs],
+                "published": vals.tolist(),
+                "spread": float(vals.max() / vals.min()),
+                "floor": float((vals.max() - vals.min()) / (vals.max() + vals.min())),
+            }
+        )
+    return sorted(out, key=lambda g: -g["floor"])
+
+
 def markdown_tables() -> str:
     rows = held_out()
     out = [
@@ -285,6 +319,22 @@ def markdown_tables() -> str:
             f"| {i} | {r['table']} | {r['case']} | {c.metric} | {_fmt(r['published'])} | "
             f"{_fmt(r['ours'])} | {100 * r['error']:+.1f}% | {_fmt(r['low'])}-{_fmt(r['high'])} "
             f"| {'yes' if r['covered'] else 'no'} |"
+        )
+    out += [
+        "",
+        "Published figures the model cannot tell apart: rows of different tables with "
+        "identical inputs (the same runs, open settings and metric), so any model of those "
+        "inputs gives them one figure, and the least largest error any figure can have on "
+        "them (:func:`repeated_inputs`):",
+        "",
+        "| case | tables | published | largest over smallest | least largest error |",
+        "|---|---|---|---:|---:|",
+    ]
+    for g in repeated_inputs():
+        tables = "; ".join(t.replace(", FP8", "").replace(", MoE", "") for t in g["tables"])
+        pub = ", ".join(_fmt(x) for x in g["published"])
+        out.append(
+            f"| {g['case']} | {tables} | {pub} | {g['spread']:.2f} | {100 * g['floor']:.1f}% |"
         )
     return "\n".join(out)
 
