@@ -944,6 +944,12 @@ NEMO_260201_MOE = (
     (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 32, False, "deepep", 5530),
     (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "deepep", 1611),
 )
+#: what 26.02's and 26.02.01's base configurations do that the model cannot enter
+_KERNELS_2602 = (
+    "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
+    "and on B200 Qwen3-30B) and activation offloading to the CPU (on GB200 Llama 3 70B "
+    "with FSDP)"
+)
 #: The later releases: LOSO source, release, dense rows, MoE rows, and the kernels their
 #: MoE base configurations use that the model cannot enter.
 NEMO_LATER_RELEASES = (
@@ -952,18 +958,14 @@ NEMO_LATER_RELEASES = (
         "26.02",
         NEMO_2602_FP8,
         NEMO_2602_MOE,
-        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
-        "and on B200 Qwen3-30B) and activation offloading to the CPU (on GB200 Llama 3 70B "
-        "with FSDP)",
+        _KERNELS_2602,
     ),
     (
         "nemo260201",
         "26.02.01",
         NEMO_260201_FP8,
         NEMO_260201_MOE,
-        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
-        "and on B200 Qwen3-30B) and activation offloading to the CPU (on GB200 Llama 3 70B "
-        "with FSDP)",
+        _KERNELS_2602,
     ),
     (
         "nemo2026",
