@@ -276,6 +276,17 @@ def repeated_inputs() -> list[dict[str, Any]]:
     return sorted(out, key=lambda g: -g["floor"])
 
 
+def _short_table(table: str) -> str:
+    """A table's name without the parts every NeMo row shares (for the repeats table)."""
+    for long in (
+        "NVIDIA NeMo Megatron-Bridge performance summary ",
+        "NVIDIA NeMo performance summary ",
+    ):
+        if table.startswith(long):
+            table = "NeMo " + table[len(long) :].split(")")[0].lstrip("(")
+    return table.replace(", FP8", "").replace(", MoE", "")
+
+
 def markdown_tables() -> str:
     rows = held_out()
     out = [
@@ -325,17 +336,17 @@ def markdown_tables() -> str:
         "Published figures the model cannot tell apart: rows of different tables with "
         "identical inputs (the same runs, open settings and metric), so any model of those "
         "inputs gives them one figure, and the least largest error any figure can have on "
-        "them (:func:`repeated_inputs`):",
+        "them (`step_loso.repeated_inputs`):",
         "",
-        "| case | tables | published | largest over smallest | least largest error |",
-        "|---|---|---|---:|---:|",
+        "| case | published, by table | largest over smallest | least largest error |",
+        "|---|---|---:|---:|",
     ]
     for g in repeated_inputs():
-        tables = "; ".join(t.replace(", FP8", "").replace(", MoE", "") for t in g["tables"])
-        pub = ", ".join(_fmt(x) for x in g["published"])
-        out.append(
-            f"| {g['case']} | {tables} | {pub} | {g['spread']:.2f} | {100 * g['floor']:.1f}% |"
+        pub = "; ".join(
+            f"{_short_table(t)}: {f'{x:,.0f}' if x >= 1000 else _fmt(x)}"
+            for t, x in zip(g["tables"], g["published"], strict=True)
         )
+        out.append(f"| {g['case']} | {pub} | {g['spread']:.2f} | {100 * g['floor']:.1f}% |")
     return "\n".join(out)
 
 
