@@ -276,15 +276,20 @@ def repeated_inputs() -> list[dict[str, Any]]:
     return sorted(out, key=lambda g: -g["floor"])
 
 
+def _source_name(table: str) -> str:
+    """A case's table without the family suffix (", FP8", ", MoE") of NeMo's rows."""
+    return table.replace(", FP8", "").replace(", MoE", "")
+
+
 def _short_table(table: str) -> str:
-    """A table's name without the parts every NeMo row shares (for the repeats table)."""
+    """:func:`_source_name` without the parts every NeMo row shares (the repeats table)."""
     for long in (
         "NVIDIA NeMo Megatron-Bridge performance summary ",
         "NVIDIA NeMo performance summary ",
     ):
         if table.startswith(long):
             table = "NeMo " + table[len(long) :].split(")")[0].lstrip("(")
-    return table.replace(", FP8", "").replace(", MoE", "")
+    return _source_name(table)
 
 
 def markdown_tables() -> str:
@@ -300,7 +305,7 @@ def markdown_tables() -> str:
         for s, (mean, mx, n) in sm["per_source"].items():
             rs = [q for q in rows if q["source"] == s and q["moe"] == (fam == "moe")]
             r = rs[0]
-            name = r["table"].replace(", FP8", "").replace(", MoE", "")
+            name = _source_name(r["table"])
             cov = sum(q["covered"] for q in rs)
             out.append(
                 f"| {name}{' (MoE rows)' if fam == 'moe' else ''} | {n} "
