@@ -1521,14 +1521,15 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap, its kernels at 0.90 "
         "of Megatron-LM's rates, fitted on those two runs, 0.78-0.91 in the interval), "
         "'pytorch-fsdp' (PyTorch's FSDP trainers, torchtitan and LLM Foundry: DP and FSDP "
-        "traffic overlapped, TP not, FlashAttention-2, its kernels at 0.81 of Megatron-Core's "
-        "rates, fitted on their published runs, 0.80-0.83 in the interval).",
+        "traffic overlapped, TP not, FlashAttention-2, its kernels at 0.84 of Megatron-Core's "
+        "rates, fitted on their published runs, 0.81-0.85 in the interval).",
         choices=values(SoftwareStack),
         sensitivity=False,
         source="Narayanan et al. SC'21 (arXiv:2104.04473) §5; Korthikanti et al. 2022 "
         "(arXiv:2205.05198) §6; Smith et al. 2022 (arXiv:2201.11990) §2.3; NVIDIA "
         "Megatron-LM README (Megatron-Core r0.8.0 benchmark configuration); torchtitan "
-        "benchmarks (2024-12, 2025-06) and MosaicML LLM Foundry MPT benchmarks (2024-01); "
+        "benchmarks (2024-12, 2025-06; Trainy's H200 runs, 2025-06) and MosaicML LLM Foundry "
+        "MPT benchmarks (2024-01); "
         "Shah et al. 2024 (arXiv:2407.08608) Fig. 5 for FlashAttention-2 on H100",
     ),
     Field(

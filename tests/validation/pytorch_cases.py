@@ -15,7 +15,11 @@ Three sources, each one leave-one-source-out group:
   (github.com/pytorch/torchtitan, benchmarks/llama3_h100_202412_torchtitan.md, Tables
   1-6) on Meta's Grand Teton H100s (96 GB HBM2e, 500 W);
 - ``torchtitan2025``: torchtitan's async-TP benchmark of June 2025
-  (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md) on the same hosts.
+  (benchmarks/asyncTP_llama3_h100_2025-06_torchtitan.md) on the same hosts;
+- ``torchtitan2025h200``: Trainy's torchtitan baseline on WhiteFiber's H200s of June 2025
+  (benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md): Llama 3.1 8B on 4 and 8 hosts
+  of 8 H200 on NVLink, 400 Gb/s ConnectX-7 RDMA per GPU, the only runs on H200 in the
+  validation.
 
 Rows left out, by rule: LLM Foundry's 13B and 30B rows of the same table ran MPT's
 Triton attention kernel of 2022 (``--attn_impl triton`` in sweep.py), whose speed is
@@ -234,6 +238,18 @@ TORCHTITAN_2025 = tuple(
 )
 
 
+#: Trainy's H200 page (June 2025, torchtitan commit e7c0cae): train_configs/llama3_8b.toml
+#: at that commit (FSDP over every GPU, 8,192 tokens, per-operator selective
+#: checkpointing) with its command line's local batch of 2 sequences, torch.compile and
+#: Float8 (tensorwise, the output layer left in BF16, float8 all-gathers): hosts, tokens/s
+#: per GPU at the 100th iteration.
+TRAINY_H200 = ((4, 10938), (8, 10753))
+#: p5en.48xlarge is the catalog's host of 8 H200 (141 GB, 4.8 TB/s, NVLink 900 GB/s) with
+#: 3,200 Gb/s of scale-out per host: the WhiteFiber hosts' GPUs, NVLink and 8 × 400 Gb/s
+#: (their fabric is InfiniBand-class RDMA, the catalog's EFA; same line rate)
+TRAINY_H200_INSTANCE = "p5en.48xlarge"
+
+
 def pytorch_cases() -> list[Case]:
     out: list[Case] = []
     for size, gpus, micro, gbs, zero, ckpt, pub in LLMFOUNDRY_H100:
@@ -294,6 +310,30 @@ def pytorch_cases() -> list[Case]:
                 open=(GRAND_TETON_PEAK_OPEN,)
                 + ((OP_SAC_OPEN,) if w["recompute"] == "selective" else ()),
                 tags=("h100", "pytorch"),
+            )
+        )
+    for hosts, pub in TRAINY_H200:
+        gpus = 8 * hosts
+        w = titan("8B", 2 * gpus, 2, precision="fp8")
+        out.append(
+            Case(
+                "torchtitan2025h200",
+                "PyTorch torchtitan, Llama 3.1 8B on H200 (Trainy on WhiteFiber, June 2025)",
+                f"8B on {gpus} H200, FSDP {gpus} + torch.compile + Float8",
+                "tokens/s per GPU",
+                float(pub),
+                ((TRAINY_H200_INSTANCE, hosts, w),),
+                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
+                "rate",
+                f"{gpus} H200 (141 GB) on {hosts} hosts, 400 Gb/s RDMA per GPU, "
+                f"{w['global_batch_sequences']} sequences of 8,192 tokens, micro-batch 2, "
+                "FP8 with float8 all-gathers, per-operator selective checkpointing",
+                "torch.compile, which the tool cannot enter"
+                + OP_SAC_NOTE
+                + "; the fabric taken as the catalog's p5en.48xlarge (same GPUs, NVLink and "
+                "line rate per GPU)",
+                open=(OP_SAC_OPEN,),
+                tags=("h200", "pytorch"),
             )
         )
     return out
