@@ -1,7 +1,7 @@
 """Published runs of PyTorch-native FSDP trainers (``workload.software_stack =
 "pytorch-fsdp"``) as validation cases of :mod:`tests.validation.step_cases`.
 
-Three sources, each one leave-one-source-out group:
+Four sources, each one leave-one-source-out group:
 
 - ``llmfoundry2024``: MosaicML LLM Foundry's MPT benchmark table "H100 80GB BF16 (Large
   Scale, >= 128 GPUs)" (github.com/mosaicml/llm-foundry, scripts/train/benchmarking/
@@ -250,6 +250,40 @@ TRAINY_H200 = ((4, 10938), (8, 10753))
 TRAINY_H200_INSTANCE = "p5en.48xlarge"
 
 
+def _titan_case(
+    source: str,
+    table: str,
+    label: str,
+    pub: float,
+    instance: str,
+    gpus: int,
+    w: dict[str, Any],
+    setup: str,
+    unpublished: str,
+    after: str = "",
+    peak_open: bool = True,
+    tag: str = "h100",
+) -> Case:
+    """One torchtitan row (tokens/s per GPU of ``w`` on ``gpus`` of ``instance``): per-operator
+    selective checkpointing adds its note (before ``after``) and the full-recomputation
+    alternative; ``peak_open`` reads the Grand Teton H100's other peak too."""
+    sac = w["recompute"] == "selective"
+    return Case(
+        source,
+        table,
+        label,
+        "tokens/s per GPU",
+        float(pub),
+        ((instance, gpus // 8, w),),
+        _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
+        "rate",
+        setup,
+        unpublished + (OP_SAC_NOTE if sac else "") + after,
+        open=((GRAND_TETON_PEAK_OPEN,) if peak_open else ()) + ((OP_SAC_OPEN,) if sac else ()),
+        tags=(tag, "pytorch"),
+    )
+
+
 def pytorch_cases() -> list[Case]:
     out: list[Case] = []
     for size, gpus, micro, gbs, zero, ckpt, pub in LLMFOUNDRY_H100:
@@ -273,67 +307,55 @@ def pytorch_cases() -> list[Case]:
         )
     for table, label, gpus, w, pub in TORCHTITAN_2024:
         out.append(
-            Case(
+            _titan_case(
                 "torchtitan2024",
                 "PyTorch torchtitan, Llama 3.1 on H100 (December 2024)",
                 f"{table}: {label}",
-                "tokens/s per GPU",
-                float(pub),
-                (("grand-teton-h100", gpus // 8, w),),
-                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
-                "rate",
+                pub,
+                "grand-teton-h100",
+                gpus,
+                w,
                 f"{gpus} H100 (96 GB, 500 W), {w['global_batch_sequences']} sequences of "
                 f"{w['sequence_length']:,} tokens, micro-batch {w['micro_batch_sequences']}, "
                 f"{w['precision'].upper()}, {w['recompute']} activation checkpointing",
-                TORCHTITAN_UNPUBLISHED + (OP_SAC_NOTE if w["recompute"] == "selective" else ""),
-                open=(GRAND_TETON_PEAK_OPEN,)
-                + ((OP_SAC_OPEN,) if w["recompute"] == "selective" else ()),
-                tags=("h100", "pytorch"),
+                TORCHTITAN_UNPUBLISHED,
             )
         )
     for label, gpus, w, pub in TORCHTITAN_2025:
         out.append(
-            Case(
+            _titan_case(
                 "torchtitan2025",
                 "PyTorch torchtitan, async tensor parallelism on H100 (June 2025)",
                 label,
-                "tokens/s per GPU",
-                float(pub),
-                (("grand-teton-h100", gpus // 8, w),),
-                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
-                "rate",
+                pub,
+                "grand-teton-h100",
+                gpus,
+                w,
                 f"{gpus} H100 (96 GB, 500 W), FSDP {gpus // 8} TP 8, torch.compile, "
                 f"{w['global_batch_sequences']} sequences of 8,192 tokens",
-                TORCHTITAN_UNPUBLISHED
-                + "; async TP (not modelled: both rows read alike)"
-                + (OP_SAC_NOTE if w["recompute"] == "selective" else ""),
-                open=(GRAND_TETON_PEAK_OPEN,)
-                + ((OP_SAC_OPEN,) if w["recompute"] == "selective" else ()),
-                tags=("h100", "pytorch"),
+                TORCHTITAN_UNPUBLISHED + "; async TP (not modelled: both rows read alike)",
             )
         )
     for hosts, pub in TRAINY_H200:
         gpus = 8 * hosts
         w = titan("8B", 2 * gpus, 2, precision="fp8")
         out.append(
-            Case(
+            _titan_case(
                 "torchtitan2025h200",
                 "PyTorch torchtitan, Llama 3.1 8B on H200 (Trainy on WhiteFiber, June 2025)",
                 f"8B on {gpus} H200, FSDP {gpus} + torch.compile + Float8",
-                "tokens/s per GPU",
-                float(pub),
-                ((TRAINY_H200_INSTANCE, hosts, w),),
-                _tokens_per_gpu(w["global_batch_sequences"], w["sequence_length"], gpus),
-                "rate",
+                pub,
+                TRAINY_H200_INSTANCE,
+                gpus,
+                w,
                 f"{gpus} H200 (141 GB) on {hosts} hosts, 400 Gb/s RDMA per GPU, "
                 f"{w['global_batch_sequences']} sequences of 8,192 tokens, micro-batch 2, "
                 "FP8 with float8 all-gathers, per-operator selective checkpointing",
-                "torch.compile, which the tool cannot enter"
-                + OP_SAC_NOTE
-                + "; the fabric taken as the catalog's p5en.48xlarge (same GPUs, NVLink and "
-                "line rate per GPU)",
-                open=(OP_SAC_OPEN,),
-                tags=("h200", "pytorch"),
+                "torch.compile, which the tool cannot enter",
+                after="; the fabric taken as the catalog's p5en.48xlarge (same GPUs, NVLink "
+                "and line rate per GPU)",
+                peak_open=False,
+                tag="h200",
             )
         )
     return out
