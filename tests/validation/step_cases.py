@@ -944,6 +944,37 @@ NEMO_260201_MOE = (
     (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 32, False, "deepep", 5530),
     (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "deepep", 1611),
 )
+#: And for the 26.04.01 patch container (Megatron-Bridge commit 2b82f6f17, "26.04.01 NeMo
+#: Container", the table as first published, with the scripts of the release tag v0.4.2,
+#: where that commit landed), entered by the same rule.  Two rows have layouts no earlier
+#: release had: DeepSeek-V3 on B200 at PP 8 × VP 2 with EP 32 across four nodes (v0.4.2's
+#: B200 FP8_MX "V2": DeepEP itself as the flex backend, the all-to-all overlapped, the
+#: pipeline layout "Et*4|(t*4|)*14tmL", which is the recipe's 16 virtual stages of 4 layers
+#: with the last holding 1, so the map's PP 8 × VP 2 entry), and Qwen3-235B on B200 at PP 8
+#: × EP 8 with the all-to-all dispatcher (its configuration names no backend).  GPT-OSS
+#: names no backend in v0.4.2 (v0.4.0's hybridep was removed): the all-to-all dispatcher,
+#: whose experts stay inside one NVLink domain on every row.
+NEMO_260401_FP8 = (
+    (_GB200, 4, "70B", 64, 256, 2, 1, 1, 1, 1, 1, 4224),
+    (_GB200, 4, "70B", 64, 256, 1, 0, 2, 4, 1, 5, 3712),
+    (_H100, 8, "70B", 64, 256, 1, 0, 4, 8, 1, 5, 1664),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 4, 864),
+    (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 800),
+    (_H100, 8, "405B", 1024, 1536, 1, 0, 8, 8, 2, 8, 328),
+)
+NEMO_260401_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, False, "deepep", 4256),
+    (_B200, 8, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 8, 2, 32, True, "deepep", 3328),
+    (_GB200, 4, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 64, True, "alltoall", 16640),
+    (_B200, 8, "GPT-OSS 120B", 64, "bf16", 1280, 4, 1, 1, 1, 8, False, "alltoall", 13568),
+    (_H100, 8, "GPT-OSS 120B", 64, "bf16", 1280, 1, 1, 4, 1, 8, False, "alltoall", 5824),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 26112),
+    (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "deepep", 27136),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 1024, 1, 1, 1, 1, 16, False, "deepep", 8960),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, False, "deepep", 5680),
+    (_B200, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 8, False, "alltoall", 3776),
+    (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "alltoall", 1712),
+)
 #: what 26.02's and 26.02.01's base configurations do that the model cannot enter
 _KERNELS_2602 = (
     "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
@@ -974,6 +1005,14 @@ NEMO_LATER_RELEASES = (
         NEMO_2604_MOE,
         "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
         "and on B200 Qwen3-30B)",
+    ),
+    (
+        "nemo260401",
+        "26.04.01",
+        NEMO_260401_FP8,
+        NEMO_260401_MOE,
+        "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200, "
+        "on B200 Qwen3-30B and DeepSeek-V3)",
     ),
     (
         "nemo2606",
