@@ -29,7 +29,7 @@ class Instance:
     instance: str
     accelerator: str
     accelerators_per_node: int
-    accel_memory_GB: float  # per accelerator
+    accel_memory_GiB: float  # per accelerator, binary gigabytes as HBM is sold (GB_PER_GIB)
     hbm_TBps: float  # per accelerator
     bf16_dense_tflops: float  # per accelerator
     fp8_dense_tflops: float | None  # per accelerator
@@ -139,7 +139,7 @@ def check_instance(name: object, catalog: Mapping[str, Instance]) -> Instance:
 
 #: Figures the models divide by or scale with: zero or less is a typo, not a spec.
 _POSITIVE = (
-    "accel_memory_GB",
+    "accel_memory_GiB",
     "hbm_TBps",
     "bf16_dense_tflops",
     "fp8_dense_tflops",
@@ -177,6 +177,13 @@ def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
     8
     """
     out = Catalog()
+    header = text.lstrip("\ufeff").split("\n", 1)[0]
+    if "accel_memory_GB" in [c.strip().strip('"') for c in header.split(",")]:
+        raise ValidationError(
+            f"{origin}, column accel_memory_GB",
+            "renamed accel_memory_GiB: HBM is sold in binary gigabytes (an 'H100 80GB' holds "
+            "80 GiB, 81,559 MiB by nvidia-smi); rename the column and keep the numbers",
+        )
     records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
     for rowno, kw in records:
         for col in _INT:
@@ -255,8 +262,8 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
     Returns
     -------
     dict of str to float
-        ``instance.*`` inputs in the units of the catalog columns (TFLOP/s and GB per
-        accelerator, GB/s, Gbit/s per node, [count], [fraction]); NaN for unknown.
+        ``instance.*`` inputs in the units of the catalog columns (TFLOP/s, TB/s and GiB
+        per accelerator, GB/s, Gbit/s per node, [count], [fraction]); NaN for unknown.
     """
 
     def num(v: float | None) -> float:
@@ -266,7 +273,7 @@ def instance_inputs(inst: Instance) -> dict[str, float]:
         "instance.accelerators_per_node": inst.accelerators_per_node,
         "instance.bf16_dense_tflops": inst.bf16_dense_tflops,
         "instance.fp8_dense_tflops": num(inst.fp8_dense_tflops),
-        "instance.accel_memory_GB": inst.accel_memory_GB,
+        "instance.accel_memory_GiB": inst.accel_memory_GiB,
         "instance.hbm_TBps": inst.hbm_TBps,
         "instance.scaleup_GBps": num(inst.scaleup_GBps),
         "instance.scaleup_efficiency": num(inst.scaleup_efficiency),

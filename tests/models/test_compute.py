@@ -61,10 +61,15 @@ def test_fit_reasons():
     assert "exceeds the scale-up domain (8" in cm.fit_reason(70, 10, 8, 80, 0.25, 16, 1, 3, 8, 900)
     assert "no scale-up" in cm.fit_reason(70, 10, 16, 32, 0.25, 8, 1, 3, 16, None)
     assert "needs more accelerators" in cm.fit_reason(70, 1, 8, 80, 0.25, 8, 2, 3, 8, 900)
+    # 80 GiB is 85.9 GB, 64.4 GB of it usable at 25% reserved; ZeRO-3 spreads 16 bytes x
+    # 405B = 6,480 GB of states: 6,480 / 64.4 = 100.6 GPUs -> 13 nodes of 8 (14 when the 80
+    # was read as decimal GB)
     msg = cm.fit_reason(405, 4, 8, 80, 0.25, 8, 1, 3, 8, 900)
-    assert "model states need 202.5 GB" in msg and "needs at least 14 nodes" in msg
+    assert "model states need 202.5 GB" in msg and "needs at least 13 nodes" in msg
+    assert "64.4 GB usable (80 GiB HBM" in msg
     assert "any node count" in cm.fit_reason(405, 100, 8, 80, 0.25, 8, 1, 0, 8, 900)
-    assert cm.fit_reason(405, 14, 8, 80, 0.25, 8, 1, 3, 8, 900) == ""
+    assert cm.fit_reason(405, 13, 8, 80, 0.25, 8, 1, 3, 8, 900) == ""
+    assert "needs at least 13 nodes" in cm.fit_reason(405, 12, 8, 80, 0.25, 8, 1, 3, 8, 900)
 
 
 BASE = {

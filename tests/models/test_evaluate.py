@@ -145,7 +145,7 @@ def test_catalog_has_required_instances_with_sources(catalog):
         assert inst.source_specs and inst.source_chip and inst.source_price
         assert (inst.usd_per_hour is None) == (inst.price_as_of is None)
     assert catalog["p5.48xlarge"].bf16_dense_tflops == 989
-    assert catalog["trn2.48xlarge"].accel_memory_GB * 16 == 1536
+    assert catalog["trn2.48xlarge"].accel_memory_GiB * 16 == 1536
     assert catalog["p6e-gb200.36xlarge"].usd_per_hour is None
 
 
@@ -177,6 +177,32 @@ def test_catalog_bad_number_names_row_and_column():
     lines[2] = lines[2].replace(",989,", ",lots,", 1)
     with pytest.raises(ValidationError, match="row 3, column bf16_dense_tflops"):
         parse_catalog("\n".join(lines))
+
+
+def test_catalog_with_the_old_decimal_memory_column_is_a_clear_error():
+    # the column became accel_memory_GiB when HBM was read in binary gigabytes; a user's
+    # catalog with the old name gets one line naming it and the fix, not a missing column
+    from goodput_lab.models.catalog import DEFAULT_CATALOG
+
+    text = DEFAULT_CATALOG.read_text().replace("accel_memory_GiB", "accel_memory_GB", 1)
+    with pytest.raises(ValidationError, match="column accel_memory_GB") as e:
+        parse_catalog(text)
+    assert "renamed accel_memory_GiB" in str(e.value) and "81,559 MiB" in str(e.value)
+
+
+def test_hbm_is_read_in_binary_gigabytes(catalog):
+    # an "H100 80GB" holds 80 GiB (nvidia-smi: 81,559 MiB): 85.9 GB, 77.3 GB of it usable
+    # at the default 10% reserved; a GB200's 185 GiB is 198.6 GB, 178.8 GB usable
+    h100 = load_preset("llama3-70b")
+    assert catalog["p5.48xlarge"].accel_memory_GiB == 80
+    out = evaluate(h100, catalog)
+    assert out["memory_usable_per_accel_GB"] == pytest.approx(80 * 2**30 / 1e9 * 0.9)
+    assert out["memory_usable_per_accel_GB"] == pytest.approx(77.309, abs=1e-3)
+    gb200 = h100.replace(
+        {"cluster.instance": "p6e-gb200.36xlarge", "pricing.usd_per_instance_hour": 80.0}
+    )
+    out = evaluate(gb200, catalog)
+    assert out["memory_usable_per_accel_GB"] == pytest.approx(178.78, abs=0.01)
 
 
 @pytest.mark.parametrize("strategy", ["durable_only", "nvme+durable", "memory+durable"])
