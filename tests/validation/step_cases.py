@@ -872,6 +872,23 @@ NEMO_2606_FP8 = (
     (_GB200, 4, "405B", 256, 1536, 1, 0, 4, 16, 1, 8, 783),
     (_H100, 8, "405B", 1024, 1536, 1, 0, 8, 8, 2, 8, 326),
 )
+#: And for the 26.06.01 patch container (Megatron-Bridge commit 0b8b58b92, "26.06.01 NeMo
+#: Container", the table as first published, 2026-07-21; the container runs
+#: Megatron-Bridge v0.5.2, whose scripts are those of the r0.5.0 branch at the commit that
+#: carried the page there, cba825fdd): its GB200 rows of the models above, all in MXFP8
+#: (entered as FP8), each equal to a base configuration of that commit (DeepSeek-V3,
+#: GPT-OSS and Qwen3-235B FP8_MX "V2", Qwen3-30B FP8_MX "V1": hybridep, the all-to-all
+#: overlapped, whole-iteration CUDA graphs, the fused grouped-MLP kernel, FP8 attention
+#: for GPT-OSS and the Qwen3 models; recomputation mla_up_proj for DeepSeek-V3, none for
+#: the others).  The page footnotes its GPT-OSS row as a known performance regression
+#: (NVIDIA/cudnn-frontend issue 256), to be fixed in the next container; entered as
+#: published.  Its GB300 rows are not in the catalog, Nemotron 3 is a hybrid Mamba model.
+NEMO_260601_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 4096, 1, 1, 4, 4, 64, True, "deepep", 4928),
+    (_GB200, 4, "GPT-OSS 120B", 64, "fp8", 1280, 4, 1, 1, 1, 64, True, "deepep", 18304),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, True, "deepep", 40960),
+    (_GB200, 4, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 3, 32, True, "deepep", 7360),
+)
 #: And for NeMo 26.08 (Megatron-Bridge commit 4ab94dfad, the table as first published,
 #: with the performance recipes of the release tag v0.6.0, src/megatron/bridge/perf_recipes):
 #: its GB200 rows of the models above, all in MXFP8 (entered as FP8), each equal to its
@@ -1021,6 +1038,14 @@ NEMO_LATER_RELEASES = (
         NEMO_2606_MOE,
         "whole-iteration CUDA graphs, a fused grouped-MLP kernel (cutedsl_fused_grouped_mlp) "
         "and FP8 attention (on GB200 in FP8), graphs of attention and the router elsewhere",
+    ),
+    (
+        "nemo260601",
+        "26.06.01",
+        (),
+        NEMO_260601_MOE,
+        "whole-iteration CUDA graphs, the fused grouped-MLP kernel (cutedsl_fused_grouped_mlp) "
+        "and FP8 attention (GPT-OSS, Qwen3)",
     ),
     (
         "nemo2608",

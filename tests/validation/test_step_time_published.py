@@ -40,10 +40,10 @@ def test_loso_dense_mean_held_out_error_within_8_percent():
 
 @pytest.mark.xfail(
     strict=True,
-    reason="held out, all 192 cases are 12.5% off on average (7.6% over 57 until the NeMo "
+    reason="held out, all 196 cases are 13.0% off on average (7.6% over 57 until the NeMo "
     "25.11 MoE rows took the settings their recipes state and its Qwen3 rows and the 26.02, "
-    "26.02.01, 26.04, 26.04.01, 26.06 and 26.08 releases' rows were added; dense 6.3%, MoE "
-    "23.6%): "
+    "26.02.01, 26.04, 26.04.01, 26.06, 26.06.01 and 26.08 releases' rows were added; dense "
+    "6.3%, MoE 24.3%): "
     "reported in docs/step-time.md, not tuned away",
 )
 def test_loso_mean_held_out_error_within_8_percent_over_every_case():
@@ -51,12 +51,12 @@ def test_loso_mean_held_out_error_within_8_percent_over_every_case():
 
 
 def test_loso_mean_held_out_error_over_every_case_as_reported():
-    # the figures docs/step-time.md and the README quote: 12.5% over all 192 cases, dense
-    # 6.3% over 123, MoE 23.6% over 69
-    assert step_loso.summary("all")["mean"] == pytest.approx(0.1253, abs=0.0005)
+    # the figures docs/step-time.md and the README quote: 13.0% over all 196 cases, dense
+    # 6.3% over 123, MoE 24.3% over 73
+    assert step_loso.summary("all")["mean"] == pytest.approx(0.1302, abs=0.0005)
     assert step_loso.summary("dense")["mean"] == pytest.approx(0.0632, abs=0.0005)
-    assert step_loso.summary("moe")["mean"] == pytest.approx(0.2359, abs=0.0005)
-    assert (step_loso.summary("all")["n"], step_loso.summary("moe")["n"]) == (192, 69)
+    assert step_loso.summary("moe")["mean"] == pytest.approx(0.2430, abs=0.0005)
+    assert (step_loso.summary("all")["n"], step_loso.summary("moe")["n"]) == (196, 73)
 
 
 @pytest.mark.xfail(
@@ -75,7 +75,9 @@ def test_loso_mean_held_out_error_over_every_case_as_reported():
     "26.04: GPT-OSS 120B +87.7% on GB200 and +51.3% on B200, Qwen3-235B-A22B on H100 "
     "-22.0%; 26.04.01: GPT-OSS 120B +84.7% on GB200 and +45.4% on B200, Qwen3-235B-A22B "
     "on H100 -23.2%; 26.06: GPT-OSS 120B +73.0% on GB200, Qwen3-30B-A3B on GB200 -22.3%; 26.08: "
-    "GPT-OSS 120B +31.9% and Qwen3-30B-A3B -20.8% on GB200: reported in docs/step-time.md, "
+    "GPT-OSS 120B +31.9% and Qwen3-30B-A3B -20.8% on GB200; 26.06.01: GPT-OSS 120B in MXFP8 "
+    "+106.6% on GB200 (the page's footnoted regression) and Qwen3-30B-A3B -22.7%: reported in "
+    "docs/step-time.md, "
     "not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
@@ -93,9 +95,16 @@ def test_repeated_inputs_qwen3_30b_h100_pair_bounds_any_model_of_its_inputs_to_2
     assert sorted(worst["published"]) == [5113.0, 9058.0]
     assert worst["floor"] == pytest.approx(3945 / 14171)
     assert worst["spread"] == pytest.approx(9058 / 5113)
+    # the next is GPT-OSS 120B in MXFP8 on 64 GB200, 18,304 tokens/s per GPU in the 26.06.01
+    # patch container (footnoted there as a known regression, NVIDIA/cudnn-frontend issue
+    # 256) and 28,672 in 26.08: (28672 - 18304)/(28672 + 18304) = 22.1%
+    oss = groups[1]
+    assert oss["case"] == "GPT-OSS 120B FP8 on 64 P6E-GB200"
+    assert sorted(oss["published"]) == [18304.0, 28672.0]
+    assert oss["floor"] == pytest.approx(10368 / 46976)
     # every other repeat agrees within 8%: the releases reproduce their own figures
-    assert all(g["floor"] < 0.08 for g in groups[1:])
-    assert len(groups) == 23
+    assert all(g["floor"] < 0.08 for g in groups[2:])
+    assert len(groups) == 24
 
 
 def test_loso_deepspeed_stack_runs_within_15_percent_held_out():
