@@ -204,6 +204,7 @@ CHOICE_ENUMS: dict[str, type[StrEnum]] = {
     "workload.mlp": Mlp,
     "workload.sequence_parallel": OnOff,
     "workload.flash_attention": OnOff,
+    "workload.dropout": OnOff,
     "workload.balanced_stages": OnOff,
     "workload.gradient_precision": GradientPrecision,
     "workload.software_stack": SoftwareStack,

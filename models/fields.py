@@ -1482,6 +1482,24 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
     ),
     Field(
+        "workload.dropout",
+        "choice",
+        "off",
+        label="Dropout masks",
+        help="'on': dropout after attention and after the MLP keeps a 1-byte mask per token "
+        "and hidden unit until the backward pass, 2·s·b·h bytes a layer (Korthikanti et al. "
+        "2022, Table 2; GPT-3-era Megatron runs used dropout 0.1); 'off': trained without "
+        "dropout, as Llama 3, DeepSeek-V3, Qwen3, GPT-OSS and MPT are (NeMo Megatron-Bridge "
+        "sets hidden_dropout = 0 for each), so no mask is stored or streamed (PyTorch's "
+        "dropout returns its input at p = 0).",
+        choices=values(OnOff),
+        sensitivity=False,
+        source="Korthikanti et al. 2022 (arXiv:2205.05198) Table 2 (the masks' 2·sbh); NVIDIA "
+        "Megatron-Bridge v0.4.2 models/llama/llama_bridge.py, qwen/qwen3_bridge.py, "
+        "deepseek/deepseek_v3_bridge.py, gpt_oss/gpt_oss_bridge.py (hidden_dropout = 0.0); "
+        "llm-foundry MPTConfig (resid_pdrop = emb_pdrop = 0.0)",
+    ),
+    Field(
         "workload.zero_stage",
         "int",
         1,

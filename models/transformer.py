@@ -250,11 +250,15 @@ def activation_bytes_per_layer(
     tensor_parallel,
     sequence_parallel,
     recompute,
+    dropout=1.0,
 ):
     """Activations one layer keeps for one micro-batch until its backward pass [bytes].
 
     Korthikanti et al. 2022 [2] Table 2, generalised (module docstring).  ``recompute``:
-    0 none, 1 selective, 2 full; ``sequence_parallel`` 0/1.
+    0 none, 1 selective, 2 full; ``sequence_parallel`` 0/1; ``dropout`` 1 keeps the
+    table's dropout masks and outputs (1 byte a mask after attention and after the MLP; on
+    materialised scores a mask and a dropped copy, 3·as²b of the 5·as²b), 0 none (trained
+    without dropout).
 
     Parameters
     ----------
@@ -270,6 +274,8 @@ def activation_bytes_per_layer(
         1 with sequence parallelism, 0 without [-].
     recompute : array_like
         0 none, 1 selective, 2 full (``models.choices.Recompute`` order).
+    dropout : array_like, optional
+        1 with dropout (the masks' 2·s·b·h bytes; default, as in [2]), 0 without [-].
 
     Returns
     -------
@@ -286,6 +292,8 @@ def activation_bytes_per_layer(
     4.25
     >>> activation_bytes_per_layer(2048, 1, 12288, 96, 96, 49152, 0, 8, 0, 2) / sbh  # 2
     2.0
+    >>> activation_bytes_per_layer(2048, 1, 12288, 96, 96, 49152, 0, 8, 1, 1, 0) / sbh  # 32/t
+    4.0
     """
     s = as_float_array(sequence_length)
     b = as_float_array(micro_batch)
@@ -297,10 +305,14 @@ def activation_bytes_per_layer(
     k = _mlp_matrices(gated) - 1.0  # 1 plain, 2 gated
     kv = as_float_array(kv_heads) / a
     sbh = s * b * h
-    replicated = 10.0  # layer-norm inputs (4), first-linear inputs (2 + 2), dropout masks (2)
+    # layer-norm inputs (4), first-linear inputs (2 + 2), dropout masks (2, without dropout 0)
+    replicated = 8.0 + 2.0 * as_float_array(dropout)
     split = 4.0 + 4.0 * kv + (2.0 * k + 2.0) * as_float_array(ffn_hidden_size) / h
     dense = np.where(sp, (replicated + split) / t, replicated + split / t) * sbh
-    scores = np.where(r >= SELECTIVE, 0.0, 5.0 * a * s * s * b / t)
+    # softmax output (2), and with dropout its mask (1) and output (2): 5·as²b as in [2]
+    scores = np.where(
+        r >= SELECTIVE, 0.0, (2.0 + 3.0 * as_float_array(dropout)) * a * s * s * b / t
+    )
     layer_input = np.where(sp, 2.0 / t, 2.0) * sbh
     out = np.where(r >= FULL, layer_input, dense + scores)
     return like_input(
@@ -315,6 +327,7 @@ def activation_bytes_per_layer(
         tensor_parallel,
         sequence_parallel,
         recompute,
+        dropout,
     )
 
 

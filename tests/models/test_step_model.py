@@ -918,7 +918,7 @@ def test_open_settings_include_the_other_token_dispatcher():
 def test_deepspeed_stack_differs_from_megatron_lm_2021_only_by_its_kernel_efficiency():
     """Without interleaving (which DeepSpeed's engine cannot do) the two profiles have the
     same capabilities; at a stack efficiency of 1 every figure is the same bit for bit, at
-    the fitted 0.90 the GEMM and HBM-bound time is 1/0.9 as long and nothing else moves."""
+    the fitted 0.89 the GEMM and HBM-bound time is 1/0.89 as long and nothing else moves."""
     over = {"workload.tensor_parallel": 8, "workload.pipeline_virtual_stages": 1}
     old = step_model(_h100_node(**over, **{"workload.software_stack": "megatron-lm-2021"}))
     x = _h100_node(**over, **{"workload.software_stack": "deepspeed-megatron"})
@@ -928,7 +928,7 @@ def test_deepspeed_stack_differs_from_megatron_lm_2021_only_by_its_kernel_effici
             continue
         np.testing.assert_array_equal(old[key], same[key], err_msg=key)
     ds = step_model(x)
-    assert cm.STACK_KERNEL_EFFICIENCY[3] == 0.90
+    assert cm.STACK_KERNEL_EFFICIENCY[3] == 0.89
     assert float(ds["step_seconds"]) > float(old["step_seconds"])
     assert float(ds["tp_comm_ms"]) == float(old["tp_comm_ms"])  # communication unchanged
     # the reference stacks ignore the calibration key
@@ -968,7 +968,7 @@ def test_pytorch_fsdp_stack_runs_flashattention_2_at_its_published_share_on_hopp
     core = step_model(_h100_node(**tp))
     fsdp = step_model(_h100_node(**tp, **{"workload.software_stack": "pytorch-fsdp"}))
     assert float(fsdp["step_seconds"]) > float(core["step_seconds"])
-    assert cm.STACKS[4, 0] == 0.0 and cm.STACK_KERNEL_EFFICIENCY[4] == 0.84
+    assert cm.STACKS[4, 0] == 0.0 and cm.STACK_KERNEL_EFFICIENCY[4] == 0.83
 
 
 def test_pipeline_sends_hide_behind_the_next_chunk_only_when_interleaved_on_megatron_core():

@@ -131,6 +131,9 @@ MEGATRON = {
     "vocab_size": 51200,
     "sequence_length": 2048,
     "flash_attention": "off",  # Megatron-LM 2021-22 materialised the attention scores
+    # GPT-3-style training with dropout: Korthikanti et al.'s Table 2 counts the masks, and
+    # Megatron-LM's defaults (--hidden-dropout 0.1, --attention-dropout 0.1) keep them
+    "dropout": "on",
     "gradient_precision": "fp32",
     "zero_stage": 0,
     "comm_overlap_fraction": 0.0,
@@ -264,6 +267,7 @@ def mcore(heads, hidden, layers, tp, pp, batch):
         "recompute": "selective",
         "sequence_parallel": "on" if tp > 1 else "off",
         "flash_attention": "on",
+        "dropout": "on",  # Megatron-LM's default; not published (off is an open alternative)
         "zero_stage": 1,
         # bf16 training accumulates and reduces gradients in fp32 (Megatron-LM arguments.py)
         "gradient_precision": "fp32",
@@ -288,6 +292,7 @@ def _mcore_open(layers, pp, micro_ok=True):
     alts: list[dict[str, Any]] = [{"micro_batch_sequences": 2}] if micro_ok else []
     alts.append({"network.inter_node_efficiency": 0.9})
     alts += [{"pipeline_virtual_stages": v} for v in _mcore_chunks(layers, pp)[1:]]
+    alts.append({"dropout": "off"})
     return tuple(alts)
 
 
@@ -343,7 +348,11 @@ GPT3_175B = {
     "recompute": "selective",
     "sequence_parallel": "on",
     "zero_stage": 1,
+    "dropout": "on",  # Megatron's default, not published for these runs (off: NO_DROPOUT)
 }
+#: The open alternative where a GPT-style run's dropout is not published (Megatron-LM's
+#: default keeps it; a run may have set it to 0)
+NO_DROPOUT = {"dropout": "off"}
 MLPERF_GPT3 = {
     **GPT3_175B,
     "tensor_parallel": 4,
@@ -1198,8 +1207,9 @@ def _cases() -> list[Case]:
                 "rate",
                 f"TP {t} PP {p} DP {gpus // (t * p)}, batch {batch}, full recomputation",
                 "micro-batch size and interleaving not published: micro-batch 1 or 2, plain "
-                "1F1B; gradient all-reduce not overlapped (Megatron-LM 2021)",
-                open=({"micro_batch_sequences": 2},),
+                "1F1B; gradient all-reduce not overlapped (Megatron-LM 2021); dropout as "
+                "Megatron-LM's default (0.1), none as the alternative",
+                open=({"micro_batch_sequences": 2}, NO_DROPOUT),
                 tags=("a100",),
             )
         )
@@ -1216,8 +1226,9 @@ def _cases() -> list[Case]:
                 "time",
                 f"TP 8 PP 35 DP {nodes // 35}, batch 1,920, DeepSpeed pipeline engine, "
                 "activation checkpointing",
-                "micro-batch size not published (1 or 2); no overlap assumed (DeepSpeed 2021)",
-                open=({"micro_batch_sequences": 2},),
+                "micro-batch size not published (1 or 2); no overlap assumed (DeepSpeed 2021); "
+                "dropout as Megatron-DeepSpeed's default, none as the alternative",
+                open=({"micro_batch_sequences": 2}, NO_DROPOUT),
                 tags=("a100",),
             )
         )
@@ -1239,7 +1250,8 @@ def _cases() -> list[Case]:
             "TP 4 PP 12 DP 8, ZeRO-1, batch 2,048, micro-batch 2, 4 × 100 Gb/s Omni-Path per "
             "node, Megatron-DeepSpeed",
             "the figure is 'about 150'; NVLink topology of the Jean Zay nodes taken as a "
-            "DGX A100's",
+            "DGX A100's; dropout as Megatron-DeepSpeed's default, none as the alternative",
+            open=(NO_DROPOUT,),
             tags=("a100",),
         )
     )
@@ -1495,8 +1507,8 @@ def _cases() -> list[Case]:
             "rate",
             "512 GPUs on p5.48xlarge vs p6-b200.48xlarge, TP 4 PP 8 v 4, batch 2,048",
             "secondary source for the 2.0×; the submissions' precision is not in our "
-            "source: BF16 and FP8 (both sides) read; layout ours",
-            open=({"precision": "fp8"},),
+            "source: BF16 and FP8 (both sides) read; layout ours; dropout on or off",
+            open=({"precision": "fp8"}, NO_DROPOUT),
             tags=("ratio",),
         )
     )
@@ -1512,9 +1524,9 @@ def _cases() -> list[Case]:
             "rate",
             "TP 8 PP 8 DP 192, batch 6,144 (6.34 s per iteration), FlashAttention, "
             "tensor-, pipeline- and data-parallel communication overlapped",
-            "chunks per stage not published (6 or 3); MegaScale's parallel transformer "
-            "block and sliding-window attention are not modelled",
-            open=({"pipeline_virtual_stages": 3},),
+            "chunks per stage not published (6 or 3), nor dropout (on or off); MegaScale's "
+            "parallel transformer block and sliding-window attention are not modelled",
+            open=({"pipeline_virtual_stages": 3}, NO_DROPOUT),
             tags=("a100",),
         )
     )
