@@ -1427,7 +1427,8 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "number",
         "Activations the first pipeline stage keeps for its micro-batches in flight (plus "
         "one recomputed layer under full recomputation).",
-        "sbh(14 + 4a_kv/a + (2k+2)f/h) + 5as²b per layer, split by TP/SP, × L/p × in flight",
+        "sbh(12 + 2·dropout + 4a_kv/a + (2k+2)f/h) + (2 + 3·dropout)as²b per layer, split by "
+        "TP/SP, × L/p × in flight",
         "korthikanti2022",
         1,
     ),
