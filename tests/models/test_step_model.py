@@ -83,6 +83,37 @@ def test_activation_bytes_korthikanti_table2():
     assert per(t, 1, 2) == pytest.approx(2.0 / t)
 
 
+def test_activation_bytes_without_dropout_drop_the_masks_of_korthikanti_table2():
+    # the same GPT layer trained without dropout: the two 1-byte masks (2·sbh) and, on
+    # materialised scores, the mask and dropped copy (3·as²b of the 5·as²b) are not kept:
+    # none 32 + 2as/h; TP + SP 32/t + 2as/(ht); selective + SP 32/t; full unchanged (2)
+    s, h, a, t = 2048, 12288, 96, 8
+    x = 2 * a * s / h
+
+    def per(tp, sp, r):
+        return tr.activation_bytes_per_layer(s, 1, h, a, a, 4 * h, 0, tp, sp, r, 0) / (s * h)
+
+    assert per(1, 0, 0) == pytest.approx(32 + x)
+    assert per(t, 0, 0) == pytest.approx(8 + 24 / t + x / t)
+    assert per(t, 1, 0) == pytest.approx(32 / t + x / t)
+    assert per(t, 1, 1) == pytest.approx(32 / t)
+    assert per(t, 1, 2) == pytest.approx(2.0 / t)
+
+
+def test_dropout_input_moves_the_activation_memory_by_the_masks():
+    # llama3-70b (80 layers on 4 stages, TP 8 with sequence parallelism, 8,192 tokens,
+    # micro-batch 1, 5 chunks): the masks are 2·s·h/t bytes a layer, 4.19 MB, times the
+    # layer-activations the first stage holds in flight (20 layers x 4 x (1 + 3/20) = 92);
+    # the step model adds them only with workload.dropout = "on"
+    base = load_preset("llama3-70b")
+    off = evaluate(base)
+    on = evaluate(base.replace({"workload.dropout": "on"}))
+    masks = 2 * 8192 * 8192 / 8 * (80 / 4) * 4 * (1 + 3 / 20) / 1e9
+    got = on["activation_memory_GB_per_accel"] - off["activation_memory_GB_per_accel"]
+    assert got == pytest.approx(masks, rel=1e-9)
+    assert on["step_seconds"] > off["step_seconds"]  # and they stream through HBM
+
+
 def test_stated_count_that_contradicts_the_shape_is_an_error():
     s = load_preset("llama3-16k")  # 405B with 126 layers: consistent
     # the error names the field the edit changed, and the count it contradicts
