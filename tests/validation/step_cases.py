@@ -1001,6 +1001,57 @@ NEMO_260401_MOE = (
     (_B200, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 1, 8, 1, 8, False, "alltoall", 3776),
     (_H100, 8, "Qwen3-235B", 256, "fp8", 8192, 1, 2, 8, 4, 32, True, "alltoall", 1712),
 )
+#: The earliest release of the page, NeMo 25.09 (Megatron-Bridge tag v0.1.0rc4, where the
+#: 25.09 tables were first published, docs/performance-summary.md, with that tag's
+#: scripts/performance: run_script.py and configs/*/*.yaml): its main figures (FP8 with
+#: current scaling; a parenthesised MXFP8 figure is entered only where its layout differs,
+#: as FP8).  Dense rows as the later releases' (nemo_llama).  MoE rows with run_script.py's
+#: settings, which depend on the system, not on the layout: Qwen3 always, and DeepSeek-V3 on
+#: B200 and GB200, drop tokens past a capacity factor of 1 with every expert padded to it
+#: (apply_moe_token_drop: the all-to-all dispatcher, each expert's load the mean, our
+#: moe_load_imbalance = 1), no all-to-all overlap, no recomputation for Qwen3 and the MLA
+#: up-projection's for DeepSeek-V3 (selective); DeepSeek-V3 on H100 runs dropless with
+#: DeepEP and forced balance, the all-to-all overlapped (A2A_1F1B), TP 2 with the experts
+#: folded (ETP 1), its own layout "Et|(tt|)*30mL" and the gradient reduction not
+#: overlapped (overlap_grad_reduce = False): NEMO_2509_OVERRIDES.  Two Qwen3 rows' layouts
+#: are not their system's entry in the tag's YAML (GB200 Qwen3-235B-A22B at TP 2 × EP 64,
+#: H100 Qwen3-30B-A3B at VP 24); run_script.py's settings above hold for any layout.
+NEMO_2509_FP8 = (
+    (_GB200, 4, "8B", 8, 128, 2, 0, 1, 1, 1, 1, 31357),
+    (_GB200, 4, "70B", 64, 128, 2, 1, 1, 1, 1, 1, 3986),
+    (_GB200, 4, "70B", 64, 128, 1, 0, 2, 4, 1, 5, 3546),
+    (_GB200, 4, "405B", 128, 64, 1, 1, 2, 1, 1, 1, 729),
+    (_GB200, 4, "405B", 128, 64, 1, 0, 4, 8, 2, 8, 578),
+    (_B200, 8, "8B", 8, 128, 2, 0, 1, 1, 1, 1, 29994),
+    (_B200, 8, "405B", 128, 64, 1, 0, 4, 8, 2, 8, 664),
+    (_H100, 8, "8B", 8, 128, 1, 1, 1, 1, 1, 1, 14079),
+    (_H100, 8, "70B", 64, 128, 1, 0, 4, 8, 1, 5, 1619),
+    (_H100, 8, "405B", 1024, 512, 1, 0, 8, 8, 2, 8, 302),
+)
+NEMO_2509_MOE = (
+    (_GB200, 4, "DeepSeek-V3", 256, "fp8", 2048, 1, 1, 4, 4, 64, False, "alltoall", 3454),
+    (_GB200, 4, "Qwen3-30B", 8, "fp8", 512, 4, 1, 1, 1, 8, False, "alltoall", 22775),
+    (_GB200, 4, "Qwen3-235B", 64, "fp8", 1024, 1, 2, 1, 1, 64, False, "alltoall", 4452),
+    (_B200, 8, "DeepSeek-V3", 256, "fp8", 2048, 1, 1, 16, 1, 8, False, "alltoall", 2265),
+    (_B200, 8, "Qwen3-30B", 8, "fp8", 512, 1, 1, 1, 1, 8, False, "alltoall", 18066),
+    (_B200, 8, "Qwen3-235B", 64, "fp8", 1024, 1, 1, 8, 2, 8, False, "alltoall", 4104),
+    (_H100, 8, "DeepSeek-V3", 1024, "fp8", 8192, 1, 2, 8, 4, 64, True, "deepep", 1297),
+    (_H100, 8, "Qwen3-30B", 16, "fp8", 512, 2, 1, 2, 24, 8, False, "alltoall", 10494),
+    (_H100, 8, "Qwen3-235B", 256, "fp8", 2048, 1, 2, 8, 4, 32, False, "alltoall", 1204),
+)
+#: Per-row settings a release states that the common builder does not set, and whether
+#: the row's DeepSeek-V3 layout is its own: (release, system, model) -> (fields, own layout)
+NEMO_ROW_OVERRIDES: dict[tuple[str, str, str], tuple[dict[str, Any], bool]] = {
+    ("25.09", _H100, "DeepSeek-V3"): (
+        {
+            "tensor_parallel": 2,
+            "sequence_parallel": "on",
+            "expert_tensor_parallel": 1,
+            "comm_overlap_fraction": 0.0,
+        },
+        True,
+    ),
+}
 #: what 26.02's and 26.02.01's base configurations do that the model cannot enter
 _KERNELS_2602 = (
     "CUDA graphs of attention, the router and the dispatcher's preprocessing (on GB200 "
@@ -1010,6 +1061,14 @@ _KERNELS_2602 = (
 #: The later releases: LOSO source, release, dense rows, MoE rows, and the kernels their
 #: MoE base configurations use that the model cannot enter.
 NEMO_LATER_RELEASES = (
+    (
+        "nemo2509",
+        "25.09",
+        NEMO_2509_FP8,
+        NEMO_2509_MOE,
+        "CUDA graphs (on GB200 and B200 Qwen3) and token dropping's padding of every expert to "
+        "its capacity (entered as a balanced load)",
+    ),
     (
         "nemo2602",
         "26.02",
@@ -1115,7 +1174,10 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
         # a2a None: no configuration of the release has the row's columns, so the
         # all-to-all overlap is an open setting (entered off, overlapped the alternative)
         w = nemo_2604_moe(inst, model, prec, gbs, mbs, tp, pp, vp, ep, bool(a2a), disp)
-        layout_open = () if _nemo_moe_layout(model, pp, vp)[1] else (BALANCED_INSTEAD,)
+        extra, own = NEMO_ROW_OVERRIDES.get((release, inst, model), ({}, False))
+        w = {**w, **extra}
+        own = own or _nemo_moe_layout(model, pp, vp)[1]
+        layout_open = () if own else (BALANCED_INSTEAD,)
         a2a_open = ({"moe_comm_overlap_fraction": 1.0},) if a2a is None else ()
         out.append(
             Case(
