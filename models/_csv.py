@@ -53,6 +53,7 @@ def strict_records(
     optional: Collection[str],
     text_columns: Collection[str],
     origin: str,
+    renamed: Mapping[str, str] | None = None,
 ) -> Iterator[tuple[int, dict[str, str | float | None]]]:
     """Yield ``(row number, {column: value})`` with text, float or None (empty optional cell).
 
@@ -70,6 +71,9 @@ def strict_records(
         Columns read as text; the others must be finite numbers.
     origin : str
         What the text is, for the messages (e.g. ``"catalog"``).
+    renamed : mapping of str to str, optional
+        Former column name -> the message that names its new one: a header still using it
+        is refused with that message, not as a missing and an unknown column.
 
     Returns
     -------
@@ -78,7 +82,7 @@ def strict_records(
     """
     reader = csv.DictReader(io.StringIO(text))
     try:
-        yield from _records(reader, columns, optional, text_columns, origin)
+        yield from _records(reader, columns, optional, text_columns, origin, renamed or {})
     except csv.Error as exc:  # e.g. a cell over csv.field_size_limit() (128 KiB)
         found = _long_cell(text)
         if found is not None:
@@ -116,8 +120,11 @@ def _long_cell(text: str) -> tuple[int, int] | None:
     return None
 
 
-def _records(reader, columns, optional, text_columns, origin):
+def _records(reader, columns, optional, text_columns, origin, renamed):
     header = reader.fieldnames or []
+    for old in header:
+        if old in renamed:
+            raise ValidationError(f"{origin}, column {old}", renamed[old])
     missing = [c for c in columns if c not in header]
     unknown = [c for c in header if c not in columns]
     if missing:

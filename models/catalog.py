@@ -150,6 +150,13 @@ _POSITIVE = (
 )
 
 
+#: Former column names, and what to do about each (a catalog of an earlier release).
+_RENAMED = {
+    "accel_memory_GB": "renamed accel_memory_GiB: HBM is sold in binary gigabytes (an 'H100 "
+    "80GB' holds 80 GiB, 81,559 MiB by nvidia-smi); rename the column and keep the numbers",
+}
+
+
 def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
     """Parse catalog CSV text into ``{instance name: Instance}`` (a :class:`Catalog`).
 
@@ -177,14 +184,9 @@ def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
     8
     """
     out = Catalog()
-    header = text.lstrip("\ufeff").split("\n", 1)[0]
-    if "accel_memory_GB" in [c.strip().strip('"') for c in header.split(",")]:
-        raise ValidationError(
-            f"{origin}, column accel_memory_GB",
-            "renamed accel_memory_GiB: HBM is sold in binary gigabytes (an 'H100 80GB' holds "
-            "80 GiB, 81,559 MiB by nvidia-smi); rename the column and keep the numbers",
-        )
-    records = strict_records(text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin)
+    records = strict_records(
+        text, _COLUMNS, optional=_OPTIONAL, text_columns=_TEXT, origin=origin, renamed=_RENAMED
+    )
     for rowno, kw in records:
         for col in _INT:
             x = kw[col]
