@@ -2213,8 +2213,9 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
         )
     )
     passes = 3.0 + np.where(full, 1.0, 0.0)
-    # materialised scores, bytes per pass: softmax output, and with dropout its mask and copy
-    scores = 2.0 * (2.0 + 3.0 * v["dropout"]) * sh["a"] * s * s / cp * b / t
+    # materialised scores, written and read once a pass (the query block of s/c tokens
+    # against all s keys: the stored score bytes of s/c tokens times c)
+    scores = 2.0 * cp * as_float_array(tr.score_bytes(s / cp, b, sh["a"], t, v["dropout"]))
     redo_bytes = np.where(~fa & (r >= tr.SELECTIVE) & ~full, scores, 0.0)
     gemm = GEMM_TRAFFIC * _gemm_bytes(
         tokens_mb, h, sh["a"], sh["kv"], sh["ffn_act"], v["gated"], t, mm_rank

@@ -309,10 +309,7 @@ def activation_bytes_per_layer(
     replicated = 8.0 + 2.0 * as_float_array(dropout)
     split = 4.0 + 4.0 * kv + (2.0 * k + 2.0) * as_float_array(ffn_hidden_size) / h
     dense = np.where(sp, (replicated + split) / t, replicated + split / t) * sbh
-    # softmax output (2), and with dropout its mask (1) and output (2): 5·as²b as in [2]
-    scores = np.where(
-        r >= SELECTIVE, 0.0, (2.0 + 3.0 * as_float_array(dropout)) * a * s * s * b / t
-    )
+    scores = np.where(r >= SELECTIVE, 0.0, as_float_array(score_bytes(s, b, a, t, dropout)))
     layer_input = np.where(sp, 2.0 / t, 2.0) * sbh
     out = np.where(r >= FULL, layer_input, dense + scores)
     return like_input(
@@ -329,6 +326,44 @@ def activation_bytes_per_layer(
         recompute,
         dropout,
     )
+
+
+def score_bytes(sequence_length, micro_batch, attention_heads, tensor_parallel, dropout=1.0):
+    """Materialised attention scores one layer keeps for one micro-batch [bytes]: the
+    softmax output (2 bytes a score) and, with dropout, its mask (1) and dropped copy (2),
+    the 5·a·s²·b/t of [2] Table 2; without dropout 2·a·s²·b/t.
+
+    Parameters
+    ----------
+    sequence_length, micro_batch : array_like
+        s [tokens] and b [sequences].
+    attention_heads, tensor_parallel : array_like
+        a and t [count].
+    dropout : array_like, optional
+        1 with dropout (default, as in [2]), 0 without [-].
+
+    Returns
+    -------
+    float or ndarray
+        Score bytes of one layer and micro-batch [bytes].
+
+    Examples
+    --------
+    >>> score_bytes(2048, 1, 96, 8) / (5 * 96 * 2048 * 2048 / 8)
+    1.0
+    >>> score_bytes(2048, 1, 96, 8, 0) / (2 * 96 * 2048 * 2048 / 8)
+    1.0
+    """
+    s = as_float_array(sequence_length)
+    out = (
+        (2.0 + 3.0 * as_float_array(dropout))
+        * as_float_array(attention_heads)
+        * s
+        * s
+        * as_float_array(micro_batch)
+        / as_float_array(tensor_parallel)
+    )
+    return like_input(out, sequence_length, micro_batch, attention_heads, tensor_parallel, dropout)
 
 
 def micro_batches_in_flight(pipeline_parallel, virtual_stages, micro_batches):
