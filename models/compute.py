@@ -856,8 +856,10 @@ LAYER_PASS_OVERHEAD_S = 220e-6
 TP_OVERLAP_EFFICIENCY = 1.0
 #: The 80% prediction interval of the modelled step as ratios to the point value: the
 #: 10th and 90th percentiles of measured/modelled step time over the held-out cases of the
-#: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).
-STEP_INTERVAL_RATIO = (0.93, 1.13)
+#: leave-one-source-out cross-validation (``tests/validation/step_loso.py``).  The upper end
+#: rose from 1.13 to 1.16 when NVIDIA's long-sequence page joined: its H100 runs of 16k to
+#: 1M tokens (NeMo 24.03.01) are slower than modelled by 18-44%.
+STEP_INTERVAL_RATIO = (0.93, 1.16)
 #: The same for mixture-of-experts workloads, from the held-out MoE cases of the ten MoE
 #: sources (never fitted): the model stays optimistic on many of NVIDIA's MoE recipes
 #: (GPT-OSS 120B on Blackwell in every release; in 25.11 and 26.02 the MoE rows on B200
@@ -2849,7 +2851,7 @@ def step_interval(
     >>> step_interval(10.0, "end_to_end")
     (10.0, 10.0)
     >>> [round(float(x), 2) for x in step_interval(10.0, settings_low=9.0, settings_high=12.0)]
-    [8.37, 13.56]
+    [8.37, 13.92]
     """
     s = as_float_array(step_seconds)
     s_lo = s if settings_low is None else np.minimum(as_float_array(settings_low), s)

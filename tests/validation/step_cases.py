@@ -481,6 +481,54 @@ NEMO_2407_FP8 = (
 )
 
 
+#: NVIDIA NeMo's long-sequence performance page (NVIDIA/NeMo
+#: docs/source/performance/performance_long_sequence.md), each table as first published:
+#: Llama 2 7B in FP8 on DGX-H100 with the NeMo 24.03.01 container (commit 5b47a94c11,
+#: October 2024) and Llama 3 8B in FP8 on DGX-B200 with the NeMo 25.04.rc2 container
+#: (commit 252fa890d8, April 2025).  Each row: sequence length [tokens], TP, PP, DP, CP, global
+#: batch [sequences], TFLOP/s per GPU of the run with context parallelism.  The GPUs are
+#: TP·PP·DP·CP (the B200 table as later revised lists 4 times as many GPUs, which its DP
+#: and batch columns contradict: with them a 512k batch of 8 could not fill 16 replicas);
+#: the H100 table has no batch column until May 2025, which adds the 4M-token batch that
+#: every row keeps.  The "without CP" column's layouts are not published, so only the runs
+#: with their layout are cases.
+NEMO_LONG_H100 = (
+    (4096, 1, 1, 4, 1, 1024, 768),
+    (8192, 1, 2, 4, 1, 512, 730),
+    (16384, 2, 1, 8, 1, 256, 660),
+    (32768, 2, 1, 8, 2, 128, 610),
+    (65536, 4, 1, 8, 2, 64, 574),
+    (131072, 4, 1, 8, 4, 32, 555),
+    (262144, 4, 1, 8, 8, 16, 549),
+    (524288, 8, 1, 4, 16, 8, 549),
+    (1048576, 8, 1, 4, 32, 4, 536),
+)
+NEMO_LONG_B200 = (
+    (8192, 1, 1, 2, 1, 512, 1671),
+    (16384, 1, 1, 4, 1, 256, 1717),
+    (32768, 1, 1, 4, 2, 128, 1624),
+    (65536, 1, 1, 4, 4, 64, 1600),
+    (131072, 2, 1, 4, 4, 32, 1588),
+    (262144, 4, 1, 4, 4, 16, 1590),
+    (524288, 4, 1, 4, 8, 8, 1619),
+    (1048576, 4, 1, 4, 16, 4, 1608),
+)
+
+
+def nemo_model_flops_per_sequence(shape, vocab, seq):
+    """NeMo's count of a Llama sequence's training FLOPs, the one its TFLOP/s figures are
+    computed with (NVIDIA/NeMo nemo/utils/flops_formulas.py, ``llama2`` and ``llama3``, as
+    of April 2025): s·L·h²·(12 + 12·g/a + 18·f/h + 12·s/h + 6·V/(L·h)), attention counted
+    without the causal half (12·s/h) [FLOP].  The same count read from the H100 table's
+    4,096-token row gives 16,665 tokens/s per GPU, against 16,934 on the 24.07 page for the
+    same model (`NEMO_2407_FP8`); with the causal half it would be 17,917."""
+    lay, h = shape["layers"], shape["hidden_size"]
+    a = shape["attention_heads"]
+    g = shape.get("kv_heads", a)
+    f = shape["ffn_hidden_size"]
+    return seq * lay * h * h * (12 + 12 * g / a + 18 * f / h + 12 * seq / h + 6 * vocab / (lay * h))
+
+
 def nemo_dense(shape, mlp, vocab, seq, gbs, mbs, tp, pp, cp, vp, fsdp=False):
     """A dense NeMo FP8 pre-training row as our fields: the published layout, batch and
     micro-batch; selective recomputation, full TP and DP overlap and bf16 gradient
@@ -1411,6 +1459,58 @@ def _cases() -> list[Case]:
                 "recomputation as the alternative)",
             )
         )
+
+    for source, table, inst, model, shape, vocab, rows in (
+        (
+            "nemolong2403",
+            "NVIDIA NeMo long-sequence performance (24.03.01), FP8",
+            "dgx-h100",
+            "Llama 2 7B",
+            NEMO_2407_SHAPES["LLAMA2-7B"],
+            32000,
+            NEMO_LONG_H100,
+        ),
+        (
+            "nemolong2504",
+            "NVIDIA NeMo long-sequence performance (25.04.rc2), FP8",
+            "p6-b200.48xlarge",
+            "Llama 3 8B",
+            {**LLAMA3_SHAPES["8B"], "kv_heads": 8},
+            128256,
+            NEMO_LONG_B200,
+        ),
+    ):
+        for seq, tp, pp, dp, cp, gbs, tflops in rows:
+            gpus = tp * pp * dp * cp
+            nodes = max(1, gpus // 8)
+            flops = gbs * nemo_model_flops_per_sequence(shape, vocab, seq)
+
+            def nemo_tflops(outs, flops=flops, acc=nodes * 8):
+                # per GPU of the modelled run (a run on fewer than 8 GPUs is modelled on one
+                # node, its data parallelism filling it: the same work per GPU)
+                return flops / (outs[0]["step_seconds"] * acc) / 1e12
+
+            w = nemo_dense(shape, "swiglu", vocab, seq, gbs, 1, tp, pp, cp, 1)
+            out.append(
+                Case(
+                    source,
+                    table,
+                    f"{model} FP8, {seq // 1024:,}k tokens, on {gpus:,} "
+                    f"{inst.split('.')[0].replace('dgx-', '').upper()} (CP {cp})",
+                    "TFLOP/s per GPU (NeMo's count)",
+                    float(tflops),
+                    ((inst, nodes, w),),
+                    nemo_tflops,
+                    "rate",
+                    f"TP {tp} PP {pp} DP {dp} CP {cp}, batch {gbs} of {seq:,} tokens",
+                    "micro-batch, recomputation and overlap not published (micro-batch 1 as "
+                    "NeMo's long-sequence recipes, selective recomputation and full overlap "
+                    "assumed; full recomputation and micro-batch 2 as the alternatives); "
+                    "TFLOP/s read with NeMo's FLOP count (nemo_model_flops_per_sequence)",
+                    open=({"recompute": "full"}, {"micro_batch_sequences": 2}),
+                    tags=("fp8", "long-context"),
+                )
+            )
 
     for inst, per_node, model, gpus, prec, gbs, mbs, seq, pp, vp, ep, tps in NEMO_MOE:
         w = nemo_moe(model, prec, gbs, mbs, seq, pp, vp, ep)
