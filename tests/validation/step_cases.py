@@ -529,6 +529,100 @@ def nemo_model_flops_per_sequence(shape, vocab, seq):
     return seq * lay * h * h * (12 + 12 * g / a + 18 * f / h + 12 * seq / h + 6 * vocab / (lay * h))
 
 
+#: NVIDIA NeMo Framework performance summary, NeMo 2.0 releases between the 24.07 page and
+#: Megatron-Bridge's first (docs.nvidia.com/nemo-framework/user-guide/latest/performance/
+#: performance_summary.html as stored with the 25.02 container's tables, and
+#: .../performance/archive/25.04-performance-summary.html): the 25.02 table for DGX-B200
+#: and the 25.04 table for DGX-GB200, pre-training in FP8 (per-tensor, current scaling).
+#: Each row: model, GPUs, GBS, MBS, sequence, FSDP, TP, PP, CP, VP, EP, tokens/s per GPU.
+#: The 25.02 page prints Mixtral 8x22B's batch and micro-batch in each other's columns (GBS
+#: 1, MBS 64; its GA column, 16, and the layout give 64 and 1, as NeMo's
+#: recommended_model_configs/model_configs_b200.csv of v2.3.0 does), read as 64 and 1; the
+#: 25.04 page the same for its Mixtral 8x22B row.  Those pages' H100 and B200 tables of
+#: 25.04 are not in the stored copy and are not entered.
+NEMO2_2502_B200 = (
+    ("GPT3-175B", 512, 2048, 2, 2048, 0, 4, 4, 1, 6, 1, 1600),
+    ("LLAMA3-8B", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 1, 26006),
+    ("LLAMA3-70B", 64, 128, 1, 8192, 0, 2, 4, 2, 5, 1, 3062),
+    ("LLAMA3-405B", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 1, 625),
+    ("Nemotron-15B", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 1, 14760),
+    ("Nemotron-340B", 128, 32, 1, 4096, 0, 8, 4, 1, 12, 1, 602),
+    ("Mixtral-8x7B", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 8, 15457),
+    ("Mixtral-8x22B", 256, 64, 1, 65536, 0, 2, 4, 8, 14, 8, 2232),
+)
+NEMO2_2504_GB200 = (
+    ("GPT3-175B", 128, 256, 2, 2048, 0, 4, 4, 1, 12, 1, 1804),
+    ("LLAMA3-8B", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 1, 33099),
+    ("LLAMA3-70B", 64, 128, 1, 8192, 1, 1, 1, 1, 1, 1, 4035),
+    ("LLAMA3-405B", 128, 64, 1, 8192, 0, 4, 8, 2, 8, 1, 665),
+    ("Nemotron-15B", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 1, 17809),
+    ("Nemotron-340B", 128, 32, 1, 4096, 0, 8, 4, 1, 12, 1, 737),
+    ("Mixtral-8x7B", 64, 256, 2, 4096, 0, 1, 1, 1, 1, 8, 19275),
+    ("Mixtral-8x22B", 256, 64, 1, 65536, 0, 2, 4, 8, 14, 8, 2731),
+)
+#: The NeMo 2.0 model configurations of those releases (NVIDIA/NeMo tag v2.3.0,
+#: nemo/collections/llm/gpt/model/nemotron.py and mixtral.py): Nemotron-4 15B (32 layers,
+#: hidden 6,144, 48 heads in 8 query groups, squared-ReLU MLP of 24,576 entered as our
+#: two-matrix MLP, vocabulary 256,000), Mixtral 8x7B (32 layers, hidden 4,096, 32 heads in 8
+#: groups, 8 experts of 14,336 with 2 per token, vocabulary 32,000) and Mixtral 8x22B (56
+#: layers, hidden 6,144, 48 heads in 8 groups, 8 experts of 16,384, vocabulary 32,768);
+#: the others as :data:`NEMO_2407_SHAPES` and :data:`LLAMA3_SHAPES`.
+NEMO2_SHAPES: dict[str, dict[str, Any]] = {
+    "Nemotron-15B": {
+        "layers": 32,
+        "hidden_size": 6144,
+        "attention_heads": 48,
+        "kv_heads": 8,
+        "ffn_hidden_size": 24576,
+    },
+    "Mixtral-8x7B": {
+        "layers": 32,
+        "hidden_size": 4096,
+        "attention_heads": 32,
+        "kv_heads": 8,
+        "ffn_hidden_size": 14336,
+        "experts": 8,
+        "experts_per_token": 2,
+        "expert_ffn_hidden_size": 14336,
+    },
+    "Mixtral-8x22B": {
+        "layers": 56,
+        "hidden_size": 6144,
+        "attention_heads": 48,
+        "kv_heads": 8,
+        "ffn_hidden_size": 16384,
+        "experts": 8,
+        "experts_per_token": 2,
+        "expert_ffn_hidden_size": 16384,
+    },
+}
+NEMO2_FAMILY = {
+    "GPT3": ("gelu", 50257),
+    "LLAMA3": ("swiglu", 128256),
+    "Nemotron": ("gelu", 256000),
+    "Mixtral-8x7B": ("swiglu", 32000),
+    "Mixtral-8x22B": ("swiglu", 32768),
+}
+
+
+def nemo2_row(model, seq, gbs, mbs, fsdp, tp, pp, cp, vp, ep):
+    """A NeMo 2.0 summary row (25.02, 25.04) as our fields: dense rows as the 24.07 ones
+    (:func:`nemo_dense`); Mixtral's experts with the all-to-all dispatcher of NeMo's
+    MixtralConfig and its auxiliary-loss routing (not force-balanced: the load is an open
+    setting where the case is built)."""
+    size = model.split("-", 1)[1]
+    shape = (
+        NEMO2_SHAPES.get(model)
+        or NEMO_2407_SHAPES.get(model)
+        or {**LLAMA3_SHAPES[size], "kv_heads": 8}
+    )
+    mlp, vocab = NEMO2_FAMILY.get(model) or NEMO2_FAMILY[model.split("-")[0]]
+    w = nemo_dense(shape, mlp, vocab, seq, gbs, mbs, tp, pp, cp, vp, bool(fsdp))
+    if ep > 1:
+        w.update(expert_parallel=ep, moe_load_imbalance=1.0, moe_dispatcher="alltoall")
+    return w
+
+
 def nemo_dense(shape, mlp, vocab, seq, gbs, mbs, tp, pp, cp, vp, fsdp=False):
     """A dense NeMo FP8 pre-training row as our fields: the published layout, batch and
     micro-batch; selective recomputation, full TP and DP overlap and bf16 gradient
@@ -1509,6 +1603,48 @@ def _cases() -> list[Case]:
                     "TFLOP/s read with NeMo's FLOP count (nemo_model_flops_per_sequence)",
                     open=({"recompute": "full"}, {"micro_batch_sequences": 2}),
                     tags=("fp8", "long-context"),
+                )
+            )
+
+    for source, release, inst, per_node, rows in (
+        ("nemo2502", "25.02", "p6-b200.48xlarge", 8, NEMO2_2502_B200),
+        ("nemo2504", "25.04", "p6e-gb200.36xlarge", 4, NEMO2_2504_GB200),
+    ):
+        system = inst.split(".")[0].upper()
+        for model, gpus, gbs, mbs, seq, fsdp, tp, pp, cp, vp, ep, tps in rows:
+            moe = ep > 1
+            w = nemo2_row(model, seq, gbs, mbs, fsdp, tp, pp, cp, vp, ep)
+            opens: tuple[Mapping[str, Any], ...] = ({"recompute": "full"},)
+            if moe:
+                opens += (
+                    {"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},
+                    {"moe_comm_overlap_fraction": 1.0},
+                )
+            out.append(
+                Case(
+                    source,
+                    f"NVIDIA NeMo performance summary ({release}), {'MoE' if moe else 'FP8'}",
+                    f"{model} FP8 on {gpus:,} {system}",
+                    "tokens/s per GPU",
+                    float(tps),
+                    ((inst, gpus // per_node, w),),
+                    _tokens_per_gpu(gbs, seq, gpus),
+                    "rate",
+                    f"TP {tp} PP {pp} CP {cp} VP {vp}"
+                    + (f" EP {ep}" if moe else "")
+                    + f", batch {gbs} of {seq:,} tokens, micro-batch {mbs}"
+                    + (", FSDP" if fsdp else ""),
+                    "recomputation and overlap not in the table (selective and full overlap "
+                    "assumed, full recomputation as the alternative)"
+                    + (
+                        "; routing by auxiliary loss, not force-balanced (balanced, and the "
+                        "model zoo's dropless ratio 1.245, read), the all-to-all exposed or "
+                        "overlapped (both read)"
+                        if moe
+                        else ""
+                    ),
+                    open=opens,
+                    tags=("moe",) if moe else ("fp8",),
                 )
             )
 
