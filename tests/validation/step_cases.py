@@ -538,8 +538,8 @@ def nemo_model_flops_per_sequence(shape, vocab, seq):
 #: The 25.02 page prints Mixtral 8x22B's batch and micro-batch in each other's columns (GBS
 #: 1, MBS 64; its GA column, 16, and the layout give 64 and 1, as NeMo's
 #: recommended_model_configs/model_configs_b200.csv of v2.3.0 does), read as 64 and 1; the
-#: 25.04 page the same for its Mixtral 8x22B row.  Those pages' H100 and B200 tables of
-#: 25.04 are not in the stored copy and are not entered.
+#: 25.04 page the same for its Mixtral 8x22B row.  The pages' other tables (25.02's H100,
+#: 25.04's B200 and H100) are not in the copy we hold and are not entered.
 NEMO2_2502_B200 = (
     ("GPT3-175B", 512, 2048, 2, 2048, 0, 4, 4, 1, 6, 1, 1600),
     ("LLAMA3-8B", 8, 128, 2, 8192, 0, 1, 1, 1, 1, 1, 26006),
