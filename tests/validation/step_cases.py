@@ -1612,39 +1612,47 @@ def _cases() -> list[Case]:
     ):
         system = inst.split(".")[0].upper()
         for model, gpus, gbs, mbs, seq, fsdp, tp, pp, cp, vp, ep, tps in rows:
-            moe = ep > 1
             w = nemo2_row(model, seq, gbs, mbs, fsdp, tp, pp, cp, vp, ep)
-            opens: tuple[Mapping[str, Any], ...] = ({"recompute": "full"},)
-            if moe:
-                opens += (
-                    {"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},
-                    {"moe_comm_overlap_fraction": 1.0},
+            run = (inst, gpus // per_node, w)
+            setup = (
+                f"TP {tp} PP {pp} CP {cp} VP {vp}"
+                + (f" EP {ep}" if ep > 1 else "")
+                + f", batch {gbs} of {seq:,} tokens, micro-batch {mbs}"
+                + (", FSDP" if fsdp else "")
+            )
+            unpublished = (
+                "recomputation and overlap not in the table (selective and full overlap "
+                "assumed, full recomputation as the alternative)"
+            )
+            table = f"NVIDIA NeMo performance summary ({release})"
+            label = f"{model} FP8 on {gpus:,} {system}"
+            if ep == 1:
+                out.append(
+                    _nemo_dense_case(
+                        source, f"{table}, FP8", label, tps, run, gbs, seq, setup, unpublished
+                    )
                 )
+                continue
             out.append(
                 Case(
                     source,
-                    f"NVIDIA NeMo performance summary ({release}), {'MoE' if moe else 'FP8'}",
-                    f"{model} FP8 on {gpus:,} {system}",
+                    f"{table}, MoE",
+                    label,
                     "tokens/s per GPU",
                     float(tps),
-                    ((inst, gpus // per_node, w),),
+                    (run,),
                     _tokens_per_gpu(gbs, seq, gpus),
                     "rate",
-                    f"TP {tp} PP {pp} CP {cp} VP {vp}"
-                    + (f" EP {ep}" if moe else "")
-                    + f", batch {gbs} of {seq:,} tokens, micro-batch {mbs}"
-                    + (", FSDP" if fsdp else ""),
-                    "recomputation and overlap not in the table (selective and full overlap "
-                    "assumed, full recomputation as the alternative)"
-                    + (
-                        "; routing by auxiliary loss, not force-balanced (balanced, and the "
-                        "model zoo's dropless ratio 1.245, read), the all-to-all exposed or "
-                        "overlapped (both read)"
-                        if moe
-                        else ""
+                    setup,
+                    unpublished + "; routing by auxiliary loss, not force-balanced (balanced, "
+                    "and the model zoo's dropless ratio 1.245, read), the all-to-all exposed or "
+                    "overlapped (both read)",
+                    open=(
+                        {"recompute": "full"},
+                        {"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},
+                        {"moe_comm_overlap_fraction": 1.0},
                     ),
-                    open=opens,
-                    tags=("moe",) if moe else ("fp8",),
+                    tags=("moe",),
                 )
             )
 
