@@ -198,6 +198,36 @@ def _state_split(zero_stage, gradient_bytes):
     return rep, total - rep
 
 
+def usable_memory_GB(accel_memory_GiB, hbm_reserved_fraction):
+    """HBM per accelerator left for model states and activations [GB, decimal]: the
+    vendor's capacity, sold in binary gigabytes (:data:`GB_PER_GIB`), less the reserved
+    share.
+
+    Parameters
+    ----------
+    accel_memory_GiB : array_like
+        HBM per accelerator as the vendor sells it [GiB].
+    hbm_reserved_fraction : array_like
+        Share kept back for the framework and fragmentation [fraction].
+
+    Returns
+    -------
+    float or ndarray
+        Usable memory per accelerator [GB], in the decimal units the memory model counts.
+
+    Examples
+    --------
+    >>> round(usable_memory_GB(80, 0.1), 2)  # an H100 80GB: 85.9 GB, 90% usable
+    77.31
+    """
+    out = (
+        as_float_array(accel_memory_GiB)
+        * GB_PER_GIB
+        * (1.0 - as_float_array(hbm_reserved_fraction))
+    )
+    return like_input(out, accel_memory_GiB, hbm_reserved_fraction)
+
+
 def model_state_GB_per_accel(
     params_billion, tensor_parallel, pipeline_parallel, dp, zero_stage, gradient_bytes=GRAD_BYTES
 ):
@@ -424,7 +454,7 @@ def fit_reason(
         )
     if n < t * p:
         return f"TP × PP = {t * p} needs more accelerators than the job has ({int(n)})"
-    usable = accel_memory_GiB * GB_PER_GIB * (1.0 - hbm_reserved_fraction)
+    usable = float(usable_memory_GB(accel_memory_GiB, hbm_reserved_fraction))
     d = n / (t * p)
     need = float(model_state_GB_per_accel(params_billion, t, p, d, z, gradient_bytes))
     if need <= usable:
@@ -2754,7 +2784,6 @@ def _inputs(
 
     v = {k: _get(x, k) for k in (*_STEP_FIELDS, *_INSTANCE_KEYS)}
     v["cluster.nodes"] = _get(x, "cluster.nodes")
-    v["accel_memory_GB"] = v["instance.accel_memory_GiB"] * GB_PER_GIB  # decimal, as counted
     v["gated"] = as_float_array(1.0 if _choice(x, "workload.mlp") is Mlp.SWIGLU else 0.0)
     v["sp"] = as_float_array(1.0 if _choice(x, "workload.sequence_parallel") is OnOff.ON else 0.0)
     v["recompute"] = as_float_array(_choice(x, "workload.recompute").code)
@@ -3072,7 +3101,7 @@ def step_model(
     m_given = v["workload.micro_batches"]
     b = np.where(np.isnan(m_given), v["workload.micro_batch_sequences"], seqs / (dd * m_given))
     m = np.where(np.isnan(m_given), seqs / (dd * b), m_given)
-    usable = v["accel_memory_GB"] * (1.0 - v["workload.hbm_reserved_fraction"])
+    usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
     states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["recompute"], v["sp"], usable)
     mem = states + act
     fits_memory = mem <= usable

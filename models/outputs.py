@@ -1506,9 +1506,10 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "GB",
         "number",
         "HBM left for model states after the reserved share.",
-        "HBM × (1 − reserved)",
+        "HBM [GiB] × 1.0737 GB/GiB × (1 − reserved)",
         "",
         1,
+        computed_by="models.compute.usable_memory_GB",
     ),
     _o(
         "memory_fits",
