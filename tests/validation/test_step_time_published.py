@@ -16,6 +16,7 @@ import re
 import numpy as np
 import pytest
 from goodput_lab.models import compute as cm
+from goodput_lab.models.choices import SoftwareStack
 
 from tests.conftest import ROOT
 from tests.validation import step_loso
@@ -344,6 +345,17 @@ def test_consistency_stack_efficiency_range_is_the_folds_values():
     for j, code in enumerate(np.flatnonzero(cm.STACK_EFFICIENCY_FITTED)):
         got = (folds[:, j].min(), folds[:, j].max())
         assert got == pytest.approx(tuple(cm.STACK_KERNEL_EFFICIENCY_RANGE[code]))
+
+
+def test_docs_software_stack_table_carries_the_fitted_efficiencies_and_their_fold_range():
+    # the field help of workload.software_stack points here instead of copying the figures
+    text = (ROOT / "docs" / "step-time.md").read_text()
+    for code in np.flatnonzero(cm.STACK_EFFICIENCY_FITTED):
+        name = list(SoftwareStack)[code].value
+        row = next(line for line in text.splitlines() if line.startswith(f"| `{name}` |"))
+        lo, hi = cm.STACK_KERNEL_EFFICIENCY_RANGE[code]
+        assert f"| {cm.STACK_KERNEL_EFFICIENCY[code]:.2f} (fitted" in row, name
+        assert f"{lo:.2f}-{hi:.2f} in the interval)" in row, name
 
 
 def test_consistency_interval_is_the_held_out_residual_percentiles():
