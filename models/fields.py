@@ -1536,12 +1536,11 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "NeMo: fused attention, TP/DP/PP overlap as set), 'megatron-lm-2022' (Korthikanti et "
         "al. 2022: materialised attention, no TP or DP overlap), 'megatron-lm-2021' "
         "(Narayanan et al. 2021: the same), 'deepspeed-megatron' (the DeepSpeed pipeline "
-        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap, its kernels at a share "
-        "of Megatron-LM's rates fitted on those two runs), 'pytorch-fsdp' (PyTorch's FSDP "
-        "trainers, torchtitan and LLM Foundry: DP and FSDP traffic overlapped, TP not, "
-        "FlashAttention-2, its kernels at a share of Megatron-Core's rates fitted on their "
-        "published runs). Each fitted share and the spread of its cross-validation folds, "
-        "which the interval spans, are in the table of docs/step-time.md#software-stacks.",
+        "engine of MT-NLG and BLOOM: plain 1F1B, no TP or DP overlap, its kernels at a "
+        "fitted share of Megatron-LM's rates), 'pytorch-fsdp' (PyTorch's FSDP trainers, "
+        "torchtitan and LLM Foundry: DP and FSDP traffic overlapped, TP not, "
+        "FlashAttention-2, its kernels at a fitted share of Megatron-Core's rates); the "
+        "shares and their intervals are in the docs' stack table.",
         choices=values(SoftwareStack),
         sensitivity=False,
         source="Narayanan et al. SC'21 (arXiv:2104.04473) §5; Korthikanti et al. 2022 "
