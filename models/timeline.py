@@ -461,11 +461,13 @@ def _flat_json_frame(text: str, max_rows: int):
             return None
         # every key is a column value: polars keeps the first of a repeated key, json.loads
         # the last, so a line with more keys than values (or an explicit null) goes to the
-        # row reader
+        # row reader; so does a JSON boolean, which polars turns into text ("false") in a
+        # column it reads as text, where the row reader names it as no node id or step
         records = lines.filter(filled)
         n_keys = records.str.count_matches(r'"\s*:').to_numpy()
         values = frame.select(pl.sum_horizontal(pl.all().is_not_null())).to_series().to_numpy()
-        if np.any(n_keys != values) or bool(records.str.contains(r":\s*null\s*[,}]").any()):
+        literal = records.str.contains(r":\s*(null|true|false)\s*[,}]")
+        if np.any(n_keys != values) or bool(literal.any()):
             return None
     except Exception:  # any surprise: the record-by-record reader decides
         return None

@@ -15,7 +15,7 @@ from goodput_lab.models import ValidationError
 from goodput_lab.models import failure_log as fl
 from goodput_lab.models import timeline as tlm
 from goodput_lab.models._csv import iso_microseconds, plain_csv
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import DATA_DIR
@@ -325,6 +325,13 @@ def _agree(fast, slow):
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(RECORDS, max_size=8), st.booleans())
+@example(  # a boolean node id beside a text one: polars read the column as text ("false")
+    middle=[
+        {"timestamp": "2024-01-01T00:00:05Z", "event": "step_end", "step": 0, "node_id": ""},
+        {"timestamp": "2024-01-01T00:00:05Z", "event": "failure", "node_id": False},
+    ],
+    ends=False,
+)
 def test_json_lines_polars_path_agrees_with_the_record_reader(middle, ends):
     records = [FIRST, *middle, LAST] if ends else middle or [FIRST]
     text = "\n".join(json.dumps(r) for r in records) + "\n"
