@@ -469,9 +469,23 @@ def _flat_json_frame(text: str, max_rows: int):
         literal = records.str.contains(r":\s*(null|true|false)\s*[,}]")
         if np.any(n_keys != values) or bool(literal.any()):
             return None
+        # polars reads a key holding text in one record and a number in another as text
+        # ("0.0"), where the row reader names a number that is not a whole one as no node
+        # id: a text column with a fraction, exponent or sign in some record goes to the row
+        # reader too (whole numbers read alike either way)
+        for name, dtype in frame.schema.items():
+            if dtype == pl.String and bool(
+                records.str.contains(f'"{_regex_literal(name)}"' + r"\s*:\s*(-|[0-9]+[.eE])").any()
+            ):
+                return None
     except Exception:  # any surprise: the record-by-record reader decides
         return None
     return frame, keep
+
+
+def _regex_literal(text: str) -> str:
+    """``text`` as a literal in a polars (Rust) regular expression."""
+    return "".join("\\" + c if c in "\\.^$|?*+()[]{}" else c for c in text)
 
 
 def _plain_json_names(frame, mapping: Mapping[str, str], pl) -> dict[str, str] | None:

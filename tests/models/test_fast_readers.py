@@ -332,6 +332,13 @@ def _agree(fast, slow):
     ],
     ends=False,
 )
+@example(  # a number beside a text node id: polars read the column as text ("0.0")
+    middle=[
+        {"timestamp": "2024-01-01T00:00:05Z", "event": "failure", "node_id": 0.0},
+        {"timestamp": "2024-01-01T00:00:05Z", "event": "step_end", "step": 0, "node_id": ""},
+    ],
+    ends=False,
+)
 def test_json_lines_polars_path_agrees_with_the_record_reader(middle, ends):
     records = [FIRST, *middle, LAST] if ends else middle or [FIRST]
     text = "\n".join(json.dumps(r) for r in records) + "\n"
