@@ -131,14 +131,15 @@ def test_runners_up_frontier_and_json(narrow):
 
 
 def test_nothing_meets_an_impossible_deadline_and_says_what_it_would_take():
-    # Llama 3 8B cannot use more than 256 p5 nodes (its batch): ~9.5 days at best
-    d = decide(load_preset("llama3-8b"), 10.0, 0.95, trials=100, seed=0, instances=["p5.48xlarge"])
+    # Llama 3 8B cannot use more than 256 p5 nodes (its batch): ~10.2 days at best (9.5
+    # before the step model's refit of GEMM 0.94 and 240 us per layer-pass)
+    d = decide(load_preset("llama3-8b"), 10.5, 0.95, trials=100, seed=0, instances=["p5.48xlarge"])
     assert not d.meets
     j = d.to_json_dict()
     assert j["choice"] is None and j["set"] == []
     assert j["closest"]["probability_finish_by_deadline"] < 0.95
     w = j["would_take"]
-    assert w["deadline_days_at_confidence"] > 10.0
+    assert w["deadline_days_at_confidence"] > 10.5
     assert "reaches 95%" in w["text"]
 
 

@@ -1268,10 +1268,16 @@ NEMO_LATER_RELEASES = (
 )
 
 
-def _nemo_dense_case(source, table, label, tps, run, gbs, seq, setup, unpublished) -> Case:
+def _nemo_dense_case(
+    source, table, label, tps, run, gbs, seq, setup, unpublished, recompute_open=True
+) -> Case:
     """One dense NeMo FP8 row as a case: ``tps`` tokens/s per GPU published for ``run``
     (instance, nodes, workload), read from its step over ``gbs`` sequences of ``seq``
-    tokens; full recomputation read as the open alternative to the selective one entered."""
+    tokens.  Where the release's configuration leaves recomputation open
+    (``recompute_open``: it recomputes some layers or offloads activations to the host,
+    neither an input of ours, or it is not published), full recomputation is read as the
+    open alternative to the selective one entered; otherwise the configuration recomputes
+    nothing, which with fused attention is our selective (:func:`mbridge_recompute_open`)."""
     inst, nodes, _ = run
     gpus = nodes * _catalog()[inst].accelerators_per_node
     return Case(
@@ -1285,8 +1291,56 @@ def _nemo_dense_case(source, table, label, tps, run, gbs, seq, setup, unpublishe
         "rate",
         setup,
         unpublished,
-        open=({"recompute": "full"},),
+        open=({"recompute": "full"},) if recompute_open else (),
         tags=("fp8",),
+    )
+
+
+def mbridge_recompute_open(release, inst, size, fsdp) -> bool:
+    """Whether a Megatron-Bridge release's dense Llama 3 row leaves recomputation open.
+
+    The release's performance configuration states it (NVIDIA Megatron-Bridge
+    scripts/performance: v0.1.0rc4's configs/llama*/*_llm_pretrain.yaml for 25.09, and
+    configs/llama*/*workload_base_configs.py of v0.2.0, v0.3.0, v0.3.1, v0.4.0 and v0.4.2
+    for 25.11 to 26.04.01, read for FP8 with current scaling, and v0.5.0's
+    configs/llama/llama3*_workload_base_configs.py for 26.06).  They recompute nothing (no recompute_granularity), except:
+
+    - the FSDP layouts of Llama 3 70B and 405B on B200 and GB200, which offload 5 to 95
+      layers' activations to host memory (cpu_offloading_num_layers; the 25.09 B200 70B
+      recomputes 5 layers instead): not an input of ours;
+    - Llama 3 8B on H100 from 25.11 on, whose configuration recomputes 5 of 32 layers in
+      full (recompute_num_layers, method "block"), and whose table row (FSDP) is not that
+      configuration's layout.
+
+    There full recomputation stays the open alternative; elsewhere none is entered (with
+    fused attention our "selective" recomputes nothing).
+
+    Examples
+    --------
+    >>> mbridge_recompute_open("26.04", "p6e-gb200.36xlarge", "70B", 1)
+    True
+    >>> mbridge_recompute_open("26.04", "p6e-gb200.36xlarge", "70B", 0)
+    False
+    >>> mbridge_recompute_open("25.09", "dgx-h100", "8B", 1), mbridge_recompute_open(
+    ...     "25.11", "dgx-h100", "8B", 1)
+    (False, True)
+    """
+    if fsdp and size != "8B":
+        return True
+    return size == "8B" and inst == _H100 and release != "25.09"
+
+
+def _mbridge_unpublished(release, inst, size, fsdp) -> str:
+    """What a Megatron-Bridge dense row does not settle (see :func:`mbridge_recompute_open`)."""
+    if mbridge_recompute_open(release, inst, size, fsdp):
+        return (
+            "overlap settings not in the table (full overlap assumed); the configuration "
+            "recomputes some layers or offloads activations to the host (not inputs of ours): "
+            "selective entered, full recomputation the alternative"
+        )
+    return (
+        "overlap settings not in the table (full overlap assumed); no recomputation, as the "
+        "release's configuration"
     )
 
 
@@ -1307,9 +1361,8 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
                 8192,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
                 + (", FSDP" if fsdp else ""),
-                "recomputation and overlap settings of the recipe not in the table "
-                "(selective and full overlap assumed; full recomputation as the "
-                "alternative); MXFP8 entered as FP8",
+                _mbridge_unpublished(release, inst, size, fsdp) + "; MXFP8 entered as FP8",
+                recompute_open=mbridge_recompute_open(release, inst, size, fsdp),
             )
         )
     for inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps in moe:
@@ -1531,8 +1584,8 @@ def _cases() -> list[Case]:
                 8192,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
                 + (", FSDP" if fsdp else ""),
-                "recomputation and overlap settings of the recipe not in the table "
-                "(selective and full overlap assumed; full recomputation as the alternative)",
+                _mbridge_unpublished("25.11", inst, size, fsdp),
+                recompute_open=mbridge_recompute_open("25.11", inst, size, fsdp),
             )
         )
 
@@ -1548,9 +1601,11 @@ def _cases() -> list[Case]:
                 seq,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs} of {seq:,} tokens, "
                 f"micro-batch {mbs}",
-                "recomputation, overlap and gradient precision of the 24.07 recipes not in the "
-                "table (selective, full overlap and bf16 gradients assumed; full "
-                "recomputation as the alternative)",
+                "recomputation, overlap and gradient precision of the benchmark "
+                "configurations not published (selective, full overlap and bf16 gradients "
+                "assumed; full recomputation as the alternative: NeMo-Framework-Launcher "
+                "24.07's training configurations recompute nothing, but several of the "
+                "table's layouts and micro-batches are not theirs)",
             )
         )
 
@@ -1621,15 +1676,26 @@ def _cases() -> list[Case]:
                 + (", FSDP" if fsdp else "")
             )
             unpublished = (
-                "recomputation and overlap not in the table (selective and full overlap "
-                "assumed, full recomputation as the alternative)"
+                "overlap not in the table (full overlap assumed); no recomputation, as "
+                "NeMo's recommended configurations (NVIDIA NeMo scripts/performance/"
+                "recommended_model_configs, recompute_layers and activation_offload_layers 0) "
+                "and its recipes (no recompute_granularity)"
             )
             table = f"NVIDIA NeMo performance summary ({release})"
             label = f"{model} FP8 on {gpus:,} {system}"
             if ep == 1:
                 out.append(
                     _nemo_dense_case(
-                        source, f"{table}, FP8", label, tps, run, gbs, seq, setup, unpublished
+                        source,
+                        f"{table}, FP8",
+                        label,
+                        tps,
+                        run,
+                        gbs,
+                        seq,
+                        setup,
+                        unpublished,
+                        recompute_open=False,
                     )
                 )
                 continue
@@ -1648,7 +1714,6 @@ def _cases() -> list[Case]:
                     "and the model zoo's dropless ratio 1.245, read), the all-to-all exposed or "
                     "overlapped (both read)",
                     open=(
-                        {"recompute": "full"},
                         {"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},
                         {"moe_comm_overlap_fraction": 1.0},
                     ),
