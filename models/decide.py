@@ -456,27 +456,32 @@ def _node_grid(scenario: Scenario, inst: Instance) -> np.ndarray:
     return np.arange(step, hi + 1, step, dtype=float)
 
 
-def _window(x: dict[str, Any], grid: np.ndarray, deadline: float) -> tuple[np.ndarray, str]:
+def _window(
+    x: dict[str, Any], grid: np.ndarray, deadline: float
+) -> tuple[np.ndarray, str, tuple[int, float] | None]:
     """Node counts worth a closer look: from the smallest whose expected time meets the
-    deadline, NODE_WINDOW grid steps (within NODE_SPAN × that count)."""
+    deadline, NODE_WINDOW grid steps (within NODE_SPAN × that count); when none meets it,
+    why, and the fastest (node count, expected days)."""
     m = evaluate_arrays({**x, "cluster.nodes": grid, "cluster.spare_nodes": 0.0})
     t = np.broadcast_to(np.asarray(m["time_to_train_days"], float), grid.shape)
     ok = np.isfinite(t)
     if not ok.any():
-        return np.zeros(0), "cannot run this workload at any node count (memory or catalog)"
+        return np.zeros(0), "cannot run this workload at any node count (memory or catalog)", None
     meets = ok & (t <= deadline)
     if not meets.any():
         i = int(np.nanargmin(np.where(ok, t, np.inf)))
-        return np.zeros(0), (
+        return (
+            np.zeros(0),
             f"misses the {deadline:g}-day deadline at any node count up to {grid[-1]:,.0f} "
-            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes)"
+            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes)",
+            (int(grid[i]), float(t[i])),
         )
     i0 = int(np.flatnonzero(meets)[0])
     sel = grid[i0:][(grid[i0:] <= NODE_SPAN * grid[i0]) & meets[i0:]]
     if sel.size > NODE_WINDOW:  # geometric spacing: as fine in relative terms everywhere
         want = np.geomspace(sel[0], sel[-1], NODE_WINDOW)
         sel = np.unique(sel[np.clip(np.searchsorted(sel, want), 0, sel.size - 1)])
-    return sel, ""
+    return sel, "", None
 
 
 @dataclass
@@ -496,6 +501,7 @@ def analytic_candidates(
     target: float,
     prices: Mapping,
     instances: Sequence[str] | None = None,
+    fastest: dict[str, tuple[int, float]] | None = None,
 ) -> tuple[list[_Candidate], dict[str, str], list[tuple[tuple, dict]], int]:
     """Every candidate the analytic prune keeps, the reasons types were dropped, the feature
     sets, and how many candidates were evaluated analytically.
@@ -514,6 +520,9 @@ def analytic_candidates(
         Entered rates (:func:`parse_prices`) [USD/instance-h].
     instances : sequence of str, optional
         Instance types to search; default the whole catalog.
+    fastest : dict, optional
+        Filled with ``{instance: (nodes, expected days)}``, the fastest node count of each
+        priced type that misses the deadline at every node count [count, day].
 
     Returns
     -------
@@ -551,9 +560,11 @@ def analytic_candidates(
         except ValidationError as exc:
             dropped[name] = exc.message
             continue
-        nodes, why = _window(x_probe, grid, deadline)
+        nodes, why, quickest = _window(x_probe, grid, deadline)
         if nodes.size == 0:
             dropped[name] = why
+            if quickest is not None and fastest is not None:
+                fastest[name] = quickest
             continue
         found, n_eval = _instance_candidates(
             scenario, catalog, name, nodes, fsets, (spot_opts, paid_opts), blocks,
@@ -1201,11 +1212,23 @@ def decide(
     if scenario["cluster.instance"] not in cat:
         raise ValidationError("cluster.instance", "is not in the catalog")
     own_iv = failure_rate_interval(scenario)
+    fastest: dict[str, tuple[int, float]] = {}
     kept, dropped, _fsets, evaluated = analytic_candidates(
-        scenario, cat, deadline, target, prices, instances
+        scenario, cat, deadline, target, prices, instances, fastest
     )
     reference = _reference_candidate(scenario, cat, deadline, prices, instances)
     chosen = _short_list(kept, reference, target)
+    if not chosen and fastest:
+        # every priced type misses the deadline whatever its size: simulate the fastest of
+        # them as it is run today, so the answer can say what it would take
+        name, (nodes, _days) = min(fastest.items(), key=lambda kv: kv[1][1])
+        interval = scenario["checkpoint.interval_minutes"]
+        if interval == "optimal":
+            interval = float(
+                evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
+            )
+        cfg = Config(name, nodes, 0, scenario["checkpoint.strategy"], (), float(interval))
+        chosen = {cfg.key(): (cfg, {})}
 
     def ok(r: Mapping[str, Any]) -> bool:
         return _meets(r, target, budget_usd)
