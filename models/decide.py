@@ -1219,16 +1219,7 @@ def decide(
     reference = _reference_candidate(scenario, cat, deadline, prices, instances)
     chosen = _short_list(kept, reference, target)
     if not chosen and fastest:
-        # every priced type misses the deadline whatever its size: simulate the fastest of
-        # them as it is run today, so the answer can say what it would take
-        name, (nodes, _days) = min(fastest.items(), key=lambda kv: kv[1][1])
-        interval = scenario["checkpoint.interval_minutes"]
-        if interval == "optimal":
-            interval = float(
-                evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
-            )
-        cfg = Config(name, nodes, 0, scenario["checkpoint.strategy"], (), float(interval))
-        chosen = {cfg.key(): (cfg, {})}
+        chosen = _fastest_short_list(scenario, cat, fastest)
 
     def ok(r: Mapping[str, Any]) -> bool:
         return _meets(r, target, budget_usd)
@@ -1275,6 +1266,26 @@ def decide(
         reference=ref_row,
         notes=notes,
     )
+
+
+def _fastest_short_list(
+    scenario: Scenario, cat: Mapping[str, Instance], fastest: Mapping[str, tuple[int, float]]
+) -> dict[str, tuple[Config, dict]]:
+    """When every priced type misses the deadline whatever its size: the fastest of them
+    (least expected days), at its fastest node count and as the scenario runs it, alone on
+    the short list, so the answer can say how close it comes and what it would take."""
+    name, (nodes, _days) = min(fastest.items(), key=lambda kv: kv[1][1])
+    interval = _scenario_interval_minutes(scenario, cat)
+    cfg = Config(name, nodes, 0, scenario["checkpoint.strategy"], (), interval)
+    return {cfg.key(): (cfg, {})}
+
+
+def _scenario_interval_minutes(scenario: Scenario, cat: Mapping[str, Instance]) -> float:
+    """The scenario's checkpoint interval [min], its optimum when it says "optimal"."""
+    interval = scenario["checkpoint.interval_minutes"]
+    if interval == "optimal":
+        interval = evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
+    return float(interval)
 
 
 def _closest(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
@@ -1356,18 +1367,13 @@ def _reference_candidate(
     except ValidationError:
         best = None
     if best is not None and (not instances or best.instance in instances):
-        interval = scenario["checkpoint.interval_minutes"]
-        if interval == "optimal":
-            interval = float(
-                evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
-            )
         ref_cfg = Config(
             best.instance,
             int(best.nodes),
             int(scenario["cluster.spare_nodes"]),
             scenario["checkpoint.strategy"],
             (),
-            float(interval),
+            _scenario_interval_minutes(scenario, cat),
         )
         od = [
             o
