@@ -1809,10 +1809,10 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         1.0,
         "",
         "Tensor-parallel overlap",
-        "Share of the tensor-parallel collectives hidden behind the GEMMs they feed "
-        "(Megatron-Core --tp-comm-overlap; MegaScale, NSDI'24, overlaps them all). 0 = "
-        "exposed, as in Megatron-LM before 2023 (Narayanan et al. 2021; Korthikanti et al. "
-        "2022).",
+        "Share of the tensor-parallel collectives overlapped with the GEMMs they feed "
+        "(Megatron-Core --tp-comm-overlap; MegaScale, NSDI'24, overlaps them all), of which "
+        "a fitted share hides (docs/step-time.md). 0 = exposed, as in Megatron-LM before "
+        "2023 (Narayanan et al. 2021; Korthikanti et al. 2022).",
         ui_min=0.0,
         ui_max=1.0,
         ui_step=0.05,
