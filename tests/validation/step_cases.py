@@ -1303,11 +1303,11 @@ def mbridge_recompute_open(release, inst, size, fsdp) -> bool:
     scripts/performance: v0.1.0rc4's configs/llama*/*_llm_pretrain.yaml for 25.09, and
     configs/llama*/*workload_base_configs.py of v0.2.0, v0.3.0, v0.3.1, v0.4.0 and v0.4.2
     for 25.11 to 26.04.01, read for FP8 with current scaling, and v0.5.0's
-    configs/llama/llama3*_workload_base_configs.py for 26.06).  They recompute nothing (no recompute_granularity), except:
+    configs/llama/llama3*_workload_base_configs.py for 26.06).  They recompute nothing (no
+    recompute_granularity), except:
 
     - the FSDP layouts of Llama 3 70B and 405B on B200 and GB200, which offload 5 to 95
-      layers' activations to host memory (cpu_offloading_num_layers; the 25.09 B200 70B
-      recomputes 5 layers instead): not an input of ours;
+      layers' activations to host memory (cpu_offloading_num_layers): not an input of ours;
     - Llama 3 8B on H100 from 25.11 on, whose configuration recomputes 5 of 32 layers in
       full (recompute_num_layers, method "block"), and whose table row (FSDP) is not that
       configuration's layout.

@@ -449,3 +449,14 @@ def test_docs_loso_table_lists_every_held_out_case_with_current_figures():
         assert r["case"] in row
         err = float(re.findall(r"([+-][0-9.]+)%", row)[-1])
         assert err == pytest.approx(100 * r["error"], abs=0.15), row
+
+
+def test_step_cases_docstring_examples_hold():
+    # the rule that reads each NeMo release's configuration for its recomputation
+    # (mbridge_recompute_open) states its cases as examples
+    import doctest
+
+    from tests.validation import step_cases
+
+    result = doctest.testmod(step_cases, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0
