@@ -1197,6 +1197,38 @@ def stage_loads(layers, stages, last_stage_layers, mtp_modules, balanced):
     return last, other
 
 
+def recompute_share(recompute_layers, chunk_layers):
+    """Share of a model chunk's layers that recompute their forward pass [fraction]:
+    Megatron-Core's block method recomputes the first N layers of each chunk and keeps all
+    the activations of the others (``megatron/core/transformer/transformer_block.py``,
+    ``_checkpointed_forward``); N at or above the chunk's layers, or not given (NaN), is
+    every layer.
+
+    Parameters
+    ----------
+    recompute_layers : array_like
+        N, layers recomputed per model chunk [count]; NaN for every layer.
+    chunk_layers : array_like
+        Layers in one model chunk, L/(p·v) [count].
+
+    Returns
+    -------
+    float or ndarray
+        min(N, chunk)/chunk, or 1 [fraction].
+
+    Examples
+    --------
+    >>> float(recompute_share(5, 32))  # Llama 3 8B on one stage, 5 layers recomputed
+    0.15625
+    >>> float(recompute_share(float("nan"), 32)), float(recompute_share(40, 32))
+    (1.0, 1.0)
+    """
+    n, c = as_float_array(recompute_layers), as_float_array(chunk_layers)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.where(np.isnan(n), 1.0, np.clip(n / c, 0.0, 1.0))
+    return like_input(out, recompute_layers, chunk_layers)
+
+
 def launch_overhead_seconds(layers, passes, overhead_s=None):
     """Fixed per-layer time of one micro-batch: layers × passes × :data:`LAYER_PASS_OVERHEAD_S`
     (kernel launches, host scheduling, gaps between kernels) [s].
@@ -1999,20 +2031,28 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
             )
         )
 
+    # full recomputation of N layers per model chunk (recompute_layers): those keep only
+    # their input, the others all their activations (as without recomputation)
+    full = recompute >= tr.FULL
+    share = np.where(
+        full, recompute_share(v["workload.recompute_layers"], sh["L"] / (p * vstages)), 0.0
+    )
+    rest = np.where(full, tr.NONE, recompute)
     # a fused attention kernel never stores the scores: as selective recomputation
     fa = v["fa"] > 0.5
-    mode = np.where(fa & (recompute < tr.SELECTIVE), tr.SELECTIVE, recompute)
+    mode = np.where(fa & (rest < tr.SELECTIVE), tr.SELECTIVE, rest)
     in_flight = as_float_array(tr.micro_batches_in_flight(p, vstages, m))
     # fp8: Transformer Engine keeps the GEMM inputs it saves for the backward pass as 1-byte
     # copies (QKV, projection, FC1 and FC2 inputs: 3h + k·f per token instead of 2 bytes)
     k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
     ln_out = np.where(sp > 0.5, 2.0 * sh["h"] / t, 2.0 * sh["h"])  # QKV and FC1 inputs
     gemm_in = ln_out + (sh["h"] + k_in * sh["ffn_act"]) / t
-    fp8_saved = np.where(mode < tr.FULL, v["fp8"] * s / cp * b * gemm_in, 0.0)
-    stored = (per_layer(b, mode) - fp8_saved) * sh["L"] / p * in_flight
+    fp8_saved = v["fp8"] * s / cp * b * gemm_in
+    kept = share * per_layer(b, tr.FULL) + (1.0 - share) * (per_layer(b, mode) - fp8_saved)
+    stored = kept * sh["L"] / p * in_flight
     # full recomputation rebuilds one layer's activations at a time during the backward
     rebuilt = per_layer(b, np.where(fa, tr.SELECTIVE, tr.NONE))
-    working = np.where(recompute >= tr.FULL, rebuilt, 0.0)
+    working = np.where(share > 0.0, rebuilt, 0.0)
     act = (stored + working) / 1e9
     per_seq = act / b  # every term is linear in the micro-batch size
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -2041,6 +2081,7 @@ class _Setup(NamedTuple):
     a_su: np.ndarray  #: scale-up latency α [s]
     fa: np.ndarray  #: fused (flash) attention [bool]
     full: np.ndarray  #: full recomputation [bool]
+    full_share: np.ndarray  #: share of a chunk's layers recomputed in full [fraction]
     attn_frac: np.ndarray  #: rate of the attention products as a share of ``peak`` [fraction]
 
 
@@ -2111,6 +2152,8 @@ def _modelled_setup(v, sh, b) -> _Setup:
     a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
     fa = v["fa"] > 0.5
     full = r >= tr.FULL
+    chunk = lay / (v["workload.pipeline_parallel"] * vst)
+    full_share = np.where(full, recompute_share(v["workload.recompute_layers"], chunk), 0.0)
     # the stack's fused attention kernel: FlashAttention-2 is slower than Megatron-Core's
     # kernels where the accelerator has FP8 tensor cores (FA2_RELATIVE_WITH_FP8_CORES)
     hopper = np.isfinite(fp8_peak)
@@ -2134,6 +2177,7 @@ def _modelled_setup(v, sh, b) -> _Setup:
         a_su=a_su,
         fa=fa,
         full=full,
+        full_share=full_share,
         attn_frac=attn_frac,
     )
 
@@ -2197,7 +2241,7 @@ def _modelled_compute(v, sh, t, p, q: _Setup, stage: int = 0) -> _Compute:
     attn_again = as_float_array(attention_seconds(attn_fwd, peak, q.attn_frac, fa, 1.0)) / np.where(
         fa, FLASH_PASSES, 3.0
     )
-    redo = np.where(full, t_fwd_again + attn_again, 0.0)
+    redo = q.full_share * (t_fwd_again + attn_again)
     redo = redo + np.where(~fa & (r >= tr.SELECTIVE) & ~full, attn_again, 0.0)
     t_recompute = layers_here * redo
 
@@ -2253,7 +2297,7 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
             v["dropout"],
         )
     )
-    passes = 3.0 + np.where(full, 1.0, 0.0)
+    passes = 3.0 + q.full_share
     # materialised scores, written and read once a pass (the query block of s/c tokens
     # against all s keys: the stored score bytes of s/c tokens times c)
     scores = 2.0 * cp * as_float_array(tr.score_bytes(s / cp, b, sh["a"], t, v["dropout"]))
@@ -2268,7 +2312,7 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
     # mixture of experts: the dispatcher's permutations, forward and backward (and the
     # recomputed forward), on the stage's MoE layers
     perm = as_float_array(moe_permutation_bytes(tokens_mb, h, sh["k"], t))
-    moe_passes = 2.0 + np.where(full, 1.0, 0.0)
+    moe_passes = 2.0 + q.full_share
     traffic = traffic + np.where(sh["moe"] > 0.5, layers_here * sh["phi"] * moe_passes * perm, 0.0)
     # each micro-batch's weight gradients are accumulated into the gradient buffer (read
     # and written in the gradient precision; Megatron's gradient-accumulation fusion)
@@ -2289,12 +2333,12 @@ def _modelled_memory(v, sh, t, p, b, q: _Setup, c: _Compute) -> _Memory:
 
 def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su, cap):
     """Expert-parallel dispatch and combine of one micro-batch [s], as (before overlap,
-    exposed): 4 all-to-alls per MoE layer (6 when the forward is recomputed) of the
+    exposed): 4 all-to-alls per MoE layer (2 more per layer recomputed in full) of the
     micro-batch's routed tokens, inside the scale-up domain while EP × ETP fits in it, else
     over the network, or deduplicated per destination node with the DeepEP dispatcher.
     Overlap hides ``moe_comm_overlap_fraction`` of it, but never more than ``cap`` [s], the
     computation it can run beside (:func:`_modelled_comm`)."""
-    tokens_mb, h, a_net, a_su, full = q.tokens_mb, q.h, q.a_net, q.a_su, q.full
+    tokens_mb, h, a_net, a_su = q.tokens_mb, q.h, q.a_net, q.a_su
     layers_here, ep, imb = c.layers_here, c.ep, c.imb
     # expert parallelism: dispatch and combine all-to-all per MoE layer forward, the same
     # backward, again when the forward is recomputed; inside the scale-up domain while
@@ -2333,7 +2377,7 @@ def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su, cap)
                 )
             )
         one_a2a = np.where(dedup, one_dd, one_a2a)
-    n_a2a = 4.0 + np.where(full, 2.0, 0.0)
+    n_a2a = 4.0 + 2.0 * q.full_share
     t_a2a = np.where((sh["moe"] > 0.5) & (ep > 1), layers_here * sh["phi"] * n_a2a * one_a2a, 0.0)
     t_a2a_raw = t_a2a
     # an overlapped all-to-all hides behind other computation, never behind more than
@@ -2360,24 +2404,16 @@ def _expert_all_to_all(v, sh, q: _Setup, c: _Compute, t, et, net_share, su, cap)
 def _modelled_comm(v, sh, t, p, q: _Setup, c: _Compute, net_share, su) -> _Comm:
     """Exposed tensor-, context-, expert- and pipeline-parallel time of one micro-batch [s].
 
-    TP: (4, or 6 with full recomputation)·(L/p) all-reduces of b·s·h·2 bytes over the
+    TP: (4, and 2 more per layer recomputed in full)·(L/p) all-reduces of b·s·h·2 bytes over the
     scale-up link, less the share hidden behind the GEMMs; CP: 3 ring exchanges of K and
     V per layer beyond the attention they hide behind; EP: dispatch and combine all-to-all
     per MoE layer; PP: 2·v sends of b·s·h·2/t bytes over the scale-out network [3].
     """
-    cp, vst, h, tokens_mb, a_net, a_su, full = (
-        q.cp,
-        q.vst,
-        q.h,
-        q.tokens_mb,
-        q.a_net,
-        q.a_su,
-        q.full,
-    )
+    cp, vst, h, tokens_mb, a_net, a_su = q.cp, q.vst, q.h, q.tokens_mb, q.a_net, q.a_su
     layers_here, t_model, t_recompute, t_attn = c.layers_here, c.t_model, c.t_recompute, c.t_attn
     # tensor parallelism: 2 all-reduces (or all-gather + reduce-scatter) per layer forward,
     # 2 backward, 2 more when the forward is recomputed, of the micro-batch's activations
-    calls = layers_here * (4.0 + np.where(full, 2.0, 0.0))
+    calls = layers_here * (4.0 + 2.0 * q.full_share)
     msg = tokens_mb * h * tr.ACT_BYTES
     with np.errstate(invalid="ignore", divide="ignore"):
         one = 2.0 * (t - 1.0) / t * msg / (su * net.GB) + 2.0 * (t - 1.0) * a_su
@@ -2547,7 +2583,7 @@ def _open_settings_seconds(
         # recomputation: full → selective saves the recomputed forward; selective or none
         # → full adds one forward pass (a third of forward + backward)
         lo_r = np.where(q.full, m * c.t_recompute * f, 0.0)
-        hi_r = np.where(q.full, 0.0, m * c.t_model / 3.0 * f)
+        hi_r = (1.0 - q.full_share) * m * c.t_model / 3.0 * f
         # interleaving: the bubble (p−1)/v·t_mb at v/2 and 2v chunks
         vst = q.vst
         bubble = np.where(p > 1, pipe - m * t_mb, 0.0)
@@ -2711,6 +2747,7 @@ _STEP_FIELDS = (
     "workload.moe_max_nodes_per_token",
     "workload.mtp_layers",
     "workload.last_stage_layers",
+    "workload.recompute_layers",
     "workload.moe_layer_frequency",
     "workload.moe_load_imbalance",
     "workload.moe_comm_overlap_fraction",
@@ -2963,7 +3000,9 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     # a stated last stage leaves at least one layer to each of the other stages
     n_last = v["workload.last_stage_layers"]
     layout_ok = np.isnan(n_last) | (p <= 1) | (n_last <= sh["L"] - (p - 1.0))
-    shape_ok = shape_ok & moe_ok & etp_ok & route_ok & layout_ok
+    # layers recomputed per chunk: a setting of full recomputation only
+    redo_ok = np.isnan(v["workload.recompute_layers"]) | (v["recompute"] >= tr.FULL)
+    shape_ok = shape_ok & moe_ok & etp_ok & route_ok & layout_ok & redo_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
@@ -3312,6 +3351,13 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             f"workload.last_stage_layers {n_last:g} leaves {layers - n_last:,.1f} of the "
             f"{layers:,.1f} layers to the other {p - 1} pipeline stages, which need at least "
             f"one each (at most {max(layers - (p - 1), 0):,.1f} on the last stage)"
+        )
+    n_redo = float(v["workload.recompute_layers"])
+    if math.isfinite(n_redo) and float(v["recompute"]) < tr.FULL:
+        return (
+            f"workload.recompute_layers {n_redo:g} needs workload.recompute = 'full' (the "
+            "layers of each model chunk that recompute their forward pass); leave it empty "
+            "otherwise"
         )
     b = float(out["micro_batch_sequences_effective"])
     m = float(out["micro_batches_per_step"])

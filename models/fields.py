@@ -1469,6 +1469,28 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
     ),
     Field(
+        "workload.recompute_layers",
+        "float",
+        None,
+        0.0,
+        10_000.0,
+        "layers",
+        "Layers recomputed per model chunk",
+        "With 'Activation recomputation' = 'full': how many layers of each model chunk (a "
+        "pipeline stage's layers, or each interleaved chunk's) recompute their forward "
+        "pass; the others keep all their activations (Megatron-Core --recompute-method "
+        "block --recompute-num-layers N). Empty = every layer.",
+        ui_min=0,
+        ui_max=128,
+        ui_step=1,
+        optional=True,
+        sensitivity=False,
+        none_label="Every layer",
+        source="Megatron-Core megatron/core/transformer/transformer_block.py "
+        "(_checkpointed_forward, method 'block'); NVIDIA Megatron-Bridge scripts/performance "
+        "set_recompute_overrides (recompute_num_layers, e.g. 5 for Llama 3 8B FP8 on H100)",
+    ),
+    Field(
         "workload.flash_attention",
         "choice",
         "on",

@@ -1198,3 +1198,68 @@ def test_last_stage_layers_beyond_the_model_is_refused_with_the_field_named():
         "workload.last_stage_layers 30 leaves 2.0 of the 32.0 layers to the other 3 pipeline "
         "stages, which need at least one each (at most 29.0 on the last stage)"
     )
+
+
+# ------------------------------------------------------------- partial recomputation
+def _partial(n, **over):
+    """_h100_node at 8 layers and TP 2 (so the recomputed forward's all-reduces count),
+    full recomputation of ``n`` layers per chunk (None: every layer)."""
+    base = {
+        "workload.layers": 8,
+        "workload.tensor_parallel": 2,
+        "workload.recompute": "full",
+        "workload.recompute_layers": n,
+    }
+    return step_model(_h100_node(**{**base, **over}))
+
+
+def test_partial_recomputation_spans_selective_to_full_exactly_at_its_ends():
+    # Megatron-Core's block method (--recompute-num-layers N): N of a chunk's 8 layers
+    # recompute their forward, the others keep everything. N empty, or at least the
+    # chunk's layers, is full recomputation bit for bit; N = 0 is no recomputation, which
+    # with fused attention is 'selective'
+    every, eight, ten = _partial(None), _partial(8), _partial(10)
+    sel = step_model(
+        _h100_node(
+            **{
+                "workload.layers": 8,
+                "workload.tensor_parallel": 2,
+                "workload.recompute": "selective",
+            }
+        )
+    )
+    zero = _partial(0)
+    for key in every:
+        np.testing.assert_array_equal(every[key], eight[key], err_msg=key)
+        np.testing.assert_array_equal(every[key], ten[key], err_msg=key)
+        np.testing.assert_allclose(zero[key], sel[key], rtol=1e-12, err_msg=key)
+
+
+def test_partial_recomputation_is_linear_in_the_layers_recomputed():
+    # hand-checked: the recomputed forward is N/8 of full recomputation's, and the
+    # activations kept are N/8 of full's plus (8 - N)/8 of no recomputation's per layer
+    full, none, two = _partial(None), _partial(0), _partial(2)
+    assert float(two["recompute_seconds_per_step"]) == pytest.approx(
+        0.25 * float(full["recompute_seconds_per_step"]), rel=1e-12
+    )
+    four = _partial(4)
+
+    def act(o):
+        return float(o["activation_memory_GB_per_accel"])
+
+    assert act(none) > act(two) > act(four) > act(full)
+    # kept: (N/8)·inputs-only + (1 - N/8)·everything, plus one rebuilt layer's working set
+    # as soon as one layer is recomputed: beyond full's, 6/8 and 4/8 of the same difference
+    assert (act(two) - act(full)) / (act(four) - act(full)) == pytest.approx(1.5, rel=1e-9)
+    steps = [float(_partial(n)["step_seconds"]) for n in (0, 2, 4, 8)]
+    assert steps == sorted(steps) and steps[0] < steps[-1]
+    # the tensor-parallel all-reduces of the recomputed forward: 2 per recomputed layer
+    tp = [float(_partial(n)["tp_comm_ms"]) for n in (0, 4, 8)]
+    assert tp[1] - tp[0] == pytest.approx(tp[2] - tp[1], rel=1e-9) and tp[2] > tp[0]
+
+
+def test_recompute_layers_without_full_recomputation_says_why():
+    x = _h100_node(**{"workload.recompute": "selective", "workload.recompute_layers": 4})
+    assert np.isnan(step_model(x)["step_seconds"])
+    assert "needs workload.recompute = 'full'" in infeasibility_reason(x)
+    assert infeasibility_reason(_h100_node(**{"workload.recompute": "full"})) == ""
