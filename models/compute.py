@@ -2236,7 +2236,8 @@ def _modelled_compute(v, sh, t, p, q: _Setup, stage: int = 0) -> _Compute:
     )
     layers_here, head_share, proj_here = (as_float_array(a) for a in loads[stage])
     t_model = layers_here * (t_layers + t_attn) + head_share * t_head + proj_here * t_proj
-    # full: the whole forward pass again; selective (materialised attention): the scores
+    # full: the forward pass again (the share of layers recomputed); selective (materialised
+    # attention): the scores
     t_fwd_again = as_float_array(compute_seconds(layer_fwd, layer_peak, layer_frac))
     attn_again = as_float_array(attention_seconds(attn_fwd, peak, q.attn_frac, fa, 1.0)) / np.where(
         fa, FLASH_PASSES, 3.0

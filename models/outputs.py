@@ -1260,7 +1260,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "s",
         "number",
         "Time spent recomputing forward activations (selective: attention scores; full: the "
-        "whole forward pass) per optimizer step; 0 under a stated MFU.",
+        "forward pass of the layers recomputed) per optimizer step; 0 under a stated MFU.",
         "m · recomputed FLOPs / (peak · MAMF)",
         "korthikanti2022",
         3,
