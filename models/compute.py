@@ -1990,6 +1990,14 @@ def _params_per_rank(sh, t, p, ep, et):
     return (n - ex) / (t * p) + as_float_array(expert_params_per_rank(ex, p, ep, et))
 
 
+def _full_share(v, sh) -> np.ndarray:
+    """Share of a model chunk's L/(p·v) layers recomputed in full [fraction]: 0 unless
+    ``workload.recompute`` is full (:func:`recompute_share`)."""
+    chunk = sh["L"] / (v["workload.pipeline_parallel"] * v["vst"])
+    share = recompute_share(v["workload.recompute_layers"], chunk)
+    return np.where(v["recompute"] >= tr.FULL, share, 0.0)
+
+
 def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     """Memory per accelerator on the first pipeline stage [GB]: model states, activations.
 
@@ -2034,9 +2042,7 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
     # full recomputation of N layers per model chunk (recompute_layers): those keep only
     # their input, the others all their activations (as without recomputation)
     full = recompute >= tr.FULL
-    share = np.where(
-        full, recompute_share(v["workload.recompute_layers"], sh["L"] / (p * vstages)), 0.0
-    )
+    share = _full_share(v, sh)
     rest = np.where(full, tr.NONE, recompute)
     # a fused attention kernel never stores the scores: as selective recomputation
     fa = v["fa"] > 0.5
@@ -2152,8 +2158,7 @@ def _modelled_setup(v, sh, b) -> _Setup:
     a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
     fa = v["fa"] > 0.5
     full = r >= tr.FULL
-    chunk = lay / (v["workload.pipeline_parallel"] * vst)
-    full_share = np.where(full, recompute_share(v["workload.recompute_layers"], chunk), 0.0)
+    full_share = _full_share(v, sh)
     # the stack's fused attention kernel: FlashAttention-2 is slower than Megatron-Core's
     # kernels where the accelerator has FP8 tensor cores (FA2_RELATIVE_WITH_FP8_CORES)
     hopper = np.isfinite(fp8_peak)
