@@ -103,7 +103,10 @@ class Field:
         hi = "inf" if self.max is None else _fmt(self.max)
         what = "an integer" if self.kind == "int" else "a number"
         extra = "".join(f" or {s!r}" for s in self.special)
-        opt = " (or omitted to derive it)" if self.optional else ""
+        # what leaving it empty means, where the field says (its none_label)
+        empty = self.none_label[:1].lower() + self.none_label[1:]
+        opt = f", or omitted: {empty}" if empty else ", or omitted to derive it"
+        opt = opt if self.optional else ""
         unit = f" {self.unit}" if self.unit else ""
         return f"{what} in [{lo}, {hi}]{unit}{extra}{opt}"
 

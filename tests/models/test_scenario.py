@@ -106,3 +106,19 @@ def test_any_value_is_accepted_in_range_or_rejected_by_name(field, value):
 def test_empty_scenario_file_is_rejected():
     with pytest.raises(ValidationError, match="scenario file: is empty"):
         Scenario.from_toml(b"  \n")
+
+
+def test_an_optional_fields_range_message_says_what_leaving_it_empty_means():
+    # the error for a bad value names the range and, where the field says (its none_label),
+    # what an empty value stands for; otherwise that it is derived
+    assert FIELDS["workload.recompute_layers"].allowed() == (
+        "a number in [0, 10000] layers, or omitted: every layer"
+    )
+    assert (
+        FIELDS["workload.kv_heads"]
+        .allowed()
+        .endswith(", or omitted: same as the attention heads (MHA)")
+    )
+    assert "omitted" not in FIELDS["cluster.nodes"].allowed()  # required: no such clause
+    with pytest.raises(ValidationError, match="or omitted: every layer"):
+        Scenario.from_dict({"workload": {"recompute_layers": -1}})
