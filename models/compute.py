@@ -1998,7 +1998,7 @@ def _full_share(v, sh) -> np.ndarray:
     return np.where(v["recompute"] >= tr.FULL, share, 0.0)
 
 
-def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
+def _memory(v, sh, t, p, d, b, m, sp, usable):
     """Memory per accelerator on the first pipeline stage [GB]: model states, activations.
 
     Context parallelism c splits every activation by c; fp8 adds a 1-byte weight copy."""
@@ -2041,9 +2041,9 @@ def _memory(v, sh, t, p, d, b, m, recompute, sp, usable):
 
     # full recomputation of N layers per model chunk (recompute_layers): those keep only
     # their input, the others all their activations (as without recomputation)
-    full = recompute >= tr.FULL
+    recompute = v["recompute"]
     share = _full_share(v, sh)
-    rest = np.where(full, tr.NONE, recompute)
+    rest = np.where(recompute >= tr.FULL, tr.NONE, recompute)
     # a fused attention kernel never stores the scores: as selective recomputation
     fa = v["fa"] > 0.5
     mode = np.where(fa & (rest < tr.SELECTIVE), tr.SELECTIVE, rest)
@@ -3154,7 +3154,7 @@ def step_model(
     b = np.where(np.isnan(m_given), v["workload.micro_batch_sequences"], seqs / (dd * m_given))
     m = np.where(np.isnan(m_given), seqs / (dd * b), m_given)
     usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
-    states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["recompute"], v["sp"], usable)
+    states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["sp"], usable)
     mem = states + act
     fits_memory = mem <= usable
     nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
