@@ -473,18 +473,17 @@ def _flat_json_frame(text: str, max_rows: int):
         # ("0.0"), where the row reader names a number that is not a whole one as no node
         # id: a text column with a fraction, exponent or sign in some record goes to the row
         # reader too (whole numbers read alike either way)
-        for name, dtype in frame.schema.items():
-            if dtype == pl.String and bool(
-                records.str.contains(f'"{_regex_literal(name)}"' + r"\s*:\s*(-|[0-9]+[.eE])").any()
-            ):
-                return None
+        text = "|".join(_regex_literal(n) for n, dt in frame.schema.items() if dt == pl.String)
+        if text and bool(records.str.contains(f'"({text})"' + r"\s*:\s*(-|[0-9]+[.eE])").any()):
+            return None
     except Exception:  # any surprise: the record-by-record reader decides
         return None
     return frame, keep
 
 
 def _regex_literal(text: str) -> str:
-    """``text`` as a literal in a polars (Rust) regular expression."""
+    """``text`` as a literal in a polars (Rust) regular expression (``polars.escape_regex``
+    is not in polars 1.0, the floor pyproject.toml allows)."""
     return "".join("\\" + c if c in "\\.^$|?*+()[]{}" else c for c in text)
 
 
