@@ -1330,30 +1330,25 @@ def mbridge_recompute_open(release, inst, size, fsdp) -> bool:
     return size == "8B" and inst == _H100 and release != "25.09"
 
 
-def _mbridge_unpublished(release, inst, size, fsdp) -> str:
-    """What a Megatron-Bridge dense row does not settle (see :func:`mbridge_recompute_open`)."""
-    if mbridge_recompute_open(release, inst, size, fsdp):
-        return (
-            "overlap settings not in the table (full overlap assumed); the configuration "
-            "recomputes some layers or offloads activations to the host (not inputs of ours): "
-            "selective entered, full recomputation the alternative"
-        )
-    return (
-        "overlap settings not in the table (full overlap assumed); no recomputation, as the "
-        "release's configuration"
-    )
-
-
-def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
-    """A later release's rows as cases, entered as the 25.11 ones (dense) and by the base-
-    configuration rule (MoE, :func:`nemo_2604_moe`)."""
-    table = f"NVIDIA NeMo Megatron-Bridge performance summary ({release})"
+def _mbridge_dense_cases(source, release, rows, note="") -> list[Case]:
+    """A Megatron-Bridge release's dense Llama 3 rows (system, GPUs per node, size, GPUs,
+    GBS, MBS, FSDP, TP, PP, CP, VP, tokens/s per GPU) as cases, their recomputation as the
+    release's configuration states it (:func:`mbridge_recompute_open`), ``note`` added to
+    what the row leaves unpublished."""
+    table = f"NVIDIA NeMo Megatron-Bridge performance summary ({release}), FP8"
     out = []
-    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in dense:
+    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in rows:
+        recompute_open = mbridge_recompute_open(release, inst, size, fsdp)
+        unpublished = "overlap settings not in the table (full overlap assumed); " + (
+            "the configuration recomputes some layers or offloads activations to the host "
+            "(not inputs of ours): selective entered, full recomputation the alternative"
+            if recompute_open
+            else "no recomputation, as the release's configuration"
+        )
         out.append(
             _nemo_dense_case(
                 source,
-                f"{table}, FP8",
+                table,
                 f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
                 tps,
                 (inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),
@@ -1361,10 +1356,18 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
                 8192,
                 f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
                 + (", FSDP" if fsdp else ""),
-                _mbridge_unpublished(release, inst, size, fsdp) + "; MXFP8 entered as FP8",
-                recompute_open=mbridge_recompute_open(release, inst, size, fsdp),
+                unpublished + note,
+                recompute_open=recompute_open,
             )
         )
+    return out
+
+
+def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
+    """A later release's rows as cases, entered as the 25.11 ones (dense) and by the base-
+    configuration rule (MoE, :func:`nemo_2604_moe`)."""
+    table = f"NVIDIA NeMo Megatron-Bridge performance summary ({release})"
+    out = _mbridge_dense_cases(source, release, dense, "; MXFP8 entered as FP8")
     for inst, per_node, model, gpus, prec, gbs, mbs, tp, pp, vp, ep, a2a, disp, tps in moe:
         # a2a None: no configuration of the release has the row's columns, so the
         # all-to-all overlap is an open setting (entered off, overlapped the alternative)
@@ -1572,22 +1575,7 @@ def _cases() -> list[Case]:
             )
         )
 
-    for inst, per_node, size, gpus, gbs, mbs, fsdp, tp, pp, cp, vp, tps in NEMO_FP8:
-        out.append(
-            _nemo_dense_case(
-                "nemo2025",
-                "NVIDIA NeMo Megatron-Bridge performance summary (25.11), FP8",
-                f"Llama 3 {size} FP8 on {gpus:,} {inst.split('.')[0].replace('dgx-', '').upper()}",
-                tps,
-                (inst, gpus // per_node, nemo_llama(size, gbs, mbs, fsdp, tp, pp, cp, vp)),
-                gbs,
-                8192,
-                f"TP {tp} PP {pp} CP {cp} VP {vp}, batch {gbs}, micro-batch {mbs}"
-                + (", FSDP" if fsdp else ""),
-                _mbridge_unpublished("25.11", inst, size, fsdp),
-                recompute_open=mbridge_recompute_open("25.11", inst, size, fsdp),
-            )
-        )
+    out += _mbridge_dense_cases("nemo2025", "25.11", NEMO_FP8)
 
     for model, gpus, gbs, mbs, seq, tp, pp, cp, vp, tps in NEMO_2407_FP8:
         out.append(
