@@ -1929,14 +1929,17 @@ def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     fe = np.where(np.isnan(fe), ffn, fe)
     sx = v["workload.shared_experts"]
     phi = np.where(moe, v["workload.moe_layer_frequency"], 0.0)
-    moe_args = (e, k, fe, sx, v["workload.moe_layer_frequency"], v["tied"])
+    ap = v["workload.attention_params_million"] * 1e6  # NaN: from the heads
+    moe_args = (e, k, fe, sx, v["workload.moe_layer_frequency"], v["tied"], ap)
     n_given = v["workload.params_billion"]
     layers = v["workload.layers"]
     if np.isnan(layers).any():  # depth from a stated count (dense shape; MoE needs layers)
         tied_b = v["tied"] * vocab * h / 1e9
         layers = np.where(
             np.isnan(layers),
-            as_float_array(tr.layers_from_params(n_given + tied_b, h, a, kv, ffn, vocab, gated)),
+            as_float_array(
+                tr.layers_from_params(n_given + tied_b, h, a, kv, ffn, vocab, gated, ap)
+            ),
             layers,
         )
     total, active, routed = (
@@ -1947,7 +1950,7 @@ def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     params = np.where(given, n_given, total)
     untied = v["tied"] * vocab * h / 1e9  # the output layer multiplies even when tied
     k_m = np.where(gated > 0.5, 3.0, 2.0)
-    attn = 2.0 * h * h + 2.0 * h * h * kv / a
+    attn = as_float_array(tr.attention_params_per_layer(h, a, kv, ap))
     mlp_active = (1.0 - phi) * k_m * h * ffn + phi * (k + sx) * k_m * h * fe
     mlp_held = (1.0 - phi) * k_m * h * ffn + phi * (e + sx) * k_m * h * fe
     hd = v["workload.attention_head_dim"]
@@ -2738,6 +2741,7 @@ _STEP_FIELDS = (
     "workload.attention_heads",
     "workload.kv_heads",
     "workload.attention_head_dim",
+    "workload.attention_params_million",
     "workload.ffn_hidden_size",
     "workload.vocab_size",
     "workload.tensor_parallel",

@@ -1249,6 +1249,24 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         source="DeepSeek-AI 2024 (arXiv:2412.19437) §2.1.1 (MLA dimensions)",
     ),
     Field(
+        "workload.attention_params_million",
+        "float",
+        None,
+        0.001,
+        100_000.0,
+        "M params",
+        "Attention weights per layer",
+        "One layer's query, key, value and output projection weights, when they are not "
+        "2h² + 2h²·kv/a: multi-head latent attention's low-rank projections (DeepSeek-V2: "
+        "149.2M; DeepSeek-V3: 187.1M). They count in the parameters, the FLOPs per token and "
+        "the weights each GEMM reads. Empty = derived from the heads.",
+        optional=True,
+        sensitivity=False,
+        none_label="From the heads (2h² + 2h²·kv/a)",
+        source="DeepSeek-AI 2024 (arXiv:2405.04434) §2.1 and its released configuration "
+        "(q_lora_rank 1536, kv_lora_rank 512, head dimensions 128 + 64 and 128)",
+    ),
+    Field(
         "workload.ffn_hidden_size",
         "int",
         None,

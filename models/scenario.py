@@ -424,7 +424,8 @@ def shape_params_billion(values: Mapping[str, Any]) -> float:
     ----------
     values : mapping of str to Any
         Scenario values (``workload.layers``, ``hidden_size``, ``attention_heads``,
-        ``kv_heads``, ``ffn_hidden_size``, ``vocab_size``, ``mlp`` and the MoE fields).
+        ``kv_heads``, ``attention_params_million``, ``ffn_hidden_size``, ``vocab_size``,
+        ``mlp`` and the MoE fields).
 
     Returns
     -------
@@ -460,6 +461,7 @@ def shape_params_billion(values: Mapping[str, Any]) -> float:
         get("workload.shared_experts", 0),
         get("workload.moe_layer_frequency", 1.0),
         1.0 if get("workload.tied_embeddings", "off") == "on" else 0.0,
+        get("workload.attention_params_million", float("nan")) * 1e6,
     )
     return float(total)
 
@@ -489,6 +491,7 @@ _SHAPE_KEYS = (
     "workload.hidden_size",
     "workload.attention_heads",
     "workload.kv_heads",
+    "workload.attention_params_million",
     "workload.ffn_hidden_size",
     "workload.mlp",
     "workload.vocab_size",

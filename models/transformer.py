@@ -8,7 +8,8 @@ micro-batch.  Sizes are in parameters and bytes, memory in GB (10⁹ bytes).  Ev
 function broadcasts over numpy arrays and returns a float for all-scalar input.
 
 * Parameters per layer: attention 2h² + 2·h·(h/a)·a_kv (Q and output projections, K and
-  V), MLP (2 or 3)·h·f, two norms 2h; the model adds 2·V·h (input embedding and output
+  V) unless stated (multi-head latent attention's low-rank projections,
+  :func:`attention_params_per_layer`), MLP (2 or 3)·h·f, two norms 2h; the model adds 2·V·h (input embedding and output
   projection, untied) and a final norm h.
 * Model FLOPs per token: 6·N + 12·L·s·h (PaLM App. B [1]: every parameter that multiplies
   costs 6 FLOPs per token in the forward and backward passes, and self-attention adds
@@ -95,10 +96,52 @@ def default_ffn(hidden_size, gated):
     return like_input(out, hidden_size, gated)
 
 
-def matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated):
+def attention_params_per_layer(hidden_size, attention_heads, kv_heads, attention_params=np.nan):
+    """Weights of one layer's attention projections [parameters].
+
+    2h² + 2·h·(h/a)·a_kv: the query and output projections (h × h each) and the key and
+    value projections of a_kv heads of h/a (Vaswani et al. 2017; grouped-query attention,
+    Ainslie et al. 2023, arXiv:2305.13245), unless ``attention_params`` states the count.
+    Multi-head latent attention (DeepSeek-AI 2024, arXiv:2405.04434 §2.1) projects through
+    low-rank latents instead, so its count is not a function of h, a and a_kv: DeepSeek-V2's
+    q_a (5120 × 1536), q_b (1536 × 128·192), kv_a (5120 × 576), kv_b (512 × 128·256) and
+    output (128·128 × 5120) hold 149.2M.
+
+    Parameters
+    ----------
+    hidden_size, attention_heads, kv_heads : array_like
+        h, a, a_kv [count].
+    attention_params : array_like
+        The stated count [parameters]; NaN derives it from the heads.
+
+    Returns
+    -------
+    float or ndarray
+        Attention weights of one layer [parameters].
+
+    Examples
+    --------
+    >>> attention_params_per_layer(16384, 128, 8)  # Llama 3 405B: 2h² + 2h²/16
+    570425344.0
+    >>> q = 5120 * 1536 + 1536 * 128 * 192
+    >>> kv = 5120 * 576 + 512 * 128 * 256
+    >>> round(attention_params_per_layer(5120, 128, 128, q + kv + 128 * 128 * 5120) / 1e6, 1)
+    149.2
+    """
+    h = as_float_array(hidden_size)
+    derived = 2.0 * h * h + 2.0 * h * h * as_float_array(kv_heads) / as_float_array(attention_heads)
+    stated = as_float_array(attention_params)
+    out = np.where(np.isnan(stated), derived, stated)
+    return like_input(out, hidden_size, attention_heads, kv_heads, attention_params)
+
+
+def matmul_params_per_layer(
+    hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated, attention_params=np.nan
+):
     """Weights of one layer's matrix multiplications [parameters].
 
-    2h² + 2·h·(h/a)·a_kv + (2 or 3)·h·f.
+    Attention (:func:`attention_params_per_layer`: 2h² + 2·h·(h/a)·a_kv unless stated) +
+    (2 or 3)·h·f.
 
     Parameters
     ----------
@@ -106,6 +149,8 @@ def matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_s
         h, a, a_kv [count] and f [-].
     gated : array_like
         1 gated MLP (3 matrices), 0 plain (2) [-].
+    attention_params : array_like
+        Attention weights of one layer when stated [parameters]; NaN derives them.
 
     Returns
     -------
@@ -118,10 +163,13 @@ def matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_s
     1811939328.0
     """
     h = as_float_array(hidden_size)
-    kv = as_float_array(kv_heads) / as_float_array(attention_heads)
-    out = 2.0 * h * h + 2.0 * h * h * kv
+    out = as_float_array(
+        attention_params_per_layer(hidden_size, attention_heads, kv_heads, attention_params)
+    )
     out = out + _mlp_matrices(gated) * h * as_float_array(ffn_hidden_size)
-    return like_input(out, hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated)
+    return like_input(
+        out, hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated, attention_params
+    )
 
 
 def params_from_shape(
@@ -160,7 +208,14 @@ def params_from_shape(
 
 
 def layers_from_params(
-    params_billion, hidden_size, attention_heads, kv_heads, ffn_hidden_size, vocab_size, gated
+    params_billion,
+    hidden_size,
+    attention_heads,
+    kv_heads,
+    ffn_hidden_size,
+    vocab_size,
+    gated,
+    attention_params=np.nan,
 ):
     """Depth that a parameter count implies for the other shape figures [layers, real].
 
@@ -175,6 +230,8 @@ def layers_from_params(
         h, a, a_kv [count], f and V [-].
     gated : array_like
         1 gated MLP, 0 plain [-].
+    attention_params : array_like
+        Attention weights of one layer when stated [parameters]; NaN derives them.
 
     Returns
     -------
@@ -188,7 +245,9 @@ def layers_from_params(
     """
     h = as_float_array(hidden_size)
     per_layer = as_float_array(
-        matmul_params_per_layer(hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated)
+        matmul_params_per_layer(
+            hidden_size, attention_heads, kv_heads, ffn_hidden_size, gated, attention_params
+        )
     )
     rest = as_float_array(params_billion) * 1e9 - 2.0 * as_float_array(vocab_size) * h - h
     out = rest / (per_layer + 2.0 * h)
@@ -201,6 +260,7 @@ def layers_from_params(
         ffn_hidden_size,
         vocab_size,
         gated,
+        attention_params,
     )
 
 
@@ -450,6 +510,7 @@ def moe_params(
     shared_experts=0.0,
     moe_layer_fraction=1.0,
     tied=0.0,
+    attention_params=np.nan,
 ):
     """Total and active parameters of a (mixture-of-experts) transformer [billions].
 
@@ -474,6 +535,9 @@ def moe_params(
         Share φ of the layers with experts [fraction].
     tied : array_like
         1 when input and output embeddings are tied, else 0 [-].
+    attention_params : array_like
+        Attention weights of one layer when stated [parameters] (multi-head latent
+        attention, :func:`attention_params_per_layer`); NaN derives them from the heads.
 
     Returns
     -------
@@ -490,11 +554,20 @@ def moe_params(
     (671, 37.5)
     >>> round(float(moe_params(126, 16384, 128, 8, 53248, 128256, 1)[0]), 2)  # dense
     405.85
+    >>> # DeepSeek-V2 (arXiv:2405.04434 §3.1.2): 60 layers, all but the first MoE, 160
+    >>> # experts of 1,536, top 6, 2 shared; MLA's 149.2M attention weights stated
+    >>> tot, act, _ = moe_params(
+    ...     60, 5120, 128, 128, 12288, 102400, 1, 160, 6, 1536, 2, 59 / 60,
+    ...     attention_params=149225472,
+    ... )
+    >>> round(float(tot), 1), round(float(act), 1)  # published: 236B total, 21B active
+    (235.7, 21.4)
     """
     h = as_float_array(hidden_size)
     k_m = _mlp_matrices(gated)
-    a = as_float_array(attention_heads)
-    attn = 2.0 * h * h + 2.0 * h * h * as_float_array(kv_heads) / a
+    attn = as_float_array(
+        attention_params_per_layer(hidden_size, attention_heads, kv_heads, attention_params)
+    )
     f = as_float_array(ffn_hidden_size)
     fe = as_float_array(expert_ffn_hidden_size)
     fe = np.where(np.isnan(fe), f, fe)

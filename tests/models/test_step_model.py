@@ -1263,3 +1263,46 @@ def test_recompute_layers_without_full_recomputation_says_why():
     assert np.isnan(step_model(x)["step_seconds"])
     assert "needs workload.recompute = 'full'" in infeasibility_reason(x)
     assert infeasibility_reason(_h100_node(**{"workload.recompute": "full"})) == ""
+
+
+# ------------------------------------------------------------- stated attention weights
+def test_stating_the_derived_attention_weights_changes_nothing():
+    # Llama 3 8B's width: 2h² + 2h²·8/32 = 41,943,040 weights per layer; stating that count
+    # is the same model bit for bit
+    derived = step_model(_h100_node())
+    stated = step_model(_h100_node(**{"workload.attention_params_million": 41.94304}))
+    for key in derived:
+        np.testing.assert_allclose(stated[key], derived[key], rtol=1e-12, err_msg=key)
+
+
+def test_stated_attention_weights_count_in_parameters_flops_and_time():
+    # 10M more weights per layer than the heads give: 4 layers add 40M parameters, and
+    # each trained token 6 FLOPs per added weight (PaLM's 6N)
+    base = step_model(_h100_node())
+    more = step_model(_h100_node(**{"workload.attention_params_million": 51.94304}))
+    assert float(more["model_parameters_billion"] - base["model_parameters_billion"]) == (
+        pytest.approx(0.04, rel=1e-9)
+    )
+    assert float(more["model_flops_per_token"] - base["model_flops_per_token"]) == (
+        pytest.approx(6 * 40e6, rel=1e-9)
+    )
+    assert float(more["compute_seconds_per_step"]) > float(base["compute_seconds_per_step"])
+
+
+def test_attention_weights_out_of_range_are_refused_with_the_field_named():
+    from goodput_lab.models import Scenario
+
+    for bad in (0.0, -5.0, float("nan"), 2e5):
+        with pytest.raises(ValidationError) as e:
+            Scenario.from_dict({"workload": {"attention_params_million": bad}})
+        assert "workload.attention_params_million" in str(e.value)
+        assert "[0.001, 100000] M params" in str(e.value)
+
+
+def test_attention_weights_that_contradict_the_stated_count_are_named():
+    # Llama 3 8B's stated 8.03B with a thousand times its attention weights: the edit is
+    # told about the field it set
+    s = load_preset("llama3-8b")
+    with pytest.raises(ValidationError) as e:
+        s.replace({"workload.attention_params_million": 41943.04})
+    assert str(e.value).startswith("workload.attention_params_million: 41943.04 contradicts")
