@@ -1289,6 +1289,18 @@ def test_stated_attention_weights_count_in_parameters_flops_and_time():
     assert float(more["compute_seconds_per_step"]) > float(base["compute_seconds_per_step"])
 
 
+def test_deepseek_v2_shape_gives_its_published_236b_total_and_21b_active():
+    # arXiv:2405.04434 §3.1.2: "236B total parameters, of which 21B are activated for each
+    # token"; MLA's weights from the released configuration's dimensions
+    x = resolve_inputs(load_preset("deepseek-v2").replace({"workload.params_billion": None}))
+    out = step_model(x)
+    assert float(out["model_parameters_billion"]) == pytest.approx(236.0, abs=0.5)
+    # active: model FLOPs per token are 6·(N_active − V·h) + 12·L·s·a·d (d = 160)
+    attn = 12 * 60 * 4096 * 128 * 160
+    active = (float(out["model_flops_per_token"]) - attn) / 6 / 1e9 + 102400 * 5120 / 1e9
+    assert active == pytest.approx(21.0, abs=0.5)
+
+
 def test_attention_weights_out_of_range_are_refused_with_the_field_named():
     from goodput_lab.models import Scenario
 
