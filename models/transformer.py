@@ -548,10 +548,13 @@ def moe_params(
     Examples
     --------
     >>> # DeepSeek-V3 (arXiv:2412.19437): 61 layers, 58 MoE, 256 experts of 2,048, top 8,
-    >>> # 1 shared; MLA's ~187M attention parameters per layer entered as 105 KV heads
-    >>> tot, act, _ = moe_params(61, 7168, 128, 105, 18432, 129280, 1, 256, 8, 2048, 1, 58 / 61)
+    >>> # 1 shared; MLA's 187.1M attention weights per layer stated
+    >>> tot, act, _ = moe_params(
+    ...     61, 7168, 128, 128, 18432, 129280, 1, 256, 8, 2048, 1, 58 / 61,
+    ...     attention_params=187105280,
+    ... )
     >>> round(float(tot)), round(float(act), 1)
-    (671, 37.5)
+    (671, 37.6)
     >>> round(float(moe_params(126, 16384, 128, 8, 53248, 128256, 1)[0]), 2)  # dense
     405.85
     >>> # DeepSeek-V2 (arXiv:2405.04434 §3.1.2): 60 layers, all but the first MoE, 160

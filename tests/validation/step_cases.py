@@ -661,15 +661,18 @@ def nemo_2407(model, gbs, mbs, seq, tp, pp, cp, vp):
 #: 120B (OpenAI 2025 model card: 36 layers, hidden 2,880, 64 query and 8 key/value heads
 #: of 64, 128 experts top-4, vocabulary 201,088, sliding-window attention of 128 tokens on
 #: every other layer) and DeepSeek-V3 (arXiv:2412.19437, as data/scenarios/deepseek-v3.toml).
-#: Attention parameters and score FLOPs are entered by equivalence: GPT-OSS's 26.5M
-#: attention parameters per layer as 38 key/value heads, its score FLOPs as a head
-#: dimension of 33 (64 on full-attention layers, ~2 on the 128-token windows).
+#: Attention weights are stated where they do not follow from the heads
+#: (``attention_params_million``): GPT-OSS's 26.5M per layer (64 query heads of 64 on a
+#: width of 2,880), DeepSeek-V3's multi-head latent attention 187.1M; GPT-OSS's score FLOPs
+#: are entered by equivalence as a head dimension of 33 (64 on full-attention layers, ~2 on
+#: the 128-token windows).
 MOE_SHAPES = {
     "GPT-OSS 120B": {
         "layers": 36,
         "hidden_size": 2880,
         "attention_heads": 64,
-        "kv_heads": 38,
+        "kv_heads": 8,
+        "attention_params_million": 26.542080,
         "attention_head_dim": 33.0,
         "ffn_hidden_size": 2880,
         "vocab_size": 201088,
@@ -681,7 +684,8 @@ MOE_SHAPES = {
         "layers": 61,
         "hidden_size": 7168,
         "attention_heads": 128,
-        "kv_heads": 105,
+        "kv_heads": None,
+        "attention_params_million": 187.105280,
         "attention_head_dim": 160.0,
         "ffn_hidden_size": 18432,
         "vocab_size": 129280,
