@@ -263,6 +263,29 @@ def capacity_blocks_needed(instances: int) -> int:
 
 
 # --------------------------------------------------------------------------- prices
+def as_of_phrase(as_of: str | None) -> str:
+    """How a price's date reads in a sentence: "as of 2025-06", or "undated" when the
+    date is not stated (a price entered in the scenario without ``pricing.price_as_of``).
+
+    Parameters
+    ----------
+    as_of : str or None
+        The date (``YYYY-MM`` or ``YYYY-MM-DD``), "not stated", empty or None.
+
+    Returns
+    -------
+    str
+        The phrase.
+
+    Examples
+    --------
+    >>> as_of_phrase("2025-06"), as_of_phrase("not stated"), as_of_phrase(None)
+    ('as of 2025-06', 'undated', 'undated')
+    """
+    text = str(as_of or "").strip()
+    return "undated" if text in ("", "not stated") else f"as of {text}"
+
+
 @dataclass(frozen=True)
 class Price:
     """A price per instance-hour with its provenance.
@@ -289,7 +312,7 @@ class Price:
         label = TERMS[PricingModel(self.model)].label
         return (
             f"${self.usd_per_instance_hour:,.2f}/instance-h ({label}) — {self.source} "
-            f"(as of {self.as_of})"
+            f"({as_of_phrase(self.as_of)})"
         )
 
 

@@ -28,6 +28,7 @@ from goodput_lab.cli.main import (
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
+from goodput_lab.models.pricing import as_of_phrase
 
 
 def _number(flag: str, lo: float, hi: float, what: str):
@@ -166,8 +167,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
     print(f"{scenario.name}: {trials:,} runs (seed {seed}), {p.compute_days:.1f} days of compute")
     print(
         f"  Capacity Block at ${p.block_price.usd_per_instance_hour:,.2f}/instance-h "
-        f"(as of {p.block_price.as_of}); after the block ${p.overrun_price.usd_per_instance_hour:,.2f}"
-        f"/instance-h (as of {p.overrun_price.as_of})"
+        f"({as_of_phrase(p.block_price.as_of)}); after the block "
+        f"${p.overrun_price.usd_per_instance_hour:,.2f}/instance-h "
+        f"({as_of_phrase(p.overrun_price.as_of)})"
     )
     print(
         f"  block for 50% / 90% / 99% completion: {_days(p.block_days_p50)} / "

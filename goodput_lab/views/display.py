@@ -34,7 +34,7 @@ from goodput_lab.models.outputs import (
     format_usd,
     format_value,
 )
-from goodput_lab.models.pricing import Price
+from goodput_lab.models.pricing import Price, as_of_phrase
 
 MISSING = "—"
 #: units written in the singular after exactly one ("1 node", not "1 nodes")
@@ -262,9 +262,8 @@ def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | Non
         shown = field_value(key, value, price=price)
         if key == "pricing.usd_per_instance_hour" and price is not None:
             origin = "catalog" if value is None else "scenario"
-            shown = (
-                f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, as of {price.as_of})"
-            )
+            when = as_of_phrase(price.as_of)
+            shown = f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, {when})"
             source = price.source
         rows.append(
             {
@@ -309,7 +308,7 @@ def public_price_caption(price: Price | None, label: str) -> str:
         return "No public price for this instance under this pricing model: enter yours."
     return (
         f"Public {label} price: ${price.usd_per_instance_hour:,.2f}/instance-h "
-        f"(as of {price.as_of})."
+        f"({as_of_phrase(price.as_of)})."
     )
 
 

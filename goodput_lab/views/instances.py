@@ -21,6 +21,7 @@ from goodput_lab.models.instances import (
     verdict_robustness,
 )
 from goodput_lab.models.outputs import format_value
+from goodput_lab.models.pricing import as_of_phrase
 from goodput_lab.models.scenario import effective_params_billion
 from goodput_lab.views import display
 
@@ -47,7 +48,7 @@ def table(r: InstanceRanking) -> pl.DataFrame:
         if row["reason"]:
             return short.get(row["reason"], "see below")
         if row["price_note"]:  # a price of another basis than the other rows' (issue 26)
-            return f"scenario's price, as of {row['price_as_of']}"
+            return f"scenario's price, {as_of_phrase(row['price_as_of'])}"
         return ""
 
     return df.with_columns(
@@ -201,7 +202,7 @@ def workload_caption(scenario: Scenario) -> str:
 def catalog_caption(inst: Instance, esc: Callable[[str], str] = str) -> str:
     """Beside an instance's price and MFU inputs: the catalog's price and published MFU."""
     price = (
-        f"${inst.usd_per_hour:,.2f}/h (as of {inst.price_as_of})"
+        f"${inst.usd_per_hour:,.2f}/h ({as_of_phrase(inst.price_as_of)})"
         if inst.usd_per_hour is not None
         else "no public price"
     )
@@ -234,8 +235,8 @@ def verdict_text(
         f"{format_value('time_to_train_days', best['time_to_train_days'])}, "
         f"**{format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
         f"{format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
-        f"per instance ({esc(best['price_source'])}, as of "
-        f"{esc(best['price_as_of'])}). Failures and checkpoints cost "
+        f"per instance ({esc(best['price_source'])}, "
+        f"{esc(as_of_phrase(best['price_as_of']))}). Failures and checkpoints cost "
         f"{format_value('failure_share', best['failure_share'])} of it; {comm}."
     )
 

@@ -7,7 +7,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.pricing import Price
+from goodput_lab.models.pricing import Price, as_of_phrase
 from goodput_lab.views import display
 from goodput_lab.views.display import field_value
 
@@ -32,9 +32,7 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
         shown = display_value(key, value)
         if key == "pricing.usd_per_instance_hour":
             origin = "catalog" if value is None else "scenario"
-            shown = (
-                f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, as of {price.as_of})"
-            )
+            shown = f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, {as_of_phrase(price.as_of)})"
             source = price.source
         rows.append(
             {

@@ -57,3 +57,23 @@ def test_a_typed_price_is_entered_in_the_header_and_the_sidebar():
     head = " ".join(c.value for c in at.caption).replace("\\", "")
     assert "**$55.04/instance-h** (entered)" in head and "Historical" not in head
     assert not _notes(at)  # an entered price has no date to be older than the catalog's
+
+
+def test_a_price_without_a_date_reads_undated_not_as_of_not_stated():
+    # deepseek-v2 prices its H800 node in the scenario without pricing.price_as_of: the
+    # verdict sentence and the assumptions table say "undated" (they said "as of not stated")
+    from goodput_lab.models import load_catalog
+
+    from goodput_lab.views import display
+    from goodput_lab.views import instances as inst_view
+
+    s = load_preset("deepseek-v2")
+    ev = evaluate(s)
+    assert ev.price.as_of == "not stated"
+    r = inst_view.ranking(s, load_catalog(), None)
+    best = inst_view.cheapest(inst_view.table(r))
+    text = inst_view.verdict_text(best, None, "modelled")
+    assert "(entered in the scenario (source not stated), undated)" in text
+    assert "as of not stated" not in text
+    table = display.inputs_table(s, ev.price, ["pricing.usd_per_instance_hour"])
+    assert table["Value"].to_list() == ["$16.00/instance-h (scenario, undated)"]
