@@ -9,8 +9,8 @@ function broadcasts over numpy arrays and returns a float for all-scalar input.
 
 * Parameters per layer: attention 2h² + 2·h·(h/a)·a_kv (Q and output projections, K and
   V) unless stated (multi-head latent attention's low-rank projections,
-  :func:`attention_params_per_layer`), MLP (2 or 3)·h·f, two norms 2h; the model adds 2·V·h (input embedding and output
-  projection, untied) and a final norm h.
+  :func:`attention_params_per_layer`), MLP (2 or 3)·h·f, two norms 2h; the model adds
+  2·V·h (input embedding and output projection, untied) and a final norm h.
 * Model FLOPs per token: 6·N + 12·L·s·h (PaLM App. B [1]: every parameter that multiplies
   costs 6 FLOPs per token in the forward and backward passes, and self-attention adds
   12·L·s·h); the input embedding is a lookup, so N excludes its V·h parameters.

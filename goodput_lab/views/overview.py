@@ -32,7 +32,8 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
         shown = display_value(key, value)
         if key == "pricing.usd_per_instance_hour":
             origin = "catalog" if value is None else "scenario"
-            shown = f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, {as_of_phrase(price.as_of)})"
+            when = as_of_phrase(price.as_of)
+            shown = f"${price.usd_per_instance_hour:,.2f}/instance-h ({origin}, {when})"
             source = price.source
         rows.append(
             {
