@@ -1,0 +1,250 @@
+"""MLPerf Training submissions as step-time checks that are never fitted.
+
+MLCommons publishes every submission's logs and code (github.com/mlcommons/
+training_results_v3.1, _v4.1, _v5.0): the MLLOG of each run prints the time of every
+training step (``tracked_stats``: ``train_step_timing``, ``train_step_timing in s`` or
+``train_step_time``) and the submission's ``benchmarks/<benchmark>/implementations/*/
+config_*.sh`` and ``conf/*.yaml`` state the whole layout. The published figure here is
+the median of every step time logged over the submission's result files; the layout is
+the configuration's, so nothing is left open.
+
+None of these runs is in :data:`tests.validation.step_cases.CASES`: no constant of the
+leave-one-source-out fit has seen them, and ``tests/validation/test_mlperf_published.py``
+predicts them with the constants as they stand (docs/step-time.md#mlperf).
+
+- ``mlperf31``: MLPerf Training v3.1, NVIDIA on Eos (DGX H100, 8 × 400 Gb/s NDR per node,
+  NeMo 23.09), GPT-3 175B from 512 to 10,752 H100 (``NVIDIA/results/eos*_ngc23.09_nemo/
+  gpt3``; configuration ``NVIDIA/benchmarks/gpt3/implementations/pytorch/
+  config_DGXH100_*.sh`` with ``config_common.sh``, ``config_fp8.sh`` and ``conf/
+  custom.yaml``): TP 4, PP 8, 12 chunks per stage (``INTERLEAVED_PIPELINE`` unset, the
+  yaml's default of 12), micro-batch 1, sequence parallelism, Transformer Engine FP8
+  (hybrid) with its tensor-parallel communication overlap, the distributed optimizer
+  with bf16 gradient reduction overlapped (``grad_sync_dtype: bf16``), no dropout, no
+  activation recomputation.
+- ``mlperf41``: MLPerf Training v4.1 (NeMo 24.09), GPT-3 175B with the same model and
+  settings at micro-batch 2: NVIDIA's preview of 64 B200 (``NVIDIA/results/
+  b200_n8_preview_nemo``, ``config_DGXB200_8x8x1024x4x8_mbs2_cg.sh``: 6 chunks per stage;
+  it also sources a ``config_common_blackwell.sh`` that the repository does not hold, and
+  captures each layer in a CUDA graph), NVIDIA's 256 and 512 H100 on Eos
+  (``config_DGXH100_32x8x256x4x8_mbs2.sh``, ``config_DGXH100_64x8x128x4x8_mbs2.sh``: 6
+  chunks) and Oracle's 1,536 and 3,072 H100 (``Oracle/results/{1536,3072}xBM.GPU.H100.8``,
+  4 chunks, the resolved configuration printed in each log; BM.GPU.H100.8 hosts with RoCE
+  entered as DGX H100, the same GPUs, NVLink and 3,200 Gb/s per node). The B200 hosts are
+  entered as p6-b200.48xlarge (8 B200, 3,200 Gb/s per node).
+- ``mlperf50``: MLPerf Training v5.0, Llama 3.1 405B pre-training at 8,192 tokens (the
+  benchmark that replaced GPT-3): NVIDIA's Eos (512 to 8,192 H100, NeMo 25.01,
+  ``NVIDIA/benchmarks/llama31_405b/implementations/eos-dfw_n*_ngc25.01_nemo/
+  config_DGXH100_*xtp8pp8cp2.sh``: TP 8, PP 8, 8 chunks per stage, CP 2) and GB200
+  NVL72 systems, NVIDIA's Tyche (256 and 512 GPUs) and CoreWeave's Carina (512 to 2,496,
+  ``IBM+CoreWeave+NVIDIA/...``; NeMo 25.04, ``config_GB200_*xtp4pp8cp2*.sh``: TP 4, PP
+  8, 8 chunks, CP 2, whole-iteration CUDA graphs, which the tool cannot enter, and a
+  ``config_common_blackwell.sh`` the repository does not hold). Every run: micro-batch 1,
+  sequence parallelism, FP8 (delayed scaling) with FP8 weights, tensor-parallel overlap,
+  the distributed optimizer with bf16 reduction and both overlaps, no recomputation, no
+  dropout, the embedding and the loss each counted as a layer in the pipeline split (one
+  layer fewer on the first and last stage), the Mixtral 8x22B tokenizer's 32,768-token
+  vocabulary. GB200 nodes are entered as p6e-gb200.36xlarge (4 GPUs of one NVL72 domain)
+  with the systems' stated 4 × 400 Gb/s NDR per node (1,600 Gb/s).
+"""
+
+from __future__ import annotations
+
+from tests.validation.step_cases import GPT3_175B, LLAMA3_SHAPES, Case, _one, nemo_dense
+
+#: GPT-3 175B as MLPerf's NeMo implementation trains it (conf/custom.yaml: 96 layers of
+#: 12,288, 96 heads, 4h MLP, 2,048 tokens, hidden and attention dropout 0.0; the
+#: vocabulary of the benchmark's SentencePiece model is not in the configuration, GPT-3's
+#: 50,257 is entered).
+MLPERF_GPT3_NEMO = {
+    **GPT3_175B,
+    "vocab_size": 50257,
+    "tensor_parallel": 4,
+    "pipeline_parallel": 8,
+    "pipeline_virtual_stages": 12,
+    "micro_batch_sequences": 1,
+    "precision": "fp8",
+    "sequence_parallel": "on",
+    "tp_comm_overlap_fraction": 1.0,
+    "comm_overlap_fraction": 1.0,
+    "dropout": "off",
+    "recompute": "selective",  # flash attention and no checkpointing: nothing recomputed
+    "zero_stage": 1,
+    "gradient_precision": "bf16",
+    "flash_attention": "on",
+    "step_settings_stated": "on",
+}
+
+#: MLPerf Training v3.1, NVIDIA, GPT-3 175B on Eos: nodes of 8 H100, global batch
+#: [sequences], median of the logged train_step_timing [s] over the result files, steps.
+MLPERF31_H100 = (
+    (64, 2048, 11.052, 864),
+    (96, 3072, 11.075, 600),
+    (512, 2048, 1.6088, 864),
+    (768, 3072, 1.6153, 600),
+    (1024, 4096, 1.6193, 474),
+    (1280, 2560, 0.9256, 690),
+    (1344, 2688, 0.9296, 660),
+)
+
+
+#: MLPerf Training v4.1, GPT-3 175B: system, nodes, global batch, chunks per stage,
+#: median logged step [s], steps, submitter.
+MLPERF41 = (
+    ("p6-b200.48xlarge", 8, 2048, 6, 36.233, 864, "NVIDIA, B200 preview"),
+    ("dgx-h100", 32, 2048, 6, 18.378, 876, "NVIDIA, Eos"),
+    ("dgx-h100", 64, 2048, 6, 9.5004, 876, "NVIDIA, Eos"),
+    ("dgx-h100", 192, 3072, 4, 5.1667, 616, "Oracle"),
+    ("dgx-h100", 384, 3072, 4, 3.0643, 616, "Oracle"),
+)
+
+
+#: MLPerf Training v5.0, Llama 3.1 405B: system, nodes, global batch, TP, median logged
+#: step [s], steps, system name.
+MLPERF50 = (
+    ("dgx-h100", 64, 1152, 8, 55.134, 738, "NVIDIA, Eos"),
+    ("dgx-h100", 256, 1152, 8, 14.220, 779, "NVIDIA, Eos"),
+    ("dgx-h100", 304, 1216, 8, 12.729, 819, "NVIDIA, Eos"),
+    ("dgx-h100", 320, 1120, 8, 11.174, 774, "NVIDIA, Eos"),
+    ("dgx-h100", 1024, 1536, 8, 5.1801, 651, "NVIDIA, Eos"),
+    ("p6e-gb200.36xlarge", 64, 448, 4, 19.144, 1854, "NVIDIA, Tyche"),
+    ("p6e-gb200.36xlarge", 128, 896, 4, 19.474, 936, "NVIDIA, Tyche"),
+    ("p6e-gb200.36xlarge", 128, 896, 4, 19.315, 954, "CoreWeave, Carina"),
+    ("p6e-gb200.36xlarge", 256, 768, 4, 8.4485, 1098, "CoreWeave, Carina"),
+    ("p6e-gb200.36xlarge", 384, 1152, 4, 8.5046, 779, "CoreWeave, Carina"),
+    ("p6e-gb200.36xlarge", 512, 1280, 4, 7.1644, 777, "CoreWeave, Carina"),
+    ("p6e-gb200.36xlarge", 624, 1248, 4, 5.8268, 798, "CoreWeave, Carina"),
+)
+
+
+def llama31_405b_mlperf(gbs: int, tp: int, gb200: bool) -> dict:
+    """The MLPerf v5.0 Llama 3.1 405B run as our fields (module docstring)."""
+    w = nemo_dense(
+        {**LLAMA3_SHAPES["405B"], "kv_heads": 8}, "swiglu", 32768, 8192, gbs, 1, tp, 8, 2, 8
+    )
+    w.update({"dropout": "off", "balanced_stages": "on", "step_settings_stated": "on"})
+    if gb200:
+        w["network.inter_node_gbps"] = 1600.0
+    return w
+
+
+def mlperf_cases() -> list[Case]:
+    """Every MLPerf run above as a :class:`~tests.validation.step_cases.Case` (never fitted)."""
+    out: list[Case] = []
+    for nodes, gbs, step, steps in MLPERF31_H100:
+        out.append(
+            Case(
+                "mlperf31",
+                "MLPerf Training v3.1 (NVIDIA, Eos), GPT-3 175B",
+                f"{nodes * 8:,} H100, batch {gbs:,}",
+                "step time (s)",
+                step,
+                (("dgx-h100", nodes, {**MLPERF_GPT3_NEMO, "global_batch_sequences": gbs}),),
+                _one("step_seconds"),
+                "time",
+                f"TP 4 PP 8 VP 12, DP {nodes * 8 // 32}, micro-batch 1, FP8, median of {steps} "
+                "logged steps",
+                "the vocabulary's padded size (GPT-3's 50,257 entered)",
+                tags=("h100", "mlperf"),
+            )
+        )
+    for inst, nodes, gbs, vp, step, steps, who in MLPERF41:
+        gpus = nodes * 8
+        accel = "B200" if "b200" in inst else "H100"
+        out.append(
+            Case(
+                "mlperf41",
+                "MLPerf Training v4.1, GPT-3 175B",
+                f"{gpus:,} {accel}, batch {gbs:,} ({who})",
+                "step time (s)",
+                step,
+                (
+                    (
+                        inst,
+                        nodes,
+                        {
+                            **MLPERF_GPT3_NEMO,
+                            "global_batch_sequences": gbs,
+                            "micro_batch_sequences": 2,
+                            "pipeline_virtual_stages": vp,
+                        },
+                    ),
+                ),
+                _one("step_seconds"),
+                "time",
+                f"TP 4 PP 8 VP {vp}, DP {gpus // 32}, micro-batch 2, FP8, median of {steps} "
+                "logged steps",
+                "the vocabulary's padded size (GPT-3's 50,257 entered)"
+                + (
+                    "; the B200 run's config_common_blackwell.sh is not published"
+                    if accel == "B200"
+                    else ""
+                ),
+                tags=(accel.lower(), "mlperf"),
+            )
+        )
+    for inst, nodes, gbs, tp, step, steps, who in MLPERF50:
+        gb200 = "gb200" in inst
+        gpus = nodes * (4 if gb200 else 8)
+        accel = "GB200" if gb200 else "H100"
+        out.append(
+            Case(
+                "mlperf50",
+                "MLPerf Training v5.0, Llama 3.1 405B",
+                f"{gpus:,} {accel}, batch {gbs:,} ({who})",
+                "step time (s)",
+                step,
+                ((inst, nodes, llama31_405b_mlperf(gbs, tp, gb200)),),
+                _one("step_seconds"),
+                "time",
+                f"TP {tp} PP 8 VP 8 CP 2, DP {gpus // (tp * 16)}, micro-batch 1, FP8, median "
+                f"of {steps} logged steps",
+                "whole-iteration CUDA graphs not enterable; config_common_blackwell.sh not "
+                "published"
+                if gb200
+                else "nothing: the configuration states every input the tool takes",
+                tags=(accel.lower(), "mlperf"),
+            )
+        )
+    return out
+
+
+def rows() -> list[dict]:
+    """Each run's published and modelled step, error and 80% interval (the dense
+    interval, :data:`models.compute.STEP_INTERVAL_RATIO`, as a held-out case's)."""
+    from goodput_lab.models.compute import STEP_INTERVAL_RATIO
+
+    lo_q, hi_q = STEP_INTERVAL_RATIO
+    out = []
+    for c in mlperf_cases():
+        ours = c.ours()
+        lo, hi = ours * lo_q, ours * hi_q  # a time: measured = ours·ρ
+        out.append(
+            {
+                "source": c.source,
+                "table": c.table,
+                "case": c.label,
+                "published": c.published,
+                "ours": ours,
+                "error": ours / c.published - 1.0,
+                "low": lo,
+                "high": hi,
+                "covered": lo <= c.published <= hi,
+            }
+        )
+    return out
+
+
+def markdown_table() -> str:
+    """The table docs/step-time.md#mlperf carries (``tests/validation/
+    test_mlperf_published.py`` checks that it is this one)."""
+    lines = [
+        "| submission | run | published step (s) | ours (s) | error | 80% interval (s) | inside |",
+        "|---|---|---:|---:|---:|---|---|",
+    ]
+    for r in rows():
+        lines.append(
+            f"| {r['table']} | {r['case']} | {r['published']:.3f} | {r['ours']:.3f} | "
+            f"{r['error']:+.1%} | {r['low']:.3f}-{r['high']:.3f} | "
+            f"{'yes' if r['covered'] else 'no'} |"
+        )
+    return "\n".join(lines)
