@@ -540,7 +540,10 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
     if kv is not None and kv > heads:
         raise ValidationError(
             _blame(given, ("workload.kv_heads", "workload.attention_heads"), "workload.kv_heads"),
-            f"{kv} is more than the {heads} attention heads (allowed: 1 to workload.attention_heads)",
+            f"{kv} is more than the {heads} attention heads (allowed: 1 to "
+            "workload.attention_heads; attention whose weights do not follow from its heads, "
+            "such as multi-head latent attention, is entered with "
+            "workload.attention_params_million)",
         )
     if stated is not None and layers is not None:
         derived = shape_params_billion(values)

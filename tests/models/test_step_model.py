@@ -1318,3 +1318,23 @@ def test_attention_weights_that_contradict_the_stated_count_are_named():
     with pytest.raises(ValidationError) as e:
         s.replace({"workload.attention_params_million": 41943.04})
     assert str(e.value).startswith("workload.attention_params_million: 41943.04 contradicts")
+
+
+def test_more_kv_heads_than_heads_points_to_the_attention_weights_field():
+    from goodput_lab.models import Scenario
+
+    with pytest.raises(ValidationError) as e:
+        Scenario.from_dict(
+            {
+                "workload": {
+                    "attention_heads": 128,
+                    "kv_heads": 236,
+                    "params_billion": None,
+                    "layers": 60,
+                    "hidden_size": 5120,
+                }
+            }
+        )
+    msg = str(e.value)
+    assert msg.startswith("workload.kv_heads: 236 is more than the 128 attention heads")
+    assert "workload.attention_params_million" in msg
