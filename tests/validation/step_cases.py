@@ -806,15 +806,15 @@ def nemo_moe(model, precision, gbs, mbs, seq, pp, vp, ep):
 #: (``sbatch_benchmarking.sh``); the all-to-all overlap (``A2A_OVERLAP``, default 0) is the
 #: table's "+1f1b overlap" note; stages count the embedding and the loss as a layer each
 #: (``--account-for-embedding-in-pipeline-split``, ``-loss-``: balanced stages).
-#: Attention entered by equivalence, as near as the fields allow: Q and O of 4,096 × 8,192
-#: and K, V of 4,096 × 512 are 71.3M parameters, 2h²(1 + kv/a) with kv = 72, but kv cannot
-#: exceed the 64 heads: at kv = 64, 67.1M (the active matrix FLOPs 1.8% short); the scores
-#: with the heads' own dimension of 128.
+#: Attention: Q and O of 4,096 × 8,192 and K, V of 4,096 × 512 are 71.3M weights, stated
+#: (``attention_params_million``) with the 4 key/value heads; the scores with the heads'
+#: own dimension of 128.
 QWEN3_235B = {
     "layers": 94,
     "hidden_size": 4096,
     "attention_heads": 64,
-    "kv_heads": 64,
+    "kv_heads": 4,
+    "attention_params_million": 71.303168,
     "attention_head_dim": 128.0,
     "ffn_hidden_size": 12288,
     "vocab_size": 151936,
@@ -874,15 +874,15 @@ def zoo_qwen3(dispatcher, tp, ep, pp, vp, fsdp, mbs, recompute, a2a_overlap, for
 #: Qwen3-30B-A3B as our fields (Megatron-Bridge v0.2.0 ``Qwen3MoEModelProvider30B_A3B``,
 #: as Qwen/Qwen3-30B-A3B's config: 48 layers, all MoE, hidden 2,048, 32 query heads of 128
 #: with 4 key/value groups, 128 experts of 768 top-8, vocabulary 151,936, untied output
-#: layer).  Attention entered by equivalence as near as the fields allow: Q and O of
-#: 2,048 × 4,096 and K, V of 2,048 × 512 are 18.9M parameters, 2h²(1 + kv/a) with kv = 40,
-#: but kv cannot exceed the 32 heads: at kv = 32, 16.8M (the active matrix FLOPs 3.7%
-#: short); the scores with the heads' own dimension of 128.
+#: layer).  Attention: Q and O of 2,048 × 4,096 and K, V of 2,048 × 512 are 18.9M weights,
+#: stated (``attention_params_million``) with the 4 key/value heads; the scores with the
+#: heads' own dimension of 128.
 QWEN3_30B = {
     "layers": 48,
     "hidden_size": 2048,
     "attention_heads": 32,
-    "kv_heads": 32,
+    "kv_heads": 4,
+    "attention_params_million": 18.874368,
     "attention_head_dim": 128.0,
     "ffn_hidden_size": 6144,
     "vocab_size": 151936,

@@ -83,18 +83,18 @@ def test_loso_mean_held_out_error_over_every_case_as_reported():
     "Llama 2 7B in FP8 on H100 (NeMo 24.03.01) from 32k to 1M tokens: +21.2% to +37.5%; "
     "NeMo 25.02 on B200: Llama 3 8B +26.6%, 70B +21.0%, Nemotron-4 15B +41.5%, Mixtral "
     "8x22B at 65,536 tokens +32.9% (+24.6% on GB200 in 25.04); 25.09: Llama 3.1 405B in "
-    "MXFP8 on 128 GB200 +34.4%, DeepSeek-V3 on B200 +25.1%, Qwen3-30B-A3B on B200 -29.1%; "
+    "MXFP8 on 128 GB200 +34.4%, DeepSeek-V3 on B200 +25.1%, Qwen3-30B-A3B on B200 -28.9%; "
     "of the later MoE rows, 25.11: GPT-OSS 120B +81.7% on B200 and +21.2% on GB200, "
-    "DeepSeek-V3 FP8 on B200 +32.4%, Qwen3-30B-A3B +37.7% on B200 and +125.1% on H100, "
-    "Qwen3-235B-A22B +40.4% on B200; 26.02: GPT-OSS 120B +59.7% on GB200, Qwen3-30B-A3B "
-    "+32.1% on B200 and +85.5% on H100 (the same inputs 1.77 times as fast in 26.02.01), "
-    "Qwen3-235B-A22B on H100 -20.5%; 26.02.01: GPT-OSS 120B +60.0% on GB200 and +46.1% on "
-    "B200, Qwen3-235B-A22B on H100 +28.9%; 26.04: GPT-OSS 120B +80.9% and +47.5%, "
-    "Qwen3-235B-A22B on H100 -23.0%; 26.04.01: GPT-OSS 120B +77.8% and +41.9%, "
-    "DeepSeek-V3 FP8 on B200 -20.0%, Qwen3-235B-A22B on H100 -24.2%; 26.06: GPT-OSS 120B "
-    "+67.6% on GB200, Qwen3-30B-A3B on GB200 -25.5%; 26.06.01: GPT-OSS 120B in MXFP8 +100.7% "
-    "(the page's footnoted regression), Qwen3-30B-A3B -26.2%; 26.08: GPT-OSS 120B +28.1%, "
-    "Qwen3-30B-A3B -24.3%: "
+    "DeepSeek-V3 FP8 on B200 +32.4%, Qwen3-30B-A3B +38.1% on B200 and +126.6% on H100, "
+    "Qwen3-235B-A22B +41.0% on B200; 26.02: GPT-OSS 120B +59.7% on GB200, Qwen3-30B-A3B "
+    "+32.5% on B200 and +86.5% on H100 (the same inputs 1.77 times as fast in 26.02.01), "
+    "Qwen3-235B-A22B on H100 -20.1%; 26.02.01: GPT-OSS 120B +60.0% on GB200 and +46.1% on "
+    "B200, Qwen3-235B-A22B on H100 +29.9%; 26.04: GPT-OSS 120B +80.9% and +47.5%, "
+    "Qwen3-235B-A22B on H100 -22.6%; 26.04.01: GPT-OSS 120B +77.8% and +41.9%, "
+    "DeepSeek-V3 FP8 on B200 -20.0%, Qwen3-235B-A22B on H100 -23.8%; 26.06: GPT-OSS 120B "
+    "+67.6% on GB200, Qwen3-30B-A3B on GB200 -25.0%; 26.06.01: GPT-OSS 120B in MXFP8 +100.7% "
+    "(the page's footnoted regression), Qwen3-30B-A3B -25.7%; 26.08: GPT-OSS 120B +28.1%, "
+    "Qwen3-30B-A3B -23.8%: "
     "reported in docs/step-time.md, not tuned away",
 )
 def test_loso_no_held_out_case_beyond_20_percent():
@@ -322,13 +322,13 @@ def test_loso_torchtitan2024_table5_interleaved_1f1b_gain_held_out():
 
 def test_loso_nemo2608_gb200_rows_held_out_as_reported():
     # NeMo 26.08's GB200 MoE rows (MXFP8, hybridep, all-to-all overlapped, whole-iteration
-    # CUDA graphs), held out: DeepSeek-V3 -1.2%, Qwen3-235B-A22B -16.6%, Qwen3-30B-A3B -24.3%
-    # (faster than modelled, as 26.06's -25.5%), GPT-OSS 120B, now in MXFP8, +28.1% (its BF16
+    # CUDA graphs), held out: DeepSeek-V3 -1.2%, Qwen3-235B-A22B -16.1%, Qwen3-30B-A3B -23.8%
+    # (faster than modelled, as 26.06's -25.0%), GPT-OSS 120B, now in MXFP8, +28.1% (its BF16
     # row of 26.06: +67.6%; +27.0% and +66.4% before its attention weights were stated)
     errors = _held_out_errors()
     assert abs(errors[("nemo2608", "DeepSeek-V3 FP8 on 256 P6E-GB200")]) <= 0.05
     assert abs(errors[("nemo2608", "Qwen3-235B FP8 on 256 P6E-GB200")]) <= 0.17
-    for case, want in (("Qwen3-30B FP8 on 8", -0.243), ("GPT-OSS 120B FP8 on 64", 0.281)):
+    for case, want in (("Qwen3-30B FP8 on 8", -0.238), ("GPT-OSS 120B FP8 on 64", 0.281)):
         assert errors[("nemo2608", f"{case} P6E-GB200")] == pytest.approx(want, abs=0.005)
 
 
