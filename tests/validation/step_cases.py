@@ -1405,8 +1405,8 @@ def _nemo_release_cases(source, release, dense, moe, kernels) -> list[Case]:
                 )
                 + f"the base configurations' {kernels} cannot be entered; DeepSeek-V3's "
                 "multi-token-prediction module and pipeline layout from its recipe "
-                "(NEMO_MOE_RECIPE); attention entered by equivalence (MOE_SHAPES, "
-                "QWEN3_30B, QWEN3_235B)",
+                "(NEMO_MOE_RECIPE); GPT-OSS's sliding-window score FLOPs entered by "
+                "equivalence (MOE_SHAPES)",
                 open=layout_open + a2a_open,
                 tags=("moe",),
             )
@@ -1750,8 +1750,8 @@ def _cases() -> list[Case]:
                 + "gradients reduced in bf16 (the scripts' grad_reduce_in_fp32 = False); the "
                 "token dispatcher is not in the table, and needs no alternative: every row's "
                 "EP group fits in one NVLink domain (8 GPUs, or 72 on GB200), where DeepEP and "
-                "the all-to-all take the same time in the model; attention entered by "
-                "equivalence (MOE_SHAPES)",
+                "the all-to-all take the same time in the model; GPT-OSS's sliding-window "
+                "score FLOPs entered by equivalence (MOE_SHAPES)",
                 open=(
                     () if as_recipe else ({"recompute": "full"}, {"moe_comm_overlap_fraction": 1.0})
                 )
@@ -1786,8 +1786,7 @@ def _cases() -> list[Case]:
                 + "the scripts' CUDA graphs of the router and the dispatcher's preprocessing "
                 "(fewer kernel launches) cannot be entered; the token dispatcher needs no "
                 "alternative where the EP group fits in one NVLink domain, and the H100 235B "
-                "row's base configuration names none (the all-to-all); attention entered by "
-                "equivalence (QWEN3_30B, QWEN3_235B)",
+                "row's base configuration names none (the all-to-all)",
                 open=() if base else ({"moe_comm_overlap_fraction": 1.0},),
                 tags=("moe",),
             )
@@ -1825,8 +1824,7 @@ def _cases() -> list[Case]:
                     if forced
                     else "balanced or dropless routing not stated: both evaluated (the "
                     "page's dropless/forced ratio as the load imbalance)"
-                )
-                + "; attention entered by equivalence (QWEN3_235B)",
+                ),
                 open=() if forced else ({"moe_load_imbalance": ZOO_DROPLESS_IMBALANCE},),
                 tags=("moe",),
             )
