@@ -127,59 +127,67 @@ def llama31_405b_mlperf(gbs: int, tp: int, gb200: bool) -> dict:
     return w
 
 
+def _step_case(source, table, label, step, run, setup, unpublished, accel) -> Case:
+    """One MLPerf run: its median logged step [s] against the modelled step of ``run``."""
+    return Case(
+        source,
+        table,
+        label,
+        "step time (s)",
+        step,
+        (run,),
+        _one("step_seconds"),
+        "time",
+        setup,
+        unpublished,
+        tags=(accel.lower(), "mlperf"),
+    )
+
+
 def mlperf_cases() -> list[Case]:
     """Every MLPerf run above as a :class:`~tests.validation.step_cases.Case` (never fitted)."""
+    vocab = "the vocabulary's padded size (GPT-3's 50,257 entered)"
     out: list[Case] = []
     for nodes, gbs, step, steps in MLPERF31_H100:
+        run = ("dgx-h100", nodes, {**MLPERF_GPT3_NEMO, "global_batch_sequences": gbs})
+        setup = f"TP 4 PP 8 VP 12, DP {nodes * 8 // 32}, micro-batch 1, FP8, median of {steps} "
         out.append(
-            Case(
+            _step_case(
                 "mlperf31",
                 "MLPerf Training v3.1 (NVIDIA, Eos), GPT-3 175B",
                 f"{nodes * 8:,} H100, batch {gbs:,}",
-                "step time (s)",
                 step,
-                (("dgx-h100", nodes, {**MLPERF_GPT3_NEMO, "global_batch_sequences": gbs}),),
-                _one("step_seconds"),
-                "time",
-                f"TP 4 PP 8 VP 12, DP {nodes * 8 // 32}, micro-batch 1, FP8, median of {steps} "
-                "logged steps",
-                "the vocabulary's padded size (GPT-3's 50,257 entered)",
-                tags=("h100", "mlperf"),
+                run,
+                setup + "logged steps",
+                vocab,
+                "H100",
             )
         )
     for inst, nodes, gbs, vp, step, steps, who in MLPERF41:
         gpus = nodes * 8
         accel = "B200" if "b200" in inst else "H100"
+        w = {
+            **MLPERF_GPT3_NEMO,
+            "global_batch_sequences": gbs,
+            "micro_batch_sequences": 2,
+            "pipeline_virtual_stages": vp,
+        }
         out.append(
-            Case(
+            _step_case(
                 "mlperf41",
                 "MLPerf Training v4.1, GPT-3 175B",
                 f"{gpus:,} {accel}, batch {gbs:,} ({who})",
-                "step time (s)",
                 step,
-                (
-                    (
-                        inst,
-                        nodes,
-                        {
-                            **MLPERF_GPT3_NEMO,
-                            "global_batch_sequences": gbs,
-                            "micro_batch_sequences": 2,
-                            "pipeline_virtual_stages": vp,
-                        },
-                    ),
-                ),
-                _one("step_seconds"),
-                "time",
+                (inst, nodes, w),
                 f"TP 4 PP 8 VP {vp}, DP {gpus // 32}, micro-batch 2, FP8, median of {steps} "
                 "logged steps",
-                "the vocabulary's padded size (GPT-3's 50,257 entered)"
+                vocab
                 + (
                     "; the B200 run's config_common_blackwell.sh is not published"
                     if accel == "B200"
                     else ""
                 ),
-                tags=(accel.lower(), "mlperf"),
+                accel,
             )
         )
     for inst, nodes, gbs, tp, step, steps, who in MLPERF50:
@@ -187,22 +195,19 @@ def mlperf_cases() -> list[Case]:
         gpus = nodes * (4 if gb200 else 8)
         accel = "GB200" if gb200 else "H100"
         out.append(
-            Case(
+            _step_case(
                 "mlperf50",
                 "MLPerf Training v5.0, Llama 3.1 405B",
                 f"{gpus:,} {accel}, batch {gbs:,} ({who})",
-                "step time (s)",
                 step,
-                ((inst, nodes, llama31_405b_mlperf(gbs, tp, gb200)),),
-                _one("step_seconds"),
-                "time",
+                (inst, nodes, llama31_405b_mlperf(gbs, tp, gb200)),
                 f"TP {tp} PP 8 VP 8 CP 2, DP {gpus // (tp * 16)}, micro-batch 1, FP8, median "
                 f"of {steps} logged steps",
                 "whole-iteration CUDA graphs not enterable; config_common_blackwell.sh not "
                 "published"
                 if gb200
                 else "nothing: the configuration states every input the tool takes",
-                tags=(accel.lower(), "mlperf"),
+                accel,
             )
         )
     return out
