@@ -45,6 +45,18 @@ predicts them with the constants as they stand (docs/step-time.md#mlperf).
   layer fewer on the first and last stage), the Mixtral 8x22B tokenizer's 32,768-token
   vocabulary. GB200 nodes are entered as p6e-gb200.36xlarge (4 GPUs of one NVL72 domain)
   with the systems' stated 4 × 400 Gb/s NDR per node (1,600 Gb/s).
+- ``mlperf51``: MLPerf Training v5.1 (NeMo 25.09), the FP8 runs on B200 and GB200 (the
+  NVFP4 runs, which the tool cannot enter, are left out): Llama 3.1 405B on 256 and 448
+  B200 (University of Florida, ``config_DGXB200_{32,56}x8x144xtp4pp8cp2_cg.sh``: TP 4, PP
+  8, 8 chunks, CP 2, without tensor-parallel overlap) and Llama 3.1 8B at 8,192 tokens
+  (32 layers of 4,096, 32 heads, 8 key/value heads, FFN 14,336, vocabulary 128,256) in one
+  micro-batch per step on 8 to 256 B200 (University of Florida, Dell, Oracle, Verda: TP 1,
+  CP 1 with micro-batch 2 on one or two nodes, CP 2 with micro-batch 1 beyond) and on 72
+  and 512 GB200 (NVIDIA's Tyche: CP 2; TP 2 × CP 4 with sequence parallelism and
+  tensor-parallel overlap). FP8 with current (per-tensor) scaling, the distributed
+  optimizer with bf16 reduction and both overlaps, whole-iteration CUDA graphs, no
+  recomputation, no dropout. The B200 hosts' networks are not all stated (Dell's system
+  files leave it empty): they are entered as p6-b200.48xlarge, 3,200 Gb/s per node.
 """
 
 from __future__ import annotations
@@ -114,6 +126,37 @@ MLPERF50 = (
     ("p6e-gb200.36xlarge", 512, 1280, 4, 7.1644, 777, "CoreWeave, Carina"),
     ("p6e-gb200.36xlarge", 624, 1248, 4, 5.8268, 798, "CoreWeave, Carina"),
 )
+
+
+#: MLPerf Training v5.1, the FP8 runs on B200 and GB200: system, nodes, model, global
+#: batch, micro-batch, TP, CP, median logged step [s], steps, submitter.
+MLPERF51 = (
+    ("p6-b200.48xlarge", 32, "405B", 576, 1, 4, 2, 27.665, 1533, "University of Florida"),
+    ("p6-b200.48xlarge", 56, "405B", 1008, 1, 4, 2, 27.958, 938, "University of Florida"),
+    ("p6-b200.48xlarge", 1, "8B", 16, 2, 1, 1, 0.5444, 3250, "University of Florida"),
+    ("p6-b200.48xlarge", 2, "8B", 32, 2, 1, 1, 0.5742, 2000, "University of Florida"),
+    ("p6-b200.48xlarge", 2, "8B", 32, 2, 1, 1, 0.5817, 2000, "Dell XE9680L"),
+    ("p6-b200.48xlarge", 2, "8B", 32, 2, 1, 1, 0.5756, 2000, "Dell XE9685L"),
+    ("p6-b200.48xlarge", 4, "8B", 16, 1, 1, 2, 0.1883, 3601, "University of Florida"),
+    ("p6-b200.48xlarge", 8, "8B", 32, 1, 1, 2, 0.1894, 1872, "University of Florida"),
+    ("p6-b200.48xlarge", 8, "8B", 32, 1, 1, 2, 0.1903, 1898, "Oracle"),
+    ("p6-b200.48xlarge", 8, "8B", 32, 1, 1, 2, 0.1911, 1950, "Verda"),
+    ("p6-b200.48xlarge", 16, "8B", 64, 1, 1, 2, 0.1927, 1196, "University of Florida"),
+    ("p6-b200.48xlarge", 32, "8B", 128, 1, 1, 2, 0.2211, 910, "University of Florida"),
+    ("p6e-gb200.36xlarge", 18, "8B", 36, 1, 1, 2, 0.1711, 1714, "NVIDIA, Tyche"),
+    ("p6e-gb200.36xlarge", 128, "8B", 64, 1, 2, 4, 0.0889, 1274, "NVIDIA, Tyche"),
+)
+
+
+def llama31_8b_mlperf(gbs: int, mbs: int, tp: int, cp: int, gb200: bool) -> dict:
+    """The MLPerf v5.1 Llama 3.1 8B run as our fields (module docstring)."""
+    w = nemo_dense(
+        {**LLAMA3_SHAPES["8B"], "kv_heads": 8}, "swiglu", 128256, 8192, gbs, mbs, tp, 1, cp, 1
+    )
+    w.update({"dropout": "off", "step_settings_stated": "on"})
+    if gb200:
+        w["network.inter_node_gbps"] = 1600.0
+    return w
 
 
 def llama31_405b_mlperf(gbs: int, tp: int, gb200: bool) -> dict:
@@ -207,6 +250,31 @@ def mlperf_cases() -> list[Case]:
                 "published"
                 if gb200
                 else "nothing: the configuration states every input the tool takes",
+                accel,
+            )
+        )
+    for inst, nodes, model, gbs, mbs, tp, cp, step, steps, who in MLPERF51:
+        gb200 = "gb200" in inst
+        gpus = nodes * (4 if gb200 else 8)
+        accel = "GB200" if gb200 else "B200"
+        if model == "405B":
+            w = {**llama31_405b_mlperf(gbs, tp, gb200), "tp_comm_overlap_fraction": 0.0}
+            layout = f"TP {tp} PP 8 VP 8 CP {cp} (no TP overlap)"
+        else:
+            w = llama31_8b_mlperf(gbs, mbs, tp, cp, gb200)
+            layout = f"TP {tp} CP {cp}" + (" with TP overlap" if tp > 1 else "")
+        out.append(
+            _step_case(
+                "mlperf51",
+                f"MLPerf Training v5.1, Llama 3.1 {model}",
+                f"{gpus:,} {accel}, batch {gbs:,} ({who})",
+                step,
+                (inst, nodes, w),
+                f"{layout}, micro-batch {mbs}"
+                + (", one micro-batch a step on each rank" if model == "8B" else "")
+                + f", median of {steps} logged steps",
+                "whole-iteration CUDA graphs not enterable"
+                + ("; the hosts' network not stated" if who.startswith("Dell") else ""),
                 accel,
             )
         )
