@@ -282,15 +282,14 @@ def mlperf_cases() -> list[Case]:
 
 
 def rows() -> list[dict]:
-    """Each run's published and modelled step, error and 80% interval (the dense
-    interval, :data:`models.compute.STEP_INTERVAL_RATIO`, as a held-out case's)."""
-    from goodput_lab.models.compute import STEP_INTERVAL_RATIO
+    """Each run's published and modelled step, error and 80% interval (the model's own,
+    :func:`models.compute.step_interval` of a dense step: every setting is stated)."""
+    from goodput_lab.models.compute import step_interval
 
-    lo_q, hi_q = STEP_INTERVAL_RATIO
     out = []
     for c in mlperf_cases():
         ours = c.ours()
-        lo, hi = ours * lo_q, ours * hi_q  # a time: measured = ours·ρ
+        lo, hi = (float(x) for x in step_interval(ours))
         out.append(
             {
                 "source": c.source,
