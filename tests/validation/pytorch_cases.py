@@ -316,13 +316,21 @@ OPT_175B = {
 }
 
 
+#: the run's 124 nodes of 8 A100
+OPT_NODES = 124
+
+
 def _opt_tflops(outs):
     """Megatron's count with recomputation (Narayanan et al. 2021 Eq. 3) per GPU and s."""
-    return (
-        narayanan_flops_per_step(992, 96, 12288, 2048, 50272)
-        / (outs[0]["step_seconds"] * 992)
-        / 1e12
+    w = OPT_175B
+    flops = narayanan_flops_per_step(
+        w["global_batch_sequences"],
+        w["layers"],
+        w["hidden_size"],
+        w["sequence_length"],
+        w["vocab_size"],
     )
+    return flops / (outs[0]["step_seconds"] * OPT_NODES * 8) / 1e12
 
 
 def _opt_tflops_model(outs):
@@ -341,15 +349,15 @@ def opt_case() -> Case:
         "175B on 992 A100 80GB, FSDP + TP 8",
         "achieved TFLOP/s per GPU",
         147.0,
-        (("dgx-a100-80gb", 124, OPT_175B),),
+        (("dgx-a100-80gb", OPT_NODES, OPT_175B),),
         _opt_tflops,
         "rate",
         "992 A100 80GB, FSDP with Megatron-LM tensor parallelism, fp16 weights, fp32 Adam "
         "state sharded",
         "TP 8 within a node, one micro-batch of 8 sequences per FSDP rank (or two of 4), "
-        "full activation checkpointing and no fused attention are ours; the figure is 'up to', and whether "
-        "it counts the recomputed forward (Megatron's count) or not is not published: both "
-        "read",
+        "full activation checkpointing and no fused attention are ours; the figure is 'up "
+        "to', and whether it counts the recomputed forward (Megatron's count) or not is not "
+        "published: both read",
         open=({"micro_batch_sequences": 4},),
         alt_reads=(_opt_tflops_model,),
         tags=("a100", "pytorch"),
