@@ -1294,11 +1294,13 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "s",
         "number",
         "Low end of the step time's 80% prediction interval: the 10th percentile of "
-        "measured/modelled over the held-out runs of the leave-one-source-out validation, "
-        "applied to the faster neighbour of the recomputation, overlap and interleaving "
-        "entered unless workload.step_settings_stated = 'on' (modelled basis; a stated MFU "
-        "gives the point itself).",
-        "step under the faster open settings × STEP_INTERVAL_RATIO[0]",
+        "measured/modelled over the held-out runs of the leave-one-source-out validation "
+        "of its kind (dense, dense with one or two micro-batches a step, or mixture of "
+        "experts), applied to the faster neighbour of the recomputation, overlap and "
+        "interleaving entered unless workload.step_settings_stated = 'on' (modelled basis; "
+        "a stated MFU gives the point itself).",
+        "step under the faster open settings × the low ratio of its kind "
+        "(STEP_INTERVAL_RATIO, FEW_MICROBATCH_STEP_INTERVAL_RATIO or MOE_STEP_INTERVAL_RATIO)",
         "derived",
         3,
         computed_by="models.compute.step_interval",
@@ -1309,11 +1311,13 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "s",
         "number",
         "High end of the step time's 80% prediction interval: the 90th percentile of "
-        "measured/modelled over the held-out runs of the leave-one-source-out validation, "
-        "applied to the slower neighbour of the recomputation, overlap and interleaving "
-        "entered unless workload.step_settings_stated = 'on' (modelled basis; a stated MFU "
-        "gives the point itself).",
-        "step under the slower open settings × STEP_INTERVAL_RATIO[1]",
+        "measured/modelled over the held-out runs of the leave-one-source-out validation "
+        "of its kind (dense, dense with one or two micro-batches a step, or mixture of "
+        "experts), applied to the slower neighbour of the recomputation, overlap and "
+        "interleaving entered unless workload.step_settings_stated = 'on' (modelled basis; "
+        "a stated MFU gives the point itself).",
+        "step under the slower open settings × the high ratio of its kind "
+        "(STEP_INTERVAL_RATIO, FEW_MICROBATCH_STEP_INTERVAL_RATIO or MOE_STEP_INTERVAL_RATIO)",
         "derived",
         3,
         computed_by="models.compute.step_interval",

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 LINK = {
     "preset": "llama3-8b",
-    "dec.deadline": "14",
+    "dec.deadline": "16",
     "dec.confidence_pct": "80",
     "dec.trials": "200",
     "dec.instances": "p5.48xlarge",
@@ -41,7 +41,7 @@ def decide_json() -> dict:
             "decide",
             "llama3-8b",
             "--deadline-days",
-            "14",
+            "16",
             "--confidence",
             "0.8",
             "--trials",
@@ -82,7 +82,7 @@ def test_decide_page_from_a_link_matches_goodput_decide_json(app_url, browser, d
             )
             c = want["choice"]
             assert page.locator(".legendtext", has_text=f"Choice: {c['instance']}").count() == 1
-            assert page.get_by_text("Deadline used: 14 days").count() >= 1
+            assert page.get_by_text("Deadline used: 16 days").count() >= 1
             page.wait_for_timeout(300)
             path = SCREENSHOTS / f"decide-{width}.png"
             page.screenshot(path=str(path), full_page=True)

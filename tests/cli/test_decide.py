@@ -18,7 +18,7 @@ from tests.timeline_generator import GeneratorParams, generate
 SMALL = (
     "llama3-8b",
     "--deadline-days",
-    "14",
+    "16",
     "--confidence",
     "0.8",
     "--trials",

@@ -15,7 +15,7 @@ from tests.dashboard._pages import chart, metric
 
 QUERY = {
     "preset": "llama3-8b",
-    "dec.deadline": "14",
+    "dec.deadline": "16",
     "dec.confidence_pct": "80",
     "dec.trials": "200",
     "dec.instances": "p5.48xlarge",
@@ -50,7 +50,7 @@ def cli():
                 "decide",
                 "llama3-8b",
                 "--deadline-days",
-                "14",
+                "16",
                 "--confidence",
                 "0.8",
                 "--trials",
@@ -76,7 +76,7 @@ def test_page_figures_equal_goodput_decide_json(app, cli):
         "expected_total_cost_usd", cli["expected_total_cost_usd"]
     )
     assert any(plain(cli["answer"]) in s.value for s in app.success)
-    assert any("Deadline used: 14 days" in m.value for m in app.markdown)
+    assert any("Deadline used: 16 days" in m.value for m in app.markdown)
     codes = [c.value for c in app.code]
     assert any(all(f"--set {s}" in c for s in cli["set"]) for c in codes)
 

@@ -411,12 +411,40 @@ def _h100_node(**over):
 
 
 def test_step_interval_brackets_the_modelled_step_and_is_the_point_for_a_stated_mfu():
+    # 16 sequences over 8 data-parallel ranks, one each: 2 micro-batches a step
     out = step_model(_h100_node(**{"workload.step_settings_stated": "on"}))
-    lo, hi = cm.STEP_INTERVAL_RATIO
+    assert float(out["micro_batches_per_step"]) == 2
+    lo, hi = cm.FEW_MICROBATCH_STEP_INTERVAL_RATIO
     assert out["step_seconds_low"] == pytest.approx(lo * out["step_seconds"])
     assert out["step_seconds_high"] == pytest.approx(hi * out["step_seconds"])
     e2e = step_model(_h100_node(**{"workload.mfu_basis": "end_to_end"}), "end_to_end")
     assert e2e["step_seconds_low"] == e2e["step_seconds"] == e2e["step_seconds_high"]
+
+
+@pytest.mark.parametrize(("sequences", "micro_batches", "few"), [(8, 1, True), (24, 3, False)])
+def test_step_interval_of_few_micro_batches_is_their_own(sequences, micro_batches, few):
+    """A dense step of at most FEW_MICROBATCHES micro-batches per data-parallel rank takes
+    the held-out residuals of that regime (docs/step-time.md#few-micro-batches)."""
+    assert cm.FEW_MICROBATCHES == 2
+    out = step_model(
+        _h100_node(
+            **{"workload.step_settings_stated": "on", "workload.global_batch_sequences": sequences}
+        )
+    )
+    assert float(out["micro_batches_per_step"]) == micro_batches
+    lo, hi = cm.FEW_MICROBATCH_STEP_INTERVAL_RATIO if few else cm.STEP_INTERVAL_RATIO
+    step = float(out["step_seconds"])
+    assert (float(out["step_seconds_low"]), float(out["step_seconds_high"])) == (
+        pytest.approx(lo * step),
+        pytest.approx(hi * step),
+    )
+    # wider above in the few-micro-batch regime, where held out the model is optimistic
+    assert cm.FEW_MICROBATCH_STEP_INTERVAL_RATIO[1] > cm.STEP_INTERVAL_RATIO[1]
+    # a mixture-of-experts model keeps its own interval whatever its micro-batches
+    lo_m, hi_m = cm.step_interval(10.0, moe=1.0, micro_batches=micro_batches)
+    assert (float(lo_m), float(hi_m)) == pytest.approx(
+        tuple(10.0 * r for r in cm.MOE_STEP_INTERVAL_RATIO)
+    )
 
 
 def test_tied_embeddings_count_the_vocabulary_matrix_once_and_keep_the_flops():

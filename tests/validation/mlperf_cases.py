@@ -57,6 +57,14 @@ predicts them with the constants as they stand (docs/step-time.md#mlperf).
   optimizer with bf16 reduction and both overlaps, whole-iteration CUDA graphs, no
   recomputation, no dropout. The B200 hosts' networks are not all stated (Dell's system
   files leave it empty): they are entered as p6-b200.48xlarge, 3,200 Gb/s per node.
+  Cisco's two Llama 3.1 8B runs on H100 (``Cisco/results/hpf_n8`` and ``hpf_n16``,
+  ``Cisco/benchmarks/llama31_8b/implementations/nemo/config_DGXH100_8x8x1xtp1pp1cp1.sh``
+  and ``config_DGXH100_16x8x1xtp2pp1cp1.sh`` with ``config_common.sh``): 64 and 128 H100
+  at global batch 64 (one micro-batch of one sequence a step on each of the 64 data-
+  parallel ranks), TP 1, and TP 2 with sequence parallelism and tensor-parallel overlap,
+  FP8 with FP8 weights, the distributed optimizer with both overlaps, no CUDA graphs
+  (``MCORE_CUDA_GRAPH=False``); 8 × 400 Gb/s ConnectX-7 per node on a Cisco Silicon One
+  G200 Ethernet fabric (``Cisco/systems/hpf_n8.json``), entered as DGX H100.
 """
 
 from __future__ import annotations
@@ -128,8 +136,9 @@ MLPERF50 = (
 )
 
 
-#: MLPerf Training v5.1, the FP8 runs on B200 and GB200: system, nodes, model, global
-#: batch, micro-batch, TP, CP, median logged step [s], steps, submitter.
+#: MLPerf Training v5.1, the FP8 runs on B200 and GB200 and Cisco's Llama 3.1 8B on H100:
+#: system, nodes, model, global batch, micro-batch, TP, CP, median logged step [s],
+#: steps, submitter.
 MLPERF51 = (
     ("p6-b200.48xlarge", 32, "405B", 576, 1, 4, 2, 27.665, 1533, "University of Florida"),
     ("p6-b200.48xlarge", 56, "405B", 1008, 1, 4, 2, 27.958, 938, "University of Florida"),
@@ -145,6 +154,8 @@ MLPERF51 = (
     ("p6-b200.48xlarge", 32, "8B", 128, 1, 1, 2, 0.2211, 910, "University of Florida"),
     ("p6e-gb200.36xlarge", 18, "8B", 36, 1, 1, 2, 0.1711, 1714, "NVIDIA, Tyche"),
     ("p6e-gb200.36xlarge", 128, "8B", 64, 1, 2, 4, 0.0889, 1274, "NVIDIA, Tyche"),
+    ("dgx-h100", 8, "8B", 64, 1, 1, 1, 0.7205, 35672, "Cisco"),
+    ("dgx-h100", 16, "8B", 64, 1, 2, 1, 0.4850, 35319, "Cisco"),
 )
 
 
@@ -256,7 +267,7 @@ def mlperf_cases() -> list[Case]:
     for inst, nodes, model, gbs, mbs, tp, cp, step, steps, who in MLPERF51:
         gb200 = "gb200" in inst
         gpus = nodes * (4 if gb200 else 8)
-        accel = "GB200" if gb200 else "B200"
+        accel = "GB200" if gb200 else "H100" if inst == "dgx-h100" else "B200"
         if model == "405B":
             w = {**llama31_405b_mlperf(gbs, tp, gb200), "tp_comm_overlap_fraction": 0.0}
             layout = f"TP {tp} PP 8 VP 8 CP {cp} (no TP overlap)"
@@ -273,7 +284,11 @@ def mlperf_cases() -> list[Case]:
                 f"{layout}, micro-batch {mbs}"
                 + (", one micro-batch a step on each rank" if model == "8B" else "")
                 + f", median of {steps} logged steps",
-                "whole-iteration CUDA graphs not enterable"
+                (
+                    "whole-iteration CUDA graphs not enterable"
+                    if accel != "H100"
+                    else "nothing: the configuration states every input the tool takes"
+                )
                 + ("; the hosts' network not stated" if who.startswith("Dell") else ""),
                 accel,
             )
@@ -283,13 +298,18 @@ def mlperf_cases() -> list[Case]:
 
 def rows() -> list[dict]:
     """Each run's published and modelled step, error and 80% interval (the model's own,
-    :func:`models.compute.step_interval` of a dense step: every setting is stated)."""
+    :func:`models.compute.step_interval` of a dense step of its micro-batches: every
+    setting is stated)."""
     from goodput_lab.models.compute import step_interval
+
+    from tests.validation.step_cases import model_outputs
 
     out = []
     for c in mlperf_cases():
         ours = c.ours()
-        lo, hi = (float(x) for x in step_interval(ours))
+        ((inst, nodes, wl),) = c.runs
+        m = model_outputs(inst, nodes, wl)["micro_batches_per_step"]
+        lo, hi = (float(x) for x in step_interval(ours, micro_batches=m))
         out.append(
             {
                 "source": c.source,

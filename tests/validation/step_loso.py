@@ -9,7 +9,9 @@ report or benchmark page of :mod:`tests.validation.step_cases`) they are fitted 
 *other* sources — minimising the mean over sources of the mean absolute log error of the
 step time — and the held-out source is predicted with them.  The 80% interval of a
 held-out case is its modelled value times the 10th-90th percentiles of measured/modelled
-over the other sources' held-out cases, widened to every open alternative
+over the other sources' held-out cases of its kind (dense steps of more than
+:data:`models.compute.FEW_MICROBATCHES` micro-batches per data-parallel rank, dense steps of
+at most that many, or mixture of experts), widened to every open alternative
 (:meth:`Case.span`).  ``python -m tests.validation.step_loso`` prints the tables of
 docs/step-time.md and the constants fitted on all sources.
 """
@@ -21,9 +23,9 @@ from typing import Any, NamedTuple
 
 import numpy as np
 from goodput_lab.models.choices import SoftwareStack
-from goodput_lab.models.compute import STACK_EFFICIENCY_FITTED
+from goodput_lab.models.compute import FEW_MICROBATCHES, STACK_EFFICIENCY_FITTED
 
-from tests.validation.step_cases import CASES, SOURCES, Case
+from tests.validation.step_cases import CASES, SOURCES, Case, model_outputs
 
 #: the grid the constants are fitted on
 GEMM_GRID = np.round(np.arange(0.70, 1.0001, 0.01), 4)
@@ -169,6 +171,15 @@ def _stack_value(ft: Fit, c: Case) -> float:
     return 1.0 if st is None else ft.stack[FITTED_STACKS.index(st)]
 
 
+def micro_batches(c: Case) -> float:
+    """The most micro-batches per step on a data-parallel rank among a case's runs (a
+    layout figure: the fitted constants do not move it) [count]."""
+    return max(
+        float(model_outputs(inst, nodes, wl)["micro_batches_per_step"])
+        for inst, nodes, wl in c.runs
+    )
+
+
 @cache
 def held_out() -> list[dict[str, Any]]:
     """Every case predicted with the constants fitted without its source."""
@@ -192,6 +203,7 @@ def held_out() -> list[dict[str, Any]]:
                     "error": point / c.published - 1.0,
                     "rho": float(c.rho(point)),
                     "moe": "moe" in c.tags,
+                    "micro_batches": micro_batches(c),
                     "gemm_efficiency": ft.gemm,
                     "overhead_us": ft.overhead_s * 1e6,
                     "tp_overlap": ft.tp_overlap,
@@ -199,14 +211,19 @@ def held_out() -> list[dict[str, Any]]:
                     "stack": _stack_value(ft, c),
                 }
             )
-    # intervals: percentiles of the other sources' held-out residuals of the same family
-    # (dense, or mixture-of-experts: MoE scenarios get their own, wider interval)
+    for r in rows:  # dense steps of at most FEW_MICROBATCHES micro-batches: their own kind
+        r["few"] = not r["moe"] and r["micro_batches"] <= FEW_MICROBATCHES
+    # intervals: percentiles of the other sources' held-out residuals of the same kind
+    # (dense steps of many micro-batches, dense steps of few, or mixture-of-experts: MoE
+    # scenarios get their own, wider interval)
     for r in rows:
         others = np.array(
             [
                 q["rho"]
                 for q in rows
-                if q["moe"] == r["moe"] and (q["source"] != r["source"] or r["moe"]) and q is not r
+                if (q["moe"], q["few"]) == (r["moe"], r["few"])
+                and (q["source"] != r["source"] or r["moe"])
+                and q is not r
             ]
         )
         qlo, qhi = np.quantile(others, QUANTILES)
@@ -220,10 +237,22 @@ def held_out() -> list[dict[str, Any]]:
     return rows
 
 
+def _in_family(r: dict[str, Any], family: str) -> bool:
+    return {
+        "all": True,
+        "dense": not r["moe"],
+        "moe": r["moe"],
+        "dense_few": r["few"],
+        "dense_many": not r["moe"] and not r["few"],
+    }[family]
+
+
 def summary(family: str = "all") -> dict[str, Any]:
     """Mean and largest held-out |error|, per source and overall, and the coverage, over
-    ``family``: "all" cases, "dense" (dense models, BF16 and FP8) or "moe"."""
-    rows = [r for r in held_out() if family == "all" or (family == "moe") == r["moe"]]
+    ``family``: "all" cases, "dense" (dense models, BF16 and FP8), "moe", or the dense
+    steps of at most :data:`FEW_MICROBATCHES` micro-batches ("dense_few") and of more
+    ("dense_many"), whose intervals are kept apart."""
+    rows = [r for r in held_out() if _in_family(r, family)]
     errs = np.array([abs(r["error"]) for r in rows])
     rhos = np.array([r["rho"] for r in rows])
     per = {}
@@ -240,6 +269,31 @@ def summary(family: str = "all") -> dict[str, Any]:
         "interval_ratio": tuple(float(q) for q in np.quantile(rhos, QUANTILES)),
         "fit_all": fit(None)[:5],
     }
+
+
+#: micro-batches per step: the buckets of :func:`by_micro_batches`
+MICRO_BATCH_BUCKETS = ((1, 1), (2, 2), (3, 4), (5, 16), (17, np.inf))
+
+
+def by_micro_batches() -> list[dict[str, Any]]:
+    """The dense held-out cases by micro-batches per step on a data-parallel rank: count,
+    geometric mean of measured/modelled step time, mean |error| and coverage."""
+    rows = [r for r in held_out() if not r["moe"]]
+    out = []
+    for lo, hi in MICRO_BATCH_BUCKETS:
+        rs = [r for r in rows if lo - 0.5 < r["micro_batches"] < hi + 0.5]
+        rho = np.array([r["rho"] for r in rs])
+        out.append(
+            {
+                "bucket": f"{lo}" if lo == hi else f"{lo}-{hi}" if np.isfinite(hi) else f"{lo}+",
+                "n": len(rs),
+                "sources": len({r["source"] for r in rs}),
+                "rho_geomean": float(np.exp(np.mean(np.log(rho)))),
+                "mean_error": float(np.mean([abs(r["error"]) for r in rs])),
+                "coverage": float(np.mean([r["covered"] for r in rs])),
+            }
+        )
+    return out
 
 
 def _inputs_key(c: Case) -> str:
@@ -338,6 +392,21 @@ def markdown_tables() -> str:
         )
     out += [
         "",
+        "The dense held-out cases by micro-batches per step on each data-parallel rank "
+        "(`step_loso.by_micro_batches`; measured over modelled step time, so above 1 the "
+        "model is faster than measured):",
+        "",
+        "| micro-batches per step | cases | sources | measured/modelled (geometric mean) "
+        "| mean error | inside the 80% interval |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for b in by_micro_batches():
+        out.append(
+            f"| {b['bucket']} | {b['n']} | {b['sources']} | {b['rho_geomean']:.3f} | "
+            f"{100 * b['mean_error']:.1f}% | {100 * b['coverage']:.0f}% |"
+        )
+    out += [
+        "",
         "Published figures the model cannot tell apart: rows of different tables with "
         "identical inputs (the same runs, open settings and metric), so any model of those "
         "inputs gives them one figure, and the least largest error any figure can have on "
@@ -358,7 +427,7 @@ def markdown_tables() -> str:
 if __name__ == "__main__":  # pragma: no cover - prints the docs tables
     print(markdown_tables())
     print()
-    for fam in ("dense", "moe", "all"):
+    for fam in ("dense", "dense_many", "dense_few", "moe", "all"):
         s = summary(fam)
         print(
             f"{fam}: mean {100 * s['mean']:.1f}%, max {100 * s['max']:.1f}%, coverage "

@@ -375,8 +375,13 @@ def test_docs_software_stack_table_carries_the_fitted_efficiencies_and_their_fol
 
 
 def test_consistency_interval_is_the_held_out_residual_percentiles():
-    lo, hi = step_loso.summary("dense")["interval_ratio"]
+    lo, hi = step_loso.summary("dense_many")["interval_ratio"]
     assert pytest.approx((round(lo, 2), round(hi, 2)), abs=1e-9) == cm.STEP_INTERVAL_RATIO
+    lo, hi = step_loso.summary("dense_few")["interval_ratio"]
+    assert (
+        pytest.approx((round(lo, 2), round(hi, 2)), abs=1e-9)
+        == cm.FEW_MICROBATCH_STEP_INTERVAL_RATIO
+    )
     lo, hi = step_loso.summary("moe")["interval_ratio"]
     assert pytest.approx((round(lo, 2), round(hi, 2)), abs=1e-9) == cm.MOE_STEP_INTERVAL_RATIO
 
