@@ -905,8 +905,8 @@ FEW_MICROBATCHES = 2.0
 #: The dense interval for steps of at most :data:`FEW_MICROBATCHES` micro-batches per
 #: data-parallel rank: the 10th and 90th percentiles of the held-out residuals of the
 #: dense cases in that regime (52 of 162), kept apart from the others'.  Held out, the
-#: model is optimistic there (measured over modelled 1.06 at the geometric mean with one
-#: micro-batch, 1.12 with two, 1.00 with more than two): what a step does once, whatever
+#: model is optimistic there (measured over modelled 1.05 at the geometric mean with one
+#: micro-batch, 1.08 with two, 1.01 with more than two): what a step does once, whatever
 #: its micro-batches, is spread over one or two passes (the data-parallel reduction and
 #: weight gathering overlapping them, the optimizer and the training loop's own work),
 #: and the model charges too little of it.  Which part is not resolved; the interval

@@ -271,8 +271,14 @@ def summary(family: str = "all") -> dict[str, Any]:
     }
 
 
-#: micro-batches per step: the buckets of :func:`by_micro_batches`
-MICRO_BATCH_BUCKETS = ((1, 1), (2, 2), (3, 4), (5, 16), (17, np.inf))
+#: micro-batches per step: the buckets of :func:`by_micro_batches`, (label, above, up to)
+MICRO_BATCH_BUCKETS = (
+    ("1", 0.0, 1.0),
+    ("2", 1.0, 2.0),
+    ("3-4", 2.0, 4.0),
+    ("5-16", 4.0, 16.0),
+    ("17+", 16.0, np.inf),
+)
 
 
 def by_micro_batches() -> list[dict[str, Any]]:
@@ -280,12 +286,12 @@ def by_micro_batches() -> list[dict[str, Any]]:
     geometric mean of measured/modelled step time, mean |error| and coverage."""
     rows = [r for r in held_out() if not r["moe"]]
     out = []
-    for lo, hi in MICRO_BATCH_BUCKETS:
-        rs = [r for r in rows if lo - 0.5 < r["micro_batches"] < hi + 0.5]
+    for label, lo, hi in MICRO_BATCH_BUCKETS:
+        rs = [r for r in rows if lo < r["micro_batches"] <= hi]
         rho = np.array([r["rho"] for r in rs])
         out.append(
             {
-                "bucket": f"{lo}" if lo == hi else f"{lo}-{hi}" if np.isfinite(hi) else f"{lo}+",
+                "bucket": label,
                 "n": len(rs),
                 "sources": len({r["source"] for r in rs}),
                 "rho_geomean": float(np.exp(np.mean(np.log(rho)))),
