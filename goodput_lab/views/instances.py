@@ -115,8 +115,9 @@ def too_close_text(ranking: InstanceRanking, esc: Callable[[str], str] = str) ->
         text[:1].upper()
         + text[1:]
         + ". The modelled step carries an 80% interval from the leave-one-source-out "
-        "validation (docs/step-time.md); where two types' cost intervals overlap, the "
-        "model cannot tell which is cheaper."
+        "validation (docs/step-time.md), wider for a step of one or two micro-batches per "
+        "data-parallel rank (held out, the model has been optimistic there); where two "
+        "types' cost intervals overlap, the model cannot tell which is cheaper."
     )
 
 
