@@ -10,7 +10,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, state
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
-from goodput_lab.models.pricing import price_vintage
+from goodput_lab.models.pricing import is_dated, price_vintage
 
 
 def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
@@ -30,7 +30,7 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
         raise  # unreachable: st.stop() raises
     if title:
         p = ev.price
-        when = "" if p.as_of == "not stated" else f"; as of {plain(p.as_of)}"
+        when = f"; as of {plain(p.as_of)}" if is_dated(p.as_of) else ""
         st.caption(
             f"Scenario: **{plain(scenario.name)}** · price in force "
             f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}{when})"

@@ -658,7 +658,7 @@ def budget_by_pricing_model(
         try:
             if model in entered:
                 price = pr.Price(
-                    entered[model], "entered for this comparison", "not stated", "user", model.value
+                    entered[model], "entered for this comparison", pr.UNDATED, "user", model.value
                 )
             else:
                 price = pr.price_in_force(sc, inst)

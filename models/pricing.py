@@ -263,6 +263,21 @@ def capacity_blocks_needed(instances: int) -> int:
 
 
 # --------------------------------------------------------------------------- prices
+#: A price's date when nobody stated one (a price entered without ``pricing.price_as_of``)
+UNDATED = "not stated"
+
+
+def is_dated(as_of: str | None) -> bool:
+    """Whether a price's date is stated (not empty, None or :data:`UNDATED`).
+
+    Examples
+    --------
+    >>> is_dated("2025-06"), is_dated(UNDATED), is_dated(None), is_dated(" ")
+    (True, False, False, False)
+    """
+    return str(as_of or "").strip() not in ("", UNDATED)
+
+
 def as_of_phrase(as_of: str | None) -> str:
     """How a price's date reads in a sentence: "as of 2025-06", or "undated" when the
     date is not stated (a price entered in the scenario without ``pricing.price_as_of``).
@@ -282,8 +297,7 @@ def as_of_phrase(as_of: str | None) -> str:
     >>> as_of_phrase("2025-06"), as_of_phrase("not stated"), as_of_phrase(None)
     ('as of 2025-06', 'undated', 'undated')
     """
-    text = str(as_of or "").strip()
-    return "undated" if text in ("", "not stated") else f"as of {text}"
+    return f"as of {str(as_of).strip()}" if is_dated(as_of) else "undated"
 
 
 @dataclass(frozen=True)
@@ -422,7 +436,7 @@ def catalog_price(inst: Instance) -> Price | None:
     return Price(
         float(inst.usd_per_hour),
         inst.source_price,
-        inst.price_as_of or "not stated",
+        inst.price_as_of or UNDATED,
         "catalog",
         PricingModel.ON_DEMAND.value,
     )
@@ -519,7 +533,7 @@ def price_in_force(
         return Price(
             float(own),
             scenario["pricing.price_source"] or "entered in the scenario (source not stated)",
-            scenario["pricing.price_as_of"] or "not stated",
+            scenario["pricing.price_as_of"] or UNDATED,
             "scenario",
             model.value,
         )
@@ -670,7 +684,7 @@ def overrun_price(scenario, inst: Instance) -> Price:
     """
     own = scenario[OVERRUN_FIELD]
     if own is not None:
-        return Price(float(own), "entered in the scenario", "not stated", "scenario", "custom")
+        return Price(float(own), "entered in the scenario", UNDATED, "scenario", "custom")
     price = on_demand_price(scenario, inst)
     if price is None:
         raise ValidationError(
