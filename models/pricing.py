@@ -270,6 +270,16 @@ UNDATED = "not stated"
 def is_dated(as_of: str | None) -> bool:
     """Whether a price's date is stated (not empty, None or :data:`UNDATED`).
 
+    Parameters
+    ----------
+    as_of : str or None
+        The date (``YYYY-MM`` or ``YYYY-MM-DD``), :data:`UNDATED`, empty or None.
+
+    Returns
+    -------
+    bool
+        True when a date is stated.
+
     Examples
     --------
     >>> is_dated("2025-06"), is_dated(UNDATED), is_dated(None), is_dated(" ")
