@@ -295,7 +295,7 @@ def as_of_phrase(as_of: str | None) -> str:
     Parameters
     ----------
     as_of : str or None
-        The date (``YYYY-MM`` or ``YYYY-MM-DD``), "not stated", empty or None.
+        The date (``YYYY-MM`` or ``YYYY-MM-DD``), :data:`UNDATED`, empty or None.
 
     Returns
     -------
@@ -304,7 +304,7 @@ def as_of_phrase(as_of: str | None) -> str:
 
     Examples
     --------
-    >>> as_of_phrase("2025-06"), as_of_phrase("not stated"), as_of_phrase(None)
+    >>> as_of_phrase("2025-06"), as_of_phrase(UNDATED), as_of_phrase(None)
     ('as of 2025-06', 'undated', 'undated')
     """
     return f"as of {str(as_of).strip()}" if is_dated(as_of) else "undated"
@@ -318,7 +318,7 @@ class Price:
     ----------
     usd_per_instance_hour : the rate of one node for one hour [USD/h].
     source : where it comes from, in words.
-    as_of : the date it was valid (``YYYY-MM`` or ``YYYY-MM-DD``), or "not stated".
+    as_of : the date it was valid (``YYYY-MM`` or ``YYYY-MM-DD``), or :data:`UNDATED`.
     origin : ``"catalog"`` (the catalog's on-demand price), ``"table"`` (the dated price
         table), ``"scenario"`` (set in the scenario) or ``"user"`` (entered for one
         comparison, e.g. ``--price NAME=USD``).

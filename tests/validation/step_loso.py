@@ -190,6 +190,7 @@ def held_out() -> list[dict[str, Any]]:
             if c.source != s:
                 continue
             point, lo, hi = (_at(a, ft, c) for a in _spans()[i])
+            moe, m = "moe" in c.tags, micro_batches(c)
             rows.append(
                 {
                     "source": s,
@@ -202,8 +203,10 @@ def held_out() -> list[dict[str, Any]]:
                     "ours_high_setting": hi,
                     "error": point / c.published - 1.0,
                     "rho": float(c.rho(point)),
-                    "moe": "moe" in c.tags,
-                    "micro_batches": micro_batches(c),
+                    "moe": moe,
+                    "micro_batches": m,
+                    # dense steps of at most FEW_MICROBATCHES micro-batches: their own kind
+                    "few": not moe and m <= FEW_MICROBATCHES,
                     "gemm_efficiency": ft.gemm,
                     "overhead_us": ft.overhead_s * 1e6,
                     "tp_overlap": ft.tp_overlap,
@@ -211,8 +214,6 @@ def held_out() -> list[dict[str, Any]]:
                     "stack": _stack_value(ft, c),
                 }
             )
-    for r in rows:  # dense steps of at most FEW_MICROBATCHES micro-batches: their own kind
-        r["few"] = not r["moe"] and r["micro_batches"] <= FEW_MICROBATCHES
     # intervals: percentiles of the other sources' held-out residuals of the same kind
     # (dense steps of many micro-batches, dense steps of few, or mixture-of-experts: MoE
     # scenarios get their own, wider interval)
