@@ -558,18 +558,31 @@ def entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, flo
 def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
     """Fill a Capacity Block bill row in place: block [day], total [USD] and what failures
     and checkpoints cost, (D(T) − D(T_ff))·24·n·p [USD] with D the purchasable block for
-    x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h]."""
+    x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h],
+    failures and checkpoints then costing what the plan's block and expected overrun cost
+    beyond the same block and overrun prices paid by the failure-free run (never below 0:
+    a block shorter than the failure-free run is not cheaper for the failures)."""
     block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
     ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
     if plan is not None and plan.block_price.usd_per_instance_hour == rate:
         # the Plan's block: its expected total over the simulated runs (block,
         # overrun and storage, models.plan.block_costs), so the bill's row and the
-        # plan's figure are one figure
+        # plan's figure are one figure; the failure-free run is priced on the same
+        # block with the same overrun price (storage left out of both)
+        ff_same_block = block_costs(
+            np.array([ff_days]),
+            [plan.block_days],
+            instances=float(plan.capacity_block_instances),
+            block_usd_per_instance_hour=rate,
+            overrun_usd_per_instance_hour=plan.overrun_price.usd_per_instance_hour,
+            storage_usd_per_day=0.0,
+            transition_days=plan.transition_minutes / 1440.0,
+        )[0, 0]
         row["block_days"] = plan.block_days
         row["time_to_train_days"] = plan.time_to_finish_mean_days
         row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
-        row["failures_and_checkpoints_usd"] = (
-            plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
+        row["failures_and_checkpoints_usd"] = max(
+            plan.block_cost_usd + plan.expected_overrun_cost_usd - float(ff_same_block), 0.0
         )
         row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
     else:

@@ -82,7 +82,10 @@ def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> floa
 
 
 def _money(x) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"${x:,.0f}"
+    """Whole dollars, a negative amount as −$1,234 (as models.outputs.format_usd writes it)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"−${-x:,.0f}" if x < 0 else f"${x:,.0f}"
 
 
 def cmd_decide(args: argparse.Namespace) -> int:

@@ -57,7 +57,10 @@ def _prices(pairs: list[str] | None) -> dict[str, float]:
 
 
 def _money(x) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"${x:,.0f}"
+    """Whole dollars, a negative amount as −$1,234 (as models.outputs.format_usd writes it)."""
+    if x is None or not math.isfinite(x):
+        return "n/a"
+    return f"−${-x:,.0f}" if x < 0 else f"${x:,.0f}"
 
 
 def _pct(x) -> str:
