@@ -311,6 +311,7 @@ class InstanceRanking:
     scenario_price: Price
     reference_instance: str
     pricing_model: str = PricingModel.ON_DEMAND.value
+    mfu_basis: str = "end_to_end"  #: the scenario's workload.mfu_basis
 
     @property
     def pricing_label(self) -> str:
@@ -357,8 +358,10 @@ class InstanceRanking:
         out = [
             f"Failure rate on other node types: {rate} (reliability.failure_scaling = {s}).",
             self._price_rule(),
-            "MFU (end_to_end / compute_only bases): the scenario's MFU on its own type, scaled "
-            "by the catalog's published per-accelerator MFU ratio on the others.",
+            "MFU: modelled for each type from its step (workload.mfu_basis = modelled)."
+            if self.mfu_basis == "modelled"
+            else "MFU: the scenario's MFU on its own type, scaled by the catalog's published "
+            "per-accelerator MFU ratio on the others.",
         ]
         if self.deadline_days is not None:
             out.append(
@@ -566,6 +569,7 @@ def rank_instances(
         scenario_price=scenario_price,
         reference_instance=ref["instance"],
         pricing_model=model.value,
+        mfu_basis=str(scenario["workload.mfu_basis"]),
     )
 
 

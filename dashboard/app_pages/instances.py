@@ -138,7 +138,7 @@ if ranking.too_close_to_call:
     st.caption(svc.TOO_CLOSE_CAPTION)
 tables.missing_reasons(df)
 st.markdown("**What drives each cost: goodput, failures and MFU**")
-tables.show(svc.ranking_why_display(df))
+tables.show(svc.ranking_why_display(df, scenario["workload.mfu_basis"]))
 
 ref = ranking.reference_instance
 st.plotly_chart(ratio_chart(df, ref), width="stretch")

@@ -506,7 +506,7 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
     if missing := display.missing_reasons_text(df):  # the page's note, names plain
         notes.append(missing)
     cost = inst_svc.ranking_display(df)
-    why = inst_svc.ranking_why_display(df)
+    why = inst_svc.ranking_why_display(df, scenario["workload.mfu_basis"])
 
     def columns(t: pl.DataFrame) -> tuple[tuple[str, str, str], ...]:
         # the page's headers; the words left-aligned, the figures right-aligned

@@ -304,10 +304,14 @@ def ranking_display(df: pl.DataFrame) -> pl.DataFrame:
     return display.table(display_rows(df), TABLE_COLUMNS)
 
 
-def ranking_why_display(df: pl.DataFrame) -> pl.DataFrame:
+def ranking_why_display(df: pl.DataFrame, mfu_basis: str = "end_to_end") -> pl.DataFrame:
     """The Instances page's second table: goodput, failure rate and MFU per type
-    (:data:`WHY_COLUMNS`), rows in the ranking's order."""
-    return display.table(display_rows(df), WHY_COLUMNS)
+    (:data:`WHY_COLUMNS`), rows in the ranking's order.  Under the modelled step
+    (``workload.mfu_basis`` = modelled) the MFU shown is the modelled one behind the times
+    (``effective_mfu``), not the stated one they do not read."""
+    modelled = mfu_basis == "modelled"
+    cols = (*WHY_COLUMNS[:-1], "effective_mfu") if modelled else WHY_COLUMNS
+    return display.table(display_rows(df), cols)
 
 
 #: The Optimizer's instance table.

@@ -439,7 +439,9 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
 
     df = inst_svc.table(inst_svc.ranking(report.scenario, dict(catalog), None))
     assert sections["instances"].table.equals(inst_svc.ranking_display(df))
-    assert sections["instances-why"].table.equals(inst_svc.ranking_why_display(df))
+    assert sections["instances-why"].table.equals(
+        inst_svc.ranking_why_display(df, report.scenario["workload.mfu_basis"])
+    )
     why = sections["instances-why"].table
     mine = why.filter(pl.col("Instance").str.starts_with("p5.48xlarge")).row(0, named=True)
     assert mine["Goodput (%)"] == "89.34"
@@ -450,6 +452,24 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     assert "Checkpointing and hot spares" in text and "Instance choice" in text
     assert "What drives each cost" in text
     assert "Kaplan et al. 2020" in text  # methods entry of the compute model
+
+
+def test_why_table_shows_the_modelled_mfu_under_the_modelled_step(catalog):
+    """With the modelled step the stated MFU feeds nothing: the second instance table shows
+    the modelled end-to-end MFU behind the times (instances --json's effective_mfu)."""
+    from goodput_lab.models import load_preset
+
+    from goodput_lab.views import instances as inst_svc
+
+    sc = load_preset("llama3-70b")
+    ranking = inst_svc.ranking(sc, dict(catalog), None)
+    df = inst_svc.table(ranking)
+    why = inst_svc.ranking_why_display(df, sc["workload.mfu_basis"])
+    assert "End-to-end MFU (%)" in why.columns and "MFU (%)" not in why.columns
+    p5 = df.filter(pl.col("instance") == "p5.48xlarge").row(0, named=True)
+    mine = why.filter(pl.col("Instance").str.starts_with("p5.48xlarge")).row(0, named=True)
+    assert mine["End-to-end MFU (%)"] == f"{100 * p5['effective_mfu']:.2f}"
+    assert p5["effective_mfu"] != pytest.approx(p5["mfu"], abs=1e-3)
 
 
 def test_light_report_tables_equal_full_report_tables(baseline, report, catalog):
