@@ -596,8 +596,11 @@ def _instance_candidates(
     kept: list[_Candidate] = []
     evaluated = 0
     strategies = [s.value for s in Strategy]
-    for feats, over in fsets:
+    for feats_all, over in fsets:
         for strategy in strategies:
+            # the in-memory rung's own setting is the strategy, searched here: under a
+            # durable-only strategy it is not adopted, so it is not listed either
+            feats = _adopted_features(feats_all, strategy)
             for spot in [False] if not spot_opts else [False, True]:
                 group_opts = spot_opts if spot else paid_opts
                 if not group_opts:
@@ -634,6 +637,15 @@ def _instance_candidates(
                         )
                     )
     return kept, evaluated
+
+
+def _adopted_features(features: tuple[str, ...], strategy: str) -> tuple[str, ...]:
+    """The ladder features a configuration actually adopts under ``strategy``: all of them,
+    except in-memory checkpoints under a durable-only strategy (that rung's setting is the
+    strategy, which the search sets)."""
+    if strategy != Strategy.DURABLE_ONLY.value:
+        return features
+    return tuple(f for f in features if f != "memory_checkpoints")
 
 
 def _price_group(

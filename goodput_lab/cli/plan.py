@@ -174,6 +174,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
         f"${p.overrun_price.usd_per_instance_hour:,.2f}/instance-h "
         f"({as_of_phrase(p.overrun_price.as_of)})"
     )
+    print("  at the point step time and failure rate (failures drawn at random):")
     print(
         f"  block for 50% / 90% / 99% completion: {_days(p.block_days_p50)} / "
         f"{_days(p.block_days_p90)} / {_days(p.block_days_p99)} days"

@@ -130,6 +130,16 @@ def test_runners_up_frontier_and_json(narrow):
     assert "probability" in d["answer"]
 
 
+def test_a_durable_only_configuration_lists_no_in_memory_checkpoints(narrow):
+    """The in-memory rung's own setting is the checkpoint strategy, which the search sets:
+    a durable-only configuration (the choice here) does not list it among its features."""
+    d = narrow.to_json_dict()
+    rows = [d["choice"], *d["runners_up"], *d["frontier"]]
+    durable = [r for r in rows if r.get("checkpoint_strategy") == "durable_only"]
+    assert durable, "the llama3-70b decision has durable-only configurations"
+    assert all("memory_checkpoints" not in r.get("features", ()) for r in durable)
+
+
 def test_nothing_meets_an_impossible_deadline_and_says_what_it_would_take():
     # Llama 3 8B cannot use more than 256 p5 nodes (its batch): ~10.2 days expected at best,
     # so the analytic prune drops the only type; its fastest size is simulated all the same
