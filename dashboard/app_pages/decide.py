@@ -140,7 +140,7 @@ if shown is not None:
             col.caption(caption)
     st.caption(
         "Resilience features adopted: "
-        + (", ".join(shown["features"]) or "none")
+        + (", ".join(svc.feature_label(f) for f in shown["features"]) or "none")
         + " (the ladder's leading features that save money, docs/resilience.md)."
     )
 

@@ -190,6 +190,14 @@ def finish_parts(parts: Path) -> None:
     shutil.rmtree(parts, ignore_errors=True)
 
 
+def feature_label(key: str) -> str:
+    """A resilience feature as the Resilience page names it (its ladder rung's label)."""
+    from goodput_lab.models.resilience import FEATURES
+
+    f = FEATURES.get(key)
+    return f.label if f is not None else key
+
+
 def frontier_table(decision) -> list[dict[str, Any]]:
     """Rows of the frontier for tables and the chart (plain numbers and words)."""
     return [dict(r) for r in decision.to_json_dict()["frontier"]]
