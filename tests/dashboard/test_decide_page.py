@@ -79,6 +79,13 @@ def test_page_figures_equal_goodput_decide_json(app, cli):
     assert any("Deadline used: 16 days" in m.value for m in app.markdown)
     codes = [c.value for c in app.code]
     assert any(all(f"--set {s}" in c for s in cli["set"]) for c in codes)
+    # the adopted features by their names on the Resilience page, not their identifiers
+    (adopted,) = [c.value for c in app.caption if c.value.startswith("Resilience features")]
+    from goodput_lab.views.decide import feature_label
+
+    assert cli["choice"]["features"]
+    for key in cli["choice"]["features"]:
+        assert feature_label(key) in adopted and key not in adopted
 
 
 def test_frontier_chart_marks_the_choice_and_is_labelled(app, cli):
