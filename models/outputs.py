@@ -307,6 +307,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Expected job-stopping node failures per day of the whole job.",
         "λ_node = N · r (N nodes, r failures per node-day)",
         "derived",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "fabric_failures_per_day",
@@ -317,6 +318,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "so abort the job.",
         "events/day if reroute > timeout, else 0",
         "pytorch_pg",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "failures_per_day",
@@ -338,6 +340,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Mean time between job-stopping failures.",
         "M = 24 / λ",
         "derived",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "probability_no_spare",
@@ -349,6 +352,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "mix of P(Poisson(ν·S/24) ≥ s) and P(Poisson(ν·S/24) ≥ s − g + 1), ν nodes sent to "
         "repair per day; M/G/∞ repair pool, PASTA",
         "kleinrock1975",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "replacement_minutes_expected",
@@ -360,6 +364,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "p · t_replace + (1 − p) · t_swap",
         "derived",
         1,
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "fabric_events_per_day",
@@ -368,6 +373,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "number",
         "Link or switch events per day that stall collectives until traffic is rerouted.",
         "input network.fabric_events_per_day",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "spot_interruptions_per_day",
@@ -377,6 +383,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Spot instances reclaimed per day of the whole job (0 unless the pricing model is spot).",
         "λ_spot = N · r_spot",
         "aws_spot_advisor",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "fabric_stall_minutes_per_day",
@@ -386,6 +393,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Wall time per day the job waits for reroutes that finish inside the timeout.",
         "events/day × reroute time (when reroute ≤ timeout)",
         "derived",
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "domain_failures_per_day",
@@ -551,6 +559,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "τ* = M·[1 + W₀(−e^{−(1+δ/M)})] (Lambert W; independent of R)",
         "daly2006",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "young_interval_minutes",
@@ -561,6 +570,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "τ = √(2δM)",
         "young1974",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "daly_first_order_interval_minutes",
@@ -571,6 +581,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "τ = √(2δ(M + R))",
         "daly2006",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "daly_higher_order_interval_minutes",
@@ -581,6 +592,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "τ = √(2δM)[1 + ⅓√(δ/2M) + (δ/2M)/9] − δ for δ < 2M, else M",
         "daly2006",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "durable_interval_minutes",
@@ -592,6 +604,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "input checkpoint.durable_interval_minutes (two-level), else τ",
         "",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "optimal_durable_interval_minutes",
@@ -602,6 +615,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "T₂* = M₂·[1 + W₀(−e^{−(1+C₂/M₂)})], at least the write time and T₁",
         "moody2010",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "checkpoint_overhead_fraction",
@@ -611,6 +625,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "Share of failure-free wall time spent in blocking checkpoint saves.",
         "1 − 1/((1 + δ₁/τ₁)(1 + δ₂/τ₂))",
         "derived",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "save_seconds",
@@ -621,6 +636,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "measured input, or tier model: t₀ + shard / min(b_node, B_agg/N)",
         "derived",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "restore_seconds",
@@ -631,6 +647,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "measured input, or tier model read time",
         "derived",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "durable_save_seconds",
@@ -642,6 +659,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "tier write time (sync) or 0 (async)",
         "derived",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "durable_write_seconds",
@@ -652,6 +670,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "t₀ + shard / min(b_node, B_agg/N)",
         "aws_fsx_throughput",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "durable_restore_seconds",
@@ -662,6 +681,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "t₀ + shard / min(b_node, B_agg/N)",
         "derived",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "fallback_fraction",
@@ -672,6 +692,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "restores from the durable tier.",
         "φ = (1 − f_c)·h·q^(m−1) + f_c·P_c",
         "gemini2023",
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "fallback_failures_per_day",
@@ -682,6 +703,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "λ₂ = φ · λ",
         "derived",
         3,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "level1_waste_fraction",
@@ -691,6 +713,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "First-order share of wall time lost to level-1 saves and the failures it serves.",
         "C₁/T₁ + λ₁(T₁/2 + R₁)",
         "moody2010",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "level2_waste_fraction",
@@ -700,6 +723,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "First-order share of wall time lost to durable saves and the failures that fall back.",
         "C₂/T₂ + λ₂(T₂/2 + R₂)",
         "moody2010",
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "checkpoint_size_TB",
@@ -710,6 +734,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "P · bytes per parameter",
         "zero2020",
         2,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "checkpoint_shard_GB_per_node",
@@ -720,6 +745,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "size / N",
         "derived",
         2,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "memory_required_GB_per_node",
@@ -730,6 +756,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "shard × replicas",
         "gemini2023",
         2,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "spot_notice_save_seconds",
@@ -742,6 +769,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "full write time of that level",
         "derived",
         1,
+        computed_by="models.chain.checkpoint_plan",
     ),
     _o(
         "spot_save_fits_notice",
@@ -752,6 +780,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "instance loses no work.",
         "save ≤ notice (two minutes on AWS)",
         "aws_spot_notice",
+        computed_by="models.chain.checkpoint_plan",
     ),
     *(
         _o(
@@ -763,6 +792,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
             "t₀ + copies · shard / min(b_node, B_agg/N)",
             "derived",
             1,
+            computed_by="models.chain.checkpoint_plan",
         )
         for tier, label in (
             ("memory", "CPU memory"),
@@ -814,6 +844,7 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "R = t_detect + t_replace + t_restart + t_restore",
         "derived",
         1,
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "rework_minutes_per_failure",
@@ -824,6 +855,7 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "τ/2 (+ staleness of an asynchronous checkpoint), per failure class",
         "young1974",
         1,
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "minutes_lost_per_failure",
@@ -834,6 +866,7 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "R + rework",
         "young1974",
         1,
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "lost_minutes_per_day",
@@ -844,6 +877,7 @@ GOODPUT_OUTPUTS: tuple[Output, ...] = (
         "(1 − g) · 1440",
         "derived",
         1,
+        computed_by="models.chain.goodput_step",
     ),
 )
 
@@ -855,6 +889,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd_rate",
         "The price in force for one node-hour (see price_source and price_as_of).",
         "catalog on-demand price, or the scenario's own price",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "usd_per_instance_hour_effective",
@@ -865,6 +900,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "by the share of its term the commitment is used, else the rate.",
         "rate / commitment used (Savings Plans), else rate",
         "aws_savings_plans",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "pricing_model",
@@ -873,8 +909,16 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "text",
         "How the instances are paid for: on_demand, savings_plan_1y, savings_plan_3y, "
         "capacity_block, spot, hyperpod or custom.",
+        computed_by="models.pricing.price_in_force",
     ),
-    _o("price_source", "Price source", "", "text", "Where the price in force comes from."),
+    _o(
+        "price_source",
+        "Price source",
+        "",
+        "text",
+        "Where the price in force comes from.",
+        computed_by="models.pricing.price_in_force",
+    ),
     _o(
         "estimated_seconds",
         "Estimated time",
@@ -899,7 +943,14 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "derived",
         computed_by="models.evaluate.progress_note",
     ),
-    _o("price_as_of", "Price as of", "", "text", "Date of the price in force."),
+    _o(
+        "price_as_of",
+        "Price as of",
+        "",
+        "text",
+        "Date of the price in force.",
+        computed_by="models.pricing.price_in_force",
+    ),
     _o(
         "accelerators",
         "Accelerators",
@@ -907,6 +958,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Accelerators in the job.",
         "nodes × accelerators per node",
+        computed_by="models.evaluate.evaluate",
     ),
     _o(
         "cluster_usd_per_day",
@@ -915,6 +967,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What the job's nodes cost per day at the effective price of the pricing model.",
         "N × effective price × 24",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "spare_usd_per_day",
@@ -923,6 +976,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What the idle hot spares cost per day.",
         "spares × effective price × 24",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "storage_usd_per_day",
@@ -933,6 +987,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "capacity, or object storage of the retained checkpoints plus its requests.",
         "file system + object storage",
         "derived",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "storage_file_system_usd_per_day",
@@ -943,6 +998,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "(0 when it is not the durable tier).",
         "TiB × 1024 GB × USD/GB-month ÷ (730 h / 24 h)",
         "fsx_lustre_prices_classmethod",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "storage_object_usd_per_day",
@@ -953,6 +1009,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "the durable tier).",
         "kept GB × USD/GB-month ÷ 30.42 + PUTs/day × p_put + GETs/day × p_get",
         "aws_s3_pricing",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "total_usd_per_day",
@@ -961,6 +1018,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Cluster, hot spares and checkpoint storage per day.",
         "cluster + spares + storage",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "total_usd_per_month",
@@ -969,6 +1027,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The same per average calendar month.",
         "total per day × 365.25 / 12",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "productive_usd_per_day",
@@ -977,6 +1036,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The part of the cluster cost that advances training.",
         "g × cluster cost",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "lost_usd_per_day",
@@ -1057,6 +1117,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "days × 24",
         "",
         0,
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_usd",
@@ -1109,6 +1170,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Cost to train divided by the model FLOPs the training needs.",
         "cost / (6·N·D / 10¹⁸)",
         "kaplan2020",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_compute_usd",
@@ -1117,6 +1179,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Part of the cost to train spent on productive steps.",
         "cluster cost × days × g (× compute share under compute_only)",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_bubble_usd",
@@ -1126,6 +1189,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Pipeline bubble time added to the step (compute_only basis; 0 when inside the MFU).",
         "productive cost × bubble share",
         "narayanan2021",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_communication_usd",
@@ -1134,6 +1198,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Exposed communication time added to the step (compute_only basis; 0 when inside the MFU).",
         "productive cost × exposed communication share",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_within_mfu_bubble_usd",
@@ -1144,6 +1209,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "bubble (already inside the MFU, not added).",
         "productive cost × bubble share",
         "narayanan2021",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_within_mfu_communication_usd",
@@ -1153,6 +1219,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Under end_to_end, the part of the compute cost the model attributes to exposed "
         "communication (inside the MFU, not added).",
         "productive cost × exposed communication share",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_goodput_loss_usd",
@@ -1162,6 +1229,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Part of the cost to train lost to failures, recovery, rework, saves and stalls.",
         "cluster cost × days × (1 − g)",
         "daly2006",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_spares_usd",
@@ -1170,6 +1238,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Idle hot spares over the whole training run.",
         "spares cost per day × days",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "cost_to_train_storage_usd",
@@ -1178,6 +1247,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The durable checkpoint tier over the whole training run.",
         "storage cost per day × days",
+        computed_by="models.chain.cost_step",
     ),
     _o(
         "total_cost_to_train_usd",
@@ -1201,6 +1271,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "(communication and bubble added).",
         "",
         "palm2022",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "allreduce_ms",
@@ -1211,6 +1282,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "hierarchical all-reduce: 2[(k−1)α + ((k−1)/k)n/B_su] + 2(N−1)α + 2((N−1)/N)(n/k)/B_net",
         "thakur2005",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "allreduce_exposed_ms",
@@ -1221,6 +1293,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "S − min(φ·S, window)",
         "pytorch_ddp2020",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "tp_comm_ms",
@@ -1231,6 +1304,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "4 all-reduces per layer and micro-batch",
         "narayanan2021",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "pp_comm_ms",
@@ -1241,6 +1315,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "2 × tokens × hidden × 2 B / TP per boundary",
         "narayanan2021",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "compute_seconds_per_step",
@@ -1253,6 +1328,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "modelled: m·(3·F_fwd/(peak·MAMF) + traffic/HBM) + optimizer",
         "palm2022",
         3,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "recompute_seconds_per_step",
@@ -1264,6 +1340,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "m · recomputed FLOPs / (peak · MAMF)",
         "korthikanti2022",
         3,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "bubble_seconds_per_step",
@@ -1275,6 +1352,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "(p − 1)/v · t_micro-batch",
         "narayanan2021",
         3,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "step_seconds",
@@ -1331,6 +1409,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "at the stated MFU.",
         "compute / (compute + bubble + exposed DP + TP + PP)",
         "derived",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "effective_mfu",
@@ -1340,6 +1419,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Model FLOP/s achieved over the whole step as a share of peak.",
         "MFU (end_to_end) or MFU × scaling efficiency (compute_only)",
         "palm2022",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "compute_share_of_step",
@@ -1349,6 +1429,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Share of the step spent in compute phases.",
         "t_compute / t_step",
         "derived",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "compute_phase_mfu",
@@ -1358,6 +1439,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Efficiency the compute phases must reach for the stated end-to-end MFU.",
         "MFU · t_step / t_compute",
         "derived",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "mfu_gap_exceeded",
@@ -1368,6 +1450,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "end-to-end MFU leaves room for.",
         "implied compute-phase MFU > measured max achievable matmul fraction",
         "ml_engineering",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "exposed_comm_fraction_of_step",
@@ -1377,6 +1460,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Share of the step spent in exposed communication.",
         "(exposed DP + TP + PP) / step",
         "derived",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "bubble_fraction_of_step",
@@ -1386,6 +1470,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Share of the step the pipeline is idle.",
         "bubble / step",
         "narayanan2021",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "steps_to_train",
@@ -1394,6 +1479,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Optimizer steps in the training run.",
         "tokens / tokens per step",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "data_parallel_size",
@@ -1403,6 +1489,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Data-parallel replicas.",
         "accelerators / (TP × PP)",
         "narayanan2021",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "memory_per_accel_GB",
@@ -1413,6 +1500,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "model states + activations",
         "korthikanti2022",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "model_states_GB_per_accel",
@@ -1423,6 +1511,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Ψ'·(2 + g + 12) split by ZeRO stage over d (g = 2 bf16, 4 fp32 gradients)",
         "zero2020",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "activation_memory_GB_per_accel",
@@ -1435,6 +1524,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "TP/SP, × L/p × in flight",
         "korthikanti2022",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "fits_in_memory",
@@ -1444,6 +1534,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Whether model states and activations fit in the usable accelerator memory.",
         "states + activations ≤ HBM × (1 − reserved)",
         "korthikanti2022",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "max_micro_batch_that_fits",
@@ -1454,6 +1545,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "(0: none does).",
         "⌊(usable − states) / activations per sequence⌋",
         "korthikanti2022",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "micro_batches_per_step",
@@ -1464,6 +1556,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "m = B / (d · b)",
         "narayanan2021",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "micro_batch_sequences_effective",
@@ -1474,6 +1567,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "b",
         "narayanan2021",
         2,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "model_layers",
@@ -1484,6 +1578,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "given, or (N − 2Vh)/(per-layer parameters)",
         "",
         1,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "model_parameters_billion",
@@ -1494,6 +1589,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "L·(2h² + 2h²·a_kv/a + (2 or 3)·h·f + 2h) + 2Vh + h",
         "",
         2,
+        computed_by="models.chain.step_time",
     ),
     _o(
         "model_flops_per_token",
@@ -1503,6 +1599,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Model FLOPs per trained token, attention included (the MFU numerator).",
         "6N + 12·L·s·h",
         "palm2022",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "memory_usable_per_accel_GB",
@@ -1524,6 +1621,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "enough accelerators, at least one sequence per micro-batch, a known step time.",
         "",
         "zero2020",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "min_nodes_to_fit",
@@ -1534,6 +1632,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "within memory (inf: no node count does).",
         "⌈TP·PP·d_min / k⌉",
         "zero2020",
+        computed_by="models.chain.step_time",
     ),
     _o(
         "training_flops",
@@ -1543,6 +1642,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Model FLOPs of the whole training run, attention included.",
         "(6N + 12·L·s·h)·D",
         "palm2022",
+        computed_by="models.chain.step_time",
     ),
 )
 
@@ -1558,6 +1658,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "(1 − h)·d_crash + h·d_hang",
         "nvidia_resiliency",
         1,
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "replacement_path_minutes_expected",
@@ -1569,6 +1670,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "p·[(1 − e)·t_replace + e·(2·t_reconf + t_replace·k/N)] + (1 − p)·t_swap",
         "hyperpod_elastic",
         2,
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "restart_minutes_expected",
@@ -1580,6 +1682,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "(1 − q_ip)·t_restart + q_ip·t_in-process",
         "nvidia_resiliency",
         2,
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "sdc_failures_per_day",
@@ -1590,6 +1693,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "λ · reliability.sdc_fraction",
         "llama3_2024",
         3,
+        computed_by="models.chain.failure_process",
     ),
     _o(
         "corrupt_checkpoint_minutes_per_event",
@@ -1601,6 +1705,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "X = loop + F; loop = restarts × cycle without validation, 0 with it",
         "megatron_5281",
         1,
+        computed_by="models.chain.goodput_step",
     ),
     _o(
         "checkpoint_fallback_minutes",
@@ -1612,6 +1717,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "F = restore_next (+ validation) + extra rework",
         "scr_174",
         1,
+        computed_by="models.chain.goodput_step",
     ),
     # the resilience ladder (models/resilience.py, goodput ladder --json)
     _o(
@@ -1622,6 +1728,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Goodput of this rung minus the previous one, in percentage points.",
         "100 · (g_k − g_{k−1})",
         "derived",
+        computed_by="models.resilience._feature_rung",
     ),
     _o(
         "delta_usd_per_day",
@@ -1633,6 +1740,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "the first rung's loss minus the last one's.",
         "lost_{k−1} − lost_k",
         "derived",
+        computed_by="models.resilience._feature_rung",
     ),
     _o(
         "goodput_mc_mean",
@@ -1642,6 +1750,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Mean simulated goodput over the window, to set next to the analytic value.",
         "mean of simulated runs",
         "derived",
+        computed_by="models.resilience._with_montecarlo",
     ),
     _o(
         "goodput_mc_stderr",
@@ -1651,6 +1760,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Standard error of the simulated mean goodput.",
         "s / √n",
         "derived",
+        computed_by="models.resilience._with_montecarlo",
     ),
     _o(
         "lost_usd_per_day_p5",
@@ -1660,6 +1770,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "5th percentile of simulated lost dollars per day (a good month).",
         "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
+        computed_by="models.resilience._with_montecarlo",
     ),
     _o(
         "total_delta_usd_per_day",
@@ -1669,6 +1780,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "First rung's lost dollars per day minus the last rung's: the sum of the rungs' savings.",
         "lost_0 − lost_n = Σ delta_usd_per_day",
         "derived",
+        computed_by="models.resilience.Ladder.total_delta_usd_per_day",
     ),
     _o(
         "recommended_delta_usd_per_day",
@@ -1700,6 +1812,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Last rung's goodput minus the first rung's, in percentage points.",
         "100 · (g_n − g_0)",
         "derived",
+        computed_by="models.resilience.Ladder.total_delta_goodput_points",
     ),
     _o(
         "saving_usd_per_day",
@@ -1710,6 +1823,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "causes the feature acts on, by count) or from one other loss or cost.",
         "failure-loss saving × cause share, or the component's own change",
         "derived",
+        computed_by="models.resilience._savings_by_cause",
     ),
     _o(
         "montecarlo_within_tolerance",
@@ -1720,6 +1834,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "value (4 standard errors + 0.1 points).",
         "|mean − analytic| ≤ 4·s.e. + 0.001",
         "derived",
+        computed_by="models.resilience._with_montecarlo",
     ),
     _o(
         "lost_usd_per_day_p95",
@@ -1729,6 +1844,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "95th percentile of simulated lost dollars per day (a bad month).",
         "(1 − g_run)·cluster/day + spares/day + storage/day",
         "derived",
+        computed_by="models.resilience._with_montecarlo",
     ),
 )
 
@@ -1742,6 +1858,7 @@ RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
         "equal ('optimal' intervals re-optimised).",
         "g(r − 0.001) − g(r)",
         "derived",
+        computed_by="models.evaluate.value_of_reliability",
     ),
     _o(
         "usd_per_day_per_0p1pp",
@@ -1751,6 +1868,7 @@ RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
         "That gain in dollars per day.",
         "gain × cluster cost per day",
         "derived",
+        computed_by="models.evaluate.value_of_reliability",
     ),
     _o(
         "value_of_reliability_is_partial",
@@ -1759,6 +1877,7 @@ RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
         "bool",
         "Yes when the rate is below 0.1%: the figure is then the gain of eliminating "
         "failures altogether.",
+        computed_by="models.evaluate.value_of_reliability",
     ),
 )
 
@@ -1771,6 +1890,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "Goodput of the baseline.",
         "",
         "daly2006",
+        computed_by="models.evaluate.compare",
     ),
     _o(
         "goodput_candidate",
@@ -1780,6 +1900,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "Goodput of the candidate.",
         "",
         "daly2006",
+        computed_by="models.evaluate.compare",
     ),
     _o(
         "goodput_delta",
@@ -1788,6 +1909,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "points",
         "Candidate minus baseline goodput.",
         "g_cand − g_base",
+        computed_by="models.evaluate.compare",
     ),
     _o(
         "goodput_delta_first_order",
@@ -1796,6 +1918,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "points",
         "The same with the first-order goodputs.",
         "g₁_cand − g₁_base",
+        computed_by="models.evaluate.compare",
     ),
     _o(
         "savings_usd_per_day",
@@ -1807,6 +1930,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "it adds (spares, price).",
         "(g_c·r − g_b)·cluster_b + (total_b − total_c), r = productive time ratio",
         "derived",
+        computed_by="models.evaluate.savings_usd_per_day",
     ),
     _o(
         "productive_time_ratio",
@@ -1818,6 +1942,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "(steps · step)_b / (steps · step)_c",
         "derived",
         3,
+        computed_by="models.evaluate.savings_usd_per_day",
     ),
     _o(
         "step_time_savings_usd_per_day",
@@ -1828,6 +1953,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "accelerator, parallelism), valued at the baseline's cluster cost.",
         "g_c·(r − 1)·cluster_b",
         "derived",
+        computed_by="models.evaluate.productive_time_savings",
     ),
     _o(
         "time_to_train_delta_days",
@@ -1838,6 +1964,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "T_c − T_b",
         "",
         1,
+        computed_by="models.evaluate.compare",
     ),
     _o(
         "savings_usd_per_month",
@@ -1846,6 +1973,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Savings per day × 365.25/12.",
         "savings/day × 30.44",
+        computed_by="models.evaluate.Comparison.savings_usd_per_month",
     ),
     _o(
         "savings_usd_per_year",
@@ -1854,6 +1982,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Savings per day × 365.25.",
         "savings/day × 365.25",
+        computed_by="models.evaluate.Comparison.savings_usd_per_year",
     ),
 )
 
@@ -1895,6 +2024,7 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
             "first-order component × exact loss / first-order total",
             "derived",
             1,
+            computed_by="models.chain.goodput_step",
         ),
         _o(
             f"loss_{name}_usd_per_day",
@@ -1904,6 +2034,7 @@ LOSS_OUTPUTS: tuple[Output, ...] = tuple(
             f"Dollars per day lost to {label.lower()}.",
             "minutes/day ÷ 1440 × cluster cost per day",
             "derived",
+            computed_by="models.chain.cost_step",
         ),
     )
 )
@@ -1931,6 +2062,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
             f"P{q} of the wall time to finish + 30 min",
             "aws_capacity_blocks",
             2,
+            computed_by="models.plan.plan_capacity_block",
         )
         for q in (50, 90, 99)
     ),
@@ -1943,6 +2075,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "--block-days, else the cheapest block that meets the risk",
         "aws_capacity_blocks",
         2,
+        computed_by="models.plan._chosen_block_days",
     ),
     _o(
         "block_days_purchasable",
@@ -1954,6 +2087,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "smallest allowed duration ≥ block length",
         "aws_capacity_blocks",
         0,
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "probability_finish_within_block",
@@ -1963,6 +2097,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Share of simulated runs that finish before the block's instances are terminated.",
         "P(T + 30 min ≤ D)",
         "derived",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "probability_finish",
@@ -1972,6 +2107,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "The same for one block length of the curve.",
         "P(T + 30 min ≤ D)",
         "derived",
+        computed_by="models.plan._block_curve",
     ),
     _o(
         "block_cost_usd",
@@ -1981,6 +2117,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "What the block costs up front: days × 24 × instances × block rate.",
         "D · 24 · n · p_block",
         "aws_capacity_block_pricing",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "expected_overrun_cost_usd",
@@ -1990,6 +2127,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Mean cost of the hours a run still needs after its block, at the fallback price.",
         "mean of 1[T > U]·(T − U + move)·24·n·p_fallback",
         "derived",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "expected_storage_cost_usd",
@@ -1999,6 +2137,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Mean cost of the checkpoint storage over the run's wall time.",
         "storage/day × mean wall time",
         "derived",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "expected_total_cost_usd",
@@ -2008,6 +2147,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Mean over simulated runs of block + overrun + storage.",
         "mean of total cost per run",
         "derived",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "p90_total_cost_usd",
@@ -2017,6 +2157,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Total cost that 90% of simulated runs stay under.",
         "90th percentile of total cost per run",
         "derived",
+        computed_by="models.plan._chosen_block_costs",
     ),
     _o(
         "cheapest_block_days",
@@ -2028,6 +2169,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "argmin over allowed D with P(finish) ≥ 1 − risk",
         "derived",
         0,
+        computed_by="models.plan._block_curve",
     ),
     _o(
         "cheapest_block_expected_total_cost_usd",
@@ -2037,6 +2179,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Expected total cost of that block.",
         "",
         "derived",
+        computed_by="models.plan._block_curve",
     ),
     _o(
         "cheapest_block_probability_finish",
@@ -2046,6 +2189,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Probability that the run finishes inside that block.",
         "",
         "derived",
+        computed_by="models.plan._block_curve",
     ),
     _o(
         "risk",
@@ -2053,6 +2197,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "The largest accepted probability of not finishing inside the block.",
+        computed_by="models.plan.plan_capacity_block",
     ),
     # time_to_finish_mean_days, unfinished_trials, trials, seed: see MONTECARLO_OUTPUTS
     _o(
@@ -2063,6 +2208,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Blocks of at most 64 instances that hold the job's nodes and spares.",
         "⌈instances / 64⌉",
         "aws_capacity_blocks",
+        computed_by="models.pricing.capacity_blocks_needed",
     ),
     _o(
         "capacity_block_instances",
@@ -2071,6 +2217,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Nodes plus hot spares reserved in the blocks.",
         "nodes + spares",
+        computed_by="models.plan.plan_capacity_block",
     ),
     _o(
         "capacity_block_usd_per_instance_hour",
@@ -2080,6 +2227,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "The Capacity Block's effective rate per instance-hour.",
         "",
         "aws_capacity_block_pricing",
+        computed_by="models.plan.capacity_block_price",
     ),
     _o(
         "overrun_usd_per_instance_hour",
@@ -2087,6 +2235,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "USD/h",
         "usd_rate",
         "What an instance-hour costs after the block ends (on-demand unless entered).",
+        computed_by="models.pricing.overrun_price",
     ),
     _o(
         "capacity_block_price_source",
@@ -2094,16 +2243,32 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "Where the block rate comes from.",
+        computed_by="models.plan.capacity_block_price",
     ),
-    _o("capacity_block_price_as_of", "Block price as of", "", "text", "Date of the block rate."),
+    _o(
+        "capacity_block_price_as_of",
+        "Block price as of",
+        "",
+        "text",
+        "Date of the block rate.",
+        computed_by="models.plan.capacity_block_price",
+    ),
     _o(
         "overrun_price_source",
         "Fallback price source",
         "",
         "text",
         "Where the fallback rate comes from.",
+        computed_by="models.pricing.overrun_price",
     ),
-    _o("overrun_price_as_of", "Fallback price as of", "", "text", "Date of the fallback rate."),
+    _o(
+        "overrun_price_as_of",
+        "Fallback price as of",
+        "",
+        "text",
+        "Date of the fallback rate.",
+        computed_by="models.pricing.overrun_price",
+    ),
     _o(
         "transition_minutes",
         "Move after the block",
@@ -2114,6 +2279,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "replacement + restart + durable restore",
         "",
         1,
+        computed_by="models.plan.plan_capacity_block",
     ),
 )
 
@@ -2125,9 +2291,13 @@ BUDGET_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What failures, recoveries, saves and stalls cost over the run under a pricing model: "
         "the paid time that does not advance training, or under a Capacity Block the extra "
-        "block days they make the run need (those hours are already paid).",
-        "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate",
+        "block days they make the run need (those hours are already paid); with the plan's "
+        "block, its expected block and overrun cost beyond what the failure-free run pays "
+        "on the same block and overrun price.",
+        "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate; the "
+        "plan's block D: E[C(T; D)] − C(T_ff; D), C = block + overrun (models.plan.block_costs)",
         "derived",
+        computed_by="models.plan.budget_by_pricing_model",
     ),
 )
 
@@ -2141,6 +2311,7 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "",
         "aws_fsx_throughput",
         1,
+        computed_by="models.optimize.recommend_file_system",
     ),
     _o(
         "file_system_throughput_MBps_per_TiB",
@@ -2151,6 +2322,7 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "",
         "aws_fsx_throughput",
         0,
+        computed_by="models.optimize.recommend_file_system",
     ),
     _o(
         "file_system_savings_usd_per_day",
@@ -2161,6 +2333,7 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "(faster saves against a higher storage price).",
         "lost(current) − lost(best)",
         "derived",
+        computed_by="models.optimize.recommend_file_system",
     ),
     _o(
         "assumed_save_seconds",
@@ -2190,8 +2363,22 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
 )
 
 INSTANCE_OUTPUTS: tuple[Output, ...] = (
-    _o("instance", "Instance", "", "text", "Catalog name of the node type."),
-    _o("accelerator", "Accelerator", "", "text", "Accelerator model of the node type."),
+    _o(
+        "instance",
+        "Instance",
+        "",
+        "text",
+        "Catalog name of the node type.",
+        computed_by="models.instances._option",
+    ),
+    _o(
+        "accelerator",
+        "Accelerator",
+        "",
+        "text",
+        "Accelerator model of the node type.",
+        computed_by="models.instances._option",
+    ),
     _o(
         "accelerators_per_node",
         "Accelerators per node",
@@ -2200,6 +2387,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Accelerators in one node of this type.",
         "",
         "aws_instances",
+        computed_by="models.instances._option",
     ),
     _o(
         "nodes",
@@ -2208,6 +2396,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Nodes of this type in the job (the cheapest count that meets the deadline, if one "
         "is set).",
+        computed_by="models.instances._option",
     ),
     _o(
         "price_known",
@@ -2215,6 +2404,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "",
         "bool",
         "Whether a price exists for this type (the catalog's or yours).",
+        computed_by="models.instances._option",
     ),
     _o(
         "mfu",
@@ -2224,8 +2414,16 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Model FLOPs utilisation used for this type (end_to_end and compute_only bases).",
         "scenario MFU × catalog MFU ratio, or entered",
         "palm2022",
+        computed_by="models.instances.instance_mfu",
     ),
-    _o("mfu_source", "MFU source", "", "text", "Where this type's MFU comes from."),
+    _o(
+        "mfu_source",
+        "MFU source",
+        "",
+        "text",
+        "Where this type's MFU comes from.",
+        computed_by="models.instances.instance_mfu",
+    ),
     _o(
         "node_failure_rate_per_day",
         "Node failure rate",
@@ -2234,6 +2432,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Failures per node per day on this type, after the failure-scaling rule.",
         "r·[(1 − s) + s·k/k₀]",
         "llama3_2024",
+        computed_by="models.instances.scaled_failure_rate",
     ),
     _o(
         "feasible",
@@ -2242,9 +2441,24 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "bool",
         "Whether the workload can run on this type (memory, tensor-parallel domain, catalog "
         "figures).",
+        computed_by="models.instances._option",
     ),
-    _o("meets_deadline", "Meets deadline", "", "bool", "Whether it trains within the deadline."),
-    _o("reason", "Note", "", "text", "Why a figure is missing or the type is not ranked."),
+    _o(
+        "meets_deadline",
+        "Meets deadline",
+        "",
+        "bool",
+        "Whether it trains within the deadline.",
+        computed_by="models.instances._option",
+    ),
+    _o(
+        "reason",
+        "Note",
+        "",
+        "text",
+        "Why a figure is missing or the type is not ranked.",
+        computed_by="models.instances._option",
+    ),
     _o(
         "price_note",
         "Price basis",
@@ -2262,6 +2476,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Node-hours to train (cluster and spares): the cost at $1 per instance-hour.",
         "days × 24 × (nodes + spares)",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_compute_usd",
@@ -2270,6 +2485,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Part of the cost to train spent on productive steps.",
         "see cost_to_train_compute_usd",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_communication_usd",
@@ -2277,6 +2493,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "USD",
         "usd",
         "Exposed communication added to compute (compute_only basis).",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_bubble_usd",
@@ -2286,6 +2503,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Pipeline bubble added to compute (compute_only basis).",
         "",
         "narayanan2021",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_communication_within_mfu_usd",
@@ -2294,6 +2512,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Part of the compute cost the network model attributes to exposed communication "
         "(end_to_end basis).",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_bubble_within_mfu_usd",
@@ -2303,6 +2522,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Part of the compute cost the model attributes to the pipeline bubble (end_to_end).",
         "",
         "narayanan2021",
+        computed_by="models.instances._option",
     ),
     _o(
         "cost_failure_and_checkpoint_usd",
@@ -2312,8 +2532,16 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Part of the cost to train lost to failures, recovery, rework, saves and stalls.",
         "cluster cost × days × (1 − g)",
         "daly2006",
+        computed_by="models.instances._option",
     ),
-    _o("cost_spares_usd", "Hot spares", "USD", "usd", "Idle hot spares over the run."),
+    _o(
+        "cost_spares_usd",
+        "Hot spares",
+        "USD",
+        "usd",
+        "Idle hot spares over the run.",
+        computed_by="models.instances._option",
+    ),
     _o(
         "bf16_dense_tflops",
         "Peak BF16",
@@ -2323,6 +2551,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "",
         "ml_engineering",
         0,
+        computed_by="models.instances._option",
     ),
     _o(
         "peak_ratio_vs_reference",
@@ -2331,6 +2560,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "number",
         "Peak BF16 per accelerator relative to the reference type (p5.48xlarge).",
         "peak / peak_ref",
+        computed_by="models.instances.rank_instances",
     ),
     _o(
         "modeled_ratio_vs_reference",
@@ -2340,8 +2570,16 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Useful FLOP/s per accelerator over the whole run (MFU, communication, failures and "
         "checkpoints included) relative to the reference type.",
         "(6ND / (days · accelerators)) / same for the reference",
+        computed_by="models.instances.rank_instances",
     ),
-    _o("cheapest", "Cheapest", "", "bool", "The lowest cost to train among ranked types."),
+    _o(
+        "cheapest",
+        "Cheapest",
+        "",
+        "bool",
+        "The lowest cost to train among ranked types.",
+        computed_by="models.instances._mark_cheapest",
+    ),
     _o(
         "too_close_to_call",
         "Too close to call",
@@ -2370,6 +2608,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "usd_rate",
         "Price per instance-hour below which this type would be the cheapest.",
         "cheapest cost to train / this type's node-hours",
+        computed_by="models.instances._mark_cheapest",
     ),
     _o(
         "failure_share",
@@ -2378,6 +2617,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "percent",
         "Share of the cost to train lost to failures and checkpoints.",
         "failures and checkpoints / cost to train",
+        computed_by="views.instances.table",
     ),
     _o(
         "communication_share",
@@ -2385,6 +2625,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "Share of the cost to train spent in exposed communication (added or inside the MFU).",
+        computed_by="views.instances.table",
     ),
     _o(
         "deadline_days",
@@ -2395,14 +2636,23 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "",
         "",
         0,
+        computed_by="models.instances.rank_instances",
     ),
-    _o("cheapest_nodes", "Nodes of the cheapest", "nodes", "count", "Its node count."),
+    _o(
+        "cheapest_nodes",
+        "Nodes of the cheapest",
+        "nodes",
+        "count",
+        "Its node count.",
+        computed_by="models.instances.InstanceRanking.to_json_dict",
+    ),
     _o(
         "failure_scaling",
         "Failure scaling",
         "",
         "text",
         "How the node failure rate carries over to other node types.",
+        computed_by="models.instances.rank_instances",
     ),
     _o(
         "accelerator_failure_share",
@@ -2412,6 +2662,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Share of node failures caused by accelerators (mixed scaling).",
         "GPU group of Llama 3's root causes: 268/419",
         "llama3_2024",
+        computed_by="models.instances.rank_instances",
     ),
     _o(
         "scenario_usd_per_instance_hour",
@@ -2419,6 +2670,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "USD/h",
         "usd_rate",
         "The scenario's price in force (not mixed into the ranking).",
+        computed_by="models.instances._scenario_price",
     ),
     _o(
         "runner_up",
@@ -2426,6 +2678,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "The next type that can run the workload, is priced and meets the deadline.",
+        computed_by="models.instances.verdict_robustness",
     ),
     _o(
         "verdict_break_even_usd_per_hour",
@@ -2436,6 +2689,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "to train (above it the verdict changes).",
         "cost_runner-up / node-hours_cheapest",
         "derived",
+        computed_by="models.instances.verdict_robustness",
     ),
     _o(
         "verdict_price_margin",
@@ -2445,6 +2699,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "How much the cheapest type's price may rise before the runner-up is cheaper.",
         "break-even price / price − 1",
         "derived",
+        computed_by="models.instances.VerdictRobustness.price_margin",
     ),
     _o(
         "verdict_break_even_mfu",
@@ -2455,6 +2710,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "the verdict changes); node counts re-chosen at every MFU.",
         "root of cost_cheapest(MFU) = cost_runner-up (bisection)",
         "derived",
+        computed_by="models.instances._mfu_break_evens",
     ),
     _o(
         "verdict_mfu_margin",
@@ -2464,6 +2720,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "How much the cheapest type's MFU may fall before the runner-up is cheaper.",
         "1 − break-even MFU / MFU",
         "derived",
+        computed_by="models.instances.VerdictRobustness.mfu_margin",
     ),
     _o(
         "runner_up_break_even_mfu",
@@ -2474,9 +2731,24 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "maximum achievable matmul fraction).",
         "root of cost_runner-up(MFU) = cost_cheapest (bisection)",
         "derived",
+        computed_by="models.instances._mfu_break_evens",
     ),
-    _o("scenario_price_source", "Scenario price source", "", "text", "Its source."),
-    _o("scenario_price_as_of", "Scenario price date", "", "text", "Its date."),
+    _o(
+        "scenario_price_source",
+        "Scenario price source",
+        "",
+        "text",
+        "Its source.",
+        computed_by="models.instances._scenario_price",
+    ),
+    _o(
+        "scenario_price_as_of",
+        "Scenario price date",
+        "",
+        "text",
+        "Its date.",
+        computed_by="models.instances._scenario_price",
+    ),
 )
 
 OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
@@ -2489,6 +2761,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "τ* = M·[1 + W₀(−e^{−(1+δ/M)})]",
         "daly2006",
         1,
+        computed_by="models.optimize.recommend_checkpoint_interval",
     ),
     _o(
         "goodput_at_recommended_interval",
@@ -2498,6 +2771,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Goodput with the recommended interval, all else as in the scenario.",
         "",
         "daly2006",
+        computed_by="models.optimize.recommend_checkpoint_interval",
     ),
     _o(
         "recommendation_savings_usd_per_day",
@@ -2506,6 +2780,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Lost dollars per day saved by the recommended interval and spares together.",
         "lost(now) − lost(recommended)",
+        computed_by="models.optimize.optimize",
     ),
     _o(
         "current_checkpoint_interval_minutes",
@@ -2516,6 +2791,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "",
         "",
         1,
+        computed_by="models.optimize.recommend_checkpoint_interval",
     ),
     _o(
         "interval_savings_usd_per_day",
@@ -2525,6 +2801,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Lost dollars per day saved by the optimal checkpoint interval.",
         "lost(τ_now) − lost(τ*)",
         "daly2006",
+        computed_by="models.optimize.recommend_checkpoint_interval",
     ),
     _o(
         "spare_nodes",
@@ -2534,8 +2811,16 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Hot spare count that minimises the lost dollars per day (exhaustive search 0-200).",
         "argmin_s lost(s)",
         "kleinrock1975",
+        computed_by="models.optimize.recommend_spares",
     ),
-    _o("current_spare_nodes", "Current hot spares", "nodes", "count", "The scenario's spares."),
+    _o(
+        "current_spare_nodes",
+        "Current hot spares",
+        "nodes",
+        "count",
+        "The scenario's spares.",
+        computed_by="models.optimize.recommend_spares",
+    ),
     _o(
         "domain_spare_nodes",
         "Spare nodes",
@@ -2554,6 +2839,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Lost dollars per day saved by the recommended spares (at the optimal interval).",
         "lost(s_now) − lost(s*)",
+        computed_by="models.optimize.recommend_spares",
     ),
     _o(
         "break_even_spares",
@@ -2561,6 +2847,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "nodes",
         "count",
         "Largest spare count whose net savings versus none are still ≥ 0.",
+        computed_by="models.optimize.recommend_spares",
     ),
     _o(
         "spare_payoff_rates_per_day",
@@ -2571,6 +2858,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "one, spare_payoff_spares) saves more than it costs.",
         "roots of lost(0; r) − lost(s; r) = 0",
         "kleinrock1975",
+        computed_by="models.optimize.spare_payoff_rates_per_day",
     ),
     _o(
         "spare_payoff_spares",
@@ -2578,6 +2866,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "nodes",
         "count",
         "The hot-spare count of spare_payoff_rates_per_day: the recommended one, at least 1.",
+        computed_by="models.optimize.optimize",
     ),
     _o(
         "current_goodput",
@@ -2587,8 +2876,12 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Goodput of the scenario as it is.",
         "",
         "daly2006",
+        computed_by="models.optimize.recommend_checkpoint_interval",
     ),
 )
+
+#: the Monte Carlo result's summaries (models/montecarlo.py)
+_SIM = "models.montecarlo.SimulationResult."
 
 MONTECARLO_OUTPUTS: tuple[Output, ...] = (
     *(
@@ -2600,6 +2893,7 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             f"{name.capitalize()} of the simulated goodput over the horizon.",
             "productive compute / wall time per run",
             "daly2006",
+            computed_by=_SIM + (f"goodput_{stat}" if stat in ("mean", "stderr") else "summary"),
         )
         for stat, name in (
             ("mean", "mean"),
@@ -2617,6 +2911,7 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "Daly's expectation for the same scenario, next to the simulation.",
         "",
         "daly2006",
+        computed_by="models.montecarlo.params_from_inputs",
     ),
     *(
         _o(
@@ -2628,6 +2923,8 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             "",
             "",
             2,
+            computed_by=_SIM
+            + ("time_to_finish_analytic_days" if stat == "analytic" else "summary"),
         )
         for stat, name in (
             ("mean", "mean"),
@@ -2638,13 +2935,21 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             ("analytic", "closed form"),
         )
     ),
-    _o("cost_mean_usd", "Cost per run (mean)", "USD", "usd", "Mean cost of one simulated run."),
+    _o(
+        "cost_mean_usd",
+        "Cost per run (mean)",
+        "USD",
+        "usd",
+        "Mean cost of one simulated run.",
+        computed_by="models.montecarlo.SimulationResult.summary",
+    ),
     _o(
         "lost_mean_usd",
         "Lost per run (mean)",
         "USD",
         "usd",
         "Mean paid time per run that did not advance training, in dollars.",
+        computed_by="models.montecarlo.SimulationResult.summary",
     ),
     _o(
         "lost_p95_usd",
@@ -2652,6 +2957,7 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "USD",
         "usd",
         "95th percentile of the lost dollars per run: one run in twenty loses more.",
+        computed_by="models.montecarlo.SimulationResult.summary",
     ),
     *(
         _o(
@@ -2664,6 +2970,7 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             + (" One month in twenty loses more." if stat == "p95" else ""),
             "lost per run / time to finish × 30.44 days",
             "derived",
+            computed_by=_SIM + "summary",
         )
         for stat, name in (("mean", "mean"), ("p50", "median"), ("p95", "P95"))
     ),
@@ -2689,15 +2996,30 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "derived",
         computed_by="models.montecarlo.SimulationResult.summary",
     ),
-    _o("failures_mean", "Failures per run (mean)", "", "number", "Mean job failures per run."),
+    _o(
+        "failures_mean",
+        "Failures per run (mean)",
+        "",
+        "number",
+        "Mean job failures per run.",
+        computed_by="models.montecarlo.SimulationResult.summary",
+    ),
     _o(
         "unfinished_trials",
         "Unfinished runs",
         "",
         "count",
         "Runs still unfinished after 4× the work (their time to finish is unknown).",
+        computed_by="models.montecarlo.SimulationResult.unfinished",
     ),
-    _o("trials", "Runs", "", "count", "Independent simulated runs."),
+    _o(
+        "trials",
+        "Runs",
+        "",
+        "count",
+        "Independent simulated runs.",
+        computed_by="cli.simulate.cmd_simulate",
+    ),
     _o(
         "days",
         "Horizon",
@@ -2707,11 +3029,43 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "",
         "",
         1,
+        computed_by="cli.simulate.cmd_simulate",
     ),
-    _o("seed", "Seed", "", "count", "Random seed (same seed, same result)."),
-    _o("events_simulated", "Events simulated", "", "count", "Failures, recoveries and stalls."),
-    _o("checkpoints_simulated", "Checkpoints simulated", "", "count", "Checkpoint saves."),
-    _o("seconds", "Run time", "s", "number", "Wall time the computation took.", "", "", 2),
+    _o(
+        "seed",
+        "Seed",
+        "",
+        "count",
+        "Random seed (same seed, same result).",
+        computed_by="cli.simulate.cmd_simulate",
+    ),
+    _o(
+        "events_simulated",
+        "Events simulated",
+        "",
+        "count",
+        "Failures, recoveries and stalls.",
+        computed_by="models.montecarlo._result",
+    ),
+    _o(
+        "checkpoints_simulated",
+        "Checkpoints simulated",
+        "",
+        "count",
+        "Checkpoint saves.",
+        computed_by="models.montecarlo._result",
+    ),
+    _o(
+        "seconds",
+        "Run time",
+        "s",
+        "number",
+        "Wall time the computation took.",
+        "",
+        "",
+        2,
+        computed_by="cli.simulate.cmd_simulate",
+    ),
 )
 
 #: Columns of the dashboard's and reports' loss table (one row per loss component).
@@ -2726,6 +3080,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "first-order component × exact loss / first-order total",
         "derived",
         1,
+        computed_by="models.evaluate.Evaluation.loss_breakdown",
     ),
     _o(
         "component_usd_per_day",
@@ -2735,6 +3090,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "That time in dollars per day.",
         "minutes/day ÷ 1440 × cluster cost per day",
         "derived",
+        computed_by="models.evaluate.Evaluation.loss_breakdown",
     ),
     _o(
         "component_usd_per_year",
@@ -2743,6 +3099,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "That time in dollars per year.",
         "lost per day × 365.25",
+        computed_by="views.overview.loss_table",
     ),
     _o(
         "component_share_of_wall_time",
@@ -2752,6 +3109,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Share of the wall-clock time lost to this component (goodput points).",
         "minutes/day ÷ 1440",
         "derived",
+        computed_by="models.evaluate.Evaluation.loss_breakdown",
     ),
     _o(
         "component_savings_usd_per_day",
@@ -2762,6 +3120,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "cost; the running-cost row is the difference in what the clusters cost.",
         "(minutes_b − minutes_c)/1440 × cluster cost_b",
         "derived",
+        computed_by="views.compare.delta_waterfall",
     ),
     _o(
         "component_minutes_saved_per_day",
@@ -2772,6 +3131,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "minutes_b − minutes_c",
         "derived",
         1,
+        computed_by="views.compare.delta_waterfall",
     ),
 )
 
@@ -2784,6 +3144,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Ranks taking part in the gradient all-reduce.",
         "accelerators / (TP × PP)",
+        computed_by="views.network.algorithm_table",
     ),
     _o(
         "allreduce_message_GB",
@@ -2796,6 +3157,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "bytes per parameter × parameters / (TP × PP)",
         "",
         3,
+        computed_by="views.network.algorithm_table",
     ),
     _o(
         "collective_ms",
@@ -2806,6 +3168,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "ring 2(n−1)α + 2((n−1)/n)·S/B; tree and hierarchical as cited",
         "thakur2005",
         1,
+        computed_by="views.network.algorithm_table",
     ),
     _o(
         "algbw_GBps",
@@ -2815,6 +3178,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Message size over time, as NCCL-tests report it.",
         "algbw = S / t",
         "nccl_tests",
+        computed_by="models.network.algbw_GBps",
     ),
     _o(
         "busbw_GBps",
@@ -2824,6 +3188,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Algorithm bandwidth scaled to the link load of a ring, as NCCL-tests report it.",
         "busbw = algbw × 2(n−1)/n",
         "nccl_tests",
+        computed_by="models.network.busbw_GBps",
     ),
     _o(
         "reroute_seconds",
@@ -2834,6 +3199,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "",
         "",
         1,
+        computed_by="views.network.reroute_comparison",
     ),
     _o(
         "fabric_goodput_loss",
@@ -2843,6 +3209,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Goodput lost to the fabric events at this reroute time.",
         "g(no events) − g(events)",
         "derived",
+        computed_by="views.network.reroute_comparison",
     ),
     _o(
         "time_to_train_change_days",
@@ -2853,6 +3220,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "time to train(changed) − time to train(scenario)",
         "derived",
         1,
+        computed_by="views.network.fabric_value",
     ),
     _o(
         "fabric_cost_usd_per_day",
@@ -2862,6 +3230,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Dollars per day lost to the fabric events (stalls, or aborts past the timeout).",
         "goodput lost × cluster cost per day",
         "derived",
+        computed_by="views.network.reroute_comparison",
     ),
 )
 
@@ -2875,6 +3244,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Failures per node per day in the log (maximum likelihood).",
         "failures / (nodes × days); exact chi-square interval",
         "derived",
+        computed_by="models.fitting.fit_failure_log",
     ),
     _o(
         "fitted_job_mtbf_hours",
@@ -2884,6 +3254,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Mean time between the job's incidents.",
         "mean gap; interval from the rate's",
         "derived",
+        computed_by="models.fitting.fit_tbf",
     ),
     _o(
         "fitted_weibull_shape",
@@ -2893,6 +3264,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Shape of the Weibull fit (k < 1: decreasing hazard).",
         "maximum likelihood; profile-likelihood interval",
         "schroeder2006",
+        computed_by="models.fitting.fit_tbf",
     ),
     _o(
         "fitted_weibull_scale_hours",
@@ -2902,8 +3274,19 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Scale of the Weibull fit of the job's time between incidents.",
         "maximum likelihood; Wald interval on the log scale",
         "derived",
+        computed_by="models.fitting.fit_tbf",
     ),
-    _o("log_likelihood", "Log-likelihood", "", "number", "Log-likelihood of the fit.", "", "", 1),
+    _o(
+        "log_likelihood",
+        "Log-likelihood",
+        "",
+        "number",
+        "Log-likelihood of the fit.",
+        "",
+        "",
+        1,
+        computed_by="models.fitting.fit_tbf",
+    ),
     _o(
         "aic",
         "AIC",
@@ -2913,6 +3296,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "2k − 2 ln L",
         "",
         1,
+        computed_by="models.fitting.fit_tbf",
     ),
     _o(
         "ks_distance",
@@ -2923,6 +3307,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "sup |F_n − F|",
         "",
         3,
+        computed_by="models.fitting.fit_tbf",
     ),
     _o(
         "ks_p_value",
@@ -2931,8 +3316,16 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "pvalue",
         "Kolmogorov-Smirnov p-value; optimistic because the parameters were fitted to the "
         "same data.",
+        computed_by="models.fitting.fit_tbf",
     ),
-    _o("failure_count", "Failures", "", "count", "Failures in the log."),
+    _o(
+        "failure_count",
+        "Failures",
+        "",
+        "count",
+        "Failures in the log.",
+        computed_by="models.fitting._cause_rates",
+    ),
     _o(
         "cause_rate_per_node_day",
         "Rate",
@@ -2942,6 +3335,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "failures with the cause / (nodes × days)",
         "derived",
         4,
+        computed_by="models.fitting._cause_rates",
     ),
     _o(
         "lemon_nodes",
@@ -2950,6 +3344,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Nodes that fail significantly more often than the rest (binomial upper tail, "
         "Bonferroni over all nodes, α = 0.05).",
+        computed_by="models.fitting._lemon_nodes",
     ),
     _o(
         "cause_share",
@@ -2957,6 +3352,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "Share of the log's failures with this cause.",
+        computed_by="models.fitting._cause_rates",
     ),
     _o(
         "llama3_cause_share",
@@ -2966,6 +3362,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Share of Llama 3 405B's 419 unexpected interruptions with this cause.",
         "",
         "llama3_2024",
+        computed_by="models.fitting._cause_rates",
     ),
     _o(
         "expected_failures",
@@ -2974,14 +3371,23 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "number",
         "Failures a node would have if all nodes were alike.",
         "failures / nodes",
+        computed_by="models.fitting._lemon_nodes",
     ),
-    _o("p_value", "p-value", "", "pvalue", "Binomial upper tail P(X ≥ count)."),
+    _o(
+        "p_value",
+        "p-value",
+        "",
+        "pvalue",
+        "Binomial upper tail P(X ≥ count).",
+        computed_by="models.fitting._lemon_nodes",
+    ),
     _o(
         "p_value_bonferroni",
         "p-value (Bonferroni)",
         "",
         "pvalue",
         "The p-value times the number of nodes (flagged below 0.05).",
+        computed_by="models.fitting._lemon_nodes",
     ),
 )
 
@@ -2994,6 +3400,7 @@ SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
         "points",
         "Goodput with the input raised minus goodput with it lowered (absolute).",
         "|g(high) − g(low)|",
+        computed_by="views.sensitivity.tornado_table",
     ),
     _o(
         "lost_usd_per_day_swing",
@@ -3002,6 +3409,7 @@ SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Lost dollars per day with the input raised minus lowered (absolute).",
         "|lost(high) − lost(low)|",
+        computed_by="views.sensitivity.tornado_table",
     ),
 )
 
@@ -3015,7 +3423,14 @@ _RUN_SAMPLES = (
 )
 
 RECONCILE_OUTPUTS: tuple[Output, ...] = (
-    _o("timeline_source", "Timeline", "", "text", "The run's timeline file."),
+    _o(
+        "timeline_source",
+        "Timeline",
+        "",
+        "text",
+        "The run's timeline file.",
+        computed_by="models.reconcile.reconcile",
+    ),
     _o(
         "timeline_format",
         "Timeline format",
@@ -3024,26 +3439,67 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "timeline (docs/timeline.md) or goodput_recorder (ml-goodput-measurement's records).",
         "",
         "ml_goodput_measurement",
+        computed_by="models.reconcile.reconcile",
     ),
-    _o("timeline_rows", "Rows read", "", "count", "Data rows read from the timeline."),
+    _o(
+        "timeline_rows",
+        "Rows read",
+        "",
+        "count",
+        "Data rows read from the timeline.",
+        computed_by="models.reconcile.reconcile",
+    ),
     _o(
         "timeline_ignored_rows",
         "Rows ignored",
         "",
         "count",
         "Records read but not used (records without any GoodputRecorder key).",
+        computed_by="models.reconcile.reconcile",
     ),
-    _o("run_start", "Run start", "", "text", "The job_start time (UTC)."),
-    _o("run_end", "Run end", "", "text", "The job_end time (UTC)."),
-    _o("run_days", "Run length", "days", "number", "job_end − job_start.", "", "", 2),
+    _o(
+        "run_start",
+        "Run start",
+        "",
+        "text",
+        "The job_start time (UTC).",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
+    ),
+    _o(
+        "run_end",
+        "Run end",
+        "",
+        "text",
+        "The job_end time (UTC).",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
+    ),
+    _o(
+        "run_days",
+        "Run length",
+        "days",
+        "number",
+        "job_end − job_start.",
+        "",
+        "",
+        2,
+        computed_by="models.timeline.RunMeasurement.span_days",
+    ),
     _o(
         "run_nodes",
         "Nodes",
         "nodes",
         "count",
         "Nodes the job ran on (--nodes, or the base scenario's cluster.nodes).",
+        computed_by="models.reconcile.reconcile",
     ),
-    _o("run_nodes_source", "Nodes from", "", "text", "Where the node count came from."),
+    _o(
+        "run_nodes_source",
+        "Nodes from",
+        "",
+        "text",
+        "Where the node count came from.",
+        computed_by="models.reconcile.reconcile",
+    ),
     _o(
         "measured_goodput",
         "Measured goodput",
@@ -3052,6 +3508,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Share of the run's wall time spent in step executions whose work survived to the "
         "end (the last execution of each step number).",
         "productive / (job_end − job_start)",
+        computed_by="models.timeline.RunMeasurement.goodput",
     ),
     _o(
         "predicted_goodput",
@@ -3062,6 +3519,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "the changed scenario).",
         "Daly's exact expectation on the fitted scenario",
         "daly2006",
+        computed_by="models.reconcile.Reconciliation.predicted_goodput",
     ),
     _o(
         "predicted_goodput_p5",
@@ -3072,6 +3530,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "as this one.",
         "percentile over trials",
         "derived",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "predicted_goodput_p95",
@@ -3082,6 +3541,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "as this one.",
         "percentile over trials",
         "derived",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "predicted_goodput_mc_mean",
@@ -3091,6 +3551,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Mean goodput of those Monte Carlo runs.",
         "mean over trials",
         "derived",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "prediction_minus_measured",
@@ -3099,10 +3560,35 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "points",
         "How far the analytic prediction on the fitted scenario is from the measured goodput.",
         "g_predicted − g_measured",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
-    _o("monte_carlo_trials", "Monte Carlo trials", "", "count", "Simulated runs behind the band."),
-    _o("monte_carlo_seed", "Monte Carlo seed", "", "count", "Random seed of the simulation."),
-    _o("run_wall_hours", "Wall time", "h", "number", "job_end − job_start.", "", "", 1),
+    _o(
+        "monte_carlo_trials",
+        "Monte Carlo trials",
+        "",
+        "count",
+        "Simulated runs behind the band.",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
+    ),
+    _o(
+        "monte_carlo_seed",
+        "Monte Carlo seed",
+        "",
+        "count",
+        "Random seed of the simulation.",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
+    ),
+    _o(
+        "run_wall_hours",
+        "Wall time",
+        "h",
+        "number",
+        "job_end − job_start.",
+        "",
+        "",
+        1,
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
+    ),
     _o(
         "run_productive_hours",
         "Productive time",
@@ -3112,6 +3598,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Σ last execution of each step",
         "",
         1,
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "run_badput_hours",
@@ -3122,6 +3609,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "wall − productive",
         "",
         1,
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "run_cost_usd",
@@ -3130,6 +3618,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What the run's nodes cost for its wall time at the scenario's price.",
         "wall hours × nodes × price",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
     _o(
         "run_badput_usd",
@@ -3138,16 +3627,32 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "What the badput cost at the scenario's price.",
         "badput hours × nodes × price",
+        computed_by="models.reconcile.Reconciliation.to_json_dict",
     ),
-    _o("failure_events", "Failure events", "", "count", "failure rows in the timeline."),
+    _o(
+        "failure_events",
+        "Failure events",
+        "",
+        "count",
+        "failure rows in the timeline.",
+        computed_by="models.timeline.RunMeasurement.failures",
+    ),
     _o(
         "failure_incidents",
         "Failure incidents",
         "",
         "count",
         "Failures at distinct times (several nodes failing at once stop the job once).",
+        computed_by="models.timeline.RunMeasurement.incidents",
     ),
-    _o("bucket_label", "Bucket", "", "text", "Badput bucket of the measured run."),
+    _o(
+        "bucket_label",
+        "Bucket",
+        "",
+        "text",
+        "Badput bucket of the measured run.",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
+    ),
     _o(
         "badput_bucket",
         "Badput bucket",
@@ -3164,6 +3669,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "The analytic model's loss components the bucket is compared with (docs/timeline.md).",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "measured_hours",
@@ -3174,6 +3680,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "sum of the bucket's intervals",
         "",
         2,
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "predicted_hours",
@@ -3184,6 +3691,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Σ loss_<component>_minutes_per_day × days / 60",
         "derived",
         2,
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "what_if_hours",
@@ -3194,6 +3702,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Σ loss_<component>_minutes_per_day × days / 60",
         "derived",
         2,
+        computed_by="models.reconcile.Reconciliation.bucket_rows",
     ),
     _o(
         "measured_fraction",
@@ -3202,6 +3711,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "percent",
         "The bucket's share of the run's wall time.",
         "bucket / wall",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "predicted_fraction",
@@ -3211,6 +3721,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "The model's share of wall time for the bucket.",
         "predicted / wall",
         "derived",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "measured_usd",
@@ -3219,6 +3730,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The bucket's hours at the scenario's price.",
         "hours × nodes × price",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "predicted_usd",
@@ -3227,6 +3739,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "The predicted hours at the scenario's price.",
         "hours × nodes × price",
+        computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
     _o(
         "failure_rate_per_node_day",
@@ -3237,6 +3750,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "incidents / (nodes × days)",
         "",
         5,
+        computed_by="models.reconcile.fit_timeline",
     ),
     _o(
         "failure_rate_per_node_day_lo",
@@ -3247,6 +3761,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "χ²_{α/2}(2k) / (2E)",
         "garwood1936",
         5,
+        computed_by="models.fitting.poisson_rate_ci",
     ),
     _o(
         "failure_rate_per_node_day_hi",
@@ -3257,6 +3772,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "χ²_{1−α/2}(2k + 2) / (2E)",
         "garwood1936",
         5,
+        computed_by="models.fitting.poisson_rate_ci",
     ),
     _o(
         "job_interruptions_per_day_lo",
@@ -3307,7 +3823,14 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "Σ predicted hours of the group",
         computed_by="models.reconcile.Reconciliation.badput_rows",
     ),
-    _o("confidence_level", "Confidence", "fraction", "percent", "Two-sided level of intervals."),
+    _o(
+        "confidence_level",
+        "Confidence",
+        "fraction",
+        "percent",
+        "Two-sided level of intervals.",
+        computed_by="models.reconcile.fit_timeline",
+    ),
     _o(
         "recovery_minutes",
         "Recovery (failure to restore)",
@@ -3318,6 +3841,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "mean(restore_start − failure)",
         "",
         2,
+        computed_by="models.reconcile.summarise",
     ),
     _o(
         "recovery_spread",
@@ -3329,6 +3853,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "sd / mean",
         "",
         2,
+        computed_by="models.reconcile.summarise",
     ),
     *(
         _o(
@@ -3337,6 +3862,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
             "",
             "count",
             f"Complete {label.lower()} intervals measured in the run.",
+            computed_by="models.reconcile.summarise",
         )
         for name, _unit, _u, label, _d in _RUN_SAMPLES
     ),
@@ -3350,6 +3876,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
             "percentile of the sample",
             "",
             d,
+            computed_by="models.reconcile.summarise",
         )
         for name, unit, u, label, d in _RUN_SAMPLES
         for q in (10, 50, 90)
@@ -3360,6 +3887,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "Scenario fields the run could not tell (they keep the base scenario's value), and why.",
+        computed_by="models.reconcile.fitted_scenario",
     ),
     _o(
         "scenario_overrides",
@@ -3367,8 +3895,16 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "The fitted fields as --set section.key=value strings.",
+        computed_by="models.reconcile.scenario_overrides",
     ),
-    _o("what_if_set", "What-if changes", "", "text", "The --set changes of the what-if."),
+    _o(
+        "what_if_set",
+        "What-if changes",
+        "",
+        "text",
+        "The --set changes of the what-if.",
+        computed_by="models.reconcile.reconcile",
+    ),
     _o(
         "estimated_goodput",
         "This run under the change",
@@ -3378,6 +3914,7 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "had the change been in place.",
         "g_measured + (g_what-if − g_fitted)",
         "derived",
+        computed_by="models.reconcile.WhatIf.estimated_goodput",
     ),
     _o(
         "run_savings_usd",
@@ -3387,8 +3924,16 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "The change's savings per day over the run's length.",
         "savings/day × run days",
         "derived",
+        computed_by="models.reconcile.WhatIf.run_savings_usd",
     ),
-    _o("scenario_written", "Scenario written", "", "text", "The fitted scenario's TOML file."),
+    _o(
+        "scenario_written",
+        "Scenario written",
+        "",
+        "text",
+        "The fitted scenario's TOML file.",
+        computed_by="cli.reconcile.cmd_reconcile",
+    ),
 )
 
 #: ``goodput sweep``: its JSON summary and the Monte Carlo columns of its Parquet rows (the
@@ -3401,6 +3946,7 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "text",
         "What evaluated the sweep: 'local' (this process), 'dask' (dask.distributed) or "
         "'none' (the output already held the sweep).",
+        computed_by="engine.sweep.run_sweep",
     ),
     _o(
         "parts_healed",
@@ -3408,6 +3954,7 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "parts",
         "count",
         "Finished batches of an interrupted run that did not read back and were evaluated again.",
+        computed_by="engine.sweep._resume",
     ),
     _o(
         "fingerprint",
@@ -3416,6 +3963,7 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "text",
         "sha256 of what decides the rows (inputs, grid, trials, days, seed, version, catalog "
         "and presets), also in the Parquet file's metadata.",
+        computed_by="engine.sweep.SweepSpec.fingerprint",
     ),
     _o(
         "workers",
@@ -3423,8 +3971,16 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "workers",
         "count",
         "Dask worker processes that evaluated the sweep (0 when every point was resumed).",
+        computed_by="engine.sweep.run_sweep",
     ),
-    _o("points", "Points", "points", "count", "Points of the sweep's grid (rows written)."),
+    _o(
+        "points",
+        "Points",
+        "points",
+        "count",
+        "Points of the sweep's grid (rows written).",
+        computed_by="models.sweep.check_axes",
+    ),
     _o(
         "points_evaluated",
         "Points evaluated",
@@ -3432,6 +3988,7 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Points evaluated by this run.",
         "points − points resumed",
+        computed_by="engine.sweep.run_sweep",
     ),
     _o(
         "points_resumed",
@@ -3439,18 +3996,48 @@ SWEEP_OUTPUTS: tuple[Output, ...] = (
         "points",
         "count",
         "Points taken from the finished batches of an interrupted run of the same sweep.",
+        computed_by="engine.sweep.run_sweep",
     ),
-    _o("batches", "Batches", "batches", "count", "Batches the points were cut into."),
-    _o("point", "Point", "", "count", "Number of the point in the grid (first axis slowest)."),
+    _o(
+        "batches",
+        "Batches",
+        "batches",
+        "count",
+        "Batches the points were cut into.",
+        computed_by="engine.sweep.run_sweep",
+    ),
+    _o(
+        "point",
+        "Point",
+        "",
+        "count",
+        "Number of the point in the grid (first axis slowest).",
+        computed_by="models.sweep.evaluate_batch",
+    ),
     _o(
         "cluster_start_seconds",
         "Cluster start",
         "s",
         "number",
         "Wall time to start or reach the Dask cluster.",
+        computed_by="engine.sweep.run_sweep",
     ),
-    _o("output", "Output", "", "text", "The Parquet file written."),
-    _o("varied_fields", "Varied fields", "", "text", "The scenario fields varied, in axis order."),
+    _o(
+        "output",
+        "Output",
+        "",
+        "text",
+        "The Parquet file written.",
+        computed_by="engine.sweep.run_sweep",
+    ),
+    _o(
+        "varied_fields",
+        "Varied fields",
+        "",
+        "text",
+        "The scenario fields varied, in axis order.",
+        computed_by="engine.sweep.run_sweep",
+    ),
     # the Monte Carlo columns (goodput_mean ... unfinished_trials) and trials, days,
     # seed, seconds are registered once, in MONTECARLO_OUTPUTS
 )
@@ -3575,7 +4162,14 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "deadline with at least the confidence (and within the budget).",
         computed_by=_DEC,
     ),
-    _o("answer", "Answer", "", "text", "The decision in one sentence.", computed_by=_DEC),
+    _o(
+        "answer",
+        "Answer",
+        "",
+        "text",
+        "The decision in one sentence.",
+        computed_by="models.decide.Decision.sentence",
+    ),
     _o(
         "choice",
         "Choice",
@@ -3671,7 +4265,14 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Smallest node count of the closest type whose approximate P meets the target.",
         computed_by="models.decide._would_take",
     ),
-    _o("text", "In words", "", "text", "The same, in one sentence.", computed_by=_DEC),
+    _o(
+        "text",
+        "In words",
+        "",
+        "text",
+        "The same, in one sentence.",
+        computed_by="models.decide._would_take",
+    ),
     _o(
         "runners_up",
         "Runners-up",
@@ -3795,7 +4396,7 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "",
         "text",
         "Where checkpoints go (checkpoint.strategy).",
-        computed_by=_DEC,
+        computed_by="models.decide._rows",
     ),
     _o(
         "features",
@@ -3805,7 +4406,14 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Ladder features adopted (models/resilience.py).",
         computed_by="models.decide.feature_sets",
     ),
-    _o("pricing_label", "Pricing", "", "text", "The pricing model, in words."),
+    _o(
+        "pricing_label",
+        "Pricing",
+        "",
+        "text",
+        "The pricing model, in words.",
+        computed_by="models.decide.PriceOption.label",
+    ),
     _o(
         "why_not",
         "Why it lost",

@@ -380,7 +380,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
 
 
 def cmd_outputs(args: argparse.Namespace) -> int:
-    """The output registry: every figure the tool reports, with unit, meaning and source."""
+    """The output registry: every figure the tool reports, with unit, meaning, source and the
+    function computing it."""
     from goodput_lab.models.outputs import SECTIONS, reference_text
 
     if args.json:
@@ -397,6 +398,7 @@ def cmd_outputs(args: argparse.Namespace) -> int:
                         "formula": o.formula,
                         "reference": o.reference,
                         "source": reference_text(o.reference),
+                        "computed_by": "goodput_lab." + o.computed_by,
                     }
                     for _sid, title, outputs in SECTIONS
                     for o in outputs
@@ -411,6 +413,9 @@ def cmd_outputs(args: argparse.Namespace) -> int:
             print(f"  {o.key}{unit}: {o.meaning}")
             if o.formula:
                 print(f"      = {o.formula}")
+            print(
+                f"      computed by goodput_lab.{o.computed_by}; source: {reference_text(o.reference)}"
+            )
     return 0
 
 

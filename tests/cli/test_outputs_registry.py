@@ -83,8 +83,19 @@ def test_outputs_command_lists_the_registry(capsys):
     assert len(keys) == len(OUTPUTS) == len(set(keys))
     goodput = next(o for o in d["outputs"] if o["key"] == "goodput")
     assert goodput["unit"] == "fraction" and "doi:10.1016/j.future.2004.11.016" in goodput["source"]
+    # every figure names the function computing it, in the JSON and the text
+    assert goodput["computed_by"] == "goodput_lab.models.chain.goodput_step"
+    assert all(
+        o["computed_by"].startswith("goodput_lab.models.")
+        or o["computed_by"].startswith(
+            ("goodput_lab.views.", "goodput_lab.engine.", "goodput_lab.cli.")
+        )
+        for o in d["outputs"]
+    )
     assert main(["outputs"]) == 0
-    assert "lost_usd_per_day [USD/day]" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "lost_usd_per_day [USD/day]" in text
+    assert text.count("      computed by goodput_lab.") == len(OUTPUTS)
 
 
 @pytest.mark.parametrize(
