@@ -373,7 +373,9 @@ def memory_tiles(answer: MemoryVsScenario, replicas: int) -> list[dict[str, str]
         {
             **display.tile("goodput", answer.goodput_candidate),
             "label": f"Goodput, memory ({replicas} replicas) + durable",
-            "delta": display.change("goodput", answer.goodput_candidate - answer.goodput_baseline),
+            **display.delta(
+                display.change("goodput", answer.goodput_candidate - answer.goodput_baseline)
+            ),
         },
         display.tile("savings_usd_per_day", answer.savings_usd_per_day, savings=True),
     ]

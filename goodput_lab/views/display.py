@@ -161,6 +161,14 @@ def metric_rows(
     return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
 
 
+def delta(text: str) -> dict[str, str]:
+    """``st.metric`` keywords for a change written as :func:`change` writes it: the text and
+    its arrow.  Streamlit reads the direction from a leading ASCII hyphen only, so a
+    decrease written with the minus sign (−13.8 min) would get an up arrow."""
+    arrow = "down" if text.startswith(("−", "-")) else "up" if text.startswith("+") else "off"
+    return {"delta": text, "delta_arrow": arrow}
+
+
 def tile(
     key: str, value: Any, *, signed: bool = False, savings: bool = False, unit: bool = True
 ) -> dict[str, str]:

@@ -100,21 +100,22 @@ def headline_tiles(o: opt.Optimization) -> list[dict]:
     return [
         {
             **interval,
-            "delta": display.change("checkpoint_interval_minutes", change) + " vs now",
+            **display.delta(display.change("checkpoint_interval_minutes", change) + " vs now"),
             "delta_color": "off",
         },
         {
             **display.tile("spare_nodes", sp.spares),
             # no unit: "+10 nodes vs now" is cut at 1024 px; the tile's value says nodes
-            "delta": display.change("spare_nodes", sp.spares - sp.current_spares, unit=False)
-            + " vs now",
+            **display.delta(
+                display.change("spare_nodes", sp.spares - sp.current_spares, unit=False) + " vs now"
+            ),
             "delta_color": "off",
         },
         display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True),
         {
             **display.tile("goodput", cmp.candidate["goodput"]),
             "label": "Goodput with both",
-            "delta": display.change("goodput_delta", cmp.goodput_delta),
+            **display.delta(display.change("goodput_delta", cmp.goodput_delta)),
         },
     ]
 

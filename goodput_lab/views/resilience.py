@@ -22,6 +22,7 @@ from goodput_lab.models.resilience import (
     Rung,
     ladder,
 )
+from goodput_lab.views import display
 from goodput_lab.views.overview import display_value
 
 RECOMMENDED = "Recommended (best next first)"
@@ -294,15 +295,28 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
                 "value": saved_per_day(lad, saved_key),
                 "help": help_text(saved_key),
             },
-            {
-                "label": "Goodput",
-                "value": f"{last.goodput * 100:.2f}%",
-                "delta": f"{lad.total_delta_goodput_points:+.2f} points",
-                "help": "After every rung; the change is against the scenario as given. "
-                + help_text("goodput"),
-            },
+            _goodput_tile(lad),
         ],
     ]
+
+
+def _goodput_tile(lad: Ladder) -> dict[str, str]:
+    """Goodput after the same rungs as the saved-per-day tile beside it: in the recommended
+    order the rungs worth adopting, else every rung."""
+    recommended = lad.order == "recommended"
+    points = lad.recommended_delta_goodput_points if recommended else lad.total_delta_goodput_points
+    return {
+        "label": "Goodput, recommended rungs" if recommended else "Goodput, last rung",
+        "value": format_value("goodput", lad.rungs[0].goodput + points / 100.0),
+        **display.delta(display.change("goodput_delta", points / 100.0)),
+        "help": (
+            "After the rungs worth adopting (the saved-per-day tile's); "
+            if recommended
+            else "After every rung; "
+        )
+        + "the change is against the scenario as given. "
+        + help_text("goodput"),
+    }
 
 
 def worth_caption(lad: Ladder) -> str:

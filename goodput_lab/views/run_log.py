@@ -271,7 +271,7 @@ def run_tiles(d: Mapping[str, Any]) -> list[dict[str, str]]:
         {
             "label": "Predicted goodput",
             "value": fv("predicted_goodput", d["predicted_goodput"]),
-            "delta": fv("prediction_minus_measured", d["prediction_minus_measured"]),
+            **display.delta(fv("prediction_minus_measured", d["prediction_minus_measured"])),
             "delta_color": "off",
             "help": "The analytic model on the fitted scenario; the change is against the "
             "measured " + band,
@@ -305,7 +305,7 @@ def what_if_tiles(w: Mapping[str, float], d: Mapping[str, Any]) -> list[dict[str
         {
             "label": "Predicted goodput (sidebar)",
             "value": fv("predicted_goodput", w["predicted_goodput"]),
-            "delta": fv("goodput_delta", w["goodput_delta"]),
+            **display.delta(fv("goodput_delta", w["goodput_delta"])),
             "help": "The analytic model on the sidebar scenario; the change is against the "
             "fitted scenario's prediction. " + help_text("predicted_goodput"),
         },

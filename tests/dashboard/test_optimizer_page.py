@@ -7,6 +7,7 @@ from goodput_lab.models import load_preset
 from goodput_lab.models import optimize as opt
 
 from goodput_lab.views import display
+from goodput_lab.views.optimizer import headline_tiles as svc_tiles
 from tests.dashboard._pages import RATE_KEY, metric, open_page, open_sidebar
 
 
@@ -30,6 +31,19 @@ def test_recommendations_match_the_model(app, catalog):
     assert sp.spares == o.spare_payoff_spares == 10
     assert "10 hot spares pay for themselves at node failure rates from 0.1430%" in info
     assert "from 0.1430% to 0.3034% per day" in info and "inside that range" in info
+
+
+def test_a_shorter_recommended_interval_points_down(app, catalog):
+    """Streamlit reads a delta's direction from an ASCII hyphen only: the tile's "−13.8 min
+    vs now", written with the minus sign, had an up arrow."""
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=None)
+    tile = svc_tiles(o)[0]
+    assert o.interval.interval_minutes < o.interval.current_interval_minutes
+    assert tile["delta"].startswith("−") and tile["delta_arrow"] == "down"
+    (shown,) = [m for m in app.metric if m.label == "Recommended checkpoint interval"]
+    assert shown.delta == tile["delta"]
+    assert display.delta("+10 vs now")["delta_arrow"] == "up"
+    assert display.delta("no change")["delta_arrow"] == "off"
 
 
 def test_slider_changes_the_recommendation(app, catalog):
