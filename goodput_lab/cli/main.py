@@ -143,7 +143,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     if ev.texts["progress_note"]:
         print(f"  note: {ev.texts['progress_note']}")
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
-    print(f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])}")
+    print(
+        f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])} (of which checkpoint "
+        f"storage {_fmt_usd(m['storage_usd_per_day'])}, idle hot spares "
+        f"{_fmt_usd(m['spare_usd_per_day'])})"
+    )
     if m.get("time_to_train_days", math.nan) > MAX_SHOWN_DAYS and m.get("memory_fits", 1.0):
         print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
     elif math.isfinite(m.get("time_to_train_days", math.nan)):
@@ -183,9 +187,12 @@ def cmd_compare(args: argparse.Namespace) -> int:
         return 0
     print(f"baseline : {c.baseline.scenario.name}  goodput {_fmt_pct(c.baseline['goodput'])}")
     print(f"candidate: {c.candidate.scenario.name}  goodput {_fmt_pct(c.candidate['goodput'])}")
-    print(f"goodput delta      {100 * c.goodput_delta:+.2f} points")
+    print(
+        f"goodput delta      {100 * c.goodput_delta:+.2f} points        (first order: "
+        f"{100 * c.goodput_delta_first_order:+.2f})"
+    )
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
-    print(f"savings per year   {_fmt_usd(c.savings_usd_per_day * 365.25)}")
+    print(f"savings per year   {_fmt_usd(c.savings_usd_per_year)}")
     if c.productive_time_ratio != 1.0:
         print(
             f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
@@ -342,7 +349,15 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         f"{100 * lo:.4f}%-{100 * hi:.4f}%" for lo, hi in o.spare_payoff_rates_per_day
     )
     who = "one spare pays" if o.spare_payoff_spares == 1 else f"{o.spare_payoff_spares} spares pay"
-    print(f"  {who} off at node failure rates of {ranges or 'none up to 100%'} per day")
+    if ranges:
+        print(f"  {who} off at node failure rates of {ranges} per day")
+    else:
+        never = (
+            "one spare does not"
+            if o.spare_payoff_spares == 1
+            else f"{o.spare_payoff_spares} spares do not"
+        )
+        print(f"  {never} pay off at any node failure rate up to 100% per day")
     print(
         f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
         f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"

@@ -29,6 +29,10 @@ def test_compare_reproduces_headline_claim():
     d = json.loads(out.stdout)
     assert 0.040 <= d["goodput_delta"] <= 0.044
     assert 185_000 <= d["savings_usd_per_day"] <= 210_000
+    # the text as the README shows it: Daly's exact delta beside the spreadsheet estimate
+    out = goodput("compare", BASE, IMPROVED)
+    assert "goodput delta      +4.03 points        (first order: +4.31)" in out.stdout
+    assert "savings per day    $190,340" in out.stdout
 
 
 def test_compare_prices_a_fabric_change_per_day():
@@ -152,3 +156,16 @@ def test_evaluate_text_shows_checkpoint_and_training_lines():
     assert "time / cost to train" in out.stdout
     big = goodput("evaluate", BASE, "--set", "workload.params_billion=5000")
     assert "not computed: needs" in big.stdout and "model states are the larger part" in big.stdout
+
+
+def test_evaluate_says_how_much_of_the_lost_dollars_is_storage_and_spares():
+    """On a small job the default file system's rent can be most of the lost dollars:
+    the line says so (it read as if failures and checkpoints lost $3,118 a day)."""
+    out = goodput("evaluate", "gpt-oss-120b")
+    assert out.returncode == 0, out.stderr
+    js = json.loads(goodput("evaluate", "gpt-oss-120b", "--json").stdout)
+    m = js.get("metrics", js)
+    line = next(s for s in out.stdout.splitlines() if "lost per day" in s)
+    assert f"of which checkpoint storage ${m['storage_usd_per_day']:,.0f}" in line
+    assert f"idle hot spares ${m['spare_usd_per_day']:,.0f}" in line
+    assert m["storage_usd_per_day"] > 0.5 * m["lost_usd_per_day"]
