@@ -1086,7 +1086,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "time_to_train_days_low",
-        "Time to train, 80% low",
+        "Time to train, 80% low (step time)",
         "days",
         "number",
         "Low end of the 80% prediction interval of the time to train: the step time's "
@@ -1098,7 +1098,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "time_to_train_days_high",
-        "Time to train, 80% high",
+        "Time to train, 80% high (step time)",
         "days",
         "number",
         "High end of the 80% prediction interval of the time to train: the step time's "
@@ -1131,7 +1131,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_usd_low",
-        "Cost to train, 80% low",
+        "Cost to train, 80% low (step time)",
         "USD",
         "usd",
         "Low end of the 80% prediction interval of the cost to train (cluster and spares "
@@ -1142,7 +1142,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_usd_high",
-        "Cost to train, 80% high",
+        "Cost to train, 80% high (step time)",
         "USD",
         "usd",
         "High end of the 80% prediction interval of the cost to train (cluster and spares "
@@ -4114,7 +4114,7 @@ INTERVAL_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "total_cost_to_train_usd_low",
-        "Total cost to train, 80% low",
+        "Total cost to train, P10 (all inputs)",
         "USD",
         "usd",
         "10th percentile of the whole bill of the run (instances and storage) over both the "
@@ -4125,7 +4125,7 @@ INTERVAL_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "total_cost_to_train_usd_high",
-        "Total cost to train, 80% high",
+        "Total cost to train, P90 (all inputs)",
         "USD",
         "usd",
         "90th percentile of the whole bill of the run over both intervals.",

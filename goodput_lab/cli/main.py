@@ -267,7 +267,7 @@ def print_ranking(ranking) -> None:
                     f", {_usd_or_dash(r.cost_to_train_usd_low)} to "
                     f"{_usd_or_dash(r.cost_to_train_usd_high)}"
                 )
-            print(f"{'':<20}  80% interval: {lo:.1f} to {hi:.1f} days{cost}")
+            print(f"{'':<20}  step-time 80% interval: {lo:.1f} to {hi:.1f} days{cost}")
         if r.price_note:
             print(f"{'':<20}  price: {r.price_note}")
         if r.feasible and r.mfu_gap_exceeded:
