@@ -560,8 +560,9 @@ def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
     and checkpoints cost, (D(T) − D(T_ff))·24·n·p [USD] with D the purchasable block for
     x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h],
     failures and checkpoints then costing what the plan's block and expected overrun cost
-    beyond the same block and overrun prices paid by the failure-free run (never below 0:
-    a block shorter than the failure-free run is not cheaper for the failures)."""
+    beyond what the failure-free run would pay: the cheaper of the block it needs and the
+    plan's block with its overrun (so never below 0, also when the plan's block is shorter
+    than the failure-free run)."""
     block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
     ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
     if plan is not None and plan.block_price.usd_per_instance_hour == rate:
@@ -581,8 +582,13 @@ def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
         row["block_days"] = plan.block_days
         row["time_to_train_days"] = plan.time_to_finish_mean_days
         row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
+        # the failure-free run pays the cheaper of the block it would need and the plan's
+        # block with its overrun
+        ff_best = min(
+            (c for c in (ff_cost, float(ff_same_block)) if math.isfinite(c)), default=math.nan
+        )
         row["failures_and_checkpoints_usd"] = max(
-            plan.block_cost_usd + plan.expected_overrun_cost_usd - float(ff_same_block), 0.0
+            plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_best, 0.0
         )
         row["basis"] = f"the plan's {plan.block_days:g}-day block, {plan.trials:,} runs"
     else:

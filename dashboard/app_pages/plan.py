@@ -114,7 +114,17 @@ if entered:
     rows = cache.budget(scenario, tuple(sorted(entered.items())))
 # analytic first; once the runs above are in, the Capacity Block row is the plan's block
 bill = st.empty()
-tables.show(svc.budget_table(rows), container=bill)
+
+
+def show_bill(rows) -> None:
+    """The bill and, under it, where each price comes from (two tables: one of both did
+    not fit a 1,024-pixel window)."""
+    with bill.container():
+        tables.show(svc.budget_table(rows))
+        tables.show(svc.budget_terms_table(rows))
+
+
+show_bill(rows)
 with st.expander("Terms of each pricing model", expanded=False):
     tables.show(svc.terms_table())
 
@@ -140,4 +150,4 @@ with results:
     planned = block_section()
 if planned:  # the plan's block and expected total: one figure with the tiles above
     rows = cache.budget(scenario, tuple(sorted(entered.items())), PLAN_ARGS)
-    tables.show(svc.budget_table(rows), container=bill)
+    show_bill(rows)

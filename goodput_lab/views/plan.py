@@ -72,23 +72,26 @@ def _usd(key: str, row: Mapping[str, Any], col: str) -> str:
     return format_value(key, v, unit=False) if row["available"] else "—"
 
 
+def _budget_note(r: Mapping[str, Any]) -> str:
+    note = r["reason"] if r["reason"] else ("your scenario's model" if r["own"] else "")
+    if r.get("basis"):  # the Plan's block above, from its simulated runs
+        note = "; ".join(n for n in (note, r["basis"]) if n)
+    if not r["available"]:
+        note = "no public price: enter yours below"
+    return note
+
+
 def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """The bill by pricing model, side by side, as text (dollars from the output registry)."""
+    """The bill by pricing model, side by side, as text (dollars from the output registry):
+    what each costs.  Where each price comes from is :func:`budget_terms_table` (one table
+    of both did not fit a 1,024-pixel window)."""
     out = []
     for r in rows:
         ok = r["available"]
-        note = r["reason"] if r["reason"] else ("your scenario's model" if r["own"] else "")
-        if r.get("basis"):  # the Plan's block above, from its simulated runs
-            note = "; ".join(n for n in (note, r["basis"]) if n)
-        if not ok:
-            note = "no public price: enter yours below"
         out.append(
             {
                 "Pricing model": r["label"],
                 "Rate ($/h)": _usd("usd_per_instance_hour", r, "usd_per_instance_hour"),
-                "Effective ($/h)": _usd(
-                    "usd_per_instance_hour_effective", r, "usd_per_instance_hour_effective"
-                ),
                 "Per day": _usd("total_usd_per_day", r, "total_usd_per_day"),
                 "Per month": _usd("total_usd_per_month", r, "total_usd_per_month"),
                 "Whole run": _usd("total_cost_to_train_usd", r, "total_cost_to_train_usd"),
@@ -105,13 +108,29 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
                 )
                 if ok and r["pricing_model"] == "capacity_block"
                 else "—",
-                "Commitment": r["commitment"],
-                "Idle hours paid": "yes" if r["idle_paid"] else "no",
-                "Price as of": r.get("price_as_of", "—") if ok else "—",
-                "Note": note,
             }
         )
     return pl.DataFrame(out)
+
+
+def budget_terms_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
+    """The same pricing models' terms as priced here: the effective rate, commitment, whether
+    idle hours are paid, the price's date and a note (the plan's block, a missing price)."""
+    return pl.DataFrame(
+        [
+            {
+                "Pricing model": r["label"],
+                "Effective ($/h)": _usd(
+                    "usd_per_instance_hour_effective", r, "usd_per_instance_hour_effective"
+                ),
+                "Commitment": r["commitment"],
+                "Idle hours paid": "yes" if r["idle_paid"] else "no",
+                "Price as of": r.get("price_as_of", "—") if r["available"] else "—",
+                "Note": _budget_note(r),
+            }
+            for r in rows
+        ]
+    )
 
 
 def models_without_price(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:

@@ -68,7 +68,10 @@ def test_plan_tile_and_bill_row_are_one_figure_for_the_same_block(app):
     cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
     assert cb["Whole run"] == metric(app, "Expected total cost")
     assert float(cb["Block (days)"]) == float(metric(app, "Block length").split()[0]) == 98
-    assert "the plan's 98-day block, 500 runs" in cb["Note"]
+    terms = app.table[1].value  # where each price comes from, under the bill
+    cb_terms = terms[terms["Pricing model"] == "Capacity Block"].iloc[0]
+    assert "the plan's 98-day block, 500 runs" in cb_terms["Note"]
+    assert list(terms["Pricing model"]) == list(budget["Pricing model"])
 
 
 def test_file_system_the_scenario_cannot_save_on_is_not_recommended_silently(app):

@@ -166,22 +166,34 @@ def test_budget_side_by_side_hand_checked(headline):
         budget_by_pricing_model(headline, prices={"reserved": 1.0})
 
 
-def test_budget_with_a_block_shorter_than_the_failure_free_run(headline):
+@pytest.mark.parametrize(
+    ("preset", "nodes", "short", "cheaper"),
+    [
+        ("aws-16k-h100", 128, 14.0, "short"),  # no single block holds the failure-free run
+        ("llama3-70b", 816, 28.0, "short"),  # decide's own choice: 28 days and an overrun
+        ("llama3-70b", 816, 14.0, "needed"),  # a long overrun at On-Demand costs more
+    ],
+)
+def test_budget_with_a_block_shorter_than_the_failure_free_run(preset, nodes, short, cheaper):
     """The plan's block ends before even the failure-free run would: the overrun is paid at
     the fallback price, and what failures and checkpoints cost is the plan's expected block
-    and overrun beyond the same block and overrun paid by the failure-free run (it was
-    negative when the failure-free run was priced on a block long enough to finish)."""
-    sc = headline.replace({"cluster.nodes": 128, "pricing.model": "capacity_block"})
+    and overrun beyond what the failure-free run would pay, the cheaper of that block with
+    its overrun and the block it needs (it was negative, −$923,943 for decide's 28-day
+    choice, when the failure-free run was priced on the block it needs only)."""
+    sc = load_preset(preset).replace({"cluster.nodes": nodes, "pricing.model": "capacity_block"})
     ff_days = float(evaluate(sc)["compute_days"])
-    short = 14.0
     assert short - MARGIN_DAYS < ff_days
     plan = plan_capacity_block(sc, trials=200, seed=0, block_days=short)
     cb = {r["pricing_model"]: r for r in budget_by_pricing_model(sc, plan=plan)}["capacity_block"]
     n, rate = plan.capacity_block_instances, plan.block_price.usd_per_instance_hour
     fallback = plan.overrun_price.usd_per_instance_hour
     move = plan.transition_minutes / 1440.0
-    ff_cost = short * 24 * n * rate + (ff_days - (short - MARGIN_DAYS) + move) * 24 * n * fallback
-    expected = plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_cost
+    on_short = short * 24 * n * rate + (ff_days - (short - MARGIN_DAYS) + move) * 24 * n * fallback
+    needed = pr.capacity_block_usd(pr.purchasable_block_days(ff_days + MARGIN_DAYS), n, rate)
+    options = {"short": on_short, "needed": needed}
+    best = min((k for k in options if math.isfinite(options[k])), key=options.get)
+    assert best == cheaper
+    expected = plan.block_cost_usd + plan.expected_overrun_cost_usd - options[best]
     assert expected > 0
     assert cb["failures_and_checkpoints_usd"] == pytest.approx(expected, rel=1e-9)
     assert cb["total_cost_to_train_usd"] == pytest.approx(plan.expected_total_cost_usd)
