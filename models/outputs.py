@@ -2292,10 +2292,11 @@ BUDGET_OUTPUTS: tuple[Output, ...] = (
         "What failures, recoveries, saves and stalls cost over the run under a pricing model: "
         "the paid time that does not advance training, or under a Capacity Block the extra "
         "block days they make the run need (those hours are already paid); with the plan's "
-        "block, its expected block and overrun cost beyond what the failure-free run pays "
-        "on the same block and overrun price.",
+        "block, its expected block and overrun cost beyond what the failure-free run would "
+        "pay: the cheaper of the block it needs and the plan's block with its overrun.",
         "(T − T_ff) × cluster/day; Capacity Block: (D(T) − D(T_ff)) × 24 × n × rate; the "
-        "plan's block D: E[C(T; D)] − C(T_ff; D), C = block + overrun (models.plan.block_costs)",
+        "plan's block D: E[C(T; D)] − min(C(T_ff; D), D(T_ff) × 24 × n × rate), C = block + "
+        "overrun (models.plan.block_costs)",
         "derived",
         computed_by="models.plan.budget_by_pricing_model",
     ),
