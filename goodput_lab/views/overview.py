@@ -28,7 +28,11 @@ def assumptions_table(scenario: Scenario, instance: Instance, price: Price) -> p
     rows = []
     for key, f in FIELDS.items():
         value = scenario[key]
+        # the field's help describes it and where its default comes from; a value the
+        # scenario sets says so first, so the default's source is not read as the value's
         source = f.help
+        if value != f.default:
+            source = f"Set by the scenario (default {display_value(key, f.default)}). {f.help}"
         shown = display_value(key, value)
         if key == "pricing.usd_per_instance_hour":
             origin = "catalog" if value is None else "scenario"

@@ -476,3 +476,17 @@ def test_light_report_tables_equal_full_report_tables(baseline, report, catalog)
     light = build_report(baseline, catalog=catalog, generated=DATE, detail=False)
     assert light.figures == {} and light.sections == ()
     assert render(light, ".csv") == render(report, ".csv")
+
+
+def test_an_input_the_scenario_sets_says_so_before_its_defaults_source(tmp_path):
+    """The data file's source of cluster.nodes = 128 read "(2,000 p5.48xlarge = 16,000
+    H100)": the default's description, as if it were where 128 came from."""
+    rep = build_report(load_preset("llama3-70b"), generated=DATE, detail=False)
+    path = tmp_path / "d.csv"
+    path.write_bytes(render(rep, ".csv"))
+    inputs = read_table(path).filter(pl.col("table") == "inputs")
+    src = dict(zip(inputs["key"], inputs["source"], strict=True))
+    assert src["cluster.nodes"].startswith("Set by the scenario (default 2,000 nodes). ")
+    # a field left at its default keeps its description alone
+    assert load_preset("llama3-70b")["cluster.spare_nodes"] == FIELDS["cluster.spare_nodes"].default
+    assert src["cluster.spare_nodes"] == FIELDS["cluster.spare_nodes"].help
