@@ -148,7 +148,7 @@ def check_mfu(inst: Instance, mfu: Any) -> float:
     ValidationError
         Naming the instance and the allowed range.
     """
-    key = f"mfu[{inst.instance}]"
+    key = f"--mfu {inst.instance}"
     try:
         x = float(mfu)
     except (TypeError, ValueError):
@@ -186,7 +186,7 @@ def check_price(name: str, price: Any) -> float:
     ValidationError
         Naming the instance and the allowed range.
     """
-    key = f"price[{name}]"
+    key = f"--price {name}"
     try:
         x = float(price)
     except (TypeError, ValueError):
@@ -443,9 +443,15 @@ def _validate_deadline(deadline_days: float | None) -> None:
     except (TypeError, ValueError):
         ok = False
     if not ok:
+        # as typed: the command line's float of "-3" is -3.0
+        shown = (
+            f"{deadline_days:g}"
+            if isinstance(deadline_days, float)
+            else repr(str(deadline_days)[:80])
+        )
         raise ValidationError(
             "deadline_days",
-            f"{str(deadline_days)[:80]!r} is out of range (a number in (0, {MAX_DEADLINE_DAYS:g}])",
+            f"{shown} is out of range (a number in (0, {MAX_DEADLINE_DAYS:g}])",
         )
 
 
@@ -517,11 +523,13 @@ def rank_instances(
     """
     _validate_deadline(deadline_days)
     prices, mfus = dict(prices or {}), dict(mfus or {})
-    for name in (*prices, *mfus):
-        if name not in catalog:
-            raise ValidationError(
-                str(name)[:80], "is not in the catalog; allowed: " + ", ".join(catalog)
-            )
+    for flag, entered in (("--price", prices), ("--mfu", mfus)):
+        for name in entered:
+            if name not in catalog:
+                raise ValidationError(
+                    f"{flag} {str(name)[:80]}",
+                    "is not in the catalog; allowed: " + ", ".join(catalog),
+                )
     own_name = scenario["cluster.instance"]
     if own_name not in catalog:
         raise ValidationError(

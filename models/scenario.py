@@ -116,7 +116,9 @@ def _check_value(f: Field, value: Any) -> Any:
                 f.key,
                 f"{text[:20]}... ({len(text):,} characters) is far out of range ({f.allowed()})",
             )
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool):  # written true/false in TOML and on the command line
+        raise ValidationError(f.key, f"{str(value).lower()} is not a number ({f.allowed()})")
+    if not isinstance(value, int | float):
         raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})")
     try:
         x = float(value)
@@ -299,7 +301,13 @@ class Scenario:
         Scenario
             The validated scenario.
         """
-        return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
+        try:
+            return cls.from_toml(read_capped(path, MAX_TOML_BYTES))
+        except ValidationError as exc:  # name the file: a comparison reads two
+            if exc.field != "scenario file":
+                raise
+            name = Path(path).name[:80]  # the name: a long folder would push it out of view
+            raise ValidationError(f"scenario file {name!r}", exc.message) from None
 
     # ----------------------------------------------------------------- edits / output
     def replace(self, updates: Mapping[str, Any] | None = None, **meta: str) -> Scenario:
@@ -340,6 +348,10 @@ class Scenario:
                 raise ValidationError("--set", f"{item!r} is not of the form section.key=value")
             key, raw = item.split("=", 1)
             key = key.strip()
+            if not key:
+                raise ValidationError(
+                    "--set", f"{item[:40]!r} names no field (expected section.key=value)"
+                )
             if key in META_KEYS:
                 updates[key] = raw
                 continue

@@ -139,7 +139,7 @@ def test_malformed_toml_file(tmp_path):
     bad.write_text("[cluster]\nnodes = = 3\n")
     out = goodput("evaluate", str(bad))
     assert out.returncode == 2
-    assert "scenario file: is not valid TOML" in out.stderr
+    assert "bad.toml': is not valid TOML" in out.stderr  # the file named
 
 
 def test_help_lists_fields():
@@ -169,3 +169,26 @@ def test_evaluate_says_how_much_of_the_lost_dollars_is_storage_and_spares():
     assert f"of which checkpoint storage ${m['storage_usd_per_day']:,.0f}" in line
     assert f"idle hot spares ${m['spare_usd_per_day']:,.0f}" in line
     assert m["storage_usd_per_day"] > 0.5 * m["lost_usd_per_day"]
+
+
+def test_bad_input_is_echoed_as_typed_and_the_file_is_named(tmp_path):
+    """One subprocess per message would be slow; the library calls the CLI makes are
+    enough: the file a comparison could not read is named, true and -3 are echoed as typed
+    (not True and -3.0), and an assignment without a field name says so."""
+    from goodput_lab.models import ValidationError, load_preset
+    from goodput_lab.models.catalog import load_catalog
+    from goodput_lab.models.instances import rank_instances
+    from goodput_lab.models.scenario import resolve_scenario
+
+    bad = tmp_path / "malformed.toml"
+    bad.write_text("x = [\n")
+    with pytest.raises(ValidationError) as e:
+        resolve_scenario(str(bad))
+    assert str(e.value).startswith("scenario file 'malformed.toml': is not valid TOML")
+    s = load_preset("llama3-70b")
+    with pytest.raises(ValidationError, match=r"^cluster.nodes: true is not a number \("):
+        s.with_overrides(["cluster.nodes=true"])
+    with pytest.raises(ValidationError, match=r"^--set: '=1' names no field"):
+        s.with_overrides(["=1"])
+    with pytest.raises(ValidationError, match=r"^deadline_days: -3 is out of range"):
+        rank_instances(s, load_catalog(), deadline_days=-3.0)

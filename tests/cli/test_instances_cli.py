@@ -135,12 +135,17 @@ def test_modelled_basis_prices_communication_and_bubble(capsys):
 @pytest.mark.parametrize(
     ("args", "fragment"),
     [
-        (["--price", "p6e-gb200.36xlarge=-5"], "price[p6e-gb200.36xlarge]: '-5' is out of range"),
+        (
+            ["--price", "p6e-gb200.36xlarge=-5"],
+            "--price p6e-gb200.36xlarge: '-5' is out of range",
+        ),
         (
             ["--mfu", "p5.48xlarge=0.9"],
-            "mfu[p5.48xlarge]: '0.9' is out of range (a number in (0, 0.8]",
+            "--mfu p5.48xlarge: '0.9' is out of range (a number in (0, 0.8]",
         ),
-        (["--price", "x9=3"], "x9: is not in the catalog"),
+        (["--price", "x9=3"], "--price x9: is not in the catalog"),
+        (["--mfu", "x9=0.3"], "--mfu x9: is not in the catalog"),
+        (["--deadline-days", "-3"], "--deadline-days: -3 is out of range"),  # as typed
         (["--deadline-days", "0"], "--deadline-days"),  # the flag as typed (issue 30)
         (["--set", "workload.zero_stage=4"], "workload.zero_stage: 4 is out of range"),
     ],
