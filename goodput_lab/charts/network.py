@@ -10,6 +10,11 @@ from . import style
 TEMPLATE = style.TEMPLATE
 
 
+#: Line dashes taken in turn with the colours: fabrics of equal speed draw the same line,
+#: and a dash keeps the one underneath visible
+DASHES = ("solid", "dash", "dot", "dashdot")
+
+
 def _per_fabric_lines(df: pl.DataFrame, y: str, current_nodes: float) -> go.Figure:
     fig = go.Figure()
     for i, ((name,), part) in enumerate(df.group_by("instance", maintain_order=True)):
@@ -18,7 +23,10 @@ def _per_fabric_lines(df: pl.DataFrame, y: str, current_nodes: float) -> go.Figu
             y=part[y].to_numpy(),
             mode="lines",
             name=str(name),
-            line={"color": style.SEQUENCE[i % len(style.SEQUENCE)]},
+            line={
+                "color": style.SEQUENCE[i % len(style.SEQUENCE)],
+                "dash": DASHES[i % len(DASHES)],
+            },
             customdata=part["fabric"].to_list(),
             hovertemplate="%{customdata}<br>%{x:,.0f} nodes: %{y:,.3g}<extra></extra>",
         )
@@ -34,12 +42,16 @@ def _per_fabric_lines(df: pl.DataFrame, y: str, current_nodes: float) -> go.Figu
 
 
 def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figure:
-    """Data-parallel gradient synchronisation per step (ms) against nodes, per instance."""
+    """Data-parallel gradient synchronisation per step (ms) against nodes, per instance; node
+    counts with one data-parallel replica, which reduce nothing, are left out (0 has no
+    place on a log axis: the line fell to the bottom there)."""
+    df = df.filter(pl.col("allreduce_ms") > 0)
     fig = _per_fabric_lines(df, "allreduce_ms", current_nodes)
     style.layout(
         fig,
         "Gradient all-reduce per step",
-        subtitle="Against nodes in the job, for each instance's fabric (EFA and scale-up)",
+        subtitle="Against nodes in the job, for each instance's fabric (EFA and scale-up); "
+        "none with one data-parallel replica",
         x_title="Nodes in the job (log scale)",
         y_title="All-reduce per step (ms, log scale)",
         height=480,

@@ -62,6 +62,11 @@ def test_network_charts_have_titles_units_and_fabrics(page):
         assert "(" in spec["layout"]["yaxis"]["title"]["text"]  # unit in the axis title
     names = {t["name"] for t in charts[0]["data"]}
     assert any("p5.48xlarge" in n for n in names) and any("dgx-a100" in n for n in names)
+    # a log axis has no 0: a node count with nothing to reduce is left out, not drawn at
+    # the bottom; lines of equal fabrics are dashed apart so none hides another
+    assert all(v > 0 for t in charts[0]["data"] for v in values(t["y"]))
+    dashes = [t["line"].get("dash", "solid") for t in charts[0]["data"]]
+    assert len(set(dashes)) > 1
     # Trainium has no measured matmul efficiency: its step is not modelled, no line drawn
     assert not any("trn2" in n for n in names)
     # scaling efficiency stays within 0..100 % and never rises with nodes (fixed batch)
