@@ -88,9 +88,10 @@ def strategy_chart(table: pl.DataFrame) -> go.Figure:
         height=460,
         margin_l=170,
     )
-    style.axis(fig, "x", range=[lo, 102.0], ticksuffix="%")
+    # goodput ends at 100%: the bars' labels sit outside, in the right margin
+    style.axis(fig, "x", range=[lo, 100.0], ticksuffix="%")
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    fig.layout.margin.r = 40
+    fig.layout.margin.r = 70
     return fig
 
 

@@ -20,6 +20,10 @@ def tornado(df: pl.DataFrame, metric: str, label: str, unit: str, base: float) -
     ``{metric}_low``/``_high``.
     """
     d = df.sort(f"{metric}_swing")
+    # an input that does not move the metric has no bar: it is named under the title
+    # instead of drawn as an empty row
+    still = d.filter(pl.col(f"{metric}_swing").abs() <= 1e-12)["label"].to_list()
+    d = d.filter(pl.col(f"{metric}_swing").abs() > 1e-12)
     names = d["label"].to_list()
     lo = d[f"{metric}_low"].to_numpy()
     hi = d[f"{metric}_high"].to_numpy()
@@ -43,7 +47,8 @@ def tornado(df: pl.DataFrame, metric: str, label: str, unit: str, base: float) -
     style.layout(
         fig,
         f"{label}: each input moved alone",
-        subtitle="All other inputs held at the scenario; widest swing on top",
+        subtitle="All other inputs held at the scenario; widest swing on top"
+        + (f". Not moving it: {', '.join(still)}" if still else ""),
         x_title=f"{label} ({unit})",
         height=max(340, 34 * len(names) + 170),
         margin_l=230,
