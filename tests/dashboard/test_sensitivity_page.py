@@ -29,7 +29,8 @@ def test_tornado_bars_are_model_values(app, catalog):
     # widest swing drawn on top (plotly draws the last category at the top)
     assert names[-1] in ("Nodes in the job (nodes)", "Node failure rate (%)")
     # every row drawn has a bar; the price, which does not move goodput, is named instead
-    assert all(abs(a) + abs(b) > 0 for a, b in zip(array(lowered["x"]), array(raised["x"])))
+    pairs = zip(array(lowered["x"]), array(raised["x"]), strict=True)
+    assert all(abs(a) + abs(b) > 0 for a, b in pairs)
     assert not any(n.startswith("Price") for n in names)
     assert "Not moving it: Price" in spec["layout"]["title"]["subtitle"]["text"]
 
