@@ -89,6 +89,7 @@ st.subheader("Strategies side by side")
 st.plotly_chart(strategy_chart(table), width="stretch")
 st.plotly_chart(waste_curve_chart(curves, optima), width="stretch")
 tables.show(svc.strategy_display(table))
+tables.show(svc.strategy_times_display(table))
 st.caption(
     "The first row is this scenario as set; the alternatives use tier-model save/restore "
     "times and the optimal level-1 interval with the scenario's durable interval and tier. "

@@ -67,5 +67,6 @@ if notes:
 
 with st.expander("Tornado table"):
     tables.show(svc.tornado_display(table))
+    tables.show(svc.tornado_results_display(table))
 
 risk_map.show(scenario, ev)  # Monte Carlo on the sweep engine (Dask workers)

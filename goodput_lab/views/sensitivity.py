@@ -66,14 +66,23 @@ def _native(f, value: float):
 
 
 def tornado_display(df: pl.DataFrame) -> pl.DataFrame:
-    """The tornado table in words: each input's values and both metrics at them."""
+    """The tornado table in words: each input's value and the values it is moved to."""
     rows = df.to_dicts()
-    out = {
-        "Input": [r["label"] for r in rows],
-        "Scenario": [r["base_text"] for r in rows],
-        "Lowered to": [r["low_text"] for r in rows],
-        "Raised to": [r["high_text"] for r in rows],
-    }
+    return pl.DataFrame(
+        {
+            "Input": [r["label"] for r in rows],
+            "Scenario": [r["base_text"] for r in rows],
+            "Lowered to": [r["low_text"] for r in rows],
+            "Raised to": [r["high_text"] for r in rows],
+        }
+    )
+
+
+def tornado_results_display(df: pl.DataFrame) -> pl.DataFrame:
+    """Both metrics at each input's lowered and raised value (a second table beside
+    :func:`tornado_display`: one table of both did not fit a 1,024-pixel window)."""
+    rows = df.to_dicts()
+    out = {"Input": [r["label"] for r in rows]}
     for m in METRICS:
         o = display.OUTPUTS[m]
         out[f"{o.label}, lowered"] = [

@@ -28,6 +28,15 @@ pytestmark = pytest.mark.browser
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")
 NODES_INPUT = ".st-key-w-cluster-nodes input"
 RATE_SLIDER = ".st-key-w-reliability-node_failure_rate_per_day input[type='range']"
+#: The first words of every static table that runs past the main column's right edge
+WIDE_TABLES_JS = """() => {
+  const main = document.querySelector('[data-testid=stMainBlockContainer]');
+  if (!main) return [];
+  const edge = main.getBoundingClientRect().right + 2;
+  return [...document.querySelectorAll('[data-testid=stTable] table')]
+    .filter((t) => t.getBoundingClientRect().width > 0 && t.getBoundingClientRect().right > edge)
+    .map((t) => (t.innerText || '').slice(0, 40));
+}"""
 
 
 def visible_text(page) -> str:
@@ -112,6 +121,13 @@ def test_every_page_takes_a_typed_input_and_a_slider_and_shows_clean_text(app_ur
             page.goto(f"{app_url}/{'' if name == 'overview' else name}")
             wait_idle(page)
             page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+            # at 1024 px no table runs past the page's column (the right-hand columns of
+            # the Plan, Checkpoints and Sensitivity tables were cut off)
+            page.set_viewport_size({"width": 1024, "height": 900})
+            page.wait_for_timeout(400)
+            cut = page.evaluate(WIDE_TABLES_JS)
+            assert not cut, f"{name}: tables wider than the page at 1024 px: {cut}"
+            page.set_viewport_size({"width": 1440, "height": 900})
             nodes = page.locator(NODES_INPUT)
             nodes.fill(str(1900 - 100 * i))  # a typed input: any value, no dragging
             nodes.press("Enter")

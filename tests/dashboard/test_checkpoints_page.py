@@ -61,6 +61,10 @@ def test_one_baseline_equal_to_the_overview(page, catalog):
     # every alternative states its basis
     assert set(table["Save/restore times"].iloc[1:]) == {"tier model"}
     assert set(table["Interval"].iloc[1:]) == {"optimal"}
+    # the times in a second table, the same strategies in the same order
+    times = next(df.value for df in page.table if "Blocking save (level 1) (s)" in df.value.columns)
+    assert list(times["Strategy"]) == list(table["Strategy"])
+    assert times.iloc[0]["Blocking save (level 1) (s)"] == "60.0"
     # the memory answer is a comparison with this scenario, as models.compare computes it
     memory = load_preset("aws-16k-h100").replace(
         {
