@@ -168,9 +168,14 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
         "Where each rung's saving comes from",
         subtitle="By failure cause, or the other loss or cost it changes",
         x_title="Saving ($/day; negative = a cost)",
-        height=max(380, 160 + 36 * len(rung_order)),
         margin_l=LABEL_MARGIN,
     )
+    # each row as tall as its longest wrapped label (three lines need ~50 px), the plot
+    # area on top of the margins the title and the legend rows take
+    lines = max((r.count("<br>") + 1 for r in rung_order), default=1)
+    per_row = max(36, 14 * lines + 8)
+    m = fig.layout.margin
+    fig.layout.height = max(380, int(m.t + m.b + per_row * len(rung_order)))
     fig.layout.barmode = "relative"
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
