@@ -381,6 +381,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             else f"{d.label()}, {_fmt_usd(d.savings_usd_per_day)}/day"
         )
         print(f"                        best in-domain: {best_i}; best whole domains: {best_d}")
+    from goodput_lab.models.pricing import as_of_phrase
+
     best = o.instances.cheapest
     if best is None:
         print("  instance type         none of the priced types can train this workload in time")
@@ -388,7 +390,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         print(
             f"  instance type         {best.instance} x {best.nodes:,.0f} nodes, "
             f"{best.time_to_train_days:.1f} days, {_fmt_usd(best.cost_to_train_usd)} "
-            f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, {best.price_as_of})"
+            f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, "
+            f"{as_of_phrase(best.price_as_of)})"
         )
     print_price_vintage(o.scenario, catalog_from_args(args))
     return 0
