@@ -319,9 +319,10 @@ def efficiency_caption(scenario: Scenario) -> str:
         "network.inter_node_efficiency", scenario["network.inter_node_efficiency"]
     )
     return (
-        f"Inter-node efficiency η = {eta} of the scale-out line rate: no full-scale p5 bus "
-        "bandwidth is published (4 p6-b200 nodes measured 73%), so this is your input: set "
-        "it from NCCL-tests busbw measured on your cluster."
+        f"Inter-node efficiency η = {eta} of the scale-out line rate: no bus bandwidth at full "
+        f"scale is published for {scenario['cluster.instance']} or any catalog type (4 "
+        "p6-b200 nodes measured 73%), so this is your input: set it from NCCL-tests busbw "
+        "measured on your cluster."
     )
 
 
