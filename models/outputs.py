@@ -210,7 +210,9 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = _usd(x, cents=True)
         return text + ("/h" if unit else "")
     if o.kind == "usd":
-        text = _usd(x)
+        # a flow per day, month or year in whole dollars, whatever its size: a column of
+        # them read −$180.22 beside +$234,664
+        text = _usd(x, cents=False if o.unit in ("USD/day", "USD/month", "USD/year") else None)
         if signed and x > 0:
             text = "+" + text
         if unit and o.unit.startswith("USD/"):

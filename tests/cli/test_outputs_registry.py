@@ -104,6 +104,9 @@ def test_outputs_command_lists_the_registry(capsys):
         ("goodput", 0.758, "75.80%"),
         ("cost_to_train_usd", 401_509_362.0, "$401,509,362"),
         ("lost_usd_per_day", -8360.4, "−$8,360/day"),
+        # a flow in whole dollars at any size: a column read −$180.22 beside +$234,664
+        ("delta_usd_per_day", -180.22, "−$180/day"),
+        ("savings_usd_per_year", 512.6, "$513/year"),
         ("usd_per_instance_hour", 98.32, "$98.32/h"),
         ("goodput_delta", 0.0403317, "+4.03 points"),
         ("goodput_delta", -0.00001, "0.00 points"),
