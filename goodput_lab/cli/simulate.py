@@ -28,6 +28,14 @@ from goodput_lab.models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simu
 MAX_SEED = 2**63 - 1
 
 
+def _stderr_pct(se: float) -> str:
+    """A standard error in two significant digits (±0.00% hid a 0.0047% one)."""
+    p = 100.0 * float(se)
+    if p != p:  # NaN
+        return "n/a"
+    return "< 0.0001%" if p < 1e-4 else f"{p:.2g}%"
+
+
 def _int_arg(flag: str, lo: int, hi: int):
     def parse(text: str) -> int:
         try:
@@ -117,7 +125,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     usd = lambda x: f"${x:,.0f}" if math.isfinite(x) else "n/a"  # noqa: E731
     print(f"{scenario.name}: {trials:,} trials x {days:g} days (seed {seed})")
     print(
-        f"  goodput        mean {pct(res.goodput_mean)} ± {pct(res.goodput_stderr)} (1 s.e.)"
+        f"  goodput        mean {pct(res.goodput_mean)} ± {_stderr_pct(res.goodput_stderr)} (1 s.e.)"
         f"   analytic {pct(res.goodput_analytic)}"
     )
     print(

@@ -192,3 +192,12 @@ def test_bad_input_is_echoed_as_typed_and_the_file_is_named(tmp_path):
         s.with_overrides(["=1"])
     with pytest.raises(ValidationError, match=r"^deadline_days: -3 is out of range"):
         rank_instances(s, load_catalog(), deadline_days=-3.0)
+
+
+def test_simulate_states_a_small_standard_error_instead_of_zero():
+    from goodput_lab.cli.simulate import _stderr_pct
+
+    assert _stderr_pct(0.0000474) == "0.0047%"  # was "± 0.00%"
+    assert _stderr_pct(0.00024) == "0.024%"
+    assert _stderr_pct(0.0) == "< 0.0001%"
+    assert _stderr_pct(float("nan")) == "n/a"
