@@ -130,6 +130,11 @@ def _print_text(fit: LogFit, path: str) -> None:
     sets = scenario_overrides(fit)
     if sets:
         print("  use in a scenario:         " + " ".join(f"--set {s}" for s in sets))
+        if any(s.startswith("reliability.node_failure_rate_low=") for s in sets):
+            print(
+                "                             (the rate's low/high there are its 80% interval,"
+                " the one goodput decide integrates; the CI above is 95%)"
+            )
 
 
 def cmd_fit(args: argparse.Namespace) -> int:
