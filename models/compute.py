@@ -3004,6 +3004,39 @@ def _min_nodes_for_states(v, sh, t, p, cp, k, usable, act):
     return nmin
 
 
+def heads_split_over_tp(heads, kv_heads, tensor_parallel):
+    """Whether the attention splits over the tensor-parallel ranks: the query heads a
+    multiple of TP, the key/value heads a multiple or a divisor of it (replicated then), as
+    Megatron-Core's ``TransformerConfig`` requires (``num_attention_heads %
+    tensor_model_parallel_size``, ``num_query_groups`` a multiple or divisor).
+
+    Parameters
+    ----------
+    heads, kv_heads : array_like
+        Query and key/value heads [count].
+    tensor_parallel : array_like
+        TP [count].
+
+    Returns
+    -------
+    bool or ndarray
+        True where the heads split.
+
+    Examples
+    --------
+    >>> bool(heads_split_over_tp(64, 8, 8)), bool(heads_split_over_tp(64, 8, 16))  # 16: 8 kv x2
+    (True, True)
+    >>> bool(heads_split_over_tp(64, 8, 3)), bool(heads_split_over_tp(48, 6, 16))
+    (False, False)
+    """
+    a = np.rint(as_float_array(heads))
+    g = np.rint(as_float_array(kv_heads))
+    t = np.rint(as_float_array(tensor_parallel))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ok = (np.mod(a, t) == 0) & ((np.mod(g, t) == 0) | (np.mod(t, g) == 0))
+    return ok if ok.ndim else bool(ok)
+
+
 def _feasible(v, sh, t, p, cp, d, b, m, basis):
     """Masks (tp_ok, runs): TP inside a known scale-up domain; the whole configuration runs.
 
@@ -3015,6 +3048,7 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
         (t == 1) | np.isfinite(v["instance.scaleup_GBps"])
     )
     shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
+    shape_ok = shape_ok & heads_split_over_tp(sh["a"], sh["kv"], t)
     shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
     ep = v["workload.expert_parallel"]
     folded = v["folded"] > 0.5
@@ -3387,6 +3421,12 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
         return f"{layers:,.1f} layers cannot fill {p} pipeline stages (at least one layer each)"
     if float(sh["a"]) < t:
         return f"{float(sh['a']):.0f} attention heads cannot be split over TP = {t}"
+    if not bool(heads_split_over_tp(sh["a"], sh["kv"], t)):
+        return (
+            f"{float(sh['a']):.0f} attention heads and {float(sh['kv']):.0f} key/value heads "
+            f"do not split over TP = {t}: the heads must be a multiple of TP and the key/value "
+            "heads a multiple or a divisor of it (Megatron-Core's TransformerConfig)"
+        )
     n_last = float(v["workload.last_stage_layers"])
     if p > 1 and math.isfinite(n_last) and n_last > layers - (p - 1):
         return (

@@ -1366,3 +1366,27 @@ def test_more_kv_heads_than_heads_points_to_the_attention_weights_field():
     msg = str(e.value)
     assert msg.startswith("workload.kv_heads: 236 is more than the 128 attention heads")
     assert "workload.attention_params_million" in msg
+
+
+@pytest.mark.parametrize(
+    ("tp", "splits"),
+    [(1, True), (2, True), (3, False), (6, False), (8, True), (16, True), (32, True)],
+)
+def test_heads_must_split_over_tensor_parallel_ranks(tp, splits, catalog):
+    """Megatron-Core refuses 64 query heads on TP 3 or 6; 8 key/value heads split over TP
+    16 or 32 (each replicated: a divisor of TP is allowed, TransformerConfig).  The step was
+    modelled anyway on TP 3 (it failed only on memory).  Llama 3 70B: 64 heads, 8 kv."""
+    s = load_preset("llama3-70b").replace(
+        {
+            "workload.tensor_parallel": tp,
+            "cluster.instance": "p6e-gb200.36xlarge",  # NVL72: TP up to 72
+            "pricing.usd_per_instance_hour": 100.0,
+        }
+    )
+    x = resolve_inputs(s, catalog)
+    reason = infeasibility_reason(x)
+    heads = "do not split over TP"
+    assert (heads not in reason) == splits, reason
+    if not splits:
+        assert f"TP = {tp}" in reason
+        assert math.isnan(float(evaluate_arrays(x)["step_seconds"]))
