@@ -568,8 +568,8 @@ def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
     if plan is not None and plan.block_price.usd_per_instance_hour == rate:
         # the Plan's block: its expected total over the simulated runs (block,
         # overrun and storage, models.plan.block_costs), so the bill's row and the
-        # plan's figure are one figure; the failure-free run is priced on the same
-        # block with the same overrun price (storage left out of both)
+        # plan's figure are one figure; the failure-free run on the same block with the
+        # same overrun price (storage left out of both), one of its two options below
         ff_same_block = block_costs(
             np.array([ff_days]),
             [plan.block_days],
