@@ -295,8 +295,31 @@ class InstanceOption:
     too_close_to_call: bool = False
     price_note: str = ""  # a price of another basis than the other rows', said in the row
 
+    @property
+    def failure_share(self) -> float:
+        """Share of the cost to train that failures, recoveries and checkpoints take
+        [fraction]; NaN without a cost."""
+        return _share(self.cost_failure_and_checkpoint_usd, self.cost_to_train_usd)
+
+    @property
+    def communication_share(self) -> float:
+        """Share of the cost to train that exposed communication takes, added to the
+        compute (compute_only basis) or inside the MFU (end_to_end; one of the two is 0)
+        [fraction]; NaN without a cost."""
+        comm = self.cost_communication_usd + self.cost_communication_within_mfu_usd
+        return _share(comm, self.cost_to_train_usd)
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return {
+            **asdict(self),
+            "failure_share": self.failure_share,
+            "communication_share": self.communication_share,
+        }
+
+
+def _share(part: float, whole: float) -> float:
+    """part / whole, NaN when the whole is 0 or unknown."""
+    return part / whole if math.isfinite(whole) and whole != 0 else math.nan
 
 
 @dataclass(frozen=True)

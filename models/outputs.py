@@ -2620,7 +2620,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "percent",
         "Share of the cost to train lost to failures and checkpoints.",
         "failures and checkpoints / cost to train",
-        computed_by="views.instances.table",
+        computed_by="models.instances.InstanceOption.failure_share",
     ),
     _o(
         "communication_share",
@@ -2628,7 +2628,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "fraction",
         "percent",
         "Share of the cost to train spent in exposed communication (added or inside the MFU).",
-        computed_by="views.instances.table",
+        computed_by="models.instances.InstanceOption.communication_share",
     ),
     _o(
         "deadline_days",

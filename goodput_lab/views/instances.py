@@ -38,7 +38,8 @@ def ranking(
 
 
 def table(r: InstanceRanking) -> pl.DataFrame:
-    """One row per instance, cheapest first, with the shares charts and tables need."""
+    """One row per instance, cheapest first (with the cost shares the charts need,
+    :attr:`models.instances.InstanceOption.failure_share` and ``communication_share``)."""
     df = pl.DataFrame([row.to_dict() for row in r.rows], infer_schema_length=None)
     short = {
         "no public price: enter yours to compare cost": "no public price",
@@ -55,14 +56,6 @@ def table(r: InstanceRanking) -> pl.DataFrame:
         pl.struct("reason", "price_note", "price_as_of")
         .map_elements(note, return_dtype=pl.String)
         .alias("note"),
-        (pl.col("cost_failure_and_checkpoint_usd") / pl.col("cost_to_train_usd")).alias(
-            "failure_share"
-        ),
-        # added (compute_only) or inside the MFU (end_to_end): one of the two is 0
-        (
-            (pl.col("cost_communication_usd") + pl.col("cost_communication_within_mfu_usd"))
-            / pl.col("cost_to_train_usd")
-        ).alias("communication_share"),
     )
 
 

@@ -194,3 +194,21 @@ def test_verdict_robustness_needs_a_runner_up(catalog):
     s = load_preset("aws-16k-h100")
     only = {"p5.48xlarge": catalog["p5.48xlarge"]}
     assert verdict_robustness(s, only, rank_instances(s, only)) is None
+
+
+def test_cost_shares_are_the_rows_own_and_in_the_json(catalog):
+    """The Instances chart's failure and communication shares are computed once, on the
+    row (InstanceOption), and carried by its JSON: the page's table no longer divides."""
+    r = rank_instances(load_preset("llama3-70b"), catalog)
+    p5 = r.row("p5.48xlarge")
+    assert p5.failure_share == pytest.approx(
+        p5.cost_failure_and_checkpoint_usd / p5.cost_to_train_usd, rel=1e-12
+    )
+    comm = p5.cost_communication_usd + p5.cost_communication_within_mfu_usd
+    assert p5.communication_share == pytest.approx(comm / p5.cost_to_train_usd, rel=1e-12)
+    assert 0 < p5.failure_share < 0.1 and 0 < p5.communication_share < 0.5
+    d = p5.to_dict()
+    assert d["failure_share"] == p5.failure_share
+    # a type that cannot run has no cost and no share
+    trn = r.row("trn1.32xlarge")
+    assert math.isnan(trn.failure_share) and math.isnan(trn.communication_share)
