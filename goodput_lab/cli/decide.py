@@ -26,6 +26,7 @@ import time
 from pathlib import Path
 
 from goodput_lab.cli.main import (
+    _usd_or_dash,
     catalog_from_args,
     catalog_option,
     json_option,
@@ -82,10 +83,8 @@ def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> floa
 
 
 def _money(x) -> str:
-    """Whole dollars, a negative amount as −$1,234 (as models.outputs.format_usd writes it)."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"−${-x:,.0f}" if x < 0 else f"${x:,.0f}"
+    """Whole dollars as the other commands write them (−$1,234), "n/a" when unknown."""
+    return _usd_or_dash(x, "n/a")
 
 
 def cmd_decide(args: argparse.Namespace) -> int:

@@ -232,8 +232,9 @@ def _ranking_scenario(args: argparse.Namespace) -> Scenario:
     return scenario
 
 
-def _usd_or_dash(x: Any) -> str:
-    return "-" if x is None or not math.isfinite(x) else _fmt_usd(x)
+def _usd_or_dash(x: Any, missing: str = "-") -> str:
+    """:func:`_fmt_usd`, or ``missing`` when the amount is unknown (None, NaN, inf)."""
+    return missing if x is None or not math.isfinite(x) else _fmt_usd(x)
 
 
 def print_ranking(ranking) -> None:

@@ -17,6 +17,7 @@ import argparse
 import math
 
 from goodput_lab.cli.main import (
+    _usd_or_dash,
     catalog_from_args,
     catalog_option,
     json_option,
@@ -57,10 +58,8 @@ def _prices(pairs: list[str] | None) -> dict[str, float]:
 
 
 def _money(x) -> str:
-    """Whole dollars, a negative amount as −$1,234 (as models.outputs.format_usd writes it)."""
-    if x is None or not math.isfinite(x):
-        return "n/a"
-    return f"−${-x:,.0f}" if x < 0 else f"${x:,.0f}"
+    """Whole dollars as the other commands write them (−$1,234), "n/a" when unknown."""
+    return _usd_or_dash(x, "n/a")
 
 
 def _pct(x) -> str:
