@@ -771,7 +771,7 @@ class Ladder:
         return out
 
     @property
-    def _last_recommended(self) -> Rung:
+    def last_recommended(self) -> Rung:
         """The rung after the last feature worth adopting (the baseline when none is)."""
         return self.rungs[len(self.recommended_features)]
 
@@ -781,12 +781,12 @@ class Ladder:
         the baseline's lost dollars per day minus those of the rung after the last of them
         [USD/day].  The whole ladder's figure also counts rungs that cost more than they
         save."""
-        return self.rungs[0].lost_usd_per_day - self._last_recommended.lost_usd_per_day
+        return self.rungs[0].lost_usd_per_day - self.last_recommended.lost_usd_per_day
 
     @property
     def recommended_delta_goodput_points(self) -> float:
         """Goodput gained by the features worth adopting alone [points]."""
-        return 100.0 * (self._last_recommended.goodput - self.rungs[0].goodput)
+        return 100.0 * (self.last_recommended.goodput - self.rungs[0].goodput)
 
     def to_json_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

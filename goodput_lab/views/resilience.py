@@ -304,10 +304,11 @@ def _goodput_tile(lad: Ladder) -> dict[str, str]:
     """Goodput after the same rungs as the saved-per-day tile beside it: in the recommended
     order the rungs worth adopting, else every rung."""
     recommended = lad.order == "recommended"
+    after = lad.last_recommended if recommended else lad.rungs[-1]
     points = lad.recommended_delta_goodput_points if recommended else lad.total_delta_goodput_points
     return {
         "label": "Goodput, recommended rungs" if recommended else "Goodput, last rung",
-        "value": format_value("goodput", lad.rungs[0].goodput + points / 100.0),
+        "value": format_value("goodput", after.goodput),
         **display.delta(display.change("goodput_delta", points / 100.0)),
         "help": (
             "After the rungs worth adopting (the saved-per-day tile's); "
