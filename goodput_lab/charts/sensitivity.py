@@ -22,8 +22,9 @@ def tornado(df: pl.DataFrame, metric: str, label: str, unit: str, base: float) -
     d = df.sort(f"{metric}_swing")
     # an input that does not move the metric has no bar: it is named under the title
     # instead of drawn as an empty row
-    still = d.filter(pl.col(f"{metric}_swing").abs() <= 1e-12)["label"].to_list()
-    d = d.filter(pl.col(f"{metric}_swing").abs() > 1e-12)
+    moves = pl.col(f"{metric}_swing").abs() > 1e-12
+    still = d.filter(~moves)["label"].to_list()
+    d = d.filter(moves)
     names = d["label"].to_list()
     lo = d[f"{metric}_low"].to_numpy()
     hi = d[f"{metric}_high"].to_numpy()
