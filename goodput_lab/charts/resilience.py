@@ -82,9 +82,9 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         subtitle=subtitle,
         x_title=axis,
         legend=False,
-        height=max(360, 110 + 38 * (len(labels) + 1)),
         margin_l=LABEL_MARGIN,
     )
+    style.fit_rows(fig, labels, rows=len(labels) + 1, minimum=360)  # and the last rung
     if unit != "$/day":
         values = rungs["goodput_pct"].to_list()
         lo, hi = max(0.0, min(values) - 2.0), min(100.0, max(values) + 1.5)
@@ -132,9 +132,9 @@ def montecarlo_spread(mc: pl.DataFrame) -> go.Figure:
         "Monte Carlo spread per rung",
         subtitle="Goodput over the window: simulated mean with P5–P95, and the analytic value",
         x_title="Goodput (% of wall-clock time)",
-        height=max(380, 140 + 36 * len(y)),
         margin_l=LABEL_MARGIN,
     )
+    style.fit_rows(fig, y)
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", ticksuffix="%")
     return fig
@@ -170,12 +170,7 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
         x_title="Saving ($/day; negative = a cost)",
         margin_l=LABEL_MARGIN,
     )
-    # each row as tall as its longest wrapped label (three lines need ~50 px), the plot
-    # area on top of the margins the title and the legend rows take
-    lines = max((r.count("<br>") + 1 for r in rung_order), default=1)
-    per_row = max(36, 14 * lines + 8)
-    m = fig.layout.margin
-    fig.layout.height = max(380, int(m.t + m.b + per_row * len(rung_order)))
+    style.fit_rows(fig, rung_order)
     fig.layout.barmode = "relative"
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.axis(fig, "x", tickprefix="$", tickformat=",.0f")

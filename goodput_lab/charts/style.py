@@ -130,6 +130,19 @@ def layout(
     return fig
 
 
+def fit_rows(fig: go.Figure, labels: Sequence[str], rows: int | None = None, minimum: int = 380):
+    """Height of a chart of horizontal category rows: each row as tall as the longest
+    wrapped label (14 px a line and 8 between, at least 36: three lines need 50), the
+    plot area on top of the margins :func:`layout` set for the title and legend rows.
+    ``rows`` defaults to one per label (a waterfall adds its total row).  Call after
+    :func:`layout`."""
+    lines = max((str(label).count("<br>") + 1 for label in labels), default=1)
+    per_row = max(36, 14 * lines + 8)
+    n = len(labels) if rows is None else rows
+    m = fig.layout.margin
+    fig.layout.height = max(minimum, int((m.t or 0) + (m.b or 0) + per_row * n))
+
+
 def axis(fig: go.Figure, which: str, **props) -> None:
     """Set properties of the first x or y axis directly (``update_xaxes`` walks every axis
     and merges property by property, which dominates a figure's build time)."""
