@@ -1942,6 +1942,7 @@ class Cost(_Result):
     total_cost_to_train_usd: np.ndarray
     compute_days: np.ndarray
     lost_usd_per_month: np.ndarray
+    lost_usd_per_year: np.ndarray
     lost_usd_per_run: np.ndarray
     loss_usd_per_day: dict[str, np.ndarray]
 
@@ -2133,7 +2134,7 @@ def cost_step(
     spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
     plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
     time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
-    lost per month = lost/day × 365.25/12; lost per run = lost/day × time to train;
+    lost per month = lost/day × 365.25/12; lost per year = lost/day × 365.25; lost per run = lost/day × time to train;
     cost to train = days · (cluster + spares)/day
     (the instances, proportional to their price); total cost to train = days · total/day
     (storage included).
@@ -2215,6 +2216,7 @@ def cost_step(
         total_cost_to_train_usd=_product(out, "total_cost_to_train_usd", days, total_day),
         compute_days=compute_days,
         lost_usd_per_month=_product(out, "lost_usd_per_month", lost, pr.DAYS_PER_MONTH),
+        lost_usd_per_year=_product(out, "lost_usd_per_year", lost, pr.DAYS_PER_YEAR),
         lost_usd_per_run=_times_days(days, lost, dest("lost_usd_per_run")),
         loss_usd_per_day=_loss_usd(good, cluster, out),
     )

@@ -810,7 +810,8 @@ class Evaluation:
         ]
 
     def loss_breakdown(self) -> list[dict[str, Any]]:
-        """Rows of (component, label, kind, minutes/day, USD/day, share of wall time).
+        """Rows of (component, label, kind, minutes/day, USD/day, USD/year of 365.25 days,
+        share of wall time).
 
         ``kind = "time"`` rows are wall-clock losses; they add up to (1 − g)·1440 min/day.
         The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost money but no
@@ -826,6 +827,7 @@ class Evaluation:
                     "kind": "time",
                     "minutes_per_day": m,
                     "usd_per_day": self.metrics[f"loss_{name}_usd_per_day"],
+                    "usd_per_year": self.metrics[f"loss_{name}_usd_per_day"] * pr.DAYS_PER_YEAR,
                     "fraction_of_wall_time": m / MINUTES_PER_DAY,
                 }
             )
@@ -838,6 +840,7 @@ class Evaluation:
                     "kind": "cost",
                     "minutes_per_day": 0.0,
                     "usd_per_day": self.metrics[usd[name]],
+                    "usd_per_year": self.metrics[usd[name]] * pr.DAYS_PER_YEAR,
                     "fraction_of_wall_time": 0.0,
                 }
             )
@@ -980,7 +983,8 @@ def value_of_reliability(
     Returns
     -------
     dict[str, float]
-        ``goodput_gain_per_0p1pp`` [fraction], ``usd_per_day_per_0p1pp`` [USD/day] and
+        ``goodput_gain_per_0p1pp`` [fraction], ``usd_per_day_per_0p1pp`` [USD/day],
+        ``usd_per_year_per_0p1pp`` [USD/year, 365.25 days] and
         ``value_of_reliability_is_partial`` [-] (1 when the rate is below ``step``).
     """
     if base is None:
@@ -992,6 +996,7 @@ def value_of_reliability(
     return {
         "goodput_gain_per_0p1pp": gain,
         "usd_per_day_per_0p1pp": usd,
+        "usd_per_year_per_0p1pp": usd * pr.DAYS_PER_YEAR,
         "value_of_reliability_is_partial": 1.0 if r < step else 0.0,
     }
 
@@ -1015,7 +1020,52 @@ class Comparison:
     @property
     def savings_usd_per_year(self) -> float:
         """Savings per year of 365.25 days [USD/year]."""
-        return self.savings_usd_per_day * 365.25
+        return self.savings_usd_per_day * pr.DAYS_PER_YEAR
+
+    def savings_by_component(self) -> list[dict[str, Any]]:
+        """Where the savings per day come from: one row per loss component, then the step
+        time and the running cost.
+
+        A component's row is its lower loss, minutes_b − minutes_c [min/day], valued at the
+        baseline's cluster cost per minute, cluster_b/1440 [USD/day]; the step-time row is
+        :attr:`step_time_savings_usd_per_day` (g_c·(r − 1)·cluster_b, r the ratio of
+        productive training times, :func:`productive_time_savings`); the running-cost row
+        is total_b − total_c [USD/day] (price, nodes, hot spares, storage).  The rows add
+        up to :attr:`savings_usd_per_day` because the loss components add up to 1 − g.
+
+        Returns
+        -------
+        list of dict
+            ``component``, ``label``, ``minutes_per_day_saved`` [min/day],
+            ``goodput_points`` [percentage points] and ``usd_per_day`` [USD/day].
+        """
+        b, c = self.baseline.metrics, self.candidate.metrics
+        usd_per_min = b["cluster_usd_per_day"] / MINUTES_PER_DAY
+        rows = []
+        for name, label in LOSS_COMPONENTS.items():
+            key = f"loss_{name}_minutes_per_day"
+            saved = b.get(key, 0.0) - c.get(key, 0.0)
+            rows.append((name, label, saved, saved * usd_per_min))
+        rows.append(
+            (
+                "step_time",
+                "Step time (network, accelerator, parallelism)",
+                0.0,
+                self.step_time_savings_usd_per_day,
+            )
+        )
+        running = b["total_usd_per_day"] - c["total_usd_per_day"]
+        rows.append(("running_cost", "Running cost (price, nodes, spares)", 0.0, running))
+        return [
+            {
+                "component": name,
+                "label": label,
+                "minutes_per_day_saved": saved,
+                "goodput_points": saved / MINUTES_PER_DAY * 100.0,
+                "usd_per_day": usd,
+            }
+            for name, label, saved, usd in rows
+        ]
 
     def differences(self) -> list[tuple[str, Any, Any]]:
         """Every input field whose value differs: (field key, baseline, candidate)."""

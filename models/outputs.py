@@ -1062,6 +1062,17 @@ COST_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.chain.cost_step",
     ),
     _o(
+        "lost_usd_per_year",
+        "Lost per year",
+        "USD/year",
+        "usd",
+        "Lost per day over a year of 365.25 days: the Overview's loss table and the report "
+        "read it.",
+        "lost_usd_per_day × 365.25",
+        "derived",
+        computed_by="models.chain.cost_step",
+    ),
+    _o(
         "lost_usd_per_run",
         "Lost over the run",
         "USD",
@@ -1869,6 +1880,16 @@ RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "That gain in dollars per day.",
         "gain × cluster cost per day",
+        "derived",
+        computed_by="models.evaluate.value_of_reliability",
+    ),
+    _o(
+        "usd_per_year_per_0p1pp",
+        "Value of 0.1 pp lower failure rate per year",
+        "USD/year",
+        "usd",
+        "That gain in dollars per year of 365.25 days.",
+        "gain × cluster cost per day × 365.25",
         "derived",
         computed_by="models.evaluate.value_of_reliability",
     ),
@@ -3102,7 +3123,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "That time in dollars per year.",
         "lost per day × 365.25",
-        computed_by="views.overview.loss_table",
+        computed_by="models.evaluate.Evaluation.loss_breakdown",
     ),
     _o(
         "component_share_of_wall_time",
@@ -3123,7 +3144,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "cost; the running-cost row is the difference in what the clusters cost.",
         "(minutes_b − minutes_c)/1440 × cluster cost_b",
         "derived",
-        computed_by="views.compare.delta_waterfall",
+        computed_by="models.evaluate.Comparison.savings_by_component",
     ),
     _o(
         "component_minutes_saved_per_day",
@@ -3134,7 +3155,7 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "minutes_b − minutes_c",
         "derived",
         1,
-        computed_by="views.compare.delta_waterfall",
+        computed_by="models.evaluate.Comparison.savings_by_component",
     ),
 )
 
@@ -3147,7 +3168,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Ranks taking part in the gradient all-reduce.",
         "accelerators / (TP × PP)",
-        computed_by="views.network.algorithm_table",
+        computed_by="models.fabric.allreduce_by_algorithm",
     ),
     _o(
         "allreduce_message_GB",
@@ -3160,7 +3181,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "bytes per parameter × parameters / (TP × PP)",
         "",
         3,
-        computed_by="views.network.algorithm_table",
+        computed_by="models.fabric.allreduce_by_algorithm",
     ),
     _o(
         "collective_ms",
@@ -3171,7 +3192,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "ring 2(n−1)α + 2((n−1)/n)·S/B; tree and hierarchical as cited",
         "thakur2005",
         1,
-        computed_by="views.network.algorithm_table",
+        computed_by="models.fabric.allreduce_by_algorithm",
     ),
     _o(
         "algbw_GBps",
@@ -3202,7 +3223,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "",
         "",
         1,
-        computed_by="views.network.reroute_comparison",
+        computed_by="models.fabric.reroute_costs",
     ),
     _o(
         "fabric_goodput_loss",
@@ -3212,7 +3233,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Goodput lost to the fabric events at this reroute time.",
         "g(no events) − g(events)",
         "derived",
-        computed_by="views.network.reroute_comparison",
+        computed_by="models.fabric.reroute_costs",
     ),
     _o(
         "time_to_train_change_days",
@@ -3223,7 +3244,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "time to train(changed) − time to train(scenario)",
         "derived",
         1,
-        computed_by="views.network.fabric_value",
+        computed_by="models.fabric.fabric_changes",
     ),
     _o(
         "fabric_cost_usd_per_day",
@@ -3233,7 +3254,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "Dollars per day lost to the fabric events (stalls, or aborts past the timeout).",
         "goodput lost × cluster cost per day",
         "derived",
-        computed_by="views.network.reroute_comparison",
+        computed_by="models.fabric.reroute_costs",
     ),
 )
 
@@ -3403,7 +3424,7 @@ SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
         "points",
         "Goodput with the input raised minus goodput with it lowered (absolute).",
         "|g(high) − g(low)|",
-        computed_by="views.sensitivity.tornado_table",
+        computed_by="models.sensitivity.tornado",
     ),
     _o(
         "lost_usd_per_day_swing",
@@ -3412,7 +3433,7 @@ SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
         "usd",
         "Lost dollars per day with the input raised minus lowered (absolute).",
         "|lost(high) − lost(low)|",
-        computed_by="views.sensitivity.tornado_table",
+        computed_by="models.sensitivity.tornado",
     ),
 )
 

@@ -52,8 +52,10 @@ MAX_TABLE_BYTES = 256 * 1024
 HOURS_PER_DAY = 24.0
 #: AWS quotes monthly prices over 730 hours (its pricing examples' convention).
 HOURS_PER_MONTH = 730.0
+#: Days in an average (Julian) year, for every "per year" figure.
+DAYS_PER_YEAR = 365.25
 #: Days in an average calendar month, for the "per month" budget figures.
-DAYS_PER_MONTH = 365.25 / 12.0
+DAYS_PER_MONTH = DAYS_PER_YEAR / 12.0
 #: FSx for Lustre capacity is provisioned in GiB and billed per GB-month of it.
 GIB_PER_TIB = 1024.0
 #: 1 TiB in decimal terabytes (checkpoint sizes are decimal TB).

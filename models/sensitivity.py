@@ -74,7 +74,8 @@ def tornado(
     -------
     dict with ``keys``, ``base_value``, ``low_value``, ``high_value`` (arrays, model units),
     ``low_clipped``/``high_clipped`` (bool arrays), ``base`` {metric: float} and
-    ``low``/``high`` {metric: array}: the metric with the field at its low/high value.
+    ``low``/``high`` {metric: array}: the metric with the field at its low/high value,
+    ``swing`` {metric: array}: |high − low|, in the metric's unit.
     A checkpoint interval left to 'optimal' is moved around the resolved optimum.
 
     Examples
@@ -106,6 +107,8 @@ def tornado(
         batch[key][2 * i] = lo_vals[i]
         batch[key][2 * i + 1] = hi_vals[i]
     out = evaluate_arrays(batch, broadcast=True) if n else {}
+    low = {m: np.asarray(out[m], float)[0::2] if n else np.zeros(0) for m in metrics}
+    high = {m: np.asarray(out[m], float)[1::2] if n else np.zeros(0) for m in metrics}
     return {
         "keys": keys,
         "base_value": base_vals,
@@ -114,8 +117,9 @@ def tornado(
         "low_clipped": lo_clip,
         "high_clipped": hi_clip,
         "base": {m: float(np.asarray(base_out[m])) for m in metrics},
-        "low": {m: np.asarray(out[m])[0::2] if n else np.zeros(0) for m in metrics},
-        "high": {m: np.asarray(out[m])[1::2] if n else np.zeros(0) for m in metrics},
+        "low": low,
+        "high": high,
+        "swing": {m: np.abs(high[m] - low[m]) for m in metrics},
     }
 
 

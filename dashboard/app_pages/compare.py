@@ -109,12 +109,7 @@ export_buttons.page_export(
 
 st.subheader("Side by side")
 tables.show(svc.side_by_side(cmps, heads))
-labels = list(svc.LOSS_COMPONENTS.values())
-series = [(heads[0], [cmps[0].baseline[f"loss_{c}_minutes_per_day"] for c in svc.LOSS_COMPONENTS])]
-series += [
-    (heads[i + 1], [c.candidate[f"loss_{k}_minutes_per_day"] for k in svc.LOSS_COMPONENTS])
-    for i, c in enumerate(cmps)
-]
+labels, series = svc.loss_minutes_series(cmps, heads)
 st.plotly_chart(loss_bars(labels, series), width="stretch")
 
 for i, cmp in enumerate(cmps, 1):

@@ -32,9 +32,6 @@ from goodput_lab.models.pricing import price_vintage
 from goodput_lab.views import display
 from goodput_lab.views import overview as svc
 
-DAYS_PER_YEAR = 365.25
-DAYS_PER_MONTH = DAYS_PER_YEAR / 12
-
 # --------------------------------------------------------------------------- metric labels
 #: Metrics shown in the headline block, in order.
 HEADLINE_KEYS: tuple[str, ...] = (
@@ -224,7 +221,7 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         f"spreadsheet estimate is {m['goodput_first_order'] * 100:.1f}%).",
         f"Failures, recovery and checkpoints cost {format_usd(m['lost_usd_per_day'], 'day')} "
         f"of a {format_usd(m['cluster_usd_per_day'], 'day')} cluster, or "
-        f"{format_usd(m['lost_usd_per_day'] * DAYS_PER_YEAR)} per year.",
+        f"{format_usd(m['lost_usd_per_year'])} per year.",
         (
             f"The job sees {m['failures_per_day']:.3g} failures per day (MTBF "
             f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "

@@ -16,7 +16,7 @@ import polars as pl
 
 from goodput_lab.models.outputs import format_usd
 
-from .content import DAYS_PER_YEAR, Metric, Report
+from .content import Metric, Report
 
 #: Printed charts: narrower than A4's 184 mm between the margins (695 CSS px).
 PRINT_WIDTH_PX = 680
@@ -257,7 +257,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             i - 1,
             f"{who} changes goodput by {c.goodput_delta * 100:+.2f} points and {verb} "
             f"{format_usd(abs(c.savings_usd_per_day), 'day')} "
-            f"({format_usd(abs(c.savings_usd_per_day) * DAYS_PER_YEAR)} per year) "
+            f"({format_usd(abs(c.savings_usd_per_year))} per year) "
             "against the baseline below."
             + (
                 f" {b.changed.height} inputs differ: the figures are their combined effect."
@@ -289,12 +289,12 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
             (
                 "savings_usd_per_month",
                 "Savings per month",
-                format_usd(c.savings_usd_per_day * DAYS_PER_YEAR / 12),
+                format_usd(c.savings_usd_per_month),
             ),
             (
                 "savings_usd_per_year",
                 "Savings per year",
-                format_usd(c.savings_usd_per_day * DAYS_PER_YEAR),
+                format_usd(c.savings_usd_per_year),
             ),
         ]
         parts.append(
@@ -352,16 +352,14 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     losses = shown.with_columns(
         pl.col("minutes_per_day").map_elements(lambda v: f"{v:,.1f}", return_dtype=pl.String),
         pl.col("usd_per_day").map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String),
-        (pl.col("usd_per_day") * DAYS_PER_YEAR)
-        .map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String)
-        .alias("usd_per_year"),
+        pl.col("usd_per_year").map_elements(lambda v: f"${v:,.0f}", return_dtype=pl.String),
         pl.col("goodput_points").map_elements(lambda v: f"{v:.2f}", return_dtype=pl.String),
     )
     total = {
         "label": "Total lost",
         "minutes_per_day": f"{m['lost_minutes_per_day']:,.1f}",
-        "usd_per_day": f"${report.losses['usd_per_day'].sum():,.0f}",
-        "usd_per_year": f"${report.losses['usd_per_day'].sum() * DAYS_PER_YEAR:,.0f}",
+        "usd_per_day": f"${m['lost_usd_per_day']:,.0f}",
+        "usd_per_year": f"${m['lost_usd_per_year']:,.0f}",
         "goodput_points": f"{(1 - m['goodput']) * 100:.2f}",
     }
     parts.append(

@@ -16,12 +16,8 @@ from goodput_lab.models import (
     load_preset,
 )
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.evaluate import LOSS_COMPONENTS
-from goodput_lab.models.outputs import OUTPUTS
+from goodput_lab.models.outputs import LOSS_COMPONENTS, OUTPUTS
 from goodput_lab.views import display
-
-MINUTES_PER_DAY = 1440.0
-DAYS_PER_YEAR = 365.25
 
 
 def run(baseline: Scenario, candidate: Scenario, catalog: dict[str, Instance]) -> Comparison:
@@ -60,57 +56,24 @@ def _finite(x: float) -> float | None:
 
 
 def delta_waterfall(cmp: Comparison) -> pl.DataFrame:
-    """Where the savings per day come from, one row per loss component plus running cost.
+    """Where the savings per day come from (:meth:`models.evaluate.Comparison.savings_by_component`),
+    with the output-registry columns a display table uses (``component_*``)."""
+    rows = cmp.savings_by_component()
+    return pl.DataFrame(rows).with_columns(
+        pl.col("minutes_per_day_saved").alias("component_minutes_saved_per_day"),
+        pl.col("usd_per_day").alias("component_savings_usd_per_day"),
+    )
 
-    Each component's contribution is its lower loss in minutes/day valued at the baseline's
-    cluster cost per minute; the "step time" row is the value of faster (or slower) steps,
-    g_c·(r − 1)·cluster_b with r the ratio of productive training times; the "running
-    cost" row is the difference in what the two clusters cost per day (price, nodes, hot
-    spares).  The rows add up to
-    ``cmp.savings_usd_per_day`` because the loss components add up to 1 − goodput.
-    Components come from ``models.evaluate.LOSS_COMPONENTS``, so new ones appear here.
-    """
-    b, c = cmp.baseline.metrics, cmp.candidate.metrics
-    usd_per_min = b["cluster_usd_per_day"] / MINUTES_PER_DAY
-    rows = []
-    for name, label in LOSS_COMPONENTS.items():
-        key = f"loss_{name}_minutes_per_day"
-        saved_min = b.get(key, 0.0) - c.get(key, 0.0)
-        rows.append(
-            {
-                "component": name,
-                "label": label,
-                "minutes_per_day_saved": saved_min,
-                "goodput_points": saved_min / MINUTES_PER_DAY * 100,
-                "usd_per_day": saved_min * usd_per_min,
-                "component_minutes_saved_per_day": saved_min,
-                "component_savings_usd_per_day": saved_min * usd_per_min,
-            }
-        )
-    rows.append(
-        {
-            "component": "step_time",
-            "label": "Step time (network, accelerator, parallelism)",
-            "minutes_per_day_saved": 0.0,
-            "goodput_points": 0.0,
-            "usd_per_day": cmp.step_time_savings_usd_per_day,
-            "component_minutes_saved_per_day": 0.0,
-            "component_savings_usd_per_day": cmp.step_time_savings_usd_per_day,
-        }
-    )
-    running = b["total_usd_per_day"] - c["total_usd_per_day"]
-    rows.append(
-        {
-            "component": "running_cost",
-            "label": "Running cost (price, nodes, spares)",
-            "minutes_per_day_saved": 0.0,
-            "goodput_points": 0.0,
-            "usd_per_day": running,
-            "component_minutes_saved_per_day": 0.0,
-            "component_savings_usd_per_day": running,
-        }
-    )
-    return pl.DataFrame(rows)
+
+def loss_minutes_series(
+    cmps: Sequence[Comparison], heads: Sequence[str]
+) -> tuple[list[str], list[tuple[str, list[float]]]]:
+    """(the loss components' labels, per side its minutes lost per day to each): the
+    baseline's, then each candidate's, named by ``heads``."""
+    keys = [f"loss_{c}_minutes_per_day" for c in LOSS_COMPONENTS]
+    series = [(heads[0], [cmps[0].baseline[k] for k in keys])]
+    series += [(heads[i + 1], [c.candidate[k] for k in keys]) for i, c in enumerate(cmps)]
+    return list(LOSS_COMPONENTS.values()), series
 
 
 def savings(cmp: Comparison) -> dict[str, float]:

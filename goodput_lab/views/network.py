@@ -2,17 +2,11 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 
-from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, resolve_inputs
-from goodput_lab.models import compute as cm
-from goodput_lab.models import network as net
+from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, fabric, resolve_inputs
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.choices import GradientPrecision
-from goodput_lab.models.evaluate import productive_time_savings
 from goodput_lab.views import display
 
 
@@ -57,97 +51,25 @@ def scaling_vs_nodes(
 
 
 def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
-    """The scenario's gradient all-reduce under ring, tree and hierarchical algorithms.
-
-    Message per rank over the data-parallel ranks = the step model's gradient traffic per
-    parameter × N/(TP·PP): with the modelled step, the gradient precision's bytes (ZeRO ≥ 1:
-    reduce-scatter of the gradients plus all-gather of the bf16 weights, ZeRO-3 gathers
-    twice per micro-batch, as the all-reduce of equal traffic); with a stated MFU, bf16 gradients (ZeRO-3:
-    1.5×).  Flat ring and tree run at each rank's network share (the bottleneck link),
-    hierarchical uses the scale-up link (at its measured efficiency) inside a node, with its
-    phases summed or overlapped as NCCL pipelines them (the step model uses the latter, so
-    that row is the all-reduce on the page's tiles).  algbw and busbw as NCCL-tests report
-    them.
-    """
-    inst = ev.instance
-    t = scenario["workload.tensor_parallel"]
-    p = scenario["workload.pipeline_parallel"]
-    z = scenario["workload.zero_stage"]
-    if scenario["workload.mfu_basis"] == "modelled":  # the step model's traffic
-        g = GradientPrecision(scenario["workload.gradient_precision"]).bytes
-        m = ev["micro_batches_per_step"]  # ZeRO-3 gathers the weights per micro-batch
-        per_param = float(cm.dp_allreduce_bytes_per_param(z, g, m if math.isfinite(m) else 1.0))
-    else:  # stated MFU: bf16 gradients, ZeRO-3's sync scaled as the step model scales it
-        per_param = cm.GRAD_BYTES * (cm.ZERO3_SYNC_FACTOR if z >= 3 else 1.0)
-    size = per_param * ev["model_parameters_billion"] * 1e9 / (t * p)
-    d = max(1.0, ev["data_parallel_size"])
-    gbps = scenario["network.inter_node_gbps"] or inst.efa_gbps
-    share = net.network_GBps_per_rank(
-        gbps, inst.accelerators_per_node, scenario["network.inter_node_efficiency"]
-    )
-    a_net = scenario["network.alpha_network_us"]
-    a_su = scenario["network.alpha_scaleup_us"]
-    su = (inst.scaleup_GBps or math.nan) / 2.0 * (inst.scaleup_efficiency or 1.0)
-    g_in = min(d, max(1.0, math.floor(inst.scaleup_domain_accels / t)))
-    hier = (size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net)
-    times = {
-        "Ring (flat)": net.ring_allreduce_seconds(size, d, share, a_net),
-        "Double binary tree": net.tree_allreduce_seconds(size, d, share, a_net),
-        "Hierarchical, phases in series": net.hierarchical_allreduce_seconds(*hier),
-        "Hierarchical, phases overlapped (NCCL)": net.hierarchical_allreduce_seconds(
-            *hier, overlapped=True
-        ),
-    }
-    rows = []
-    for name, seconds in times.items():
-        rows.append(
-            {
-                "algorithm": name,
-                "allreduce_ranks": d,
-                "allreduce_message_GB": size / 1e9,
-                "collective_ms": seconds * 1e3,
-                "algbw_GBps": net.algbw_GBps(size, seconds) if seconds > 0 else math.nan,
-                "busbw_GBps": net.busbw_GBps("all_reduce", size, seconds, d)
-                if seconds > 0
-                else math.nan,
-            }
-        )
-    return pl.DataFrame(rows)
+    """The scenario's gradient all-reduce under ring, tree and hierarchical algorithms
+    (:func:`models.fabric.allreduce_by_algorithm`; the NCCL row is the step model's
+    all-reduce, the one on the page's tiles).  ``scenario`` is ``ev.scenario``."""
+    return pl.DataFrame(fabric.allreduce_by_algorithm(ev))
 
 
 def reroute_comparison(
     scenario: Scenario, catalog: dict[str, Instance], events_per_day: float
 ) -> pl.DataFrame:
-    """Goodput and money lost per day for each labelled reroute time (docs/references.md#fabric-reroutes-and-collective-timeouts).
-
-    Stalls up to the collective timeout cost their duration; longer ones abort the job and
-    add a full recovery (:func:`models.network.fabric_failures_per_day`).
-    """
-    inputs = resolve_inputs(scenario, catalog)
-    labels = list(net.REROUTE_PRESETS_S)
-    secs = np.array([net.REROUTE_PRESETS_S[k] for k in labels])
-    out = evaluate_arrays(
-        {
-            **inputs,
-            "network.fabric_events_per_day": events_per_day,
-            "network.reroute_seconds": secs,
-        }
+    """Goodput and money lost per day for each labelled reroute time
+    (:func:`models.fabric.reroute_costs`), with the goodput in percent and points."""
+    rr = fabric.reroute_costs(
+        resolve_inputs(scenario, catalog),
+        events_per_day,
+        scenario["network.collective_timeout_seconds"],
     )
-    none = evaluate_arrays({**inputs, "network.fabric_events_per_day": 0.0})
-    g0 = float(np.asarray(none["goodput"]))
-    cluster = float(np.asarray(none["cluster_usd_per_day"]))
-    g = np.broadcast_to(out["goodput"], secs.shape)
-    return pl.DataFrame(
-        {
-            "reroute": labels,
-            "reroute_seconds": secs,
-            "becomes_job_failure": secs > scenario["network.collective_timeout_seconds"],
-            "goodput": g,
-            "goodput_pct": g * 100,
-            "fabric_goodput_loss": g0 - g,
-            "goodput_loss_points": (g0 - g) * 100,
-            "fabric_cost_usd_per_day": (g0 - g) * cluster,
-        }
+    return pl.DataFrame(rr).with_columns(
+        (pl.col("goodput") * 100).alias("goodput_pct"),
+        (pl.col("fabric_goodput_loss") * 100).alias("goodput_loss_points"),
     )
 
 
@@ -175,51 +97,15 @@ REROUTE_COLUMNS = (
     "fabric_cost_usd_per_day",
 )
 #: what-if changes of the fabric priced on the Network page: (label, field, how)
-FABRIC_CHANGES: tuple[tuple[str, str, float], ...] = (
-    ("Half the scale-out bandwidth", "network.inter_node_gbps", 0.5),
-    ("Double the scale-out bandwidth", "network.inter_node_gbps", 2.0),
-    ("Network latency α × 5", "network.alpha_network_us", 5.0),
-    ("Network latency α ÷ 10", "network.alpha_network_us", 0.1),
-)
+FABRIC_CHANGES = fabric.FABRIC_CHANGES
 
 
 def fabric_value(scenario: Scenario, catalog: dict[str, Instance]) -> pl.DataFrame:
-    """Days and dollars per day of each :data:`FABRIC_CHANGES` against the scenario.
-
-    One vectorised call; each row's savings per day are those of ``goodput compare``
-    (:func:`models.evaluate.productive_time_savings`): the value, at the scenario's cluster
-    cost, of the shorter (or longer) productive training time.  Under an end-to-end MFU the
-    network does not change the step, and every row is 0.
-    """
+    """Days and dollars per day of each :data:`FABRIC_CHANGES` against the scenario
+    (:func:`models.fabric.fabric_changes`; under an end-to-end MFU every row is 0)."""
     inputs = resolve_inputs(scenario, catalog)
     gbps = scenario["network.inter_node_gbps"] or float(inputs["instance.efa_gbps"])
-    alpha = float(scenario["network.alpha_network_us"])
-    current = {"network.inter_node_gbps": gbps, "network.alpha_network_us": alpha}
-    cols = {k: np.array([v] * (len(FABRIC_CHANGES) + 1)) for k, v in current.items()}
-    for i, (_, key, factor) in enumerate(FABRIC_CHANGES, start=1):
-        cols[key][i] = current[key] * factor
-    out = evaluate_arrays({**inputs, **cols})
-    n = len(FABRIC_CHANGES) + 1
-
-    def col(key: str) -> np.ndarray:
-        return np.broadcast_to(np.asarray(out[key], float), (n,))
-
-    days, g = col("time_to_train_days"), col("goodput")
-    productive = col("steps_to_train") * col("step_seconds")
-    savings, _ = productive_time_savings(
-        g[0], g[1:], productive[0], productive[1:], col("cluster_usd_per_day")[0]
-    )
-    return pl.DataFrame(
-        {
-            "change": [label for label, _, _ in FABRIC_CHANGES],
-            "inter_node_gbps": cols["network.inter_node_gbps"][1:],
-            "alpha_network_us": cols["network.alpha_network_us"][1:],
-            "step_seconds": col("step_seconds")[1:],
-            "time_to_train_days": days[1:],
-            "days_change": days[1:] - days[0],
-            "savings_usd_per_day": savings,
-        }
-    )
+    return pl.DataFrame(fabric.fabric_changes(inputs, gbps))
 
 
 def step_reason(scenario: Scenario, catalog: dict[str, Instance]) -> str:

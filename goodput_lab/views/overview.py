@@ -11,8 +11,6 @@ from goodput_lab.models.pricing import Price, as_of_phrase
 from goodput_lab.views import display
 from goodput_lab.views.display import field_value
 
-DAYS_PER_YEAR = 365.25
-
 
 def display_value(key: str, value) -> str:
     """A field value as shown to people, with its unit ("2,000 nodes", "0.2%", "catalog
@@ -74,7 +72,7 @@ def loss_table(ev: Evaluation) -> pl.DataFrame:
         (pl.col("fraction_of_wall_time") * 100).alias("goodput_points"),
         pl.col("minutes_per_day").alias("component_minutes_per_day"),
         pl.col("usd_per_day").alias("component_usd_per_day"),
-        (pl.col("usd_per_day") * DAYS_PER_YEAR).alias("component_usd_per_year"),
+        pl.col("usd_per_year").alias("component_usd_per_year"),
         pl.col("fraction_of_wall_time").alias("component_share_of_wall_time"),
     )
 
@@ -96,7 +94,7 @@ def loss_total_row(ev: Evaluation) -> dict:
         "label": "Total",
         "component_minutes_per_day": m["lost_minutes_per_day"],
         "component_usd_per_day": usd,
-        "component_usd_per_year": usd * DAYS_PER_YEAR,
+        "component_usd_per_year": m["lost_usd_per_year"],
         "component_share_of_wall_time": 1.0 - m["goodput"],
     }
 
@@ -146,9 +144,8 @@ def reliability_tiles(ev: Evaluation) -> list[dict[str, str]]:
         display.tile("goodput_gain_per_0p1pp", v["goodput_gain_per_0p1pp"]),
         display.tile("usd_per_day_per_0p1pp", v["usd_per_day_per_0p1pp"]),
         {
+            **display.tile("usd_per_year_per_0p1pp", v["usd_per_year_per_0p1pp"]),
             "label": "Per year",
-            "value": display.format_usd(v["usd_per_day_per_0p1pp"] * DAYS_PER_YEAR),
-            "help": "Value per day × 365.25.",
         },
     ]
 

@@ -54,7 +54,7 @@ def tornado_table(
             row[f"{m}_base"] = t["base"][m] * scale
             row[f"{m}_low"] = float(t["low"][m][i]) * scale
             row[f"{m}_high"] = float(t["high"][m][i]) * scale
-            row[f"{m}_swing"] = abs(row[f"{m}_high"] - row[f"{m}_low"])
+            row[f"{m}_swing"] = float(t["swing"][m][i]) * scale
         rows.append(row)
     df = pl.DataFrame(rows)
     return df.sort(["goodput_swing", "lost_usd_per_day_swing"], descending=True)

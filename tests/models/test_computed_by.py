@@ -114,6 +114,13 @@ RENAMED: dict[str, str | None] = {
     "component_minutes_per_day": "minutes_per_day",
     "component_usd_per_day": "usd_per_day",
     "component_share_of_wall_time": "fraction_of_wall_time",
+    "component_usd_per_year": "usd_per_year",
+    # the Compare page's savings waterfall: Comparison.savings_by_component's columns
+    "component_minutes_saved_per_day": "minutes_per_day_saved",
+    "component_savings_usd_per_day": "usd_per_day",
+    # the Sensitivity tornado: models.sensitivity.tornado's swing per metric
+    "goodput_swing": "swing",
+    "lost_usd_per_day_swing": "swing",
     # the Network page's fabric table (views.network.fabric_value_display renames it)
     "time_to_train_change_days": "days_change",
     # the failure log: LogFit, fit_tbf's and the cause rows' entries (views.failure_log
