@@ -129,8 +129,18 @@ def _check_value(f: Field, value: Any) -> Any:
     if f.kind == "int" and x != round(x):
         raise ValidationError(f.key, f"{value!r} is not a whole number ({f.allowed()})")
     if (f.min is not None and x < f.min) or (f.max is not None and x > f.max):
-        raise ValidationError(f.key, f"{value!r} is out of range ({f.allowed()})")
+        raise ValidationError(f.key, f"{_shown(value)} is out of range ({f.allowed()})")
     return round(x) if f.kind == "int" else x
+
+
+def _shown(value: Any) -> str:
+    """A number as an error message echoes it: Python's shortest form, except that a large
+    whole float is written with an exponent (1e12 as ``1e+12``, not ``1000000000000.0``)."""
+    if isinstance(value, float) and math.isfinite(value) and abs(value) >= 1e7:
+        digits = repr(abs(value)).split(".")[0].split("e")[0].rstrip("0")
+        if value == round(value) and "e" not in repr(value):
+            return f"{value:.{max(len(digits) - 1, 0)}e}"
+    return repr(value)
 
 
 class _Section:

@@ -122,3 +122,22 @@ def test_an_optional_fields_range_message_says_what_leaving_it_empty_means():
     assert "omitted" not in FIELDS["cluster.nodes"].allowed()  # required: no such clause
     with pytest.raises(ValidationError, match="or omitted: every layer"):
         Scenario.from_dict({"workload": {"recompute_layers": -1}})
+
+
+@pytest.mark.parametrize(
+    ("written", "shown"),
+    [
+        ("1e12", "1e+12"),
+        ("86401", "86401"),
+        ("86400.5", "86400.5"),
+        ("1234567890123.0", "1.234567890123e+12"),
+    ],
+)
+def test_a_large_out_of_range_number_is_echoed_with_its_exponent(written, shown):
+    """1e12 seconds was echoed as 1000000000000.0 (thirteen digits to count); a large
+    whole number is written with an exponent, every digit kept, others as Python writes."""
+    with pytest.raises(ValidationError) as err:
+        Scenario.from_toml(f"[checkpoint]\nsave_seconds = {written}\n".encode())
+    assert str(err.value) == (
+        f"checkpoint.save_seconds: {shown} is out of range (a number in [0, 86400] s)"
+    )
