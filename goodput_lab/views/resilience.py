@@ -13,7 +13,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Scenario
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import format_value, help_text, label
+from goodput_lab.models.outputs import format_usd, format_value, help_text, label
 from goodput_lab.models.resilience import (
     BASELINE,
     FEATURES,
@@ -268,24 +268,32 @@ def saved_per_day(lad: Ladder, key: str) -> str:
 def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     """Two rows of two tiles: lost per day before and after the ladder, what it saves
     (the recommended rungs only, in the recommended order) and goodput after it."""
-    first, last = lad.rungs[0], lad.rungs[-1]
     # in the recommended order only the rungs worth adopting count (issue 26: the whole
-    # ladder added rungs this page says cost more than they save)
-    saved_key = (
-        "recommended_delta_usd_per_day" if lad.order == "recommended" else "total_delta_usd_per_day"
-    )
+    # ladder added rungs this page says cost more than they save); all three "after" tiles
+    # describe the same rungs
+    recommended = lad.order == "recommended"
+    first = lad.rungs[0]
+    last = lad.last_recommended if recommended else lad.rungs[-1]
+    saved_key = "recommended_delta_usd_per_day" if recommended else "total_delta_usd_per_day"
     return [
         [
             {
                 "label": "Lost per day, baseline",
-                "value": f"${first.lost_usd_per_day:,.0f}",
+                "value": format_usd(first.lost_usd_per_day),
                 "help": "The scenario as given, before any feature. "
                 + help_text("lost_usd_per_day"),
             },
             {
-                "label": "Lost per day, last rung",
-                "value": f"${last.lost_usd_per_day:,.0f}",
-                "help": "After every rung, counting what the features cost. "
+                "label": "Lost per day, recommended rungs"
+                if recommended
+                else "Lost per day, last rung",
+                "value": format_usd(last.lost_usd_per_day),
+                "help": (
+                    "After the rungs worth adopting (the saved-per-day tile's), "
+                    if recommended
+                    else "After every rung, "
+                )
+                + "counting what the features cost. "
                 + help_text("lost_usd_per_day"),
             },
         ],
