@@ -185,7 +185,9 @@ def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -
         if not (math.isfinite(usd) and 0 < usd <= 10_000):
             raise ValidationError(
                 f"--price {left.strip()[:40]}",
-                f"{value[:40]!r} is out of range (a number in (0, 10000] USD/instance-h)",
+                f"{value[:40]!r} is out of range (a number in (0, 10000] USD/instance-h: "
+                "the least-cost choice needs a price above 0; for hardware you own, what an "
+                "hour of it costs you)",
             )
         out[(inst or None, model)] = usd
     return out

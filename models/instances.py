@@ -194,7 +194,11 @@ def check_price(name: str, price: Any) -> float:
             key, f"{str(price)[:80]!r} is not a number (in (0, 10000] USD/h)"
         ) from None
     if not (math.isfinite(x) and 0.0 < x <= 10_000.0):
-        raise ValidationError(key, f"{str(price)[:80]!r} is out of range (in (0, 10000] USD/h)")
+        raise ValidationError(
+            key,
+            f"{str(price)[:80]!r} is out of range (in (0, 10000] USD/h: a ranking by cost "
+            "needs a price above 0; for hardware you own, what an hour of it costs you)",
+        )
     return x
 
 
