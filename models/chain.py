@@ -2134,11 +2134,10 @@ def cost_step(
     spares/day = S·price·24; storage/day from :func:`storage_cost` (0 without a checkpoint
     plan); total = cluster + spares + storage; lost/day = (1 − g)·cluster + spares + storage;
     time to train = steps·step / g [s → days] (failure-free compute = steps·step [s → days]);
-    lost per month = lost/day × 365.25/12; lost per year = lost/day × 365.25; lost per run = lost/day × time to train;
-    cost to train = days · (cluster + spares)/day
-    (the instances, proportional to their price); total cost to train = days · total/day
-    (storage included).
-    The cost split by step part: :func:`_cost_split`.
+    lost per month and year = lost/day × 365.25/12 and × 365.25; lost per run = lost/day ×
+    time to train; cost to train = days · (cluster + spares)/day (the instances,
+    proportional to their price); total cost to train = days · total/day (storage
+    included).  The cost split by step part: :func:`_cost_split`.
 
     Parameters
     ----------
