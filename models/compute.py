@@ -947,10 +947,14 @@ FLASH_PASSES = 3.5
 #: backward GEMMs reading the bf16 gradient (2 + 2): 18.  58 in all (the previous count of
 #: 20 left out the three in-place passes over the fp32 copy).
 LOGIT_BYTES_PER_ELEMENT = 58.0
-#: Gradients per data-parallel bucket [parameters]; the last bucket's reduction starts
-#: after the last gradient is computed, so it cannot hide (Megatron-Core's default bucket
-#: max(40M, 1M·d) parameters, megatron/core/distributed/distributed_data_parallel.py).
+#: Gradients per data-parallel bucket, at least [parameters], and per rank of the
+#: data-parallel group [parameters]: Megatron-Core's default bucket is max(40M, 1M·n) over
+#: the group's n ranks, "large enough to remain bandwidth-bound rather than latency-bound"
+#: (megatron/core/distributed/distributed_data_parallel.py; Megatron-Bridge sizes it on
+#: the data- and context-parallel group).  The last bucket's reduction starts after the
+#: last gradient is computed, so it cannot hide (:func:`dp_bucket_params`).
 DP_BUCKET_PARAMS = 40e6
+DP_BUCKET_PARAMS_PER_RANK = 1e6
 #: Dense FP8 GEMMs reach this share of the FP8 peak relative to what BF16 GEMMs reach of
 #: the BF16 peak.  No maximum-achievable-matmul figure for FP8 is published alongside the
 #: BF16 ones we use, so we assume the same fraction (1.0); the NeMo FP8 rows, held out in
@@ -1371,12 +1375,37 @@ def optimizer_seconds(params_updated, hbm_TBps):
     return memory_bound_seconds(OPTIMIZER_TRAFFIC_BYTES * as_float_array(params_updated), hbm_TBps)
 
 
-def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_rank):
+def dp_bucket_params(data_parallel_ranks):
+    """Parameters per data-parallel gradient bucket [count]: Megatron-Core's default,
+    max(:data:`DP_BUCKET_PARAMS`, :data:`DP_BUCKET_PARAMS_PER_RANK` · n).
+
+    Parameters
+    ----------
+    data_parallel_ranks : array_like
+        Ranks n of the data-parallel group (with context parallelism, the d·c replicas)
+        [count].
+
+    Returns
+    -------
+    float or ndarray
+        Parameters per bucket [count].
+
+    Examples
+    --------
+    >>> float(dp_bucket_params(32)), float(dp_bucket_params(256))
+    (40000000.0, 256000000.0)
+    """
+    n = as_float_array(data_parallel_ranks)
+    out = np.maximum(DP_BUCKET_PARAMS, DP_BUCKET_PARAMS_PER_RANK * n)
+    return like_input(out, data_parallel_ranks)
+
+
+def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, last_bucket_s):
     """The data-parallel reduction not hidden behind the backward pass [s].
 
     A share ``overlap_fraction`` of it can hide, up to ``hide_window_s`` of compute; the
-    last bucket (:data:`DP_BUCKET_PARAMS` of the ``params_per_rank``) is always exposed:
-    its gradients are ready only when the backward pass ends.
+    last bucket's own collective (:func:`dp_bucket_params` parameters, its full latency
+    included) is always exposed: its gradients are ready only when the backward pass ends.
 
     Parameters
     ----------
@@ -1386,8 +1415,8 @@ def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_ra
         Share that can overlap [fraction].
     hide_window_s : array_like
         Compute it can hide behind [s].
-    params_per_rank : array_like
-        Parameters on the rank [count].
+    last_bucket_s : array_like
+        The reduction of the last bucket alone [s] (at most ``dp_sync_s``).
 
     Returns
     -------
@@ -1396,17 +1425,15 @@ def dp_exposed_seconds(dp_sync_s, overlap_fraction, hide_window_s, params_per_ra
 
     Examples
     --------
-    >>> dp_exposed_seconds(1.0, 1.0, 10.0, 400e6)  # fully overlapped: the last 10% remain
-    0.1
-    >>> dp_exposed_seconds(1.0, 0.0, 10.0, 400e6)
+    >>> dp_exposed_seconds(1.0, 1.0, 10.0, 0.12)  # fully overlapped: the last bucket remains
+    0.12
+    >>> dp_exposed_seconds(1.0, 0.0, 10.0, 0.12)
     1.0
     """
     s = as_float_array(dp_sync_s)
     hidden = np.minimum(as_float_array(overlap_fraction) * s, as_float_array(hide_window_s))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        tail = s * np.minimum(1.0, DP_BUCKET_PARAMS / as_float_array(params_per_rank))
-    out = np.maximum(s - hidden, np.where(np.isfinite(tail), tail, s))
-    return like_input(out, dp_sync_s, overlap_fraction, hide_window_s, params_per_rank)
+    out = np.maximum(s - hidden, np.minimum(as_float_array(last_bucket_s), s))
+    return like_input(out, dp_sync_s, overlap_fraction, hide_window_s, last_bucket_s)
 
 
 def all_to_all_seconds(bytes_per_rank, ranks, bandwidth_GBps, alpha_s):
@@ -2155,6 +2182,7 @@ class _DataParallel(NamedTuple):
     dp_sync: np.ndarray  #: whole data-parallel synchronisation [s]
     dp_exposed: np.ndarray  #: its part not hidden behind compute [s]
     window: np.ndarray  #: compute it can hide behind [s]
+    last_bucket: np.ndarray  #: the last gradient bucket's own reduction, never hidden [s]
     t_opt: np.ndarray  #: optimizer step [s]
 
 
@@ -2502,7 +2530,8 @@ def _modelled_dp_and_optimizer(
     Hierarchical all-reduce (:func:`models.network.hierarchical_allreduce_seconds`) of the
     non-expert gradients over the d·c replicas and of the routed experts' over d·c/EP, of
     :func:`dp_allreduce_bytes_per_param` bytes per parameter; exposed beyond the hide window
-    (:func:`dp_exposed_seconds`); Adam at :func:`optimizer_seconds`, scaled by the moments.
+    (:func:`dp_exposed_seconds`), except the last bucket's own reduction
+    (:func:`dp_bucket_params`); Adam at :func:`optimizer_seconds`, scaled by the moments.
     """
     cp, t_model, psi, ep = q.cp, c.t_model, mem.psi, c.ep
     # data parallelism over the d·c replicas: gradients reduced (ZeRO ≥ 1: reduce-scatter
@@ -2554,7 +2583,9 @@ def _modelled_dp_and_optimizer(
     busy = t_model + c.t_recompute + mem.t_mem + mem.t_launch
     window = np.select([z >= 3, z >= 1], [m * busy, busy], 2.0 / 3.0 * busy)
     dp_overlap = v["workload.comm_overlap_fraction"] * v["stack.dp_overlap"]
-    dp_exposed = as_float_array(dp_exposed_seconds(dp_sync, dp_overlap, window, psi))
+    # the last bucket of the non-expert gradients, reduced alone once the backward ends
+    last_bucket = reduce_seconds(np.minimum(dp_bucket_params(dr), psi_ne), dr, t)
+    dp_exposed = as_float_array(dp_exposed_seconds(dp_sync, dp_overlap, window, last_bucket))
     dp_exposed = np.where(dr > 1, dp_exposed, 0.0)
 
     opt_params = np.where(z >= 1, psi_ne / dr + psi_e / d_e, psi)
@@ -2564,7 +2595,9 @@ def _modelled_dp_and_optimizer(
         1.0 + 2.0 * (v["workload.optimizer_moment_bytes"] - 8.0) / OPTIMIZER_TRAFFIC_BYTES
     )
 
-    return _DataParallel(dp_sync=dp_sync, dp_exposed=dp_exposed, window=window, t_opt=t_opt)
+    return _DataParallel(
+        dp_sync=dp_sync, dp_exposed=dp_exposed, window=window, last_bucket=last_bucket, t_opt=t_opt
+    )
 
 
 def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a, cap):
@@ -2623,7 +2656,7 @@ def _open_settings_seconds(
         lo_v = bubble * (1.0 - vst / v_hi)
         # data-parallel overlap: none, or all the stack can
         ex_all = as_float_array(
-            dp_exposed_seconds(dp.dp_sync, v["stack.dp_overlap"], dp.window, mem.psi)
+            dp_exposed_seconds(dp.dp_sync, v["stack.dp_overlap"], dp.window, dp.last_bucket)
         )
         hi_dp = np.maximum(dp.dp_sync - dp.dp_exposed, 0.0)
         lo_dp = np.maximum(dp.dp_exposed - ex_all, 0.0)

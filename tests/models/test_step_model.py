@@ -583,10 +583,16 @@ def test_older_stacks_cannot_overlap_or_fuse_attention():
 def test_new_cost_functions_hand_computed():
     # logits: 58 bytes per element of tokens × V/t
     assert cm.logits_memory_bytes(1000, 50000, 2) == pytest.approx(1000 * 25000 * 58)
-    # DP: half hidden but the last bucket (40M of 80M parameters) stays exposed
-    assert cm.dp_exposed_seconds(2.0, 0.5, 10.0, 80e6) == pytest.approx(1.0)
-    assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 80e6) == pytest.approx(1.0)
-    assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 400e6) == pytest.approx(0.2)
+    # DP: half hidden, but never less than the last bucket's own reduction
+    assert cm.dp_exposed_seconds(2.0, 0.5, 10.0, 0.3) == pytest.approx(1.0)
+    assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 1.5) == pytest.approx(1.5)
+    assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 0.2) == pytest.approx(0.2)
+    assert cm.dp_exposed_seconds(2.0, 1.0, 1.5, 0.2) == pytest.approx(0.5)  # window 1.5 s
+    assert cm.dp_exposed_seconds(2.0, 1.0, 10.0, 5.0) == pytest.approx(2.0)  # ≤ the whole
+    # Megatron-Core's bucket: max(40M, 1M·n) parameters over n data-parallel ranks
+    assert cm.dp_bucket_params(8) == 40e6
+    assert cm.dp_bucket_params(40) == 40e6
+    assert cm.dp_bucket_params(1024) == 1024e6
     # all-to-all among 4: 3/4 of 4 GB at 100 GB/s plus 3 latencies of 1 µs
     assert cm.all_to_all_seconds(4e9, 4, 100.0, 1e-6) == pytest.approx(0.03 + 3e-6)
     # optimizer: 32 bytes per parameter at 90% of 2 TB/s
