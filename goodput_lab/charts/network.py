@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 import polars as pl
 
@@ -30,14 +32,23 @@ def _per_fabric_lines(df: pl.DataFrame, y: str, current_nodes: float) -> go.Figu
             customdata=part["fabric"].to_list(),
             hovertemplate="%{customdata}<br>%{x:,.0f} nodes: %{y:,.3g}<extra></extra>",
         )
-    fig.add_vline(
-        x=current_nodes,
-        line_dash="dot",
-        line_color="#888",
-        annotation_text="this scenario",
-        annotation_position="top",
-        annotation_font_size=10,
-    )
+    # the line is a shape (data values on a log axis); its label an annotation at the foot
+    # of the line (above the plot it ran into the legend), whose x on a log axis is the
+    # logarithm (a data value there was read as 10^x and stretched the
+    # axis until every line sat in its first few pixels)
+    fig.add_vline(x=current_nodes, line_dash="dot", line_color="#888")
+    if current_nodes > 0:
+        fig.add_annotation(
+            x=math.log10(current_nodes),
+            y=0.0,
+            yref="paper",
+            text="this scenario",
+            showarrow=False,
+            xanchor="left",
+            yanchor="bottom",
+            xshift=3,
+            font={"size": 10, "color": "#555"},
+        )
     return fig
 
 

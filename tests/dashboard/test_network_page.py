@@ -174,3 +174,32 @@ def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog)
         / (s["workload.tensor_parallel"] * s["workload.pipeline_parallel"])
     )
     assert nccl["allreduce_message_GB"] == pytest.approx(per_param * n / 1e9)
+
+
+def test_this_scenario_label_sits_on_the_log_axis_at_the_logarithm():
+    """An annotation's x on a log axis is log10 of the value: given 128 (nodes) it was read
+    as 10^128, and the x axis stretched until every line sat in its first few pixels, the
+    ticks piled on each other (QA pass, December 2026)."""
+    import math
+
+    import polars as pl
+    from goodput_lab.charts.network import allreduce_vs_nodes_chart, scaling_efficiency_chart
+
+    df = pl.DataFrame(
+        {
+            "instance": ["a"] * 3 + ["b"] * 3,
+            "fabric": ["a"] * 3 + ["b"] * 3,
+            "nodes": [1.0, 10.0, 1000.0] * 2,
+            "allreduce_ms": [1.0, 5.0, 9.0, 2.0, 6.0, 10.0],
+            "scaling_efficiency_pct": [99.0, 90.0, 50.0, 98.0, 80.0, 40.0],
+        }
+    )
+    for chart in (allreduce_vs_nodes_chart, scaling_efficiency_chart):
+        fig = chart(df, 128.0)
+        assert fig.layout.xaxis.type == "log"
+        (note,) = [a for a in fig.layout.annotations if a.text == "this scenario"]
+        assert note.x == pytest.approx(math.log10(128.0))
+        (line,) = fig.layout.shapes
+        assert line.x0 == line.x1 == 128.0  # a shape takes the data value
+        # no x tick beyond the data (the stretched axis had ticks to 10,000 of 1,000 nodes)
+        assert max(fig.layout.xaxis.tickvals) <= 1000.0
