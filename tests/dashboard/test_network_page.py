@@ -183,6 +183,7 @@ def test_this_scenario_label_sits_on_the_log_axis_at_the_logarithm():
     import math
 
     import polars as pl
+
     from goodput_lab.charts.network import allreduce_vs_nodes_chart, scaling_efficiency_chart
 
     df = pl.DataFrame(
