@@ -1008,7 +1008,13 @@ class Decision:
         c = self.choice if self.meets else self.closest
         if c is None:
             return "No priced instance type can train this workload by the deadline."
-        how = c["pricing_label"] + (f" ({c['block_days']:g}-day block)" if c["block_days"] else "")
+        # the block is bought up front; a run still going at its end continues at the
+        # overrun price (the expected cost includes it), which the sentence says
+        how = c["pricing_label"] + (
+            f" ({c['block_days']:g}-day block, then the overrun price until done)"
+            if c["block_days"]
+            else ""
+        )
         spares = f" + {c['spare_nodes']} spare" if c["spare_nodes"] else ""
         lead = "Buy" if self.meets else "Nothing meets the target; closest:"
         return (

@@ -179,8 +179,9 @@ def cmd_plan(args: argparse.Namespace) -> int:
         f"{_days(p.block_days_p90)} / {_days(p.block_days_p99)} days"
     )
     print(
-        f"  a {p.block_days:g}-day block: finishes with probability "
-        f"{_pct(p.probability_finish_within_block)}; expected total {_money(p.expected_total_cost_usd)},"
+        f"  a {p.block_days:g}-day block: the run ends inside it with probability "
+        f"{_pct(p.probability_finish_within_block)} (else it goes on after it at the overrun "
+        f"price); expected total {_money(p.expected_total_cost_usd)},"
         f" P90 {_money(p.p90_total_cost_usd)} (block {_money(p.block_cost_usd)}, expected overrun "
         f"{_money(p.expected_overrun_cost_usd)})"
     )

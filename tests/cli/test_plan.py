@@ -79,7 +79,7 @@ def test_plan_json_contract_matches_the_model():
 def test_plan_text_output(capsys):
     assert main(["plan", "aws-16k-h100", "--trials", "200", "--block-days", "77"]) == 0
     out = capsys.readouterr().out
-    assert "a 77-day block: finishes with probability" in out
+    assert "a 77-day block: the run ends inside it with probability" in out
     assert "enter a price (--price spot=USD)" in out
 
 

@@ -232,3 +232,13 @@ def test_rate_shift_weights_move_the_median_by_the_factor():
     w = _shift_weights(lam, iv, 1.5)
     shifted = float(np.sum(w * np.log(lam)) / w.sum())
     assert shifted == pytest.approx(math.log(iv.median * 1.5), abs=3 * iv.sigma / math.sqrt(2e4))
+
+
+def test_the_sentence_says_a_block_is_followed_by_the_overrun_price(narrow):
+    """QA pass: "Capacity Block (28-day block)" beside `goodput plan`'s "a 28-day block:
+    finishes with probability 0.0%" read as a choice that cannot finish; the expected cost
+    prices the run after the block at the overrun price, and the sentence says so."""
+    c = narrow.choice
+    assert c["block_days"]  # llama3-70b in 45 days: a Capacity Block wins
+    text = narrow.sentence()
+    assert f"({c['block_days']:g}-day block, then the overrun price until done)" in text
