@@ -167,25 +167,34 @@ def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
             "which the dashboard's server does not read. "
             f"Showing the {DEFAULT_PRESET} preset instead.",
         )
+    fallback = DEFAULT_PRESET
     if params:
         try:
             scenario, preset = url_state.decode(params, catalog)
         except ValidationError as exc:
+            # the link's own preset, when it names one that exists, rather than another model
+            fallback = url_state.link_preset(params) or DEFAULT_PRESET
             ss[NOTICE_KEY] = (
                 "error",
                 f"The link's scenario could not be read — {exc}. "
-                f"Showing the {DEFAULT_PRESET} preset instead.",
+                f"Showing the {fallback} preset instead.",
             )
         else:
             ss[PRESET_KEY] = preset or DEFAULT_PRESET
             load_scenario(scenario)
+            origin = load_preset(preset) if preset else None
+            if origin is not None and scenario.name == origin.name:
+                # fields set over a preset under its name: the page must not pass them off
+                # as the preset (the name and the price's provenance follow, as they do for
+                # sidebar edits; a link that names its scenario keeps that name)
+                ss[BASE_KEY] = {"name": origin.name, "values": dict(origin.values)}
             try:
                 ss.update(url_state.decode_page(params))
             except ValidationError as exc:
                 ss[NOTICE_KEY] = ("error", f"Part of the link was ignored — {exc}.")
             return
-    ss[PRESET_KEY] = DEFAULT_PRESET
-    load_scenario(load_preset(DEFAULT_PRESET))
+    ss[PRESET_KEY] = fallback
+    load_scenario(load_preset(fallback))
 
 
 def sync_url(scenario: Scenario) -> None:

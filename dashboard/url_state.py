@@ -207,6 +207,16 @@ def _single(key: str, value: Any) -> str:
     return value
 
 
+def link_preset(params: Mapping[str, Any]) -> str | None:
+    """The preset a link names, when it is one (else None): what a link that does not
+    validate falls back to, rather than another model."""
+    try:
+        name = _single(PRESET_PARAM, params[PRESET_PARAM]) if PRESET_PARAM in params else None
+    except ValidationError:
+        return None
+    return name if name in preset_paths() else None
+
+
 def decode(
     params: Mapping[str, Any], catalog: Mapping[str, Instance] | None = None
 ) -> tuple[Scenario, str | None]:

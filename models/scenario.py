@@ -101,8 +101,10 @@ def _check_value(f: Field, value: Any) -> Any:
         if f.kind == "str" and not 0 < len(value) <= f.max_length:
             raise ValidationError(f.key, f"{value!r} is not allowed ({f.allowed()})")
         return value
+    typed = None  # a number written as text (a link, --set) is echoed as written
     if isinstance(value, str):
         text = value.strip()
+        typed = text[:40]
         if text in f.special:
             return text
         if f.optional and text.lower() in ("", "none", "auto", "catalog"):
@@ -126,10 +128,11 @@ def _check_value(f: Field, value: Any) -> Any:
         raise ValidationError(f.key, f"{value!r:.40} is far out of range ({f.allowed()})") from None
     if math.isnan(x) or math.isinf(x):
         raise ValidationError(f.key, f"{value!r} is not a finite number ({f.allowed()})")
+    shown = typed if typed is not None else _shown(value)
     if f.kind == "int" and x != round(x):
-        raise ValidationError(f.key, f"{value!r} is not a whole number ({f.allowed()})")
+        raise ValidationError(f.key, f"{shown} is not a whole number ({f.allowed()})")
     if (f.min is not None and x < f.min) or (f.max is not None and x > f.max):
-        raise ValidationError(f.key, f"{_shown(value)} is out of range ({f.allowed()})")
+        raise ValidationError(f.key, f"{shown} is out of range ({f.allowed()})")
     return round(x) if f.kind == "int" else x
 
 

@@ -240,3 +240,29 @@ def test_bad_page_control_keeps_the_scenario_and_says_so(catalog):
     at = open_page("overview", {**url_state.encode(s, "aws-16k-h100"), "sens.pct": "13"})
     assert any("sens.pct" in e.value and "ignored" in e.value for e in at.error)
     assert metric(at, "Goodput") == f"{evaluate(s, catalog)['goodput'] * 100:.2f}%"
+
+
+def test_a_link_that_sets_fields_over_a_preset_is_not_passed_off_as_it(catalog):
+    """QA pass: ?preset=llama3-70b&cluster.nodes=256 showed the right figures under the
+    header "Llama 3 70B on 1,024 H100"; like a sidebar edit, it is now "Modified from"."""
+    link = {"preset": "llama3-70b", "cluster.nodes": "256"}
+    at = open_page("overview", link)
+    assert not at.exception
+    head = " ".join(c.value for c in at.caption).replace("\\", "")
+    name = load_preset("llama3-70b").name
+    assert f"Modified from {name}" in head
+    ev = evaluate(load_preset("llama3-70b").replace({"cluster.nodes": 256}), catalog)
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
+    # the preset itself, by its link, keeps its name
+    at = open_page("overview", {"preset": "llama3-70b"})
+    head = " ".join(c.value for c in at.caption).replace("\\", "")
+    assert name in head and "Modified from" not in head
+
+
+def test_a_bad_link_falls_back_to_its_own_preset_and_echoes_the_value_as_written():
+    at = open_page("overview", {"preset": "llama3-70b", "cluster.nodes": "-5"})
+    (err,) = [e.value for e in at.error]
+    assert "cluster.nodes: -5 is out of range" in err  # not -5.0
+    assert "Showing the llama3-70b preset instead" in err
+    ev = evaluate(load_preset("llama3-70b"))
+    assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
