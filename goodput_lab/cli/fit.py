@@ -69,7 +69,10 @@ def _print_text(fit: LogFit, path: str) -> None:
     t = fit.tbf
     pct = round(fit.confidence * 100)
     nodes_note = (
-        " (distinct ids in the log: pass --nodes for the fleet size)" if fit.nodes_from_log else ""
+        " (distinct ids in the log: a fleet's nodes that never failed are not in it, so the "
+        "rate below is too high by the fleet size over this; pass --nodes)"
+        if fit.nodes_from_log
+        else ""
     )
     print(
         f"{path}: {fit.n_failures} failures, {fit.n_incidents} incidents over {fit.span_days:.1f} days"
@@ -129,7 +132,14 @@ def _print_text(fit: LogFit, path: str) -> None:
         print("  lemon nodes                none detected")
     sets = scenario_overrides(fit)
     if sets:
-        print("  use in a scenario:         " + " ".join(f"--set {s}" for s in sets))
+        if fit.nodes_from_log:
+            print(
+                f"  use in a scenario (only if the fleet is these {fit.nodes:,} nodes; else "
+                "rerun with --nodes):"
+            )
+            print("                             " + " ".join(f"--set {s}" for s in sets))
+        else:
+            print("  use in a scenario:         " + " ".join(f"--set {s}" for s in sets))
         if any(s.startswith("reliability.node_failure_rate_low=") for s in sets):
             print(
                 "                             (the rate's low/high there are its 80% interval,"

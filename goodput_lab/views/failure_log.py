@@ -237,7 +237,12 @@ def fit_caption(source: str, fit: LogFit, esc: Callable[[str], str] = str) -> st
     return (
         f"{esc(source)}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
         f"timestamps = one incident) over {fit.span_days:.1f} days on {fit.nodes:,} nodes"
-        + (" (distinct ids in the log)" if fit.nodes_from_log else "")
+        + (
+            " (distinct ids in the log: nodes that never failed are not in it, so unless the "
+            "fleet is just these nodes the rate is too high; enter the fleet under Nodes observed)"
+            if fit.nodes_from_log
+            else ""
+        )
     )
 
 

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from tests.conftest import SCENARIOS
+from tests.conftest import ROOT, SCENARIOS
 
 BASE = str(SCENARIOS / "aws-16k-h100.toml")
 IMPROVED = str(SCENARIOS / "aws-16k-h100-improved.toml")
@@ -201,3 +201,20 @@ def test_simulate_states_a_small_standard_error_instead_of_zero():
     assert _stderr_pct(0.00024) == "0.024%"
     assert _stderr_pct(0.0) == "< 0.0001%"
     assert _stderr_pct(float("nan")) == "n/a"
+
+
+def test_fit_without_nodes_says_the_rate_is_too_high_unless_the_fleet_is_the_log(capsys):
+    """QA pass: without --nodes the fleet is the 474 nodes that failed, not the sample's
+    1,024, and the ready-to-paste --set line carried a rate 2.2 times too high unqualified."""
+    from goodput_lab.cli.main import main
+
+    log = str(ROOT / "data" / "failure_logs" / "synthetic-sample.csv")
+    assert main(["fit", log]) == 0
+    out = capsys.readouterr().out
+    assert "the rate below is too high by the fleet size over this; pass --nodes" in out
+    assert (
+        "use in a scenario (only if the fleet is these 474 nodes; else rerun with --nodes):" in out
+    )
+    assert main(["fit", log, "--nodes", "1024"]) == 0
+    out = capsys.readouterr().out
+    assert "too high" not in out and "use in a scenario:         --set" in out
