@@ -283,14 +283,16 @@ def format_savings(value: float, per: str = "day") -> str:
 
     Examples
     --------
-    >>> format_savings(-8360)
-    'costs $8,360/day'
+    >>> format_savings(-8360), format_savings(757.73), format_savings(0.4)
+    ('costs $8,360/day', 'saves $758/day', 'saves $0.40/day')
     """
     if value is None or not math.isfinite(float(value)):
         return "n/a"
     v = float(value)
     verb = "saves" if v >= 0 else "costs"
-    return f"{verb} {_usd(abs(v))}/{per}"
+    # whole dollars, as every amount per day, month or year (a column of savings mixed
+    # "saves $757.73" with "costs $3,039"); cents only under a dollar
+    return f"{verb} {_usd(abs(v), cents=abs(v) < 1.0)}/{per}"
 
 
 # --------------------------------------------------------------------------- registry

@@ -23,7 +23,9 @@ pct = persist.widget(
     max_value=50,
     step=5,
     help="One at a time, all other inputs held at the scenario (local OAT sensitivity). "
-    "Moves that would leave a field's allowed range stop at the bound.",
+    "Moves that would leave a field's allowed range stop at the bound. The model's layout "
+    "(parallel sizes, ZeRO stage, micro-batch, hidden size, attention heads) is left out: a "
+    "fraction of it is not a layout anyone runs.",
 )
 
 table = cache.tornado_table(scenario, pct / 100)

@@ -219,7 +219,9 @@ def field_label(key: str) -> str:
     """``Nodes in the job (nodes)``: the input's label with its display unit."""
     f = FIELDS[key]
     unit = field_unit(key)
-    return f"{f.label} ({unit})" if unit else f.label
+    if not unit or f.label.endswith(f"({unit})"):  # "Micro-batch (sequences)" says it
+        return f.label
+    return f"{f.label} ({unit})"
 
 
 def _number(x: float, kind: str) -> str:

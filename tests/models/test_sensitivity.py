@@ -117,3 +117,29 @@ def test_grid_nodes_by_rate_monotone_and_overrides_optimal():
     # an interval axis replaces 'optimal' with the given intervals
     g2 = sens.grid(inputs, "checkpoint.interval_minutes", [5.0, 500.0], "cluster.nodes", [2048])
     assert g2["goodput"][0, 0] != pytest.approx(g2["goodput"][0, 1], rel=1e-3)
+
+
+def test_the_tornado_leaves_out_the_models_layout():
+    """QA pass: a ±20% move of the layout listed 'TP 6 / 10 ranks' and 'attention heads
+    51 / 77', layouts nobody runs (64 heads do not split over TP 6); those fields are left
+    out of the tornado, and a label that names its unit does not get it twice."""
+    from goodput_lab.models import FIELDS, load_preset, resolve_inputs
+    from goodput_lab.models.sensitivity import sensitivity_keys
+
+    from goodput_lab.views.display import field_label
+
+    keys = set(sensitivity_keys(resolve_inputs(load_preset("llama3-70b"))))
+    layout = {
+        "workload.tensor_parallel",
+        "workload.pipeline_parallel",
+        "workload.pipeline_virtual_stages",
+        "workload.context_parallel",
+        "workload.zero_stage",
+        "workload.attention_heads",
+        "workload.hidden_size",
+        "workload.micro_batch_sequences",
+    }
+    assert not keys & layout
+    assert {"reliability.node_failure_rate_per_day", "workload.sequence_length"} <= keys
+    assert field_label("workload.micro_batch_sequences") == "Micro-batch (sequences)"
+    assert field_label("cluster.nodes") == f"{FIELDS['cluster.nodes'].label} (nodes)"
