@@ -401,8 +401,14 @@ def _block_notes(instances: int, blocks: int, chosen: float, unfinished: int) ->
             f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
             " instances across an account's blocks unless the limit is raised"
         )
-    if math.isfinite(chosen) and not math.isfinite(pr.purchasable_block_days(chosen)):
+    sold = pr.purchasable_block_days(chosen) if math.isfinite(chosen) else math.nan
+    if math.isfinite(chosen) and not math.isfinite(sold):
         notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
+    elif math.isfinite(sold) and sold != chosen:
+        notes.append(
+            f"a {chosen:g}-day block is not sold (1 to 14 days, then 21 to 182 in 7-day steps): "
+            f"priced as asked; the shortest one sold that covers it is {sold:g} days"
+        )
     if unfinished:
         notes.append(f"{unfinished:,} trials had not finished after 4x the compute time")
     return notes

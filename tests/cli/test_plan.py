@@ -12,6 +12,7 @@ from goodput_lab.models.outputs import OUTPUTS
 from goodput_lab.models.plan import plan_capacity_block
 
 from goodput_lab.cli.main import main
+from tests.conftest import SCENARIOS
 
 KEYS = [
     "block_days_p50",
@@ -111,3 +112,17 @@ def test_plan_bad_input_in_a_subprocess():
     out = goodput("plan", "aws-16k-h100", "--risk", "0")
     assert out.returncode == 2
     assert out.stderr.strip() == "goodput: --risk: 0 is out of range (a probability in (0, 1))"
+
+
+def test_a_block_length_aws_does_not_sell_is_named(capsys):
+    """QA pass: --block-days 30 was priced without a word, while the JSON's
+    block_days_purchasable said 35 (AWS sells 1-14 days, then 21-182 in 7-day steps)."""
+    args = ["plan", str(SCENARIOS / "llama3-70b.toml"), "--block-days", "30", "--trials", "200"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert (
+        "note: a 30-day block is not sold (1 to 14 days, then 21 to 182 in 7-day steps): "
+        "priced as asked; the shortest one sold that covers it is 35 days" in out
+    )
+    assert main([*args[:2], "--block-days", "35", "--trials", "200"]) == 0
+    assert "is not sold" not in capsys.readouterr().out
