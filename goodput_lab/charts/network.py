@@ -97,8 +97,10 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
     colors = [style.COLORS["red"] if f else style.COLORS["blue"] for f in df["becomes_job_failure"]]
     cost = df["fabric_cost_usd_per_day"].to_list()
     pts = df["fabric_goodput_loss"].to_list()
+    # the dollars over the goodput points: on one line the longest label ran past the
+    # plot at 1,024 px
     text = [
-        " · ".join(t for t in (c, p) if t) or "no cost"
+        "<br>".join(t for t in (c, p) if t) or "no cost"
         for c, p in zip(
             style.bar_text("fabric_cost_usd_per_day", cost),
             style.bar_text("fabric_goodput_loss", [-x for x in pts]),
@@ -117,7 +119,7 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
             hovertemplate="%{y}<br>%{text}<extra></extra>",
         )
     )
-    top = max(cost) if cost else 0.0
+    top = max(cost) if cost else 0.0  # (the range leaves 45% for the labels)
     style.layout(
         fig,
         "Cost of fabric reroute stalls",
