@@ -173,5 +173,14 @@ def cause_bars(causes: pl.DataFrame) -> go.Figure:
     style.fit_rows(fig, rung_order)
     fig.layout.barmode = "relative"
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    style.axis(fig, "x", tickprefix="$", tickformat=",.0f")
+    # stacked both ways: the axis spans each rung's negative and positive sums; tick labels
+    # as amounts ("−$1,000"; a "$" prefix wrote "$−1,000")
+    usd = causes.group_by("rung").agg(
+        pl.col("usd_per_day").clip(upper_bound=0.0).sum().alias("neg"),
+        pl.col("usd_per_day").clip(lower_bound=0.0).sum().alias("pos"),
+    )
+    lo = min(0.0, float(usd["neg"].min() or 0.0)) if usd.height else 0.0
+    hi = max(0.0, float(usd["pos"].max() or 0.0)) if usd.height else 0.0
+    pad = 0.05 * ((hi - lo) or 1.0)
+    style.money_axis(fig, "x", hi + pad, lo=lo - pad if lo < 0 else 0.0)
     return fig

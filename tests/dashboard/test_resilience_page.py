@@ -108,3 +108,23 @@ def test_bad_link_order_is_explained():
     at.query_params.update({"preset": "aws-16k-h100", "res.features": "warp_drive"})
     at.run()  # the link is read on the first run, and its problem shown there
     assert any("res.features" in e.value and "warp_drive" in e.value for e in at.error)
+
+
+def test_cause_chart_ticks_write_negative_amounts_as_amounts():
+    """QA pass: the cause chart's axis had a '$' prefix, so a cost read '$−1,000'."""
+    import polars as pl
+
+    from goodput_lab.charts.resilience import cause_bars
+
+    causes = pl.DataFrame(
+        {
+            "rung": ["a", "a", "b"],
+            "cause": ["x", "y", "x"],
+            "usd_per_day": [3000.0, -2500.0, 1200.0],
+        }
+    )
+    fig = cause_bars(causes)
+    ticks = list(fig.layout.xaxis.ticktext)
+    assert "−$2k" in ticks and "$2k" in ticks and not any("$−" in t for t in ticks)
+    lo, hi = fig.layout.xaxis.range
+    assert lo < -2500.0 and hi > 3000.0
