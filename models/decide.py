@@ -119,6 +119,11 @@ class PriceOption:
         return pr.TERMS[PricingModel(self.model)].label
 
 
+#: The checkpoint interval of the configuration that screens each instance type's node
+#: counts (:func:`_window`) [min]: no feature, no spare; the search then tunes them.
+PROBE_INTERVAL_MINUTES = 60.0
+
+
 @dataclass(frozen=True)
 class Config:
     """One configuration the Monte Carlo simulates (pricing aside, except Spot)."""
@@ -475,7 +480,9 @@ def _window(
         return (
             np.zeros(0),
             f"misses the {deadline:g}-day deadline at any node count up to {grid[-1]:,.0f} "
-            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes)",
+            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes, expected, with checkpoints "
+            f"every {PROBE_INTERVAL_MINUTES:g} min and no resilience feature; goodput "
+            "instances times the scenario's own settings)",
             (int(grid[i]), float(t[i])),
         )
     i0 = int(np.flatnonzero(meets)[0])
@@ -556,7 +563,9 @@ def analytic_candidates(
         spot_opts = [o for o in opts if o.model == PricingModel.SPOT.value]
         paid_opts = [o for o in opts if o.model != PricingModel.SPOT.value]
         grid = _node_grid(scenario, inst)
-        probe = Config(name, int(grid[0]), 0, scenario["checkpoint.strategy"], (), 60.0)
+        probe = Config(
+            name, int(grid[0]), 0, scenario["checkpoint.strategy"], (), PROBE_INTERVAL_MINUTES
+        )
         try:
             x_probe = config_inputs(config_scenario(scenario, probe, catalog, {}), catalog)
         except ValidationError as exc:

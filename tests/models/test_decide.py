@@ -242,3 +242,18 @@ def test_the_sentence_says_a_block_is_followed_by_the_overrun_price(narrow):
     assert c["block_days"]  # llama3-70b in 45 days: a Capacity Block wins
     text = narrow.sentence()
     assert f"({c['block_days']:g}-day block, then the overrun price until done)" in text
+
+
+def test_a_missed_deadline_says_on_which_settings_its_fastest_time_is(base):
+    """QA pass: decide's "fastest 52.9 days at 4,868 nodes" for p4d beside `goodput
+    instances`' "fastest 49.4 days at 5,732 nodes": decide screens node counts with its
+    probe (60-minute checkpoints, no feature), and says so."""
+    import numpy as np
+    from goodput_lab.models import resolve_inputs
+    from goodput_lab.models.decide import PROBE_INTERVAL_MINUTES, _window
+
+    x = resolve_inputs(base)
+    nodes, why, fastest = _window(x, np.array([64.0, 128.0, 256.0]), 1.0)
+    assert nodes.size == 0 and fastest is not None
+    assert f"with checkpoints every {PROBE_INTERVAL_MINUTES:g} min and no resilience feature" in why
+    assert f"fastest {fastest[1]:.1f} days at {fastest[0]:,} nodes, expected" in why
