@@ -22,6 +22,7 @@ from typing import Any
 import tomli_w
 
 from ._files import BOM, decode_utf8, read_capped
+from ._text import derived_note
 from .errors import ValidationError, one_line, reading_error
 from .fields import FIELDS, SECTIONS, Field
 
@@ -422,10 +423,10 @@ class Scenario:
                     # Left empty over a stated default (workload.params_billion = 405): a
                     # commented-out key would read back as the default, so write the empty
                     # value that from_toml reads as "derive it".
-                    derived = one_line(f.help.split(".")[0])
+                    derived = derived_note(f.help)
                     lines.append(f"{_toml_line(f.name, '')}  # derived: {derived}")
                 elif v is None:
-                    lines.append(f"# {f.name} = (derived: {one_line(f.help.split('.')[0])})")
+                    lines.append(f"# {f.name} = (derived: {derived_note(f.help)})")
                 else:
                     unit = f"  # {one_line(f.unit)}" if f.unit else ""
                     lines.append(f"{_toml_line(f.name, v)}{unit}")

@@ -56,10 +56,20 @@ def loss_waterfall(losses: pl.DataFrame, goodput: float) -> go.Figure:
     return fig
 
 
+#: The rate chart's subtitle on the dashboard, where the other inputs are the sidebar's.
+RATE_CHART_SUBTITLE = "All other inputs as in the sidebar"
+
+
 def goodput_vs_rate_chart(
-    sweep: pl.DataFrame, current_rate_pct: float, current_goodput: float
+    sweep: pl.DataFrame,
+    current_rate_pct: float,
+    current_goodput: float,
+    subtitle: str = RATE_CHART_SUBTITLE,
 ) -> go.Figure:
-    """Goodput against node failure rate (exact and first order), current point marked."""
+    """Goodput against node failure rate (exact and first order), current point marked.
+
+    ``subtitle`` says where the other inputs come from: the sidebar on the dashboard (the
+    default); an exported report, which has no sidebar, names its own scenario."""
     fig = go.Figure()
     fig.add_scatter(
         x=sweep["node_failure_rate_pct"].to_numpy(),
@@ -88,7 +98,7 @@ def goodput_vs_rate_chart(
     style.layout(
         fig,
         "Goodput against node failure rate",
-        subtitle="All other inputs as in the sidebar",
+        subtitle=subtitle,
         x_title="Node failure rate (% of nodes per day)",
         y_title="Goodput (% of wall-clock time)",
         height=430,

@@ -8,6 +8,7 @@ The extension of FILE picks the format: .html (self-contained, plotly embedded),
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -48,9 +49,66 @@ FORMAT_EXTRA = {
 }
 
 
+def _input_path(ref: str) -> Path | None:
+    """The file a scenario argument reads: the path when it exists, else the shipped preset
+    of that name (``aws-16k-h100``), else None (the loader's own error follows)."""
+    from goodput_lab.models.scenario import preset_paths
+
+    p = Path(ref)
+    if p.exists():
+        return p
+    return preset_paths().get(ref)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file: the same resolved path (``./x.toml``,
+    ``../dir/x.toml``, a symbolic link), or the same inode (a hard link)."""
+    try:
+        if a.resolve() == b.resolve():
+            return True
+    except (OSError, RuntimeError, ValueError):  # a link loop, a NUL: by inode, or not at all
+        pass
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # either does not exist (yet): not one file
+        return False
+
+
+def _shown(path: str, limit: int = 76) -> str:
+    """``path`` as typed, its end (the file's name) kept when it is long: an error echoes
+    at most 80 characters of a quoted value (models.errors.cut_values) and would cut the
+    end instead."""
+    return path if len(path) <= limit else "..." + path[-(limit - 3) :]
+
+
+def check_not_an_input(args: argparse.Namespace) -> None:
+    """Refuse an output path that is one of the command's inputs (the scenario, the
+    ``--compare`` scenario or the instance catalog), before anything is read or written:
+    the report would replace the user's file (and its comments) with its own text."""
+    out = Path(args.output)
+    inputs = [("the input scenario", _input_path(args.scenario))]
+    if args.compare:
+        inputs.append(("the --compare scenario", _input_path(args.compare)))
+    if getattr(args, "catalog", None):
+        inputs.append(("the --catalog file", Path(args.catalog)))
+    else:  # the catalog read without --catalog (models.catalog.load_catalog)
+        from goodput_lab.models.catalog import DEFAULT_CATALOG
+
+        catalog = os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG
+        inputs.append(("the instance catalog", Path(catalog)))
+    for what, path in inputs:
+        if path is not None and _same_file(out, path):
+            raise ValidationError(
+                "-o",
+                f"{_shown(args.output)!r} is {what}; writing the report there would "
+                "overwrite it: choose another -o",
+            )
+
+
 def cmd_report(args: argparse.Namespace) -> int:
     from goodput_lab._extras import require
 
+    check_not_an_input(args)  # first: nothing is read or written when it fails
     needs = FORMAT_EXTRA.get(Path(args.output).suffix.lower())
     if needs:  # before any work: one line naming the extra to install
         require(needs[0], "-o", needs[1])

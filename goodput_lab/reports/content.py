@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import plotly.graph_objects as go
@@ -67,6 +68,12 @@ def metric_label(key: str) -> str:
 def format_value(key: str, value: float | None) -> str:
     """A metric value as a person reads it ($1,234, 89.34%, 6.00 h), from the registry."""
     return registry_format(key, value)
+
+
+#: The rate chart's subtitle in a report: a report has no sidebar (the dashboard's wording);
+#: a comparison report draws its baseline.
+RATE_CHART_SUBTITLE = "All other inputs as in this report's scenario"
+RATE_CHART_SUBTITLE_BASELINE = "All other inputs as in this report's baseline scenario"
 
 
 # --------------------------------------------------------------------------- data classes
@@ -515,8 +522,8 @@ def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
             title="Instance choice",
             intro=(
                 "The same job and accelerator count on every instance type in the catalog, "
-                "cheapest to train first (★; the Instances page's table). "
-                + " ".join(ranking.rules())
+                "cheapest to train first (★ marks the cheapest; the dashboard's Instances page "
+                "shows the same table). " + " ".join(ranking.rules())
             ),
             notes=tuple(notes),
             table=cost,
@@ -649,6 +656,119 @@ def _badput_section(ev: Evaluation) -> Section:
     )
 
 
+#: Figures of the registry's "Capacity Block plan" section that are not about a block: shown
+#: with the time and cost to train, after the figure named (the failure-free compute next
+#: to the time to train).
+TRAIN_FIGURES = {"compute_days": "time_to_train_days"}
+
+
+def capacity_block_text(scenario: Scenario, catalog) -> str:
+    """One sentence on the expected run under an EC2 Capacity Block
+    (:func:`models.plan.budget_by_pricing_model`, its Capacity Block row: the shortest
+    purchasable block for the expected time to train plus the 30-minute margin): what the
+    scenario's block costs, or, for a scenario priced otherwise, what a block would cost next
+    to its own bill.  Empty when there is no Capacity Block price for the instance (nothing
+    to say) or no time to train."""
+    from goodput_lab.models import pricing as pr
+    from goodput_lab.models.plan import budget_by_pricing_model
+
+    try:
+        rows = budget_by_pricing_model(scenario, catalog)
+    except ValidationError:
+        return ""
+    cb = next((r for r in rows if r["pricing_model"] == "capacity_block"), None)
+    own = next((r for r in rows if r["own"]), None)
+    if cb is None or own is None or not cb["available"]:
+        return ""
+
+    def finite(key: str) -> bool:
+        v = cb.get(key)
+        return isinstance(v, int | float) and math.isfinite(v)
+
+    if not finite("time_to_train_days"):
+        return ""
+    run = f"the expected run of {format_value('time_to_train_days', cb['time_to_train_days'])}"
+    rate = (
+        f"{format_usd(cb['usd_per_instance_hour'])} per instance-hour "
+        f"({pr.as_of_phrase(cb['price_as_of'])})"
+    )
+    if not (finite("block_days") and finite("total_cost_to_train_usd")):
+        longest = f"the longest Capacity Block ({pr.CAPACITY_BLOCK_MAX_DAYS} days)"
+        if own["pricing_model"] == "capacity_block":
+            return f"At {rate}, {run} is longer than {longest}: it does not fit in one block."
+        return (
+            f"This scenario's pricing model is {own['label']}, not a Capacity Block, and a "
+            f"block would not do: {run} is longer than {longest}."
+        )
+    instances = int(scenario["cluster.nodes"]) + int(scenario["cluster.spare_nodes"])
+    what = f"a {cb['block_days']:g}-day block for {instances:,} instances"
+    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+        what += (
+            f" ({pr.capacity_blocks_needed(instances)} blocks of at most "
+            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES} instances; AWS allows "
+            f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account's blocks unless the "
+            "limit is raised)"
+        )
+    total = f"{format_usd(cb['total_cost_to_train_usd'])} in total with storage"
+    plan = "goodput plan sizes the block for a stated risk of not finishing"
+    if own["pricing_model"] == "capacity_block":
+        added = cb["failures_and_checkpoints_usd"]
+        failures = (
+            f"of which {format_usd(added)} pays for the block days that failures and "
+            "checkpoints add"
+            if isinstance(added, int | float) and math.isfinite(added) and round(added) > 0
+            else "and failures and checkpoints add no block day"
+        )
+        return f"At {rate}, {run} needs {what}: {total}, {failures}; {plan}."
+    own_total = own.get("total_cost_to_train_usd")
+    against = (
+        f" against {format_usd(own_total)} under {own['label']}"
+        if isinstance(own_total, int | float) and math.isfinite(own_total)
+        else ""
+    )
+    return (
+        f"This scenario's pricing model is {own['label']}, not a Capacity Block; under an "
+        f"EC2 Capacity Block at {rate}, {run} would need {what}: {total}{against} ({plan})."
+    )
+
+
+def _capacity_block_sections(
+    sections: list[Section], scenario: Scenario, ev: Evaluation, catalog
+) -> list[Section]:
+    """The registry's "Capacity Block plan" section as a report shows it: its figures that
+    are not about a block (:data:`TRAIN_FIGURES`) move to the time and cost to train, and the
+    section says in one sentence what the expected run costs under a block
+    (:func:`capacity_block_text`); with nothing left to say it is left out (no price for a
+    block), instead of a near-empty section of one figure."""
+    plan = next((s for s in sections if s.id == "plan"), None)
+    train = next((s for s in sections if s.id == "train"), None)
+    if plan is None and "time_to_train_days" not in ev.metrics:
+        return sections
+    kept = plan.metrics if plan is not None else ()
+    if train is not None and kept:
+        moved = [m for m in kept if m.key in TRAIN_FIGURES]
+        kept = tuple(m for m in kept if m.key not in TRAIN_FIGURES)
+        metrics = list(train.metrics)
+        for m in moved:
+            after = [i for i, t in enumerate(metrics) if t.key == TRAIN_FIGURES[m.key]]
+            metrics.insert(after[0] + 1 if after else len(metrics), m)
+        sections = [replace(s, metrics=tuple(metrics)) if s is train else s for s in sections]
+    text = capacity_block_text(scenario, catalog) if "time_to_train_days" in ev.metrics else ""
+    if not text and not kept:
+        return [s for s in sections if s.id != "plan"]
+    own_block = scenario["pricing.model"] == "capacity_block"
+    block = Section(
+        id="plan",
+        title="Capacity Block plan" if own_block else "Under a Capacity Block",
+        intro=text,
+        metrics=kept,
+    )
+    if plan is not None:
+        return [block if s.id == "plan" else s for s in sections]
+    at = next((i + 1 for i, s in enumerate(sections) if s.id == "train"), len(sections))
+    return [*sections[:at], block, *sections[at:]]
+
+
 def model_sections(
     scenario: Scenario, ev: Evaluation, catalog
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
@@ -677,6 +797,7 @@ def model_sections(
                 "with the Poisson spare model, net of the spares' price (models/optimize.py).",
             )
         )
+    sections = _capacity_block_sections(sections, scenario, ev, catalog)
     sections.append(_badput_section(ev))
     if "time_to_train_days" in ev.metrics:
         try:
@@ -736,7 +857,10 @@ def build_report(
     figures = {
         "waterfall": waterfall,
         "goodput_vs_rate": goodput_vs_rate_chart(
-            sweep, scenario["reliability.node_failure_rate_per_day"] * 100, m["goodput"]
+            sweep,
+            scenario["reliability.node_failure_rate_per_day"] * 100,
+            m["goodput"],
+            subtitle=RATE_CHART_SUBTITLE_BASELINE if comparisons else RATE_CHART_SUBTITLE,
         ),
     }
     methods = list(METHODS)

@@ -50,10 +50,17 @@ p.note, .muted { color: var(--muted); font-size: 12px; }
 table { border-collapse: collapse; width: 100%; font-size: 12.5px; margin: 6px 0 10px 0; }
 th, td { border-bottom: 1px solid var(--line); padding: 4px 6px; text-align: left;
          vertical-align: top; }
-th { background: var(--bg); font-weight: 600; }
-td.num, th.num { text-align: right; white-space: nowrap; }
+/* Headers are words and wrap at their spaces ("Price per instance-hour ($/h)" on two or
+   three lines): a header is never wider than its column.  In a table of fixed column widths
+   a long value wraps inside its cell too ("$98.32/instance-h (scenario, as of 2023-07)"),
+   instead of running into the next column; figures of other tables stay on one line. */
+th { background: var(--bg); font-weight: 600; white-space: normal; overflow-wrap: break-word; }
+td.num, th.num { text-align: right; }
+td.num { white-space: nowrap; }
 tr { break-inside: avoid; page-break-inside: avoid; }
 table.fixed { table-layout: fixed; }
+table.fixed td { overflow-wrap: break-word; }
+table.fixed td.num { white-space: normal; }
 tr.total td { font-weight: 700; border-top: 2px solid var(--ink); }
 table.metrics td.gap, table.metrics th.gap { padding-left: 18px; }
 table.assumptions td { font-size: 11.5px; }

@@ -10,8 +10,11 @@ its meaning, formula and reference, from the output registry).  The inputs come 
 file handed on carries its assumptions next to its results.
 
 Every CSV or Parquet file the project writes goes through :func:`table_bytes` /
-:func:`write_table`, which first apply :func:`neutralise_formulas`: a text cell that a
-spreadsheet would run as a formula (a scenario named ``=HYPERLINK(...)``) is written as text.
+:func:`write_table`.  A CSV file first goes through :func:`neutralise_formulas`: a text cell
+that a spreadsheet would run as a formula (a scenario named ``=HYPERLINK(...)``) is written
+as text.  A Parquet file keeps its text as it is: its cells are typed strings that no
+spreadsheet runs as a formula, and the guard's quote would only corrupt them
+(``'+0.27 points``).
 """
 
 from __future__ import annotations
@@ -211,13 +214,13 @@ def _neutral(expr: pl.Expr) -> pl.Expr:
 
 
 def table_bytes(table: pl.DataFrame, fmt: str) -> bytes:
-    """``table`` as ``.csv`` or ``.parquet`` bytes, formula-like text neutralised."""
-    safe = neutralise_formulas(table)
+    """``table`` as ``.csv`` bytes, formula-like text neutralised (OWASP's guard is for
+    CSV files a spreadsheet opens), or as ``.parquet`` bytes with its text unchanged."""
     buf = io.BytesIO()
     if fmt == ".csv":
-        safe.write_csv(buf)
+        neutralise_formulas(table).write_csv(buf)
     elif fmt == ".parquet":
-        safe.write_parquet(buf)
+        table.write_parquet(buf)
     else:
         raise ValueError(f"{fmt!r} is not .csv or .parquet")
     return buf.getvalue()
@@ -225,8 +228,8 @@ def table_bytes(table: pl.DataFrame, fmt: str) -> bytes:
 
 def write_table(table: pl.DataFrame, path: str | Path, fmt: str | None = None) -> Path:
     """Write ``table`` as ``fmt`` (``.csv``/``.parquet``; default: the extension of
-    ``path``): formula-like text neutralised, written atomically (a failed write keeps any
-    previous file)."""
+    ``path``): in a CSV file formula-like text neutralised (:func:`table_bytes`), written
+    atomically (a failed write keeps any previous file)."""
     p = Path(path)
     return write_atomic(p, table_bytes(table, fmt or p.suffix.lower()))
 

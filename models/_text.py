@@ -1,0 +1,102 @@
+"""Text of the project's own help strings: sentences, and the note a derived field carries.
+
+A field's help is several sentences; where one sentence of it is shown (the comment of a
+field left empty in a scenario file), it must end at a real sentence boundary: not inside a
+number ("1.93"), an abbreviation ("e.g.") or a reference ("arXiv:2407.21783").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .errors import one_line
+
+#: Words that end with a period without ending a sentence ("e.g. 2023-07", "Narayanan et
+#: al. 2021", "cf. Table 3"), lower case, without their last period.
+ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "et al", "al", "cf", "vs", "etc", "approx", "fig", "eq", "no", "app", "sec"}
+)
+
+#: A sentence that says what an empty field becomes ("Empty = h/a.", "Omit to use ...",
+#: "Leave empty to derive ...", "...; left empty, the rate times 1.93 ...").
+_DERIVATION = re.compile(r"^(empty\b|omit\b|leave (it )?empty\b)|\bleft empty\b", re.IGNORECASE)
+_LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*(?: al)?)$")
+
+
+def sentences(text: str) -> list[str]:
+    """``text`` split into sentences.
+
+    A sentence ends at a period followed by white space or the end of the text, outside
+    brackets, and not after an abbreviation (:data:`ABBREVIATIONS`) or another period (an
+    ellipsis).  A period inside a number (1.93, arXiv:2407.21783), a file name
+    (data/instances.csv) or brackets ("(... Table 3. ...)") ends nothing.
+
+    Parameters
+    ----------
+    text : str
+        The text (a field's help).
+
+    Returns
+    -------
+    list of str
+        The sentences, each with its own final period, white space stripped.
+
+    Examples
+    --------
+    >>> sentences("Upper end; left empty, the rate times 1.93 (docs/decide.md). Default 0.")
+    ['Upper end; left empty, the rate times 1.93 (docs/decide.md).', 'Default 0.']
+    >>> sentences("When the price was valid, e.g. 2023-07.")
+    ['When the price was valid, e.g. 2023-07.']
+    """
+    out: list[str] = []
+    start = depth = 0
+    for i, c in enumerate(text):
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth = max(0, depth - 1)
+        elif c == "." and depth == 0 and (i + 1 == len(text) or text[i + 1].isspace()):
+            word = _LAST_WORD.search(text[start:i])
+            abbreviation = word is not None and word.group(1).lower() in ABBREVIATIONS
+            if not abbreviation and text[i - 1 : i] != ".":
+                sentence = text[start : i + 1].strip()
+                if sentence:
+                    out.append(sentence)
+                start = i + 1
+    rest = text[start:].strip()
+    if rest:
+        out.append(rest)
+    return out
+
+
+def derived_note(help_text: str) -> str:
+    """What the comment of a derived (empty) field says: the first sentence of its help and,
+    when that one does not say it, the first sentence on how the empty field is derived
+    ("Empty = ...", "Omit to ...", "Leave empty to ..."); the last period dropped, as the
+    note sits in brackets.
+
+    Parameters
+    ----------
+    help_text : str
+        The field's help.
+
+    Returns
+    -------
+    str
+        The note, on one line.
+
+    Examples
+    --------
+    >>> derived_note("Micro-batches per step, m. Empty = B/(d·b). Bubble = (p−1)/v.")
+    'Micro-batches per step, m. Empty = B/(d·b)'
+    """
+    parts = sentences(help_text)
+    if not parts:
+        return ""
+    note = [parts[0]]
+    if not _DERIVATION.search(parts[0]):
+        note += [s for s in parts[1:] if _DERIVATION.search(s)][:1]
+    text = " ".join(note)
+    if text.endswith(".") and not text.endswith(".."):
+        text = text[:-1]
+    return one_line(text)
