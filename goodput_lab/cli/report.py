@@ -1,8 +1,10 @@
 """``goodput report SCENARIO.toml [--compare OTHER.toml] [--trials N] -o FILE``.
 
 The extension of FILE picks the format: .html (self-contained, plotly embedded), .pdf
-(static charts, printed by Chromium), .csv / .parquet (every number, one tidy table) or
-.toml (the exact scenario, to reproduce the report).
+(static charts, printed by Chromium), .csv / .parquet (one tidy table: the inputs and every
+figure of the evaluation, its loss breakdown, the comparison, the Monte Carlo and the
+resilience ladder; the instance-choice, checkpoint-recommendation and badput tables are in
+the HTML and PDF only) or .toml (the exact scenario, to reproduce the report).
 """
 
 from __future__ import annotations
