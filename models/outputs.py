@@ -334,6 +334,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "λ = N · r + fabric aborts/day + λ_D + λ_W + λ_J + λ_fs (nodes found running slow, "
         "evicted like failed ones)",
         "derived",
+        3,  # as `goodput evaluate` prints it (a tile read 0.26 where it printed 0.256)
         computed_by="models.chain.failure_process",
     ),
     _o(

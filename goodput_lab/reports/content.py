@@ -230,7 +230,8 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         f"of a {format_usd(m['cluster_usd_per_day'], 'day')} cluster, or "
         f"{format_usd(m['lost_usd_per_year'])} per year.",
         (
-            f"The job sees {m['failures_per_day']:.3g} failures per day (MTBF "
+            f"The job sees {registry_format('failures_per_day', m['failures_per_day'], unit=False)} "
+            "failures per day (MTBF "
             f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "
             "whole-cluster time per failure (first order)."
             if m["failures_per_day"] > 0
