@@ -933,7 +933,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Carlo simulations (every rung of a ladder together) or, for a sweep, the points left "
         "to evaluate (CPU time on a cluster, whose workers are not known in advance); the "
         "command's limit applies to this total.",
-        "sum over calls of the cost model's loop passes, events and draws",
+        "sum over calls of the cost model's loop passes, events and draws (a sweep weights "
+        "them by a few points timed on the machine first)",
         "derived",
         computed_by="models.montecarlo.estimate_work",
     ),

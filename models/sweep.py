@@ -62,8 +62,9 @@ class Axis:
     n: int
 
     def values(self) -> np.ndarray:
-        """The axis values; whole numbers for integer fields (rounded, so an integer axis
-        may repeat a value when n exceeds hi − lo + 1).
+        """The axis values; whole numbers for integer fields (:func:`check_whole` refuses an
+        integer axis whose points are not whole, so the rounding here only clears the last
+        bits of ``linspace`` and never merges two points).
 
         Returns
         -------
@@ -74,7 +75,71 @@ class Axis:
         return np.round(v) if FIELDS[self.key].kind == "int" else v
 
     def spec(self) -> str:
-        return f"{self.key}={self.lo:g}:{self.hi:g}:{self.n}"
+        """``key=lo:hi:n`` as typed back: integer fields' ends as integers, other ends as
+        short as they can be without losing a digit (the spec enters the fingerprint)."""
+        return f"{self.key}={_num(self.key, self.lo)}:{_num(self.key, self.hi)}:{self.n}"
+
+
+def _num(key: str, x: float) -> str:
+    if FIELDS[key].kind == "int" and float(x) == round(x):
+        return str(int(x))
+    short = f"{x:g}"
+    return short if float(short) == x else repr(float(x))
+
+
+def _steps_that_fit(span: int, n: int) -> list[int]:
+    """The point counts nearest to ``n`` (one below, one above) whose step divides ``span``
+    (a whole number > 0): n − 1 must be a divisor of the span."""
+    divisors = set()
+    d = 1
+    while d * d <= span:
+        if span % d == 0:
+            divisors.update((d, span // d))
+        d += 1
+    counts = sorted(k + 1 for k in divisors if k + 1 <= MAX_POINTS_PER_AXIS)
+    below = [c for c in counts if c < n]
+    above = [c for c in counts if c > n]
+    return below[-1:] + above[:1]
+
+
+def check_whole(axis: Axis, flag: str = "--vary") -> None:
+    """Refuse an axis of an integer field whose points are not all whole numbers (its step
+    (hi − lo) / (n − 1) is not whole), and an axis whose n > 1 points are all the same
+    (lo = hi): either would repeat a point, silently.  The message names the field and the
+    point counts nearest to n that give whole steps (and, for integer fields, the hi that
+    keeps n).
+
+    Parameters
+    ----------
+    axis : Axis
+        The axis (its ends already allowed values of the field).
+    flag : str
+        The flag the axis came with, for error messages.
+    """
+    key, lo, hi, n = axis.key, axis.lo, axis.hi, axis.n
+    if n > 1 and lo == hi:
+        raise ValidationError(
+            flag, f"{axis.spec()} repeats one point {n} times (lo = hi); use n = 1 for one point"
+        )
+    f = FIELDS[key]
+    if f.kind != "int" or n == 1:
+        return
+    span = round(hi - lo)
+    if span % (n - 1) == 0:
+        return
+    sign = 1 if span > 0 else -1
+    fit = [f"n = {c} (step {span // (c - 1):,})" for c in _steps_that_fit(abs(span), n)]
+    options = " or ".join(fit)
+    step = sign * math.ceil(abs(span) / (n - 1))
+    end = lo + step * (n - 1)
+    if (f.min is None or end >= f.min) and (f.max is None or end <= f.max):
+        options += f", or hi = {end:.0f} for {n} points (step {step:,})"
+    shown = f"{span / (n - 1):,.2f}".rstrip("0").rstrip(".")
+    raise ValidationError(
+        flag,
+        f"{axis.spec()} gives points that are not whole numbers (step {shown}) and {key} is "
+        f"an integer field: use {options}",
+    )
 
 
 def parse_axis(text: str, flag: str = "--vary") -> Axis:
@@ -82,8 +147,9 @@ def parse_axis(text: str, flag: str = "--vary") -> Axis:
 
     The field must exist and be numeric, lo and hi must be allowed values of the field
     (its range, whole numbers for integer fields) and n a whole number in
-    [1, MAX_POINTS_PER_AXIS] (n = 1 needs lo = hi).  Errors name the flag, the text and the
-    allowed values.
+    [1, MAX_POINTS_PER_AXIS] (n = 1 needs lo = hi, and lo = hi needs n = 1); an integer
+    field's points must all be whole numbers (:func:`check_whole`: n − 1 divides hi − lo).
+    Errors name the flag, the text and the allowed values.
 
     Parameters
     ----------
@@ -143,14 +209,17 @@ def parse_axis(text: str, flag: str = "--vary") -> Axis:
         )
     if n == 1 and bounds[0] != bounds[1]:
         raise ValidationError(flag, f"{key}: one point (n = 1) needs lo = hi")
-    return Axis(key, bounds[0], bounds[1], n)
+    axis = Axis(key, bounds[0], bounds[1], n)
+    check_whole(axis, flag)
+    return axis
 
 
 def check_axes(axes: Sequence[Axis], trials: int) -> int:
     """Validate the axes together; return the number of points.
 
-    Each field at most once; points at most MAX_POINTS (MAX_MC_POINTS with trials) and
-    points × trials at most MAX_POINT_TRIALS.
+    Each field at most once; an integer field's points whole numbers and no axis repeating
+    a point (:func:`check_whole`, for axes built without :func:`parse_axis`); points at most
+    MAX_POINTS (MAX_MC_POINTS with trials) and points × trials at most MAX_POINT_TRIALS.
 
     Parameters
     ----------
@@ -171,6 +240,7 @@ def check_axes(axes: Sequence[Axis], trials: int) -> int:
         if a.key in seen:
             raise ValidationError("--vary", f"{a.key} is varied twice (one --vary per field)")
         seen.add(a.key)
+        check_whole(a)
     points = math.prod(a.n for a in axes)
     limit = MAX_MC_POINTS if trials else MAX_POINTS
     if points > limit:

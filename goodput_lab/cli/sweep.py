@@ -1,17 +1,22 @@
 """``goodput sweep SCENARIO --vary field=lo:hi:n [--vary ...] [--trials N] [--days D]
 [--seed S] [--workers N | --scheduler ADDRESS | --scheduler-file FILE] -o results.parquet
-[--json]``.
+[--force] [--json]``.
 
 Evaluates the scenario at every point of the grid of the varied fields (first --vary
-slowest): in this process with one worker, on a LocalCluster of worker processes (default one
-per core), or on an existing Dask cluster by address or scheduler file (docs/scaling.md,
-docs/cluster.md).  One Parquet row per point: the varied fields, every analytic figure and,
-with --trials N, the Monte Carlo mean, standard error and P5/P50/P95 of goodput, time to
+slowest; an integer field's points must be whole numbers, n - 1 dividing hi - lo): in this
+process with one worker, on a LocalCluster of worker processes (default one per core), or on
+an existing Dask cluster by address or scheduler file (docs/scaling.md, docs/cluster.md).  One
+Parquet row per point: the varied fields (integer fields as integers), every analytic figure
+and, with --trials N, the Monte Carlo mean, standard error and P5/P50/P95 of goodput, time to
 finish and lost dollars; the file's metadata records the sweep (scenario, grid, trials, seed,
 version, fingerprint).  Point i draws its trials from the seed's i-th spawned SeedSequence, so
-the results do not depend on the number of workers.  One sweep at a time writes an output
-(OUTPUT.lock).  With --trials, finished batches are kept in OUTPUT.parts/ until the end:
-running an interrupted sweep again evaluates only the missing points.
+the results do not depend on the number of workers.  Before starting, a line on stderr gives
+an estimate of the CPU and wall time (Monte Carlo work timed on a few points first).  One
+sweep at a time writes an output (OUTPUT.lock).  With --trials, finished batches are kept in
+OUTPUT.parts/ until the end: running an interrupted sweep again evaluates only the missing
+points.  Running the same sweep again on its finished output evaluates nothing (the results
+would be identical) and exits 0; an output that holds another sweep or any other file is
+refused (exit 2, nothing written) unless --force replaces it.
 """
 
 from __future__ import annotations
@@ -40,7 +45,9 @@ PROGRESS_EVERY = 10.0
 
 class _Bar:
     """Progress on stderr: a bar redrawn in place on a terminal; elsewhere a line every
-    :data:`PROGRESS_EVERY` seconds (points done, elapsed, an estimate of what is left)."""
+    :data:`PROGRESS_EVERY` seconds (points done, elapsed, an estimate of what is left: at
+    the rate so far of the estimated work when the engine reports it (:meth:`work`, batches
+    differ in cost), else of the points)."""
 
     def __init__(self, stream=None, every: float = PROGRESS_EVERY) -> None:
         self.stream = stream or sys.stderr
@@ -52,12 +59,20 @@ class _Bar:
         self.t0 = time.perf_counter()
         self.last = self.t0
         self.first: tuple[float, int] | None = None
+        self.worked: tuple[float, float] | None = None  # (done, total) estimated CPU seconds
+        self.worked_first = 0.0
+
+    def work(self, done: float, total: float) -> None:
+        """The estimated CPU seconds of the batches finished so far and of all of them (the
+        engine calls this just before each progress call)."""
+        self.worked = (float(done), float(total))
 
     def __call__(self, done: int, total: int) -> None:
         now = time.perf_counter()
         secs = now - self.t0
         if self.first is None or self.first[1] == done:
             self.first = (now, done)  # the rate counts from the first evaluated batch on
+            self.worked_first = self.worked[0] if self.worked else 0.0
         if self.tty:
             width = 30
             filled = int(width * done / total) if total else width
@@ -71,8 +86,14 @@ class _Bar:
             return
         self.last = now
         t1, d1 = self.first
-        rate = (done - d1) / (now - t1) if now > t1 and done > d1 else 0.0
-        left = f", about {_fmt(max(0.0, (total - done) / rate))} left" if rate > 0 else ""
+        if self.worked and self.worked[0] > self.worked_first and now > t1:
+            w_done, w_total = self.worked
+            rate = (w_done - self.worked_first) / (now - t1)
+            still = max(0.0, w_total - w_done)
+        else:
+            rate = (done - d1) / (now - t1) if now > t1 and done > d1 else 0.0
+            still = total - done
+        left = f", about {_fmt(max(0.0, still / rate))} left" if rate > 0 else ""
         pct = 100.0 * done / total if total else 100.0
         self.stream.write(
             f"goodput: sweep {done:,}/{total:,} points ({pct:.0f}%), {_fmt(secs)} elapsed{left}\n"
@@ -138,6 +159,7 @@ def cmd_sweep(args: argparse.Namespace) -> int:
             notify=_notice,
             stall_timeout=stall,
             connect_timeout=conn,
+            replace=args.force,
         )
     except SweepError as exc:
         sys.stderr.write(f"goodput: {exc}\n")
@@ -163,13 +185,18 @@ def cmd_sweep(args: argparse.Namespace) -> int:
         else f"{summary.workers} workers (cluster start {summary.cluster_start_seconds:.1f} s)"
         if summary.engine == "dask"
         else "nothing to evaluate (the output already holds this sweep)"
+        if not summary.written
+        else "nothing to evaluate (every batch was kept by an interrupted run)"
     )
     print(f"  engine          {summary.engine}, {where}")
     print(
         f"  evaluated       {summary.points_evaluated:,} points in {summary.seconds:.2f} s"
         + (f" ({summary.points_resumed:,} resumed)" if summary.points_resumed else "")
     )
-    print(f"  written         {summary.output}")
+    if not summary.written:
+        print(f"  kept            {summary.output} (already complete, not written again)")
+    else:
+        print(f"  written         {summary.output}")
     return 0
 
 
@@ -184,7 +211,8 @@ def register(subparsers) -> None:
         "--vary",
         action="append",
         metavar="SECTION.KEY=LO:HI:N",
-        help="a numeric field and N linearly spaced values from LO to HI (repeat per field)",
+        help="a numeric field and N linearly spaced values from LO to HI (repeat per field; "
+        "for an integer field N - 1 must divide HI - LO, so that every point is whole)",
     )
     p.add_argument(
         "--trials",
@@ -222,6 +250,12 @@ def register(subparsers) -> None:
         help="how long a scheduler has to answer as one (default 10)",
     )
     p.add_argument("-o", "--output", required=True, help="results file (.parquet)")
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="replace an output that holds another sweep or another file (without it such an "
+        "output is refused); a finished output of this very sweep is kept as it is",
+    )
     set_option(p)
     catalog_option(p)
     json_option(p)

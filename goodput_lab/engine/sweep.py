@@ -15,6 +15,11 @@ Safety rules (issue 30, 31):
   names the other (pid, host, start time).
 * **Outputs checked up front**: the suffix, an existing folder, a missing or read-only parent
   folder, a name too long for the file system are refused before anything is created.
+* **Outputs that hold something else**: an output that already holds this very sweep is
+  kept as it is (nothing evaluated); one that holds another sweep or another file is
+  refused before anything is written or removed unless the caller lets it be replaced
+  (``goodput sweep --force``; :func:`run_sweep`'s ``replace``, on by default for notebooks,
+  with a line saying so).
 * **Unique temporary files**: everything is written to a ``tempfile.mkstemp`` name in the
   target folder (created exclusively, so a planted link is never followed) and renamed.
 * **Parts that heal.**  A Monte Carlo sweep keeps each finished batch in
@@ -87,9 +92,38 @@ WORKERS_TIMEOUT = 60.0
 #: Seconds without any batch finishing after which a sweep on a cluster stops and names the
 #: stuck batches (``--stall-timeout``).
 STALL_TIMEOUT = 600.0
-#: Analytic CPU seconds per point for the estimate (evaluation, transfer and Parquet
-#: encoding; bench/bench_sweep.py measured 3.8 µs per point for a whole 10^6-point sweep).
-ANALYTIC_SECONDS_PER_POINT = 5e-6
+#: Analytic CPU seconds per point for the estimate (evaluation, ~0.5 µs, then the copy
+#: into the output's columns, the memory's first touch and Parquet encoding).  Whole
+#: in-process sweeps on the 2-core test machine: 10^5 points 0.28 s, 2·10^5 0.52 s, 10^6
+#: 4.4 s (bench/bench_sweep.py: 3.8 µs per point at 10^6).
+ANALYTIC_SECONDS_PER_POINT = 3.5e-6
+#: CPU seconds of any sweep besides its points and batches (the Parquet writer's start,
+#: ~0.1 s measured), and of each batch (the analytic chain's fixed cost, ~1.2 ms measured,
+#: its part file and the hand-over).
+SWEEP_SECONDS = 0.1
+BATCH_SECONDS = 0.003
+#: The Monte Carlo part of the estimate is measured here, not taken from the simulator's
+#: constants (``estimate_work`` alone was 6-20x too high on the 2-core test machine; its
+#: shape over a grid was right within ~30%): up to CALIBRATION_POINTS points of the grid
+#: are simulated with 1, 4, 16 ... trials until a run takes CALIBRATION_RUN_SECONDS of CPU
+#: or has the sweep's trials, and the runs weigh the model's parts (loop passes, events,
+#: Weibull draws; :func:`_measured_weights`).  The measuring takes at most
+#: CALIBRATION_SECONDS of CPU and CALIBRATION_SHARE of the sweep's own estimate (but
+#: CALIBRATION_FLOOR seconds may always be spent).
+CALIBRATION_POINTS = 3
+CALIBRATION_RUN_SECONDS = 0.05
+CALIBRATION_SECONDS = 0.5
+CALIBRATION_SHARE = 0.1
+CALIBRATION_FLOOR = 0.05
+#: CPU seconds here per second the simulator's constants predict for its loop passes, its
+#: events and its Weibull draws (measured on the 2-core test machine: 0.16-0.5 and
+#: 0.047-0.061 over four presets, ~0.25 with Weibull failures): what a calibration keeps
+#: for a part its runs hardly exercise (pulled towards with CALIBRATION_PRIOR_WEIGHT).
+CALIBRATION_PRIOR = (0.25, 0.05, 0.25)
+CALIBRATION_PRIOR_WEIGHT = 0.1
+#: Wall seconds to start a LocalCluster's worker processes (1.1-2 s measured on 2 cores),
+#: added to the time a sweep on local workers is predicted to take.
+LOCAL_CLUSTER_START_SECONDS = 1.5
 MANIFEST = "manifest.json"
 PART_GLOB = "part-*.parquet"
 #: Key of the sweep's description in the Parquet file's key-value metadata.
@@ -214,6 +248,8 @@ class SweepSummary:
     estimated_seconds: float = 0.0
     fingerprint: str = ""
     parts_healed: int = 0
+    #: False when the output already held this very sweep and was left as it was.
+    written: bool = True
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
@@ -748,26 +784,158 @@ def check_trials(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> None:
         check_size(spec.trials, spec.days, xi)
 
 
-def estimate_cpu_seconds(spec: SweepSpec, columns: Mapping[str, np.ndarray]) -> float:
-    """Predicted CPU seconds of the whole sweep: analytic points at
-    :data:`ANALYTIC_SECONDS_PER_POINT`; with trials, the simulator's own work prediction
-    (:func:`models.montecarlo.estimate_work`) at up to 64 points spread over the grid,
-    averaged and times the points."""
-    n = spec.points
-    seconds = n * ANALYTIC_SECONDS_PER_POINT
-    if spec.trials:
-        from goodput_lab.models.montecarlo import estimate_work, params_from_inputs
+def estimate_cpu_seconds(
+    spec: SweepSpec, columns: Mapping[str, np.ndarray], *, measure: bool = True
+) -> float:
+    """Estimated CPU seconds of the whole sweep on this machine (:func:`estimate_batches`
+    summed, plus :data:`SWEEP_SECONDS`)."""
+    return SWEEP_SECONDS + float(np.sum(estimate_batches(spec, columns, measure=measure)))
 
+
+def estimate_batches(
+    spec: SweepSpec, columns: Mapping[str, np.ndarray], *, measure: bool = True
+) -> np.ndarray:
+    """Estimated CPU seconds of each batch of the sweep on this machine.
+
+    Analytic work at :data:`ANALYTIC_SECONDS_PER_POINT` per point and :data:`BATCH_SECONDS`
+    per batch.  With trials, the simulator's work model
+    (:func:`models.montecarlo.estimate_work`) at up to 64 points spread over the grid (every
+    point of a smaller grid), its parts (loop passes, events, Weibull draws) weighted by
+    what they measurably cost here (:func:`_measured_weights`: up to
+    :data:`CALIBRATION_SECONDS` of CPU), interpolated between those points by their number.
+    ``measure=False`` skips the measurement and uses the simulator's own constants (6-20x
+    too high on the 2-core test machine).
+    """
+    n = spec.points
+    if not n:
+        return np.zeros(0)
+    per = batch_points(n, spec.trials, spec.days)
+    starts = np.arange(0, n, per)
+    rows = np.minimum(starts + per, n) - starts
+    seconds = BATCH_SECONDS + rows * ANALYTIC_SECONDS_PER_POINT
+    if spec.trials:
         picks = np.unique(np.linspace(0, n - 1, min(n, 64)).round().astype(int))
-        per = []
+        xs = []
         for i in picks:
             xi = dict(spec.inputs)
             xi.update({k: float(v[i]) for k, v in columns.items()})
-            per.append(
-                estimate_work(params_from_inputs(xi), spec.trials, spec.days, grid_points=2).seconds
-            )
-        seconds += float(np.mean(per)) * n
+            xs.append(xi)
+        works = [_work(x, spec.trials, spec.days) for x in xs]
+        if measure:
+            parts = np.array([_parts(w) for w in works])
+            weights = _measured_weights(xs, parts, spec.trials, spec.days, n)
+            at_picks = parts @ np.asarray(weights)
+        else:
+            at_picks = np.array([w[0].seconds for w in works])
+        each = np.interp(np.arange(n), picks, at_picks)
+        seconds = seconds + np.add.reduceat(each, starts)
     return seconds
+
+
+def makespan(costs: Sequence[float], workers: int) -> float:
+    """Seconds until ``workers`` workers finish batches of these costs handed out in order,
+    each to the first worker free (how a sweep's batches are submitted): the total over
+    the workers, or more when a few batches dominate."""
+    import heapq
+
+    free = [0.0] * max(1, int(workers))
+    for c in costs:
+        heapq.heapreplace(free, free[0] + float(c))
+    return max(free)
+
+
+def _work(x: Mapping[str, Any], trials: int, days: float) -> tuple[Any, bool]:
+    """(the simulator's work prediction for one point, whether it draws Weibull failures)."""
+    from goodput_lab.models import montecarlo as mc
+
+    p = mc.params_from_inputs(x)
+    weibull = p.weibull_shape != 1.0 and p.node_rate_per_min > 0
+    return mc.estimate_work(p, trials, days, grid_points=2), weibull
+
+
+def _parts(work: tuple[Any, bool]) -> tuple[float, float, float]:
+    """A work prediction in three parts, each in seconds at the simulator's own constants
+    (loop passes all at the exponential loop's cost): (loop passes, per-trial events with
+    their spare bookkeeping, per-node Weibull draws)."""
+    from goodput_lab.models import montecarlo as mc
+
+    w, weibull = work
+    own_passes = w.loop_passes * (mc.SEC_PER_PASS_WEIBULL if weibull else mc.SEC_PER_PASS)
+    draws = w.weibull_draws * mc.SEC_PER_WEIBULL_DRAW
+    return w.loop_passes * mc.SEC_PER_PASS, max(0.0, w.seconds - own_passes - draws), draws
+
+
+def _measured_weights(
+    xs: Sequence[Mapping[str, Any]], parts: np.ndarray, trials: int, days: float, points: int
+) -> tuple[float, ...]:
+    """What one second of each part of :func:`_parts` costs in CPU seconds here.
+
+    A few of the points ``xs`` (the median, then the quartiles of the predicted cost) are
+    simulated with 1, 4, 16, 64 ... trials until a run takes :data:`CALIBRATION_RUN_SECONDS`
+    or reaches the sweep's trials.  Small runs are mostly loop passes, large ones mostly
+    events (or draws), so the weights come from a least-squares fit of all runs
+    (:func:`_fit_weights`).  A run is not started when it is predicted to take the
+    measuring past :data:`CALIBRATION_SECONDS`, or past :data:`CALIBRATION_SHARE` of the
+    sweep as estimated so far (:data:`CALIBRATION_FLOOR` seconds may always be spent, and
+    the first run is always made).
+    """
+    order = np.argsort(parts.sum(axis=1), kind="stable")
+    last = len(order) - 1
+    at = list(dict.fromkeys(round(q * last) for q in (0.5, 0.25, 0.75)))[:CALIBRATION_POINTS]
+    _run_cpu_seconds(xs[int(order[0])], 1, min(days, 0.1))  # first-call costs, not counted
+    rows: list[tuple[float, ...]] = []
+    cpu: list[float] = []
+    spent = 0.0
+    for j in at:
+        x = xs[int(order[j])]
+        t = 1
+        while True:
+            part = _parts(_work(x, t, days))
+            if cpu:
+                w = np.asarray(_fit_weights(np.array(rows), np.array(cpu)))
+                sweep = float(np.mean(parts @ w)) * points
+                budget = max(CALIBRATION_FLOOR, CALIBRATION_SHARE * sweep)
+                if spent + float(np.asarray(part) @ w) > min(CALIBRATION_SECONDS, budget):
+                    break
+            c = _run_cpu_seconds(x, t, days)
+            spent += c
+            rows.append(part)
+            cpu.append(c)
+            if t >= trials or (c >= CALIBRATION_RUN_SECONDS and len(cpu) >= 2):
+                break
+            t = min(trials, 4 * t)
+    return _fit_weights(np.array(rows), np.array(cpu))
+
+
+def _fit_weights(a: np.ndarray, b: np.ndarray) -> tuple[float, ...]:
+    """Weights w ≥ 0 minimising Σ((a·w − b) / b)² over the runs (a row of :func:`_parts`
+    and the measured CPU seconds b per run) plus a weak pull towards
+    :data:`CALIBRATION_PRIOR` (a ridge of weight :data:`CALIBRATION_PRIOR_WEIGHT` on
+    relative departures), so that a part the runs hardly exercise (the events of a few
+    small runs, the draws of a scenario without Weibull failures) keeps its usual cost."""
+    w0 = np.asarray(CALIBRATION_PRIOR, dtype=float)
+    scale = 1.0 / np.maximum(b, 1e-9)
+    aw, bw = a * scale[:, None], b * scale
+    d = CALIBRATION_PRIOR_WEIGHT * np.diag(1.0 / w0**2)
+    try:
+        w = np.linalg.solve(aw.T @ aw + d, aw.T @ bw + d @ w0)
+    except np.linalg.LinAlgError:
+        w = w0
+    if not np.all(np.isfinite(w)):
+        w = w0
+    return tuple(float(v) for v in np.maximum(w, 0.0))
+
+
+def _run_cpu_seconds(x: Mapping[str, Any], trials: int, days: float) -> float:
+    """CPU seconds of this process to simulate ``trials`` runs of one point, as
+    :func:`models.sweep.evaluate_batch` does (the summary included)."""
+    from goodput_lab.models.montecarlo import simulate_inputs
+
+    t0 = time.process_time()
+    simulate_inputs(
+        x, trials, days, rng=np.random.default_rng(0), record_timeline=False, grid_points=2
+    ).summary()
+    return time.process_time() - t0
 
 
 def _fmt_seconds(s: float) -> str:
@@ -789,12 +957,27 @@ class _Plan:
     fp: str
     meta: dict[str, str]
     keep_parts: bool
+    #: estimated CPU seconds of each batch still to evaluate (:func:`estimate_batches`)
+    costs: dict[int, float] = field(default_factory=dict)
 
     def rows(self, b: int) -> int:
         return min(self.per, self.points - b * self.per)
 
     def span(self, b: int) -> tuple[int, int]:
         return b * self.per, min((b + 1) * self.per, self.points)
+
+    @property
+    def int_fields(self) -> tuple[str, ...]:
+        """The varied integer fields: written as Int64 columns (their points are whole)."""
+        from goodput_lab.models.fields import FIELDS
+
+        return tuple(a.key for a in self.spec.axes if FIELDS[a.key].kind == "int")
+
+    def typed(self, cols: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+        """``cols`` with the varied integer fields as int64 (for the Parquet files)."""
+        for k in self.int_fields:
+            cols[k] = np.rint(np.asarray(cols[k], dtype=float)).astype(np.int64)
+        return cols
 
 
 def run_sweep(
@@ -811,6 +994,7 @@ def run_sweep(
     connect_timeout: float | None = None,
     workers_timeout: float | None = None,
     security=None,
+    replace: bool = True,
 ) -> SweepSummary:
     """Run the sweep and write one Parquet row per point to ``output``.
 
@@ -820,15 +1004,25 @@ def run_sweep(
     capped to the batches and the cores; with one, the batches run in this process without
     Dask).  Results do not depend on which.
 
+    An output that already holds this very sweep (same fingerprint, every row) is left as it
+    is and nothing is evaluated.  An output that holds anything else (another sweep, another
+    file) is replaced when the sweep finishes, with a line saying so; with
+    ``replace=False`` (``goodput sweep`` without ``--force``) it is refused instead, before
+    anything is written or removed.
+
     ``progress(points_done, points)`` is called as batches finish (resumed ones first);
+    when ``progress`` has a ``work`` method, ``progress.work(done, total)`` is called just
+    before, with the estimated CPU seconds of the batches evaluated so far and of all the
+    batches to evaluate (batches differ in cost: the time left follows the work);
     ``notify(line)`` receives one-line notices (capped workers, the time estimate, parts
     evaluated again).  ``stall_timeout``: seconds without a finished batch after which a
     cluster sweep stops and names the stuck batches (default :data:`STALL_TIMEOUT`).
 
-    Raises :class:`ValidationError` (bad sizes, an output that cannot be written or that
-    another sweep holds, a foreign sidecar, an unreachable or mismatched cluster) before any
-    evaluation, and :class:`SweepError` when a started sweep cannot finish.  The output's
-    Parquet metadata holds :meth:`SweepSpec.description` under :data:`METADATA_KEY`.
+    Raises :class:`ValidationError` (bad sizes, an output that cannot be written, that
+    another sweep is writing or, with ``replace=False``, that holds something else, a
+    foreign sidecar, an unreachable or mismatched cluster) before any evaluation, and
+    :class:`SweepError` when a started sweep cannot finish.  The output's Parquet metadata
+    holds :meth:`SweepSpec.description` under :data:`METADATA_KEY`.
     """
     say = notify or (lambda line: None)
     out = check_output(output)
@@ -838,8 +1032,8 @@ def run_sweep(
     per = batch_points(points, spec.trials, spec.days)
     batches = math.ceil(points / per)
     remote = client is not None or bool(scheduler) or bool(scheduler_file)
-    cpu = estimate_cpu_seconds(spec, columns)
-    n_local, capped = (0, None) if remote else plan_workers(workers, batches, cpu)
+    if not remote:
+        plan_workers(workers, batches)  # a bad request is refused before the lock
     desc = spec.description()
     plan = _Plan(
         spec=spec,
@@ -852,26 +1046,28 @@ def run_sweep(
         meta={METADATA_KEY: json.dumps(desc, sort_keys=True)},
         keep_parts=bool(spec.trials),
     )
-    if capped:
-        say(capped)
     with OutputLock(out):
-        _remove_stale_tmp(out.parent, glob.escape(out.name) + ".*.tmp")
         complete = not parts_dir(out).exists() and _output_complete(plan)
+        if not complete:
+            _other_output(plan, output, desc, replace, say)  # refused before any change
+        _remove_stale_tmp(out.parent, glob.escape(out.name) + ".*.tmp")
         done, healed = (set(range(batches)), 0) if complete else _resume(plan, say)
         if complete:
-            say(f"sweep: {out.name} already holds this sweep's {points:,} points; nothing to do")
-        elif out.is_file():
-            old = output_description(out)
-            what = (
-                f"another sweep (seed {old.get('seed')}, {old.get('points')} points, "
-                f"version {str(old.get('version'))[:20]})"
-                if isinstance(old, dict)
-                else "another file"
+            say(
+                f"sweep: {out.name} already holds this sweep's {points:,} points (the same "
+                "results); nothing to evaluate"
             )
-            say(f"sweep: {out.name} holds {what}; it is replaced when this sweep finishes")
         resumed = sum(plan.rows(b) for b in done)
         todo = [b for b in range(batches) if b not in done]
-        cpu_todo = cpu * len(todo) / batches if batches else 0.0
+        costs = np.zeros(0)
+        cpu_todo = 0.0
+        n_local = 0
+        if todo and not remote:
+            costs = estimate_batches(spec, columns)[todo]
+            cpu_todo = SWEEP_SECONDS + float(costs.sum())
+            n_local, capped = plan_workers(workers, len(todo), cpu_todo)
+            if capped:
+                say(capped)
         results = _Rows(points)
         t_cluster = seconds = estimate = 0.0
         n_workers = 0
@@ -896,18 +1092,27 @@ def run_sweep(
             elif todo:
                 n_workers = n_local
             if todo:
-                estimate = cpu_todo / max(1, min(n_workers, len(todo)))
-                where = (
-                    "in this process"
-                    if not remote and n_local == 1
-                    else f"on {n_workers} worker{'s' if n_workers != 1 else ''}"
-                )
+                if remote:  # the cluster is checked before the measuring
+                    costs = estimate_batches(spec, columns)[todo]
+                    cpu_todo = SWEEP_SECONDS + float(costs.sum())
+                estimate = SWEEP_SECONDS + makespan(costs, n_workers)
+                plan.costs = {b: float(c) for b, c in zip(todo, costs, strict=True)}
+                if not remote and n_local == 1:
+                    where = "in this process"
+                else:
+                    where = f"on {n_workers} worker{'s' if n_workers != 1 else ''}"
+                    if not remote:
+                        estimate += LOCAL_CLUSTER_START_SECONDS
+                        where += " (their start included)"
                 say(
-                    f"sweep: {sum(plan.rows(b) for b in todo):,} points"
+                    f"sweep: {points - resumed:,} points"
                     + (f" x {spec.trials:,} trials" if spec.trials else " (analytic)")
-                    + f", about {_fmt_seconds(cpu_todo)} of CPU, ~{_fmt_seconds(estimate)} {where}"
+                    + f": an estimated {_fmt_seconds(cpu_todo)} of CPU"
+                    + (" (timed on this machine)" if spec.trials else "")
+                    + f", about {_fmt_seconds(estimate)} {where}"
                 )
             if progress is not None:
+                _work_done(progress, plan, 0.0)
                 progress(resumed, points)
             if todo and plan.keep_parts:
                 _make_parts_dir(plan)
@@ -948,7 +1153,55 @@ def run_sweep(
         estimated_seconds=estimate,
         fingerprint=plan.fp,
         parts_healed=healed,
+        written=not complete,
     )
+
+
+def _other_output(
+    plan: _Plan, typed: str | Path, desc: Mapping[str, Any], replace: bool, say: Notify
+) -> None:
+    """An output file that holds something other than this sweep: refused (one line naming
+    it as ``typed`` and how to go on) unless ``replace``, then a line says it will be
+    replaced.  Called with the lock held and before anything is written or removed."""
+    out = plan.out
+    if not (out.exists() or out.is_symlink()):
+        return
+    old = output_description(out) if out.is_file() else None
+    if isinstance(old, dict) and old.get("fingerprint") == plan.fp:
+        return  # this sweep, incomplete or damaged: written again, the same rows
+    if isinstance(old, dict):
+        what = f"a finished sweep of {_difference(old, desc)}"
+    else:
+        what = "a file that is not a goodput sweep's output"
+    if not replace:
+        raise ValidationError(
+            "-o",
+            f"{_short(typed)} holds {what}; choose another -o, or add --force to replace it",
+        )
+    say(f"sweep: {out.name} holds {what}; it is replaced when this sweep finishes")
+
+
+def _difference(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """What sets another sweep's description ``old`` apart from ``new``, in a few words."""
+
+    def shown(v: Any) -> str:
+        return (", ".join(map(str, v)) if isinstance(v, list) else str(v))[:120]
+
+    if old.get("grid") != new.get("grid"):
+        return f"another grid ({shown(old.get('grid'))}; this one {shown(new.get('grid'))})"
+    for key, name in (
+        ("scenario", "scenario"),
+        ("trials", "number of trials"),
+        ("days", "horizon in days"),
+        ("seed", "seed"),
+        ("version", "goodput_lab version"),
+    ):
+        if old.get(key) != new.get(key):
+            return (
+                f"the same grid with another {name} ({shown(old.get(key))}; this one "
+                f"{shown(new.get(key))})"
+            )
+    return "the same grid with other inputs (--set, --catalog or the shipped data)"
 
 
 def _output_complete(plan: _Plan) -> bool:
@@ -1065,8 +1318,11 @@ def _part_problem(path: Path, plan: _Plan, b: int, expected: list[str]) -> str |
     point = frame["point"]
     if point.dtype != pl.Int64 or not np.array_equal(point.to_numpy(), np.arange(lo, hi)):
         return "holds other points"
-    if any(frame[c].dtype != pl.Float64 for c in expected[1:]):
-        return "has columns of the wrong type"
+    ints = set(plan.int_fields)
+    for c in expected[1:]:
+        allowed = (pl.Int64, pl.Float64) if c in ints else (pl.Float64,)
+        if frame[c].dtype not in allowed:
+            return "has columns of the wrong type"
     return None
 
 
@@ -1104,22 +1360,32 @@ def _finished(plan: _Plan, b: int, result: dict, results: _Rows) -> None:
 
         part = parts_dir(plan.out) / f"part-{b:06d}.parquet"
         try:
-            _write_parquet(pl.DataFrame(result), part, plan.meta)
+            _write_parquet(pl.DataFrame(plan.typed(dict(result))), part, plan.meta)
         except OSError as exc:
             raise SweepError("-o", f"cannot write {_short(part)}: {exc.strerror}") from None
+
+
+def _work_done(progress, plan: _Plan, done: float) -> None:
+    """Tell a progress display that has a ``work`` method how much of the estimated work is
+    done (see :func:`run_sweep`)."""
+    work = getattr(progress, "work", None)
+    if callable(work) and plan.costs:
+        work(done, sum(plan.costs.values()))
 
 
 def _evaluate_here(plan, todo, results, resumed, progress) -> float:
     t0 = time.perf_counter()
     spec = plan.spec
-    done_points = resumed
+    done_points, done_work = resumed, 0.0
     for b in todo:
         result = evaluate_batch(
             *_batch_args(plan, b), trials=spec.trials, days=spec.days, seed=spec.seed
         )
         _finished(plan, b, result, results)
         done_points += plan.rows(b)
+        done_work += plan.costs.get(b, 0.0)
         if progress is not None:
+            _work_done(progress, plan, done_work)
             progress(done_points, plan.points)
     return time.perf_counter() - t0
 
@@ -1142,7 +1408,7 @@ def _evaluate_dask(client, plan, todo, results, resumed, progress, stall_timeout
         )
         futures[fut] = b
     pending = set(futures)
-    done_points = resumed
+    done_points, done_work = resumed, 0.0
     try:
         while pending:
             try:
@@ -1164,7 +1430,9 @@ def _evaluate_dask(client, plan, todo, results, resumed, progress, stall_timeout
                 fut.release()
                 _finished(plan, b, result, results)
                 done_points += plan.rows(b)
+                done_work += plan.costs.get(b, 0.0)
                 if progress is not None:
+                    _work_done(progress, plan, done_work)
                     progress(done_points, plan.points)
     except BaseException:
         with contextlib.suppress(Exception):
@@ -1214,7 +1482,7 @@ def _merge(plan: _Plan, results: _Rows, done: set[int]) -> None:
             ) from None
         results.put(plan.span(b)[0], batch)
     cols, results.cols = results.cols, None
-    frame = pl.DataFrame(cols)  # float and integer columns: no copy
+    frame = pl.DataFrame(plan.typed(cols))  # float and integer columns: no copy
     del cols
     try:
         _write_parquet(frame, plan.out, plan.meta)

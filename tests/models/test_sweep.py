@@ -58,7 +58,7 @@ def test_parse_axis_refuses_bad_text_naming_the_flag(text, words):
 
 def test_check_axes_limits():
     a = Axis(RATE, 0.001, 0.002, 1000)
-    b = Axis("cluster.nodes", 100, 2000, 1000)
+    b = Axis("cluster.nodes", 1000, 1999, 1000)  # whole steps of 1
     assert check_axes([a], 0) == 1000
     assert check_axes([a, b], 0) == 1_000_000
     with pytest.raises(ValidationError, match="1,000,000 points is over the limit"):
