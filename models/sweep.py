@@ -115,6 +115,16 @@ def check_whole(axis: Axis, flag: str = "--vary") -> None:
         The axis (its ends already allowed values of the field).
     flag : str
         The flag the axis came with, for error messages.
+
+    Returns
+    -------
+    None
+        Returns when the axis is valid.
+
+    Raises
+    ------
+    ValidationError
+        Naming the flag, the field and the point counts that would do.
     """
     key, lo, hi, n = axis.key, axis.lo, axis.hi, axis.n
     if n > 1 and lo == hi:

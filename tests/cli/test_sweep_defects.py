@@ -9,8 +9,6 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -22,23 +20,10 @@ from goodput_lab.models.sweep import Axis, check_axes, evaluate_batch, grid, par
 
 from goodput_lab.cli.sweep import _Bar
 from goodput_lab.engine import sweep as engine
+from tests.cli.test_sweep_safety import RATE, _one_line_refusal, _run
 
-CLI = [sys.executable, "-m", "goodput_lab.cli.main"]
-RATE = "reliability.node_failure_rate_per_day"
 GRID_A = ["sweep", "aws-16k-h100", "--vary", f"{RATE}=0.001:0.004:4"]
 GRID_B = ["sweep", "aws-16k-h100", "--vary", f"{RATE}=0.001:0.005:5"]
-
-
-def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
-    return subprocess.run([*CLI, *args], capture_output=True, text=True, timeout=timeout)
-
-
-def _one_line_refusal(res: subprocess.CompletedProcess, *words: str) -> None:
-    assert res.returncode == 2, res.stderr[-2000:]
-    assert res.stdout == "" and res.stderr.count("\n") == 1, res.stderr
-    assert "Traceback" not in res.stderr
-    for w in words:
-        assert w in res.stderr, res.stderr
 
 
 def _state(folder: Path) -> dict[str, tuple[int, bytes]]:
