@@ -193,6 +193,9 @@ def _batches_cpu_seconds(spec: engine.SweepSpec) -> float:
     return time.process_time() - t0
 
 
+# The two accuracy checks time the work itself (CPU time, within 2x): a measurement, which a
+# loaded or slower machine can move, so they run with the slow tests (`-m slow`), not in CI.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("preset", "axes", "trials", "days"),
     [
@@ -212,6 +215,7 @@ def test_the_monte_carlo_estimate_is_within_2x_of_the_work(preset, axes, trials,
     assert engine.estimate_cpu_seconds(spec, grid(spec.axes), measure=False) > 3 * actual
 
 
+@pytest.mark.slow
 def test_the_analytic_estimate_is_within_2x_of_the_whole_sweep(tmp_path):
     s = load_preset("aws-16k-h100")
     axes = (parse_axis(f"{RATE}=0.001:0.004:200"), parse_axis("cluster.nodes=500:2000:501"))
