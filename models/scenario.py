@@ -703,6 +703,8 @@ def resolve_scenario(ref: str | Path) -> Scenario:
     Scenario
         The scenario read.
     """
+    if "\x00" in str(ref):  # no file system takes it: one line, not a ValueError
+        raise ValidationError("scenario", "a file name cannot contain a NUL character")
     p = Path(ref)
     exists = _exists(p)
     if not exists and str(ref) in preset_paths():

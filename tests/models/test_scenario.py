@@ -141,3 +141,11 @@ def test_a_large_out_of_range_number_is_echoed_with_its_exponent(written, shown)
     assert str(err.value) == (
         f"checkpoint.save_seconds: {shown} is out of range (a number in [0, 86400] s)"
     )
+
+
+def test_a_scenario_path_with_a_nul_character_is_one_line():
+    """The report helper's find: a NUL in the path raised Python's ValueError."""
+    from goodput_lab.models.scenario import resolve_scenario
+
+    with pytest.raises(ValidationError, match="cannot contain a NUL character"):
+        resolve_scenario("a\x00b.toml")
