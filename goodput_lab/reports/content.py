@@ -156,6 +156,9 @@ class Report:
     comparisons: tuple[ComparisonBlock, ...] = ()
     #: the resilience ladder of the (baseline) scenario, recommended order (models.resilience)
     ladder: Any = None
+    #: the instance choice as numbers, one mapping per catalog type (its first key the
+    #: instance; :meth:`models.instances.InstanceOption.to_dict`): the CSV/Parquet rows
+    instances: tuple[Mapping[str, Any], ...] = ()
 
     @property
     def all_metrics(self) -> dict[str, float]:
@@ -491,6 +494,20 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
         f"{format_usd(o.comparison.savings_usd_per_day, 'day')}."
     )
     return metrics, intro
+
+
+def _instance_records(scenario: Scenario, ev: Evaluation, catalog) -> tuple[dict, ...]:
+    """The instance choice's rows as numbers (the HTML/PDF's table, for the CSV/Parquet
+    one); none without a time to train (a stated-MFU scenario that cannot train)."""
+    if "time_to_train_days" not in ev.metrics:
+        return ()
+    from goodput_lab.views import instances as inst_svc
+
+    try:
+        ranking = inst_svc.ranking(scenario, dict(catalog), None)
+    except ValidationError:
+        return ()
+    return tuple(r.to_dict() for r in ranking.rows)
 
 
 def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
@@ -918,6 +935,7 @@ def build_report(
         methods=tuple(methods),
         comparisons=blocks,
         ladder=lad,
+        instances=_instance_records(scenario, ev, cat),
     )
 
 
@@ -952,4 +970,5 @@ def _light_report(
             for c in comparisons
         ),
         ladder=resilience_ladder(scenario, cat),
+        instances=_instance_records(scenario, ev, cat),
     )

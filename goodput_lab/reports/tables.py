@@ -1,6 +1,7 @@
 """The report's numbers as one tidy table (polars), for CSV and Parquet.
 
-One row per figure: ``table`` (inputs, metrics, loss_breakdown, comparison, montecarlo),
+One row per figure: ``table`` (inputs, metrics, loss_breakdown, comparison, montecarlo,
+resilience_ladder, instances: ``<instance>.<key>`` per catalog type),
 ``role`` (scenario, baseline, candidate, candidate 2 ..., comparison), ``scenario`` (its name), ``key`` (the
 field key for inputs, the JSON key of ``goodput evaluate --json`` for outputs, or
 ``<component>.<column>`` for the breakdown), ``label``, ``value`` (Float64, in the unit the
@@ -20,6 +21,7 @@ spreadsheet runs as a formula, and the guard's quote would only corrupt them
 from __future__ import annotations
 
 import io
+import math
 from pathlib import Path
 
 import polars as pl
@@ -156,7 +158,40 @@ def report_table(report: Report) -> pl.DataFrame:
             )
     if report.ladder is not None:
         rows.extend(_ladder_rows(report))
+    rows.extend(_record_rows(report, "instances", report.instances))
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def _record_rows(report: Report, table: str, records) -> list[dict]:
+    """A table of the report by row (:attr:`Report.instances`): ``<row>.<key>`` for each
+    registered figure of each row, the row named by its first value (the instance type)."""
+    rows = []
+    role = "scenario" if report.comparison is None else "baseline"
+    for rec in records:
+        items = list(rec.items())
+        if not items:
+            continue
+        name = str(items[0][1])
+        for key, value in items[1:]:
+            o = OUTPUTS.get(key)
+            if o is None:
+                continue
+            numeric = isinstance(value, int | float) and not isinstance(value, bool)
+            finite = numeric and math.isfinite(float(value))
+            rows.append(
+                {
+                    "table": table,
+                    "role": role,
+                    "scenario": report.scenario.name,
+                    "key": f"{name}.{key}",
+                    "label": f"{name}: {o.label}",
+                    "value": float(value) if finite else None,
+                    "text": format_value(key, value) if value is not None else "n/a",
+                    "unit": o.unit,
+                    "source": o.help(),
+                }
+            )
+    return rows
 
 
 LADDER_COLUMNS = {

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import re
 import shutil
@@ -351,3 +352,26 @@ def test_a_capacity_block_scenario_gets_its_block():
     assert plan.title == "Capacity Block plan"
     assert plan.intro.startswith("At $39.33 per instance-hour")
     assert "needs a 77-day block for 32 instances" in plan.intro
+
+
+def test_the_csv_carries_the_instance_choice_table(catalog):
+    """QA pass: `report --help` promised every number in the CSV/Parquet table, but the
+    instance-choice table was only in the HTML/PDF; it is now there, a row per figure and
+    type (``<instance>.<key>``), each the ranking's own value."""
+    from goodput_lab.models.instances import rank_instances
+
+    scenario = load_preset("llama3-70b")
+    report = build_report(scenario, catalog=catalog)
+    table = pl.read_csv(io.BytesIO(render(report, ".csv")), infer_schema=False)
+    rows = table.filter(pl.col("table") == "instances")
+    ranking = rank_instances(scenario, catalog)
+    for r in ranking.rows:
+        got = rows.filter(pl.col("key") == f"{r.instance}.cost_to_train_usd")
+        assert got.height == 1, r.instance
+        if math.isfinite(r.cost_to_train_usd):
+            assert float(got["value"][0]) == pytest.approx(r.cost_to_train_usd, rel=1e-12)
+            assert got["text"][0].startswith("$")
+        else:
+            assert got["value"][0] is None and got["text"][0] == "n/a"
+    feasible = rows.filter(pl.col("key") == f"{ranking.rows[0].instance}.feasible")
+    assert feasible["text"][0] in ("yes", "no") and feasible["value"][0] is None
