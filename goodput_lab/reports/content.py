@@ -496,28 +496,33 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
     return metrics, intro
 
 
-def _instance_records(scenario: Scenario, ev: Evaluation, catalog) -> tuple[dict, ...]:
-    """The instance choice's rows as numbers (the HTML/PDF's table, for the CSV/Parquet
-    one); none without a time to train (a stated-MFU scenario that cannot train)."""
+def _instance_ranking(scenario: Scenario, ev: Evaluation, catalog):
+    """The instance ranking a report shows, computed once for its instance sections and its
+    data table (:attr:`Report.instances`); None without a time to train (a stated-MFU
+    scenario that cannot train) or without the view-models in this build."""
     if "time_to_train_days" not in ev.metrics:
-        return ()
-    from goodput_lab.views import instances as inst_svc
-
+        return None
     try:
-        ranking = inst_svc.ranking(scenario, dict(catalog), None)
-    except ValidationError:
-        return ()
-    return tuple(r.to_dict() for r in ranking.rows)
+        from goodput_lab.views import instances as inst_svc
+    except ImportError:
+        return None
+    return inst_svc.ranking(scenario, dict(catalog), None)
 
 
-def _instance_sections(scenario: Scenario, catalog) -> tuple[Section, Section]:
-    """Every catalog instance at the same accelerator count, cheapest to train first: the
-    Instances page's two tables (:func:`goodput_lab.views.instances.ranking_display` and
+def _instance_records(ranking) -> tuple[dict, ...]:
+    """The instance choice's rows as numbers (the HTML/PDF's table, for the CSV/Parquet
+    one)."""
+    return () if ranking is None else tuple(r.to_dict() for r in ranking.rows)
+
+
+def _instance_sections(scenario: Scenario, ranking) -> tuple[Section, Section]:
+    """Every catalog instance at the same accelerator count, cheapest to train first
+    (``ranking``, :func:`_instance_ranking`): the Instances page's two tables
+    (:func:`goodput_lab.views.instances.ranking_display` and
     :func:`~goodput_lab.views.instances.ranking_why_display`), with its marks (★ cheapest,
     ≈ too close to call) and its notes."""
     from goodput_lab.views import instances as inst_svc
 
-    ranking = inst_svc.ranking(scenario, dict(catalog), None)
     df = inst_svc.table(ranking)
     notes: list[str] = []
     if ranking.too_close_to_call:  # the page's warning; the report has no cost chart
@@ -788,10 +793,11 @@ def _capacity_block_sections(
 
 
 def model_sections(
-    scenario: Scenario, ev: Evaluation, catalog
+    scenario: Scenario, ev: Evaluation, catalog, ranking=None
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
-    """Optional sections (metrics grouped by name, recommendations, instance ranking) and
-    the methods entries of the models whose results the evaluation carries."""
+    """Optional sections (metrics grouped by name, recommendations, the instance
+    ``ranking`` when there is one, :func:`_instance_ranking`) and the methods entries of
+    the models whose results the evaluation carries."""
     sections = list(optional_sections(ev))
     methods = [(t, d) for key, t, d in MODEL_METHODS if key in ev.metrics]
     try:
@@ -817,15 +823,10 @@ def model_sections(
         )
     sections = _capacity_block_sections(sections, scenario, ev, catalog)
     sections.append(_badput_section(ev))
-    if "time_to_train_days" in ev.metrics:
-        try:
-            inst = _instance_sections(scenario, catalog)
-        except ImportError:
-            inst = ()
-        if inst:
-            order = {"checkpoint": 0, "compute": 1, "instances": 2, "instances-why": 3}
-            sections.extend(inst)
-            sections.sort(key=lambda s: order.get(s.id, 4))
+    if ranking is not None:
+        order = {"checkpoint": 0, "compute": 1, "instances": 2, "instances-why": 3}
+        sections.extend(_instance_sections(scenario, ranking))
+        sections.sort(key=lambda s: order.get(s.id, 4))
     return tuple(sections), methods
 
 
@@ -882,7 +883,8 @@ def build_report(
         ),
     }
     methods = list(METHODS)
-    sections, model_methods = model_sections(scenario, ev, cat)
+    ranking = _instance_ranking(scenario, ev, cat)
+    sections, model_methods = model_sections(scenario, ev, cat, ranking)
     methods.extend(model_methods)
     blocks = tuple(
         ComparisonBlock(
@@ -935,7 +937,7 @@ def build_report(
         methods=tuple(methods),
         comparisons=blocks,
         ladder=lad,
-        instances=_instance_records(scenario, ev, cat),
+        instances=_instance_records(ranking),
     )
 
 
@@ -948,6 +950,10 @@ def _light_report(
         if not 1 <= trials <= 1_000_000:
             raise ValidationError("--trials", f"{trials} is out of range (an integer in [1, 1e6])")
         mc = _montecarlo(scenario, trials, seed, cat, days, simulation)
+    try:
+        ranking = _instance_ranking(scenario, ev, cat)
+    except ValidationError:  # the data table goes without it, as it did before it had it
+        ranking = None
     return Report(
         title="Goodput report" if comparison is None else "Goodput comparison report",
         generated=generated or dt.date.today(),
@@ -970,5 +976,5 @@ def _light_report(
             for c in comparisons
         ),
         ladder=resilience_ladder(scenario, cat),
-        instances=_instance_records(scenario, ev, cat),
+        instances=_instance_records(ranking),
     )
