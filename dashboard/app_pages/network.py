@@ -50,7 +50,7 @@ st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="
 st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-tables.show(svc.algorithm_display(scenario, ev))
+tables.show(svc.algorithm_display(ev))
 st.caption(
     "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
     "NCCL-tests report them (doc/PERFORMANCE.md)."

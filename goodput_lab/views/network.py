@@ -50,10 +50,10 @@ def scaling_vs_nodes(
     return pl.concat(frames).filter(pl.col("allreduce_ms").is_not_nan())
 
 
-def algorithm_table(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
+def algorithm_table(ev: Evaluation) -> pl.DataFrame:
     """The scenario's gradient all-reduce under ring, tree and hierarchical algorithms
     (:func:`models.fabric.allreduce_by_algorithm`; the NCCL row is the step model's
-    all-reduce, the one on the page's tiles).  ``scenario`` is ``ev.scenario``."""
+    all-reduce, the one on the page's tiles)."""
     return pl.DataFrame(fabric.allreduce_by_algorithm(ev))
 
 
@@ -232,9 +232,9 @@ def fabric_value_display(fabric_df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def algorithm_display(scenario: Scenario, ev: Evaluation) -> pl.DataFrame:
+def algorithm_display(ev: Evaluation) -> pl.DataFrame:
     """:func:`algorithm_table` as a display table (:data:`ALGORITHM_COLUMNS`)."""
-    return display.table(algorithm_table(scenario, ev), ALGORITHM_COLUMNS)
+    return display.table(algorithm_table(ev), ALGORITHM_COLUMNS)
 
 
 def reroute_display(rr: pl.DataFrame) -> pl.DataFrame:

@@ -162,7 +162,7 @@ def test_algorithm_table_reads_the_step_models_traffic(zero, precision, catalog)
         {"workload.zero_stage": zero, "workload.gradient_precision": precision}
     )
     ev = evaluate(s, catalog)
-    t = svc.algorithm_table(s, ev)
+    t = svc.algorithm_table(ev)
     nccl = t.filter(t["algorithm"] == "Hierarchical, phases overlapped (NCCL)").row(0, named=True)
     assert nccl["collective_ms"] == pytest.approx(ev["allreduce_ms"], rel=1e-9)
     g = 2.0 if precision == "bf16" else 4.0

@@ -87,7 +87,7 @@ def test_ring_and_tree_rows_are_the_alpha_beta_formulas(ev):
     assert t["busbw_GBps"][0] == pytest.approx(n / ring / 1e9 * 2 * (p - 1) / p, rel=1e-9)
     # the NCCL row is the step model's all-reduce, and the page's table is these rows
     assert t["collective_ms"][3] == pytest.approx(ev["allreduce_ms"], rel=1e-9)
-    assert net_svc.algorithm_table(s, ev)["collective_ms"].to_list() == t["collective_ms"]
+    assert net_svc.algorithm_table(ev)["collective_ms"].to_list() == t["collective_ms"]
 
 
 def test_reroute_costs_are_the_goodput_lost_to_the_events(ev, catalog):
