@@ -271,9 +271,8 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     # in the recommended order only the rungs worth adopting count (issue 26: the whole
     # ladder added rungs this page says cost more than they save); all three "after" tiles
     # describe the same rungs
-    recommended = lad.order == "recommended"
+    recommended, last = _after(lad)
     first = lad.rungs[0]
-    last = lad.last_recommended if recommended else lad.rungs[-1]
     saved_key = "recommended_delta_usd_per_day" if recommended else "total_delta_usd_per_day"
     return [
         [
@@ -288,12 +287,7 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
                 if recommended
                 else "Lost per day, last rung",
                 "value": format_usd(last.lost_usd_per_day),
-                "help": (
-                    "After the rungs worth adopting (the saved-per-day tile's), "
-                    if recommended
-                    else "After every rung, "
-                )
-                + "counting what the features cost. "
+                "help": f"{_after_words(recommended)}, counting what the features cost. "
                 + help_text("lost_usd_per_day"),
             },
         ],
@@ -308,22 +302,31 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     ]
 
 
-def _goodput_tile(lad: Ladder) -> dict[str, str]:
-    """Goodput after the same rungs as the saved-per-day tile beside it: in the recommended
-    order the rungs worth adopting, else every rung."""
+def _after(lad: Ladder) -> tuple[bool, Rung]:
+    """(whether the headline tiles describe the recommended rungs, the rung after the rungs
+    they describe): in the recommended order the rungs worth adopting, else every rung."""
     recommended = lad.order == "recommended"
-    after = lad.last_recommended if recommended else lad.rungs[-1]
+    return recommended, lad.last_recommended if recommended else lad.rungs[-1]
+
+
+def _after_words(recommended: bool) -> str:
+    """Which rungs a headline tile describes, in words (its help starts with them)."""
+    return (
+        "After the rungs worth adopting (the saved-per-day tile's)"
+        if recommended
+        else "After every rung"
+    )
+
+
+def _goodput_tile(lad: Ladder) -> dict[str, str]:
+    """Goodput after the same rungs as the saved-per-day tile beside it (:func:`_after`)."""
+    recommended, after = _after(lad)
     points = lad.recommended_delta_goodput_points if recommended else lad.total_delta_goodput_points
     return {
         "label": "Goodput, recommended rungs" if recommended else "Goodput, last rung",
         "value": format_value("goodput", after.goodput),
         **display.delta(display.change("goodput_delta", points / 100.0)),
-        "help": (
-            "After the rungs worth adopting (the saved-per-day tile's); "
-            if recommended
-            else "After every rung; "
-        )
-        + "the change is against the scenario as given. "
+        "help": f"{_after_words(recommended)}; the change is against the scenario as given. "
         + help_text("goodput"),
     }
 
