@@ -26,7 +26,7 @@ import time
 from pathlib import Path
 
 from goodput_lab.cli.main import (
-    _usd_or_dash,
+    _money,
     catalog_from_args,
     catalog_option,
     json_option,
@@ -80,11 +80,6 @@ def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> floa
     if not (math.isfinite(v) and lo <= v <= hi):
         raise ValidationError(flag, f"{text[:40]} is out of range ({what})")
     return v
-
-
-def _money(x) -> str:
-    """Whole dollars as the other commands write them (−$1,234), "n/a" when unknown."""
-    return _usd_or_dash(x, "n/a")
 
 
 def cmd_decide(args: argparse.Namespace) -> int:

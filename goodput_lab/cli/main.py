@@ -237,6 +237,12 @@ def _usd_or_dash(x: Any, missing: str = "-") -> str:
     return missing if x is None or not math.isfinite(x) else _fmt_usd(x)
 
 
+def _money(x: Any) -> str:
+    """Whole dollars as the commands write them (−$1,234), "n/a" when unknown (goodput plan
+    and decide)."""
+    return _usd_or_dash(x, "n/a")
+
+
 def print_ranking(ranking) -> None:
     """The instance ranking as a text table (``goodput instances`` and ``goodput optimize``)."""
     print(

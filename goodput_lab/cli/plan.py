@@ -17,7 +17,7 @@ import argparse
 import math
 
 from goodput_lab.cli.main import (
-    _usd_or_dash,
+    _money,
     catalog_from_args,
     catalog_option,
     json_option,
@@ -55,11 +55,6 @@ def _prices(pairs: list[str] | None) -> dict[str, float]:
             f"--price {name.strip()[:40]}", -1e-12, 10_000.0, "a number in [0, 10000] USD/h"
         )(value)
     return out
-
-
-def _money(x) -> str:
-    """Whole dollars as the other commands write them (−$1,234), "n/a" when unknown."""
-    return _usd_or_dash(x, "n/a")
 
 
 def _pct(x) -> str:
