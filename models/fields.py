@@ -1200,7 +1200,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1024,
         ui_max=32_768,
         ui_step=1024,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.attention_heads",
@@ -1215,7 +1215,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=256,
         ui_step=1,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.kv_heads",
@@ -1367,7 +1367,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=32,
         ui_step=1,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.micro_batches",
@@ -1400,7 +1400,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=72,
         ui_step=1,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.sequence_parallel",
@@ -1427,7 +1427,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=64,
         ui_step=1,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.pipeline_virtual_stages",
@@ -1445,7 +1445,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_min=1,
         ui_max=16,
         ui_step=1,
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.balanced_stages",
@@ -1563,7 +1563,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_max=3,
         ui_step=1,
         widget="slider",
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.gradient_precision",
@@ -1643,7 +1643,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         ui_step=1,
         source="Liu et al. 2023, Ring Attention (arXiv:2310.01889); Grattafiori et al. 2024 "
         "(arXiv:2407.21783) §3.3.2",
-        sensitivity=False,  # a ±20% move is not a layout (TP 8 → 6.4 → 6)
+        sensitivity=False,  # layout: a fraction of it is no layout (docs/references.md#sensitivity)
     ),
     Field(
         "workload.experts",
