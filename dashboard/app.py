@@ -29,8 +29,25 @@ for spec in PAGE_SPECS:
             title=spec.title,
             icon=spec.icon,
             default=spec is PAGE_SPECS[0],
+            # Streamlit serves the default page at the root and answers its own path with
+            # "Page not found"; the path is left to DEFAULT_ALIAS below
+            url_path=f"{spec.slug}-home" if spec is PAGE_SPECS[0] else None,
         )
     )
+HOME = PAGES[PAGE_SPECS[0].group][0]
+
+
+def _to_home() -> None:
+    """``/overview`` (the first page's slug, as every other page is reached by its own):
+    go to the root, where Streamlit serves the default page, keeping the link's query."""
+    st.switch_page(HOME, query_params=st.query_params.to_dict())
+
+
+#: A hidden page at the default page's slug, so a typed or shared ``/overview`` link opens it.
+DEFAULT_ALIAS = st.Page(
+    _to_home, title=PAGE_SPECS[0].title, url_path=PAGE_SPECS[0].slug, visibility="hidden"
+)
+PAGES[PAGE_SPECS[0].group].append(DEFAULT_ALIAS)
 
 #: Tile labels wrap instead of ending in an ellipsis when four tiles share a row at 1024 px.
 TILE_CSS = (

@@ -39,3 +39,17 @@ def test_issue18_unknown_instance_in_a_link_is_reported(app_url, page):
     text = alert.inner_text()
     assert "'abc' is not in the catalog" in text
     assert "Showing the aws-16k-h100 preset instead." in text
+
+
+def test_the_overview_slug_opens_the_overview_with_the_links_scenario(app_url, page):
+    """Every page is reached at /<slug> but the first is served at the root, and Streamlit
+    answered /overview with "Page not found": a hidden alias now opens it, query kept."""
+    page.goto(f"{app_url}/overview?{urlencode({'preset': 'aws-16k-h100', 'cluster.nodes': '100'})}")
+    wait_idle(page)
+    main = page.locator('[data-testid="stMain"]')
+    main.get_by_text("Value of a 0.1 percentage point lower node failure rate").wait_for()
+    text = page.inner_text("body")
+    assert "page not found" not in text.lower()
+    assert "Modified from AWS 16k H100" in text
+    # 100 nodes at 0.2% a day: 0.200 failures per day (2,000 nodes would be 4.000)
+    assert main.get_by_text("0.200", exact=True).count() >= 1
