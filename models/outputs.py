@@ -24,6 +24,7 @@ from .references import REFERENCES
 KINDS = (
     "percent",  # fraction 0..1 shown as 89.34%
     "points",  # fraction change shown as +4.03 points
+    "points_size",  # a size in points, never signed: a loss or a swing, 0.10 points
     "usd",  # dollars: $190,340 (cents below $1,000)
     "usd_rate",  # dollars per instance-hour: $98.32/h (always cents)
     "number",  # plain number with ``decimals`` and the unit
@@ -125,7 +126,7 @@ def display_unit(o: Output) -> str:
     """
     if o.kind == "percent":
         return "%"
-    if o.kind == "points":
+    if o.kind in ("points", "points_size"):
         return "points"
     if o.kind in ("usd", "usd_rate"):
         return "$" + o.unit[3:] if o.unit.startswith("USD") else "$"
@@ -203,8 +204,9 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
         return text + ("%" if unit else "")
-    if o.kind == "points":
-        text = _clean_zero(f"{x * 100:+.2f}".replace("-", "−"))
+    if o.kind in ("points", "points_size"):
+        sign = "+" if o.kind == "points" or signed else ""
+        text = _clean_zero(f"{x * 100:{sign}.2f}".replace("-", "−"))
         return text + (" points" if unit else "")
     if o.kind == "usd_rate":
         text = _usd(x, cents=True)
@@ -3233,7 +3235,7 @@ NETWORK_TABLE_OUTPUTS: tuple[Output, ...] = (
         "fabric_goodput_loss",
         "Goodput lost",
         "fraction",
-        "points",
+        "points_size",
         "Goodput lost to the fabric events at this reroute time.",
         "g(no events) − g(events)",
         "derived",
@@ -3425,7 +3427,7 @@ SENSITIVITY_OUTPUTS: tuple[Output, ...] = (
         "goodput_swing",
         "Goodput swing",
         "fraction",
-        "points",
+        "points_size",
         "Goodput with the input raised minus goodput with it lowered (absolute).",
         "|g(high) − g(low)|",
         computed_by="models.sensitivity.tornado",

@@ -110,6 +110,10 @@ def test_outputs_command_lists_the_registry(capsys):
         ("usd_per_instance_hour", 98.32, "$98.32/h"),
         ("goodput_delta", 0.0403317, "+4.03 points"),
         ("goodput_delta", -0.00001, "0.00 points"),
+        # a size in points (a loss, a swing) carries no sign: the reroute table read
+        # "Goodput lost +0.10"
+        ("fabric_goodput_loss", 0.001, "0.10 points"),
+        ("goodput_swing", 0.0312, "3.12 points"),
         ("nodes", 2000.0, "2,000 nodes"),
         ("memory_fits", 1.0, "yes"),
         ("training_flops", 3.7908e25, "3.79 × 10²⁵ FLOP"),
