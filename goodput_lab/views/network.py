@@ -61,16 +61,13 @@ def reroute_comparison(
     scenario: Scenario, catalog: dict[str, Instance], events_per_day: float
 ) -> pl.DataFrame:
     """Goodput and money lost per day for each labelled reroute time
-    (:func:`models.fabric.reroute_costs`), with the goodput in percent and points."""
+    (:func:`models.fabric.reroute_costs`)."""
     rr = fabric.reroute_costs(
         resolve_inputs(scenario, catalog),
         events_per_day,
         scenario["network.collective_timeout_seconds"],
     )
-    return pl.DataFrame(rr).with_columns(
-        (pl.col("goodput") * 100).alias("goodput_pct"),
-        (pl.col("fabric_goodput_loss") * 100).alias("goodput_loss_points"),
-    )
+    return pl.DataFrame(rr)
 
 
 ALGORITHM_COLUMNS = (
