@@ -335,7 +335,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "choice",
         "mixed",
         label="Failure rate on other instance types",
-        help="How the node failure rate carries over when the Instances page and the "
+        help="How the node failure rate carries over when the instance comparison and the "
         "optimizer move the job to a node type with a different number of accelerators: "
         "'per_node' keeps the rate per node, 'per_accelerator' scales it with accelerators per "
         "node, 'mixed' scales the accelerator_failure_share of it with accelerators and keeps "
