@@ -18,8 +18,8 @@ Safety rules (issue 30, 31):
 * **Outputs that hold something else**: an output that already holds this very sweep is
   kept as it is (nothing evaluated); one that holds another sweep or another file is
   refused before anything is written or removed unless the caller lets it be replaced
-  (``goodput sweep --force``; :func:`run_sweep`'s ``replace``, on by default for notebooks,
-  with a line saying so).
+  (``goodput sweep --force``, :func:`run_sweep`'s ``replace=True``; then with a line saying
+  so).
 * **Unique temporary files**: everything is written to a ``tempfile.mkstemp`` name in the
   target folder (created exclusively, so a planted link is never followed) and renamed.
 * **Parts that heal.**  A Monte Carlo sweep keeps each finished batch in
@@ -994,7 +994,7 @@ def run_sweep(
     connect_timeout: float | None = None,
     workers_timeout: float | None = None,
     security=None,
-    replace: bool = True,
+    replace: bool = False,
 ) -> SweepSummary:
     """Run the sweep and write one Parquet row per point to ``output``.
 
@@ -1006,9 +1006,9 @@ def run_sweep(
 
     An output that already holds this very sweep (same fingerprint, every row) is left as it
     is and nothing is evaluated.  An output that holds anything else (another sweep, another
-    file) is replaced when the sweep finishes, with a line saying so; with
-    ``replace=False`` (``goodput sweep`` without ``--force``) it is refused instead, before
-    anything is written or removed.
+    file) is refused before anything is written or removed, as ``goodput sweep`` refuses it
+    without ``--force``; with ``replace=True`` it is replaced when the sweep finishes, with a
+    line saying so.
 
     ``progress(points_done, points)`` is called as batches finish (resumed ones first);
     when ``progress`` has a ``work`` method, ``progress.work(done, total)`` is called just
@@ -1176,7 +1176,8 @@ def _other_output(
     if not replace:
         raise ValidationError(
             "-o",
-            f"{_short(typed)} holds {what}; choose another -o, or add --force to replace it",
+            f"{_short(typed)} holds {what}; choose another -o, or add --force (run_sweep: "
+            "replace=True) to replace it",
         )
     say(f"sweep: {out.name} holds {what}; it is replaced when this sweep finishes")
 

@@ -266,7 +266,10 @@ def test_an_output_that_is_a_link_is_replaced_not_followed(clean, tmp_path):
     victim.write_bytes(b"precious")
     out = tmp_path / "link.parquet"
     out.symlink_to(victim)
-    engine.run_sweep(_spec(), out, workers=1)
+    with pytest.raises(ValidationError):  # something else is there: refused by default
+        engine.run_sweep(_spec(), out, workers=1)
+    assert out.is_symlink() and victim.read_bytes() == b"precious"
+    engine.run_sweep(_spec(), out, workers=1, replace=True)
     assert victim.read_bytes() == b"precious" and not out.is_symlink()
     assert pl.read_parquet(out).equals(pl.read_parquet(clean))
 

@@ -58,9 +58,13 @@ def test_sweep_on_a_cluster_by_address(cluster, tmp_path):
     again = engine.run_sweep(spec, out, scheduler=cluster.scheduler_address)
     assert (again.engine, again.points_resumed) == ("none", 20)
     assert pl.read_parquet(out).equals(df)
-    # another seed: evaluated afresh, and the output is replaced
+    # another seed: refused unless replacing is asked for, then evaluated afresh
     other = engine.SweepSpec(spec.inputs, spec.axes, 0, 10.0, 4, s.name)
-    assert engine.run_sweep(other, out, scheduler=cluster.scheduler_address).points_resumed == 0
+    with pytest.raises(ValidationError, match="--force"):
+        engine.run_sweep(other, out, scheduler=cluster.scheduler_address)
+    assert pl.read_parquet(out).equals(df)
+    replaced = engine.run_sweep(other, out, scheduler=cluster.scheduler_address, replace=True)
+    assert replaced.points_resumed == 0
     assert engine.output_description(out)["seed"] == 4
 
 
