@@ -196,7 +196,10 @@ class SweepSpec:
 
     def fingerprint(self) -> str:
         """sha256 of everything that decides the results: inputs, axes, trials, days, seed,
-        batch size, the package version and the shipped catalog and presets."""
+        batch size, the package version and the shipped catalog and presets (the horizon and
+        the seed only for a Monte Carlo sweep: an analytic one gives the same rows whatever
+        they are)."""
+        mc = self.trials > 0
         numbers = {
             k: (v if isinstance(v, str | bool) else repr(float(np.asarray(v))))
             for k, v in sorted(self.inputs.items())
@@ -206,8 +209,8 @@ class SweepSpec:
             "inputs": numbers,
             "axes": [a.spec() for a in self.axes],
             "trials": self.trials,
-            "days": repr(float(self.days)),
-            "seed": self.seed,
+            "days": repr(float(self.days)) if mc else None,
+            "seed": self.seed if mc else None,
             "batch_points": batch_points(self.points, self.trials, self.days),
             "version": package_version(),
             "data": data_hash(self.catalog),

@@ -121,6 +121,24 @@ def test_an_interrupted_sweep_still_resumes_without_force(tmp_path):
     assert not engine.parts_dir(out).exists() and not engine.lock_path(out).exists()
 
 
+def test_an_analytic_sweep_with_another_seed_or_horizon_is_the_same_sweep(tmp_path):
+    """The seed and the horizon decide only Monte Carlo rows: an analytic sweep's output is
+    kept (nothing evaluated) when it is run again with others, where it was refused."""
+    s = load_preset("aws-16k-h100")
+    axes = (parse_axis(f"{RATE}=0.001:0.004:4"),)
+    out = tmp_path / "analytic.parquet"
+    first = engine.run_sweep(engine.SweepSpec(resolve_inputs(s), axes, 0, 30.0, 1, s.name), out)
+    assert first.points_evaluated == 4
+    again = engine.run_sweep(engine.SweepSpec(resolve_inputs(s), axes, 0, 7.0, 9, s.name), out)
+    assert (again.engine, again.points_resumed, again.points_evaluated) == ("none", 4, 0)
+    # a Monte Carlo sweep's seed still sets it apart
+    a = engine.SweepSpec(resolve_inputs(s), axes, 40, 5.0, 1, s.name)
+    assert (
+        a.fingerprint()
+        != engine.SweepSpec(resolve_inputs(s), axes, 40, 5.0, 2, s.name).fingerprint()
+    )
+
+
 # --------------------------------------------------------------------------- defect 2
 def test_an_integer_axis_whose_points_are_not_whole_is_refused():
     with pytest.raises(ValidationError) as exc:

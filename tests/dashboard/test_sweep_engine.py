@@ -58,14 +58,18 @@ def test_sweep_on_a_cluster_by_address(cluster, tmp_path):
     again = engine.run_sweep(spec, out, scheduler=cluster.scheduler_address)
     assert (again.engine, again.points_resumed) == ("none", 20)
     assert pl.read_parquet(out).equals(df)
-    # another seed: refused unless replacing is asked for, then evaluated afresh
-    other = engine.SweepSpec(spec.inputs, spec.axes, 0, 10.0, 4, s.name)
+    # another seed of an analytic sweep is the same sweep; another input is not: refused
+    # unless replacing is asked for, then evaluated afresh
+    same = engine.SweepSpec(spec.inputs, spec.axes, 0, 10.0, 4, s.name)
+    assert engine.run_sweep(same, out, scheduler=cluster.scheduler_address).engine == "none"
+    inputs = resolve_inputs(s.replace({"recovery.restart_minutes": 20.0}))
+    other = engine.SweepSpec(inputs, spec.axes, 0, 10.0, 4, s.name)
     with pytest.raises(ValidationError, match="--force"):
         engine.run_sweep(other, out, scheduler=cluster.scheduler_address)
     assert pl.read_parquet(out).equals(df)
     replaced = engine.run_sweep(other, out, scheduler=cluster.scheduler_address, replace=True)
     assert replaced.points_resumed == 0
-    assert engine.output_description(out)["seed"] == 4
+    assert engine.output_description(out)["fingerprint"] == other.fingerprint()
 
 
 def test_unreachable_scheduler_is_a_one_line_error(tmp_path, monkeypatch):
