@@ -120,10 +120,15 @@ def reroute_chart(df: pl.DataFrame) -> go.Figure:
         )
     )
     top = max(cost) if cost else 0.0  # (the range leaves 45% for the labels)
+    # the colour key names only the colours drawn
+    if any(bool(f) for f in df["becomes_job_failure"]):
+        key = "Red: the stall outlasts the collective timeout and the job restarts"
+    else:
+        key = "Every stall here ends before the collective timeout: none restarts the job"
     style.layout(
         fig,
         "Cost of fabric reroute stalls",
-        subtitle="Red: the stall outlasts the collective timeout and the job restarts",
+        subtitle=key,
         x_title="Cost of fabric events ($/day)",
         legend=False,
         height=380,

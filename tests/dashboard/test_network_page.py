@@ -204,3 +204,23 @@ def test_this_scenario_label_sits_on_the_log_axis_at_the_logarithm():
         assert line.x0 == line.x1 == 128.0  # a shape takes the data value
         # no x tick beyond the data (the stretched axis had ticks to 10,000 of 1,000 nodes)
         assert max(fig.layout.xaxis.tickvals) <= 1000.0
+
+
+@pytest.mark.parametrize(
+    ("timeout_s", "subtitle"),
+    [
+        (600.0, "none restarts the job"),  # every reroute (1-180 s) ends before it
+        (60.0, "Red: the stall outlasts"),  # the two BGP timers restart the job
+    ],
+)
+def test_reroute_chart_names_only_the_colours_drawn(catalog, timeout_s, subtitle):
+    """The chart said "Red: ... restarts" over four blue bars at the preset's 600 s."""
+    from goodput_lab.charts.network import reroute_chart
+    from goodput_lab.views.network import reroute_comparison
+
+    sc = load_preset("aws-16k-h100").replace({"network.collective_timeout_seconds": timeout_s})
+    spec = json.loads(reroute_chart(reroute_comparison(sc, catalog, 1.0)).to_json())
+    text = spec["layout"]["title"]["subtitle"]["text"].replace("<br>", " ")
+    assert subtitle in text
+    reds = [c == "#d62728" for c in spec["data"][0]["marker"]["color"]]
+    assert reds == ([False] * 4 if timeout_s == 600.0 else [False, False, True, True])
