@@ -59,4 +59,5 @@ TILE_CSS = (
 st.html(TILE_CSS)
 page = st.navigation(PAGES)
 sidebar.show(cache.catalog())
+sidebar.page_notice()
 page.run()

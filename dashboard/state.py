@@ -40,7 +40,9 @@ OPTIMAL_SUFFIX = ":optimal"
 CATALOG_PRICE_SUFFIX = ":catalog"
 UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
+PAGE_NOTICE_KEY = "state_page_notice"  # an error notice, repeated atop the main area
 BASE_KEY = "scenario_base"  # the scenario last loaded (preset, upload, link): name and values
+INSTANCE_FIELD = "cluster.instance"
 PRICE_FIELD, PRICE_SOURCE, PRICE_AS_OF = (
     "pricing.usd_per_instance_hour",
     "pricing.price_source",
@@ -79,11 +81,35 @@ def _keep(wk: str) -> None:
     their boxes too (the old text described the old number; models.scenario.follow_edits)."""
     values = _values()
     values[wk.removeprefix("w:")] = st.session_state[wk]
+    base = (st.session_state.get(BASE_KEY) or {}).get("values", {})
     if wk == widget_key(PRICE_FIELD):
-        base = (st.session_state.get(BASE_KEY) or {}).get("values", {})
         for key, new in ((PRICE_SOURCE, ENTERED_SOURCE), (PRICE_AS_OF, "")):
             if (values.get(key) or None) == base.get(key):
                 values[key] = new
+    elif wk == widget_key(INSTANCE_FIELD):
+        _price_follows_instance(values, base)
+
+
+def _price_follows_instance(values: dict[str, Any], base: Mapping[str, Any]) -> None:
+    """A new instance type leaves the price entered for the scenario's own type: the price
+    box goes back to the public price, its source and date are cleared, and the sidebar
+    says so (models.pricing.price_follows_instance, which the scenario follows anyway)."""
+    own = base.get(PRICE_FIELD)
+    kept = not values.get(PRICE_FIELD + CATALOG_PRICE_SUFFIX, False) and (
+        own is not None and values.get(PRICE_FIELD) == to_display(PRICE_FIELD, own)
+    )
+    if not kept or values.get(INSTANCE_FIELD) == base.get(INSTANCE_FIELD):
+        return
+    values[PRICE_FIELD + CATALOG_PRICE_SUFFIX] = True
+    for key in (PRICE_SOURCE, PRICE_AS_OF):
+        if (values.get(key) or None) == base.get(key):
+            values[key] = ""
+    st.session_state[NOTICE_KEY] = (
+        "info",
+        f"${own:,.2f}/instance-h was entered for {base.get(INSTANCE_FIELD)}; "
+        f"{values.get(INSTANCE_FIELD)} is priced at its public price (untick the box below "
+        "to enter another).",
+    )
 
 
 def bind(wk: str) -> dict[str, Any]:

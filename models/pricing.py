@@ -631,6 +631,11 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
     typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
     the public one drops the scenario's source and date (the public price carries its own).
 
+    A price is a price of its instance type: when the edit moves the job to another type
+    and leaves the scenario's own price as it was, that price (and its source and date) is
+    dropped, so the new type is priced at its public price (:func:`price_follows_instance`)
+    rather than at a rate entered for the old one.
+
     Parameters
     ----------
     base : Scenario
@@ -643,6 +648,9 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
     dict
         Field updates for :meth:`models.Scenario.replace` (empty when nothing is stale).
     """
+    if price_follows_instance(base, edited):
+        out = {PRICE_FIELD: None, "pricing.price_source": None, "pricing.price_as_of": None}
+        return {k: v for k, v in out.items() if edited[k] != v}
     if edited[PRICE_FIELD] == base[PRICE_FIELD]:
         return {}
     out: dict[str, Any] = {}
@@ -652,6 +660,61 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
     if edited["pricing.price_as_of"] == base["pricing.price_as_of"]:
         out["pricing.price_as_of"] = None
     return {k: v for k, v in out.items() if edited[k] != v}
+
+
+def price_follows_instance(base, edited) -> bool:
+    """Whether ``edited`` moved the job to another instance type while keeping the price
+    ``base`` entered for the old one (a rate of one type is not a rate of another).
+
+    Parameters
+    ----------
+    base : Scenario
+        The scenario before the edit.
+    edited : Scenario
+        The scenario after it.
+
+    Returns
+    -------
+    bool
+        True when the instance changed, ``base`` has a price of its own and ``edited`` kept
+        it unchanged.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_preset
+    >>> s = load_preset("aws-16k-h100")  # $98.32, the 2023 price of p5.48xlarge
+    >>> price_follows_instance(s, s.replace({"cluster.instance": "p6-b200.48xlarge"}))
+    True
+    """
+    return (
+        edited["cluster.instance"] != base["cluster.instance"]
+        and base[PRICE_FIELD] is not None
+        and edited[PRICE_FIELD] == base[PRICE_FIELD]
+    )
+
+
+def price_follows_note(base, edited) -> str:
+    """The sentence said when :func:`price_follows_instance` dropped a price ("" if not).
+
+    Parameters
+    ----------
+    base : Scenario
+        The scenario before the edit.
+    edited : Scenario
+        The scenario after it.
+
+    Returns
+    -------
+    str
+        One sentence naming the dropped price and the type it was entered for.
+    """
+    if not price_follows_instance(base, edited):
+        return ""
+    return (
+        f"The scenario's ${base[PRICE_FIELD]:,.2f}/instance-h was entered for "
+        f"{base['cluster.instance']}; {edited['cluster.instance']} is priced at its public "
+        f"price instead (set pricing.usd_per_instance_hour to use another)."
+    )
 
 
 def on_demand_price(scenario, inst: Instance) -> Price | None:

@@ -227,10 +227,22 @@ def _current() -> Scenario | None:
 
 
 def _notice() -> None:
+    """The notice of the last load or edit, in the sidebar; a link or upload that could not
+    be read is said at the top of the page too, above figures that are not the link's."""
     notice = st.session_state.pop(state.NOTICE_KEY, None)
     if notice:
         kind, text = notice
-        (st.error if kind == "error" else st.success)(plain(text))  # echoes user text
+        show = {"error": st.error, "info": st.info}.get(kind, st.success)
+        show(plain(text))  # echoes user text
+        if kind == "error":
+            st.session_state[state.PAGE_NOTICE_KEY] = text
+
+
+def page_notice() -> None:
+    """Draw (once, in the main area, before the page) the error the sidebar just showed."""
+    text = st.session_state.pop(state.PAGE_NOTICE_KEY, None)
+    if text:
+        st.error(plain(text))
 
 
 def share_link(scenario: Scenario) -> str:

@@ -38,6 +38,7 @@ from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
     Scenario,
     effective_params_billion,
@@ -81,9 +82,21 @@ def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
     """The scenario at ``path`` (a TOML file, or the name of a shipped preset such as
     ``aws-16k-h100``) with ``--set`` overrides applied (for every command)."""
     scenario = resolve_scenario(path)
+    if not sets:
+        return scenario
     # provenance follows the overrides: a typed price is "entered", a kept name says
-    # "Modified from ..." (models.scenario.follow_edits)
-    return follow_edits(scenario, scenario.with_overrides(sets)) if sets else scenario
+    # "Modified from ...", a price entered for another instance type is dropped
+    # (models.scenario.follow_edits)
+    edited = scenario.with_overrides(sets)
+    note = price_follows_note(scenario, edited)
+    if note and note not in _NOTES:
+        _NOTES.append(note)  # said on stderr when the command succeeds (main)
+    return follow_edits(scenario, edited)
+
+
+#: Notes about how the inputs were read, said once on stderr after a command that succeeded
+#: (a bad input's message stays the one line it is).
+_NOTES: list[str] = []
 
 
 def catalog_from_args(args: argparse.Namespace):
@@ -193,17 +206,37 @@ def cmd_compare(args: argparse.Namespace) -> int:
     )
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
     print(f"savings per year   {_fmt_usd(c.savings_usd_per_year)}")
-    if c.productive_time_ratio != 1.0:
-        print(
-            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
-            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
-        )
+    _print_savings_parts(c)
     diffs = c.differences()
     if diffs:
         print("what differs:")
         for key, b, v in diffs:
             print(f"  {key:<42} {_show(key, b)} -> {_show(key, v)}")
     return 0
+
+
+def _print_savings_parts(c) -> None:
+    """Where the savings per day come from (Comparison.savings_by_component: the parts
+    add up to the total), then what one training run costs on each side."""
+    parts = [r for r in c.savings_by_component() if round(r["usd_per_day"]) != 0]
+    if len(parts) > 1 or (parts and round(parts[0]["usd_per_day"] - c.savings_usd_per_day)):
+        for r in parts:
+            name = "step time" if r["component"] == "step_time" else r["label"].lower()
+            extra = (
+                f" (time to train {c.time_to_train_delta_days:+.1f} days)"
+                if r["component"] == "step_time"
+                else ""
+            )
+            print(f"of which {name} {_fmt_usd(r['usd_per_day'])}/day{extra}")
+    elif c.productive_time_ratio != 1.0:
+        print(
+            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
+            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
+        )
+    b, n = c.baseline["cost_to_train_usd"], c.candidate["cost_to_train_usd"]
+    if b == b and n == n and round(b) != round(n):  # both known (NaN when not computed)
+        diff = f"{_fmt_usd(b - n)} saved" if b > n else f"{_fmt_usd(n - b)} more"
+        print(f"cost to train      {_fmt_usd(b)} -> {_fmt_usd(n)} per run ({diff})")
 
 
 def _show(key: str, value: Any) -> str:
@@ -658,7 +691,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv)
-        return args.func(args)
+        _NOTES.clear()
+        rc = args.func(args)
+        if rc == 0:
+            for note in _NOTES:
+                sys.stderr.write(f"note: {note}\n")
+        return rc
     except ValidationError as exc:
         typed = sys.argv[1:] if argv is None else argv
         field = exc.field if parser is None else _as_typed(exc.field, parser, typed)

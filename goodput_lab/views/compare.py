@@ -17,6 +17,7 @@ from goodput_lab.models import (
 )
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import LOSS_COMPONENTS, OUTPUTS
+from goodput_lab.models.scenario import follow_edits
 from goodput_lab.views import display
 
 
@@ -126,7 +127,9 @@ def build(source: str, current: Scenario, upload: Scenario | None, edits: str) -
     else:
         raise ValidationError("comparison source", f"{source!r} is not one of the choices")
     lines = [ln.strip() for ln in edits.splitlines() if ln.strip() and not ln.startswith("#")]
-    return base.with_overrides(lines) if lines else base
+    # provenance follows the edits, as the command line's --set (models.scenario.follow_edits):
+    # a price entered for another instance type is not carried to a new one
+    return follow_edits(base, base.with_overrides(lines)) if lines else base
 
 
 #: Figures of the side-by-side table, in order.

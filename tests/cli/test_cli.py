@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 
@@ -46,6 +47,7 @@ def test_compare_prices_a_fabric_change_per_day():
     # +5.9 days: half the bandwidth lengthens the exposed data-parallel and pipeline traffic
     # (+9.0 days while the interleaved schedule's pipeline sends were all charged as exposed)
     assert "of which step time −$" in out.stdout and "time to train +5.9 days" in out.stdout
+    assert "per run ($16,047,131 more)" in out.stdout  # one run's cost, beside the rates
     js = json.loads(
         goodput(
             "compare",
@@ -218,3 +220,37 @@ def test_fit_without_nodes_says_the_rate_is_too_high_unless_the_fleet_is_the_log
     assert main(["fit", log, "--nodes", "1024"]) == 0
     out = capsys.readouterr().out
     assert "too high" not in out and "use in a scenario:         --set" in out
+
+
+def test_compare_on_another_instance_drops_the_price_entered_for_the_old_one():
+    """QA pass 17: a B200 candidate of the aws-16k-h100 preset was priced at the preset's
+    $98.32 (p5.48xlarge's 2023 price) and its "of which step time" exceeded the total."""
+    out = goodput(
+        "compare",
+        "aws-16k-h100",
+        "aws-16k-h100",
+        "--set",
+        "reliability.node_failure_rate_per_day=0.001",
+        "--set-candidate",
+        "cluster.instance=p6-b200.48xlarge",
+        "--json",
+    )
+    assert out.returncode == 0, out.stderr
+    assert "was entered for p5.48xlarge; p6-b200.48xlarge is priced at its public" in out.stderr
+    js = json.loads(out.stdout)
+    b, c = js["baseline"], js["candidate"]
+    assert c["usd_per_instance_hour"] == pytest.approx(113.9328)  # the catalog's
+    assert b["usd_per_instance_hour"] == pytest.approx(98.32)
+    text = goodput(
+        "compare",
+        "aws-16k-h100",
+        "aws-16k-h100",
+        "--set",
+        "reliability.node_failure_rate_per_day=0.001",
+        "--set-candidate",
+        "cluster.instance=p6-b200.48xlarge",
+    ).stdout
+    parts = re.findall(r"^of which .* (−?)\$([\d,]+)/day", text, re.M)
+    total = re.search(r"savings per day +\$([\d,]+)", text).group(1)
+    signed = [(-1 if m else 1) * int(v.replace(",", "")) for m, v in parts]
+    assert len(signed) == 2 and abs(sum(signed) - int(total.replace(",", ""))) <= 1

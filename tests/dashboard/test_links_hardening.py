@@ -37,8 +37,8 @@ def test_issue18_unknown_instance_in_a_link_is_reported_not_replaced(catalog):
     else:
         raise AssertionError("an unknown instance must not decode")
     at = open_page("overview", params)
-    errors = [_as_rendered(e.value) for e in at.error]
-    assert len(errors) == 1
+    errors = [_as_rendered(e.value) for e in at.main.error]  # atop the page (and the sidebar)
+    assert len(errors) == 1 and [_as_rendered(e.value) for e in at.sidebar.error] == errors
     assert errors[0].startswith(
         "The link's scenario could not be read — link parameter 'cluster.instance': "
         "'abc' is not in the catalog; allowed: p4d.24xlarge, p5.48xlarge"

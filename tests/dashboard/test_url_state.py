@@ -261,8 +261,50 @@ def test_a_link_that_sets_fields_over_a_preset_is_not_passed_off_as_it(catalog):
 
 def test_a_bad_link_falls_back_to_its_own_preset_and_echoes_the_value_as_written():
     at = open_page("overview", {"preset": "llama3-70b", "cluster.nodes": "-5"})
-    (err,) = [e.value for e in at.error]
+    # said in the sidebar and atop the page, above figures that are not the link's
+    (err,) = [e.value for e in at.main.error]
+    assert [e.value for e in at.sidebar.error] == [err]
     assert "cluster.nodes: -5 is out of range" in err  # not -5.0
     assert "Showing the llama3-70b preset instead" in err
     ev = evaluate(load_preset("llama3-70b"))
     assert metric(at, "Goodput") == f"{ev['goodput'] * 100:.2f}%"
+
+
+def test_a_new_instance_in_the_sidebar_drops_the_price_entered_for_the_old_one(catalog):
+    """QA pass 17: p6-b200 was priced at the aws-16k-h100 preset's $98.32, the 2023 price of
+    p5.48xlarge; the public price now applies, and the sidebar says why."""
+    at = open_page("overview", {"preset": "aws-16k-h100"})
+    at.selectbox(key="w:cluster.instance").set_value("p6-b200.48xlarge").run()
+    assert not at.exception
+    assert any("was entered for p5.48xlarge" in i.value for i in at.sidebar.info)
+    want = evaluate(
+        load_preset("aws-16k-h100").replace(
+            {
+                "cluster.instance": "p6-b200.48xlarge",
+                "pricing.usd_per_instance_hour": None,
+                "pricing.price_source": None,
+                "pricing.price_as_of": None,
+            }
+        ),
+        catalog,
+    )
+    assert want["usd_per_instance_hour"] == pytest.approx(113.9328)
+    assert metric(at, "Cluster cost per day") == f"${want['cluster_usd_per_day']:,.0f}"
+
+
+def test_a_link_moving_a_preset_to_another_instance_prices_it_publicly(catalog):
+    s, preset = url_state.decode(
+        {"preset": "aws-16k-h100", "cluster.instance": "p6-b200.48xlarge"}, catalog
+    )
+    assert preset == "aws-16k-h100" and s["pricing.usd_per_instance_hour"] is None
+    assert s["pricing.price_source"] is None and s["pricing.price_as_of"] is None
+    # a price in the link is the link's own, kept
+    s, _ = url_state.decode(
+        {
+            "preset": "aws-16k-h100",
+            "cluster.instance": "p6-b200.48xlarge",
+            "pricing.usd_per_instance_hour": "98.32",
+        },
+        catalog,
+    )
+    assert s["pricing.usd_per_instance_hour"] == 98.32
