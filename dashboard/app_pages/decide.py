@@ -160,6 +160,7 @@ st.caption(
         list(instances) if len(instances) < len(names) else None,
         int(trials),
         int(seed),
+        scenario,
     )
 )
 

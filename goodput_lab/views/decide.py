@@ -244,10 +244,24 @@ def cli_command(
     instances: Sequence[str] | None,
     trials: int,
     seed: int,
+    scenario: Any = None,
 ) -> str:
-    """The ``goodput decide`` command that prints the page's answer."""
+    """The ``goodput decide`` command that prints the page's answer: ``scenario_path`` (a
+    preset's name) with ``--set`` for every field in which ``scenario`` (the sidebar's)
+    differs from it (:func:`models.decide.set_arguments`)."""
+    import shlex
+
+    from goodput_lab.models.decide import set_arguments
+    from goodput_lab.models.scenario import load_preset, preset_paths
+
+    sets: list[str] = []
+    if scenario is not None and scenario_path in preset_paths():
+        sets = [
+            f"--set {shlex.quote(a)}" for a in set_arguments(load_preset(scenario_path), scenario)
+        ]
     parts = [
         f"goodput decide {scenario_path}",
+        *sets,
         f"--deadline-days {deadline_days:g}",
         f"--confidence {confidence:g}",
         f"--trials {trials}",

@@ -135,3 +135,28 @@ def test_the_page_waits_for_the_button_without_a_link():
     at.switch_page("app_pages/decide.py").run()
     assert not at.exception
     assert not at.metric and any("press **Decide**" in i.value for i in at.info)
+
+
+def test_the_command_line_carries_the_sidebars_edits():
+    """QA pass 17: the page's "same answer from the command line" named the preset alone, so
+    a sidebar edit (2 failures a day) gave another answer (2,240 nodes, not 2,208)."""
+    import shlex
+
+    from goodput_lab.models import load_preset
+
+    from goodput_lab.cli.main import load_scenario
+    from goodput_lab.views.decide import cli_command
+
+    edited = load_preset("aws-16k-h100").replace(
+        {"reliability.node_failure_rate_per_day": 0.001, "workload.tokens_trillion": 12.5}
+    )
+    cmd = cli_command("aws-16k-h100", 100.0, 0.9, None, None, 2000, 0, edited)
+    assert "--set reliability.node_failure_rate_per_day=0.001" in cmd
+    words = shlex.split(cmd)
+    sets = [words[i + 1] for i, w in enumerate(words) if w == "--set"]
+    assert dict(load_scenario("aws-16k-h100", sets).values) == dict(edited.values)
+    # nothing edited: the preset alone, as before
+    plain_cmd = cli_command(
+        "aws-16k-h100", 100.0, 0.9, None, None, 2000, 0, load_preset("aws-16k-h100")
+    )
+    assert "--set" not in plain_cmd
