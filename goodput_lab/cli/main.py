@@ -38,6 +38,7 @@ from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
+from goodput_lab.models.outputs import format_value
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
     Scenario,
@@ -137,15 +138,16 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         return 0
     m = ev.metrics
     print(ev.scenario.name)
-    print(
-        f"  failures per day          {m['failures_per_day']:.3f}  (MTBF {m['mtbf_hours']:.2f} h)"
-    )
+    # the registry's words for figures without a bound (no failures: "MTBF inf h" before)
+    mtbf = format_value("mtbf_hours", m["mtbf_hours"])
+    print(f"  failures per day          {m['failures_per_day']:.3f}  (MTBF {mtbf})")
     print(f"  lost per failure          {m['minutes_lost_per_failure']:.1f} min (first order)")
     sc = ev.scenario
     print(
         f"  checkpoints               {sc['checkpoint.strategy']}, every "
         f"{m['checkpoint_interval_minutes']:.1f} min (optimal "
-        f"{m['optimal_checkpoint_interval_minutes']:.1f}, Young {m['young_interval_minutes']:.1f})"
+        f"{format_value('optimal_checkpoint_interval_minutes', m['optimal_checkpoint_interval_minutes'])}"
+        f", Young {format_value('young_interval_minutes', m['young_interval_minutes'])})"
     )
     print(
         f"  save / restore            {m['save_seconds']:.1f} s / {m['restore_seconds']:.1f} s;"

@@ -254,3 +254,10 @@ def test_compare_on_another_instance_drops_the_price_entered_for_the_old_one():
     total = re.search(r"savings per day +\$([\d,]+)", text).group(1)
     signed = [(-1 if m else 1) * int(v.replace(",", "")) for m, v in parts]
     assert len(signed) == 2 and abs(sum(signed) - int(total.replace(",", ""))) <= 1
+
+
+def test_evaluate_with_no_failures_says_unbounded_not_inf():
+    out = goodput("evaluate", "aws-16k-h100", "--set", "reliability.node_failure_rate_per_day=0")
+    assert out.returncode == 0, out.stderr
+    assert "(MTBF unbounded)" in out.stdout and "(optimal unbounded, Young unbounded)" in out.stdout
+    assert "inf" not in out.stdout.replace("infrastructure", "")
