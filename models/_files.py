@@ -160,7 +160,9 @@ def decode_upload(
             return raw.decode("utf-8-sig")
         except UnicodeDecodeError as exc:
             row = raw.count(b"\n", 0, exc.start) + 1
-            where = f"row {row}" + (f", column {column(raw, exc.start)}" if column else "")
+            # a column is named from the header: not when the bad byte is in the header
+            named = column is not None and row > 1
+            where = f"row {row}" + (f", column {column(raw, exc.start)}" if named else "")
             raise ValidationError(
                 where,
                 f"is not UTF-8 text (byte {exc.start}: {raw[exc.start : exc.start + 1]!r}); "

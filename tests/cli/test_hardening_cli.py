@@ -379,3 +379,13 @@ def test_issue30_estimates_before_the_work_in_json_and_on_stderr(capsys):
     cap = capsys.readouterr()
     assert json.loads(cap.out)["estimated_seconds"] > 0
     assert cap.err.startswith("goodput: simulating 3 rungs x 20 trials x 2 days, in all: ")
+
+
+def test_a_binary_failure_log_is_refused_without_its_bytes_as_a_column_name(tmp_path, capsys):
+    """QA pass 17: the message quoted the file's first bytes as the column's name."""
+    path = tmp_path / "bin.csv"
+    path.write_bytes(b"\x8f\xdb\x19\x00\xfe" * 400)
+    assert main(["fit", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("goodput: row 1: is not UTF-8 text (byte 0: b'\\x8f')"), err
+    assert "column" not in err and len(err) < 120
