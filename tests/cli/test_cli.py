@@ -225,7 +225,7 @@ def test_fit_without_nodes_says_the_rate_is_too_high_unless_the_fleet_is_the_log
 def test_compare_on_another_instance_drops_the_price_entered_for_the_old_one():
     """QA pass 17: a B200 candidate of the aws-16k-h100 preset was priced at the preset's
     $98.32 (p5.48xlarge's 2023 price) and its "of which step time" exceeded the total."""
-    out = goodput(
+    args = (
         "compare",
         "aws-16k-h100",
         "aws-16k-h100",
@@ -233,23 +233,15 @@ def test_compare_on_another_instance_drops_the_price_entered_for_the_old_one():
         "reliability.node_failure_rate_per_day=0.001",
         "--set-candidate",
         "cluster.instance=p6-b200.48xlarge",
-        "--json",
     )
+    out = goodput(*args, "--json")
     assert out.returncode == 0, out.stderr
     assert "was entered for p5.48xlarge; p6-b200.48xlarge is priced at its public" in out.stderr
     js = json.loads(out.stdout)
     b, c = js["baseline"], js["candidate"]
     assert c["usd_per_instance_hour"] == pytest.approx(113.9328)  # the catalog's
     assert b["usd_per_instance_hour"] == pytest.approx(98.32)
-    text = goodput(
-        "compare",
-        "aws-16k-h100",
-        "aws-16k-h100",
-        "--set",
-        "reliability.node_failure_rate_per_day=0.001",
-        "--set-candidate",
-        "cluster.instance=p6-b200.48xlarge",
-    ).stdout
+    text = goodput(*args).stdout
     parts = re.findall(r"^of which .* (−?)\$([\d,]+)/day", text, re.M)
     total = re.search(r"savings per day +\$([\d,]+)", text).group(1)
     signed = [(-1 if m else 1) * int(v.replace(",", "")) for m, v in parts]
