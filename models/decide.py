@@ -1257,7 +1257,7 @@ def decide(
         scenario, cat, prices, chosen, reference, (deadline, target, ok), trials=trials,
         seed=seed, runner=runner, progress=progress,
     )  # fmt: skip
-    closest = _closest(rows)
+    closest = _closest(rows, target)
     ref_row = next((r for r in rows if r["reference"]), None)
     runners = _runners_up(rows, choice, closest, ok, target, deadline, budget_usd)
 
@@ -1317,11 +1317,21 @@ def _scenario_interval_minutes(scenario: Scenario, cat: Mapping[str, Instance]) 
     return float(interval)
 
 
-def _closest(rows: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
-    """The row closest to the brief: highest P(finish by deadline), then lowest expected
-    total cost [USD]; None without rows."""
+def _closest(rows: Sequence[Mapping[str, Any]], target: float) -> Mapping[str, Any] | None:
+    """The row closest to the brief: when some rows reach the target P by the deadline and
+    only the budget stops them, the one with the lowest P90 total cost [USD] (the budget is
+    what binds); else the highest P(finish by deadline), then the lowest expected total
+    cost [USD]; None without rows."""
     if not rows:
         return None
+    on_time = [
+        r
+        for r in rows
+        if r["probability_finish_by_deadline"] >= target - 1e-12
+        and math.isfinite(r["total_cost_usd_p90"])
+    ]
+    if on_time:
+        return min(on_time, key=lambda r: (r["total_cost_usd_p90"], r["expected_total_cost_usd"]))
     return max(
         rows,
         key=lambda r: (r["probability_finish_by_deadline"], -r["expected_total_cost_usd"]),
@@ -1783,23 +1793,35 @@ def _what_would_change(choice, runners, ok) -> list[str]:
 
 
 def _would_take(closest, meta, results, target, deadline, kept) -> dict[str, Any]:
-    """When nothing meets the target: a later date, a lower P, or more nodes."""
+    """When nothing meets the brief: a larger budget (when only the budget stops the
+    closest row), else a later date, a lower P (when the closest row has a chance worth
+    naming by the deadline), or more nodes."""
     if closest is None:
         return {}
+    p_now = closest["probability_finish_by_deadline"]
+    head = f"{closest['instance']} × {closest['nodes']:,}"
+    if p_now >= target - 1e-12:  # on time: the budget is what binds
+        need = closest["total_cost_usd_p90"]
+        return {
+            "budget_usd_needed": need,
+            "confidence_at_deadline": p_now,
+            "text": (
+                f"{head} reaches {target:.0%} by day {deadline:g} with a P90 cost of "
+                f"${need:,.0f}: a budget of at least that"
+            ),
+        }
     t = results[closest["key"]]["time_to_finish_days"]
     later = _quantile(t, target)
     out: dict[str, Any] = {
         "deadline_days_at_confidence": later,
-        "confidence_at_deadline": closest["probability_finish_by_deadline"],
+        "confidence_at_deadline": p_now,
     }
     more = [c for c in kept if c.config.instance == closest["instance"] and c.p_analytic >= target]
     if more:
         out["nodes_at_confidence_analytic"] = min(c.config.nodes for c in more)
-    out["text"] = (
-        f"{closest['instance']} × {closest['nodes']:,} reaches {target:.0%} with a deadline of "
-        f"{later:.1f} days, or a target of {closest['probability_finish_by_deadline']:.1%} by day "
-        f"{deadline:g}"
-    )
+    # a target it reaches by the deadline only when there is one to name (not "0.0%")
+    lower = f", or a target of {p_now:.1%} by day {deadline:g}" if p_now >= 0.005 else ""
+    out["text"] = f"{head} reaches {target:.0%} with a deadline of {later:.1f} days{lower}"
     return out
 
 

@@ -4255,7 +4255,9 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Closest",
         "",
         "text",
-        "When nothing meets the target: the configuration with the highest probability.",
+        "When nothing meets the brief: the configuration with the highest probability, or, "
+        "when some reach the target probability and only the budget stops them, the one "
+        "with the lowest P90 cost.",
         computed_by=_DEC,
     ),
     _o(
@@ -4263,9 +4265,20 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "What it would take",
         "",
         "text",
-        "When nothing meets the target: the "
-        "deadline at which the closest reaches the confidence, the confidence it reaches, and "
-        "(analytic) the node count that would.",
+        "When nothing meets the brief: the budget the closest needs (when only the budget "
+        "stops it), else the deadline at which it reaches the confidence, the confidence it "
+        "reaches, and (analytic) the node count that would.",
+        computed_by="models.decide._would_take",
+    ),
+    _o(
+        "budget_usd_needed",
+        "Budget needed",
+        "USD",
+        "usd",
+        "When the closest configuration reaches the target probability by the deadline but "
+        "its P90 total cost is over the budget: that P90 cost, the least budget it needs.",
+        "P90 of the total cost",
+        "derived",
         computed_by="models.decide._would_take",
     ),
     _o(

@@ -257,3 +257,28 @@ def test_a_missed_deadline_says_on_which_settings_its_fastest_time_is(base):
     assert nodes.size == 0 and fastest is not None
     assert f"with checkpoints every {PROBE_INTERVAL_MINUTES:g} min and no resilience feature" in why
     assert f"fastest {fastest[1]:.1f} days at {fastest[0]:,} nodes, expected" in why
+
+
+def test_a_budget_that_binds_names_the_cheapest_on_time_option_and_the_budget_it_needs():
+    """QA pass 17: with a $1M budget "closest" was the highest-P option ($201M, B200) over a
+    cheaper on-time one, and "what it would take" offered a deadline already met."""
+    d = decide(
+        load_preset("llama3-8b"), 16.0, 0.8, budget_usd=1.0, trials=100, seed=0,
+        instances=["p5.48xlarge"],
+    )  # fmt: skip
+    assert not d.meets
+    on_time = [r for r in d.rows if r["probability_finish_by_deadline"] >= 0.8]
+    assert on_time, "the brief without the budget is met"
+    least = min(r["total_cost_usd_p90"] for r in on_time)
+    assert d.closest["total_cost_usd_p90"] == least
+    w = d.to_json_dict()["would_take"]
+    assert w["budget_usd_needed"] == least
+    assert f"a P90 cost of ${least:,.0f}: a budget of at least that" in w["text"]
+    assert "deadline" not in w["text"]
+
+
+def test_an_impossible_deadline_names_no_zero_target():
+    d = decide(load_preset("llama3-8b"), 2.0, 0.95, trials=100, seed=0, instances=["p5.48xlarge"])
+    w = d.to_json_dict()["would_take"]
+    assert w["confidence_at_deadline"] < 0.005
+    assert "or a target of" not in w["text"] and "reaches 95% with a deadline of" in w["text"]
