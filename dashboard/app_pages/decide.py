@@ -134,6 +134,8 @@ else:
     shown = d.closest
 
 if shown is not None:
+    if not d.meets:
+        st.caption("The closest configuration (it does not meet the target):")
     for col, (tile, caption) in zip(st.columns(4), svc.choice_tiles(shown), strict=True):
         col.metric(**tile)
         if caption:
@@ -169,8 +171,15 @@ st.plotly_chart(
 )
 
 st.subheader("Runners-up")
-st.caption("The best of every other instance type and pricing model.")
-tables.show(svc.runners_display(d))
+runners = svc.runners_display(d)
+if runners.height:
+    st.caption("The best of every other instance type and pricing model.")
+    tables.show(runners)
+else:
+    st.caption(
+        "None: no other instance type or pricing model was simulated (the types left out "
+        "and why are in the notes below)."
+    )
 
 st.subheader("What would change the decision")
 if j["what_would_change"]:

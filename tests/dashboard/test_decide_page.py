@@ -160,3 +160,22 @@ def test_the_command_line_carries_the_sidebars_edits():
         "aws-16k-h100", 100.0, 0.9, None, None, 2000, 0, load_preset("aws-16k-h100")
     )
     assert "--set" not in plain_cmd
+
+
+def test_an_impossible_deadline_is_not_shown_as_an_answer():
+    """QA pass 17: the closest configuration's tiles read like an answer and the advice
+    offered "a target of 0.0% by day 5"."""
+    from streamlit.testing.v1 import AppTest
+
+    from tests.conftest import APP
+
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    for k, v in {**QUERY, "dec.deadline": "2", "dec.confidence_pct": "95"}.items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page("app_pages/decide.py").run()
+    assert not at.exception, at.exception
+    texts = [c.value for c in at.caption] + [i.value for i in at.info]
+    assert any("closest configuration (it does not meet the target)" in t for t in texts)
+    assert not any("or a target of 0.0%" in t for t in texts)
+    assert any(w.value.startswith("Nothing meets the target") for w in at.warning)
