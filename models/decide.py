@@ -724,10 +724,20 @@ def _price_group(
 
 
 def _fallback_rate(scenario: Scenario, name: str, cat: Mapping[str, Instance]) -> float:
+    """Rate of the hours after a Capacity Block [USD/instance-h]: the scenario's overrun
+    price when set; on its own instance type the on-demand price in force, as
+    :func:`models.pricing.overrun_price` (``goodput plan``) has it; on another type that
+    type's public price (a price belongs to its type: :func:`models.pricing.
+    price_follows_instance`); NaN when unknown."""
     own = scenario["pricing.overrun_usd_per_instance_hour"]
     if own is not None:
         return float(own)
-    p = pr.catalog_price(cat[name]) if name in cat else None
+    if name not in cat:
+        return math.nan
+    if name == scenario["cluster.instance"]:
+        p = pr.on_demand_price(scenario, cat[name])
+    else:
+        p = pr.catalog_price(cat[name])
     return p.usd_per_instance_hour if p is not None else math.nan
 
 

@@ -197,8 +197,10 @@ def _print_text(d, out: dict) -> None:
             f"  check it: goodput plan SCENARIO "
             f"{' '.join('--set ' + shlex.quote(s) for s in out['set'])} "
             f"--block-days {out['choice']['block_days']:g} --deadline-days {d.deadline_days:g}"
+            f" --trials {d.trials} --seed {d.seed}"
             " (its probability of finishing by the deadline integrates the same intervals as"
-            " here; its block costs are at the point step time and failure rate)"
+            " here on draws of its own, so it agrees within the Monte Carlo error; its block"
+            " costs are at the point step time and failure rate)"
         )
     if not d.meets and out["would_take"]:
         print(f"  what it would take: {out['would_take'].get('text', '')}")

@@ -282,3 +282,20 @@ def test_an_impossible_deadline_names_no_zero_target():
     w = d.to_json_dict()["would_take"]
     assert w["confidence_at_deadline"] < 0.005
     assert "or a target of" not in w["text"] and "reaches 95% with a deadline of" in w["text"]
+
+
+def test_the_hours_after_a_block_are_priced_as_plan_prices_them():
+    """QA pass 17: decide priced p5's overrun at the catalog's $55.04 where goodput plan
+    (and decide's own On-Demand option) used the scenario's $98.32."""
+    from goodput_lab.models import load_catalog
+    from goodput_lab.models import pricing as pr
+    from goodput_lab.models.decide import _fallback_rate
+
+    s = load_preset("aws-16k-h100")
+    cat = load_catalog()
+    own = pr.overrun_price(s, cat["p5.48xlarge"]).usd_per_instance_hour
+    assert own == 98.32 == _fallback_rate(s, "p5.48xlarge", cat)
+    # another type: its own public price, not the rate entered for p5.48xlarge
+    assert _fallback_rate(s, "p6-b200.48xlarge", cat) == pytest.approx(113.9328)
+    entered = s.replace({"pricing.overrun_usd_per_instance_hour": 70.0})
+    assert _fallback_rate(entered, "p6-b200.48xlarge", cat) == 70.0
