@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -344,6 +345,47 @@ def log_header(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> list[str
             except csv.Error as exc:
                 raise ValidationError("row 1", f"is not valid CSV ({exc})") from None
     raise ValidationError("failure log", "is empty (expected a header row)")
+
+
+#: ``nodes=N`` in a comment before the header: the fleet size the log covers
+_STATED_NODES = re.compile(r"(?<![\w.])nodes\s*=\s*(\d{1,9})(?![\w.])")
+
+
+def stated_nodes(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> int | None:
+    """The fleet size a log states in a comment before its header (``# nodes=1024``, as
+    scripts/make_sample_log.py writes), or None.
+
+    A log lists only the nodes that failed, so the distinct ids undercount the fleet and
+    overstate the per-node rate; a stated size is the better default.
+
+    >>> stated_nodes("# nodes=1024, days=180\\ntimestamp,node_id\\n")
+    1024
+    >>> stated_nodes("timestamp,node_id\\n# nodes=5\\n") is None  # after the header: data
+    True
+
+    Parameters
+    ----------
+    data : str or bytes
+        The failure log (UTF-8 bytes or text).
+    max_bytes : int
+        Cap on the text [bytes].
+
+    Returns
+    -------
+    int or None
+        The stated node count [nodes], None when no comment states one (or it is 0).
+    """
+    text = _decode(data, max_bytes)
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if not stripped.startswith("#"):
+            return None
+        m = _STATED_NODES.search(stripped)
+        if m and int(m.group(1)) > 0:
+            return int(m.group(1))
+    return None
 
 
 def default_column(header: list[str], key: str) -> str | None:

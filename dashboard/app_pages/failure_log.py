@@ -13,6 +13,7 @@ from goodput_lab.models.failure_log import (
     REQUIRED,
     default_column,
     log_header,
+    stated_nodes,
 )
 
 from goodput_lab.charts.failure_log import cause_chart, survival_chart
@@ -68,7 +69,8 @@ with right:
         "Nodes observed (0 = distinct node ids in the log)",
         min_value=0,
         max_value=10_000_000,
-        value=1024 if upload is None else 0,
+        # the fleet the sample states (# nodes=1024), as goodput fit reads it
+        value=(stated_nodes(svc.sample_log_bytes()) or 0) if upload is None else 0,
         step=1,
         help="Fleet size during the log; nodes that never failed do not appear in it, so "
         "leaving 0 overstates the per-node rate.",

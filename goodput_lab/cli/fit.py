@@ -15,7 +15,12 @@ from typing import TYPE_CHECKING
 
 from goodput_lab.cli.main import json_option, print_json
 from goodput_lab.models._files import read_capped
-from goodput_lab.models.failure_log import MAX_LOG_BYTES, parse_failure_log, parse_mapping
+from goodput_lab.models.failure_log import (
+    MAX_LOG_BYTES,
+    parse_failure_log,
+    parse_mapping,
+    stated_nodes,
+)
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.uncertainty import fitted_rate_interval
 
@@ -65,14 +70,14 @@ def scenario_overrides(fit: LogFit) -> list[str]:
     return out
 
 
-def _print_text(fit: LogFit, path: str) -> None:
+def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     t = fit.tbf
     pct = round(fit.confidence * 100)
     nodes_note = (
         " (distinct ids in the log: a fleet's nodes that never failed are not in it, so the "
         "rate below is too high by the fleet size over this; pass --nodes)"
         if fit.nodes_from_log
-        else ""
+        else (" (stated in the log's comment; --nodes to change)" if stated else "")
     )
     print(
         f"{path}: {fit.n_failures} failures, {fit.n_incidents} incidents over {fit.span_days:.1f} days"
@@ -119,6 +124,12 @@ def _print_text(fit: LogFit, path: str) -> None:
                 f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
                 f"{100 * c['rate_per_node_day']:.4f}%/node-day"
             )
+    if fit.n_failures != fit.n_incidents:
+        print(
+            f"    (the causes count failures, {fit.n_failures:,}; the node failure rate counts "
+            f"incidents, {fit.n_incidents:,}: failures of several nodes at one moment are one "
+            "incident, so the causes' rates add up to more)"
+        )
     if fit.lemons:
         print(
             f"  lemon nodes (binomial tail, Bonferroni over {fit.nodes} nodes, alpha {fit.lemon_alpha:g}):"
@@ -151,14 +162,18 @@ def cmd_fit(args: argparse.Namespace) -> int:
     from goodput_lab.models.fitting import fit_failure_log
 
     mapping = parse_mapping(args.map)
-    log = parse_failure_log(read_log_bytes(args.log), mapping)
-    fit = fit_failure_log(log, args.nodes)
+    data = read_log_bytes(args.log)
+    log = parse_failure_log(data, mapping)
+    # the fleet the log states (# nodes=N) unless --nodes says otherwise: distinct ids
+    # undercount it (models.failure_log.stated_nodes)
+    stated = stated_nodes(data) if args.nodes is None else None
+    fit = fit_failure_log(log, args.nodes if args.nodes is not None else stated)
     if args.json:
         d = fit.to_json_dict()
         d["scenario_overrides"] = scenario_overrides(fit)
         print_json(d)
         return 0
-    _print_text(fit, args.log)
+    _print_text(fit, args.log, stated)
     return 0
 
 
