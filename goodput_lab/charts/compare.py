@@ -53,10 +53,15 @@ def savings_waterfall(rows: pl.DataFrame, total_usd_per_day: float, title: str =
     span.append(total_usd_per_day)
     lo, hi = min(span), max(span)
     pad = (hi - lo) * 0.45 or max(abs(hi), 1.0)
+    nothing = shown.height == 0 and abs(total_usd_per_day) < 0.5
+    if nothing:  # a $1 axis read "$0 $0 $0 $1 $1 $1": a symmetric one around the one bar
+        lo, hi, pad = -1000.0, 1000.0, 0.0
     style.layout(
         fig,
         title or "Where the savings come from",
-        subtitle="Per day against the baseline: green saves, red costs",
+        subtitle="The two scenarios cost the same per day"
+        if nothing
+        else "Per day against the baseline: green saves, red costs",
         x_title="Savings ($/day)",
         legend=False,
         height=max(300, 46 * len(labels) + 150),

@@ -141,3 +141,22 @@ def test_uploaded_baseline_is_compared(catalog):
     assert savings_shown(at, c.savings_usd_per_day) == f"${abs(c.savings_usd_per_day):,.0f}"
     # llama3 and the improved headline preset differ in much more than the failure rate
     assert "inputs differ, not only one" in _text(at)
+
+
+def test_a_waterfall_with_nothing_to_show_has_readable_ticks():
+    """QA pass 17: two scenarios that cost the same drew one "saves $0" bar over ticks
+    reading "$0 $0 $0 $1 $1 $1"."""
+    import json
+
+    import polars as pl
+
+    from goodput_lab.charts.compare import savings_waterfall
+
+    spec = json.loads(
+        savings_waterfall(
+            pl.DataFrame({"label": ["Detection"], "usd_per_day": [0.0]}), 0.0
+        ).to_json()
+    )
+    ticks = spec["layout"]["xaxis"]["ticktext"]
+    assert len(set(ticks)) == len(ticks) and "$0" in ticks
+    assert spec["layout"]["title"]["subtitle"]["text"] == "The two scenarios cost the same per day"
