@@ -128,6 +128,7 @@ st.plotly_chart(
     width="stretch",
 )
 tables.show(svc.bucket_table(view))
+st.caption(plain(svc.bucket_components_caption(view)))
 st.plotly_chart(
     goodput_over_time_chart(view.over_time, 100 * d["predicted_goodput"]), width="stretch"
 )

@@ -131,10 +131,20 @@ def bucket_table(view: RunLogView) -> pl.DataFrame:
                 output("predicted_usd").header(): format_value(
                     "predicted_usd", r["predicted_usd"], unit=False
                 ),
-                "Model components": r["model_components"].replace("_", " "),
             }
         )
     return pl.DataFrame(rows)
+
+
+def bucket_components_caption(view: RunLogView) -> str:
+    """Which of the model's loss components each bucket's prediction sums, in one sentence
+    under :func:`bucket_table` (as a ninth column the table ran past the page at 1,024 px)."""
+    parts = [
+        f"{r['bucket_label']}: {r['model_components'].replace('_', ' ')}"
+        for r in view.buckets.iter_rows(named=True)
+        if r["model_components"]
+    ]
+    return "Predicted from the model's components — " + "; ".join(parts) + "."
 
 
 FITTED_ROWS = (  # (output key, sample name, label, scenario field)

@@ -149,3 +149,13 @@ def test_deeply_nested_json_lines_upload_is_refused_in_one_line(page):
     page.file_uploader[0].set_value(("deep.jsonl", deep, "application/json")).run()
     assert not page.exception
     assert "row 2: is nested more than 5 levels deep" in page.error[0].value
+
+
+def test_bucket_table_fits_and_its_components_are_a_sentence(page, expected):
+    """QA pass 17: the components, a ninth column, were cut off at 1,024 px ("checkpo")."""
+    table = svc.bucket_table(expected)
+    assert "Model components" not in table.columns and table.width == 7
+    caption = svc.bucket_components_caption(expected)
+    assert caption.startswith("Predicted from the model's components — Checkpoint saves: ")
+    assert "Recovery (failure to restore): detection, replacement, restart" in caption
+    assert any(caption.replace("\\", "") in c.value.replace("\\", "") for c in page.caption)
