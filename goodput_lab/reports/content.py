@@ -693,12 +693,24 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
     to its own bill.  Empty when there is no Capacity Block price for the instance (nothing
     to say) or no time to train."""
     from goodput_lab.models import pricing as pr
-    from goodput_lab.models.plan import budget_by_pricing_model
+    from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
 
     try:
         rows = budget_by_pricing_model(scenario, catalog)
     except ValidationError:
         return ""
+    fits = any(
+        r["pricing_model"] == "capacity_block" and math.isfinite(r.get("block_days", math.nan))
+        for r in rows
+    )
+    if fits:  # the block goodput plan gives (its defaults), so the two say one figure
+        try:
+            plan = plan_capacity_block(scenario, catalog=catalog)
+            rows = budget_by_pricing_model(scenario, catalog, plan=plan)
+        except (ValidationError, ValueError):
+            plan = None  # too large to simulate here: the expected run, as computed
+    else:
+        plan = None
     cb = next((r for r in rows if r["pricing_model"] == "capacity_block"), None)
     own = next((r for r in rows if r["own"]), None)
     if cb is None or own is None or not cb["available"]:
@@ -733,7 +745,10 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
             "limit is raised)"
         )
     total = f"{format_usd(cb['total_cost_to_train_usd'])} in total with storage"
-    plan = "goodput plan sizes the block for a stated risk of not finishing"
+    basis = plan is not None and bool(cb.get("basis"))  # goodput plan's block and total
+    if basis:
+        total += f", the mean of goodput plan's {plan.trials:,} simulated runs"
+    sizes = "goodput plan sizes the block for a stated risk of not finishing"
     if own["pricing_model"] == "capacity_block":
         added = cb["failures_and_checkpoints_usd"]
         failures = (
@@ -742,7 +757,7 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
             if isinstance(added, int | float) and math.isfinite(added) and round(added) > 0
             else "and failures and checkpoints add no block day"
         )
-        return f"At {rate}, {run} needs {what}: {total}, {failures}; {plan}."
+        return f"At {rate}, {run} needs {what}: {total}, {failures}; {sizes}."
     own_total = own.get("total_cost_to_train_usd")
     against = (
         f" against {format_usd(own_total)} under {own['label']}"
@@ -751,7 +766,8 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
     )
     return (
         f"This scenario's pricing model is {own['label']}, not a Capacity Block; under an "
-        f"EC2 Capacity Block at {rate}, {run} would need {what}: {total}{against} ({plan})."
+        f"EC2 Capacity Block at {rate}, {run} would need {what}: {total}"
+        f"{',' if basis and against else ''}{against} ({sizes})."
     )
 
 

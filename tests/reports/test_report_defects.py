@@ -375,3 +375,18 @@ def test_the_csv_carries_the_instance_choice_table(catalog):
             assert got["value"][0] is None and got["text"][0] == "n/a"
     feasible = rows.filter(pl.col("key") == f"{ranking.rows[0].instance}.feasible")
     assert feasible["text"][0] in ("yes", "no") and feasible["value"][0] is None
+
+
+def test_the_block_total_is_goodput_plans():
+    """QA pass 17: the report said $172,046,189 (the analytic expected run) where goodput
+    plan and the Plan page said $172,046,194 (the mean of its simulated runs)."""
+    from goodput_lab.models.outputs import format_value
+    from goodput_lab.models.plan import plan_capacity_block
+
+    over = "reliability.node_failure_rate_per_day=0.001"
+    intro = _sections("aws-16k-h100", over)["plan"].intro
+    p = plan_capacity_block(load_preset("aws-16k-h100").with_overrides([over]))
+    total = format_value("cost_to_train_usd", p.expected_total_cost_usd)
+    assert (
+        f"{total} in total with storage, the mean of goodput plan's 1,000 simulated runs" in intro
+    )
