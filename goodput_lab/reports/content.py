@@ -488,10 +488,10 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
     intro = (
         f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
         f"interval is {iv.interval_minutes:.1f} min (worth "
-        f"{format_usd(iv.savings_usd_per_day, 'day')}). With it, "
+        f"{format_value('interval_savings_usd_per_day', iv.savings_usd_per_day)}). With it, "
         f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
         f"{sp.current_spares}); both changes together save "
-        f"{format_usd(o.comparison.savings_usd_per_day, 'day')}."
+        f"{format_value('recommendation_savings_usd_per_day', o.comparison.savings_usd_per_day)}."
     )
     return metrics, intro
 

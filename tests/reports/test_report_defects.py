@@ -390,3 +390,13 @@ def test_the_block_total_is_goodput_plans():
     assert (
         f"{total} in total with storage, the mean of goodput plan's 1,000 simulated runs" in intro
     )
+
+
+def test_the_recommendation_sentence_says_the_tables_dollars():
+    """QA pass 17: "worth $565.21/day" in the text beside "$565/day" in the table."""
+    from goodput_lab.reports.content import _recommendation_metrics
+
+    s = load_preset("aws-16k-h100").with_overrides(["reliability.node_failure_rate_per_day=0.001"])
+    metrics, intro = _recommendation_metrics(s, load_catalog())
+    worth = next(m for m in metrics if m.key == "interval_savings_usd_per_day")
+    assert f"(worth {worth.text})" in intro and ".21" not in intro
