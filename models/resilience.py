@@ -356,6 +356,19 @@ def _checkpointless(s: Scenario, ctx: Context, f: Feature):
     )
 
 
+def _in_force(s: Scenario, key: str) -> Any:
+    """The value of field ``key`` that ``s`` runs with: a durable-only strategy checkpoints
+    to the durable tier every ``checkpoint.interval_minutes``, so that is its durable cadence
+    (its ``durable_interval_minutes`` field is not read); every other field as it stands."""
+    if (
+        key == "checkpoint.durable_interval_minutes"
+        and s["checkpoint.strategy"] == "durable_only"
+        and s["checkpoint.interval_minutes"] != "optimal"
+    ):
+        return float(s["checkpoint.interval_minutes"])
+    return s[key]
+
+
 def _add_overhead(s: Scenario, o: float) -> float:
     """Overheads compound: (1 − o_total) = (1 − o_now)(1 − o).  Not clamped: a total past
     the field's range is refused by the scenario's validation, naming the field."""
@@ -1015,7 +1028,11 @@ def _feature_rung(
     """The rung that adds feature ``key`` to ``cur``: the fields it changes, Δgoodput =
     100·(g_next − g_cur) [percentage points] and the saving lost_cur − lost_next [USD/day]."""
     f = FEATURES[key]
-    changes = tuple((k, cur.scenario[k], nxt[k]) for k in FIELDS if cur.scenario[k] != nxt[k])
+    changes = tuple(
+        (k, _in_force(cur.scenario, k), nxt[k])
+        for k in FIELDS
+        if cur.scenario[k] != nxt[k] and _in_force(cur.scenario, k) != nxt[k]
+    )
     return Rung(
         feature=key,
         label=f.label,

@@ -403,3 +403,19 @@ def test_llama3_70b_monte_carlo_band_counts_storage_and_saved_counts_recommended
     )
     assert rec.recommended_delta_usd_per_day == pytest.approx(4_456, abs=1)
     assert rec.total_delta_usd_per_day == pytest.approx(781, abs=1)
+
+
+def test_a_rungs_changes_start_from_the_values_in_force():
+    """QA pass 17: the in-memory rung listed checkpoint.durable_interval_minutes 60 -> 40,
+    but a durable-only scenario already checkpoints durably every 40 min (its interval):
+    the field's 60 was never read, and nothing changed."""
+    from goodput_lab.models.resilience import ladder
+
+    s = load_preset("aws-16k-h100").replace({"reliability.node_failure_rate_per_day": 0.001})
+    rung = next(
+        r for r in ladder(s, features=["memory_checkpoints"]).rungs if r.feature != "baseline"
+    )
+    keys = {k: (b, a) for k, b, a in rung.changes}
+    assert "checkpoint.durable_interval_minutes" not in keys
+    assert keys["checkpoint.strategy"] == ("durable_only", "memory+durable")
+    assert rung.scenario["checkpoint.durable_interval_minutes"] == 40.0  # as --set reproduces
