@@ -190,18 +190,32 @@ def step_reason(ev: Any) -> str:
     return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
 
 
+def load_side(side: str, path: str, sets: list[str] | None) -> Scenario:
+    """:func:`load_scenario` for one side of a comparison, its errors naming the side
+    ("candidate aws-16k-h100: cluster.nodes: ...")."""
+    try:
+        return load_scenario(path, sets)
+    except ValidationError as exc:
+        raise ValidationError(f"{side} {path}: {exc.field}", exc.message) from None
+
+
 def cmd_compare(args: argparse.Namespace) -> int:
     sets = args.set or []
+    own = args.set_candidate or []
     c = compare(
-        load_scenario(args.baseline, sets),
-        load_scenario(args.candidate, sets + (args.set_candidate or [])),
+        load_side("baseline", args.baseline, sets),
+        load_side("candidate", args.candidate, sets + own),
         catalog_from_args(args),
     )
     if args.json:
         print_json(c.to_json_dict())
         return 0
-    print(f"baseline : {c.baseline.scenario.name}  goodput {_fmt_pct(c.baseline['goodput'])}")
-    print(f"candidate: {c.candidate.scenario.name}  goodput {_fmt_pct(c.candidate['goodput'])}")
+    b_name, c_name = c.baseline.scenario.name, c.candidate.scenario.name
+    if b_name == c_name:  # the two lines would read alike: say what sets them apart
+        c_name += f" (+ {' '.join(own)})" if own else f" ({args.candidate})"
+        b_name += "" if own else f" ({args.baseline})"
+    print(f"baseline : {b_name}  goodput {_fmt_pct(c.baseline['goodput'])}")
+    print(f"candidate: {c_name}  goodput {_fmt_pct(c.candidate['goodput'])}")
     print(
         f"goodput delta      {100 * c.goodput_delta:+.2f} points        (first order: "
         f"{100 * c.goodput_delta_first_order:+.2f})"

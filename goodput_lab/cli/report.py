@@ -14,7 +14,13 @@ import os
 import sys
 from pathlib import Path
 
-from goodput_lab.cli.main import catalog_from_args, catalog_option, load_scenario, set_option
+from goodput_lab.cli.main import (
+    catalog_from_args,
+    catalog_option,
+    load_scenario,
+    load_side,
+    set_option,
+)
 from goodput_lab.models import ValidationError
 from goodput_lab.models._files import check_output, write_atomic
 
@@ -121,7 +127,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     report_format(args.output)  # fail on a bad extension or an unwritable path before any work
     check_output(args.output, "-o")
     scenario = load_scenario(args.scenario, args.set)
-    other = load_scenario(args.compare) if args.compare else None
+    other = load_side("--compare", args.compare, None) if args.compare else None
     catalog = catalog_from_args(args)
     fmt = report_format(args.output)
     if args.trials is not None:  # refused or estimated before any work (issue 30)

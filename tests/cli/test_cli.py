@@ -265,3 +265,22 @@ def test_evaluate_with_no_failures_says_unbounded_not_inf():
     assert out.returncode == 0, out.stderr
     assert "(MTBF unbounded)" in out.stdout and "(optimal unbounded, Young unbounded)" in out.stdout
     assert "inf" not in out.stdout.replace("infrastructure", "")
+
+
+def test_compare_names_its_sides():
+    """QA pass 17: both lines read "Modified from AWS 16k H100 ...", and a bad candidate
+    edit was reported as if it were the baseline's."""
+    out = goodput(
+        "compare", "aws-16k-h100", "aws-16k-h100",
+        "--set", "reliability.node_failure_rate_per_day=0.001",
+        "--set-candidate", "network.inter_node_gbps=6400",
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[1].startswith("candidate: Modified from AWS 16k H100")
+    assert "(+ network.inter_node_gbps=6400)" in lines[1] and "(+" not in lines[0]
+    bad = goodput("compare", "aws-16k-h100", "aws-16k-h100", "--set-candidate", "cluster.nodes=0")
+    assert bad.returncode == 2
+    assert bad.stderr.startswith(
+        "goodput: candidate aws-16k-h100: cluster.nodes: 0 is out of range"
+    )
