@@ -38,7 +38,9 @@ def _number(flag: str, lo: float, hi: float, what: str):
             value = float(text)
         except ValueError:
             raise ValidationError(flag, f"{text[:80]!r} is not a number ({what})") from None
-        if not (math.isfinite(value) and lo < value <= hi):
+        if not math.isfinite(value):  # as --set says it
+            raise ValidationError(flag, f"{text[:80]} is not a finite number ({what})")
+        if not lo < value <= hi:
             raise ValidationError(flag, f"{text[:80]} is out of range ({what})")
         return value
 
@@ -51,8 +53,10 @@ def _prices(pairs: list[str] | None) -> dict[str, float]:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
             raise ValidationError("--price", f"{item[:80]!r} is not MODEL=USD")
+        # as goodput decide's --price: a price above 0 (for hardware you own, what an hour
+        # of it costs you)
         out[name.strip()] = _number(
-            f"--price {name.strip()[:40]}", -1e-12, 10_000.0, "a number in [0, 10000] USD/h"
+            f"--price {name.strip()[:40]}", 0.0, 10_000.0, "a number in (0, 10000] USD/h"
         )(value)
     return out
 

@@ -41,9 +41,15 @@ def _int_arg(flag: str, lo: int, hi: int):
         try:
             value = int(text)
         except ValueError:
-            raise ValidationError(
-                flag, f"{text[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
-            ) from None
+            try:  # 1e9 and 2000.0 are whole numbers too
+                as_float = float(text)
+            except ValueError:
+                as_float = math.nan
+            if not (math.isfinite(as_float) and as_float == round(as_float)):
+                raise ValidationError(
+                    flag, f"{text[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
+                ) from None
+            value = int(as_float)
         if not lo <= value <= hi:
             raise ValidationError(
                 flag, f"{value:,} is out of range (an integer in [{lo:,}, {hi:,}])"
@@ -60,7 +66,11 @@ def _days(text: str) -> float:
         raise ValidationError(
             "--days", f"{text[:80]!r} is not a number in (0, {MAX_DAYS:g}]"
         ) from None
-    if not (math.isfinite(value) and 0 < value <= MAX_DAYS):
+    if not math.isfinite(value):
+        raise ValidationError(
+            "--days", f"{text[:80]} is not a finite number (a number in (0, {MAX_DAYS:g}])"
+        )
+    if not 0 < value <= MAX_DAYS:
         raise ValidationError("--days", f"{text} is out of range (a number in (0, {MAX_DAYS:g}])")
     return value
 

@@ -389,3 +389,25 @@ def test_a_binary_failure_log_is_refused_without_its_bytes_as_a_column_name(tmp_
     err = capsys.readouterr().err.strip()
     assert err.startswith("goodput: row 1: is not UTF-8 text (byte 0: b'\\x8f')"), err
     assert "column" not in err and len(err) < 120
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        # 1e9 is a whole number, only too large (it read "'1e9' is not a whole number")
+        (["simulate", "aws-16k-h100", "--trials", "1e9"], "1,000,000,000 is out of range"),
+        (["simulate", "aws-16k-h100", "--trials", "1.5"], "'1.5' is not a whole number"),
+        # NaN and inf are not numbers in range, as --set says ("nan is out of range" before)
+        (["plan", "aws-16k-h100", "--block-days", "nan"], "nan is not a finite number"),
+        (["simulate", "aws-16k-h100", "--days", "inf"], "inf is not a finite number"),
+        # the prices plan takes are decide's: above 0
+        (
+            ["plan", "aws-16k-h100", "--price", "spot=0"],
+            "0 is out of range (a number in (0, 10000]",
+        ),
+    ],
+)
+def test_cli_numbers_are_refused_alike(capsys, argv, message):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1, err
