@@ -215,7 +215,7 @@ def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
                 # sidebar edits; a link that names its scenario keeps that name)
                 ss[BASE_KEY] = {"name": origin.name, "values": dict(origin.values)}
             try:
-                ss.update(url_state.decode_page(params))
+                ss.update(url_state.decode_page(params, catalog))
             except ValidationError as exc:
                 ss[NOTICE_KEY] = ("error", f"Part of the link was ignored — {exc}.")
             return

@@ -309,8 +309,11 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-def decode_page(params: Mapping[str, Any]) -> dict[str, Any]:
-    """Session-state values of the page controls in ``params``; ValidationError if invalid."""
+def decode_page(
+    params: Mapping[str, Any], catalog: Mapping[str, Instance] | None = None
+) -> dict[str, Any]:
+    """Session-state values of the page controls in ``params``; ValidationError if invalid
+    (a per-instance control naming a type missing from ``catalog`` too)."""
     out: dict[str, Any] = {}
     for param, (key, check) in PAGE_PARAMS.items():
         if param not in params:
@@ -326,7 +329,12 @@ def decode_page(params: Mapping[str, Any]) -> dict[str, Any]:
         found = _pattern(str(param))
         if found is None:
             continue
-        key, _name, check = found
+        key, name, check = found
+        if catalog is not None and name not in catalog:
+            raise ValidationError(
+                f"link parameter {str(param)[:60]!r}",
+                f"{name[:40]!r} is not in the catalog; allowed: " + ", ".join(catalog),
+            )
         text = _single(str(param), params[param])
         try:
             out[key] = check(text)

@@ -308,3 +308,16 @@ def test_a_link_moving_a_preset_to_another_instance_prices_it_publicly(catalog):
         catalog,
     )
     assert s["pricing.usd_per_instance_hour"] == 98.32
+
+
+def test_a_per_instance_control_for_a_type_not_in_the_catalog_is_reported(catalog):
+    """QA pass 17: inst.price.nonexistent=5 was dropped without a word."""
+    with pytest.raises(ValidationError) as exc:
+        url_state.decode_page({"inst.price.nonexistent": "5"}, catalog)
+    assert exc.value.field == "link parameter 'inst.price.nonexistent'"
+    assert exc.value.message.startswith("'nonexistent' is not in the catalog; allowed: p4d")
+    assert url_state.decode_page({"inst.price.p5.48xlarge": "50"}, catalog) == {
+        "inst:price:p5.48xlarge": 50.0
+    }
+    at = open_page("overview", {"preset": "aws-16k-h100", "inst.price.nonexistent": "5"})
+    assert any("Part of the link was ignored" in e.value for e in at.main.error)
