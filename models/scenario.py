@@ -119,6 +119,11 @@ def _check_value(f: Field, value: Any) -> Any:
                 f.key,
                 f"{text[:20]}... ({len(text):,} characters) is far out of range ({f.allowed()})",
             )
+        if value == 0.0 and any(c in "123456789" for c in text.lower().split("e")[0]):
+            # 1e-400 reads as 0: not what was written, and not a value to answer silently
+            raise ValidationError(
+                f.key, f"{text[:40]} is too small to represent (it reads as 0; {f.allowed()})"
+            )
     if isinstance(value, bool):  # written true/false in TOML and on the command line
         raise ValidationError(f.key, f"{str(value).lower()} is not a number ({f.allowed()})")
     if not isinstance(value, int | float):
@@ -618,9 +623,12 @@ def _parse_literal(raw: str, key: str = "--set") -> Any:
     text = raw.strip()
     _check_nesting(text, key)
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except (ValueError, RecursionError):
         return text
+    if isinstance(value, float) and value == 0.0 and text != "0":
+        return text  # 1e-400 reads as 0.0: the field's own check says so, as written
+    return value
 
 
 def _toml_line(key: str, value: Any) -> str:

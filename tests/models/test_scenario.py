@@ -149,3 +149,20 @@ def test_a_scenario_path_with_a_nul_character_is_one_line():
 
     with pytest.raises(ValidationError, match="cannot contain a NUL character"):
         resolve_scenario("a\x00b.toml")
+
+
+@pytest.mark.parametrize("text", ["1e-400", "0.5e-330", "-3e-999"])
+def test_a_number_too_small_to_represent_is_refused_not_read_as_zero(text):
+    """QA pass 17: --set reliability.node_failure_rate_per_day=1e-400 became 0 silently."""
+    s = Scenario.default()
+    for apply in (
+        lambda: s.with_overrides([f"reliability.node_failure_rate_per_day={text}"]),
+        lambda: s.replace({"reliability.node_failure_rate_per_day": text}),  # a link's text
+    ):
+        with pytest.raises(ValidationError) as exc:
+            apply()
+        assert exc.value.field == "reliability.node_failure_rate_per_day"
+        assert exc.value.message.startswith(f"{text} is too small to represent (it reads as 0")
+    for zero in ("0", "0.0", "0e5", "-0.0"):
+        r = s.with_overrides([f"reliability.node_failure_rate_per_day={zero}"])
+        assert r["reliability.node_failure_rate_per_day"] == 0.0
