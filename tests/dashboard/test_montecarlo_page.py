@@ -157,3 +157,19 @@ def test_services_and_charts_on_a_small_run():
     cdf = np.asarray(fig.data[1].y)
     assert cdf[-1] == pytest.approx(100.0)
     assert np.all(np.diff(cdf) >= 0)
+
+
+def test_the_compute_each_run_commits_is_named_as_asked():
+    """QA pass 17: "Days to finish 30.01 days of compute" for a 30-day horizon read as a
+    typo; the whole checkpoint intervals that make it 30.01 are said."""
+    res = simulate_inputs(resolve_inputs(Scenario.default()), 50, 30.0, rng=1)
+    label = next(
+        r["label"] for r in svc.summary_rows(res) if r["key"] == "time_to_finish_mean_days"
+    )
+    if res.work_days != res.days:
+        assert label == (
+            f"Days to finish 30 days ({res.work_days:.4g}: whole checkpoint intervals) of compute"
+        )
+    else:
+        assert label == "Days to finish 30 days of compute"
+    assert svc.finish_histogram_title(res).startswith("Wall time to finish 30 days")
