@@ -162,14 +162,13 @@ def test_services_and_charts_on_a_small_run():
 def test_the_compute_each_run_commits_is_named_as_asked():
     """QA pass 17: "Days to finish 30.01 days of compute" for a 30-day horizon read as a
     typo; the whole checkpoint intervals that make it 30.01 are said."""
-    res = simulate_inputs(resolve_inputs(Scenario.default()), 50, 30.0, rng=1)
-    label = next(
-        r["label"] for r in svc.summary_rows(res) if r["key"] == "time_to_finish_mean_days"
-    )
-    if res.work_days != res.days:
-        assert label == (
-            f"Days to finish 30 days ({res.work_days:.4g}: whole checkpoint intervals) of compute"
-        )
-    else:
-        assert label == "Days to finish 30 days of compute"
-    assert svc.finish_histogram_title(res).startswith("Wall time to finish 30 days")
+    from goodput_lab.models import load_preset
+
+    res = simulate_inputs(resolve_inputs(load_preset("p6e-gb200-nvl72")), 20, 30.0, rng=1)
+    assert res.work_days == pytest.approx(30.0079, abs=1e-4)
+    rows = svc.summary_rows(res)
+    label = next(r["label"] for r in rows if r["key"] == "time_to_finish_mean_days")
+    assert label == "Days to finish 30 days (30.01: whole checkpoint intervals) of compute"
+    assert svc.finish_histogram_title(res).startswith("Wall time to finish 30 days (30.01")
+    exact = simulate_inputs(resolve_inputs(Scenario.default()), 20, 30.0, rng=1)
+    assert svc.finish_histogram_title(exact) == "Wall time to finish 30 days of compute"
