@@ -210,6 +210,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return text + (" points" if unit else "")
     if o.kind == "usd_rate":
         text = _usd(x, cents=True)
+        if signed and x > 0:  # a change of price reads "+$15.61/h", as other changes do
+            text = "+" + text
         return text + ("/h" if unit else "")
     if o.kind == "usd":
         # a flow per day, month or year in whole dollars, whatever its size: a column of

@@ -770,6 +770,10 @@ def follow_edits(base: Scenario, edited: Scenario) -> Scenario:
 
     updates = follow_price_edit(base, edited)
     out = edited.replace(updates) if updates else edited
-    if out.name == base.name and dict(out.values) != dict(base.values):
+    if (
+        out.name == base.name
+        and dict(out.values) != dict(base.values)
+        and not base.name.startswith(MODIFIED_FROM)  # once: not "Modified from Modified from"
+    ):
         out = out.replace(name=f"{MODIFIED_FROM}{base.name}"[:200])
     return out

@@ -67,12 +67,14 @@ def side(column, i: int, name: str):
             placeholder="e.g. cluster.spare_nodes = 8",
         )
         try:
-            scenario = svc.build(source, current, upload, edits)
+            scenario, note = svc.build_with_note(source, current, upload, edits)
         except ValidationError as exc:
             st.error(f"Please fix this edit — {plain(exc)}")
             return None
         if scenario is not None:
             st.caption(plain(scenario.name))
+        if note:
+            st.info(plain(note))
         return scenario
 
 

@@ -17,6 +17,7 @@ from goodput_lab.models import (
 )
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import LOSS_COMPONENTS, OUTPUTS
+from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import follow_edits
 from goodput_lab.views import display
 
@@ -116,20 +117,31 @@ def build(source: str, current: Scenario, upload: Scenario | None, edits: str) -
     ``None`` when the source is an upload that has not happened yet.  Edits go through the
     same validation as the command line's ``--set`` (models.ValidationError names the field).
     """
+    return build_with_note(source, current, upload, edits)[0]
+
+
+def build_with_note(
+    source: str, current: Scenario, upload: Scenario | None, edits: str
+) -> tuple[Scenario | None, str]:
+    """:func:`build` and the sentence to say under the side: a price entered for another
+    instance type dropped by the edits (:func:`models.pricing.price_follows_note`), or ""."""
     if source == CURRENT:
         base = current
     elif source == UPLOAD:
         if upload is None:
-            return None
+            return None, ""
         base = upload
     elif source.startswith(PRESET_PREFIX):
         base = load_preset(source.removeprefix(PRESET_PREFIX))
     else:
         raise ValidationError("comparison source", f"{source!r} is not one of the choices")
     lines = [ln.strip() for ln in edits.splitlines() if ln.strip() and not ln.startswith("#")]
+    if not lines:
+        return base, ""
     # provenance follows the edits, as the command line's --set (models.scenario.follow_edits):
     # a price entered for another instance type is not carried to a new one
-    return follow_edits(base, base.with_overrides(lines)) if lines else base
+    edited = base.with_overrides(lines)
+    return follow_edits(base, edited), price_follows_note(base, edited)
 
 
 #: Figures of the side-by-side table, in order.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from goodput_lab.models import compare, load_preset
+from goodput_lab.models.outputs import format_value
 
 from goodput_lab.views import display
 from tests.dashboard._pages import RATE_KEY, array, chart, metric, open_page
@@ -160,3 +161,22 @@ def test_a_waterfall_with_nothing_to_show_has_readable_ticks():
     ticks = spec["layout"]["xaxis"]["ticktext"]
     assert len(set(ticks)) == len(ticks) and "$0" in ticks
     assert spec["layout"]["title"]["subtitle"]["text"] == "The two scenarios cost the same per day"
+
+
+def test_a_candidate_on_another_instance_says_its_price_and_its_name_once(catalog):
+    """QA pass 17: a B200 candidate edit over the sidebar kept p5's $98.32 silently; then its
+    name read "Modified from Modified from ..." and its price change "$15.61/h" unsigned."""
+    from goodput_lab.models import load_preset
+
+    from goodput_lab.views.compare import build_with_note
+
+    current = load_preset("aws-16k-h100").replace(
+        {"reliability.node_failure_rate_per_day": 0.001}, name="Modified from AWS 16k H100"
+    )
+    sc, note = build_with_note(
+        "Current scenario (sidebar)", current, None, "cluster.instance = p6-b200.48xlarge"
+    )
+    assert sc["pricing.usd_per_instance_hour"] is None
+    assert note.startswith("The scenario's $98.32/instance-h was entered for p5.48xlarge")
+    assert sc.name == "Modified from AWS 16k H100"
+    assert format_value("usd_per_instance_hour", 15.61, signed=True) == "+$15.61/h"
