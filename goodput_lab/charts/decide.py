@@ -69,4 +69,7 @@ def frontier_chart(
         y_title="Expected total cost (million USD)",
         height=460,
     )
+    # the whole probability scale, so the target's line is drawn wherever the options lie
+    # (an axis ending at the options' 90% hid a 90% target in the plot's edge)
+    style.axis(fig, "x", range=[-3.0, 103.0])
     return fig

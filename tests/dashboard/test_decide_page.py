@@ -97,6 +97,8 @@ def test_frontier_chart_marks_the_choice_and_is_labelled(app, cli):
     c = cli["choice"]
     assert any(n.startswith(f"Choice: {c['instance']} × {c['nodes']:,}") for n in names)
     assert "p5.48xlarge" in names and "Target: 80%" in names
+    # QA 17: the whole 0-100% scale, so a target at the options' edge is drawn inside
+    assert fig["layout"]["xaxis"]["range"] == [-3.0, 103.0]
 
 
 def test_runners_up_table_has_no_raw_values(app):
