@@ -142,6 +142,9 @@ def simulation(scenario: Scenario) -> None:
 
     st.subheader("Closed form against simulated")
     tables.show(svc.summary_display(res))
+    agreement = svc.agreement_caption(res)
+    if agreement:
+        st.caption(agreement)
     st.markdown("**Spread over the runs**")
     tables.show(svc.spread_display(res))
 

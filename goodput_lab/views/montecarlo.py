@@ -383,6 +383,29 @@ def result_caption(res: SimulationResult, seconds: float, seed: int) -> str:
     )
 
 
+#: How far the tests let the simulated mean goodput lie from the closed form: standard
+#: errors, plus points of goodput for the closed form's approximations
+#: (tests/models/test_failure_domains.py, docs/resilience.md)
+AGREEMENT_STDERRS, AGREEMENT_POINTS = 4.0, 0.1
+
+
+def agreement_caption(res: SimulationResult) -> str:
+    """Under the closed-form table: how many standard errors the simulated mean goodput is
+    from the closed form, and why a few can be expected (QA 17: 3.3 on the NVL72 preset)."""
+    s = res.summary()
+    se, gap = s["goodput_stderr"], s["goodput_mean"] - s["goodput_analytic"]
+    if not (se and math.isfinite(se) and se > 0 and math.isfinite(gap)):
+        return ""
+    points = f"{100 * gap:+.3f}".replace("-", "−")
+    return (
+        f"Simulated mean goodput {points} points from the closed form, {abs(gap) / se:.1f} "
+        "standard errors. The closed form is Daly's expected wall time, exact with "
+        "exponential failures, fixed recovery times, no spares and one checkpoint tier; with "
+        "spares, failure domains or two tiers it approximates, and the tests hold the two "
+        f"within {AGREEMENT_STDERRS:g} standard errors plus {AGREEMENT_POINTS:g} points."
+    )
+
+
 def unfinished_warning(res: SimulationResult) -> str:
     """Runs that had not finished, or ""."""
     if not res.unfinished:
