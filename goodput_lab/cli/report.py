@@ -2,9 +2,9 @@
 
 The extension of FILE picks the format: .html (self-contained, plotly embedded), .pdf
 (static charts, printed by Chromium), .csv / .parquet (one tidy table: the inputs and every
-figure of the evaluation, its loss breakdown, the comparison, the Monte Carlo, the
-resilience ladder and the instance choice; the checkpoint-recommendation and badput tables
-are in the HTML and PDF only) or .toml (the exact scenario, to reproduce the report).
+figure of the evaluation, its loss breakdown and badput buckets, the comparison, the Monte
+Carlo, the resilience ladder, the checkpoint and hot-spare recommendation and the instance
+choice) or .toml (the exact scenario, to reproduce the report).
 """
 
 from __future__ import annotations

@@ -159,6 +159,9 @@ class Report:
     #: the instance choice as numbers, one mapping per catalog type (its first key the
     #: instance; :meth:`models.instances.InstanceOption.to_dict`): the CSV/Parquet rows
     instances: tuple[Mapping[str, Any], ...] = ()
+    #: the checkpoint interval and hot-spare recommendation (:func:`_recommendation_metrics`),
+    #: in the full report's "Checkpointing and hot spares" section and the CSV/Parquet rows
+    recommendations: tuple[Metric, ...] = ()
 
     @property
     def all_metrics(self) -> dict[str, float]:
@@ -808,18 +811,27 @@ def _capacity_block_sections(
     return [*sections[:at], block, *sections[at:]]
 
 
+def _recommendation(scenario: Scenario, catalog) -> tuple[tuple[Metric, ...], str]:
+    """:func:`_recommendation_metrics`, or nothing where the optimizer is not part of the
+    build."""
+    try:
+        return _recommendation_metrics(scenario, catalog)
+    except ImportError:  # optimizer not part of this build
+        return (), ""
+
+
 def model_sections(
-    scenario: Scenario, ev: Evaluation, catalog, ranking=None
+    scenario: Scenario, ev: Evaluation, catalog, ranking=None, recommendation=None
 ) -> tuple[tuple[Section, ...], list[tuple[str, str]]]:
-    """Optional sections (metrics grouped by name, recommendations, the instance
-    ``ranking`` when there is one, :func:`_instance_ranking`) and the methods entries of
-    the models whose results the evaluation carries."""
+    """Optional sections (metrics grouped by name, the ``recommendation``
+    (:func:`_recommendation`, computed here when not given), the instance ``ranking`` when
+    there is one, :func:`_instance_ranking`) and the methods entries of the models whose
+    results the evaluation carries."""
     sections = list(optional_sections(ev))
     methods = [(t, d) for key, t, d in MODEL_METHODS if key in ev.metrics]
-    try:
-        rec_metrics, intro = _recommendation_metrics(scenario, catalog)
-    except ImportError:  # optimizer not part of this build
-        rec_metrics, intro = (), ""
+    rec_metrics, intro = (
+        recommendation if recommendation is not None else _recommendation(scenario, catalog)
+    )
     if rec_metrics:
         ck = next((s for s in sections if s.id == "checkpoint"), None)
         merged = Section(
@@ -900,7 +912,8 @@ def build_report(
     }
     methods = list(METHODS)
     ranking = _instance_ranking(scenario, ev, cat)
-    sections, model_methods = model_sections(scenario, ev, cat, ranking)
+    recommendation = _recommendation(scenario, cat)
+    sections, model_methods = model_sections(scenario, ev, cat, ranking, recommendation)
     methods.extend(model_methods)
     blocks = tuple(
         ComparisonBlock(
@@ -954,6 +967,7 @@ def build_report(
         comparisons=blocks,
         ladder=lad,
         instances=_instance_records(ranking),
+        recommendations=recommendation[0],
     )
 
 
@@ -993,4 +1007,5 @@ def _light_report(
         ),
         ladder=resilience_ladder(scenario, cat),
         instances=_instance_records(ranking),
+        recommendations=_recommendation(scenario, cat)[0],
     )

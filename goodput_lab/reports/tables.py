@@ -1,7 +1,8 @@
 """The report's numbers as one tidy table (polars), for CSV and Parquet.
 
-One row per figure: ``table`` (inputs, metrics, loss_breakdown, comparison, montecarlo,
-resilience_ladder, instances: ``<instance>.<key>`` per catalog type),
+One row per figure: ``table`` (inputs, metrics, loss_breakdown, badput: ``<BUCKET>.<column>``
+per ml-goodput-measurement bucket, comparison, montecarlo, resilience_ladder,
+recommendations, instances: ``<instance>.<key>`` per catalog type),
 ``role`` (scenario, baseline, candidate, candidate 2 ..., comparison), ``scenario`` (its name), ``key`` (the
 field key for inputs, the JSON key of ``goodput evaluate --json`` for outputs, or
 ``<component>.<column>`` for the breakdown), ``label``, ``value`` (Float64, in the unit the
@@ -123,6 +124,44 @@ def _evaluation_rows(ev: Evaluation, role: str) -> list[dict]:
                     source=OUTPUTS[key].help() if key else "",
                 )
             )
+    rows.extend(_badput_rows(ev, role))
+    return rows
+
+
+def _badput_rows(ev: Evaluation, role: str) -> list[dict]:
+    """The predicted losses in ml-goodput-measurement's badput buckets
+    (:meth:`Evaluation.badput`, ``goodput evaluate --json``'s ``badput``): per bucket,
+    ``<BUCKET>.minutes_per_day`` and ``<BUCKET>.usd_per_day``."""
+    rows = []
+    source = OUTPUTS["badput_bucket"].help()
+    for r in ev.badput():
+        for col, words, unit, text in (
+            (
+                "minutes_per_day",
+                "minutes per day",
+                "min/day",
+                f"{r['minutes_per_day']:,.1f} min/day",
+            ),
+            (
+                "usd_per_day",
+                "lost per day",
+                "USD/day",
+                format_value("lost_usd_per_day", r["usd_per_day"]),
+            ),
+        ):
+            rows.append(
+                _row(
+                    "badput",
+                    role,
+                    ev.scenario.name,
+                    f"{r['badput_bucket']}.{col}",
+                    r[col],
+                    label=f"{r['bucket_label']}: {words}",
+                    text=text,
+                    unit=unit,
+                    source=source,
+                )
+            )
     return rows
 
 
@@ -158,8 +197,31 @@ def report_table(report: Report) -> pl.DataFrame:
             )
     if report.ladder is not None:
         rows.extend(_ladder_rows(report))
+    rows.extend(_recommendation_rows(report))
     rows.extend(_record_rows(report, "instances", report.instances))
     return pl.DataFrame(rows, schema=SCHEMA)
+
+
+def _recommendation_rows(report: Report) -> list[dict]:
+    """The checkpoint and hot-spare recommendation (:attr:`Report.recommendations`, the
+    full report's "Checkpointing and hot spares" section): its figures that the evaluation
+    does not carry, as the section shows them."""
+    role = "scenario" if report.comparison is None else "baseline"
+    own = report.all_metrics
+    return [
+        _row(
+            "recommendations",
+            role,
+            report.scenario.name,
+            m.key,
+            m.value,
+            label=m.label,
+            text=m.text,
+            unit=m.unit,
+        )
+        for m in report.recommendations
+        if m.key not in own
+    ]
 
 
 def _record_rows(report: Report, table: str, records) -> list[dict]:

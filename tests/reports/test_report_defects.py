@@ -400,3 +400,37 @@ def test_the_recommendation_sentence_says_the_tables_dollars():
     metrics, intro = _recommendation_metrics(s, load_catalog())
     worth = next(m for m in metrics if m.key == "interval_savings_usd_per_day")
     assert f"(worth {worth.text})" in intro and ".21" not in intro
+
+
+def test_the_csv_carries_the_recommendation_and_the_badput_buckets(catalog):
+    """The checkpoint and hot-spare recommendation and the badput buckets were in the HTML
+    and PDF only; a row each now, the values the sections and --json give."""
+    scenario = load_preset("aws-16k-h100")
+    report = build_report(scenario, catalog=catalog)
+    table = pl.read_csv(io.BytesIO(render(report, ".csv")), infer_schema=False)
+    rec = table.filter(pl.col("table") == "recommendations")
+    section = next(s for s in report.sections if s.id == "checkpoint")
+    shown = {m.key: m for m in section.metrics if m.key not in report.all_metrics}
+    assert (
+        set(rec["key"])
+        == set(shown)
+        >= {
+            "recommended_checkpoint_interval_minutes",
+            "recommendation_savings_usd_per_day",
+        }
+    )
+    for row in rec.iter_rows(named=True):
+        assert row["text"] == shown[row["key"]].text
+        assert float(row["value"]) == pytest.approx(shown[row["key"]].value, rel=1e-12)
+    bad = table.filter(pl.col("table") == "badput")
+    for r in report.evaluation.badput():
+        got = bad.filter(pl.col("key") == f"{r['badput_bucket']}.usd_per_day")
+        assert got.height == 1 and float(got["value"][0]) == pytest.approx(r["usd_per_day"])
+    total = sum(
+        float(v) for k, v in zip(bad["key"], bad["value"], strict=True) if k.endswith("usd_per_day")
+    )
+    ev = report.evaluation
+    # the buckets and the storage bill (a cost, no wall time) add up to the lost dollars
+    assert total + float(ev["storage_usd_per_day"]) == pytest.approx(
+        float(ev["lost_usd_per_day"]), rel=1e-9
+    )
