@@ -29,7 +29,7 @@ import streamlit as st
 from goodput_lab.dashboard import url_state
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance, check_instance
-from goodput_lab.models.pricing import ENTERED_SOURCE
+from goodput_lab.models.pricing import ENTERED_SOURCE, price_follows_note
 from goodput_lab.models.scenario import MAX_TOML_BYTES, follow_edits, load_preset, preset_paths
 
 DEFAULT_PRESET = "aws-16k-h100"
@@ -209,11 +209,24 @@ def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
             ss[PRESET_KEY] = preset or DEFAULT_PRESET
             load_scenario(scenario)
             origin = load_preset(preset) if preset else None
+            explicit = sorted(k for k in params if k in FIELDS)
             if origin is not None and scenario.name == origin.name:
                 # fields set over a preset under its name: the page must not pass them off
                 # as the preset (the name and the price's provenance follow, as they do for
-                # sidebar edits; a link that names its scenario keeps that name)
-                ss[BASE_KEY] = {"name": origin.name, "values": dict(origin.values)}
+                # sidebar edits; a link that names its scenario keeps that name); a price
+                # the link sets is its own
+                ss[BASE_KEY] = {
+                    "name": origin.name,
+                    "values": dict(origin.values),
+                    "explicit": explicit,
+                }
+            if origin is not None:
+                # the preset's price dropped for the link's instance type: said, as the
+                # sidebar and the command line say it
+                moved = origin.replace({INSTANCE_FIELD: scenario[INSTANCE_FIELD]})
+                note = price_follows_note(origin, moved, explicit)
+                if note:
+                    ss[NOTICE_KEY] = ("info", note)
             try:
                 ss.update(url_state.decode_page(params, catalog))
             except ValidationError as exc:
@@ -318,7 +331,11 @@ def mark_modified(scenario: Scenario, base: dict | None) -> Scenario:
     source and date were edited with it."""
     if not base or "values" not in base:
         return scenario
-    return follow_edits(Scenario(values=base["values"], name=base.get("name", "")), scenario)
+    return follow_edits(
+        Scenario(values=base["values"], name=base.get("name", "")),
+        scenario,
+        base.get("explicit", ()),
+    )
 
 
 def preset_names() -> list[str]:

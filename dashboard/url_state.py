@@ -24,7 +24,6 @@ from typing import Any
 
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance, check_instance
-from goodput_lab.models.pricing import PRICE_FIELD as PRICE_FIELD_KEY
 from goodput_lab.models.pricing import follow_price_edit
 from goodput_lab.models.scenario import load_preset, preset_paths
 
@@ -264,11 +263,11 @@ def decode(
         else:
             data[key] = text
     scenario = Scenario.from_dict(data, base=base)
-    if preset is not None and PRICE_FIELD_KEY not in values:
+    if preset is not None:
         # a link that moves a preset to another instance type without a price of its own
         # prices it at its public price, not at the preset's rate for its own type
-        # (models.pricing.price_follows_instance)
-        scenario = scenario.replace(follow_price_edit(base, scenario))
+        # (models.pricing.price_follows_instance); a price the link sets is its own
+        scenario = scenario.replace(follow_price_edit(base, scenario, set(values)))
     if catalog is not None:
         try:
             check_instance(scenario["cluster.instance"], catalog)

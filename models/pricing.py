@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -625,7 +625,7 @@ def price_vintage(
     return PriceVintage(own, public)
 
 
-def follow_price_edit(base, edited) -> dict[str, Any]:
+def follow_price_edit(base, edited, explicit: Collection[str] = ()) -> dict[str, Any]:
     """Provenance updates for ``edited`` when its price differs from ``base``'s and its
     source and date were left as they were: the old text described the old number, so a
     typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
@@ -642,13 +642,16 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
         The scenario before the edit.
     edited : Scenario
         The scenario after it.
+    explicit : collection of str
+        Fields the edit set itself (``--set`` keys, a link's fields): a price among them is
+        the user's, kept whatever its value.
 
     Returns
     -------
     dict
         Field updates for :meth:`models.Scenario.replace` (empty when nothing is stale).
     """
-    if price_follows_instance(base, edited):
+    if price_follows_instance(base, edited, explicit):
         out = {PRICE_FIELD: None, "pricing.price_source": None, "pricing.price_as_of": None}
         return {k: v for k, v in out.items() if edited[k] != v}
     if edited[PRICE_FIELD] == base[PRICE_FIELD]:
@@ -662,7 +665,7 @@ def follow_price_edit(base, edited) -> dict[str, Any]:
     return {k: v for k, v in out.items() if edited[k] != v}
 
 
-def price_follows_instance(base, edited) -> bool:
+def price_follows_instance(base, edited, explicit: Collection[str] = ()) -> bool:
     """Whether ``edited`` moved the job to another instance type while keeping the price
     ``base`` entered for the old one (a rate of one type is not a rate of another).
 
@@ -672,6 +675,9 @@ def price_follows_instance(base, edited) -> bool:
         The scenario before the edit.
     edited : Scenario
         The scenario after it.
+    explicit : collection of str
+        Fields the edit set itself: a price set there is the user's for the new type, even
+        when it equals the old one's.
 
     Returns
     -------
@@ -690,10 +696,11 @@ def price_follows_instance(base, edited) -> bool:
         edited["cluster.instance"] != base["cluster.instance"]
         and base[PRICE_FIELD] is not None
         and edited[PRICE_FIELD] == base[PRICE_FIELD]
+        and PRICE_FIELD not in explicit
     )
 
 
-def price_follows_note(base, edited) -> str:
+def price_follows_note(base, edited, explicit: Collection[str] = ()) -> str:
     """The sentence said when :func:`price_follows_instance` dropped a price ("" if not).
 
     Parameters
@@ -702,13 +709,15 @@ def price_follows_note(base, edited) -> str:
         The scenario before the edit.
     edited : Scenario
         The scenario after it.
+    explicit : collection of str
+        Fields the edit set itself (:func:`price_follows_instance`).
 
     Returns
     -------
     str
         One sentence naming the dropped price and the type it was entered for.
     """
-    if not price_follows_instance(base, edited):
+    if not price_follows_instance(base, edited, explicit):
         return ""
     return (
         f"The scenario's ${base[PRICE_FIELD]:,.2f}/instance-h was entered for "

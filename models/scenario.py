@@ -13,7 +13,7 @@ import json
 import math
 import re
 import tomllib
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -740,7 +740,7 @@ def _short_list(names, limit: int = 80) -> str:
 MODIFIED_FROM = "Modified from "
 
 
-def follow_edits(base: Scenario, edited: Scenario) -> Scenario:
+def follow_edits(base: Scenario, edited: Scenario, explicit: Collection[str] = ()) -> Scenario:
     """``edited`` with provenance that follows what changed from ``base``.
 
     A price typed over the scenario's own becomes "entered" (with no date) unless its
@@ -753,6 +753,9 @@ def follow_edits(base: Scenario, edited: Scenario) -> Scenario:
     ----------
     base : the scenario as loaded (a preset, a file, a link).
     edited : the scenario after the user's edits (widgets, ``--set``).
+    explicit : the fields the edit set itself (``--set`` keys, a link's fields): a price
+        among them is kept when the instance changes
+        (:func:`models.pricing.price_follows_instance`).
 
     Returns
     -------
@@ -768,7 +771,7 @@ def follow_edits(base: Scenario, edited: Scenario) -> Scenario:
     """
     from .pricing import follow_price_edit  # local: pricing is imported by the chain
 
-    updates = follow_price_edit(base, edited)
+    updates = follow_price_edit(base, edited, explicit)
     out = edited.replace(updates) if updates else edited
     if (
         out.name == base.name

@@ -89,10 +89,11 @@ def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
     # "Modified from ...", a price entered for another instance type is dropped
     # (models.scenario.follow_edits)
     edited = scenario.with_overrides(sets)
-    note = price_follows_note(scenario, edited)
+    explicit = {item.split("=", 1)[0].strip() for item in sets}
+    note = price_follows_note(scenario, edited, explicit)
     if note and note not in _NOTES:
         _NOTES.append(note)  # said on stderr when the command succeeds (main)
-    return follow_edits(scenario, edited)
+    return follow_edits(scenario, edited, explicit)
 
 
 #: Notes about how the inputs were read, said once on stderr after a command that succeeded

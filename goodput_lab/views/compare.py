@@ -141,7 +141,8 @@ def build_with_note(
     # provenance follows the edits, as the command line's --set (models.scenario.follow_edits):
     # a price entered for another instance type is not carried to a new one
     edited = base.with_overrides(lines)
-    return follow_edits(base, edited), price_follows_note(base, edited)
+    explicit = {ln.split("=", 1)[0].strip() for ln in lines}
+    return follow_edits(base, edited, explicit), price_follows_note(base, edited, explicit)
 
 
 #: Figures of the side-by-side table, in order.

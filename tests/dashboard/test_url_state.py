@@ -321,3 +321,23 @@ def test_a_per_instance_control_for_a_type_not_in_the_catalog_is_reported(catalo
     }
     at = open_page("overview", {"preset": "aws-16k-h100", "inst.price.nonexistent": "5"})
     assert any("Part of the link was ignored" in e.value for e in at.main.error)
+
+
+def test_a_price_the_user_sets_with_the_new_instance_is_kept(catalog):
+    """QA pass 18: a price typed with the new type was dropped when it equalled the old
+    type's ($98.32), although the note told the user to set one."""
+    from goodput_lab.cli.main import load_scenario
+    from goodput_lab.views.compare import build_with_note
+
+    sets = ["cluster.instance=p6-b200.48xlarge", "pricing.usd_per_instance_hour=98.32"]
+    assert load_scenario("aws-16k-h100", sets)["pricing.usd_per_instance_hour"] == 98.32
+    sc, note = build_with_note(
+        "Preset: aws-16k-h100", None, None, "\n".join(s.replace("=", " = ") for s in sets)
+    )
+    assert sc["pricing.usd_per_instance_hour"] == 98.32 and note == ""
+    params = {"preset": "aws-16k-h100", **dict(s.split("=") for s in sets)}
+    at = open_page("overview", params)
+    assert "price in force **$98.32/instance-h**" in at.caption[0].value.replace("\\", "")
+    # a link moving the instance without a price: the preset's is dropped, and said so
+    at = open_page("overview", {"preset": "aws-16k-h100", "cluster.instance": "p6-b200.48xlarge"})
+    assert any("was entered for p5.48xlarge" in i.value for i in at.sidebar.info)
