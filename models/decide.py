@@ -1354,6 +1354,14 @@ def _choice_set_args(scenario, cat, meta, choice) -> list[str]:
         return []
     cfg, over, _sc, _m, _x = meta[choice["key"]]
     final = config_scenario(scenario, cfg, cat, over, choice["option"])
+    overrun = "pricing.overrun_usd_per_instance_hour"
+    if choice.get("block_days") and final[overrun] is None:
+        # the hours after the block at the rate the decision priced them (_fallback_rate),
+        # stated: the choice's own price fields no longer give it (goodput plan would fall
+        # back on the catalog's)
+        rate = _fallback_rate(scenario, cfg.instance, cat)
+        if math.isfinite(rate):
+            final = final.replace({overrun: rate})
     return set_arguments(scenario, final)
 
 

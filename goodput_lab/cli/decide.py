@@ -179,11 +179,13 @@ def cmd_decide(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    _print_text(d, out)
+    _print_text(d, out, args.scenario, args.set or [])
     return 0
 
 
-def _print_text(d, out: dict) -> None:
+def _print_text(
+    d, out: dict, scenario_arg: str = "SCENARIO", user_sets: list[str] | None = None
+) -> None:
     print(
         f"{d.scenario_name}: finish within {d.deadline_days:g} days with probability "
         f"{d.confidence:.0%}"
@@ -194,8 +196,8 @@ def _print_text(d, out: dict) -> None:
         print("  as --set overrides: " + " ".join(f"--set {shlex.quote(s)}" for s in out["set"]))
     if out["choice"] and out["choice"]["block_days"]:
         print(
-            f"  check it: goodput plan SCENARIO "
-            f"{' '.join('--set ' + shlex.quote(s) for s in out['set'])} "
+            f"  check it: goodput plan {shlex.quote(scenario_arg)} "
+            f"{' '.join('--set ' + shlex.quote(s) for s in [*(user_sets or []), *out['set']])} "
             f"--block-days {out['choice']['block_days']:g} --deadline-days {d.deadline_days:g}"
             f" --trials {d.trials} --seed {d.seed}"
             " (its probability of finishing by the deadline integrates the same intervals as"

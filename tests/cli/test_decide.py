@@ -50,6 +50,9 @@ def test_decide_json_is_registered_written_and_the_parts_are_removed(tmp_path, c
     assert main(["decide", *SMALL]) == 0
     text = capsys.readouterr().out
     assert "Buy " in text and "--set cluster.nodes=" in text
+    if "check it:" in text:  # a Capacity Block choice: the check names the scenario
+        assert "check it: goodput plan llama3-8b --set " in text
+        assert "--trials 100 --seed 0" in text
 
 
 @pytest.mark.parametrize(

@@ -299,3 +299,19 @@ def test_the_hours_after_a_block_are_priced_as_plan_prices_them():
     assert _fallback_rate(s, "p6-b200.48xlarge", cat) == pytest.approx(113.9328)
     entered = s.replace({"pricing.overrun_usd_per_instance_hour": 70.0})
     assert _fallback_rate(entered, "p6-b200.48xlarge", cat) == 70.0
+
+
+def test_the_choices_overrides_carry_the_overrun_rate_it_was_priced_at(narrow, base):
+    """QA pass 18: the --set list cleared the price, so the printed goodput plan check fell
+    back on another overrun rate than the one the decision used."""
+    from goodput_lab.models import load_catalog
+    from goodput_lab.models import pricing as pr
+    from goodput_lab.models.decide import _fallback_rate
+
+    cat = load_catalog()
+    d = narrow.to_json_dict()
+    assert d["choice"]["pricing_model"] == "capacity_block"
+    rate = _fallback_rate(base, d["choice"]["instance"], cat)
+    assert f"pricing.overrun_usd_per_instance_hour={rate:g}" in d["set"]
+    checked = base.with_overrides(d["set"])
+    assert pr.overrun_price(checked, cat[d["choice"]["instance"]]).usd_per_instance_hour == rate
