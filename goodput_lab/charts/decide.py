@@ -52,9 +52,13 @@ def frontier_chart(
         )
     ys = [r["expected_total_cost_usd"] / 1e6 for r in rows]
     if ys:
+        lo, hi = min(ys), max(ys)
+        if hi - lo < 1e-9:  # one option (or equal costs): a line of no length was not drawn
+            pad = max(abs(hi) * 0.02, 0.01)
+            lo, hi = lo - pad, hi + pad
         fig.add_scatter(
             x=[100 * target, 100 * target],
-            y=[min(ys), max(ys)],
+            y=[lo, hi],
             mode="lines",
             line={"dash": "dash", "color": style.COLORS["grey"]},
             name=f"Target: {100 * target:.0f}%",

@@ -181,3 +181,18 @@ def test_an_impossible_deadline_is_not_shown_as_an_answer():
     assert any("closest configuration (it does not meet the target)" in t for t in texts)
     assert not any("or a target of 0.0%" in t for t in texts)
     assert any(w.value.startswith("Nothing meets the target") for w in at.warning)
+
+
+def test_the_target_line_is_drawn_with_one_option():
+    """QA pass 18: with one simulated option the target's line had no length (from the
+    least to the greatest cost, the same), listed in the legend and not drawn."""
+    from goodput_lab.charts.decide import frontier_chart
+
+    row = {
+        "instance": "p5.48xlarge", "probability_finish_by_deadline": 0.0,
+        "expected_total_cost_usd": 741.3e6, "on_frontier": True, "chosen": False,
+        "nodes": 12, "pricing": "On-Demand",
+    }  # fmt: skip
+    fig = frontier_chart([row], 0.9, 5.0)
+    line = next(t for t in fig.data if t.name == "Target: 90%")
+    assert list(line.x) == [90.0, 90.0] and line.y[1] - line.y[0] > 1.0
