@@ -151,9 +151,26 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     else:
         never = "never pays" if n == 1 else "never pay"
         be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
+    return f"{be} At this rate, {_net_savings_span(sp)}; the best count is **{sp.spares}**."
+
+
+def _net_savings_span(sp) -> str:
+    """Which spare counts save money against none (Markdown): "stay ≥ 0 up to N" only when
+    every count up to N does; the first few spares can cost more than they save (QA 18:
+    1-6 lost money where the text said "≥ 0 up to 14")."""
+    sav = np.asarray(sp.savings_vs_none_usd_per_day, dtype=float)
+    ok = np.flatnonzero(sav[1:] >= -1e-9) + 1  # counts from 1 that do not lose money
+    if ok.size == 0:
+        return "every spare count costs more than it saves against none"
+    lo, hi = int(ok.min()), int(ok.max())
+    if lo == 1 and ok.size == hi:
+        return f"net savings against no spares stay ≥ 0 up to **{hi}** spares"
     return (
-        f"{be} At this rate, net savings against no spares stay ≥ 0 up to "
-        f"**{sp.break_even_spares}** spares; the best count is **{sp.spares}**."
+        f"net savings against no spares are ≥ 0 from **{lo}** to **{hi}** spares "
+        f"(fewer than {lo} cost more than they save)"
+        if ok.size == hi - lo + 1
+        else f"net savings against no spares are ≥ 0 at {ok.size} counts from **{lo}** to "
+        f"**{hi}** spares"
     )
 
 

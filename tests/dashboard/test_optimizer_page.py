@@ -25,7 +25,7 @@ def test_recommendations_match_the_model(app, catalog):
     assert metric(app, t["label"]) == t["value"] == f"${c.savings_usd_per_day:,.0f}"
     assert c.savings_usd_per_day > 0
     info = " ".join(i.value for i in app.info)
-    assert f"up to **{sp.break_even_spares}**" in info
+    assert f"to **{sp.break_even_spares}** spares" in info  # the last count that saves
     # the spare banner states the range of rates where the recommended count pays, and
     # that the scenario's 0.2%/day is inside it
     assert sp.spares == o.spare_payoff_spares == 10
@@ -112,3 +112,20 @@ def test_spares_by_domain_on_an_nvl72_scenario(catalog):
 
 def test_no_domain_section_for_one_node_domains(app):
     assert not any(s.value == "Spares by scale-up domain" for s in app.subheader)
+
+
+@pytest.mark.parametrize(
+    ("savings", "text"),
+    [
+        ([0, 5, 9, 3, -1], "net savings against no spares stay ≥ 0 up to **3** spares"),
+        ([0, -2, -5, 1, 4, 2, -1], "are ≥ 0 from **3** to **5** spares (fewer than 3 cost more"),
+        ([0, -1, -2], "every spare count costs more than it saves against none"),
+    ],
+)
+def test_the_spares_sentence_says_which_counts_save_money(savings, text):
+    """QA pass 18: "net savings stay ≥ 0 up to 14 spares" where 1-6 spares lost money."""
+    from types import SimpleNamespace
+
+    from goodput_lab.views.optimizer import _net_savings_span
+
+    assert text in _net_savings_span(SimpleNamespace(savings_vs_none_usd_per_day=savings))
