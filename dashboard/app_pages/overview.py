@@ -12,7 +12,6 @@ from goodput_lab.views import overview as svc
 
 scenario, ev = page_context.current("Overview")
 m = ev.metrics
-v = ev.value_of_reliability
 
 tables.tiles(
     m,
@@ -29,15 +28,7 @@ with st.container(border=True):
     st.subheader("Value of a 0.1 percentage point lower node failure rate")
     for col, tile in zip(st.columns(3), svc.reliability_tiles(ev), strict=True):
         col.metric(**tile)
-    st.caption(
-        "A public cloud blog claims 4.2% and up to $200,000/day for 16,000 H100; the "
-        "aws-16k-h100 presets reproduce it with the assumptions listed below."
-        + (
-            " The rate is below 0.1%: this is the gain of eliminating failures altogether."
-            if v["value_of_reliability_is_partial"]
-            else ""
-        )
-    )
+    st.caption(svc.reliability_caption(ev))
 
 losses = svc.loss_table(ev)
 st.plotly_chart(loss_waterfall(svc.wall_time_losses(losses), m["goodput"]), width="stretch")

@@ -99,3 +99,17 @@ def test_checkpoint_strategy_choice_in_sidebar_changes_goodput(app, catalog):
     )
     assert metric(app, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
     assert expected["goodput"] != evaluate(load_preset("aws-16k-h100"), catalog)["goodput"]
+
+
+def test_the_claims_caption_says_whose_figures_these_are():
+    """QA pass 18: every preset's Overview said its "assumptions listed below" reproduce the
+    blog's claim, Llama 3 70B on GB200 included."""
+    from goodput_lab.models import evaluate, load_preset
+
+    from goodput_lab.views.overview import reliability_caption
+
+    assert "this preset reproduces it" in reliability_caption(evaluate(load_preset("aws-16k-h100")))
+    other = reliability_caption(evaluate(load_preset("p6e-gb200-nvl72")))
+    assert "the aws-16k-h100 preset reproduces it; the figures above are this scenario's" in other
+    edited = load_preset("aws-16k-h100").replace({"cluster.nodes": 100})
+    assert "this scenario's" in reliability_caption(evaluate(edited))
