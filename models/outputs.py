@@ -2191,6 +2191,15 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.plan._chosen_block_costs",
     ),
     _o(
+        "no_capacity_block",
+        "No Capacity Block to plan",
+        "",
+        "text",
+        "Why goodput plan plans no block: the instance type has no public Capacity Block "
+        "price and the scenario gives none (the bill by pricing model is given all the same).",
+        computed_by="models.plan.no_block_price",
+    ),
+    _o(
         "cheapest_block_days",
         "Cheapest block for the risk",
         "days",

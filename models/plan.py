@@ -83,6 +83,40 @@ def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
         ) from None
 
 
+def no_block_price(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> str:
+    """Why no Capacity Block can be planned for ``scenario`` ("" when one can): its type has
+    no public block price and the scenario gives none (its own price is for its own
+    pricing model, not a block).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario.
+    catalog : Mapping[str, Instance], optional
+        Instance catalog keyed by node type; default the shipped one.
+
+    Returns
+    -------
+    str
+        One sentence naming the type and how to give a block rate, or "".
+    """
+    cat = catalog if catalog is not None else load_catalog()
+    inst = cat.get(scenario["cluster.instance"])
+    if inst is None:
+        return ""
+    try:
+        capacity_block_price(scenario, inst)
+    except ValidationError:
+        return (
+            f"No Capacity Block to plan: there is no public Capacity Block price for "
+            f"{inst.instance} in the price table, and the scenario's own price is for its "
+            f"{pr.TERMS[PricingModel(scenario['pricing.model'])].label} model. To plan a "
+            "block, give its rate: pricing.model = capacity_block with "
+            "pricing.usd_per_instance_hour (--set on the command line)."
+        )
+    return ""
+
+
 def block_inputs(
     scenario: Scenario, catalog: Mapping[str, Instance], price: pr.Price
 ) -> dict[str, Any]:

@@ -48,6 +48,10 @@ PLAN_ARGS = (int(trials), int(seed), block_days, risk_pct / 100.0)
 
 def block_section() -> bool:
     """The Monte Carlo part: block lengths, completion and cost curves (True when drawn)."""
+    no_block = svc.no_block_reason(scenario, cache.catalog())
+    if no_block:  # no block rate to plan with: said, and the bill below all the same
+        st.info(plain(no_block))
+        return False
     try:
         with st.spinner(svc.spinner_text(int(trials))):
             p = cache.block_plan(scenario, *PLAN_ARGS)

@@ -75,6 +75,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from goodput_lab.models.plan import (
         budget_by_pricing_model,
         entered_prices,
+        no_block_price,
         plan_capacity_block,
     )
 
@@ -96,19 +97,23 @@ def cmd_plan(args: argparse.Namespace) -> int:
     cat = catalog_from_args(args)
     entered_prices(prices)  # checks --price before the work
     estimates: dict[str, float] = {}
+    # a type without a public block price: the bill and the file system all the same
+    no_block = no_block_price(scenario, cat)
+    plan = None
     try:
-        plan = plan_capacity_block(
-            scenario,
-            trials=trials,
-            seed=seed,
-            block_days=block,
-            risk=risk,
-            catalog=cat,
-            on_estimate=lambda d, sec, mem: (
-                estimates.update(seconds=sec)
-                or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
-            ),
-        )
+        if not no_block:
+            plan = plan_capacity_block(
+                scenario,
+                trials=trials,
+                seed=seed,
+                block_days=block,
+                risk=risk,
+                catalog=cat,
+                on_estimate=lambda d, sec, mem: (
+                    estimates.update(seconds=sec)
+                    or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
+                ),
+            )
     except ValidationError as exc:  # name the flag, as typed
         if exc.field in ("trials", "risk", "block_days"):
             flag = "--" + exc.field.replace("_", "-")
@@ -122,7 +127,12 @@ def cmd_plan(args: argparse.Namespace) -> int:
         from goodput_lab.models.decide import probability_finish_by_deadline
 
         by_deadline = probability_finish_by_deadline(
-            scenario, deadline, trials=trials, seed=seed, block_days=plan.block_days, catalog=cat
+            scenario,
+            deadline,
+            trials=trials,
+            seed=seed,
+            block_days=plan.block_days if plan is not None else None,
+            catalog=cat,
         )
     fs = None
     if scenario["checkpoint.durable_tier"] == "shared_fs":
@@ -150,7 +160,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
             k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in fs.items()
         }
     if args.json:
-        out = plan.to_json_dict()
+        out = plan.to_json_dict() if plan is not None else {"no_capacity_block": no_block}
         out["budget"] = [
             {
                 k: (None if isinstance(v, float) and not math.isfinite(v) else v)
@@ -164,8 +174,28 @@ def cmd_plan(args: argparse.Namespace) -> int:
         out["estimated_seconds"] = estimates.get("seconds")
         print_json(out)
         return 0
-    p = plan
-    print(f"{scenario.name}: {trials:,} runs (seed {seed}), {p.compute_days:.1f} days of compute")
+    if plan is None:
+        print(f"{scenario.name}: {no_block}")
+    else:
+        _print_block(plan, trials, seed, scenario.name)
+    if by_deadline is not None:
+        b = by_deadline
+        print(
+            f"  finishes within {b['deadline_days']:g} days with probability "
+            f"{_pct(b['probability_finish_by_deadline'])} (failure rate "
+            f"{100 * b['node_failure_rate_low']:.3f}-{100 * b['node_failure_rate_high']:.3f}% per "
+            "node-day and the step-time interval integrated; docs/decide.md)"
+        )
+    for note in plan.notes if plan is not None else ():
+        print(f"  note: {note}")
+    _print_bill(budget, fs)
+    print_price_vintage(scenario, cat)
+    return 0
+
+
+def _print_block(p, trials: int, seed: int, name: str) -> None:
+    """The Capacity Block part of goodput plan's text."""
+    print(f"{name}: {trials:,} runs (seed {seed}), {p.compute_days:.1f} days of compute")
     print(
         f"  Capacity Block at ${p.block_price.usd_per_instance_hour:,.2f}/instance-h "
         f"({as_of_phrase(p.block_price.as_of)}); after the block "
@@ -189,16 +219,10 @@ def cmd_plan(args: argparse.Namespace) -> int:
             f"  cheapest block with at most {p.risk:.0%} risk of not finishing: "
             f"{p.cheapest_block_days:g} days, expected {_money(p.cheapest_block_expected_total_cost_usd)}"
         )
-    if by_deadline is not None:
-        b = by_deadline
-        print(
-            f"  finishes within {b['deadline_days']:g} days with probability "
-            f"{_pct(b['probability_finish_by_deadline'])} (failure rate "
-            f"{100 * b['node_failure_rate_low']:.3f}-{100 * b['node_failure_rate_high']:.3f}% per "
-            "node-day and the step-time interval integrated; docs/decide.md)"
-        )
-    for note in p.notes:
-        print(f"  note: {note}")
+
+
+def _print_bill(budget, fs) -> None:
+    """The bill by pricing model and the file-system advice of goodput plan's text."""
     print("  bill by pricing model (expected run):")
     for r in budget:
         if not r["available"]:
@@ -222,8 +246,6 @@ def cmd_plan(args: argparse.Namespace) -> int:
         )
         if fs["warning"]:
             print(f"  note: {fs['warning']}")
-    print_price_vintage(scenario, cat)
-    return 0
 
 
 def register(subparsers) -> None:

@@ -56,6 +56,13 @@ def x_window(p: BlockPlan) -> tuple[float, float]:
     return lo, max(hi, lo + 14.0)
 
 
+def no_block_reason(scenario: Scenario, catalog: Mapping[str, Instance]) -> str:
+    """Why the page plans no block (:func:`models.plan.no_block_price`; "" when it can)."""
+    from goodput_lab.models.plan import no_block_price
+
+    return no_block_price(scenario, catalog).replace(" (--set on the command line)", "")
+
+
 def budget(
     scenario: Scenario,
     catalog: Mapping[str, Instance],

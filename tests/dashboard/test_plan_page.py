@@ -123,3 +123,10 @@ def test_storage_table_reads_the_chains_whole_run_figures():
         "cost_to_train_storage_usd", ev["cost_to_train_spares_usd"], unit=False
     )
     assert rows["Object storage (retained checkpoints and requests)"]["Whole run"] == "$0"
+
+
+def test_a_type_without_a_block_price_says_so_and_shows_the_bill():
+    at = open_page("plan", {"preset": "p6e-gb200-nvl72", "plan.trials": "200"})
+    assert not at.exception and not at.error
+    assert any("No Capacity Block to plan" in i.value for i in at.info)
+    assert any("Pricing model" in t.value.columns for t in at.table)

@@ -173,6 +173,7 @@ RENAMED: dict[str, str | None] = {
     "meets_target": "meets",
     "dropped_instances": "dropped",
     "pricing_label": "label",
+    "no_capacity_block": None,  # goodput plan's JSON key for the sentence no_block_price returns
     "set": None,  # the --set strings set_arguments returns (its list ``out``)
     "features": "feats",  # the feature names of each recommended prefix
     "frontier": None,  # the Pareto set _pareto returns (its list ``out``)
