@@ -212,9 +212,12 @@ def _print_text(
         f"step time x{d.step_time_interval[0]:.2f}-{d.step_time_interval[1]:.2f} "
         f"({d.step_time_interval[2]})"
     )
+    from goodput_lab.views.decide import count_text
+
     print(
-        f"  searched {d.analytic_candidates:,} candidates analytically, simulated "
-        f"{d.simulated_configurations} configurations x {d.trials:,} runs"
+        f"  searched {count_text(d.analytic_candidates, 'candidate')} analytically, simulated "
+        f"{count_text(d.simulated_configurations, 'configuration')} x "
+        f"{count_text(d.trials, 'run')}"
     )
     if out["runners_up"]:
         print("  runners-up (best of each instance type and pricing model):")

@@ -370,12 +370,13 @@ def uncertainty_caption(d, esc: Callable[[str], str] = str) -> str:
     return (
         f"Failure rate's 80% interval {100 * iv[0]:.3f}–{100 * iv[1]:.3f}% per node-day "
         f"({esc(iv[2])}); step time ×{st_iv[0]:.2f}–×{st_iv[1]:.2f} "
-        f"({esc(st_iv[2])}). {_count(d.analytic_candidates, 'candidate')} evaluated "
-        f"analytically, {_count(d.simulated_configurations, 'configuration')} simulated."
+        f"({esc(st_iv[2])}). {count_text(d.analytic_candidates, 'candidate')} evaluated "
+        f"analytically, {count_text(d.simulated_configurations, 'configuration')} simulated."
     )
 
 
-def _count(n: int, noun: str) -> str:
+def count_text(n: int, noun: str) -> str:
+    """``n`` and its noun, singular for one: "1 configuration", "2,000 runs"."""
     return f"{n:,} {noun}" + ("" if n == 1 else "s")
 
 
