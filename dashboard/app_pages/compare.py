@@ -17,8 +17,11 @@ current, _ = page_context.current("Compare scenarios")
 st.caption(
     "The first scenario is the baseline; each candidate is compared with it. A scenario is "
     "the sidebar's, a preset or an uploaded TOML file, each with optional edits "
-    "(`section.key = value`, one per line, as in `goodput evaluate --set`). Savings = "
-    "goodput gain × baseline cluster cost + the difference in running cost "
+    "(`section.key = value`, one per line, as in `goodput evaluate --set`). Savings per "
+    "day = (candidate goodput × r − baseline goodput) × baseline cluster cost + the "
+    "difference in running cost, r the ratio of failure-free training times (1 when the "
+    "step times are equal): a rate at the baseline's cluster cost; what one run costs on "
+    "each side is the table's cost to train "
     "(docs/references.md#savings-and-the-value-of-reliability)."
 )
 

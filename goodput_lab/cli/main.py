@@ -232,6 +232,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _signed_days(days: float) -> str:
+    """+5.9 days, −43.9 days (a true minus sign, as the dollar lines beside it)."""
+    return f"{days:+.1f} days".replace("-", "−")
+
+
 def _print_savings_parts(c) -> None:
     """Where the savings per day come from (Comparison.savings_by_component: the parts
     add up to the total), then what one training run costs on each side."""
@@ -240,7 +245,7 @@ def _print_savings_parts(c) -> None:
         for r in parts:
             name = "step time" if r["component"] == "step_time" else r["label"].lower()
             extra = (
-                f" (time to train {c.time_to_train_delta_days:+.1f} days)"
+                f" (time to train {_signed_days(c.time_to_train_delta_days)})"
                 if r["component"] == "step_time"
                 else ""
             )
@@ -248,7 +253,7 @@ def _print_savings_parts(c) -> None:
     elif c.productive_time_ratio != 1.0:
         print(
             f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
-            f"(time to train {c.time_to_train_delta_days:+.1f} days)"
+            f"(time to train {_signed_days(c.time_to_train_delta_days)})"
         )
     b, n = c.baseline["cost_to_train_usd"], c.candidate["cost_to_train_usd"]
     if b == b and n == n and round(b) != round(n):  # both known (NaN when not computed)

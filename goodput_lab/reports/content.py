@@ -218,8 +218,10 @@ METHODS: tuple[tuple[str, str], ...] = (
 
 COMPARE_METHOD = (
     "Savings",
-    "savings/day = (g_candidate − g_baseline) × baseline cluster cost/day + (baseline total "
-    "cost/day − candidate total cost/day); per year × 365.25 "
+    "savings/day = (g_candidate · r − g_baseline) × baseline cluster cost/day + (baseline "
+    "total cost/day − candidate total cost/day), r the ratio of failure-free training times "
+    "(1 when the step times are equal); per year × 365.25: rates at the baseline's cluster "
+    "cost, beside what one run costs on each side (cost to train) "
     "(docs/references.md#savings-and-the-value-of-reliability).",
 )
 
