@@ -128,9 +128,8 @@ for note in svc.break_even_notes(ranking):
 
 st.plotly_chart(time_to_train_chart(df, deadline), width="stretch")
 st.plotly_chart(cost_to_train_chart(df), width="stretch")
-missing = svc.not_charted(df)
-if missing:
-    st.caption("Not in the charts: " + "; ".join(f"{n} — {why}" for n, why in missing) + ".")
+if missing := svc.not_charted_caption(df):
+    st.caption(plain(missing))
 
 st.subheader("Side by side")
 tables.show(svc.ranking_display(df))

@@ -115,12 +115,36 @@ def too_close_text(ranking: InstanceRanking, esc: Callable[[str], str] = str) ->
 
 
 def not_charted(df: pl.DataFrame) -> list[tuple[str, str]]:
-    """(instance, why) for the types the time and cost charts leave out."""
+    """(instance, why) for the types the cost chart leaves out (no cost to train)."""
     out = []
     for r in df.iter_rows(named=True):
         if not math.isfinite(r["cost_to_train_usd"]):
             out.append((r["instance"], r["reason"] or "cost cannot be computed"))
     return out
+
+
+def not_charted_caption(df: pl.DataFrame) -> str:
+    """Under the two charts: which types each leaves out, and why ("" when none): the time
+    chart draws every type with a time to train, the cost chart only the priced ones (QA 18:
+    "Not in the charts" named five types the time chart drew)."""
+    missing = not_charted(df)
+    if not missing:
+        return ""
+    no_time = {
+        r["instance"]
+        for r in df.iter_rows(named=True)
+        if not math.isfinite(r["time_to_train_days"])
+    }
+    both = [(n, why) for n, why in missing if n in no_time]
+    cost_only = [(n, why) for n, why in missing if n not in no_time]
+    parts = []
+    if cost_only:
+        parts.append(
+            "Not in the cost chart: " + "; ".join(f"{n} — {why}" for n, why in cost_only) + "."
+        )
+    if both:
+        parts.append("In neither chart: " + "; ".join(f"{n} — {why}" for n, why in both) + ".")
+    return " ".join(parts)
 
 
 def cheapest(df: pl.DataFrame) -> dict | None:

@@ -101,7 +101,11 @@ def test_unpriced_instances_need_a_user_price(page):
     assert "($)" in cost["layout"]["xaxis"]["title"]["text"]
     # the page says why they are not in the charts
     captions = " ".join(c.value for c in page.caption)
-    assert "Not in the charts: p6e-gb200.36xlarge — no public On-Demand price" in captions
+    # QA 18: the time chart draws the unpriced types, so only the cost chart leaves them out
+    assert "Not in the cost chart: p6e-gb200.36xlarge — no public On-Demand price" in captions
+    times = json.loads(page.get("plotly_chart")[0].proto.spec)
+    drawn = " ".join(str(y) for t in times["data"] for y in (t.get("y") or []))
+    assert "p6e-gb200" in drawn
     # the cost legend lists only what is drawn: no entry for the all-zero "added" parts
     names = [t["name"] for t in cost["data"] if t.get("showlegend", True) and t.get("name")]
     assert "Pipeline bubble" not in names and "Failures and checkpoints" in names
