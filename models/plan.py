@@ -185,6 +185,21 @@ class BlockPlan:
     curve: list[dict[str, float]] = field(repr=False)
     notes: list[str] = field(default_factory=list)
 
+    def least_cost_block(self) -> Mapping[str, Any] | None:
+        """The block length of the curve with the least expected total cost [USD], whatever
+        its risk of the run outlasting it (the hours after it at the overrun price), or
+        None without a curve: beside :attr:`cheapest_block_days`, the cheapest within the
+        risk, it shows what the risk bound costs.
+
+        Returns
+        -------
+        Mapping or None
+            The curve row: ``block_days`` [day], ``probability_finish`` [fraction],
+            ``expected_total_cost_usd`` and ``p90_total_cost_usd`` [USD].
+        """
+        rows = [r for r in self.curve if math.isfinite(r["expected_total_cost_usd"])]
+        return min(rows, key=lambda r: r["expected_total_cost_usd"]) if rows else None
+
     def to_json_dict(self) -> dict[str, Any]:
         """One flat JSON-able object (the CLI contract) with the curve as a list of rows."""
 

@@ -216,9 +216,18 @@ def _print_block(p, trials: int, seed: int, name: str) -> None:
     )
     if math.isfinite(p.cheapest_block_days):
         print(
-            f"  cheapest block with at most {p.risk:.0%} risk of not finishing: "
+            f"  cheapest block with at most {p.risk:.0%} risk of the run outlasting it: "
             f"{p.cheapest_block_days:g} days, expected {_money(p.cheapest_block_expected_total_cost_usd)}"
         )
+        best = p.least_cost_block()
+        if best is not None and best["block_days"] != p.cheapest_block_days:
+            print(
+                f"  least expected total over every block length: {best['block_days']:g} days, "
+                f"expected {_money(best['expected_total_cost_usd'])}, P90 "
+                f"{_money(best['p90_total_cost_usd'])} (the run outlasts it in "
+                f"{_pct(1.0 - best['probability_finish'])} of runs and goes on at the overrun "
+                "price, if that capacity is there)"
+            )
 
 
 def _print_bill(budget, fs) -> None:

@@ -753,7 +753,7 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
     basis = plan is not None and bool(cb.get("basis"))  # goodput plan's block and total
     if basis:
         total += f", the mean of goodput plan's {plan.trials:,} simulated runs"
-    sizes = "goodput plan sizes the block for a stated risk of not finishing"
+    sizes = "goodput plan sizes the block for a stated risk of the run outlasting it"
     if own["pricing_model"] == "capacity_block":
         added = cb["failures_and_checkpoints_usd"]
         failures = (

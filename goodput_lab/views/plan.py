@@ -299,13 +299,31 @@ def cheapest_block_text(p: BlockPlan, risk_pct: int) -> str:
     (Markdown), or "" when none does."""
     if not math.isfinite(p.cheapest_block_days):
         return ""
-    return (
-        f"Cheapest block that finishes with probability at least {100 - risk_pct}%: "
+    text = (
+        f"Cheapest block that the run ends inside with probability at least {100 - risk_pct}%: "
         f"**{p.cheapest_block_days:g} days**, expected total "
         f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
-        "(finishes in "
+        "(ends inside it in "
         f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
         " of runs)."
+    )
+    return text + least_cost_text(p)
+
+
+def least_cost_text(p: BlockPlan) -> str:
+    """The sentence on the least expected total over every block length, when a shorter
+    block with the hours after it at the overrun price costs less than the block within the
+    risk ("" otherwise; QA 18: 98 days was called the cheapest where 91 days and an overrun
+    cost $6M less)."""
+    best = p.least_cost_block()
+    if best is None or best["block_days"] == p.cheapest_block_days:
+        return ""
+    return (
+        f" The least expected total over every block length is a {best['block_days']:g}-day "
+        f"block: {format_value('expected_total_cost_usd', best['expected_total_cost_usd'])} "
+        f"(P90 {format_value('p90_total_cost_usd', best['p90_total_cost_usd'])}), the run "
+        f"outlasting it in {format_value('probability_finish_within_block', 1.0 - best['probability_finish'])} "
+        "of runs and going on at the overrun price, if that capacity is there."
     )
 
 

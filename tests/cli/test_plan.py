@@ -139,3 +139,20 @@ def test_plan_on_a_type_without_a_block_price_gives_the_bill_all_the_same(capsys
     d = json.loads(capsys.readouterr().out)
     assert d["no_capacity_block"].startswith("No Capacity Block to plan")
     assert d["budget"][0]["total_cost_to_train_usd"] > 0
+
+
+def test_plan_names_the_least_cost_block_beside_the_one_within_the_risk(capsys):
+    """QA pass 18: plan called the 98-day block "cheapest" where a 91-day block and ~1.5
+    days at the overrun price cost $6M less, even at P90."""
+    from goodput_lab.models import load_preset
+    from goodput_lab.models.plan import plan_capacity_block
+
+    p = plan_capacity_block(load_preset("aws-16k-h100"))
+    best = p.least_cost_block()
+    assert best["expected_total_cost_usd"] == min(r["expected_total_cost_usd"] for r in p.curve)
+    assert best["block_days"] < p.cheapest_block_days
+    assert best["expected_total_cost_usd"] < p.cheapest_block_expected_total_cost_usd
+    assert main(["plan", "aws-16k-h100"]) == 0
+    out = capsys.readouterr().out
+    assert "cheapest block with at most 10% risk of the run outlasting it: 98 days" in out
+    assert f"least expected total over every block length: {best['block_days']:g} days" in out
