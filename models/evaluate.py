@@ -1086,6 +1086,11 @@ class Comparison:
             "productive_time_ratio": self.productive_time_ratio,
             "step_time_savings_usd_per_day": self.step_time_savings_usd_per_day,
             "time_to_train_delta_days": _jsonable(self.time_to_train_delta_days),
+            # where the savings per day come from: the parts add up to the total (the
+            # Compare page's waterfall, goodput compare's "of which" lines)
+            "savings_by_component": [
+                {k: _jsonable(v) for k, v in row.items()} for row in self.savings_by_component()
+            ],
             "differences": [
                 {"field": k, "baseline": b, "candidate": c} for k, b, c in self.differences()
             ],

@@ -284,3 +284,16 @@ def test_compare_names_its_sides():
     assert bad.stderr.startswith(
         "goodput: candidate aws-16k-h100: cluster.nodes: 0 is out of range"
     )
+
+
+def test_compare_json_carries_where_the_savings_come_from():
+    """QA pass 18: the text's "of which" lines could not be recovered from --json."""
+    out = goodput(
+        "compare", "aws-16k-h100", "aws-16k-h100",
+        "--set-candidate", "cluster.instance=p6-b200.48xlarge", "--json",
+    )  # fmt: skip
+    d = json.loads(out.stdout)
+    parts = {r["component"]: r["usd_per_day"] for r in d["savings_by_component"]}
+    assert sum(parts.values()) == pytest.approx(d["savings_usd_per_day"], rel=1e-12)
+    assert parts["step_time"] == pytest.approx(d["step_time_savings_usd_per_day"])
+    assert parts["running_cost"] < 0  # the B200's higher price

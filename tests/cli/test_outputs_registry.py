@@ -21,6 +21,7 @@ STRUCTURE = {
     "candidate_name",
     "differences",
     "loss_breakdown",
+    "savings_by_component",
     "badput",
     "domain_spares",
     "checkpoint_tiers",
