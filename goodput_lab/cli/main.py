@@ -455,6 +455,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             f"at ${best.usd_per_instance_hour:.2f}/h ({best.price_source}, "
             f"{as_of_phrase(best.price_as_of)})"
         )
+        if o.instances.too_close_to_call:  # as goodput instances and the Instances page say
+            print(f"                        {o.instances.verdict()}")
     print_price_vintage(o.scenario, catalog_from_args(args))
     return 0
 

@@ -297,3 +297,19 @@ def test_compare_json_carries_where_the_savings_come_from():
     assert sum(parts.values()) == pytest.approx(d["savings_usd_per_day"], rel=1e-12)
     assert parts["step_time"] == pytest.approx(d["step_time_savings_usd_per_day"])
     assert parts["running_cost"] < 0  # the B200's higher price
+
+
+def test_optimize_carries_the_too_close_to_call_caveat(capsys):
+    """QA pass 18: goodput optimize named p6-b200 as the instance type without the caveat
+    that goodput instances and the Instances page give for the same ranking."""
+    from goodput_lab.cli.main import main
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.instances import rank_instances
+
+    ranking = rank_instances(load_preset("aws-16k-h100"), load_catalog())
+    assert main(["optimize", "aws-16k-h100"]) == 0
+    out = capsys.readouterr().out
+    if ranking.too_close_to_call:
+        assert ranking.verdict() in out
+    else:
+        assert "too close to call" not in out
