@@ -302,9 +302,10 @@ def test_compare_json_carries_where_the_savings_come_from():
 def test_optimize_carries_the_too_close_to_call_caveat(capsys):
     """QA pass 18: goodput optimize named p6-b200 as the instance type without the caveat
     that goodput instances and the Instances page give for the same ranking."""
-    from goodput_lab.cli.main import main
     from goodput_lab.models import load_catalog, load_preset
     from goodput_lab.models.instances import rank_instances
+
+    from goodput_lab.cli.main import main
 
     ranking = rank_instances(load_preset("aws-16k-h100"), load_catalog())
     assert main(["optimize", "aws-16k-h100"]) == 0
