@@ -81,9 +81,11 @@ def _choice_int(*allowed: int):
 
 
 def _bool(text: str) -> bool:
-    if text not in ("true", "false"):
-        raise ValueError("'true' or 'false'")
-    return text == "true"
+    """A link's switch: true/false as the dashboard writes it, 1/0 as people type it."""
+    word = text.strip().lower()
+    if word not in ("true", "false", "1", "0"):
+        raise ValueError("'true' or 'false' (or 1 or 0)")
+    return word in ("true", "1")
 
 
 def _features(text: str) -> list[str]:

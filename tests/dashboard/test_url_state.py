@@ -341,3 +341,17 @@ def test_a_price_the_user_sets_with_the_new_instance_is_kept(catalog):
     # a link moving the instance without a price: the preset's is dropped, and said so
     at = open_page("overview", {"preset": "aws-16k-h100", "cluster.instance": "p6-b200.48xlarge"})
     assert any("was entered for p5.48xlarge" in i.value for i in at.sidebar.info)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"), [("true", True), ("1", True), ("FALSE", False), ("0", False)]
+)
+def test_a_links_switch_reads_true_false_and_1_0(text, value):
+    """QA pass 18: dec.go=1 was refused while the rest of the link grammar is forgiving."""
+    assert url_state.decode_page({"dec.go": text})["dec:go"] is value
+
+
+def test_a_links_switch_refuses_other_words():
+    with pytest.raises(ValidationError) as exc:
+        url_state.decode_page({"dec.go": "maybe"})
+    assert "'true' or 'false' (or 1 or 0)" in exc.value.message
