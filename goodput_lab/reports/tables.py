@@ -179,7 +179,8 @@ def report_table(report: Report) -> pl.DataFrame:
         for k in cmps:
             name = f"{k.baseline.scenario.name} -> {k.candidate.scenario.name}"
             for key, value in k.to_json_dict().items():
-                if key.startswith(("goodput_delta", "savings_")):
+                # the figures, not savings_by_component's rows (the waterfall's, per part)
+                if key.startswith(("goodput_delta", "savings_")) and not isinstance(value, list):
                     rows.append(_row("comparison", "comparison", name, key, value))
     if report.montecarlo is not None:
         mc = report.montecarlo
