@@ -26,7 +26,7 @@ st.caption(
 )
 
 choices = svc.sources(state.preset_names())
-top = st.columns([2, 1, 1])
+top = st.columns([1.8, 0.2, 2])  # the export label whole at 1,024 px
 count = int(
     persist.widget(
         top[0].radio,
