@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import plotly.graph_objects as go
 import polars as pl
 
@@ -119,6 +122,14 @@ def replica_chart(survival: pl.DataFrame, current_replicas: int | None = None) -
         height=460,
     )
     style.drop_empty(fig)
-    style.log_axis(fig, "y", survival["fallback_probability"].to_numpy() * 100)
+    # whole decades around the points, so the highest one sits under a labelled tick (QA 18:
+    # the 1-replica point above the top tick, 10, could not be read)
+    v = survival["fallback_probability"].to_numpy() * 100
+    v = v[np.isfinite(v) & (v > 0)]
+    if v.size:
+        lo, hi = 10.0 ** math.floor(math.log10(v.min())), 10.0 ** math.ceil(math.log10(v.max()))
+        style.log_axis(fig, "y", [lo, hi], range=[math.log10(lo), math.log10(hi)])
+    else:
+        style.log_axis(fig, "y", v)
     style.axis(fig, "x", dtick=1)
     return fig

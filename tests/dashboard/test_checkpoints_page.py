@@ -165,3 +165,19 @@ def test_strategy_table_savings_are_the_models_comparison(catalog):
     for (label, over), row in zip(svc.VARIANTS, table.rows(named=True)[1:], strict=True):
         want = compare(s, svc.variant(s, over), catalog, tiers).savings_usd_per_day
         assert row["savings_usd_per_day"] == pytest.approx(want, rel=1e-12), label
+
+
+def test_the_replica_chart_labels_a_tick_above_its_highest_point(catalog):
+    """QA pass 18: the 1-replica point sat above the top tick (10) with no tick over it."""
+    import math
+
+    from goodput_lab.charts.checkpoints import replica_chart
+
+    survival = svc.replica_survival(load_preset("aws-16k-h100"), catalog, ck.load_tiers())
+    fig = replica_chart(survival, 2)
+    y = survival["fallback_probability"].to_numpy() * 100
+    ticks = list(fig.layout.yaxis.tickvals)
+    assert max(ticks) >= y[y > 0].max() and min(ticks) <= y[y > 0].min()
+    lo, hi = fig.layout.yaxis.range
+    assert 10**lo <= y[y > 0].min()
+    assert 10**hi >= y.max() and math.isclose(10**hi, max(ticks))
