@@ -331,11 +331,11 @@ def decode_page(
         if found is None:
             continue
         key, name, check = found
-        if catalog is not None and name not in catalog:
-            raise ValidationError(
-                f"link parameter {str(param)[:60]!r}",
-                f"{name[:40]!r} is not in the catalog; allowed: " + ", ".join(catalog),
-            )
+        if catalog is not None:
+            try:
+                check_instance(name, catalog)
+            except ValidationError as exc:
+                raise ValidationError(f"link parameter {str(param)[:60]!r}", exc.message) from None
         text = _single(str(param), params[param])
         try:
             out[key] = check(text)
