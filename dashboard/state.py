@@ -95,21 +95,23 @@ def _price_follows_instance(values: dict[str, Any], base: Mapping[str, Any]) -> 
     box goes back to the public price, its source and date are cleared, and the sidebar
     says so (models.pricing.price_follows_instance, which the scenario follows anyway)."""
     own = base.get(PRICE_FIELD)
-    kept = not values.get(PRICE_FIELD + CATALOG_PRICE_SUFFIX, False) and (
-        own is not None and values.get(PRICE_FIELD) == to_display(PRICE_FIELD, own)
+    if own is None or values.get(PRICE_FIELD + CATALOG_PRICE_SUFFIX, False):
+        return
+    if values.get(PRICE_FIELD) != to_display(PRICE_FIELD, own):
+        return  # a price typed in the box is the user's: kept
+    loaded = Scenario(values=base)
+    note = price_follows_note(
+        loaded,
+        loaded.replace({INSTANCE_FIELD: values.get(INSTANCE_FIELD)}),
+        how="untick the box below to enter another",
     )
-    if not kept or values.get(INSTANCE_FIELD) == base.get(INSTANCE_FIELD):
+    if not note:  # the same type
         return
     values[PRICE_FIELD + CATALOG_PRICE_SUFFIX] = True
     for key in (PRICE_SOURCE, PRICE_AS_OF):
         if (values.get(key) or None) == base.get(key):
             values[key] = ""
-    st.session_state[NOTICE_KEY] = (
-        "info",
-        f"${own:,.2f}/instance-h was entered for {base.get(INSTANCE_FIELD)}; "
-        f"{values.get(INSTANCE_FIELD)} is priced at its public price (untick the box below "
-        "to enter another).",
-    )
+    st.session_state[NOTICE_KEY] = ("info", note)
 
 
 def bind(wk: str) -> dict[str, Any]:

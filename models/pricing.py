@@ -700,7 +700,12 @@ def price_follows_instance(base, edited, explicit: Collection[str] = ()) -> bool
     )
 
 
-def price_follows_note(base, edited, explicit: Collection[str] = ()) -> str:
+def price_follows_note(
+    base,
+    edited,
+    explicit: Collection[str] = (),
+    how: str = "set pricing.usd_per_instance_hour to use another",
+) -> str:
     """The sentence said when :func:`price_follows_instance` dropped a price ("" if not).
 
     Parameters
@@ -711,6 +716,9 @@ def price_follows_note(base, edited, explicit: Collection[str] = ()) -> str:
         The scenario after it.
     explicit : collection of str
         Fields the edit set itself (:func:`price_follows_instance`).
+    how : str
+        How to enter another price where the sentence is read (the command line's field,
+        the dashboard's box).
 
     Returns
     -------
@@ -722,7 +730,7 @@ def price_follows_note(base, edited, explicit: Collection[str] = ()) -> str:
     return (
         f"The scenario's ${base[PRICE_FIELD]:,.2f}/instance-h was entered for "
         f"{base['cluster.instance']}; {edited['cluster.instance']} is priced at its public "
-        f"price instead (set pricing.usd_per_instance_hour to use another)."
+        f"price instead ({how})."
     )
 
 
