@@ -83,7 +83,11 @@ def capacity_block_price(scenario: Scenario, inst: Instance) -> pr.Price:
         ) from None
 
 
-def no_block_price(scenario: Scenario, catalog: Mapping[str, Instance] | None = None) -> str:
+def no_block_price(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance] | None = None,
+    how: str = "--set on the command line",
+) -> str:
     """Why no Capacity Block can be planned for ``scenario`` ("" when one can): its type has
     no public block price and the scenario gives none (its own price is for its own
     pricing model, not a block).
@@ -94,6 +98,8 @@ def no_block_price(scenario: Scenario, catalog: Mapping[str, Instance] | None = 
         The scenario.
     catalog : Mapping[str, Instance], optional
         Instance catalog keyed by node type; default the shipped one.
+    how : str
+        Where the reader sets the two fields, said in parentheses ("" to say nothing).
 
     Returns
     -------
@@ -112,7 +118,7 @@ def no_block_price(scenario: Scenario, catalog: Mapping[str, Instance] | None = 
             f"{inst.instance} in the price table, and the scenario's own price is for its "
             f"{pr.TERMS[PricingModel(scenario['pricing.model'])].label} model. To plan a "
             "block, give its rate: pricing.model = capacity_block with "
-            "pricing.usd_per_instance_hour (--set on the command line)."
+            "pricing.usd_per_instance_hour" + (f" ({how})." if how else ".")
         )
     return ""
 

@@ -60,7 +60,7 @@ def no_block_reason(scenario: Scenario, catalog: Mapping[str, Instance]) -> str:
     """Why the page plans no block (:func:`models.plan.no_block_price`; "" when it can)."""
     from goodput_lab.models.plan import no_block_price
 
-    return no_block_price(scenario, catalog).replace(" (--set on the command line)", "")
+    return no_block_price(scenario, catalog, how="")  # the sidebar holds both fields
 
 
 def budget(
