@@ -241,22 +241,18 @@ def _print_savings_parts(c) -> None:
     """Where the savings per day come from (Comparison.savings_by_component: the parts
     add up to the total), then what one training run costs on each side."""
     parts = [r for r in c.savings_by_component() if round(r["usd_per_day"]) != 0]
-    if len(parts) > 1 or (parts and round(parts[0]["usd_per_day"] - c.savings_usd_per_day)):
-        for r in parts:
-            name = "step time" if r["component"] == "step_time" else r["label"].lower()
-            extra = (
-                f" (time to train {_signed_days(c.time_to_train_delta_days)})"
-                if r["component"] == "step_time"
-                else ""
-            )
-            print(f"of which {name} {_fmt_usd(r['usd_per_day'])}/day{extra}")
-    elif c.productive_time_ratio != 1.0:
-        print(
-            f"of which step time {_fmt_usd(c.step_time_savings_usd_per_day)}/day "
-            f"(time to train {_signed_days(c.time_to_train_delta_days)})"
-        )
+    # one part that is the whole saving says nothing the total has not, unless it is the
+    # step time (its line carries the time to train)
+    alone = len(parts) == 1 and not round(parts[0]["usd_per_day"] - c.savings_usd_per_day)
+    for r in parts:
+        step = r["component"] == "step_time"
+        if alone and not step:
+            continue
+        name = "step time" if step else r["label"].lower()
+        extra = f" (time to train {_signed_days(c.time_to_train_delta_days)})" if step else ""
+        print(f"of which {name} {_fmt_usd(r['usd_per_day'])}/day{extra}")
     b, n = c.baseline["cost_to_train_usd"], c.candidate["cost_to_train_usd"]
-    if b == b and n == n and round(b) != round(n):  # both known (NaN when not computed)
+    if math.isfinite(b) and math.isfinite(n) and round(b) != round(n):  # NaN: not computed
         diff = f"{_fmt_usd(b - n)} saved" if b > n else f"{_fmt_usd(n - b)} more"
         print(f"cost to train      {_fmt_usd(b)} -> {_fmt_usd(n)} per run ({diff})")
 
