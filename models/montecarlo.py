@@ -212,6 +212,24 @@ class SimulationParams:
         )
 
     @property
+    def job_failure_rate_per_min(self) -> float:
+        """Job failures per minute that the simulator counts [1/min]: node failures (each
+        node's renewal rate; fail-slow evictions among them), other job failures, domain,
+        switch and job-level events, and Spot interruptions whose state does not survive
+        the notice (a saved one is not a failure).  Times an expected wall time it is the
+        closed form of the failures per run (Wald's identity: E[N(T)] = λ·E[T] for a
+        Poisson stream stopped at the run's end)."""
+        spot = 0.0 if self.spot_saved else self.spot_rate_per_min
+        return (
+            self.nodes * self.node_rate_per_min
+            + self.extra_rate_per_min
+            + self.domain_rate_per_min
+            + self.switch_rate_per_min
+            + self.job_rate_per_min
+            + spot
+        )
+
+    @property
     def extended(self) -> bool:
         """Whether any recovery stage or resilience feature departs from the defaults (these
         draw from a separate random stream, so the default path's draws are unchanged)."""
@@ -584,8 +602,24 @@ class SimulationResult:
             "lost_p95_usd_per_month": _pct(self._lost_per_month(), 95),
             **self._analytic_lost(),
             "failures_mean": float(np.mean(self.failures)),
+            "failures_analytic": self._analytic_failures(),
             "unfinished_trials": float(self.unfinished),
         }
+
+    def _analytic_failures(self) -> float:
+        """The closed form of the mean failures per run: the counted job-failure rate
+        times Daly's expected wall time (:attr:`SimulationParams.job_failure_rate_per_min`)
+        [count].  NaN without parameters or a finite wall time, and where the simulator
+        leaves some of the wall time unexposed to failures or draws them as renewals, so
+        that the product does not hold: Weibull node failures, any resilience feature or
+        recovery distribution of the extended path (:attr:`SimulationParams.extended`),
+        and Spot interruptions saved within their notice (the job waits for capacity)."""
+        p, wall = self.params, self.time_to_finish_analytic_days
+        if p is None or not math.isfinite(wall):
+            return math.nan
+        if p.weibull_shape != 1.0 or p.extended or (p.spot_rate_per_min > 0 and p.spot_saved):
+            return math.nan
+        return p.job_failure_rate_per_min * wall * MINUTES_PER_DAY
 
     def _analytic_lost(self) -> dict[str, float]:
         """The closed form's lost dollars per run (Daly's expected wall time at the analytic

@@ -3042,8 +3042,33 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
         "Failures per run (mean)",
         "",
         "number",
-        "Mean job failures per run.",
+        "Mean job failures per run; its closed form is the counted failure rate times "
+        "Daly's expected wall time.",
+        decimals=1,
         computed_by="models.montecarlo.SimulationResult.summary",
+    ),
+    _o(
+        "failures_analytic",
+        "Failures per run (closed form)",
+        "",
+        "number",
+        "Job failures per run that the rate implies: failures per day (less Spot "
+        "interruptions saved within their notice) times Daly's expected wall time. Left "
+        "out with Weibull failures or the simulator's extended recovery path, where the "
+        "product does not hold.",
+        "λ · work / g (Wald's identity)",
+        "derived",
+        decimals=1,
+        computed_by="models.montecarlo.SimulationResult.summary",
+    ),
+    _o(
+        "failures_per_run",
+        "Failures per run",
+        "",
+        "count",
+        "Job failures in one simulated run: its 5th, 50th and 95th percentiles over the "
+        "runs, whole failures (the nearest run's count).",
+        computed_by="views.montecarlo.summary_rows",
     ),
     _o(
         "unfinished_trials",

@@ -151,6 +151,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(
         f"  lost per run   mean {usd(summary['lost_mean_usd'])}  p95 {usd(summary['lost_p95_usd'])}"
     )
+    closed = summary["failures_analytic"]
+    print(
+        f"  failures       mean {summary['failures_mean']:,.1f} per run"
+        + (f"  (closed form {closed:,.1f})" if math.isfinite(closed) else "")
+    )
     if res.unfinished:
         print(f"  unfinished     {res.unfinished:,} trials did not finish within 4x the work")
     print(f"  {res.events_simulated:,} events in {seconds:.2f} s")

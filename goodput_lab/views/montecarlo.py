@@ -299,7 +299,14 @@ def summary_rows(res: SimulationResult) -> list[dict]:
     fails = np.asarray(getattr(res, "failures", ()), dtype=float)
     fails = fails[np.isfinite(fails)]
     if fails.size:
-        rows.append(_sample_row("failures_mean", "Failures per run", fails, None))
+        closed = s.get("failures_analytic", math.nan)
+        row = _sample_row(
+            "failures_mean", "Failures per run", fails, closed if math.isfinite(closed) else None
+        )
+        # the percentiles of a count are whole failures (the nearest run's count)
+        for q in (5, 50, 95):
+            row[f"p{q}"] = float(np.percentile(fails, q, method="nearest"))
+        rows.append({**row, "spread_key": "failures_per_run"})
     if s.get("unfinished_trials", 0) > 0:
         rows.append(
             {
@@ -320,7 +327,11 @@ def summary_display(res: SimulationResult) -> pl.DataFrame:
 def spread_display(res: SimulationResult) -> pl.DataFrame:
     """:func:`summary_rows` as the second display table: P5, P50 and P95 over the runs (a
     figure with no spread, such as the count of unfinished runs, is left out)."""
-    rows = [r for r in summary_rows(res) if r.get("p50") is not None]
+    rows = [
+        {**r, "key": r.get("spread_key", r["key"])}
+        for r in summary_rows(res)
+        if r.get("p50") is not None
+    ]
     return display.metric_rows(rows, SPREAD_COLUMNS, label="Figure")
 
 

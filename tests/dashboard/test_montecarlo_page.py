@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import polars as pl
 import pytest
 from goodput_lab.models import Scenario, load_preset, resolve_inputs
 from goodput_lab.models.montecarlo import simulate_inputs
@@ -183,3 +184,19 @@ def test_the_page_says_how_far_the_simulation_is_from_the_closed_form():
     text = svc.agreement_caption(res)
     assert f"{k:.1f} standard errors" in text
     assert "within 4 standard errors plus 0.1 points" in text
+
+
+def test_failures_per_run_have_a_closed_form_and_whole_percentiles():
+    """QA pass 18 #13: "Failures per run" read 115.00 at each percentile with no closed
+    form; the summary gives the closed form (rate × Daly's wall time) beside the mean, and
+    the spread is in whole failures."""
+    res = simulate_inputs(resolve_inputs(Scenario.default()), 200, 30.0, rng=1)
+    s = res.summary()
+    summary = svc.summary_display(res).row(by_predicate=pl.col("Figure") == "Failures per run")
+    assert f"{s['failures_analytic']:.1f}" in summary
+    assert f"{s['failures_mean']:.1f}" in summary
+    spread = svc.spread_display(res).row(by_predicate=pl.col("Figure") == "Failures per run")
+    for cell in spread[1:]:
+        assert cell.replace(",", "").isdigit(), spread
+    p50 = int(np.percentile(res.failures, 50, method="nearest"))
+    assert f"{p50:,}" in spread
