@@ -523,7 +523,7 @@ FEATURES: dict[str, Feature] = {
             "so the other nodes' lower failure rate applies to the whole cluster; every node "
             "joining after a failure passes a health check first.",
             "A DCGM level-2 check on each replacement node (hot spares are checked while idle).",
-            ("hyperpod_health_checks", "dcgm_diag", "meta_rsc2025"),
+            ("hyperpod_health_checks", "dcgm_diag", "kokolis2024"),
             {
                 "check_minutes": Param(
                     2.0, "min", "DCGM diagnostics level 2, 'approximately two minutes'", 1440.0

@@ -491,13 +491,10 @@ def rate_interval_from_counts(
     >>> round(lo, 5), round(hi, 5)
     (0.00622, 0.01541)
     """
-    from scipy import stats
+    from .fitting import poisson_rate_ci  # local: scipy.optimize loads only when needed
 
-    k, e = float(failures), float(node_days)
-    a = 1.0 - float(level)
-    lo = float(stats.chi2.ppf(a / 2, 2 * k)) / (2 * e) if k > 0 else 0.0
-    hi = float(stats.chi2.ppf(1 - a / 2, 2 * k + 2)) / (2 * e)
-    return lo, hi
+    lo, hi = poisson_rate_ci(float(failures), float(node_days), level)
+    return float(lo), float(hi)
 
 
 def fitted_rate_interval(
