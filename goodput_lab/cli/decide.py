@@ -11,7 +11,9 @@ cluster by default; --workers 0 runs in this process) over the failure-rate and 
 intervals.  With -o the answer is also written to FILE.json and finished simulations are
 kept in FILE.json.parts/ until then: an interrupted decision run again resumes.  JSON keys:
 choice, set, expected_total_cost_usd, total_cost_usd_p90, probability_finish_by_deadline,
-runners_up, frontier, closest, would_take.
+runners_up, frontier, closest, would_take.  Exit status 0 when a configuration meets the
+target, 1 when none does (the closest one and what it would take are still printed, and
+``meets_target`` is false in the JSON), 2 on bad input.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ from goodput_lab.cli.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 
 MAX_WORKERS = 1024
+#: Exit status when no configuration meets the deadline, confidence and budget: the answer
+#: (the closest configuration and what it would take) is still printed, as grep prints
+#: nothing and exits 1 when nothing matches; bad input is 2.
+NOTHING_MEETS = 1
 
 
 class _Progress:
@@ -178,9 +184,9 @@ def cmd_decide(args: argparse.Namespace) -> int:
             finish_parts(parts)
     if args.json:
         print_json(out)
-        return 0
-    _print_text(d, out, args.scenario, args.set or [])
-    return 0
+    else:
+        _print_text(d, out, args.scenario, args.set or [])
+    return 0 if d.meets else NOTHING_MEETS
 
 
 def _print_text(

@@ -163,3 +163,16 @@ def test_two_day_log_gives_a_wider_goodput_interval_than_thirty_days(tmp_path, c
     long, _ = _fitted_goodput_width(tmp_path, 30.0, "thirty-days")
     capsys.readouterr()
     assert short > 1.5 * long > 0
+
+
+def test_decide_exits_1_when_nothing_meets_the_target_and_still_answers(capsys):
+    """QA pass 18: nothing meeting the target exited 0, like an answer that meets it; a script
+    had to read the JSON's meets_target.  Two days for Llama 3 8B on p5 (10.5 days at best)."""
+    args = ["decide", "llama3-8b", "--deadline-days", "2", *SMALL[3:]]
+    assert main([*args, "--json"]) == 1
+    d = json.loads(capsys.readouterr().out)
+    assert d["meets_target"] is False and d["choice"] is None
+    assert d["closest"]["instance"] == "p5.48xlarge"
+    assert main(args) == 1
+    text = capsys.readouterr().out
+    assert "Nothing meets the target; closest:" in text and "what it would take:" in text
