@@ -1142,7 +1142,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_usd",
-        "Cost to train",
+        "Cost to train, instances",
         "USD",
         "usd",
         "What the instances cost to train the workload at the price in force (cluster and "
@@ -1152,7 +1152,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_usd_low",
-        "Cost to train, 80% low (step time)",
+        "Cost to train, instances: 80% low",
         "USD",
         "usd",
         "Low end of the 80% prediction interval of the cost to train (cluster and spares "
@@ -1163,7 +1163,7 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_usd_high",
-        "Cost to train, 80% high (step time)",
+        "Cost to train, instances: 80% high",
         "USD",
         "usd",
         "High end of the 80% prediction interval of the cost to train (cluster and spares "

@@ -141,7 +141,7 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         fig,
         "Cost to train, by where the money goes",
         subtitle="Priced types only; ★ cheapest",
-        x_title="Cost to train ($)" + ("; whiskers: 80% interval" if whiskers else ""),
+        x_title="Cost to train, instances ($)" + ("; whiskers: 80% interval" if whiskers else ""),
         height=max(320, 62 * ok.height + 160),
         margin_l=150,
     )

@@ -118,7 +118,7 @@ def instance_chart(table: pl.DataFrame, current: str) -> go.Figure:
         fig,
         "Cost to train the workload by instance type",
         subtitle="Priced types that can run it; orange: the scenario's own type",
-        x_title="Cost to train ($)",
+        x_title="Cost to train, instances ($)",
         legend=False,
         height=max(300, 44 * len(names) + 150),
         margin_l=140,

@@ -169,7 +169,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     elif math.isfinite(m.get("time_to_train_days", math.nan)):
         print(
             f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
-            f"{_fmt_usd(m['cost_to_train_usd'])} (step {m['step_seconds']:.2f} s)"
+            f"{_fmt_usd(m['cost_to_train_usd'])} for the instances, "
+            f"{_fmt_usd(m['total_cost_to_train_usd'])} with checkpoint storage "
+            f"(step {m['step_seconds']:.2f} s)"
         )
     elif m.get("memory_fits", 1.0) == 0.0:
         print(f"  time / cost to train      not computed: {step_reason(ev)}")
@@ -254,7 +256,7 @@ def _print_savings_parts(c) -> None:
     b, n = c.baseline["cost_to_train_usd"], c.candidate["cost_to_train_usd"]
     if math.isfinite(b) and math.isfinite(n) and round(b) != round(n):  # NaN: not computed
         diff = f"{_fmt_usd(b - n)} saved" if b > n else f"{_fmt_usd(n - b)} more"
-        print(f"cost to train      {_fmt_usd(b)} -> {_fmt_usd(n)} per run ({diff})")
+        print(f"cost to train      {_fmt_usd(b)} -> {_fmt_usd(n)} per run, instances ({diff})")
 
 
 def _show(key: str, value: Any) -> str:

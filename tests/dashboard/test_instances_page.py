@@ -60,7 +60,7 @@ def test_answers_the_70b_30_day_question(page, catalog):
     assert metric(page, "Cheapest instance") == best.instance
     assert metric(page, "Nodes") == f"{best.nodes:,.0f} nodes"
     assert (
-        metric(page, "Cost to train")
+        metric(page, "Cost to train, instances")
         == display.tile("cost_to_train_usd", best.cost_to_train_usd)["value"]
     )
     text = page.success[0].value.replace("\\", "")
