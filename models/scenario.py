@@ -738,6 +738,34 @@ def _short_list(names, limit: int = 80) -> str:
 #: How an edited scenario is named when its name was kept: the old name may state numbers
 #: the edit changed ("(0.2% node failures/day)" at 0.3%), so it is quoted as the origin.
 MODIFIED_FROM = "Modified from "
+#: A name's closing parenthetical that states a number ("(0.2% node failures/day)").
+_STATED_NUMBERS = re.compile(r"\s*\([^()]*\d[^()]*\)\s*$")
+
+
+def origin_name(name: str) -> str:
+    """A scenario's name as the origin of an edited copy: without a closing parenthetical
+    that states a number, which the edit may have changed (QA pass 18: "Modified from AWS
+    16k H100: headline-claim baseline (0.2% node failures/day)" headed a scenario at 0.1%).
+
+    Parameters
+    ----------
+    name : str
+        The name of the scenario that was edited.
+
+    Returns
+    -------
+    str
+        The name without that parenthetical (the name itself when nothing else is left).
+
+    Examples
+    --------
+    >>> origin_name("AWS 16k H100: headline-claim baseline (0.2% node failures/day)")
+    'AWS 16k H100: headline-claim baseline'
+    >>> origin_name("Llama 3 405B pre-training on 16k H100 (Meta's published figures)")
+    "Llama 3 405B pre-training on 16k H100 (Meta's published figures)"
+    """
+    short = _STATED_NUMBERS.sub("", name)
+    return short or name
 
 
 def follow_edits(base: Scenario, edited: Scenario, explicit: Collection[str] = ()) -> Scenario:
@@ -778,5 +806,5 @@ def follow_edits(base: Scenario, edited: Scenario, explicit: Collection[str] = (
         and dict(out.values) != dict(base.values)
         and not base.name.startswith(MODIFIED_FROM)  # once: not "Modified from Modified from"
     ):
-        out = out.replace(name=f"{MODIFIED_FROM}{base.name}"[:200])
+        out = out.replace(name=f"{MODIFIED_FROM}{origin_name(base.name)}"[:200])
     return out

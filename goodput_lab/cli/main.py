@@ -256,7 +256,7 @@ def _print_savings_parts(c) -> None:
     b, n = c.baseline["cost_to_train_usd"], c.candidate["cost_to_train_usd"]
     if math.isfinite(b) and math.isfinite(n) and round(b) != round(n):  # NaN: not computed
         diff = f"{_fmt_usd(b - n)} saved" if b > n else f"{_fmt_usd(n - b)} more"
-        print(f"cost to train      {_fmt_usd(b)} -> {_fmt_usd(n)} per run, instances ({diff})")
+        print(f"cost to train, instances  {_fmt_usd(b)} -> {_fmt_usd(n)} per run ({diff})")
 
 
 def _show(key: str, value: Any) -> str:

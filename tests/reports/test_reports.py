@@ -19,6 +19,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 from goodput_lab.models import FIELDS, Scenario, ValidationError, compare, evaluate, load_preset
+from goodput_lab.models.scenario import origin_name
 
 from goodput_lab.reports import (
     build_report,
@@ -383,8 +384,9 @@ def test_cli_writes_csv_and_toml(tmp_path):
     # edit changed: models.scenario.follow_edits)
     preset = load_preset("aws-16k-h100")
     assert Scenario.load(tmp_path / "s.toml") == preset.replace(
-        {"cluster.nodes": 1000}, name=f"Modified from {preset.name}"
+        {"cluster.nodes": 1000}, name=f"Modified from {origin_name(preset.name)}"
     )
+    assert origin_name(preset.name) == "AWS 16k H100: headline-claim baseline"
 
 
 @pytest.mark.parametrize(
