@@ -39,6 +39,9 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
         note = ev.texts["progress_note"]
         if note:  # the job never or barely advances: every figure below reads through it
             st.warning(plain(note[0].upper() + note[1:] + "."))
+        layout = ev.texts["layout_note"]
+        if layout:  # accelerators the layout cannot use: paid, no work
+            st.info(plain(layout[0].upper() + layout[1:] + "."))
     return scenario, ev
 
 

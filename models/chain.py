@@ -1122,6 +1122,7 @@ class StepTime(_Result):
     bubble_fraction_of_step: np.ndarray
     steps_to_train: np.ndarray
     data_parallel_size: np.ndarray
+    idle_accelerators: np.ndarray
     micro_batches_per_step: np.ndarray
     micro_batch_sequences_effective: np.ndarray
     model_layers: np.ndarray

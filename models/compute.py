@@ -3085,7 +3085,8 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     )
     shape_ok = (sh["L"] >= p) & (sh["N"] > 0) & (sh["a"] >= t)
     shape_ok = shape_ok & heads_split_over_tp(sh["a"], sh["kv"], t)
-    shape_ok = shape_ok & (v["workload.sequence_length"] >= cp)
+    # context parallelism splits each sequence into 2·CP chunks (load-balanced causal ring)
+    shape_ok = shape_ok & ((cp <= 1) | (np.mod(v["workload.sequence_length"], 2.0 * cp) == 0))
     ep = v["workload.expert_parallel"]
     folded = v["folded"] > 0.5
     et = v["etp"]
@@ -3120,6 +3121,112 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
     runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
     return tp_ok, runs
+
+
+def _batch_split(v, seqs, d):
+    """Sequences per micro-batch and micro-batches per step [count] of each of the d
+    data-parallel replicas: the stated micro-batch size, or the stated micro-batches."""
+    m_given = v["workload.micro_batches"]
+    b = np.where(np.isnan(m_given), v["workload.micro_batch_sequences"], seqs / (d * m_given))
+    m = np.where(np.isnan(m_given), seqs / (d * b), m_given)
+    return b, m
+
+
+def whole_data_parallel(
+    accelerators,
+    tensor_parallel,
+    pipeline_parallel,
+    context_parallel,
+    expert_parallel,
+    expert_tensor_parallel,
+    folded,
+):
+    """The data-parallel size a job can run: whole replicas of TP × PP × CP, and a number
+    of them that the expert-parallel grid divides.
+
+    Megatron-Core runs d = n / (t·p·c) data-parallel replicas only when t·p·c divides the
+    world size n, and splits the experts inside them: without folding, EP must divide
+    d·c (the ranks of a stage that hold one tensor-parallel shard); with MoE parallel
+    folding (``folded``), EP × ETP must divide t·c·d (Liu et al. 2025, arXiv:2504.14960,
+    §3; megatron/core/parallel_state.py).  Accelerators beyond the largest such d sit idle
+    but are paid: 1,016 accelerators with TP 8 × PP 4 run 31 replicas and leave 24 idle.
+
+    Parameters
+    ----------
+    accelerators : array_like
+        The job's accelerators n [count].
+    tensor_parallel, pipeline_parallel, context_parallel : array_like
+        t, p and c [count].
+    expert_parallel, expert_tensor_parallel : array_like
+        EP and ETP [count] (1 and 1 for a dense model).
+    folded : array_like
+        1 where the expert grid is folded into the stage's t·c·d ranks, else 0.
+
+    Returns
+    -------
+    ndarray
+        The largest whole d with that property [count]; 0 where not even one fits.
+
+    Examples
+    --------
+    >>> float(whole_data_parallel(1016, 8, 4, 1, 1, 1, 0))
+    31.0
+    >>> float(whole_data_parallel(1824, 1, 16, 1, 64, 1, 0))  # 114 replicas, EP 64: 64
+    64.0
+    >>> float(whole_data_parallel(2048, 8, 4, 1, 8, 1, 1))  # folded: EP 8 divides 8·64
+    64.0
+    """
+    t, p, c = (as_float_array(a) for a in (tensor_parallel, pipeline_parallel, context_parallel))
+    ep = np.maximum(as_float_array(expert_parallel), 1.0)
+    et = np.maximum(as_float_array(expert_tensor_parallel), 1.0)
+    raw = np.floor(as_float_array(accelerators) / (t * p * c) + 1e-9)
+    step = replica_multiple(t, c, ep, et, folded)
+    out = np.floor(raw / step + 1e-9) * step
+    return like_input(
+        out, accelerators, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel
+    )
+
+
+def replica_multiple(
+    tensor_parallel, context_parallel, expert_parallel, expert_tensor_parallel, folded
+):
+    """The data-parallel sizes an expert-parallel grid allows are multiples of this [count]:
+    grid / gcd(grid, ranks of a replica that hold experts), with grid = EP and c ranks
+    unfolded, EP × ETP and t·c ranks folded (:func:`whole_data_parallel`).  1 for a dense
+    model.
+
+    Parameters
+    ----------
+    tensor_parallel, context_parallel, expert_parallel, expert_tensor_parallel : array_like
+        t, c, EP and ETP [count].
+    folded : array_like
+        1 where the expert grid is folded into the stage's t·c·d ranks, else 0.
+
+    Returns
+    -------
+    ndarray
+        The multiple [count].
+
+    Examples
+    --------
+    >>> float(replica_multiple(8, 1, 64, 8, 0)), float(replica_multiple(8, 2, 64, 1, 1))
+    (64.0, 4.0)
+    """
+    t, c = as_float_array(tensor_parallel), as_float_array(context_parallel)
+    ep = np.maximum(as_float_array(expert_parallel), 1.0)
+    et = np.maximum(as_float_array(expert_tensor_parallel), 1.0)
+    fold = as_float_array(folded) > 0.5
+    grid = np.where(fold, ep * et, ep)
+    per = np.where(fold, t * c, c)
+    g = np.gcd(_as_int(grid), _as_int(per)).astype(float)
+    out = grid / np.maximum(g, 1.0)
+    return like_input(out, tensor_parallel, context_parallel, expert_parallel)
+
+
+def _as_int(x: np.ndarray) -> np.ndarray:
+    """Whole counts as int64 (NaN and inf as 1: they are refused elsewhere)."""
+    x = np.asarray(x, dtype=float)
+    return np.where(np.isfinite(x) & (x >= 1), np.round(x), 1).astype(np.int64)
 
 
 def _modelled_step(v, sh, t, p, dd, n_acc, b, m, net_share, su):
@@ -3221,9 +3328,8 @@ def step_model(
     """Step time, communication, memory and training size from the flat inputs.
 
     Bases: ``modelled`` (:func:`modelled_components`), ``end_to_end`` or ``compute_only``
-    (a stated MFU, :func:`step_components`).  Configurations that cannot run (memory, TP
-    outside the scale-up domain, fewer accelerators than TP×PP, less than one sequence per
-    micro-batch, no measured matmul efficiency for the modelled basis) give NaN times and
+    (a stated MFU, :func:`step_components`), on whole data-parallel replicas
+    (:func:`whole_data_parallel`).  Configurations that cannot run give NaN times and
     ``memory_fits`` = 0; :func:`infeasibility_reason` says why.
 
     Parameters
@@ -3252,13 +3358,13 @@ def step_model(
     t = v["workload.tensor_parallel"]
     p = v["workload.pipeline_parallel"]
     cp = v["workload.context_parallel"]
-    n_acc = nodes * k
-    d = n_acc / (t * p * cp)
+    d = whole_data_parallel(
+        nodes * k, t, p, cp, v["workload.expert_parallel"], v["etp"], v["folded"]
+    )
+    n_acc = d * t * p * cp  # the accelerators the layout uses; the rest sit idle (paid)
     dd = np.maximum(d, 1.0)
     seqs = v["batch_sequences"]
-    m_given = v["workload.micro_batches"]
-    b = np.where(np.isnan(m_given), v["workload.micro_batch_sequences"], seqs / (dd * m_given))
-    m = np.where(np.isnan(m_given), seqs / (dd * b), m_given)
+    b, m = _batch_split(v, seqs, dd)
     usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
     states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["sp"], usable)
     mem = states + act
@@ -3300,6 +3406,7 @@ def step_model(
         "bubble_fraction_of_step": bubble_frac,
         "steps_to_train": full(steps),
         "data_parallel_size": full(d),
+        "idle_accelerators": full(nodes * k - n_acc),
         "micro_batches_per_step": full(m),
         "micro_batch_sequences_effective": full(b),
         "model_layers": full(sh["L"]),
@@ -3449,6 +3556,13 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     if n < t * p * cpn:
         what = "TP × PP" if cpn == 1 else "TP × PP × CP"
         return f"{what} = {t * p * cpn} needs more accelerators than the job has ({n:,.0f})"
+    seq = float(v["workload.sequence_length"])
+    if cpn > 1 and seq % (2 * cpn):
+        return (
+            f"context parallelism {cpn} needs a sequence length that divides into 2 × {cpn} = "
+            f"{2 * cpn} equal chunks (Megatron-Core's load-balanced ring attention); "
+            f"{seq:,.0f} tokens do not"
+        )
     moe = _expert_layout_reason(v, sh, t, p, dom, n)
     if moe:
         return moe

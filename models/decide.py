@@ -4,7 +4,7 @@
 cost?"  :func:`decide` searches jointly
 
 * the instance type (every type with a price under at least one pricing model),
-* the node count (every count that keeps TP × PP whole and fits in memory),
+* the node count (every count that keeps the parallel layout whole and fits in memory),
 * the pricing model: On-Demand; Capacity Blocks of every purchasable length up to the
   deadline (overrun at the fallback price, :func:`models.plan.block_costs`); Savings Plans
   and Spot when a rate is given (``prices``, or the scenario's own),

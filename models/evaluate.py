@@ -746,6 +746,52 @@ def progress_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     )
 
 
+def layout_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
+    """Which accelerators the parallel layout leaves idle, in words; ``""`` when none.
+
+    The step model runs whole data-parallel replicas of TP × PP × CP, as many as the
+    expert-parallel grid divides (:func:`models.compute.whole_data_parallel`); the rest
+    are paid and do no work.
+
+    Parameters
+    ----------
+    scenario : the scenario evaluated.
+    metrics : its figures (:attr:`Evaluation.metrics`), with ``idle_accelerators`` and
+        ``data_parallel_size`` [count].
+
+    Returns
+    -------
+    str : one sentence naming the layout and the idle count, or ``""``.
+
+    Examples
+    --------
+    >>> s = Scenario.default()
+    >>> layout_note(s, {"idle_accelerators": 0.0, "data_parallel_size": 250.0})
+    ''
+    """
+    idle = float(metrics.get("idle_accelerators", 0.0))
+    if not (math.isfinite(idle) and idle >= 0.5):
+        return ""
+    t = int(scenario["workload.tensor_parallel"])
+    p = int(scenario["workload.pipeline_parallel"])
+    cp = int(scenario["workload.context_parallel"])
+    ep = int(scenario["workload.expert_parallel"])
+    d = float(metrics.get("data_parallel_size", 0.0))
+    layout = f"TP {t} × PP {p}" + (f" × CP {cp}" if cp > 1 else "")
+    whole = (d * t * p * cp + idle) / (t * p * cp)
+    why = (
+        f", as many of the {math.floor(whole + 1e-9):,} that fit as expert parallelism {ep} divides"
+        if ep > 1 and math.floor(whole + 1e-9) > d
+        else ""
+    )
+    total = d * t * p * cp + idle
+    return (
+        f"{idle:,.0f} of the {total:,.0f} accelerators are idle but paid: the layout runs "
+        f"{d:,.0f} whole data-parallel replicas of {layout}{why} (change cluster.nodes or "
+        "the parallel sizes to use them)"
+    )
+
+
 @dataclass(frozen=True)
 class Evaluation:
     """One scenario evaluated: figures as floats, the typed chain, the price and context.
@@ -780,6 +826,7 @@ class Evaluation:
             "price_as_of": self.price.as_of,
             "mfu_basis": self.chain.step.mfu_basis,
             "progress_note": progress_note(self.scenario, self.metrics),
+            "layout_note": layout_note(self.scenario, self.metrics),
         }
 
     def badput(self) -> list[dict[str, Any]]:

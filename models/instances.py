@@ -27,8 +27,9 @@ parallelism settings are kept; three things change with the node type, each by a
   and the break-even price at which it would be the cheapest.
 
 Node count: without a deadline every type gets the scenario's accelerator count (its own
-type exactly its node count; others rounded up to whole nodes that keep TP × PP whole).
-With ``deadline_days`` every node count that keeps TP × PP whole, up to
+type exactly its node count; others rounded up to whole nodes that keep the parallel layout whole).
+With ``deadline_days`` every node count that keeps the parallel layout whole (whole TP × PP × CP
+replicas, as many as the expert-parallel grid divides), up to
 ``max_accelerators``, is evaluated in one vectorised call and the cheapest one that finishes
 in time is chosen (cost to train = node-hours × price, so the choice does not depend on the
 price).  "Cheapest" is the lowest cost to train among priced types that can run the
@@ -47,7 +48,7 @@ import numpy as np
 from ._tools import as_float_array, like_input
 from .catalog import Instance
 from .choices import FailureScaling, PricingModel
-from .compute import infeasibility_reason
+from .compute import infeasibility_reason, replica_multiple
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
@@ -393,7 +394,7 @@ class InstanceRanking:
         if self.deadline_days is not None:
             out.append(
                 f"Node count: the cheapest that trains within {self.deadline_days:g} days "
-                "(TP × PP kept whole)."
+                "(the parallel layout kept whole: TP × PP × CP, and the expert grid)."
             )
         else:
             out.append("Node count: the scenario's accelerator count on every type.")
@@ -442,10 +443,16 @@ def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _node_step(scenario: Scenario, inst: Instance) -> int:
-    """Smallest node count step that keeps TP × PP whole on ``inst``."""
-    tp_pp = int(scenario["workload.tensor_parallel"]) * int(scenario["workload.pipeline_parallel"])
-    tp_pp *= int(scenario["workload.context_parallel"])
-    return tp_pp // math.gcd(tp_pp, inst.accelerators_per_node)
+    """Smallest node count step that keeps the parallel layout whole on ``inst``: whole
+    TP × PP × CP replicas, as many as the expert-parallel grid divides
+    (:func:`models.compute.replica_multiple`), so no accelerator is left idle."""
+    t = int(scenario["workload.tensor_parallel"])
+    cp = int(scenario["workload.context_parallel"])
+    etp = scenario["workload.expert_tensor_parallel"]
+    folded = etp is not None and int(etp) != t
+    s = replica_multiple(t, cp, int(scenario["workload.expert_parallel"]), etp or t, folded)
+    accels = t * int(scenario["workload.pipeline_parallel"]) * cp * round(float(s))
+    return accels // math.gcd(accels, inst.accelerators_per_node)
 
 
 def _grid(
@@ -706,7 +713,7 @@ def _option(
 ) -> dict[str, Any]:
     """One row of the ranking: ``inst`` at its node count (the cheapest that meets the
     deadline, or the scenario's accelerator count), with ``mfu`` and ``price``.  ``grid``
-    (node counts to search) defaults to every count that keeps TP × PP whole; ``no_price``
+    (node counts to search) defaults to every count that keeps the parallel layout whole; ``no_price``
     says why ``price`` is None."""
     x, r = _option_inputs(scenario, catalog, own, inst, mfu, tiers)
     if grid is None:

@@ -954,6 +954,18 @@ COST_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.evaluate.progress_note",
     ),
     _o(
+        "layout_note",
+        "Layout note",
+        "",
+        "text",
+        "Which accelerators the parallel layout leaves idle (paid, no work): those beyond "
+        "whole TP × PP × CP replicas or beyond the replicas the expert-parallel grid "
+        "divides; empty when none.",
+        "idle = accelerators − data_parallel_size × TP × PP × CP",
+        "derived",
+        computed_by="models.evaluate.layout_note",
+    ),
+    _o(
         "price_as_of",
         "Price as of",
         "",
@@ -1507,9 +1519,22 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Data-parallel size",
         "",
         "count",
-        "Data-parallel replicas.",
-        "accelerators / (TP × PP)",
+        "Data-parallel replicas: whole replicas of TP × PP × CP, as many as the expert-"
+        "parallel grid divides.",
+        "⌊accelerators / (TP × PP × CP)⌋, down to a multiple the EP grid divides",
         "narayanan2021",
+        computed_by="models.chain.step_time",
+    ),
+    _o(
+        "idle_accelerators",
+        "Idle accelerators",
+        "",
+        "count",
+        "Accelerators the parallel layout leaves without work (paid all the same): those "
+        "beyond whole TP × PP × CP replicas, or beyond the replicas the expert-parallel "
+        "grid divides.",
+        "accelerators − data_parallel_size × TP × PP × CP",
+        "derived",
         computed_by="models.chain.step_time",
     ),
     _o(

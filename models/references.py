@@ -364,6 +364,12 @@ _ALL: tuple[Reference, ...] = (
         "https://bigscience.notion.site/BigScience-176B-Model-ad073ca07cdf479398d5f95d88e218c4",
     ),
     Reference(
+        "moe_folding2025",
+        "D. Liu et al. (NVIDIA), 'MoE Parallel Folding: Heterogeneous Parallelism Mappings "
+        "for Efficient Large-Scale MoE Model Training with Megatron Core', 2025",
+        "arXiv:2504.14960",
+    ),
+    Reference(
         "lablup2026",
         "Lablup, SKT, Upstage et al., 'From detection to recovery: operational analysis on "
         "LLM pre-training with 504 GPUs' (63-node B200 cluster, 55 days: 10 GPU failures; "

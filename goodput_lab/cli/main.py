@@ -158,6 +158,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
     if ev.texts["progress_note"]:
         print(f"  note: {ev.texts['progress_note']}")
+    if ev.texts["layout_note"]:
+        print(f"  note: {ev.texts['layout_note']}")
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
     print(
         f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])} (of which checkpoint "

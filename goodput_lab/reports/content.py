@@ -249,6 +249,9 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     note = ev.texts["progress_note"]
     if note:  # the job never or barely advances: say so before any figure
         lines.insert(1, note[0].upper() + note[1:] + ".")
+    layout = ev.texts["layout_note"]
+    if layout:  # accelerators the layout cannot use
+        lines.append(layout[0].upper() + layout[1:] + ".")
     if all(k in m for k in ("goodput_low", "lost_usd_per_day_low", "time_to_train_days_p10")):
         lines.append(
             "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "

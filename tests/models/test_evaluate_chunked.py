@@ -104,7 +104,8 @@ def test_step_time_is_memoised_on_its_own_inputs():
     # inputs the step does not read leave it alone
     assert chain.step_time({**x, "reliability.node_failure_rate_per_day": 0.5}) is first
     # one it reads gives a new, different result
-    other = chain.step_time({**x, "cluster.nodes": float(x["cluster.nodes"]) + 8.0})
+    # (16 nodes: one more whole TP 8 × PP 16 replica; fewer would sit idle, step unchanged)
+    other = chain.step_time({**x, "cluster.nodes": float(x["cluster.nodes"]) + 16.0})
     assert other is not first
     assert float(other.step_seconds) != float(first.step_seconds)
     assert not first.step_seconds.flags.writeable  # shared: nobody may change it in place
