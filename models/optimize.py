@@ -455,6 +455,17 @@ class Optimization:
     instances: InstanceRanking
     #: in-domain spares against whole spare domains (None when a domain is one node)
     domain_spares: DomainSpareRecommendation | None = None
+    #: the spares ``recommended`` keeps: "hot_spares" (the count of :attr:`spares`), or the
+    #: domain policy that saves more than they do ("in_domain" or "spare_domains", the
+    #: :attr:`domain_spares` best), whichever ``goodput compare`` values more
+    spare_policy: str = "hot_spares"
+
+    def spares_text(self) -> str:
+        """The recommended spares in words: "9 hot spares" or the domain policy's label."""
+        if self.spare_policy != "hot_spares" and self.domain_spares is not None:
+            return self.domain_spares.best.label()
+        n = self.spares.spares
+        return f"{n} hot spare{'s' if n != 1 else ''}" if n else "no hot spares"
 
     def to_json_dict(self) -> dict[str, Any]:
         best = self.instances.cheapest
@@ -489,6 +500,7 @@ class Optimization:
             "domain_spares": None
             if self.domain_spares is None
             else self.domain_spares.to_json_dict(),
+            "spare_policy": self.spare_policy,
         }
 
 
@@ -502,8 +514,12 @@ def optimize(
 
     The optimal interval does not depend on the recovery time (Daly's optimum depends on δ
     and M only), so optimising τ first and then the spares for that τ is the joint optimum
-    of the two.  The instance type is the cheapest row of :func:`models.instances.rank_instances`
-    with the same deadline (the answer ``goodput instances`` gives).
+    of the two.  Where nodes share scale-up domains, the hot-spare count competes with the
+    best domain policy (:func:`recommend_domain_spares`): the recommended scenario keeps
+    whichever ``goodput compare`` values more against the scenario (QA pass 19: on the NVL72
+    preset 9 hot spares were recommended beside 3 whole spare domains that save more).  The
+    instance type is the cheapest row of :func:`models.instances.rank_instances` with the
+    same deadline (the answer ``goodput instances`` gives).
 
     Parameters
     ----------
@@ -526,13 +542,32 @@ def optimize(
     tuned = _fixed_interval(inputs, interval.interval_minutes)
     spares = recommend_spares(tuned, max_spares=max_spares)
     payoff_spares = max(1, spares.spares)
-    recommended = scenario.replace(
-        {
-            "checkpoint.interval_minutes": interval.interval_minutes,
-            "cluster.spare_nodes": spares.spares,
-        },
-        name=f"{scenario.name} (optimized)"[:200],
-    )
+    name = f"{scenario.name} (optimized)"[:200]
+    tau = {"checkpoint.interval_minutes": interval.interval_minutes}
+    recommended = scenario.replace({**tau, "cluster.spare_nodes": spares.spares}, name=name)
+    comparison = compare(scenario, recommended, catalog)
+    domain = recommend_domain_spares(tuned)
+    policy = "hot_spares"
+    if domain is not None and domain.best.policy != "none":
+        b = domain.best
+        field = "in_domain" if b.policy == "in_domain" else "spare_domains"
+        key = {
+            "in_domain": "cluster.spare_nodes_per_domain",
+            "spare_domains": "cluster.spare_domains",
+        }
+        other = scenario.replace(
+            {
+                **tau,
+                "cluster.spare_nodes": 0,
+                "cluster.spare_nodes_per_domain": 0,
+                "cluster.spare_domains": 0,
+                key[field]: b.count,
+            },
+            name=name,
+        )
+        by_domain = compare(scenario, other, catalog)
+        if by_domain.savings_usd_per_day > comparison.savings_usd_per_day:
+            recommended, comparison, policy = other, by_domain, b.policy
     return Optimization(
         scenario=scenario,
         interval=interval,
@@ -540,9 +575,10 @@ def optimize(
         spare_payoff_rates_per_day=spare_payoff_rates_per_day(inputs, payoff_spares),
         spare_payoff_spares=payoff_spares,
         recommended=recommended,
-        comparison=compare(scenario, recommended, catalog),
+        comparison=comparison,
         instances=rank_instances(scenario, catalog, deadline_days=deadline_days),
-        domain_spares=recommend_domain_spares(tuned),
+        domain_spares=domain,
+        spare_policy=policy,
     )
 
 

@@ -2880,6 +2880,18 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.optimize.recommend_spares",
     ),
     _o(
+        "spare_policy",
+        "Recommended spares",
+        "",
+        "text",
+        "The spares the recommendation keeps: hot spares (hot_spares), spare nodes in every "
+        "scale-up domain (in_domain) or whole spare domains (spare_domains), whichever "
+        "saves more per day as goodput compare counts it.",
+        "argmax over {best hot-spare count, best domain policy} of savings/day",
+        "derived",
+        computed_by="models.optimize.optimize",
+    ),
+    _o(
         "current_spare_nodes",
         "Current hot spares",
         "nodes",

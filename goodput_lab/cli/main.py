@@ -420,10 +420,6 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             else f"{o.spare_payoff_spares} spares do not"
         )
         print(f"  {never} pay off at any node failure rate up to 100% per day")
-    print(
-        f"  both together         goodput {_fmt_pct(c.baseline['goodput'])} -> "
-        f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
-    )
     ds = o.domain_spares
     if ds is not None:
         b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
@@ -443,6 +439,16 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             else f"{d.label()}, {_fmt_usd(d.savings_usd_per_day)}/day"
         )
         print(f"                        best in-domain: {best_i}; best whole domains: {best_d}")
+    instead = (
+        f" (saves more than {sp.spares} hot spare{'s' if sp.spares != 1 else ''})"
+        if o.spare_policy != "hot_spares" and sp.spares
+        else ""
+    )
+    print(
+        f"  recommended           every {iv.interval_minutes:.2f} min with {o.spares_text()}"
+        f"{instead}: goodput {_fmt_pct(c.baseline['goodput'])} -> "
+        f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
+    )
     from goodput_lab.models.pricing import as_of_phrase
 
     best = o.instances.cheapest

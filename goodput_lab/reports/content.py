@@ -498,7 +498,13 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
         f"interval is {iv.interval_minutes:.1f} min (worth "
         f"{format_value('interval_savings_usd_per_day', iv.savings_usd_per_day)}). With it, "
         f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
-        f"{sp.current_spares}); both changes together save "
+        f"{sp.current_spares})"
+        + (
+            f"; {o.spares_text()} save more than they do, and are recommended instead"
+            if o.spare_policy != "hot_spares"
+            else ""
+        )
+        + "; the recommended changes together save "
         f"{format_value('recommendation_savings_usd_per_day', o.comparison.savings_usd_per_day)}."
     )
     return metrics, intro

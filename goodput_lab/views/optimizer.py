@@ -89,7 +89,7 @@ def domain_spares_rows(rec: opt.DomainSpareRecommendation) -> list[dict]:
 def headline_tiles(o: opt.Optimization) -> list[dict]:
     """Recommended interval and spares (each with its change from now), the saving of both,
     and goodput with both: ``st.metric`` keyword arguments, deltas included."""
-    iv, sp, cmp = o.interval, o.spares, o.comparison
+    iv, cmp = o.interval, o.comparison
     interval = display.tile("recommended_checkpoint_interval_minutes", iv.interval_minutes)
     interval["help"] += (
         " The same figure as the Overview and Checkpoints pages; a bounded Brent search on "
@@ -103,14 +103,7 @@ def headline_tiles(o: opt.Optimization) -> list[dict]:
             **display.delta(display.change("checkpoint_interval_minutes", change) + " vs now"),
             "delta_color": "off",
         },
-        {
-            **display.tile("spare_nodes", sp.spares),
-            # no unit: "+10 nodes vs now" is cut at 1024 px; the tile's value says nodes
-            **display.delta(
-                display.change("spare_nodes", sp.spares - sp.current_spares, unit=False) + " vs now"
-            ),
-            "delta_color": "off",
-        },
+        _spares_tile(o),
         display.tile("savings_usd_per_day", cmp.savings_usd_per_day, savings=True),
         {
             **display.tile("goodput", cmp.candidate["goodput"]),
@@ -118,6 +111,26 @@ def headline_tiles(o: opt.Optimization) -> list[dict]:
             **display.delta(display.change("goodput_delta", cmp.goodput_delta)),
         },
     ]
+
+
+def _spares_tile(o: opt.Optimization) -> dict:
+    """The recommended spares: the hot-spare count, or the domain policy that saves more."""
+    sp = o.spares
+    if o.spare_policy == "hot_spares":
+        return {
+            **display.tile("spare_nodes", sp.spares),
+            # no unit: "+10 nodes vs now" is cut at 1024 px; the tile's value says nodes
+            **display.delta(
+                display.change("spare_nodes", sp.spares - sp.current_spares, unit=False) + " vs now"
+            ),
+            "delta_color": "off",
+        }
+    tile = display.tile("spare_policy", o.spares_text())
+    tile["help"] += (
+        f" Here it saves more than the best hot-spare count ({sp.spares}); both are compared "
+        "as `goodput compare` counts savings."
+    )
+    return tile
 
 
 def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:

@@ -122,3 +122,32 @@ def test_optimize_json_names_interval_spares_and_instance(catalog):
     assert d["instance"]["instance"] == o.instances.cheapest.instance
     assert d["savings_usd_per_day"] == pytest.approx(o.comparison.savings_usd_per_day)
     assert d["savings_usd_per_day"] == pytest.approx(33_834, abs=1)
+
+
+def test_nvl72_recommends_the_spare_policy_that_saves_more():
+    """QA pass 19 #2: on the NVL72 preset `goodput optimize` recommended 9 hot spares
+    ($32,359/day) while 3 whole spare domains saved more ($36,381/day) on the same page.
+    The recommendation keeps the domain policy, and its saving is goodput compare's."""
+    from goodput_lab.models import compare, load_catalog, load_preset
+    from goodput_lab.models.optimize import optimize
+
+    cat = load_catalog()
+    s = load_preset("p6e-gb200-nvl72")
+    o = optimize(s, cat)
+    assert o.spares.spares == 9
+    assert o.spare_policy == "spare_domains" and o.spares_text() == "3 whole spare domains"
+    assert o.recommended["cluster.spare_domains"] == 3
+    assert o.recommended["cluster.spare_nodes"] == 0
+    assert o.comparison.savings_usd_per_day == pytest.approx(
+        o.domain_spares.best.savings_usd_per_day, rel=1e-9
+    )
+    hot = s.replace(
+        {
+            "checkpoint.interval_minutes": o.interval.interval_minutes,
+            "cluster.spare_nodes": o.spares.spares,
+        }
+    )
+    assert compare(s, hot, cat).savings_usd_per_day < o.comparison.savings_usd_per_day
+    assert o.to_json_dict()["spare_policy"] == "spare_domains"
+    # one node per domain: hot spares, as before
+    assert optimize(load_preset("aws-16k-h100"), cat).spare_policy == "hot_spares"
