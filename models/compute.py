@@ -3361,8 +3361,8 @@ def step_model(
     d = whole_data_parallel(
         nodes * k, t, p, cp, v["workload.expert_parallel"], v["etp"], v["folded"]
     )
-    n_acc = d * t * p * cp  # the accelerators the layout uses; the rest sit idle (paid)
-    dd = np.maximum(d, 1.0)
+    dd = np.maximum(d, 1.0)  # d = 0 (not one replica) cannot run: _feasible says so
+    n_acc = dd * t * p * cp  # the accelerators the layout uses; the rest sit idle (paid)
     seqs = v["batch_sequences"]
     b, m = _batch_split(v, seqs, dd)
     usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
@@ -3406,7 +3406,7 @@ def step_model(
         "bubble_fraction_of_step": bubble_frac,
         "steps_to_train": full(steps),
         "data_parallel_size": full(d),
-        "idle_accelerators": full(nodes * k - n_acc),
+        "idle_accelerators": full(nodes * k - d * t * p * cp),
         "micro_batches_per_step": full(m),
         "micro_batch_sequences_effective": full(b),
         "model_layers": full(sh["L"]),
