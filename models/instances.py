@@ -366,9 +366,17 @@ class InstanceRanking:
         if not close:
             return f"{best.instance} is cheapest; no other type's 80% cost interval reaches it"
         names = ", ".join(r.instance for r in close)
+        dearer = [r.instance for r in close if dearer_at_both_ends(r, best)]
+        same = (
+            f"; {', '.join(dearer)} {'is' if len(dearer) == 1 else 'are'} dearer at both ends "
+            f"of the intervals too, so if the step model errs alike on every type "
+            f"{best.instance} stays cheapest"
+            if dearer
+            else ""
+        )
         return (
             f"too close to call: {best.instance} is cheapest at the point estimate, but the "
-            f"80% cost interval of {names} overlaps it"
+            f"80% cost interval of {names} overlaps it{same}"
         )
 
     def row(self, instance: str) -> InstanceOption:
@@ -613,6 +621,38 @@ def rank_instances(
         pricing_model=model.value,
         mfu_basis=str(scenario["workload.mfu_basis"]),
     )
+
+
+def dearer_at_both_ends(row: InstanceOption, best: InstanceOption) -> bool:
+    """Whether a candidate costs more than the cheapest type at both ends of their 80%
+    intervals (low against low, high against high).
+
+    Overlapping intervals are "too close to call" when the two types' step errors are
+    independent (:func:`too_close_to_call`).  The step model errs alike on types that run
+    the same workload on the same stack, and if it errs fully alike the two costs move
+    together: the cheapest type then stays cheapest when the candidate is dearer at both
+    ends (QA pass 19: p5en against p5 on llama3-70b, the same step, dearer throughout).
+
+    Parameters
+    ----------
+    row, best : InstanceOption
+        A candidate and the cheapest type (costs to train and their 80% ends [USD]).
+
+    Returns
+    -------
+    bool
+        True when the candidate's low end is above the cheapest's low end and its high end
+        above the cheapest's high end.
+    """
+    ends = (
+        row.cost_to_train_usd_low,
+        best.cost_to_train_usd_low,
+        row.cost_to_train_usd_high,
+        best.cost_to_train_usd_high,
+    )
+    if not all(math.isfinite(v) for v in ends):
+        return False
+    return bool(ends[0] > ends[1] and ends[2] > ends[3])
 
 
 def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) -> bool:

@@ -55,3 +55,24 @@ def test_instances_text_says_too_close_to_call(capsys):
     out = capsys.readouterr().out
     assert "80% interval:" in out
     assert "~ too close to call" in out
+
+
+def test_verdict_says_which_overlapping_types_are_dearer_at_both_ends(capsys):
+    """QA pass 19 #5: p5en has p5's step on llama3-70b and is dearer at every point of the
+    shared interval, yet read as a tie.  The flag stays the issue's overlap rule; the verdict
+    adds which overlapping types are dearer at both ends (a shared step error leaves the
+    winner cheapest), and B200, cheaper at one end, is not among them."""
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.instances import dearer_at_both_ends, rank_instances
+
+    r = rank_instances(load_preset("llama3-70b"), load_catalog(), deadline_days=45.0)
+    best = r.cheapest
+    assert best.instance == "p5.48xlarge"
+    close = {x.instance: x for x in r.too_close_to_call}
+    assert set(close) == {"p6-b200.48xlarge", "p5en.48xlarge"}
+    assert dearer_at_both_ends(close["p5en.48xlarge"], best)
+    assert not dearer_at_both_ends(close["p6-b200.48xlarge"], best)
+    assert r.verdict().endswith(
+        "; p5en.48xlarge is dearer at both ends of the intervals too, so if the step model "
+        "errs alike on every type p5.48xlarge stays cheapest"
+    )

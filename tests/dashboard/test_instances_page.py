@@ -147,7 +147,12 @@ def test_mfu_input_changes_time(page, catalog):
 
 def test_closed_overrides_draw_nothing_and_still_apply(page, catalog):
     """Closed, the expander draws none of its ~50 widgets; the prices and MFUs entered
-    above still rank the instances."""
+    above still rank the instances.  (Entered here as well: with two workers the tests
+    above may have run on the other one.)"""
+    page.session_state[OVERRIDES_OPEN] = True
+    page.run()
+    page.number_input(key="widget::inst:price:p6e-gb200.36xlarge").set_value(20.0).run()
+    page.number_input(key="widget::inst:mfu:p6-b200.48xlarge").set_value(30.0).run()
     page.session_state[OVERRIDES_OPEN] = False
     page.run()
     assert not page.exception
