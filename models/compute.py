@@ -2548,10 +2548,7 @@ def _modelled_dp_and_optimizer(
     # non-expert parameters reduce over all d·c replicas; the routed experts over the d·c/EP
     # ranks that hold the same experts (Megatron's rank order tp-cp-ep-dp: expert-parallel
     # peers sit next to each other, so expert replicas are EP ranks apart)
-    et = v["etp"]
-    psi_e = as_float_array(expert_params_per_rank(sh["N_expert"] * 1e9, p, ep, et))
-    psi_ne = psi - psi_e
-    d_e = as_float_array(expert_data_parallel_size(t, cp, d, ep, et))
+    psi_ne, psi_e, d_e, stride_ne, stride_e = _gradient_groups(v, sh, t, p, d, cp, ep, psi)
 
     def reduce_seconds(params, ranks, stride):
         g_in = np.minimum(np.clip(np.floor(dom / stride), 1.0, None), ranks)
@@ -2571,12 +2568,8 @@ def _modelled_dp_and_optimizer(
         )
         return np.where(ranks > 1, out, 0.0)
 
-    # (CP ranks are adjacent too: stride t for the d·c non-expert replicas)
-    dp_sync = reduce_seconds(psi_ne, dr, t) + np.where(
-        psi_e > 0,
-        # folded: the expert grid is ETP-EP-DP, expert replicas EP·ETP ranks apart
-        reduce_seconds(psi_e, d_e, np.where(v["folded"] > 0.5, et * ep, t * cp * ep)),
-        0.0,
+    dp_sync = reduce_seconds(psi_ne, dr, stride_ne) + np.where(
+        psi_e > 0, reduce_seconds(psi_e, d_e, stride_e), 0.0
     )
     dp_sync = np.where(dr > 1, dp_sync, 0.0)
     # the gradient reduction hides behind the last micro-batch's backward pass; with a
@@ -2601,6 +2594,66 @@ def _modelled_dp_and_optimizer(
     return _DataParallel(
         dp_sync=dp_sync, dp_exposed=dp_exposed, window=window, last_bucket=last_bucket, t_opt=t_opt
     )
+
+
+def _gradient_groups(v, sh, t, p, d, cp, ep, psi):
+    """The two groups the data-parallel gradients reduce over: (non-expert parameters per
+    rank, routed-expert parameters per rank, expert data-parallel ranks, rank stride of the
+    non-expert replicas, rank stride of the expert replicas).  Non-expert gradients reduce
+    over the d·c replicas (CP ranks adjacent: stride t); the routed experts over the
+    d·c/EP ranks that hold the same experts (Megatron's rank order tp-cp-ep-dp: stride
+    t·c·EP; folded, the expert grid is ETP-EP-DP: stride EP·ETP)."""
+    et = v["etp"]
+    psi_e = as_float_array(expert_params_per_rank(sh["N_expert"] * 1e9, p, ep, et))
+    d_e = as_float_array(expert_data_parallel_size(t, cp, d, ep, et))
+    stride_e = np.where(v["folded"] > 0.5, et * ep, t * cp * ep)
+    return psi - psi_e, psi_e, d_e, t, stride_e
+
+
+def gradient_reduction_groups(x: Mapping[str, Any]) -> dict[str, np.ndarray]:
+    """The gradient reductions of one step as the modelled step charges them: the non-expert
+    gradients over every data-parallel replica and, for a mixture of experts, the routed
+    experts' over the expert data-parallel group (:func:`_modelled_dp_and_optimizer`).
+
+    Parameters
+    ----------
+    x : Mapping of str to array_like
+        Flat inputs (:func:`models.evaluate.resolve_inputs`), scalars.
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``params_per_rank`` [count] (non-expert, experts), ``ranks`` [count] (d·c and the
+        expert data-parallel size), ``stride`` [ranks] between the replicas of each group.
+
+    Examples
+    --------
+    >>> from models import load_preset, resolve_inputs
+    >>> g = gradient_reduction_groups(resolve_inputs(load_preset("llama3-70b")))
+    >>> [float(r) for r in g["ranks"]], float(g["params_per_rank"][1])
+    ([32.0, 1.0], 0.0)
+    """
+    v = _inputs(x)
+    sh = _shape(v)
+    t, p, cp = (
+        v[k]
+        for k in (
+            "workload.tensor_parallel",
+            "workload.pipeline_parallel",
+            "workload.context_parallel",
+        )
+    )
+    ep = v["workload.expert_parallel"]
+    k = v["instance.accelerators_per_node"]
+    d = whole_data_parallel(v["cluster.nodes"] * k, t, p, cp, ep, v["etp"], v["folded"])
+    d = np.maximum(d, 1.0)
+    psi = _params_per_rank(sh, t, p, ep, v["etp"])
+    psi_ne, psi_e, d_e, stride_ne, stride_e = _gradient_groups(v, sh, t, p, d, cp, ep, psi)
+    return {
+        "params_per_rank": np.array([float(psi_ne), float(psi_e)]),
+        "ranks": np.array([float(d * cp), float(d_e) if float(psi_e) > 0 else 1.0]),
+        "stride": np.array([float(stride_ne), float(stride_e)]),
+    }
 
 
 def _other_dispatcher_a2a(v, sh, t, q: _Setup, c: _Compute, net_share, su, t_a2a, cap):

@@ -44,10 +44,12 @@ FABRIC_CHANGES: tuple[tuple[str, str, float], ...] = (
 )
 
 
-def allreduce_message_bytes(ev: Evaluation) -> float:
+def allreduce_message_bytes(ev: Evaluation, params_per_rank: float | None = None) -> float:
     """Gradient traffic each data-parallel rank all-reduces per step [bytes].
 
-    bytes per parameter × N/(TP·PP).  With the modelled step, the step model's own bytes
+    bytes per parameter × the parameters a rank holds (default N/(TP·PP); the modelled
+    step passes each gradient group's own, :func:`models.compute.gradient_reduction_groups`).
+    With the modelled step, the step model's own bytes
     per parameter (:func:`models.compute.dp_allreduce_bytes_per_param`: the gradient
     precision's bytes; ZeRO ≥ 1 the reduce-scatter of the gradients plus the all-gather of
     the bf16 weights; ZeRO-3 gathers the weights again for each micro-batch); with a stated
@@ -71,17 +73,45 @@ def allreduce_message_bytes(ev: Evaluation) -> float:
         per_param = float(cm.dp_allreduce_bytes_per_param(z, g, m if math.isfinite(m) else 1.0))
     else:
         per_param = cm.GRAD_BYTES * (cm.ZERO3_SYNC_FACTOR if z >= 3 else 1.0)
+    if params_per_rank is not None:
+        return per_param * params_per_rank
     shards = s["workload.tensor_parallel"] * s["workload.pipeline_parallel"]
     return per_param * ev["model_parameters_billion"] * 1e9 / shards
+
+
+def _groups(ev: Evaluation) -> list[tuple[str, float, float, float]]:
+    """(label, message per rank [bytes], ranks, stride) of each gradient reduction of a
+    step: the modelled step's groups (non-expert gradients over every replica, routed
+    experts over the expert data-parallel group), or all gradients over the data-parallel
+    ranks with a stated MFU."""
+    s = ev.scenario
+    t = s["workload.tensor_parallel"]
+    d = max(1.0, ev["data_parallel_size"])
+    if s["workload.mfu_basis"] != "modelled":
+        return [("All", allreduce_message_bytes(ev), d, float(t))]
+    from .evaluate import resolve_inputs  # local: evaluate imports this module's callers
+
+    g = cm.gradient_reduction_groups(resolve_inputs(s, {ev.instance.instance: ev.instance}))
+    psi, ranks, stride = g["params_per_rank"], g["ranks"], g["stride"]
+    if psi[1] <= 0:
+        return [("All", allreduce_message_bytes(ev, float(psi[0])), ranks[0], stride[0])]
+    return [
+        ("Non-expert", allreduce_message_bytes(ev, float(psi[0])), ranks[0], stride[0]),
+        ("Routed experts", allreduce_message_bytes(ev, float(psi[1])), ranks[1], stride[1]),
+    ]
 
 
 def allreduce_by_algorithm(ev: Evaluation) -> dict[str, list[Any]]:
     """The scenario's gradient all-reduce under ring, tree and hierarchical algorithms [1].
 
     Flat ring and double binary tree run at each rank's network share (the bottleneck
-    link); hierarchical runs the scale-up link (at its measured efficiency) inside a node
-    with its phases in series or overlapped as NCCL pipelines them.  The overlapped row is
-    the step model's all-reduce (``allreduce_ms``).  algbw and busbw as NCCL-tests report
+    link); hierarchical runs the scale-up link (at its measured efficiency) inside a scale-
+    up domain with its phases in series or overlapped as NCCL pipelines them.  A mixture of
+    experts reduces two groups, as the modelled step does: the non-expert gradients over
+    every replica and the routed experts' over the expert data-parallel group (rows of each,
+    ``gradients``).  The overlapped rows add up to the step model's all-reduce
+    (``allreduce_ms``; QA pass 19: DeepSeek-V3's table reduced every parameter over every
+    replica, 1,342.5 ms against the step's 85.4 ms).  algbw and busbw as NCCL-tests report
     them [2]; NaN where the collective takes no time (one rank).
 
     Parameters
@@ -92,37 +122,50 @@ def allreduce_by_algorithm(ev: Evaluation) -> dict[str, list[Any]]:
     Returns
     -------
     dict of lists, one entry per :data:`ALGORITHMS`
-        ``algorithm``, ``allreduce_ranks`` [count], ``allreduce_message_GB`` [GB],
-        ``collective_ms`` [ms], ``algbw_GBps`` and ``busbw_GBps`` [GB/s].
+        ``gradients`` ("All", or "Non-expert" and "Routed experts"), ``algorithm``,
+        ``allreduce_ranks`` [count], ``allreduce_message_GB`` [GB], ``collective_ms``
+        [ms], ``algbw_GBps`` and ``busbw_GBps`` [GB/s].
     """
     s, inst = ev.scenario, ev.instance
-    t = s["workload.tensor_parallel"]
-    size = allreduce_message_bytes(ev)
-    d = max(1.0, ev["data_parallel_size"])
     gbps = s["network.inter_node_gbps"] or inst.efa_gbps
     share = net.network_GBps_per_rank(
         gbps, inst.accelerators_per_node, s["network.inter_node_efficiency"]
     )
     a_net, a_su = s["network.alpha_network_us"], s["network.alpha_scaleup_us"]
     su = (inst.scaleup_GBps or math.nan) / 2.0 * (inst.scaleup_efficiency or 1.0)
-    g_in = min(d, max(1.0, math.floor(inst.scaleup_domain_accels / t)))
-    hier = (size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net)
-    seconds = [
-        float(net.ring_allreduce_seconds(size, d, share, a_net)),
-        float(net.tree_allreduce_seconds(size, d, share, a_net)),
-        float(net.hierarchical_allreduce_seconds(*hier)),
-        float(net.hierarchical_allreduce_seconds(*hier, overlapped=True)),
-    ]
-    return {
-        "algorithm": list(ALGORITHMS),
-        "allreduce_ranks": [d] * len(seconds),
-        "allreduce_message_GB": [size / 1e9] * len(seconds),
-        "collective_ms": [x * 1e3 for x in seconds],
-        "algbw_GBps": [float(net.algbw_GBps(size, x)) if x > 0 else math.nan for x in seconds],
-        "busbw_GBps": [
-            float(net.busbw_GBps("all_reduce", size, x, d)) if x > 0 else math.nan for x in seconds
-        ],
+    out: dict[str, list[Any]] = {
+        k: []
+        for k in (
+            "gradients",
+            "algorithm",
+            "allreduce_ranks",
+            "allreduce_message_GB",
+            "collective_ms",
+            "algbw_GBps",
+            "busbw_GBps",
+        )
     }
+    for label, size, d, stride in _groups(ev):
+        g_in = min(d, max(1.0, math.floor(inst.scaleup_domain_accels / stride)))
+        hier = (size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net)
+        seconds = [
+            float(net.ring_allreduce_seconds(size, d, share, a_net)) if d > 1 else 0.0,
+            float(net.tree_allreduce_seconds(size, d, share, a_net)) if d > 1 else 0.0,
+            float(net.hierarchical_allreduce_seconds(*hier)) if d > 1 else 0.0,
+            float(net.hierarchical_allreduce_seconds(*hier, overlapped=True)) if d > 1 else 0.0,
+        ]
+        out["gradients"] += [label] * len(seconds)
+        out["algorithm"] += list(ALGORITHMS)
+        out["allreduce_ranks"] += [d] * len(seconds)
+        out["allreduce_message_GB"] += [size / 1e9] * len(seconds)
+        out["collective_ms"] += [x * 1e3 for x in seconds]
+        out["algbw_GBps"] += [
+            float(net.algbw_GBps(size, x)) if x > 0 else math.nan for x in seconds
+        ]
+        out["busbw_GBps"] += [
+            float(net.busbw_GBps("all_reduce", size, x, d)) if x > 0 else math.nan for x in seconds
+        ]
+    return out
 
 
 def reroute_costs(

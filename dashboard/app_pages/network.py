@@ -51,10 +51,7 @@ st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="
 
 st.subheader("Collective algorithms for this gradient all-reduce")
 tables.show(svc.algorithm_display(ev))
-st.caption(
-    "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
-    "NCCL-tests report them (doc/PERFORMANCE.md)."
-)
+st.caption(svc.algorithm_caption(ev))
 
 st.subheader("Fabric faults: what the reroute time costs")
 events = persist.widget(

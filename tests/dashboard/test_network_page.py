@@ -8,7 +8,7 @@ import json
 
 import numpy as np
 import pytest
-from goodput_lab.models import evaluate, load_preset
+from goodput_lab.models import evaluate, load_preset, resolve_inputs
 from goodput_lab.models import network as net
 from streamlit.testing.v1 import AppTest
 
@@ -224,3 +224,25 @@ def test_reroute_chart_names_only_the_colours_drawn(catalog, timeout_s, subtitle
     assert subtitle in text
     reds = [c == "#d62728" for c in spec["data"][0]["marker"]["color"]]
     assert reds == ([False] * 4 if timeout_s == 600.0 else [False, False, True, True])
+
+
+@pytest.mark.parametrize("preset", ["deepseek-v3", "mixtral-8x22b", "gpt-oss-120b"])
+def test_moe_algorithm_rows_are_the_step_models_two_reductions(preset, catalog):
+    """QA pass 19 #6: DeepSeek-V3's table reduced every parameter over every replica
+    (125.8 GB a rank, 1,342.5 ms) beside the step's 85.4 ms all-reduce.  The table now has
+    the step's two groups, non-expert gradients over every replica and the routed experts'
+    over the expert data-parallel group, and their NCCL rows add up to the step's."""
+    from goodput_lab.models.compute import gradient_reduction_groups
+
+    from goodput_lab.views import network as svc
+
+    ev = evaluate(load_preset(preset), catalog)
+    t = svc.algorithm_table(ev)
+    assert t["gradients"].unique().sort().to_list() == ["Non-expert", "Routed experts"]
+    nccl = t.filter(t["algorithm"] == "Hierarchical, phases overlapped (NCCL)")
+    assert nccl["collective_ms"].sum() == pytest.approx(ev["allreduce_ms"], rel=1e-9)
+    g = gradient_reduction_groups(resolve_inputs(load_preset(preset), catalog))
+    assert nccl["allreduce_ranks"].to_list() == list(g["ranks"])
+    assert nccl["allreduce_ranks"][0] == ev["data_parallel_size"]
+    assert "Gradients" in svc.algorithm_display(ev).columns
+    assert "add up to the step's all-reduce" in svc.algorithm_caption(ev)
