@@ -91,6 +91,11 @@ def _check_value(f: Field, value: Any) -> Any:
         if f.optional:
             return None
         raise ValidationError(f.key, f"a value is required ({f.allowed()})")
+    if f.kind == "choice" and isinstance(value, bool):  # TOML's and --set's true/false
+        if {"on", "off"} <= set(f.choices):
+            value = "on" if value else "off"
+        else:
+            raise ValidationError(f.key, f"{str(value).lower()} is not allowed ({f.allowed()})")
     if f.kind in ("str", "choice"):
         if not isinstance(value, str):
             raise ValidationError(f.key, f"{value!r} is not text ({f.allowed()})")
@@ -115,10 +120,8 @@ def _check_value(f: Field, value: Any) -> Any:
         except ValueError:
             raise ValidationError(f.key, f"{value!r} is not a number ({f.allowed()})") from None
         if math.isinf(value) and "inf" not in text.lower():  # 5,000 digits read as inf
-            raise ValidationError(
-                f.key,
-                f"{text[:20]}... ({len(text):,} characters) is far out of range ({f.allowed()})",
-            )
+            shown = text if len(text) <= 40 else f"{text[:20]}... ({len(text):,} characters)"
+            raise ValidationError(f.key, f"{shown} is far out of range ({f.allowed()})")
         if value == 0.0 and any(c in "123456789" for c in text.lower().split("e")[0]):
             # 1e-400 reads as 0: not what was written, and not a value to answer silently
             raise ValidationError(
@@ -526,6 +529,13 @@ _SHAPE_KEYS = (
     "workload.ffn_hidden_size",
     "workload.mlp",
     "workload.vocab_size",
+    # a mixture of experts' shape counts too (QA pass 19: experts = 4 on DeepSeek-V3 was
+    # blamed on workload.params_billion, named twice in one message)
+    "workload.experts",
+    "workload.expert_ffn_hidden_size",
+    "workload.shared_experts",
+    "workload.moe_layer_frequency",
+    "workload.tied_embeddings",
 )
 
 
@@ -581,10 +591,15 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
         if abs(stated - derived) > PARAMS_TOLERANCE * derived:
             field = _blame(given, ("workload.params_billion", *_SHAPE_KEYS), "")
             field = field or "workload.params_billion"
+            head = (
+                f"{values[field]} contradicts: the model "
+                if field == "workload.params_billion"
+                else f"{values[field]} contradicts: workload.params_billion = {stated:g} but the "
+                "model "
+            )
             raise ValidationError(
                 field,
-                f"{values[field]} contradicts: workload.params_billion = {stated:g} but the model "
-                f"shape ({layers} layers, hidden "
+                head + f"shape ({layers} layers, hidden "
                 f"{values['workload.hidden_size']}, {heads} heads, vocabulary "
                 f"{values['workload.vocab_size']} gives {derived:,.1f}B; allowed: within "
                 f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty to derive it, or "
@@ -628,6 +643,8 @@ def _parse_literal(raw: str, key: str = "--set") -> Any:
         return text
     if isinstance(value, float) and value == 0.0 and text != "0":
         return text  # 1e-400 reads as 0.0: the field's own check says so, as written
+    if isinstance(value, float) and math.isinf(value):
+        return text  # 1e400 reads as inf: likewise, as written
     return value
 
 

@@ -501,8 +501,11 @@ def cmd_outputs(args: argparse.Namespace) -> int:
             print(f"  {o.key}{unit}: {o.meaning}")
             if o.formula:
                 print(f"      = {o.formula}")
+            # bookkeeping (a sum, a count, an input read back) cites nothing: no empty "source:"
+            source = reference_text(o.reference)
             print(
-                f"      computed by goodput_lab.{o.computed_by}; source: {reference_text(o.reference)}"
+                f"      computed by goodput_lab.{o.computed_by}"
+                + (f"; source: {source}" if source else "; bookkeeping, no source")
             )
     return 0
 

@@ -314,3 +314,32 @@ def test_optimize_carries_the_too_close_to_call_caveat(capsys):
         assert ranking.verdict() in out
     else:
         assert "too close to call" not in out
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        # QA pass 19 #10: "True is not text", "inf is not a finite number", and the
+        # experts count blamed on workload.params_billion, named twice
+        ("workload.recompute=true", "workload.recompute: true is not allowed (one of"),
+        ("workload.tokens_trillion=1e400", "workload.tokens_trillion: 1e400 is far out of range"),
+        ("workload.experts=4", "workload.experts: 4 contradicts: workload.params_billion = 671"),
+        ("workload.params_billion=100", "workload.params_billion: 100.0 contradicts: the model"),
+    ],
+)
+def test_set_errors_echo_what_was_typed_and_blame_the_field_set(setting, message, capsys):
+    from goodput_lab.cli.main import main
+
+    assert main(["evaluate", "deepseek-v3", "--set", setting]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_on_off_choices_take_true_and_false(capsys):
+    """TOML's and --set's true/false read as 'on'/'off' for an on/off choice."""
+    from goodput_lab.cli.main import main
+
+    assert main(["evaluate", "llama3-70b", "--set", "workload.tied_embeddings=true", "--json"]) == 0
+    on = json.loads(capsys.readouterr().out)
+    assert main(["evaluate", "llama3-70b", "--set", "workload.tied_embeddings=on", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["step_seconds"] == on["step_seconds"]
