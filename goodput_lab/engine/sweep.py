@@ -1054,7 +1054,7 @@ def run_sweep(
         if not complete:
             _other_output(plan, output, desc, replace, say)  # refused before any change
         _remove_stale_tmp(out.parent, glob.escape(out.name) + ".*.tmp")
-        done, healed = (set(range(batches)), 0) if complete else _resume(plan, say)
+        done, healed = (set(range(batches)), 0) if complete else _resume(plan, say, replace)
         if complete:
             say(
                 f"sweep: {out.name} already holds this sweep's {points:,} points (the same "
@@ -1179,8 +1179,7 @@ def _other_output(
     if not replace:
         raise ValidationError(
             "-o",
-            f"{_short(typed)} holds {what}; choose another -o, or add --force (run_sweep: "
-            "replace=True) to replace it",
+            f"{_short(typed)} holds {what}; choose another -o, or add --force to replace it",
         )
     say(f"sweep: {out.name} holds {what}; it is replaced when this sweep finishes")
 
@@ -1247,10 +1246,12 @@ def _expected_columns(plan: _Plan) -> list[str]:
     return names + list(MC_COLUMNS) if plan.spec.trials else names
 
 
-def _resume(plan: _Plan, say: Notify) -> tuple[set[int], int]:
+def _resume(plan: _Plan, say: Notify, replace: bool = False) -> tuple[set[int], int]:
     """Batches already finished by an interrupted run of the same sweep, after checking
     each part reads back whole (a damaged one is removed, to be evaluated again, with a
-    line saying so); a sidecar of another sweep is refused.  Returns (batches, healed)."""
+    line saying so); a sidecar of another sweep is refused, or with ``replace`` (``--force``)
+    removed with a line saying so (QA pass 19: --force did not clear it).  Returns
+    (batches, healed)."""
     side = parts_dir(plan.out)
     if side.is_symlink():
         raise ValidationError("-o", f"{_short(side)} is a symbolic link; it is not followed")
@@ -1266,11 +1267,17 @@ def _resume(plan: _Plan, say: Notify) -> tuple[set[int], int]:
     except (OSError, ValueError, UnicodeDecodeError):
         doc = None
     if isinstance(doc, dict) and doc.get("fingerprint") not in (None, plan.fp):
-        raise ValidationError(
-            "-o",
-            f"{_short(side)} holds partial results of a different sweep; delete it or "
-            "choose another output",
-        )
+        if not replace:
+            raise ValidationError(
+                "-o",
+                f"{_short(side)} holds partial results of a different sweep; delete it, "
+                "choose another output, or add --force to replace them",
+            )
+        import shutil
+
+        shutil.rmtree(side)
+        say(f"sweep: {side.name} held partial results of a different sweep; removed (--force)")
+        return set(), 0
     _remove_stale_tmp(side, "*.tmp")
     expected = _expected_columns(plan)
     done, healed = set(), 0

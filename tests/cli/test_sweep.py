@@ -147,6 +147,14 @@ def test_a_finished_sweep_rerun_is_not_resumed_from_stale_parts(tmp_path):
     res = _run("sweep", "aws-16k-h100", "--vary", f"{RATE}=0.001:0.002:2", "-o", str(out))
     assert res.returncode == 2
     assert res.stderr.count("\n") == 1 and "different sweep" in res.stderr
+    assert "add --force to replace them" in res.stderr and "run_sweep" not in res.stderr
+    # QA pass 19 #11: --force did not clear another sweep's parts; now it does, and says so
+    res = _run(
+        "sweep", "aws-16k-h100", "--vary", f"{RATE}=0.001:0.002:2", "-o", str(out), "--force"
+    )
+    assert res.returncode == 0, res.stderr
+    assert "held partial results of a different sweep; removed (--force)" in res.stderr
+    assert pl.read_parquet(out).height == 2 and not side.exists()
 
 
 @pytest.mark.parametrize(
