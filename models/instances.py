@@ -379,6 +379,23 @@ class InstanceRanking:
             f"80% cost interval of {names} overlaps it{same}"
         )
 
+    def deadline_risk(self) -> str:
+        """When the cheapest type meets the deadline at the point estimate but not at the
+        high end of its step time's 80% interval, that in words; else "" (QA pass 19: 44.8
+        days against 45, with 62.3 at the high end, and nothing said)."""
+        best, deadline = self.cheapest, self.deadline_days
+        if best is None or deadline is None:
+            return ""
+        high = best.time_to_train_days_high
+        if not (math.isfinite(high) and high > deadline):
+            return ""
+        return (
+            f"{best.instance} × {best.nodes:,.0f} nodes meets the {deadline:g}-day deadline at "
+            f"the point estimate ({best.time_to_train_days:,.1f} days), not at the high end of "
+            f"the step time's 80% interval ({high:,.1f} days); goodput decide (the Decide "
+            "page) chooses for a probability of finishing by the deadline"
+        )
+
     def row(self, instance: str) -> InstanceOption:
         return next(r for r in self.rows if r.instance == instance)
 
@@ -434,6 +451,7 @@ class InstanceRanking:
             "cheapest_nodes": best.nodes if best else None,
             "too_close_to_call": [r.instance for r in self.too_close_to_call],
             "verdict": self.verdict(),
+            "deadline_risk": self.deadline_risk(),
             "failure_scaling": self.failure_scaling,
             "accelerator_failure_share": self.accelerator_failure_share,
             "scenario_usd_per_instance_hour": self.scenario_price.usd_per_instance_hour,

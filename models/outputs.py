@@ -2668,6 +2668,17 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.instances.InstanceRanking.verdict",
     ),
     _o(
+        "deadline_risk",
+        "Deadline risk",
+        "",
+        "text",
+        "When the cheapest type meets the deadline at the point estimate but not at the high "
+        "end of its step time's 80% interval, that in words; empty otherwise.",
+        "time_to_train_days ≤ deadline < time_to_train_days_high",
+        "derived",
+        computed_by="models.instances.InstanceRanking.deadline_risk",
+    ),
+    _o(
         "break_even_usd_per_hour",
         "Break-even price",
         "USD/h",

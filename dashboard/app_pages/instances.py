@@ -107,6 +107,8 @@ if best is not None:
     verdict.success(svc.verdict_text(best, deadline, _ev.texts["mfu_basis"], plain))
     if ranking.too_close_to_call:
         verdict.warning(svc.too_close_text(ranking, plain))
+    if risk := ranking.deadline_risk():
+        verdict.warning(plain(risk[0].upper() + risk[1:] + "."))
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
     for row in svc.verdict_tiles(best):
         for col, tile in zip(verdict.columns(len(row)), row, strict=True):

@@ -348,6 +348,8 @@ def print_ranking(ranking) -> None:
         print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes")
         if ranking.too_close_to_call:
             print(f"~ {ranking.verdict()}")
+        if risk := ranking.deadline_risk():
+            print(f"! {risk}")
     for rule in ranking.rules():
         print(f"  {rule}")
 

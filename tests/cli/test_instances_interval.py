@@ -76,3 +76,27 @@ def test_verdict_says_which_overlapping_types_are_dearer_at_both_ends(capsys):
         "; p5en.48xlarge is dearer at both ends of the intervals too, so if the step model "
         "errs alike on every type p5.48xlarge stays cheapest"
     )
+
+
+def test_deadline_met_only_at_the_point_estimate_is_said(capsys):
+    """QA pass 19 #4: 44.8 days against a 45-day deadline, 62.3 at the step time's 80%
+    high end, and neither the CLI nor the page said so; the page's time chart had no
+    whiskers."""
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.instances import rank_instances
+
+    from goodput_lab.charts.instances import time_to_train_chart
+    from goodput_lab.views import instances as svc
+
+    r = rank_instances(load_preset("llama3-70b"), load_catalog(), deadline_days=45.0)
+    best = r.cheapest
+    assert best.time_to_train_days <= 45.0 < best.time_to_train_days_high
+    risk = r.deadline_risk()
+    assert risk.startswith("p5.48xlarge × 592 nodes meets the 45-day deadline at the point")
+    assert f"({best.time_to_train_days_high:,.1f} days)" in risk
+    d = _json(capsys, "instances", "--scenario", LLAMA70, "--deadline-days", "45", "--json")
+    assert d["deadline_risk"] == risk
+    assert rank_instances(load_preset("llama3-70b"), load_catalog()).deadline_risk() == ""
+    fig = time_to_train_chart(svc.table(r), 45.0)
+    whisk = [t for t in fig.data if t.error_x and t.error_x.array is not None]
+    assert len(whisk) == 1 and "whiskers" in fig.layout.title.subtitle.text
