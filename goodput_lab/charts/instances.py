@@ -50,7 +50,11 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
                 style.COLORS["orange"] if b else style.COLORS["blue"] for b in ok["cheapest"]
             ],
             text=[f"{d:,.1f} days" for d in days],
-            textposition="outside",
+            # inside, from the bar's start: the whiskers and the deadline line cross the
+            # bar's end, where an outside label would be overprinted
+            textposition="inside",
+            insidetextanchor="start",
+            textfont={"color": "white", "size": 11},
             cliponaxis=False,
             hovertemplate="%{y}: %{x:.1f} days<extra></extra>",
         )

@@ -164,7 +164,13 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     else:
         never = "never pays" if n == 1 else "never pay"
         be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
-    return f"{be} At this rate, {_net_savings_span(sp)}; the best count is **{sp.spares}**."
+    best = f"{be} At this rate, {_net_savings_span(sp)}; the best count is **{sp.spares}**."
+    if o.spare_policy != "hot_spares":
+        best += (
+            f" Spares by scale-up domain save more here: **{o.spares_text()}** (below), which "
+            "the recommendation keeps instead."
+        )
+    return best
 
 
 def _net_savings_span(sp) -> str:
