@@ -22,6 +22,8 @@ tables.tiles(
         "checkpoint_interval_minutes",
         "mtbf_hours",
     ),
+    # what the run takes (QA pass 19: goodput evaluate printed them, the landing page not)
+    ("time_to_train_days", "cost_to_train_usd", "step_seconds", "effective_mfu"),
 )
 
 with st.container(border=True):

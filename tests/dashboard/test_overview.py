@@ -38,6 +38,13 @@ def test_overview_shows_headline_figures(app, catalog):
     assert len(app.get("plotly_chart")) == 2
     # every tile's help names the formula and the source (from the output registry)
     assert "Formula" in next(m for m in app.metric if m.label == "Goodput").proto.help
+    # what the run takes, as goodput evaluate prints it (QA pass 19 #8)
+    from goodput_lab.views import display
+
+    for key in ("time_to_train_days", "cost_to_train_usd", "step_seconds", "effective_mfu"):
+        tile = display.tile(key, ev[key])
+        assert metric(app, tile["label"]) == tile["value"], key
+    assert metric(app, "Cost to train, instances") == f"${ev['cost_to_train_usd']:,.0f}"
 
 
 def test_failure_rate_slider_updates_goodput(app, catalog):
