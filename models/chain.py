@@ -915,7 +915,8 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
     """(λ, λ₁, λ₂, λ_spot [per day], fits, notice save [s], level 1 survives): rates per level.
 
     λ = failures + Spot reclaims whose checkpoint does not fit the notice; λ₂ = φ·λ_node·
-    (1 − p)(1 − z) plus those reclaims whose level-1 copy is gone; λ₁ = (failures·(1 − p)
+    (1 − p)(1 − z) plus those reclaims whose level-1 copy is gone, plus the domain events
+    that leave no reachable level-1 copy (:func:`domain_fallback`); λ₁ = (failures·(1 − p)
     (1 − z) + unsaved reclaims) − λ₂.
 
     Spot notice rule: a reclaimed instance gives ``pricing.spot_notice_seconds`` of warning.
@@ -948,8 +949,42 @@ def _level_rates(x: Mapping[str, Any], strategy: Strategy, failures: FailureProc
             )
         )
         lam2 = lam2 + unsaved * np.where(survives_l1, q, 1.0)
+    if two and not is_zero(failures.domain_failures_per_day):
+        # a domain event takes a block of npd adjacent nodes and the level-1 copies on them
+        p_dom = domain_fallback(strategy, replicas, c.replica_placement, failures)
+        lam2 = lam2 + failures.domain_failures_per_day * keep * p_dom
     lam1 = minus(total(term(failures.failures_per_day, keep), unsaved), lam2)
     return lam, lam1, lam2, spot, fits, notice_save, survives_l1
+
+
+def domain_fallback(strategy: Strategy, replicas, placement: Placement, failures) -> np.ndarray:
+    """Share of domain events after which the job restores from the durable tier
+    (:func:`models.checkpoint.domain_event_fallback` for the scenario's level 1) [fraction].
+
+    Parameters
+    ----------
+    strategy : Strategy
+        ``checkpoint.strategy`` (level 1 in CPU memory or on local NVMe).
+    replicas : array_like
+        In-memory copies of each shard [count].
+    placement : Placement
+        ``checkpoint.replica_placement``.
+    failures : FailureProcess
+        Step 1, with ``nodes_per_domain`` [count].
+
+    Returns
+    -------
+    ndarray
+        The share [fraction].
+    """
+    return as_float_array(
+        ck.domain_event_fallback(
+            failures.nodes_per_domain,
+            replicas,
+            float(strategy is Strategy.MEMORY_DURABLE),
+            float(placement is Placement.ADJACENT),
+        )
+    )
 
 
 def _intervals(x: Mapping[str, Any], two, lv, rates, c1, c2, out=None):

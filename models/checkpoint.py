@@ -746,6 +746,47 @@ def probability_replicas_lost_in_window(node_failure_rate_per_day, replicas, win
     return like_input(p, node_failure_rate_per_day, replicas, window_minutes)
 
 
+def domain_event_fallback(nodes_per_domain, replicas, on_memory, adjacent_placement=True):
+    """Probability that a scale-up domain event (a rack or UltraServer out until repaired)
+    leaves some shard with no reachable level-1 copy, so the job restores from the durable
+    tier [fraction].
+
+    A domain event takes its npd nodes out at once, a block of adjacent nodes.  In-memory
+    replicas on adjacent nodes are destroyed as by any block loss
+    (:func:`probability_block_destroys_group` with b = npd); spread across failure domains
+    (``checkpoint.replica_placement = 'spread'``) another domain keeps a copy: 0.  A local
+    NVMe copy sits on its own node, out of reach with the domain: 1.
+
+    Parameters
+    ----------
+    nodes_per_domain : array_like
+        npd, nodes in a scale-up domain [count].
+    replicas : array_like
+        m, in-memory copies of each shard [count].
+    on_memory : array_like
+        1 where level 1 is CPU memory with peer replicas, 0 where it is local NVMe.
+    adjacent_placement : array_like
+        1 where the replicas sit on adjacent nodes, 0 where they are spread.
+
+    Returns
+    -------
+    ndarray
+        The probability [fraction].
+
+    Examples
+    --------
+    >>> float(domain_event_fallback(18, 2, 1, 1)), float(domain_event_fallback(18, 2, 1, 0))
+    (1.0, 0.0)
+    >>> float(domain_event_fallback(2, 3, 1, 1)), float(domain_event_fallback(18, 2, 0, 0))
+    (0.0, 1.0)
+    """
+    block = as_float_array(probability_block_destroys_group(nodes_per_domain, replicas))
+    adjacent = as_float_array(adjacent_placement) > 0.5
+    memory = as_float_array(on_memory) > 0.5
+    out = np.where(memory, np.where(adjacent, block, 0.0), 1.0)
+    return like_input(out, nodes_per_domain, replicas, on_memory, adjacent_placement)
+
+
 def fallback_fraction(
     nodes,
     node_failure_rate_per_day,

@@ -187,6 +187,7 @@ class SimulationParams:
     lost_usd_per_month: float = math.nan  # the chain's closed form, shown beside the runs
     # failure domains (models/chain.py domain_layout): rates of the whole job, per minute
     domain_rate_per_min: float = 0.0  # domain events: the domain out until repaired
+    domain_p_fallback: float = 1.0  # a domain event leaves no reachable level-1 copy
     switch_rate_per_min: float = 0.0  # switch events: the job waits for the switch repair
     job_rate_per_min: float = 0.0  # job-level interruptions: no node to replace
     domains: int = 1  # scale-up domains of the job (a node failure hits one at random)
@@ -359,8 +360,13 @@ def _recovery_params(x: Inputs, r: ChainResult) -> dict[str, Any]:
 def _domain_params(x: Inputs, f: FailureProcess) -> dict[str, Any]:
     """Failure domains: the chain's domain, switch and job-level rates [per min], its
     scale-up domains, the in-domain and whole-domain spares and the repairs [min]."""
-    rel = x.reliability
+    from .chain import domain_fallback  # local: chain imports nothing here
+
+    rel, ck_in = x.reliability, x.checkpoint
     return {
+        "domain_p_fallback": _num(
+            domain_fallback(ck_in.strategy, ck_in.memory_replicas, ck_in.replica_placement, f)
+        ),
         "domain_rate_per_min": _num(f.domain_failures_per_day) / MINUTES_PER_DAY,
         "switch_rate_per_min": _num(f.switch_failures_per_day) / MINUTES_PER_DAY,
         "job_rate_per_min": _num(f.job_interruptions_per_day) / MINUTES_PER_DAY,
@@ -1596,7 +1602,10 @@ class _Chunk:
         spot_hits = p.spot_rate_per_min > 0 and not p.spot_saved  # Spot joins the failures
         while idx.size:
             if self.two:
-                lost = rng.random(idx.size) < np.where(is_spot, p.spot_p_fallback, p.p_fallback)
+                share = np.where(is_spot, p.spot_p_fallback, p.p_fallback)
+                if kd is not None and p.domain_rate_per_min > 0:  # a block of npd nodes
+                    share = np.where((kd == 2) & ~is_spot, p.domain_p_fallback, share)
+                lost = rng.random(idx.size) < share
             else:
                 lost = np.ones(idx.size, dtype=bool)
             classes = tuple(k & ~is_spot for k in self._classes(idx.size))
