@@ -621,11 +621,26 @@ class SimulationResult:
         recovery distribution of the extended path (:attr:`SimulationParams.extended`),
         and Spot interruptions saved within their notice (the job waits for capacity)."""
         p, wall = self.params, self.time_to_finish_analytic_days
-        if p is None or not math.isfinite(wall):
-            return math.nan
-        if p.weibull_shape != 1.0 or p.extended or (p.spot_rate_per_min > 0 and p.spot_saved):
+        if p is None or not math.isfinite(wall) or self.failures_closed_form_gap():
             return math.nan
         return p.job_failure_rate_per_min * wall * MINUTES_PER_DAY
+
+    def failures_closed_form_gap(self) -> str:
+        """Why the failures per run have no closed form here, in words; "" when they have
+        one (:meth:`_analytic_failures`)."""
+        p = self.params
+        if p is None:
+            return "no simulator parameters"
+        if p.weibull_shape != 1.0:
+            return "Weibull node failures are renewals, not a Poisson stream"
+        if p.extended:
+            return (
+                "resilience features or recovery distributions leave part of the wall time "
+                "unexposed to new failures (silent corruption found later, for one)"
+            )
+        if p.spot_rate_per_min > 0 and p.spot_saved:
+            return "Spot interruptions saved within their notice pause the job without failing"
+        return ""
 
     def _analytic_lost(self) -> dict[str, float]:
         """The closed form's lost dollars per run (Daly's expected wall time at the analytic

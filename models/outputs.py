@@ -124,8 +124,8 @@ def display_unit(o: Output) -> str:
     str
         The unit for column headers (``"%"``, ``"$"`` or the entry's unit).
     """
-    if o.kind == "percent":
-        return "%"
+    if o.kind == "percent":  # a rate says per what: "% per node-day" (QA pass 19)
+        return "% " + o.unit if o.unit.startswith("per ") else "%"
     if o.kind in ("points", "points_size"):
         return "points"
     if o.kind in ("usd", "usd_rate"):

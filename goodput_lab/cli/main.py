@@ -281,6 +281,13 @@ def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
 
 
 def _ranking_scenario(args: argparse.Namespace) -> Scenario:
+    pos = getattr(args, "scenario_pos", None)
+    if pos:  # `goodput instances SCENARIO`, as the other commands take it (QA pass 19)
+        if args.scenario and args.scenario != pos:
+            raise ValidationError(
+                "--scenario", f"two scenarios given ({pos!r} and {args.scenario!r}); give one"
+            )
+        args.scenario = pos
     scenario = load_scenario(args.scenario, args.set) if args.scenario else Scenario.default()
     if args.set and not args.scenario:
         scenario = scenario.with_overrides(args.set)
@@ -617,6 +624,13 @@ def build_parser() -> argparse.ArgumentParser:
         "instances", help="the catalog with time and cost to train the scenario's workload"
     )
     catalog_option(i)
+    i.add_argument(
+        "scenario_pos",
+        nargs="?",
+        metavar="SCENARIO",
+        help="scenario TOML or preset whose workload to train, as for the other commands "
+        "(or --scenario; default: defaults)",
+    )
     i.add_argument("--scenario", help="scenario TOML whose workload to train (default: defaults)")
     set_option(i)
     i.add_argument(

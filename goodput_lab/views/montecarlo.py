@@ -414,7 +414,14 @@ def agreement_caption(res: SimulationResult) -> str:
         "exponential failures, fixed recovery times, no spares and one checkpoint tier; with "
         "spares, failure domains or two tiers it approximates, and the tests hold the two "
         f"within {AGREEMENT_STDERRS:g} standard errors plus {AGREEMENT_POINTS:g} points."
+        + _failures_gap(res)
     )
+
+
+def _failures_gap(res: SimulationResult) -> str:
+    """Why the failures per run show no closed form ("—"), as a sentence, or ""."""
+    why = res.failures_closed_form_gap() if res.params is not None else ""
+    return f" Failures per run have no closed form here: {why}." if why else ""
 
 
 def unfinished_warning(res: SimulationResult) -> str:

@@ -100,3 +100,13 @@ def test_deadline_met_only_at_the_point_estimate_is_said(capsys):
     fig = time_to_train_chart(svc.table(r), 45.0)
     whisk = [t for t in fig.data if t.error_x and t.error_x.array is not None]
     assert len(whisk) == 1 and "whiskers" in fig.layout.title.subtitle.text
+
+
+def test_instances_takes_the_scenario_as_the_other_commands_do(capsys):
+    """QA pass 19 #16: `goodput optimize SCENARIO` but `goodput instances --scenario FILE`;
+    instances now takes either (the same ranking), and refuses two different ones."""
+    pos = _json(capsys, "instances", "llama3-70b", "--deadline-days", "45", "--json")
+    opt = _json(capsys, "instances", "--scenario", LLAMA70, "--deadline-days", "45", "--json")
+    assert pos["cheapest"] == opt["cheapest"] and pos["cheapest_nodes"] == opt["cheapest_nodes"]
+    assert main(["instances", "llama3-70b", "--scenario", "llama3-8b"]) == 2
+    assert "two scenarios given" in capsys.readouterr().err

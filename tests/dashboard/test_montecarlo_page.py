@@ -200,3 +200,20 @@ def test_failures_per_run_have_a_closed_form_and_whole_percentiles():
         assert cell.replace(",", "").isdigit(), spread
     p50 = int(np.percentile(res.failures, 50, method="nearest"))
     assert f"{p50:,}" in spread
+
+
+def test_a_missing_failures_closed_form_says_why():
+    """QA pass 19 #14: with Weibull failures the closed form read "—" with no reason."""
+    res = simulate_inputs(
+        resolve_inputs(load_preset("aws-16k-h100").replace({"reliability.weibull_shape": 0.7})),
+        50,
+        30.0,
+        rng=1,
+    )
+    assert np.isnan(res.summary()["failures_analytic"])
+    assert svc.agreement_caption(res).endswith(
+        "Failures per run have no closed form here: Weibull node failures are renewals, not "
+        "a Poisson stream."
+    )
+    plain = simulate_inputs(resolve_inputs(Scenario.default()), 50, 30.0, rng=1)
+    assert "no closed form" not in svc.agreement_caption(plain)
