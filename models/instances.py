@@ -609,6 +609,12 @@ def rank_instances(
             inst, prices, own_name, scenario_price, vintage, model
         )
         mfu, mfu_source = instance_mfu(scenario["workload.mfu"], own, inst, mfus.get(inst.instance))
+        if scenario["workload.mfu_basis"] == "modelled" and inst.instance not in mfus:
+            # QA pass 19: the JSON said "the scenario's MFU" for a step that never reads it
+            mfu_source = (
+                "not read: the step time is modelled (workload.mfu_basis = modelled); "
+                "effective_mfu is its outcome"
+            )
         args = (price, mfu, mfu_source, deadline_days, max_accelerators, tiers)
         rows.append(_option(scenario, catalog, own, inst, *args, no_price=no_price))
         rows[-1]["price_note"] = price_note

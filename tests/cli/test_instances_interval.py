@@ -110,3 +110,11 @@ def test_instances_takes_the_scenario_as_the_other_commands_do(capsys):
     assert pos["cheapest"] == opt["cheapest"] and pos["cheapest_nodes"] == opt["cheapest_nodes"]
     assert main(["instances", "llama3-70b", "--scenario", "llama3-8b"]) == 2
     assert "two scenarios given" in capsys.readouterr().err
+
+
+def test_json_says_the_mfu_is_not_read_under_the_modelled_step(capsys):
+    """QA pass 19 #12: p5's row said mfu 0.4, "the scenario's MFU", for a modelled step."""
+    d = _json(capsys, "instances", "llama3-70b", "--json")
+    p5 = next(r for r in d["instances"] if r["instance"] == "p5.48xlarge")
+    assert p5["mfu_source"].startswith("not read: the step time is modelled")
+    assert 0 < p5["effective_mfu"] < 1
