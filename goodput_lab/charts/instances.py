@@ -35,6 +35,32 @@ def _labels(df: pl.DataFrame) -> list[str]:
     ]
 
 
+def _whiskers(fig: go.Figure, y, point, lo, hi, span: str) -> None:
+    """The 80% interval of each bar as a horizontal error bar (an invisible marker at the
+    point), named in the chart's subtitle rather than a legend row (which would crowd
+    1024 px); ``span`` is the hover text's range, in the figure's unit."""
+    x = np.asarray(point, dtype=float)
+    fig.add_scatter(
+        y=y,
+        x=point,
+        mode="markers",
+        marker={"size": 1, "color": "rgba(0,0,0,0)"},
+        error_x={
+            "type": "data",
+            "symmetric": False,
+            "array": np.asarray(hi, dtype=float) - x,  # NaN (no interval): nothing drawn
+            "arrayminus": x - np.asarray(lo, dtype=float),
+            "color": "#333333",
+            "thickness": 1.5,
+            "width": 6,
+        },
+        name="80% interval",
+        showlegend=False,
+        hovertemplate=f"80% interval: {span}<extra></extra>",
+        customdata=np.column_stack([lo, hi]),
+    )
+
+
 def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Figure:
     """Days to train per instance (at its chosen node count), deadline as a line, and the
     step time's 80% interval as whiskers (QA pass 19: the page showed none, while the CLI
@@ -65,25 +91,13 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
         lo = ok["time_to_train_days_low"].to_numpy().astype(float)
         whiskers = bool(np.isfinite(hi).any() and (hi > lo).any())
         if whiskers:
-            point = np.asarray(days, dtype=float)
-            fig.add_scatter(
-                y=_labels(ok),
-                x=days,
-                mode="markers",
-                marker={"size": 1, "color": "rgba(0,0,0,0)"},
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": np.nan_to_num(hi - point),
-                    "arrayminus": np.nan_to_num(point - lo),
-                    "color": "#333333",
-                    "thickness": 1.5,
-                    "width": 6,
-                },
-                showlegend=False,  # named in the subtitle
-                hovertemplate="80% interval: %{customdata[0]:,.1f} to "
-                "%{customdata[1]:,.1f} days<extra></extra>",
-                customdata=np.column_stack([lo, hi]),
+            _whiskers(
+                fig,
+                _labels(ok),
+                days,
+                lo,
+                hi,
+                "%{customdata[0]:,.1f} to %{customdata[1]:,.1f} days",
             )
             days = [*days, *[float(v) for v in hi if np.isfinite(v)]]
     if deadline_days:
@@ -131,26 +145,7 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
         hi = ok["cost_to_train_usd_high"].to_numpy()
         lo = ok["cost_to_train_usd_low"].to_numpy()
         if np.isfinite(hi).any() and (hi > lo).any():
-            fig.add_scatter(
-                y=y,
-                x=total,
-                mode="markers",
-                marker={"size": 1, "color": "rgba(0,0,0,0)"},
-                error_x={
-                    "type": "data",
-                    "symmetric": False,
-                    "array": hi - np.asarray(total),
-                    "arrayminus": np.asarray(total) - lo,
-                    "color": "#333333",
-                    "thickness": 1.5,
-                    "width": 6,
-                },
-                name="80% interval",
-                showlegend=False,  # named in the subtitle: a legend row would crowd 1024 px
-                hovertemplate="80% interval: $%{customdata[0]:,.0f} to "
-                "$%{customdata[1]:,.0f}<extra></extra>",
-                customdata=np.column_stack([lo, hi]),
-            )
+            _whiskers(fig, y, total, lo, hi, "$%{customdata[0]:,.0f} to $%{customdata[1]:,.0f}")
             total_max = float(np.nanmax(hi))
             label_x = np.where(np.isfinite(hi), np.maximum(hi, total), total).tolist()
             whiskers = True
