@@ -2882,7 +2882,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "spare_nodes",
-        "Recommended hot spares",
+        "Best hot-spare count",
         "nodes",
         "count",
         "Hot spare count that minimises the lost dollars per day (exhaustive search 0-200).",

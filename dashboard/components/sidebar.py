@@ -261,8 +261,9 @@ def _share(scenario: Scenario | None) -> None:
         return
     st.markdown("**Link to this view**")
     st.caption(
-        "The address bar always holds the whole scenario and this page's controls: copy it, "
-        "or use the copy button below."
+        "This link holds the whole scenario and this page's controls: use its copy button. "
+        "The address bar follows it, but the browser can show it one edit late (a Streamlit "
+        "front-end race), so copy the link here after your last change."
     )
     st.code(share_link(scenario), language=None, wrap_lines=True)
     st.download_button(

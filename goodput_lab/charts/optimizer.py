@@ -63,7 +63,7 @@ def spares_chart(table: pl.DataFrame, recommended: int, current: int) -> go.Figu
         hovertemplate="%{x} spares: $%{y:,.0f}/day<extra></extra>",
     )
     fig.add_hline(y=0, line={"color": "#888", "width": 1})
-    for at, name, colour in ((current, "Current", "black"), (recommended, "Recommended", "green")):
+    for at, name, colour in ((current, "Current", "black"), (recommended, "Best count", "green")):
         word = "spare" if at == 1 else "spares"
         fig.add_scatter(
             x=[at],
