@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+# imported whole before any session draws a chart: plotly peeks at a half-imported pandas
+# when two first sessions start at once ("partially initialized module 'pandas'", QA 20)
+import pandas  # noqa: F401
 import streamlit as st
 from goodput_lab.dashboard import cache
 from goodput_lab.dashboard.components import sidebar

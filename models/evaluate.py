@@ -787,8 +787,8 @@ def layout_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     total = d * t * p * cp + idle
     return (
         f"{idle:,.0f} of the {total:,.0f} accelerators are idle but paid: the layout runs "
-        f"{d:,.0f} whole data-parallel replicas of {layout}{why} (change cluster.nodes or "
-        "the parallel sizes to use them)"
+        f"{d:,.0f} whole data-parallel replicas of {layout}{why} (change the node count, "
+        "cluster.nodes, or the parallel sizes to use them)"
     )
 
 

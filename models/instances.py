@@ -374,9 +374,14 @@ class InstanceRanking:
             if dearer
             else ""
         )
+        what = (
+            f"80% cost interval of {names} overlaps it"
+            if len(close) == 1
+            else f"80% cost intervals of {names} overlap it"
+        )
         return (
             f"too close to call: {best.instance} is cheapest at the point estimate, but the "
-            f"80% cost interval of {names} overlaps it{same}"
+            f"{what}{same}"
         )
 
     def deadline_risk(self) -> str:
@@ -390,10 +395,10 @@ class InstanceRanking:
         if not (math.isfinite(high) and high > deadline):
             return ""
         return (
-            f"{best.instance} × {best.nodes:,.0f} nodes meets the {deadline:g}-day deadline at "
-            f"the point estimate ({best.time_to_train_days:,.1f} days), not at the high end of "
-            f"the step time's 80% interval ({high:,.1f} days); goodput decide (the Decide "
-            "page) chooses for a probability of finishing by the deadline"
+            f"the {deadline:g}-day deadline is met at the point estimate only: "
+            f"{best.instance} × {best.nodes:,.0f} nodes takes {best.time_to_train_days:,.1f} "
+            f"days, {high:,.1f} at the high end of the step time's 80% interval; goodput "
+            "decide (the Decide page) chooses for a probability of finishing by the deadline"
         )
 
     def row(self, instance: str) -> InstanceOption:
@@ -422,7 +427,11 @@ class InstanceRanking:
                 "(the parallel layout kept whole: TP × PP × CP, and the expert grid)."
             )
         else:
-            out.append("Node count: the scenario's accelerator count on every type.")
+            out.append(
+                "Node count: the scenario's accelerator count on every type (its own type "
+                "keeps its node count; the others round up to whole nodes that keep the "
+                "parallel layout whole)."
+            )
         return out
 
     def _price_rule(self) -> str:

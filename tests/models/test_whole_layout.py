@@ -36,8 +36,8 @@ def test_leftover_accelerators_are_idle_and_paid(catalog):
     assert per_node_day[0] == pytest.approx(per_node_day[1], rel=1e-12)
     assert odd.texts["layout_note"] == (
         "24 of the 1,016 accelerators are idle but paid: the layout runs 31 whole "
-        "data-parallel replicas of TP 8 × PP 4 (change cluster.nodes or the parallel sizes "
-        "to use them)"
+        "data-parallel replicas of TP 8 × PP 4 (change the node count, cluster.nodes, or the "
+        "parallel sizes to use them)"
     )
     assert whole.texts["layout_note"] == ""
 

@@ -71,7 +71,7 @@ def test_fthsdp2026_stall_consistency():
 
     Failures recovered from peers' state lose no work (our class P, Daly's τ → 0 limit:
     g = e^{−λR}); a 3-minute stall at 80% implies λ = −ln 0.8 / 3 per minute.  The same λ
-    with 10-minute stalls gives 47.6%: within 4 points of the 44% reported, the rest being
+    with 10-minute stalls gives 47.5%: within 4 points of the 44% reported, the rest being
     the rework that fully synchronous training also pays."""
     lam_per_min = -math.log(0.80) / 3.0
     updates = {
