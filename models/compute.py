@@ -3200,8 +3200,8 @@ def whole_data_parallel(
     Megatron-Core runs d = n / (t·p·c) data-parallel replicas only when t·p·c divides the
     world size n, and splits the experts inside them: without folding, EP must divide
     d·c (the ranks of a stage that hold one tensor-parallel shard); with MoE parallel
-    folding (``folded``), EP × ETP must divide t·c·d (Liu et al. 2025, arXiv:2504.14960,
-    §3; megatron/core/parallel_state.py).  Accelerators beyond the largest such d sit idle
+    folding (``folded``), EP × ETP must divide t·c·d (Liu et al. 2025, arXiv:2504.14960;
+    megatron/core/parallel_state.py).  Accelerators beyond the largest such d sit idle
     but are paid: 1,016 accelerators with TP 8 × PP 4 run 31 replicas and leave 24 idle.
 
     Parameters

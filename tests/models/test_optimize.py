@@ -126,8 +126,10 @@ def test_optimize_json_names_interval_spares_and_instance(catalog):
 
 def test_nvl72_recommends_the_spare_policy_that_saves_more():
     """QA pass 19 #2: on the NVL72 preset `goodput optimize` recommended 9 hot spares
-    ($32,359/day) while 3 whole spare domains saved more ($36,381/day) on the same page.
-    The recommendation keeps the domain policy, and its saving is goodput compare's."""
+    ($32,359/day) while 3 whole spare domains saved more ($36,381/day) on the same page; QA
+    pass 20 #4: applied, that asked for 6 hot spares more, then for another mix.  The search
+    is joint now: every domain policy with the hot spares that still pay beside it, and the
+    recommendation applied is a fixed point."""
     from goodput_lab.models import compare, load_catalog, load_preset
     from goodput_lab.models.optimize import optimize
 
@@ -135,19 +137,19 @@ def test_nvl72_recommends_the_spare_policy_that_saves_more():
     s = load_preset("p6e-gb200-nvl72")
     o = optimize(s, cat)
     assert o.spares.spares == 9
-    assert o.spare_policy == "spare_domains" and o.spares_text() == "3 whole spare domains"
-    assert o.recommended["cluster.spare_domains"] == 3
-    assert o.recommended["cluster.spare_nodes"] == 0
-    assert o.comparison.savings_usd_per_day == pytest.approx(
-        o.domain_spares.best.savings_usd_per_day, rel=1e-9
-    )
-    hot = s.replace(
-        {
-            "checkpoint.interval_minutes": o.interval.interval_minutes,
-            "cluster.spare_nodes": o.spares.spares,
-        }
-    )
-    assert compare(s, hot, cat).savings_usd_per_day < o.comparison.savings_usd_per_day
+    assert o.spare_policy == "spare_domains"
+    assert o.spares_text() == "2 whole spare domains and 7 hot spares"
+    assert o.recommended["cluster.spare_domains"] == 2
+    assert o.recommended["cluster.spare_nodes"] == 7
+    assert o.comparison.savings_usd_per_day == pytest.approx(41_598, abs=1)
+    tau = {"checkpoint.interval_minutes": o.interval.interval_minutes}
+    hot = s.replace({**tau, "cluster.spare_nodes": o.spares.spares})
+    domains = s.replace({**tau, "cluster.spare_domains": 3})
+    for alone in (hot, domains):
+        assert compare(s, alone, cat).savings_usd_per_day < o.comparison.savings_usd_per_day
     assert o.to_json_dict()["spare_policy"] == "spare_domains"
+    again = optimize(o.recommended, cat)
+    assert again.spares_text() == o.spares_text()
+    assert again.comparison.savings_usd_per_day == pytest.approx(0.0, abs=1e-6)
     # one node per domain: hot spares, as before
     assert optimize(load_preset("aws-16k-h100"), cat).spare_policy == "hot_spares"
