@@ -459,6 +459,8 @@ class Optimization:
     #: domain policy that saves more than they do ("in_domain" or "spare_domains", the
     #: :attr:`domain_spares` best), whichever ``goodput compare`` values more
     spare_policy: str = "hot_spares"
+    #: paid spare nodes the recommendation adds in all (domain spares and hot spares)
+    recommended_spare_nodes: int = 0
 
     def spares_text(self) -> str:
         """The spares of the recommended scenario in words: "9 hot spares", "3 whole spare
@@ -560,6 +562,7 @@ def optimize(
     comparison = compare(scenario, recommended, catalog)
     domain = recommend_domain_spares(tuned)
     policy = "hot_spares"
+    paid = spares.spares
     key = {"in_domain": "cluster.spare_nodes_per_domain", "spare_domains": "cluster.spare_domains"}
     # every domain policy with the hot spares that still pay beside it, valued as goodput
     # compare values the recommendation (QA pass 20: 3 whole spare domains, applied, then
@@ -578,6 +581,7 @@ def optimize(
         by_domain = compare(scenario, other, catalog)
         if by_domain.savings_usd_per_day > comparison.savings_usd_per_day:
             recommended, comparison, policy = other, by_domain, option.policy
+            paid = option.spare_nodes + joint.spares
     return Optimization(
         scenario=scenario,
         interval=interval,
@@ -589,6 +593,7 @@ def optimize(
         instances=rank_instances(scenario, catalog, deadline_days=deadline_days),
         domain_spares=domain,
         spare_policy=policy,
+        recommended_spare_nodes=paid,
     )
 
 

@@ -2895,10 +2895,11 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Recommended spares",
         "",
         "text",
-        "The spares the recommendation keeps: hot spares (hot_spares), spare nodes in every "
-        "scale-up domain (in_domain) or whole spare domains (spare_domains), whichever "
-        "saves more per day as goodput compare counts it.",
-        "argmax over {best hot-spare count, best domain policy} of savings/day",
+        "The spares the recommendation keeps: hot spares alone (hot_spares), or spare nodes "
+        "in every scale-up domain (in_domain) or whole spare domains (spare_domains) with "
+        "the hot spares that still pay beside them, whichever mix saves most per day as "
+        "goodput compare counts it.",
+        "argmax over domain policies × their best hot-spare count of savings/day",
         "derived",
         computed_by="models.optimize.optimize",
     ),

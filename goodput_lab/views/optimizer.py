@@ -125,12 +125,23 @@ def _spares_tile(o: opt.Optimization) -> dict:
             ),
             "delta_color": "off",
         }
-    tile = display.tile("spare_policy", o.spares_text())
+    r = o.recommended
+    short = [
+        f"{n} {word}"
+        for n, word in (
+            (int(r["cluster.spare_domains"] or 0), "domains"),
+            (int(r["cluster.spare_nodes_per_domain"] or 0), "per domain"),
+            (int(r["cluster.spare_nodes"] or 0), "hot"),
+        )
+        if n
+    ]
+    tile = display.tile("spare_policy", f"{o.recommended_spare_nodes:,} nodes")
     tile["help"] += (
-        f" Here it saves more than the best hot-spare count ({sp.spares}); both are compared "
-        "as `goodput compare` counts savings."
+        f" Here: {o.spares_text()}, which save more than the best hot-spare count alone "
+        f"({sp.spares}); both are compared as `goodput compare` counts savings."
     )
-    return tile
+    # the value names the paid nodes (whole at 1024 px); the mix is the delta's short text
+    return {**tile, **display.delta(" + ".join(short)), "delta_color": "off", "delta_arrow": "off"}
 
 
 def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
@@ -167,8 +178,8 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     best = f"{be} At this rate, {_net_savings_span(sp)}; the best count is **{sp.spares}**."
     if o.spare_policy != "hot_spares":
         best += (
-            f" Spares by scale-up domain save more here: **{o.spares_text()}** (below), which "
-            "the recommendation keeps instead."
+            f" A mix with spares by scale-up domain saves more here: **{o.spares_text()}** "
+            "(the domain policies are below), which the recommendation keeps instead."
         )
     return best
 
