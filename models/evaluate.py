@@ -1244,8 +1244,23 @@ def compare(
         ``productive_time_ratio`` r [-].
     """
     cat = catalog if catalog is not None else load_catalog()
-    b = evaluate(baseline, cat, tiers)
-    c = evaluate(candidate, cat, tiers)
+    return compare_evaluations(evaluate(baseline, cat, tiers), evaluate(candidate, cat, tiers))
+
+
+def compare_evaluations(b: Evaluation, c: Evaluation) -> Comparison:
+    """:func:`compare` of two scenarios already evaluated (a search that holds one baseline
+    against many candidates evaluates it once).
+
+    Parameters
+    ----------
+    b, c : Evaluation
+        The baseline and the candidate.
+
+    Returns
+    -------
+    Comparison
+        As :func:`compare`.
+    """
     dg = c["goodput"] - b["goodput"]
     savings, step_value, r = savings_usd_per_day(b, c)
     return Comparison(

@@ -40,7 +40,7 @@ import numpy as np
 from scipy import optimize as sopt
 
 from .catalog import Instance
-from .evaluate import Comparison, compare, evaluate_arrays, resolve_inputs
+from .evaluate import Comparison, compare_evaluations, evaluate, evaluate_arrays, resolve_inputs
 from .instances import InstanceRanking, rank_instances
 from .scenario import Scenario
 
@@ -559,7 +559,8 @@ def optimize(
     name = f"{scenario.name} (optimized)"[:200]
     tau = {"checkpoint.interval_minutes": interval.interval_minutes}
     recommended = scenario.replace({**tau, "cluster.spare_nodes": spares.spares}, name=name)
-    comparison = compare(scenario, recommended, catalog)
+    base = evaluate(scenario, catalog)  # once, against every candidate below
+    comparison = compare_evaluations(base, evaluate(recommended, catalog))
     domain = recommend_domain_spares(tuned)
     policy = "hot_spares"
     paid = spares.spares
@@ -578,7 +579,7 @@ def optimize(
         }
         joint = recommend_spares({**tuned, **fields}, max_spares=max_spares)
         other = scenario.replace({**tau, "cluster.spare_nodes": joint.spares, **fields}, name=name)
-        by_domain = compare(scenario, other, catalog)
+        by_domain = compare_evaluations(base, evaluate(other, catalog))
         if by_domain.savings_usd_per_day > comparison.savings_usd_per_day:
             recommended, comparison, policy = other, by_domain, option.policy
             paid = option.spare_nodes + joint.spares
