@@ -435,6 +435,10 @@ def recommend_domain_spares(
 
 
 # --------------------------------------------------------------------------- all three
+#: The spare fields a recommendation sets, in the order it names them.
+SPARE_FIELDS = ("cluster.spare_domains", "cluster.spare_nodes_per_domain", "cluster.spare_nodes")
+
+
 @dataclass(frozen=True)
 class Optimization:
     """What :func:`optimize` recommends for one scenario, and what it is worth.
@@ -455,30 +459,31 @@ class Optimization:
     instances: InstanceRanking
     #: in-domain spares against whole spare domains (None when a domain is one node)
     domain_spares: DomainSpareRecommendation | None = None
-    #: the spares ``recommended`` keeps: "hot_spares" (the count of :attr:`spares`), or the
-    #: domain policy that saves more than they do ("in_domain" or "spare_domains", the
-    #: :attr:`domain_spares` best), whichever ``goodput compare`` values more
+    #: the spares ``recommended`` keeps: "hot_spares" (the count of :attr:`spares` alone),
+    #: or the domain policy ("in_domain" or "spare_domains") that, with the hot spares that
+    #: still pay beside it, ``goodput compare`` values most
     spare_policy: str = "hot_spares"
     #: paid spare nodes the recommendation adds in all (domain spares and hot spares)
     recommended_spare_nodes: int = 0
 
+    def spare_counts(self) -> list[tuple[str, int]]:
+        """The spares of the recommended scenario that are not zero, as (field, count):
+        whole spare domains, spare nodes in every domain, hot spares, in that order."""
+        r = self.recommended
+        return [(k, int(r[k] or 0)) for k in SPARE_FIELDS if int(r[k] or 0)]
+
     def spares_text(self) -> str:
         """The spares of the recommended scenario in words: "9 hot spares", "3 whole spare
         domains and 6 hot spares" or "no spares"."""
-        r = self.recommended
-        parts = []
-        for key, one, many in (
-            ("cluster.spare_domains", "whole spare domain", "whole spare domains"),
-            (
-                "cluster.spare_nodes_per_domain",
+        words = {
+            "cluster.spare_domains": ("whole spare domain", "whole spare domains"),
+            "cluster.spare_nodes_per_domain": (
                 "spare node in every domain",
                 "spare nodes in every domain",
             ),
-            ("cluster.spare_nodes", "hot spare", "hot spares"),
-        ):
-            n = int(r[key] or 0)
-            if n:
-                parts.append(f"{n} {one if n == 1 else many}")
+            "cluster.spare_nodes": ("hot spare", "hot spares"),
+        }
+        parts = [f"{n} {words[k][n != 1]}" for k, n in self.spare_counts()]
         return " and ".join(parts) or "no spares"
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -528,10 +533,11 @@ def optimize(
 
     The optimal interval does not depend on the recovery time (Daly's optimum depends on δ
     and M only), so optimising τ first and then the spares for that τ is the joint optimum
-    of the two.  Where nodes share scale-up domains, the hot-spare count competes with the
-    best domain policy (:func:`recommend_domain_spares`): the recommended scenario keeps
-    whichever ``goodput compare`` values more against the scenario (QA pass 19: on the NVL72
-    preset 9 hot spares were recommended beside 3 whole spare domains that save more).  The
+    of the two.  Where nodes share scale-up domains, the hot-spare count alone competes with
+    every domain policy of :func:`recommend_domain_spares`, each with the hot spares that
+    still pay beside it: the recommended scenario keeps the mix ``goodput compare`` values
+    most against the scenario (QA passes 19 and 20: on the NVL72 preset 9 hot spares were
+    recommended beside 3 whole spare domains that save more).  The
     instance type is the cheapest row of :func:`models.instances.rank_instances` with the
     same deadline (the answer ``goodput instances`` gives).
 

@@ -125,16 +125,12 @@ def _spares_tile(o: opt.Optimization) -> dict:
             ),
             "delta_color": "off",
         }
-    r = o.recommended
-    short = [
-        f"{n} {word}"
-        for n, word in (
-            (int(r["cluster.spare_domains"] or 0), "domains"),
-            (int(r["cluster.spare_nodes_per_domain"] or 0), "per domain"),
-            (int(r["cluster.spare_nodes"] or 0), "hot"),
-        )
-        if n
-    ]
+    word = {
+        "cluster.spare_domains": "domains",
+        "cluster.spare_nodes_per_domain": "per domain",
+        "cluster.spare_nodes": "hot",
+    }
+    short = [f"{n} {word[k]}" for k, n in o.spare_counts()]
     tile = display.tile("spare_policy", f"{o.recommended_spare_nodes:,} nodes")
     tile["help"] += (
         f" Here: {o.spares_text()}, which save more than the best hot-spare count alone "
