@@ -778,13 +778,13 @@ def layout_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     ep = int(scenario["workload.expert_parallel"])
     d = float(metrics.get("data_parallel_size", 0.0))
     layout = f"TP {t} × PP {p}" + (f" × CP {cp}" if cp > 1 else "")
-    whole = (d * t * p * cp + idle) / (t * p * cp)
+    total = d * t * p * cp + idle
+    fit = math.floor(total / (t * p * cp) + 1e-9)  # replicas before the expert grid's rule
     why = (
-        f", as many of the {math.floor(whole + 1e-9):,} that fit as expert parallelism {ep} divides"
-        if ep > 1 and math.floor(whole + 1e-9) > d
+        f", as many of the {fit:,} that fit as expert parallelism {ep} divides"
+        if ep > 1 and fit > d
         else ""
     )
-    total = d * t * p * cp + idle
     return (
         f"{idle:,.0f} of the {total:,.0f} accelerators are idle but paid: the layout runs "
         f"{d:,.0f} whole data-parallel replicas of {layout}{why} (change the node count, "

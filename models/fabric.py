@@ -148,12 +148,16 @@ def allreduce_by_algorithm(ev: Evaluation) -> dict[str, list[Any]]:
     for label, size, d, stride in _groups(ev):
         g_in = min(d, max(1.0, math.floor(inst.scaleup_domain_accels / stride)))
         hier = (size, g_in, max(1.0, d / g_in), su if g_in > 1 else 1.0, share, a_su, a_net)
-        seconds = [
-            float(net.ring_allreduce_seconds(size, d, share, a_net)) if d > 1 else 0.0,
-            float(net.tree_allreduce_seconds(size, d, share, a_net)) if d > 1 else 0.0,
-            float(net.hierarchical_allreduce_seconds(*hier)) if d > 1 else 0.0,
-            float(net.hierarchical_allreduce_seconds(*hier, overlapped=True)) if d > 1 else 0.0,
-        ]
+        seconds = (
+            [
+                float(net.ring_allreduce_seconds(size, d, share, a_net)),
+                float(net.tree_allreduce_seconds(size, d, share, a_net)),
+                float(net.hierarchical_allreduce_seconds(*hier)),
+                float(net.hierarchical_allreduce_seconds(*hier, overlapped=True)),
+            ]
+            if d > 1
+            else [0.0] * len(ALGORITHMS)  # one rank: nothing to reduce
+        )
         out["gradients"] += [label] * len(seconds)
         out["algorithm"] += list(ALGORITHMS)
         out["allreduce_ranks"] += [d] * len(seconds)

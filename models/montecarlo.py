@@ -615,11 +615,8 @@ class SimulationResult:
     def _analytic_failures(self) -> float:
         """The closed form of the mean failures per run: the counted job-failure rate
         times Daly's expected wall time (:attr:`SimulationParams.job_failure_rate_per_min`)
-        [count].  NaN without parameters or a finite wall time, and where the simulator
-        leaves some of the wall time unexposed to failures or draws them as renewals, so
-        that the product does not hold: Weibull node failures, any resilience feature or
-        recovery distribution of the extended path (:attr:`SimulationParams.extended`),
-        and Spot interruptions saved within their notice (the job waits for capacity)."""
+        [count].  NaN without a finite wall time, and where the product does not hold
+        (:meth:`failures_closed_form_gap` says why)."""
         p, wall = self.params, self.time_to_finish_analytic_days
         if p is None or not math.isfinite(wall) or self.failures_closed_form_gap():
             return math.nan

@@ -50,8 +50,9 @@ st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="
 st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-tables.show(svc.algorithm_display(ev))
-st.caption(svc.algorithm_caption(ev))
+algorithms = svc.algorithm_table(ev)  # once: the table and its caption read it
+tables.show(svc.algorithm_display(algorithms))
+st.caption(svc.algorithm_caption(algorithms, ev))
 
 st.subheader("Fabric faults: what the reroute time costs")
 events = persist.widget(

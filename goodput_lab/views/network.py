@@ -229,22 +229,21 @@ def fabric_value_display(fabric_df: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def algorithm_display(ev: Evaluation) -> pl.DataFrame:
-    """:func:`algorithm_table` as a display table (:data:`ALGORITHM_COLUMNS`); a mixture of
-    experts adds which gradients each row reduces (non-expert or routed experts)."""
-    t = algorithm_table(ev)
+def algorithm_display(t: pl.DataFrame) -> pl.DataFrame:
+    """:func:`algorithm_table` ``t`` as a display table (:data:`ALGORITHM_COLUMNS`); a
+    mixture of experts adds which gradients each row reduces (non-expert or routed
+    experts)."""
     groups = t["gradients"].unique().len() > 1
     return display.table(t, ((("gradients", "Gradients"),) if groups else ()) + ALGORITHM_COLUMNS)
 
 
-def algorithm_caption(ev: Evaluation) -> str:
-    """Under the algorithm table: the α-β model, and for a mixture of experts the two groups
-    whose NCCL rows add up to the step's all-reduce."""
+def algorithm_caption(t: pl.DataFrame, ev: Evaluation) -> str:
+    """Under the algorithm table ``t`` of ``ev``: the α-β model, and for a mixture of
+    experts the two groups whose NCCL rows add up to the step's all-reduce."""
     base = (
         "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
         "NCCL-tests report them (doc/PERFORMANCE.md)."
     )
-    t = algorithm_table(ev)
     if t["gradients"].unique().len() <= 1:
         return base + " The NCCL row is the step's all-reduce."
     return base + (

@@ -244,5 +244,5 @@ def test_moe_algorithm_rows_are_the_step_models_two_reductions(preset, catalog):
     g = gradient_reduction_groups(resolve_inputs(load_preset(preset), catalog))
     assert nccl["allreduce_ranks"].to_list() == list(g["ranks"])
     assert nccl["allreduce_ranks"][0] == ev["data_parallel_size"]
-    assert "Gradients" in svc.algorithm_display(ev).columns
-    assert "add up to the step's all-reduce" in svc.algorithm_caption(ev)
+    assert "Gradients" in svc.algorithm_display(t).columns
+    assert "add up to the step's all-reduce" in svc.algorithm_caption(t, ev)
