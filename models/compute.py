@@ -2992,11 +2992,9 @@ def _inputs(
     )
     eff = v["instance.scaleup_efficiency"]
     v["instance.scaleup_efficiency"] = np.where(np.isnan(eff), 1.0, eff)
-    # MoE parallel folding: the experts' own tensor parallelism (empty = TP, not folded)
-    etp = v["workload.expert_tensor_parallel"]
-    tp = v["workload.tensor_parallel"]
-    v["folded"] = (~np.isnan(etp) & (etp != tp)).astype(float)
-    v["etp"] = np.where(np.isnan(etp), tp, etp)
+    v["etp"], v["folded"] = expert_tensor_parallel(
+        v["workload.tensor_parallel"], v["workload.expert_tensor_parallel"]
+    )
     gbps = v["network.inter_node_gbps"]
     v["node_gbps"] = np.where(np.isnan(gbps), v["instance.efa_gbps"], gbps)
     seqs = v["workload.global_batch_sequences"]
@@ -3238,6 +3236,36 @@ def whole_data_parallel(
     return like_input(
         out, accelerators, tensor_parallel, pipeline_parallel, context_parallel, expert_parallel
     )
+
+
+def expert_tensor_parallel(tensor_parallel, stated):
+    """The experts' tensor parallelism and whether MoE parallel folding is on: a stated
+    ``workload.expert_tensor_parallel`` other than TP folds the expert grid into the
+    stage's ranks; empty (NaN or None) is TP, not folded.
+
+    Parameters
+    ----------
+    tensor_parallel : array_like
+        TP [count].
+    stated : array_like or None
+        ``workload.expert_tensor_parallel`` [count], NaN or None when empty.
+
+    Returns
+    -------
+    tuple of ndarray
+        ETP [count] and folded (1.0 or 0.0).
+
+    Examples
+    --------
+    >>> [float(a) for a in expert_tensor_parallel(8, None)]
+    [8.0, 0.0]
+    >>> [float(a) for a in expert_tensor_parallel(8, 1)]
+    [1.0, 1.0]
+    """
+    tp = as_float_array(tensor_parallel)
+    etp = as_float_array(np.nan if stated is None else stated)
+    folded = (~np.isnan(etp) & (etp != tp)).astype(float)
+    return np.where(np.isnan(etp), tp, etp), folded
 
 
 def replica_multiple(

@@ -48,7 +48,7 @@ import numpy as np
 from ._tools import as_float_array, like_input
 from .catalog import Instance
 from .choices import FailureScaling, PricingModel
-from .compute import infeasibility_reason, replica_multiple
+from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
@@ -483,9 +483,8 @@ def _node_step(scenario: Scenario, inst: Instance) -> int:
     (:func:`models.compute.replica_multiple`), so no accelerator is left idle."""
     t = int(scenario["workload.tensor_parallel"])
     cp = int(scenario["workload.context_parallel"])
-    etp = scenario["workload.expert_tensor_parallel"]
-    folded = etp is not None and int(etp) != t
-    s = replica_multiple(t, cp, int(scenario["workload.expert_parallel"]), etp or t, folded)
+    etp, folded = expert_tensor_parallel(t, scenario["workload.expert_tensor_parallel"])
+    s = replica_multiple(t, cp, int(scenario["workload.expert_parallel"]), etp, folded)
     accels = t * int(scenario["workload.pipeline_parallel"]) * cp * round(float(s))
     return accels // math.gcd(accels, inst.accelerators_per_node)
 
