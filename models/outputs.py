@@ -1946,7 +1946,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "Goodput of the baseline.",
         "",
         "daly2006",
-        computed_by="models.evaluate.compare",
+        computed_by="models.evaluate.compare_evaluations",
     ),
     _o(
         "goodput_candidate",
@@ -1956,7 +1956,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "Goodput of the candidate.",
         "",
         "daly2006",
-        computed_by="models.evaluate.compare",
+        computed_by="models.evaluate.compare_evaluations",
     ),
     _o(
         "goodput_delta",
@@ -1965,7 +1965,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "points",
         "Candidate minus baseline goodput.",
         "g_cand − g_base",
-        computed_by="models.evaluate.compare",
+        computed_by="models.evaluate.compare_evaluations",
     ),
     _o(
         "goodput_delta_first_order",
@@ -1974,7 +1974,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "points",
         "The same with the first-order goodputs.",
         "g₁_cand − g₁_base",
-        computed_by="models.evaluate.compare",
+        computed_by="models.evaluate.compare_evaluations",
     ),
     _o(
         "savings_usd_per_day",
@@ -2020,7 +2020,7 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "T_c − T_b",
         "",
         1,
-        computed_by="models.evaluate.compare",
+        computed_by="models.evaluate.compare_evaluations",
     ),
     _o(
         "savings_usd_per_month",
