@@ -2,8 +2,9 @@
 item 7): no text cut or running outside the page or its table cell or tile, every table
 that ranks shows its cost column, and no rows of zeros for features that are off.
 
-All presets are printed in one Chromium session (one module-scoped fixture): before each
-is printed, the layout Chromium prints (print media, A4's width between the margins) is
+All presets are printed in one Chromium session, once per test run (a module-scoped
+fixture that the xdist workers share through ``tests.conftest.built_once``): before each is
+printed, the layout Chromium prints (print media, A4's width between the margins) is
 checked in the page itself: every piece of text in a table cell or tile lies inside that
 cell or tile, and nothing is wider than the page.  The PDF is then read back with
 ``pdftotext -bbox``: every word lies inside the page, between its left and right margins.
@@ -22,7 +23,7 @@ from goodput_lab.models import ValidationError, load_preset
 from goodput_lab.reports import build_report
 from goodput_lab.reports.html import render_html
 from goodput_lab.reports.pdf import PDF_OPTIONS, chromium_path, render_pdfs
-from tests.conftest import DATA_DIR
+from tests.conftest import DATA_DIR, built_once
 
 PRESETS = sorted(p.stem for p in (DATA_DIR / "scenarios").glob("*.toml"))
 MM = 72 / 25.4  # PDF points per millimetre
@@ -100,7 +101,12 @@ def _report(preset: str):
 
 @pytest.fixture(scope="module")
 def printed(tmp_path_factory):
-    """preset -> (report, layout problems, ranking tables, pdftotext -bbox words, page size)."""
+    """preset -> (report, layout problems, ranking tables, pdftotext -bbox words, page size);
+    printed once per test run, whichever xdist worker asks first."""
+    return built_once(tmp_path_factory, "pdf-layout", lambda: _print_all(tmp_path_factory))
+
+
+def _print_all(tmp_path_factory):
     reports = [_report(p) for p in PRESETS]
     seen: dict[str, tuple] = {}
 
