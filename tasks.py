@@ -128,8 +128,10 @@ def test(args: list[str]) -> int:
     rc = _run([PY, "-m", "ruff", "check", "."])
     rc |= _run([PY, "-m", "ruff", "format", "--check", "."])
     rc |= build_check()
-    # tests marked slow (minutes of CPU each) run with: python3 tasks.py test -m slow
-    rc_tests = _run([PY, "-m", "pytest", "-n", "2", "-m", "not slow", *args])
+    # tests marked slow (minutes of CPU each) run with: python3 tasks.py test -m slow;
+    # loadgroup keeps each module marked xdist_group (a minute-long shared fixture) on one
+    # worker, so the fixture is not built once per worker
+    rc_tests = _run([PY, "-m", "pytest", "-n", "2", "--dist", "loadgroup", "-m", "not slow", *args])
     return rc_tests or rc
 
 

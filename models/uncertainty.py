@@ -17,9 +17,10 @@ intervals of ``goodput evaluate`` integrate over:
   provides them, else applies the stated provisional range :data:`STEP_TIME_REL_80`.
 
 Each interval becomes a lognormal with the interval's ends as its 10th and 90th percentiles
-(:func:`lognormal_from_interval`).  The two are independent.  Deterministic quadrature
-(:func:`quantile_grid`) gives the headline intervals (:func:`headline_intervals`); the Monte
-Carlo draws one (rate, step) pair per stratum of trials (:func:`strata`).  Sources and the
+(:func:`lognormal_from_interval`).  The two are independent.  The headline intervals
+(:func:`headline_intervals`) evaluate the chain at quantiles of the rate and scale each
+by quantiles of the step; the decision's prune uses a coarse product grid
+(:func:`quantile_grid`); the Monte Carlo draws one (rate, step) pair per stratum of trials (:func:`strata`).  Sources and the
 fleet table: ``docs/decide.md``.
 """
 
@@ -398,25 +399,35 @@ def weighted_quantile(values, weights, q: float) -> float:
 HEADLINE_KEYS = ("goodput", "lost_usd_per_day", "time_to_train_days", "total_cost_to_train_usd")
 
 
-def headline_intervals(inputs: Mapping[str, Any], grid: int = 9) -> dict[str, float]:
+def headline_intervals(
+    inputs: Mapping[str, Any], rate_points: int = 41, step_points: int = 401
+) -> dict[str, float]:
     """80% intervals of goodput, lost $/day, time and total cost to train [their units].
 
-    The chain is evaluated at a 9 × 9 grid of (failure rate, step time) quantiles of the two
-    lognormals (:func:`failure_rate_interval`, :func:`step_time_interval`), one vectorised
-    call; each figure's 10th and 90th weighted percentiles are its ``_low`` and ``_high``.
-    Goodput does not depend on the step time; time and cost to train scale with it
-    (T = steps · step · s / goodput; cost = T · cluster $/day + storage).  These combine the
-    failure-rate and the step-time uncertainty; the time to train's are reported as
+    The chain is evaluated at ``rate_points`` midpoint quantiles of the failure rate's
+    lognormal (:func:`failure_rate_interval`) and at its 10th and 90th percentiles, one
+    vectorised call.  Goodput and the lost dollars do not depend on the step time and move
+    one way with the rate: their ``_low`` and ``_high`` are their values at the rate's
+    percentiles.  Time and cost to train scale with the step
+    (T = steps · step · s / goodput; cost = T · cluster $/day + storage), so each rate's
+    figure is multiplied by ``step_points`` midpoint quantiles of the step time's lognormal
+    (:func:`step_time_interval`) without evaluating the chain again; their 10th and 90th
+    percentiles over the rate × step product (equal weights) are their ``_low`` and
+    ``_high``.  With the rate known exactly, the time to train's are the step model's own
+    interval to within the step grid's spacing.  These combine the failure-rate and the
+    step-time uncertainty; the time to train's are reported as
     ``time_to_train_days_p10/p90``, since ``time_to_train_days_low/high`` is the chain's
-    interval of the step time alone (:func:`models.chain.cost_step`), which the instance ranking
-    compares.
+    interval of the step time alone (:func:`models.chain.cost_step`), which the instance
+    ranking compares.
 
     Parameters
     ----------
     inputs : Mapping[str, Any]
         Flat chain inputs (:func:`models.evaluate.resolve_inputs`).
-    grid : int
-        Quantiles per input [count].
+    rate_points : int
+        Failure-rate quantiles [count].
+    step_points : int
+        Step-time quantiles [count].
 
     Returns
     -------
@@ -428,38 +439,43 @@ def headline_intervals(inputs: Mapping[str, Any], grid: int = 9) -> dict[str, fl
 
     base = evaluate_arrays(inputs)
     iv = failure_rate_interval(inputs)
-    qr, qs, w = quantile_grid(grid)
-    rates = rate_quantiles(iv, qr)
-    mult = step_time_multipliers(base, qs)
+    # the grid's quantiles, then the rate's own 10th and 90th percentiles
+    q = np.append((np.arange(rate_points) + 0.5) / rate_points, [0.1, 0.9])
+    mult = step_time_multipliers(base, (np.arange(step_points) + 0.5) / step_points)
     x = dict(inputs)
     if bool(inputs.get("checkpoint.interval_optimal", False)):
         # the interval is a decision taken at the scenario's rate, not re-optimised per rate
         x["checkpoint.interval_minutes"] = float(base["checkpoint_interval_minutes"])
         x["checkpoint.interval_optimal"] = False
-    x["reliability.node_failure_rate_per_day"] = rates
+    x["reliability.node_failure_rate_per_day"] = rate_quantiles(iv, q)
     m = evaluate_arrays(x)
-    n = rates.size
 
     def col(key: str) -> np.ndarray:
-        return np.broadcast_to(np.asarray(m[key], dtype=float), (n,))
+        return np.broadcast_to(np.asarray(m[key], dtype=float), q.shape)
 
-    g = col("goodput")
-    days = col("time_to_train_days") * mult
-    cost = col("total_cost_to_train_usd")
-    per_day = col("total_usd_per_day")
-    # the bill scales with the wall time: cost(s) = cost(1) · s for per-hour pricing
-    cost = np.where(np.isfinite(per_day), cost * mult, cost)
-    lost = col("lost_usd_per_day")
     out: dict[str, float] = {}
-    for (low, high), v in (
-        (("goodput_low", "goodput_high"), g),
-        (("lost_usd_per_day_low", "lost_usd_per_day_high"), lost),
-        # the chain's time_to_train_days_low/high is the step model's interval alone
-        (("time_to_train_days_p10", "time_to_train_days_p90"), days),
-        (("total_cost_to_train_usd_low", "total_cost_to_train_usd_high"), cost),
+    # goodput falls and the lost dollars rise with the rate: their percentiles are the
+    # figures at the rate's percentiles (exact, no grid)
+    for low, high, key in (
+        ("goodput_low", "goodput_high", "goodput"),
+        ("lost_usd_per_day_low", "lost_usd_per_day_high", "lost_usd_per_day"),
     ):
-        out[low] = weighted_quantile(v, w, 0.1)
-        out[high] = weighted_quantile(v, w, 0.9)
+        ends = col(key)[-2:]
+        out[low], out[high] = float(np.min(ends)), float(np.max(ends))
+    grid = slice(0, rate_points)
+    cost = col("total_cost_to_train_usd")[grid, None]
+    # the bill scales with the wall time: cost(s) = cost(1) · s for per-hour pricing
+    per_hour = np.isfinite(col("total_usd_per_day")[grid, None])
+    for (low, high), v in (
+        # the chain's time_to_train_days_low/high is the step model's interval alone
+        (("time_to_train_days_p10", "time_to_train_days_p90"),
+         col("time_to_train_days")[grid, None] * mult),
+        (("total_cost_to_train_usd_low", "total_cost_to_train_usd_high"),
+         np.where(per_hour, cost * mult, cost)),
+    ):  # fmt: skip
+        v = np.ravel(v)
+        out[low] = weighted_quantile(v, np.ones(v.size), 0.1)
+        out[high] = weighted_quantile(v, np.ones(v.size), 0.9)
     return out
 
 

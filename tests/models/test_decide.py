@@ -25,6 +25,10 @@ from goodput_lab.models.uncertainty import failure_rate_interval
 DEADLINE, TARGET, TRIALS = 45.0, 0.9, 200
 
 
+# the module's decisions are built by one worker (tasks.py test: --dist loadgroup)
+pytestmark = pytest.mark.xdist_group("decide-model")
+
+
 @pytest.fixture(scope="module")
 def base():
     return load_preset("llama3-70b")

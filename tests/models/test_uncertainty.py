@@ -111,6 +111,49 @@ def test_headline_intervals_bracket_the_point_and_widen_with_the_rate_interval()
     assert w["goodput_high"] - w["goodput_low"] > 2.0 * (h["goodput_high"] - h["goodput_low"])
 
 
+def test_goodput_interval_is_goodput_at_the_rates_percentiles():
+    """Goodput falls with the rate, so its 10th percentile is its value at the rate's 90th
+    (hand-evaluated with the chain here).  The 9 × 9 grid used before read the ninth of 81
+    points, all at the rate's 94th percentile: aws-16k-h100's goodput_low was 79.85%, for
+    82.27% at the rate's 90th percentile."""
+    x = resolve_inputs(load_preset("aws-16k-h100"))
+    base = evaluate_arrays(x)
+    iv = failure_rate_interval(x)
+    h = headline_intervals(x)
+    for rate, key in ((iv.high, "goodput_low"), (iv.low, "goodput_high")):
+        y = {
+            **x,
+            "reliability.node_failure_rate_per_day": rate,
+            "checkpoint.interval_minutes": float(base["checkpoint_interval_minutes"]),
+            "checkpoint.interval_optimal": False,
+        }
+        assert h[key] == pytest.approx(float(evaluate_arrays(y)["goodput"]), rel=1e-12), key
+    assert h["goodput_low"] == pytest.approx(0.8227, abs=5e-5)
+
+
+def test_with_the_rate_known_the_time_to_train_interval_is_the_step_models():
+    """With the rate known exactly ([r, r]) the only uncertainty left in the time to train
+    is the step's, so its p10/p90 are the chain's time_to_train_days_low/high: within
+    0.3% (the 401-point step grid's spacing near the 10th and 90th percentiles is about
+    0.25%).  The 9 × 9 grid used before gave 135-287 days on llama3-70b for 144-268."""
+    sc = load_preset("llama3-70b")
+    r = sc["reliability.node_failure_rate_per_day"]
+    x = resolve_inputs(
+        sc.replace(
+            {"reliability.node_failure_rate_low": r, "reliability.node_failure_rate_high": r}
+        )
+    )
+    m = evaluate_arrays(x)
+    h = headline_intervals(x)
+    assert h["time_to_train_days_p10"] == pytest.approx(
+        float(m["time_to_train_days_low"]), rel=3e-3
+    )
+    assert h["time_to_train_days_p90"] == pytest.approx(
+        float(m["time_to_train_days_high"]), rel=3e-3
+    )
+    assert h["goodput_low"] == pytest.approx(h["goodput_high"])
+
+
 def test_monte_carlo_mean_time_matches_daly_times_the_mean_step_multiplier():
     """With the rate known exactly ([r, r]) the mean simulated time to finish is Daly's
     expected wall time times E[s] = median·exp(σ²/2) of the step-time lognormal; tolerance

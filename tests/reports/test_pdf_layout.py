@@ -38,10 +38,13 @@ def _has_chromium() -> bool:
     return True
 
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("pdftotext") is None or not _has_chromium(),
-    reason="needs pdftotext (poppler-utils) and Chromium",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        shutil.which("pdftotext") is None or not _has_chromium(),
+        reason="needs pdftotext (poppler-utils) and Chromium",
+    ),
+    pytest.mark.xdist_group("pdf-layout"),  # one worker prints (tasks.py: --dist loadgroup)
+]
 
 # Run in the page before printing: text that leaves its cell or tile, and blocks wider
 # than the printable width.  Returns [{text, where, by}] (by: CSS px outside).
