@@ -268,6 +268,11 @@ class Scenario:
             if key not in FIELDS:
                 raise ValidationError(key, _unknown_field_message(key))
             values[key] = _check_value(FIELDS[key], value)
+        shape_only = "workload.layers" in flat and "workload.params_billion" not in flat
+        if base is None and shape_only and values["workload.layers"] is not None:
+            # a new scenario that gives the model's shape and no count: the count is the
+            # shape's, not the registry's default (405B, which goes with the default shape)
+            values["workload.params_billion"] = None
         check_workload(values, given=set(flat))
         return cls(values=values, name=name, description=description)
 
@@ -602,8 +607,8 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
                 head + f"shape ({layers} layers, hidden "
                 f"{values['workload.hidden_size']}, {heads} heads, vocabulary "
                 f"{values['workload.vocab_size']} gives {derived:,.1f}B; allowed: within "
-                f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty to derive it, or "
-                "correct the shape",
+                f"{PARAMS_TOLERANCE:.0%} of it). Leave the count empty "
+                "(workload.params_billion = none) to derive it, or correct the shape",
             )
     seqs = values["workload.global_batch_sequences"]
     if seqs is not None:

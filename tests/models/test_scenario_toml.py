@@ -7,7 +7,9 @@ from __future__ import annotations
 import math
 import tomllib
 
-from goodput_lab.models import FIELDS, Scenario, ValidationError
+import pytest
+from goodput_lab.models import FIELDS, Scenario, ValidationError, load_preset
+from goodput_lab.models.scenario import shape_params_billion
 from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
@@ -127,3 +129,36 @@ def test_optional_fields_left_empty_round_trip(empty):
     assert again == s
     assert all(again[k] is None for k in empty)
     assert Scenario.from_dict(s.to_dict()) == s  # the JSON shape round-trips too
+
+
+def test_a_file_with_a_shape_and_no_count_derives_the_count():
+    """A scenario file that gives the model's shape and no parameter count derives the count
+    from the shape (Nemotron-4 15B: 32 layers, hidden 6,144, 48 heads, 8 KV heads, FFN
+    24,576 with a two-matrix MLP, vocabulary 256,000: 15.6B), instead of failing against the
+    registry's default of 405B, which goes with the default shape."""
+    text = """
+[workload]
+layers = 32
+hidden_size = 6144
+attention_heads = 48
+kv_heads = 8
+mlp = "gelu"
+ffn_hidden_size = 24576
+vocab_size = 256000
+"""
+    s = Scenario.from_toml(text)
+    assert s["workload.params_billion"] is None
+    assert shape_params_billion(s.values) == pytest.approx(15.6, abs=0.05)
+
+
+def test_an_edit_that_contradicts_a_stated_count_says_how_to_derive_it():
+    """An edit of the shape of a preset that states its count keeps the check, and the
+    message says how to leave the count empty from the command line."""
+    with pytest.raises(ValidationError) as e:
+        load_preset("llama3-8b").with_overrides(["workload.layers=80"])
+    assert e.value.field == "workload.layers"
+    assert "(workload.params_billion = none)" in e.value.message
+    again = load_preset("llama3-8b").with_overrides(
+        ["workload.layers=80", "workload.params_billion=none"]
+    )
+    assert again["workload.params_billion"] is None
