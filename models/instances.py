@@ -51,6 +51,7 @@ from .choices import FailureScaling, PricingModel
 from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
+from .outputs import json_value
 from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
 from .scenario import Scenario
 
@@ -457,7 +458,7 @@ class InstanceRanking:
         return {
             "deadline_days": self.deadline_days,
             "cheapest": best.instance if best else None,
-            "cheapest_nodes": best.nodes if best else None,
+            "cheapest_nodes": json_value("cheapest_nodes", best.nodes) if best else None,
             "too_close_to_call": [r.instance for r in self.too_close_to_call],
             "verdict": self.verdict(),
             "deadline_risk": self.deadline_risk(),
@@ -472,9 +473,9 @@ class InstanceRanking:
 
 
 def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
-    return {
-        k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()
-    }
+    """JSON values of a row (:func:`models.outputs.json_value`): non-finite floats as null,
+    whole counts as integers."""
+    return {k: json_value(k, v) for k, v in row.items()}
 
 
 def _node_step(scenario: Scenario, inst: Instance) -> int:

@@ -4690,3 +4690,64 @@ def help_text(key: str) -> str:
         Meaning, formula and source of the output.
     """
     return output(key).help()
+
+
+def json_value(key: str, value):
+    """``value`` of output ``key`` as JSON writes it: a non-finite float as None (``null``),
+    a whole number of a ``count`` output as an int (``"nodes": 128``, not ``128.0``; the
+    vectorised model holds counts as floats), anything else unchanged.
+
+    Parameters
+    ----------
+    key : str
+        Output key (an unregistered key is only cleaned of non-finite floats).
+    value : Any
+        The figure, in the output's unit.
+
+    Returns
+    -------
+    Any
+        The JSON-ready value.
+
+    Examples
+    --------
+    >>> json_value("nodes", 128.0), json_value("goodput", float("nan"))
+    (128, None)
+    >>> json_value("failures_per_run", 2.5)
+    2.5
+    """
+    if hasattr(value, "dtype") and getattr(value, "ndim", 1) == 0:  # a numpy scalar
+        value = value.item()
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
+        o = OUTPUTS.get(key)
+        if o is not None and o.kind == "count" and value.is_integer():
+            return int(value)
+    return value
+
+
+def json_ready(obj):
+    """``obj`` with every value under a registered key as :func:`json_value` writes it,
+    through nested dicts and lists (the CLI's JSON; a value not under a key is unchanged).
+
+    Parameters
+    ----------
+    obj : Any
+        A JSON-able tree of dicts, lists and scalars.
+
+    Returns
+    -------
+    Any
+        The same tree, counts as integers.
+
+    Examples
+    --------
+    >>> json_ready({"rows": [{"nodes": 2.0, "goodput": 0.5}]})
+    {'rows': [{'nodes': 2, 'goodput': 0.5}]}
+    """
+    if isinstance(obj, dict):
+        return {k: json_value(k, json_ready(v)) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [json_ready(v) for v in obj]
+    return obj

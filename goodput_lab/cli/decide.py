@@ -38,6 +38,7 @@ from goodput_lab.cli.main import (
 )
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
+from goodput_lab.models.outputs import json_ready
 
 MAX_WORKERS = 1024
 #: Exit status when no configuration meets the deadline, confidence and budget: the answer
@@ -178,7 +179,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
     out["configurations_resumed"] = stats.get("resumed", 0)
     if out_path is not None:
         tmp = out_path.with_name(out_path.name + ".tmp")
-        tmp.write_text(json.dumps(out, indent=2, allow_nan=False))
+        tmp.write_text(json.dumps(json_ready(out), indent=2, allow_nan=False))
         os.replace(tmp, out_path)
         if parts is not None:
             finish_parts(parts)

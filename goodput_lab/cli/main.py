@@ -38,7 +38,7 @@ from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_value, json_ready
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
     Scenario,
@@ -116,8 +116,9 @@ def _fmt_usd(x: float) -> str:
 
 
 def print_json(obj: Any) -> None:
-    """One JSON object on stdout; NaN/inf are not valid JSON, so they must be None already."""
-    sys.stdout.write(json.dumps(obj, indent=2, allow_nan=False) + "\n")
+    """One JSON object on stdout; NaN/inf are not valid JSON, so they must be None already.
+    Whole counts are written as integers (:func:`models.outputs.json_ready`)."""
+    sys.stdout.write(json.dumps(json_ready(obj), indent=2, allow_nan=False) + "\n")
 
 
 def print_price_vintage(scenario: Scenario, catalog) -> None:

@@ -231,3 +231,23 @@ def test_the_dashboard_host_must_be_one_address(host, capsys):
     assert cli.main(["dashboard", "--host", host]) == 2
     err = capsys.readouterr().err
     assert err.startswith("goodput: --host: ") and err.count("\n") == 1
+
+
+def test_json_writes_whole_counts_as_integers(capsys):
+    """Counts the vectorised model holds as floats are written as JSON integers
+    ("nodes": 128, not 128.0) by every command; a fractional count stays a float."""
+    import json
+
+    from goodput_lab.cli import main as cli
+
+    def run(*args):
+        assert cli.main([*args, "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    ev = run("evaluate", "llama3-70b")
+    for key in ("accelerators", "scaleup_domains", "min_nodes_to_fit", "idle_accelerators"):
+        assert type(ev[key]) is int, (key, ev[key])
+    assert type(ev["failures_per_day"]) is float
+    inst = run("instances", "llama3-70b")
+    assert type(inst["cheapest_nodes"]) is int
+    assert all(type(r["nodes"]) is int for r in inst["instances"])
