@@ -270,6 +270,43 @@ def format_usd(value: float, per: str | None = None, *, signed: bool = False) ->
     return text + (f"/{per}" if per else "")
 
 
+#: Amounts from which a metric tile writes dollars in millions (:func:`format_usd_compact`):
+#: "$12,345,678" no longer fits a quarter of the page at 1024 px.
+COMPACT_USD_FROM = 1e7
+
+
+def format_usd_compact(value: float, per: str | None = None) -> str:
+    """Dollars in millions, billions or trillions from :data:`COMPACT_USD_FROM` on ($436.4M,
+    −$1.23B), for metric tiles; smaller amounts as :func:`format_usd` writes them.
+
+    Parameters
+    ----------
+    value : float
+        Amount [USD].
+    per : str, optional
+        Period written after a slash (``"day"``, ``"h"`` ...).
+
+    Returns
+    -------
+    str
+        The amount, three or four significant figures above the threshold.
+
+    Examples
+    --------
+    >>> format_usd_compact(436357575.05), format_usd_compact(-1.2345e9, "run")
+    ('$436.4M', '−$1.23B/run')
+    >>> format_usd_compact(4719360)
+    '$4,719,360'
+    """
+    if value is None or not math.isfinite(float(value)) or abs(value) < COMPACT_USD_FROM:
+        return format_usd(value, per)
+    a = abs(float(value))
+    div, suffix = next((d, s) for d, s in ((1e12, "T"), (1e9, "B"), (1e6, "M")) if a >= d)
+    x = a / div
+    digits = f"{x:,.1f}" if x >= 10 else f"{x:.2f}"
+    return ("−" if value < 0 else "") + f"${digits}{suffix}" + (f"/{per}" if per else "")
+
+
 def format_savings(value: float, per: str = "day") -> str:
     """A saving as words: "saves $190,340/day" or "costs $8,360/day" (never "$-8,360").
 

@@ -57,8 +57,9 @@ def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
 
 
 def strategy_chart(table: pl.DataFrame) -> go.Figure:
-    """Goodput per strategy (horizontal bars), each labelled with what it saves or costs per
-    day versus the first row (this scenario)."""
+    """Goodput per strategy as dots on a goodput axis that starts near the lowest (a dot, not
+    a bar: a bar's length would read as the goodput itself from a cut axis), each labelled
+    with what it saves or costs per day versus the first row (this scenario)."""
     goodput = [100.0 * g for g in table["goodput"].to_list()]
     savings = table["savings_usd_per_day"].to_list()
     names = table["strategy"].to_list()
@@ -69,30 +70,34 @@ def strategy_chart(table: pl.DataFrame) -> go.Figure:
         for i, (n, s) in enumerate(zip(names, savings, strict=True))
     ]
     fig = go.Figure(
-        go.Bar(
+        go.Scatter(
             y=labels,
             x=goodput,
-            orientation="h",
+            mode="markers+text",
+            marker={
+                "size": 14,
+                "color": [COLORS[i % len(COLORS)] for i in range(table.height)],
+                "line": {"width": 1, "color": "#333"},
+            },
             text=[f"{g:.2f}%" for g in goodput],
-            textposition="outside",
+            textposition="middle right",
             cliponaxis=False,
-            marker_color=[COLORS[i % len(COLORS)] for i in range(table.height)],
             hovertemplate="%{y}: goodput %{x:.2f}%<extra></extra>",
         )
     )
-    lo = max(0.0, min(goodput) - 5.0) if goodput else 0.0
+    lo = max(0.0, math.floor(min(goodput) - 3.0)) if goodput else 0.0
     style.layout(
         fig,
         "Goodput of each strategy, and what it saves",
         subtitle="Against this scenario (bold); alternatives use tier-model times and the "
-        "optimal interval",
+        "optimal interval" + (f"; the axis starts at {lo:.0f}%" if lo > 0 else ""),
         x_title="Goodput (% of wall-clock time)",
         legend=False,
         height=460,
         margin_l=170,
     )
-    # goodput ends at 100%: the bars' labels sit outside, in the right margin
-    style.axis(fig, "x", range=[lo, 100.0], ticksuffix="%")
+    # goodput ends at 100%: the dots' labels sit to their right, into the right margin
+    style.axis(fig, "x", range=[lo, 100.0], ticksuffix="%", showgrid=True)
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     fig.layout.margin.r = 70
     return fig

@@ -45,7 +45,7 @@ def loss_waterfall(losses: pl.DataFrame, goodput: float) -> go.Figure:
         fig,
         "Where the wall-clock time goes",
         subtitle="From 100% (no failures, no checkpoints) to the achieved goodput, in points "
-        "of wall-clock time",
+        "of wall-clock time" + (f"; the axis starts at {lo:.0f}%" if lo > 0 else ""),
         x_title="Share of wall-clock time (%)",
         legend=False,
         height=430,

@@ -27,11 +27,13 @@ import polars as pl
 
 from goodput_lab.models import FIELDS
 from goodput_lab.models.outputs import (
+    COMPACT_USD_FROM,
     OUTPUTS,
     Output,
     display_unit,
     format_savings,
     format_usd,
+    format_usd_compact,
     format_value,
 )
 from goodput_lab.models.pricing import Price, as_of_phrase
@@ -181,6 +183,7 @@ def tile(
     per = o.unit.split("/", 1)[1] if "/" in o.unit else o.unit.removeprefix("per ")
     if per and f"per {per}" in label.lower():
         unit = False  # "Lost per day": "$503,135", not "$503,135/day"
+    help_ = o.help()
     if _unknown(value):
         text = MISSING
     elif savings:
@@ -191,7 +194,13 @@ def tile(
         text = change(o, value, unit=unit)
     else:
         text = singular(format_value(o, value, unit=unit))
-    return {"label": label, "value": text, "help": o.help()}
+    big = not _unknown(value) and abs(float(value)) >= COMPACT_USD_FROM
+    if o.kind == "usd" and not signed and big:  # "$436,357,575" overflows a tile at 1024 px
+        amount = abs(float(value)) if savings else float(value)
+        suffix = text[len(format_usd(amount)) :]  # "/day" when the unit is written
+        help_ = f"{help_} Exact: {text}."
+        text = format_usd_compact(amount) + suffix
+    return {"label": label, "value": text, "help": help_}
 
 
 def interval_text(key: str, values: Mapping[str, Any]) -> str:
@@ -201,6 +210,8 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
     if _unknown(lo) or _unknown(hi):
         return ""
     o = OUTPUTS[key]
+    if o.kind == "usd" and max(abs(float(lo)), abs(float(hi))) >= COMPACT_USD_FROM:
+        return f"80% range {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
     return f"80% range {format_value(o, lo)}–{format_value(o, hi)}"
 
 

@@ -44,7 +44,11 @@ def test_overview_shows_headline_figures(app, catalog):
     for key in ("time_to_train_days", "cost_to_train_usd", "step_seconds", "effective_mfu"):
         tile = display.tile(key, ev[key])
         assert metric(app, tile["label"]) == tile["value"], key
-    assert metric(app, "Cost to train, instances") == f"${ev['cost_to_train_usd']:,.0f}"
+    # $436,357,575 overflowed the tile at 1024 px: millions on the tile, the exact amount
+    # in its help
+    assert metric(app, "Cost to train, instances") == f"${ev['cost_to_train_usd'] / 1e6:.1f}M"
+    help_ = next(m for m in app.metric if m.label == "Cost to train, instances").proto.help
+    assert f"Exact: ${ev['cost_to_train_usd']:,.0f}." in help_
 
 
 def test_failure_rate_slider_updates_goodput(app, catalog):
