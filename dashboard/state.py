@@ -30,7 +30,15 @@ from goodput_lab.dashboard import url_state
 from goodput_lab.models import FIELDS, Scenario, ValidationError
 from goodput_lab.models.catalog import Instance, check_instance
 from goodput_lab.models.pricing import ENTERED_SOURCE, price_follows_note
-from goodput_lab.models.scenario import MAX_TOML_BYTES, follow_edits, load_preset, preset_paths
+from goodput_lab.models.scenario import (
+    MAX_TOML_BYTES,
+    RATE_FIELD,
+    RATE_INTERVAL_FIELDS,
+    follow_edits,
+    interval_follows_rate,
+    load_preset,
+    preset_paths,
+)
 
 DEFAULT_PRESET = "aws-16k-h100"
 NAME_KEY = "w:name"
@@ -80,14 +88,41 @@ def _keep(wk: str) -> None:
     source and date were those of the scenario as loaded takes "entered" and no date in
     their boxes too (the old text described the old number; models.scenario.follow_edits)."""
     values = _values()
+    old = values.get(wk.removeprefix("w:"))
     values[wk.removeprefix("w:")] = st.session_state[wk]
     base = (st.session_state.get(BASE_KEY) or {}).get("values", {})
-    if wk == widget_key(PRICE_FIELD):
+    if wk == widget_key(RATE_FIELD):
+        _interval_follows_rate(values, old)
+    elif wk == widget_key(PRICE_FIELD):
         for key, new in ((PRICE_SOURCE, ENTERED_SOURCE), (PRICE_AS_OF, "")):
             if (values.get(key) or None) == base.get(key):
                 values[key] = new
     elif wk == widget_key(INSTANCE_FIELD):
         _price_follows_instance(values, base)
+
+
+def _interval_follows_rate(values: dict[str, Any], old: Any) -> None:
+    """A new failure rate moves a stated 80% interval with it (a fitted log's; the fleet
+    prior follows the rate anyway): models.scenario.interval_follows_rate, as ``--set`` does.
+    Display units (%) scale alike.  The sidebar says so."""
+    new = values.get(RATE_FIELD)
+    stated = [
+        k
+        for k in RATE_INTERVAL_FIELDS
+        if not values.get(k + CATALOG_PRICE_SUFFIX, False) and values.get(k) is not None
+    ]
+    if len(stated) != 2 or not isinstance(old, int | float) or not isinstance(new, int | float):
+        return
+    lo, hi = interval_follows_rate(values[stated[0]], values[stated[1]], float(old), float(new))
+    if (lo, hi) == (values[stated[0]], values[stated[1]]):
+        return
+    st.session_state[NOTICE_KEY] = (
+        "info",
+        f"The failure rate's stated 80% interval moved with the rate: "
+        f"{values[stated[0]]:.3g}–{values[stated[1]]:.3g}% → {lo:.3g}–{hi:.3g}% per node-day "
+        "(Advanced → Failure model).",
+    )
+    values[stated[0]], values[stated[1]] = lo, hi
 
 
 def _price_follows_instance(values: dict[str, Any], base: Mapping[str, Any]) -> None:

@@ -275,7 +275,8 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "`goodput reconcile --write-scenario` write it from the log's exact Poisson interval; "
         "left empty, the fleet prior of docs/decide.md applies (the rate divided by 1.93, the "
         "spread of three public fleets). Decide, plan --deadline-days and the headline "
-        "intervals integrate over it.",
+        "intervals integrate over it. An edit of the rate alone moves a stated interval with "
+        "it (both ends times new/old rate).",
         optional=True,
         scale=100.0,
         sensitivity=False,

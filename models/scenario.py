@@ -268,6 +268,14 @@ class Scenario:
             if key not in FIELDS:
                 raise ValidationError(key, _unknown_field_message(key))
             values[key] = _check_value(FIELDS[key], value)
+        if base is not None and RATE_FIELD in flat and not set(RATE_INTERVAL_FIELDS) & set(flat):
+            moved = interval_follows_rate(
+                *(values[k] for k in RATE_INTERVAL_FIELDS),
+                base.values[RATE_FIELD],
+                values[RATE_FIELD],
+            )
+            for key, end in zip(RATE_INTERVAL_FIELDS, moved, strict=True):
+                values[key] = end if end is None else _check_value(FIELDS[key], end)
         shape_only = "workload.layers" in flat and "workload.params_billion" not in flat
         if base is None and shape_only and values["workload.layers"] is not None:
             # a new scenario that gives the model's shape and no count: the count is the
@@ -788,6 +796,44 @@ def origin_name(name: str) -> str:
     """
     short = _STATED_NUMBERS.sub("", name)
     return short or name
+
+
+#: The node failure rate and its stated 80% interval (a fitted log's, or the user's).
+RATE_FIELD = "reliability.node_failure_rate_per_day"
+RATE_INTERVAL_FIELDS = ("reliability.node_failure_rate_low", "reliability.node_failure_rate_high")
+
+
+def interval_follows_rate(
+    low: float | None, high: float | None, old_rate: float, new_rate: float
+) -> tuple[float | None, float | None]:
+    """The rate's stated 80% interval after the rate is edited from ``old_rate`` to
+    ``new_rate`` without touching the interval: both ends times new/old, so the interval
+    keeps its width relative to the rate (a fitted log's Poisson interval, or the user's).
+    Without this a what-if such as "the rate we measured, halved" left the fitted interval
+    above the new rate, which the uncertainty model refuses.
+
+    Parameters
+    ----------
+    low, high : float or None
+        Interval ends [per node-day]; None = the fleet prior (nothing to move).
+    old_rate, new_rate : float
+        The rate before and after the edit [per node-day].
+
+    Returns
+    -------
+    tuple of float or None
+        The interval ends [per node-day]; unchanged when the rate is, when an end is empty
+        or when the old rate is 0 (no width relative to it).
+
+    Examples
+    --------
+    >>> interval_follows_rate(0.004, 0.0045, 0.0042, 0.0021)
+    (0.002, 0.00225)
+    """
+    if low is None or high is None or not old_rate > 0 or new_rate == old_rate:
+        return low, high
+    ratio = new_rate / old_rate
+    return low * ratio, high * ratio
 
 
 def follow_edits(base: Scenario, edited: Scenario, explicit: Collection[str] = ()) -> Scenario:
