@@ -17,7 +17,13 @@ from goodput_lab.models import FIELDS, Comparison, Scenario, ValidationError, co
 from goodput_lab.models._resources import data_path
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import format_value, help_text, output
-from goodput_lab.models.reconcile import BUCKET_LABELS, predicted_bucket_hours, reconcile
+from goodput_lab.models.reconcile import (
+    BUCKET_LABELS,
+    WhatIf,
+    predicted_bucket_hours,
+    reconcile,
+    unmodelled_fraction,
+)
 from goodput_lab.models.timeline import (
     MAX_TIMELINE_BYTES,
     MAX_TIMELINE_ROWS,
@@ -82,6 +88,8 @@ class RunLogView:
     over_time: pl.DataFrame  # hours, measured, p5 ... p95
     fitted: Scenario
     notes: tuple[str, ...]
+    #: the run's badput the model does not describe (models.reconcile.unmodelled_fraction)
+    unmodelled_fraction: float = 0.0
 
 
 def run_log_view(
@@ -103,6 +111,7 @@ def run_log_view(
         over_time=pl.DataFrame({k: list(v) for k, v in r.goodput_over_time().items()}),
         fitted=r.fitted,
         notes=r.notes,
+        unmodelled_fraction=unmodelled_fraction(r.measurement, r.evaluation),
     )
 
 
@@ -209,14 +218,19 @@ def what_if(view: RunLogView, scenario: Scenario, catalog: dict[str, Instance]) 
 
 def what_if_figures(view: RunLogView, cmp: Comparison) -> dict[str, float]:
     """Predicted goodput of the sidebar scenario, its change, and what it means on this run."""
-    days = view.summary["run_days"]
-    measured = view.summary["measured_goodput"]
+    w = WhatIf(
+        sets=(),
+        comparison=cmp,
+        measured_goodput=view.summary["measured_goodput"],
+        span_days=view.summary["run_days"],
+        unmodelled_fraction=view.unmodelled_fraction,
+    )
     return {
-        "predicted_goodput": cmp.candidate["goodput"],
-        "goodput_delta": cmp.goodput_delta,
-        "estimated_goodput": measured + cmp.goodput_delta,
-        "savings_usd_per_day": cmp.savings_usd_per_day,
-        "run_savings_usd": cmp.savings_usd_per_day * days,
+        "predicted_goodput": w.predicted_goodput,
+        "goodput_delta": w.goodput_delta,
+        "estimated_goodput": w.estimated_goodput,
+        "savings_usd_per_day": w.savings_usd_per_day,
+        "run_savings_usd": w.run_savings_usd,
     }
 
 
@@ -322,8 +336,9 @@ def what_if_tiles(w: Mapping[str, float], d: Mapping[str, Any]) -> list[dict[str
         {
             "label": "This run, changed",
             "value": fv("estimated_goodput", w["estimated_goodput"]),
-            "help": "About what this run would have measured: its measured goodput plus the "
-            "modelled change.",
+            "help": "About what this run would have measured: its measured badput scaled by "
+            "the model's predicted badput, sidebar over fitted (badput the model does not "
+            "describe, the Other bucket, kept as measured); docs/timeline.md.",
         },
         {
             "label": "Savings over the run",

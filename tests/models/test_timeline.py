@@ -414,8 +414,12 @@ def test_every_json_key_is_registered():
     assert d["what_if"]["goodput_delta"] == pytest.approx(
         d["what_if"]["predicted_goodput"] - d["predicted_goodput"]
     )
+    # the measured badput scaled by the model's badput ratio, the "other" time kept
+    # (models.reconcile.estimated_goodput; tests/models/test_reconcile_what_if.py)
+    other = d["timeline_buckets"]["other"]["measured_fraction"]
+    ratio = (1 - d["what_if"]["predicted_goodput"]) / (1 - d["predicted_goodput"])
     assert d["what_if"]["estimated_goodput"] == pytest.approx(
-        d["measured_goodput"] + d["what_if"]["goodput_delta"]
+        1 - (other + (1 - d["measured_goodput"] - other) * ratio)
     )
 
 
