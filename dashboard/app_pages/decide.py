@@ -112,14 +112,14 @@ try:
         d = cache.decision(
             scenario,
             float(deadline),
-            float(confidence_pct) / 100.0,
+            svc.confidence_fraction(confidence_pct),
             budget,
             tuple(instances) if len(instances) < len(names) else (),
             int(trials),
             int(seed),
         )
 except ValidationError as exc:
-    st.error(f"Please fix this input — {plain(exc)}")
+    st.error(f"Please fix this input — {plain(svc.page_error(exc))}")
     st.stop()
 
 j = d.to_json_dict()

@@ -41,7 +41,7 @@ def completion_chart(
         y=[target_pct, target_pct],
         mode="lines",
         line={"dash": "dash", "color": style.COLORS["grey"]},
-        name=f"Target: {target_pct:.0f}% (the accepted risk)",
+        name=f"Target: {target_pct:.0f}% chance to finish",
         hoverinfo="skip",
     )
     fig.add_scatter(

@@ -321,6 +321,32 @@ def frontier_rows(decision) -> list[dict[str, Any]]:
 
 # --------------------------------------------------------------------------- page text
 # What the Decide page shows, ready to place (the page formats no number itself).
+#: The command-line flags the decision's errors name, as the Decide page's widgets are
+#: labelled (a dashboard user never typed "--confidence").
+PAGE_FIELDS = {
+    "--confidence": "Confidence (%)",
+    "--deadline-days": "Deadline (days)",
+    "--budget": "Budget (million USD)",
+    "--trials": "Runs per configuration",
+    "--seed": "Seed",
+    "--instances": "Instance types to consider",
+}
+
+
+def confidence_fraction(percent: float) -> float:
+    """The Decide page's confidence [%] as the decision's probability [fraction], without
+    the float noise of the division (99.9 / 100 is 0.9990000000000001, which the decision
+    refused as above its 0.999 maximum)."""
+    return round(float(percent) / 100.0, 9)
+
+
+def page_error(exc: ValidationError) -> str:
+    """A decision's input error as the Decide page words it: the widget's label for the
+    command-line flag."""
+    field = PAGE_FIELDS.get(exc.field, exc.field)
+    return f"{field}: {exc.message}"
+
+
 def spinner_text(trials: int) -> str:
     """While the decision runs."""
     return f"Searching and simulating ({int(trials):,} runs per configuration)…"

@@ -84,7 +84,9 @@ def _budget_note(r: Mapping[str, Any]) -> str:
     if r.get("basis"):  # the Plan's block above, from its simulated runs
         note = "; ".join(n for n in (note, r["basis"]) if n)
     if not r["available"]:
-        note = "no public price: enter yours below"
+        note = (
+            "no public price: enter yours above, in 'Your rates for models without a public price'"
+        )
     return note
 
 

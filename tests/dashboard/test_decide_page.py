@@ -196,3 +196,18 @@ def test_the_target_line_is_drawn_with_one_option():
     fig = frontier_chart([row], 0.9, 5.0)
     line = next(t for t in fig.data if t.name == "Target: 90%")
     assert list(line.x) == [90.0, 90.0] and line.y[1] - line.y[0] > 1.0
+
+
+def test_the_widgets_top_confidence_is_the_decisions_and_errors_name_the_widgets():
+    """QA pass 21 M1: 99.9% (the widget's maximum) reached the decision as
+    0.9990000000000001 and was refused as above 0.999, under the CLI's "--confidence"."""
+    from goodput_lab.models import ValidationError, load_preset
+    from goodput_lab.models.decide import decide
+
+    from goodput_lab.views import decide as dsvc
+
+    assert dsvc.confidence_fraction(99.9) == 0.999
+    assert 99.9 / 100.0 > 0.999  # the float noise the page used to pass on
+    with pytest.raises(ValidationError) as e:
+        decide(load_preset("llama3-70b"), 45.0, 99.95 / 100, trials=10)
+    assert dsvc.page_error(e.value).startswith("Confidence (%): ")
