@@ -1026,7 +1026,10 @@ class Decision:
         """The answer in one sentence."""
         c = self.choice if self.meets else self.closest
         if c is None:
-            return "No priced instance type can train this workload by the deadline."
+            head = "No priced instance type can train this workload by the deadline"
+            if 0 < len(self.dropped) <= 3:  # say why, type by type (more: the notes do)
+                return head + ": " + "; ".join(f"{k}: {v}" for k, v in self.dropped.items()) + "."
+            return head + "."
         # the block is bought up front; a run still going at its end continues at the
         # overrun price (the expected cost includes it), which the sentence says
         how = c["pricing_label"] + (

@@ -166,9 +166,9 @@ st.caption(
     )
 )
 
-st.plotly_chart(
-    frontier_chart(svc.frontier_rows(d), d.confidence, d.deadline_days), width="stretch"
-)
+frontier = svc.frontier_rows(d)
+if frontier:  # nothing simulated (no type can run it): no empty chart
+    st.plotly_chart(frontier_chart(frontier, d.confidence, d.deadline_days), width="stretch")
 
 st.subheader("Runners-up")
 runners = svc.runners_display(d)

@@ -319,3 +319,14 @@ def test_the_choices_overrides_carry_the_overrun_rate_it_was_priced_at(narrow, b
     assert f"pricing.overrun_usd_per_instance_hour={rate:g}" in d["set"]
     checked = base.with_overrides(d["set"])
     assert pr.overrun_price(checked, cat[d["choice"]["instance"]]).usd_per_instance_hour == rate
+
+
+def test_no_candidate_says_why_type_by_type(base):
+    """QA pass 21: with only trn1.32xlarge, which cannot hold llama3-70b at any node count,
+    the answer said only "... by the deadline"; it now says why for each type searched."""
+    d = decide(base, 120.0, TARGET, instances=["trn1.32xlarge"], trials=100, seed=0)
+    assert d.choice is None and d.closest is None
+    assert d.sentence() == (
+        "No priced instance type can train this workload by the deadline: trn1.32xlarge: "
+        "cannot run this workload at any node count (memory or catalog)."
+    )
