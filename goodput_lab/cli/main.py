@@ -174,7 +174,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
             f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
             f"{_fmt_usd(m['cost_to_train_usd'])} for the instances, "
             f"{_fmt_usd(m['total_cost_to_train_usd'])} with checkpoint storage "
-            f"(step {m['step_seconds']:.2f} s)"
+            f"(step {format_value('step_seconds', m['step_seconds'])})"
         )
     elif m.get("memory_fits", 1.0) == 0.0:
         print(f"  time / cost to train      not computed: {step_reason(ev)}")

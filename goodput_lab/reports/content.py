@@ -231,9 +231,10 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     m = ev.metrics
     v = ev.value_of_reliability
     lines = [
-        f"At the assumptions listed in this report, {m['goodput'] * 100:.1f}% of the paid "
-        f"accelerator time advances training (Daly's expected wall time; the first-order "
-        f"spreadsheet estimate is {m['goodput_first_order'] * 100:.1f}%).",
+        f"At the assumptions listed in this report, {format_value('goodput', m['goodput'])} of "
+        f"the paid accelerator time advances training (Daly's expected wall time; the "
+        f"first-order spreadsheet estimate is "
+        f"{format_value('goodput_first_order', m['goodput_first_order'])}).",
         f"Failures, recovery and checkpoints cost {format_usd(m['lost_usd_per_day'], 'day')} "
         f"of a {format_usd(m['cluster_usd_per_day'], 'day')} cluster, or "
         f"{format_usd(m['lost_usd_per_year'])} per year.",
@@ -272,7 +273,7 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     lines.append(
         f"Each 0.1 percentage point lower daily node failure rate is worth "
         f"{v['goodput_gain_per_0p1pp'] * 100:+.2f} goodput points, "
-        f"{format_usd(v['usd_per_day_per_0p1pp'], 'day')}{slope}."
+        f"{format_value('usd_per_day_per_0p1pp', v['usd_per_day_per_0p1pp'])}{slope}."
     )
     vintage = price_vintage(ev.scenario, ev.instance)
     if vintage is not None:  # said once, with how to use the public price (issue 26)
