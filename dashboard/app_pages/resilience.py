@@ -25,8 +25,11 @@ st.caption(
 ss = st.session_state
 ss.setdefault("res:order", svc.RECOMMENDED)
 ss.setdefault("res:unit", svc.UNITS[0])
-ss.setdefault("res:features", ["memory_checkpoints", "async_saves", "hot_spares"])
+# the custom order outlives the runs its widget is not drawn in (Recommended shows the
+# computed order instead, in a widget of its own)
+ss.setdefault("res:features_kept", ["memory_checkpoints", "async_saves", "hot_spares"])
 ss.setdefault("res:lemon", 0.0)
+FEATURES_LABEL = "Features, in the order to adopt them"
 c1, c2 = st.columns([1, 2])
 with c1:
     order = st.radio("Order", [svc.RECOMMENDED, svc.CUSTOM], key="res:order")
@@ -40,15 +43,18 @@ with c1:
         "nodes and their failures). 0 = no lemons known, so evicting them saves nothing.",
     )
 with c2:
-    chosen = st.multiselect(
-        "Features, in the order to adopt them",
-        list(FEATURES),
-        format_func=svc.feature_label,
-        key="res:features",
-        disabled=order != svc.CUSTOM,
-        help="Used with 'My order'; the recommended order picks the feature that saves the "
-        "most next, at every rung.",
-    )
+    if order == svc.CUSTOM:
+        ss.setdefault("res:features", list(ss["res:features_kept"]))
+        chosen = st.multiselect(
+            FEATURES_LABEL,
+            list(FEATURES),
+            format_func=svc.feature_label,
+            key="res:features",
+            help="Your order: each rung adopts the next feature listed.",
+        )
+        ss["res:features_kept"] = list(chosen)
+    else:
+        shown_order = st.empty()  # filled with the recommended order once computed
 features = tuple(chosen) if order == svc.CUSTOM else None
 if features is not None and not features:
     st.info("Pick at least one feature for your own order.")
@@ -58,6 +64,18 @@ try:
 except ValidationError as exc:
     st.error(f"Please fix this input — {plain(exc)}")
     st.stop()
+if order != svc.CUSTOM:
+    computed = [r.feature for r in lad.rungs[1:]]
+    ss["res:features_recommended"] = computed  # the widget shows this run's order
+    shown_order.multiselect(
+        FEATURES_LABEL,
+        list(FEATURES),
+        format_func=svc.feature_label,
+        key="res:features_recommended",
+        disabled=True,
+        help="The recommended order: at every rung, the feature that saves the most next. "
+        "Choose 'My order' to set your own.",
+    )
 
 for row in svc.headline_tiles(lad):
     for col, tile in zip(st.columns(len(row)), row, strict=True):

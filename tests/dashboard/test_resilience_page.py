@@ -84,6 +84,22 @@ def test_own_order_and_goodput_view(catalog):
     assert at.query_params["res.features"] in ("hot_spares,elastic", ["hot_spares,elastic"])
 
 
+def test_the_order_box_shows_the_order_in_use_and_keeps_your_own(recommended):
+    """QA passes 19 and 21: with "Recommended" chosen, the greyed order box listed the
+    default custom order (memory checkpoints, async saves, hot spares), not the order the
+    ladder below uses."""
+    at = open_page("resilience")
+    box = at.multiselect(key="res:features_recommended")
+    assert box.disabled
+    assert list(box.value) == [r.feature for r in recommended.rungs[1:]]
+    at.radio(key="res:order").set_value("My order").run()
+    at.multiselect(key="res:features").set_value(["hot_spares", "elastic"]).run()
+    at.radio(key="res:order").set_value("Recommended (best next first)").run()
+    at.radio(key="res:order").set_value("My order").run()
+    assert not at.exception
+    assert list(at.multiselect(key="res:features").value) == ["hot_spares", "elastic"]
+
+
 def test_montecarlo_spread_on_demand():
     at = open_page(
         "resilience",
