@@ -1752,7 +1752,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "through part of it degraded.",
         "p·[(1 − e)·t_replace + e·(2·t_reconf + t_replace·k/N)] + (1 − p)·t_swap",
         "hyperpod_elastic",
-        2,
+        1,
         computed_by="models.chain.failure_process",
     ),
     _o(
@@ -1764,7 +1764,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "recovers.",
         "(1 − q_ip)·t_restart + q_ip·t_in-process",
         "nvidia_resiliency",
-        2,
+        1,
         computed_by="models.chain.failure_process",
     ),
     _o(
