@@ -54,6 +54,10 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials) if args.trials else None
     days = _days(args.days)
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
+    if args.nodes is not None and not args.fit:
+        raise ValidationError(
+            "--nodes", "counts the failure log's nodes; it has no effect without --fit LOG.csv"
+        )
     scenario = load_scenario(args.scenario, args.set)
     modes, lemon = None, (0.0, 0.0)
     if args.fit:

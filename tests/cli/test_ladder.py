@@ -143,3 +143,12 @@ def test_bad_input_in_a_real_process_has_no_traceback():
     assert out.returncode == 2
     assert len(out.stderr.strip().splitlines()) == 1
     assert "Traceback" not in out.stderr
+
+
+def test_nodes_without_a_failure_log_is_refused(capsys):
+    """QA pass 21: --nodes counts a failure log's nodes; without --fit it was ignored in
+    silence (report refuses a flag that has no effect; ladder now does too)."""
+    assert main(["ladder", "llama3-70b", "--nodes", "5"]) == 2
+    assert capsys.readouterr().err == (
+        "goodput: --nodes: counts the failure log's nodes; it has no effect without --fit LOG.csv\n"
+    )
