@@ -312,6 +312,28 @@ def as_of_phrase(as_of: str | None) -> str:
     return f"as of {str(as_of).strip()}" if is_dated(as_of) else "undated"
 
 
+def price_date_phrase(price: Price) -> str:
+    """How a price's provenance reads in a sentence: "entered" for a rate typed into the
+    scenario (the overrun rate decide suggests, say), else :func:`as_of_phrase` of its date.
+
+    Parameters
+    ----------
+    price : Price
+        The price.
+
+    Returns
+    -------
+    str
+        The phrase.
+
+    Examples
+    --------
+    >>> price_date_phrase(Price(55.04, "entered in the scenario", UNDATED, "scenario", "custom"))
+    'entered'
+    """
+    return "entered" if price.source.startswith("entered") else as_of_phrase(price.as_of)
+
+
 @dataclass(frozen=True)
 class Price:
     """A price per instance-hour with its provenance.

@@ -29,7 +29,7 @@ from goodput_lab.cli.main import (
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
-from goodput_lab.models.pricing import as_of_phrase
+from goodput_lab.models.pricing import as_of_phrase, price_date_phrase
 
 
 def _number(flag: str, lo: float, hi: float, what: str):
@@ -200,7 +200,7 @@ def _print_block(p, trials: int, seed: int, name: str) -> None:
         f"  Capacity Block at ${p.block_price.usd_per_instance_hour:,.2f}/instance-h "
         f"({as_of_phrase(p.block_price.as_of)}); after the block "
         f"${p.overrun_price.usd_per_instance_hour:,.2f}/instance-h "
-        f"({as_of_phrase(p.overrun_price.as_of)})"
+        f"({price_date_phrase(p.overrun_price)})"
     )
     print("  at the point step time and failure rate (failures drawn at random):")
     print(

@@ -18,7 +18,7 @@ from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
 from goodput_lab.models.outputs import format_value, help_text
 from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
-from goodput_lab.models.pricing import TERMS, as_of_phrase
+from goodput_lab.models.pricing import TERMS, as_of_phrase, price_date_phrase
 
 
 def plan(
@@ -336,7 +336,7 @@ def block_caption(p: BlockPlan) -> str:
         f"{format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
         f"per instance ({as_of_phrase(p.block_price.as_of)}); after the block "
         f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
-        f"({as_of_phrase(p.overrun_price.as_of)}); {p.capacity_block_instances:,} instances in "
+        f"({price_date_phrase(p.overrun_price)}); {p.capacity_block_instances:,} instances in "
         f"{p.capacity_blocks_needed} blocks; block price "
         f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
         f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected "
