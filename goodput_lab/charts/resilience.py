@@ -44,7 +44,11 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         steps = [-d for d in rungs["delta_usd_per_day"].to_list()[1:]]
         end = rungs["lost_usd_per_day"][-1]
         text = [f"${start:,.0f}"]
-        text += [f"{'saves' if v < 0 else 'costs'} ${abs(v):,.0f}" for v in steps]
+        # a rung that moves nothing under a dollar reads "no change", not "costs $0"
+        text += [
+            "no change" if abs(v) < 0.5 else f"{'saves' if v < 0 else 'costs'} ${abs(v):,.0f}"
+            for v in steps
+        ]
         text.append(f"${end:,.0f}")
         inc, dec = COSTS, SAVES  # lost money going up is a cost
         title = "Lost per day, rung by rung"

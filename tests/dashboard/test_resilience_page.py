@@ -144,3 +144,24 @@ def test_cause_chart_ticks_write_negative_amounts_as_amounts():
     assert "−$2k" in ticks and "$2k" in ticks and not any("$−" in t for t in ticks)
     lo, hi = fig.layout.xaxis.range
     assert lo < -2500.0 and hi > 3000.0
+
+
+def test_a_rung_that_moves_nothing_reads_no_change():
+    """QA pass 21: a rung whose saving rounds to $0 was labelled "costs $0"."""
+    import polars as pl
+
+    from goodput_lab.charts.resilience import ladder_waterfall
+
+    rungs = pl.DataFrame(
+        {
+            "rung": [0, 1, 2],
+            "feature": ["baseline", "hot_spares", "elastic"],
+            "label": ["Scenario", "Hot spares", "Elastic"],
+            "goodput_pct": [90.0, 91.0, 91.0],
+            "lost_usd_per_day": [1000.0, 800.0, 800.2],
+            "delta_goodput_points": [0.0, 1.0, 0.0],
+            "delta_usd_per_day": [0.0, 200.0, -0.2],
+        }
+    )
+    fig = ladder_waterfall(rungs)
+    assert list(fig.data[0].text) == ["$1,000", "saves $200", "no change", "$800"]
