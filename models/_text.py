@@ -100,3 +100,27 @@ def derived_note(help_text: str) -> str:
     if text.endswith(".") and not text.endswith(".."):
         text = text[:-1]
     return one_line(text)
+
+
+def counted(n: int, noun: str, plural: str | None = None) -> str:
+    """A count with its noun, in the singular for one: "1 incident", "62,683 repeat gaps".
+
+    Parameters
+    ----------
+    n : int
+        The count [-].
+    noun : str
+        The noun in the singular.
+    plural : str, optional
+        The plural, when it is not ``noun + "s"`` ("recoveries").
+
+    Returns
+    -------
+    str
+        ``n`` with thousands separators and the noun.
+
+    >>> counted(1, "incident"), counted(62683, "repeat gap"), counted(2, "recovery", "recoveries")
+    ('1 incident', '62,683 repeat gaps', '2 recoveries')
+    """
+    n = int(n)
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"

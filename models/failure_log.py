@@ -52,6 +52,33 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 REQUIRED = ("timestamp", "node_id")
 
 
+#: Node ids that mark a failure as the job's own (software, user, data: no node to blame);
+#: a log that uses them distinguishes job-level interruptions from node failures.
+JOB_NODE_IDS = frozenset({"job", "*", "-", "none", "n/a", "na", "all", "(job)"})
+
+
+def job_level_mask(node_ids) -> np.ndarray:
+    """Which failures a log marks as job-level (node id in :data:`JOB_NODE_IDS`, any case)
+    [bool array].  An empty node id is "not said", not job-level.
+
+    Parameters
+    ----------
+    node_ids : array_like of str
+        Node id of each failure.
+
+    Returns
+    -------
+    ndarray of bool
+        True where the failure is marked job-level.
+    """
+    ids = np.asarray(node_ids, dtype=str)
+    if ids.size == 0:
+        return np.zeros(0, dtype=bool)
+    uniq, inverse = np.unique(ids, return_inverse=True)
+    marks = np.array([u.strip().lower() in JOB_NODE_IDS for u in uniq], dtype=bool)
+    return marks[inverse]
+
+
 @dataclass(frozen=True)
 class FailureLog:
     """A parsed, validated failure log, sorted by time.
@@ -83,7 +110,10 @@ class FailureLog:
 
     @property
     def distinct_nodes(self) -> int:
-        return int(np.unique(self.node_id).size)
+        """Distinct real node ids [count]: the ids that mark a failure as the job's own
+        (:data:`JOB_NODE_IDS`: ``job``, ``*``, ``-``, ``none`` ...) are not nodes."""
+        ids = self.node_id[~job_level_mask(self.node_id)]
+        return int(np.unique(ids).size)
 
 
 def parse_mapping(items: list[str] | tuple[str, ...] | None) -> dict[str, str]:
@@ -496,10 +526,12 @@ def _downtime(value: str, row: int, col: str) -> float:
 
 __all__ = [
     "COLUMNS",
+    "JOB_NODE_IDS",
     "MAX_LOG_BYTES",
     "MAX_LOG_ROWS",
     "FailureLog",
     "default_column",
+    "job_level_mask",
     "log_header",
     "parse_failure_log",
     "parse_mapping",

@@ -56,7 +56,7 @@ from scipy.special import logsumexp
 from ._resources import data_path
 from ._tools import HOURS_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
-from .failure_log import FailureLog
+from .failure_log import JOB_NODE_IDS, FailureLog, job_level_mask
 
 TAXONOMY_CSV = data_path("failure_logs", "llama3-root-causes.csv")
 MIN_INCIDENTS = 3
@@ -587,33 +587,6 @@ def lemon_p_values(counts, total_failures, nodes):
 
 
 # --------------------------------------------------------------------------- job level
-#: Node ids that mark a failure as the job's own (software, user, data: no node to blame);
-#: a log that uses them distinguishes job-level interruptions from node failures.
-JOB_NODE_IDS = frozenset({"job", "*", "-", "none", "n/a", "na", "all", "(job)"})
-
-
-def job_level_mask(node_ids) -> np.ndarray:
-    """Which failures a log marks as job-level (node id in :data:`JOB_NODE_IDS`, any case)
-    [bool array].  An empty node id is "not said", not job-level.
-
-    Parameters
-    ----------
-    node_ids : array_like of str
-        Node id of each failure.
-
-    Returns
-    -------
-    ndarray of bool
-        True where the failure is marked job-level.
-    """
-    ids = np.asarray(node_ids, dtype=str)
-    if ids.size == 0:
-        return np.zeros(0, dtype=bool)
-    uniq, inverse = np.unique(ids, return_inverse=True)
-    marks = np.array([u.strip().lower() in JOB_NODE_IDS for u in uniq], dtype=bool)
-    return marks[inverse]
-
-
 def split_job_level(time_h, node_ids) -> tuple[int, int]:
     """(node incidents, job-level incidents) of a log: incidents are distinct failure
     times; one counts as job-level when every failure at that time is marked job-level
@@ -667,6 +640,9 @@ class LogFit:
     job_interruptions_per_day_lo: float | None = None
     job_interruptions_per_day_hi: float | None = None
     n_job_incidents: int = 0
+    #: failures the log marks as the job's own (not incidents: rows); the lemon test and the
+    #: per-node shape count only the other n_failures - n_job_failures [count]
+    n_job_failures: int = 0
 
     @property
     def weibull_shape(self) -> float | None:
@@ -703,21 +679,21 @@ class LogFit:
         return out
 
 
-def _observed_nodes(log: FailureLog, nodes: int | None) -> tuple[int, bool]:
+def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int, bool]:
     """``(N, from_log)``: the nodes observed [count] (``nodes``, checked to be a whole number
-    of at least the distinct nodes in the log, or those distinct nodes) and whether N came
-    from the log."""
-    distinct = log.distinct_nodes
+    of at least the distinct real nodes in the log, or those distinct nodes; at least 1) and
+    whether N came from the log.  Job-level marks (:data:`JOB_NODE_IDS`) are not nodes."""
+    distinct = max(1, log.distinct_nodes)
     if nodes is None:
         big_n, from_log = distinct, True
     else:
         if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
-            raise ValidationError("--nodes", f"{nodes!r} is not a whole number of nodes")
+            raise ValidationError(field, f"{nodes!r} is not a whole number of nodes")
         if not distinct <= nodes <= 10_000_000:
+            what = "distinct node" if distinct == 1 else f"{distinct:,} distinct nodes"
             raise ValidationError(
-                "--nodes",
-                f"{nodes} is out of range (at least the {distinct} distinct nodes in the log, "
-                "at most 10,000,000)",
+                field,
+                f"{nodes:,} is out of range (at least the {what} in the log, at most 10,000,000)",
             )
         big_n, from_log = int(nodes), False
     return big_n, from_log
@@ -764,10 +740,12 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
 
 
 def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
-    """Nodes whose failure count is improbably high under a uniform spread of the n failures
-    over N nodes: Bonferroni-corrected p-value N * p < ``lemon_alpha``, sorted by p-value."""
-    ids, counts = np.unique(log.node_id, return_counts=True)
-    n_fail = len(log)
+    """Nodes whose failure count is improbably high under a uniform spread of the n node
+    failures over N nodes: Bonferroni-corrected p-value N * p < ``lemon_alpha``, sorted by
+    p-value.  Failures marked as the job's own (:data:`JOB_NODE_IDS`) are no node's."""
+    node_ids = log.node_id[~job_level_mask(log.node_id)]
+    ids, counts = np.unique(node_ids, return_counts=True)
+    n_fail = int(node_ids.size)
     p = np.asarray(lemon_p_values(counts, n_fail, big_n), dtype=float)
     flagged = np.flatnonzero(p * big_n < lemon_alpha)
     return sorted(
@@ -791,6 +769,7 @@ def fit_failure_log(
     *,
     confidence: float = 0.95,
     lemon_alpha: float = 0.05,
+    nodes_field: str = "--nodes",
 ) -> LogFit:
     """Fit a parsed failure log (methods in the module docstring).
 
@@ -799,12 +778,15 @@ def fit_failure_log(
     log : FailureLog
         Parsed log (:func:`models.failure_log.parse_failure_log`).
     nodes : int or None
-        Nodes observed during the log [count]; default: distinct node ids in the log
-        (nodes that never failed are then missing, so the per-node rate is an upper bound).
+        Nodes observed during the log [count]; default: distinct node ids in the log, not
+        counting the job-level marks of :data:`JOB_NODE_IDS` (nodes that never failed are
+        then missing, so the per-node rate is an upper bound).
     confidence : float
         Two-sided level of every interval [fraction].
     lemon_alpha : float
         Family-wise error rate of the lemon-node test [fraction].
+    nodes_field : str
+        Name of the ``nodes`` input in messages (the CLI's ``--nodes``, a page's box).
 
     Returns
     -------
@@ -813,7 +795,7 @@ def fit_failure_log(
         with its interval, per-cause rates against Llama 3 (arXiv:2407.21783, Table 5),
         lemon nodes, median downtime [min] and job-level interruptions [per day].
     """
-    big_n, from_log = _observed_nodes(log, nodes)
+    big_n, from_log = _observed_nodes(log, nodes, nodes_field)
     if not 0.5 <= confidence < 1.0:
         raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
     if not 0.0 < lemon_alpha < 1.0:
@@ -839,6 +821,7 @@ def fit_failure_log(
     # per-node shape on the nodes that are not lemons: pooling a few fast-failing nodes with
     # the rest mimics a decreasing hazard (a mixture of rates), which the lemon test reports
     keep = ~np.isin(log.node_id, [lemon["node_id"] for lemon in lemons])
+    keep &= ~job_level_mask(log.node_id)  # the job's own failures: no node's renewal process
     try:
         node_tbf = fit_weibull_censored(
             *node_gaps_h(log.time_h[keep], log.node_id[keep], float(log.time_h[-1])), confidence
@@ -874,6 +857,7 @@ def fit_failure_log(
         job_interruptions_per_day_lo=job_lo,
         job_interruptions_per_day_hi=job_hi,
         n_job_incidents=n_job,
+        n_job_failures=int(job_level_mask(log.node_id).sum()),
     )
 
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from goodput_lab.cli.main import json_option, print_json
 from goodput_lab.models._files import read_capped
+from goodput_lab.models._text import counted
 from goodput_lab.models.failure_log import (
     MAX_LOG_BYTES,
     parse_failure_log,
@@ -26,6 +27,7 @@ from goodput_lab.models.uncertainty import fitted_rate_interval
 
 if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
     from goodput_lab.models.fitting import LogFit
+
 
 RATE_KEY = "reliability.node_failure_rate_per_day"
 SHAPE_KEY = "reliability.weibull_shape"
@@ -74,13 +76,14 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     t = fit.tbf
     pct = round(fit.confidence * 100)
     nodes_note = (
-        " (distinct ids in the log: a fleet's nodes that never failed are not in it, so the "
+        " (distinct node ids in the log: a fleet's nodes that never failed are not in it, so the "
         "rate below is too high by the fleet size over this; pass --nodes)"
         if fit.nodes_from_log
         else (" (stated in the log's comment; --nodes to change)" if stated else "")
     )
     print(
-        f"{path}: {fit.n_failures} failures, {fit.n_incidents} incidents over {fit.span_days:.1f} days"
+        f"{path}: {counted(fit.n_failures, 'failure')}, {counted(fit.n_incidents, 'incident')} "
+        f"over {fit.span_days:.1f} days"
     )
     print(f"  nodes                      {fit.nodes:,}{nodes_note}")
     print(
@@ -92,8 +95,9 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         print(
             f"  job-level interruptions    {fit.job_interruptions_per_day:.3f} per day "
             f"({pct}% CI {fit.job_interruptions_per_day_lo:.3f}-"
-            f"{fit.job_interruptions_per_day_hi:.3f}, exact Poisson; {fit.n_job_incidents} "
-            "incidents marked as the job's own, left out of the node rate)"
+            f"{fit.job_interruptions_per_day_hi:.3f}, exact Poisson; "
+            f"{counted(fit.n_job_incidents, 'incident')} marked as the job's own, left out of "
+            "the node rate)"
         )
     print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
     n = fit.node_tbf
@@ -101,7 +105,8 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         print(
             f"  Weibull shape per node     {n['weibull_shape']:.3f} ({pct}% CI "
             f"{n['weibull_shape_lo']:.3f}-{n['weibull_shape_hi']:.3f}, profile likelihood; "
-            f"{n['n_gaps']:.0f} repeat gaps, {n['n_censored']:.0f} censored, lemons left out)"
+            f"{counted(n['n_gaps'], 'repeat gap')}, {n['n_censored']:,.0f} censored, lemons "
+            "left out)"
         )
     else:
         print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
@@ -120,7 +125,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     for c in sorted(fit.causes, key=lambda c: -c["failures"]):
         if c["failures"]:
             print(
-                f"    {c['label']:<32}{c['failures']:>6}  {100 * c['share']:5.1f}% "
+                f"    {c['label']:<32}{c['failures']:>8,}  {100 * c['share']:5.1f}% "
                 f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
                 f"{100 * c['rate_per_node_day']:.4f}%/node-day"
             )
@@ -132,11 +137,12 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         )
     if fit.lemons:
         print(
-            f"  lemon nodes (binomial tail, Bonferroni over {fit.nodes} nodes, alpha {fit.lemon_alpha:g}):"
+            f"  lemon nodes (binomial tail, Bonferroni over {counted(fit.nodes, 'node')}, "
+            f"alpha {fit.lemon_alpha:g}):"
         )
         for lemon in fit.lemons:
             print(
-                f"    {lemon['node_id']:<24}{lemon['failures']:>4} failures "
+                f"    {lemon['node_id']:<24}{counted(lemon['failures'], 'failure'):>12} "
                 f"(expected {lemon['expected_failures']:.2f}, adjusted p {lemon['p_value_bonferroni']:.2g})"
             )
     else:

@@ -49,6 +49,7 @@ def write_scenario(path: str, text: str) -> None:
 
 
 def _print_text(r) -> None:
+    from goodput_lab.models._text import counted
     from goodput_lab.models.outputs import format_value as fv
 
     m, f = r.measurement, r.fit
@@ -93,7 +94,7 @@ def _print_text(r) -> None:
         f"  fitted failure rate  {100 * f.failure_rate_per_node_day:.4f}% per node-day "
         f"({pct} CI {100 * f.failure_rate_per_node_day_lo:.4f}-"
         f"{100 * f.failure_rate_per_node_day_hi:.4f}, exact Poisson; "
-        f"{f.incidents} incidents in {f.node_days:,.0f} node-days)"
+        f"{counted(f.incidents, 'incident')} in {f.node_days:,.0f} node-days)"
     )
     fit = d["fitted"]
     for key, label in (

@@ -73,3 +73,45 @@ def test_fit_bad_input_exits_2_with_one_line(tmp_path, content, args, stderr):
 def test_fit_missing_file():
     out = goodput("fit", "/nonexistent/log.csv")
     assert out.returncode == 2 and "cannot be read" in out.stderr
+
+
+def test_job_level_marks_are_not_counted_as_nodes(tmp_path):
+    """QA pass 21: ids n1, n2, n1 and "job" read as 3 nodes and 17.1429% per node-day, and
+    --nodes 2 was refused as below "the 3 distinct nodes"."""
+    log = tmp_path / "mapped.csv"
+    log.write_text(
+        "when,host,why,mins\n2026-01-01T00:00:00+02:00,n1,GPU,10\n2026-01-02T05:00:00,n2,NIC,5\n"
+        "2026-01-03T01:00:00Z,job,software,3\n2026-01-05T07:00:00Z,n1,GPU,\n"
+    )
+    maps = ("--map", "timestamp=when", "--map", "node_id=host", "--map", "cause=why")
+    out = goodput("fit", str(log), *maps)
+    assert out.returncode == 0, out.stderr
+    # 3 gaps over 105 h, node share 3/4, 2 nodes: 3/105 × 24 × 3/4 / 2 = 25.7143%
+    assert "  nodes                      2 (distinct node ids in the log" in out.stdout
+    assert "node failure rate          25.7143% per node-day" in out.stdout
+    assert "1 incident marked as the job's own" in out.stdout
+    out = goodput("fit", str(log), *maps, "--nodes", "2", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    assert d["nodes"] == 2 and d["node_failure_rate_per_day"] == pytest.approx(0.9 / 3.5)
+
+
+def test_counts_have_thousands_separators(tmp_path):
+    """QA pass 21: "137394 failures", "62683 repeat gaps" had no separators."""
+    # 1,500 failures, one a minute plus i mod 7 seconds, over nodes n0 ... n2
+    rows = ["2024-01-01T00:00:00Z,n0"]
+    t = 0
+    for i in range(1, 1500):
+        t += 60 + i % 7
+        rows.append(
+            f"2024-01-{1 + t // 86400:02d}T{t // 3600 % 24:02d}:{t // 60 % 60:02d}:"
+            f"{t % 60:02d}Z,n{i % 3}"
+        )
+    log = tmp_path / "many.csv"
+    log.write_text("timestamp,node_id\n" + "\n".join(rows) + "\n")
+    out = goodput("fit", str(log))
+    assert out.returncode == 0, out.stderr
+    assert ": 1,500 failures, 1,500 incidents over " in out.stdout
+    # each node fails 500 times: 499 gaps each; censored tails to the log's end for two of
+    # them (the node that failed last has none)
+    assert "; 1,497 repeat gaps, 2 censored, lemons left out)" in out.stdout

@@ -234,6 +234,53 @@ def test_nodes_default_to_distinct_ids_and_must_cover_them():
         fit_failure_log(log, nodes=3)
 
 
+# QA pass 21: node ids n1, n2, n1 and "job" were counted as 3 nodes (17.14% per node-day)
+MAPPED = """when,host,why,mins
+2026-01-01T00:00:00+02:00,n1,GPU,10
+2026-01-02T05:00:00,n2,NIC,5
+2026-01-03T01:00:00Z,job,software,3
+2026-01-05T07:00:00Z,n1,GPU,
+"""
+MAP = {"timestamp": "when", "node_id": "host", "cause": "why", "downtime_minutes": "mins"}
+
+
+def test_job_level_marks_are_not_nodes():
+    log = parse_failure_log(MAPPED, MAP)
+    assert log.distinct_nodes == 2
+    fit = fit_failure_log(log)
+    assert fit.nodes == 2 and fit.nodes_from_log
+    # 4 incidents over 105 h (Dec 31 22:00Z to Jan 5 07:00Z): 3 gaps, 3/105 per hour; the
+    # node incidents' share 3/4, over 2 nodes: 3/105 × 24 × 3/4 / 2 = 0.257142857
+    assert fit.node_failure_rate_per_day == pytest.approx(3 / 105 * 24 * 0.75 / 2, rel=1e-12)
+    assert fit.n_job_incidents == 1 and fit.n_job_failures == 1
+    # per-cause rates over 2 nodes × 105/24 days: GPU 2 / 8.75 = 0.228571
+    gpu = next(c for c in fit.causes if c["failures"] == 2)
+    assert gpu["rate_per_node_day"] == pytest.approx(2 / (2 * 105 / 24), rel=1e-12)
+    assert fit_failure_log(log, nodes=2).node_failure_rate_per_day == pytest.approx(
+        fit.node_failure_rate_per_day, rel=1e-12
+    )
+    with pytest.raises(ValidationError) as err:
+        fit_failure_log(log, nodes=1, nodes_field="Nodes observed")
+    assert str(err.value) == (
+        "Nodes observed: 1 is out of range (at least the 2 distinct nodes in the log, at most "
+        "10,000,000)"
+    )
+
+
+def test_job_level_marks_are_not_lemons():
+    # four nodes fail once each, the job ten times: under the old count "job" was a node
+    # with 10 of 14 failures (expected 2.8 of 5 nodes): Bonferroni p = 5 × 4.6e-5, a lemon
+    times = [f"2024-01-{d:02d}T{d % 3:02d}:00:00Z" for d in range(1, 15)]  # 01:00 ... 02:00
+    ids = ["a", "b", "c", "d"] + ["job"] * 10
+    log = parse_failure_log(
+        "timestamp,node_id\n" + "".join(f"{t},{i}\n" for t, i in zip(times, ids, strict=True))
+    )
+    fit = fit_failure_log(log)
+    assert fit.nodes == 4 and fit.lemons == [] and fit.n_job_failures == 10
+    # 13 gaps over 313 h (Jan 1 01:00 to Jan 14 02:00); node share 4/14, over 4 nodes
+    assert fit.node_failure_rate_per_day == pytest.approx(13 / 313 * 24 * 4 / 14 / 4, rel=1e-12)
+
+
 # ----------------------------------------------------------------- bad logs
 HEADER = "timestamp,node_id,cause,downtime_minutes\n"
 GOOD = "2024-01-01T00:00:00Z,n1,GPU,10\n"
