@@ -57,6 +57,8 @@ from ._resources import data_path
 from ._tools import HOURS_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
 from .failure_log import JOB_NODE_IDS, FailureLog, job_level_mask
+from .fields import FIELDS
+from .uncertainty import fitted_rate_interval
 
 TAXONOMY_CSV = data_path("failure_logs", "llama3-root-causes.csv")
 MIN_INCIDENTS = 3
@@ -861,6 +863,61 @@ def fit_failure_log(
     )
 
 
+#: The scenario fields a fitted log sets (``goodput fit``'s ``--set`` line, the Failure log
+#: page's button): the rate, the per-node shape, the job-level rate, the rate's 80% interval.
+RATE_FIELD = "reliability.node_failure_rate_per_day"
+SHAPE_FIELD = "reliability.weibull_shape"
+JOB_FIELD = "reliability.job_interruptions_per_day"
+INTERVAL_FIELDS = ("reliability.node_failure_rate_low", "reliability.node_failure_rate_high")
+
+
+def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
+    """The scenario fields a fitted log sets, and why any is left unchanged.
+
+    The node failure rate, the per-node Weibull shape, the job-level interruption rate (when
+    the log marks any), and, with the rate, its 80% interval: the exact Poisson interval
+    relative to the incident count (:func:`models.uncertainty.fitted_rate_interval`), the
+    one ``goodput decide`` and the headline intervals integrate.  Each value is rounded to 6
+    significant digits, as ``goodput fit`` prints them; a value outside its field's range
+    is left out with a message, as is a shape no node's repeat failures can estimate.
+
+    Parameters
+    ----------
+    fit : LogFit
+        A fitted failure log (:func:`fit_failure_log`).
+
+    Returns
+    -------
+    tuple of (dict of str to float, list of str)
+        Field key -> value [the field's unit: per node-day, -, per day], in the order rate,
+        shape, job-level rate, interval low, interval high; and one message per value left
+        out.
+    """
+    values: dict[str, float] = {}
+    problems: list[str] = []
+    fitted: list[tuple[str, float | None]] = [
+        (RATE_FIELD, fit.node_failure_rate_per_day),
+        (SHAPE_FIELD, fit.weibull_shape),
+    ]
+    if fit.job_interruptions_per_day is not None:
+        fitted.append((JOB_FIELD, fit.job_interruptions_per_day))
+    for key, value in fitted:
+        f = FIELDS[key]
+        if value is None:
+            problems.append(
+                f"{key}: not estimable from this log (no node failed twice); left unchanged"
+            )
+        elif not ((f.min is None or value >= f.min) and (f.max is None or value <= f.max)):
+            problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
+        else:
+            values[key] = float(f"{value:.6g}")
+    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%
+    if iv is not None and RATE_FIELD in values:
+        for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
+            values[key] = float(f"{min(1.0, end):.6g}")
+    return values, problems
+
+
 __all__ = [
     "JOB_NODE_IDS",
     "LogFit",
@@ -875,6 +932,7 @@ __all__ = [
     "map_cause",
     "node_gaps_h",
     "poisson_rate_ci",
+    "scenario_values",
     "split_job_level",
     "tbf_survival",
     "weibull_observed_information",

@@ -6,7 +6,7 @@ import streamlit as st
 from goodput_lab.dashboard import state
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
-from goodput_lab.models import ValidationError
+from goodput_lab.models import FIELDS, ValidationError
 from goodput_lab.models.failure_log import (
     COLUMNS,
     MAX_LOG_BYTES,
@@ -36,8 +36,11 @@ def _fit(data: bytes, mapping: tuple[tuple[str, str], ...], nodes: int | None):
 
 
 def _apply(values: dict[str, float]) -> None:
-    """on_click: write the fitted values into the sidebar's fields (display units)."""
+    """on_click: write the fitted values into the sidebar's fields (display units); an
+    optional field (the rate's 80% interval) is stated rather than left to its default."""
     for key, value in values.items():
+        if FIELDS[key].optional:
+            state.set_value(key, False, state.CATALOG_PRICE_SUFFIX)
         state.set_value(key, state.to_display(key, value))
     st.session_state[APPLIED_KEY] = values
 
@@ -66,7 +69,7 @@ with right:
         disabled=upload is not None,
     )
     nodes = st.number_input(
-        "Nodes observed (0 = distinct node ids in the log)",
+        f"{svc.NODES_LABEL} (0 = distinct node ids in the log)",
         min_value=0,
         max_value=10_000_000,
         # the fleet the sample states (# nodes=1024), as goodput fit reads it
@@ -93,20 +96,30 @@ except ValidationError as exc:
     st.error(f"Cannot read {plain(source)} — {plain(exc)}")
     st.stop()
 
-with st.expander("Column mapping", expanded=upload is not None):
+with st.expander(svc.MAPPING_LABEL, expanded=upload is not None):
     cols = st.columns(len(COLUMNS))
     mapping: dict[str, str] = {}
     for col, key in zip(cols, COLUMNS, strict=True):
         options = header if key in REQUIRED else [NONE, *header]
         guess = default_column(header, key)
-        index = options.index(guess) if guess in options else 0
-        choice = col.selectbox(LABELS[key], options, index=index, key=f"failure_log:map:{key}")
-        mapping[key] = "" if choice in (None, NONE) else choice
+        # a required column not found by its accepted names stays unpicked (not the first
+        # column): the reader then says which names it accepts and what the header has
+        index = options.index(guess) if guess in options else (None if key in REQUIRED else 0)
+        choice = col.selectbox(
+            LABELS[key],
+            options,
+            index=index,
+            key=f"failure_log:map:{key}",
+            placeholder="Not found: pick a column",
+        )
+        if choice is None:
+            continue
+        mapping[key] = "" if choice == NONE else choice
 
 try:
     fitted = _fit(data, tuple(sorted(mapping.items())), int(nodes) or None)
 except ValidationError as exc:
-    st.error(f"Cannot use {plain(source)} — {plain(exc)}")
+    st.error(f"Cannot use {plain(source)} — {plain(svc.page_message(exc))}")
     st.stop()
 
 fit = fitted.fit
@@ -119,12 +132,12 @@ values, problems = svc.scenario_values(fit)
 for problem in problems:
     st.warning(f"Cannot use in the scenario — {plain(problem)}")
 st.button(
-    "Use fitted rate and shape in the scenario",
+    "Use the fitted values in the scenario",
     type="primary",
     on_click=_apply,
     args=(values,),
     disabled=not values,
-    help="Sets the sidebar's node failure rate and Weibull shape to the fitted values.",
+    help=svc.APPLY_HELP,
 )
 applied = st.session_state.pop(APPLIED_KEY, None)  # shown once, right after the click
 if applied:

@@ -22,16 +22,9 @@ from goodput_lab.models.failure_log import (
     parse_mapping,
     stated_nodes,
 )
-from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.uncertainty import fitted_rate_interval
 
 if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
     from goodput_lab.models.fitting import LogFit
-
-
-RATE_KEY = "reliability.node_failure_rate_per_day"
-SHAPE_KEY = "reliability.weibull_shape"
-JOB_KEY = "reliability.job_interruptions_per_day"
 
 
 def _nodes(text: str) -> int:
@@ -50,26 +43,11 @@ def read_log_bytes(path: str, max_bytes: int = MAX_LOG_BYTES) -> bytes:
 
 
 def scenario_overrides(fit: LogFit) -> list[str]:
-    """``--set`` strings carrying the fit into a scenario (validated against the fields)."""
-    out = []
-    for key, value in (
-        (RATE_KEY, fit.node_failure_rate_per_day),
-        (SHAPE_KEY, fit.weibull_shape),
-        (JOB_KEY, fit.job_interruptions_per_day),
-    ):
-        f = FIELDS[key]
-        if (
-            value is not None
-            and f.min is not None
-            and f.max is not None
-            and f.min <= value <= f.max
-        ):
-            out.append(f"{key}={value:.6g}")
-    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%, decide
-    if iv is not None and any(s.startswith(RATE_KEY) for s in out):
-        out.append(f"reliability.node_failure_rate_low={min(1.0, iv[0]):.6g}")
-        out.append(f"reliability.node_failure_rate_high={min(1.0, iv[1]):.6g}")
-    return out
+    """``--set`` strings carrying the fit into a scenario: the values the Failure log page's
+    button applies (models.fitting.scenario_values, 6 significant digits)."""
+    from goodput_lab.models.fitting import scenario_values
+
+    return [f"{key}={value:.6g}" for key, value in scenario_values(fit)[0].items()]
 
 
 def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:

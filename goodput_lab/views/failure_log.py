@@ -6,25 +6,31 @@ models.fitting.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import polars as pl
 
-from goodput_lab.models import FIELDS
+from goodput_lab.models import FIELDS, ValidationError
 from goodput_lab.models._resources import data_path
+from goodput_lab.models._text import counted
 from goodput_lab.models.failure_log import (
     MAX_LOG_BYTES,
     MAX_LOG_ROWS,
     FailureLog,
     parse_failure_log,
 )
-from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
+from goodput_lab.models.fitting import (
+    LogFit,
+    fit_failure_log,
+    incident_gaps_h,
+    tbf_survival,
+)
+from goodput_lab.models.fitting import scenario_values as fitted_scenario_values
 from goodput_lab.views import display
 
 SAMPLE_LOG = data_path("failure_logs", "synthetic-sample.csv")
-RATE_KEY = "reliability.node_failure_rate_per_day"
-SHAPE_KEY = "reliability.weibull_shape"
 
 
 @dataclass(frozen=True)
@@ -38,10 +44,29 @@ def sample_log_bytes() -> bytes:
     return SAMPLE_LOG.read_bytes()
 
 
+#: The page's box for the fleet size (named in its messages, as the CLI names --nodes).
+NODES_LABEL = "Nodes observed"
+#: The page's column pickers (what the CLI's --map does).
+MAPPING_LABEL = "Column mapping"
+#: The "Use the fitted values" button's help.
+APPLY_HELP = (
+    "Sets the sidebar's node failure rate, the per-node Weibull shape, the job-level "
+    "interruption rate (when the log marks any) and the rate's 80% interval (low, high: the "
+    "interval Decide and the headline ranges integrate) to the fitted values: the ones "
+    "goodput fit prints as --set."
+)
+_CLI_MAP_HINT = re.compile(r"or map one, e\.g\. --map \w+=<header>")
+
+
+def page_message(exc: ValidationError) -> str:
+    """A reader's message as the page says it: the column pickers, not the CLI's --map."""
+    return _CLI_MAP_HINT.sub(f"or pick one under {MAPPING_LABEL}", str(exc))
+
+
 def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -> FittedLog:
     """Parse and fit; raises models.ValidationError naming row and column on bad input."""
     log = parse_failure_log(data, mapping)
-    return FittedLog(log=log, fit=fit_failure_log(log, nodes))
+    return FittedLog(log=log, fit=fit_failure_log(log, nodes, nodes_field=NODES_LABEL))
 
 
 def estimates_table(fit: LogFit) -> pl.DataFrame:
@@ -202,20 +227,10 @@ def survival_frames(fitted: FittedLog) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
-    """Fitted values for the scenario fields, and messages for any outside a field's range."""
-    values: dict[str, float] = {}
-    problems: list[str] = []
-    for key, value in ((RATE_KEY, fit.node_failure_rate_per_day), (SHAPE_KEY, fit.weibull_shape)):
-        f = FIELDS[key]
-        if value is None:
-            problems.append(
-                f"{key}: not estimable from this log (no node failed twice); left unchanged"
-            )
-        elif (f.min is not None and value < f.min) or (f.max is not None and value > f.max):
-            problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
-        else:
-            values[key] = float(value)
-    return values, problems
+    """Fitted values for the scenario fields, and messages for any left out: the values
+    ``goodput fit`` prints as ``--set`` (models.fitting.scenario_values): the rate, the
+    per-node shape, the job-level rate when the log marks any, and the rate's 80% interval."""
+    return fitted_scenario_values(fit)
 
 
 # --------------------------------------------------------------------------- page text
@@ -235,11 +250,13 @@ def upload_too_large(name: str, size: int, esc: Callable[[str], str] = str) -> s
 def fit_caption(source: str, fit: LogFit, esc: Callable[[str], str] = str) -> str:
     """What was fitted: failures, incidents, span and nodes."""
     return (
-        f"{esc(source)}: {fit.n_failures:,} failures, {fit.n_incidents:,} incidents (identical "
-        f"timestamps = one incident) over {fit.span_days:.1f} days on {fit.nodes:,} nodes"
+        f"{esc(source)}: {counted(fit.n_failures, 'failure')}, "
+        f"{counted(fit.n_incidents, 'incident')} (identical timestamps = one incident) over "
+        f"{fit.span_days:.1f} days on {counted(fit.nodes, 'node')}"
         + (
-            " (distinct ids in the log: nodes that never failed are not in it, so unless the "
-            "fleet is just these nodes the rate is too high; enter the fleet under Nodes observed)"
+            " (distinct node ids in the log: nodes that never failed are not in it, so unless "
+            f"the fleet is just these nodes the rate is too high; enter the fleet under "
+            f"{NODES_LABEL})"
             if fit.nodes_from_log
             else ""
         )
@@ -275,10 +292,28 @@ def fit_tiles(fit: LogFit) -> list[dict[str, str]]:
     ]
 
 
+#: Scenario fields holding a failure rate -> the output registry's format for them (% per
+#: node-day, as the fit's tiles and tables show the rate), one format wherever a page shows
+#: a rate.
+RATE_FORMATS = {
+    "reliability.node_failure_rate_per_day": "node_failure_rate_per_day",
+    "reliability.node_failure_rate_low": "node_failure_rate_low",
+    "reliability.node_failure_rate_high": "node_failure_rate_high",
+}
+
+
+def input_value(key: str, value: object) -> str:
+    """A scenario input as the page shows it: a failure rate in the registry's format for
+    the rate (:data:`RATE_FORMATS`), anything else as :func:`display.field_value`."""
+    if key in RATE_FORMATS and isinstance(value, int | float) and not isinstance(value, bool):
+        return display.format_value(RATE_FORMATS[key], value)
+    return display.field_value(key, value)
+
+
 def applied_message(applied: Mapping[str, float]) -> str:
-    """After "Use fitted rate and shape": the inputs now set, in words."""
+    """After the "Use the fitted values" button: the inputs now set, in words."""
     return "Scenario updated: " + ", ".join(
-        f"{FIELDS[key].label} = {display.field_value(key, value)}" for key, value in applied.items()
+        f"{FIELDS[key].label} = {input_value(key, value)}" for key, value in applied.items()
     )
 
 
@@ -300,9 +335,10 @@ def goodness_of_fit_text(fit: LogFit) -> str:
 
 def lemon_caption(fit: LogFit) -> str:
     """How lemon nodes are flagged, with this log's counts."""
+    n = fit.n_failures - fit.n_job_failures
     return (
         f"Test: under 'all {fit.nodes:,} nodes alike', a node's count is Binomial(n = "
-        f"{fit.n_failures:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
+        f"{n:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
         "(Bonferroni) < 0.05. The test assumes memoryless nodes: with a per-node Weibull "
         "shape well below 1, failures cluster on a node by themselves and more nodes are "
         "flagged."
@@ -322,11 +358,12 @@ def job_level_text(fit: LogFit) -> str:
     key = "job_interruptions_per_day"
     pct = f"{fit.confidence:.0%}"
     return (
-        f"Job-level interruptions: {fit.n_job_incidents:,} incidents marked as the job's own "
+        f"Job-level interruptions: {counted(fit.n_job_incidents, 'incident')} marked as the "
+        "job's own "
         f"(node id job, *, - …), {display.format_value(key, fit.job_interruptions_per_day)} "
         f"({pct} interval {display.format_value(key, fit.job_interruptions_per_day_lo)} to "
         f"{display.format_value(key, fit.job_interruptions_per_day_hi)}; exact Poisson). They "
         "do not grow with the node count and are left out of the node failure rate above "
-        "(Kokolis et al. 2024); set reliability.job_interruptions_per_day in the sidebar to "
-        "use them."
+        "(Kokolis et al. 2024); the button below sets them as the scenario's "
+        f"{FIELDS['reliability.job_interruptions_per_day'].label}."
     )

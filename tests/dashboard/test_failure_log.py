@@ -6,17 +6,21 @@ import json
 
 import pytest
 from goodput_lab.dashboard import state
+from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models.failure_log import parse_failure_log
 from goodput_lab.models.fitting import fit_failure_log
 from streamlit.testing.v1 import AppTest
 
 from goodput_lab.charts.failure_log import survival_chart
+from goodput_lab.cli import fit as cli_fit
+from goodput_lab.views import display
 from goodput_lab.views import failure_log as svc
 from tests.conftest import APP, DATA_DIR
 
 PAGE = "app_pages/failure_log.py"
 RATE_KEY = "w:reliability.node_failure_rate_per_day"
 SHAPE = "reliability.weibull_shape"  # its value (its sidebar group is closed)
+LOW, HIGH = "reliability.node_failure_rate_low", "reliability.node_failure_rate_high"
 
 
 @pytest.fixture(scope="module")
@@ -61,21 +65,48 @@ def test_sample_log_is_fitted_and_drawn(page, sample_fit):
     assert not page.error
 
 
-def test_button_writes_fitted_rate_and_shape_into_the_sidebar(page, sample_fit):
-    button = next(b for b in page.button if b.label.startswith("Use fitted rate"))
+def test_button_writes_the_values_goodput_fit_prints(page, sample_fit):
+    """QA pass 21: the button set rate and shape only, while goodput fit also prints the
+    rate's 80% interval; the Overview's goodput range was the fleet prior's 95.41%-96.98%
+    (llama3-70b) against 96.38%-96.49% with the CLI's four values."""
+    values, problems = svc.scenario_values(sample_fit)
+    assert not problems
+    # the four values goodput fit prints, from the one function (6 significant digits)
+    assert [f"{k}={v:.6g}" for k, v in values.items()] == cli_fit.scenario_overrides(sample_fit)
+    assert values == {
+        "reliability.node_failure_rate_per_day": 0.00413155,
+        SHAPE: 0.743623,
+        LOW: 0.00394094,
+        HIGH: 0.00433003,
+    }
+    button = next(b for b in page.button if b.label == "Use the fitted values in the scenario")
     button.click().run()
     assert not page.exception
     ss = page.session_state
-    assert ss[RATE_KEY] == pytest.approx(100 * sample_fit.node_failure_rate_per_day)  # shown in %
-    assert ss[state.VALUES_KEY][SHAPE] == pytest.approx(sample_fit.weibull_shape)
+    assert ss[RATE_KEY] == pytest.approx(0.413155)  # shown in %
+    assert ss[state.VALUES_KEY][SHAPE] == pytest.approx(0.743623)
+    for key in (LOW, HIGH):  # stated, not the fleet prior
+        assert ss[state.VALUES_KEY][key] == pytest.approx(100 * values[key])
+        assert ss[state.VALUES_KEY][key + state.CATALOG_PRICE_SUFFIX] is False
     rate_slider = next(s for s in page.slider if s.key == RATE_KEY)
-    assert rate_slider.value == pytest.approx(100 * sample_fit.node_failure_rate_per_day)
-    assert any("Scenario updated" in s.value for s in page.success)
-    # the Overview now evaluates the fitted rate: 2,000 nodes x fitted rate failures per day
+    assert rate_slider.value == pytest.approx(0.413155)
+    done = next(s.value for s in page.success if "Scenario updated" in s.value)
+    assert done == (  # the rate in one format: the tiles' (0.41%), not 0.4132% / 0.433%
+        "Scenario updated: Node failure rate = 0.41%, Weibull shape of time between failures = "
+        "0.7436, Failure rate, 80% interval low = 0.39%, Failure rate, 80% interval high = 0.43%"
+    )
+    # the Overview evaluates what `goodput evaluate aws-16k-h100 --set ...` does
+    ev = evaluate(
+        load_preset("aws-16k-h100").with_overrides(cli_fit.scenario_overrides(sample_fit))
+    )
     page.switch_page("app_pages/overview.py").run()
     assert not page.exception
     failures = float(metric(page, "Failures per day"))
-    assert failures == pytest.approx(2000 * sample_fit.node_failure_rate_per_day, abs=0.01)
+    assert failures == pytest.approx(2000 * 0.00413155, abs=0.01)
+    expected = display.interval_text("goodput", ev.metrics)
+    assert expected.startswith("80% range ")
+    shown = [c.value for c in page.caption] + [m.help or "" for m in page.metric]
+    assert any(expected in t.replace("\\", "") for t in shown), expected
 
 
 def test_bad_column_mapping_shows_row_and_column(page):
@@ -123,3 +154,49 @@ def test_job_level_rate_on_its_own_line(page, sample_fit):
     text = svc.job_level_text(fit)
     assert text.startswith("Job-level interruptions: 4 incidents marked as the job's own")
     assert f"0.40 per day (95% interval {float(lo):.2f} per day to {float(hi):.2f} per day" in text
+
+
+def test_upload_without_known_columns_lists_the_accepted_names(page):
+    """QA pass 21: header a,b,c mapped Timestamp and Node id both to 'a' by itself, then
+    said "two log columns are mapped to the same header"."""
+    page.file_uploader[0].set_value(("wrongcols.csv", b"a,b,c\n1,2,3\n", "text/csv")).run()
+    assert not page.exception
+    assert page.selectbox(key="failure_log:map:timestamp").value is None
+    assert page.selectbox(key="failure_log:map:node_id").value is None
+    assert [e.value for e in page.error] == [
+        "Cannot use wrongcols.csv — row 1: no timestamp column (accepted names: timestamp, "
+        "time, ts, datetime, date, time_utc; or pick one under Column mapping); the header "
+        "has 'a', 'b', 'c'"
+    ]
+    # picking the columns by hand fits the log
+    log = b"a,b,c\n2024-01-01,n1,x\n2024-01-03,n2,x\n2024-01-04,n1,x\n"
+    page.file_uploader[0].set_value(("wrongcols.csv", log, "text/csv")).run()
+    page.selectbox(key="failure_log:map:timestamp").set_value("a").run()
+    page.selectbox(key="failure_log:map:node_id").set_value("b").run()
+    assert not page.exception and not page.error
+    # gaps of 48 h and 24 h: 2 / 72 h × 24 = 0.667 per day over 2 nodes
+    assert metric(page, "Node failure rate") == "33.33%"
+
+
+def test_page_messages_name_the_page_widgets_and_count_in_words(page):
+    """QA pass 21: "--nodes: 1 is out of range" on the page, "1 incidents" in its text."""
+    log = (
+        b"when,host\n2026-01-01T00:00:00+02:00,n1\n2026-01-02T05:00:00,n2\n"
+        b"2026-01-03T01:00:00Z,job\n2026-01-05T07:00:00Z,n1\n"
+    )
+    page.file_uploader[0].set_value(("mapped.csv", log, "text/csv")).run()
+    page.selectbox(key="failure_log:map:timestamp").set_value("when").run()
+    assert not page.exception and not page.error
+    # n1, n2 and the job's own: 2 nodes (3/105 per hour × 24 × 3/4 ÷ 2 = 25.71%)
+    assert metric(page, "Node failure rate") == "25.71%"
+    captions = " ".join(c.value for c in page.caption)
+    assert (
+        "4 failures, 4 incidents (identical timestamps = one incident) over 4.4 days on 2 nodes"
+        in (captions)
+    )
+    assert "Job-level interruptions: 1 incident marked as the job's own" in captions
+    page.number_input[0].set_value(1).run()
+    assert [e.value for e in page.error] == [
+        "Cannot use mapped.csv — Nodes observed: 1 is out of range (at least the 2 distinct "
+        "nodes in the log, at most 10,000,000)"
+    ]

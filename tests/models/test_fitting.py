@@ -363,3 +363,26 @@ def test_byte_cap_matches_the_dashboard_upload_limit():
     from goodput_lab.models.failure_log import MAX_LOG_BYTES
 
     assert config["server"]["maxUploadSize"] * 1024 * 1024 == MAX_LOG_BYTES
+
+
+def test_scenario_values_are_what_goodput_fit_prints():
+    """The fields a fitted log sets, for goodput fit's --set line and the Failure log page's
+    button alike (QA pass 21: the button left out the rate's 80% interval)."""
+    from goodput_lab.models.fitting import scenario_values
+
+    fit = fit_failure_log(parse_failure_log(MAPPED, MAP))
+    values, problems = scenario_values(fit)
+    rate = 3 / 105 * 24 * 0.75 / 2
+    # the 80% interval relative to the 4 incidents (Garwood): χ²(0.1; 8)/8, χ²(0.9; 10)/8
+    lo, hi = rate * stats.chi2.ppf(0.1, 8) / 8, rate * stats.chi2.ppf(0.9, 10) / 8
+    assert values == {
+        "reliability.node_failure_rate_per_day": float(f"{rate:.6g}"),
+        "reliability.job_interruptions_per_day": float(f"{24 / 105:.6g}"),  # 1 in 105/24 days
+        "reliability.node_failure_rate_low": float(f"{lo:.6g}"),
+        "reliability.node_failure_rate_high": float(f"{hi:.6g}"),
+    }
+    assert values["reliability.node_failure_rate_low"] == 0.112164
+    assert problems == [
+        "reliability.weibull_shape: not estimable from this log (no node failed twice); "
+        "left unchanged"
+    ]
