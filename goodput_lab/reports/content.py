@@ -670,7 +670,8 @@ def _badput_section(ev: Evaluation) -> Section:
             "Bucket": [r["bucket_label"] for r in kept],
             "Name": [r["badput_bucket"] for r in kept],
             "Minutes per day": [f"{r['minutes_per_day']:,.1f}" for r in kept],
-            "Lost per day": [format_usd(r["usd_per_day"], "day") for r in kept],
+            # as the loss breakdown and the CSV write the same dollars (whole, per day)
+            "Lost per day": [format_value("lost_usd_per_day", r["usd_per_day"]) for r in kept],
         },
         schema=dict.fromkeys(("Bucket", "Name", "Minutes per day", "Lost per day"), pl.String),
     )
@@ -685,7 +686,7 @@ def _badput_section(ev: Evaluation) -> Section:
         table=table,
         table_columns=(
             ("Bucket", "Bucket", "text"),
-            ("Name", "Name", "text"),
+            ("Name", "Name", "id"),
             ("Minutes per day", "Minutes per day", "num"),
             ("Lost per day", "Lost per day", "num"),
         ),

@@ -98,6 +98,13 @@ def esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
+def _breakable(text: object) -> str:
+    """``esc(text)`` with a line-break opportunity after every underscore, so an identifier
+    such as UNPRODUCTIVE_CHECKPOINT_SAVE_TIME wraps at its words in a narrow printed column
+    instead of being cut inside one ("..._TIM / E")."""
+    return esc(text).replace("_", "_<wbr>")
+
+
 def _table(
     df: pl.DataFrame,
     columns: Sequence[tuple[str, str, str]],
@@ -107,7 +114,8 @@ def _table(
     widths: Sequence[float] = (),
 ) -> str:
     """An HTML table from ``df``: columns are (column, header, kind) with kind in
-    {"text", "num", "src", "field"}; every cell is escaped.  ``widths`` (percent, one per
+    {"text", "num", "src", "field", "id"} ("id": an identifier that may wrap after its
+    underscores); every cell is escaped.  ``widths`` (percent, one per
     column) fixes the columns' widths, so a column of long text cannot squeeze the others."""
     head = "".join(
         f'<th class="{"num" if kind == "num" else ""}">{esc(header)}</th>'
@@ -127,7 +135,8 @@ def _table(
                 )
             else:
                 cls = {"num": "num", "src": "src"}.get(kind, "")
-                cells.append(f'<td class="{cls}">{esc(value)}</td>')
+                text = _breakable(value) if kind == "id" else esc(value)
+                cells.append(f'<td class="{cls}">{text}</td>')
         body.append("<tr>" + "".join(cells) + "</tr>")
     if total:
         cells = []
