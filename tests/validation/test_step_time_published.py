@@ -492,7 +492,8 @@ def test_opt_175b_never_fitted_inside_its_interval():
     whether the figure counts the recomputed forward as Megatron does: the readings span
     -29.3% (4 sequences, model FLOPs) to +0.3% (8, Megatron's count); the point is their
     geometric mean, -15.8%, and the 80% interval around them (the dense interval, as a
-    leave-one-source-out case's: 87-162) holds the published figure."""
+    leave-one-source-out case's: 84-160 TFLOP/s, docs/step-time.md) holds the published
+    figure."""
     from tests.validation.pytorch_cases import opt_case
 
     case = opt_case()
