@@ -84,9 +84,7 @@ def _budget_note(r: Mapping[str, Any]) -> str:
     if r.get("basis"):  # the Plan's block above, from its simulated runs
         note = "; ".join(n for n in (note, r["basis"]) if n)
     if not r["available"]:
-        note = (
-            "no public price: enter yours above, in 'Your rates for models without a public price'"
-        )
+        note = "no public price: enter yours in the rates box above"
     return note
 
 
