@@ -913,6 +913,7 @@ def reconcile(
     confidence: float = 0.95,
     grid_points: int = 61,
     progress=None,
+    nodes_field: str = "--nodes",
 ) -> Reconciliation:
     """Measure, fit and predict one run.
 
@@ -941,6 +942,9 @@ def reconcile(
         Points of the goodput-over-time curves [count].
     progress : callable, optional
         Passed to the simulator (``progress(done, total)``).
+    nodes_field : str
+        Name of the ``nodes`` input in messages and in ``run_nodes_source`` (the CLI's
+        ``--nodes``, a page's box).
 
     Returns
     -------
@@ -952,7 +956,7 @@ def reconcile(
     if nodes is None:
         n, where = int(base["cluster.nodes"]), "base scenario"
     else:
-        n, where = check_nodes(nodes), "--nodes"
+        n, where = check_nodes(nodes, nodes_field), nodes_field
     m = measure(timeline)
     fit = fit_timeline(m, n, nodes_source=where, confidence=confidence)
     label = f"Fitted to {source}"

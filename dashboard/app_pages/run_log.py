@@ -45,14 +45,14 @@ with right:
         "(scripts/make_example_timeline.py).",
     )
     nodes = st.number_input(
-        "Nodes the job ran on (0 = the sidebar scenario's)",
+        f"{svc.NODES_LABEL} (0 = the sidebar scenario's)",
         min_value=0,
         max_value=200_000,
         value=svc.EXAMPLE_NODES if upload is None else 0,
         step=1,
         key="run_log:nodes",
     )
-with st.expander("Column and event names", expanded=False):
+with st.expander(svc.MAP_LABEL, expanded=False):
     map_text = st.text_input(
         "Renames, as goodput reconcile --map takes them",
         key="run_log:map",
@@ -91,7 +91,7 @@ try:
     )
 except ValidationError as exc:
     bar.empty()
-    st.error(f"Cannot use this timeline — {plain(exc)}")
+    st.error(f"Cannot use this timeline — {plain(svc.page_message(exc))}")
     st.stop()
 bar.empty()
 

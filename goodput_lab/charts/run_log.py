@@ -15,64 +15,80 @@ PREDICTED = style.COLORS["orange"]
 WHAT_IF = style.COLORS["green"]
 
 
+#: Below this many hours a run's times are drawn in minutes (an 18-minute run's hour ticks
+#: read 0, 0, 0 or 0.1, 0.1 at one decimal).
+MINUTES_BELOW_H = 2.0
+#: Tick labels with as many decimals as the ticks need, never repeating (d3 format: thousands
+#: separators, up to 6 decimals with trailing zeros trimmed).
+TICKS = ",~f"
+
+
+def time_unit(hours: float) -> tuple[float, str, str]:
+    """How to draw a time whose largest value is ``hours`` [h]: (factor from hours, axis
+    unit, unit word): minutes below :data:`MINUTES_BELOW_H`, else hours."""
+    return (60.0, "min", "minutes") if hours < MINUTES_BELOW_H else (1.0, "h", "hours")
+
+
 def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> go.Figure:
-    """Badput per bucket in hours: measured next to the fitted model's prediction.
+    """Badput per bucket: measured next to the fitted model's prediction, in hours (in
+    minutes when the largest bar is under :data:`MINUTES_BELOW_H` hours).
 
     ``buckets`` needs ``bucket_label``, ``measured_hours``, ``predicted_hours``;
     ``what_if`` (optional) ``bucket_label`` and ``what_if_hours`` for a third bar.
     """
     labels = style.wrap_all(buckets["bucket_label"].to_list(), 14)
-    fig = go.Figure()
-    fig.add_bar(
-        x=labels,
-        y=buckets["measured_hours"].to_numpy(),
-        name="Measured (this run)",
-        marker_color=MEASURED,
-        hovertemplate="%{x}: %{y:,.2f} h<extra>measured</extra>",
-    )
-    fig.add_bar(
-        x=labels,
-        y=buckets["predicted_hours"].to_numpy(),
-        name="Predicted (fitted scenario)",
-        marker_color=PREDICTED,
-        hovertemplate="%{x}: %{y:,.2f} h<extra>predicted</extra>",
-    )
+    bars = [
+        (labels, buckets["measured_hours"], "Measured (this run)", MEASURED, "measured"),
+        (labels, buckets["predicted_hours"], "Predicted (fitted scenario)", PREDICTED, "predicted"),
+    ]
     if what_if is not None:
+        wrapped = style.wrap_all(what_if["bucket_label"].to_list(), 14)
+        bars.append(
+            (wrapped, what_if["what_if_hours"], "What-if (sidebar scenario)", WHAT_IF, "what-if")
+        )
+    top = max((float(y.max() or 0.0) for _, y, *_ in bars), default=0.0)
+    factor, unit, word = time_unit(top)
+    fig = go.Figure()
+    for x, y, name, color, tag in bars:
         fig.add_bar(
-            x=style.wrap_all(what_if["bucket_label"].to_list(), 14),
-            y=what_if["what_if_hours"].to_numpy(),
-            name="What-if (sidebar scenario)",
-            marker_color=WHAT_IF,
-            hovertemplate="%{x}: %{y:,.2f} h<extra>what-if</extra>",
+            x=x,
+            y=factor * y.to_numpy(),
+            name=name,
+            marker_color=color,
+            hovertemplate=f"%{{x}}: %{{y:,.2f}} {unit}<extra>{tag}</extra>",
         )
     style.drop_empty(fig)
     style.layout(
         fig,
         "Badput per bucket: measured vs predicted",
-        subtitle="Hours of the run's wall time lost in each bucket",
+        subtitle=f"{word.capitalize()} of the run's wall time lost in each bucket",
         x_title="Badput bucket",
-        y_title="Wall time of the run (h)",
+        y_title=f"Wall time of the run ({unit})",
         legend=True,
         height=440,
     )
     fig.layout.barmode = "group"
-    style.axis(fig, "y", tickformat=",.1f")
+    style.axis(fig, "y", tickformat=TICKS)
     return fig
 
 
 def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure:
     """Cumulative goodput of the run over time against the fitted scenario's Monte Carlo
-    P5-P95 and P25-P75 bands and the analytic prediction.
+    P5-P95 and P25-P75 bands (when the run was simulated) and the analytic prediction; time
+    in hours, or minutes for a run under :data:`MINUTES_BELOW_H` hours.
 
-    ``df`` needs ``hours``, ``measured``, ``p5``, ``p25``, ``p75``, ``p95`` (fractions).
+    ``df`` needs ``hours`` and ``measured``, and ``p5``, ``p25``, ``p75``, ``p95``
+    (fractions) for the bands.
     """
-    x = df["hours"].to_numpy()
+    factor, unit, _ = time_unit(float(df["hours"].max() or 0.0))
+    x = factor * df["hours"].to_numpy()
+    simulated = "p5" in df.columns
     fig = go.Figure()
     bands = (
         ("p5", "p95", "rgba(255,127,14,0.16)", "Predicted P5-P95"),
         ("p25", "p75", "rgba(255,127,14,0.32)", "Predicted P25-P75"),
     )
-    for lo, hi, color, name in bands if "p5" in df.columns else ():
+    for lo, hi, color, name in bands if simulated else ():
         fig.add_scatter(
             x=x,
             y=100 * df[hi].to_numpy(),
@@ -97,7 +113,7 @@ def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure
         mode="lines",
         name="Measured (this run)",
         line={"color": MEASURED, "width": 2.5},
-        hovertemplate="%{x:,.1f} h: %{y:.2f}%<extra>measured</extra>",
+        hovertemplate=f"%{{x:,.1f}} {unit}: %{{y:.2f}}%<extra>measured</extra>",
     )
     fig.add_hline(
         y=predicted_pct,
@@ -106,16 +122,21 @@ def goodput_over_time_chart(df: pl.DataFrame, predicted_pct: float) -> go.Figure
         annotation_text=f"predicted {format_value('predicted_goodput', predicted_pct / 100)}",
         annotation_position="bottom right",
     )
-    floor = float(100 * df["p5"].min()) if "p5" in df.columns else predicted_pct
+    floor = float(100 * df["p5"].min()) if simulated else predicted_pct
     lo = min(float(100 * df["measured"].min()), floor, predicted_pct)
     style.layout(
         fig,
         "Goodput of the run so far",
-        subtitle="Cumulative, against the fitted scenario's simulated runs of the same length",
-        x_title="Time since job start (h)",
+        subtitle=(
+            "Cumulative, against the fitted scenario's simulated runs of the same length"
+            if simulated
+            else "Cumulative, against the fitted scenario's prediction (no simulated band: "
+            "the run is shorter than the simulator's one-hour floor)"
+        ),
+        x_title=f"Time since job start ({unit})",
         y_title="Cumulative goodput (%)",
         height=440,
     )
     style.axis(fig, "y", range=[max(0.0, lo - 5.0), 100.0], ticksuffix="%")
-    style.axis(fig, "x", tickformat=",.0f")
+    style.axis(fig, "x", tickformat=TICKS)
     return fig

@@ -304,9 +304,12 @@ RATE_FORMATS = {
 
 def input_value(key: str, value: object) -> str:
     """A scenario input as the page shows it: a failure rate in the registry's format for
-    the rate (:data:`RATE_FORMATS`), anything else as :func:`display.field_value`."""
+    the rate (:data:`RATE_FORMATS`; an empty interval end is the fleet prior's), anything
+    else as :func:`display.field_value`."""
     if key in RATE_FORMATS and isinstance(value, int | float) and not isinstance(value, bool):
         return display.format_value(RATE_FORMATS[key], value)
+    if key in RATE_FORMATS and value is None:  # an empty interval end: the fleet prior's
+        return "the fleet prior"
     return display.field_value(key, value)
 
 

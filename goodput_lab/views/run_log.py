@@ -15,6 +15,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Comparison, Scenario, ValidationError, compare
 from goodput_lab.models._resources import data_path
+from goodput_lab.models._text import counted
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import format_value, help_text, output
 from goodput_lab.models.reconcile import (
@@ -32,9 +33,15 @@ from goodput_lab.models.timeline import (
     parse_timeline,
 )
 from goodput_lab.views import display
+from goodput_lab.views.failure_log import input_value
 
 EXAMPLE = data_path("timelines", "example-run.csv")
 EXAMPLE_NODES = 2000
+#: The page's widgets, named in its messages where the CLI names --nodes and --map.
+NODES_LABEL = "Nodes the job ran on"
+MAP_LABEL = "Column and event names"
+#: The output registry's format for a failure rate (% per node-day), one on the whole page.
+RATE_FORMAT = "fitted_node_failure_rate_per_day"
 #: Read uploads in chunks of this many bytes (the page shows progress between them).
 CHUNK_BYTES = 1024 * 1024
 
@@ -103,7 +110,14 @@ def run_log_view(
 ) -> RunLogView:
     """Measure, fit and predict (models.reconcile.reconcile), shaped for the page."""
     r = reconcile(
-        timeline, base, nodes=nodes, trials=trials, seed=seed, catalog=catalog, source=source
+        timeline,
+        base,
+        nodes=nodes,
+        trials=trials,
+        seed=seed,
+        catalog=catalog,
+        source=source,
+        nodes_field=NODES_LABEL,
     )
     return RunLogView(
         summary=r.to_json_dict(),
@@ -171,6 +185,16 @@ FITTED_ROWS = (  # (output key, sample name, label, scenario field)
 )
 
 
+def rate_text(rate: float) -> str:
+    """A failure rate as the page shows it everywhere: "0.55% per node-day"."""
+    return f"{format_value(RATE_FORMAT, rate)} per node-day"
+
+
+def rate_range(lo: float, hi: float) -> str:
+    """A failure rate's interval in the same format: "0.35–0.83%"."""
+    return f"{format_value(RATE_FORMAT, lo).removesuffix('%')}–{format_value(RATE_FORMAT, hi)}"
+
+
 def fitted_table(view: RunLogView) -> pl.DataFrame:
     """Fitted quantities with their spread (or interval) and the scenario field they set."""
     f = view.summary["fitted"]
@@ -179,12 +203,11 @@ def fitted_table(view: RunLogView) -> pl.DataFrame:
     rows = []
     for key, sample, label, field in FITTED_ROWS:
         value = f[key]
+        fitted = format_value(key, value) if value is not None else "not measured"
         if key == "failure_rate_per_node_day":
-            spread = (
-                f"{pct} CI {format_value(key + '_lo', f[key + '_lo'], unit=False)} – "
-                f"{format_value(key + '_hi', f[key + '_hi'], unit=False)} (exact Poisson)"
-            )
-            count = f"{view.summary['failure_incidents']:,} incidents"
+            fitted = rate_text(value)
+            spread = f"{pct} CI {rate_range(f[key + '_lo'], f[key + '_hi'])} (exact Poisson)"
+            count = counted(view.summary["failure_incidents"], "incident")
         elif sample is not None and value is not None:
             u = unit[sample]
             spread = (
@@ -202,7 +225,7 @@ def fitted_table(view: RunLogView) -> pl.DataFrame:
         rows.append(
             {
                 "Quantity": label,
-                "Fitted": format_value(key, value) if value is not None else "not measured",
+                "Fitted": fitted,
                 "Spread": spread,
                 "Sample": count,
                 "Scenario field": field,
@@ -264,15 +287,28 @@ def summary_caption(d: Mapping[str, Any], esc: Callable[[str], str] = str) -> st
     """The timeline read, the run's length and nodes, the fitted failure rate with its
     interval, and the price (``d`` is ``RunLogView.summary``)."""
     f = d["fitted"]
+    nodes = (
+        f"entered under {NODES_LABEL}"
+        if d["run_nodes_source"] == NODES_LABEL
+        else "the sidebar scenario's"
+    )
     return (
         f"{esc(d['timeline_source'])}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
-        f"{d['run_days']:.2f} days on {d['run_nodes']:,} nodes ({d['run_nodes_source']}); "
-        f"{d['failure_incidents']:,} failure incidents, fitted rate "
-        f"{100 * f['failure_rate_per_node_day']:.3f}% per node-day "
-        f"({100 * f['confidence_level']:.0f}% CI {100 * f['failure_rate_per_node_day_lo']:.3f}–"
-        f"{100 * f['failure_rate_per_node_day_hi']:.3f}%); price "
-        f"{format_value('usd_per_instance_hour', d['usd_per_instance_hour'])} per node."
+        f"{d['run_days']:.2f} days on {counted(d['run_nodes'], 'node')} ({nodes}); "
+        f"{counted(d['failure_incidents'], 'failure incident')}, fitted rate "
+        f"{rate_text(f['failure_rate_per_node_day'])} "
+        f"({100 * f['confidence_level']:.0f}% CI "
+        f"{rate_range(f['failure_rate_per_node_day_lo'], f['failure_rate_per_node_day_hi'])}); "
+        f"price {format_value('usd_per_instance_hour', d['usd_per_instance_hour'])} per node."
     )
+
+
+def page_message(exc: ValidationError) -> str:
+    """A reader's or the fit's message as the page says it: its own widgets (Nodes the job
+    ran on, Column and event names), not the CLI's --nodes and --map."""
+    field = {"--map": MAP_LABEL, "--nodes": NODES_LABEL}.get(exc.field, exc.field)
+    message = exc.message.replace("--map EVENT=NAME", f"EVENT=NAME under {MAP_LABEL}")
+    return f"{field}: {message}"
 
 
 def run_tiles(d: Mapping[str, Any]) -> list[dict[str, str]]:
@@ -313,7 +349,7 @@ def run_tiles(d: Mapping[str, Any]) -> list[dict[str, str]]:
 def changed_caption(cmp: Comparison, shown: int = 6) -> str:
     """The sidebar's changes against the fitted scenario (the first ``shown``)."""
     diffs = cmp.differences()
-    fv = display.field_value
+    fv = input_value  # a failure rate in the rate's format, as everywhere on the page
     return (
         "Changed: "
         + "; ".join(f"{FIELDS[k].label} {fv(k, b)} → {fv(k, c)}" for k, b, c in diffs[:shown])

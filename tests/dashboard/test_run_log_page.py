@@ -116,9 +116,13 @@ def test_gzip_upload_and_bad_rows(page):
     page.file_uploader[0].set_value(("bad.csv", bad, "text/csv")).run()
     assert not page.exception
     assert "row 3, column 'event'" in page.error[0].value
+    # the page names its own widgets, not the CLI's --map
+    assert "(rename yours with EVENT=NAME under Column and event names)" in page.error[0].value
     page.file_uploader[0].set_value(None).run()
     page.text_input(key="run_log:map").set_value("when=x").run()
-    assert "--map" in page.error[0].value
+    assert page.error[0].value.startswith(
+        "Cannot use this timeline — Column and event names: 'when' is not a timeline column"
+    )
 
 
 def test_chart_builders_label_axes_and_legends(expected):
@@ -159,3 +163,69 @@ def test_bucket_table_fits_and_its_components_are_a_sentence(page, expected):
     assert caption.startswith("Predicted from the model's components — Checkpoint saves: ")
     assert "Recovery (failure to restore): detection, replacement, restart" in caption
     assert any(caption.replace("\\", "") in c.value.replace("\\", "") for c in page.caption)
+
+
+# QA pass 21: an 18-minute run with one failure (steps end at 5 and 10 min, restore 8-9, 8
+# idle minutes to job_end)
+SHORT = b"""timestamp,event,step,node_id
+2025-03-01T00:00:00Z,job_start,,
+2025-03-01T00:05:00Z,step_end,1,
+2025-03-01T00:06:00Z,failure,,n7
+2025-03-01T00:08:00Z,restore_start,1,
+2025-03-01T00:09:00Z,restore_end,1,
+2025-03-01T00:10:00Z,step_end,2,
+2025-03-01T00:18:00Z,job_end,,
+"""
+
+
+def test_short_run_is_drawn_in_minutes_and_its_what_if_stays_a_goodput(page):
+    """QA pass 21: the what-if tile read 101.19%, the bar chart's hour ticks repeated
+    (0.0, 0.1, 0.1, 0.2, 0.2), the time axis read 0 h throughout, and the subtitle promised
+    simulated runs the page does not draw under an hour."""
+    page.file_uploader[0].set_value(("short.csv", SHORT, "text/csv")).run()
+    assert not page.exception and not page.error
+    view = svc.run_log_view(
+        parse_timeline(SHORT),
+        load_preset("aws-16k-h100"),
+        2000,
+        load_catalog(),
+        1000,
+        0,
+        "short.csv",
+    )
+    w = svc.what_if_figures(view, svc.what_if(view, load_preset("aws-16k-h100"), load_catalog()))
+    assert 0.0 <= w["estimated_goodput"] <= 1.0
+    # measured 6 of 18 min; 8 idle minutes kept, the 4 failure minutes scaled by the model
+    fitted, sidebar = view.summary["predicted_goodput"], w["predicted_goodput"]
+    by_hand = 1 - (8 + 4 * (1 - sidebar) / (1 - fitted)) / 18
+    assert w["estimated_goodput"] == pytest.approx(by_hand, rel=1e-9)
+    assert metric(page, "This run, changed") == format_value("estimated_goodput", by_hand)
+    bars, over_time = (json.loads(c.proto.spec) for c in page.get("plotly_chart"))
+    assert bars["layout"]["yaxis"]["title"]["text"] == "Wall time of the run (min)"
+    assert bars["layout"]["yaxis"]["tickformat"] == ",~f"  # as many decimals as ticks need
+    # measured minutes: saves 0, restores 1, recovery 2, rework 1, other 8
+    assert array(bars["data"][0]["y"]) == pytest.approx([0.0, 1.0, 2.0, 1.0, 8.0])
+    assert over_time["layout"]["xaxis"]["title"]["text"] == "Time since job start (min)"
+    assert array(over_time["data"][0]["x"])[-1] == pytest.approx(18.0)
+    subtitle = over_time["layout"]["title"]["subtitle"]["text"].replace("<br>", " ")
+    assert "simulated runs" not in subtitle and "no simulated band" in subtitle
+    caption = next(c.value for c in page.caption if c.value.startswith("short.csv"))
+    assert "0.01 days on 2,000 nodes (entered under Nodes the job ran on); 1 failure incident," in (
+        caption
+    )
+    # 1 incident in 2,000 × 18/1440 node-days = 4.00%, its 95% Garwood interval 0.10–22.29%
+    assert "fitted rate 4.00% per node-day (95% CI 0.10–22.29%)" in caption
+
+
+def test_the_failure_rate_has_one_format_on_the_page(page, expected):
+    """QA pass 21: 0.550% per node-day in the caption, 0.00550 per node-day in the table,
+    and 0.55% → 0.2%; low 0.4061%; high 0.733% in the what-if line."""
+    caption = next(c.value for c in page.caption if c.value.startswith("example-run.csv"))
+    assert "22 failure incidents, fitted rate 0.55% per node-day (95% CI 0.34–0.83%)" in caption
+    rate = svc.fitted_table(expected).row(0, named=True)
+    assert rate["Fitted"] == "0.55% per node-day"
+    assert rate["Spread"] == "95% CI 0.34–0.83% (exact Poisson)"
+    assert rate["Sample"] == "22 incidents"
+    changed = expected.fitted.replace({"reliability.node_failure_rate_per_day": 0.002})
+    line = svc.changed_caption(svc.what_if(expected, changed, load_catalog()))
+    assert line.startswith("Changed: Node failure rate 0.55% → 0.20%")
