@@ -4062,9 +4062,11 @@ RECONCILE_OUTPUTS: tuple[Output, ...] = (
         "This run under the change",
         "fraction",
         "percent",
-        "The measured goodput plus the modelled change: what this run would have measured "
-        "had the change been in place.",
-        "g_measured + (g_what-if − g_fitted)",
+        "What this run would have measured had the change been in place: its measured "
+        "badput, less the 'other' time the model does not describe (kept as measured), "
+        "scaled by the model's predicted badput with the change over without it.",
+        "1 − min(1, u + (b − u)·(1 − g_what-if)/(1 − g_fitted)), b the measured badput, "
+        "u its unmodelled part",
         "derived",
         computed_by="models.reconcile.WhatIf.estimated_goodput",
     ),

@@ -194,7 +194,8 @@ def tile(
         text = change(o, value, unit=unit)
     else:
         text = singular(format_value(o, value, unit=unit))
-    big = not _unknown(value) and abs(float(value)) >= COMPACT_USD_FROM
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    big = number and not _unknown(value) and abs(float(value)) >= COMPACT_USD_FROM
     if o.kind == "usd" and not signed and big:  # "$436,357,575" overflows a tile at 1024 px
         amount = abs(float(value)) if savings else float(value)
         suffix = text[len(format_usd(amount)) :]  # "/day" when the unit is written
