@@ -663,7 +663,8 @@ def _badput_section(ev: Evaluation) -> Section:
     where none fits), as ``goodput evaluate --json`` gives them (``badput``); buckets with
     nothing in them are named under the table instead of printed as rows of zeros."""
     rows = ev.badput()
-    kept = [r for r in rows if r["minutes_per_day"] > 0 or r["usd_per_day"] > 0]
+    # a row is kept when it prints something other than zeros (0.0 min, $0/day)
+    kept = [r for r in rows if r["minutes_per_day"] >= 0.05 or r["usd_per_day"] >= 0.5]
     empty = [r["bucket_label"] for r in rows if r not in kept]
     table = pl.DataFrame(
         {
@@ -691,7 +692,11 @@ def _badput_section(ev: Evaluation) -> Section:
             ("Lost per day", "Lost per day", "num"),
         ),
         column_widths=(34, 34, 14, 18),
-        notes=(f"Nothing predicted in: {', '.join(empty)}.",) if empty else (),
+        notes=(
+            (f"Nothing predicted, to the table's rounding, in: {', '.join(empty)}.",)
+            if empty
+            else ()
+        ),
     )
 
 
