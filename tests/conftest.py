@@ -60,3 +60,17 @@ def built_once(tmp_path_factory, name: str, build: Callable[[], Any]) -> Any:
             return value
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+#: QA pass 21's short run log: 18 minutes, steps end at 5 and 10 min, a failure at 6,
+#: restore 8-9, then 8 idle minutes before job_end (productive 6 min, badput 12: restore 1,
+#: recovery 2, rework 1, other 8).
+SHORT_RUN_LOG = b"""timestamp,event,step,node_id
+2025-03-01T00:00:00Z,job_start,,
+2025-03-01T00:05:00Z,step_end,1,
+2025-03-01T00:06:00Z,failure,,n7
+2025-03-01T00:08:00Z,restore_start,1,
+2025-03-01T00:09:00Z,restore_end,1,
+2025-03-01T00:10:00Z,step_end,2,
+2025-03-01T00:18:00Z,job_end,,
+"""

@@ -16,7 +16,7 @@ from streamlit.testing.v1 import AppTest
 
 from goodput_lab.charts.run_log import bucket_chart, goodput_over_time_chart
 from goodput_lab.views import run_log as svc
-from tests.conftest import APP, DATA_DIR
+from tests.conftest import APP, DATA_DIR, SHORT_RUN_LOG
 from tests.dashboard._pages import array, open_sidebar
 
 PAGE = "app_pages/run_log.py"
@@ -165,17 +165,7 @@ def test_bucket_table_fits_and_its_components_are_a_sentence(page, expected):
     assert any(caption.replace("\\", "") in c.value.replace("\\", "") for c in page.caption)
 
 
-# QA pass 21: an 18-minute run with one failure (steps end at 5 and 10 min, restore 8-9, 8
-# idle minutes to job_end)
-SHORT = b"""timestamp,event,step,node_id
-2025-03-01T00:00:00Z,job_start,,
-2025-03-01T00:05:00Z,step_end,1,
-2025-03-01T00:06:00Z,failure,,n7
-2025-03-01T00:08:00Z,restore_start,1,
-2025-03-01T00:09:00Z,restore_end,1,
-2025-03-01T00:10:00Z,step_end,2,
-2025-03-01T00:18:00Z,job_end,,
-"""
+SHORT = SHORT_RUN_LOG  # QA pass 21's 18-minute run with one failure (tests/conftest.py)
 
 
 def test_short_run_is_drawn_in_minutes_and_its_what_if_stays_a_goodput(page):

@@ -19,19 +19,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from goodput_lab.views import run_log as svc
+from tests.conftest import SHORT_RUN_LOG
 
-# the QA's short run: 18 minutes, steps end at 5 and 10 min, a failure at 6, restore 8-9,
-# then 8 idle minutes before job_end.  Productive 5 + 1 = 6 min (step 2 redone from 9 to
+# the QA's short run (tests/conftest.py): productive 5 + 1 = 6 min (step 2 redone from 9 to
 # 10 after the restore), badput 12 min: restore 1, recovery 2, rework 1, other 8.
-SHORT = b"""timestamp,event,step,node_id
-2025-03-01T00:00:00Z,job_start,,
-2025-03-01T00:05:00Z,step_end,1,
-2025-03-01T00:06:00Z,failure,,n7
-2025-03-01T00:08:00Z,restore_start,1,
-2025-03-01T00:09:00Z,restore_end,1,
-2025-03-01T00:10:00Z,step_end,2,
-2025-03-01T00:18:00Z,job_end,,
-"""
+SHORT = SHORT_RUN_LOG
 LOWER_RATE = [
     "reliability.node_failure_rate_per_day=0.002",
     "reliability.node_failure_rate_low=",
