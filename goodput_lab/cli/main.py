@@ -30,6 +30,7 @@ import math
 import signal
 import subprocess
 import sys
+from collections.abc import Mapping
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -178,6 +179,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         )
     elif m.get("memory_fits", 1.0) == 0.0:
         print(f"  time / cost to train      not computed: {step_reason(ev)}")
+    if line := _intervals_line(m, ev.scenario):
+        print(line)
     v = ev.value_of_reliability
     print(
         f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
@@ -185,6 +188,31 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     )
     print_price_vintage(ev.scenario, {ev.instance.instance: ev.instance})
     return 0
+
+
+def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
+    """The headline figures' 80% intervals, as the Overview's tiles and the report give
+    them (models.uncertainty.headline_intervals; the step's from the step model), or "".
+    A figure without spread (no failures; a stated MFU's step) is left out."""
+
+    def span(key: str, low: str = "_low", high: str = "_high") -> str:
+        lo, hi = m.get(key + low), m.get(key + high)
+        if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
+            return ""
+        if lo >= hi:
+            return ""
+        return f"{format_value(key, lo, unit=False)}–{format_value(key, hi)}"
+
+    parts = []
+    if goodput := span("goodput"):
+        parts.append(f"goodput {goodput}")
+    if days := span("time_to_train_days", "_p10", "_p90"):
+        parts.append(f"time to train {days}")
+    if step := span("step_seconds"):
+        stated = sc["workload.step_settings_stated"] == "on"
+        note = "" if stated else " (recomputation, overlap and interleaving assumed, not stated)"
+        parts.append(f"step {step}{note}")
+    return "  80% intervals             " + "; ".join(parts) if parts else ""
 
 
 def step_reason(ev: Any) -> str:

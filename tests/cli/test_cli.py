@@ -355,3 +355,26 @@ def test_evaluate_counts_domain_events_among_the_fallbacks(capsys):
     out = capsys.readouterr().out
     assert "8.40% of node failures fall back to the durable tier; with domain events " in out
     assert "0.504 fallbacks/day, 20.1% of all failures" in out
+
+
+def test_evaluate_text_gives_the_80_percent_intervals(capsys):
+    """goodput evaluate's text gives the headline intervals the Overview's tiles and the
+    report give (they were in --json only), and says when the step's settings are assumed."""
+    from goodput_lab.models import evaluate, load_preset
+    from goodput_lab.models.outputs import format_value
+
+    from goodput_lab.cli.main import main
+
+    ev = evaluate(load_preset("llama3-70b"))
+    assert main(["evaluate", "llama3-70b"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "80% intervals" in x)
+    days = (
+        f"{format_value('time_to_train_days', ev['time_to_train_days_p10'], unit=False)}–"
+        f"{format_value('time_to_train_days', ev['time_to_train_days_p90'])}"
+    )
+    assert f"time to train {days}" in line
+    assert f"goodput {format_value('goodput', ev['goodput_low'], unit=False)}–" in line
+    assert line.endswith("(recomputation, overlap and interleaving assumed, not stated)")
+    assert main(["evaluate", "llama3-70b", "--set", "workload.step_settings_stated=on"]) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "80% intervals" in x)
+    assert "assumed" not in line and "step " in line
