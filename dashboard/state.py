@@ -104,25 +104,33 @@ def _keep(wk: str) -> None:
 def _interval_follows_rate(values: dict[str, Any], old: Any) -> None:
     """A new failure rate moves a stated 80% interval with it (a fitted log's; the fleet
     prior follows the rate anyway): models.scenario.interval_follows_rate, as ``--set`` does.
-    Display units (%) scale alike.  The sidebar says so."""
+    Display units (%) scale alike; where the moved interval cannot be stated (a rate of 0,
+    an end past 100% per node-day) the boxes go back to the fleet prior.  The sidebar says
+    so."""
     new = values.get(RATE_FIELD)
-    stated = [
-        k
+    lo_k, hi_k = RATE_INTERVAL_FIELDS
+    stated = all(
+        not values.get(k + CATALOG_PRICE_SUFFIX, False) and values.get(k) is not None
         for k in RATE_INTERVAL_FIELDS
-        if not values.get(k + CATALOG_PRICE_SUFFIX, False) and values.get(k) is not None
-    ]
-    if len(stated) != 2 or not isinstance(old, int | float) or not isinstance(new, int | float):
+    )
+    if not stated or not isinstance(old, int | float) or not isinstance(new, int | float):
         return
-    lo, hi = interval_follows_rate(values[stated[0]], values[stated[1]], float(old), float(new))
-    if (lo, hi) == (values[stated[0]], values[stated[1]]):
+    scale = FIELDS[RATE_FIELD].scale  # the rule is the model's, in per node-day
+    was = (values[lo_k], values[hi_k])
+    lo, hi = interval_follows_rate(was[0] / scale, was[1] / scale, old / scale, new / scale)
+    if lo is None or hi is None:
+        values[lo_k + CATALOG_PRICE_SUFFIX] = values[hi_k + CATALOG_PRICE_SUFFIX] = True
+        text = "no longer applies at this rate: the fleet prior around the rate is used"
+    else:
+        values[lo_k], values[hi_k] = lo * scale, hi * scale
+        text = f"moved with the rate: → {lo * scale:.3g}–{hi * scale:.3g}% per node-day"
+    if (values[lo_k], values[hi_k]) == was and lo is not None:
         return
     st.session_state[NOTICE_KEY] = (
         "info",
-        f"The failure rate's stated 80% interval moved with the rate: "
-        f"{values[stated[0]]:.3g}–{values[stated[1]]:.3g}% → {lo:.3g}–{hi:.3g}% per node-day "
+        f"The failure rate's stated 80% interval ({was[0]:.3g}–{was[1]:.3g}%) {text} "
         "(Advanced → Failure model).",
     )
-    values[stated[0]], values[stated[1]] = lo, hi
 
 
 def _price_follows_instance(values: dict[str, Any], base: Mapping[str, Any]) -> None:

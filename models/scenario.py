@@ -810,7 +810,10 @@ def interval_follows_rate(
     ``new_rate`` without touching the interval: both ends times new/old, so the interval
     keeps its width relative to the rate (a fitted log's Poisson interval, or the user's).
     Without this a what-if such as "the rate we measured, halved" left the fitted interval
-    above the new rate, which the uncertainty model refuses.
+    above the new rate, which the uncertainty model refuses.  Where the moved interval
+    cannot be stated (a rate of 0 before or after: no width relative to it; a top end past
+    the field's 1 per node-day) both ends are emptied: the fleet prior around the new rate
+    applies, as for a scenario that never stated one.
 
     Parameters
     ----------
@@ -822,17 +825,23 @@ def interval_follows_rate(
     Returns
     -------
     tuple of float or None
-        The interval ends [per node-day]; unchanged when the rate is, when an end is empty
-        or when the old rate is 0 (no width relative to it).
+        The interval ends [per node-day], or (None, None) for the fleet prior; unchanged
+        when the rate is or when an end is already empty.
 
     Examples
     --------
     >>> interval_follows_rate(0.004, 0.0045, 0.0042, 0.0021)
     (0.002, 0.00225)
+    >>> interval_follows_rate(0.004, 0.0045, 0.0042, 0.0)  # no failures: the prior's [0, 0]
+    (None, None)
     """
-    if low is None or high is None or not old_rate > 0 or new_rate == old_rate:
+    if low is None or high is None or new_rate == old_rate:
         return low, high
+    if not (old_rate > 0 and new_rate > 0):
+        return None, None
     ratio = new_rate / old_rate
+    if high * ratio > FIELDS[RATE_INTERVAL_FIELDS[1]].max:
+        return None, None
     return low * ratio, high * ratio
 
 

@@ -50,4 +50,33 @@ def test_the_sidebar_rate_moves_the_fitted_interval_and_says_so():
     expected = evaluate(scenario.with_overrides(["reliability.node_failure_rate_per_day=0.00205"]))
     assert metric(at, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
     notes = " ".join(i.value for i in at.info)
-    assert "0.39–0.43% → 0.195–0.215% per node-day" in notes, notes
+    assert "(0.39–0.43%) moved with the rate: → 0.195–0.215% per node-day" in notes, notes
+
+
+def test_a_rate_of_0_and_back_returns_to_the_fleet_prior():
+    """QA pass 22: a rate of 0 scaled the interval to 0-0, and every later rate was then
+    refused ("node_failure_rate_high: 0 is out of range (at least the rate ...)")."""
+    scenario = load_preset("llama3-70b").replace(FITTED)
+    zero = scenario.with_overrides(["reliability.node_failure_rate_per_day=0"])
+    assert zero["reliability.node_failure_rate_low"] is None
+    back = zero.with_overrides(["reliability.node_failure_rate_per_day=0.004"])
+    assert evaluate(back)["goodput_low"] < evaluate(back)["goodput_high"]
+    at = open_page("overview", url_state.encode(scenario, "llama3-70b"))
+    at.slider(key="w:reliability.node_failure_rate_per_day").set_value(0.0).run()
+    assert "the fleet prior around the rate is used" in " ".join(i.value for i in at.info)
+    at.slider(key="w:reliability.node_failure_rate_per_day").set_value(0.4).run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    expected = evaluate(back)
+    assert metric(at, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
+
+
+def test_a_moved_interval_past_the_fields_range_returns_to_the_fleet_prior():
+    """QA pass 22: the field's own maximum rate (1 per node-day) moved the interval's top
+    end to 1.048 and was refused under node_failure_rate_high."""
+    top = (
+        load_preset("llama3-70b")
+        .replace(FITTED)
+        .with_overrides(["reliability.node_failure_rate_per_day=1"])
+    )
+    assert top["reliability.node_failure_rate_high"] is None
+    assert evaluate(top)["failures_per_day"] == pytest.approx(128.0)
