@@ -204,16 +204,30 @@ def tile(
     return {"label": label, "value": text, "help": help_}
 
 
+#: Figures whose headline 80% interval (failure rate and step time together,
+#: models.uncertainty.headline_intervals) is not ``<key>_low/_high``: the time to train's
+#: ``_low/_high`` is the step model's alone, its headline one ``_p10/_p90``.
+HEADLINE_INTERVAL_KEYS = {
+    "time_to_train_days": ("time_to_train_days_p10", "time_to_train_days_p90")
+}
+#: Figures whose only interval is the step time's (no failure-rate spread computed for them):
+#: the tile says so.
+STEP_ONLY_INTERVALS = frozenset({"cost_to_train_usd"})
+
+
 def interval_text(key: str, values: Mapping[str, Any]) -> str:
-    """``80% range 96.33%–97.32%`` for a figure with ``<key>_low`` / ``<key>_high`` in
-    ``values`` (models.uncertainty.headline_intervals), else ""."""
-    lo, hi = values.get(f"{key}_low"), values.get(f"{key}_high")
+    """``80% range 96.33%–97.32%`` for a figure with an 80% interval in ``values`` (the
+    headline one where there is one, models.uncertainty.headline_intervals, as goodput
+    evaluate and the report give it), else ""."""
+    lo_k, hi_k = HEADLINE_INTERVAL_KEYS.get(key, (f"{key}_low", f"{key}_high"))
+    lo, hi = values.get(lo_k), values.get(hi_k)
     if _unknown(lo) or _unknown(hi):
         return ""
     o = OUTPUTS[key]
+    head = "80% range (step time only)" if key in STEP_ONLY_INTERVALS else "80% range"
     if o.kind == "usd" and max(abs(float(lo)), abs(float(hi))) >= COMPACT_USD_FROM:
-        return f"80% range {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
-    return f"80% range {format_value(o, lo)}–{format_value(o, hi)}"
+        return f"{head} {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
+    return f"{head} {format_value(o, lo)}–{format_value(o, hi)}"
 
 
 # --------------------------------------------------------------------------- inputs

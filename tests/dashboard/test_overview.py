@@ -124,3 +124,20 @@ def test_the_claims_caption_says_whose_figures_these_are():
     assert "the aws-16k-h100 preset reproduces it; the figures above are this scenario's" in other
     edited = load_preset("aws-16k-h100").replace({"cluster.nodes": 100})
     assert "this scenario's" in reliability_caption(evaluate(edited))
+
+
+def test_time_to_train_tile_gives_the_headline_interval(app):
+    """QA pass 22 H3: the tile's range was the step time's alone (67.8-118.5 days on
+    aws-16k-h100) while goodput evaluate, the report and docs/decide.md give the interval
+    over the failure rate and the step time (68.1-121.0); the instances' cost tile, which
+    has only the step's, says so."""
+    from goodput_lab.models.outputs import format_value
+
+    ev = evaluate(load_preset("aws-16k-h100"))
+    days = (
+        f"80% range {format_value('time_to_train_days', ev['time_to_train_days_p10'])}–"
+        f"{format_value('time_to_train_days', ev['time_to_train_days_p90'])}"
+    )
+    captions = [c.value for c in app.caption]
+    assert days in captions, captions
+    assert any(c.startswith("80% range (step time only) $") for c in captions), captions
