@@ -50,7 +50,8 @@ with right:
         max_value=200_000,
         value=svc.EXAMPLE_NODES if upload is None else 0,
         step=1,
-        key="run_log:nodes",
+        # one box per source: a fixed key kept the example's 2,000 after an upload
+        key="run_log:nodes:" + ("example" if upload is None else "upload"),
     )
 with st.expander(svc.MAP_LABEL, expanded=False):
     map_text = st.text_input(

@@ -174,6 +174,9 @@ def test_short_run_is_drawn_in_minutes_and_its_what_if_stays_a_goodput(page):
     simulated runs the page does not draw under an hour."""
     page.file_uploader[0].set_value(("short.csv", SHORT, "text/csv")).run()
     assert not page.exception and not page.error
+    # QA pass 22 H4: the box kept the example's 2,000 after the upload and the caption said
+    # the user had entered it; an upload starts from 0, the sidebar scenario's nodes
+    assert page.number_input(key="run_log:nodes:upload").value == 0
     view = svc.run_log_view(
         parse_timeline(SHORT),
         load_preset("aws-16k-h100"),
@@ -200,9 +203,7 @@ def test_short_run_is_drawn_in_minutes_and_its_what_if_stays_a_goodput(page):
     subtitle = over_time["layout"]["title"]["subtitle"]["text"].replace("<br>", " ")
     assert "simulated runs" not in subtitle and "no simulated band" in subtitle
     caption = next(c.value for c in page.caption if c.value.startswith("short.csv"))
-    assert "0.01 days on 2,000 nodes (entered under Nodes the job ran on); 1 failure incident," in (
-        caption
-    )
+    assert "0.01 days on 2,000 nodes (the sidebar scenario's); 1 failure incident," in caption
     # 1 incident in 2,000 × 18/1440 node-days = 4.00%, its 95% Garwood interval 0.10–22.29%
     assert "fitted rate 4.00% per node-day (95% CI 0.10–22.29%)" in caption
 
