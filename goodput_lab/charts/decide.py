@@ -61,7 +61,7 @@ def frontier_chart(
             y=[lo, hi],
             mode="lines",
             line={"dash": "dash", "color": style.COLORS["grey"]},
-            name=f"Target: {100 * target:.0f}%",
+            name=f"Target: {100 * target:.3g}%",  # 99.9%, not 100%
             hoverinfo="skip",
         )
     style.layout(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
+from goodput_lab.models.outputs import format_value
+
 from . import style
 
 TEMPLATE = style.TEMPLATE
@@ -58,7 +60,15 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         start = rungs["goodput_pct"][0]
         steps = rungs["delta_goodput_points"].to_list()[1:]
         end = rungs["goodput_pct"][-1]
-        text = [f"{start:.2f}%"] + [f"{v:+.2f} points" for v in steps] + [f"{end:.2f}%"]
+        # the registry's points format (true minus sign); "no change" under half a hundredth
+        text = [
+            f"{start:.2f}%",
+            *(
+                "no change" if abs(v) < 0.005 else format_value("goodput_delta", v / 100.0)
+                for v in steps
+            ),
+            f"{end:.2f}%",
+        ]
         inc, dec = SAVES, COSTS
         title = "Goodput, rung by rung"
         subtitle = "Each rung adopts one more feature"
@@ -92,7 +102,12 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
     if unit != "$/day":
         values = rungs["goodput_pct"].to_list()
         lo, hi = max(0.0, min(values) - 2.0), min(100.0, max(values) + 1.5)
+        # room on the right for the labels outside the bars; the subtitle says where the
+        # axis starts, as the Overview's and Checkpoints' do
         style.axis(fig, "x", range=[lo, hi], ticksuffix="%")
+        fig.layout.margin.r = max(fig.layout.margin.r or 0, 90)
+        if lo > 0:
+            fig.layout.title.subtitle.text = f"{subtitle}; the axis starts at {lo:.0f}%"
     else:
         top = max(rungs["lost_usd_per_day"].to_list())
         style.money_axis(fig, "x", top * 1.3)

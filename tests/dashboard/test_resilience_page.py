@@ -165,3 +165,17 @@ def test_a_rung_that_moves_nothing_reads_no_change():
     )
     fig = ladder_waterfall(rungs)
     assert list(fig.data[0].text) == ["$1,000", "saves $200", "no change", "$800"]
+
+
+def test_goodput_waterfall_reads_points_as_the_registry_writes_them():
+    """QA pass 22 M5: the goodput-points waterfall wrote "+0.00 points" and "-0.00 points"
+    (an ASCII hyphen) and did not say its axis starts at 95%."""
+    from goodput_lab.charts.resilience import ladder_waterfall
+    from goodput_lab.views.resilience import rung_numbers
+
+    lad = ladder(load_preset("llama3-70b"))
+    fig = ladder_waterfall(rung_numbers(lad), "Goodput points")
+    text = list(fig.data[0].text)
+    assert not any(t in ("+0.00 points", "-0.00 points", "−0.00 points") for t in text)
+    assert "no change" in text and "+2.39 points" in text
+    assert fig.layout.title.subtitle.text.endswith("the axis starts at 95%")
