@@ -295,15 +295,18 @@ def format_usd_compact(value: float, per: str | None = None) -> str:
     --------
     >>> format_usd_compact(436357575.05), format_usd_compact(-1.2345e9, "run")
     ('$436.4M', '−$1.23B/run')
-    >>> format_usd_compact(4719360)
-    '$4,719,360'
+    >>> format_usd_compact(4719360), format_usd_compact(999.96e6), format_usd_compact(9.996e9)
+    ('$4,719,360', '$1.00B', '$10.0B')
     """
     if value is None or not math.isfinite(float(value)) or abs(value) < COMPACT_USD_FROM:
         return format_usd(value, per)
     a = abs(float(value))
-    div, suffix = next((d, s) for d, s in ((1e12, "T"), (1e9, "B"), (1e6, "M")) if a >= d)
-    x = a / div
-    digits = f"{x:,.1f}" if x >= 10 else f"{x:.2f}"
+    for div, suffix in ((1e6, "M"), (1e9, "B"), (1e12, "T")):
+        x = a / div
+        # the unit of the figure as rounded ($999.96M is $1.00B, $9.996B is $10.0B)
+        digits = f"{x:,.1f}" if round(x, 2) >= 10 else f"{x:.2f}"
+        if suffix == "T" or float(digits.replace(",", "")) < 1000:
+            break
     return ("−" if value < 0 else "") + f"${digits}{suffix}" + (f"/{per}" if per else "")
 
 
