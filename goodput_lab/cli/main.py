@@ -206,7 +206,8 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
     parts = []
     if goodput := span("goodput"):
         parts.append(f"goodput {goodput}")
-    if days := span("time_to_train_days", "_p10", "_p90"):
+    days = span("time_to_train_days", "_p10", "_p90")
+    if days and m["time_to_train_days_p90"] <= MAX_SHOWN_DAYS:  # past it: "would not finish"
         parts.append(f"time to train {days}")
     if step := span("step_seconds"):
         stated = sc["workload.step_settings_stated"] == "on"
