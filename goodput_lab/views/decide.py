@@ -364,7 +364,6 @@ def targets_line(d) -> str:
 def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
     """The chosen (or closest) configuration as four (tile, caption) pairs: chance to finish,
     expected cost with its 80% range, nodes with spares, checkpoint interval with strategy."""
-    fv = display.format_value
     return [
         (
             display.tile("probability_finish_by_deadline", shown["probability_finish_by_deadline"]),
@@ -372,10 +371,11 @@ def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
         ),
         (
             display.tile("expected_total_cost_usd", shown["expected_total_cost_usd"]),
+            # as the tile writes dollars (millions from $10M on)
             "80% range "
-            + fv("total_cost_usd_p10", shown["total_cost_usd_p10"])
-            + " – "
-            + fv("total_cost_usd_p90", shown["total_cost_usd_p90"]),
+            + display.tile("total_cost_usd_p10", shown["total_cost_usd_p10"])["value"]
+            + "–"
+            + display.tile("total_cost_usd_p90", shown["total_cost_usd_p90"])["value"],
         ),
         (
             display.tile("nodes", shown["nodes"] + shown["spare_nodes"]),

@@ -16,9 +16,10 @@ from goodput_lab.models import Evaluation, Scenario, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
-from goodput_lab.models.outputs import format_value, help_text
+from goodput_lab.models.outputs import format_value
 from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
 from goodput_lab.models.pricing import TERMS, as_of_phrase, price_date_phrase
+from goodput_lab.views import display
 
 
 def plan(
@@ -266,7 +267,8 @@ def spinner_text(trials: int) -> str:
 
 
 def _tile(label: str, key: str, value: Any) -> dict[str, str]:
-    return {"label": label, "value": format_value(key, value), "help": help_text(key)}
+    """The registry's tile of ``key`` (millions from $10M on) under the page's label."""
+    return {**display.tile(key, value), "label": label}
 
 
 def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:

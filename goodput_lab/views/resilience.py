@@ -13,7 +13,13 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Scenario
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import format_usd, format_value, help_text, label
+from goodput_lab.models.outputs import (
+    COMPACT_USD_FROM,
+    format_usd_compact,
+    format_value,
+    help_text,
+    label,
+)
 from goodput_lab.models.resilience import (
     BASELINE,
     FEATURES,
@@ -265,6 +271,14 @@ def saved_per_day(lad: Ladder, key: str) -> str:
     return f"{format_value(key, getattr(lad, key), unit=False)}/day"
 
 
+def _compact_per_day(lad: Ladder, key: str) -> str:
+    """:func:`saved_per_day` as a tile writes it: millions from $10M a day on."""
+    value = getattr(lad, key)
+    if abs(value) < COMPACT_USD_FROM:
+        return saved_per_day(lad, key)
+    return format_usd_compact(value, "day")
+
+
 def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     """Two rows of two tiles: lost per day before and after the ladder, what it saves
     (the recommended rungs only, in the recommended order) and goodput after it."""
@@ -278,7 +292,8 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
         [
             {
                 "label": "Lost per day, baseline",
-                "value": format_usd(first.lost_usd_per_day),
+                # as every tile writes dollars (millions from $10M on)
+                "value": display.tile("lost_usd_per_day", first.lost_usd_per_day)["value"],
                 "help": "The scenario as given, before any feature. "
                 + help_text("lost_usd_per_day"),
             },
@@ -286,7 +301,7 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
                 "label": "Lost per day, recommended rungs"
                 if recommended
                 else "Lost per day, last rung",
-                "value": format_usd(last.lost_usd_per_day),
+                "value": display.tile("lost_usd_per_day", last.lost_usd_per_day)["value"],
                 "help": f"{_after_words(recommended)}, counting what the features cost. "
                 + help_text("lost_usd_per_day"),
             },
@@ -294,7 +309,7 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
         [
             {
                 "label": label(saved_key),
-                "value": saved_per_day(lad, saved_key),
+                "value": _compact_per_day(lad, saved_key),
                 "help": help_text(saved_key),
             },
             _goodput_tile(lad),

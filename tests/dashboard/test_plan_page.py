@@ -7,6 +7,7 @@ from goodput_lab.models import load_preset
 from goodput_lab.models.outputs import format_value
 from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
 
+from goodput_lab.views import display
 from tests.dashboard._pages import chart, metric, open_page
 
 
@@ -27,7 +28,8 @@ def test_tiles_match_the_model(app):
         ("Expected total cost", "expected_total_cost_usd"),
         ("P90 total cost", "p90_total_cost_usd"),
     ):
-        assert metric(app, label) == format_value(key, getattr(p, key)), label
+        # the tile as every tile writes it (millions from $10M on)
+        assert metric(app, label) == display.tile(key, getattr(p, key))["value"], label
     # the chosen point is marked on both charts
     comp, cost = chart(app, 0), chart(app, 1)
     assert comp["layout"]["title"]["text"].startswith("Probability of finishing")
@@ -66,7 +68,8 @@ def test_plan_tile_and_bill_row_are_one_figure_for_the_same_block(app):
     days while the modelled step was 7.03 s, 98 again since the refit made it 7.32 s)."""
     budget = app.table[0].value
     cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
-    assert cb["Whole run"] == metric(app, "Expected total cost")
+    tile = next(m for m in app.metric if m.label == "Expected total cost")
+    assert f"Exact: {cb['Whole run']}." in tile.proto.help  # $185.3M on the tile
     assert float(cb["Block (days)"]) == float(metric(app, "Block length").split()[0]) == 98
     terms = app.table[1].value  # where each price comes from, under the bill
     cb_terms = terms[terms["Pricing model"] == "Capacity Block"].iloc[0]
