@@ -7,6 +7,7 @@ models.timeline and models.reconcile; this module shapes the results into polars
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -308,6 +309,12 @@ def page_message(exc: ValidationError) -> str:
     ran on, Column and event names), not the CLI's --nodes and --map."""
     field = {"--map": MAP_LABEL, "--nodes": NODES_LABEL}.get(exc.field, exc.field)
     message = exc.message.replace("--map EVENT=NAME", f"EVENT=NAME under {MAP_LABEL}")
+    # the reader's "or map one, e.g. --map timestamp=<header>" (models._csv)
+    message = re.sub(
+        r"or map one, e\.g\. --map (\w+)=<header>",
+        rf"or map one under {MAP_LABEL}: \1=<header>",
+        message,
+    )
     return f"{field}: {message}"
 
 

@@ -220,3 +220,11 @@ def test_the_failure_rate_has_one_format_on_the_page(page, expected):
     changed = expected.fitted.replace({"reliability.node_failure_rate_per_day": 0.002})
     line = svc.changed_caption(svc.what_if(expected, changed, load_catalog()))
     assert line.startswith("Changed: Node failure rate 0.55% → 0.20%")
+
+
+def test_a_header_without_a_timestamp_names_the_pages_box_not_the_cli_flag(page):
+    """QA pass 22 M4: the page said "or map one, e.g. --map timestamp=<header>"."""
+    page.file_uploader[0].set_value(("abc.csv", b"a,b,c\n1,2,3\n", "text/csv")).run()
+    text = " ".join(e.value for e in page.error).replace("\\", "")  # Markdown escapes
+    assert "no timestamp column" in text and "--map" not in text
+    assert "or map one under Column and event names: timestamp=<header>" in text
