@@ -29,7 +29,7 @@ from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
 from .inputs import Inputs
-from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS, json_value
+from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
 from .uncertainty import headline_intervals
@@ -896,7 +896,7 @@ class Evaluation:
     def to_json_dict(self) -> dict[str, Any]:
         """One flat JSON-able object (the CLI contract), plus breakdown and scenario."""
         out: dict[str, Any] = {"scenario_name": self.scenario.name}
-        out.update({k: json_value(k, _jsonable(v)) for k, v in self.metrics.items()})
+        out.update({k: _jsonable(v) for k, v in self.metrics.items()})
         out.update({k: _jsonable(v) for k, v in self.value_of_reliability.items()})
         out.update(self.texts)
         out["loss_breakdown"] = [

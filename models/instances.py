@@ -458,7 +458,7 @@ class InstanceRanking:
         return {
             "deadline_days": self.deadline_days,
             "cheapest": best.instance if best else None,
-            "cheapest_nodes": json_value("cheapest_nodes", best.nodes) if best else None,
+            "cheapest_nodes": best.nodes if best else None,
             "too_close_to_call": [r.instance for r in self.too_close_to_call],
             "verdict": self.verdict(),
             "deadline_risk": self.deadline_risk(),
