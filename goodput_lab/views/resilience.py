@@ -13,13 +13,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Scenario
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import (
-    COMPACT_USD_FROM,
-    format_usd_compact,
-    format_value,
-    help_text,
-    label,
-)
+from goodput_lab.models.outputs import format_value, help_text
 from goodput_lab.models.resilience import (
     BASELINE,
     FEATURES,
@@ -271,14 +265,6 @@ def saved_per_day(lad: Ladder, key: str) -> str:
     return f"{format_value(key, getattr(lad, key), unit=False)}/day"
 
 
-def _compact_per_day(lad: Ladder, key: str) -> str:
-    """:func:`saved_per_day` as a tile writes it: millions from $10M a day on."""
-    value = getattr(lad, key)
-    if abs(value) < COMPACT_USD_FROM:
-        return saved_per_day(lad, key)
-    return format_usd_compact(value, "day")
-
-
 def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
     """Two rows of two tiles: lost per day before and after the ladder, what it saves
     (the recommended rungs only, in the recommended order) and goodput after it."""
@@ -307,11 +293,8 @@ def headline_tiles(lad: Ladder) -> list[list[dict[str, str]]]:
             },
         ],
         [
-            {
-                "label": label(saved_key),
-                "value": _compact_per_day(lad, saved_key),
-                "help": help_text(saved_key),
-            },
+            # the registry's tile: "$4,456/day", millions from $10M on
+            display.tile(saved_key, getattr(lad, saved_key)),
             _goodput_tile(lad),
         ],
     ]
