@@ -15,6 +15,7 @@ from goodput_lab.models.failure_log import (
     log_header,
     stated_nodes,
 )
+from goodput_lab.models.fitting import scenario_values
 
 from goodput_lab.charts.failure_log import cause_chart, survival_chart
 from goodput_lab.views import failure_log as svc
@@ -128,7 +129,7 @@ for col, tile in zip(st.columns(4), svc.fit_tiles(fit), strict=True):
     col.metric(**tile)
 st.caption(svc.job_level_text(fit))
 
-values, problems = svc.scenario_values(fit)
+values, problems = scenario_values(fit)  # what goodput fit prints as --set
 for problem in problems:
     st.warning(f"Cannot use in the scenario — {plain(problem)}")
 st.button(

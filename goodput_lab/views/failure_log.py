@@ -6,13 +6,13 @@ models.fitting.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import polars as pl
 
 from goodput_lab.models import FIELDS, ValidationError
+from goodput_lab.models._csv import CLI_MAP_HINT
 from goodput_lab.models._resources import data_path
 from goodput_lab.models._text import counted
 from goodput_lab.models.failure_log import (
@@ -21,13 +21,7 @@ from goodput_lab.models.failure_log import (
     FailureLog,
     parse_failure_log,
 )
-from goodput_lab.models.fitting import (
-    LogFit,
-    fit_failure_log,
-    incident_gaps_h,
-    tbf_survival,
-)
-from goodput_lab.models.fitting import scenario_values as fitted_scenario_values
+from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
 from goodput_lab.views import display
 
 SAMPLE_LOG = data_path("failure_logs", "synthetic-sample.csv")
@@ -55,12 +49,11 @@ APPLY_HELP = (
     "interval Decide and the headline ranges integrate) to the fitted values: the ones "
     "goodput fit prints as --set."
 )
-_CLI_MAP_HINT = re.compile(r"or map one, e\.g\. --map \w+=<header>")
 
 
 def page_message(exc: ValidationError) -> str:
     """A reader's message as the page says it: the column pickers, not the CLI's --map."""
-    return _CLI_MAP_HINT.sub(f"or pick one under {MAPPING_LABEL}", str(exc))
+    return CLI_MAP_HINT.sub(f"or pick one under {MAPPING_LABEL}", str(exc))
 
 
 def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -> FittedLog:
@@ -224,13 +217,6 @@ def survival_frames(fitted: FittedLog) -> tuple[pl.DataFrame, pl.DataFrame]:
         }
     )
     return empirical, fitted_df
-
-
-def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
-    """Fitted values for the scenario fields, and messages for any left out: the values
-    ``goodput fit`` prints as ``--set`` (models.fitting.scenario_values): the rate, the
-    per-node shape, the job-level rate when the log marks any, and the rate's 80% interval."""
-    return fitted_scenario_values(fit)
 
 
 # --------------------------------------------------------------------------- page text

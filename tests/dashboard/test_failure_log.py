@@ -8,7 +8,7 @@ import pytest
 from goodput_lab.dashboard import state
 from goodput_lab.models import evaluate, load_preset
 from goodput_lab.models.failure_log import parse_failure_log
-from goodput_lab.models.fitting import fit_failure_log
+from goodput_lab.models.fitting import fit_failure_log, scenario_values
 from streamlit.testing.v1 import AppTest
 
 from goodput_lab.charts.failure_log import survival_chart
@@ -69,7 +69,7 @@ def test_button_writes_the_values_goodput_fit_prints(page, sample_fit):
     """QA pass 21: the button set rate and shape only, while goodput fit also prints the
     rate's 80% interval; the Overview's goodput range was the fleet prior's 95.41%-96.98%
     (llama3-70b) against 96.38%-96.49% with the CLI's four values."""
-    values, problems = svc.scenario_values(sample_fit)
+    values, problems = scenario_values(sample_fit)
     assert not problems
     # the four values goodput fit prints, from the one function (6 significant digits)
     assert [f"{k}={v:.6g}" for k, v in values.items()] == cli_fit.scenario_overrides(sample_fit)
