@@ -25,6 +25,11 @@ from .errors import ValidationError
 if TYPE_CHECKING:  # polars is imported when a log is read, not with the models
     import polars as pl
 
+#: The command-line hint a missing required column's message ends with
+#: (:func:`resolve_header`); a page that maps columns its own way rewrites it (group 1: the
+#: column).
+CLI_MAP_HINT = re.compile(r"or map one, e\.g\. --map (\w+)=<header>")
+
 
 def read_text_file(path: Path, max_bytes: int) -> str:
     """UTF-8 text of ``path`` (a BOM is dropped); unreadable, oversized, non-regular or

@@ -7,7 +7,6 @@ models.timeline and models.reconcile; this module shapes the results into polars
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import polars as pl
 
 from goodput_lab.models import FIELDS, Comparison, Scenario, ValidationError, compare
+from goodput_lab.models._csv import CLI_MAP_HINT
 from goodput_lab.models._resources import data_path
 from goodput_lab.models._text import counted
 from goodput_lab.models.catalog import Instance
@@ -310,11 +310,7 @@ def page_message(exc: ValidationError) -> str:
     field = {"--map": MAP_LABEL, "--nodes": NODES_LABEL}.get(exc.field, exc.field)
     message = exc.message.replace("--map EVENT=NAME", f"EVENT=NAME under {MAP_LABEL}")
     # the reader's "or map one, e.g. --map timestamp=<header>" (models._csv)
-    message = re.sub(
-        r"or map one, e\.g\. --map (\w+)=<header>",
-        rf"or map one under {MAP_LABEL}: \1=<header>",
-        message,
-    )
+    message = CLI_MAP_HINT.sub(rf"or map one under {MAP_LABEL}: \1=<header>", message)
     return f"{field}: {message}"
 
 
