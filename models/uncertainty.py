@@ -397,6 +397,17 @@ def weighted_quantile(values, weights, q: float) -> float:
 #: Headline figures with an 80% interval from both uncertainties (registered in
 #: models/outputs.py with computed_by = models.uncertainty.headline_intervals).
 HEADLINE_KEYS = ("goodput", "lost_usd_per_day", "time_to_train_days", "total_cost_to_train_usd")
+#: Each headline figure's 80% interval as (low key, high key) in the chain's outputs: the
+#: time to train's are ``_p10/_p90``, since its ``_low/_high`` is the step model's interval
+#: alone (:func:`models.chain.cost_step`); the others' ``_low/_high``.  Every view that
+#: shows a headline interval reads its keys here (:func:`headline_intervals` writes them;
+#: tests/models/test_uncertainty.py checks the two agree).
+HEADLINE_INTERVALS = {
+    "goodput": ("goodput_low", "goodput_high"),
+    "lost_usd_per_day": ("lost_usd_per_day_low", "lost_usd_per_day_high"),
+    "time_to_train_days": ("time_to_train_days_p10", "time_to_train_days_p90"),
+    "total_cost_to_train_usd": ("total_cost_to_train_usd_low", "total_cost_to_train_usd_high"),
+}
 
 
 def headline_intervals(

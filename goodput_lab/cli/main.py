@@ -47,6 +47,7 @@ from goodput_lab.models.scenario import (
     follow_edits,
     resolve_scenario,
 )
+from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
 
 EXIT_USAGE = 2
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report it
@@ -195,8 +196,8 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
     them (models.uncertainty.headline_intervals; the step's from the step model), or "".
     A figure without spread (no failures; a stated MFU's step) is left out."""
 
-    def span(key: str, low: str = "_low", high: str = "_high") -> str:
-        lo, hi = m.get(key + low), m.get(key + high)
+    def span(key: str, low: str | None = None, high: str | None = None) -> str:
+        lo, hi = m.get(low or f"{key}_low"), m.get(high or f"{key}_high")
         if lo is None or hi is None or not (math.isfinite(lo) and math.isfinite(hi)):
             return ""
         if lo >= hi:
@@ -204,10 +205,11 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
         return f"{format_value(key, lo, unit=False)}–{format_value(key, hi)}"
 
     parts = []
-    if goodput := span("goodput"):
+    if goodput := span("goodput", *HEADLINE_INTERVALS["goodput"]):
         parts.append(f"goodput {goodput}")
-    days = span("time_to_train_days", "_p10", "_p90")
-    if days and m["time_to_train_days_p90"] <= MAX_SHOWN_DAYS:  # past it: "would not finish"
+    days_keys = HEADLINE_INTERVALS["time_to_train_days"]
+    days = span("time_to_train_days", *days_keys)
+    if days and m[days_keys[1]] <= MAX_SHOWN_DAYS:  # past it: "would not finish"
         parts.append(f"time to train {days}")
     if step := span("step_seconds"):
         stated = sc["workload.step_settings_stated"] == "on"

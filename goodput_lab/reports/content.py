@@ -30,6 +30,7 @@ from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import SECTION_OF, format_usd, output
 from goodput_lab.models.outputs import format_value as registry_format
 from goodput_lab.models.pricing import price_vintage
+from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
 from goodput_lab.views import display
 from goodput_lab.views import overview as svc
 
@@ -253,17 +254,16 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     layout = ev.texts["layout_note"]
     if layout:  # accelerators the layout cannot use
         lines.append(layout[0].upper() + layout[1:] + ".")
-    if all(k in m for k in ("goodput_low", "lost_usd_per_day_low", "time_to_train_days_p10")):
+    ends = {k: (m.get(lo), m.get(hi)) for k, (lo, hi) in HEADLINE_INTERVALS.items()}
+    if all(lo is not None for lo, _hi in ends.values()):
+        g, lost, days, bill = ends.values()  # in models.uncertainty.HEADLINE_KEYS' order
         lines.append(
             "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "
-            f"goodput {format_value('goodput', m['goodput_low'])}–"
-            f"{format_value('goodput', m['goodput_high'])}, lost "
-            f"{format_usd(m['lost_usd_per_day_low'], 'day')}–"
-            f"{format_usd(m['lost_usd_per_day_high'], 'day')}, time to train "
-            f"{format_value('time_to_train_days', m['time_to_train_days_p10'])}–"
-            f"{format_value('time_to_train_days', m['time_to_train_days_p90'])}, whole bill "
-            f"{format_usd(m['total_cost_to_train_usd_low'])}–"
-            f"{format_usd(m['total_cost_to_train_usd_high'])}."
+            f"goodput {format_value('goodput', g[0])}–{format_value('goodput', g[1])}, lost "
+            f"{format_usd(lost[0], 'day')}–{format_usd(lost[1], 'day')}, time to train "
+            f"{format_value('time_to_train_days', days[0])}–"
+            f"{format_value('time_to_train_days', days[1])}, whole bill "
+            f"{format_usd(bill[0])}–{format_usd(bill[1])}."
         )
     slope = (
         " (rate below 0.1%: gain of eliminating failures)"

@@ -37,6 +37,7 @@ from goodput_lab.models.outputs import (
     format_value,
 )
 from goodput_lab.models.pricing import Price, as_of_phrase
+from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
 
 MISSING = "—"
 #: units written in the singular after exactly one ("1 node", not "1 nodes")
@@ -204,12 +205,6 @@ def tile(
     return {"label": label, "value": text, "help": help_}
 
 
-#: Figures whose headline 80% interval (failure rate and step time together,
-#: models.uncertainty.headline_intervals) is not ``<key>_low/_high``: the time to train's
-#: ``_low/_high`` is the step model's alone, its headline one ``_p10/_p90``.
-HEADLINE_INTERVAL_KEYS = {
-    "time_to_train_days": ("time_to_train_days_p10", "time_to_train_days_p90")
-}
 #: Figures whose only interval is the step time's (no failure-rate spread computed for them):
 #: the tile says so.
 STEP_ONLY_INTERVALS = frozenset({"cost_to_train_usd"})
@@ -219,7 +214,7 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
     """``80% range 96.33%–97.32%`` for a figure with an 80% interval in ``values`` (the
     headline one where there is one, models.uncertainty.headline_intervals, as goodput
     evaluate and the report give it), else ""."""
-    lo_k, hi_k = HEADLINE_INTERVAL_KEYS.get(key, (f"{key}_low", f"{key}_high"))
+    lo_k, hi_k = HEADLINE_INTERVALS.get(key, (f"{key}_low", f"{key}_high"))
     lo, hi = values.get(lo_k), values.get(hi_k)
     if _unknown(lo) or _unknown(hi):
         return ""

@@ -178,3 +178,13 @@ def test_monte_carlo_mean_time_matches_daly_times_the_mean_step_multiplier():
     # every run drew its own step multiplier: their spread is the interval's
     q10, q90 = np.quantile(res["step_multiplier"], [0.1, 0.9])
     assert (q10, q90) == pytest.approx(rel, rel=0.02)
+
+
+def test_headline_interval_keys_are_the_ones_headline_intervals_writes():
+    """The views read each headline figure's interval keys from HEADLINE_INTERVALS; they
+    are exactly the keys headline_intervals writes, in HEADLINE_KEYS' order."""
+    from goodput_lab.models.uncertainty import HEADLINE_INTERVALS, HEADLINE_KEYS
+
+    h = headline_intervals(resolve_inputs(load_preset("llama3-70b")))
+    assert tuple(HEADLINE_INTERVALS) == HEADLINE_KEYS
+    assert [k for pair in HEADLINE_INTERVALS.values() for k in pair] == list(h)
