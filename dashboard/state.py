@@ -113,7 +113,8 @@ def _interval_follows_rate(values: dict[str, Any], old: Any) -> None:
         not values.get(k + CATALOG_PRICE_SUFFIX, False) and values.get(k) is not None
         for k in RATE_INTERVAL_FIELDS
     )
-    if not stated or not isinstance(old, int | float) or not isinstance(new, int | float):
+    numbers = isinstance(old, int | float) and isinstance(new, int | float)
+    if not stated or not numbers or new == old:
         return
     scale = FIELDS[RATE_FIELD].scale  # the rule is the model's, in per node-day
     was = (values[lo_k], values[hi_k])
@@ -124,8 +125,6 @@ def _interval_follows_rate(values: dict[str, Any], old: Any) -> None:
     else:
         values[lo_k], values[hi_k] = lo * scale, hi * scale
         text = f"moved with the rate: → {lo * scale:.3g}–{hi * scale:.3g}% per node-day"
-    if (values[lo_k], values[hi_k]) == was and lo is not None:
-        return
     st.session_state[NOTICE_KEY] = (
         "info",
         f"The failure rate's stated 80% interval ({was[0]:.3g}–{was[1]:.3g}%) {text} "
