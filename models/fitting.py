@@ -332,7 +332,7 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     ks_w = stats.kstest(y, stats.weibull_min(shape, scale=scale).cdf)
     scale_h = scale * unit
     return {
-        "n_gaps": float(n),
+        "n_gaps": int(n),  # a whole count: JSON writes it as 12, not 12.0
         "exp_rate_per_h": float(rate),
         "exp_rate_per_h_lo": float(rate_lo),
         "exp_rate_per_h_hi": float(rate_hi),
@@ -544,8 +544,8 @@ def fit_weibull_censored(gaps_h, censored_h=(), confidence: float = 0.95) -> dic
     scale = unit * math.exp((float(logsumexp(shape * lall)) - math.log(d)) / shape)
     total = float(x.sum() + c.sum())
     return {
-        "n_gaps": float(d),
-        "n_censored": float(c.size),
+        "n_gaps": int(d),  # whole counts: JSON writes them as 12, not 12.0
+        "n_censored": int(c.size),
         "weibull_shape": shape,
         "weibull_shape_lo": _bracket_root(g, shape, 0.005),
         "weibull_shape_hi": _bracket_root(g, shape, 200.0),

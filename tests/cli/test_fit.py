@@ -115,3 +115,14 @@ def test_counts_have_thousands_separators(tmp_path):
     # each node fails 500 times: 499 gaps each; censored tails to the log's end for two of
     # them (the node that failed last has none)
     assert "; 1,497 repeat gaps, 2 censored, lemons left out)" in out.stdout
+
+
+def test_fit_json_writes_gap_counts_as_integers():
+    """`goodput fit --json` wrote node_n_gaps, node_n_censored and job_n_gaps as 278.0,
+    471.0 and 761.0: whole counts are JSON integers, as failures and incidents are."""
+    out = goodput("fit", SAMPLE, "--nodes", "1024", "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    for key in ("node_n_gaps", "node_n_censored", "job_n_gaps", "failures", "incidents"):
+        assert type(d[key]) is int, (key, d[key])
+    assert '"job_n_gaps": 761,' in out.stdout
