@@ -45,6 +45,7 @@ NAME_KEY = "w:name"
 DESC_KEY = "scenario_description"
 PRESET_KEY = "preset"
 OPTIMAL_SUFFIX = ":optimal"
+RANGE_SUFFIX = ":range"  # session key suffix: the range a slider was last drawn with
 CATALOG_PRICE_SUFFIX = ":catalog"
 UPLOAD_KEY = "scenario_upload"
 NOTICE_KEY = "state_notice"  # (kind, text) shown once: link or upload problems/success
@@ -164,6 +165,19 @@ def bind(wk: str) -> dict[str, Any]:
     if name in values and (wk not in ss or ss[wk] != values[name]):
         ss[wk] = values[name]
     return {"key": wk, "on_change": _keep, "args": (wk,)}
+
+
+def seed_on_new_range(wk: str, bounds: tuple[Any, Any]) -> None:
+    """Seed slider ``wk`` from its field's value when its range differs from the one it was
+    last drawn with: Streamlit makes a new widget for a new range, and a new widget not
+    seeded shows its minimum rather than the value the model uses."""
+    ss = st.session_state
+    drawn = ss.get(wk + RANGE_SUFFIX)
+    if drawn != bounds:
+        ss[wk + RANGE_SUFFIX] = bounds
+        name = wk.removeprefix("w:")
+        if drawn is not None and name in _values():
+            ss[wk] = _values()[name]
 
 
 def to_display(field_key: str, value: Any) -> Any:

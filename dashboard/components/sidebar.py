@@ -161,6 +161,26 @@ def _decimals(step: float) -> int:
     return max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 2
 
 
+def slider_range(key: str, current: float) -> tuple[float, float]:
+    """The slider's range (display units) for a field showing ``current``: the field's usual
+    range (``ui_min``..``ui_max``), stretched for a value outside it to a bound that does not
+    follow the value, so one step of the slider keeps the same range: below the usual range,
+    the field's own minimum; above it, the usual top doubled until it holds the value (at
+    most the field's own maximum).  A range that followed the value made a new widget at
+    every step (Streamlit keys a slider by its range), which showed its minimum (0.00%)
+    while the model used the value."""
+    f = FIELDS[key]
+    lo, hi = f.ui_min * f.scale, f.ui_max * f.scale
+    if current < lo:
+        lo = min(current, f.min * f.scale) if f.min is not None else current
+    if current > hi:
+        top = f.max * f.scale if f.max is not None else math.inf
+        while hi < current and hi < top:
+            hi *= 2
+        hi = max(min(hi, top), current)
+    return lo, hi
+
+
 def _numeric_widget(key: str, container=None) -> None:
     f = FIELDS[key]
     c = container or st
@@ -173,16 +193,16 @@ def _numeric_widget(key: str, container=None) -> None:
         lo, hi = f.ui_min * f.scale, f.ui_max * f.scale
         step = (f.ui_step or 1.0) * f.scale
         pct = "%%" if f.scale == 100.0 else ""
+        current = int(current) if f.kind == "int" else float(current)
+        lo, hi = slider_range(key, current)
         if f.kind == "int":
-            lo, hi, step = int(lo), int(hi), max(1, int(step))
-            current = int(current)
+            lo, hi, step = math.floor(lo), math.ceil(hi), max(1, int(step))
             fmt = "%d" + pct
         else:
             lo, hi, step = float(lo), float(hi), float(step)
-            current = float(current)
             fmt = f"%.{_decimals(step)}f{pct}"
         state.set_value(key, current)
-        lo, hi = min(lo, current), max(hi, current)
+        state.seed_on_new_range(wk, (lo, hi))
         c.slider(
             label, min_value=lo, max_value=hi, step=step, help=f.help, format=fmt, **state.bind(wk)
         )
