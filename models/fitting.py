@@ -33,7 +33,10 @@ What is fitted (all estimates are maximum likelihood, all intervals two-sided at
   Poisson (Garwood) interval: they do not scale with the node count (Kokolis et al. 2024).
 * **Per-cause rates**: each failure's cause text is mapped onto the 18 root-cause categories
   of Llama 3 405B (arXiv:2407.21783, Table 5; ``data/failure_logs/llama3-root-causes.csv``);
-  rates per node-day over the observed node-days with exact Poisson (Garwood 1936) CIs.
+  rates per node-day of the node failures over the observed node-days with exact Poisson
+  (Garwood 1936) CIs.  Failures marked as the job's own count in a cause's failures and
+  share, not in its rate per node-day: as from the node rate, they are left out of it (they
+  are the job-level rate's).
 * **Lemon nodes**: given n failures spread over N equally exposed nodes, a node's count is
   Binomial(n, 1/N) under "all nodes alike and memoryless" (with a per-node Weibull shape
   well below 1, failures cluster on a node by themselves and the test flags more nodes).  A node is a lemon when its upper-tail p-value
@@ -703,10 +706,13 @@ def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int
 
 def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[dict]:
     """One row per Llama 3 category (and the unmapped causes, if any): failures k, share
-    k / n, rate k / node-days [per node-day] with its exact Poisson interval, next to the
-    Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5)."""
+    k / n, rate k_node / node-days [per node-day] with its exact Poisson interval, next to the
+    Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5).  k_node leaves out the
+    failures marked as the job's own (:func:`job_level_mask`), as the node rate does: they
+    are no node's, and are fitted as the job-level rate."""
     uniq, inverse = np.unique(log.cause, return_inverse=True)  # map each distinct text once
     mapped = np.array([map_cause(c) for c in uniq], dtype=object)[inverse].astype(str)
+    on_node = ~job_level_mask(log.node_id)
     rows = []
     for r in (
         *llama3_taxonomy(),
@@ -721,7 +727,8 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
         k = int(np.sum(mapped == r["category"]))
         if k == 0 and r["category"] == UNMAPPED:
             continue
-        lo, hi = poisson_rate_ci(k, node_days, confidence)
+        k_node = int(np.sum((mapped == r["category"]) & on_node))
+        lo, hi = poisson_rate_ci(k_node, node_days, confidence)
         examples = sorted(set(log.cause[mapped == r["category"]].tolist()))[:3]
         rows.append(
             {
@@ -730,7 +737,7 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
                 "group": r["group"],
                 "failures": k,
                 "share": k / len(log),
-                "rate_per_node_day": k / node_days,
+                "rate_per_node_day": k_node / node_days,
                 "rate_per_node_day_lo": float(lo),
                 "rate_per_node_day_hi": float(hi),
                 "llama3_failures": r["count"],

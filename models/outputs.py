@@ -3486,8 +3486,9 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "Rate",
         "per node-day",
         "percent",
-        "Failures with this cause per node per day (exact chi-square interval).",
-        "failures with the cause / (nodes × days)",
+        "Node failures with this cause per node per day (exact chi-square interval); "
+        "failures the log marks as the job's own are left out, as from the node failure rate.",
+        "node failures with the cause / (nodes × days)",
         "derived",
         4,
         computed_by="models.fitting._cause_rates",

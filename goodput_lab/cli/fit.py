@@ -50,6 +50,26 @@ def scenario_overrides(fit: LogFit) -> list[str]:
     return [f"{key}={value:.6g}" for key, value in scenario_values(fit)[0].items()]
 
 
+def _print_cause_notes(fit: LogFit) -> None:
+    """Why the causes' rates need not add up to the node failure rate: job-marked failures
+    are in neither (models.fitting._cause_rates), and a moment's failures are one incident."""
+    if fit.n_job_failures:
+        print(
+            f"    (the causes' rates leave out the {counted(fit.n_job_failures, 'failure')} "
+            "marked as the job's own, as the node failure rate does: they are the job-level "
+            "rate's)"
+        )
+    failures = fit.n_failures - fit.n_job_failures
+    incidents = fit.n_incidents - fit.n_job_incidents
+    if failures != incidents:
+        node = "node " if fit.n_job_failures else ""
+        print(
+            f"    (the causes count {node}failures, {failures:,}; the node failure rate counts "
+            f"{node}incidents, {incidents:,}: failures of several nodes at one moment are one "
+            "incident, so the causes' rates add up to more)"
+        )
+
+
 def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     t = fit.tbf
     pct = round(fit.confidence * 100)
@@ -107,12 +127,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
                 f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
                 f"{100 * c['rate_per_node_day']:.4f}%/node-day"
             )
-    if fit.n_failures != fit.n_incidents:
-        print(
-            f"    (the causes count failures, {fit.n_failures:,}; the node failure rate counts "
-            f"incidents, {fit.n_incidents:,}: failures of several nodes at one moment are one "
-            "incident, so the causes' rates add up to more)"
-        )
+    _print_cause_notes(fit)
     if fit.lemons:
         print(
             f"  lemon nodes (binomial tail, Bonferroni over {counted(fit.nodes, 'node')}, "

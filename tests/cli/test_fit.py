@@ -126,3 +126,29 @@ def test_fit_json_writes_gap_counts_as_integers():
     for key in ("node_n_gaps", "node_n_censored", "job_n_gaps", "failures", "incidents"):
         assert type(d[key]) is int, (key, d[key])
     assert '"job_n_gaps": 761,' in out.stdout
+
+
+def test_cause_rates_count_only_node_failures(tmp_path):
+    """A failure marked as the job's own (node id "job") was counted in its cause's rate per
+    node-day, which the node rate leaves out: the causes' rates count node failures only,
+    the job's failures are the job-level rate's (the Failure log page reads the same rows)."""
+    log = tmp_path / "mapped.csv"
+    log.write_text(
+        "when,host,why\n2026-01-01T00:00:00+02:00,n1,GPU\n2026-01-02T05:00:00,n2,NIC\n"
+        "2026-01-03T01:00:00Z,job,software\n2026-01-05T07:00:00Z,n1,GPU\n"
+        "2026-01-06T07:00:00Z,n2,software\n"
+    )
+    maps = ("--map", "timestamp=when", "--map", "node_id=host", "--map", "cause=why")
+    out = goodput("fit", str(log), *maps, "--json")
+    assert out.returncode == 0, out.stderr
+    d = json.loads(out.stdout)
+    causes = {c["category"]: c for c in d["causes"]}
+    node_days = 2 * d["span_days"]
+    software = causes["software_bug"]
+    assert software["failures"] == 2  # the job's failure and n2's: both in the count
+    assert software["rate_per_node_day"] == pytest.approx(1 / node_days, rel=1e-12)
+    assert causes["faulty_gpu"]["rate_per_node_day"] == pytest.approx(2 / node_days, rel=1e-12)
+    # the node failures' rates add up to the node failures per node-day
+    assert sum(c["rate_per_node_day"] for c in d["causes"]) == pytest.approx(4 / node_days)
+    text = goodput("fit", str(log), *maps).stdout
+    assert "the causes' rates leave out the 1 failure marked as the job's own" in text
