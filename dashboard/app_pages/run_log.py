@@ -8,7 +8,7 @@ from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Scenario, ValidationError
 
-from goodput_lab.charts.run_log import bucket_chart, goodput_over_time_chart
+from goodput_lab.charts.run_log import bucket_chart, bucket_unit, goodput_over_time_chart
 from goodput_lab.views import run_log as svc
 
 TRIALS = 1000
@@ -124,11 +124,9 @@ except ValidationError as exc:
     st.error(f"Cannot compare with the sidebar scenario — {plain(exc)}")
     st.stop()
 changed = bool(cmp.differences())
-st.plotly_chart(
-    bucket_chart(view.buckets, svc.what_if_buckets(view, cmp) if changed else None),
-    width="stretch",
-)
-tables.show(svc.bucket_table(view))
+what_if_bars = svc.what_if_buckets(view, cmp) if changed else None
+st.plotly_chart(bucket_chart(view.buckets, what_if_bars), width="stretch")
+tables.show(svc.bucket_table(view, bucket_unit(view.buckets, what_if_bars)))
 st.caption(plain(svc.bucket_components_caption(view)))
 st.plotly_chart(
     goodput_over_time_chart(view.over_time, 100 * d["predicted_goodput"]), width="stretch"

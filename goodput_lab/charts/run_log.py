@@ -29,6 +29,17 @@ def time_unit(hours: float) -> tuple[float, str, str]:
     return (60.0, "min", "minutes") if hours < MINUTES_BELOW_H else (1.0, "h", "hours")
 
 
+def bucket_unit(
+    buckets: pl.DataFrame, what_if: pl.DataFrame | None = None
+) -> tuple[float, str, str]:
+    """The unit of :func:`bucket_chart` for these bars (:func:`time_unit` of the largest
+    one), for the bucket table under it to use the same."""
+    columns = [buckets["measured_hours"], buckets["predicted_hours"]]
+    if what_if is not None:
+        columns.append(what_if["what_if_hours"])
+    return time_unit(max((float(y.max() or 0.0) for y in columns), default=0.0))
+
+
 def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> go.Figure:
     """Badput per bucket: measured next to the fitted model's prediction, in hours (in
     minutes when the largest bar is under :data:`MINUTES_BELOW_H` hours).
@@ -46,8 +57,7 @@ def bucket_chart(buckets: pl.DataFrame, what_if: pl.DataFrame | None = None) -> 
         bars.append(
             (wrapped, what_if["what_if_hours"], "What-if (sidebar scenario)", WHAT_IF, "what-if")
         )
-    top = max((float(y.max() or 0.0) for _, y, *_ in bars), default=0.0)
-    factor, unit, word = time_unit(top)
+    factor, unit, word = bucket_unit(buckets, what_if)
     fig = go.Figure()
     for x, y, name, color, tag in bars:
         fig.add_bar(

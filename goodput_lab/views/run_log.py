@@ -8,7 +8,7 @@ models.timeline and models.reconcile; this module shapes the results into polars
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import polars as pl
@@ -130,19 +130,22 @@ def run_log_view(
     )
 
 
-def bucket_table(view: RunLogView) -> pl.DataFrame:
-    """Measured and predicted badput per bucket, formatted (hours, share, dollars)."""
+def bucket_table(
+    view: RunLogView, time_unit: tuple[float, str, str] = (1.0, "h", "hours")
+) -> pl.DataFrame:
+    """Measured and predicted badput per bucket, formatted (time, share, dollars); the times
+    in ``time_unit`` (factor from hours, unit, word), the bucket chart's above it
+    (:func:`goodput_lab.charts.run_log.bucket_unit`: minutes for a short run)."""
+    factor, unit, _ = time_unit
+    times = {k: replace(output(k), unit=unit) for k in ("measured_hours", "predicted_hours")}
     rows = []
     for r in view.buckets.iter_rows(named=True):
         rows.append(
             {
                 "Bucket": r["bucket_label"],
-                output("measured_hours").header(): format_value(
-                    "measured_hours", r["measured_hours"], unit=False
-                ),
-                output("predicted_hours").header(): format_value(
-                    "predicted_hours", r["predicted_hours"], unit=False
-                ),
+                **{
+                    o.header(): format_value(o, factor * r[k], unit=False) for k, o in times.items()
+                },
                 output("measured_fraction").header(): format_value(
                     "measured_fraction", r["measured_fraction"], unit=False
                 ),

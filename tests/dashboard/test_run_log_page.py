@@ -198,6 +198,11 @@ def test_short_run_is_drawn_in_minutes_and_its_what_if_stays_a_goodput(page):
     assert bars["layout"]["yaxis"]["tickformat"] == ",~f"  # as many decimals as ticks need
     # measured minutes: saves 0, restores 1, recovery 2, rework 1, other 8
     assert array(bars["data"][0]["y"]) == pytest.approx([0.0, 1.0, 2.0, 1.0, 8.0])
+    # the bucket table under the chart in the chart's unit (it was in hours: 0.02, 0.03, 0.13)
+    table = page.table[0].value
+    assert "Measured (min)" in table.columns and "Predicted (min)" in table.columns, table.columns
+    assert table["Measured (min)"].tolist() == ["0.00", "1.00", "2.00", "1.00", "8.00"]
+    assert not any("(h)" in c for c in table.columns)
     assert over_time["layout"]["xaxis"]["title"]["text"] == "Time since job start (min)"
     assert array(over_time["data"][0]["x"])[-1] == pytest.approx(18.0)
     subtitle = over_time["layout"]["title"]["subtitle"]["text"].replace("<br>", " ")
