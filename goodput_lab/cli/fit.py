@@ -22,6 +22,7 @@ from goodput_lab.models.failure_log import (
     parse_mapping,
     stated_nodes,
 )
+from goodput_lab.models.outputs import format_value
 
 if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
     from goodput_lab.models.fitting import LogFit
@@ -71,6 +72,8 @@ def _print_cause_notes(fit: LogFit) -> None:
 
 
 def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
+    from goodput_lab.views.run_log import rate_range, rate_text
+
     t = fit.tbf
     pct = round(fit.confidence * 100)
     nodes_note = (
@@ -84,10 +87,11 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         f"over {fit.span_days:.1f} days"
     )
     print(f"  nodes                      {fit.nodes:,}{nodes_note}")
+    # the registry's format, as the Failure log and Run log pages write the rate
     print(
-        f"  node failure rate          {100 * fit.node_failure_rate_per_day:.4f}% per node-day "
-        f"({pct}% CI {100 * fit.node_failure_rate_per_day_lo:.4f}-"
-        f"{100 * fit.node_failure_rate_per_day_hi:.4f}, exact chi-square)"
+        f"  node failure rate          {rate_text(fit.node_failure_rate_per_day)} "
+        f"({pct}% CI {rate_range(fit.node_failure_rate_per_day_lo, fit.node_failure_rate_per_day_hi)}"
+        ", exact chi-square)"
     )
     if fit.job_interruptions_per_day is not None:
         print(
@@ -125,7 +129,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
             print(
                 f"    {c['label']:<32}{c['failures']:>8,}  {100 * c['share']:5.1f}% "
                 f"(Llama 3 {100 * c['llama3_share']:4.1f}%)  "
-                f"{100 * c['rate_per_node_day']:.4f}%/node-day"
+                f"{format_value('cause_rate_per_node_day', c['rate_per_node_day'])}/node-day"
             )
     _print_cause_notes(fit)
     if fit.lemons:

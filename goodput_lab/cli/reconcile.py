@@ -51,6 +51,7 @@ def write_scenario(path: str, text: str) -> None:
 def _print_text(r) -> None:
     from goodput_lab.models._text import counted
     from goodput_lab.models.outputs import format_value as fv
+    from goodput_lab.views.run_log import rate_range, rate_text
 
     m, f = r.measurement, r.fit
     d = r.to_json_dict()
@@ -90,10 +91,11 @@ def _print_text(r) -> None:
             + (f"{fv('what_if_hours', row['what_if_hours']):>11}" if what else "")
         )
     pct = f"{f.confidence:.0%}"
+    # the registry's format, as the Run log page writes the rate (views.run_log.rate_text)
     print(
-        f"  fitted failure rate  {100 * f.failure_rate_per_node_day:.4f}% per node-day "
-        f"({pct} CI {100 * f.failure_rate_per_node_day_lo:.4f}-"
-        f"{100 * f.failure_rate_per_node_day_hi:.4f}, exact Poisson; "
+        f"  fitted failure rate  {rate_text(f.failure_rate_per_node_day)} "
+        f"({pct} CI {rate_range(f.failure_rate_per_node_day_lo, f.failure_rate_per_node_day_hi)}"
+        ", exact Poisson; "
         f"{counted(f.incidents, 'incident')} in {f.node_days:,.0f} node-days)"
     )
     fit = d["fitted"]

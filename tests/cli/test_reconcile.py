@@ -223,3 +223,18 @@ def test_short_run_what_if_stays_below_100_percent(tmp_path):
     # 8 idle minutes kept, the 4 failure minutes scaled by the model's badput ratio
     ratio = (1 - w["predicted_goodput"]) / (1 - d["predicted_goodput"])
     assert w["estimated_goodput"] == pytest.approx(1 - (8 + 4 * ratio) / 18, rel=1e-12)
+
+
+def test_reconcile_prints_the_rate_in_the_registry_format():
+    """The CLI printed 0.5500% per node-day (CI 0.3400-0.8300) where the Run log page writes
+    0.55% (CI 0.34–0.83%): one format for the same figure, the registry's."""
+    from goodput_lab.views.run_log import rate_range, rate_text
+
+    out = goodput("reconcile", str(DATA_DIR / "timelines" / "example-run.csv"), "--trials", "20")
+    assert out.returncode == 0, out.stderr
+    assert "fitted failure rate  0.55% per node-day (95% CI 0.34–0.83%, exact Poisson;" in (
+        out.stdout
+    )
+    assert rate_text(0.0055) == "0.55% per node-day" and rate_range(0.0034, 0.0083) == (
+        "0.34–0.83%"
+    )
