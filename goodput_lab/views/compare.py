@@ -181,16 +181,25 @@ def differences_note(cmp: Comparison) -> tuple[str, str]:
     diffs = differences(cmp)
     if not diffs:
         return "info", "Identical inputs: the two scenarios give the same figures."
-    names = [d["label"].lower() for d in diffs]
+    names = [in_sentence(d["label"]) for d in diffs]
     if len(diffs) == 1:
         return "info", f"Only one input differs: {names[0]}. The savings are its effect alone."
-    listed = ", ".join(names[:-1]) + f" and {names[-1]}"
+    # one bullet per input: labels hold commas and "and" ("Failure rate, 80% interval low")
+    listed = "\n".join(f"- {name}" for name in names)
     return (
         "warning",
-        f"{len(diffs)} inputs differ, not only one: {listed}. The savings are their "
+        f"{len(diffs)} inputs differ, not only one:\n\n{listed}\n\nThe savings are their "
         "combined effect; to see one input's share, compare with only that one changed "
         "(edits box).",
     )
+
+
+def in_sentence(label: str) -> str:
+    """A label as it reads inside a sentence: its first letter in lower case unless its first
+    word is an acronym or written in mixed case ("Measured MFU" -> "measured MFU", "MLP type"
+    and "ZeRO / FSDP stage" unchanged)."""
+    first = label.split(" ", 1)[0]
+    return label[:1].lower() + label[1:] if first[1:] == first[1:].lower() else label
 
 
 def side_by_side(cmps: Sequence[Comparison], names: Sequence[str]) -> pl.DataFrame:

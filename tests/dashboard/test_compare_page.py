@@ -181,3 +181,36 @@ def test_a_candidate_on_another_instance_says_its_price_and_its_name_once(catalo
     assert note.startswith("The scenario's $98.32/instance-h was entered for p5.48xlarge")
     assert sc.name == "Modified from AWS 16k H100"
     assert format_value("usd_per_instance_hour", 15.61, signed=True) == "+$15.61/h"
+
+
+def test_the_inputs_that_differ_are_listed_one_per_line_in_their_own_case(catalog):
+    """QA: "5 inputs differ, not only one: node failure rate, failure rate, 80% interval
+    low, failure rate, 80% interval high, step time basis and measured mfu" could not be
+    read back into its inputs (labels hold commas), and lower-casing wrote "mfu"."""
+    from goodput_lab.views import compare as svc
+
+    base = load_preset("llama3-70b")
+    cand = base.replace(
+        {
+            "reliability.node_failure_rate_per_day": 0.0041,
+            "reliability.node_failure_rate_low": 0.0039,
+            "reliability.node_failure_rate_high": 0.0043,
+            "workload.mfu_basis": "end_to_end",
+            "workload.mfu": 0.35,
+        }
+    )
+    kind, note = svc.differences_note(compare(base, cand, catalog))
+    assert kind == "warning"
+    labels = [d["label"] for d in svc.differences(compare(base, cand, catalog))]
+    assert "Failure rate, 80% interval low" in labels and "Measured MFU" in labels
+    head, listed, tail = note.split("\n\n")
+    assert head == f"{len(labels)} inputs differ, not only one:"
+    assert listed.splitlines() == [f"- {svc.in_sentence(label)}" for label in labels]
+    assert "- failure rate, 80% interval low" in listed.splitlines()
+    assert "- measured MFU" in listed.splitlines()
+    assert tail.startswith("The savings are their combined effect")
+    assert [svc.in_sentence(x) for x in ("MLP type", "ZeRO / FSDP stage", "Node failure rate")] == [
+        "MLP type",
+        "ZeRO / FSDP stage",
+        "node failure rate",
+    ]
