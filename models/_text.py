@@ -124,3 +124,36 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     """
     n = int(n)
     return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
+def rate_interval_note(
+    was: tuple[float, float], now: tuple[float | None, float | None], how: str
+) -> str:
+    """What happened to the failure rate's stated 80% interval when the rate was edited
+    without it (:func:`models.scenario.interval_follows_rate`), in the sidebar's words.
+
+    Parameters
+    ----------
+    was : tuple of float
+        The interval ends before the edit [% per node-day].
+    now : tuple of float or None
+        The ends after it [% per node-day]; None: emptied, the fleet prior applies.
+    how : str
+        Where to state another interval ("Advanced → Failure model", a ``--set``).
+
+    Returns
+    -------
+    str
+        One sentence.
+
+    Examples
+    --------
+    >>> rate_interval_note((0.4, 0.45), (0.2, 0.225), "Advanced → Failure model")
+    "The failure rate's stated 80% interval (0.4–0.45%) moved with the rate: → 0.2–0.225% per node-day (Advanced → Failure model)."
+    """
+    lo, hi = now
+    if lo is None or hi is None:
+        text = "no longer applies at this rate: the fleet prior around the rate is used"
+    else:
+        text = f"moved with the rate: → {lo:.3g}–{hi:.3g}% per node-day"
+    return f"The failure rate's stated 80% interval ({was[0]:.3g}–{was[1]:.3g}%) {text} ({how})."

@@ -36,12 +36,15 @@ from pathlib import Path
 from typing import Any
 
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
+from goodput_lab.models._text import rate_interval_note
 from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import format_value, json_ready
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
+    RATE_FIELD,
+    RATE_INTERVAL_FIELDS,
     Scenario,
     effective_params_billion,
     follow_edits,
@@ -92,10 +95,31 @@ def load_scenario(path: str, sets: list[str] | None = None) -> Scenario:
     # (models.scenario.follow_edits)
     edited = scenario.with_overrides(sets)
     explicit = {item.split("=", 1)[0].strip() for item in sets}
-    note = price_follows_note(scenario, edited, explicit)
-    if note and note not in _NOTES:
-        _NOTES.append(note)  # said on stderr when the command succeeds (main)
+    for note in (
+        price_follows_note(scenario, edited, explicit),
+        interval_follows_note(scenario, edited, explicit),
+    ):
+        if note and note not in _NOTES:
+            _NOTES.append(note)  # said on stderr when the command succeeds (main)
     return follow_edits(scenario, edited, explicit)
+
+
+def interval_follows_note(base: Scenario, edited: Scenario, explicit: set[str]) -> str:
+    """What a ``--set`` of the failure rate alone did to the scenario's stated 80% interval
+    of it (moved with the rate, or emptied for the fleet prior:
+    models.scenario.interval_follows_rate), in the sidebar's words; "" when nothing moved."""
+    was = tuple(base[k] for k in RATE_INTERVAL_FIELDS)
+    now = tuple(edited[k] for k in RATE_INTERVAL_FIELDS)
+    if None in was or now == was or RATE_FIELD not in explicit:
+        return ""
+    if set(RATE_INTERVAL_FIELDS) & explicit:  # the user's own interval: nothing followed
+        return ""
+    scale = FIELDS[RATE_FIELD].scale  # the sidebar's display unit, % per node-day
+    return rate_interval_note(
+        (was[0] * scale, was[1] * scale),
+        (None, None) if None in now else (now[0] * scale, now[1] * scale),
+        f"set {RATE_INTERVAL_FIELDS[0]} and {RATE_INTERVAL_FIELDS[1]} to state another",
+    )
 
 
 #: Notes about how the inputs were read, said once on stderr after a command that succeeded
