@@ -671,8 +671,11 @@ def _badput_section(ev: Evaluation) -> Section:
             "Bucket": [r["bucket_label"] for r in kept],
             "Name": [r["badput_bucket"] for r in kept],
             "Minutes per day": [f"{r['minutes_per_day']:,.1f}" for r in kept],
-            # as the loss breakdown and the CSV write the same dollars (whole, per day)
-            "Lost per day": [format_value("lost_usd_per_day", r["usd_per_day"]) for r in kept],
+            # as the loss breakdown and the CSV write the same dollars (whole, per day); the
+            # header says per day, so the cells do not repeat "/day"
+            "Lost per day": [
+                registry_format("lost_usd_per_day", r["usd_per_day"], unit=False) for r in kept
+            ],
         },
         schema=dict.fromkeys(("Bucket", "Name", "Minutes per day", "Lost per day"), pl.String),
     )

@@ -20,8 +20,10 @@ def test_badput_section_is_evaluates_badput_without_rows_of_zeros():
     assert [t["Name"] for t in table] == [r["badput_bucket"] for r in busy]
     assert "WASTED_PROGRESS_FROM_DISRUPTION" in [t["Name"] for t in table]
     for t, r in zip(table, busy, strict=True):
-        # whole dollars as the loss breakdown writes them (QA 21: $58.80/day beside $59)
-        assert t["Lost per day"] == format_value("lost_usd_per_day", r["usd_per_day"])
+        # whole dollars as the loss breakdown writes them (QA 21: $58.80/day beside $59),
+        # without the "/day" the header "Lost per day" says ("$88,049/day" in every cell)
+        assert t["Lost per day"] == format_value("lost_usd_per_day", r["usd_per_day"], unit=False)
+        assert t["Lost per day"].startswith("$") and "/day" not in t["Lost per day"]
         assert float(t["Minutes per day"].replace(",", "")) == round(r["minutes_per_day"], 1)
     empty = [r["bucket_label"] for r in rows if r not in busy]
     assert empty and all(label in sec.notes[0] for label in empty)
@@ -39,5 +41,5 @@ def test_bucket_names_wrap_at_their_underscores_in_print():
     ev = evaluate(load_preset("llama3-70b"))
     restore = next(r for r in ev.badput() if r["badput_bucket"].endswith("RESTORE_TIME"))
     assert 0 < restore["usd_per_day"] < 1000  # where cents used to show
-    cell = format_value("lost_usd_per_day", restore["usd_per_day"])
-    assert cell in doc and "." not in cell
+    cell = format_value("lost_usd_per_day", restore["usd_per_day"], unit=False)
+    assert f">{cell}<" in doc and "." not in cell
