@@ -120,15 +120,27 @@ if entered:
 bill = st.empty()
 
 
-def show_bill(rows) -> None:
-    """The bill and, under it, where each price comes from (two tables: one of both did
-    not fit a 1,024-pixel window)."""
+def show_bill(rows, when: str) -> None:
+    """The bill (its amounts unrounded in a CSV) and, under it, where each price comes from
+    (two tables: one of both did not fit a 1,024-pixel window).  ``when`` keys the CSV
+    button: the bill is drawn twice in a run once the plan's block is in."""
     with bill.container():
         tables.show(svc.budget_table(rows))
+        note, csv = st.columns([3, 1], vertical_alignment="center")
+        note.caption(plain(svc.BILL_COMPACT_NOTE))
+        csv.download_button(
+            "Bill (CSV)",
+            svc.budget_csv(rows),
+            file_name="bill-by-pricing-model.csv",
+            mime="text/csv",
+            icon=":material/download:",
+            on_click="ignore",
+            key=f"plan:bill-csv:{when}",
+        )
         tables.show(svc.budget_terms_table(rows))
 
 
-show_bill(rows)
+show_bill(rows, "analytic")
 with st.expander("Terms of each pricing model", expanded=False):
     tables.show(svc.terms_table())
 
@@ -154,4 +166,4 @@ with results:
     planned = block_section()
 if planned:  # the plan's block and expected total: one figure with the tiles above
     rows = cache.budget(scenario, tuple(sorted(entered.items())), PLAN_ARGS)
-    show_bill(rows)
+    show_bill(rows, "planned")

@@ -16,7 +16,7 @@ from goodput_lab.models import Evaluation, Scenario, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import COMPACT_USD_FROM, format_usd_compact, format_value
 from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
 from goodput_lab.models.pricing import TERMS, as_of_phrase, price_date_phrase
 from goodput_lab.views import display
@@ -75,9 +75,15 @@ def budget(
     return budget_by_pricing_model(scenario, catalog, prices, plan)
 
 
-def _usd(key: str, row: Mapping[str, Any], col: str) -> str:
+def _usd(key: str, row: Mapping[str, Any], col: str, *, compact: bool = False) -> str:
+    """A dollar cell; ``compact``: from :data:`COMPACT_USD_FROM` on in millions or billions,
+    as the tiles write them ($436.6M), so the bill fits a 1,024-pixel window."""
     v = row.get(col)
-    return format_value(key, v, unit=False) if row["available"] else "—"
+    if not row["available"]:
+        return "—"
+    if compact and v is not None and math.isfinite(v) and abs(v) >= COMPACT_USD_FROM:
+        return format_usd_compact(v)
+    return format_value(key, v, unit=False)
 
 
 def _budget_note(r: Mapping[str, Any]) -> str:
@@ -89,10 +95,35 @@ def _budget_note(r: Mapping[str, Any]) -> str:
     return note
 
 
+#: The bill's dollar columns: (header, output key = the row's column).
+BILL_USD = (
+    ("Per day", "total_usd_per_day"),
+    ("Per month", "total_usd_per_month"),
+    ("Whole run", "total_cost_to_train_usd"),
+    ("Failures and checkpoints", "failures_and_checkpoints_usd"),
+)
+#: What the bill's CSV holds per pricing model, exact (the rows' keys, as goodput plan
+#: --json writes them under "budget").
+BILL_CSV_KEYS = (
+    "pricing_model",
+    "label",
+    "usd_per_instance_hour",
+    "usd_per_instance_hour_effective",
+    *(k for _, k in BILL_USD),
+    "time_to_train_days",
+    "block_days",
+)
+BILL_COMPACT_NOTE = (
+    "From $10M on, amounts are rounded to millions ($M) or billions ($B), as on the tiles; "
+    "the CSV holds them unrounded."
+)
+
+
 def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
-    """The bill by pricing model, side by side, as text (dollars from the output registry):
-    what each costs.  Where each price comes from is :func:`budget_terms_table` (one table
-    of both did not fit a 1,024-pixel window)."""
+    """The bill by pricing model, side by side, as text (dollars from the output registry,
+    from $10M on compact as on the tiles: :data:`BILL_COMPACT_NOTE`; exact in
+    :func:`budget_csv`): what each costs.  Where each price comes from is
+    :func:`budget_terms_table` (one table of both did not fit a 1,024-pixel window)."""
     out = []
     for r in rows:
         ok = r["available"]
@@ -100,12 +131,7 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
             {
                 "Pricing model": r["label"],
                 "Rate ($/h)": _usd("usd_per_instance_hour", r, "usd_per_instance_hour"),
-                "Per day": _usd("total_usd_per_day", r, "total_usd_per_day"),
-                "Per month": _usd("total_usd_per_month", r, "total_usd_per_month"),
-                "Whole run": _usd("total_cost_to_train_usd", r, "total_cost_to_train_usd"),
-                "Failures and checkpoints": _usd(
-                    "failures_and_checkpoints_usd", r, "failures_and_checkpoints_usd"
-                ),
+                **{head: _usd(key, r, key, compact=True) for head, key in BILL_USD},
                 "Time to train (days)": format_value(
                     "time_to_train_days", r.get("time_to_train_days"), unit=False
                 )
@@ -119,6 +145,28 @@ def budget_table(rows: list[dict[str, Any]]) -> pl.DataFrame:
             }
         )
     return pl.DataFrame(out)
+
+
+def budget_csv(rows: list[dict[str, Any]]) -> bytes:
+    """The bill by pricing model as CSV, every amount exact (plain numbers in the units
+    their keys name; empty where a model has no price)."""
+    out = [
+        {
+            k: (
+                None
+                if not r["available"] and k not in ("pricing_model", "label")
+                else None
+                if isinstance(r.get(k), float) and not math.isfinite(r[k])
+                else r.get(k)
+            )
+            for k in BILL_CSV_KEYS
+        }
+        for r in rows
+    ]
+    schema = {
+        k: pl.String if k in ("pricing_model", "label") else pl.Float64 for k in BILL_CSV_KEYS
+    }
+    return pl.DataFrame(out, schema=schema).write_csv().encode()
 
 
 def budget_terms_table(rows: list[dict[str, Any]]) -> pl.DataFrame:

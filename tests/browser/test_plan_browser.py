@@ -58,6 +58,14 @@ def test_plan_page_matches_goodput_plan_json(app_url, browser, plan_json, width)
         # the chosen point is drawn on both curves
         chosen = f"Chosen: {want['block_days']:.0f} days"  # 98 for the modelled ~93-day run
         assert page.locator(".legendtext", has_text=chosen).count() == 2
+        # the bill fits the page (QA: at 1,024 px its last column was cut off): compact
+        # dollars from $10M on, as the tiles
+        bill = page.locator('[data-testid="stTable"]', has_text="Failures and checkpoints")
+        right = bill.first.evaluate(  # the box clips (overflow: clip): compare the edges
+            "e => [e.querySelector('table').getBoundingClientRect().right,"
+            " e.getBoundingClientRect().right]"
+        )
+        assert right[0] <= right[1] + 1, right
         page.wait_for_timeout(300)
         page.screenshot(path=str(SCREENSHOTS / f"plan-{width}.png"))
     finally:

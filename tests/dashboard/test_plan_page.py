@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from goodput_lab.models import load_preset
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_usd_compact, format_value
 from goodput_lab.models.plan import budget_by_pricing_model, plan_capacity_block
 
 from goodput_lab.views import display
@@ -54,10 +54,9 @@ def test_budget_and_storage_tables_have_no_raw_values(app):
     s = load_preset("aws-16k-h100")
     p = plan_capacity_block(s, trials=500, seed=0)
     rows = {r["pricing_model"]: r for r in budget_by_pricing_model(s, plan=p)}
-    assert cb["Failures and checkpoints"] == format_value(
-        "failures_and_checkpoints_usd",
-        rows["capacity_block"]["failures_and_checkpoints_usd"],
-        unit=False,
+    # $26.4M: from $10M on compact, as the tiles write it (the exact amount in the CSV)
+    assert cb["Failures and checkpoints"] == format_usd_compact(
+        rows["capacity_block"]["failures_and_checkpoints_usd"]
     )
 
 
@@ -68,9 +67,14 @@ def test_plan_tile_and_bill_row_are_one_figure_for_the_same_block(app):
     days while the modelled step was 7.03 s, 98 again since the refit made it 7.32 s)."""
     budget = app.table[0].value
     cb = budget[budget["Pricing model"] == "Capacity Block"].iloc[0]
+    p = plan_capacity_block(load_preset("aws-16k-h100"), trials=500, seed=0)
     tile = next(m for m in app.metric if m.label == "Expected total cost")
-    assert f"Exact: {cb['Whole run']}." in tile.proto.help  # $185.3M on the tile
+    assert cb["Whole run"] == tile.value  # $185.3M, compact in both
+    exact = format_value("expected_total_cost_usd", p.expected_total_cost_usd)
+    assert f"Exact: {exact}." in tile.proto.help
     assert float(cb["Block (days)"]) == float(metric(app, "Block length").split()[0]) == 98
+    note = " ".join(c.value for c in app.caption).replace("\\", "")
+    assert "From $10M on, amounts are rounded to millions ($M) or billions ($B)" in note
     terms = app.table[1].value  # where each price comes from, under the bill
     cb_terms = terms[terms["Pricing model"] == "Capacity Block"].iloc[0]
     assert "the plan's 98-day block, 500 runs" in cb_terms["Note"]
@@ -133,3 +137,30 @@ def test_a_type_without_a_block_price_says_so_and_shows_the_bill():
     assert not at.exception and not at.error
     assert any("No Capacity Block to plan" in i.value for i in at.info)
     assert any("Pricing model" in t.value.columns for t in at.table)
+
+
+def test_a_bill_of_billions_is_written_as_the_tiles_write_it_and_exact_in_its_csv():
+    """QA: a bill of $1B or more ran past the page at 1,024 px ($1,309,865,203 in four
+    columns); from $10M on its amounts are compact ($1.31B), and the CSV beside it holds
+    them unrounded."""
+    import io
+
+    import polars as pl
+
+    from goodput_lab.views import plan as svc
+
+    s = load_preset("aws-16k-h100").replace({"pricing.usd_per_instance_hour": 300.0})
+    rows = budget_by_pricing_model(s)
+    on_demand = next(r for r in rows if r["pricing_model"] == "on_demand")
+    assert on_demand["total_cost_to_train_usd"] >= 1e9
+    table = svc.budget_table(rows).row(0, named=True)
+    assert table["Whole run"] == format_usd_compact(on_demand["total_cost_to_train_usd"])
+    assert table["Whole run"].endswith("B") and len(table["Whole run"]) <= 7
+    assert table["Per day"] == format_usd_compact(on_demand["total_usd_per_day"])  # $14.4M
+    assert table["Rate ($/h)"] == "$300.00"
+    assert max(len(v) for v in table.values()) <= len("On-Demand")
+    csv = pl.read_csv(io.BytesIO(svc.budget_csv(rows)))
+    assert csv["total_cost_to_train_usd"][0] == pytest.approx(on_demand["total_cost_to_train_usd"])
+    assert csv["pricing_model"].to_list() == [r["pricing_model"] for r in rows]
+    unpriced = csv.filter(pl.col("pricing_model") == "spot")
+    assert unpriced["total_usd_per_day"].is_null().all()
