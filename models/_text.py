@@ -157,3 +157,58 @@ def rate_interval_note(
     else:
         text = f"moved with the rate: → {lo:.3g}–{hi:.3g}% per node-day"
     return f"The failure rate's stated 80% interval ({was[0]:.3g}–{was[1]:.3g}%) {text} ({how})."
+
+
+#: Units that name things, written in the singular after exactly one ("1 node", "1 day");
+#: every plural-noun unit of the field and output registries.
+SINGULAR_UNITS = {
+    "batches": "batch",
+    "bytes": "byte",
+    "candidates": "candidate",
+    "checkpoints": "checkpoint",
+    "chunks": "chunk",
+    "configurations": "configuration",
+    "copies": "copy",
+    "days": "day",
+    "domains": "domain",
+    "experts": "expert",
+    "heads": "head",
+    "layers": "layer",
+    "modules": "module",
+    "nodes": "node",
+    "parts": "part",
+    "points": "point",
+    "ranks": "rank",
+    "replicas": "replica",
+    "restarts": "restart",
+    "runs": "run",
+    "sequences": "sequence",
+    "stages": "stage",
+    "tokens": "token",
+    "workers": "worker",
+}
+
+
+def with_unit(number: str, unit: str) -> str:
+    """A formatted number and its unit, the unit in the singular after exactly one.
+
+    Parameters
+    ----------
+    number : str
+        The number as written ("1", "+1", "−1", "2,000", "1.5").
+    unit : str
+        The unit (a plural noun of :data:`SINGULAR_UNITS`, or any other unit).
+
+    Returns
+    -------
+    str
+        ``number unit``; "1 node", not "1 nodes" (but "1.0 nodes" and "2 nodes").
+
+    Examples
+    --------
+    >>> with_unit("1", "nodes"), with_unit("−1", "days"), with_unit("2,000", "nodes")
+    ('1 node', '−1 day', '2,000 nodes')
+    """
+    if number.lstrip("+−-") == "1":
+        unit = SINGULAR_UNITS.get(unit, unit)
+    return f"{number} {unit}"

@@ -8,8 +8,9 @@ exports label and format figures from here; nothing guesses units from key names
 
 Formatting (:func:`format_value`): fractions are shown as percentages, goodput changes as
 points, money as dollars without cents from $1,000 up and with a true minus sign, durations
-with their unit, and a figure that cannot be computed (NaN, None) as "n/a" — callers that know
-why say so next to it.
+with their unit, a unit that names things in the singular after exactly one ("1 node"), and
+a figure that cannot be computed (NaN, None) as "n/a" — callers that know why say so next
+to it.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ._text import with_unit
 from .references import REFERENCES
 
 #: Format kinds: how a value in the JSON unit is written for people.
@@ -183,6 +185,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     --------
     >>> format_value("goodput", 0.9123)
     '91.23%'
+    >>> format_value("nodes", 1), format_value("nodes", 2)
+    ('1 node', '2 nodes')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -237,7 +241,7 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         d = o.decimals
         text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
-    return f"{text} {o.unit}" if unit and o.unit and o.unit != "fraction" else text
+    return with_unit(text, o.unit) if unit and o.unit and o.unit != "fraction" else text
 
 
 def format_usd(value: float, per: str | None = None, *, signed: bool = False) -> str:

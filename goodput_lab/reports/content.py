@@ -25,6 +25,7 @@ import polars as pl
 from goodput_lab.charts import style  # noqa: F401  (sets the house template)
 from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
+from goodput_lab.models._text import counted, with_unit
 from goodput_lab.models.catalog import Instance, load_catalog
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import SECTION_OF, format_usd, output
@@ -446,7 +447,7 @@ def _montecarlo(
         values={k: float(v) for k, v in result.summary().items()},
         figure=montecarlo_figure(result),
         note=(
-            f"Each run simulates {days:g} days of training with the failure, "
+            f"Each run simulates {with_unit(f'{days:g}', 'days')} of training with the failure, "
             "recovery and checkpoint process of this scenario; P5/P50/P95 are percentiles "
             "over the runs. 'Closed form' is Daly's expectation used in the rest of the report."
         ),
@@ -760,7 +761,7 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
             f"block would not do: {run} is longer than {longest}."
         )
     instances = int(scenario["cluster.nodes"]) + int(scenario["cluster.spare_nodes"])
-    what = f"a {cb['block_days']:g}-day block for {instances:,} instances"
+    what = f"a {cb['block_days']:g}-day block for {counted(instances, 'instance')}"
     if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
         what += (
             f" ({pr.capacity_blocks_needed(instances)} blocks of at most "
@@ -771,7 +772,7 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
     total = f"{format_usd(cb['total_cost_to_train_usd'])} in total with storage"
     basis = plan is not None and bool(cb.get("basis"))  # goodput plan's block and total
     if basis:
-        total += f", the mean of goodput plan's {plan.trials:,} simulated runs"
+        total += f", the mean of goodput plan's {counted(plan.trials, 'simulated run')}"
     sizes = "goodput plan sizes the block for a stated risk of the run outlasting it"
     if own["pricing_model"] == "capacity_block":
         added = cb["failures_and_checkpoints_usd"]
@@ -962,7 +963,7 @@ def build_report(
         methods.append(
             (
                 "Monte Carlo",
-                f"{trials:,} simulated runs of the failure process (models/montecarlo.py, seed "
+                f"{counted(trials, 'simulated run')} of the failure process (models/montecarlo.py, seed "
                 f"{seed}); percentiles P5/P50/P95 of each simulated metric.",
             )
         )

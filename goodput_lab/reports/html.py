@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import plotly.graph_objects as go
 import polars as pl
 
+from goodput_lab.models._text import counted
 from goodput_lab.models.outputs import format_usd
 
 from .content import Metric, Report
@@ -255,8 +256,8 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         f'<div class="scenario" id="scenario-name">{subtitle}</div>'
         f'<div class="meta">Generated {esc(report.generated.isoformat())} by Goodput Lab · '
         f"{esc(ev.instance.instance)} ({esc(ev.instance.accelerators_per_node)} × "
-        f"{esc(ev.instance.accelerator)}) × {report.scenario['cluster.nodes']:,} nodes = "
-        f"{m['accelerators']:,.0f} accelerators</div>"
+        f"{esc(ev.instance.accelerator)}) × {counted(report.scenario['cluster.nodes'], 'node')} = "
+        f"{counted(m['accelerators'], 'accelerator')}</div>"
         "</header>"
     )
 
@@ -404,7 +405,8 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         mc = report.montecarlo
         parts.append('<h2 id="montecarlo">Monte Carlo percentiles</h2>')
         parts.append(
-            f'<p class="note">{mc.trials:,} simulated runs, seed {esc(mc.seed)}. {esc(mc.note)}</p>'
+            f'<p class="note">{counted(mc.trials, "simulated run")}, seed {esc(mc.seed)}. '
+            f"{esc(mc.note)}</p>"
         )
         for t in (mc.table, mc.spread):
             if t is None:

@@ -29,6 +29,7 @@ import polars as pl
 
 from goodput_lab.models import Evaluation
 from goodput_lab.models._files import write_atomic
+from goodput_lab.models._text import counted
 from goodput_lab.models.outputs import OUTPUTS
 from goodput_lab.models.references import REFERENCES
 from goodput_lab.views.overview import assumptions_table
@@ -192,7 +193,7 @@ def report_table(report: Report) -> pl.DataFrame:
                     report.scenario.name,
                     key,
                     value,
-                    label=f"Monte Carlo ({mc.trials} runs, seed {mc.seed}): "
+                    label=f"Monte Carlo ({counted(mc.trials, 'run')}, seed {mc.seed}): "
                     + (OUTPUTS[key].label if key in OUTPUTS else key),
                 )
             )

@@ -26,6 +26,7 @@ from typing import Any
 import polars as pl
 
 from goodput_lab.models import FIELDS
+from goodput_lab.models._text import SINGULAR_UNITS, with_unit
 from goodput_lab.models.outputs import (
     COMPACT_USD_FROM,
     OUTPUTS,
@@ -40,23 +41,13 @@ from goodput_lab.models.pricing import Price, as_of_phrase
 from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
 
 MISSING = "—"
-#: units written in the singular after exactly one ("1 node", not "1 nodes")
-_SINGULAR = {
-    "nodes": "node",
-    "stages": "stage",
-    "ranks": "rank",
-    "copies": "copy",
-    "replicas": "replica",
-    "days": "day",
-}
 
 
 def singular(text: str) -> str:
-    """ "1 nodes" -> "1 node" (any other text unchanged)."""
+    """ "1 nodes" -> "1 node", "1 sequences" -> "1 sequence" (any other text unchanged):
+    the units of models._text.SINGULAR_UNITS, as the output registry writes them."""
     head, _, unit = text.partition(" ")
-    if head in ("1", "+1", "−1") and unit in _SINGULAR:
-        return f"{head} {_SINGULAR[unit]}"
-    return text
+    return with_unit(head, unit) if unit in SINGULAR_UNITS else text
 
 
 __all__ = ["OUTPUTS", "format_savings", "format_usd", "format_value"]  # re-exported for pages
