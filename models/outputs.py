@@ -8,9 +8,9 @@ exports label and format figures from here; nothing guesses units from key names
 
 Formatting (:func:`format_value`): fractions are shown as percentages, goodput changes as
 points, money as dollars without cents from $1,000 up and with a true minus sign, durations
-with their unit, a unit that names things in the singular after exactly one ("1 node"), and
-a figure that cannot be computed (NaN, None) as "n/a" — callers that know why say so next
-to it.
+with their unit, whole counts without decimals, a unit that names things in the singular
+after exactly one ("1 node"), and a figure that cannot be computed (NaN, None) as "n/a" —
+callers that know why say so next to it.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ KINDS = (
     "usd_rate",  # dollars per instance-hour: $98.32/h (always cents)
     "number",  # plain number with ``decimals`` and the unit
     "count",  # whole things: 2,000 nodes
+    "whole",  # whole things a derivation can leave fractional: 80 layers, 15.6 when not whole
     "bool",  # 1/0 shown as yes/no
     "flops",  # 3.79 × 10²⁵ FLOP
     "text",  # a word or sentence (price source, pricing model)
@@ -187,6 +188,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     '91.23%'
     >>> format_value("nodes", 1), format_value("nodes", 2)
     ('1 node', '2 nodes')
+    >>> format_value("model_layers", 80.0), format_value("micro_batches_per_step", 15.625)
+    ('80', '15.6')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -234,13 +237,12 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         exp = math.floor(math.log10(abs(x)))
         text = f"{x / 10**exp:.2f} × 10{str(exp).translate(_SUPERSCRIPT)}"
         return text + (" FLOP" if unit else "")
-    if o.kind == "count":
-        text = f"{x:+,.0f}" if signed else f"{x:,.0f}"
-        text = _clean_zero(text.replace("-", "−"))
-    else:
-        d = o.decimals
-        text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
-        text = _clean_zero(text.replace("-", "−"))
+    # a count, and a whole value of a count a derivation can leave fractional, without
+    # decimals: "80" layers (not "80.0")
+    whole = o.kind == "whole" and x.is_integer()
+    d = 0 if o.kind == "count" or whole else o.decimals
+    text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
+    text = _clean_zero(text.replace("-", "−"))
     return with_unit(text, o.unit) if unit and o.unit and o.unit != "fraction" else text
 
 
@@ -1641,7 +1643,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "micro_batches_per_step",
         "Micro-batches per step",
         "",
-        "number",
+        "whole",
         "Micro-batches each pipeline runs per optimizer step.",
         "m = B / (d · b)",
         "narayanan2021",
@@ -1652,7 +1654,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "micro_batch_sequences_effective",
         "Sequences per micro-batch",
         "sequences",
-        "number",
+        "whole",
         "Sequences in one micro-batch (B/(d·m) when the micro-batch count is given).",
         "b",
         "narayanan2021",
@@ -1663,7 +1665,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "model_layers",
         "Layers",
         "",
-        "number",
+        "whole",
         "Transformer layers (derived from the parameter count when not given).",
         "given, or (N − 2Vh)/(per-layer parameters)",
         "",
@@ -4741,8 +4743,8 @@ def help_text(key: str) -> str:
 
 def json_value(key: str, value):
     """``value`` of output ``key`` as JSON writes it: a non-finite float as None (``null``),
-    a whole number of a ``count`` output as an int (``"nodes": 128``, not ``128.0``; the
-    vectorised model holds counts as floats), anything else unchanged.
+    a whole number of a ``count`` or ``whole`` output as an int (``"nodes": 128``, not
+    ``128.0``; the vectorised model holds counts as floats), anything else unchanged.
 
     Parameters
     ----------
@@ -4769,7 +4771,7 @@ def json_value(key: str, value):
         if not math.isfinite(value):
             return None
         o = OUTPUTS.get(key)
-        if o is not None and o.kind == "count" and value.is_integer():
+        if o is not None and o.kind in ("count", "whole") and value.is_integer():
             return int(value)
     return value
 
