@@ -1172,6 +1172,8 @@ class StepTime(_Result):
     memory_fits: np.ndarray
     min_nodes_to_fit: np.ndarray
     training_flops: np.ndarray
+    recompute_level: np.ndarray
+    recomputed_layer_share: np.ndarray
 
     internal = ("mfu_basis",)  # text: reported by Evaluation.texts
 

@@ -65,10 +65,14 @@ class Recompute(StrEnum):
     NONE = "none"
     SELECTIVE = "selective"
     FULL = "full"
+    #: the least that fits in memory: none, else selective, else full on the fewest layers
+    #: of each model chunk (:func:`models.compute.least_recompute`)
+    AUTO = "auto"
 
     @property
     def code(self) -> float:
-        """0, 1, 2 as :mod:`models.transformer` takes it."""
+        """0, 1, 2 as :mod:`models.transformer` takes it; 3 for ``auto``, which the step
+        model resolves to one of them."""
         return float(list(Recompute).index(self))
 
 

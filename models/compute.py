@@ -2949,7 +2949,9 @@ def _inputs(
     v["cluster.nodes"] = _get(x, "cluster.nodes")
     v["gated"] = as_float_array(1.0 if _choice(x, "workload.mlp") is Mlp.SWIGLU else 0.0)
     v["sp"] = as_float_array(1.0 if _choice(x, "workload.sequence_parallel") is OnOff.ON else 0.0)
-    v["recompute"] = as_float_array(_choice(x, "workload.recompute").code)
+    v["recompute_choice"] = as_float_array(_choice(x, "workload.recompute").code)
+    v["recompute"] = v["recompute_choice"]  # auto: least_recompute resolves it
+    v["recompute_layers_entered"] = v["workload.recompute_layers"]
     v["fa"] = as_float_array(1.0 if _choice(x, "workload.flash_attention") is OnOff.ON else 0.0)
     v["dropout"] = as_float_array(1.0 if _choice(x, "workload.dropout") is OnOff.ON else 0.0)
     balanced = _choice(x, "workload.balanced_stages") is OnOff.ON
@@ -3165,13 +3167,81 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     n_last = v["workload.last_stage_layers"]
     layout_ok = np.isnan(n_last) | (p <= 1) | (n_last <= sh["L"] - (p - 1.0))
     # layers recomputed per chunk: a setting of full recomputation only
-    redo_ok = np.isnan(v["workload.recompute_layers"]) | (v["recompute"] >= tr.FULL)
+    redo_ok = np.isnan(v["recompute_layers_entered"]) | (v["recompute_choice"] == tr.FULL)
     shape_ok = shape_ok & moe_ok & etp_ok & route_ok & layout_ok & redo_ok
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
     runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
     return tp_ok, runs
+
+
+#: :class:`models.choices.Recompute` code of ``auto`` (resolved by :func:`least_recompute`)
+RECOMPUTE_AUTO = 3.0
+
+
+def least_recompute(v, sh, t, p, d, b, m, usable):
+    """The least activation recomputation that fits in memory, for ``workload.recompute`` =
+    ``auto``: none where the activations fit as they are, else selective, else full
+    recomputation of the fewest layers N of each model chunk that fit (every layer when even
+    that does not).  Recomputation costs time, so a run recomputes only what its memory
+    needs: Megatron-LM recomputes nothing unless asked (``--recompute-granularity``,
+    default none), selective recomputation is what Korthikanti et al. (2022, arXiv:2205.05198,
+    §5) propose where activations do not fit, and ``--recompute-num-layers`` recomputes the
+    first N layers of each chunk (:func:`recompute_share`).  Full recomputation's memory is
+    linear in N from one layer on (:func:`_memory`), so N comes from the memory at one layer
+    and at every layer.
+
+    Parameters
+    ----------
+    v : Mapping of str to ndarray
+        The flat inputs as arrays (:func:`_inputs`); ``recompute_choice`` the entered code.
+    sh : Mapping of str to ndarray
+        The model shape (:func:`_shape`).
+    t, p, d : ndarray
+        Tensor-, pipeline- and data-parallel sizes [count].
+    b, m : ndarray
+        Sequences per micro-batch and micro-batches per step [count].
+    usable : ndarray
+        Memory per accelerator the model may use [GB].
+
+    Returns
+    -------
+    dict of str to ndarray
+        ``v`` with ``recompute`` (the level used: 0 none, 1 selective, 2 full) and
+        ``workload.recompute_layers`` (N per chunk, NaN for every layer) resolved; ``v``
+        itself unless the entered level is ``auto``.
+    """
+    if not np.any(v["recompute_choice"] == RECOMPUTE_AUTO):
+        return v
+
+    def total(level, layers):
+        w = dict(v, recompute=as_float_array(level))
+        w["workload.recompute_layers"] = as_float_array(layers)
+        states, act, _ = _memory(w, sh, t, p, d, b, m, v["sp"], usable)
+        return states + act
+
+    nan = np.nan
+    fits_none = total(tr.NONE, nan) <= usable
+    # a fused attention kernel stores no scores: selective keeps what none keeps
+    fa = v["fa"] > 0.5
+    fits_sel = fits_none if np.all(fa) else fits_none | (total(tr.SELECTIVE, nan) <= usable)
+    level = np.select([fits_none, fits_sel], [tr.NONE, tr.SELECTIVE], tr.FULL)
+    n = np.full(np.shape(level), nan)
+    if np.any(level >= tr.FULL):
+        chunk = sh["L"] / (p * v["vst"])
+        one, every = total(tr.FULL, 1.0), total(tr.FULL, nan)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            per_layer = (one - every) / (chunk - 1.0)  # memory freed per more layer [GB]
+            n = 1.0 + np.ceil((one - usable) / per_layer - 1e-9)
+        n = np.where(np.isfinite(n), np.maximum(n, 1.0), nan)
+        n = np.where((one <= usable) | ~(n < chunk), np.where(one <= usable, 1.0, nan), n)
+    auto = v["recompute_choice"] == RECOMPUTE_AUTO
+    out = dict(v)
+    out["recompute"] = np.where(auto, level, v["recompute"])
+    layers = np.where(level >= tr.FULL, n, nan)
+    out["workload.recompute_layers"] = np.where(auto, layers, v["workload.recompute_layers"])
+    return out
 
 
 def _batch_split(v, seqs, d):
@@ -3403,6 +3473,28 @@ def _interval(v, sh, c, step, fits, basis, m):
     return step_interval(step, basis, sh["moe"], s_lo, s_hi, m)
 
 
+def _memory_fit(v, sh, t, p, cp, d, b, m, k):
+    """The recomputation used (:func:`least_recompute`) and the memory it leaves: (inputs
+    with the recomputation resolved, usable, model states, activations [GB per
+    accelerator], largest micro-batch that fits [sequences], fewest nodes whose sharding
+    brings the states into memory [count])."""
+    usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
+    v = least_recompute(v, sh, t, p, d, b, m, usable)
+    states, act, b_max = _memory(v, sh, t, p, d, b, m, v["sp"], usable)
+    nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
+    return v, usable, states, act, b_max, nmin
+
+
+def _bandwidths(v, k):
+    """Each accelerator's scale-up bandwidth per direction and its share of the node's
+    scale-out bandwidth [GB/s], efficiencies applied."""
+    su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
+    net_share = as_float_array(
+        net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
+    )
+    return su, net_share
+
+
 def step_model(
     x: Mapping[str, Any], basis: str = "modelled", calibration: Mapping[str, Any] | None = None
 ) -> dict[str, np.ndarray]:
@@ -3446,17 +3538,12 @@ def step_model(
     n_acc = dd * t * p * cp  # the accelerators the layout uses; the rest sit idle (paid)
     seqs = v["batch_sequences"]
     b, m = _batch_split(v, seqs, dd)
-    usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
-    states, act, b_max = _memory(v, sh, t, p, dd, b, m, v["sp"], usable)
+    v, usable, states, act, b_max, nmin = _memory_fit(v, sh, t, p, cp, dd, b, m, k)
     mem = states + act
     fits_memory = mem <= usable
-    nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
     tp_ok, runs = _feasible(v, sh, t, p, cp, d, b, m, basis)
     fits = fits_memory & runs
-    su = v["instance.scaleup_GBps"] / 2.0 * v["instance.scaleup_efficiency"]
-    net_share = as_float_array(
-        net.network_GBps_per_rank(v["node_gbps"], k, v["network.inter_node_efficiency"])
-    )
+    su, net_share = _bandwidths(v, k)
     fpt = as_float_array(_flops_per_token(sh, v["workload.sequence_length"]))
     batch_mtok = seqs * v["workload.sequence_length"] / 1e6
     nan = np.nan
@@ -3502,6 +3589,8 @@ def step_model(
         "memory_fits": np.broadcast_to(fits.astype(float), shape),
         "min_nodes_to_fit": full(np.where(tp_ok, nmin, np.inf)),
         "training_flops": full(flops),
+        "recompute_level": full(v["recompute"]),
+        "recomputed_layer_share": full(_full_share(v, sh)),
     }
 
 
@@ -3666,7 +3755,7 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
             f"one each (at most {max(layers - (p - 1), 0):,.1f} on the last stage)"
         )
     n_redo = float(v["workload.recompute_layers"])
-    if math.isfinite(n_redo) and float(v["recompute"]) < tr.FULL:
+    if math.isfinite(n_redo) and float(v["recompute_choice"]) != tr.FULL:
         return (
             f"workload.recompute_layers {n_redo:g} needs workload.recompute = 'full' (the "
             "layers of each model chunk that recompute their forward pass); leave it empty "

@@ -746,6 +746,48 @@ def progress_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     )
 
 
+def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
+    """The recomputation ``workload.recompute = 'auto'`` chose, in words; ``""`` when the
+    recomputation is entered or the job does not fit.
+
+    Parameters
+    ----------
+    scenario : the scenario evaluated.
+    metrics : its figures, with ``recompute_level`` [0 none, 1 selective, 2 full],
+        ``recomputed_layer_share`` [fraction], ``memory_usable_per_accel_GB`` [GB] and
+        ``fits_in_memory`` [1/0].
+
+    Returns
+    -------
+    str : one sentence, or ``""``.
+
+    Examples
+    --------
+    >>> s = Scenario.default().replace({"workload.recompute": "auto"})
+    >>> recompute_note(s, {"recompute_level": 2.0, "recomputed_layer_share": 0.5,
+    ...     "memory_usable_per_accel_GB": 77.31, "fits_in_memory": 1.0})
+    'recomputation (auto): full on 50% of the layers of each model chunk, the least that fits in 77.3 GB per accelerator'
+    """
+    if scenario["workload.recompute"] != "auto":
+        return ""
+    if float(metrics.get("fits_in_memory", 0.0)) < 0.5:
+        return ""
+    level = float(metrics.get("recompute_level", math.nan))
+    share = float(metrics.get("recomputed_layer_share", math.nan))
+    if not math.isfinite(level):
+        return ""
+    if level >= 1.5:
+        used = (
+            "full on every layer"
+            if share >= 1.0 - 1e-9
+            else (f"full on {share * 100:.0f}% of the layers of each model chunk")
+        )
+    else:
+        used = "selective" if level >= 0.5 else "none"
+    usable = float(metrics.get("memory_usable_per_accel_GB", math.nan))
+    return f"recomputation (auto): {used}, the least that fits in {usable:,.1f} GB per accelerator"
+
+
 def layout_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     """Which accelerators the parallel layout leaves idle, in words; ``""`` when none.
 
@@ -827,6 +869,7 @@ class Evaluation:
             "mfu_basis": self.chain.step.mfu_basis,
             "progress_note": progress_note(self.scenario, self.metrics),
             "layout_note": layout_note(self.scenario, self.metrics),
+            "recompute_note": recompute_note(self.scenario, self.metrics),
         }
 
     def badput(self) -> list[dict[str, Any]]:

@@ -1486,15 +1486,18 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
     Field(
         "workload.recompute",
         "choice",
-        "full",
+        "auto",
         label="Activation recomputation",
         help="'selective': recompute the attention scores in the backward pass instead of "
         "storing them (as FlashAttention does; Korthikanti et al. 2022); 'full': store only "
         "each layer's input and recompute its forward pass (one more forward of compute); "
-        "'none': store everything. Default 'full': Llama 3 405B's activations on 16 stages "
-        "do not fit in 80 GB otherwise.",
+        "'none': store everything; 'auto' (default): the least that fits in memory — none, "
+        "else selective, else full on the fewest layers of each model chunk — as a run "
+        "that does not publish its recomputation most likely did (recomputing costs time).",
         choices=values(Recompute),
         sensitivity=False,
+        source="Megatron-LM arguments (--recompute-granularity, default none; "
+        "--recompute-num-layers); Korthikanti et al. 2022 (arXiv:2205.05198) §5",
     ),
     Field(
         "workload.recompute_layers",

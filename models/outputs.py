@@ -1012,6 +1012,18 @@ COST_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.evaluate.layout_note",
     ),
     _o(
+        "recompute_note",
+        "Recomputation note",
+        "",
+        "text",
+        "The recomputation workload.recompute = 'auto' chose (none, selective or full on "
+        "a share of each model chunk's layers: the least that fits in memory); empty when "
+        "the recomputation is entered.",
+        "models.compute.least_recompute",
+        "korthikanti2022",
+        computed_by="models.evaluate.recompute_note",
+    ),
+    _o(
         "price_as_of",
         "Price as of",
         "",
@@ -1734,6 +1746,33 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "Model FLOPs of the whole training run, attention included.",
         "(6N + 12·L·s·h)·D",
         "palm2022",
+        computed_by="models.chain.step_time",
+    ),
+    _o(
+        "recompute_level",
+        "Recomputation used",
+        "",
+        "number",
+        "The activation recomputation the step is modelled with: 0 none, 1 selective, 2 full "
+        "(on the share of layers in recomputed_layer_share). The entered one, or under "
+        "workload.recompute = 'auto' the least that fits in memory "
+        "(models.compute.least_recompute).",
+        "auto: none if it fits, else selective, else full on the fewest layers per chunk",
+        "korthikanti2022",
+        decimals=0,
+        computed_by="models.chain.step_time",
+    ),
+    _o(
+        "recomputed_layer_share",
+        "Layers recomputed in full",
+        "fraction",
+        "percent",
+        "Share of each model chunk's layers that recompute their forward pass in the "
+        "backward (full recomputation of N of the chunk's L/(PP·VP) layers); 0 without full "
+        "recomputation.",
+        "min(N, L/(PP·VP)) / (L/(PP·VP))",
+        "korthikanti2022",
+        decimals=0,
         computed_by="models.chain.step_time",
     ),
 )
