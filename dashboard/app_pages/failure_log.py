@@ -155,6 +155,8 @@ st.subheader("Causes (Llama 3 405B taxonomy)")
 causes = svc.cause_table(fit)
 st.plotly_chart(cause_chart(causes.filter(causes["failures"] > 0)), width="stretch")
 tables.show(svc.cause_display(causes, fit.confidence))
+if names := svc.cause_names_caption(causes):
+    st.caption(plain(names))
 
 st.subheader("Lemon nodes")
 st.caption(svc.lemon_caption(fit))

@@ -158,10 +158,17 @@ def cause_table(fit: LogFit) -> pl.DataFrame:
 
 
 def cause_display(causes: pl.DataFrame, confidence: float) -> pl.DataFrame:
-    """:func:`cause_table` for people: counts, shares and rates with their interval."""
+    """:func:`cause_table` for people: counts, shares and rates with their interval in one
+    column; what the log calls each cause is :func:`cause_names_caption` (as two interval
+    columns and a tenth of names the table ran past the page at 1,024 px)."""
     pct = f"{confidence:.0%}"
     rate = display.OUTPUTS["cause_rate_per_node_day"]
     rows = causes.to_dicts()
+
+    def interval(r: dict) -> str:
+        lo, hi = (display.cell(rate, r[k]) for k in ("rate_lo", "rate_hi"))
+        return display.MISSING if display.MISSING in (lo, hi) else f"{lo}–{hi}"
+
     base = display.table(
         rows,
         [
@@ -173,11 +180,18 @@ def cause_display(causes: pl.DataFrame, confidence: float) -> pl.DataFrame:
             ("cause_rate_per_node_day", "Rate (% per node-day)"),
         ],
     )
-    return base.with_columns(
-        pl.Series(f"Lower ({pct})", [display.cell(rate, r["rate_lo"]) for r in rows]),
-        pl.Series(f"Upper ({pct})", [display.cell(rate, r["rate_hi"]) for r in rows]),
-        pl.Series("Causes in the log", [r["causes_in_log"] or "—" for r in rows]),
-    )
+    return base.with_columns(pl.Series(f"{pct} interval", [interval(r) for r in rows]))
+
+
+def cause_names_caption(causes: pl.DataFrame) -> str:
+    """Under :func:`cause_display`: the log's own words for each cause ("" when it has none);
+    the words are the log's, so a page escapes them."""
+    parts = [
+        f"{r['label']}: {r['causes_in_log']}"
+        for r in causes.iter_rows(named=True)
+        if r["causes_in_log"]
+    ]
+    return ("As the log names them — " + "; ".join(parts) + ".") if parts else ""
 
 
 def lemon_table(fit: LogFit) -> pl.DataFrame:

@@ -200,3 +200,29 @@ def test_page_messages_name_the_page_widgets_and_count_in_words(page):
         "Cannot use mapped.csv — Nodes observed: 1 is out of range (at least the 2 distinct "
         "nodes in the log, at most 10,000,000)"
     ]
+
+
+def test_the_cause_table_fits_and_names_the_logs_words_under_it(page, sample_fit):
+    """QA: nine columns (a lower and an upper column for the rate's interval, and the log's
+    own names for each cause) ran past the page at 1,024 px; the interval is one column and
+    the log's names are a caption under the table."""
+    causes = svc.cause_table(sample_fit)
+    table = svc.cause_display(causes, sample_fit.confidence)
+    assert table.columns == [
+        "Cause",
+        "Group",
+        "Failures",
+        "Share of failures (%)",
+        "Llama 3 share (%)",
+        "Rate (% per node-day)",
+        "95% interval",
+    ]
+    first = causes.row(0, named=True)
+    rate = display.OUTPUTS["cause_rate_per_node_day"]
+    lo, hi = display.cell(rate, first["rate_lo"]), display.cell(rate, first["rate_hi"])
+    assert table.row(0, named=True)["95% interval"] == f"{lo}–{hi}"
+    shown = next(t.value for t in page.table if "Cause" in t.value.columns)
+    assert list(shown.columns) == table.columns
+    caption = svc.cause_names_caption(causes)
+    assert caption.startswith(f"As the log names them — {first['label']}: {first['causes_in_log']}")
+    assert any(caption[:60] in c.value.replace("\\", "") for c in page.caption)
