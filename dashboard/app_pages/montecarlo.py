@@ -50,7 +50,7 @@ for col, tile in zip(st.columns(4), svc.closed_form_tiles(ev), strict=True):
 
 @st.fragment
 def simulation(scenario: Scenario) -> None:
-    controls = st.columns([1.2, 1, 1, 1.2])
+    controls = st.columns([1.4, 1, 1])
     trials = persist.widget(
         controls[0].select_slider,
         "mc:trials",
@@ -87,8 +87,6 @@ def simulation(scenario: Scenario) -> None:
     except ValidationError as exc:
         st.error(f"Please fix this input — {plain(exc)}")
         return
-    export_slot = controls[3].empty()
-
     st.subheader("Simulated")
     slots = [c.empty() for c in st.columns([1, 1, 1.4, 1.4])]
     bar = st.progress(0.0, text="Simulating…")
@@ -116,6 +114,7 @@ def simulation(scenario: Scenario) -> None:
     summary = res.summary()
     _tiles(slots, summary, trials, trials)
     st.caption(svc.result_caption(res, seconds, seed))
+    export_slot = st.empty()  # under the run it exports (its label whole at 1,024 px)
     if warning := svc.unfinished_warning(res):
         st.warning(warning)
 

@@ -28,15 +28,20 @@ pytestmark = pytest.mark.browser
 BAD = re.compile(r"\b(None|nan|NaN|inf)\b|(?<![\d,.\-])\d{7,}(?![\d,])")
 NODES_INPUT = ".st-key-w-cluster-nodes input"
 RATE_SLIDER = ".st-key-w-reliability-node_failure_rate_per_day input[type='range']"
-#: The first words of every static table that runs past the main column's right edge
-WIDE_TABLES_JS = """() => {
-  const main = document.querySelector('[data-testid=stMainBlockContainer]');
-  if (!main) return [];
-  const edge = main.getBoundingClientRect().right + 2;
-  return [...document.querySelectorAll('[data-testid=stTable] table')]
-    .filter((t) => t.getBoundingClientRect().width > 0 && t.getBoundingClientRect().right > edge)
-    .map((t) => (t.innerText || '').slice(0, 40));
-}"""
+#: The first words of every static table that runs past its box (the box clips it: the Plan
+#: bill's last column was cut there while the table stayed inside the main column's padding)
+WIDE_TABLES_JS = """() => [...document.querySelectorAll('[data-testid=stTable] table')]
+  .filter((t) => t.getBoundingClientRect().width > 0
+    && t.getBoundingClientRect().right > t.closest('[data-testid=stTable]').getBoundingClientRect().right + 1)
+  .map((t) => (t.innerText || '').slice(0, 40))"""
+#: Buttons and tiles in the main area whose text is cut off (an ellipsis: the Monte Carlo
+#: page's "Export this …" at 1,024 px)
+CUT_LABELS_JS = """() => [...document.querySelectorAll(
+    '[data-testid=stMain] button, [data-testid=stMain] [data-testid=stMetric]')]
+  .filter((b) => b.getBoundingClientRect().width > 0)
+  .flatMap((b) => [b, ...b.querySelectorAll('*')])
+  .filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflow !== 'visible')
+  .map((e) => (e.closest('button,[data-testid=stMetric]').innerText || '').slice(0, 40))"""
 
 
 def visible_text(page) -> str:
@@ -127,6 +132,8 @@ def test_every_page_takes_a_typed_input_and_a_slider_and_shows_clean_text(app_ur
             page.wait_for_timeout(400)
             cut = page.evaluate(WIDE_TABLES_JS)
             assert not cut, f"{name}: tables wider than the page at 1024 px: {cut}"
+            cut = page.evaluate(CUT_LABELS_JS)
+            assert not cut, f"{name}: labels cut off at 1024 px: {cut}"
             page.set_viewport_size({"width": 1440, "height": 900})
             nodes = page.locator(NODES_INPUT)
             nodes.fill(str(1900 - 100 * i))  # a typed input: any value, no dragging
