@@ -8,9 +8,10 @@ exports label and format figures from here; nothing guesses units from key names
 
 Formatting (:func:`format_value`): fractions are shown as percentages, goodput changes as
 points, money as dollars without cents from $1,000 up and with a true minus sign, durations
-with their unit, whole counts without decimals, a unit that names things in the singular
-after exactly one ("1 node"), and a figure that cannot be computed (NaN, None) as "n/a" —
-callers that know why say so next to it.
+with their unit (hours under one hour in minutes, whole days without decimals), whole counts
+without decimals, a unit that names things in the singular after exactly one ("1 node"), and
+a figure that cannot be computed (NaN, None) as "n/a" — callers that know why say so next
+to it.
 """
 
 from __future__ import annotations
@@ -190,6 +191,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     ('1 node', '2 nodes')
     >>> format_value("model_layers", 80.0), format_value("micro_batches_per_step", 15.625)
     ('80', '15.6')
+    >>> format_value("mtbf_hours", 0.02), format_value("block_days", 98.0)
+    ('1.2 min', '98 days')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -237,13 +240,22 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         exp = math.floor(math.log10(abs(x)))
         text = f"{x / 10**exp:.2f} × 10{str(exp).translate(_SUPERSCRIPT)}"
         return text + (" FLOP" if unit else "")
-    # a count, and a whole value of a count a derivation can leave fractional, without
-    # decimals: "80" layers (not "80.0")
-    whole = o.kind == "whole" and x.is_integer()
+    if o.kind == "number" and o.unit == "h" and unit and 0 < abs(x) < 1:
+        return _under_an_hour(x, signed)  # "1.2 min", not "0.02 h"
+    # a count, and a whole value of a count a derivation can leave fractional or of days,
+    # without decimals: "80" layers, "98 days" (not "80.0", "98.00 days")
+    whole = (o.kind == "whole" or o.unit == "days") and x.is_integer()
     d = 0 if o.kind == "count" or whole else o.decimals
     text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
     text = _clean_zero(text.replace("-", "−"))
     return with_unit(text, o.unit) if unit and o.unit and o.unit != "fraction" else text
+
+
+def _under_an_hour(hours: float, signed: bool) -> str:
+    """A duration under an hour [h] in minutes ("1.2 min"), under a minute in seconds."""
+    x, u = (hours * 60, "min") if abs(hours) * 60 >= 1 else (hours * 3600, "s")
+    text = f"{x:+,.1f}" if signed else f"{x:,.1f}"
+    return f"{_clean_zero(text.replace('-', '−'))} {u}"
 
 
 def format_usd(value: float, per: str | None = None, *, signed: bool = False) -> str:

@@ -101,7 +101,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
             f"{counted(fit.n_job_incidents, 'incident')} marked as the job's own, left out of "
             "the node rate)"
         )
-    print(f"  job MTBF (exponential)     {t['exp_mean_h']:.2f} h")
+    print(f"  job MTBF (exponential)     {format_value('fitted_job_mtbf_hours', t['exp_mean_h'])}")
     n = fit.node_tbf
     if n is not None:
         print(
