@@ -97,6 +97,11 @@ TOO_CLOSE_CAPTION = (
     "≈ too close to call: its 80% cost interval (the whiskers of the cost chart) overlaps "
     "the cheapest type's."
 )
+#: The same under the Optimizer's table, whose cost chart draws no interval.
+TOO_CLOSE_CAPTION_OPTIMIZER = (
+    "≈ too close to call: its 80% cost interval overlaps the cheapest type's (the "
+    "Instances page draws the intervals and says what would change the verdict)."
+)
 
 
 def too_close_text(ranking: InstanceRanking, esc: Callable[[str], str] = str) -> str:

@@ -128,3 +128,18 @@ def test_the_spares_sentence_says_which_counts_save_money(savings, text):
     from goodput_lab.views.optimizer import _net_savings_span
 
     assert text in _net_savings_span(SimpleNamespace(savings_vs_none_usd_per_day=savings))
+
+
+def test_rows_marked_too_close_to_call_are_explained_under_the_table(catalog):
+    """QA: the Optimizer's instance table marked three types ≈ and said nowhere what ≈ means
+    (the Instances page's caption points at whiskers this page's cost chart does not draw)."""
+    from goodput_lab.views import instances as inst_svc
+
+    at = open_page("optimizer")
+    o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=None)
+    assert o.instances.too_close_to_call
+    table = next(t.value for t in at.table if "Instance" in t.value.columns)
+    assert any(str(v).endswith(" ≈") for v in table["Instance"])
+    captions = [c.value for c in at.caption]
+    assert inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER in captions
+    assert "whiskers" not in inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER
