@@ -113,7 +113,7 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
     style.layout(
         fig,
         "Time to train",
-        subtitle="Failures, checkpoints and communication included; ★ cheapest"
+        subtitle="Failures, checkpoints and communication included; orange ★: cheapest"
         + ("; whiskers: the step time's 80% interval" if whiskers else ""),
         x_title="Time to train (days)",
         legend=False,

@@ -180,3 +180,19 @@ def test_side_by_side_is_two_tables_that_fit_a_1024px_window(page):
         "MFU",
     ]
     assert list(costs.iloc[:, 0]) == list(why.iloc[:, 0])
+
+
+def test_the_time_chart_says_what_its_orange_bar_is(catalog):
+    """QA: the Time to train chart drew the cheapest type in orange and said only "★
+    cheapest" (on the Optimizer's chart orange is the scenario's own type)."""
+    from goodput_lab.charts import style
+    from goodput_lab.charts.instances import time_to_train_chart
+    from goodput_lab.views import instances as svc
+
+    df = svc.table(rank_instances(load_preset("aws-16k-h100"), catalog))
+    fig = time_to_train_chart(df, None)
+    bars = fig.data[0]
+    drawn = df.filter(df["time_to_train_days"].is_not_nan())
+    orange = [c == style.COLORS["orange"] for c in bars.marker.color]
+    assert orange == drawn["cheapest"].to_list() and any(orange)
+    assert "orange ★: cheapest" in fig.layout.title.subtitle.text.replace("<br>", " ")
