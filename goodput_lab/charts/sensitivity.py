@@ -96,6 +96,10 @@ def clipped_note(grid: dict) -> str:
     )
 
 
+#: Axis ticks of the maps: thousands separated, as many decimals as the ticks need (d3).
+TICKS = ",~f"
+
+
 def _z(v: float, unit: str) -> str:
     return f"{v:.2f}%" if unit == "%" else f"${v:,.0f}"
 
@@ -146,4 +150,6 @@ def heatmap(grid: dict) -> go.Figure:
         legend=True,
         height=460,
     )
+    for which in ("x", "y"):  # "2,000 nodes" as everywhere else, not "2000"
+        style.axis(fig, which, tickformat=TICKS)
     return fig

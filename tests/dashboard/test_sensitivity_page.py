@@ -54,6 +54,10 @@ def test_heatmaps_mark_the_current_point(app, catalog):
     assert array(nodes_rate["data"][1]["x"]) == [pytest.approx(2000)]
     z = array(nodes_rate["data"][0]["z"])
     assert all(a >= b for a, b in zip(z[0], z[0][1:], strict=False))  # more nodes, less goodput
+    # QA: the nodes axis read 2000, 4000 where every other chart writes 2,000
+    for fig in (rate_interval, nodes_rate):
+        assert fig["layout"]["xaxis"]["tickformat"] == fig["layout"]["yaxis"]["tickformat"]
+        assert fig["layout"]["xaxis"]["tickformat"] == ",~f"
 
 
 def test_sidebar_slider_moves_the_headline(app, catalog):
