@@ -2051,13 +2051,11 @@ def _full_share(v, sh) -> np.ndarray:
     return np.where(v["recompute"] >= tr.FULL, share, 0.0)
 
 
-def _memory(v, sh, t, p, d, b, m, sp, usable):
-    """Memory per accelerator on the first pipeline stage [GB]: model states, activations.
-
-    Context parallelism c splits every activation by c; fp8 adds a 1-byte weight copy."""
-    s = v["workload.sequence_length"]
+def _model_states_GB(v, sh, t, p, d) -> np.ndarray:
+    """Model states per accelerator on the first pipeline stage [GB] (ZeRO [4]): weights,
+    gradients and optimizer states, the routed experts' sharded over their own data-parallel
+    ranks; fp8 adds a 1-byte weight copy."""
     cp = v["workload.context_parallel"]
-    vstages = v["vst"]
     gbytes = v["gradient_bytes"]
     z = v["workload.zero_stage"]
     ep, et = v["workload.expert_parallel"], v["etp"]
@@ -2073,13 +2071,30 @@ def _memory(v, sh, t, p, d, b, m, sp, usable):
         return per + v["fp8"] * np.where(z >= 3, 1.0 / ranks, 1.0)
 
     d_e = as_float_array(expert_data_parallel_size(t, cp, d, ep, et))
-    states = ((psi - psi_e) * state_bytes(d * cp) + psi_e * state_bytes(d_e)) / 1e9
+    return ((psi - psi_e) * state_bytes(d * cp) + psi_e * state_bytes(d_e)) / 1e9
 
-    def per_layer(bb, mode):
+
+class _Activations(NamedTuple):
+    """One layer's activation bytes per level on a rank, and what multiplies them."""
+
+    full: np.ndarray  #: full recomputation: the layer's input [B]
+    sel: np.ndarray  #: selective recomputation [B]
+    none: np.ndarray  #: none (selective's with a fused attention kernel, no scores) [B]
+    fp8_saved: np.ndarray  #: bytes FP8 copies of the saved GEMM inputs save [B]
+    stack: np.ndarray  #: layers of the stage times micro-batches in flight [count]
+
+
+def _activation_terms(v, sh, t, p, b, m, sp) -> _Activations:
+    """:class:`_Activations` of one micro-batch of b sequences (context parallelism c
+    splits every activation by c; :func:`models.transformer.activation_bytes_per_layer`)."""
+    s = v["workload.sequence_length"]
+    cp = v["workload.context_parallel"]
+
+    def per_layer(mode):
         return as_float_array(
             tr.activation_bytes_per_layer(
                 s / cp,
-                bb,
+                b,
                 sh["h"],
                 sh["a"],
                 sh["kv"],
@@ -2092,27 +2107,41 @@ def _memory(v, sh, t, p, d, b, m, sp, usable):
             )
         )
 
-    # full recomputation of N layers per model chunk (recompute_layers): those keep only
-    # their input, the others all their activations (as without recomputation)
-    recompute = v["recompute"]
-    share = _full_share(v, sh)
-    rest = np.where(recompute >= tr.FULL, tr.NONE, recompute)
     # a fused attention kernel never stores the scores: as selective recomputation
     fa = v["fa"] > 0.5
-    mode = np.where(fa & (rest < tr.SELECTIVE), tr.SELECTIVE, rest)
-    in_flight = as_float_array(tr.micro_batches_in_flight(p, vstages, m))
+    sel = per_layer(tr.SELECTIVE)
+    none = sel if np.all(fa) else np.where(fa, sel, per_layer(tr.NONE))
+    in_flight = as_float_array(tr.micro_batches_in_flight(p, v["vst"], m))
     # fp8: Transformer Engine keeps the GEMM inputs it saves for the backward pass as 1-byte
     # copies (QKV, projection, FC1 and FC2 inputs: 3h + k·f per token instead of 2 bytes)
     k_in = np.where(v["gated"] > 0.5, 2.0, 1.0)
     ln_out = np.where(sp > 0.5, 2.0 * sh["h"] / t, 2.0 * sh["h"])  # QKV and FC1 inputs
     gemm_in = ln_out + (sh["h"] + k_in * sh["ffn_act"]) / t
     fp8_saved = v["fp8"] * s / cp * b * gemm_in
-    kept = share * per_layer(b, tr.FULL) + (1.0 - share) * (per_layer(b, mode) - fp8_saved)
-    stored = kept * sh["L"] / p * in_flight
-    # full recomputation rebuilds one layer's activations at a time during the backward
-    rebuilt = per_layer(b, np.where(fa, tr.SELECTIVE, tr.NONE))
-    working = np.where(share > 0.0, rebuilt, 0.0)
-    act = (stored + working) / 1e9
+    return _Activations(per_layer(tr.FULL), sel, none, fp8_saved, sh["L"] / p * in_flight)
+
+
+def _activations_GB(a: _Activations, share, kept_bytes) -> np.ndarray:
+    """Activation memory per accelerator [GB]: full recomputation of a ``share`` of each
+    chunk's layers keeps their input, the others ``kept_bytes`` each (less the FP8 copies'
+    saving); full recomputation rebuilds one layer's activations at a time in the
+    backward (the none level's)."""
+    kept = share * a.full + (1.0 - share) * (kept_bytes - a.fp8_saved)
+    working = np.where(share > 0.0, a.none, 0.0)
+    return (kept * a.stack + working) / 1e9
+
+
+def _memory(v, sh, t, p, d, b, m, sp, usable):
+    """Memory per accelerator on the first pipeline stage [GB]: model states
+    (:func:`_model_states_GB`) and activations (:func:`_activations_GB`) at the
+    recomputation ``v`` gives; and the largest micro-batch that fits [sequences]."""
+    states = _model_states_GB(v, sh, t, p, d)
+    a = _activation_terms(v, sh, t, p, b, m, sp)
+    # full recomputation of N layers per model chunk (recompute_layers): those keep only
+    # their input, the others all their activations (as without recomputation)
+    recompute = v["recompute"]
+    rest = np.where(recompute >= tr.FULL, tr.NONE, recompute)
+    act = _activations_GB(a, _full_share(v, sh), np.where(rest >= tr.SELECTIVE, a.sel, a.none))
     per_seq = act / b  # every term is linear in the micro-batch size
     with np.errstate(divide="ignore", invalid="ignore"):
         b_max = np.floor((usable - states) / per_seq + 1e-9)
@@ -3214,28 +3243,22 @@ def least_recompute(v, sh, t, p, d, b, m, usable):
     """
     if not np.any(v["recompute_choice"] == RECOMPUTE_AUTO):
         return v
+    states = _model_states_GB(v, sh, t, p, d)
+    a = _activation_terms(v, sh, t, p, b, m, v["sp"])
 
-    def total(level, layers):
-        w = dict(v, recompute=as_float_array(level))
-        w["workload.recompute_layers"] = as_float_array(layers)
-        states, act, _ = _memory(w, sh, t, p, d, b, m, v["sp"], usable)
-        return states + act
+    def total(share, kept_bytes):
+        return states + _activations_GB(a, share, kept_bytes)
 
     nan = np.nan
-    fits_none = total(tr.NONE, nan) <= usable
-    # a fused attention kernel stores no scores: selective keeps what none keeps
-    fa = v["fa"] > 0.5
-    fits_sel = fits_none if np.all(fa) else fits_none | (total(tr.SELECTIVE, nan) <= usable)
-    level = np.select([fits_none, fits_sel], [tr.NONE, tr.SELECTIVE], tr.FULL)
-    n = np.full(np.shape(level), nan)
-    if np.any(level >= tr.FULL):
-        chunk = sh["L"] / (p * v["vst"])
-        one, every = total(tr.FULL, 1.0), total(tr.FULL, nan)
-        with np.errstate(divide="ignore", invalid="ignore"):
-            per_layer = (one - every) / (chunk - 1.0)  # memory freed per more layer [GB]
-            n = 1.0 + np.ceil((one - usable) / per_layer - 1e-9)
-        n = np.where(np.isfinite(n), np.maximum(n, 1.0), nan)
-        n = np.where((one <= usable) | ~(n < chunk), np.where(one <= usable, 1.0, nan), n)
+    fits_sel = total(0.0, a.sel) <= usable
+    level = np.select([total(0.0, a.none) <= usable, fits_sel], [tr.NONE, tr.SELECTIVE], tr.FULL)
+    chunk = sh["L"] / (p * v["vst"])
+    one, every = total(recompute_share(1.0, chunk), a.none), total(1.0, a.none)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        per_layer = (one - every) / (chunk - 1.0)  # memory freed per more layer [GB]
+        n = 1.0 + np.ceil((one - usable) / per_layer - 1e-9)
+    n = np.where(np.isfinite(n), np.maximum(n, 1.0), nan)
+    n = np.where((one <= usable) | ~(n < chunk), np.where(one <= usable, 1.0, nan), n)
     auto = v["recompute_choice"] == RECOMPUTE_AUTO
     out = dict(v)
     out["recompute"] = np.where(auto, level, v["recompute"])
