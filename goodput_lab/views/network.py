@@ -242,7 +242,7 @@ def algorithm_caption(t: pl.DataFrame, ev: Evaluation) -> str:
     experts the two groups whose NCCL rows add up to the step's all-reduce."""
     base = (
         "α-β model (Thakur, Rabenseifner & Gropp 2005); algorithm and bus bandwidth as "
-        "NCCL-tests report them (doc/PERFORMANCE.md)."
+        "NCCL-tests report them (nccl-tests' own doc/PERFORMANCE.md; docs/references.md)."
     )
     if t["gradients"].unique().len() <= 1:
         return base + " The NCCL row is the step's all-reduce."

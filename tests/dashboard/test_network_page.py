@@ -246,3 +246,12 @@ def test_moe_algorithm_rows_are_the_step_models_two_reductions(preset, catalog):
     assert nccl["allreduce_ranks"][0] == ev["data_parallel_size"]
     assert "Gradients" in svc.algorithm_display(t).columns
     assert "add up to the step's all-reduce" in svc.algorithm_caption(t, ev)
+
+
+def test_the_algorithm_caption_names_whose_performance_notes_it_cites(catalog):
+    """QA: "(doc/PERFORMANCE.md)" read as a file of this project; it is nccl-tests'."""
+    from goodput_lab.views import network as svc
+
+    ev = evaluate(load_preset("aws-16k-h100"), catalog)
+    caption = svc.algorithm_caption(svc.algorithm_table(ev), ev)
+    assert "(nccl-tests' own doc/PERFORMANCE.md; docs/references.md)" in caption
