@@ -184,14 +184,23 @@ def differences_note(cmp: Comparison) -> tuple[str, str]:
     names = [in_sentence(d["label"]) for d in diffs]
     if len(diffs) == 1:
         return "info", f"Only one input differs: {names[0]}. The savings are its effect alone."
-    # one bullet per input: labels hold commas and "and" ("Failure rate, 80% interval low")
-    listed = "\n".join(f"- {name}" for name in names)
+    # one bullet per input: labels hold commas and "and" ("Failure rate, 80% interval low");
+    # a longer list is the "What differs" table under the note, not a second copy of it
+    listed = (
+        "\n".join(f"- {name}" for name in names)
+        if len(names) <= MAX_LISTED
+        else "(the table under “What differs” lists them)"
+    )
     return (
         "warning",
         f"{len(diffs)} inputs differ, not only one:\n\n{listed}\n\nThe savings are their "
         "combined effect; to see one input's share, compare with only that one changed "
         "(edits box).",
     )
+
+
+#: At most this many differing inputs are listed in the note above the "What differs" table.
+MAX_LISTED = 6
 
 
 def in_sentence(label: str) -> str:

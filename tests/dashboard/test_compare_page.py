@@ -209,6 +209,11 @@ def test_the_inputs_that_differ_are_listed_one_per_line_in_their_own_case(catalo
     assert "- failure rate, 80% interval low" in listed.splitlines()
     assert "- measured MFU" in listed.splitlines()
     assert tail.startswith("The savings are their combined effect")
+    # many inputs: the note points at the table under it instead of repeating it
+    many = compare(load_preset("llama3-70b"), load_preset("p6e-gb200-nvl72"), catalog)
+    assert len(svc.differences(many)) > svc.MAX_LISTED
+    kind, note = svc.differences_note(many)
+    assert "\n- " not in note and "(the table under “What differs” lists them)" in note
     assert [svc.in_sentence(x) for x in ("MLP type", "ZeRO / FSDP stage", "Node failure rate")] == [
         "MLP type",
         "ZeRO / FSDP stage",
