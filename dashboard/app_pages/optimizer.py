@@ -46,7 +46,7 @@ st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretc
 ds = o.domain_spares
 if ds is not None:
     st.subheader("Spares by scale-up domain")
-    st.info(svc.domain_spares_text(ds))
+    st.info(svc.domain_spares_text(ds, o.spares_text()))
     st.caption(
         "In-domain spares leave fewer accelerators of each NVLink domain to the job (its step "
         "time changes); a failed tray is swapped inside its rack. A whole spare domain takes "

@@ -68,12 +68,13 @@ def recommend(
 
 def domain_spares_rows(rec: opt.DomainSpareRecommendation) -> list[dict]:
     """One row per spares-by-domain policy (:func:`models.optimize.recommend_domain_spares`),
-    keyed by registry outputs, the recommended one marked."""
+    keyed by registry outputs, the best of them alone marked (the recommendation can add
+    hot spares beside a domain policy: :func:`domain_spares_text` says which)."""
     rows = []
     for o in rec.options:
         rows.append(
             {
-                "policy": o.label() + (" (recommended)" if o == rec.best else ""),
+                "policy": o.label() + (f" ({BEST_ALONE})" if o == rec.best else ""),
                 "domain_spare_nodes": o.spare_nodes,
                 "spare_usd_per_day": o.spare_usd_per_day,
                 "goodput": o.goodput,
@@ -200,9 +201,16 @@ def _net_savings_span(sp) -> str:
     )
 
 
-def domain_spares_text(ds) -> str:
+#: The domain table's mark on the best of its policies, taken alone (without hot spares).
+BEST_ALONE = "best without hot spares"
+
+
+def domain_spares_text(ds, recommended: str = "") -> str:
     """The cheaper spare policy across scale-up domains, and the best of each kind
-    (Markdown)."""
+    (Markdown); ``recommended`` (:meth:`models.optimize.Optimization.spares_text`), when it
+    differs from that policy alone, is what the recommendation keeps with hot spares beside
+    it (the page's tile said "2 domains + 7 hot" above a table marking 3 domains
+    "recommended")."""
     head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes."
     b = ds.best
     if b.policy == "none":
@@ -210,6 +218,11 @@ def domain_spares_text(ds) -> str:
             f"{head} Neither spare nodes inside each domain nor whole spare domains save "
             "more than they cost here."
         )
+    mix = (
+        f" With hot spares beside them, the recommendation above is **{recommended}**."
+        if recommended and recommended != b.label()
+        else ""
+    )
     fv = display.format_value
 
     def best(p, none: str) -> str:
@@ -218,11 +231,11 @@ def domain_spares_text(ds) -> str:
         return f"{p.label()}, {fv('savings_usd_per_day', p.savings_usd_per_day)}"
 
     return (
-        f"{head} Cheaper policy: **{b.label()}**, saves "
+        f"{head} Cheaper policy without hot spares: **{b.label()}**, saves "
         f"**{fv('savings_usd_per_day', b.savings_usd_per_day)}** "
         f"for {fv('spare_usd_per_day', b.spare_usd_per_day)} of spares. Best in-domain: "
         f"{best(ds.best_in_domain, 'no count of in-domain spares pays')}; best whole "
-        f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}."
+        f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}.{mix}"
     )
 
 

@@ -106,7 +106,13 @@ def test_spares_by_domain_on_an_nvl72_scenario(catalog):
     )
     table = next(t for t in at.table if "Policy" in t.value.columns)
     assert len(table.value) == len(ds.options)
-    assert table.value["Policy"].str.contains("recommended").sum() == 1
+    # QA: the table marked "3 whole spare domains (recommended)" under a tile recommending
+    # 2 domains and 7 hot spares; it marks the best policy alone, and the box names the mix
+    marked = table.value[table.value["Policy"].str.contains("best without hot spares")]
+    assert marked["Policy"].tolist() == [f"{ds.best.label()} (best without hot spares)"]
+    assert not table.value["Policy"].str.contains("recommended").any()
+    assert o.spares_text() != ds.best.label()
+    assert f"the recommendation above is **{o.spares_text()}**" in info
 
 
 def test_no_domain_section_for_one_node_domains(app):
