@@ -26,12 +26,16 @@ def interval_chart(curve: pl.DataFrame, current: float, recommended: float) -> g
         line={"color": style.COLORS["blue"]},
         hovertemplate="%{x:,.1f} min: $%{y:,.0f}/day<extra></extra>",
     )
-    for at, name, colour in ((current, "Current", "black"), (recommended, "Recommended", "green")):
+    marks = ((current, "Current", "black"), (recommended, "Recommended", "green"))
+    fmt = "checkpoint_interval_minutes"
+    if format_value(fmt, current) == format_value(fmt, recommended):
+        marks = ((recommended, "Current = recommended", "green"),)  # one marker, not two stacked
+    for at, name, colour in marks:
         fig.add_scatter(
             x=[at],
             y=[float(np.interp(np.log(at), np.log(x), y))],
             mode="markers",
-            name=f"{name}: {format_value('checkpoint_interval_minutes', at)}",
+            name=f"{name}: {format_value(fmt, at)}",
             marker={"size": 12, "color": colour, "symbol": "diamond"},
             hovertemplate="%{x:,.1f} min: $%{y:,.0f}/day<extra></extra>",
         )
@@ -63,7 +67,10 @@ def spares_chart(table: pl.DataFrame, recommended: int, current: int) -> go.Figu
         hovertemplate="%{x} spares: $%{y:,.0f}/day<extra></extra>",
     )
     fig.add_hline(y=0, line={"color": "#888", "width": 1})
-    for at, name, colour in ((current, "Current", "black"), (recommended, "Best count", "green")):
+    marks = ((current, "Current", "black"), (recommended, "Best count", "green"))
+    if current == recommended:
+        marks = ((recommended, "Current = best count", "green"),)  # one marker, not two stacked
+    for at, name, colour in marks:
         word = "spare" if at == 1 else "spares"
         fig.add_scatter(
             x=[at],

@@ -149,3 +149,25 @@ def test_rows_marked_too_close_to_call_are_explained_under_the_table(catalog):
     captions = [c.value for c in at.caption]
     assert inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER in captions
     assert "whiskers" not in inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER
+
+
+def test_a_current_value_equal_to_the_recommendation_is_one_marker():
+    """QA (p6e-gb200, interval 'optimal'): the legend listed "Current: 23.6 min" beside
+    "Recommended: 23.6 min" while the black marker lay hidden under the green one."""
+    import polars as pl
+
+    from goodput_lab.charts.optimizer import interval_chart, spares_chart
+
+    curve = pl.DataFrame(
+        {"interval_minutes": [5.0, 20.0, 80.0], "lost_usd_per_day": [3.0, 1.0, 4.0]}
+    )
+    same = [t.name for t in interval_chart(curve, 23.6, 23.6004).data[1:]]
+    assert same == ["Current = recommended: 23.6 min"]
+    apart = [t.name for t in interval_chart(curve, 40.0, 23.6).data[1:]]
+    assert apart == ["Current: 40.0 min", "Recommended: 23.6 min"]
+    table = pl.DataFrame({"spares": [0, 1, 2], "net_savings_usd_per_day": [0.0, 5.0, 3.0]})
+    assert [t.name for t in spares_chart(table, 1, 1).data[1:]] == ["Current = best count: 1 spare"]
+    assert [t.name for t in spares_chart(table, 1, 0).data[1:]] == [
+        "Current: 0 spares",
+        "Best count: 1 spare",
+    ]
