@@ -196,3 +196,20 @@ def test_the_time_chart_says_what_its_orange_bar_is(catalog):
     orange = [c == style.COLORS["orange"] for c in bars.marker.color]
     assert orange == drawn["cheapest"].to_list() and any(orange)
     assert "orange ★: cheapest" in fig.layout.title.subtitle.text.replace("<br>", " ")
+
+
+def test_the_types_in_neither_chart_are_named_not_cut_off(catalog):
+    """QA (p6e-gb200): "In neither chart:" repeated every type's long reason, ran past the
+    caption's 2,000 characters and ended "... or pipeline parallelism; dgx-h800 — ... use..."
+    above the table that gives the same reasons in full."""
+    from goodput_lab.dashboard.text import MAX_CHARS
+
+    from goodput_lab.views import instances as svc
+
+    df = svc.table(rank_instances(load_preset("p6e-gb200-nvl72"), catalog))
+    caption = svc.not_charted_caption(df)
+    assert "In neither chart: " in caption and caption.endswith(
+        "(why: under the side-by-side table)."
+    )
+    assert "p4d.24xlarge" in caption and "needs 78.1 GB" not in caption
+    assert len(caption) < MAX_CHARS
