@@ -75,6 +75,15 @@ def measure(bases: list[str]) -> dict[str, float]:
         out[basis + " (step model alone)"] = best_cpu(
             lambda i=inputs, kw=kw: compute.step_model(i, **kw)
         )
+        if basis == "modelled" and "auto" in (FIELDS["workload.recompute"].choices or ()):
+            # the default for a scenario that does not state its recomputation: the least
+            # that fits (models.compute.least_recompute), against the preset's full
+            auto = {**inputs, "workload.recompute": "auto"}
+            evaluate_arrays(auto)
+            out["modelled, recompute auto"] = best_cpu(lambda i=auto: evaluate_arrays(i))
+            out["modelled, recompute auto (step model alone)"] = best_cpu(
+                lambda i=auto, kw=kw: compute.step_model(i, **kw)
+            )
     return out
 
 
@@ -129,7 +138,7 @@ def main() -> None:
     for basis, t in then.items():
         lines.append(f"| `{args.baseline}` (before) | {basis} | {t * 1e3:.1f} ms | |")
     for basis, t in now.items():
-        ref = then.get(basis)
+        ref = then.get(basis) or then.get(basis.replace(", recompute auto", ""))
         ratio = f"{t / ref:.2f}x" if ref else ""
         lines.append(f"| this branch | {basis} | {t * 1e3:.1f} ms | {ratio} |")
     lines += [
@@ -139,7 +148,14 @@ def main() -> None:
         "(issue 27): the modelled basis on 10,000 scenarios within 1.3x of "
         f"`{args.baseline}`'s: "
         + ("met" if ref_m and now["modelled"] <= 1.3 * ref_m else "NOT met")
-        + ".",
+        + "."
+        + (
+            f' Under `workload.recompute = "auto"` (the default where a scenario does not '
+            f"state its recomputation; the preset states full): "
+            f"{now['modelled, recompute auto'] / ref_m:.2f}x."
+            if ref_m and "modelled, recompute auto" in now
+            else ""
+        ),
     ]
     table = "\n".join(lines)
     print(table)

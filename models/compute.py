@@ -2131,12 +2131,10 @@ def _activations_GB(a: _Activations, share, kept_bytes) -> np.ndarray:
     return (kept * a.stack + working) / 1e9
 
 
-def _memory(v, sh, t, p, d, b, m, sp, usable):
-    """Memory per accelerator on the first pipeline stage [GB]: model states
-    (:func:`_model_states_GB`) and activations (:func:`_activations_GB`) at the
-    recomputation ``v`` gives; and the largest micro-batch that fits [sequences]."""
-    states = _model_states_GB(v, sh, t, p, d)
-    a = _activation_terms(v, sh, t, p, b, m, sp)
+def _memory(v, sh, states, a: _Activations, b, usable):
+    """Activation memory per accelerator on the first pipeline stage [GB]
+    (:func:`_activations_GB`) at the recomputation ``v`` gives, beside the model states
+    (:func:`_model_states_GB`), and the largest micro-batch that fits [sequences]."""
     # full recomputation of N layers per model chunk (recompute_layers): those keep only
     # their input, the others all their activations (as without recomputation)
     recompute = v["recompute"]
@@ -2146,7 +2144,7 @@ def _memory(v, sh, t, p, d, b, m, sp, usable):
     with np.errstate(divide="ignore", invalid="ignore"):
         b_max = np.floor((usable - states) / per_seq + 1e-9)
     b_max = np.where(np.isfinite(b_max), np.maximum(b_max, 0.0), 0.0)
-    return states, act, b_max
+    return act, b_max
 
 
 class _Setup(NamedTuple):
@@ -3209,7 +3207,7 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
 RECOMPUTE_AUTO = 3.0
 
 
-def least_recompute(v, sh, t, p, d, b, m, usable):
+def least_recompute(v, sh, states, acts, usable):
     """The least activation recomputation that fits in memory, for ``workload.recompute`` =
     ``auto``: none where the activations fit as they are, else selective, else full
     recomputation of the fewest layers N of each model chunk that fit (every layer when even
@@ -3227,10 +3225,10 @@ def least_recompute(v, sh, t, p, d, b, m, usable):
         The flat inputs as arrays (:func:`_inputs`); ``recompute_choice`` the entered code.
     sh : Mapping of str to ndarray
         The model shape (:func:`_shape`).
-    t, p, d : ndarray
-        Tensor-, pipeline- and data-parallel sizes [count].
-    b, m : ndarray
-        Sequences per micro-batch and micro-batches per step [count].
+    states : ndarray
+        Model states per accelerator (:func:`_model_states_GB`) [GB].
+    acts : _Activations
+        One layer's activations at each level (:func:`_activation_terms`) [B].
     usable : ndarray
         Memory per accelerator the model may use [GB].
 
@@ -3243,8 +3241,7 @@ def least_recompute(v, sh, t, p, d, b, m, usable):
     """
     if not np.any(v["recompute_choice"] == RECOMPUTE_AUTO):
         return v
-    states = _model_states_GB(v, sh, t, p, d)
-    a = _activation_terms(v, sh, t, p, b, m, v["sp"])
+    a = acts
 
     def total(share, kept_bytes):
         return states + _activations_GB(a, share, kept_bytes)
@@ -3252,7 +3249,7 @@ def least_recompute(v, sh, t, p, d, b, m, usable):
     nan = np.nan
     fits_sel = total(0.0, a.sel) <= usable
     level = np.select([total(0.0, a.none) <= usable, fits_sel], [tr.NONE, tr.SELECTIVE], tr.FULL)
-    chunk = sh["L"] / (p * v["vst"])
+    chunk = sh["L"] / (v["workload.pipeline_parallel"] * v["vst"])
     one, every = total(recompute_share(1.0, chunk), a.none), total(1.0, a.none)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_layer = (one - every) / (chunk - 1.0)  # memory freed per more layer [GB]
@@ -3502,8 +3499,10 @@ def _memory_fit(v, sh, t, p, cp, d, b, m, k):
     accelerator], largest micro-batch that fits [sequences], fewest nodes whose sharding
     brings the states into memory [count])."""
     usable = usable_memory_GB(v["instance.accel_memory_GiB"], v["workload.hbm_reserved_fraction"])
-    v = least_recompute(v, sh, t, p, d, b, m, usable)
-    states, act, b_max = _memory(v, sh, t, p, d, b, m, v["sp"], usable)
+    states = _model_states_GB(v, sh, t, p, d)
+    acts = _activation_terms(v, sh, t, p, b, m, v["sp"])
+    v = least_recompute(v, sh, states, acts, usable)
+    act, b_max = _memory(v, sh, states, acts, b, usable)
     nmin = _min_nodes_for_states(v, sh, t, p, cp, k, usable, act)
     return v, usable, states, act, b_max, nmin
 
