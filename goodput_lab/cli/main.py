@@ -204,6 +204,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         )
     elif m.get("memory_fits", 1.0) == 0.0:
         print(f"  time / cost to train      not computed: {step_reason(ev)}")
+    if ev.texts["recompute_note"]:
+        print(f"  note: {ev.texts['recompute_note']}")
     if line := _intervals_line(m, ev.scenario):
         print(line)
     v = ev.value_of_reliability

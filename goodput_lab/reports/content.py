@@ -255,6 +255,9 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     layout = ev.texts["layout_note"]
     if layout:  # accelerators the layout cannot use
         lines.append(layout[0].upper() + layout[1:] + ".")
+    redo = ev.texts["recompute_note"]
+    if redo:  # the recomputation 'auto' chose
+        lines.append(redo[0].upper() + redo[1:] + ".")
     ends = {k: (m.get(lo), m.get(hi)) for k, (lo, hi) in HEADLINE_INTERVALS.items()}
     if all(lo is not None for lo, _hi in ends.values()):
         g, lost, days, bill = ends.values()  # in models.uncertainty.HEADLINE_KEYS' order

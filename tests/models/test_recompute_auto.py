@@ -113,3 +113,23 @@ def test_evaluate_says_what_auto_chose():
     note = evaluate(s3).texts["recompute_note"]
     assert note.startswith("recomputation (auto): full on ") and "% of the layers" in note
     assert evaluate(load_preset("llama3-70b")).texts["recompute_note"] == ""  # entered
+
+
+def test_cli_and_report_say_what_auto_chose(capsys):
+    from goodput_lab.cli.main import main
+    from goodput_lab.reports.content import _summary
+
+    sets = ["workload.recompute=auto", "workload.micro_batch_sequences=3"]
+    s = load_preset("llama3-70b").replace(
+        {"workload.recompute": "auto", "workload.micro_batch_sequences": 3}
+    )
+    note = evaluate(s).texts["recompute_note"]
+    assert note == (
+        "recomputation (auto): full on 25% of the layers of each model chunk, the least "
+        "that fits in 77.3 GB per accelerator"
+    )
+    assert main(["evaluate", "llama3-70b", *(a for x in sets for a in ("--set", x))]) == 0
+    assert f"  note: {note}" in capsys.readouterr().out.splitlines()
+    assert note[0].upper() + note[1:] + "." in _summary(evaluate(s))
+    assert main(["evaluate", "llama3-70b"]) == 0  # entered: no note
+    assert "recomputation (auto)" not in capsys.readouterr().out
