@@ -267,7 +267,7 @@ def summary_rows(res: SimulationResult) -> list[dict]:
         },
         {
             "key": "time_to_finish_mean_days",
-            "label": f"Days to finish {_work(res)} of compute",
+            "label": f"Days to finish {_work(res)}",
             "analytic": s["time_to_finish_analytic_days"],
             "mean": s["time_to_finish_mean_days"],
             "stderr": s["time_to_finish_stderr_days"],
@@ -443,13 +443,14 @@ def goodput_histogram_title(res: SimulationResult) -> str:
 
 
 def finish_histogram_title(res: SimulationResult) -> str:
-    return f"Wall time to finish {_work(res)} of compute"
+    return f"Wall time to finish {_work(res)}"
 
 
 def _work(res: SimulationResult) -> str:
     """The compute each run commits: whole checkpoint intervals, so a little over the
-    horizon it was asked for ("30 days (30.01: whole checkpoint intervals)", not "30.01
-    days" alone, which read as a typo)."""
+    horizon it was asked for ("30 days of compute (30.01 in whole checkpoint intervals)",
+    not "30.01 days" alone, which read as a typo, nor the note inside "30 days ... of
+    compute")."""
     if abs(res.work_days - res.days) <= 0.01 * res.days and res.work_days != res.days:
-        return f"{res.days:g} days ({res.work_days:.4g}: whole checkpoint intervals)"
-    return f"{res.work_days:.4g} days"
+        return f"{res.days:g} days of compute ({res.work_days:.4g} in whole checkpoint intervals)"
+    return f"{res.work_days:.4g} days of compute"

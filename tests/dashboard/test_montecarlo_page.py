@@ -173,8 +173,9 @@ def test_the_compute_each_run_commits_is_named_as_asked():
     assert res.work_days == pytest.approx(30.0079, abs=1e-4)
     rows = svc.summary_rows(res)
     label = next(r["label"] for r in rows if r["key"] == "time_to_finish_mean_days")
-    assert label == "Days to finish 30 days (30.01: whole checkpoint intervals) of compute"
-    assert svc.finish_histogram_title(res).startswith("Wall time to finish 30 days (30.01")
+    # QA: the note sat inside "30 days ... of compute"; it follows the phrase now
+    assert label == "Days to finish 30 days of compute (30.01 in whole checkpoint intervals)"
+    assert svc.finish_histogram_title(res) == f"Wall time to finish {label[15:]}"
     exact = simulate_inputs(resolve_inputs(Scenario.default()), 20, 30.0, rng=1)
     assert svc.finish_histogram_title(exact) == "Wall time to finish 30 days of compute"
 
