@@ -63,6 +63,7 @@ from typing import Any
 
 import numpy as np
 
+from goodput_lab.models._text import with_unit
 from goodput_lab.models.errors import ValidationError
 from goodput_lab.models.montecarlo import check_size
 from goodput_lab.models.sweep import Axis, check_axes, evaluate_batch, grid
@@ -1293,7 +1294,8 @@ def _resume(plan: _Plan, say: Notify, replace: bool = False) -> tuple[set[int], 
             done.add(b)
             continue
         healed += 1
-        say(f"sweep: {p.name} in {side.name} {why}; evaluating its {plan.rows(b):,} points again")
+        pts = with_unit(f"{plan.rows(b):,}", "points")
+        say(f"sweep: {p.name} in {side.name} {why}; evaluating its {pts} again")
         with contextlib.suppress(OSError):
             if p.is_dir() and not p.is_symlink():
                 import shutil

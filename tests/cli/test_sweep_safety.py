@@ -159,7 +159,7 @@ def test_damaged_parts_are_evaluated_again_and_the_result_equals_a_clean_run(cle
     summary = engine.run_sweep(_spec(), out, workers=1, notify=lines.append)
     assert summary.parts_healed == len(DAMAGES)
     assert summary.points_resumed == 0 and summary.points_evaluated == 8
-    again = [line for line in lines if "evaluating its 1 points again" in line]
+    again = [line for line in lines if "evaluating its 1 point again" in line]
     assert len(again) == len(DAMAGES), lines
     assert any("does not read back" in line for line in again)
     assert any("is empty" in line for line in again)
@@ -456,5 +456,5 @@ def test_a_truncated_part_is_one_line_and_the_sweep_finishes(tmp_path):
     assert res.returncode == 0, res.stderr[-2000:]
     assert "Traceback" not in res.stderr
     assert f"{part.name} in {side.name} does not read back" in res.stderr
-    assert "evaluating its 1 points again" in res.stderr
+    assert "evaluating its 1 point again" in res.stderr
     assert "(1 resumed)" in res.stdout
