@@ -655,7 +655,9 @@ def test_moe_layers_pay_their_extra_kernel_launches_at_the_host_time_per_launch(
     launch time per step is m · (L/p) · 4 passes · overhead · (1 + (32 + 2·(16 − 1))/13),
     the MoE layers' 62 extra kernels at overhead/13 each; hand-computed, and a dense model
     pays only the first term."""
-    x = resolve_inputs(load_preset("gpt-oss-120b"), catalog)
+    # the launch count is that of full recomputation of every layer (the preset's 'auto'
+    # recomputes 6 of each stage's 9)
+    x = resolve_inputs(load_preset("gpt-oss-120b").replace({"workload.recompute": "full"}), catalog)
     o = 100e-6
 
     def compute_s(overhead):

@@ -505,3 +505,15 @@ def test_opt_175b_never_fitted_inside_its_interval():
     assert point / case.published - 1 == pytest.approx(-0.158, abs=0.005)
     q_lo, q_hi = cm.STEP_INTERVAL_RATIO
     assert lo / q_hi <= case.published <= hi / q_lo
+
+
+def test_vendor_claim_tables_in_docs_are_the_models():
+    """docs/step-time.md#the-vendors-claim quotes `python -m tests.validation.vendor_claim`
+    as it is now (the speed-ups, their ranges over the folds and open settings, and which
+    parts of the step explain them)."""
+    from pathlib import Path
+
+    from tests.validation import vendor_claim
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "step-time.md").read_text()
+    assert vendor_claim.markdown().strip() in doc
