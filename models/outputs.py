@@ -1764,7 +1764,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "recompute_level",
         "Recomputation used",
         "",
-        "number",
+        "whole",
         "The activation recomputation the step is modelled with: 0 none, 1 selective, 2 full "
         "(on the share of layers in recomputed_layer_share). The entered one, or under "
         "workload.recompute = 'auto' the least that fits in memory "
