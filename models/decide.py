@@ -49,6 +49,7 @@ from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .instances import instance_mfu, rank_instances, scaled_failure_rate
 from .montecarlo import MAX_DAYS, simulate_inputs
+from .outputs import format_value
 from .plan import MARGIN_DAYS, block_costs
 from .scenario import Scenario
 from .uncertainty import (
@@ -1041,8 +1042,9 @@ class Decision:
         lead = "Buy" if self.meets else "Nothing meets the target; closest:"
         return (
             f"{lead} {c['nodes']:,}{spares} × {c['instance']} on {how}, "
-            f"{c['checkpoint_strategy']} checkpoints every {c['checkpoint_interval_minutes']:.0f} "
-            f"min: finishes within {self.deadline_days:g} days with probability "
+            f"{c['checkpoint_strategy']} checkpoints every "
+            f"{format_value('checkpoint_interval_minutes', c['checkpoint_interval_minutes'])}: "
+            f"finishes within {self.deadline_days:g} days with probability "
             f"{c['probability_finish_by_deadline']:.1%}, expected ${c['expected_total_cost_usd']:,.0f} "
             f"(80% range ${c['total_cost_usd_p10']:,.0f}–${c['total_cost_usd_p90']:,.0f})."
         )

@@ -211,3 +211,15 @@ def test_the_widgets_top_confidence_is_the_decisions_and_errors_name_the_widgets
     with pytest.raises(ValidationError) as e:
         decide(load_preset("llama3-70b"), 45.0, 99.95 / 100, trials=10)
     assert dsvc.page_error(e.value).startswith("Confidence (%): ")
+
+
+def test_the_answer_and_the_tile_write_the_interval_alike(app, cli):
+    """QA: the answer said "checkpoints every 3 min" beside a tile of 3.4 min (the sentence
+    rounded to whole minutes, the tile to the registry's one decimal)."""
+    tile = metric(app, "Checkpoint interval")
+    assert tile == format_value(
+        "checkpoint_interval_minutes", cli["choice"]["checkpoint_interval_minutes"]
+    )
+    (answer,) = [s.value for s in app.success]
+    assert f"checkpoints every {tile}:" in answer, (tile, answer)
+    assert f"checkpoints every {tile}:" in cli["answer"]
