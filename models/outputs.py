@@ -211,7 +211,11 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return "yes" if x else "no"
     if o.kind == "percent":
         d = o.decimals
+        tiny = 0 < abs(x * 100) < 0.5 * 10.0**-d  # 0.003% is not "0.00%"
+        if tiny:  # two significant digits, no trailing zero
+            d = 1 - math.floor(math.log10(abs(x * 100)))
         text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
+        text = text.rstrip("0") if tiny else text
         text = _clean_zero(text.replace("-", "−"))
         return text + ("%" if unit else "")
     if o.kind in ("points", "points_size"):
