@@ -58,6 +58,30 @@ def _unknown(value: Any) -> bool:
     return value is None or (isinstance(value, float) and not math.isfinite(value))
 
 
+def reads_zero(text: str) -> bool:
+    """Whether a formatted figure shows no non-zero digit ("$0", "0.0", "−0.00 points")."""
+    digits = [c for c in text if c.isdigit()]
+    return not digits or set(digits) == {"0"}
+
+
+def _small_change(o: Output, x: float, unit: bool) -> str:
+    """A non-zero change too small for the registry's decimals, in two significant digits
+    with its sign ("+0.026 days", "−0.0012 points", "+$0.30/day"): "0.0" beside "costs
+    $23" read as no change at all."""
+    sign = "+" if x > 0 else "−"
+    if o.kind == "usd":
+        text = sign + format_usd(abs(x))
+        if unit and o.unit.startswith("USD/"):
+            text += "/" + o.unit[4:]
+        return text
+    points = o.kind in ("points", "points_size")
+    a = abs(x) * (100 if points else 1)
+    d = 1 - math.floor(math.log10(a))
+    text = sign + f"{a:.{d}f}".rstrip("0").rstrip(".")
+    u = "points" if points else display_unit(o)
+    return with_unit(text, u) if unit and u else text
+
+
 def cell(key: str | Output, value: Any, style: str = "plain") -> str:
     """One table cell: the value without its unit (the header carries it), "—" if unknown."""
     o = key if isinstance(key, Output) else OUTPUTS[key]
@@ -66,7 +90,8 @@ def cell(key: str | Output, value: Any, style: str = "plain") -> str:
     if o.kind == "bool":
         return "yes" if value else "no"
     if style == "savings":
-        return format_savings(float(value)).rsplit("/", 1)[0]
+        text = format_savings(float(value)).rsplit("/", 1)[0]
+        return "no change" if reads_zero(text) else text  # as the charts' bars ("saves $0")
     if style == "signed":
         return change(o, value, unit=False)
     return format_value(o, value, unit=False)
@@ -84,8 +109,9 @@ def change(key: str | Output, delta: Any, *, unit: bool = True) -> str:
     if x == 0:
         return "no change"
     if o.kind == "percent":
-        return format_value("goodput_delta", x, unit=unit)  # fraction change: points
-    return format_value(o, x, unit=unit, signed=True)
+        o = OUTPUTS["goodput_delta"]  # fraction change: points
+    text = format_value(o, x, unit=unit, signed=True)
+    return _small_change(o, x, unit) if reads_zero(text) else text
 
 
 def header(key: str) -> str:

@@ -255,3 +255,35 @@ def test_the_algorithm_caption_names_whose_performance_notes_it_cites(catalog):
     ev = evaluate(load_preset("aws-16k-h100"), catalog)
     caption = svc.algorithm_caption(svc.algorithm_table(ev), ev)
     assert "(nccl-tests' own doc/PERFORMANCE.md; docs/references.md)" in caption
+
+
+@pytest.mark.parametrize("basis", ["modelled", "end_to_end"])
+def test_fabric_table_reads_no_change_as_the_chart_does_and_small_changes_as_such(basis, catalog):
+    """QA: a zero saving read "saves $0" in the table while the chart said "no change", and
+    "Change in time to train 0.0" sat beside "costs $23" (llama3-70b, α × 5)."""
+    from goodput_lab.charts.network import fabric_value_chart
+    from goodput_lab.views import network as svc
+
+    sc = load_preset("llama3-70b").replace({"workload.mfu_basis": basis})
+    df = svc.fabric_value(sc, catalog)
+    table = svc.fabric_value_display(df)
+    bars = json.loads(fabric_value_chart(df).to_json())["data"][0]["text"]
+    for row, bar in zip(table.iter_rows(named=True), bars, strict=True):
+        days, usd = row["Change in time to train (days)"], row["Savings per day"]
+        assert usd != "saves $0" and (days == "no change" or not display.reads_zero(days)), row
+        assert (usd == "no change") == (bar == "no change"), (row, bar)
+        assert (days == "no change") == (usd == "no change"), row
+    if basis == "modelled":
+        slow = table.filter(table["Change"] == "Network latency α × 5").row(0, named=True)
+        assert slow["Change in time to train (days)"].startswith("+0.0")
+        assert slow["Change in time to train (days)"] != "+0.0"
+
+
+def test_a_change_too_small_for_the_registry_keeps_its_sign_and_two_digits():
+    assert display.change("time_to_train_change_days", 0.026452) == "+0.026 days"
+    assert display.change("time_to_train_change_days", -0.005952, unit=False) == "−0.006"
+    assert display.change("time_to_train_change_days", 0.0) == "no change"
+    assert display.change("goodput", 1e-6) == "+0.0001 points"
+    assert display.change("goodput", 0.0403) == "+4.03 points"
+    assert display.cell("savings_usd_per_day", 0.0, "savings") == "no change"
+    assert display.cell("savings_usd_per_day", -8360.2, "savings") == "costs $8,360"
