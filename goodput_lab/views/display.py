@@ -20,6 +20,7 @@ percentages as points).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -114,8 +115,22 @@ def change(key: str | Output, delta: Any, *, unit: bool = True) -> str:
     return _small_change(o, x, unit) if reads_zero(text) else text
 
 
-def header(key: str) -> str:
-    return OUTPUTS[key].header()
+def _label_names(label: str, unit: str) -> bool:
+    """Whether ``label`` already says ``unit`` ("Nodes" says nodes, "Failures per day" says
+    per day, "Model FLOPs per token" says FLOP); only word units (not "s", "h", "$", "%")."""
+    u = unit.lower()
+    if not (u.startswith("per ") or (len(u) >= 3 and u.isalpha())):
+        return False
+    return re.search(rf"\b{re.escape(u)}s?\b", label.lower()) is not None
+
+
+def header(key: str | Output) -> str:
+    """A table header from the registry: the label with its display unit ("Step time (s)",
+    "Lost per day ($/day)"), the label alone when it already says the unit ("Nodes", not
+    "Nodes (nodes)"; "Failures per day", not "Failures per day (per day)")."""
+    o = key if isinstance(key, Output) else OUTPUTS[key]
+    unit = display_unit(o)
+    return o.label if unit and _label_names(o.label, unit) else o.header()
 
 
 def _spec(col: str | tuple) -> tuple[str, str | None, str]:
@@ -146,7 +161,7 @@ def table(
         key, head, style = _spec(col)
         if key in OUTPUTS:
             o = OUTPUTS[key]
-            out[head or o.header()] = [cell(o, r.get(key), style) for r in data]
+            out[head or header(o)] = [cell(o, r.get(key), style) for r in data]
             continue
         if head is None:
             raise KeyError(f"{key!r} is not in the output registry (models/outputs.py)")

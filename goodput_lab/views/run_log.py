@@ -144,18 +144,19 @@ def bucket_table(
             {
                 "Bucket": r["bucket_label"],
                 **{
-                    o.header(): format_value(o, factor * r[k], unit=False) for k, o in times.items()
+                    display.header(o): format_value(o, factor * r[k], unit=False)
+                    for k, o in times.items()
                 },
-                output("measured_fraction").header(): format_value(
+                display.header("measured_fraction"): format_value(
                     "measured_fraction", r["measured_fraction"], unit=False
                 ),
-                output("predicted_fraction").header(): format_value(
+                display.header("predicted_fraction"): format_value(
                     "predicted_fraction", r["predicted_fraction"], unit=False
                 ),
-                output("measured_usd").header(): format_value(
+                display.header("measured_usd"): format_value(
                     "measured_usd", r["measured_usd"], unit=False
                 ),
-                output("predicted_usd").header(): format_value(
+                display.header("predicted_usd"): format_value(
                     "predicted_usd", r["predicted_usd"], unit=False
                 ),
             }

@@ -31,11 +31,35 @@ def _texts(at) -> list[str]:
     return out
 
 
+def repeats_its_unit(head: str) -> bool:
+    """A header whose bracketed word unit the label already says: "Nodes (nodes)",
+    "Failures per day (per day)"."""
+    m = re.fullmatch(r"(.+) \(((?:per )?[A-Za-z]{3,})\)", head)
+    return bool(m) and re.search(rf"\b{re.escape(m[2].lower())}s?\b", m[1].lower()) is not None
+
+
+def test_registry_headers_do_not_repeat_their_unit():
+    """QA: headers built from the output registry read "Nodes (nodes)"."""
+    from goodput_lab.models.outputs import OUTPUTS
+
+    from goodput_lab.views import display
+
+    assert display.header("nodes") == "Nodes"
+    assert display.header("failures_per_day") == "Failures per day"
+    assert display.header("step_seconds") == "Step time (s)"  # a unit the label lacks stays
+    assert display.header("lost_usd_per_day") == "Lost per day ($/day)"
+    assert not [display.header(k) for k in OUTPUTS if repeats_its_unit(display.header(k))]
+    table = display.table([{"nodes": 2000, "lemon_nodes": 8}], ["nodes", "lemon_nodes"])
+    assert table.columns == ["Nodes", "Lemon nodes"]
+
+
 @pytest.mark.parametrize("page", PAGES)
 def test_page_meets_the_display_standards(page):
     at = open_page(page)
     bad = [t for t in _texts(at) if BAD.search(t.replace("`", ""))]
     assert not bad, bad
+    heads = [str(c) for t in at.table for c in t.value.columns]
+    assert not [h for h in heads if repeats_its_unit(h)]
     for m in at.metric:
         assert m.proto.help, f"tile {m.label!r} has no help"
     for chart in at.get("plotly_chart"):
