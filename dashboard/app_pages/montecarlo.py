@@ -57,6 +57,7 @@ def simulation(scenario: Scenario) -> None:
         1000,  # enough for P5/P95 to two digits; more runs on request
         label="Simulated runs",
         options=TRIAL_CHOICES,
+        format_func=svc.runs_text,
         help="More runs narrow the percentiles; each run is the whole horizon.",
     )
     days = persist.widget(

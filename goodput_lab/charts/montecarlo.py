@@ -140,17 +140,19 @@ def timeline_chart(segments: pl.DataFrame, labels: dict[str, str], hours: float)
     that stay visible at any zoom; states that did not occur get no row."""
     fig = go.Figure()
     rows = []
+    segs = {state: segments.filter(pl.col("state") == state) for state in labels}
+    totals = [float((g["end_hours"] - g["start_hours"]).sum()) for g in segs.values() if g.height]
+    # one unit for every row, the x axis's (hours): two decimals when a state is short
+    decimals = 1 if min(totals, default=1.0) >= 0.05 else 2
     for state, label in labels.items():
-        seg = segments.filter(pl.col("state") == state)
+        seg = segs[state]
         if seg.height == 0:
             continue
         start = seg["start_hours"].to_numpy()
         dur = seg["end_hours"].to_numpy() - start
-        name = (
-            f"{label} · {dur.sum():,.1f} h"
-            if dur.sum() >= 0.05
-            else f"{label} · {dur.sum() * 60:,.1f} min"
-        )
+        total = float(dur.sum())
+        hours_text = f"{total:,.{decimals}f} h" if total >= 0.005 else "under 0.01 h"
+        name = f"{label} · {hours_text}"
         rows.append(name)
         color = COLORS.get(state, "#7f7f7f")
         if state == "save":

@@ -377,6 +377,11 @@ def simulated_tiles(summary: dict, done: int, trials: int) -> list[dict[str, str
     return out
 
 
+def runs_text(trials: int) -> str:
+    """A choice of the runs slider: "1,000" (Streamlit shows "1000")."""
+    return f"{int(trials):,}"
+
+
 def progress_text(done: int, trials: int) -> str:
     return f"Simulated {done:,} of {trials:,} runs"
 
@@ -407,10 +412,16 @@ def agreement_caption(res: SimulationResult) -> str:
     se, gap = s["goodput_stderr"], s["goodput_mean"] - s["goodput_analytic"]
     if not (se and math.isfinite(se) and se > 0 and math.isfinite(gap)):
         return ""
-    points = f"{100 * gap:+.3f}".replace("-", "−")
+    points = display.format_value("goodput_delta", gap)  # the tiles' two decimals
+    distance = (
+        f"Simulated mean goodput under 0.01 points from the closed form ({abs(gap) / se:.1f} "
+        "standard errors)."
+        if display.reads_zero(points)
+        else f"Simulated mean goodput {points} from the closed form, {abs(gap) / se:.1f} "
+        "standard errors."
+    )
     return (
-        f"Simulated mean goodput {points} points from the closed form, {abs(gap) / se:.1f} "
-        "standard errors. The closed form is Daly's expected wall time, exact with "
+        f"{distance} The closed form is Daly's expected wall time, exact with "
         "exponential failures, fixed recovery times, no spares and one checkpoint tier; with "
         "spares, failure domains or two tiers it approximates, and the tests hold the two "
         f"within {AGREEMENT_STDERRS:g} standard errors plus {AGREEMENT_POINTS:g} points."

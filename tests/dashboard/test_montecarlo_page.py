@@ -222,3 +222,38 @@ def test_a_missing_failures_closed_form_says_why():
     )
     plain = simulate_inputs(resolve_inputs(Scenario.default()), 50, 30.0, rng=1)
     assert "no closed form" not in svc.agreement_caption(plain)
+
+
+def test_the_runs_slider_writes_thousands_with_a_separator(app):
+    """QA: the runs slider showed "1000" and "20000"."""
+    slider = app.select_slider(key="widget::mc:trials")
+    assert list(slider.options) == ["200", "500", "1,000", "2,000", "5,000", "10,000", "20,000"]
+    assert slider.value == 1000  # the value stays the number of runs
+
+
+def test_the_agreement_caption_gives_points_to_the_tiles_two_decimals():
+    """QA: "+0.110 points" (three decimals) under tiles with two."""
+    import re
+
+    res = simulate_inputs(resolve_inputs(Scenario.default()), 200, 30.0, rng=1)
+    text = svc.agreement_caption(res)
+    gap = res.summary()["goodput_mean"] - res.summary()["goodput_analytic"]
+    shown = re.search(r"goodput (.+?) from the closed form", text)[1]
+    assert not re.search(r"\d\.\d{3}", shown), shown
+    if abs(gap) >= 0.00005:
+        assert shown == f"{100 * gap:+.2f} points".replace("-", "−")
+    else:
+        assert shown == "under 0.01 points"
+
+
+@pytest.mark.parametrize("days", [1.0, 30.0])
+def test_the_one_run_timeline_gives_every_row_in_hours(days):
+    """QA: the timeline's row labels mixed hours and minutes ("Restart · 3.0 min" under
+    "Training (kept) · 33.4 h"); every row is in the x axis's hours now."""
+    res = simulate_inputs(resolve_inputs(load_preset("aws-16k-h100")), 5, days, rng=0)
+    hours = svc.timeline_window_hours(res)
+    fig = timeline_chart(svc.timeline_segments(res, hours), svc.STATES, hours=hours)
+    rows = list(fig.layout.yaxis.categoryarray)
+    assert rows and all(r.endswith(" h") for r in rows), rows
+    decimals = {len(r.rsplit(" ", 2)[1].split(".")[1]) for r in rows if "under" not in r}
+    assert len(decimals) == 1, rows
