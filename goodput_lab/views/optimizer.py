@@ -146,12 +146,14 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     and the break-even and best counts (Markdown)."""
     sp = o.spares
     rate = scenario["reliability.node_failure_rate_per_day"]
-    rate_text = display.field_value("reliability.node_failure_rate_per_day", rate)
     ranges = o.spare_payoff_rates_per_day
+    rate_text, texts = _rate_texts(rate, [x for span in ranges for x in span])
     n = o.spare_payoff_spares  # the recommended count, at least one
     who, them = ("One hot spare", "itself") if n == 1 else (f"{n} hot spares", "themselves")
     if ranges:
-        spans = " and ".join(f"{100 * lo:.4f}% to {100 * hi:.4f}%" for lo, hi in ranges)
+        spans = " and ".join(
+            f"{lo} to {hi}" for lo, hi in zip(texts[::2], texts[1::2], strict=True)
+        )
         if any(lo <= rate <= hi for lo, hi in ranges):
             where = f"this scenario's {rate_text} is inside that range"
         elif rate < ranges[0][0]:
@@ -179,6 +181,19 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
             "(the domain policies are below), which the recommendation keeps instead."
         )
     return best
+
+
+def _rate_texts(rate: float, bounds: list[float]) -> tuple[str, list[str]]:
+    """The scenario's node failure rate and the payoff range's bounds [per node-day] in the
+    registry's format ("0.20%", as the sidebar), with more decimals only where a bound on the
+    other side of the rate would read the same as it."""
+    key = "node_failure_rate_per_day"
+    texts = [display.format_value(key, x) for x in [rate, *bounds]]
+    for d in (3, 4, 5):
+        if not any(t == texts[0] and x != rate for t, x in zip(texts[1:], bounds, strict=True)):
+            break
+        texts = [f"{100 * x:.{d}f}%" for x in [rate, *bounds]]
+    return texts[0], texts[1:]
 
 
 def _net_savings_span(sp) -> str:

@@ -29,8 +29,18 @@ def test_recommendations_match_the_model(app, catalog):
     # the spare banner states the range of rates where the recommended count pays, and
     # that the scenario's 0.2%/day is inside it
     assert sp.spares == o.spare_payoff_spares == 10
-    assert "10 hot spares pay for themselves at node failure rates from 0.1430%" in info
-    assert "from 0.1430% to 0.3034% per day" in info and "inside that range" in info
+    # QA: the rate read "0.2%" beside the sidebar's 0.20% and the bounds had four decimals;
+    # all three are in the registry's format now
+    assert "10 hot spares pay for themselves at node failure rates from 0.14%" in info
+    assert "from 0.14% to 0.30% per day; this scenario's 0.20% is inside that range" in info
+
+
+def test_a_payoff_bound_that_would_read_as_the_rate_gets_more_decimals():
+    from goodput_lab.views.optimizer import _rate_texts
+
+    assert _rate_texts(0.002, [0.00143, 0.003034]) == ("0.20%", ["0.14%", "0.30%"])
+    # 0.2996% would read "0.30%" beside a rate of 0.30% outside the range
+    assert _rate_texts(0.003, [0.00143, 0.002996]) == ("0.3000%", ["0.1430%", "0.2996%"])
 
 
 def test_a_shorter_recommended_interval_points_down(app, catalog):
