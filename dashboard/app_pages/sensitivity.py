@@ -29,25 +29,14 @@ pct = persist.widget(
 )
 
 table = cache.tornado_table(scenario, pct / 100)
-moving = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] > 0)
-still = table.filter(table["goodput_swing"] + table["lost_usd_per_day_swing"] == 0)
+moving = table.filter(svc.moves(table))
 st.plotly_chart(tornado(moving, "goodput", "Goodput", "%", ev["goodput"] * 100), width="stretch")
 st.plotly_chart(
     tornado(moving, "lost_usd_per_day", "Lost per day", "$/day", ev["lost_usd_per_day"]),
     width="stretch",
 )
-if still.height:
-    st.caption(
-        "No effect on these two figures (at this scenario): "
-        + ", ".join(still["label"].to_list())
-        + "."
-    )
-if table["clipped"].any():
-    st.caption(
-        "Stopped at the allowed range: "
-        + ", ".join(table.filter(table["clipped"])["label"].to_list())
-        + "."
-    )
+for note in svc.tornado_notes(table):
+    st.caption(note)
 
 st.subheader("Two inputs at a time")
 by_label = {label: key for key, (label, _, _) in svc.METRICS.items()}

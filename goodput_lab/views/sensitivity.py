@@ -94,6 +94,26 @@ def tornado_results_display(df: pl.DataFrame) -> pl.DataFrame:
     return pl.DataFrame(out)
 
 
+def moves(df: pl.DataFrame) -> pl.Series:
+    """Whether each row of the tornado table moves goodput or the lost dollars per day."""
+    return (df["goodput_swing"] + df["lost_usd_per_day_swing"]) > 0
+
+
+def tornado_notes(df: pl.DataFrame) -> list[str]:
+    """Under the tornadoes: the inputs with no effect, and the drawn inputs whose move stopped
+    at the allowed range; each input under one heading (QA: "Commitment used", at 100% and
+    with no effect under on-demand pricing, was under both)."""
+    moving = moves(df)
+    still = df.filter(~moving)["label"].to_list()
+    clipped = df.filter(moving & df["clipped"])["label"].to_list()
+    notes = []
+    if still:
+        notes.append(f"No effect on these two figures (at this scenario): {', '.join(still)}.")
+    if clipped:
+        notes.append(f"Stopped at the allowed range: {', '.join(clipped)}.")
+    return notes
+
+
 def heatmap(
     scenario: Scenario, catalog: dict[str, Instance], kind: str, metric: str, n: int = 61
 ) -> dict:

@@ -87,3 +87,15 @@ def test_heatmap_colours_span_the_realistic_region(app):
     assert heat["colorbar"]["ticktext"][0].startswith("≤ ")
     captions = " ".join(c.value for c in app.caption)
     assert "share the end colours" in captions
+
+
+def test_each_input_is_listed_under_one_heading(app):
+    """QA: "Commitment used" (100% and no effect under on-demand pricing) appeared under
+    both "No effect" and "Stopped at the allowed range"."""
+    captions = [c.value for c in app.caption]
+    still = next(c for c in captions if c.startswith("No effect on these two figures"))
+    assert "Commitment used" in still
+    stopped = [c for c in captions if c.startswith("Stopped at the allowed range")]
+    names = [n.strip(" .") for c in [still, *stopped] for n in c.split(":", 1)[1].split(", ")]
+    assert len(names) == len(set(names)), names
+    assert not any("Commitment used" in c for c in stopped)
