@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
-from goodput_lab.models.outputs import format_value
+from goodput_lab.views.display import change
 
 from . import style
 
@@ -60,13 +60,12 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         start = rungs["goodput_pct"][0]
         steps = rungs["delta_goodput_points"].to_list()[1:]
         end = rungs["goodput_pct"][-1]
-        # the registry's points format (true minus sign); "no change" under half a hundredth
+        # the registry's points format (true minus sign), as the ladder's table: "no change"
+        # for none, a move under half a hundredth in two significant digits ("−0.0038
+        # points" beside its "costs $180", not "no change")
         text = [
             f"{start:.2f}%",
-            *(
-                "no change" if abs(v) < 0.005 else format_value("goodput_delta", v / 100.0)
-                for v in steps
-            ),
+            *(change("goodput_delta", v / 100.0) for v in steps),
             f"{end:.2f}%",
         ]
         inc, dec = SAVES, COSTS

@@ -67,14 +67,11 @@ def reads_zero(text: str) -> bool:
 
 def _small_change(o: Output, x: float, unit: bool) -> str:
     """A non-zero change too small for the registry's decimals, in two significant digits
-    with its sign ("+0.026 days", "−0.0012 points", "+$0.30/day"): "0.0" beside "costs
-    $23" read as no change at all."""
+    with its sign ("+0.026 days", "−0.0012 points"): "0.0" beside "costs $23" read as no
+    change at all.  Money under half a dollar is "no change", as the charts' bars say."""
     sign = "+" if x > 0 else "−"
-    if o.kind == "usd":
-        text = sign + format_usd(abs(x))
-        if unit and o.unit.startswith("USD/"):
-            text += "/" + o.unit[4:]
-        return text
+    if o.kind in ("usd", "usd_rate"):
+        return "no change"
     points = o.kind in ("points", "points_size")
     a = abs(x) * (100 if points else 1)
     d = 1 - math.floor(math.log10(a))
@@ -91,8 +88,9 @@ def cell(key: str | Output, value: Any, style: str = "plain") -> str:
     if o.kind == "bool":
         return "yes" if value else "no"
     if style == "savings":
-        text = format_savings(float(value)).rsplit("/", 1)[0]
-        return "no change" if reads_zero(text) else text  # as the charts' bars ("saves $0")
+        if reads_zero(format_value(o, value, unit=False)):  # as the charts' bars say
+            return "no change"  # not "saves $0" (nor "saves $0.40" beside a "no change" bar)
+        return format_savings(float(value)).rsplit("/", 1)[0]
     if style == "signed":
         return change(o, value, unit=False)
     return format_value(o, value, unit=False)

@@ -70,7 +70,9 @@ def rung_numbers(lad: Ladder) -> pl.DataFrame:
 
 
 def rung_display(lad: Ladder) -> pl.DataFrame:
-    """The rungs as people read them (registry formats; no raw floats, no NaN)."""
+    """The rungs as people read them (registry formats; no raw floats, no NaN; the money
+    without "/day" under headers that say per day, here and in the report; "no change"
+    where a rung moves nothing, a tiny move in two significant digits)."""
     rows = []
     for i, r in enumerate(lad.rungs):
         first = i == 0
@@ -79,13 +81,14 @@ def rung_display(lad: Ladder) -> pl.DataFrame:
                 "Rung": str(i),
                 "Feature": feature_label(r.feature),
                 "Goodput": format_value("goodput", r.goodput),
-                "Lost per day": format_value("lost_usd_per_day", r.lost_usd_per_day),
+                "Lost per day": format_value("lost_usd_per_day", r.lost_usd_per_day, unit=False),
+                # a rung that moves nothing reads "no change" in both, as on the waterfall
                 "Goodput gained": "—"
                 if first
-                else format_value("delta_goodput_points", r.delta_goodput_points, signed=True),
+                else display.change("delta_goodput_points", r.delta_goodput_points),
                 "Saves per day": "—"
                 if first
-                else format_value("delta_usd_per_day", r.delta_usd_per_day, signed=True),
+                else display.change("delta_usd_per_day", r.delta_usd_per_day, unit=False),
                 "Source": "the scenario as given"
                 if first
                 else "; ".join(_short(k) for k in r.references),

@@ -179,3 +179,43 @@ def test_goodput_waterfall_reads_points_as_the_registry_writes_them():
     assert not any(t in ("+0.00 points", "-0.00 points", "−0.00 points") for t in text)
     assert "no change" in text and "+2.39 points" in text
     assert fig.layout.title.subtitle.text.endswith("the axis starts at 95%")
+
+
+def test_the_ladder_table_does_not_repeat_per_day_under_its_headers(recommended, catalog):
+    """QA: "Lost per day" and "Saves per day" cells read "$503,135/day"; the report, which
+    shows the same rows (goodput_lab.reports.content), follows."""
+    from goodput_lab.models.outputs import format_value
+
+    from goodput_lab.views.resilience import rung_display
+
+    table = rung_display(recommended)
+    for col in ("Lost per day", "Saves per day"):
+        assert not any("/day" in v for v in table[col].to_list()), table[col].to_list()
+    first, second = table.row(0, named=True), table.row(1, named=True)
+    assert first["Lost per day"] == format_value(
+        "lost_usd_per_day", recommended.rungs[0].lost_usd_per_day, unit=False
+    )
+    assert second["Saves per day"].startswith(("+$", "−$"))
+    at = open_page("resilience")
+    shown = next(t.value for t in at.table if "Lost per day" in t.value.columns)
+    assert not shown["Lost per day"].str.contains("/day").any()
+
+
+def test_a_rung_that_moves_nothing_reads_no_change_in_the_table_and_on_the_waterfall(
+    recommended,
+):
+    """QA: "Spares by scale-up domain" read "0.00 points" and "$0", and hot spares "0.00
+    points" beside "−$2,263"; the waterfall said "no change" for both."""
+    from goodput_lab.charts.resilience import ladder_waterfall
+    from goodput_lab.views.resilience import rung_display, rung_numbers
+
+    table = rung_display(recommended)
+    waterfall = ladder_waterfall(rung_numbers(recommended), "goodput points").data[0].text
+    for i, r in enumerate(recommended.rungs[1:], start=1):
+        row = table.row(i, named=True)
+        gained, saves = row["Goodput gained"], row["Saves per day"]
+        assert gained not in ("0.00 points", "+0.00 points", "−0.00 points"), row
+        assert saves != "$0", row
+        assert (gained == "no change") == (r.delta_goodput_points == 0), row
+        assert waterfall[i] == gained, (waterfall[i], row)
+    assert "no change" in table["Saves per day"].to_list()  # spares by domain, here
