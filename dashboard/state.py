@@ -27,7 +27,7 @@ from typing import Any
 
 import streamlit as st
 from goodput_lab.dashboard import url_state
-from goodput_lab.models import FIELDS, Scenario, ValidationError
+from goodput_lab.models import FIELDS, Scenario, ValidationError, _text
 from goodput_lab.models.catalog import Instance, check_instance
 from goodput_lab.models.pricing import ENTERED_SOURCE, price_follows_note
 from goodput_lab.models.scenario import (
@@ -122,14 +122,13 @@ def _interval_follows_rate(values: dict[str, Any], old: Any) -> None:
     lo, hi = interval_follows_rate(was[0] / scale, was[1] / scale, old / scale, new / scale)
     if lo is None or hi is None:
         values[lo_k + CATALOG_PRICE_SUFFIX] = values[hi_k + CATALOG_PRICE_SUFFIX] = True
-        text = "no longer applies at this rate: the fleet prior around the rate is used"
+        now = (None, None)
     else:
-        values[lo_k], values[hi_k] = lo * scale, hi * scale
-        text = f"moved with the rate: → {lo * scale:.3g}–{hi * scale:.3g}% per node-day"
+        values[lo_k], values[hi_k] = now = (lo * scale, hi * scale)
+    # the CLI's words for the same edit (models._text.rate_interval_note), in % per node-day
     st.session_state[NOTICE_KEY] = (
         "info",
-        f"The failure rate's stated 80% interval ({was[0]:.3g}–{was[1]:.3g}%) {text} "
-        "(Advanced → Failure model).",
+        _text.rate_interval_note(was, now, "Advanced → Failure model"),
     )
 
 

@@ -80,3 +80,28 @@ def test_a_moved_interval_past_the_fields_range_returns_to_the_fleet_prior():
     )
     assert top["reliability.node_failure_rate_high"] is None
     assert evaluate(top)["failures_per_day"] == pytest.approx(128.0)
+
+
+def test_the_sidebar_words_the_note_with_the_clis_function(monkeypatch):
+    """The sidebar's note and the CLI's come from models._text.rate_interval_note, so the
+    two cannot drift: the sidebar shows what that function returns, given the interval in %
+    per node-day before and after (None, None when it is emptied)."""
+    from goodput_lab.models import _text
+
+    calls = []
+
+    def spy(was, now, how):
+        calls.append((was, now, how))
+        return f"NOTE {was} {now} {how}"
+
+    monkeypatch.setattr(_text, "rate_interval_note", spy)
+    scenario = load_preset("llama3-70b").replace(FITTED)
+    at = open_page("overview", url_state.encode(scenario, "llama3-70b"))
+    at.slider(key="w:reliability.node_failure_rate_per_day").set_value(0.205).run()
+    at.slider(key="w:reliability.node_failure_rate_per_day").set_value(0.0).run()
+    assert not at.exception
+    (was, now, how), (was0, now0, _) = calls
+    assert was == pytest.approx((0.39, 0.43)) and now == pytest.approx((0.195, 0.215))
+    assert how == "Advanced → Failure model"
+    assert was0 == pytest.approx((0.195, 0.215)) and now0 == (None, None)
+    assert f"NOTE {was0} {now0} {how}" in " ".join(i.value for i in at.info)
