@@ -23,6 +23,8 @@ if m["memory_fits"] < 1:
 
 for col, tile in zip(st.columns(4), svc.headline_tiles(scenario, m), strict=True):
     col.metric(**tile)
+if recompute := svc.recompute_caption(ev):  # what workload.recompute = 'auto' chose
+    st.caption(recompute)
 if scenario["workload.mfu_basis"] == "end_to_end":
     st.caption(svc.end_to_end_caption(m))
     if m["mfu_gap_exceeded"] > 0.5:

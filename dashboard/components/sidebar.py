@@ -97,6 +97,12 @@ CHOICE_WORDS: dict[str, dict[str, str]] = {
         "compute_only": "Compute-only MFU",
     },
     "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
+    "workload.recompute": {
+        "none": "None",
+        "selective": "Selective (attention)",
+        "full": "Full",
+        "auto": "Auto (least that fits)",
+    },
     "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
     "workload.precision": {"bf16": "BF16", "fp8": "FP8"},
     "workload.software_stack": {

@@ -176,6 +176,14 @@ def headline_tiles(scenario: Scenario, m) -> list[dict[str, str]]:
     return [allreduce, step, scaling, mfu]
 
 
+def recompute_caption(ev: Evaluation) -> str:
+    """Under the step time's tiles: the recomputation 'auto' chose, as the report and
+    `goodput evaluate` say it (``Evaluation.texts["recompute_note"]``), capitalised; "" when
+    the user entered a level."""
+    note = ev.texts["recompute_note"]
+    return f"{note[0].upper()}{note[1:]}." if note else ""
+
+
 def end_to_end_caption(m) -> str:
     """Under an end-to-end MFU: what the network model's exposed share means."""
     fv = display.format_value

@@ -287,3 +287,39 @@ def test_a_change_too_small_for_the_registry_keeps_its_sign_and_two_digits():
     assert display.change("goodput", 0.0403) == "+4.03 points"
     assert display.cell("savings_usd_per_day", 0.0, "savings") == "no change"
     assert display.cell("savings_usd_per_day", -8360.2, "savings") == "costs $8,360"
+
+
+def test_the_step_breakdown_says_what_auto_recomputation_chose(catalog):
+    """workload.recompute = 'auto' (the default): the Network page, which splits the step
+    time, says what the step model chose (Evaluation.texts["recompute_note"], capitalised as
+    the report writes it); nothing when the level is entered.  The sidebar's dropdown words
+    the choice."""
+    from goodput_lab.dashboard import url_state
+
+    from goodput_lab.views import network as svc
+    from tests.dashboard._pages import open_page
+
+    sc = load_preset("llama3-70b").replace(
+        {"workload.recompute": "auto", "workload.micro_batch_sequences": 3}
+    )
+    ev = evaluate(sc, catalog)
+    note = ev.texts["recompute_note"]
+    assert note.startswith("recomputation (auto): full on 25% of the layers")
+    assert ev["recompute_seconds_per_step"] > 0
+    at = open_page("network", url_state.encode(sc, "llama3-70b"))
+    captions = [c.value for c in at.caption]
+    expected = "R" + note[1:] + "."
+    assert expected == svc.recompute_caption(ev)
+    assert expected in captions, captions
+    step = next(m for m in at.metric if m.label == "Step time")
+    recompute = display.format_value("recompute_seconds_per_step", ev["recompute_seconds_per_step"])
+    assert f"recomputation {recompute}" in step.help
+    open_sidebar(at, "Model shape and parallelism")
+    box = at.selectbox(key="w:workload.recompute")
+    assert box.value == "auto"
+    assert "Auto (least that fits)" in box.options
+    # an entered level: no note
+    entered = sc.replace({"workload.recompute": "full"})
+    at = open_page("network", url_state.encode(entered, "llama3-70b"))
+    assert not any(c.value.startswith("Recomputation (auto)") for c in at.caption)
+    assert svc.recompute_caption(evaluate(entered, catalog)) == ""
