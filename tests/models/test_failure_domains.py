@@ -266,3 +266,27 @@ def test_in_domain_spares_must_leave_the_job_a_node():
     with pytest.raises(ValidationError, match=r"cluster.spare_nodes_per_domain.*\[0, 17\]"):
         resolve_inputs(s)
     assert resolve_inputs(load_preset(PRESET).replace({"cluster.spare_nodes_per_domain": 17}))
+
+
+def test_known_limit_fresh_class_figures_in_docs_are_the_models():
+    """docs/failure-domains.md#known-limits quotes the scenario where a node failure during
+    a domain repair makes node failures look cheap (goodput rising with the node rate): its
+    figures are the chain's now, and the preset's own rates stay monotone."""
+    from pathlib import Path
+
+    from goodput_lab.models import evaluate, load_preset
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "failure-domains.md").read_text()
+    base = load_preset("p6e-gb200-nvl72")
+    heavy = base.replace({"reliability.domain_failure_rate_per_day": 0.05})
+
+    def g(s, rate):
+        return evaluate(s.replace({"reliability.node_failure_rate_per_day": rate}))["goodput"]
+
+    hi, none = g(heavy, 0.004), g(heavy, 0.0)
+    assert hi > none  # the limit the docs describe
+    assert f"goodput reads {hi * 100:.1f}% at 0.4% node" in doc
+    assert f"and {none * 100:.1f}% at none" in doc
+    rates = (0.004, 0.002, 0.001, 0.0)
+    preset = [g(base, r) for r in rates]
+    assert preset == sorted(preset)  # at the preset's rates: fewer failures, more goodput
