@@ -47,6 +47,7 @@ from .catalog import Instance, load_catalog
 from .choices import FailureScaling, MfuBasis, PricingModel, Strategy
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
+from .fields import FIELDS
 from .instances import instance_mfu, rank_instances, scaled_failure_rate
 from .montecarlo import MAX_DAYS, simulate_inputs
 from .outputs import format_value
@@ -362,11 +363,15 @@ def config_scenario(
         up["pricing.usd_per_instance_hour"] = (
             option.usd_per_instance_hour if option.entered else None
         )
-        if option.entered:
-            up["pricing.price_source"] = option.source
-            up["pricing.price_as_of"] = None
-        else:
-            up["pricing.price_source"] = None
+        own_price = (
+            option.entered
+            and config.instance == own.instance
+            and option.model == scenario["pricing.model"]
+            and option.usd_per_instance_hour == scenario["pricing.usd_per_instance_hour"]
+        )
+        if not own_price:  # the scenario's own price keeps its source and date
+            # a public price carries its own; one entered for the decision states no date
+            up["pricing.price_source"] = option.source if option.entered else None
             up["pricing.price_as_of"] = None
     elif config.spot:
         up["pricing.model"] = PricingModel.SPOT.value
@@ -1150,8 +1155,14 @@ def set_arguments(base: Scenario, sc: Scenario) -> list[str]:
     out = []
     for k, v in sc.values.items():
         if base[k] != v:
-            out.append(f"{k}={'none' if v is None else _set_text(v)}")
+            out.append(f"{k}={_empty_text(k) if v is None else _set_text(v)}")
     return out
+
+
+def _empty_text(key: str) -> str:
+    """How ``--set`` empties a field: nothing after ``=`` for text ('none' would be stored as
+    the text "none"), ``none`` for a number."""
+    return "" if FIELDS[key].kind == "str" else "none"
 
 
 def _validate(deadline_days, confidence, budget_usd, trials, seed) -> None:
