@@ -60,3 +60,10 @@ def test_bf16_moments_make_the_128_gpu_nemotron_fit_as_the_docs_say():
     m = re.search(r"gives ([\d.]+) s\s+\(([−+][\d.]+)%\)", _section())
     assert m and float(m[1]) == round(step, 2)
     assert float(m[2].replace("−", "-")) == round((step / 4.61 - 1) * 100, 1)
+
+
+def test_readme_quotes_the_out_of_sample_summary():
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    s = oos.summary()
+    assert s["covered"] == s["runs"] == 16
+    assert f"16 of which fit, {s['mean_abs'] * 100:.1f}% and every one inside" in readme
