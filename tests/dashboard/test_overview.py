@@ -141,3 +141,19 @@ def test_time_to_train_tile_gives_the_headline_interval(app):
     captions = [c.value for c in app.caption]
     assert days in captions, captions
     assert any(c.startswith("80% range (step time only) $") for c in captions), captions
+
+
+def test_a_tile_without_its_unit_has_a_range_without_it_too(app):
+    """QA (overview at 1024 px): "Lost per day $505,992" sat over "80% range
+    $323,191/day–$839,520/day", the unit the tile leaves out written twice and wrapped on
+    three lines."""
+    from goodput_lab.views import display
+
+    ev = evaluate(load_preset("aws-16k-h100"))
+    tile = display.tile("lost_usd_per_day", ev["lost_usd_per_day"])
+    assert "/day" not in tile["value"]
+    text = display.interval_text("lost_usd_per_day", ev.metrics)
+    assert text.startswith("80% range $") and "/day" not in text
+    assert text in [c.value for c in app.caption]
+    # a tile that writes its unit keeps it in the range
+    assert display.interval_text("step_seconds", ev.metrics).endswith(" s")
