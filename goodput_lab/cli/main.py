@@ -270,8 +270,9 @@ def cmd_compare(args: argparse.Namespace) -> int:
         load_side("candidate", args.candidate, sets + own),
         catalog_from_args(args),
     )
+    gaps = _step_gaps(c)
     if args.json:
-        print_json(c.to_json_dict())
+        print_json(_compare_json(c, gaps))
         return 0
     b_name, c_name = c.baseline.scenario.name, c.candidate.scenario.name
     if b_name == c_name:  # the two lines would read alike: say what sets them apart
@@ -286,12 +287,39 @@ def cmd_compare(args: argparse.Namespace) -> int:
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
     print(f"savings per year   {_fmt_usd(c.savings_usd_per_year)}")
     _print_savings_parts(c)
+    if gaps:
+        print(f"note: {gaps}; the savings count goodput and running cost only (no step-time part)")
     diffs = c.differences()
     if diffs:
         print("what differs:")
         for key, b, v in diffs:
             print(f"  {key:<42} {_show(key, b)} -> {_show(key, v)}")
     return 0
+
+
+def _step_gaps(c) -> str:
+    """Which side's step time is not computed and why ("" when both are): the savings'
+    step-time part and the productive time ratio then rest on it."""
+    gaps = [
+        f"the {side}'s step time is not computed: {step_reason(ev)}"
+        for side, ev in (("baseline", c.baseline), ("candidate", c.candidate))
+        if not math.isfinite(ev.metrics.get("step_seconds", math.nan))
+    ]
+    return "; ".join(gaps)
+
+
+def _compare_json(c, gaps: str) -> dict[str, Any]:
+    """The comparison's JSON; where a step time is not computed, the figures that rest on
+    it are null (not r = 1 and $0) and ``reason`` says which side and why."""
+    out = c.to_json_dict()
+    if gaps:
+        out["productive_time_ratio"] = None
+        out["step_time_savings_usd_per_day"] = None
+        for row in out["savings_by_component"]:
+            if row["component"] == "step_time":
+                row["usd_per_day"] = None
+        out["reason"] = gaps
+    return out
 
 
 def _signed_days(days: float) -> str:
