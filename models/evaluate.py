@@ -755,7 +755,7 @@ def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     scenario : the scenario evaluated.
     metrics : its figures, with ``recompute_level`` [0 none, 1 selective, 2 full],
         ``recomputed_layer_share`` [fraction], ``memory_usable_per_accel_GB`` [GB] and
-        ``fits_in_memory`` [1/0].
+        ``memory_fits`` [1/0: the step is computed].
 
     Returns
     -------
@@ -765,12 +765,12 @@ def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     --------
     >>> s = Scenario.default().replace({"workload.recompute": "auto"})
     >>> recompute_note(s, {"recompute_level": 2.0, "recomputed_layer_share": 0.5,
-    ...     "memory_usable_per_accel_GB": 77.31, "fits_in_memory": 1.0})
+    ...     "memory_usable_per_accel_GB": 77.31, "memory_fits": 1.0})
     'recomputation (auto): full on 50% of the layers of each model chunk, the least that fits in 77.3 GB per accelerator'
     """
     if scenario["workload.recompute"] != "auto":
         return ""
-    if float(metrics.get("fits_in_memory", 0.0)) < 0.5:
+    if float(metrics.get("memory_fits", 0.0)) < 0.5:  # no step: nothing was chosen
         return ""
     level = float(metrics.get("recompute_level", math.nan))
     share = float(metrics.get("recomputed_layer_share", math.nan))

@@ -1510,7 +1510,7 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         "With 'Activation recomputation' = 'full': how many layers of each model chunk (a "
         "pipeline stage's layers, or each interleaved chunk's) recompute their forward "
         "pass; the others keep all their activations (Megatron-Core --recompute-method "
-        "block --recompute-num-layers N). Empty = every layer.",
+        "block --recompute-num-layers N). Empty, or at least a chunk's layers = every layer.",
         ui_min=0,
         ui_max=128,
         ui_step=1,

@@ -61,6 +61,8 @@ class Output:
     decimals : decimals for ``number`` kinds.
     computed_by : dotted name of the function that computes the figure
         (``"models.compute.step_seconds"``); every output added from now on names it.
+    words : for a figure that codes a choice (0, 1, 2 ...), the word each code is written
+        as in text (the JSON keeps the number); empty otherwise.
     """
 
     key: str
@@ -72,6 +74,7 @@ class Output:
     reference: str = ""
     decimals: int = 2
     computed_by: str = ""
+    words: tuple[str, ...] = ()
 
     def help(self) -> str:
         """Tooltip text: meaning, formula and source."""
@@ -207,6 +210,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return "n/a"
     if math.isinf(x):
         return "unbounded" if x > 0 else "−unbounded"
+    if o.words and x.is_integer() and 0 <= x < len(o.words):
+        return o.words[int(x)]
     if o.kind == "bool":
         return "yes" if x else "no"
     if o.kind == "percent":
@@ -363,9 +368,18 @@ def format_savings(value: float, per: str = "day") -> str:
 
 # --------------------------------------------------------------------------- registry
 def _o(
-    key, label, unit, kind, meaning, formula="", reference="", decimals=2, computed_by=""
+    key,
+    label,
+    unit,
+    kind,
+    meaning,
+    formula="",
+    reference="",
+    decimals=2,
+    computed_by="",
+    words=(),
 ) -> Output:
-    return Output(key, label, unit, kind, meaning, formula, reference, decimals, computed_by)
+    return Output(key, label, unit, kind, meaning, formula, reference, decimals, computed_by, words)
 
 
 FAILURE_OUTPUTS: tuple[Output, ...] = (
@@ -1777,6 +1791,7 @@ STEP_OUTPUTS: tuple[Output, ...] = (
         "korthikanti2022",
         decimals=0,
         computed_by="models.chain.step_time",
+        words=("none", "selective", "full"),
     ),
     _o(
         "recomputed_layer_share",

@@ -133,3 +133,15 @@ def test_cli_and_report_say_what_auto_chose(capsys):
     assert note[0].upper() + note[1:] + "." in _summary(evaluate(s))
     assert main(["evaluate", "llama3-70b"]) == 0  # entered: no note
     assert "recomputation (auto)" not in capsys.readouterr().out
+
+
+def test_no_note_where_no_step_and_the_level_reads_in_words():
+    from goodput_lab.models.outputs import format_value
+
+    s = load_preset("llama3-70b").replace(
+        {"workload.recompute": "auto", "workload.recompute_layers": 10}
+    )
+    ev = evaluate(s)
+    assert math.isnan(ev["step_seconds"]) and ev.texts["recompute_note"] == ""
+    words = [format_value("recompute_level", v) for v in (0.0, 1.0, 2.0)]
+    assert words == ["none", "selective", "full"]
