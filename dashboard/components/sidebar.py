@@ -64,63 +64,9 @@ GROUP_OF_SECTION: dict[str, str] = {
     "pricing": "Pricing",
     "simulation": "Monte Carlo spread",
 }
-#: Choices shown in words (the stored value stays the registry's).
-CHOICE_WORDS: dict[str, dict[str, str]] = {
-    "pricing.model": {m.value: t.label for m, t in TERMS.items()},
-    "reliability.failure_scaling": {
-        "per_node": "Per node",
-        "per_accelerator": "Per accelerator",
-        "mixed": "Mixed (fitted share)",
-    },
-    "checkpoint.strategy": {
-        "durable_only": "Durable tier only",
-        "nvme+durable": "Local NVMe + durable",
-        "memory+durable": "CPU memory + durable",
-    },
-    "checkpoint.durable_tier": {"shared_fs": "Shared file system", "object_store": "Object store"},
-    "checkpoint.timings": {
-        "measured": "As entered",
-        "tier_model": "From tier bandwidths",
-    },
-    "checkpoint.save_mode": {"sync": "Blocking (sync)", "async": "Asynchronous"},
-    "checkpoint.replica_placement": {
-        "adjacent": "Adjacent nodes",
-        "spread": "Spread across domains",
-    },
-    "checkpoint.validation": {
-        "none": "None (trusted)",
-        "fallback": "Validate, fall back",
-    },
-    "workload.mfu_basis": {
-        "modelled": "Modelled (hardware)",
-        "end_to_end": "End-to-end MFU",
-        "compute_only": "Compute-only MFU",
-    },
-    "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
-    "workload.recompute": {
-        "none": "None",
-        "selective": "Selective (attention)",
-        "full": "Full",
-        "auto": "Auto (least that fits)",
-    },
-    "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
-    "workload.precision": {"bf16": "BF16", "fp8": "FP8"},
-    "workload.software_stack": {
-        "megatron-core": "Megatron-Core (0.8+, NeMo)",
-        "megatron-lm-2022": "Megatron-LM 2022",
-        "megatron-lm-2021": "Megatron-LM 2021",
-        "deepspeed-megatron": "DeepSpeed + Megatron",
-        "pytorch-fsdp": "PyTorch FSDP (torchtitan, LLM Foundry)",
-    },
-    "workload.moe_dispatcher": {"alltoall": "All-to-all", "deepep": "DeepEP"},
-}
-
-
-def choice_words(key: str, value: str) -> str:
-    """A choice as words for the dropdown ("tier_model" -> "From tier bandwidths"); the raw
-    value stays what links, TOML and ``--set`` use."""
-    words = CHOICE_WORDS.get(key, {}).get(value)
-    return words or str(value).replace("_", " ").capitalize()
+#: Choices shown in words: views.display's, which the Overview's inputs table uses too.
+CHOICE_WORDS = display.CHOICE_WORDS
+choice_words = display.choice_words
 
 
 #: Fields that move to another section's group (repair time is part of recovery).

@@ -38,7 +38,7 @@ from goodput_lab.models.outputs import (
     format_usd_compact,
     format_value,
 )
-from goodput_lab.models.pricing import Price, as_of_phrase
+from goodput_lab.models.pricing import TERMS, Price, as_of_phrase
 from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
 
 MISSING = "—"
@@ -262,6 +262,66 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- inputs
+#: Choices shown in words (the stored value stays the registry's).
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    "pricing.model": {m.value: t.label for m, t in TERMS.items()},  # "On-Demand"
+    "reliability.failure_scaling": {
+        "per_node": "Per node",
+        "per_accelerator": "Per accelerator",
+        "mixed": "Mixed (fitted share)",
+    },
+    "checkpoint.strategy": {
+        "durable_only": "Durable tier only",
+        "nvme+durable": "Local NVMe + durable",
+        "memory+durable": "CPU memory + durable",
+    },
+    "checkpoint.durable_tier": {"shared_fs": "Shared file system", "object_store": "Object store"},
+    "checkpoint.timings": {
+        "measured": "As entered",
+        "tier_model": "From tier bandwidths",
+    },
+    "checkpoint.save_mode": {"sync": "Blocking (sync)", "async": "Asynchronous"},
+    "checkpoint.replica_placement": {
+        "adjacent": "Adjacent nodes",
+        "spread": "Spread across domains",
+    },
+    "checkpoint.validation": {
+        "none": "Not validated (trusted)",
+        "fallback": "Validate, fall back",
+    },
+    "workload.mfu_basis": {
+        "modelled": "Modelled (hardware)",
+        "end_to_end": "End-to-end MFU",
+        "compute_only": "Compute-only MFU",
+    },
+    "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
+    "workload.recompute": {
+        "none": "No recomputation",
+        "selective": "Selective (attention)",
+        "full": "Full",
+        "auto": "Auto (least that fits)",
+    },
+    "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
+    "workload.precision": {"bf16": "BF16", "fp8": "FP8"},
+    "workload.software_stack": {
+        "megatron-core": "Megatron-Core (0.8+, NeMo)",
+        "megatron-lm-2022": "Megatron-LM 2022",
+        "megatron-lm-2021": "Megatron-LM 2021",
+        "deepspeed-megatron": "DeepSpeed + Megatron",
+        "pytorch-fsdp": "PyTorch FSDP (torchtitan, LLM Foundry)",
+    },
+    "workload.moe_dispatcher": {"alltoall": "All-to-all", "deepep": "DeepEP"},
+}
+
+
+def choice_words(key: str, value: str) -> str:
+    """A choice as words, as the sidebar's dropdown and the Overview's inputs table show it
+    ("tier_model" -> "From tier bandwidths"); the raw value stays what links, TOML and
+    ``--set`` use."""
+    words = CHOICE_WORDS.get(key, {}).get(value)
+    return words or str(value).replace("_", " ").capitalize()
+
+
 def field_unit(key: str) -> str:
     """Unit an input is shown in: % for fractions shown as percentages, else its own."""
     f = FIELDS[key]
@@ -327,6 +387,10 @@ def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | Non
         value = scenario[key]
         source = f.help
         shown = field_value(key, value, price=price)
+        default = field_value(key, f.default)
+        if f.kind == "choice":  # "On-Demand", not "on_demand": the sidebar's words
+            shown = choice_words(key, value) if value is not None else shown
+            default = choice_words(key, f.default) if f.default is not None else default
         if key == "pricing.usd_per_instance_hour" and price is not None:
             origin = "catalog" if value is None else "scenario"
             when = as_of_phrase(price.as_of)
@@ -336,7 +400,7 @@ def inputs_table(scenario, price: Price | None = None, keys: Iterable[str] | Non
             {
                 "Input": f.label,
                 "Value": shown,
-                "Default": field_value(key, f.default),
+                "Default": default,
                 "Source / meaning": source,
             }
         )

@@ -157,3 +157,14 @@ def test_a_tile_without_its_unit_has_a_range_without_it_too(app):
     assert text in [c.value for c in app.caption]
     # a tile that writes its unit keeps it in the range
     assert display.interval_text("step_seconds", ev.metrics).endswith(" s")
+
+
+def test_the_inputs_table_words_choices_as_the_sidebar_does(app):
+    """QA: the inputs table read "on_demand" and "modelled" (raw values) where the sidebar
+    shows "On-Demand" and "Modelled (hardware)"."""
+    table = next(t.value for t in app.table if "Source / meaning" in t.value.columns)
+    row = table[table["Input"] == "Pricing model"].iloc[0]
+    assert (row["Value"], row["Default"]) == ("On-Demand", "On-Demand")
+    row = table[table["Input"] == "Step time basis"].iloc[0]
+    assert row["Value"] == "Modelled (hardware)"
+    assert "_" not in " ".join(table["Value"]) + " ".join(table["Default"])
