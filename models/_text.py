@@ -7,6 +7,7 @@ number ("1.93"), an abbreviation ("e.g.") or a reference ("arXiv:2407.21783").
 
 from __future__ import annotations
 
+import math
 import re
 
 from .errors import one_line
@@ -176,6 +177,7 @@ SINGULAR_UNITS = {
     "layers": "layer",
     "modules": "module",
     "nodes": "node",
+    "node-days": "node-day",
     "parts": "part",
     "points": "point",
     "ranks": "rank",
@@ -212,3 +214,31 @@ def with_unit(number: str, unit: str) -> str:
     if number.lstrip("+−-") == "1":
         unit = SINGULAR_UNITS.get(unit, unit)
     return f"{number} {unit}"
+
+
+def node_days(x: float) -> str:
+    """An exposure in node-days with its unit, a small positive one never rounded to 0.
+
+    Parameters
+    ----------
+    x : float
+        The exposure [node-days].
+
+    Returns
+    -------
+    str
+        Whole node-days from 10 up ("1,280 node-days"), else two significant digits
+        ("0.042 node-days", "2.5 node-days"); "1 node-day" for exactly one.
+
+    Examples
+    --------
+    >>> node_days(1280.4), node_days(1 / 24), node_days(2.5), node_days(1.0), node_days(0.0)
+    ('1,280 node-days', '0.042 node-days', '2.5 node-days', '1 node-day', '0 node-days')
+    """
+    x = float(x)
+    digits = 0
+    if math.isfinite(x) and x != 0 and x != round(x):
+        digits = max(0, 1 - math.floor(math.log10(abs(x))))
+        if abs(round(x, digits)) >= 10:  # 9.96 reads 10, not 10.0
+            digits = 0
+    return with_unit(f"{x:,.{digits}f}" if math.isfinite(x) else str(x), "node-days")

@@ -57,6 +57,7 @@ from scipy import optimize, stats
 from scipy.special import logsumexp
 
 from ._resources import data_path
+from ._text import counted
 from ._tools import HOURS_PER_DAY, as_float_array, like_input
 from .errors import ValidationError
 from .failure_log import JOB_NODE_IDS, FailureLog, job_level_mask
@@ -677,7 +678,8 @@ class LogFit:
             "job_interruptions_per_day_lo": self.job_interruptions_per_day_lo,
             "job_interruptions_per_day_hi": self.job_interruptions_per_day_hi,
             "causes": self.causes,
-            "lemon_test": f"binomial upper tail per node, Bonferroni over {self.nodes} nodes, "
+            "lemon_test": "binomial upper tail per node, Bonferroni over "
+            f"{counted(self.nodes, 'node')}, "
             f"alpha {self.lemon_alpha:g}",
             "lemon_nodes": self.lemons,
         }
@@ -813,7 +815,8 @@ def fit_failure_log(
     if incidents.size < MIN_INCIDENTS:
         raise ValidationError(
             "failure log",
-            f"has {incidents.size} distinct failure times; fitting needs at least {MIN_INCIDENTS}",
+            f"has {counted(incidents.size, 'distinct failure time')}; fitting needs at least "
+            f"{MIN_INCIDENTS}",
         )
     gaps = np.diff(incidents)
     tbf = fit_tbf(gaps, confidence)

@@ -45,6 +45,7 @@ from typing import Any
 
 import numpy as np
 
+from ._text import counted
 from ._tools import like_input
 from .badput import (
     BADPUT_BUCKETS,
@@ -401,7 +402,7 @@ def _scaled_recovery(
 
 def _description(fit: TimelineFit) -> str:
     parts = [
-        f"Fitted by goodput reconcile: {fit.nodes:,} nodes, {fit.node_days / fit.nodes:.2f} "
+        f"Fitted by goodput reconcile: {counted(fit.nodes, 'node')}, {fit.node_days / fit.nodes:.2f} "
         f"days, {fit.incidents} failure incidents "
         f"({100 * fit.failure_rate_per_node_day:.4f}% per node-day)"
     ]

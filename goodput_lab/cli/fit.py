@@ -148,7 +148,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     if sets:
         if fit.nodes_from_log:
             print(
-                f"  use in a scenario (only if the fleet is these {fit.nodes:,} nodes; else "
+                f"  use in a scenario (only if the fleet is {counted(fit.nodes, 'node')}; else "
                 "rerun with --nodes):"
             )
             print("                             " + " ".join(f"--set {s}" for s in sets))

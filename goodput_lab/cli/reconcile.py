@@ -49,7 +49,7 @@ def write_scenario(path: str, text: str) -> None:
 
 
 def _print_text(r) -> None:
-    from goodput_lab.models._text import counted
+    from goodput_lab.models._text import counted, node_days, with_unit
     from goodput_lab.models.outputs import format_value as fv
     from goodput_lab.views.run_log import rate_range, rate_text
 
@@ -57,7 +57,7 @@ def _print_text(r) -> None:
     d = r.to_json_dict()
     print(
         f"{r.source}: {r.timeline_format}, {r.timeline_rows:,} rows, {m.span_days:.2f} days "
-        f"on {f.nodes:,} nodes ({f.nodes_source})"
+        f"on {with_unit(f'{f.nodes:,}', 'nodes')} ({f.nodes_source})"
     )
     print(f"  measured goodput     {fv('measured_goodput', m.goodput)}")
     print(
@@ -96,7 +96,7 @@ def _print_text(r) -> None:
         f"  fitted failure rate  {rate_text(f.failure_rate_per_node_day)} "
         f"({pct} CI {rate_range(f.failure_rate_per_node_day_lo, f.failure_rate_per_node_day_hi)}"
         ", exact Poisson; "
-        f"{counted(f.incidents, 'incident')} in {f.node_days:,.0f} node-days)"
+        f"{counted(f.incidents, 'incident')} in {node_days(f.node_days)})"
     )
     fit = d["fitted"]
     for key, label in (

@@ -502,7 +502,7 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
         f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
         f"interval is {iv.interval_minutes:.1f} min (worth "
         f"{format_value('interval_savings_usd_per_day', iv.savings_usd_per_day)}). With it, "
-        f"{sp.spares} hot spare node(s) minimise the lost dollars (currently "
+        f"{counted(sp.spares, 'hot spare node')} minimise{'s' if sp.spares == 1 else ''} the lost dollars (currently "
         f"{sp.current_spares})"
         + (
             f"; {o.spares_text()} save more than they do, and are recommended instead"

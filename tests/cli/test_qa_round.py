@@ -70,3 +70,59 @@ def test_compare_says_which_sides_step_is_not_computed_and_writes_null_for_what_
     code, out, _ = _run(capsys, "compare", "llama3-8b", "llama3-8b", "--json")
     d = json.loads(out)
     assert d["productive_time_ratio"] == 1.0 and "reason" not in d
+
+
+ONE_NODE_HOUR = (
+    "timestamp,event,step,node_id\n2025-03-01T00:00:00Z,job_start,,\n"
+    "2025-03-01T00:05:00Z,step_end,1,\n2025-03-01T00:06:00Z,failure,,n7\n"
+    "2025-03-01T00:08:00Z,restore_start,1,\n2025-03-01T00:09:00Z,restore_end,1,\n"
+    "2025-03-01T00:10:00Z,step_end,2,\n2025-03-01T01:00:00Z,job_end,,\n"
+)
+
+
+def test_reconcile_of_one_node_for_an_hour_says_1_node_and_its_node_days(tmp_path, capsys):
+    run = tmp_path / "one.csv"
+    run.write_text(ONE_NODE_HOUR)
+    code, out, err = _run(capsys, "reconcile", str(run), "--nodes", "1", "--trials", "20")
+    assert code == 0, err
+    assert " on 1 node (" in out and "1 nodes" not in out
+    assert "1 incident in 0.042 node-days)" in out  # 1 node × 1/24 day, not "0 node-days"
+
+
+def test_node_days_are_never_rounded_to_zero():
+    from goodput_lab.models._text import node_days
+
+    assert node_days(1 / 24) == "0.042 node-days"
+    assert node_days(1.0) == "1 node-day"
+    assert node_days(25.0) == "25 node-days" and node_days(1280.4) == "1,280 node-days"
+
+
+def test_fit_of_a_one_row_log_says_1_distinct_failure_time(tmp_path, capsys):
+    log = tmp_path / "one.csv"
+    log.write_text("timestamp,node_id\n2026-01-05T01:38:12Z,node-1\n")
+    code, _, err = _run(capsys, "fit", str(log), "--nodes", "4")
+    assert code == 2
+    assert "has 1 distinct failure time;" in err
+
+
+def test_the_report_says_1_hot_spare_node_minimises(monkeypatch):
+    import dataclasses
+
+    from goodput_lab.models import load_catalog
+    from goodput_lab.models import optimize as opt_mod
+
+    from goodput_lab.reports.content import _recommendation_metrics
+
+    real = opt_mod.optimize
+
+    def one_spare(*a, **k):
+        o = real(*a, **k)
+        return dataclasses.replace(o, spares=dataclasses.replace(o.spares, spares=1))
+
+    monkeypatch.setattr(opt_mod, "optimize", one_spare)
+    _, text = _recommendation_metrics(load_preset("llama3-8b"), load_catalog())
+    assert "1 hot spare node minimises the lost dollars" in text
+    assert "node(s)" not in text
+    monkeypatch.setattr(opt_mod, "optimize", real)
+    _, text = _recommendation_metrics(load_preset("aws-16k-h100"), load_catalog())
+    assert "10 hot spare nodes minimise the lost dollars" in text
