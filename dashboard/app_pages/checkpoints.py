@@ -43,18 +43,7 @@ ev, table, curves, optima, survival = cache.checkpoint_analysis(scenario, tiers)
 m = ev.metrics
 
 st.subheader("This scenario")
-st.caption(
-    f"Strategy **{scenario['checkpoint.strategy']}**, durable tier "
-    f"**{scenario['checkpoint.durable_tier']}**, {scenario['checkpoint.save_mode']} saves; "
-    f"save/restore times **{svc.basis(scenario)}**, interval **{svc.interval_basis(scenario)}**. "
-    "Every comparison below is against these figures"
-    + (
-        " (computed with the tier table as edited above; other pages use "
-        "data/checkpoint_tiers.csv)."
-        if edited_tiers
-        else "; they equal the Overview's."
-    )
-)
+st.caption(svc.scenario_caption(scenario, edited_tiers))
 for row in svc.headline_tiles(scenario, m):
     for col, tile in zip(st.columns(len(row)), row, strict=True):
         col.metric(**tile)

@@ -59,6 +59,31 @@ def interval_basis(scenario: Scenario) -> str:
     return "optimal" if scenario["checkpoint.interval_minutes"] == "optimal" else "as set"
 
 
+def _words(scenario: Scenario, key: str) -> str:
+    """A choice of ``scenario`` in the sidebar's words ("Durable tier only", not
+    "durable_only")."""
+    return display.choice_words(key, scenario[key])
+
+
+def scenario_caption(scenario: Scenario, edited_tiers: bool) -> str:
+    """Under "This scenario": its strategy, durable tier, save mode and the basis of its
+    times and interval, in the sidebar's words (Markdown), and what the comparisons below
+    are against."""
+    return (
+        f"Strategy **{_words(scenario, 'checkpoint.strategy')}**, durable tier "
+        f"**{_words(scenario, 'checkpoint.durable_tier')}**, save mode "
+        f"**{_words(scenario, 'checkpoint.save_mode')}**; save/restore times "
+        f"**{basis(scenario)}**, interval **{interval_basis(scenario)}**. Every comparison "
+        "below is against these figures"
+        + (
+            " (computed with the tier table as edited above; other pages use "
+            "data/checkpoint_tiers.csv)."
+            if edited_tiers
+            else "; they equal the Overview's."
+        )
+    )
+
+
 TIER_COLUMNS = (
     "tier",
     "label",
@@ -262,8 +287,8 @@ def memory_vs_scenario(
     words = pl.DataFrame(
         {
             "Figure": ["Save/restore times", "Save mode"],
-            "This scenario": [basis(scenario), scenario["checkpoint.save_mode"]],
-            cand_head: ["tier model", scenario["checkpoint.save_mode"]],
+            "This scenario": [basis(scenario), _words(scenario, "checkpoint.save_mode")],
+            cand_head: ["tier model", _words(scenario, "checkpoint.save_mode")],
         }
     )
     keys = (

@@ -181,3 +181,17 @@ def test_the_replica_chart_labels_a_tick_above_its_highest_point(catalog):
     lo, hi = fig.layout.yaxis.range
     assert 10**lo <= y[y > 0].min()
     assert 10**hi >= y.max() and math.isclose(10**hi, max(ticks))
+
+
+def test_this_scenario_is_described_in_the_sidebars_words(page):
+    """QA: the caption read "Strategy durable_only, durable tier shared_fs, sync saves" and
+    the memory table "Save mode: sync" (raw values where the sidebar shows words)."""
+    caption = next(c.value for c in page.caption if c.value.startswith("Strategy "))
+    assert caption.startswith(
+        "Strategy **Durable tier only**, durable tier **Shared file system**, save mode "
+        "**Blocking (sync)**; save/restore times **measured (entered)**"
+    )
+    assert not any(raw in caption for raw in ("durable_only", "shared_fs", "_"))
+    memory = next(t.value for t in page.table if "Figure" in t.value.columns)
+    row = memory[memory["Figure"] == "Save mode"].iloc[0]
+    assert row["This scenario"] == "Blocking (sync)"
