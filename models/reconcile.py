@@ -38,6 +38,7 @@ written: no scenario field holds it (the workload fields set the model's step ti
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -57,6 +58,8 @@ from .badput import (
 from .catalog import Instance
 from .errors import ValidationError
 from .evaluate import Comparison, Evaluation, compare, evaluate
+from .failure_log import job_level_mask
+from .failure_log import stated_nodes as stated_log_nodes
 from .fields import FIELDS
 from .fitting import poisson_rate_ci, split_job_level
 from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
@@ -178,6 +181,123 @@ def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
     if not 1 <= int(nodes) <= MAX_NODES:
         raise ValidationError(flag, f"{nodes} is out of range (an integer in [1, {MAX_NODES:,}])")
     return int(nodes)
+
+
+def stated_timeline_nodes(data: str | bytes) -> int | None:
+    """The node count a timeline states in a comment before its header (``# nodes=2000``,
+    as scripts/make_example_timeline.py writes), or None; a gzip file is read through its
+    first 64 KiB (:func:`models.failure_log.stated_nodes`, as ``goodput fit`` reads a log's).
+
+    Parameters
+    ----------
+    data : str or bytes
+        The timeline's bytes (gzip allowed) or text.
+
+    Returns
+    -------
+    int or None
+        The stated node count [nodes], None when no comment states one.
+
+    Examples
+    --------
+    >>> stated_timeline_nodes("# SYNTHETIC\\n# nodes=2000, days=2.0\\ntimestamp,event\\n")
+    2000
+    >>> stated_timeline_nodes('{"timestamp": "2025-03-01T00:00:00Z"}') is None
+    True
+    """
+    head = data[: 64 * 1024] if isinstance(data, str) else bytes(data[: 64 * 1024])
+    if isinstance(data, bytes | bytearray | memoryview) and bytes(data[:2]) == b"\x1f\x8b":
+        try:
+            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(bytes(data), 64 * 1024)
+        except zlib.error:
+            return None  # the parser says what is wrong with the file
+    if isinstance(head, bytes):
+        head = head.decode("utf-8", errors="replace")
+    comments = []
+    for line in head.lstrip("\ufeff").splitlines():
+        if line.strip() and not line.lstrip().startswith("#"):
+            break
+        comments.append(line)
+    return stated_log_nodes("\n".join(comments) + "\n") if comments else None
+
+
+def named_nodes(timeline: Timeline) -> int:
+    """Distinct nodes the timeline's events name [count] (ids such as ``job`` that mark the
+    job itself, :data:`models.failure_log.JOB_NODE_IDS`, are not nodes).
+
+    Parameters
+    ----------
+    timeline : Timeline
+        Parsed timeline.
+
+    Returns
+    -------
+    int
+        The distinct node ids [count].
+    """
+    ids = np.asarray(timeline.node_id, dtype=object).astype(str)
+    ids = np.char.strip(ids)
+    real = ids[(ids != "") & ~job_level_mask(ids)]
+    return int(np.unique(real).size)
+
+
+def nodes_of_run(
+    timeline: Timeline,
+    base: Scenario,
+    nodes: int | None,
+    stated: int | None = None,
+    field: str = "--nodes",
+) -> tuple[int, str]:
+    """The nodes the run was on and where that count comes from: ``nodes`` when given, else
+    the count the file states, else the base scenario's; never fewer than the distinct
+    nodes the timeline names (a smaller fleet would overstate the per-node failure rate).
+
+    Parameters
+    ----------
+    timeline : Timeline
+        Parsed timeline.
+    base : Scenario
+        The base scenario (its ``cluster.nodes``).
+    nodes : int, optional
+        The node count given [count].
+    stated : int, optional
+        The node count the file states (:func:`stated_timeline_nodes`) [count].
+    field : str
+        The input to name in messages (``--nodes``, a page's box).
+
+    Returns
+    -------
+    tuple of (int, str)
+        Nodes [count] and their source ("--nodes", "the file's # nodes= line", "base
+        scenario").
+
+    Raises
+    ------
+    ValidationError
+        Naming ``field`` and the least count allowed.
+    """
+    least = named_nodes(timeline)
+    if nodes is not None:
+        n = check_nodes(nodes, field)
+        if n < least:
+            raise ValidationError(
+                field,
+                f"{n:,} is out of range (at least the {least:,} distinct nodes the timeline "
+                f"names, at most {MAX_NODES:,})",
+            )
+        return n, field
+    if stated is not None:
+        n, where, said = stated, "the file's # nodes= line", "the file's comment states"
+    else:
+        n = int(base["cluster.nodes"])
+        where, said = "base scenario", "the base scenario has"
+    if n < least:
+        raise ValidationError(
+            field,
+            f"{said} {counted(n, 'node')}, fewer than the {least:,} distinct nodes the "
+            f"timeline names: give {field} of at least {least:,}",
+        )
+    return n, where
 
 
 def fit_timeline(
@@ -915,6 +1035,7 @@ def reconcile(
     grid_points: int = 61,
     progress=None,
     nodes_field: str = "--nodes",
+    stated_nodes: int | None = None,
 ) -> Reconciliation:
     """Measure, fit and predict one run.
 
@@ -926,7 +1047,8 @@ def reconcile(
         Scenario for everything the run cannot tell (instance, price, workload, spares);
         default :meth:`Scenario.default`.
     nodes : int, optional
-        Nodes the job ran on [count]; default the base scenario's ``cluster.nodes``.
+        Nodes the job ran on [count]; default ``stated_nodes``, else the base scenario's
+        ``cluster.nodes`` (:func:`nodes_of_run`: never fewer than the nodes the timeline names).
     sets : list or tuple of str, optional
         ``section.key=value`` changes for the what-if (applied to the fitted scenario).
     trials : int
@@ -946,6 +1068,9 @@ def reconcile(
     nodes_field : str
         Name of the ``nodes`` input in messages and in ``run_nodes_source`` (the CLI's
         ``--nodes``, a page's box).
+    stated_nodes : int, optional
+        The node count the file states in a comment (:func:`stated_timeline_nodes`)
+        [count].
 
     Returns
     -------
@@ -954,10 +1079,7 @@ def reconcile(
         notes, the fitted scenario's evaluation and simulation, and the what-if (if any).
     """
     base = base if base is not None else Scenario.default()
-    if nodes is None:
-        n, where = int(base["cluster.nodes"]), "base scenario"
-    else:
-        n, where = check_nodes(nodes, nodes_field), nodes_field
+    n, where = nodes_of_run(timeline, base, nodes, stated_nodes, nodes_field)
     m = measure(timeline)
     fit = fit_timeline(m, n, nodes_source=where, confidence=confidence)
     label = f"Fitted to {source}"

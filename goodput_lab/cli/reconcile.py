@@ -128,7 +128,7 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     from goodput_lab.cli.simulate import MAX_SEED, _int_arg
     from goodput_lab.models import Scenario, ValidationError
     from goodput_lab.models.montecarlo import MAX_TRIALS
-    from goodput_lab.models.reconcile import check_nodes, reconcile
+    from goodput_lab.models.reconcile import check_nodes, reconcile, stated_timeline_nodes
     from goodput_lab.models.timeline import parse_mapping, parse_timeline
 
     nodes = None
@@ -148,11 +148,14 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     base = load_scenario(args.scenario) if args.scenario else Scenario.default()
     if args.set:  # validate the what-if changes before the work
         base.with_overrides(args.set)
-    timeline = parse_timeline(read_timeline_bytes(args.timeline), mapping)
+    data = read_timeline_bytes(args.timeline)
+    timeline = parse_timeline(data, mapping)
     r = reconcile(
         timeline,
         base,
         nodes=nodes,
+        # the fleet the file states (# nodes=N) unless --nodes says otherwise, as goodput fit
+        stated_nodes=stated_timeline_nodes(data) if nodes is None else None,
         sets=args.set,
         trials=trials,
         seed=seed,
@@ -186,7 +189,10 @@ def register(sub) -> None:
         help="CSV or JSON lines (.gz allowed), e.g. data/timelines/example-run.csv",
     )
     p.add_argument(
-        "--nodes", metavar="N", help="nodes the job ran on (default: the base scenario's)"
+        "--nodes",
+        metavar="N",
+        help="nodes the job ran on, at least the distinct nodes the timeline names (default: "
+        "the file's '# nodes=N' comment before the header, else the base scenario's)",
     )
     p.add_argument(
         "--scenario",

@@ -126,3 +126,50 @@ def test_the_report_says_1_hot_spare_node_minimises(monkeypatch):
     monkeypatch.setattr(opt_mod, "optimize", real)
     _, text = _recommendation_metrics(load_preset("aws-16k-h100"), load_catalog())
     assert "10 hot spare nodes minimise the lost dollars" in text
+
+
+EXAMPLE_RUN = "data/timelines/example-run.csv"
+
+
+def test_reconcile_reads_the_files_node_count_when_nodes_is_not_given(capsys):
+    # the file says # nodes=2000; llama3-70b runs on 128: the rate was fitted on 128 nodes
+    args = ("reconcile", EXAMPLE_RUN, "--scenario", "llama3-70b", "--trials", "20")
+    code, out, err = _run(capsys, *args)
+    assert code == 0, err
+    assert "on 2,000 nodes (the file's # nodes= line)" in out
+    assert "fitted failure rate  0.55% per node-day" in out
+    code, out, _ = _run(capsys, *args, "--json")
+    d = json.loads(out)
+    assert d["run_nodes"] == 2000 and d["run_nodes_source"] == "the file's # nodes= line"
+    # --nodes still wins
+    code, out, _ = _run(capsys, *args, "--nodes", "64")
+    assert code == 0 and "on 64 nodes (--nodes)" in out
+
+
+def test_reconcile_refuses_fewer_nodes_than_the_timeline_names(tmp_path, capsys):
+    code, _, err = _run(capsys, "reconcile", EXAMPLE_RUN, "--nodes", "21")
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "goodput: --nodes: 21 is out of range (at least the 22 distinct nodes the timeline "
+        "names, at most 200,000)"
+    ]
+    # without a comment, a base scenario with fewer nodes than the file names is refused too
+    text = open(EXAMPLE_RUN).read().split("\n", 3)[3]
+    run = tmp_path / "no-comment.csv"
+    run.write_text(text)
+    small = tmp_path / "small.toml"
+    small.write_text(load_preset("llama3-8b").replace({"cluster.nodes": 16}).to_toml())
+    code, _, err = _run(capsys, "reconcile", str(run), "--scenario", str(small))
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "goodput: --nodes: the base scenario has 16 nodes, fewer than the 22 distinct nodes "
+        "the timeline names: give --nodes of at least 22"
+    ]
+    # nor is a comment that states fewer
+    run.write_text("# nodes=5\n" + text)
+    code, _, err = _run(capsys, "reconcile", str(run))
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "goodput: --nodes: the file's comment states 5 nodes, fewer than the 22 distinct nodes "
+        "the timeline names: give --nodes of at least 22"
+    ]

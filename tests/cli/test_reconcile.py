@@ -130,7 +130,7 @@ def test_reconcile_text_gzip_and_mapping(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     assert "measured goodput     79.41%" in out.stdout
-    assert "on 2,000 nodes (base scenario)" in out.stdout
+    assert "on 2,000 nodes (the file's # nodes= line)" in out.stdout  # gzip read too
     assert "Rework" in out.stdout and "fitted failure rate" in out.stdout
 
 
