@@ -4,6 +4,7 @@ figures that cannot be computed, formats and help text."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from goodput_lab.models import load_catalog, load_preset
 from goodput_lab.models.decide import Config, PriceOption, config_scenario, set_arguments
@@ -154,7 +155,7 @@ def test_reconcile_refuses_fewer_nodes_than_the_timeline_names(tmp_path, capsys)
         "names, at most 200,000)"
     ]
     # without a comment, a base scenario with fewer nodes than the file names is refused too
-    text = open(EXAMPLE_RUN).read().split("\n", 3)[3]
+    text = Path(EXAMPLE_RUN).read_text().split("\n", 3)[3]
     run = tmp_path / "no-comment.csv"
     run.write_text(text)
     small = tmp_path / "small.toml"
