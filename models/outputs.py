@@ -4814,7 +4814,8 @@ def help_text(key: str) -> str:
 def json_value(key: str, value):
     """``value`` of output ``key`` as JSON writes it: a non-finite float as None (``null``),
     a whole number of a ``count`` or ``whole`` output as an int (``"nodes": 128``, not
-    ``128.0``; the vectorised model holds counts as floats), anything else unchanged.
+    ``128.0``; the vectorised model holds counts as floats), a 0 or 1 of a ``bool`` output
+    as false or true, anything else unchanged.
 
     Parameters
     ----------
@@ -4832,8 +4833,8 @@ def json_value(key: str, value):
     --------
     >>> json_value("nodes", 128.0), json_value("goodput", float("nan"))
     (128, None)
-    >>> json_value("failures_per_run", 2.5)
-    2.5
+    >>> json_value("failures_per_run", 2.5), json_value("memory_fits", 1.0)
+    (2.5, True)
     """
     if hasattr(value, "dtype") and getattr(value, "ndim", 1) == 0:  # a numpy scalar
         value = value.item()
@@ -4843,6 +4844,8 @@ def json_value(key: str, value):
         o = OUTPUTS.get(key)
         if o is not None and o.kind in ("count", "whole") and value.is_integer():
             return int(value)
+        if o is not None and o.kind == "bool" and value in (0.0, 1.0):
+            return value == 1.0  # a yes/no figure is true or false, as instances writes it
     return value
 
 
