@@ -1185,8 +1185,8 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Lost over the run",
         "USD",
         "usd",
-        "Lost per day over the whole training run (time to train): unproductive cluster "
-        "time, idle spares and checkpoint storage.",
+        "The loss per day summed over the whole training run (time to train): unproductive "
+        "cluster time, idle spares and checkpoint storage.",
         "lost_usd_per_day × time_to_train_days",
         "derived",
         computed_by="models.chain.cost_step",
@@ -1288,9 +1288,10 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
         "Cost per 10¹⁸ useful FLOP",
         "USD",
         "usd",
-        "Cost to train divided by the model FLOPs the training needs.",
-        "cost / (6·N·D / 10¹⁸)",
-        "kaplan2020",
+        "Cost to train divided by the model FLOPs the training needs (training_flops: "
+        "attention included).",
+        "cost / ((6N + 12·L·s·h)·D / 10¹⁸)",
+        "palm2022",
         computed_by="models.chain.cost_step",
     ),
     _o(
