@@ -5,6 +5,8 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
+from goodput_lab.models.outputs import format_value
+
 from . import style
 
 TEMPLATE = style.TEMPLATE
@@ -48,7 +50,9 @@ def completion_chart(
         x=[chosen_days],
         y=[chosen_probability_pct],
         mode="markers",
-        name=f"Chosen: {chosen_days:g} days, {chosen_probability_pct:.1f}%",
+        # the registry's percentage, as the "Finishes within the block" tile (100.00%)
+        name=f"Chosen: {chosen_days:g} days, "
+        + format_value("probability_finish_within_block", chosen_probability_pct / 100.0),
         marker={"size": 14, "color": style.COLORS["red"], "symbol": "diamond"},
     )
     _layout(

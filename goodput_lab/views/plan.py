@@ -344,6 +344,15 @@ def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:
     ]
 
 
+def _money(key: str, v: float) -> str:
+    """An amount in a sentence beside the tiles, as they write it: from
+    :data:`COMPACT_USD_FROM` on in millions or billions ("expected total $185.3M" under the
+    tile's $185.3M, not "$185,272,571")."""
+    if v is not None and math.isfinite(v) and abs(v) >= COMPACT_USD_FROM:
+        return format_usd_compact(v)
+    return format_value(key, v)
+
+
 def cheapest_block_text(p: BlockPlan, risk_pct: int) -> str:
     """The cheapest block that finishes with probability at least 100% − ``risk_pct``
     (Markdown), or "" when none does."""
@@ -352,7 +361,7 @@ def cheapest_block_text(p: BlockPlan, risk_pct: int) -> str:
     text = (
         f"Cheapest block that the run ends inside with probability at least {100 - risk_pct}%: "
         f"**{p.cheapest_block_days:g} days**, expected total "
-        f"{format_value('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
+        f"{_money('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
         "(ends inside it in "
         f"{format_value('cheapest_block_probability_finish', p.cheapest_block_probability_finish)}"
         " of runs)."
@@ -370,8 +379,8 @@ def least_cost_text(p: BlockPlan) -> str:
         return ""
     return (
         f" The least expected total over every block length is a {best['block_days']:g}-day "
-        f"block: {format_value('expected_total_cost_usd', best['expected_total_cost_usd'])} "
-        f"(P90 {format_value('p90_total_cost_usd', best['p90_total_cost_usd'])}), the run "
+        f"block: {_money('expected_total_cost_usd', best['expected_total_cost_usd'])} "
+        f"(P90 {_money('p90_total_cost_usd', best['p90_total_cost_usd'])}), the run "
         f"outlasting it in {format_value('probability_finish_within_block', 1.0 - best['probability_finish'])} "
         "of runs and going on at the overrun price, if that capacity is there."
     )

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from goodput_lab.models import load_preset
 from goodput_lab.models.outputs import format_usd_compact, format_value
@@ -164,3 +166,14 @@ def test_a_bill_of_billions_is_written_as_the_tiles_write_it_and_exact_in_its_cs
     assert csv["pricing_model"].to_list() == [r["pricing_model"] for r in rows]
     unpriced = csv.filter(pl.col("pricing_model") == "spot")
     assert unpriced["total_usd_per_day"].is_null().all()
+
+
+def test_the_answer_and_the_chart_write_the_tiles_figures_as_the_tiles_do(app):
+    """QA: the answer read "expected total $185,272,571" under the tile's $185.3M, and the
+    chart's marker "Chosen: 98 days, 100.0%" beside the tile's 100.00%."""
+    answer = " ".join(i.value for i in app.info if i.value.startswith("Cheapest block"))
+    assert f"expected total {metric(app, 'Expected total cost')} " in answer, answer
+    assert not re.search(r"\$\d{1,3}(,\d{3}){2,}", answer), answer  # no exact millions
+    comp = chart(app, 0)
+    chosen = next(t["name"] for t in comp["data"] if t["name"].startswith("Chosen"))
+    assert chosen.endswith(", " + metric(app, "Finishes within the block")), chosen
