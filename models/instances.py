@@ -271,6 +271,8 @@ class InstanceOption:
     effective_mfu: float
     step_seconds: float
     allreduce_ms: float
+    recompute_level: float  #: 0 none, 1 selective, 2 full (workload.recompute = auto: chosen)
+    recomputed_layer_share: float  #: share of each chunk's layers recomputed in full
     time_to_train_days: float
     node_hours: float
     cost_to_train_usd: float
@@ -841,6 +843,9 @@ def _option(
         "effective_mfu": v("effective_mfu"),
         "step_seconds": v("step_seconds"),
         "allreduce_ms": v("allreduce_ms"),
+        # the recomputation the step was modelled with (NaN where no step is)
+        "recompute_level": v("recompute_level") + 0.0 * v("step_seconds"),
+        "recomputed_layer_share": v("recomputed_layer_share") + 0.0 * v("step_seconds"),
         "time_to_train_days": v("time_to_train_days"),
         "node_hours": v("cost_to_train_usd"),
         "cost_to_train_usd": v("cost_to_train_usd", usd),

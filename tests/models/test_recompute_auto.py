@@ -145,3 +145,17 @@ def test_no_note_where_no_step_and_the_level_reads_in_words():
     assert math.isnan(ev["step_seconds"]) and ev.texts["recompute_note"] == ""
     words = [format_value("recompute_level", v) for v in (0.0, 1.0, 2.0)]
     assert words == ["none", "selective", "full"]
+
+
+def test_instances_say_the_recomputation_each_type_was_modelled_with():
+    """QA 23: with 'auto', p4d (40 GB) recomputes and p5 does not, and the ranking did not
+    say so."""
+    from goodput_lab.models import load_catalog
+    from goodput_lab.models.instances import rank_instances
+
+    s = load_preset("llama3-8b").replace({"workload.recompute": "auto"})
+    rows = {r.instance: r for r in rank_instances(s, load_catalog()).rows}
+    assert rows["p5.48xlarge"].recompute_level == 0.0
+    p4d = rows["p4d.24xlarge"]
+    assert p4d.recompute_level == 2.0 and 0.0 < p4d.recomputed_layer_share < 1.0
+    assert math.isnan(rows["trn2.48xlarge"].recompute_level)  # no step modelled
