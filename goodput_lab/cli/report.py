@@ -184,7 +184,12 @@ def register(sub) -> None:
         metavar="N",
         help="add Monte Carlo percentiles from N simulated runs (needs models/montecarlo.py)",
     )
-    r.add_argument("--seed", type=_seed, default=20261202, help="Monte Carlo seed (>= 0)")
+    r.add_argument(
+        "--seed",
+        type=_seed,
+        default=0,
+        help="Monte Carlo random seed, a non-negative integer (default 0, as goodput simulate)",
+    )
     set_option(r)
     catalog_option(r)
     r.add_argument(

@@ -174,3 +174,29 @@ def test_reconcile_refuses_fewer_nodes_than_the_timeline_names(tmp_path, capsys)
         "goodput: --nodes: the file's comment states 5 nodes, fewer than the 22 distinct nodes "
         "the timeline names: give --nodes of at least 22"
     ]
+
+
+def test_report_monte_carlo_uses_simulates_default_seed(tmp_path, capsys):
+    import polars as pl
+
+    out = tmp_path / "r.csv"
+    code, _, err = _run(capsys, "report", "aws-16k-h100", "--trials", "40", "-o", str(out))
+    assert code == 0, err
+    mc = pl.read_csv(out).filter(pl.col("table") == "montecarlo")
+    row = mc.filter(pl.col("key") == "goodput_mean").row(0, named=True)
+    assert "seed 0" in row["label"]
+    code, sim, _ = _run(capsys, "simulate", "aws-16k-h100", "--trials", "40", "--json")
+    assert float(row["value"]) == json.loads(sim)["goodput_mean"]
+    code, text, _ = _run_help(capsys, "report")
+    assert "(default 0, as goodput simulate)" in " ".join(text.split())
+
+
+def _run_help(capsys, command):
+    import pytest
+
+    from goodput_lab.cli.main import main
+
+    with pytest.raises(SystemExit) as e:
+        main([command, "--help"])
+    out = capsys.readouterr()
+    return e.value.code, out.out, out.err
