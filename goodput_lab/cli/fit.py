@@ -148,7 +148,8 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     if sets:
         if fit.nodes_from_log:
             print(
-                f"  use in a scenario (only if the fleet is {counted(fit.nodes, 'node')}; else "
+                f"  use in a scenario (only if the fleet is {'this' if fit.nodes == 1 else 'these'} "
+                f"{counted(fit.nodes, 'node')}; else "
                 "rerun with --nodes):"
             )
             print("                             " + " ".join(f"--set {s}" for s in sets))
