@@ -197,7 +197,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
     elif math.isfinite(m.get("time_to_train_days", math.nan)):
         print(
-            f"  time / cost to train      {m['time_to_train_days']:.1f} days, "
+            f"  time / cost to train      {format_value('time_to_train_days', m['time_to_train_days'])}, "
             f"{_fmt_usd(m['cost_to_train_usd'])} for the instances, "
             f"{_fmt_usd(m['total_cost_to_train_usd'])} with checkpoint storage "
             f"(step {format_value('step_seconds', m['step_seconds'])})"
@@ -210,7 +210,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         print(line)
     v = ev.value_of_reliability
     print(
-        f"  value of 0.1 pp lower node failure rate: +{100 * v['goodput_gain_per_0p1pp']:.2f}"
+        "  value of 0.1 pp lower node failure rate: "
+        f"{format_value('goodput_gain_per_0p1pp', v['goodput_gain_per_0p1pp'], signed=True, unit=False)}"
         f" goodput points, {_fmt_usd(v['usd_per_day_per_0p1pp'])}/day"
     )
     print_price_vintage(ev.scenario, {ev.instance.instance: ev.instance})
@@ -280,10 +281,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         b_name += "" if own else f" ({args.baseline})"
     print(f"baseline : {b_name}  goodput {_fmt_pct(c.baseline['goodput'])}")
     print(f"candidate: {c_name}  goodput {_fmt_pct(c.candidate['goodput'])}")
-    print(
-        f"goodput delta      {100 * c.goodput_delta:+.2f} points        (first order: "
-        f"{100 * c.goodput_delta_first_order:+.2f})"
+    first = format_value(
+        "goodput_delta_first_order", c.goodput_delta_first_order, signed=True, unit=False
     )
+    delta = format_value("goodput_delta", c.goodput_delta, signed=True)
+    print(f"goodput delta      {delta}        (first order: {first})")
     print(f"savings per day    {_fmt_usd(c.savings_usd_per_day)}")
     print(f"savings per year   {_fmt_usd(c.savings_usd_per_year)}")
     _print_savings_parts(c)

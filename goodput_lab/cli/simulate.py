@@ -131,7 +131,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         print_json(out)
         return 0
     pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
-    days_ = lambda x: f"{x:.2f}" if math.isfinite(x) else "n/a"  # noqa: E731
+    days_ = lambda x: f"{x:,.2f}" if math.isfinite(x) else "n/a"  # noqa: E731
     usd = lambda x: f"${x:,.0f}" if math.isfinite(x) else "n/a"  # noqa: E731
     print(f"{scenario.name}: {trials:,} trials x {days:g} days (seed {seed})")
     print(
@@ -146,7 +146,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"  days to finish {days:g} days of compute: mean "
         f"{days_(summary['time_to_finish_mean_days'])}"
         f"  p95 {days_(summary['time_to_finish_p95_days'])}"
-        f"  (analytic {summary['time_to_finish_analytic_days']:.4g})"
+        f"  (analytic {days_(summary['time_to_finish_analytic_days'])})"
     )
     print(
         f"  lost per run   mean {usd(summary['lost_mean_usd'])}  p95 {usd(summary['lost_p95_usd'])}"

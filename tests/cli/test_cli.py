@@ -42,7 +42,7 @@ def test_compare_prices_a_fabric_change_per_day():
         "compare", "llama3-16k", "llama3-16k", "--set-candidate", "network.inter_node_gbps=1600"
     )
     assert out.returncode == 0, out.stderr
-    assert "goodput delta      +0.00 points" in out.stdout
+    assert "goodput delta      0.00 points        (first order: 0.00)" in out.stdout
     assert "savings per day    −$" in out.stdout and "$-" not in out.stdout
     # +5.9 days: half the bandwidth lengthens the exposed data-parallel and pipeline traffic
     # (+9.0 days while the interleaved schedule's pipeline sends were all charged as exposed)

@@ -200,3 +200,43 @@ def _run_help(capsys, command):
         main([command, "--help"])
     out = capsys.readouterr()
     return e.value.code, out.out, out.err
+
+
+def test_evaluate_writes_days_to_train_with_thousands_separators(capsys):
+    args = ("evaluate", "aws-16k-h100", "--set", "workload.recompute=auto")
+    code, out, _ = _run(capsys, *args, "--set", "cluster.nodes=16")
+    assert code == 0
+    line = next(x for x in out.splitlines() if "time / cost to train" in x)
+    assert "9,262.8 days, $" in line
+
+
+def test_the_value_of_reliability_line_is_signed_by_the_registry(capsys, monkeypatch):
+    import dataclasses
+
+    import goodput_lab.cli.main as cli
+
+    real = cli.evaluate
+
+    def negative(*a, **k):
+        ev = real(*a, **k)
+        v = {**ev.value_of_reliability, "goodput_gain_per_0p1pp": -0.0409}
+        return dataclasses.replace(ev, value_of_reliability=v)
+
+    monkeypatch.setattr(cli, "evaluate", negative)
+    code, out, _ = _run(capsys, "evaluate", "llama3-8b")
+    assert "value of 0.1 pp lower node failure rate: −4.09 goodput points" in out
+    assert "+-" not in out and "+−" not in out
+
+
+def test_simulate_gives_the_analytic_time_in_the_same_decimals(capsys):
+    code, out, _ = _run(capsys, "simulate", "p6e-gb200-nvl72", "--days", "10", "--trials", "50")
+    assert code == 0
+    line = next(x for x in out.splitlines() if "days to finish" in x)
+    assert "(analytic 12.00)" in line
+
+
+def test_compare_writes_a_negative_goodput_delta_with_a_true_minus(capsys):
+    code, out, _ = _run(capsys, "compare", "llama3-70b", "p6e-gb200-nvl72")
+    assert code == 0
+    assert "goodput delta      −13.62 points        (first order: −15.08)" in out
+    assert "-13.62" not in out
