@@ -224,6 +224,7 @@ def test_the_value_of_reliability_line_is_signed_by_the_registry(capsys, monkeyp
 
     monkeypatch.setattr(cli, "evaluate", negative)
     code, out, _ = _run(capsys, "evaluate", "llama3-8b")
+    assert code == 0
     assert "value of 0.1 pp lower node failure rate: −4.09 goodput points" in out
     assert "+-" not in out and "+−" not in out
 
