@@ -64,6 +64,8 @@ DEFAULT_TRIALS = 2000
 MIN_TRIALS = 100
 MAX_TRIALS = 100_000
 MAX_DEADLINE_DAYS = 3650.0
+#: The probabilities of finishing by the deadline a decision can target [-].
+MIN_CONFIDENCE, MAX_CONFIDENCE = 0.5, 0.999
 #: Strata of (failure rate, step time) per Monte Carlo configuration.
 STRATA = 20
 #: Quadrature points per input of the analytic prune (n × n grid).
@@ -192,9 +194,9 @@ def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -
         if not (math.isfinite(usd) and 0 < usd <= 10_000):
             raise ValidationError(
                 f"--price {left.strip()[:40]}",
-                f"{value[:40]!r} is out of range (a number in (0, 10000] USD/instance-h: "
-                "the least-cost choice needs a price above 0; for hardware you own, what an "
-                "hour of it costs you)",
+                f"{value[:40]!r} is {'not a number' if math.isnan(usd) else 'out of range'} "
+                "(a number in (0, 10000] USD/instance-h: the least-cost choice needs a price "
+                "above 0; for hardware you own, what an hour of it costs you)",
             )
         out[(inst or None, model)] = usd
     return out
@@ -1167,7 +1169,12 @@ def _empty_text(key: str) -> str:
 
 def _validate(deadline_days, confidence, budget_usd, trials, seed) -> None:
     def bad(flag: str, value: Any, what: str) -> ValidationError:
-        return ValidationError(flag, f"{str(value)[:40]!r} is out of range ({what})")
+        try:
+            number = not isinstance(value, bool) and not math.isnan(float(value))
+        except (TypeError, ValueError):
+            number = False
+        word = "out of range" if number else "not a number"  # nan, "abc"
+        return ValidationError(flag, f"{str(value)[:40]!r} is {word} ({what})")
 
     try:
         d = float(deadline_days)
@@ -1181,8 +1188,10 @@ def _validate(deadline_days, confidence, budget_usd, trials, seed) -> None:
         p = float(confidence)
     except (TypeError, ValueError):
         p = math.nan
-    if not (math.isfinite(p) and 0.5 <= p <= 0.999):
-        raise bad("--confidence", confidence, "a probability in [0.5, 0.999]")
+    if not (math.isfinite(p) and MIN_CONFIDENCE <= p <= MAX_CONFIDENCE):
+        raise bad(
+            "--confidence", confidence, f"a probability in [{MIN_CONFIDENCE}, {MAX_CONFIDENCE}]"
+        )
     if budget_usd is not None:
         try:
             b = float(budget_usd)

@@ -40,6 +40,14 @@ from goodput_lab.cli.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
 from goodput_lab.models.outputs import json_ready
 
+# The ranges goodput_lab.models.decide enforces, for --help without importing it at start-up
+# (it needs scipy); tests/cli/test_qa_round.py checks them against its constants.
+CONFIDENCE_ALLOWED = "a probability in [0.5, 0.999]"
+TRIALS_ALLOWED = "an integer in [100, 100,000]"
+DEADLINE_ALLOWED = "a number of days in (0, 3650]"
+MAX_BUDGET_USD = 1e15
+BUDGET_ALLOWED = f"a positive number of USD, at most {MAX_BUDGET_USD:,.0f}"
+
 MAX_WORKERS = 1024
 #: Exit status when no configuration meets the deadline, confidence and budget: the answer
 #: (the closest configuration and what it would take) is still printed, as grep prints
@@ -83,7 +91,9 @@ def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> floa
     try:
         v = float(text)
     except ValueError:
-        raise ValidationError(flag, f"{text[:40]!r} is not a number ({what})") from None
+        v = math.nan
+    if math.isnan(v):  # "abc", "nan"
+        raise ValidationError(flag, f"{text[:40]!r} is not a number ({what})")
     if not (math.isfinite(v) and lo <= v <= hi):
         raise ValidationError(flag, f"{text[:40]} is out of range ({what})")
     return v
@@ -91,8 +101,10 @@ def _float(flag: str, text: str | None, lo: float, hi: float, what: str) -> floa
 
 def cmd_decide(args: argparse.Namespace) -> int:
     from goodput_lab.models.decide import (
+        MAX_CONFIDENCE,
         MAX_DEADLINE_DAYS,
         MAX_TRIALS,
+        MIN_CONFIDENCE,
         MIN_TRIALS,
         decide,
         parse_prices,
@@ -104,12 +116,12 @@ def cmd_decide(args: argparse.Namespace) -> int:
         args.deadline_days,
         1e-9,
         MAX_DEADLINE_DAYS,
-        f"a number of days in (0, {MAX_DEADLINE_DAYS:g}]",
+        DEADLINE_ALLOWED,
     )
     confidence = _float(
-        "--confidence", args.confidence, 0.5, 0.999, "a probability in [0.5, 0.999]"
+        "--confidence", args.confidence, MIN_CONFIDENCE, MAX_CONFIDENCE, CONFIDENCE_ALLOWED
     )
-    budget = _float("--budget-usd", args.budget_usd, 1e-9, 1e15, "a positive number of USD")
+    budget = _float("--budget-usd", args.budget_usd, 1e-9, MAX_BUDGET_USD, BUDGET_ALLOWED)
     trials = _int_arg("--trials", MIN_TRIALS, MAX_TRIALS)(args.trials)
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     workers = None
@@ -249,11 +261,19 @@ def register(subparsers) -> None:
         description=__doc__.split("\n\n")[1],
     )
     p.add_argument("scenario", help="scenario TOML file or preset name")
-    p.add_argument("--deadline-days", required=True, help="the deadline D, in days")
-    p.add_argument("--confidence", required=True, help="the probability P of finishing by D")
-    p.add_argument("--budget-usd", help="the P90 total cost must be at most this (USD)")
+    p.add_argument("--deadline-days", required=True, help=f"the deadline D: {DEADLINE_ALLOWED}")
     p.add_argument(
-        "--trials", default="2000", help="Monte Carlo runs per configuration (default 2000)"
+        "--confidence",
+        required=True,
+        help=f"the probability P of finishing by D: {CONFIDENCE_ALLOWED}",
+    )
+    p.add_argument(
+        "--budget-usd", help=f"the P90 total cost must be at most this: {BUDGET_ALLOWED}"
+    )
+    p.add_argument(
+        "--trials",
+        default="2000",
+        help=f"Monte Carlo runs per configuration: {TRIALS_ALLOWED} (default 2000)",
     )
     p.add_argument("--seed", default="0", help="random seed, a non-negative integer (default 0)")
     where = p.add_mutually_exclusive_group()

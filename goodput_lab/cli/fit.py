@@ -201,7 +201,8 @@ def register(sub) -> None:
         "--nodes",
         type=_nodes,
         metavar="N",
-        help="nodes observed (default: distinct ids in the log)",
+        help="nodes observed, at least the distinct node ids in the log (default: the log's "
+        "'# nodes=N' comment before its header, else the distinct node ids in it)",
     )
     json_option(p)
     p.set_defaults(func=cmd_fit)

@@ -24,6 +24,7 @@ from goodput_lab.cli.main import (
     print_json,
     set_option,
 )
+from goodput_lab.cli.simulate import DAYS_ALLOWED
 from goodput_lab.models import ValidationError
 from goodput_lab.models._tools import json_finite
 
@@ -170,7 +171,7 @@ def register(subparsers) -> None:
         "checkpoint_validation",
     )
     p.add_argument("--trials", help="also simulate every rung with N Monte Carlo runs")
-    p.add_argument("--days", default="30", help="Monte Carlo window in days (default 30)")
+    p.add_argument("--days", default="30", help=f"Monte Carlo window: {DAYS_ALLOWED} (default 30)")
     p.add_argument("--seed", default="0", help="Monte Carlo seed (default 0)")
     p.add_argument(
         "--fit",

@@ -23,7 +23,13 @@ from goodput_lab.cli.main import (
     set_option,
 )
 from goodput_lab.models import ValidationError, resolve_inputs
-from goodput_lab.models.montecarlo import MAX_DAYS, MAX_TRIALS, check_size, simulate_inputs
+from goodput_lab.models.montecarlo import (
+    MAX_DAYS,
+    MAX_TRIALS,
+    MIN_DAYS,
+    check_size,
+    simulate_inputs,
+)
 
 MAX_SEED = 2**63 - 1
 
@@ -59,19 +65,26 @@ def _int_arg(flag: str, lo: int, hi: int):
     return parse
 
 
+#: The Monte Carlo window the simulator takes (models.montecarlo: one hour to MAX_DAYS).
+DAYS_ALLOWED = f"a number of days in [{MIN_DAYS:.4g}, {MAX_DAYS:g}], at least one hour"
+
+
 def _days(text: str) -> float:
+    """``--days`` as the simulator takes it, refused in the simulator's range and words."""
     try:
         value = float(text)
     except ValueError:
-        raise ValidationError(
-            "--days", f"{text[:80]!r} is not a number in (0, {MAX_DAYS:g}]"
-        ) from None
+        raise ValidationError("--days", f"{text[:80]!r} is not a number ({DAYS_ALLOWED})") from None
     if not math.isfinite(value):
+        raise ValidationError("--days", f"{text[:80]} is not a finite number ({DAYS_ALLOWED})")
+    if 0 < value < MIN_DAYS:
         raise ValidationError(
-            "--days", f"{text[:80]} is not a finite number (a number in (0, {MAX_DAYS:g}])"
+            "--days",
+            f"{text[:80]} is too short ({DAYS_ALLOWED}: a window under an hour sees almost no "
+            "failure, recovery or checkpoint, so its goodput would read close to 100%)",
         )
-    if not 0 < value <= MAX_DAYS:
-        raise ValidationError("--days", f"{text} is out of range (a number in (0, {MAX_DAYS:g}])")
+    if not MIN_DAYS <= value <= MAX_DAYS:
+        raise ValidationError("--days", f"{text[:80]} is out of range ({DAYS_ALLOWED})")
     return value
 
 
@@ -173,7 +186,11 @@ def register(subparsers) -> None:
     p.add_argument(
         "--trials", default="1000", help=f"independent runs, 1..{MAX_TRIALS:,} (default 1000)"
     )
-    p.add_argument("--days", default="30", help=f"horizon in days, (0, {MAX_DAYS:g}] (default 30)")
+    p.add_argument(
+        "--days",
+        default="30",
+        help=f"horizon: {DAYS_ALLOWED} (default 30)",
+    )
     p.add_argument("--seed", default="0", help="random seed, a non-negative integer (default 0)")
     set_option(p)
     catalog_option(p)

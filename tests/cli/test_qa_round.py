@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from goodput_lab.models import load_catalog, load_preset
 from goodput_lab.models.decide import Config, PriceOption, config_scenario, set_arguments
 
@@ -241,3 +242,73 @@ def test_compare_writes_a_negative_goodput_delta_with_a_true_minus(capsys):
     assert code == 0
     assert "goodput delta      −13.62 points        (first order: −15.08)" in out
     assert "-13.62" not in out
+
+
+def _help(capsys, command: str) -> str:
+    return " ".join(_run_help(capsys, command)[1].split())
+
+
+def test_fit_help_says_the_nodes_default_is_the_logs_comment(capsys):
+    text = _help(capsys, "fit")
+    assert "default: the log's '# nodes=N' comment before its header, else the distinct" in text
+
+
+def test_simulate_days_help_and_messages_give_the_range_enforced(capsys):
+    allowed = "a number of days in [0.04167, 3650], at least one hour"
+    assert allowed in _help(capsys, "simulate") and allowed in _help(capsys, "ladder")
+    for days, word in (("0", "out of range"), ("0.01", "too short"), ("4000", "out of range")):
+        code, _, err = _run(capsys, "simulate", "llama3-8b", "--days", days, "--trials", "5")
+        assert code == 2 and f"--days: {days} is {word} ({allowed}" in err
+    code, _, err = _run(capsys, "simulate", "llama3-8b", "--days", "0.0417", "--trials", "5")
+    assert code == 0, err
+
+
+def test_decide_help_gives_the_ranges_it_enforces(capsys):
+    from goodput_lab.models import decide as model
+
+    from goodput_lab.cli import decide as cli_decide
+
+    text = _help(capsys, "decide")
+    assert f"a probability in [{model.MIN_CONFIDENCE}, {model.MAX_CONFIDENCE}]" in text
+    assert f"an integer in [{model.MIN_TRIALS}, {model.MAX_TRIALS:,}] (default 2000)" in text
+    assert f"a number of days in (0, {model.MAX_DEADLINE_DAYS:g}]" in text
+    assert cli_decide.CONFIDENCE_ALLOWED in text and cli_decide.TRIALS_ALLOWED in text
+    assert "1e+" not in text
+
+
+@pytest.mark.parametrize(
+    ("extra", "err"),
+    [
+        (("--confidence", "nan"), "--confidence: 'nan' is not a number (a probability in"),
+        (("--confidence", "abc"), "--confidence: 'abc' is not a number (a probability in"),
+        (("--confidence", "2"), "--confidence: 2 is out of range (a probability in"),
+        (
+            ("--confidence", "0.9", "--price", "p5.48xlarge:spot=abc"),
+            "--price p5.48xlarge:spot: 'abc' is not a number (a number in (0, 10000]",
+        ),
+        (
+            ("--confidence", "0.9", "--price", "p5.48xlarge:spot=nan"),
+            "--price p5.48xlarge:spot: 'nan' is not a number (a number in (0, 10000]",
+        ),
+        (
+            ("--confidence", "0.9", "--price", "p5.48xlarge:spot=-3"),
+            "--price p5.48xlarge:spot: '-3' is out of range (a number in (0, 10000]",
+        ),
+    ],
+)
+def test_decide_says_not_a_number_for_what_is_not_one(capsys, extra, err):
+    code, _, got = _run(capsys, "decide", "llama3-70b", "--deadline-days", "30", *extra)
+    assert code == 2
+    assert got.startswith(f"goodput: {err}") and len(got.strip().splitlines()) == 1
+
+
+def test_the_decide_model_says_not_a_number_too():
+    from goodput_lab.models import ValidationError
+    from goodput_lab.models.decide import _validate
+
+    with pytest.raises(ValidationError) as e:
+        _validate(30.0, float("nan"), None, 200, 0)
+    assert "is not a number (a probability in [0.5, 0.999])" in e.value.message
+    with pytest.raises(ValidationError) as e:
+        _validate(30.0, 1.5, None, 200, 0)
+    assert "is out of range (a probability in [0.5, 0.999])" in e.value.message
