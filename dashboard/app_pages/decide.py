@@ -172,14 +172,9 @@ if frontier:  # nothing simulated (no type can run it): no empty chart
 
 st.subheader("Runners-up")
 runners = svc.runners_display(d)
+st.caption(svc.runners_caption(runners.height))
 if runners.height:
-    st.caption("The best of every other instance type and pricing model.")
     tables.show(runners)
-else:
-    st.caption(
-        "None: no other instance type or pricing model was simulated (the types left out "
-        "and why are in the notes below)."
-    )
 
 st.subheader("What would change the decision")
 if j["what_would_change"]:

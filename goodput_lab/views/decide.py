@@ -383,7 +383,8 @@ def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
         ),
         (
             display.tile("checkpoint_interval_minutes", shown["checkpoint_interval_minutes"]),
-            f"strategy {shown['checkpoint_strategy']}",
+            # the sidebar's words ("Local NVMe + durable", not "nvme+durable")
+            "strategy " + display.choice_words("checkpoint.strategy", shown["checkpoint_strategy"]),
         ),
     ]
 
@@ -415,6 +416,17 @@ RUNNER_COLUMNS = (
     "total_cost_usd_p90",
     "why_not",
 )
+
+
+def runners_caption(n: int) -> str:
+    """Over the runners-up table of ``n`` rows, or in its place when there is none (not
+    "None: ...", which reads as a missing value)."""
+    if n:
+        return "The best of every other instance type and pricing model."
+    return (
+        "No runner-up: no other instance type or pricing model was simulated (the types "
+        "left out and why are in the notes below)."
+    )
 
 
 def runners_display(d) -> Any:

@@ -223,3 +223,20 @@ def test_the_answer_and_the_tile_write_the_interval_alike(app, cli):
     (answer,) = [s.value for s in app.success]
     assert f"checkpoints every {tile}:" in answer, (tile, answer)
     assert f"checkpoints every {tile}:" in cli["answer"]
+
+
+def test_the_answer_names_its_strategy_and_runners_up_in_words(app, cli):
+    """QA: the interval tile's caption read "strategy nvme+durable" (a raw value) and, with
+    one instance type, the runners-up read "None: no other instance type ..." (a bare
+    None reads as a missing value)."""
+    from goodput_lab.views.display import choice_words
+
+    captions = [c.value for c in app.caption]
+    strategy = choice_words("checkpoint.strategy", cli["choice"]["checkpoint_strategy"])
+    assert f"strategy {strategy}" in captions, captions
+    assert not any(c.startswith("strategy ") and "+durable" in c for c in captions)
+    assert not any(c.startswith("None") for c in captions)
+    from goodput_lab.views.decide import runners_caption
+
+    assert runners_caption(0).startswith("No runner-up: no other instance type")
+    assert runners_caption(2) in captions  # this one has runners-up
