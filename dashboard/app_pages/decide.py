@@ -74,6 +74,7 @@ trials = persist.widget(
     svc.DEFAULT_PAGE_TRIALS,
     label="Runs per configuration",
     options=list(svc.PAGE_TRIALS),
+    format_func=svc.runs_text,
 )
 seed = persist.widget(
     c5.number_input, "dec:seed", 0, label="Seed", min_value=0, max_value=2**31 - 1, step=1

@@ -20,8 +20,10 @@ st.caption(svc.intro_caption(scenario))
 ss = st.session_state
 if ss.get("plan:trials") not in TRIAL_CHOICES:
     ss["plan:trials"] = 1000
-c1, c2, c3, c4 = st.columns([2, 1, 2, 2])
-trials = c1.select_slider("Monte Carlo runs", TRIAL_CHOICES, key="plan:trials")
+c1, c2, c3, c4 = st.columns([2, 1, 2, 2.4])  # "Choose the block length" whole at 1,024 px
+trials = c1.select_slider(
+    "Monte Carlo runs", TRIAL_CHOICES, key="plan:trials", format_func=svc.runs_text
+)
 seed = c2.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="plan:seed")
 risk_pct = c3.slider(
     "Accepted risk of not finishing (%)",

@@ -124,7 +124,11 @@ st.subheader("Monte Carlo spread per rung")
 t1, t2 = st.columns([1, 2])
 run_mc = t1.toggle("Simulate every rung", key="res:mc")
 trials = t2.select_slider(
-    "Runs per rung (30 days each)", list(svc.TRIAL_CHOICES), value=500, key="res:trials"
+    "Runs per rung (30 days each)",
+    list(svc.TRIAL_CHOICES),
+    value=500,
+    key="res:trials",
+    format_func=svc.runs_text,
 )
 if run_mc:
     with st.spinner(svc.montecarlo_spinner_text(lad, trials)):

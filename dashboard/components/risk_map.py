@@ -72,7 +72,9 @@ def show(scenario: Scenario, ev: Evaluation, key: str = "risk") -> None:
     st.caption(svc.risk_map_intro(DAYS))
     c1, c2, c3 = st.columns([1, 1, 1])
     n = c1.select_slider("Grid (points per axis)", GRID_CHOICES, value=8, key=f"{key}:n")
-    trials = c2.select_slider("Runs per point", TRIAL_CHOICES, value=500, key=f"{key}:trials")
+    trials = c2.select_slider(
+        "Runs per point", TRIAL_CHOICES, value=500, key=f"{key}:trials", format_func=svc.runs_text
+    )
     shown = c3.radio(
         "Colour by", list(svc.RISK_METRICS.values()), key=f"{key}:metric", horizontal=False
     )

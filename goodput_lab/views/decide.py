@@ -432,3 +432,7 @@ def runners_caption(n: int) -> str:
 def runners_display(d) -> Any:
     """:func:`runners_rows` as a display table."""
     return display.table(runners_rows(d), RUNNER_COLUMNS)
+
+
+#: A choice of runs or points as the page shows it ("1,000", not "1000").
+runs_text = display.runs_text

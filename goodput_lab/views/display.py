@@ -194,6 +194,12 @@ def metric_rows(
     return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
 
 
+def runs_text(n: int) -> str:
+    """A count in a choice of runs or points ("1,000"): Streamlit's sliders and dropdowns
+    show an option's str ("1000") unless given this as ``format_func``."""
+    return f"{int(n):,}"
+
+
 def delta(text: str) -> dict[str, str]:
     """``st.metric`` keywords for a change written as :func:`change` writes it: the text and
     its arrow.  Streamlit reads the direction from a leading ASCII hyphen only, so a

@@ -377,9 +377,8 @@ def simulated_tiles(summary: dict, done: int, trials: int) -> list[dict[str, str
     return out
 
 
-def runs_text(trials: int) -> str:
-    """A choice of the runs slider: "1,000" (Streamlit shows "1000")."""
-    return f"{int(trials):,}"
+#: A choice of the runs slider: "1,000" (Streamlit shows "1000").
+runs_text = display.runs_text
 
 
 def progress_text(done: int, trials: int) -> str:

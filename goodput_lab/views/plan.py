@@ -412,3 +412,7 @@ def file_system_caption(scenario: Scenario, rec: Any) -> str:
         f"{scenario['storage.retained_checkpoints']} retained checkpoints "
         f"({rec.min_TiB_for_retention:.1f} TiB)."
     )
+
+
+#: A choice of runs or points as the page shows it ("1,000", not "1000").
+runs_text = display.runs_text

@@ -366,3 +366,7 @@ def rung_text(lad: Ladder, table: pl.DataFrame, i: int) -> str:
 
 def montecarlo_spinner_text(lad: Ladder, trials: int) -> str:
     return f"Simulating {len(lad.rungs)} rungs × {int(trials):,} runs…"
+
+
+#: A choice of runs or points as the page shows it ("1,000", not "1000").
+runs_text = display.runs_text

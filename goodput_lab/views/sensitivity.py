@@ -230,3 +230,7 @@ def risk_map_intro(days: float) -> str:
 def risk_map_pending(points_per_axis: int, trials: int) -> str:
     """Before the risk map runs: its size [points x runs per point]."""
     return f"{points_per_axis**2:,} points x {trials:,} runs, not run yet."
+
+
+#: A choice of runs or points as the page shows it ("1,000", not "1000").
+runs_text = display.runs_text

@@ -60,6 +60,9 @@ def test_page_meets_the_display_standards(page):
     assert not bad, bad
     heads = [str(c) for t in at.table for c in t.value.columns]
     assert not [h for h in heads if repeats_its_unit(h)]
+    # QA: run counts in sliders and dropdowns read "1000" and "20000"
+    options = [str(o) for w in (*at.select_slider, *at.selectbox) for o in w.options]
+    assert not [o for o in options if re.fullmatch(r"\d{4,}", o)], options
     for m in at.metric:
         assert m.proto.help, f"tile {m.label!r} has no help"
     for chart in at.get("plotly_chart"):
