@@ -16,6 +16,9 @@ TEMPLATE = style.TEMPLATE
 COLORS = ("#d62728", "#ff7f0e", "#8c564b", "#1f77b4", "#2ca02c", "#9467bd")
 
 
+DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+
+
 def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
     """Waste (1 − goodput) against the level-1 checkpoint interval, one U-curve per strategy,
     with each optimum marked."""
@@ -28,7 +31,9 @@ def waste_curve_chart(curves: pl.DataFrame, optima: pl.DataFrame) -> go.Figure:
             y=part["waste_pct"].to_numpy(),
             mode="lines",
             name=name,
-            line={"color": color},
+            # a dash of its own: two strategies with the same curve (durable only, async and
+            # memory + durable, async on llama3-70b) both stay visible, one through the other
+            line={"color": color, "dash": DASHES[i % len(DASHES)]},
             legendgroup=name,
         )
         row = optima.row(i, named=True)

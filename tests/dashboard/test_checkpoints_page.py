@@ -195,3 +195,17 @@ def test_this_scenario_is_described_in_the_sidebars_words(page):
     memory = next(t.value for t in page.table if "Figure" in t.value.columns)
     row = memory[memory["Figure"] == "Save mode"].iloc[0]
     assert row["This scenario"] == "Blocking (sync)"
+
+
+def test_two_strategies_with_the_same_waste_curve_both_stay_visible(catalog):
+    """QA (llama3-70b): "Durable only, async" and "Memory + durable, async" have nearly the
+    same curve, so the legend listed a line the chart did not show; each line has its own
+    dash now."""
+    from goodput_lab.charts.checkpoints import waste_curve_chart
+
+    curves, optima = svc.waste_curves(load_preset("llama3-70b"), catalog, None)
+    fig = waste_curve_chart(curves, optima)
+    lines = [t for t in fig.data if t.mode == "lines"]
+    assert len(lines) == optima.height
+    assert len({(t.line.color, t.line.dash) for t in lines}) == len(lines)
+    assert len({t.line.dash for t in lines}) == len(lines)
