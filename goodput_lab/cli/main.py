@@ -179,7 +179,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     )
     print(
         f"  save / restore            {m['save_seconds']:.1f} s / {m['restore_seconds']:.1f} s;"
-        + _fallback_text(m)
+        + _fallback_text(m, sc["checkpoint.strategy"])
     )
     print(f"  goodput (Daly exact)      {_fmt_pct(m['goodput'])}")
     print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
@@ -368,10 +368,13 @@ def _name_values(pairs: list[str] | None, what: str) -> dict[str, str]:
     return out
 
 
-def _fallback_text(m: dict[str, float]) -> str:
+def _fallback_text(m: dict[str, float], strategy: str = "") -> str:
     """How often the job restores from the durable tier: the share of node failures, and
     with domain events the rate of all fallbacks (each rack event is one; QA pass 20: "8.40%
-    of failures" where a fifth of all failures fell back)."""
+    of failures" where a fifth of all failures fell back).  With durable_only checkpoints
+    there is no faster tier to fall back from: every restore reads the durable tier."""
+    if strategy == "durable_only":
+        return " every restore reads the durable tier (durable_only checkpoints)"
     text = f" {100 * m['fallback_fraction']:.2f}% of node failures fall back to the durable tier"
     dom = m.get("domain_failures_per_day", 0.0)
     if dom > 0 and m.get("fallback_failures_per_day", 0.0) > 0:

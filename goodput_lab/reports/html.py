@@ -393,11 +393,16 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
         )
     )
     parts.append(_zero_note(zero_losses))
-    if m["spare_usd_per_day"] > 0:
-        parts.append(
-            f'<p class="note">Lost per day also includes idle hot spares: '
-            f"{esc(format_usd(m['spare_usd_per_day'], 'day'))}.</p>"
+    extra = [
+        f"{what} ({format_usd(m[key], 'day')})"
+        for what, key in (
+            ("idle hot spares", "spare_usd_per_day"),
+            ("checkpoint storage", "storage_usd_per_day"),
         )
+        if m.get(key, 0.0) > 0
+    ]
+    if extra:  # lost per day = (1 − g) × cluster + spares + storage: the table has the first
+        parts.append(f'<p class="note">Lost per day also includes {esc(" and ".join(extra))}.</p>')
     parts.append(figure(report.figures["goodput_vs_rate"], "fig-goodput-vs-rate"))
 
     # ---- Monte Carlo

@@ -312,3 +312,29 @@ def test_the_decide_model_says_not_a_number_too():
     with pytest.raises(ValidationError) as e:
         _validate(30.0, 1.5, None, 200, 0)
     assert "is out of range (a probability in [0.5, 0.999])" in e.value.message
+
+
+def test_evaluate_says_a_durable_only_restore_always_reads_the_durable_tier(capsys):
+    code, out, _ = _run(capsys, "evaluate", "aws-16k-h100")
+    assert code == 0
+    assert "every restore reads the durable tier (durable_only checkpoints)" in out
+    assert "0.00% of node failures fall back" not in out
+    code, out, _ = _run(capsys, "evaluate", "aws-16k-h100-memory")  # memory+durable
+    assert "8.40% of node failures fall back to the durable tier" in out
+
+
+def test_the_reports_lost_per_day_names_checkpoint_storage_too():
+    from goodput_lab.models import load_catalog
+    from goodput_lab.models.outputs import format_usd
+
+    from goodput_lab.reports import build_report
+    from goodput_lab.reports.content import METHODS
+    from goodput_lab.reports.html import render_html
+
+    text = dict(METHODS)["Costs and value of reliability"]
+    assert "lost/day = (1 − goodput) × cluster cost + idle hot spares + checkpoint storage" in text
+    report = build_report(load_preset("aws-16k-h100"), catalog=load_catalog())
+    m = report.evaluation.metrics
+    storage = format_usd(m["storage_usd_per_day"], "day")
+    assert m["storage_usd_per_day"] > 0 and m["spare_usd_per_day"] == 0
+    assert f"Lost per day also includes checkpoint storage ({storage})." in render_html(report)
