@@ -12,6 +12,7 @@ from goodput_lab.models.outputs import format_value
 from goodput_lab.cli.main import main
 from goodput_lab.reports import build_report, render
 from goodput_lab.reports.tables import report_table
+from goodput_lab.views.display import change
 
 DATE = __import__("datetime").date(2026, 12, 2)
 
@@ -78,13 +79,13 @@ def test_html_report_ladder_matches_the_json(report, ladder_json):
     assert len(rows) == len(rungs)
     for row, r in zip(rows, rungs, strict=True):
         assert row[2] == format_value("goodput", r["goodput"])
-        assert row[3] == format_value("lost_usd_per_day", r["lost_usd_per_day"])
+        # cells without '/day' under headers that say it; a rung that moves nothing reads
+        # 'no change' (views.resilience, aa4fd64)
+        assert row[3] == format_value("lost_usd_per_day", r["lost_usd_per_day"], unit=False)
         if r["feature"] != "baseline":
             assert row[1] == r["label"]
-            assert row[5] == format_value("delta_usd_per_day", r["delta_usd_per_day"], signed=True)
-            assert row[4] == format_value(
-                "delta_goodput_points", r["delta_goodput_points"], signed=True
-            )
+            assert row[5] == change("delta_usd_per_day", r["delta_usd_per_day"], unit=False)
+            assert row[4] == change("delta_goodput_points", r["delta_goodput_points"])
     assert 'id="fig-resilience"' in html  # the waterfall
     assert "Resilience ladder" in html  # and its method
 
