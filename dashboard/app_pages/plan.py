@@ -66,7 +66,7 @@ def block_section() -> bool:
             col.metric(**tile)
     if cheapest := svc.cheapest_block_text(p, risk_pct):
         st.info(cheapest)
-    for note in p.notes:
+    for note in svc.block_notes(p):
         st.warning(plain(note))
     st.caption(svc.block_caption(p))
 

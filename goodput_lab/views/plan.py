@@ -386,6 +386,13 @@ def least_cost_text(p: BlockPlan) -> str:
     )
 
 
+def block_notes(p: BlockPlan) -> list[str]:
+    """The plan's notes (``BlockPlan.notes``, as `goodput plan` prints them) as sentences for
+    the page: a capital first letter and a full stop ("No Capacity Block of at most 182
+    days ...", not "no Capacity Block ... or an extension")."""
+    return [n[0].upper() + n[1:] + ("" if n.endswith(".") else ".") for n in p.notes if n]
+
+
 def block_caption(p: BlockPlan) -> str:
     """The block's prices, instances and cost parts, and the runs behind them."""
     return (

@@ -177,3 +177,17 @@ def test_the_answer_and_the_chart_write_the_tiles_figures_as_the_tiles_do(app):
     comp = chart(app, 0)
     chosen = next(t["name"] for t in comp["data"] if t["name"].startswith("Chosen"))
     assert chosen.endswith(", " + metric(app, "Finishes within the block")), chosen
+
+
+def test_the_plans_notes_read_as_sentences():
+    """QA (llama3-70b): the warning read "no Capacity Block of at most 182 days finishes
+    with probability 90%: the run needs several blocks or an extension" (lowercase, no full
+    stop)."""
+    from tests.dashboard._pages import open_page
+
+    at = open_page("plan", {"preset": "llama3-70b", "plan.trials": "200"})
+    warnings = [w.value for w in at.warning]
+    assert any(w.startswith("No Capacity Block of at most 182 days") for w in warnings), warnings
+    for w in warnings:
+        assert w[0].isupper() or w[0].isdigit(), w
+        assert w.endswith("."), w
