@@ -479,6 +479,14 @@ def cmd_instances(args: argparse.Namespace) -> int:
         prices=_name_values(args.price, "price"),
         mfus=_name_values(args.mfu, "mfu"),
     )
+    # entries checked by the ranking first (names, ranges); then never ignored silently
+    if args.mfu and scenario["workload.mfu_basis"] == "modelled":
+        raise ValidationError(
+            "--mfu",
+            f"{args.mfu[0][:80]!r} is not read when the step time is modelled "
+            "(workload.mfu_basis = modelled: the MFU is an outcome); to rank at a stated MFU "
+            "add --set workload.mfu_basis=end_to_end",
+        )
     if args.json:
         print_json(
             {
@@ -746,7 +754,13 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument(
         "--price", action="append", metavar="INSTANCE=USD", help="your price per instance-hour"
     )
-    i.add_argument("--mfu", action="append", metavar="INSTANCE=FRACTION", help="override MFU")
+    i.add_argument(
+        "--mfu",
+        action="append",
+        metavar="INSTANCE=FRACTION",
+        help="the MFU of one type (repeatable); only with a stated MFU "
+        "(workload.mfu_basis = end_to_end or compute_only), refused under the modelled step",
+    )
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_instances)
 

@@ -338,3 +338,24 @@ def test_the_reports_lost_per_day_names_checkpoint_storage_too():
     storage = format_usd(m["storage_usd_per_day"], "day")
     assert m["storage_usd_per_day"] > 0 and m["spare_usd_per_day"] == 0
     assert f"Lost per day also includes checkpoint storage ({storage})." in render_html(report)
+
+
+def test_instances_refuses_an_mfu_the_modelled_step_would_ignore(capsys):
+    code, out, err = _run(capsys, "instances", "llama3-8b", "--mfu", "p5.48xlarge=0.5")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == [
+        "goodput: --mfu: 'p5.48xlarge=0.5' is not read when the step time is modelled "
+        "(workload.mfu_basis = modelled: the MFU is an outcome); to rank at a stated MFU add "
+        "--set workload.mfu_basis=end_to_end"
+    ]
+    # with a stated MFU it is read: the type's time to train moves
+    stated = ("instances", "llama3-8b", "--set", "workload.mfu_basis=end_to_end", "--json")
+    code, plain, _ = _run(capsys, *stated)
+    code, entered, _ = _run(capsys, *stated, "--mfu", "p5.48xlarge=0.5")
+    assert code == 0
+
+    def days(text):
+        rows = json.loads(text)["instances"]
+        return next(r["time_to_train_days"] for r in rows if r["instance"] == "p5.48xlarge")
+
+    assert days(entered) != days(plain)
