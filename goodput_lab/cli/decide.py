@@ -112,11 +112,7 @@ def cmd_decide(args: argparse.Namespace) -> int:
     from goodput_lab.views.decide import dask_runner, fingerprint, finish_parts
 
     deadline = _float(
-        "--deadline-days",
-        args.deadline_days,
-        1e-9,
-        MAX_DEADLINE_DAYS,
-        DEADLINE_ALLOWED,
+        "--deadline-days", args.deadline_days, 1e-9, MAX_DEADLINE_DAYS, DEADLINE_ALLOWED
     )
     confidence = _float(
         "--confidence", args.confidence, MIN_CONFIDENCE, MAX_CONFIDENCE, CONFIDENCE_ALLOWED

@@ -693,6 +693,13 @@ def json_option(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
+#: ``goodput instances --mfu``: read only where the step time reads an MFU.
+MFU_HELP = (
+    "the MFU of one type (repeatable); only with a stated MFU (workload.mfu_basis = "
+    "end_to_end or compute_only), refused under the modelled step"
+)
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(
         prog="goodput",
@@ -754,13 +761,7 @@ def build_parser() -> argparse.ArgumentParser:
     i.add_argument(
         "--price", action="append", metavar="INSTANCE=USD", help="your price per instance-hour"
     )
-    i.add_argument(
-        "--mfu",
-        action="append",
-        metavar="INSTANCE=FRACTION",
-        help="the MFU of one type (repeatable); only with a stated MFU "
-        "(workload.mfu_basis = end_to_end or compute_only), refused under the modelled step",
-    )
+    i.add_argument("--mfu", action="append", metavar="INSTANCE=FRACTION", help=MFU_HELP)
     i.add_argument("--json", action="store_true")
     i.set_defaults(func=cmd_instances)
 
