@@ -88,9 +88,12 @@ def cell(key: str | Output, value: Any, style: str = "plain") -> str:
     if o.kind == "bool":
         return "yes" if value else "no"
     if style == "savings":
-        if reads_zero(format_value(o, value, unit=False)):  # as the charts' bars say
-            return "no change"  # not "saves $0" (nor "saves $0.40" beside a "no change" bar)
-        return format_savings(float(value)).rsplit("/", 1)[0]
+        # in the registry's dollars, as the charts' bars write the same saving ("saves $1"
+        # beside a "+$1/day" bar, not "saves $0.99"); "no change" where the bar says so
+        text = format_value(o, abs(float(value)), unit=False)
+        if reads_zero(text):
+            return "no change"  # not "saves $0"
+        return f"{'saves' if float(value) >= 0 else 'costs'} {text}"
     if style == "signed":
         return change(o, value, unit=False)
     return format_value(o, value, unit=False)

@@ -323,3 +323,25 @@ def test_the_step_breakdown_says_what_auto_recomputation_chose(catalog):
     at = open_page("network", url_state.encode(entered, "llama3-70b"))
     assert not any(c.value.startswith("Recomputation (auto)") for c in at.caption)
     assert svc.recompute_caption(evaluate(entered, catalog)) == ""
+
+
+def test_a_saving_under_a_dollar_reads_as_the_chart_writes_it(catalog):
+    """QA (llama3-70b, auto recomputation, 3 sequences per micro-batch): the table read
+    "saves $0.99" beside the chart's "+$1/day" for the same saving."""
+    from goodput_lab.charts.network import fabric_value_chart
+    from goodput_lab.views import network as svc
+
+    sc = load_preset("llama3-70b").replace(
+        {"workload.recompute": "auto", "workload.micro_batch_sequences": 3}
+    )
+    df = svc.fabric_value(sc, catalog)
+    table = svc.fabric_value_display(df)
+    bars = json.loads(fabric_value_chart(df).to_json())["data"][0]["text"]
+    for cell, bar in zip(table["Savings per day"], bars, strict=True):
+        if bar == "no change":
+            assert cell == "no change"
+            continue
+        amount = bar.lstrip("+−").removesuffix("/day")
+        assert cell == ("saves " if bar.startswith("+") else "costs ") + amount, (cell, bar)
+    assert display.cell("savings_usd_per_day", 0.99, "savings") == "saves $1"
+    assert display.cell("savings_usd_per_day", -8360.2, "savings") == "costs $8,360"
