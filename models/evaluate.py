@@ -29,7 +29,7 @@ from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
 from .inputs import Inputs
-from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS
+from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS, format_value
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
 from .uncertainty import headline_intervals
@@ -788,6 +788,57 @@ def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     return f"recomputation (auto): {used}, the least that fits in {usable:,.1f} GB per accelerator"
 
 
+def batch_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
+    """Whether the global batch splits into whole micro-batches on every data-parallel
+    replica, in words; ``""`` when it does (or no step is computed).
+
+    Megatron-Core needs the global batch to be a multiple of the data-parallel size times
+    the micro-batch size (``megatron/core/num_microbatches_calculator.py`` asserts it:
+    "global batch size ... is not divisible by micro batch size ... times data parallel
+    size"); the step model takes the average sequences per replica, so a split that is not
+    whole is modelled but cannot be run as entered.
+
+    Parameters
+    ----------
+    scenario : the scenario evaluated.
+    metrics : its figures, with ``data_parallel_size`` [count],
+        ``micro_batches_per_step`` and ``micro_batch_sequences_effective`` [count] and
+        ``memory_fits`` [1/0].
+
+    Returns
+    -------
+    str : one sentence, or ``""``.
+
+    Examples
+    --------
+    >>> s = Scenario.default()
+    >>> batch_note(s, {"data_parallel_size": 340.0, "micro_batches_per_step": 1024 / 340,
+    ...     "micro_batch_sequences_effective": 1.0, "memory_fits": 1.0})[:67]
+    'the global batch of 1,024 sequences does not split into whole micro'
+    """
+    m = float(metrics.get("micro_batches_per_step", math.nan))
+    b = float(metrics.get("micro_batch_sequences_effective", math.nan))
+    d = float(metrics.get("data_parallel_size", math.nan))
+    if float(metrics.get("memory_fits", 0.0)) < 0.5 or not all(map(math.isfinite, (m, b, d))):
+        return ""
+    if abs(m - round(m)) < 1e-9 and abs(b - round(b)) < 1e-9:
+        return ""
+    seqs = m * b * d
+    whole = abs(seqs - round(seqs)) < 1e-6
+    batch = f"{seqs:,.0f}" if whole else f"{seqs:,.2f}"
+    each = (
+        f"{format_value('micro_batches_per_step', m)} micro-batches of "
+        f"{format_value('micro_batch_sequences_effective', b)} each"
+    )
+    return (
+        f"the global batch of {batch} sequences does not split into whole micro-batches on "
+        f"{d:,.0f} data-parallel replicas ({each}): Megatron-Core needs it to be a "
+        "multiple of data-parallel size × micro-batch size, so the step is modelled on the "
+        "average (change the batch, the micro-batch or the node count for a layout that "
+        "runs as entered)"
+    )
+
+
 def layout_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     """Which accelerators the parallel layout leaves idle, in words; ``""`` when none.
 
@@ -870,6 +921,7 @@ class Evaluation:
             "progress_note": progress_note(self.scenario, self.metrics),
             "layout_note": layout_note(self.scenario, self.metrics),
             "recompute_note": recompute_note(self.scenario, self.metrics),
+            "batch_note": batch_note(self.scenario, self.metrics),
         }
 
     def badput(self) -> list[dict[str, Any]]:

@@ -1042,6 +1042,18 @@ COST_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.evaluate.layout_note",
     ),
     _o(
+        "batch_note",
+        "Batch note",
+        "",
+        "text",
+        "Whether the global batch splits into whole micro-batches on every data-parallel "
+        "replica (Megatron-Core needs a multiple of data-parallel size × micro-batch size); "
+        "empty when it does. The step is modelled on the average either way.",
+        "m = sequences / (d · b), whole?",
+        "derived",
+        computed_by="models.evaluate.batch_note",
+    ),
+    _o(
         "recompute_note",
         "Recomputation note",
         "",

@@ -97,3 +97,18 @@ def test_instances_search_steps_in_whole_layouts(catalog):
             accels = row.nodes * catalog[row.instance].accelerators_per_node
             assert accels % 1024 == 0, (row.instance, row.nodes)
     assert r.cheapest.instance == "dgx-h800" and r.cheapest.nodes == 256
+
+
+def test_a_batch_that_does_not_split_into_whole_micro_batches_is_said(catalog):
+    """QA 23: decide bought 85 × p5 for llama3-8b, 340 data-parallel replicas of a
+    1,024-sequence batch (3.01 micro-batches each), which Megatron-Core refuses to run;
+    evaluate now says so (the step is modelled on the average)."""
+    odd = _ev("llama3-8b", catalog, **{"cluster.nodes": 85})
+    assert odd["data_parallel_size"] == 340
+    assert odd.texts["batch_note"].startswith(
+        "the global batch of 1,024 sequences does not split into whole micro-batches on 340 "
+        "data-parallel replicas (3.0 micro-batches of 1 sequence each)"
+    )
+    assert _ev("llama3-8b", catalog).texts["batch_note"] == ""  # 128 replicas of 8
+    # the blog's scenario: 16M tokens of 8,192 is not a whole number of sequences
+    assert "1,953.12 sequences" in _ev("aws-16k-h100", catalog).texts["batch_note"]
