@@ -25,6 +25,8 @@ for col, tile in zip(st.columns(4), svc.headline_tiles(scenario, m), strict=True
     col.metric(**tile)
 if recompute := svc.recompute_caption(ev):  # what workload.recompute = 'auto' chose
     st.caption(recompute)
+if batch := svc.batch_caption(ev):  # a global batch Megatron-Core would not split
+    st.caption(batch)
 if scenario["workload.mfu_basis"] == "end_to_end":
     st.caption(svc.end_to_end_caption(m))
     if m["mfu_gap_exceeded"] > 0.5:

@@ -184,6 +184,14 @@ def recompute_caption(ev: Evaluation) -> str:
     return f"{note[0].upper()}{note[1:]}." if note else ""
 
 
+def batch_caption(ev: Evaluation) -> str:
+    """Under the step time's tiles: that the global batch does not split into whole
+    micro-batches on every data-parallel replica (``Evaluation.texts["batch_note"]``, as
+    `goodput evaluate` says it), capitalised; "" when it does."""
+    note = ev.texts["batch_note"]
+    return f"{note[0].upper()}{note[1:]}." if note else ""
+
+
 def end_to_end_caption(m) -> str:
     """Under an end-to-end MFU: what the network model's exposed share means."""
     fv = display.format_value

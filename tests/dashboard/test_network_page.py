@@ -345,3 +345,20 @@ def test_a_saving_under_a_dollar_reads_as_the_chart_writes_it(catalog):
         assert cell == ("saves " if bar.startswith("+") else "costs ") + amount, (cell, bar)
     assert display.cell("savings_usd_per_day", 0.99, "savings") == "saves $1"
     assert display.cell("savings_usd_per_day", -8360.2, "savings") == "costs $8,360"
+
+
+def test_the_step_breakdown_says_when_the_batch_does_not_split(catalog):
+    """A global batch that does not split into whole micro-batches on every replica
+    (llama3-8b on 85 nodes: 340 replicas of 1,024 sequences) is said under the step tiles,
+    as `goodput evaluate` says it (Evaluation.texts["batch_note"]); nothing when it does."""
+    from goodput_lab.dashboard import url_state
+
+    from goodput_lab.views import network as svc
+    from tests.dashboard._pages import open_page
+
+    sc = load_preset("llama3-8b").replace({"cluster.nodes": 85})
+    expected = svc.batch_caption(evaluate(sc, catalog))
+    assert expected.startswith("The global batch of 1,024 sequences does not split")
+    at = open_page("network", url_state.encode(sc, "llama3-8b"))
+    assert expected in [c.value for c in at.caption]
+    assert svc.batch_caption(evaluate(load_preset("llama3-8b"), catalog)) == ""
