@@ -112,7 +112,10 @@ class Field:
 
 
 def _fmt(x: float) -> str:
-    return f"{x:g}"
+    """A range bound as people read it: whole numbers with separators (1,000,000, not
+    1e+06), others as Python's shortest form (0.04167)."""
+    x = float(x)
+    return f"{int(x):,}" if x.is_integer() and abs(x) < 1e16 else f"{x:g}"
 
 
 CLUSTER_FIELDS: tuple[Field, ...] = (

@@ -2123,7 +2123,9 @@ COMPARISON_OUTPUTS: tuple[Output, ...] = (
         "",
         "number",
         "Baseline's failure-free training time over the candidate's (steps × step time); "
-        "above 1 the candidate's steps are faster; 1 when either cannot be computed.",
+        "above 1 the candidate's steps are faster. Where either step cannot be computed the "
+        "savings take 1 (goodput and running cost only) and goodput compare --json writes "
+        "null with a reason.",
         "(steps · step)_b / (steps · step)_c",
         "derived",
         3,

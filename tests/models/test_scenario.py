@@ -25,7 +25,7 @@ def test_presets_round_trip_through_toml(stem):
 @pytest.mark.parametrize(
     ("update", "field", "fragment"),
     [
-        ({"cluster.nodes": 0}, "cluster.nodes", "[1, 200000]"),
+        ({"cluster.nodes": 0}, "cluster.nodes", "[1, 200,000]"),
         ({"cluster.nodes": -5}, "cluster.nodes", "out of range"),
         ({"cluster.nodes": 2.5}, "cluster.nodes", "whole number"),
         ({"reliability.node_failure_rate_per_day": float("nan")}, "reliability", "finite"),
@@ -112,7 +112,7 @@ def test_an_optional_fields_range_message_says_what_leaving_it_empty_means():
     # the error for a bad value names the range and, where the field says (its none_label),
     # what an empty value stands for; otherwise that it is derived
     assert FIELDS["workload.recompute_layers"].allowed() == (
-        "a number in [0, 10000] layers, or omitted: every layer"
+        "a number in [0, 10,000] layers, or omitted: every layer"
     )
     assert (
         FIELDS["workload.kv_heads"]
@@ -139,7 +139,7 @@ def test_a_large_out_of_range_number_is_echoed_with_its_exponent(written, shown)
     with pytest.raises(ValidationError) as err:
         Scenario.from_toml(f"[checkpoint]\nsave_seconds = {written}\n".encode())
     assert str(err.value) == (
-        f"checkpoint.save_seconds: {shown} is out of range (a number in [0, 86400] s)"
+        f"checkpoint.save_seconds: {shown} is out of range (a number in [0, 86,400] s)"
     )
 
 

@@ -1346,7 +1346,7 @@ def test_attention_weights_out_of_range_are_refused_with_the_field_named():
         with pytest.raises(ValidationError) as e:
             Scenario.from_dict({"workload": {"attention_params_million": bad}})
         assert "workload.attention_params_million" in str(e.value)
-        assert "[0.001, 100000] M params" in str(e.value)
+        assert "[0.001, 100,000] M params" in str(e.value)
 
 
 def test_attention_weights_that_contradict_the_stated_count_are_named():
