@@ -176,9 +176,13 @@ def run_log_view(
     seed: int,
     source: str,
     _timeline: Timeline,
+    stated_nodes: int | None = None,
 ):
-    """Keyed on the timeline's digest (``_timeline`` itself is not hashed)."""
-    return run_log_svc.run_log_view(_timeline, scenario, nodes, catalog(), trials, seed, source)
+    """Keyed on the timeline's digest (``_timeline`` itself is not hashed); ``stated_nodes``
+    the file's ``# nodes=N`` line."""
+    return run_log_svc.run_log_view(
+        _timeline, scenario, nodes, catalog(), trials, seed, source, stated_nodes
+    )
 
 
 # ---- Resilience page

@@ -183,6 +183,10 @@ def check_nodes(nodes: Any, flag: str = "--nodes") -> int:
     return int(nodes)
 
 
+#: where the node count comes from when the timeline states it (``run_nodes_source``)
+STATED_NODES_SOURCE = "the file's # nodes= line"
+
+
 def stated_timeline_nodes(data: str | bytes) -> int | None:
     """The node count a timeline states in a comment before its header (``# nodes=2000``,
     as scripts/make_example_timeline.py writes), or None; a gzip file is read through its
@@ -287,7 +291,7 @@ def nodes_of_run(
             )
         return n, field
     if stated is not None:
-        n, where, said = stated, "the file's # nodes= line", "the file's comment states"
+        n, where, said = stated, STATED_NODES_SOURCE, "the file's comment states"
     else:
         n = int(base["cluster.nodes"])
         where, said = "base scenario", "the base scenario has"

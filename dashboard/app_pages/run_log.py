@@ -7,6 +7,7 @@ from goodput_lab.dashboard import cache, page_context, state
 from goodput_lab.dashboard.components import tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Scenario, ValidationError
+from goodput_lab.models.reconcile import stated_timeline_nodes
 
 from goodput_lab.charts.run_log import bucket_chart, bucket_unit, goodput_over_time_chart
 from goodput_lab.views import run_log as svc
@@ -45,7 +46,7 @@ with right:
         "(scripts/make_example_timeline.py).",
     )
     nodes = st.number_input(
-        f"{svc.NODES_LABEL} (0 = the sidebar scenario's)",
+        f"{svc.NODES_LABEL} (0 = the file's '# nodes=' line, else the sidebar scenario's)",
         min_value=0,
         max_value=200_000,
         value=svc.EXAMPLE_NODES if upload is None else 0,
@@ -88,7 +89,15 @@ try:
     )
     bar.progress(0.9, text="Fitting and simulating…")
     view = cache.run_log_view(
-        digest, mapping, scenario, int(nodes) or None, TRIALS, SEED, source, _timeline=timeline
+        digest,
+        mapping,
+        scenario,
+        int(nodes) or None,
+        TRIALS,
+        SEED,
+        source,
+        _timeline=timeline,
+        stated_nodes=stated_timeline_nodes(data),
     )
 except ValidationError as exc:
     bar.empty()

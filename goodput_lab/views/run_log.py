@@ -21,6 +21,7 @@ from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import format_value, help_text, output
 from goodput_lab.models.reconcile import (
     BUCKET_LABELS,
+    STATED_NODES_SOURCE,
     WhatIf,
     predicted_bucket_hours,
     reconcile,
@@ -108,12 +109,15 @@ def run_log_view(
     trials: int,
     seed: int,
     source: str,
+    stated_nodes: int | None = None,
 ) -> RunLogView:
-    """Measure, fit and predict (models.reconcile.reconcile), shaped for the page."""
+    """Measure, fit and predict (models.reconcile.reconcile), shaped for the page; without
+    ``nodes`` the file's ``# nodes=N`` line (``stated_nodes``), else the scenario's."""
     r = reconcile(
         timeline,
         base,
         nodes=nodes,
+        stated_nodes=stated_nodes,
         trials=trials,
         seed=seed,
         catalog=catalog,
@@ -292,11 +296,13 @@ def summary_caption(d: Mapping[str, Any], esc: Callable[[str], str] = str) -> st
     """The timeline read, the run's length and nodes, the fitted failure rate with its
     interval, and the price (``d`` is ``RunLogView.summary``)."""
     f = d["fitted"]
-    nodes = (
-        f"entered under {NODES_LABEL}"
-        if d["run_nodes_source"] == NODES_LABEL
-        else "the sidebar scenario's"
-    )
+    source = d["run_nodes_source"]
+    if source == NODES_LABEL:
+        nodes = f"entered under {NODES_LABEL}"
+    elif source == STATED_NODES_SOURCE:
+        nodes = "the file's '# nodes=' line"
+    else:
+        nodes = "the sidebar scenario's"
     return (
         f"{esc(d['timeline_source'])}: {d['timeline_format']}, {d['timeline_rows']:,} rows, "
         f"{d['run_days']:.2f} days on {counted(d['run_nodes'], 'node')} ({nodes}); "

@@ -233,3 +233,12 @@ def test_a_header_without_a_timestamp_names_the_pages_box_not_the_cli_flag(page)
     text = " ".join(e.value for e in page.error).replace("\\", "")  # Markdown escapes
     assert "no timestamp column" in text and "--map" not in text
     assert "or map one under Column and event names: timestamp=<header>" in text
+
+
+def test_an_upload_takes_the_files_node_count_when_the_box_is_0(page):
+    """QA 23: goodput reconcile reads a timeline's '# nodes=2000' line when --nodes is not
+    given; the page's box left at 0 does the same (it took the sidebar scenario's)."""
+    page.file_uploader[0].set_value(("run.csv", EXAMPLE.read_bytes(), "text/csv")).run()
+    assert not page.exception and not page.error
+    caption = next(c.value for c in page.caption if c.value.startswith("run.csv:"))
+    assert "2.00 days on 2,000 nodes (the file's '# nodes=' line)" in caption
