@@ -204,8 +204,9 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         )
     elif m.get("memory_fits", 1.0) == 0.0:
         print(f"  time / cost to train      not computed: {step_reason(ev)}")
-    if ev.texts["recompute_note"]:
-        print(f"  note: {ev.texts['recompute_note']}")
+    for key in ("recompute_note", "batch_note"):  # what the step model chose or averaged
+        if ev.texts[key]:
+            print(f"  note: {ev.texts[key]}")
     if line := _intervals_line(m, ev.scenario):
         print(line)
     v = ev.value_of_reliability

@@ -256,9 +256,10 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
     layout = ev.texts["layout_note"]
     if layout:  # accelerators the layout cannot use
         lines.append(layout[0].upper() + layout[1:] + ".")
-    redo = ev.texts["recompute_note"]
-    if redo:  # the recomputation 'auto' chose
-        lines.append(redo[0].upper() + redo[1:] + ".")
+    for key in ("recompute_note", "batch_note"):  # what the step model chose or averaged
+        note = ev.texts[key]
+        if note:
+            lines.append(note[0].upper() + note[1:] + ".")
     ends = {k: (m.get(lo), m.get(hi)) for k, (lo, hi) in HEADLINE_INTERVALS.items()}
     if all(lo is not None for lo, _hi in ends.values()):
         g, lost, days, bill = ends.values()  # in models.uncertainty.HEADLINE_KEYS' order
@@ -595,9 +596,11 @@ MODEL_METHODS: tuple[tuple[str, str, str], ...] = (
     (
         "time_to_train_days",
         "Compute and time to train",
-        "Training FLOPs ≈ 6·N·D (Kaplan et al. 2020); time to train = FLOPs / (accelerators × "
-        "peak BF16 × MFU × goodput) with MFU as defined in PaLM (Chowdhery et al. 2022, "
-        "App. B); pipeline bubble (p − 1)/(m + p − 1) (Narayanan et al. 2021).",
+        "Training FLOPs = (6N + 12·L·s·h)·D, attention included, as PaLM counts them "
+        "(Chowdhery et al. 2022, App. B); time to train = steps × the modelled step time / "
+        "goodput (docs/step-time.md), or with a stated MFU FLOPs / (accelerators × peak × "
+        "MFU × goodput); pipeline bubble (p − 1)/v micro-batch times per step (Narayanan et "
+        "al. 2021).",
     ),
     (
         "allreduce_ms",

@@ -112,3 +112,14 @@ def test_a_batch_that_does_not_split_into_whole_micro_batches_is_said(catalog):
     assert _ev("llama3-8b", catalog).texts["batch_note"] == ""  # 128 replicas of 8
     # the blog's scenario: 16M tokens of 8,192 is not a whole number of sequences
     assert "1,953.12 sequences" in _ev("aws-16k-h100", catalog).texts["batch_note"]
+
+
+def test_cli_and_report_say_when_the_batch_does_not_split(catalog, capsys):
+    from goodput_lab.cli.main import main
+    from goodput_lab.reports.content import _summary
+
+    note = _ev("llama3-8b", catalog, **{"cluster.nodes": 85}).texts["batch_note"]
+    assert main(["evaluate", "llama3-8b", "--set", "cluster.nodes=85"]) == 0
+    assert f"  note: {note}" in capsys.readouterr().out.splitlines()
+    ev = _ev("llama3-8b", catalog, **{"cluster.nodes": 85})
+    assert note[0].upper() + note[1:] + "." in _summary(ev)

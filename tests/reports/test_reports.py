@@ -453,7 +453,9 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     text = parse(render_html(report)).visible
     assert "Checkpointing and hot spares" in text and "Instance choice" in text
     assert "What drives each cost" in text
-    assert "Kaplan et al. 2020" in text  # methods entry of the compute model
+    assert (
+        "as PaLM counts them (Chowdhery et al. 2022" in text
+    )  # methods entry of the compute model
 
 
 def test_why_table_shows_the_modelled_mfu_under_the_modelled_step(catalog):
