@@ -255,7 +255,7 @@ STEP_ONLY_INTERVALS = frozenset({"cost_to_train_usd"})
 
 
 def interval_text(key: str, values: Mapping[str, Any]) -> str:
-    """``80% range 96.33%–97.32%`` for a figure with an 80% interval in ``values`` (the
+    """``80% range 96.33–97.32%`` for a figure with an 80% interval in ``values`` (the
     headline one where there is one, models.uncertainty.headline_intervals, as goodput
     evaluate and the report give it), else ""."""
     lo_k, hi_k = HEADLINE_INTERVALS.get(key, (f"{key}_low", f"{key}_high"))
@@ -267,7 +267,8 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
     if o.kind == "usd" and max(abs(float(lo)), abs(float(hi))) >= COMPACT_USD_FROM:
         return f"{head} {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
     unit = not _label_says_per(o)  # as the tile: "Lost per day" $505,992, $323,191–$839,520
-    return f"{head} {format_value(o, lo, unit=unit)}–{format_value(o, hi, unit=unit)}"
+    # the unit once, after the range: 68.1–121.0 days, 96.33–97.32% (dollars keep their $)
+    return f"{head} {format_value(o, lo, unit=False)}–{format_value(o, hi, unit=unit)}"
 
 
 # --------------------------------------------------------------------------- inputs
