@@ -1342,6 +1342,51 @@ def compare(
     return compare_evaluations(evaluate(baseline, cat, tiers), evaluate(candidate, cat, tiers))
 
 
+def step_reason(ev: Evaluation) -> str:
+    """Why an evaluation's step time is not computed, in words; ``""`` when it is
+    (:func:`models.compute.infeasibility_reason` on the same flat inputs).
+
+    Parameters
+    ----------
+    ev : Evaluation
+        The evaluated scenario.
+
+    Returns
+    -------
+    str
+        The first blocking cause, or ``""``.
+    """
+    from .compute import infeasibility_reason
+
+    if math.isfinite(ev.metrics.get("step_seconds", math.nan)):
+        return ""
+    x = resolve_inputs(ev.scenario, {ev.instance.instance: ev.instance}, price=ev.price)
+    return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
+
+
+def step_gaps(c: Comparison) -> str:
+    """Which side of a comparison has no step time and why (``""`` when both have one):
+    its savings then count goodput and running cost only, with no step-time part
+    (``productive_time_ratio`` taken as 1).
+
+    Parameters
+    ----------
+    c : Comparison
+        The comparison.
+
+    Returns
+    -------
+    str
+        "the candidate's step time is not computed: <reason>", one clause per side, or "".
+    """
+    gaps = [
+        f"the {side}'s step time is not computed: {step_reason(ev)}"
+        for side, ev in (("baseline", c.baseline), ("candidate", c.candidate))
+        if not math.isfinite(ev.metrics.get("step_seconds", math.nan))
+    ]
+    return "; ".join(gaps)
+
+
 def compare_evaluations(b: Evaluation, c: Evaluation) -> Comparison:
     """:func:`compare` of two scenarios already evaluated (a search that holds one baseline
     against many candidates evaluates it once).

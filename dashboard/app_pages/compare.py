@@ -122,6 +122,8 @@ for i, cmp in enumerate(cmps, 1):
     st.caption(f"{plain(cmp.candidate.scenario.name)} against {plain(cmp.baseline.scenario.name)}.")
     kind, note = svc.differences_note(cmp)
     (st.warning if kind == "warning" else st.info)(note)
+    if gaps := svc.step_gaps_note(cmp):  # a side without a step time
+        st.warning(plain(gaps))
     s = svc.savings(cmp)
     for col, tile in zip(st.columns(4), svc.savings_tiles(cmp), strict=True):
         col.metric(**tile)

@@ -247,12 +247,10 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
 
 
 def step_reason(ev: Any) -> str:
-    """Why the evaluation's step time is not computed (from the same flat inputs)."""
-    from goodput_lab.models import resolve_inputs
-    from goodput_lab.models.compute import infeasibility_reason
+    """Why the evaluation's step time is not computed (models.evaluate.step_reason)."""
+    from goodput_lab.models.evaluate import step_reason as reason
 
-    x = resolve_inputs(ev.scenario, {ev.instance.instance: ev.instance}, price=ev.price)
-    return infeasibility_reason(x, ev.texts["mfu_basis"]) or "the step time is unknown"
+    return reason(ev) or "the step time is unknown"
 
 
 def load_side(side: str, path: str, sets: list[str] | None) -> Scenario:
@@ -301,14 +299,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def _step_gaps(c) -> str:
-    """Which side's step time is not computed and why ("" when both are): the savings'
-    step-time part and the productive time ratio then rest on it."""
-    gaps = [
-        f"the {side}'s step time is not computed: {step_reason(ev)}"
-        for side, ev in (("baseline", c.baseline), ("candidate", c.candidate))
-        if not math.isfinite(ev.metrics.get("step_seconds", math.nan))
-    ]
-    return "; ".join(gaps)
+    """Which side's step time is not computed and why (models.evaluate.step_gaps)."""
+    from goodput_lab.models.evaluate import step_gaps
+
+    return step_gaps(c)
 
 
 def _compare_json(c, gaps: str) -> dict[str, Any]:

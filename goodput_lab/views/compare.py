@@ -16,6 +16,7 @@ from goodput_lab.models import (
     load_preset,
 )
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import step_gaps
 from goodput_lab.models.outputs import LOSS_COMPONENTS, OUTPUTS
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import follow_edits
@@ -99,6 +100,19 @@ DEFAULTS = {
     "candidate_3": PRESET_PREFIX + "aws-16k-h100-memory",
     "candidate_4": PRESET_PREFIX + "hyperpod-tiered-16k-h100",
 }
+
+
+def step_gaps_note(cmp: Comparison) -> str:
+    """Above a candidate's savings: which side has no step time and why, and what the
+    savings then leave out (models.evaluate.step_gaps, as goodput compare says it); ""
+    when both have one."""
+    gaps = step_gaps(cmp)
+    if not gaps:
+        return ""
+    return (
+        f"{gaps[0].upper()}{gaps[1:]}; the savings count goodput and running cost only "
+        "(no step-time part)."
+    )
 
 
 def side_title(i: int) -> str:

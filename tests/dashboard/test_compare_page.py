@@ -219,3 +219,27 @@ def test_the_inputs_that_differ_are_listed_one_per_line_in_their_own_case(catalo
         "ZeRO / FSDP stage",
         "node failure rate",
     ]
+
+
+def test_a_side_without_a_step_time_is_said(catalog):
+    """QA 23: goodput compare said nothing when a side's step could not be computed (here
+    the candidate asks for tensor parallelism 16 on 8-GPU nodes); the CLI and the page now
+    say which side and why, from one function (models.evaluate.step_gaps)."""
+    from goodput_lab.models.evaluate import step_gaps
+
+    from goodput_lab.views import compare as svc
+
+    base = load_preset("aws-16k-h100")
+    cand = base.replace({"workload.tensor_parallel": 16})
+    c = compare(base, cand, catalog)
+    gaps = step_gaps(c)
+    assert gaps.startswith("the candidate's step time is not computed: ")
+    note = svc.step_gaps_note(c)
+    assert note.startswith("The candidate's step time is not computed: ")
+    assert note.endswith("the savings count goodput and running cost only (no step-time part).")
+    at = open_page("compare")
+    at.selectbox(key="widget::cmp:candidate").set_value("Current scenario (sidebar)").run()
+    at.text_area(key="widget::cmp:candidate:edits").input("workload.tensor_parallel = 16").run()
+    assert not at.exception
+    assert note in [w.value for w in at.warning], [w.value for w in at.warning]
+    assert step_gaps(compare(base, base, catalog)) == ""
