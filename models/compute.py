@@ -3239,27 +3239,26 @@ def least_recompute(v, sh, states, acts, usable):
         ``workload.recompute_layers`` (N per chunk, NaN for every layer) resolved; ``v``
         itself unless the entered level is ``auto``.
     """
-    if not np.any(v["recompute_choice"] == RECOMPUTE_AUTO):
+    auto = v["recompute_choice"] == RECOMPUTE_AUTO
+    if not np.any(auto):
         return v
-    a = acts
 
     def total(share, kept_bytes):
-        return states + _activations_GB(a, share, kept_bytes)
+        return states + _activations_GB(acts, share, kept_bytes)
 
-    nan = np.nan
-    fits_sel = total(0.0, a.sel) <= usable
-    level = np.select([total(0.0, a.none) <= usable, fits_sel], [tr.NONE, tr.SELECTIVE], tr.FULL)
+    fits = [total(0.0, acts.none) <= usable, total(0.0, acts.sel) <= usable]
+    level = np.select(fits, [tr.NONE, tr.SELECTIVE], tr.FULL)
     chunk = sh["L"] / (v["workload.pipeline_parallel"] * v["vst"])
-    one, every = total(recompute_share(1.0, chunk), a.none), total(1.0, a.none)
+    one, every = total(recompute_share(1.0, chunk), acts.none), total(1.0, acts.none)
     with np.errstate(divide="ignore", invalid="ignore"):
         per_layer = (one - every) / (chunk - 1.0)  # memory freed per more layer [GB]
         n = 1.0 + np.ceil((one - usable) / per_layer - 1e-9)
-    n = np.where(np.isfinite(n), np.maximum(n, 1.0), nan)
-    n = np.where((one <= usable) | ~(n < chunk), np.where(one <= usable, 1.0, nan), n)
-    auto = v["recompute_choice"] == RECOMPUTE_AUTO
+        # one layer if it fits, else n while it is fewer than the chunk's, else every layer
+        # (NaN: recompute_share's "every layer"; so are a NaN or infinite n)
+        n = np.where(one <= usable, 1.0, np.where(n < chunk, n, np.nan))
     out = dict(v)
     out["recompute"] = np.where(auto, level, v["recompute"])
-    layers = np.where(level >= tr.FULL, n, nan)
+    layers = np.where(level >= tr.FULL, n, np.nan)
     out["workload.recompute_layers"] = np.where(auto, layers, v["workload.recompute_layers"])
     return out
 

@@ -776,14 +776,13 @@ def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     share = float(metrics.get("recomputed_layer_share", math.nan))
     if not math.isfinite(level):
         return ""
-    if level >= 1.5:
-        used = (
-            "full on every layer"
-            if share >= 1.0 - 1e-9
-            else (f"full on {share * 100:.0f}% of the layers of each model chunk")
+    used = format_value("recompute_level", level)  # the registry's word: none ... full
+    if share >= 1.0 - 1e-9:
+        used += " on every layer"
+    elif share > 0.0:
+        used += (
+            f" on {format_value('recomputed_layer_share', share)} of the layers of each model chunk"
         )
-    else:
-        used = "selective" if level >= 0.5 else "none"
     usable = float(metrics.get("memory_usable_per_accel_GB", math.nan))
     return f"recomputation (auto): {used}, the least that fits in {usable:,.1f} GB per accelerator"
 

@@ -19,7 +19,7 @@ m = ev.metrics
 st.caption(svc.config_caption(scenario, ev))
 
 if m["memory_fits"] < 1:
-    st.warning(f"This configuration cannot run: {svc.step_reason(scenario, cache.catalog())}")
+    st.warning(svc.cannot_run_warning(ev))
 
 for col, tile in zip(st.columns(4), svc.headline_tiles(scenario, m), strict=True):
     col.metric(**tile)

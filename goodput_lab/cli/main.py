@@ -39,6 +39,7 @@ from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._text import rate_interval_note
 from goodput_lab.models._tools import json_finite
 from goodput_lab.models.errors import cut_values, escape_controls
+from goodput_lab.models.evaluate import step_gaps, step_reason
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import format_value, json_ready
 from goodput_lab.models.pricing import price_follows_note
@@ -246,13 +247,6 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
     return "  80% intervals             " + "; ".join(parts) if parts else ""
 
 
-def step_reason(ev: Any) -> str:
-    """Why the evaluation's step time is not computed (models.evaluate.step_reason)."""
-    from goodput_lab.models.evaluate import step_reason as reason
-
-    return reason(ev) or "the step time is unknown"
-
-
 def load_side(side: str, path: str, sets: list[str] | None) -> Scenario:
     """:func:`load_scenario` for one side of a comparison, its errors naming the side
     ("candidate aws-16k-h100: cluster.nodes: ...")."""
@@ -270,7 +264,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         load_side("candidate", args.candidate, sets + own),
         catalog_from_args(args),
     )
-    gaps = _step_gaps(c)
+    gaps = step_gaps(c)
     if args.json:
         print_json(_compare_json(c, gaps))
         return 0
@@ -296,13 +290,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         for key, b, v in diffs:
             print(f"  {key:<42} {_show(key, b)} -> {_show(key, v)}")
     return 0
-
-
-def _step_gaps(c) -> str:
-    """Which side's step time is not computed and why (models.evaluate.step_gaps)."""
-    from goodput_lab.models.evaluate import step_gaps
-
-    return step_gaps(c)
 
 
 def _compare_json(c, gaps: str) -> dict[str, Any]:

@@ -7,6 +7,7 @@ import polars as pl
 
 from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, fabric, resolve_inputs
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import step_reason
 from goodput_lab.views import display
 
 
@@ -105,14 +106,6 @@ def fabric_value(scenario: Scenario, catalog: dict[str, Instance]) -> pl.DataFra
     return pl.DataFrame(fabric.fabric_changes(inputs, gbps))
 
 
-def step_reason(scenario: Scenario, catalog: dict[str, Instance]) -> str:
-    """Why the scenario's step time cannot be computed (empty when it can)."""
-    from goodput_lab.models.compute import infeasibility_reason
-
-    sc = scenario.replace({"pricing.usd_per_instance_hour": 1.0})  # price is irrelevant
-    return infeasibility_reason(resolve_inputs(sc, catalog), scenario["workload.mfu_basis"])
-
-
 # --------------------------------------------------------------------------- page text
 # What the Network page shows, ready to place (the page formats no number itself).
 def config_caption(scenario: Scenario, ev: Evaluation) -> str:
@@ -174,6 +167,12 @@ def headline_tiles(scenario: Scenario, m) -> list[dict[str, str]]:
             "time), an output of the modelled step."
         )
     return [allreduce, step, scaling, mfu]
+
+
+def cannot_run_warning(ev: Evaluation) -> str:
+    """Above the tiles of a configuration that cannot run: why
+    (:func:`models.evaluate.step_reason`, as `goodput evaluate` says it)."""
+    return f"This configuration cannot run: {step_reason(ev)}"
 
 
 def recompute_caption(ev: Evaluation) -> str:

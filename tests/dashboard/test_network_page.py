@@ -362,3 +362,21 @@ def test_the_step_breakdown_says_when_the_batch_does_not_split(catalog):
     at = open_page("network", url_state.encode(sc, "llama3-8b"))
     assert expected in [c.value for c in at.caption]
     assert svc.batch_caption(evaluate(load_preset("llama3-8b"), catalog)) == ""
+
+
+def test_a_configuration_that_cannot_run_says_why_as_the_cli_does(catalog):
+    """The warning reads models.evaluate.step_reason, which goodput evaluate and compare
+    print too (TP 16 on 8-GPU nodes)."""
+    from goodput_lab.dashboard import url_state
+    from goodput_lab.models.evaluate import step_reason
+
+    from goodput_lab.views import network as svc
+    from tests.dashboard._pages import open_page
+
+    sc = load_preset("llama3-70b").replace({"workload.tensor_parallel": 16})
+    ev = evaluate(sc, catalog)
+    reason = step_reason(ev)
+    assert reason and svc.cannot_run_warning(ev) == f"This configuration cannot run: {reason}"
+    at = open_page("network", url_state.encode(sc, "llama3-70b"))
+    assert svc.cannot_run_warning(ev) in [w.value for w in at.warning]
+    assert step_reason(evaluate(load_preset("llama3-70b"), catalog)) == ""
