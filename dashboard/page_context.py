@@ -10,6 +10,7 @@ import streamlit as st
 from goodput_lab.dashboard import cache, state
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
+from goodput_lab.models._text import as_sentence
 from goodput_lab.models.pricing import is_dated, price_vintage
 
 
@@ -38,10 +39,10 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
         _price_vintage(scenario)
         note = ev.texts["progress_note"]
         if note:  # the job never or barely advances: every figure below reads through it
-            st.warning(plain(note[0].upper() + note[1:] + "."))
+            st.warning(plain(as_sentence(note)))
         layout = ev.texts["layout_note"]
         if layout:  # accelerators the layout cannot use: paid, no work
-            st.info(plain(layout[0].upper() + layout[1:] + "."))
+            st.info(plain(as_sentence(layout)))
     return scenario, ev
 
 

@@ -24,6 +24,30 @@ _DERIVATION = re.compile(r"^(empty\b|omit\b|leave (it )?empty\b)|\bleft empty\b"
 _LAST_WORD = re.compile(r"([A-Za-z][A-Za-z.]*(?: al)?)$")
 
 
+def as_sentence(note: str) -> str:
+    """A note written mid-sentence ("the global batch ...") as a sentence of its own: a
+    capital first letter and a full stop (not doubled); ``""`` stays ``""``.
+
+    Parameters
+    ----------
+    note : str
+        The note, as :attr:`models.evaluate.Evaluation.texts` and the CLI write it.
+
+    Returns
+    -------
+    str
+        The sentence.
+
+    Examples
+    --------
+    >>> as_sentence("no Capacity Block fits"), as_sentence("done."), as_sentence("")
+    ('No Capacity Block fits.', 'Done.', '')
+    """
+    if not note:
+        return ""
+    return note[0].upper() + note[1:] + ("" if note.endswith(".") else ".")
+
+
 def sentences(text: str) -> list[str]:
     """``text`` split into sentences.
 

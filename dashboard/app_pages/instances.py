@@ -8,6 +8,7 @@ from goodput_lab.dashboard.components import deadline as deadline_control
 from goodput_lab.dashboard.components import persist, tables
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import ValidationError
+from goodput_lab.models._text import as_sentence
 
 from goodput_lab.charts.instances import (
     cost_to_train_chart,
@@ -108,7 +109,7 @@ if best is not None:
     if ranking.too_close_to_call:
         verdict.warning(svc.too_close_text(ranking, plain))
     if risk := ranking.deadline_risk():
-        verdict.warning(plain(risk[0].upper() + risk[1:] + "."))
+        verdict.warning(plain(as_sentence(risk)))
     # the name beside the node count, then time and cost: each figure stays whole at 1024 px
     for row in svc.verdict_tiles(best):
         for col, tile in zip(verdict.columns(len(row)), row, strict=True):

@@ -25,7 +25,7 @@ import polars as pl
 from goodput_lab.charts import style  # noqa: F401  (sets the house template)
 from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
-from goodput_lab.models._text import counted, with_unit
+from goodput_lab.models._text import as_sentence, counted, with_unit
 from goodput_lab.models.catalog import Instance, load_catalog
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import SECTION_OF, format_usd, output
@@ -250,16 +250,12 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
-    note = ev.texts["progress_note"]
-    if note:  # the job never or barely advances: say so before any figure
-        lines.insert(1, note[0].upper() + note[1:] + ".")
-    layout = ev.texts["layout_note"]
-    if layout:  # accelerators the layout cannot use
-        lines.append(layout[0].upper() + layout[1:] + ".")
-    for key in ("recompute_note", "batch_note"):  # what the step model chose or averaged
-        note = ev.texts[key]
-        if note:
-            lines.append(note[0].upper() + note[1:] + ".")
+    if note := as_sentence(ev.texts["progress_note"]):
+        lines.insert(1, note)  # the job never or barely advances: say so before any figure
+    # accelerators the layout cannot use; what the step model chose or averaged
+    for key in ("layout_note", "recompute_note", "batch_note"):
+        if note := as_sentence(ev.texts[key]):
+            lines.append(note)
     ends = {k: (m.get(lo), m.get(hi)) for k, (lo, hi) in HEADLINE_INTERVALS.items()}
     if all(lo is not None for lo, _hi in ends.values()):
         g, lost, days, bill = ends.values()  # in models.uncertainty.HEADLINE_KEYS' order

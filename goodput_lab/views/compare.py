@@ -15,6 +15,7 @@ from goodput_lab.models import (
     compare,
     load_preset,
 )
+from goodput_lab.models._text import as_sentence
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.evaluate import step_gaps
 from goodput_lab.models.outputs import LOSS_COMPONENTS, OUTPUTS
@@ -109,9 +110,8 @@ def step_gaps_note(cmp: Comparison) -> str:
     gaps = step_gaps(cmp)
     if not gaps:
         return ""
-    return (
-        f"{gaps[0].upper()}{gaps[1:]}; the savings count goodput and running cost only "
-        "(no step-time part)."
+    return as_sentence(
+        f"{gaps}; the savings count goodput and running cost only (no step-time part)"
     )
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import polars as pl
 
 from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, fabric, resolve_inputs
+from goodput_lab.models._text import as_sentence
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.evaluate import step_reason
 from goodput_lab.views import display
@@ -179,16 +180,14 @@ def recompute_caption(ev: Evaluation) -> str:
     """Under the step time's tiles: the recomputation 'auto' chose, as the report and
     `goodput evaluate` say it (``Evaluation.texts["recompute_note"]``), capitalised; "" when
     the user entered a level."""
-    note = ev.texts["recompute_note"]
-    return f"{note[0].upper()}{note[1:]}." if note else ""
+    return as_sentence(ev.texts["recompute_note"])
 
 
 def batch_caption(ev: Evaluation) -> str:
     """Under the step time's tiles: that the global batch does not split into whole
     micro-batches on every data-parallel replica (``Evaluation.texts["batch_note"]``, as
     `goodput evaluate` says it), capitalised; "" when it does."""
-    note = ev.texts["batch_note"]
-    return f"{note[0].upper()}{note[1:]}." if note else ""
+    return as_sentence(ev.texts["batch_note"])
 
 
 def end_to_end_caption(m) -> str:

@@ -14,6 +14,7 @@ import polars as pl
 
 from goodput_lab.models import Evaluation, Scenario, resolve_inputs
 from goodput_lab.models import optimize as opt
+from goodput_lab.models._text import as_sentence
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
 from goodput_lab.models.outputs import COMPACT_USD_FROM, format_usd_compact, format_value
@@ -390,7 +391,7 @@ def block_notes(p: BlockPlan) -> list[str]:
     """The plan's notes (``BlockPlan.notes``, as `goodput plan` prints them) as sentences for
     the page: a capital first letter and a full stop ("No Capacity Block of at most 182
     days ...", not "no Capacity Block ... or an extension")."""
-    return [n[0].upper() + n[1:] + ("" if n.endswith(".") else ".") for n in p.notes if n]
+    return [as_sentence(n) for n in p.notes if n]
 
 
 def block_caption(p: BlockPlan) -> str:
