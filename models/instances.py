@@ -820,6 +820,8 @@ def _option(
     def v(key: str, scale: float = 1.0, _i=i) -> float:
         return float(at(key)[_i]) * scale
 
+    has_step = math.isfinite(v("step_seconds"))
+
     return {
         "instance": inst.instance,
         "accelerator": inst.accelerator,
@@ -844,8 +846,8 @@ def _option(
         "step_seconds": v("step_seconds"),
         "allreduce_ms": v("allreduce_ms"),
         # the recomputation the step was modelled with (NaN where no step is)
-        "recompute_level": v("recompute_level") + 0.0 * v("step_seconds"),
-        "recomputed_layer_share": v("recomputed_layer_share") + 0.0 * v("step_seconds"),
+        "recompute_level": v("recompute_level") if has_step else math.nan,
+        "recomputed_layer_share": v("recomputed_layer_share") if has_step else math.nan,
         "time_to_train_days": v("time_to_train_days"),
         "node_hours": v("cost_to_train_usd"),
         "cost_to_train_usd": v("cost_to_train_usd", usd),
