@@ -164,6 +164,29 @@ def _clean_zero(text: str) -> str:
     return text
 
 
+def two_significant_digits(a: float) -> str:
+    """A positive amount too small for its usual decimals, in two significant digits
+    without trailing zeros: 0.0030 reads "0.003", 0.000049 "0.000049".
+
+    Parameters
+    ----------
+    a : float
+        The amount, > 0 [any unit].
+
+    Returns
+    -------
+    str
+        The digits.
+
+    Examples
+    --------
+    >>> two_significant_digits(0.003), two_significant_digits(0.0261)
+    ('0.003', '0.026')
+    """
+    d = 1 - math.floor(math.log10(a))
+    return f"{a:.{d}f}".rstrip("0").rstrip(".") if d > 0 else f"{a:.0f}"
+
+
 def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = False) -> str:
     """``value`` (in the JSON unit of ``key``) as people read it; "n/a" when unknown.
 
@@ -216,11 +239,11 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return "yes" if x else "no"
     if o.kind == "percent":
         d = o.decimals
-        tiny = 0 < abs(x * 100) < 0.5 * 10.0**-d  # 0.003% is not "0.00%"
-        if tiny:  # two significant digits, no trailing zero
-            d = 1 - math.floor(math.log10(abs(x * 100)))
-        text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
-        text = text.rstrip("0") if tiny else text
+        if 0 < abs(x * 100) < 0.5 * 10.0**-d:  # 0.003% is not "0.00%"
+            sign = "−" if x < 0 else "+" if signed else ""
+            text = sign + two_significant_digits(abs(x * 100))
+        else:
+            text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
         text = _clean_zero(text.replace("-", "−"))
         return text + ("%" if unit else "")
     if o.kind in ("points", "points_size"):

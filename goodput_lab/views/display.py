@@ -37,6 +37,7 @@ from goodput_lab.models.outputs import (
     format_usd,
     format_usd_compact,
     format_value,
+    two_significant_digits,
 )
 from goodput_lab.models.pricing import TERMS, Price, as_of_phrase
 from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
@@ -73,9 +74,7 @@ def _small_change(o: Output, x: float, unit: bool) -> str:
     if o.kind in ("usd", "usd_rate"):
         return "no change"
     points = o.kind in ("points", "points_size")
-    a = abs(x) * (100 if points else 1)
-    d = 1 - math.floor(math.log10(a))
-    text = sign + f"{a:.{d}f}".rstrip("0").rstrip(".")
+    text = sign + two_significant_digits(abs(x) * (100 if points else 1))
     u = "points" if points else display_unit(o)
     return with_unit(text, u) if unit and u else text
 
