@@ -564,24 +564,17 @@ DOMAIN_KEYS = (
 )
 
 
-def _replacement_equivalent(x: Mapping[str, Any], weights, minutes, lam_all, p_ip, repl_path):
-    """Replacement per failure [min]: the certainty equivalent R_eq = −ln(Σ w_c·e^{−λR_c})/λ
-    of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`, each
-    spread lognormal by ``simulation.recovery_spread``), over the classes present;
+def _replacement_equivalent(weights, minutes, p_ip, repl_path):
+    """Replacement per failure [min]: the failure-weighted mean Σ w_c·R_c of the classes'
+    times, which repairs running side by side cost in Daly's model
+    (:func:`models.reliability.overlapping_repairs_minutes`), over the classes present;
     (1 − p_ip)·replacement path [min] when none is."""
     keep = [i for i, wi in enumerate(weights) if not is_zero(wi)]
     if not keep:
-        repl = term(1.0 - p_ip, repl_path)
-    else:
-        repl = as_float_array(
-            rel.certainty_equivalent_minutes(
-                [weights[i] for i in keep],
-                [minutes[i] for i in keep],
-                lam_all,
-                float(np.asarray(number(x, "simulation.recovery_spread")).flat[0]),
-            )
-        )
-    return repl
+        return term(1.0 - p_ip, repl_path)
+    return as_float_array(
+        rel.overlapping_repairs_minutes([weights[i] for i in keep], [minutes[i] for i in keep])
+    )
 
 
 def _fail_slow(x: Mapping[str, Any]):
@@ -612,11 +605,11 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     parallel group moves to a free spare domain (B_D = B(S_D, λ_n·B_in·S + λ_D·S_D,rep)), else
     it takes the node path of before (hot spares, then ``recovery.replacement_minutes``); a
     domain event takes a free spare domain or waits for the domain's repair.  A swap takes
-    ``recovery.hot_spare_swap_minutes``.  The replacement per failure is the certainty
-    equivalent of the classes' times (:func:`models.reliability.certainty_equivalent_minutes`:
-    a failure during a recovery restarts it with a fresh class), each spread lognormal with
-    ``simulation.recovery_spread`` as the simulator draws it.  With every class and spare
-    of this kind absent, it is (1 − p_ip)·replacement path, as before them.
+    ``recovery.hot_spare_swap_minutes``.  The replacement per failure is the failure-weighted
+    mean of the classes' times (:func:`models.reliability.overlapping_repairs_minutes`: a
+    failure during a recovery waits out no repair but its own, so a recovery is the busy
+    period of repairs running side by side).  With every class and spare of this kind
+    absent, it is (1 − p_ip)·replacement path, as before them.
     """
     rl = section(x, "reliability")
     lay = domain_layout(x)
@@ -669,7 +662,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
         rl.switch_repair_hours * 60.0,
         ZERO,
     ]
-    repl = _replacement_equivalent(x, weights, minutes, lam_all, p_ip, repl_path)
+    repl = _replacement_equivalent(weights, minutes, p_ip, repl_path)
     idled = total(
         term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
         term(w[2], lay.nodes_per_domain),

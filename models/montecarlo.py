@@ -1600,9 +1600,10 @@ class _Chunk:
 
     def _recover_chain(self, fi, tf, corr, node, kind, spot, tl):
         """Resolve the recovery of failures at tf, restarting it while failures (or unsaved
-        Spot interruptions) hit during it: end time of recovery [min], whether level 1 was
-        lost [bool], and whether any failure of the chain rolls back (not recovered from
-        peers) [bool], per failing trial."""
+        Spot interruptions) hit during it, each waiting for its own repair and for any still
+        under way: end time of recovery [min], whether level 1 was lost [bool], and whether
+        any failure of the chain rolls back (not recovered from peers) [bool], per failing
+        trial."""
         p, rng = self.p, self.rng
         ext = p.extended
         is_spot = np.full(fi.size, spot)
@@ -1611,6 +1612,7 @@ class _Chunk:
         rollback = np.ones(fi.size, dtype=bool) if not ext else np.zeros(fi.size, dtype=bool)
         pos = np.arange(fi.size)
         t_end = np.empty(fi.size)
+        repairs_end = np.full(fi.size, -np.inf)  # when the repairs under way are done [min]
         spot_hits = p.spot_rate_per_min > 0 and not p.spot_saved  # Spot joins the failures
         while idx.size:
             if self.two:
@@ -1634,10 +1636,13 @@ class _Chunk:
             if ext:
                 start = t_fail + np.where(silent, p.sdc_delay, 0.0)  # running on bad state
                 self._skip(idx, start)
-                dur = det + repl + rst + rsto + warm
             else:
                 start = t_fail
-                dur = det + repl + rst + rsto
+            # repairs run side by side: one still in progress is waited out, not restarted
+            # or forgotten (the busy period of models.reliability.overlapping_repairs_minutes)
+            repl = np.maximum(repl, repairs_end[pos] - start - det)
+            repairs_end[pos] = start + det + repl
+            dur = det + repl + rst + rsto + warm if ext else det + repl + rst + rsto
             if tl is not None and idx[0] == 0:
                 self._trace_recovery(
                     tl, t_fail, start, c, silent, lost_any[pos], (det, repl, rst, rsto, warm)

@@ -638,11 +638,12 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Replacement per failure (all classes)",
         "min",
         "number",
-        "What replacement adds to a recovery, over every failure class: the certainty "
-        "equivalent of the classes' times when a failure during a recovery restarts it.",
-        "R_eq = −ln(Σ_c w_c e^{−λ R_c}) / λ",
+        "What replacement adds to a recovery, over every failure class: the classes' times "
+        "weighted by their share of failures, since repairs run side by side (a failure "
+        "during a recovery waits for its own repair, not for the one in progress).",
+        "R = Σ_c w_c R_c",
         "derived",
-        computed_by="models.reliability.certainty_equivalent_minutes",
+        computed_by="models.reliability.overlapping_repairs_minutes",
     ),
 )
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._tools import HOURS_PER_DAY, MINUTES_PER_DAY, as_float_array, fits_into, like_input
+from ._tools import HOURS_PER_DAY, as_float_array, fits_into, like_input
 from .special import poisson_sf
 
 
@@ -253,57 +253,38 @@ def scaleup_domains(nodes, job_nodes_per_domain):
     return like_input(d, nodes, job_nodes_per_domain)
 
 
-#: Gauss–Hermite nodes and weights for the lognormal spread of a recovery time
-_GH_X, _GH_W = np.polynomial.hermite.hermgauss(16)
+def overlapping_repairs_minutes(weights, minutes):
+    """The replacement time that a mix of repairs costs in Daly's model [min]: their
+    failure-weighted mean Σ w_c·R_c, whatever the failure rate and the repairs' spread.
 
-
-def certainty_equivalent_minutes(weights, minutes, failures_per_day, spread=0.0):
-    """The recovery time that a mix of recoveries costs in Daly's model [min].
-
-    When every failure restarts the recovery in progress and each attempt draws its
-    duration R afresh from a mix (share w_c takes R_c), an attempt completes with
-    probability p = Σ w_c·e^{−λR_c} and the recovery lasts (1 − p)/(λp) on average, which
-    is Daly's (e^{λR} − 1)/λ for the single time R_eq = −ln(p)/λ (Daly 2006, §3; derivation
-    in docs/failure-domains.md).  R_eq ≤ Σ w_c·R_c (Jensen), and → Σ w_c·R_c as λ → 0.
+    Repairs run side by side: a failure during a recovery neither ends the repair in
+    progress (a node failing during a rack's 8-hour repair does not bring the rack back)
+    nor waits for it before its own starts.  Failure i (Poisson, rate λ) then keeps the job
+    down over [t_i, t_i + L_i], L_i = D + R_i + A its detection, repair and relaunch, and a
+    recovery lasts as long as these intervals overlap: the busy period B of an M/G/∞ queue
+    with service times L_i.  Its occupancy is Poisson with mean ρ = λ·E[L] whatever the
+    distribution of L (Kleinrock 1975, §3.7; ``kleinrock1975``), so the job is up a share
+    e^{−ρ} of the time; up-times last 1/λ on average, hence E[B] = (e^{λ·E[L]} − 1)/λ:
+    Daly's recovery term (Daly 2006, §3) at the mean L.  Only the mean of each class's
+    repair counts (derivation in docs/references.md#failure-domains).
 
     Parameters
     ----------
-    weights : sequence of shares w_c of the failures (summing to 1).
-    minutes : sequence of recovery times R_c [min], one per share.
-    failures_per_day : λ, the rate of failures that restart a recovery [1/day].
-    spread : coefficient of variation of each R_c around its value, lognormal (the
-        simulator's ``simulation.recovery_spread``); E[e^{−λR}] is then taken by 16-point
-        Gauss–Hermite quadrature.  0: R_c exactly.
+    weights : sequence of array_like
+        Shares w_c of the failures that take each repair [fraction], summing to 1.
+    minutes : sequence of array_like
+        Repair (replacement) time R_c of each class, its mean when it varies [min].
 
     Returns
     -------
     float or ndarray
-        R_eq [min]; Σ w_c·R_c where λ = 0.
+        Σ w_c·R_c [min].
 
     Examples
     --------
-    >>> # one failure an hour; half recover at once, half take an hour: p = 0.5 + 0.5/e
-    >>> round(certainty_equivalent_minutes([0.5, 0.5], [0.0, 60.0], 24.0), 3)
-    22.793
+    >>> # nine in ten failures swap a node in 2 min, one in ten waits 8 h for its rack
+    >>> round(overlapping_repairs_minutes([0.9, 0.1], [2.0, 480.0]), 6)
+    49.8
     """
-    lam = as_float_array(failures_per_day) / MINUTES_PER_DAY
     mean = sum(as_float_array(w) * as_float_array(r) for w, r in zip(weights, minutes, strict=True))
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        cv = float(spread)
-        if cv > 0:  # E[e^{-λ R Y}], Y lognormal with mean 1 and this cv
-            s2 = np.log1p(cv * cv)
-            y = np.exp(-s2 / 2.0 + np.sqrt(2.0 * s2) * _GH_X)
-            wq = _GH_W / np.sqrt(np.pi)
-
-            def mgf(r):
-                r = as_float_array(r)
-                return sum(wi * np.exp(-lam * r * yi) for wi, yi in zip(wq, y, strict=True))
-        else:
-
-            def mgf(r):
-                return np.exp(-lam * as_float_array(r))
-
-        p = sum(as_float_array(w) * mgf(r) for w, r in zip(weights, minutes, strict=True))
-        eq = np.where(lam > 0, -np.log(p) / np.where(lam > 0, lam, 1.0), mean)
-    eq = np.where(np.isfinite(eq), eq, mean)
-    return like_input(eq, failures_per_day, *minutes)
+    return like_input(mean, *weights, *minutes)

@@ -55,7 +55,7 @@ CALLED_BY_STAGE = {
     "models.chain.domain_layout": "models.chain.failure_process",
     "models.reliability.erlang_b": "models.chain.failure_process",
     "models.recovery.restart_with_retries_minutes": "models.chain.failure_process",
-    "models.reliability.certainty_equivalent_minutes": "models.chain.failure_process",
+    "models.reliability.overlapping_repairs_minutes": "models.chain.failure_process",
     "models.compute.step_model": "models.chain.step_time",
     "models.compute.step_interval": "models.chain.step_time",
     "models.compute.usable_memory_GB": "models.chain.step_time",

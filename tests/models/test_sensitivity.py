@@ -147,8 +147,8 @@ def test_the_tornado_leaves_out_the_models_layout():
 
 def test_domain_rates_are_moved_when_the_scenario_states_them():
     """QA pass 19 #3: on the NVL72 preset the rack event rate (our assumption, no public
-    figure) swings goodput 2.7 points at ±20%, more than the node failure rate's 1.9, and
-    the tornado left it out; it and its repair time are moved when the rate is above 0,
+    figure) swings goodput 3.6 points at ±20% (2.7 before repairs ran side by side), more
+    than the node failure rate's 2.6, and the tornado left it out; it and its repair time are moved when the rate is above 0,
     and left out where it is 0 (±20% of 0 moves nothing)."""
     from goodput_lab.models import load_preset, resolve_inputs
     from goodput_lab.models.sensitivity import sensitivity_keys, tornado
@@ -160,7 +160,7 @@ def test_domain_rates_are_moved_when_the_scenario_states_them():
     t = tornado(x, 0.2, keys=keys)
     swing = dict(zip(t["keys"], t["swing"]["goodput"], strict=True))
     rack = swing["reliability.domain_failure_rate_per_day"]
-    assert rack == pytest.approx(0.02695, abs=2e-4)
+    assert rack == pytest.approx(0.03612, abs=2e-4)
     assert rack > swing["reliability.node_failure_rate_per_day"]
     plain = sensitivity_keys(resolve_inputs(load_preset("aws-16k-h100")))
     assert "reliability.domain_failure_rate_per_day" not in plain
