@@ -412,10 +412,11 @@ def failure_process(
         p_none = _probability_no_spare(x, rl, (node, lam, spot, z, p_ip), spares)
     repl, repl_path, t_swap = _replacement_stage(x, rc, rs, p_none)
     restart, comm, attempts = _restart_minutes(x, rc)
-    restart_path = (1.0 - p_ip) * restart + p_ip * rs.in_process_restart_minutes
     detect = _detection_minutes(rc)
     dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
     lam_all = dom["failures_per_day"]
+    p_ip_all = _in_process_share(p_ip, dom)
+    restart_path = (1.0 - p_ip_all) * restart + p_ip_all * rs.in_process_restart_minutes
     return FailureProcess(
         node_failures_per_day=node,
         fabric_failures_per_day=fabric,
@@ -446,6 +447,16 @@ def failure_process(
         restart_attempts_expected=attempts,
         **dom,
     )
+
+
+def _in_process_share(p_ip, dom: Mapping[str, Any]):
+    """Share of all failures recovered in process [fraction]: p_ip of those that a restart
+    in place can mend, every class but domain and switch events, which wait for hardware
+    to be repaired or swapped (p_ip·(1 − (λ_D + λ_W)/λ)); p_ip where those are absent."""
+    lam_hw = total(dom["domain_failures_per_day"], dom["switch_failures_per_day"])
+    if is_zero(p_ip) or is_zero(lam_hw):
+        return p_ip
+    return term(p_ip, 1.0 - _Shares(dom["failures_per_day"]).of(lam_hw, 0.0))
 
 
 def _restart_minutes(x: Mapping[str, Any], rc) -> tuple[Any, Any, Any]:

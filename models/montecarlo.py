@@ -1338,6 +1338,8 @@ class _Chunk:
         handled = None
         if self.dom:
             kind = np.where(node, 0, 1) if kind is None else kind
+            # a domain or switch event waits for hardware: no restart in place mends it
+            in_process = in_process & (kind != 2) & (kind != 3)
             base_dom, handled = self._domain_replacement(idx, tf, kind, in_process)
             det = np.where(kind == 1, p.detection + p.extra_hang_minutes, p.detection)
             elastic = elastic & ~handled

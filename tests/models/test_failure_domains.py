@@ -345,3 +345,30 @@ def test_goodput_falls_with_the_node_rate_when_domain_repairs_dominate():
         r.goodput_mean,
         analytic,
     )
+
+
+def test_domain_and_switch_events_are_never_recovered_in_process(base):
+    """A restart in place mends a node or software fault, not a rack or a switch that is
+    down: with 60% of failures recovered in process, domain and switch events still wait
+    for their repair and restart in full, in the chain (the in-process share of all
+    failures is 0.6·(1 − (λ_D + λ_W)/λ)) and in the simulator (4 standard errors + 0.001)."""
+    x = {
+        **base,
+        "resilience.in_process_fraction": 0.6,
+        "reliability.domain_failure_rate_per_day": 0.02,
+        "reliability.switch_failure_rate_per_day": 0.01,
+    }
+    e = _eval(x)
+    lam, hw = float(e["failures_per_day"]), float(e["domain_failures_per_day"])
+    hw += float(e["switch_failures_per_day"])
+    share = 0.6 * (1.0 - hw / lam)
+    restart, in_place = x["recovery.restart_minutes"], x["resilience.in_process_restart_minutes"]
+    want = (1.0 - share) * restart + share * in_place
+    assert float(e["restart_minutes_expected"]) == pytest.approx(want, rel=1e-12)
+    assert share < 0.6 * 0.9  # the hardware events are a tenth of the failures or more
+    r = simulate_inputs(x, trials=3000, days=30.0, rng=11)
+    analytic = float(e["goodput"])
+    assert abs(r.goodput_mean - analytic) <= 4.0 * r.goodput_stderr + 0.001, (
+        r.goodput_mean,
+        analytic,
+    )
