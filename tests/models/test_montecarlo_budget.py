@@ -149,7 +149,9 @@ def test_spare_repairs_drawn_in_one_call_keep_the_seeded_results(monkeypatch):
     """The per-node repair loop became one vectorised draw in the same order: results of a
     seeded run with spares and correlated failures are those of the loop (values recorded
     from the loop version: 300 runs x 10 days, seed 7, chunks of 128, which were the random
-    stream blocks then: STREAM_TRIALS = 128 here)."""
+    stream blocks then: STREAM_TRIALS = 128 here); the first run's goodput recorded again
+    when repairs came to run side by side, 0.8857852607255704 -> 0.8857463721710207 (the
+    draws, failures and events are the same)."""
     monkeypatch.setattr(mc, "STREAM_TRIALS", 128)
     updates = {
         "cluster.spare_nodes": 3,
@@ -163,7 +165,7 @@ def test_spare_repairs_drawn_in_one_call_keep_the_seeded_results(monkeypatch):
         rng=7,
         chunk_trials=128,
     )
-    assert res.goodput[:3].tolist() == [0.8857852607255704, 0.8961848124446236, 0.8726850356852687]
+    assert res.goodput[:3].tolist() == [0.8857463721710207, 0.8961848124446236, 0.8726850356852687]
     assert int(res.failures.sum()) == 13468
     assert res.events_simulated == 26843
 

@@ -102,12 +102,12 @@ def test_plan_costs_add_up(headline, plan_seed1):
     assert short.probability_finish_within_block == 0.0
     assert short.expected_overrun_cost_usd == pytest.approx(want, rel=1e-12)
     assert short.p90_total_cost_usd >= short.expected_total_cost_usd * 0.999
-    # a 91-day block (the purchasable step below 98) never finishes the runs of ~92.5
-    # days; it costs less on average (their 1.5 days past it at the on-demand price cost
+    # a 91-day block (the purchasable step below 98) almost never finishes the runs of
+    # ~92.5 days (1 of 1,000); it costs less on average (their 1.5 days past it at the on-demand price cost
     # less than the 7 block days it saves: $179.1M against $185.3M), so it is the risk
     # bound (finish within the block with probability 0.9) that rules it out
     c91 = next(r for r in p.curve if r["block_days"] == 91.0)
-    assert c91["probability_finish"] == 0.0
+    assert c91["probability_finish"] <= 0.001
     assert c91["expected_total_cost_usd"] < p.expected_total_cost_usd
     assert p.risk == 0.1 and p.probability_finish_within_block >= 0.9
 

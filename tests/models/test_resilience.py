@@ -139,14 +139,17 @@ def test_warmup_is_the_fifth_stage(base):
 
 def test_default_monte_carlo_draws_are_unchanged(base):
     """Seeded results of the simulator before the resilience features (same seed, same
-    figure to the last bit): the new draws come from a separate stream."""
+    figure to the last bit): the new draws come from a separate stream.  Recorded again when
+    repairs came to run side by side (a failure during a recovery waits out the repair under
+    way): 0.89837361898209 -> 0.8983720789256339 and, with spares, 0.9036190255026665 ->
+    0.9036111411492272; the failure count is the same."""
     res = simulate_inputs(resolve_inputs(base), 60, 5.0, rng=7)
-    assert float(res.goodput.mean()) == 0.89837361898209
+    assert float(res.goodput.mean()) == 0.8983720789256339
     assert int(res.failures.sum()) == 1282
     spares = simulate_inputs(
         resolve_inputs(base.replace({"cluster.spare_nodes": 5})), 60, 5.0, rng=7
     )
-    assert float(spares.goodput.mean()) == 0.9036190255026665
+    assert float(spares.goodput.mean()) == 0.9036111411492272
 
 
 def test_new_loss_components_are_registered_and_zero_by_default(base):
