@@ -377,6 +377,13 @@ _ALL: tuple[Reference, ...] = (
         "arXiv:2605.09370",
     ),
     Reference(
+        "stepfun_trace2025",
+        "StepFun, InfiniteHBD fault trace: 584 faults of 400 GPU servers over 348 days from "
+        "2024-03-30, with the InfiniteHBD paper (C. Shou et al., SIGCOMM 2025); "
+        "github.com/stepfun-ai/InfiniteHBD-Trace, Apache License 2.0",
+        "arXiv:2502.03885",
+    ),
+    Reference(
         "byterobust2025",
         "B. Wan et al. (ByteDance), 'Robust LLM Training Infrastructure at ByteDance', 2025 "
         "(97% ETTR, three-month job on 9,600 GPUs)",
