@@ -640,7 +640,8 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "number",
         "What replacement adds to a recovery, over every failure class: the classes' times "
         "weighted by their share of failures, since repairs run side by side (a failure "
-        "during a recovery waits for its own repair, not for the one in progress).",
+        "during a recovery starts its own repair beside the one in progress, and the job "
+        "waits for both).",
         "R = Σ_c w_c R_c",
         "derived",
         computed_by="models.reliability.overlapping_repairs_minutes",

@@ -15,8 +15,8 @@ Fitted from the run (all means; spread as 10th/50th/90th percentiles):
 * **save seconds**: complete blocking saves (``checkpoint_start`` → ``checkpoint_end``).
 * **restore seconds**: complete restores (``restore_start`` → ``restore_end``).
 * **recovery minutes**: from the last failure before each restore to ``restore_start``
-  (detection + replacement + restart; a failure during a recovery starts it over, as in
-  Daly's model, so only the last one's time is a complete recovery).
+  (detection + replacement + restart; a failure during a recovery starts the restart over,
+  as in Daly's model, so only the last one's time is a complete recovery).
 * **step seconds**: every step execution.
 * **checkpoint interval**: the time from a ``checkpoint_end`` (or ``restore_end``) to the
   next ``checkpoint_start`` with no failure in between (compute time between saves, the

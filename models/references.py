@@ -8,6 +8,7 @@ the repository except to the original source itself (DOI, arXiv or URL).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 
@@ -21,9 +22,13 @@ class Reference:
 
     @property
     def year(self) -> str:
-        digits = [w.strip(".,;()") for w in self.citation.replace(":", " ").split()]
-        years = [w for w in digits if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))]
-        return years[-1] if years else ""
+        """The work's year: the first year of the citation outside its parenthetical remarks
+        (Erlang's 1917, not the 1975 of the book a remark cites; Kokolis's 2024, not the 2025
+        of the venue that followed); "" when it states none."""
+        plain = re.sub(r"\([^()]*\)", " ", self.citation)
+        words = [w.strip(".,;()'") for w in plain.replace(":", " ").split()]
+        years = [w for w in words if len(w) == 4 and w.isdigit() and w.startswith(("19", "20"))]
+        return years[0] if years else ""
 
 
 _ALL: tuple[Reference, ...] = (
@@ -378,8 +383,8 @@ _ALL: tuple[Reference, ...] = (
     ),
     Reference(
         "stepfun_trace2025",
-        "StepFun, InfiniteHBD fault trace: 584 faults of 400 GPU servers over 348 days from "
-        "2024-03-30, with the InfiniteHBD paper (C. Shou et al., SIGCOMM 2025); "
+        "StepFun, 'InfiniteHBD fault trace' (584 faults of 400 GPU servers over 348 days from "
+        "2024-03-30), published with C. Shou et al., 'InfiniteHBD', SIGCOMM 2025; "
         "github.com/stepfun-ai/InfiniteHBD-Trace, Apache License 2.0",
         "arXiv:2502.03885",
     ),
