@@ -18,8 +18,8 @@ scenario, ev = page_context.current("Network")
 m = ev.metrics
 st.caption(svc.config_caption(scenario, ev))
 
-if m["memory_fits"] < 1:
-    st.warning(svc.cannot_run_warning(ev))
+if cannot_run := svc.cannot_run_warning(ev):  # memory, layout, or no step time
+    st.warning(cannot_run)
 
 for col, tile in zip(st.columns(4), svc.headline_tiles(scenario, m), strict=True):
     col.metric(**tile)
@@ -38,20 +38,24 @@ if scenario["workload.mfu_basis"] == "end_to_end":
         )
 st.caption(svc.efficiency_caption(scenario))
 
-st.subheader("What the fabric is worth")
-fabric_df = cache.fabric_value(scenario)
-st.plotly_chart(fabric_value_chart(fabric_df), width="stretch")
-tables.show(svc.fabric_value_display(fabric_df))
-st.caption(
-    "Savings per day as in `goodput compare`: the shorter (or longer) training time valued at "
-    "this cluster's cost per day, (g·r − g)·cluster with r the ratio of failure-free training "
-    "times. Set network.inter_node_gbps and network.alpha_network_us in the sidebar to price "
-    "your own fabric; under an end-to-end MFU the network does not change the step."
-)
-
 df = cache.network_scaling(scenario)
-st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
-st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
+if nothing := svc.nothing_to_value(ev, df):  # no step time: no bars reading "no change"
+    st.info(nothing)
+else:
+    st.subheader("What the fabric is worth")
+    fabric_df = cache.fabric_value(scenario)
+    st.plotly_chart(fabric_value_chart(fabric_df), width="stretch")
+    tables.show(svc.fabric_value_display(fabric_df))
+    st.caption(
+        "Savings per day as in `goodput compare`: the shorter (or longer) training time "
+        "valued at this cluster's cost per day, (g·r − g)·cluster with r the ratio of "
+        "failure-free training times. Set network.inter_node_gbps and "
+        "network.alpha_network_us in the sidebar to price your own fabric; under an "
+        "end-to-end MFU the network does not change the step."
+    )
+if df.height:  # other catalog types may run what this one cannot: their lines still tell
+    st.plotly_chart(allreduce_vs_nodes_chart(df, scenario["cluster.nodes"]), width="stretch")
+    st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
 algorithms = svc.algorithm_table(ev)  # once: the table and its caption read it

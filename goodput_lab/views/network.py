@@ -171,9 +171,30 @@ def headline_tiles(scenario: Scenario, m) -> list[dict[str, str]]:
 
 
 def cannot_run_warning(ev: Evaluation) -> str:
-    """Above the tiles of a configuration that cannot run: why
-    (:func:`models.evaluate.step_reason`, as `goodput evaluate` says it)."""
-    return f"This configuration cannot run: {step_reason(ev)}"
+    """Above the tiles of a configuration that cannot run (memory, layout, or no step time):
+    why (:func:`models.evaluate.step_reason`, as `goodput evaluate` says it); "" when its
+    step time is computed."""
+    reason = step_reason(ev)
+    return f"This configuration cannot run: {reason}" if reason else ""
+
+
+def nothing_to_value(ev: Evaluation, scaling: pl.DataFrame) -> str:
+    """In place of "What the fabric is worth" when ``ev`` has no step time (the
+    :func:`cannot_run_warning` above the tiles says why): every change to the fabric would
+    read "no change" against a time to train that does not exist.  When ``scaling``
+    (:func:`scaling_vs_nodes`) is empty too, no catalog type runs the workload and the
+    charts against nodes give way to the same line.  "" when the step time is computed."""
+    if not step_reason(ev):
+        return ""
+    if scaling.height:
+        return (
+            "Nothing to value: this configuration cannot run (the warning above says why), "
+            "so no change to the fabric moves its time to train."
+        )
+    return (
+        "Nothing to value or plot: this configuration cannot run (the warning above says "
+        "why), nor can its workload on any catalog instance type at these parallel sizes."
+    )
 
 
 def recompute_caption(ev: Evaluation) -> str:

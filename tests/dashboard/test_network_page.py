@@ -380,3 +380,46 @@ def test_a_configuration_that_cannot_run_says_why_as_the_cli_does(catalog):
     at = open_page("network", url_state.encode(sc, "llama3-70b"))
     assert svc.cannot_run_warning(ev) in [w.value for w in at.warning]
     assert step_reason(evaluate(load_preset("llama3-70b"), catalog)) == ""
+
+
+@pytest.mark.parametrize(
+    ("change", "plotted"),
+    [
+        ({"workload.tensor_parallel": 16}, True),  # TP 16 on 8-GPU nodes: NVL72 types run it
+        ({"workload.params_billion": 20_000.0}, False),  # fits in no catalog type's memory
+    ],
+)
+def test_a_configuration_that_cannot_run_values_no_fabric(catalog, change, plotted):
+    """Without a step time every fabric change read "no change" on an axis of −$1..$1: the
+    section gives way to one line (the warning above says why), and the charts against nodes
+    to the same line when no catalog type runs the workload either."""
+    from goodput_lab.dashboard import url_state
+
+    from goodput_lab.views import network as svc
+    from tests.dashboard._pages import open_page
+
+    sc = load_preset("aws-16k-h100").replace(change)
+    ev = evaluate(sc, catalog)
+    scaling = svc.scaling_vs_nodes(sc, catalog)
+    assert (scaling.height > 0) is plotted
+    line = svc.nothing_to_value(ev, scaling)
+    assert line == (
+        "Nothing to value: this configuration cannot run (the warning above says why), so no "
+        "change to the fabric moves its time to train."
+        if plotted
+        else "Nothing to value or plot: this configuration cannot run (the warning above says "
+        "why), nor can its workload on any catalog instance type at these parallel sizes."
+    )
+    at = open_page("network", url_state.encode(sc, "aws-16k-h100"))
+    assert [i.value for i in at.info if i.value.startswith("Nothing")] == [line]
+    assert [w.value for w in at.warning][:1] == [svc.cannot_run_warning(ev)]
+    assert "What the fabric is worth" not in [s.value for s in at.subheader]
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert not any("Savings per day of each change" in t for t in titles)
+    # the charts against nodes (when any type runs it) and the reroute costs remain
+    assert len(titles) == (3 if plotted else 1)
+    assert "Cost of fabric reroute stalls" in titles[-1]
+    assert not any("Change" in t.value.columns for t in at.table)  # no fabric-value table
+    # a configuration that runs values its fabric as before, with no such line
+    assert svc.nothing_to_value(evaluate(load_preset("aws-16k-h100"), catalog), scaling) == ""
+    assert svc.cannot_run_warning(evaluate(load_preset("aws-16k-h100"), catalog)) == ""
