@@ -588,6 +588,19 @@ def _replacement_equivalent(weights, minutes, p_ip, repl_path):
     )
 
 
+def _domain_events_per_day(lay: DomainLayout, rate):
+    """λ_D = D·r_D [per day] over the domains of more than one node; 0 where a domain is
+    one node (an 8-GPU HGX server): what takes its NVLink domain out is a node failure,
+    already in the node rate, so a rack rate entered for NVL72 does not follow the job onto
+    such a type (``goodput instances`` ranks every type with the scenario's rates)."""
+    if is_zero(rate):
+        return ZERO
+    multi = lay.nodes_per_domain > 1.0
+    if multi.ndim == 0 or bool(multi.all()):
+        return term(lay.domains, rate) if bool(np.all(multi)) else ZERO
+    return np.where(multi, lay.domains * rate, 0.0)
+
+
 def _fail_slow(x: Mapping[str, Any]):
     """(λ_fs [per day], slow [min/day]): fail-slow nodes λ_fs = N·r_fs, and the minutes
     lost per day while they run slow, λ_fs · slowdown · detection time."""
@@ -642,7 +655,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     lam_fs, slow_minutes = _fail_slow(x)
     node = total(node, lam_fs)
     lam = total(lam, lam_fs)
-    lam_d = term(lay.domains, rl.domain_failure_rate_per_day)
+    lam_d = _domain_events_per_day(lay, rl.domain_failure_rate_per_day)
     lam_w = term(lay.switches, rl.switch_failure_rate_per_day)
     lam_j = rl.job_interruptions_per_day
     lam_all = total(lam, lam_d, lam_w, lam_j)

@@ -394,7 +394,8 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "Domain event rate",
         "Events per scale-up domain per day that stop the job and take the whole domain "
         "(rack, UltraServer: NVLink switch tray, backplane, power shelf, cooling) out of "
-        "service until repaired. Default 0 (no domain events).",
+        "service until repaired. Default 0 (no domain events). Not applied where a domain is "
+        "one node (an 8-GPU server): its events are node failures, in the node rate.",
         ui_min=0.0,
         ui_max=0.05,
         ui_step=0.0005,

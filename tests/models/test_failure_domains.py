@@ -372,3 +372,27 @@ def test_domain_and_switch_events_are_never_recovered_in_process(base):
         r.goodput_mean,
         analytic,
     )
+
+
+def test_a_domain_of_one_node_has_no_events_of_its_own(base):
+    """QA pass 24 #1: the NVL72 preset's rack rate followed the job onto 8-GPU servers in
+    `goodput instances`, where a scale-up domain is one node: p6-b200 read 33.7% goodput
+    (2.88 domain events a day, each an 8-hour wait).  What takes such a domain out is a node
+    failure, already in the node rate: the domain rate is not applied there."""
+    s = load_preset(PRESET).replace({"cluster.instance": "p6-b200.48xlarge", "cluster.nodes": 576})
+    with_rate = resolve_inputs(s)
+    without = {**with_rate, "reliability.domain_failure_rate_per_day": 0.0}
+    e, e0 = _eval(with_rate), _eval(without)
+    assert float(e["nodes_per_domain"]) == 1.0
+    assert float(e["domain_failures_per_day"]) == 0.0
+    assert float(e["goodput"]) == float(e0["goodput"])
+    assert float(e["replacement_minutes_per_failure"]) == pytest.approx(30.0)
+    # rows of one sweep, one a domain of 18 nodes and one of 1: each keeps its own rule
+    rows = evaluate_arrays(
+        {
+            **base,
+            "cluster.nodes_per_domain": np.array([18.0, 1.0]),
+        }
+    )
+    d = rows["domain_failures_per_day"]
+    assert d[0] == pytest.approx(64 * 0.005) and d[1] == 0.0
