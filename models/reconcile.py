@@ -26,7 +26,9 @@ Into the scenario (``checkpoint.strategy = durable_only``, ``timings = measured`
 ``save_mode = sync``, one kind of save and restore as in the timeline): the node count, the
 failure rate (``reliability.weibull_shape = 1``: the timeline gives job-level failures, fitted
 as exponential), save and restore times, the interval, ``network.fabric_events_per_day = 0``
-(fabric aborts are among the timeline's failures), and the recovery time: detection,
+(fabric aborts are among the timeline's failures; so are domain, switch and fail-slow events
+and, unless the run marks its own, job-level interruptions, all set to 0), and the recovery
+time: detection,
 replacement, hot-spare swap and restart are scaled by one factor so that the model's
 expected detection + replacement + restart equals the measured mean (their split is the base
 scenario's; the timeline cannot tell them apart).  ``simulation.recovery_spread`` is the
@@ -432,6 +434,7 @@ def fitted_scenario(
             "job-level interruption rate",
             "",
         )
+    _counted_in_the_fit(fit, base, updates, notes)
     put(
         "checkpoint.save_seconds",
         fit.save.mean if fit.save else None,
@@ -471,6 +474,34 @@ def fitted_scenario(
     scenario = base.replace(updates, **meta)
     changed = {k: v for k, v in updates.items() if base[k] != scenario[k]}
     return scenario, changed, notes
+
+
+#: Failure classes of the base that a run's failures already count: the fitted node rate
+#: takes every failure the timeline does not mark as the job's own (label, what it counts)
+_COUNTED_IN_THE_FIT = (
+    ("reliability.domain_failure_rate_per_day", "domain events"),
+    ("reliability.switch_failure_rate_per_day", "switch events"),
+    ("reliability.fail_slow_rate_per_day", "fail-slow nodes"),
+    ("reliability.job_interruptions_per_day", "job-level interruptions"),
+)
+
+
+def _counted_in_the_fit(
+    fit: TimelineFit, base: Scenario, updates: dict[str, Any], notes: list[str]
+) -> None:
+    """Set to 0 the base's failure classes that the fitted rates already count, with a note
+    for each that was not 0 (QA pass 24: the NVL72 preset's rack events were charged on top
+    of a node rate fitted from every failure of the run, 65.8% predicted for 79.4% measured).
+    Job-level interruptions stay when the run marks its own (they are fitted then)."""
+    for key, what in _COUNTED_IN_THE_FIT:
+        if key in updates:  # fitted from the run
+            continue
+        updates[key] = 0.0
+        if base[key]:
+            notes.append(
+                f"{key}: the run's failures are all in the fitted node failure rate, so the "
+                f"base scenario's {what} ({base[key]:g} {FIELDS[key].unit}) are set to 0"
+            )
 
 
 def _put(
