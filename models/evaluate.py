@@ -135,9 +135,11 @@ def resolve_inputs(
 
 
 def _check_domain_spares(inputs: Mapping[str, Any]) -> None:
-    """In-domain spares must leave the job at least one node of every scale-up domain."""
+    """In-domain spares must leave the job at least one node of every scale-up domain, and a
+    parallel group must fit in the job's nodes of one domain (never clamped in silence)."""
     s_d = float(inputs["cluster.spare_nodes_per_domain"])
-    if s_d == 0:
+    group = float(inputs["cluster.placement_group_nodes"])
+    if s_d == 0 and group != group:  # no in-domain spares, the group left to derive (NaN)
         return
     from .chain import domain_layout  # local: chain is imported above already
 
@@ -145,8 +147,15 @@ def _check_domain_spares(inputs: Mapping[str, Any]) -> None:
     if s_d >= npd:
         raise ValidationError(
             "cluster.spare_nodes_per_domain",
-            f"{s_d:g} leaves no node of a {npd:g}-node scale-up domain to the job; allowed: an "
-            f"integer in [0, {npd - 1:g}] (cluster.nodes_per_domain = {npd:g})",
+            f"{s_d:g} leaves the job no node of a scale-up domain of {npd:g} nodes; allowed: "
+            f"an integer in [0, {npd - 1:g}] (cluster.nodes_per_domain = {npd:g})",
+        )
+    if group == group and group > npd - s_d:
+        raise ValidationError(
+            "cluster.placement_group_nodes",
+            f"{group:g} nodes do not fit in the job's {npd - s_d:g} nodes of one scale-up "
+            f"domain; allowed: an integer in [1, {npd - s_d:g}] (cluster.nodes_per_domain = "
+            f"{npd:g}, cluster.spare_nodes_per_domain = {s_d:g}), or omit it",
         )
 
 

@@ -726,6 +726,43 @@ def too_close_to_call(row: Mapping[str, Any], best: Mapping[str, Any] | None) ->
     return bool(math.isfinite(lo) and math.isfinite(hi) and lo <= hi)
 
 
+def layout_on(scenario: Scenario, own: Instance, inst: Instance) -> dict[str, Any]:
+    """The domain-layout fields of ``scenario`` that belong to its own node type, as they
+    read when the job moves to ``inst``: nodes per domain and the placement group derived
+    from ``inst``'s catalog row (None), and the in-domain spares kept where ``inst``'s
+    domain leaves the job a node, else 0 (an 8-GPU server's domain is the server).
+
+    Parameters
+    ----------
+    scenario : Scenario
+        The scenario on its own type.
+    own, inst : Instance
+        Its node type and the one the job moves to.
+
+    Returns
+    -------
+    dict of str to Any
+        Field updates [nodes]; empty when ``inst`` is ``own``.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_catalog, load_preset
+    >>> cat = load_catalog()
+    >>> s = load_preset("p6e-gb200-nvl72").replace({"cluster.spare_nodes_per_domain": 2})
+    >>> layout_on(s, cat["p6e-gb200.36xlarge"], cat["p5.48xlarge"])["cluster.spare_nodes_per_domain"]
+    0
+    """
+    if inst.instance == own.instance:
+        return {}
+    npd = max(1, inst.scaleup_domain_accels // max(1, inst.accelerators_per_node))
+    s_d = int(scenario["cluster.spare_nodes_per_domain"])
+    return {
+        "cluster.nodes_per_domain": None,
+        "cluster.placement_group_nodes": None,
+        "cluster.spare_nodes_per_domain": s_d if s_d < npd else 0,
+    }
+
+
 def _option_inputs(scenario, catalog, own, inst, mfu: float, tiers):
     """Chain inputs of ``inst`` at 1 USD/instance-hour with ``mfu`` and the node failure
     rate scaled to its accelerators per node (:func:`scaled_failure_rate`; the scenario's
@@ -744,7 +781,7 @@ def _option_inputs(scenario, catalog, own, inst, mfu: float, tiers):
     )
     model = PricingModel(scenario["pricing.model"])
     x = resolve_inputs(
-        scenario.replace({"cluster.instance": inst.instance}),
+        scenario.replace({"cluster.instance": inst.instance, **layout_on(scenario, own, inst)}),
         catalog,
         tiers,
         Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),

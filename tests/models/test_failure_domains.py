@@ -396,3 +396,45 @@ def test_a_domain_of_one_node_has_no_events_of_its_own(base):
     )
     d = rows["domain_failures_per_day"]
     assert d[0] == pytest.approx(64 * 0.005) and d[1] == 0.0
+
+
+def test_a_placement_group_larger_than_a_domain_is_refused_not_clamped():
+    """QA pass 24 #20: cluster.placement_group_nodes = 1024 on 18-node domains was taken as
+    18 in silence; it is refused with the allowed range, and a group that fits is kept."""
+    from goodput_lab.models import load_preset
+    from goodput_lab.models.errors import ValidationError
+
+    s = load_preset(PRESET)
+    with pytest.raises(
+        ValidationError,
+        match=r"cluster.placement_group_nodes: 1024 nodes do not fit in the job's 16 nodes of "
+        r"one scale-up domain; allowed: an integer in \[1, 16\]",
+    ):
+        resolve_inputs(
+            s.replace({"cluster.placement_group_nodes": 1024, "cluster.spare_nodes_per_domain": 2})
+        )
+    assert resolve_inputs(s.replace({"cluster.placement_group_nodes": 18}))
+
+
+def test_ranking_types_moves_the_domain_layout_with_the_job():
+    """In-domain spares and a placement group belong to the scenario's own type: ranking the
+    NVL72 preset with 2 spare trays per rack and 8-node groups refused every type (an 8-GPU
+    server's domain is one node); on the others the layout is derived from their catalog
+    row, and the NVL72 row keeps the scenario's."""
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.instances import layout_on, rank_instances
+
+    cat = load_catalog()
+    s = load_preset(PRESET).replace(
+        {"cluster.spare_nodes_per_domain": 2, "cluster.placement_group_nodes": 8}
+    )
+    own, p5 = cat["p6e-gb200.36xlarge"], cat["p5.48xlarge"]
+    assert layout_on(s, own, own) == {}
+    assert layout_on(s, own, p5) == {
+        "cluster.nodes_per_domain": None,
+        "cluster.placement_group_nodes": None,
+        "cluster.spare_nodes_per_domain": 0,
+    }
+    ranking = rank_instances(s, cat)
+    assert ranking.row("p6e-gb200.36xlarge").cost_to_train_usd > 0
+    assert ranking.row("p6-b200.48xlarge").cost_to_train_usd > 0
