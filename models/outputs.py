@@ -279,6 +279,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     whole = (o.kind == "whole" or o.unit == "days") and x.is_integer()
     d = 0 if o.kind == "count" or whole else o.decimals
     text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
+    if o.kind == "number" and 0 < abs(x) < 0.5 * 10.0**-d:  # 0.002 per day is not "0.00"
+        text = ("−" if x < 0 else "+" if signed else "") + two_significant_digits(abs(x))
     text = _clean_zero(text.replace("-", "−"))
     return with_unit(text, o.unit) if unit and o.unit and o.unit != "fraction" else text
 
@@ -437,7 +439,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "λ = N · r + fabric aborts/day + λ_D + λ_W + λ_J + λ_fs (nodes found running slow, "
         "evicted like failed ones)",
         "derived",
-        3,  # as `goodput evaluate` prints it (a tile read 0.26 where it printed 0.256)
+        2,  # as every rate per day (node failures, fabric aborts); evaluate prints it so too
         computed_by="models.chain.failure_process",
     ),
     _o(

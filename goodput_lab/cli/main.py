@@ -169,7 +169,8 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(ev.scenario.name)
     # the registry's words for figures without a bound (no failures: "MTBF inf h" before)
     mtbf = format_value("mtbf_hours", m["mtbf_hours"])
-    print(f"  failures per day          {m['failures_per_day']:.3f}  (MTBF {mtbf})")
+    failures = format_value("failures_per_day", m["failures_per_day"], unit=False)
+    print(f"  failures per day          {failures}  (MTBF {mtbf})")
     print(f"  lost per failure          {m['minutes_lost_per_failure']:.1f} min (first order)")
     sc = ev.scenario
     print(
@@ -361,7 +362,9 @@ def _fallback_text(m: dict[str, float], strategy: str = "") -> str:
     dom = m.get("domain_failures_per_day", 0.0)
     if dom > 0 and m.get("fallback_failures_per_day", 0.0) > 0:
         text += (
-            f"; with domain events {m['fallback_failures_per_day']:.3f} fallbacks/day, "
+            "; with domain events "
+            f"{format_value('fallback_failures_per_day', m['fallback_failures_per_day'], unit=False)}"
+            " fallbacks/day, "
             f"{100 * m['fallback_failures_per_day'] / m['failures_per_day']:.1f}% of all failures"
         )
     return text

@@ -85,6 +85,15 @@ def test_evaluate_json_has_contract_keys():
     assert d["cluster_usd_per_day"] == pytest.approx(2000 * 24 * 98.32)
 
 
+def test_evaluate_text_prints_failures_per_day_as_the_registry_formats_it():
+    """goodput evaluate printed "4.000" by hand beside the registry's other rates (4.00)."""
+    out = goodput("evaluate", BASE)
+    assert out.returncode == 0, out.stderr
+    assert "  failures per day          4.00  (MTBF 6.00 h)\n" in out.stdout
+    one = goodput("evaluate", BASE, "--set", "cluster.nodes=1").stdout
+    assert "  failures per day          0.002  (MTBF " in one
+
+
 def test_evaluate_set_override_changes_result():
     out = goodput(
         "evaluate", BASE, "--set", "reliability.node_failure_rate_per_day=0.001", "--json"

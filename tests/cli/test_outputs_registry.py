@@ -119,6 +119,13 @@ def test_outputs_command_lists_the_registry(capsys):
         ("memory_fits", 1.0, "yes"),
         ("training_flops", 3.7908e25, "3.79 × 10²⁵ FLOP"),
         ("mtbf_hours", float("nan"), "n/a"),
+        # failures per day in two decimals, as node failures and fabric aborts per day
+        # (the Overview tile and goodput evaluate read "4.000"); a rate too small for them
+        # in two significant digits, as a tiny percentage (one node at 0.2% a day)
+        ("failures_per_day", 4.0, "4.00 per day"),
+        ("node_failures_per_day", 4.0, "4.00 per day"),
+        ("failures_per_day", 0.002, "0.002 per day"),
+        ("failures_per_day", 0.0, "0.00 per day"),
     ],
 )
 def test_format_value_reads_like_a_person_wrote_it(key, value, text):

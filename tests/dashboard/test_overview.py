@@ -60,7 +60,8 @@ def test_failure_rate_slider_updates_goodput(app, catalog):
         catalog,
     )
     assert metric(app, "Goodput") == f"{expected['goodput'] * 100:.2f}%"
-    assert metric(app, "Failures per day") == "10.000"  # the label says per day
+    # the label says per day; two decimals, as every rate per day (not "10.000")
+    assert metric(app, "Failures per day") == "10.00"
 
 
 def test_waterfall_ends_at_goodput(app, catalog):
