@@ -39,6 +39,10 @@ KINDS = (
     "pvalue",  # a probability from a test: 0.034, or "< 0.001"
 )
 
+#: Units whose whole values are written without decimals, as counts are: "98 days", "100 TiB"
+#: beside "2.4 TiB" (:func:`format_value`).
+WHOLE_UNITS = ("days", "TiB")
+
 #: digits and minus as superscripts, for powers of ten ("3.79 × 10²⁵ FLOP", as the
 #: instance tables' "Cost per 10¹⁸ useful FLOP")
 _SUPERSCRIPT = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
@@ -219,6 +223,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     ('80', '15.6')
     >>> format_value("mtbf_hours", 0.02), format_value("block_days", 98.0)
     ('1.2 min', '98 days')
+    >>> format_value("file_system_TiB", 100.0), format_value("file_system_TiB", 2.4)
+    ('100 TiB', '2.4 TiB')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -274,9 +280,10 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return text + (" FLOP" if unit else "")
     if o.kind == "number" and o.unit == "h" and unit and 0 < abs(x) < 1:
         return _under_an_hour(x, signed)  # "1.2 min", not "0.02 h"
-    # a count, and a whole value of a count a derivation can leave fractional or of days,
-    # without decimals: "80" layers, "98 days" (not "80.0", "98.00 days")
-    whole = (o.kind == "whole" or o.unit == "days") and x.is_integer()
+    # a count, and a whole value of a count a derivation can leave fractional, of days or
+    # of a file system's size, without decimals: "80" layers, "98 days", "100 TiB" (not
+    # "80.0", "98.00 days", "100.0 TiB"; a size that is not whole keeps its decimal, 2.4 TiB)
+    whole = (o.kind == "whole" or o.unit in WHOLE_UNITS) and x.is_integer()
     d = 0 if o.kind == "count" or whole else o.decimals
     text = f"{x:+,.{d}f}" if signed else f"{x:,.{d}f}"
     if o.kind == "number" and 0 < abs(x) < 0.5 * 10.0**-d:  # 0.002 per day is not "0.00"

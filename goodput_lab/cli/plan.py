@@ -29,6 +29,7 @@ from goodput_lab.cli.main import (
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
+from goodput_lab.models.outputs import format_value
 from goodput_lab.models.pricing import as_of_phrase, price_date_phrase
 
 
@@ -247,14 +248,20 @@ def _print_bill(budget, fs) -> None:
         saved = fs["file_system_savings_usd_per_day"]
         verb = "saves" if saved >= 0 else "costs"  # more, when the current one is too slow
         print(
-            f"  file system: {fs['file_system_TiB']:g} TiB at "
-            f"{fs['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB {verb} "
-            f"{_money(abs(saved))}/day against the current "
-            f"{fs['current']['file_system_TiB']:g} TiB at "
-            f"{fs['current']['file_system_throughput_MBps_per_TiB']:,g} MB/s/TiB"
+            f"  file system: {_file_system(fs)} {verb} {_money(abs(saved))}/day against the "
+            f"current {_file_system(fs['current'])}"
         )
         if fs["warning"]:
             print(f"  note: {fs['warning']}")
+
+
+def _file_system(fs: dict) -> str:
+    """ "120 TiB at 1,000 MB/s/TiB": size and throughput tier in the registry's formats, as
+    the Plan page's table writes them."""
+    return (
+        f"{format_value('file_system_TiB', fs['file_system_TiB'])} at "
+        f"{format_value('file_system_throughput_MBps_per_TiB', fs['file_system_throughput_MBps_per_TiB'])}"
+    )
 
 
 def register(subparsers) -> None:

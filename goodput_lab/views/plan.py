@@ -418,7 +418,7 @@ def file_system_caption(scenario: Scenario, rec: Any) -> str:
         "GB-month: every purchasable size and priced throughput tier, compared on lost "
         "dollars per day (goodput loss + spares + storage), holding "
         f"{scenario['storage.retained_checkpoints']} retained checkpoints "
-        f"({rec.min_TiB_for_retention:.1f} TiB)."
+        f"({format_value('file_system_TiB', rec.min_TiB_for_retention)})."
     )
 
 

@@ -82,6 +82,11 @@ def test_plan_text_output(capsys):
     out = capsys.readouterr().out
     assert "a 77-day block: the run ends inside it with probability" in out
     assert "enter a price (--price spot=USD)" in out
+    # sizes and tiers in the registry's formats, as the Plan page's table writes them
+    assert (
+        "  file system: 120 TiB at 1,000 MB/s/TiB costs $571/day against the current "
+        "100 TiB at 1,000 MB/s/TiB\n"
+    ) in out
 
 
 @pytest.mark.parametrize(

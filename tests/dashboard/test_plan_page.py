@@ -89,7 +89,9 @@ def test_file_system_the_scenario_cannot_save_on_is_not_recommended_silently(app
     table = next(t.value for t in app.table if "File system" in t.value.columns)
     best = table[table["File system"] == "Least lost per day of those that save within 60 s"]
     best = best.iloc[0]
-    assert (best["Size (TiB)"], best["Throughput (MB/s/TiB)"]) == ("120.0", "1,000")
+    # a whole size without ".0", as goodput plan and the warning write it ("120 TiB")
+    assert (best["Size (TiB)"], best["Throughput (MB/s/TiB)"]) == ("120", "1,000")
+    assert table[table["File system"] == "Current"].iloc[0]["Size (TiB)"] == "100"
     # QA 17: the current row's figures take the stated 60 s as given; it says it is stated
     # (the row above it, labelled "least lost", lost more than it without saying why)
     current = table[table["File system"] == "Current"].iloc[0]
@@ -191,3 +193,16 @@ def test_the_plans_notes_read_as_sentences():
     for w in warnings:
         assert w[0].isupper() or w[0].isdigit(), w
         assert w.endswith("."), w
+
+
+def test_file_system_caption_writes_the_retention_size_as_the_table_does():
+    """The caption wrote "{:.1f} TiB" by hand ("12.0 TiB" beside the table's sizes): the
+    registry's format, a whole size without ".0"."""
+    from types import SimpleNamespace
+
+    from goodput_lab.views import plan as svc
+
+    sc = load_preset("aws-16k-h100")
+    for tib, text in ((12.0, "12 TiB"), (11.8, "11.8 TiB")):
+        caption = svc.file_system_caption(sc, SimpleNamespace(min_TiB_for_retention=tib))
+        assert caption.endswith(f"holding 2 retained checkpoints ({text}).")
