@@ -394,9 +394,11 @@ def uncertainty_caption(d, esc: Callable[[str], str] = str) -> str:
     candidates were searched; ``esc`` escapes the intervals' source notes for the page."""
     iv = d.failure_rate_interval
     st_iv = d.step_time_interval
+    fv = display.format_value  # the registry's formats, as `goodput decide --json` keys them
     return (
-        f"Failure rate's 80% interval {100 * iv[0]:.3f}–{100 * iv[1]:.3f}% per node-day "
-        f"({esc(iv[2])}); step time ×{st_iv[0]:.2f}–×{st_iv[1]:.2f} "
+        f"Failure rate's 80% interval {fv('node_failure_rate_low', iv[0], unit=False)}–"
+        f"{fv('node_failure_rate_high', iv[1])} per node-day ({esc(iv[2])}); step time "
+        f"×{fv('step_time_multiplier_low', st_iv[0])}–×{fv('step_time_multiplier_high', st_iv[1])} "
         f"({esc(st_iv[2])}). {count_text(d.analytic_candidates, 'candidate')} evaluated "
         f"analytically, {count_text(d.simulated_configurations, 'configuration')} simulated."
     )

@@ -240,3 +240,26 @@ def test_the_answer_names_its_strategy_and_runners_up_in_words(app, cli):
 
     assert runners_caption(0).startswith("No runner-up: no other instance type")
     assert runners_caption(2) in captions  # this one has runners-up
+
+
+def test_the_uncertainty_caption_quotes_the_intervals_in_the_registrys_formats():
+    """The caption wrote the failure rate's interval in three decimals (0.126–0.402%) beside
+    the registry's 0.13% and 0.40% (node_failure_rate_low/high, step_time_multiplier_*)."""
+    from types import SimpleNamespace
+
+    from goodput_lab.views.decide import uncertainty_caption
+
+    d = SimpleNamespace(
+        failure_rate_interval=(0.00126, 0.00402, "fleet prior"),
+        step_time_interval=(0.9, 1.25, "assumed"),
+        analytic_candidates=2000,
+        simulated_configurations=1,
+    )
+    assert uncertainty_caption(d) == (
+        "Failure rate's 80% interval 0.13–0.40% per node-day (fleet prior); step time "
+        "×0.90–×1.25 (assumed). 2,000 candidates evaluated analytically, 1 configuration "
+        "simulated."
+    )
+    # a rate too small for two decimals keeps two significant digits, as the registry does
+    d.failure_rate_interval = (0.00002, 0.0001, "stated")
+    assert uncertainty_caption(d).startswith("Failure rate's 80% interval 0.002–0.01% per")
