@@ -95,7 +95,11 @@ class Feature:
 
     ``apply(scenario, context)`` returns the changed field values (``{field key: value}``)
     and the assumptions they rest on (``[(what, value text, basis)]``).  ``acts_on`` picks
-    the causes whose losses the feature reduces (None: it acts on no failure cause).
+    the node-failure causes whose losses the feature reduces (None: it acts on no failure
+    cause); ``other_classes`` the failure classes beyond node failures it also acts on
+    (:data:`OTHER_CLASSES`: fabric aborts, domain and switch events, job-level
+    interruptions), its saving split over them by the time they wait for a repair
+    (``by_wait``) or by count.
     """
 
     key: str
@@ -107,6 +111,8 @@ class Feature:
     acts_on_text: str
     acts_on: Callable[[FailureMode], bool] | None
     apply: Callable[[Scenario, Context, Feature], tuple[dict[str, Any], list[tuple[str, str, str]]]]
+    other_classes: tuple[str, ...] = ()
+    by_wait: bool = False
 
     @property
     def source(self) -> str:
@@ -515,6 +521,8 @@ FEATURES: dict[str, Feature] = {
             "node failures and domain events",
             _all,
             _domain_spares,
+            other_classes=("domain",),
+            by_wait=True,
         ),
         Feature(
             "health_checks",
@@ -556,6 +564,7 @@ FEATURES: dict[str, Feature] = {
             "every failure's detection (hangs most)",
             _all,
             _auto_recovery,
+            other_classes=("fabric", "domain", "switch", "job"),
         ),
         Feature(
             "memory_checkpoints",
@@ -577,6 +586,7 @@ FEATURES: dict[str, Feature] = {
             "every failure's rework and restore",
             _all,
             _memory_checkpoints,
+            other_classes=("fabric", "domain", "switch", "job"),
         ),
         Feature(
             "async_saves",
@@ -685,6 +695,7 @@ FEATURES: dict[str, Feature] = {
             "every failure's restore",
             _all,
             _validation,
+            other_classes=("fabric", "domain", "switch", "job"),
         ),
     )
 }
@@ -951,20 +962,78 @@ def parse_params(items: Sequence[str] | None) -> dict[str, float]:
     return out
 
 
-def _savings_by_cause(
-    feature: Feature, prev: Mapping[str, float], cur: Mapping[str, float], modes: FailureModes
-) -> tuple[dict[str, Any], ...]:
-    """Where a rung's saving comes from: failure losses split over the causes the feature
-    acts on (by count), and the rest (spares, saves, stalls, throughput) as their own lines.
-    The lines add up to the rung's saving."""
-    rows: list[dict[str, Any]] = []
-    failure = sum(
-        prev[f"loss_{c}_usd_per_day"] - cur[f"loss_{c}_usd_per_day"] for c in FAILURE_COMPONENTS
-    )
+#: Failure classes beyond node failures: (class, its rate's output key, category, label,
+#: the field of its repair wait [h] or None)
+OTHER_CLASSES = (
+    ("fabric", "fabric_failures_per_day", "fabric_aborts", "Fabric aborts", None),
+    (
+        "domain",
+        "domain_failures_per_day",
+        "domain_events",
+        "Scale-up domain events (racks)",
+        "reliability.domain_repair_hours",
+    ),
+    (
+        "switch",
+        "switch_failures_per_day",
+        "switch_events",
+        "Switch events",
+        "reliability.switch_repair_hours",
+    ),
+    ("job", "job_interruptions_per_day", "job_interruptions", "Job-level interruptions", None),
+)
+
+
+def _cause_weights(
+    feature: Feature, prev: Mapping[str, float], modes: FailureModes, scenario: Scenario
+) -> tuple[dict[str, float], dict[str, str]]:
+    """Shares of the rung's failure saving: the node-failure causes the feature acts on (the
+    Llama 3 taxonomy's shares by count, :meth:`FailureModes.weights`) and the other classes
+    it acts on (``feature.other_classes``), each class at its share of those acted on by
+    count, or with ``feature.by_wait`` by rate × repair wait (node failures: the replacement
+    path; domain and switch events: their repair): spare domains save mostly the 8-hour rack
+    waits, not the swaps.  With labels by category.  A feature that acts on no cause splits
+    over every node cause."""
     weights = modes.weights(feature.acts_on) if feature.acts_on is not None else {}
     if not weights:  # acts on no cause: failure losses change only as a side effect
         weights = modes.weights(lambda c: True)
     labels = {c.category: c.label for c in modes.causes}
+
+    def wait(field: str | None) -> float:
+        return 60.0 * float(scenario[field]) if feature.by_wait and field else 1.0
+
+    others = {
+        cat: (float(prev[key]) * wait(field), label)
+        for name, key, cat, label, field in OTHER_CLASSES
+        if name in feature.other_classes and float(prev.get(key, 0.0)) > 0
+    }
+    if not others:
+        return weights, labels
+    node = float(prev["node_failures_per_day"]) if weights else 0.0
+    if feature.by_wait:
+        node *= float(prev["replacement_path_minutes_expected"])
+    acted = node + sum(rate for rate, _ in others.values())
+    out = {cat: w * node / acted for cat, w in weights.items()}
+    for cat, (rate, label) in others.items():
+        out[cat], labels[cat] = rate / acted, label
+    return out, labels
+
+
+def _savings_by_cause(
+    feature: Feature,
+    prev: Mapping[str, float],
+    cur: Mapping[str, float],
+    modes: FailureModes,
+    scenario: Scenario,
+) -> tuple[dict[str, Any], ...]:
+    """Where a rung's saving comes from: failure losses split over the causes and failure
+    classes the feature acts on (by count, :func:`_cause_weights`), and the rest (spares,
+    saves, stalls, throughput) as their own lines.  The lines add up to the rung's saving."""
+    rows: list[dict[str, Any]] = []
+    failure = sum(
+        prev[f"loss_{c}_usd_per_day"] - cur[f"loss_{c}_usd_per_day"] for c in FAILURE_COMPONENTS
+    )
+    weights, labels = _cause_weights(feature, prev, modes, scenario)
     for cat, w in weights.items():
         rows.append({"category": cat, "label": labels[cat], "saving_usd_per_day": failure * w})
     for comp in LOSS_COMPONENTS:
@@ -975,9 +1044,8 @@ def _savings_by_cause(
             rows.append({"category": comp, "label": LOSS_COMPONENTS[comp], "saving_usd_per_day": d})
     spares = prev["spare_usd_per_day"] - cur["spare_usd_per_day"]
     if abs(spares) >= 0.005:
-        rows.append(
-            {"category": "spares", "label": "Hot spare nodes", "saving_usd_per_day": spares}
-        )
+        label = "Spare nodes by domain" if feature.key == "domain_spares" else "Hot spare nodes"
+        rows.append({"category": "spares", "label": label, "saving_usd_per_day": spares})
     return tuple(rows)
 
 
@@ -1044,7 +1112,7 @@ def _feature_rung(
         references=f.references,
         delta_goodput_points=100.0 * (m["goodput"] - cur.metrics["goodput"]),
         delta_usd_per_day=cur.metrics["lost_usd_per_day"] - m["lost_usd_per_day"],
-        savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes),
+        savings_by_cause=_savings_by_cause(f, cur.metrics, m, ctx.modes, cur.scenario),
     )
 
 

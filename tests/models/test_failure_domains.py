@@ -438,3 +438,30 @@ def test_ranking_types_moves_the_domain_layout_with_the_job():
     ranking = rank_instances(s, cat)
     assert ranking.row("p6e-gb200.36xlarge").cost_to_train_usd > 0
     assert ranking.row("p6-b200.48xlarge").cost_to_train_usd > 0
+
+
+def test_spare_domains_savings_are_put_on_domain_events():
+    """QA pass 24 #8: the ladder's spare-domain rung put its saving on node-failure causes
+    (faulty GPU $47,237, software bug $17,235 ...) with no line for rack events, and its cost
+    read "Hot spare nodes".  The failure saving is split by rate × repair wait over the
+    classes the rung acts on: node failures (2.19 a day × 30 min) and domain events (0.32 a
+    day × 8 h), so 70.0% of it is the domain events'; the lines still add up to the rung."""
+    from goodput_lab.models import load_preset
+    from goodput_lab.models.resilience import ladder
+
+    rung = ladder(load_preset(PRESET), ["domain_spares"]).rungs[1]
+    rows = {r["category"]: r for r in rung.savings_by_cause}
+    failure = sum(
+        r["saving_usd_per_day"]
+        for c, r in rows.items()
+        if c not in ("spares", "checkpoint_save", "fabric_stall", "fail_slow")
+    )
+    node, dom = 1152 * 0.0019 * 30.0, 64 * 0.005 * 480.0
+    assert rows["domain_events"]["saving_usd_per_day"] / failure == pytest.approx(
+        dom / (node + dom), rel=1e-9
+    )
+    assert dom / (node + dom) == pytest.approx(0.700, abs=1e-3)
+    assert rows["domain_events"]["label"] == "Scale-up domain events (racks)"
+    assert rows["spares"]["label"] == "Spare nodes by domain"
+    total = sum(r["saving_usd_per_day"] for r in rung.savings_by_cause)
+    assert total == pytest.approx(rung.delta_usd_per_day, rel=1e-9)
