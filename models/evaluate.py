@@ -796,6 +796,32 @@ def recompute_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     return f"recomputation (auto): {used}, the least that fits in {usable:,.1f} GB per accelerator"
 
 
+def whole_micro_batches(micro_batches, micro_batch_sequences) -> np.ndarray:
+    """Whether each replica's share of the global batch is whole micro-batches of a whole
+    number of sequences, as Megatron-Core requires (:func:`batch_note`) [bool].
+
+    Parameters
+    ----------
+    micro_batches : array_like
+        Micro-batches per step on each data-parallel replica [count].
+    micro_batch_sequences : array_like
+        Sequences per micro-batch [count].
+
+    Returns
+    -------
+    ndarray of bool
+        True where both are whole numbers (to 1e-9); False where either is not or is NaN.
+
+    Examples
+    --------
+    >>> whole_micro_batches([3.0, 1024 / 340], [1.0, 1.0]).tolist()
+    [True, False]
+    """
+    m, b = np.asarray(micro_batches, float), np.asarray(micro_batch_sequences, float)
+    with np.errstate(invalid="ignore"):
+        return (np.abs(m - np.round(m)) < 1e-9) & (np.abs(b - np.round(b)) < 1e-9)
+
+
 def batch_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     """Whether the global batch splits into whole micro-batches on every data-parallel
     replica, in words; ``""`` when it does (or no step is computed).
@@ -829,7 +855,7 @@ def batch_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
     d = float(metrics.get("data_parallel_size", math.nan))
     if float(metrics.get("memory_fits", 0.0)) < 0.5 or not all(map(math.isfinite, (m, b, d))):
         return ""
-    if abs(m - round(m)) < 1e-9 and abs(b - round(b)) < 1e-9:
+    if bool(whole_micro_batches(m, b)):
         return ""
     seqs = m * b * d
     whole = abs(seqs - round(seqs)) < 1e-6
@@ -842,8 +868,31 @@ def batch_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
         f"the global batch of {batch} sequences does not split into whole micro-batches on "
         f"{d:,.0f} data-parallel replicas ({each}): Megatron-Core needs it to be a "
         "multiple of data-parallel size × micro-batch size, so the step is modelled on the "
-        "average (change the batch, the micro-batch or the node count for a layout that "
-        "runs as entered)"
+        f"average ({_nearest_batches(seqs, d, b)}, or change the micro-batch or the node "
+        "count for a layout that runs as entered)"
+    )
+
+
+def _nearest_batches(seqs: float, replicas: float, micro: float) -> str:
+    """The whole global batches nearest ``seqs`` that ``replicas`` data-parallel replicas
+    split into whole micro-batches of ``micro`` (rounded, at least 1) sequences, in words.
+
+    >>> _nearest_batches(2048.0, 148.0, 1.0)
+    'the nearest batches that split are 1,924 and 2,072 sequences, 13 and 14 micro-batches of 1 on each replica'
+    >>> _nearest_batches(100.0, 148.0, 1.0)
+    'the smallest batch that splits is 148 sequences, 1 micro-batch of 1 on each replica'
+    """
+    b = max(1.0, float(round(micro)))
+    unit = replicas * b  # sequences per step that one micro-batch on every replica takes
+    lo, hi = math.floor(seqs / unit), math.ceil(seqs / unit)
+    if lo < 1:
+        return (
+            f"the smallest batch that splits is {unit:,.0f} sequences, 1 micro-batch of "
+            f"{b:,.0f} on each replica"
+        )
+    return (
+        f"the nearest batches that split are {lo * unit:,.0f} and {hi * unit:,.0f} sequences, "
+        f"{lo:,d} and {hi:,d} micro-batches of {b:,.0f} on each replica"
     )
 
 

@@ -109,9 +109,16 @@ def test_a_batch_that_does_not_split_into_whole_micro_batches_is_said(catalog):
         "the global batch of 1,024 sequences does not split into whole micro-batches on 340 "
         "data-parallel replicas (3.0 micro-batches of 1 sequence each)"
     )
+    # and which whole batches would (QA 24 #5: a layout that runs as entered)
+    assert (
+        "the nearest batches that split are 1,020 and 1,360 sequences, 3 and 4 micro-batches "
+        "of 1 on each replica" in odd.texts["batch_note"]
+    )
     assert _ev("llama3-8b", catalog).texts["batch_note"] == ""  # 128 replicas of 8
     # the blog's scenario: 16M tokens of 8,192 is not a whole number of sequences
-    assert "1,953.12 sequences" in _ev("aws-16k-h100", catalog).texts["batch_note"]
+    blog = _ev("aws-16k-h100", catalog).texts["batch_note"]
+    assert "1,953.12 sequences" in blog
+    assert "1,875 and 2,000 sequences, 15 and 16 micro-batches of 1 on each replica" in blog
 
 
 def test_cli_and_report_say_when_the_batch_does_not_split(catalog, capsys):
