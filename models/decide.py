@@ -47,7 +47,7 @@ from .catalog import Instance, load_catalog
 from .choices import FailureScaling, MfuBasis, PricingModel, Strategy
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
-from .fields import FIELDS
+from .fields import FIELDS, _fmt
 from .instances import instance_mfu, rank_instances, scaled_failure_rate
 from .montecarlo import MAX_DAYS, simulate_inputs
 from .outputs import format_value
@@ -195,7 +195,7 @@ def parse_prices(items: Sequence[str] | None, catalog: Mapping[str, Instance]) -
             raise ValidationError(
                 f"--price {left.strip()[:40]}",
                 f"{value[:40]!r} is {'not a number' if math.isnan(usd) else 'out of range'} "
-                "(a number in (0, 10000] USD/instance-h: the least-cost choice needs a price "
+                f"(a number in (0, {_fmt(10_000)}] USD/instance-h: the least-cost choice needs a price "
                 "above 0; for hardware you own, what an hour of it costs you)",
             )
         out[(inst or None, model)] = usd
@@ -1182,7 +1182,7 @@ def _validate(deadline_days, confidence, budget_usd, trials, seed) -> None:
         d = math.nan
     if not (math.isfinite(d) and 0 < d <= MAX_DEADLINE_DAYS):
         raise bad(
-            "--deadline-days", deadline_days, f"a number of days in (0, {MAX_DEADLINE_DAYS:g}]"
+            "--deadline-days", deadline_days, f"a number of days in (0, {_fmt(MAX_DEADLINE_DAYS)}]"
         )
     try:
         p = float(confidence)
@@ -1910,7 +1910,8 @@ def probability_finish_by_deadline(
     d = float(deadline_days)
     if not (math.isfinite(d) and 0 < d <= MAX_DEADLINE_DAYS):
         raise ValidationError(
-            "--deadline-days", f"{deadline_days!r} is out of range (in (0, {MAX_DEADLINE_DAYS:g}])"
+            "--deadline-days",
+            f"{deadline_days!r} is out of range (in (0, {_fmt(MAX_DEADLINE_DAYS)}])",
         )
     cat = catalog if catalog is not None else load_catalog()
     spot_rate = None

@@ -27,6 +27,7 @@ import sys
 import time
 from pathlib import Path
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import (
     _money,
     catalog_from_args,
@@ -43,8 +44,8 @@ from goodput_lab.models.outputs import format_value, json_ready
 # The ranges goodput_lab.models.decide enforces, for --help without importing it at start-up
 # (it needs scipy); tests/cli/test_qa_round.py checks them against its constants.
 CONFIDENCE_ALLOWED = "a probability in [0.5, 0.999]"
-TRIALS_ALLOWED = "an integer in [100, 100,000]"
-DEADLINE_ALLOWED = "a number of days in (0, 3650]"
+TRIALS_ALLOWED = allowed_range("an integer", 100, 100_000)
+DEADLINE_ALLOWED = allowed_range("a number of days", 0, 3650, low_open=True)
 MAX_BUDGET_USD = 1e15
 BUDGET_ALLOWED = f"a positive number of USD, at most {MAX_BUDGET_USD:,.0f}"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import json_option, print_json
 from goodput_lab.models._files import read_capped
 from goodput_lab.models._text import counted
@@ -34,7 +35,9 @@ def _nodes(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of nodes") from None
     if not 1 <= value <= 10_000_000:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 10000000])")
+        raise argparse.ArgumentTypeError(
+            f"{value} is out of range ({allowed_range('an integer', 1, 10_000_000)})"
+        )
     return value
 
 

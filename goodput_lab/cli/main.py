@@ -35,6 +35,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._text import rate_interval_note
 from goodput_lab.models._tools import json_finite
@@ -653,7 +654,8 @@ def cmd_dashboard(args: argparse.Namespace) -> int:
     from goodput_lab._extras import require
 
     if not 1 <= args.port <= 65535:
-        raise ValidationError("--port", f"{args.port} is not allowed (an integer in [1, 65535])")
+        allowed = allowed_range("an integer", 1, 65_535)
+        raise ValidationError("--port", f"{args.port} is not allowed ({allowed})")
     if not args.host.strip() or any(c.isspace() for c in args.host):
         raise ValidationError("--host", f"{args.host!r} is not an address (e.g. 127.0.0.1)")
     require("dashboard", "dashboard")

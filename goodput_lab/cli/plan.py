@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import (
     _money,
     catalog_from_args,
@@ -48,6 +49,10 @@ def _number(flag: str, lo: float, hi: float, what: str):
     return parse
 
 
+#: --block-days and --deadline-days: a positive number of days, at most ten years
+DAYS_ALLOWED = allowed_range("a number of days", 0, 3650, low_open=True)
+
+
 def _prices(pairs: list[str] | None) -> dict[str, float]:
     out: dict[str, float] = {}
     for item in pairs or []:
@@ -57,7 +62,10 @@ def _prices(pairs: list[str] | None) -> dict[str, float]:
         # as goodput decide's --price: a price above 0 (for hardware you own, what an hour
         # of it costs you)
         out[name.strip()] = _number(
-            f"--price {name.strip()[:40]}", 0.0, 10_000.0, "a number in (0, 10000] USD/h"
+            f"--price {name.strip()[:40]}",
+            0.0,
+            10_000.0,
+            allowed_range("a number", 0, 10_000, "USD/h", low_open=True),
         )(value)
     return out
 
@@ -85,15 +93,11 @@ def cmd_plan(args: argparse.Namespace) -> int:
     risk = _number("--risk", 0.0, 0.999, "a probability in (0, 1)")(args.risk)
     block = None
     if args.block_days is not None:
-        block = _number("--block-days", 0.0, 3650.0, "a number of days in (0, 3650]")(
-            args.block_days
-        )
+        block = _number("--block-days", 0.0, 3650.0, DAYS_ALLOWED)(args.block_days)
     prices = _prices(args.price)
     deadline = None
     if args.deadline_days is not None:
-        deadline = _number("--deadline-days", 0.0, 3650.0, "a number of days in (0, 3650]")(
-            args.deadline_days
-        )
+        deadline = _number("--deadline-days", 0.0, 3650.0, DAYS_ALLOWED)(args.deadline_days)
     scenario = load_scenario(args.scenario, args.set)
     cat = catalog_from_args(args)
     entered_prices(prices)  # checks --price before the work

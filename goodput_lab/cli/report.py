@@ -14,6 +14,7 @@ import os
 import sys
 from pathlib import Path
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import (
     catalog_from_args,
     catalog_option,
@@ -31,7 +32,9 @@ def _positive_int(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
     if not 1 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"{value} is out of range (an integer in [1, 1000000])")
+        raise argparse.ArgumentTypeError(
+            f"{value} is out of range ({allowed_range('an integer', 1, 1_000_000)})"
+        )
     return value
 
 
@@ -42,7 +45,7 @@ def _seed(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text[:80]!r} is not a whole number") from None
     if not 0 <= value <= 2**63 - 1:
         raise argparse.ArgumentTypeError(
-            f"{value} is out of range (an integer in [0, 9223372036854775807])"
+            f"{value} is out of range ({allowed_range('an integer', 0, 2**63 - 1)})"
         )
     return value
 

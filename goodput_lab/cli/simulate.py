@@ -13,6 +13,7 @@ import argparse
 import math
 import time
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import (
     catalog_from_args,
     catalog_option,
@@ -53,12 +54,13 @@ def _int_arg(flag: str, lo: int, hi: int):
                 as_float = math.nan
             if not (math.isfinite(as_float) and as_float == round(as_float)):
                 raise ValidationError(
-                    flag, f"{text[:80]!r} is not a whole number (an integer in [{lo:,}, {hi:,}])"
+                    flag,
+                    f"{text[:80]!r} is not a whole number ({allowed_range('an integer', lo, hi)})",
                 ) from None
             value = int(as_float)
         if not lo <= value <= hi:
             raise ValidationError(
-                flag, f"{value:,} is out of range (an integer in [{lo:,}, {hi:,}])"
+                flag, f"{value:,} is out of range ({allowed_range('an integer', lo, hi)})"
             )
         return value
 
@@ -66,7 +68,10 @@ def _int_arg(flag: str, lo: int, hi: int):
 
 
 #: The Monte Carlo window the simulator takes (models.montecarlo: one hour to MAX_DAYS).
-DAYS_ALLOWED = f"a number of days in [{MIN_DAYS:.4g}, {MAX_DAYS:g}], at least one hour"
+# (the hour to five decimals, 0.04167, as models.montecarlo's own message writes it)
+DAYS_ALLOWED = (
+    allowed_range("a number of days", round(MIN_DAYS, 5), MAX_DAYS) + ", at least one hour"
+)
 
 
 def _days(text: str) -> float:

@@ -26,6 +26,7 @@ import math
 import sys
 import time
 
+from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.cli.main import (
     catalog_from_args,
     catalog_option,
@@ -119,7 +120,7 @@ def _seconds_arg(flag: str, text: str, lo: float, hi: float) -> float:
         x = math.nan
     if not (math.isfinite(x) and lo <= x <= hi):
         raise ValidationError(
-            flag, f"{str(text)[:40]!r} is out of range (seconds in [{lo:g}, {hi:g}])"
+            flag, f"{str(text)[:40]!r} is out of range ({allowed_range('seconds', lo, hi)})"
         )
     return x
 

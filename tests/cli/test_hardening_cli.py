@@ -79,7 +79,8 @@ def test_issue18_report_negative_seed_is_one_line(tmp_path, capsys):
         main(["report", BASE, "--trials", "10", "--seed", "-1", "-o", str(tmp_path / "r.csv")])
     line = _one_line(exc.value.code, capsys.readouterr().err)
     assert line == (
-        "goodput: argument --seed: -1 is out of range (an integer in [0, 9223372036854775807])"
+        "goodput: argument --seed: -1 is out of range "
+        "(an integer in [0, 9,223,372,036,854,775,807])"
     )
     assert not (tmp_path / "r.csv").exists()
 
@@ -403,7 +404,7 @@ def test_a_binary_failure_log_is_refused_without_its_bytes_as_a_column_name(tmp_
         # the prices plan takes are decide's: above 0
         (
             ["plan", "aws-16k-h100", "--price", "spot=0"],
-            "0 is out of range (a number in (0, 10000]",
+            "0 is out of range (a number in (0, 10,000] USD/h)",
         ),
     ],
 )

@@ -254,7 +254,7 @@ def test_fit_help_says_the_nodes_default_is_the_logs_comment(capsys):
 
 
 def test_simulate_days_help_and_messages_give_the_range_enforced(capsys):
-    allowed = "a number of days in [0.04167, 3650], at least one hour"
+    allowed = "a number of days in [0.04167, 3,650], at least one hour"
     assert allowed in _help(capsys, "simulate") and allowed in _help(capsys, "ladder")
     for days, word in (("0", "out of range"), ("0.01", "too short"), ("4000", "out of range")):
         code, _, err = _run(capsys, "simulate", "llama3-8b", "--days", days, "--trials", "5")
@@ -271,7 +271,8 @@ def test_decide_help_gives_the_ranges_it_enforces(capsys):
     text = _help(capsys, "decide")
     assert f"a probability in [{model.MIN_CONFIDENCE}, {model.MAX_CONFIDENCE}]" in text
     assert f"an integer in [{model.MIN_TRIALS}, {model.MAX_TRIALS:,}] (default 2000)" in text
-    assert f"a number of days in (0, {model.MAX_DEADLINE_DAYS:g}]" in text
+    assert f"a number of days in (0, {model.MAX_DEADLINE_DAYS:,.0f}]" in text
+    assert "(0, 3,650]" in text and "3650" not in text  # separators, as a field's range
     assert cli_decide.CONFIDENCE_ALLOWED in text and cli_decide.TRIALS_ALLOWED in text
     assert "1e+" not in text
 
@@ -284,15 +285,15 @@ def test_decide_help_gives_the_ranges_it_enforces(capsys):
         (("--confidence", "2"), "--confidence: 2 is out of range (a probability in"),
         (
             ("--confidence", "0.9", "--price", "p5.48xlarge:spot=abc"),
-            "--price p5.48xlarge:spot: 'abc' is not a number (a number in (0, 10000]",
+            "--price p5.48xlarge:spot: 'abc' is not a number (a number in (0, 10,000]",
         ),
         (
             ("--confidence", "0.9", "--price", "p5.48xlarge:spot=nan"),
-            "--price p5.48xlarge:spot: 'nan' is not a number (a number in (0, 10000]",
+            "--price p5.48xlarge:spot: 'nan' is not a number (a number in (0, 10,000]",
         ),
         (
             ("--confidence", "0.9", "--price", "p5.48xlarge:spot=-3"),
-            "--price p5.48xlarge:spot: '-3' is out of range (a number in (0, 10000]",
+            "--price p5.48xlarge:spot: '-3' is out of range (a number in (0, 10,000]",
         ),
     ],
 )
