@@ -109,10 +109,6 @@ def input_groups() -> dict[str, list[str]]:
     return {"Essentials": [k for k in ESSENTIALS if k in FIELDS], **groups()}
 
 
-def _decimals(step: float) -> int:
-    return max(0, -math.floor(math.log10(step) + 1e-9)) if step > 0 else 2
-
-
 def slider_range(key: str, current: float) -> tuple[float, float]:
     """The slider's range (display units) for a field showing ``current``: the field's usual
     range (``ui_min``..``ui_max``), stretched for a value outside it to a bound that does not
@@ -152,7 +148,8 @@ def _numeric_widget(key: str, container=None) -> None:
             fmt = "%d" + pct
         else:
             lo, hi, step = float(lo), float(hi), float(step)
-            fmt = f"%.{_decimals(step)}f{pct}"
+            # the decimals every table of inputs writes it with (display.input_decimals)
+            fmt = f"%.{display.input_decimals(key, current)}f{pct}"
         state.set_value(key, current)
         state.seed_on_new_range(wk, (lo, hi))
         c.slider(

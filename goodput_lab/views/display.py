@@ -350,6 +350,25 @@ def field_label(key: str) -> str:
     return f"{f.label} ({unit})"
 
 
+def input_decimals(key: str, shown: float) -> int | None:
+    """Decimals of a float input shown as a slider, ``shown`` in its display unit (% for
+    fractions): those of the slider's step (0.01% steps: "0.20%"), more where the value is
+    finer than the step, up to four significant digits (63.96% on a 1% slider).  The
+    sidebar's slider and every table of inputs (:func:`field_value`) write it so, and agree;
+    None for an input without a slider.
+
+    Examples: the node failure rate 0.2% reads "0.20%" on the slider and in the tables."""
+    f = FIELDS[key]
+    if f.kind != "float" or f.widget != "slider":
+        return None
+    step = (f.ui_step or 1.0) * f.scale  # as the sidebar steps it
+    decimals = max(0, -math.floor(math.log10(step) + 1e-9))
+    digits = f"{abs(float(shown)):.4g}"
+    if "e" not in digits and "." in digits:
+        decimals = max(decimals, len(digits.split(".", 1)[1]))
+    return decimals
+
+
 def _number(x: float, kind: str) -> str:
     if kind == "int":
         return f"{x:,.0f}"
@@ -363,7 +382,7 @@ def _number(x: float, kind: str) -> str:
 
 
 def field_value(key: str, value: Any, *, unit: bool = True, price: Price | None = None) -> str:
-    """A scenario input as people read it: "2,000 nodes", "0.2%", "$98.32/instance-h",
+    """A scenario input as people read it: "2,000 nodes", "0.20%", "$98.32/instance-h",
     "optimal", "from the catalog"."""
     f = FIELDS[key]
     if key == "pricing.usd_per_instance_hour" and (value is None and price is not None):
@@ -380,9 +399,15 @@ def field_value(key: str, value: Any, *, unit: bool = True, price: Price | None 
     if f.unit.startswith("USD"):
         text = f"${x:,.2f}" if abs(x) < 1000 else f"${x:,.0f}"
         return text + ("/" + f.unit.split("/", 1)[1] if unit and "/" in f.unit else "")
-    if f.scale == 100.0:
+    decimals = input_decimals(key, x * f.scale)
+    if decimals is not None:  # as the sidebar's slider writes it ("0.20%", not "0.2%")
+        text = f"{x * f.scale:,.{decimals}f}".replace("-", "−")
+        if f.scale == 100.0:
+            return text + ("%" if unit else "")
+    elif f.scale == 100.0:
         return _number(x * 100, "float") + ("%" if unit else "")
-    text = _number(x, f.kind)
+    else:
+        text = _number(x, f.kind)
     u = field_unit(key)
     return singular(f"{text} {u}") if unit and u else text
 

@@ -49,7 +49,8 @@ def test_default_compare_reproduces_headline_claim(app, catalog):
     # only the failure rate differs, and the page says so
     assert "Only one input differs: node failure rate" in _text(app)
     diffs = next(t.value for t in app.table if "Input" in t.value.columns)
-    assert diffs.values.tolist() == [["Node failure rate", "0.2%", "0.1%"]]
+    # in the sidebar slider's decimals (0.20%, not 0.2%), as every table of inputs
+    assert diffs.values.tolist() == [["Node failure rate", "0.20%", "0.10%"]]
 
 
 def test_waterfall_components_add_up_to_savings(app, catalog):

@@ -170,3 +170,22 @@ def test_the_inputs_table_words_choices_as_the_sidebar_does(app):
     row = table[table["Input"] == "Step time basis"].iloc[0]
     assert row["Value"] == "Modelled (hardware)"
     assert "_" not in " ".join(table["Value"]) + " ".join(table["Default"])
+
+
+@pytest.mark.parametrize(("rate", "shown"), [(None, "0.20%"), ("0.00379", "0.379%")])
+def test_the_inputs_table_writes_the_failure_rate_as_the_slider_does(rate, shown):
+    """QA: the inputs table read "0.2%" beside the sidebar slider's "0.20%"; both now take
+    their decimals from views.display.input_decimals (the slider's step, more for a finer
+    value: Llama 3's 0.379%)."""
+    from goodput_lab.views import display
+    from tests.dashboard._pages import open_page
+
+    at = open_page("overview", {"reliability.node_failure_rate_per_day": rate} if rate else {})
+    slider = next(s for s in at.slider if s.key == RATE_KEY)
+    assert slider.proto.format % slider.value == shown  # what the slider writes
+    table = next(t.value for t in at.table if "Source / meaning" in t.value.columns)
+    row = table[table["Input"] == "Node failure rate"].iloc[0]
+    assert (row["Value"], row["Default"]) == (shown, "0.20%")
+    assert display.field_value("reliability.node_failure_rate_per_day", 0.002) == "0.20%"
+    # an input without a slider keeps its own digits
+    assert display.input_decimals("reliability.domain_failure_rate_per_day", 0.1) is None

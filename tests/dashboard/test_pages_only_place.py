@@ -25,12 +25,12 @@ def test_report_changes_table_is_the_compare_pages(catalog):
     report = _changed_assumptions(c)
     assert page["Input"].to_list() == report["label"].to_list()
     assert (
-        page["Baseline"].to_list() == report["baseline"].to_list() == ["0.2%", "$98.32/instance-h"]
+        page["Baseline"].to_list() == report["baseline"].to_list() == ["0.20%", "$98.32/instance-h"]
     )
     assert (
         page["Candidate"].to_list()
         == report["candidate"].to_list()
-        == ["0.1%", "$55.04/instance-h"]
+        == ["0.10%", "$55.04/instance-h"]
     )
 
 

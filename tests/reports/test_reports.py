@@ -179,7 +179,7 @@ def test_comparison_report_shows_savings(comparison_report, catalog):
     assert "Savings per day $190,340" in text
     assert f"Savings per year ${c.savings_usd_per_day * 365.25:,.0f}" in text
     # the only changed assumption is the failure rate, 0.2 % -> 0.1 %
-    assert "Node failure rate reliability.node_failure_rate_per_day 0.2% 0.1%" in text
+    assert "Node failure rate reliability.node_failure_rate_per_day 0.20% 0.10%" in text
     assert "Savings" in [t for t, _ in comparison_report.methods]
 
 
