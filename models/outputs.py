@@ -91,8 +91,12 @@ class Output:
         return " ".join(parts)
 
     def header(self) -> str:
-        """Table header with the display unit: ``Lost per day ($/day)``."""
+        """Table header with the display unit, named once: ``Step time (s)``, ``Lost per
+        day ($)`` (the label says per day: not ``Lost per day ($/day)``)."""
         unit = display_unit(self)
+        amount, per = unit.rsplit("/", 1) if "/" in unit else (unit, "")
+        if per and amount and f"per {per}" in self.label.lower():
+            unit = amount  # "Lost per day ($)", "Lost per day (min)"
         return f"{self.label} ({unit})" if unit else self.label
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import plotly.graph_objects as go
 import polars as pl
 
-from goodput_lab.views.display import change
+from goodput_lab.views.display import change, header
 
 from . import style
 
@@ -55,7 +55,7 @@ def ladder_waterfall(rungs: pl.DataFrame, unit: str = "$/day") -> go.Figure:
         inc, dec = COSTS, SAVES  # lost money going up is a cost
         title = "Lost per day, rung by rung"
         subtitle = "Goodput losses plus the cost of every feature adopted so far"
-        axis = "Lost per day ($/day)"
+        axis = header("lost_usd_per_day")  # "Lost per day ($)": the period once
     else:
         start = rungs["goodput_pct"][0]
         steps = rungs["delta_goodput_points"].to_list()[1:]

@@ -378,7 +378,7 @@ def _comparison_figure(c: Comparison) -> go.Figure:
     fig.update_layout(
         title="Cost of each loss component: baseline vs candidate",
         xaxis_title="Loss component",
-        yaxis_title="Lost per day (USD/day)",
+        yaxis_title=display.header("lost_usd_per_day"),  # "Lost per day ($)"
         yaxis_tickprefix="$",
         yaxis_tickformat=",.0f",
         barmode="group",

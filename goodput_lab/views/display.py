@@ -126,7 +126,8 @@ def _label_names(label: str, unit: str) -> bool:
 
 def header(key: str | Output) -> str:
     """A table header from the registry: the label with its display unit ("Step time (s)",
-    "Lost per day ($/day)"), the label alone when it already says the unit ("Nodes", not
+    "Lost per day ($)": the period once, :meth:`Output.header`), the label alone when it
+    already says the unit ("Nodes", not
     "Nodes (nodes)"; "Failures per day", not "Failures per day (per day)")."""
     o = key if isinstance(key, Output) else OUTPUTS[key]
     unit = display_unit(o)

@@ -35,7 +35,11 @@ def repeats_its_unit(head: str) -> bool:
     """A header whose bracketed word unit the label already says: "Nodes (nodes)",
     "Failures per day (per day)"."""
     m = re.fullmatch(r"(.+) \(((?:per )?[A-Za-z]{3,})\)", head)
-    return bool(m) and re.search(rf"\b{re.escape(m[2].lower())}s?\b", m[1].lower()) is not None
+    if m and re.search(rf"\b{re.escape(m[2].lower())}s?\b", m[1].lower()):
+        return True
+    # a period the label says again after a slash: "Lost per day ($/day)"
+    m = re.fullmatch(r"(.+) \([^()]*/([A-Za-z-]+)\)", head)
+    return bool(m) and f"per {m[2].lower()}" in m[1].lower()
 
 
 def test_registry_headers_do_not_repeat_their_unit():
@@ -47,7 +51,11 @@ def test_registry_headers_do_not_repeat_their_unit():
     assert display.header("nodes") == "Nodes"
     assert display.header("failures_per_day") == "Failures per day"
     assert display.header("step_seconds") == "Step time (s)"  # a unit the label lacks stays
-    assert display.header("lost_usd_per_day") == "Lost per day ($/day)"
+    # the period once: the label says per day, the unit the dollars (not "($/day)")
+    assert display.header("lost_usd_per_day") == "Lost per day ($)"
+    assert display.header("lost_minutes_per_day") == "Lost per day (min)"
+    assert display.header("usd_per_instance_hour") == "Price per instance-hour ($/h)"
+    assert repeats_its_unit("Lost per day ($/day)") and repeats_its_unit("Nodes (nodes)")
     assert not [display.header(k) for k in OUTPUTS if repeats_its_unit(display.header(k))]
     table = display.table([{"nodes": 2000, "lemon_nodes": 8}], ["nodes", "lemon_nodes"])
     assert table.columns == ["Nodes", "Lemon nodes"]

@@ -219,3 +219,24 @@ def test_a_rung_that_moves_nothing_reads_no_change_in_the_table_and_on_the_water
         assert (gained == "no change") == (r.delta_goodput_points == 0), row
         assert waterfall[i] == gained, (waterfall[i], row)
     assert "no change" in table["Saves per day"].to_list()  # spares by domain, here
+
+
+def test_the_lost_per_day_waterfall_names_its_unit_once():
+    """QA: the waterfall's axis read "Lost per day ($/day)": the registry's header, the
+    period once."""
+    import polars as pl
+
+    from goodput_lab.charts.resilience import ladder_waterfall
+
+    rungs = pl.DataFrame(
+        {
+            "rung": [0, 1],
+            "label": ["As given", "Hot spares"],
+            "lost_usd_per_day": [1000.0, 800.0],
+            "delta_usd_per_day": [0.0, -200.0],
+            "goodput_pct": [90.0, 91.0],
+            "delta_goodput_points": [0.0, 1.0],
+        }
+    )
+    fig = ladder_waterfall(rungs, "$/day")
+    assert fig.layout.xaxis.title.text == "Lost per day ($)"
