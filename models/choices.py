@@ -241,3 +241,96 @@ def values(enum: type[StrEnum]) -> tuple[str, ...]:
         The members' text values, in definition order.
     """
     return tuple(m.value for m in enum)
+
+
+_WORDS: dict[str, dict[StrEnum, str]] = {
+    "reliability.failure_scaling": {
+        FailureScaling.PER_NODE: "Per node",
+        FailureScaling.PER_ACCELERATOR: "Per accelerator",
+        FailureScaling.MIXED: "Mixed (fitted share)",
+    },
+    "checkpoint.strategy": {
+        Strategy.DURABLE_ONLY: "Durable tier only",
+        Strategy.NVME_DURABLE: "Local NVMe + durable",
+        Strategy.MEMORY_DURABLE: "CPU memory + durable",
+    },
+    "checkpoint.durable_tier": {
+        DurableTier.SHARED_FS: "Shared file system",
+        DurableTier.OBJECT_STORE: "Object store",
+    },
+    "checkpoint.timings": {
+        Timings.MEASURED: "As entered",
+        Timings.TIER_MODEL: "From tier bandwidths",
+    },
+    "checkpoint.save_mode": {SaveMode.SYNC: "Blocking (sync)", SaveMode.ASYNC: "Asynchronous"},
+    "checkpoint.replica_placement": {
+        Placement.ADJACENT: "Adjacent nodes",
+        Placement.SPREAD: "Spread across domains",
+    },
+    "checkpoint.validation": {
+        Validation.NONE: "Not validated (trusted)",
+        Validation.FALLBACK: "Validate, fall back",
+    },
+    "workload.mfu_basis": {
+        MfuBasis.MODELLED: "Modelled (hardware)",
+        MfuBasis.END_TO_END: "End-to-end MFU",
+        MfuBasis.COMPUTE_ONLY: "Compute-only MFU",
+    },
+    "workload.mlp": {Mlp.GELU: "GELU", Mlp.SWIGLU: "SwiGLU"},
+    "workload.recompute": {
+        Recompute.NONE: "No recomputation",
+        Recompute.SELECTIVE: "Selective (attention)",
+        Recompute.FULL: "Full",
+        Recompute.AUTO: "Auto (least that fits)",
+    },
+    "workload.gradient_precision": {GradientPrecision.BF16: "BF16", GradientPrecision.FP32: "FP32"},
+    "workload.precision": {Precision.BF16: "BF16", Precision.FP8: "FP8"},
+    "workload.software_stack": {
+        SoftwareStack.MEGATRON_CORE: "Megatron-Core (0.8+, NeMo)",
+        SoftwareStack.MEGATRON_LM_2022: "Megatron-LM 2022",
+        SoftwareStack.MEGATRON_LM_2021: "Megatron-LM 2021",
+        SoftwareStack.DEEPSPEED_MEGATRON: "DeepSpeed + Megatron",
+        SoftwareStack.PYTORCH_FSDP: "PyTorch FSDP (torchtitan, LLM Foundry)",
+    },
+    "workload.moe_dispatcher": {
+        MoeDispatcher.ALLTOALL: "All-to-all",
+        MoeDispatcher.DEEPEP: "DeepEP",
+    },
+}
+
+
+#: Choices in words, keyed by field then stored value: the sidebar's dropdown, the inputs
+#: tables and the sentences the models write (``goodput decide``'s answer) all read them
+#: here, so "nvme+durable" reads "Local NVMe + durable" everywhere.  The pricing models'
+#: words are their terms' labels (:data:`models.pricing.TERMS`).
+CHOICE_WORDS: dict[str, dict[str, str]] = {
+    key: {m.value: words for m, words in choices.items()} for key, choices in _WORDS.items()
+}
+
+
+def choice_words(key: str, value: str) -> str:
+    """A choice in words, as the sidebar's dropdown shows it.
+
+    Parameters
+    ----------
+    key : str
+        A choice field's key (``"checkpoint.strategy"``); pricing models are worded by
+        :data:`models.pricing.TERMS` instead.
+    value : str
+        The stored value, as links, TOML and ``--set`` carry it.
+
+    Returns
+    -------
+    str
+        The words of :data:`CHOICE_WORDS`, else the value with spaces for underscores and a
+        capital first letter.
+
+    Examples
+    --------
+    >>> choice_words("checkpoint.strategy", "nvme+durable")
+    'Local NVMe + durable'
+    >>> choice_words("workload.flash_attention", "on")
+    'On'
+    """
+    words = CHOICE_WORDS.get(key, {}).get(value)
+    return words or str(value).replace("_", " ").capitalize()

@@ -44,13 +44,13 @@ from scipy.special import ndtr
 from . import pricing as pr
 from ._tools import json_finite
 from .catalog import Instance, load_catalog
-from .choices import FailureScaling, MfuBasis, PricingModel, Strategy
+from .choices import FailureScaling, MfuBasis, PricingModel, Strategy, choice_words
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .fields import FIELDS, _fmt
 from .instances import instance_mfu, rank_instances, scaled_failure_rate
 from .montecarlo import MAX_DAYS, simulate_inputs
-from .outputs import format_value
+from .outputs import format_usd_compact, format_value
 from .plan import MARGIN_DAYS, block_costs
 from .scenario import Scenario
 from .uncertainty import (
@@ -1047,13 +1047,19 @@ class Decision:
         )
         spares = f" + {c['spare_nodes']} spare" if c["spare_nodes"] else ""
         lead = "Buy" if self.meets else "Nothing meets the target; closest:"
+        # in the Decide page's words and the registry's formats, as its tiles write them:
+        # the strategy as the sidebar words it, the probability in two decimals, dollars in
+        # millions from $10M on
+        strategy = choice_words("checkpoint.strategy", c["checkpoint_strategy"])
         return (
-            f"{lead} {c['nodes']:,}{spares} × {c['instance']} on {how}, "
-            f"{c['checkpoint_strategy']} checkpoints every "
+            f"{lead} {c['nodes']:,}{spares} × {c['instance']} on {how}, {strategy} "
+            "checkpoints every "
             f"{format_value('checkpoint_interval_minutes', c['checkpoint_interval_minutes'])}: "
             f"finishes within {self.deadline_days:g} days with probability "
-            f"{c['probability_finish_by_deadline']:.1%}, expected ${c['expected_total_cost_usd']:,.0f} "
-            f"(80% range ${c['total_cost_usd_p10']:,.0f}–${c['total_cost_usd_p90']:,.0f})."
+            f"{format_value('probability_finish_by_deadline', c['probability_finish_by_deadline'])}"
+            f", expected {format_usd_compact(c['expected_total_cost_usd'])} (80% range "
+            f"{format_usd_compact(c['total_cost_usd_p10'])}–"
+            f"{format_usd_compact(c['total_cost_usd_p90'])})."
         )
 
     def to_json_dict(self) -> dict[str, Any]:

@@ -28,6 +28,8 @@ import polars as pl
 
 from goodput_lab.models import FIELDS
 from goodput_lab.models._text import SINGULAR_UNITS, with_unit
+from goodput_lab.models.choices import CHOICE_WORDS as MODEL_CHOICE_WORDS
+from goodput_lab.models.choices import choice_words as model_choice_words
 from goodput_lab.models.outputs import (
     COMPACT_USD_FROM,
     OUTPUTS,
@@ -272,64 +274,21 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
 
 
 # --------------------------------------------------------------------------- inputs
-#: Choices shown in words (the stored value stays the registry's).
+#: Choices shown in words (the stored value stays the registry's): the models' words
+#: (:data:`models.choices.CHOICE_WORDS`, which goodput decide's answer reads too) and the
+#: pricing models' labels.
 CHOICE_WORDS: dict[str, dict[str, str]] = {
     "pricing.model": {m.value: t.label for m, t in TERMS.items()},  # "On-Demand"
-    "reliability.failure_scaling": {
-        "per_node": "Per node",
-        "per_accelerator": "Per accelerator",
-        "mixed": "Mixed (fitted share)",
-    },
-    "checkpoint.strategy": {
-        "durable_only": "Durable tier only",
-        "nvme+durable": "Local NVMe + durable",
-        "memory+durable": "CPU memory + durable",
-    },
-    "checkpoint.durable_tier": {"shared_fs": "Shared file system", "object_store": "Object store"},
-    "checkpoint.timings": {
-        "measured": "As entered",
-        "tier_model": "From tier bandwidths",
-    },
-    "checkpoint.save_mode": {"sync": "Blocking (sync)", "async": "Asynchronous"},
-    "checkpoint.replica_placement": {
-        "adjacent": "Adjacent nodes",
-        "spread": "Spread across domains",
-    },
-    "checkpoint.validation": {
-        "none": "Not validated (trusted)",
-        "fallback": "Validate, fall back",
-    },
-    "workload.mfu_basis": {
-        "modelled": "Modelled (hardware)",
-        "end_to_end": "End-to-end MFU",
-        "compute_only": "Compute-only MFU",
-    },
-    "workload.mlp": {"gelu": "GELU", "swiglu": "SwiGLU"},
-    "workload.recompute": {
-        "none": "No recomputation",
-        "selective": "Selective (attention)",
-        "full": "Full",
-        "auto": "Auto (least that fits)",
-    },
-    "workload.gradient_precision": {"bf16": "BF16", "fp32": "FP32"},
-    "workload.precision": {"bf16": "BF16", "fp8": "FP8"},
-    "workload.software_stack": {
-        "megatron-core": "Megatron-Core (0.8+, NeMo)",
-        "megatron-lm-2022": "Megatron-LM 2022",
-        "megatron-lm-2021": "Megatron-LM 2021",
-        "deepspeed-megatron": "DeepSpeed + Megatron",
-        "pytorch-fsdp": "PyTorch FSDP (torchtitan, LLM Foundry)",
-    },
-    "workload.moe_dispatcher": {"alltoall": "All-to-all", "deepep": "DeepEP"},
+    **MODEL_CHOICE_WORDS,
 }
 
 
 def choice_words(key: str, value: str) -> str:
     """A choice as words, as the sidebar's dropdown and the Overview's inputs table show it
     ("tier_model" -> "From tier bandwidths"); the raw value stays what links, TOML and
-    ``--set`` use."""
+    ``--set`` use (:func:`models.choices.choice_words`, with the pricing models' labels)."""
     words = CHOICE_WORDS.get(key, {}).get(value)
-    return words or str(value).replace("_", " ").capitalize()
+    return words or model_choice_words(key, value)
 
 
 def field_unit(key: str) -> str:

@@ -234,6 +234,18 @@ def test_the_answer_names_its_strategy_and_runners_up_in_words(app, cli):
     captions = [c.value for c in app.caption]
     strategy = choice_words("checkpoint.strategy", cli["choice"]["checkpoint_strategy"])
     assert f"strategy {strategy}" in captions, captions
+    # the answer words the strategy as the caption does ("nvme+durable" before), from the
+    # models' words the page reads too
+    from goodput_lab.models import choices
+
+    assert choice_words("checkpoint.strategy", "nvme+durable") == "Local NVMe + durable"
+    assert choices.CHOICE_WORDS["checkpoint.strategy"] == {
+        "durable_only": "Durable tier only",
+        "nvme+durable": "Local NVMe + durable",
+        "memory+durable": "CPU memory + durable",
+    }
+    assert f", {strategy} checkpoints every " in cli["answer"]
+    assert "+durable" not in cli["answer"] and "durable_only" not in cli["answer"]
     assert not any(c.startswith("strategy ") and "+durable" in c for c in captions)
     assert not any(c.startswith("None") for c in captions)
     from goodput_lab.views.decide import runners_caption
@@ -263,3 +275,22 @@ def test_the_uncertainty_caption_quotes_the_intervals_in_the_registrys_formats()
     # a rate too small for two decimals keeps two significant digits, as the registry does
     d.failure_rate_interval = (0.00002, 0.0001, "stated")
     assert uncertainty_caption(d).startswith("Failure rate's 80% interval 0.002–0.01% per")
+
+
+def test_the_answer_quotes_the_tiles_figures_as_they_read(app, cli):
+    """QA: the answer read "probability 90.0%" and "expected $258,123,456" beside tiles of
+    "90.00%" and "$258.1M": it now quotes the tiles' texts, and the range under the tile."""
+    (shown,) = [s.value for s in app.success]
+    answer = shown.replace("\\", "")  # the page escapes "$" for Markdown
+    p = metric(app, "P(finish by the deadline)")
+    cost = metric(app, "Expected total cost")
+    assert f"with probability {p}, expected {cost} (" in answer, (p, cost, answer)
+    low, high = (
+        format_value(k, cli[k]) if cli[k] < 1e7 else None
+        for k in ("total_cost_usd_p10", "total_cost_usd_p90")
+    )
+    captions = [c.value for c in app.caption if c.value.startswith("80% range ")]
+    assert len(captions) == 1 and f"({captions[0]})." in answer, (captions, answer)
+    if low and high:  # under $10M: exact dollars, as the registry writes them
+        assert captions[0] == f"80% range {low}–{high}"
+    assert plain(cli["answer"]) == shown
