@@ -632,8 +632,9 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     ``recovery.hot_spare_swap_minutes``.  The replacement per failure is the failure-weighted
     mean of the classes' times (:func:`models.reliability.overlapping_repairs_minutes`: a
     failure during a recovery starts its own repair beside any still under way and the job
-    waits for all of them, so a recovery is the busy period of repairs side by side).  With every class and spare of this kind
-    absent, it is (1 − p_ip)·replacement path, as before them.
+    waits for all of them, so a recovery is the busy period of repairs side by side).  With
+    every class and spare of this kind absent, it is (1 − p_ip)·replacement path, as before
+    them.
     """
     rl = section(x, "reliability")
     lay = domain_layout(x)

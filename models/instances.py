@@ -749,7 +749,8 @@ def layout_on(scenario: Scenario, own: Instance, inst: Instance) -> dict[str, An
     >>> from goodput_lab.models import load_catalog, load_preset
     >>> cat = load_catalog()
     >>> s = load_preset("p6e-gb200-nvl72").replace({"cluster.spare_nodes_per_domain": 2})
-    >>> layout_on(s, cat["p6e-gb200.36xlarge"], cat["p5.48xlarge"])["cluster.spare_nodes_per_domain"]
+    >>> moved = layout_on(s, cat["p6e-gb200.36xlarge"], cat["p5.48xlarge"])
+    >>> moved["cluster.spare_nodes_per_domain"]
     0
     """
     if inst.instance == own.instance:

@@ -25,9 +25,10 @@ Process (units: minutes inside, days/hours at the interface)
   ``fallback_fraction`` (every level-1 copy lost, Gemini [4]), else restores from level 1.
   It then costs detection + replacement + restart + restore.  A failure during recovery
   restarts the recovery, as in Daly's model [2], and its repair runs beside any still under
-  way: the job waits for the last of them (:func:`models.reliability.overlapping_repairs_minutes`).  Replacement is a hot-spare swap while a
-  spare is free, else ``recovery.replacement_minutes``; every failed node goes to repair for a
-  lognormal time (mean ``reliability.repair_hours``, shape ``simulation.repair_sigma``) and
+  way: the job waits for the last of them
+  (:func:`models.reliability.overlapping_repairs_minutes`).  Replacement is a hot-spare
+  swap while a spare is free, else ``recovery.replacement_minutes``; every failed node goes
+  to repair for a lognormal time (mean ``reliability.repair_hours``, shape ``simulation.repair_sigma``) and
   then rejoins the pool — the M/G/∞ picture of
   :func:`models.reliability.probability_no_spare`.
 * Fabric events shorter than the timeout pause training (no work lost) for the reroute time,
