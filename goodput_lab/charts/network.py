@@ -66,6 +66,7 @@ def allreduce_vs_nodes_chart(df: pl.DataFrame, current_nodes: float) -> go.Figur
         x_title="Nodes in the job (log scale)",
         y_title="All-reduce per step (ms, log scale)",
         height=480,
+        legend=True,  # one line (the only type that runs it) still says whose it is
     )
     style.log_axis(fig, "x", df["nodes"].to_numpy())
     style.log_axis(fig, "y", df["allreduce_ms"].to_numpy())
@@ -86,6 +87,7 @@ def scaling_efficiency_chart(df: pl.DataFrame, current_nodes: float) -> go.Figur
         x_title="Nodes in the job (log scale)",
         y_title="Scaling efficiency (%)",
         height=480,
+        legend=True,
     )
     style.log_axis(fig, "x", df["nodes"].to_numpy())
     style.axis(fig, "y", range=[0, 101], ticksuffix="%")

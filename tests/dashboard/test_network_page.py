@@ -416,8 +416,15 @@ def test_a_configuration_that_cannot_run_values_no_fabric(catalog, change, plott
     assert "What the fabric is worth" not in [s.value for s in at.subheader]
     titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
     assert not any("Savings per day of each change" in t for t in titles)
-    # the charts against nodes (when any type runs it) and the reroute costs remain
+    # the charts against nodes (when any type runs it) and the reroute costs remain; a
+    # single line (the NVL72 type alone runs TP 16) still names its type in a legend
     assert len(titles) == (3 if plotted else 1)
+    for c in at.get("plotly_chart")[: 2 if plotted else 0]:
+        spec = json.loads(c.proto.spec)
+        assert spec["layout"]["showlegend"] is True
+        assert [t["name"] for t in spec["data"]] == scaling["instance"].unique(
+            maintain_order=True
+        ).to_list()
     assert "Cost of fabric reroute stalls" in titles[-1]
     assert not any("Change" in t.value.columns for t in at.table)  # no fabric-value table
     # a configuration that runs values its fabric as before, with no such line
