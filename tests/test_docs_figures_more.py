@@ -260,7 +260,8 @@ def test_decide_sample_sentence_is_worded_as_decision_sentence_writes():
         "block_days": 28.0,
         "checkpoint_strategy": "durable_only",
         "checkpoint_interval_minutes": 5.404,
-        "probability_finish_by_deadline": 0.903,
+        # as `goodput decide --json` gives it (the sentence writes two decimals: 90.35%)
+        "probability_finish_by_deadline": 0.9035,
         "expected_total_cost_usd": 28990519.0,
         "total_cost_usd_p10": 21636318.0,
         "total_cost_usd_p90": 39626001.0,
