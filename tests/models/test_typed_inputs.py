@@ -32,6 +32,9 @@ ALL_ON = {
     "network.fabric_events_per_day": 2.0,
     "cluster.spare_nodes": 8,
     "cluster.spare_domains": 1,
+    # domains of two nodes at least: a domain of one node (an 8-GPU server) has no domain
+    # events of its own (models.chain._domain_events_per_day)
+    "cluster.nodes_per_domain": 2,
     "reliability.domain_failure_rate_per_day": 0.001,
     "reliability.switch_failure_rate_per_day": 0.001,
     "reliability.job_interruptions_per_day": 0.2,
