@@ -555,10 +555,15 @@ def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> Do
     derived = np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
     npd = np.where(np.isnan(npd), derived, npd)
     n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
+    # a group larger than the job's nodes of a domain cannot be placed: no layout, so no
+    # figure, as for spares that leave no node (a lone scenario is refused with its range,
+    # models.evaluate._check_domain_spares)
+    n_d = np.where(np.isnan(group) | (group <= n_d), n_d, np.nan)
     domains = as_float_array(rel.scaleup_domains(nodes, n_d))
     nps = np.where(np.isnan(nps), npd, nps)
-    group = np.minimum(np.where(np.isnan(group), n_d, group), n_d)
+    group = np.where(np.isnan(group), n_d, group)
     spare_total = total(spares, term(domains, s_d), term(spare_domains, npd))
+    spare_total = np.where(np.isnan(n_d), np.nan, spare_total)  # no layout, no figure
     return DomainLayout(
         npd, n_d, s_d, domains, nps, group, spare_domains, as_float_array(spare_total)
     )
@@ -2083,9 +2088,12 @@ def storage_cost(
 
 
 def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
-    """Paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes."""
-    if is_zero(number(x, "cluster.spare_nodes_per_domain")) and is_zero(
-        number(x, "cluster.spare_domains")
+    """Paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes
+    (NaN where the domain layout cannot be made: no figure follows)."""
+    if (
+        is_zero(number(x, "cluster.spare_nodes_per_domain"))
+        and is_zero(number(x, "cluster.spare_domains"))
+        and bool(np.all(np.isnan(number(x, "cluster.placement_group_nodes"))))
     ):
         return number(x, "cluster.spare_nodes")
     return domain_layout(x).spare_nodes_total

@@ -338,8 +338,8 @@ def _all_at(end: str) -> dict:
     changes: dict = {}
     for key in NUMERIC:
         trial = {**changes, key: _value(key, getattr(FIELDS[key], end))}
-        try:
-            _at(trial, "x")
+        try:  # the scenario's checks, and those across fields at resolve (domain layout)
+            resolve_inputs(_at(trial, "x"), load_catalog())
         except ValidationError:
             continue
         changes = trial
