@@ -657,6 +657,7 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "waits for both).",
         "R = Σ_c w_c R_c",
         "derived",
+        1,  # a duration in minutes, as every recovery stage (87.4 min, not 87.40)
         computed_by="models.reliability.overlapping_repairs_minutes",
     ),
 )
@@ -825,7 +826,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "Failures per day that restore from the durable tier.",
         "λ₂ = φ · λ",
         "derived",
-        3,
+        2,  # as every rate per day (a rate too small for them keeps two digits: 0.004)
         computed_by="models.chain.checkpoint_plan",
     ),
     _o(
@@ -1905,7 +1906,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Failures per day that are silent data corruption, found only after a delay.",
         "λ · reliability.sdc_fraction",
         "llama3_2024",
-        3,
+        2,  # as every rate per day (a rate too small for them keeps two digits: 0.004)
         computed_by="models.chain.failure_process",
     ),
     _o(
