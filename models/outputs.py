@@ -402,6 +402,266 @@ def format_savings(value: float, per: str = "day") -> str:
     return f"{verb} {_usd(abs(v), cents=abs(v) < 1.0)}/{per}"
 
 
+def format_range(key: str | Output, lo, hi, *, unit: bool = True) -> str:
+    """An interval as every page, report and command writes it: the two ends in the
+    registry's format joined by an en dash, the unit once after the range (dollars keep
+    their $ at both ends).
+
+    Parameters
+    ----------
+    key : str or Output
+        Output key or registry entry of both ends.
+    lo, hi : float
+        The ends, in the JSON unit of ``key``.
+    unit : bool
+        Whether to write the unit after the range (a header or label that names it: no).
+
+    Returns
+    -------
+    str
+        ``lo–hi`` and the unit.
+
+    Examples
+    --------
+    >>> format_range("goodput", 0.7519, 0.8406), format_range("time_to_train_days", 17.1, 30.5)
+    ('75.19–84.06%', '17.1–30.5 days')
+    >>> format_range("lost_usd_per_day", 187959.2, 290908.4)
+    '$187,959–$290,908/day'
+    """
+    o = key if isinstance(key, Output) else OUTPUTS[key]
+    return f"{format_value(o, lo, unit=False)}–{format_value(o, hi, unit=unit)}"
+
+
+def format_apart(key: str, value: float, others: Iterable[float]) -> tuple[str, list[str]]:
+    """``value`` and ``others`` in the registry's format of ``key``, with more decimals (up to
+    five) only where one of ``others`` would read the same as ``value`` without being it: a
+    failure rate and the bounds of the range around it ("0.19%", "0.04%", "0.68%").
+
+    Parameters
+    ----------
+    key : str
+        A percentage output (a failure rate per node-day).
+    value : float
+        The figure the others are read against [fraction].
+    others : iterable of float
+        Further figures of the same key [fraction].
+
+    Returns
+    -------
+    tuple of (str, list of str)
+        The text of ``value`` and of each of ``others``.
+
+    Examples
+    --------
+    >>> format_apart("node_failure_rate_per_day", 0.0019, [0.000372, 0.006765])
+    ('0.19%', ['0.04%', '0.68%'])
+    >>> format_apart("node_failure_rate_per_day", 0.0019, [0.00191])
+    ('0.190%', ['0.191%'])
+    """
+    bounds = list(others)
+    texts = [format_value(key, x) for x in [value, *bounds]]
+    for d in (3, 4, 5):
+        if not any(t == texts[0] and x != value for t, x in zip(texts[1:], bounds, strict=True)):
+            break
+        texts = [f"{100 * x:.{d}f}%" for x in [value, *bounds]]
+    return texts[0], texts[1:]
+
+
+#: What a figure of the whole run reads where the run does not finish in practice
+#: (:func:`finishes_in_practice`): its digits (64,820,175,270.2 days, $75,270.2T) say nothing.
+NOT_IN_PRACTICE = "does not finish in practice"
+
+#: Figures of the whole run, which grow as 1/goodput: they read :data:`NOT_IN_PRACTICE`
+#: where the run does not finish in practice (the compute alone, compute_days, does not).
+RUN_FIGURES = frozenset(
+    {
+        "time_to_train_days",
+        "time_to_train_days_low",
+        "time_to_train_days_high",
+        "time_to_train_days_p10",
+        "time_to_train_days_p90",
+        "time_to_train_hours",
+        "cost_to_train_usd",
+        "cost_to_train_usd_low",
+        "cost_to_train_usd_high",
+        "usd_per_1e18_useful_flops",
+        "cost_to_train_compute_usd",
+        "cost_to_train_bubble_usd",
+        "cost_to_train_communication_usd",
+        "cost_within_mfu_bubble_usd",
+        "cost_within_mfu_communication_usd",
+        "cost_to_train_goodput_loss_usd",
+        "cost_to_train_spares_usd",
+        "cost_to_train_storage_usd",
+        "total_cost_to_train_usd",
+        "total_cost_to_train_usd_low",
+        "total_cost_to_train_usd_high",
+        "lost_usd_per_run",
+        "time_to_finish_analytic_days",
+        "failures_analytic",
+        "lost_analytic_usd",
+    }
+)
+
+
+def finishes_in_practice(goodput: float) -> bool:
+    """Whether a run finishes in practice: its goodput is at least
+    :data:`models.evaluate.IMPRACTICAL_GOODPUT` (1% of the paid time), the bound below which
+    :func:`models.evaluate.progress_note` says the job barely advances.  An unknown goodput
+    (NaN: no step time) is left to the figures' own "n/a".
+
+    Parameters
+    ----------
+    goodput : float
+        Goodput [fraction].
+
+    Returns
+    -------
+    bool
+        False below the bound, True otherwise.
+
+    Examples
+    --------
+    >>> finishes_in_practice(0.8092), finishes_in_practice(2.6e-10), finishes_in_practice(0.0)
+    (True, False, False)
+    """
+    from .evaluate import IMPRACTICAL_GOODPUT
+
+    g = float(goodput) if goodput is not None else math.nan
+    return not math.isfinite(g) or g >= IMPRACTICAL_GOODPUT
+
+
+def format_run_figure(key: str, value, goodput: float, *, unit: bool = True) -> str:
+    """:func:`format_value` of a figure, but :data:`NOT_IN_PRACTICE` for a figure of the whole
+    run (:data:`RUN_FIGURES`) where the run does not finish in practice.
+
+    Parameters
+    ----------
+    key : str
+        Output key.
+    value : float
+        The figure, in the JSON unit of ``key``.
+    goodput : float
+        The run's goodput [fraction] (:func:`finishes_in_practice`).
+    unit : bool
+        Whether to write the unit.
+
+    Returns
+    -------
+    str
+        The figure as people read it.
+
+    Examples
+    --------
+    >>> format_run_figure("time_to_train_days", 6.48e10, 2.6e-10)
+    'does not finish in practice'
+    >>> format_run_figure("time_to_train_days", 21.02, 0.8092)
+    '21.0 days'
+    """
+    if key in RUN_FIGURES and not finishes_in_practice(goodput):
+        return NOT_IN_PRACTICE
+    return format_value(key, value, unit=unit)
+
+
+def progress_text(note: str, goodput: float) -> str:
+    """:func:`models.evaluate.progress_note`'s sentence as every view shows it: its
+    percentage in the registry's format of goodput ("0.000000026%", as the goodput tile, not
+    "2.6e-08%"), and, where the job barely advances, that the run does not finish in
+    practice; ``""`` stays ``""``.
+
+    Parameters
+    ----------
+    note : str
+        The evaluation's ``texts["progress_note"]``.
+    goodput : float
+        The goodput it was written for [fraction].
+
+    Returns
+    -------
+    str
+        The sentence.
+
+    Examples
+    --------
+    >>> progress_text("the job barely advances: 2.6e-08% of the paid time trains; "
+    ...     "replacement alone takes 1,396 of every 1,440 minutes", 2.6e-10)
+    'the job barely advances: 0.000000026% of the paid time trains; replacement alone takes 1,396 of every 1,440 minutes, so the run does not finish in practice'
+    """
+    if not note:
+        return ""
+    g = float(goodput)
+    raw = f"{100 * g:.2g}%"  # as progress_note writes it
+    if math.isfinite(g) and g > 0 and raw in note:
+        note = note.replace(raw, format_value("goodput", g), 1)
+        if not finishes_in_practice(g):
+            note += f", so the run {NOT_IN_PRACTICE}"
+    return note
+
+
+#: The failure classes and scale-up domains (docs/references.md#failure-domains), shown
+#: wherever a failure class beyond node failures or a domain spare is present
+#: (:func:`failure_domain_keys`): the class rates that make up the failures per day, the
+#: replacement per failure over every class, the nodes a failure idles and the spare pools.
+FAILURE_DOMAIN_KEYS = (
+    "node_failures_per_day",
+    "fabric_failures_per_day",
+    "domain_failures_per_day",
+    "switch_failures_per_day",
+    "job_interruptions_per_day",
+    "replacement_minutes_per_failure",
+    "nodes_idled_per_failure",
+    "probability_no_domain_spare",
+    "probability_no_spare_domain",
+)
+#: Class rates of :data:`FAILURE_DOMAIN_KEYS` left out where they are 0 (the domain events'
+#: rate always shows beside the node failures')
+_OPTIONAL_CLASSES = frozenset(
+    {"fabric_failures_per_day", "switch_failures_per_day", "job_interruptions_per_day"}
+)
+
+
+def failure_domain_keys(metrics) -> tuple[str, ...]:
+    """The figures of :data:`FAILURE_DOMAIN_KEYS` an evaluation shows: all of them (a class
+    rate that is 0 left out) where domain or switch events, job-level interruptions or domain
+    spares make the replacement per failure a mix of classes; none otherwise, where the
+    replacement per failure is the replacement stage and the failures are node failures.
+
+    Parameters
+    ----------
+    metrics : Mapping
+        An evaluation's figures.
+
+    Returns
+    -------
+    tuple of str
+        Output keys, in :data:`FAILURE_DOMAIN_KEYS`' order.
+
+    Examples
+    --------
+    >>> failure_domain_keys({"domain_failures_per_day": 0.0})
+    ()
+    """
+
+    def value(key: str, default: float) -> float:
+        x = float(metrics.get(key, default))
+        return x if math.isfinite(x) else default
+
+    classes = any(
+        value(k, 0.0) > 0
+        for k in ("domain_failures_per_day", "switch_failures_per_day", "job_interruptions_per_day")
+    )
+    spares = any(
+        value(k, 1.0) < 1 for k in ("probability_no_domain_spare", "probability_no_spare_domain")
+    )
+    if not (classes or spares):
+        return ()
+    return tuple(
+        k
+        for k in FAILURE_DOMAIN_KEYS
+        if k in metrics and not (k in _OPTIONAL_CLASSES and not value(k, 0.0) > 0)
+    )
+
+
 # --------------------------------------------------------------------------- registry
 def _o(
     key,
@@ -809,11 +1069,12 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "fallback_fraction",
-        "Failures falling back",
+        "Node failures falling back",
         "fraction",
         "percent",
-        "Share of failures after which some shard has no level-1 copy left, so the job "
-        "restores from the durable tier.",
+        "Share of node failures after which some shard has no level-1 copy left, so the job "
+        "restores from the durable tier (domain events are counted in the fallbacks per "
+        "day and the share of all failures).",
         "φ = (1 − f_c)·h·q^(m−1) + f_c·P_c",
         "gemini2023",
         computed_by="models.chain.checkpoint_plan",
@@ -828,6 +1089,17 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "derived",
         2,  # as every rate per day (a rate too small for them keeps two digits: 0.004)
         computed_by="models.chain.checkpoint_plan",
+    ),
+    _o(
+        "fallback_share_of_failures",
+        "All failures falling back",
+        "fraction",
+        "percent",
+        "Share of all failures, domain events included, that restore from the durable tier: "
+        "with adjacent replicas a domain event takes every copy on its nodes.",
+        "λ₂ / λ",
+        "derived",
+        computed_by="models.outputs.fallback_share_of_failures",
     ),
     _o(
         "level1_waste_fraction",
@@ -4863,6 +5135,33 @@ def help_text(key: str) -> str:
         Meaning, formula and source of the output.
     """
     return output(key).help()
+
+
+def fallback_share_of_failures(metrics) -> float:
+    """The share of all failures that restore from the durable tier [fraction]: the
+    fallbacks per day over the failures per day, domain events included (with adjacent
+    replicas a rack event takes every copy on its nodes, so on NVL72 a fifth of all failures
+    fall back where 8.40% of node failures do).  NaN without failures.
+
+    Parameters
+    ----------
+    metrics : Mapping
+        An evaluation's figures, with ``fallback_failures_per_day`` and
+        ``failures_per_day`` [per day].
+
+    Returns
+    -------
+    float
+        λ₂ / λ [fraction], NaN when λ is 0.
+
+    Examples
+    --------
+    >>> fallback_share_of_failures({"fallback_failures_per_day": 0.5, "failures_per_day": 2.5})
+    0.2
+    """
+    fallbacks = float(metrics.get("fallback_failures_per_day", math.nan))
+    failures = float(metrics.get("failures_per_day", math.nan))
+    return fallbacks / failures if failures > 0 else math.nan
 
 
 def json_value(key: str, value):

@@ -42,7 +42,7 @@ def _say_estimate(trials: int | None, days: float):
 def cmd_ladder(args: argparse.Namespace) -> int:
     from goodput_lab.cli.simulate import MAX_SEED, _days, _int_arg
     from goodput_lab.models.montecarlo import MAX_TRIALS
-    from goodput_lab.models.outputs import format_value
+    from goodput_lab.models.outputs import format_range, format_value, progress_text
     from goodput_lab.models.resilience import (
         FEATURES,
         ladder,
@@ -99,8 +99,8 @@ def cmd_ladder(args: argparse.Namespace) -> int:
         return 0
     order = "given order" if result.order == "given" else "recommended order (greedy)"
     print(f"{scenario.name}: resilience ladder, {order}")
-    if note:
-        print(f"  note: {note}")
+    if note:  # the goodput in the registry's format, as the pages' banner
+        print(f"  note: {progress_text(note, result.rungs[0].metrics['goodput'])}")
     print(f"  causes: {result.modes.source}")
     head = (
         f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"
@@ -123,10 +123,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             line += f"{'':>9}{'':>13}"
         if r.montecarlo is not None:
             mc = r.montecarlo
-            band = (
-                f"{format_value('goodput_p5', mc['goodput_p5'])}-"
-                f"{format_value('goodput_p95', mc['goodput_p95'])}"
-            )
+            band = format_range("goodput_p5", mc["goodput_p5"], mc["goodput_p95"])
             line += f"{band:>22}"
         print(line)
     print(

@@ -39,10 +39,21 @@ from goodput_lab.cli._ranges import allowed_range
 from goodput_lab.models import ValidationError, compare, evaluate, load_catalog
 from goodput_lab.models._text import rate_interval_note
 from goodput_lab.models._tools import json_finite
+from goodput_lab.models.choices import choice_words
 from goodput_lab.models.errors import cut_values, escape_controls
 from goodput_lab.models.evaluate import step_gaps, step_reason
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.outputs import format_value, json_ready
+from goodput_lab.models.outputs import (
+    NOT_IN_PRACTICE,
+    OUTPUTS,
+    failure_domain_keys,
+    fallback_share_of_failures,
+    finishes_in_practice,
+    format_range,
+    format_value,
+    json_ready,
+    progress_text,
+)
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
     RATE_FIELD,
@@ -135,7 +146,8 @@ def catalog_from_args(args: argparse.Namespace):
 
 
 def _fmt_pct(x: float) -> str:
-    return f"{100 * x:.2f}%"
+    """A goodput as the registry writes it (80.92%; 0.000000026%, not 0.00%)."""
+    return format_value("goodput", x)
 
 
 def _fmt_usd(x: float) -> str:
@@ -172,12 +184,14 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     mtbf = format_value("mtbf_hours", m["mtbf_hours"])
     failures = format_value("failures_per_day", m["failures_per_day"], unit=False)
     print(f"  failures per day          {failures}  (MTBF {mtbf})")
-    print(f"  lost per failure          {m['minutes_lost_per_failure']:.1f} min (first order)")
+    _print_failure_domains(m)
+    lost = format_value("minutes_lost_per_failure", m["minutes_lost_per_failure"])
+    print(f"  lost per failure          {lost} (first order)")
     sc = ev.scenario
     print(
-        f"  checkpoints               {sc['checkpoint.strategy']}, every "
-        f"{m['checkpoint_interval_minutes']:.1f} min (optimal "
-        f"{format_value('optimal_checkpoint_interval_minutes', m['optimal_checkpoint_interval_minutes'])}"
+        f"  checkpoints               {choice_words('checkpoint.strategy', sc['checkpoint.strategy'])}"
+        f", every {format_value('checkpoint_interval_minutes', m['checkpoint_interval_minutes'])}"
+        f" (optimal {format_value('optimal_checkpoint_interval_minutes', m['optimal_checkpoint_interval_minutes'])}"
         f", Young {format_value('young_interval_minutes', m['young_interval_minutes'])})"
     )
     print(
@@ -185,9 +199,11 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         + _fallback_text(m, sc["checkpoint.strategy"])
     )
     print(f"  goodput (Daly exact)      {_fmt_pct(m['goodput'])}")
-    print(f"  goodput (first order)     {_fmt_pct(m['goodput_first_order'])}")
-    if ev.texts["progress_note"]:
-        print(f"  note: {ev.texts['progress_note']}")
+    print(
+        f"  goodput (first order)     {format_value('goodput_first_order', m['goodput_first_order'])}"
+    )
+    if note := progress_text(ev.texts["progress_note"], m["goodput"]):
+        print(f"  note: {note}")
     if ev.texts["layout_note"]:
         print(f"  note: {ev.texts['layout_note']}")
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
@@ -196,17 +212,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
         f"storage {_fmt_usd(m['storage_usd_per_day'])}, idle hot spares "
         f"{_fmt_usd(m['spare_usd_per_day'])})"
     )
-    if m.get("time_to_train_days", math.nan) > MAX_SHOWN_DAYS and m.get("memory_fits", 1.0):
-        print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
-    elif math.isfinite(m.get("time_to_train_days", math.nan)):
-        print(
-            f"  time / cost to train      {format_value('time_to_train_days', m['time_to_train_days'])}, "
-            f"{_fmt_usd(m['cost_to_train_usd'])} for the instances, "
-            f"{_fmt_usd(m['total_cost_to_train_usd'])} with checkpoint storage "
-            f"(step {format_value('step_seconds', m['step_seconds'])})"
-        )
-    elif m.get("memory_fits", 1.0) == 0.0:
-        print(f"  time / cost to train      not computed: {step_reason(ev)}")
+    _print_time_to_train(ev)
     for key in ("recompute_note", "batch_note"):  # what the step model chose or averaged
         if ev.texts[key]:
             print(f"  note: {ev.texts[key]}")
@@ -222,6 +228,44 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_failure_domains(m: Mapping[str, Any]) -> None:
+    """The failure classes and scale-up domains, as the Overview and the report give them
+    (models.outputs.failure_domain_keys: only where a class beyond node failures or a domain
+    spare is present), one registry figure a line under the failures per day."""
+    keys = failure_domain_keys(m)
+    if not keys:
+        return
+    print(
+        f"  failure classes           {format_value('scaleup_domains', m['scaleup_domains'])} of "
+        f"{format_value('nodes_per_domain', m['nodes_per_domain'])}; repairs run side by side "
+        "(docs/references.md#failure-domains)"
+    )
+    for key in keys:
+        o = OUTPUTS[key]
+        says_unit = "per day" in o.label.lower()  # "Node failures per day 2.19"
+        print(f"    {o.label.lower():<40} {format_value(key, m[key], unit=not says_unit)}")
+
+
+def _print_time_to_train(ev) -> None:
+    """The time and cost to train, or why there are none: a run that does not finish in
+    practice (goodput under 1%, models.outputs.finishes_in_practice) or past
+    :data:`MAX_SHOWN_DAYS`, a step the configuration cannot run."""
+    m = ev.metrics
+    if not finishes_in_practice(m["goodput"]) and m.get("memory_fits", 1.0):
+        print(f"  time / cost to train      {NOT_IN_PRACTICE} (goodput under 1% of the paid time)")
+    elif m.get("time_to_train_days", math.nan) > MAX_SHOWN_DAYS and m.get("memory_fits", 1.0):
+        print(f"  time / cost to train      over {MAX_SHOWN_DAYS:,.0f} days: it would not finish")
+    elif math.isfinite(m.get("time_to_train_days", math.nan)):
+        print(
+            f"  time / cost to train      {format_value('time_to_train_days', m['time_to_train_days'])}, "
+            f"{_fmt_usd(m['cost_to_train_usd'])} for the instances, "
+            f"{_fmt_usd(m['total_cost_to_train_usd'])} with checkpoint storage "
+            f"(step {format_value('step_seconds', m['step_seconds'])})"
+        )
+    elif m.get("memory_fits", 1.0) == 0.0:
+        print(f"  time / cost to train      not computed: {step_reason(ev)}")
+
+
 def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
     """The headline figures' 80% intervals, as the Overview's tiles and the report give
     them (models.uncertainty.headline_intervals; the step's from the step model), or "".
@@ -233,14 +277,15 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
             return ""
         if lo >= hi:
             return ""
-        return f"{format_value(key, lo, unit=False)}–{format_value(key, hi)}"
+        return format_range(key, lo, hi)
 
     parts = []
     if goodput := span("goodput", *HEADLINE_INTERVALS["goodput"]):
         parts.append(f"goodput {goodput}")
     days_keys = HEADLINE_INTERVALS["time_to_train_days"]
     days = span("time_to_train_days", *days_keys)
-    if days and m[days_keys[1]] <= MAX_SHOWN_DAYS:  # past it: "would not finish"
+    # past it, or under 1% goodput: the time to train line says the run would not finish
+    if days and m[days_keys[1]] <= MAX_SHOWN_DAYS and finishes_in_practice(m["goodput"]):
         parts.append(f"time to train {days}")
     if step := span("step_seconds"):
         stated = sc["workload.step_settings_stated"] == "on"
@@ -358,15 +403,17 @@ def _fallback_text(m: dict[str, float], strategy: str = "") -> str:
     of failures" where a fifth of all failures fell back).  With durable_only checkpoints
     there is no faster tier to fall back from: every restore reads the durable tier."""
     if strategy == "durable_only":
-        return " every restore reads the durable tier (durable_only checkpoints)"
-    text = f" {100 * m['fallback_fraction']:.2f}% of node failures fall back to the durable tier"
+        return " every restore reads the durable tier (single level)"  # as the page says
+    share = format_value("fallback_fraction", m["fallback_fraction"])
+    text = f" {share} of node failures fall back to the durable tier"
     dom = m.get("domain_failures_per_day", 0.0)
     if dom > 0 and m.get("fallback_failures_per_day", 0.0) > 0:
+        # the Checkpoints page's rows, in the registry's formats
+        every = format_value("fallback_share_of_failures", fallback_share_of_failures(m))
         text += (
             "; with domain events "
             f"{format_value('fallback_failures_per_day', m['fallback_failures_per_day'], unit=False)}"
-            " fallbacks/day, "
-            f"{100 * m['fallback_failures_per_day'] / m['failures_per_day']:.1f}% of all failures"
+            f" fallbacks/day, {every} of all failures"
         )
     return text
 
@@ -505,8 +552,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         return 0
     iv, sp, c = o.interval, o.spares, o.comparison
     print(o.scenario.name)
-    if c.baseline.texts["progress_note"]:
-        print(f"  note: {c.baseline.texts['progress_note']}")
+    if note := progress_text(c.baseline.texts["progress_note"], c.baseline["goodput"]):
+        print(f"  note: {note}")
     print(
         f"  checkpoint interval   {iv.interval_minutes:.2f} min (now {iv.current_interval_minutes:.2f};"
         f" exact optimum, Daly/Lambert W) saves {_fmt_usd(iv.savings_usd_per_day)}/day"

@@ -318,7 +318,9 @@ def test_the_decide_model_says_not_a_number_too():
 def test_evaluate_says_a_durable_only_restore_always_reads_the_durable_tier(capsys):
     code, out, _ = _run(capsys, "evaluate", "aws-16k-h100")
     assert code == 0
-    assert "every restore reads the durable tier (durable_only checkpoints)" in out
+    assert "every restore reads the durable tier (single level)" in out  # as the page
+    assert "durable_only" not in out  # the strategy in the pages' words (QA 17)
+    assert "checkpoints               Durable tier only, every 40.0 min" in out
     assert "0.00% of node failures fall back" not in out
     code, out, _ = _run(capsys, "evaluate", "aws-16k-h100-memory")  # memory+durable
     assert "8.40% of node failures fall back to the durable tier" in out

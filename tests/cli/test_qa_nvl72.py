@@ -1,0 +1,66 @@
+"""QA pass on the p6e-gb200-nvl72 preset, in the CLI: goodput evaluate gives the failure
+classes and domains, says a run that does not finish in practice does not, writes its
+figures in the registry's formats and its choices in the pages' words."""
+
+from __future__ import annotations
+
+from goodput_lab.cli.main import main
+
+NVL72 = "p6e-gb200-nvl72"
+
+
+def _evaluate(capsys, *sets: str) -> str:
+    args = ["evaluate", NVL72]
+    for s in sets:
+        args += ["--set", s]
+    assert main(args) == 0
+    return capsys.readouterr().out
+
+
+def test_evaluate_gives_the_failure_domains(capsys):
+    """QA 1: domain events/day, node failures/day, replacement per failure, nodes idled and
+    the spare pools were in --json only."""
+    out = _evaluate(capsys)
+    assert "64 domains of 18 nodes; repairs run side by side" in out
+    for line in (
+        "node failures per day                    2.19",
+        "domain events per day                    0.32",
+        "replacement per failure (all classes)    87.4 min",
+        "nodes idled per failure                  18.0 nodes",
+        "node failure finds no in-domain spare    100.00%",
+        "no spare domain free                     100.00%",
+    ):
+        assert f"    {line}\n" in out, line
+    assert "  failures per day          2.51  (MTBF 9.57 h)" in out  # 2.19 + 0.32
+    assert "switch events" not in out  # a class at 0 is left out
+
+
+def test_evaluate_without_domains_shows_no_domain_rows(capsys):
+    assert main(["evaluate", "aws-16k-h100"]) == 0
+    assert "failure classes" not in capsys.readouterr().out
+
+
+def test_a_run_that_does_not_finish_in_practice_says_so(capsys):
+    """QA 2: 64,820,175,270.2 days and a raw 2.6e-08% on the NVL72 with a domain event a
+    day per domain."""
+    out = _evaluate(capsys, "reliability.domain_failure_rate_per_day=1")
+    assert "goodput (Daly exact)      0.000000026%" in out
+    assert (
+        "note: the job barely advances: 0.000000026% of the paid time trains; replacement "
+        "alone takes 1,396 of every 1,440 minutes, so the run does not finish in practice"
+    ) in out
+    assert "time / cost to train      does not finish in practice (goodput under 1%" in out
+    assert "e-0" not in out and "time to train" not in out.split("80% intervals")[1]
+
+
+def test_lost_per_failure_has_thousands_separators(capsys):
+    """QA 8: 'lost per failure 1578.6 min'."""
+    out = _evaluate(capsys, "reliability.domain_repair_hours=200")
+    assert "  lost per failure          1,578.6 min (first order)" in out
+
+
+def test_evaluate_words_the_strategy_as_the_pages(capsys):
+    """QA 17: 'durable_only' where the pages say 'Durable tier only'."""
+    out = _evaluate(capsys, "checkpoint.strategy=memory+durable")
+    assert "  checkpoints               CPU memory + durable, every " in out
+    assert "memory+durable" not in out
