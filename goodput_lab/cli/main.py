@@ -543,6 +543,7 @@ def cmd_instances(args: argparse.Namespace) -> int:
 def cmd_optimize(args: argparse.Namespace) -> int:
     """Recommended checkpoint interval, hot spares and instance type (models.optimize)."""
     from goodput_lab.models.optimize import optimize
+    from goodput_lab.views.optimizer import payoff_ranges_text
 
     o = optimize(
         load_scenario(args.scenario, args.set), catalog_from_args(args), args.deadline_days
@@ -554,16 +555,19 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     print(o.scenario.name)
     if note := progress_text(c.baseline.texts["progress_note"], c.baseline["goodput"]):
         print(f"  note: {note}")
+    interval = format_value("recommended_checkpoint_interval_minutes", iv.interval_minutes)
+    now = format_value("current_checkpoint_interval_minutes", iv.current_interval_minutes)
     print(
-        f"  checkpoint interval   {iv.interval_minutes:.2f} min (now {iv.current_interval_minutes:.2f};"
-        f" exact optimum, Daly/Lambert W) saves {_fmt_usd(iv.savings_usd_per_day)}/day"
+        f"  checkpoint interval   {interval} (now {now}; exact optimum, Daly/Lambert W) saves "
+        f"{_fmt_usd(iv.savings_usd_per_day)}/day"
     )
     print(
         f"  hot spares            {sp.spares} (now {sp.current_spares}) saves "
         f"{_fmt_usd(sp.savings_usd_per_day)}/day"
     )
-    ranges = ", ".join(
-        f"{100 * lo:.4f}%-{100 * hi:.4f}%" for lo, hi in o.spare_payoff_rates_per_day
+    # as the Optimizer page writes them (0.04–0.68%, not 0.0372%-0.6765%)
+    _, ranges = payoff_ranges_text(
+        o.scenario["reliability.node_failure_rate_per_day"], o.spare_payoff_rates_per_day
     )
     who = "one spare pays" if o.spare_payoff_spares == 1 else f"{o.spare_payoff_spares} spares pay"
     if ranges:
@@ -600,7 +604,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         else ""
     )
     print(
-        f"  recommended           every {iv.interval_minutes:.2f} min with {o.spares_text()}"
+        f"  recommended           every {interval} with {o.spares_text()}"
         f"{instead}: goodput {_fmt_pct(c.baseline['goodput'])} -> "
         f"{_fmt_pct(c.candidate['goodput'])}, saves {_fmt_usd(c.savings_usd_per_day)}/day"
     )

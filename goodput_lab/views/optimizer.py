@@ -10,6 +10,7 @@ import polars as pl
 from goodput_lab.models import Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import optimize as opt
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.outputs import format_apart
 from goodput_lab.views import display
 
 
@@ -147,13 +148,10 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     sp = o.spares
     rate = scenario["reliability.node_failure_rate_per_day"]
     ranges = o.spare_payoff_rates_per_day
-    rate_text, texts = _rate_texts(rate, [x for span in ranges for x in span])
+    rate_text, spans = payoff_ranges_text(rate, ranges)
     n = o.spare_payoff_spares  # the recommended count, at least one
     who, them = ("One hot spare", "itself") if n == 1 else (f"{n} hot spares", "themselves")
     if ranges:
-        spans = " and ".join(
-            f"{lo} to {hi}" for lo, hi in zip(texts[::2], texts[1::2], strict=True)
-        )
         if any(lo <= rate <= hi for lo, hi in ranges):
             where = f"this scenario's {rate_text} is inside that range"
         elif rate < ranges[0][0]:
@@ -170,7 +168,7 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
                 "spares are usually still in repair when the next failure comes"
             )
         pays = "pays" if n == 1 else "pay"
-        be = f"{who} {pays} for {them} at node failure rates from {spans} per day; {where}."
+        be = f"{who} {pays} for {them} at node failure rates of {spans} per day; {where}."
     else:
         never = "never pays" if n == 1 else "never pay"
         be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
@@ -183,17 +181,19 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     return best
 
 
-def _rate_texts(rate: float, bounds: list[float]) -> tuple[str, list[str]]:
-    """The scenario's node failure rate and the payoff range's bounds [per node-day] in the
-    registry's format ("0.20%", as the sidebar), with more decimals only where a bound on the
-    other side of the rate would read the same as it."""
-    key = "node_failure_rate_per_day"
-    texts = [display.format_value(key, x) for x in [rate, *bounds]]
-    for d in (3, 4, 5):
-        if not any(t == texts[0] and x != rate for t, x in zip(texts[1:], bounds, strict=True)):
-            break
-        texts = [f"{100 * x:.{d}f}%" for x in [rate, *bounds]]
-    return texts[0], texts[1:]
+def payoff_ranges_text(rate: float, ranges) -> tuple[str, str]:
+    """The scenario's node failure rate and the ranges of rates [per node-day] at which
+    spares pay for themselves, as the page and `goodput optimize` write them: the registry's
+    format ("0.19%"; more decimals only where a bound on the other side of the rate would
+    read the same as it, :func:`models.outputs.format_apart`), each range with an en dash
+    and the unit once ("0.04–0.68%"), several joined by "and"."""
+    rate_text, texts = format_apart(
+        "node_failure_rate_per_day", rate, [x for span in ranges for x in span]
+    )
+    spans = " and ".join(
+        f"{lo.removesuffix('%')}–{hi}" for lo, hi in zip(texts[::2], texts[1::2], strict=True)
+    )
+    return rate_text, spans
 
 
 def _net_savings_span(sp) -> str:

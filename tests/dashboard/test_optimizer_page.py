@@ -31,16 +31,37 @@ def test_recommendations_match_the_model(app, catalog):
     assert sp.spares == o.spare_payoff_spares == 10
     # QA: the rate read "0.2%" beside the sidebar's 0.20% and the bounds had four decimals;
     # all three are in the registry's format now
-    assert "10 hot spares pay for themselves at node failure rates from 0.14%" in info
-    assert "from 0.14% to 0.30% per day; this scenario's 0.20% is inside that range" in info
+    # one range format everywhere (QA 4): an en dash and the unit once, as the tiles
+    assert "10 hot spares pay for themselves at node failure rates of 0.14–0.30% per" in info
+    assert "0.14–0.30% per day; this scenario's 0.20% is inside that range" in info
 
 
 def test_a_payoff_bound_that_would_read_as_the_rate_gets_more_decimals():
-    from goodput_lab.views.optimizer import _rate_texts
+    from goodput_lab.models.outputs import format_apart
 
-    assert _rate_texts(0.002, [0.00143, 0.003034]) == ("0.20%", ["0.14%", "0.30%"])
+    from goodput_lab.views.optimizer import payoff_ranges_text
+
+    key = "node_failure_rate_per_day"
+    assert format_apart(key, 0.002, [0.00143, 0.003034]) == ("0.20%", ["0.14%", "0.30%"])
     # 0.2996% would read "0.30%" beside a rate of 0.30% outside the range
-    assert _rate_texts(0.003, [0.00143, 0.002996]) == ("0.3000%", ["0.1430%", "0.2996%"])
+    assert format_apart(key, 0.003, [0.00143, 0.002996]) == ("0.3000%", ["0.1430%", "0.2996%"])
+    assert payoff_ranges_text(0.003, [(0.00143, 0.002996)]) == ("0.3000%", "0.1430–0.2996%")
+    assert payoff_ranges_text(0.002, [(0.001, 0.0015), (0.003, 0.004)]) == (
+        "0.20%",
+        "0.10–0.15% and 0.30–0.40%",
+    )
+
+
+def test_goodput_optimize_writes_the_interval_and_payoff_range_as_the_page(capsys):
+    """QA 6: goodput optimize read "23.63 min (now 23.63" and "0.0372%-0.6765% per day"
+    where the pages say 23.6 min and 0.04–0.68%."""
+    from goodput_lab.cli.main import main
+
+    assert main(["optimize", "p6e-gb200-nvl72"]) == 0
+    out = capsys.readouterr().out
+    assert "  checkpoint interval   23.6 min (now 23.6 min; exact optimum" in out
+    assert "  8 spares pay off at node failure rates of 0.04–0.68% per day" in out
+    assert "  recommended           every 23.6 min with " in out
 
 
 def test_a_shorter_recommended_interval_points_down(app, catalog):
