@@ -558,9 +558,10 @@ def format_run_figure(key: str, value, goodput: float, *, unit: bool = True) -> 
     >>> format_run_figure("time_to_train_days", 21.02, 0.8092)
     '21.0 days'
     """
+    o = output(key)  # an unregistered key names itself in the KeyError
     if key in RUN_FIGURES and not finishes_in_practice(goodput):
         return NOT_IN_PRACTICE
-    return format_value(key, value, unit=unit)
+    return format_value(o, value, unit=unit)
 
 
 def progress_text(note: str, goodput: float) -> str:

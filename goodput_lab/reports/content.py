@@ -28,7 +28,17 @@ from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError
 from goodput_lab.models._text import as_sentence, counted, with_unit
 from goodput_lab.models.catalog import Instance, load_catalog
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.outputs import SECTION_OF, format_usd, output
+from goodput_lab.models.outputs import (
+    NOT_IN_PRACTICE,
+    SECTION_OF,
+    failure_domain_keys,
+    finishes_in_practice,
+    format_range,
+    format_usd,
+    output,
+    progress_text,
+)
+from goodput_lab.models.outputs import format_run_figure as registry_run_figure
 from goodput_lab.models.outputs import format_value as registry_format
 from goodput_lab.models.pricing import price_vintage
 from goodput_lab.models.uncertainty import HEADLINE_INTERVALS
@@ -88,8 +98,12 @@ class Metric:
     text: str
 
 
-def make_metric(key: str, value: float) -> Metric:
-    return Metric(key, metric_label(key), float(value), metric_unit(key), format_value(key, value))
+def make_metric(key: str, value: float, goodput: float | None = None) -> Metric:
+    """A figure for a report's cards and tables; with the run's ``goodput``, a figure of the
+    whole run reads "does not finish in practice" where the run does not
+    (:func:`models.outputs.format_run_figure`)."""
+    text = format_value(key, value) if goodput is None else registry_run_figure(key, value, goodput)
+    return Metric(key, metric_label(key), float(value), metric_unit(key), text)
 
 
 @dataclass(frozen=True)
@@ -188,7 +202,16 @@ METHODS: tuple[tuple[str, str], ...] = (
     ),
     (
         "Recovery time per failure",
-        "R = detection + expected replacement + restart + checkpoint restore.",
+        "R = detection + replacement + restart + checkpoint restore. The replacement is the "
+        "failure-weighted mean of the failure classes' repair times, Σ w_c R_c: a node "
+        "failure's hot-spare swap or replacement path (an in-domain spare or a whole spare "
+        "domain first where there are some), a scale-up domain event's domain repair (a "
+        "spare domain's swap when one is free), a switch event's switch repair, none for a "
+        "fabric abort or a job-level interruption. Repairs run side by side: a failure "
+        "during a recovery starts its own repair beside the one under way and the job waits "
+        "for the last, so only each class's mean repair counts "
+        "(docs/references.md#failure-domains). With node failures alone it is the expected "
+        "replacement above.",
     ),
     (
         "First-order waste (Young 1974)",
@@ -244,13 +267,14 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
         (
             f"The job sees {registry_format('failures_per_day', m['failures_per_day'], unit=False)} "
             "failures per day (MTBF "
-            f"{m['mtbf_hours']:,.2f} h) and loses {m['minutes_lost_per_failure']:,.1f} min of "
+            f"{format_value('mtbf_hours', m['mtbf_hours'])}) and loses "
+            f"{format_value('minutes_lost_per_failure', m['minutes_lost_per_failure'])} of "
             "whole-cluster time per failure (first order)."
             if m["failures_per_day"] > 0
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
-    if note := as_sentence(ev.texts["progress_note"]):
+    if note := as_sentence(progress_text(ev.texts["progress_note"], m["goodput"])):
         lines.insert(1, note)  # the job never or barely advances: say so before any figure
     # accelerators the layout cannot use; what the step model chose or averaged
     for key in ("layout_note", "recompute_note", "batch_note"):
@@ -258,14 +282,17 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             lines.append(note)
     ends = {k: (m.get(lo), m.get(hi)) for k, (lo, hi) in HEADLINE_INTERVALS.items()}
     if all(lo is not None for lo, _hi in ends.values()):
-        g, lost, days, bill = ends.values()  # in models.uncertainty.HEADLINE_KEYS' order
+        # in models.uncertainty.HEADLINE_KEYS' order, each as the Overview's tiles write it:
+        # an en dash and the unit once (models.outputs.format_range)
+        g, lost, days, bill = (format_range(k, *v) for k, v in ends.items())
+        run = (
+            f"time to train {days}, whole bill {bill}"
+            if finishes_in_practice(m["goodput"])
+            else f"the run {NOT_IN_PRACTICE}"
+        )
         lines.append(
             "Over the failure rate's and the step time's 80% intervals (docs/decide.md): "
-            f"goodput {format_value('goodput', g[0])}–{format_value('goodput', g[1])}, lost "
-            f"{format_usd(lost[0], 'day')}–{format_usd(lost[1], 'day')}, time to train "
-            f"{format_value('time_to_train_days', days[0])}–"
-            f"{format_value('time_to_train_days', days[1])}, whole bill "
-            f"{format_usd(bill[0])}–{format_usd(bill[1])}."
+            f"goodput {g}, lost {lost}, {run}."
         )
     slope = (
         " (rate below 0.1%: gain of eliminating failures)"
@@ -288,19 +315,58 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
 
 
 def optional_sections(ev: Evaluation) -> tuple[Section, ...]:
-    """Sections for figures beyond the core ones, grouped by their registry section."""
+    """Sections for figures beyond the core ones, grouped by their registry section; the
+    failure classes and scale-up domains (:func:`models.outputs.failure_domain_keys`, from
+    the core "failures" section) join the recovery stages where the scenario has them, so
+    the replacement per failure stands beside the replacement stage it differs from
+    (:func:`_failure_domain_section`)."""
     groups: dict[str, list[Metric]] = {}
     titles: dict[str, str] = {}
+    g = ev.metrics["goodput"]
     for key, value in ev.metrics.items():
         sid, title = SECTION_OF.get(key, ("other", "Other model results"))
         if sid in CORE_SECTIONS or not isinstance(value, int | float):
             continue
-        groups.setdefault(sid, []).append(make_metric(key, value))
+        groups.setdefault(sid, []).append(make_metric(key, value, g))
         titles[sid] = title
+
     order = [s for s in OPTIONAL_ORDER if s in groups] + sorted(
         s for s in groups if s not in OPTIONAL_ORDER
     )
-    return tuple(Section(id=sid, title=titles[sid], metrics=tuple(groups[sid])) for sid in order)
+    sections = [Section(id=sid, title=titles[sid], metrics=tuple(groups[sid])) for sid in order]
+    if domains := _failure_domain_section(ev):  # before the recovery stages it explains
+        at = next((i for i, sec in enumerate(sections) if sec.id == "recovery"), len(sections))
+        sections.insert(at, domains)
+    return tuple(sections)
+
+
+def _failure_domain_section(ev: Evaluation) -> Section | None:
+    """The failure classes and scale-up domains (:func:`models.outputs.failure_domain_keys`,
+    as goodput evaluate and the Overview give them), or None where the failures are node
+    failures alone: the class rates that make up the failures per day and the replacement
+    per failure over every class, which the lost time per failure uses."""
+    m = ev.metrics
+    keys = failure_domain_keys(m)
+    if not keys:
+        return None
+    fv = registry_format
+    return Section(
+        id="failure_domains",
+        title="Failure classes and scale-up domains",
+        intro=(
+            f"The job occupies {fv('scaleup_domains', m['scaleup_domains'])} of "
+            f"{fv('nodes_per_domain', m['nodes_per_domain'])}. Its "
+            f"{fv('failures_per_day', m['failures_per_day'], unit=False)} failures per day "
+            "are the class rates below. Replacement per failure is the failure-weighted mean "
+            "of the classes' repair times, since repairs run side by side "
+            "(docs/references.md#failure-domains); with the detection, restart and restore it "
+            f"makes the {fv('recovery_minutes_per_failure', m['recovery_minutes_per_failure'])}"
+            " of recovery in the "
+            f"{fv('minutes_lost_per_failure', m['minutes_lost_per_failure'])} lost per "
+            "failure. The recovery stages' expected replacement is the node path's."
+        ),
+        metrics=tuple(make_metric(k, m[k]) for k in keys),
+    )
 
 
 def _comparison_table(c: Comparison) -> pl.DataFrame:

@@ -20,7 +20,7 @@ from goodput_lab.models.instances import (
     rank_instances,
     verdict_robustness,
 )
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import NOT_IN_PRACTICE, finishes_in_practice, format_value
 from goodput_lab.models.pricing import as_of_phrase
 from goodput_lab.models.scenario import effective_params_billion
 from goodput_lab.views import display
@@ -88,6 +88,9 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
         if not r["feasible"]:
             for k in ("nodes", "goodput", "time_to_train_days"):
                 r[k] = None
+        elif not finishes_in_practice(r["goodput"]):  # 64,820,175,270.2 days said nothing
+            for k in ("time_to_train_days", "cost_to_train_usd", "usd_per_1e18_useful_flops"):
+                r[k] = NOT_IN_PRACTICE
         out.append(r)
     return out
 
