@@ -26,6 +26,11 @@ tables.tiles(
     ("time_to_train_days", "cost_to_train_usd", "step_seconds", "effective_mfu"),
 )
 
+if (domains := svc.failure_domain_display(ev)) is not None:  # a class beyond node failures
+    st.subheader("Failure classes and scale-up domains")
+    st.caption(svc.failure_domain_intro(m))
+    tables.show(domains)
+
 with st.container(border=True):
     st.subheader("Value of a 0.1 percentage point lower node failure rate")
     for col, tile in zip(st.columns(3), svc.reliability_tiles(ev), strict=True):

@@ -349,22 +349,12 @@ def _failure_domain_section(ev: Evaluation) -> Section | None:
     keys = failure_domain_keys(m)
     if not keys:
         return None
-    fv = registry_format
     return Section(
         id="failure_domains",
         title="Failure classes and scale-up domains",
-        intro=(
-            f"The job occupies {fv('scaleup_domains', m['scaleup_domains'])} of "
-            f"{fv('nodes_per_domain', m['nodes_per_domain'])}. Its "
-            f"{fv('failures_per_day', m['failures_per_day'], unit=False)} failures per day "
-            "are the class rates below. Replacement per failure is the failure-weighted mean "
-            "of the classes' repair times, since repairs run side by side "
-            "(docs/references.md#failure-domains); with the detection, restart and restore it "
-            f"makes the {fv('recovery_minutes_per_failure', m['recovery_minutes_per_failure'])}"
-            " of recovery in the "
-            f"{fv('minutes_lost_per_failure', m['minutes_lost_per_failure'])} lost per "
-            "failure. The recovery stages' expected replacement is the node path's."
-        ),
+        # as the Overview says it; the recovery stages below list the node path's
+        intro=svc.failure_domain_intro(m)
+        + " The recovery stages' expected replacement is the node path's.",
         metrics=tuple(make_metric(k, m[k]) for k in keys),
     )
 

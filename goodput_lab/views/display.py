@@ -32,9 +32,13 @@ from goodput_lab.models.choices import CHOICE_WORDS as MODEL_CHOICE_WORDS
 from goodput_lab.models.choices import choice_words as model_choice_words
 from goodput_lab.models.outputs import (
     COMPACT_USD_FROM,
+    NOT_IN_PRACTICE,
     OUTPUTS,
+    RUN_FIGURES,
     Output,
     display_unit,
+    finishes_in_practice,
+    format_range,
     format_savings,
     format_usd,
     format_usd_compact,
@@ -270,7 +274,7 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
         return f"{head} {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
     unit = not _label_says_per(o)  # as the tile: "Lost per day" $505,992, $323,191–$839,520
     # the unit once, after the range: 68.1–121.0 days, 96.33–97.32% (dollars keep their $)
-    return f"{head} {format_value(o, lo, unit=False)}–{format_value(o, hi, unit=unit)}"
+    return f"{head} {format_range(o, lo, hi, unit=unit)}"
 
 
 # --------------------------------------------------------------------------- inputs
@@ -409,8 +413,25 @@ def display_unit_of(key: str) -> str:
 def tile_rows(values: Mapping[str, Any], *rows: Sequence[str]) -> list[list[tuple[dict, str]]]:
     """Rows of registry tiles for output keys: per key, the ``st.metric`` keyword arguments
     (:func:`tile`) and the 80% interval's text under it (:func:`interval_text`, "" when the
-    figure has none)."""
-    return [[(tile(k, values.get(k)), interval_text(k, values)) for k in keys] for keys in rows]
+    figure has none).  A figure of the whole run where the run does not finish in practice
+    (goodput under 1%, :func:`models.outputs.finishes_in_practice`) reads "—" with
+    :data:`NOT_FINISHING` under it, not 64,820,175,270.2 days."""
+    done = finishes_in_practice(values.get("goodput", math.nan))
+    out = []
+    for keys in rows:
+        row = []
+        for k in keys:
+            if k in RUN_FIGURES and not done:
+                t = tile(k, None)
+                row.append(({**t, "help": f"{NOT_FINISHING} {t['help']}"}, NOT_FINISHING))
+            else:
+                row.append((tile(k, values.get(k)), interval_text(k, values)))
+        out.append(row)
+    return out
+
+
+#: Under a figure of a run that does not finish in practice (:func:`tile_rows`).
+NOT_FINISHING = f"The run {NOT_IN_PRACTICE}: goodput under 1% of the paid time."
 
 
 def deadline_used(deadline_days: float | None) -> str:

@@ -7,6 +7,7 @@ import polars as pl
 
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.outputs import failure_domain_keys
 from goodput_lab.models.pricing import Price, as_of_phrase
 from goodput_lab.views import display
 from goodput_lab.views.display import field_value
@@ -170,6 +171,42 @@ def reliability_tiles(ev: Evaluation) -> list[dict[str, str]]:
             "label": "Per year",
         },
     ]
+
+
+def failure_domain_display(ev: Evaluation) -> pl.DataFrame | None:
+    """The failure classes and scale-up domains (:func:`models.outputs.failure_domain_keys`,
+    as goodput evaluate and the report give them) as a display table, or None where the
+    failures are node failures alone."""
+    keys = failure_domain_keys(ev.metrics)
+    if not keys:
+        return None
+    rows = []
+    for k in keys:
+        o = display.OUTPUTS[k]
+        # "Node failures per day 2.19", not "2.19 per day": the label says the unit
+        says_unit = "per day" in o.label.lower()
+        rows.append(
+            {"label": o.label, "value": display.format_value(o, ev.metrics[k], unit=not says_unit)}
+        )
+    return display.table(rows, [("label", "Figure"), ("value", "Value")])
+
+
+def failure_domain_intro(m) -> str:
+    """What the failure-domain figures are, for the page and the report: the domains, the
+    classes that make up the failures per day, and how the replacement per failure over
+    every class makes the recovery in the lost time per failure."""
+    fv = display.format_value
+    return (
+        f"The job occupies {fv('scaleup_domains', m['scaleup_domains'])} of "
+        f"{fv('nodes_per_domain', m['nodes_per_domain'])}. Its "
+        f"{fv('failures_per_day', m['failures_per_day'], unit=False)} failures per day are "
+        "the class rates below. Replacement per failure is the failure-weighted mean of the "
+        "classes' repair times, since repairs run side by side "
+        "(docs/references.md#failure-domains); with the detection, restart and restore it "
+        f"makes the {fv('recovery_minutes_per_failure', m['recovery_minutes_per_failure'])} "
+        f"of recovery in the {fv('minutes_lost_per_failure', m['minutes_lost_per_failure'])} "
+        "lost per failure."
+    )
 
 
 def loss_display(shown: pl.DataFrame, ev: Evaluation) -> pl.DataFrame:

@@ -1,0 +1,67 @@
+"""QA pass on the p6e-gb200-nvl72 preset, on the pages: the Overview's failure domains, a
+run that does not finish in practice, and the formats the CLI and the report share."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.dashboard._pages import metric, open_page
+
+NVL72 = {"preset": "p6e-gb200-nvl72"}
+STUCK = {**NVL72, "reliability.domain_failure_rate_per_day": "1"}
+
+
+def _table(at, first_header: str):
+    return next(t.value for t in at.table if t.value.columns[0] == first_header)
+
+
+def test_overview_shows_the_failure_classes_and_domains():
+    """QA 1: domain events/day, node failures/day, replacement per failure, nodes idled and
+    the spare pools were only in --json and the CSV."""
+    at = open_page("overview", NVL72)
+    t = _table(at, "Figure")
+    assert dict(zip(t["Figure"], t["Value"], strict=True)) == {
+        "Node failures per day": "2.19",
+        "Domain events per day": "0.32",
+        "Replacement per failure (all classes)": "87.4 min",
+        "Nodes idled per failure": "18.0 nodes",
+        "Node failure finds no in-domain spare": "100.00%",
+        "No spare domain free": "100.00%",
+    }
+    captions = " ".join(c.value for c in at.caption)
+    assert "The job occupies 64 domains of 18 nodes. Its 2.51 failures per day" in captions
+    assert "97.4 min of recovery in the 109.2 min lost per failure" in captions
+    assert "docs/references.md#failure-domains" in captions
+
+
+def test_overview_without_domains_has_no_domain_table():
+    at = open_page("overview")
+    assert not any(t.value.columns[0] == "Figure" for t in at.table)
+
+
+def test_a_run_that_does_not_finish_in_practice_says_so_on_the_overview():
+    """QA 2: "Time to train 64,820,175,270.2 days", "Cost $75,270.2T" and a banner "2.6e-08%"
+    beside the goodput tile's "0.000000026%"."""
+    at = open_page("overview", STUCK)
+    assert metric(at, "Goodput") == "0.000000026%"
+    assert metric(at, "Time to train") == metric(at, "Cost to train, instances") == "—"
+    captions = [c.value for c in at.caption]
+    assert (
+        captions.count("The run does not finish in practice: goodput under 1% of the paid time.")
+        == 2
+    )
+    banner = at.warning[0].value
+    assert banner == (
+        "The job barely advances: 0.000000026% of the paid time trains; replacement alone "
+        "takes 1,396 of every 1,440 minutes, so the run does not finish in practice."
+    )
+    text = " ".join([banner, *captions, *(m.value for m in at.metric)])
+    assert "e-0" not in text and "T" not in metric(at, "Cost to train, instances")
+    # no interval of the time or cost to train under the tiles either
+    assert not any(c.startswith("80% range") and ("days" in c or "T" in c) for c in captions)
+
+
+@pytest.mark.parametrize("page", ["overview", "montecarlo"])
+def test_the_banner_writes_the_goodput_as_the_tile(page):
+    at = open_page(page, STUCK)
+    assert "0.000000026%" in at.warning[0].value
