@@ -276,7 +276,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "Failure rate, 80% interval low",
         "Lower end of the 80% interval of the node failure rate. `goodput fit` and "
         "`goodput reconcile --write-scenario` write it from the log's exact Poisson interval; "
-        "left empty, the fleet prior of docs/decide.md applies (the rate divided by 1.93, the "
+        "left empty, the fleet prior of docs/decide.md applies (the rate divided by 2.16, the "
         "spread of three public fleets). Decide, plan --deadline-days and the headline "
         "intervals integrate over it. An edit of the rate alone moves a stated interval with "
         "it (both ends times new/old rate).",
@@ -296,7 +296,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "per node-day",
         "Failure rate, 80% interval high",
         "Upper end of the 80% interval of the node failure rate (see node_failure_rate_low); "
-        "left empty, the rate times 1.93 (fleet prior, docs/decide.md).",
+        "left empty, the rate times 2.16 (fleet prior, docs/decide.md).",
         optional=True,
         scale=100.0,
         sensitivity=False,

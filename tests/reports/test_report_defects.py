@@ -159,12 +159,12 @@ def exported_toml(tmp_path_factory) -> dict[str, str]:
 @pytest.mark.parametrize(
     ("preset", "key", "expected"),
     [
-        ("llama3-70b", "reliability.node_failure_rate_high", "the rate times 1.93 (fleet prior"),
+        ("llama3-70b", "reliability.node_failure_rate_high", "the rate times 2.16 (fleet prior"),
         ("llama3-70b", "pricing.price_as_of", "When the scenario's own price was valid, e.g. 2023-07"),
         ("llama3-70b", "workload.attention_params_million", "(DeepSeek-V2: 149.2M; DeepSeek-V3: 187.1M)"),
         ("llama3-70b", "workload.micro_batches", "per step, m. Empty = B/(d·b)"),
         ("deepseek-v3", "workload.micro_batches", "per step, m. Empty = B/(d·b)"),
-        ("deepseek-v3", "reliability.node_failure_rate_high", "the rate times 1.93 (fleet prior"),
+        ("deepseek-v3", "reliability.node_failure_rate_high", "the rate times 2.16 (fleet prior"),
     ],
 )  # fmt: skip
 def test_derived_comments_are_not_cut_inside_a_sentence(exported_toml, preset, key, expected):
@@ -204,7 +204,7 @@ def test_every_derived_comment_ends_at_a_sentence_boundary_of_its_help():
 def test_the_report_html_reproduces_the_scenario_with_whole_comments(catalog):
     scenario = load_preset("llama3-70b")
     html = render(build_report(scenario, catalog=catalog), ".html").decode("utf-8")
-    assert "the rate times 1.93 (fleet prior, docs/decide.md)" in html
+    assert "the rate times 2.16 (fleet prior, docs/decide.md)" in html
     assert "the rate times 1)" not in html
     assert render(build_report(scenario, catalog=catalog, detail=False), ".toml") == (
         scenario.to_toml().encode("utf-8")
@@ -240,7 +240,7 @@ def test_derived_note_adds_how_an_empty_field_is_derived():
     # the first sentence already says it: nothing added
     assert derived_note(FIELDS["reliability.node_failure_rate_high"].help) == (
         "Upper end of the 80% interval of the node failure rate (see node_failure_rate_low); "
-        "left empty, the rate times 1.93 (fleet prior, docs/decide.md)"
+        "left empty, the rate times 2.16 (fleet prior, docs/decide.md)"
     )
 
 
