@@ -259,6 +259,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     if o.kind in ("points", "points_size"):
         sign = "+" if o.kind == "points" or signed else ""
         text = _clean_zero(f"{x * 100:{sign}.2f}".replace("-", "−"))
+        if o.kind == "points_size" and 0 < abs(x * 100) < 0.005:  # a size, not "0.00 points"
+            text = ("−" if x < 0 else sign) + two_significant_digits(abs(x * 100))
         return text + (" points" if unit else "")
     if o.kind == "usd_rate":
         text = _usd(x, cents=True)
@@ -2243,7 +2245,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "goodput_mc_stderr",
         "Monte Carlo standard error",
         "fraction",
-        "percent",
+        "points_size",  # in points, as goodput simulate and the Monte Carlo page write it
         "Standard error of the simulated mean goodput.",
         "s / √n",
         "derived",
@@ -3426,15 +3428,24 @@ MONTECARLO_OUTPUTS: tuple[Output, ...] = (
             f"{name.capitalize()} of the simulated goodput over the horizon.",
             "productive compute / wall time per run",
             "daly2006",
-            computed_by=_SIM + (f"goodput_{stat}" if stat in ("mean", "stderr") else "summary"),
+            computed_by=_SIM + ("goodput_mean" if stat == "mean" else "summary"),
         )
         for stat, name in (
             ("mean", "mean"),
             ("p5", "P5"),
             ("p50", "median"),
             ("p95", "P95"),
-            ("stderr", "standard error of the mean"),
         )
+    ),
+    _o(
+        "goodput_stderr",
+        "Goodput (standard error of the mean)",
+        "fraction",
+        "points_size",  # a spread of goodput, in points: "± 0.32 points" on page and CLI
+        "Standard error of the simulated mean goodput over the horizon, in goodput points.",
+        "s / √n",
+        "daly2006",
+        computed_by=_SIM + "goodput_stderr",
     ),
     _o(
         "goodput_analytic",

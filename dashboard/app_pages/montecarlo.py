@@ -178,7 +178,9 @@ def simulation(scenario: Scenario) -> None:
     st.caption(
         "Model: models/montecarlo.py. Work is checkpointed every interval; a failure loses the "
         "work since the last surviving checkpoint (rework), then pays detection, replacement "
-        "(hot spare or provider), restart and restore; failures during a recovery restart it. "
+        "(hot spare or provider), restart and restore; a failure during a recovery restarts "
+        "it and starts its own repair beside any still under way, and the job waits for the "
+        "last. "
         "Recovery times are lognormal with the Monte Carlo spread set in the sidebar (0 = "
         "fixed, as the closed form assumes). Goodput counts work in progress at the end of "
         "the window."

@@ -179,7 +179,7 @@ def register(sub) -> None:
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    r.add_argument("scenario", help="scenario TOML file (see data/scenarios/)")
+    r.add_argument("scenario", help="scenario TOML file or preset name (see data/scenarios/)")
     r.add_argument("--compare", metavar="OTHER.toml", help="candidate scenario to compare with")
     r.add_argument(
         "--trials",

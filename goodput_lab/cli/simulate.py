@@ -24,6 +24,7 @@ from goodput_lab.cli.main import (
     set_option,
 )
 from goodput_lab.models import ValidationError, resolve_inputs
+from goodput_lab.models._text import counted
 from goodput_lab.models.montecarlo import (
     MAX_DAYS,
     MAX_TRIALS,
@@ -31,16 +32,9 @@ from goodput_lab.models.montecarlo import (
     check_size,
     simulate_inputs,
 )
+from goodput_lab.models.outputs import NOT_IN_PRACTICE, finishes_in_practice, format_value
 
 MAX_SEED = 2**63 - 1
-
-
-def _stderr_pct(se: float) -> str:
-    """A standard error in two significant digits (±0.00% hid a 0.0047% one)."""
-    p = 100.0 * float(se)
-    if p != p:  # NaN
-        return "n/a"
-    return "< 0.0001%" if p < 1e-4 else f"{p:.2g}%"
 
 
 def _int_arg(flag: str, lo: int, hi: int):
@@ -125,7 +119,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     try:  # refused before it starts if predicted too large, stopped if past its budget
         est = check_size(trials, days, inputs)
-        say_estimate(f"{trials:,} trials x {days:g} days", est.seconds, est.memory_bytes)
+        say_estimate(f"{counted(trials, 'trial')} x {days:g} days", est.seconds, est.memory_bytes)
         res = simulate_inputs(inputs, trials, days, rng=seed)
     except ValidationError as exc:
         if exc.field in ("trials", "days"):  # name the flag, as typed
@@ -148,13 +142,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out)
         return 0
-    pct = lambda x: f"{100 * x:.2f}%"  # noqa: E731
+    # a closed form under 1% goodput: its time to finish (114,307,565,891.26 days) and
+    # failures per run read "does not finish in practice" (models.outputs)
+    done = finishes_in_practice(res.goodput_analytic)
+    pct = lambda x: format_value("goodput", x)  # noqa: E731  (0.000000026%, not 0.00%)
     days_ = lambda x: f"{x:,.2f}" if math.isfinite(x) else "n/a"  # noqa: E731
     usd = lambda x: f"${x:,.0f}" if math.isfinite(x) else "n/a"  # noqa: E731
-    print(f"{scenario.name}: {trials:,} trials x {days:g} days (seed {seed})")
+    print(f"{scenario.name}: {counted(trials, 'trial')} x {days:g} days (seed {seed})")
+    # the standard error in points, as the Monte Carlo page's table (registry goodput_stderr)
+    se = format_value("goodput_stderr", res.goodput_stderr)
     print(
-        f"  goodput        mean {pct(res.goodput_mean)} ± {_stderr_pct(res.goodput_stderr)} (1 s.e.)"
-        f"   analytic {pct(res.goodput_analytic)}"
+        f"  goodput        mean {pct(res.goodput_mean)} ± {se} (1 s.e.)   analytic {pct(res.goodput_analytic)}"
     )
     print(
         f"  goodput        p5 {pct(summary['goodput_p5'])}  p50 {pct(summary['goodput_p50'])}"
@@ -164,7 +162,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"  days to finish {days:g} days of compute: mean "
         f"{days_(summary['time_to_finish_mean_days'])}"
         f"  p95 {days_(summary['time_to_finish_p95_days'])}"
-        f"  (analytic {days_(summary['time_to_finish_analytic_days'])})"
+        + (
+            f"  (analytic {days_(summary['time_to_finish_analytic_days'])})"
+            if done
+            else f"  (analytic: {NOT_IN_PRACTICE})"
+        )
     )
     print(
         f"  lost per run   mean {usd(summary['lost_mean_usd'])}  p95 {usd(summary['lost_p95_usd'])}"
@@ -172,10 +174,12 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     closed = summary["failures_analytic"]
     print(
         f"  failures       mean {summary['failures_mean']:,.1f} per run"
-        + (f"  (closed form {closed:,.1f})" if math.isfinite(closed) else "")
+        + (f"  (closed form {closed:,.1f})" if math.isfinite(closed) and done else "")
     )
     if res.unfinished:
-        print(f"  unfinished     {res.unfinished:,} trials did not finish within 4x the work")
+        print(
+            f"  unfinished     {counted(res.unfinished, 'trial')} did not finish within 4x the work"
+        )
     print(f"  {res.events_simulated:,} events in {seconds:.2f} s")
     print_price_vintage(scenario, catalog_from_args(args))
     return 0
@@ -187,7 +191,7 @@ def register(subparsers) -> None:
         help="Monte Carlo distribution of goodput, time to finish and lost dollars",
         description=__doc__.split("\n\n")[1],
     )
-    p.add_argument("scenario", help="scenario TOML file (see data/scenarios/)")
+    p.add_argument("scenario", help="scenario TOML file or preset name (see data/scenarios/)")
     p.add_argument(
         "--trials", default="1000", help=f"independent runs, 1..{MAX_TRIALS:,} (default 1000)"
     )

@@ -187,8 +187,11 @@ def metric_rows(
     label: str = "Figure",
 ) -> pl.DataFrame:
     """A table with one figure per row: each row has ``key`` (an output key, which formats
-    the row), optionally ``label`` (else the key's label) and value columns; ``values`` are (column, header) formatted with the row's own unit, ``changes``
-    (column, header) as differences ("+4.03 points", "−$8,360/day", "no change")."""
+    the row), optionally ``label`` (else the key's label) and value columns; ``values`` are
+    (column, header) formatted with the row's own unit, ``changes`` (column, header) as
+    differences ("+4.03 points", "−$8,360/day", "no change").  A row's ``keys`` maps a
+    column to another output key that formats it (a goodput's standard error in points
+    beside the goodput in %)."""
     out: dict[str, list[str]] = {label: []}
     for _, head in (*values, *changes):
         out[head] = []
@@ -197,7 +200,8 @@ def metric_rows(
         out[label].append(r.get("label") or o.label)
         for col, head in values:
             v = r.get(col)
-            out[head].append(MISSING if _unknown(v) else format_value(o, v))
+            oc = OUTPUTS[r.get("keys", {}).get(col, r["key"])]
+            out[head].append(MISSING if _unknown(v) else format_value(oc, v))
         for col, head in changes:
             out[head].append(change(o, r.get(col)))
     return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))

@@ -24,6 +24,7 @@ from goodput_lab.models.montecarlo import (
     simulate_params,
     stream_block_trials,
 )
+from goodput_lab.models.outputs import NOT_IN_PRACTICE, finishes_in_practice
 from goodput_lab.views import display
 
 #: Gantt rows: what the cluster does, in display order.  Training, saves and rework
@@ -252,11 +253,15 @@ def _sample_row(key: str, label: str, x: np.ndarray, analytic: float | None) -> 
 
 
 def summary_rows(res: SimulationResult) -> list[dict]:
-    """Closed form (Daly) against simulated, one row per figure, keyed for the registry."""
+    """Closed form (Daly) against simulated, one row per figure, keyed for the registry; the
+    goodput's standard error in points (as goodput simulate writes it), and the closed form
+    of a run that does not finish in practice (goodput under 1%) in words, not
+    114,307,565,891.26 days (:func:`_closed_forms_in_words`)."""
     s = res.summary()
     rows = [
         {
             "key": "goodput",
+            "keys": {"stderr": "goodput_stderr"},
             "label": f"Goodput over {res.days:g} days",
             "analytic": s["goodput_analytic"],
             "mean": s["goodput_mean"],
@@ -315,7 +320,17 @@ def summary_rows(res: SimulationResult) -> list[dict]:
                 "mean": float(s["unfinished_trials"]),
             }
         )
-    return rows
+    return _closed_forms_in_words(rows, s["goodput_analytic"])
+
+
+def _closed_forms_in_words(rows: list[dict], goodput: float) -> list[dict]:
+    """``rows`` with the closed form of every figure of the whole run (days to finish,
+    failures and dollars per run) as :data:`models.outputs.NOT_IN_PRACTICE` where the
+    closed-form goodput is under 1% (:func:`models.outputs.finishes_in_practice`)."""
+    if finishes_in_practice(goodput):
+        return rows
+    whole_run = {"time_to_finish_mean_days", "failures_mean", "lost_mean_usd"}
+    return [{**r, "analytic": NOT_IN_PRACTICE} if r["key"] in whole_run else r for r in rows]
 
 
 def summary_display(res: SimulationResult) -> pl.DataFrame:
@@ -388,13 +403,23 @@ def progress_text(done: int, trials: int) -> str:
 def result_caption(res: SimulationResult, seconds: float, seed: int) -> str:
     """Under the simulated tiles: runs, events, time taken, seed, interval, the bad month."""
     p95 = res.summary()["lost_p95_usd_per_month"]
-    return (
-        f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
-        f"(seed {seed}); checkpoint interval "
-        f"{display.format_value('checkpoint_interval_minutes', res.interval_minutes)}. "
+    bad_month = (
         "A bad month: one run in twenty loses more than "
         f"{display.format_value('lost_p95_usd_per_month', p95)} "
         "(P95 of the lost dollars per month of wall time)."
+        if math.isfinite(p95)
+        else "No bad month to give: the lost dollars per month count runs that finish the "
+        "work, and none did"
+        + (
+            f" (the closed form {NOT_IN_PRACTICE})."
+            if not finishes_in_practice(res.goodput_analytic)
+            else "."
+        )
+    )
+    return (
+        f"{res.trials:,} runs, {res.events_simulated:,} events simulated in {seconds:.2f} s "
+        f"(seed {seed}); checkpoint interval "
+        f"{display.format_value('checkpoint_interval_minutes', res.interval_minutes)}. " + bad_month
     )
 
 

@@ -206,12 +206,16 @@ def test_bad_input_is_echoed_as_typed_and_the_file_is_named(tmp_path):
 
 
 def test_simulate_states_a_small_standard_error_instead_of_zero():
-    from goodput_lab.cli.simulate import _stderr_pct
+    """In points, as the Monte Carlo page's table (QA: "± 0.1%" and "± 0.087%" beside the
+    page's "0.10%"); two decimals, two significant digits when smaller."""
+    from goodput_lab.models.outputs import format_value
 
-    assert _stderr_pct(0.0000474) == "0.0047%"  # was "± 0.00%"
-    assert _stderr_pct(0.00024) == "0.024%"
-    assert _stderr_pct(0.0) == "< 0.0001%"
-    assert _stderr_pct(float("nan")) == "n/a"
+    assert format_value("goodput_stderr", 0.0000474) == "0.0047 points"  # was "± 0.00%"
+    assert format_value("goodput_stderr", 0.00024) == "0.02 points"  # two decimals, as the page
+    assert format_value("goodput_stderr", 0.001) == "0.10 points"  # not "0.1"
+    assert format_value("goodput_stderr", 0.00087) == "0.09 points"
+    assert format_value("goodput_stderr", 0.0) == "0.00 points"
+    assert format_value("goodput_stderr", float("nan")) == "n/a"
 
 
 def test_fit_without_nodes_says_the_rate_is_too_high_unless_the_fleet_is_the_log(capsys, tmp_path):

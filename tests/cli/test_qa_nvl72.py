@@ -64,3 +64,50 @@ def test_evaluate_words_the_strategy_as_the_pages(capsys):
     out = _evaluate(capsys, "checkpoint.strategy=memory+durable")
     assert "  checkpoints               CPU memory + durable, every " in out
     assert "memory+durable" not in out
+
+
+def _simulate(capsys, *args: str) -> tuple[str, str]:
+    assert main(["simulate", NVL72, *args]) == 0
+    cap = capsys.readouterr()
+    return cap.out, cap.err
+
+
+def test_simulate_gives_the_standard_error_in_points_as_the_page(capsys):
+    """QA 7: "± 0.1% (1 s.e.)" (a zero dropped) or "± 0.087%" beside the page's "0.10%"."""
+    from goodput_lab.models import load_catalog, load_preset, resolve_inputs
+    from goodput_lab.models.montecarlo import simulate_inputs
+
+    from goodput_lab.views import montecarlo as mc
+
+    out, _ = _simulate(capsys, "--trials", "100")
+    assert "  goodput        mean 80.71% ± 0.32 points (1 s.e.)   analytic 80.92%" in out
+    res = simulate_inputs(resolve_inputs(load_preset(NVL72), load_catalog()), 100, 30.0, rng=0)
+    table = mc.summary_display(res)
+    assert table["Std. error"][0] == "0.32 points"  # the page's table, same run
+
+
+def test_simulate_of_a_run_that_does_not_finish_in_practice(capsys):
+    """QA 2: "(analytic 114,307,565,891.26)" and a closed form of 7.6 trillion failures."""
+    out, _ = _simulate(
+        capsys, "--trials", "20", "--set", "reliability.domain_failure_rate_per_day=1"
+    )
+    assert "analytic 0.000000026%" in out
+    assert "(analytic: does not finish in practice)" in out
+    assert "closed form" not in out and "114,307" not in out
+
+
+def test_simulate_counts_one_trial_in_the_singular(capsys):
+    """QA 13: "1 trials"."""
+    out, err = _simulate(capsys, "--trials", "1")
+    assert ": 1 trial x 30 days (seed 0)" in out
+    assert "goodput: simulating 1 trial x 30 days: estimated" in err
+    assert "1 trials" not in out + err
+
+
+def test_simulate_and_report_help_say_a_preset_name_works(capsys):
+    import pytest
+
+    for command in ("simulate", "report"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        assert "scenario TOML file or preset name" in capsys.readouterr().out

@@ -65,3 +65,36 @@ def test_a_run_that_does_not_finish_in_practice_says_so_on_the_overview():
 def test_the_banner_writes_the_goodput_as_the_tile(page):
     at = open_page(page, STUCK)
     assert "0.000000026%" in at.warning[0].value
+
+
+def test_monte_carlo_page_of_a_run_that_does_not_finish_in_practice():
+    """QA 2: "one run in twenty loses more than n/a" and a closed form of
+    114,307,565,891.26 days; QA 7: the standard error in points, as goodput simulate."""
+    at = open_page("montecarlo", STUCK)
+    t = _table(at, "Figure")
+    rows = {r["Figure"]: r for r in t.to_dict("records")}
+    days = next(r for f, r in rows.items() if f.startswith("Days to finish"))
+    assert days["Closed form"] == "does not finish in practice"
+    assert rows["Failures per run"]["Closed form"] == "does not finish in practice"
+    goodput = next(r for f, r in rows.items() if f.startswith("Goodput over"))
+    assert goodput["Closed form"] == "0.000000026%"
+    assert goodput["Std. error"].endswith(" points")
+    captions = " ".join(c.value for c in at.caption)
+    assert "n/a" not in captions and "114,307" not in captions
+    assert (
+        "No bad month to give: the lost dollars per month count runs that finish the work, "
+        "and none did (the closed form does not finish in practice)."
+    ) in captions
+
+
+def test_monte_carlo_caption_says_repairs_run_side_by_side():
+    """QA 15: the caption said "failures during a recovery restart it"."""
+    at = open_page("montecarlo", NVL72)
+    captions = " ".join(c.value for c in at.caption)
+    assert (
+        "a failure during a recovery restarts it and starts its own repair beside any still "
+        "under way, and the job waits for the last"
+    ) in captions
+    t = _table(at, "Figure")
+    assert t["Std. error"][0].endswith(" points")  # goodput's, in points
+    assert "A bad month: one run in twenty loses more than $" in captions
