@@ -39,6 +39,29 @@ def _say_estimate(trials: int | None, days: float):
     return say
 
 
+def _check_param_names(items: list[str] | None, features) -> None:
+    """``--param`` items whose form is FEATURE.PARAM=VALUE but whose feature or parameter
+    is unknown, refused naming what is wrong and what the feature has (QA: the message said
+    "is not FEATURE.PARAM=VALUE" of 'domain_spares.count=-3', which is of that form); the
+    values are checked by models.resilience.parse_params."""
+    for item in items or []:
+        name, sep, _ = item.partition("=")
+        feature, dot, param = name.strip().partition(".")
+        if not (sep and dot and feature and param):
+            continue  # not of the form: parse_params says so and lists every parameter
+        if feature not in features:
+            raise ValidationError(
+                "--param",
+                f"{item[:80]!r}: no feature {feature[:40]!r}; features: " + ", ".join(features),
+            )
+        if param not in features[feature].params:
+            raise ValidationError(
+                "--param",
+                f"{item[:80]!r}: {feature} has no parameter {param[:40]!r}; its parameters: "
+                + ", ".join(f"{feature}.{p}" for p in features[feature].params),
+            )
+
+
 def cmd_ladder(args: argparse.Namespace) -> int:
     from goodput_lab.cli.simulate import MAX_SEED, _days, _int_arg
     from goodput_lab.models.montecarlo import MAX_TRIALS
@@ -51,6 +74,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     )
 
     features = parse_features(args.features)
+    _check_param_names(args.param, FEATURES)
     params = parse_params(args.param)
     trials = _int_arg("--trials", 1, MAX_TRIALS)(args.trials) if args.trials else None
     days = _days(args.days)

@@ -111,3 +111,19 @@ def test_simulate_and_report_help_say_a_preset_name_works(capsys):
         with pytest.raises(SystemExit):
             main([command, "--help"])
         assert "scenario TOML file or preset name" in capsys.readouterr().out
+
+
+def test_ladder_param_with_an_unknown_parameter_names_the_features_parameters(capsys):
+    """QA 13: 'domain_spares.count=-3' is of the form FEATURE.PARAM=VALUE; only the name
+    is unknown, and the message said it was not of that form."""
+    code = main(["ladder", NVL72, "--param", "domain_spares.count=-3"])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err == (
+        "goodput: --param: 'domain_spares.count=-3': domain_spares has no parameter 'count'; "
+        "its parameters: domain_spares.in_domain, domain_spares.spare_domains\n"
+    )
+    assert main(["ladder", NVL72, "--param", "spares.count=1"]) == 2
+    assert "no feature 'spares'; features: hot_spares, domain_spares," in capsys.readouterr().err
+    assert main(["ladder", NVL72, "--param", "count"]) == 2  # not of the form: as before
+    assert "'count' is not FEATURE.PARAM=VALUE" in capsys.readouterr().err
