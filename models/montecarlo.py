@@ -76,6 +76,7 @@ from .chain import (
 )
 from .checkpoint import probability_replicas_lost_in_window
 from .errors import ValidationError
+from .fields import _fmt
 from .inputs import Inputs, as_inputs
 from .pricing import DAYS_PER_MONTH
 from .recovery import draw_stage
@@ -1008,7 +1009,8 @@ def check_size(
 
     most_trials = _largest(ok_trials, 1, int(trials), integer=True)
     most_days = _largest(ok_days, min_days, d, integer=False) if d > min_days else None
-    what = f"{int(trials):,} trials x {d:g} days would take {_over(est, max_events, max_seconds)}"
+    runs = f"{int(trials):,} trial{'s' if int(trials) != 1 else ''}"  # "1 trial", as the CLI
+    what = f"{runs} x {d:g} days would take {_over(est, max_events, max_seconds)}"
     why = _drivers(p, est)
     if most_trials is not None and most_trials >= 1:
         alt = f" or days <= {most_days:.3g}" if most_days else ""
@@ -1866,7 +1868,9 @@ def _check_work_days(days: Any, work_days: Any) -> None:
     except (TypeError, ValueError):
         wd = math.nan
     if not (math.isfinite(wd) and 0 < wd <= MAX_DAYS):
-        raise ValidationError("work_days", f"{work_days!r:.80} is out of range (0, {MAX_DAYS:g}]")
+        raise ValidationError(
+            "work_days", f"{work_days!r:.80} is out of range (0, {_fmt(MAX_DAYS)}]"
+        )
 
 
 def _run_blocks(
@@ -2098,7 +2102,8 @@ def _stopped(
         hint, name = "lower the failure and stall rates or the recovery times", "days"
     return BudgetExceeded(
         name,
-        f"{trials:,} trials x {days:g} days stopped at {limit} after {done:,} events "
+        f"{trials:,} trial{'s' if trials != 1 else ''} x {days:g} days stopped at {limit} "
+        f"after {done:,} events "
         f"(~{predicted:,.2g} predicted; allowed: {hint})",
     )
 

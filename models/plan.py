@@ -33,9 +33,11 @@ import numpy as np
 
 from . import pricing as pr
 from .catalog import Instance, load_catalog
+from .chain import paid_instances
 from .choices import PricingModel
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, progress_note, resolve_inputs
+from .fields import _fmt
 from .montecarlo import MAX_DAYS, check_size, simulate_inputs
 from .scenario import Scenario
 
@@ -347,7 +349,7 @@ def _plan_compute_days(scenario: Scenario, inputs: Mapping[str, Any], m: Mapping
         raise ValidationError(
             "workload",
             f"{compute_days:,.0f} days of failure-free compute is over the simulator's limit "
-            f"of {MAX_DAYS:g} days",
+            f"of {_fmt(MAX_DAYS)} days",
         )
     return compute_days
 
@@ -506,8 +508,7 @@ def plan_capacity_block(
     m = evaluate_arrays(inputs)
     compute_days = _plan_compute_days(scenario, inputs, m)
     t = _finish_days(inputs, trials, compute_days, seed, on_estimate)
-    nodes = int(scenario["cluster.nodes"])
-    instances = nodes + int(scenario["cluster.spare_nodes"])
+    instances = round(paid_instances(inputs))  # spares by domain are paid as well
     storage = _float(m["storage_usd_per_day"])
     transition_min = (
         float(scenario["recovery.replacement_minutes"])
@@ -581,7 +582,7 @@ def _model_scenario(scenario: Scenario, model: PricingModel) -> Scenario:
 
 def entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, float]:
     """Rates entered for one comparison by pricing model [USD/h]; a ValidationError naming
-    ``--price`` for an unknown model or a rate outside [0, 10000] USD/h.
+    ``--price`` for an unknown model or a rate outside [0, 10,000] USD/h.
 
     Parameters
     ----------
@@ -610,7 +611,8 @@ def entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, flo
             ) from None
         if not (isinstance(value, int | float) and math.isfinite(value) and 0 <= value <= 10_000):
             raise ValidationError(
-                f"--price {key}", f"{value!r} is out of range (a number in [0, 10000] USD/h)"
+                f"--price {key}",
+                f"{value!r} is out of range (a number in [0, {_fmt(10_000)}] USD/h)",
             )
         entered[model] = float(value)
     return entered
@@ -721,7 +723,6 @@ def budget_by_pricing_model(
         if extra not in models:
             models.append(extra)
     rows: list[dict[str, Any]] = []
-    instances = int(scenario["cluster.nodes"]) + int(scenario["cluster.spare_nodes"])
     for model in models:
         terms = pr.TERMS[model]
         row: dict[str, Any] = {
@@ -745,7 +746,9 @@ def budget_by_pricing_model(
         except ValidationError as exc:
             rows.append({**row, "available": False, "reason": exc.message})
             continue
-        m = evaluate_arrays(resolve_inputs(sc, cat, price=price))
+        x = resolve_inputs(sc, cat, price=price)
+        m = evaluate_arrays(x)
+        instances = round(paid_instances(x))  # spares by domain are paid as well
         days = _float(m["time_to_train_days"])
         ff_days = _float(m["compute_days"])
         row.update(

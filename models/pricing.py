@@ -42,9 +42,16 @@ from ._tools import as_float_array, total
 from .catalog import Instance
 from .choices import PricingModel
 from .errors import ValidationError
+from .fields import FIELDS, _fmt
 
 PRICE_FIELD = "pricing.usd_per_instance_hour"
 OVERRUN_FIELD = "pricing.overrun_usd_per_instance_hour"
+#: The range a price per instance-hour may take, as the field registry writes it (with
+#: separators: "[0, 10,000]", not "[0, 10000]"), for messages that ask for one.
+PRICE_ALLOWED = (
+    f"a number in [{_fmt(FIELDS[PRICE_FIELD].min)}, {_fmt(FIELDS[PRICE_FIELD].max)}] "
+    f"{FIELDS[PRICE_FIELD].unit}"
+)
 DEFAULT_PRICES = data_path("prices_2024-12.csv")
 DEFAULT_STORAGE_PRICES = data_path("storage_prices_2022-09.csv")
 MAX_TABLE_BYTES = 256 * 1024
@@ -512,14 +519,14 @@ def model_price(
             raise ValidationError(
                 PRICE_FIELD,
                 f"the catalog has no price for {inst.instance} ({inst.source_price}); "
-                "enter one (a number in [0, 10000] USD/instance-h)",
+                f"enter one ({PRICE_ALLOWED})",
             )
         return price
     if model is PricingModel.CUSTOM:
         raise ValidationError(
             PRICE_FIELD,
-            "not set; pricing.model = 'custom' needs your own rate (a number in "
-            "[0, 10000] USD/instance-h, with pricing.price_source and pricing.price_as_of)",
+            "not set; pricing.model = 'custom' needs your own rate "
+            f"({PRICE_ALLOWED}, with pricing.price_source and pricing.price_as_of)",
         )
     tab = table if table is not None else load_price_table()
     row = tab.get((inst.instance, model.value))
@@ -527,8 +534,8 @@ def model_price(
         raise ValidationError(
             PRICE_FIELD,
             f"not set, and no public {TERMS[model].label} price for {inst.instance} was found "
-            f"for the price table ({DEFAULT_PRICES.name}); enter yours (a number in "
-            "[0, 10000] USD/instance-h, with pricing.price_source and pricing.price_as_of)",
+            f"for the price table ({DEFAULT_PRICES.name}); enter yours ({PRICE_ALLOWED}, with "
+            "pricing.price_source and pricing.price_as_of)",
         )
     return Price(
         row.usd_per_instance_hour,
@@ -804,7 +811,7 @@ def overrun_price(scenario, inst: Instance) -> Price:
         raise ValidationError(
             OVERRUN_FIELD,
             f"not set, and {inst.instance} has no on-demand price to fall back on; enter the "
-            "price of the hours after the block (a number in [0, 10000] USD/instance-h)",
+            f"price of the hours after the block ({PRICE_ALLOWED})",
         )
     return price
 

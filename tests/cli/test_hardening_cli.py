@@ -61,7 +61,7 @@ def test_issue18_huge_weibull_run_is_refused_naming_the_fields(capsys):
     args = ["--trials", "1", "--days", "3650", "--set", "cluster.nodes=200000"]
     rc = main(["simulate", BASE, *args, "--set", "reliability.weibull_shape=0.3"])
     line = _one_line(rc, capsys.readouterr().err)
-    assert line.startswith("goodput: --days: 1 trials x 3650 days would take ~")
+    assert line.startswith("goodput: --days: 1 trial x 3650 days would take ~")  # singular
     assert "reliability.weibull_shape" in line and "(allowed: days <= " in line
 
 

@@ -127,3 +127,25 @@ def test_ladder_param_with_an_unknown_parameter_names_the_features_parameters(ca
     assert "no feature 'spares'; features: hot_spares, domain_spares," in capsys.readouterr().err
     assert main(["ladder", NVL72, "--param", "count"]) == 2  # not of the form: as before
     assert "'count' is not FEATURE.PARAM=VALUE" in capsys.readouterr().err
+
+
+def test_model_messages_write_their_bounds_with_separators(catalog):
+    """QA 19: messages of models/pricing.py, plan.py and montecarlo.py wrote "[0, 10000]"
+    and "3650" where the field registry writes "[0, 10,000]" and "3,650"."""
+    import pytest
+    from goodput_lab.models import ValidationError
+    from goodput_lab.models import montecarlo as mc
+    from goodput_lab.models.choices import PricingModel
+    from goodput_lab.models.plan import entered_prices
+    from goodput_lab.models.pricing import PRICE_ALLOWED, model_price
+
+    assert PRICE_ALLOWED == "a number in [0, 10,000] USD/instance-h"
+    with pytest.raises(ValidationError) as e:
+        model_price(catalog["p5.48xlarge"], PricingModel.CUSTOM)
+    assert "(a number in [0, 10,000] USD/instance-h, with pricing.price_source" in str(e.value)
+    with pytest.raises(ValidationError) as e:
+        entered_prices({"on_demand": 20_000.0})
+    assert e.value.message == "20000.0 is out of range (a number in [0, 10,000] USD/h)"
+    with pytest.raises(ValidationError) as e:
+        mc._check_work_days(30.0, 4000.0)
+    assert e.value.message == "4000.0 is out of range (0, 3,650]"
