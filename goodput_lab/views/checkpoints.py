@@ -22,6 +22,7 @@ from goodput_lab.models import Scenario, compare, evaluate, evaluate_arrays, res
 from goodput_lab.models import checkpoint as ck
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.evaluate import savings_usd_per_day
+from goodput_lab.models.outputs import fallback_share_of_failures
 from goodput_lab.views import display
 
 #: Strategy variants compared side by side: (label, scenario overrides).  Every variant uses
@@ -302,13 +303,24 @@ def memory_vs_scenario(
         "goodput",
         "lost_usd_per_day",
     )
-    figures = display.metric_rows(
-        [{"key": key, "b": b[key], "c": k[key]} for key in keys],
-        [("b", "This scenario"), ("c", cand_head)],
-    )
+    rows = [{"key": key, "b": b[key], "c": k[key]} for key in keys]
+    if b["domain_failures_per_day"] > 0:  # domain events fall back too: of all failures
+        rows.insert(
+            keys.index("fallback_fraction") + 1,
+            {  # as goodput evaluate writes it
+                "key": "fallback_share_of_failures",
+                "b": fallback_share_of_failures(b.metrics),
+                "c": fallback_share_of_failures(k.metrics),
+            },
+        )
+    figures = display.metric_rows(rows, [("b", "This scenario"), ("c", cand_head)])
     if scenario["checkpoint.strategy"] == "durable_only":  # one level: every restore is durable
+        shares = [
+            display.OUTPUTS[key].label
+            for key in ("fallback_fraction", "fallback_share_of_failures")
+        ]
         figures = figures.with_columns(
-            pl.when(pl.col("Figure") == display.OUTPUTS["fallback_fraction"].label)
+            pl.when(pl.col("Figure").is_in(shares))
             .then(pl.lit("all (single level)"))
             .otherwise(pl.col("This scenario"))
             .alias("This scenario")

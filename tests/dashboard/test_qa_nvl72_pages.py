@@ -98,3 +98,29 @@ def test_monte_carlo_caption_says_repairs_run_side_by_side():
     t = _table(at, "Figure")
     assert t["Std. error"][0].endswith(" points")  # goodput's, in points
     assert "A bad month: one run in twenty loses more than $" in captions
+
+
+def test_checkpoints_memory_table_gives_the_fallbacks_of_node_failures_and_of_all(capsys):
+    """QA 3: the row read "Failures falling back | all (single level) | 8.40%" where goodput
+    evaluate says 8.40% of node failures and, with domain events, 20.08% of all failures."""
+    from goodput_lab.cli.main import main
+
+    at = open_page("checkpoints", NVL72)
+    t = next(t.value for t in at.table if "This scenario" in t.value.columns)
+    rows = {r["Figure"]: r for r in t.to_dict("records")}
+    cand = next(c for c in t.columns if c.startswith("Memory ("))
+    assert rows["Node failures falling back"]["This scenario"] == "all (single level)"
+    assert rows["Node failures falling back"][cand] == "8.40%"
+    assert rows["All failures falling back"]["This scenario"] == "all (single level)"
+    assert rows["All failures falling back"][cand] == "20.08%"
+    args = ["evaluate", "p6e-gb200-nvl72", "--set", "checkpoint.strategy=memory+durable"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    assert "8.40% of node failures fall back" in out and "20.08% of all failures" in out
+
+
+def test_checkpoints_memory_table_without_domain_events_has_one_fallback_row():
+    at = open_page("checkpoints")
+    t = next(t.value for t in at.table if "This scenario" in t.value.columns)
+    assert "Node failures falling back" in list(t["Figure"])
+    assert "All failures falling back" not in list(t["Figure"])
