@@ -2087,6 +2087,30 @@ def storage_cost(
     return zero, obj
 
 
+def paid_instances(x: Mapping[str, Any]) -> float:
+    """The instances a scenario pays for [count]: the job's nodes and every spare beside
+    them (hot spares, in-domain spares and the spare domains' nodes, :func:`domain_layout`).
+
+    Parameters
+    ----------
+    x : Mapping[str, Any]
+        One scenario's resolved inputs (:func:`models.evaluate.resolve_inputs`).
+
+    Returns
+    -------
+    float
+        N + spare nodes [count]; NaN where the domain layout cannot be made.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_preset, resolve_inputs
+    >>> s = load_preset("p6e-gb200-nvl72").replace({"cluster.spare_domains": 4})
+    >>> paid_instances(resolve_inputs(s))  # 1,152 nodes and 4 spare racks of 18
+    1224.0
+    """
+    return float(np.asarray(number(x, "cluster.nodes") + _spare_nodes_total(x)))
+
+
 def _spare_nodes_total(x: Mapping[str, Any]) -> np.ndarray:
     """Paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes
     (NaN where the domain layout cannot be made: no figure follows)."""

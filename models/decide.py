@@ -44,6 +44,7 @@ from scipy.special import ndtr
 from . import pricing as pr
 from ._tools import json_finite
 from .catalog import Instance, load_catalog
+from .chain import paid_instances
 from .choices import FailureScaling, MfuBasis, PricingModel, Strategy, choice_words
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
@@ -1045,7 +1046,7 @@ class Decision:
             if c["block_days"]
             else ""
         )
-        spares = f" + {c['spare_nodes']} spare" if c["spare_nodes"] else ""
+        spares = _spares_words(c)
         lead = "Buy" if self.meets else "Nothing meets the target; closest:"
         # in the Decide page's words and the registry's formats, as its tiles write them:
         # the strategy as the sidebar words it, the probability in two decimals, dollars in
@@ -1130,6 +1131,23 @@ _PUBLIC = (
     "time_to_finish_p90_days",
     "why_not",
 )
+
+
+def _spares_words(c: Mapping[str, Any]) -> str:
+    """' + N spare' for the answer: every paid node beside the job (hot spares, in-domain
+    spares, spare domains' nodes), with the domain policy named when there is one; "" when
+    none (QA pass 24: 4 spare domains, 72 paid nodes, went unsaid)."""
+    hot = int(c["spare_nodes"])
+    paid = float(c.get("_paid_spares", hot))
+    domains, per_domain = int(c.get("_spare_domains", 0)), int(c.get("_in_domain_spares", 0))
+    if paid <= 0:
+        return ""
+    parts = [f"{hot:,} hot"] if hot and (domains or per_domain) else []
+    if domains:
+        parts.append(f"{domains:,} spare domain{'s' if domains != 1 else ''}")
+    if per_domain:
+        parts.append(f"{per_domain:,} in every domain")
+    return f" + {paid:,.0f} spare" + (f" ({', '.join(parts)})" if parts else "")
 
 
 def _public(r: Mapping[str, Any] | None, short: bool = False) -> dict[str, Any] | None:
@@ -1617,7 +1635,7 @@ def _capacity_block_notes(choice: Mapping[str, Any] | None) -> list[str]:
     """A note when a Capacity Block choice needs more instances [count] than AWS allows
     across an account by default."""
     if choice is not None and choice["pricing_model"] == "capacity_block":
-        n_inst = choice["nodes"] + choice["spare_nodes"]
+        n_inst = round(choice["nodes"] + choice.get("_paid_spares", choice["spare_nodes"]))
         if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
             return [
                 f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
@@ -1682,8 +1700,10 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
     blocks = allowed_b[allowed_b <= (top_b if math.isfinite(top_b) else allowed_b[-1])]
     rows: list[dict[str, Any]] = []
     own = cat[scenario["cluster.instance"]]
-    for key, (cfg, _over, sc, m, _x) in meta.items():
+    for key, (cfg, _over, sc, m, x) in meta.items():
         t = results[key]["time_to_finish_days"]
+        # paid nodes beside the job: hot spares, in-domain spares and spare domains' nodes
+        paid = paid_instances(x) - cfg.nodes
         opts, _ = price_options(scenario, cat[cfg.instance], own, prices)
         opts = [o for o in opts if (o.model == "spot") == cfg.spot]
         storage = float(np.asarray(m["storage_usd_per_day"]))
@@ -1703,7 +1723,7 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
                 s = price_samples(
                     t,
                     opt,
-                    instances=cfg.nodes + cfg.spares,
+                    instances=cfg.nodes + paid,
                     storage_usd_per_day=storage,
                     deadline=deadline,
                     block_days=b,
@@ -1717,6 +1737,9 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
                         "instance": cfg.instance,
                         "nodes": cfg.nodes,
                         "spare_nodes": cfg.spares,
+                        "_paid_spares": paid,
+                        "_spare_domains": int(sc["cluster.spare_domains"]),
+                        "_in_domain_spares": int(sc["cluster.spare_nodes_per_domain"]),
                         "pricing_model": opt.model,
                         "pricing_label": opt.label,
                         "block_days": b,

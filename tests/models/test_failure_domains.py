@@ -465,3 +465,31 @@ def test_spare_domains_savings_are_put_on_domain_events():
     assert rows["spares"]["label"] == "Spare nodes by domain"
     total = sum(r["saving_usd_per_day"] for r in rung.savings_by_cause)
     assert total == pytest.approx(rung.delta_usd_per_day, rel=1e-9)
+
+
+def test_spares_by_domain_are_paid_and_said_in_decide_and_plan():
+    """QA pass 24 #5: goodput decide bought 4 spare domains (72 nodes) on p6e-gb200-nvl72
+    without saying so and without paying for them (its costs counted the job's nodes and hot
+    spares only), and goodput plan's blocks and budgets did the same.  Every paid node
+    beside the job is now counted (models.chain.paid_instances) and the answer names them."""
+    from goodput_lab.models import load_preset
+    from goodput_lab.models.chain import paid_instances
+    from goodput_lab.models.decide import _spares_words
+    from goodput_lab.models.plan import plan_capacity_block
+
+    s = load_preset(PRESET).replace({"cluster.spare_domains": 4, "cluster.spare_nodes": 3})
+    assert paid_instances(resolve_inputs(s)) == 1152 + 3 + 4 * 18
+    row = {"spare_nodes": 3, "_paid_spares": 75.0, "_spare_domains": 4, "_in_domain_spares": 0}
+    assert _spares_words(row) == " + 75 spare (3 hot, 4 spare domains)"
+    assert _spares_words({"spare_nodes": 2}) == " + 2 spare"
+    assert _spares_words({"spare_nodes": 0, "_paid_spares": 0.0}) == ""
+    block = s.replace(
+        {
+            "pricing.model": "capacity_block",
+            "pricing.usd_per_instance_hour": 30.0,
+            "pricing.overrun_usd_per_instance_hour": 42.0,
+        }
+    )
+    plan = plan_capacity_block(block, trials=50, seed=1)
+    assert plan.capacity_block_instances == 1227
+    assert plan.block_cost_usd == pytest.approx(plan.block_days * 24 * 1227 * 30.0)
