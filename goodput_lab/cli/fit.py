@@ -109,7 +109,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
     if n is not None:
         print(
             f"  Weibull shape per node     {n['weibull_shape']:.3f} ({pct}% CI "
-            f"{n['weibull_shape_lo']:.3f}-{n['weibull_shape_hi']:.3f}, profile likelihood; "
+            f"{n['weibull_shape_lo']:.3f}–{n['weibull_shape_hi']:.3f}, profile likelihood; "
             f"{counted(n['n_gaps'], 'repeat gap')}, {n['n_censored']:,.0f} censored, lemons "
             "left out)"
         )
@@ -117,8 +117,8 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
     print(
         f"  job TBF Weibull            shape {t['weibull_shape']:.3f} ({pct}% CI "
-        f"{t['weibull_shape_lo']:.3f}-{t['weibull_shape_hi']:.3f}), scale "
-        f"{t['weibull_scale_h']:.2f} h ({t['weibull_scale_h_lo']:.2f}-{t['weibull_scale_h_hi']:.2f})"
+        f"{t['weibull_shape_lo']:.3f}–{t['weibull_shape_hi']:.3f}), scale "
+        f"{t['weibull_scale_h']:.2f} h ({t['weibull_scale_h_lo']:.2f}–{t['weibull_scale_h_hi']:.2f} h)"
     )
     better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
     print(

@@ -469,12 +469,12 @@ def print_ranking(ranking) -> None:
         lo, hi = r.time_to_train_days_low, r.time_to_train_days_high
         if r.feasible and math.isfinite(lo) and math.isfinite(hi) and hi > lo:
             cost = ""
-            if math.isfinite(r.cost_to_train_usd_low):
-                cost = (
-                    f", {_usd_or_dash(r.cost_to_train_usd_low)} to "
-                    f"{_usd_or_dash(r.cost_to_train_usd_high)}"
+            if math.isfinite(r.cost_to_train_usd_low):  # ranges as the tiles write them
+                cost = ", " + format_range(
+                    "cost_to_train_usd", r.cost_to_train_usd_low, r.cost_to_train_usd_high
                 )
-            print(f"{'':<20}  step-time 80% interval: {lo:.1f} to {hi:.1f} days{cost}")
+            days = format_range("time_to_train_days", lo, hi)
+            print(f"{'':<20}  step-time 80% interval: {days}{cost}")
         if r.price_note:
             print(f"{'':<20}  price: {r.price_note}")
         if r.feasible and r.mfu_gap_exceeded:

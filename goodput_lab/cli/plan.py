@@ -30,7 +30,7 @@ from goodput_lab.cli.main import (
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_range, format_value
 from goodput_lab.models.pricing import as_of_phrase, price_date_phrase
 
 
@@ -188,8 +188,8 @@ def cmd_plan(args: argparse.Namespace) -> int:
         print(
             f"  finishes within {b['deadline_days']:g} days with probability "
             f"{_pct(b['probability_finish_by_deadline'])} (failure rate "
-            f"{100 * b['node_failure_rate_low']:.3f}-{100 * b['node_failure_rate_high']:.3f}% per "
-            "node-day and the step-time interval integrated; docs/decide.md)"
+            f"{format_range('node_failure_rate_low', b['node_failure_rate_low'], b['node_failure_rate_high'])}"
+            " per node-day and the step-time interval integrated; docs/decide.md)"
         )
     for note in plan.notes if plan is not None else ():
         print(f"  note: {note}")

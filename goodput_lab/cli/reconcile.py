@@ -50,6 +50,7 @@ def write_scenario(path: str, text: str) -> None:
 
 def _print_text(r) -> None:
     from goodput_lab.models._text import counted, node_days, with_unit
+    from goodput_lab.models.outputs import format_range
     from goodput_lab.models.outputs import format_value as fv
     from goodput_lab.views.run_log import rate_range, rate_text
 
@@ -64,8 +65,8 @@ def _print_text(r) -> None:
         f"  predicted goodput    {fv('predicted_goodput', r.predicted_goodput)} "
         f"({fv('prediction_minus_measured', d['prediction_minus_measured'], signed=True)}); "
         + (
-            f"Monte Carlo P5-P95 {fv('predicted_goodput_p5', d['predicted_goodput_p5'])} - "
-            f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])} "
+            "Monte Carlo P5-P95 "
+            f"{format_range('predicted_goodput_p5', d['predicted_goodput_p5'], d['predicted_goodput_p95'])} "
             f"({d['monte_carlo_trials']:,} runs of {m.span_days:.2f} days, seed {r.seed})"
             if d["monte_carlo_trials"]
             else "no Monte Carlo band (run shorter than an hour)"

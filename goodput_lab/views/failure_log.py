@@ -280,7 +280,7 @@ def fit_tiles(fit: LogFit) -> list[dict[str, str]]:
     shape["help"] = (
         "Not estimable: no node failed twice."
         if n is None
-        else f"{pct} interval {n['weibull_shape_lo']:.2f} to {n['weibull_shape_hi']:.2f} "
+        else f"{pct} interval {n['weibull_shape_lo']:.2f}–{n['weibull_shape_hi']:.2f} "
         "(censored MLE, profile likelihood, lemon nodes left out); below 1 means decreasing "
         "hazard. This is what the Monte Carlo simulator uses for each node."
     )

@@ -18,7 +18,7 @@ from goodput_lab.models._csv import CLI_MAP_HINT
 from goodput_lab.models._resources import data_path
 from goodput_lab.models._text import counted
 from goodput_lab.models.catalog import Instance
-from goodput_lab.models.outputs import format_value, help_text, output
+from goodput_lab.models.outputs import format_range, format_value, help_text, output
 from goodput_lab.models.reconcile import (
     BUCKET_LABELS,
     STATED_NODES_SOURCE,
@@ -201,7 +201,7 @@ def rate_text(rate: float) -> str:
 
 def rate_range(lo: float, hi: float) -> str:
     """A failure rate's interval in the same format: "0.35–0.83%"."""
-    return f"{format_value(RATE_FORMAT, lo).removesuffix('%')}–{format_value(RATE_FORMAT, hi)}"
+    return format_range(RATE_FORMAT, lo, hi)
 
 
 def fitted_table(view: RunLogView) -> pl.DataFrame:
@@ -330,8 +330,7 @@ def run_tiles(d: Mapping[str, Any]) -> list[dict[str, str]]:
     fv = format_value
     band = (
         f"goodput. Monte Carlo P5-P95 over {d['monte_carlo_trials']:,} runs of this length: "
-        f"{fv('predicted_goodput_p5', d['predicted_goodput_p5'])} – "
-        f"{fv('predicted_goodput_p95', d['predicted_goodput_p95'])}."
+        f"{format_range('predicted_goodput_p5', d['predicted_goodput_p5'], d['predicted_goodput_p95'])}."
         if d["monte_carlo_trials"]
         else "goodput. No Monte Carlo band: the run is shorter than an hour."
     )

@@ -149,3 +149,30 @@ def test_model_messages_write_their_bounds_with_separators(catalog):
     with pytest.raises(ValidationError) as e:
         mc._check_work_days(30.0, 4000.0)
     assert e.value.message == "4000.0 is out of range (0, 3,650]"
+
+
+def test_every_command_writes_a_range_as_the_tiles(capsys):
+    """QA 4: "76.14%-86.03%" (ladder --trials), "43.55% - 83.76%" (reconcile), "0.0372%-
+    0.6765%" (optimize) beside the tiles' "75.19–84.06%": one range format, an en dash and
+    the unit once (models.outputs.format_range)."""
+    import re
+
+    both_units = re.compile(r"\d(%|/day| days)\s?[-–]\s?\$?\d")  # "75.19%–84.06%"
+    assert main(["ladder", NVL72, "--trials", "20", "--days", "5"]) == 0
+    out = capsys.readouterr().out
+    base = next(x for x in out.splitlines() if x.startswith("0    Baseline"))
+    assert re.search(r"\d\d\.\d\d–\d\d\.\d\d%$", base), base
+    assert main(["reconcile", "data/timelines/example-run.csv"]) == 0
+    out = capsys.readouterr().out
+    assert "Monte Carlo P5-P95 73.20–85.75% (1,000 runs" in out
+    assert main(["instances", NVL72]) == 0
+    out = capsys.readouterr().out
+    assert "step-time 80% interval: 17.0–30.0 days, $19,747,718–$34,788,427" in out
+    assert main(["fit", "data/failure_logs/synthetic-sample.csv"]) == 0
+    out = capsys.readouterr().out
+    assert "(95% CI 0.670–0.822, profile likelihood" in out
+    assert "scale 5.62 h (5.20–6.06 h)" in out
+    for command in (["evaluate", NVL72], ["optimize", NVL72]):
+        assert main(command) == 0
+        out = capsys.readouterr().out
+        assert not both_units.search(out), out
