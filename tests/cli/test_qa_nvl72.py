@@ -176,3 +176,23 @@ def test_every_command_writes_a_range_as_the_tiles(capsys):
         assert main(command) == 0
         out = capsys.readouterr().out
         assert not both_units.search(out), out
+
+
+def test_ladder_cli_writes_each_rungs_change_as_the_page_and_report(capsys, catalog):
+    """QA 5 (already right when checked): rungs 6 and 8 read "0.00" in goodput ladder where
+    the page and the report say "−0.0025 points" and "+0.0024 points"."""
+    from goodput_lab.models import load_preset
+    from goodput_lab.models.resilience import ladder
+
+    from goodput_lab.views import resilience as res_svc
+
+    assert main(["ladder", NVL72]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    table = res_svc.rung_display(ladder(load_preset(NVL72), catalog=catalog))
+    for row in table.iter_rows(named=True):
+        if row["Rung"] == "0":
+            continue
+        line = next(x for x in lines if x.startswith(f"{row['Rung']:<4} "))
+        assert f" {row['Goodput gained'].removesuffix(' points')} " in line, (row, line)
+    gained = dict(zip(table["Rung"], table["Goodput gained"], strict=True))
+    assert "0.00" not in gained.values()
