@@ -302,14 +302,25 @@ RATE_FORMATS = {
 }
 
 
+#: Units of scenario inputs that are durations -> the output registry's format for that
+#: unit (one decimal: "0.7 min", "30.0 min", "44.9 s"), as the recovery stages and the
+#: fitted times read on the pages and in the CLI.
+DURATION_FORMATS = {"min": "detection_minutes_expected", "s": "save_seconds"}
+
+
 def input_value(key: str, value: object) -> str:
     """A scenario input as the page shows it: a failure rate in the registry's format for
-    the rate (:data:`RATE_FORMATS`; an empty interval end is the fleet prior's), anything
-    else as :func:`display.field_value`."""
-    if key in RATE_FORMATS and isinstance(value, int | float) and not isinstance(value, bool):
+    the rate (:data:`RATE_FORMATS`; an empty interval end is the fleet prior's), a duration
+    in minutes or seconds in the registry's format for it (:data:`DURATION_FORMATS`: a
+    fitted detection read "0.7095 min → 3 min"), anything else as
+    :func:`display.field_value`."""
+    number = isinstance(value, int | float) and not isinstance(value, bool)
+    if key in RATE_FORMATS and number:
         return display.format_value(RATE_FORMATS[key], value)
     if key in RATE_FORMATS and value is None:  # an empty interval end: the fleet prior's
         return "the fleet prior"
+    if number and FIELDS[key].unit in DURATION_FORMATS:
+        return display.format_value(DURATION_FORMATS[FIELDS[key].unit], value)
     return display.field_value(key, value)
 
 

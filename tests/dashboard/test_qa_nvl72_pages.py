@@ -124,3 +124,34 @@ def test_checkpoints_memory_table_without_domain_events_has_one_fallback_row():
     t = next(t.value for t in at.table if "This scenario" in t.value.columns)
     assert "Node failures falling back" in list(t["Figure"])
     assert "All failures falling back" not in list(t["Figure"])
+
+
+def test_run_log_what_if_writes_changed_durations_in_the_registry_format(catalog):
+    """QA 11: "Detection 0.7095 min → 3 min; Replacement (no spare) 7.095 min → 30 min"."""
+    from goodput_lab.models import compare, load_preset
+
+    from goodput_lab.views import run_log as svc
+
+    base = load_preset("aws-16k-h100")
+    fitted = base.replace(
+        {
+            "recovery.detection_minutes": 0.7095,
+            "recovery.replacement_minutes": 7.095,
+            "checkpoint.save_seconds": 44.9436,
+            "reliability.node_failure_rate_per_day": 0.0055,
+        }
+    )
+    sidebar = fitted.replace(
+        {
+            "recovery.detection_minutes": 3.0,
+            "recovery.replacement_minutes": 30.0,
+            "checkpoint.save_seconds": 30.0,
+            "reliability.node_failure_rate_per_day": 0.002,
+        }
+    )
+    caption = svc.changed_caption(compare(fitted, sidebar, catalog))
+    assert "Detection 0.7 min → 3.0 min" in caption
+    assert "Replacement (no spare) 7.1 min → 30.0 min" in caption
+    assert "44.9 s → 30.0 s" in caption
+    assert "0.55% → 0.20%" in caption  # the rate in its own registry format, as before
+    assert "0.7095" not in caption and "7.095" not in caption
