@@ -226,7 +226,9 @@ def domain_spares_text(ds, recommended: str = "") -> str:
     differs from that policy alone, is what the recommendation keeps with hot spares beside
     it (the page's tile said "2 domains + 7 hot" above a table marking 3 domains
     "recommended")."""
-    head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes."
+    head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes." + _in_domain_text(
+        ds
+    )
     b = ds.best
     if b.policy == "none":
         return (
@@ -251,6 +253,35 @@ def domain_spares_text(ds, recommended: str = "") -> str:
         f"for {fv('spare_usd_per_day', b.spare_usd_per_day)} of spares. Best in-domain: "
         f"{best(ds.best_in_domain, 'no count of in-domain spares pays')}; best whole "
         f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}.{mix}"
+    )
+
+
+def in_domain_domains(policy) -> int:
+    """Domains the job occupies under an in-domain spare policy: its paid spare nodes are
+    that many per domain (:class:`models.optimize.DomainSparePolicy`), so 68 on NVL72 with
+    one spare tray in each of 18 (1,152 nodes on 17 a domain)."""
+    return policy.spare_nodes // policy.count
+
+
+def _in_domain_text(ds) -> str:
+    """How many domains the job needs with each count of in-domain spares (QA: the page said
+    "64 domains of 18 nodes" above a table giving 1 spare node in every domain 68 spare
+    nodes), and why goodput falls as more are added; "" without in-domain options."""
+    opts = [o for o in ds.options if o.policy == "in_domain" and o.count > 0]
+    if not opts:
+        return ""
+
+    def listed(items: list[str]) -> str:
+        return items[0] if len(items) == 1 else ", ".join(items[:-1]) + f" or {items[-1]}"
+
+    counts = listed([str(o.count) for o in opts])
+    domains = listed([f"{in_domain_domains(o):,}" for o in opts])
+    training = listed([str(ds.nodes_per_domain - o.count) for o in opts])
+    nodes = "node" if len(opts) == 1 and opts[0].count == 1 else "nodes"
+    return (
+        f" With {counts} spare {nodes} in every domain, {training} of its nodes train and the "
+        f"job needs {domains} domains: more domains see more domain events, which is also "
+        "why goodput falls as more in-domain spares are added."
     )
 
 

@@ -155,3 +155,26 @@ def test_run_log_what_if_writes_changed_durations_in_the_registry_format(catalog
     assert "44.9 s → 30.0 s" in caption
     assert "0.55% → 0.20%" in caption  # the rate in its own registry format, as before
     assert "0.7095" not in caption and "7.095" not in caption
+
+
+def test_optimizer_says_how_many_domains_in_domain_spares_need():
+    """QA 12: "The job spans 64 domains of 18 nodes" above a table where one spare node in
+    every domain is 68 spare nodes: the job then needs 68, 72, 77 or 83 domains."""
+    at = open_page("optimizer", NVL72)
+    info = next(i.value for i in at.info if i.value.startswith("The job spans"))
+    assert info.startswith(
+        "The job spans 64 domains of 18 nodes. With 1, 2, 3 or 4 spare nodes in every "
+        "domain, 17, 16, 15 or 14 of its nodes train and the job needs 68, 72, 77 or 83 "
+        "domains: more domains see more domain events, which is also why goodput falls"
+    )
+    t = next(t.value for t in at.table if t.value.columns[0] == "Policy")
+    spare = dict(zip(t["Policy"], t["Spare nodes"], strict=True))
+    # the table's spare nodes are those domains times the spares in each
+    assert [
+        spare[f"{n} spare node{'s' if n > 1 else ''} in every domain"] for n in (1, 2, 3, 4)
+    ] == [
+        "68",
+        "144",
+        "231",
+        "332",
+    ]
