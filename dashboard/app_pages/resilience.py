@@ -114,10 +114,7 @@ for i, r in enumerate(lad.rungs[1:], start=1):
         tables.show(svc.cause_table(r))
 
 st.subheader("Savings by failure cause")
-st.caption(
-    f"Causes: {lad.modes.source}. A feature's failure-related saving is split over the "
-    "causes it acts on, by their counts; other losses and costs are their own lines."
-)
+st.caption(svc.cause_caption(lad))
 st.plotly_chart(cause_bars(svc.cause_long(lad)), width="stretch")
 
 st.subheader("Monte Carlo spread per rung")

@@ -69,6 +69,19 @@ def rung_numbers(lad: Ladder) -> pl.DataFrame:
     )
 
 
+def cause_caption(lad: Ladder) -> str:
+    """Under "Savings by failure cause": how each rung's saving is split (docs/resilience.md,
+    section 2): node-failure causes by their counts, the other failure classes as lines of
+    their own, the spares-by-domain rung by rate × repair wait."""
+    return (
+        f"Causes: {lad.modes.source}. A feature's failure-related saving is split over the "
+        "node-failure causes it acts on, by their counts; fabric aborts, scale-up domain "
+        "events, switch events and job-level interruptions are lines of their own, and the "
+        "spares-by-domain rung splits its saving by rate × repair wait (docs/resilience.md, "
+        "section 2). Other losses and costs are their own lines."
+    )
+
+
 def rung_display(lad: Ladder) -> pl.DataFrame:
     """The rungs as people read them (registry formats; no raw floats, no NaN; the money
     without "/day" under headers that say per day, here and in the report; "no change"

@@ -178,3 +178,15 @@ def test_optimizer_says_how_many_domains_in_domain_spares_need():
         "231",
         "332",
     ]
+
+
+def test_resilience_cause_caption_says_how_the_other_classes_are_split():
+    """QA 14: the caption said the saving is split "by their counts" only."""
+    at = open_page("resilience", NVL72)
+    caption = next(c.value for c in at.caption if c.value.startswith("Causes: "))
+    assert "split over the node-failure causes it acts on, by their counts" in caption
+    assert (
+        "fabric aborts, scale-up domain events, switch events and job-level interruptions "
+        "are lines of their own, and the spares-by-domain rung splits its saving by rate × "
+        "repair wait (docs/resilience.md, section 2)"
+    ) in caption
