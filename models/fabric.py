@@ -223,7 +223,8 @@ def fabric_changes(inputs: Mapping[str, Any], inter_node_gbps: float) -> dict[st
     One vectorised evaluation; each change's savings per day are those of
     ``goodput compare`` (:func:`models.evaluate.productive_time_savings`): the value, at the
     scenario's cluster cost, of the shorter (or longer) productive training time.  Under an
-    end-to-end MFU the network does not change the step, and every row is 0.
+    end-to-end MFU the network does not change the step, and every row is 0; without a step
+    time (the configuration cannot run) every saving is NaN.
 
     Parameters
     ----------
@@ -256,6 +257,8 @@ def fabric_changes(inputs: Mapping[str, Any], inter_node_gbps: float) -> dict[st
     savings, _ = productive_time_savings(
         g[0], g[1:], productive[0], productive[1:], col("cluster_usd_per_day")[0]
     )
+    # no step time (memory, layout, a catalog gap): no saving either, not 0.0 ("no change")
+    savings = np.where(np.isfinite(productive[1:]) & np.isfinite(productive[0]), savings, np.nan)
     return {
         "change": np.array([label for label, _, _ in FABRIC_CHANGES]),
         "inter_node_gbps": cols["network.inter_node_gbps"][1:],

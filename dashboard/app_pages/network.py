@@ -58,9 +58,12 @@ if df.height:  # other catalog types may run what this one cannot: their lines s
     st.plotly_chart(scaling_efficiency_chart(df, scenario["cluster.nodes"]), width="stretch")
 
 st.subheader("Collective algorithms for this gradient all-reduce")
-algorithms = svc.algorithm_table(ev)  # once: the table and its caption read it
-tables.show(svc.algorithm_display(algorithms))
-st.caption(svc.algorithm_caption(algorithms, ev))
+if none := svc.no_algorithms_text(ev):  # no step time: the tile's all-reduce reads "—"
+    st.info(none)
+else:
+    algorithms = svc.algorithm_table(ev)  # once: the table and its caption read it
+    tables.show(svc.algorithm_display(algorithms))
+    st.caption(svc.algorithm_caption(algorithms, ev))
 
 st.subheader("Fabric faults: what the reroute time costs")
 events = persist.widget(

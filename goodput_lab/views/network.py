@@ -272,6 +272,18 @@ def algorithm_display(t: pl.DataFrame) -> pl.DataFrame:
     return display.table(t, ((("gradients", "Gradients"),) if groups else ()) + ALGORITHM_COLUMNS)
 
 
+def no_algorithms_text(ev: Evaluation) -> str:
+    """In place of the collective-algorithm table when ``ev`` has no step time (the
+    :func:`cannot_run_warning` above the tiles says why): the tile's all-reduce reads "—",
+    so no row is "the step's all-reduce"; "" when the step time is computed."""
+    if not step_reason(ev):
+        return ""
+    return (
+        "No all-reduce to compare: this configuration cannot run (the warning above says "
+        "why), so its step has no gradient all-reduce."
+    )
+
+
 def algorithm_caption(t: pl.DataFrame, ev: Evaluation) -> str:
     """Under the algorithm table ``t`` of ``ev``: the α-β model, and for a mixture of
     experts the two groups whose NCCL rows add up to the step's all-reduce."""

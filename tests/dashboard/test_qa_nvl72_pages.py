@@ -190,3 +190,31 @@ def test_resilience_cause_caption_says_how_the_other_classes_are_split():
         "are lines of their own, and the spares-by-domain rung splits its saving by rate × "
         "repair wait (docs/resilience.md, section 2)"
     ) in caption
+
+
+def test_network_page_without_a_step_time_compares_no_all_reduce(catalog):
+    """QA 16: the algorithm table gave all-reduce times and said "The NCCL row is the step's
+    all-reduce" beside an all-reduce tile of "—"; models.fabric.fabric_changes gave savings of
+    0.0 ("no change") where there is no step to change."""
+    import math
+
+    from goodput_lab.models import fabric, load_preset, resolve_inputs
+
+    query = {**NVL72, "cluster.instance": "p4d.24xlarge"}  # activations do not fit
+    at = open_page("network", query)
+    assert metric(at, "Gradient all-reduce") == "—"
+    infos = [i.value for i in at.info]
+    assert (
+        "No all-reduce to compare: this configuration cannot run (the warning above says "
+        "why), so its step has no gradient all-reduce."
+    ) in infos
+    assert not any("Algorithm" in t.value.columns for t in at.table)
+    assert not any("The NCCL row is the step's all-reduce" in c.value for c in at.caption)
+    sc = load_preset("p6e-gb200-nvl72").replace({"cluster.instance": "p4d.24xlarge"})
+    rows = fabric.fabric_changes(resolve_inputs(sc, catalog), 400.0)
+    assert all(math.isnan(x) for x in rows["savings_usd_per_day"])
+    ok = fabric.fabric_changes(resolve_inputs(load_preset("llama3-70b"), catalog), 3200.0)
+    assert all(math.isfinite(x) for x in ok["savings_usd_per_day"])
+    at = open_page("network", NVL72)  # with a step: the table and its caption
+    assert any("Algorithm" in t.value.columns for t in at.table)
+    assert any("The NCCL row is the step's all-reduce" in c.value for c in at.caption)
