@@ -39,6 +39,10 @@ KINDS = (
     "pvalue",  # a probability from a test: 0.034, or "< 0.001"
 )
 
+#: The smallest percentage written in digits: below it a percentage reads "< 0.0001%" (a
+#: goodput of 0.000000026%, nine zeros, was cut off in a tile and said nothing more).
+PERCENT_FLOOR = 1e-4
+
 #: Units whose whole values are written without decimals, as counts are: "98 days", "100 TiB"
 #: beside "2.4 TiB" (:func:`format_value`).
 WHOLE_UNITS = ("days", "TiB")
@@ -229,6 +233,8 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     ('1.2 min', '98 days')
     >>> format_value("file_system_TiB", 100.0), format_value("file_system_TiB", 2.4)
     ('100 TiB', '2.4 TiB')
+    >>> format_value("goodput", 0.00003), format_value("goodput", 2.6e-10)
+    ('0.003%', '< 0.0001%')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
     if value is None:
@@ -249,7 +255,9 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         return "yes" if x else "no"
     if o.kind == "percent":
         d = o.decimals
-        if 0 < abs(x * 100) < 0.5 * 10.0**-d:  # 0.003% is not "0.00%"
+        if 0 < abs(x * 100) < PERCENT_FLOOR:  # 2.6e-08% is no figure: "< 0.0001%"
+            text = f"< {PERCENT_FLOOR:g}" if x > 0 else f"> −{PERCENT_FLOOR:g}"
+        elif 0 < abs(x * 100) < 0.5 * 10.0**-d:  # 0.003% is not "0.00%"
             sign = "−" if x < 0 else "+" if signed else ""
             text = sign + two_significant_digits(abs(x * 100))
         else:
@@ -431,7 +439,10 @@ def format_range(key: str | Output, lo, hi, *, unit: bool = True) -> str:
     '$187,959–$290,908/day'
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
-    return f"{format_value(o, lo, unit=False)}–{format_value(o, hi, unit=unit)}"
+    low = format_value(o, lo, unit=False)
+    if low == format_value(o, hi, unit=False):  # both ends read alike: one figure
+        return format_value(o, hi, unit=unit)
+    return f"{low}–{format_value(o, hi, unit=unit)}"
 
 
 def format_apart(key: str, value: float, others: Iterable[float]) -> tuple[str, list[str]]:
@@ -568,7 +579,7 @@ def format_run_figure(key: str, value, goodput: float, *, unit: bool = True) -> 
 
 def progress_text(note: str, goodput: float) -> str:
     """:func:`models.evaluate.progress_note`'s sentence as every view shows it: its
-    percentage in the registry's format of goodput ("0.000000026%", as the goodput tile, not
+    percentage in the registry's format of goodput ("< 0.0001%", as the goodput tile, not
     "2.6e-08%"), and, where the job barely advances, that the run does not finish in
     practice; ``""`` stays ``""``.
 
@@ -588,7 +599,7 @@ def progress_text(note: str, goodput: float) -> str:
     --------
     >>> progress_text("the job barely advances: 2.6e-08% of the paid time trains; "
     ...     "replacement alone takes 1,396 of every 1,440 minutes", 2.6e-10)
-    'the job barely advances: 0.000000026% of the paid time trains; replacement alone takes 1,396 of every 1,440 minutes, so the run does not finish in practice'
+    'the job barely advances: < 0.0001% of the paid time trains; replacement alone takes 1,396 of every 1,440 minutes, so the run does not finish in practice'
     """
     if not note:
         return ""
