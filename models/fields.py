@@ -277,7 +277,7 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         "Lower end of the 80% interval of the node failure rate. `goodput fit` and "
         "`goodput reconcile --write-scenario` write it from the log's exact Poisson interval; "
         "left empty, the fleet prior of docs/decide.md applies (the rate divided by 2.16, the "
-        "spread of three public fleets). Decide, plan --deadline-days and the headline "
+        "spread of eight public fleets). Decide, plan --deadline-days and the headline "
         "intervals integrate over it. An edit of the rate alone moves a stated interval with "
         "it (both ends times new/old rate).",
         optional=True,
@@ -285,7 +285,9 @@ RELIABILITY_FIELDS: tuple[Field, ...] = (
         sensitivity=False,
         none_label="Use the fleet prior",
         source="derived: a fitted log (goodput fit, reconcile), else the fleet prior of "
-        "docs/decide.md (Llama 3 arXiv:2407.21783; Kokolis et al. arXiv:2410.21680)",
+        "docs/decide.md (eight fleets: Llama 3 arXiv:2407.21783; Kokolis et al. "
+        "arXiv:2410.21680; BLOOM; OPT; Lablup arXiv:2605.09370; StepFun arXiv:2502.03885; "
+        "ByteRobust arXiv:2509.16293)",
     ),
     Field(
         "reliability.node_failure_rate_high",
