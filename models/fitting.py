@@ -71,9 +71,16 @@ UNMAPPED = "unmapped"
 #: Cause text -> taxonomy category, first match wins (specific patterns before generic ones).
 CAUSE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("silent_data_corruption", r"silent data corruption|\bsdc\b"),
-    ("gpu_hbm3", r"\bhbm|gpu memory|gpu ecc|dbe\b|uncorrectable ecc"),
+    (
+        "gpu_hbm3",
+        r"\bhbm|gpu memory|gpu ecc|\b[ds]be\b|(single|double) bit ecc|uncorrectable ecc",
+    ),
     ("gpu_sram", r"\bsram"),
     ("gpu_system_processor", r"\bgsp\b|gpu system processor"),
+    # a GPU's own PCIe link, lost or not found: the GPU, not the network's links
+    ("faulty_gpu", r"\bgpu\b.*\b(pci|pcie|link width|lost|not found)\b"),
+    # fans and boards cool and carry the whole server: the chassis, not a GPU's sensor
+    ("server_chassis", r"\bfans?\b|motherboard|chassis"),
     ("gpu_thermal", r"thermal|sensor|overheat|temperature"),
     ("nccl_watchdog", r"nccl|watchdog|collective timeout"),
     ("nic", r"\bnic\b|\befa\b|network (interface|adapter|card)|\bhca\b"),
@@ -82,7 +89,7 @@ CAUSE_PATTERNS: tuple[tuple[str, str], ...] = (
     ("ssd", r"\bssd|nvme|disk"),
     ("power_supply", r"power|\bpsu\b"),
     ("server_chassis", r"chassis"),
-    ("io_expansion_board", r"io expansion|pcie|expansion board"),
+    ("io_expansion_board", r"io expansion|pcie|expansion board|riser"),
     ("dependency", r"dependency|storage service|scheduler"),
     ("system_memory", r"system memory|\bdimm|\bdram|host memory"),
     ("cpu", r"\bcpu\b|processor"),
@@ -731,7 +738,9 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
             continue
         k_node = int(np.sum((mapped == r["category"]) & on_node))
         lo, hi = poisson_rate_ci(k_node, node_days, confidence)
-        examples = sorted(set(log.cause[mapped == r["category"]].tolist()))[:3]
+        # the log's three most frequent names of the cause (ties alphabetically)
+        names, counts = np.unique(log.cause[mapped == r["category"]], return_counts=True)
+        examples = [str(names[j]) for j in np.lexsort((names, -counts))[:3]]
         rows.append(
             {
                 "category": r["category"],

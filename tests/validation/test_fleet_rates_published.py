@@ -193,3 +193,27 @@ def test_fleet_prior_left_one_fleet_out_at_a_time():
         if abs(math.log(rate) - m) > 1.2816 * s:
             outside.add(name)
     assert outside == {"opt_175b", "byterobust_dense"}
+
+
+def test_stepfun_causes_map_onto_the_llama3_taxonomy_as_their_words_say():
+    """QA pass 25 #8-9: "GPU PCI link width low" went to network switch/cable (its word
+    "link"), a fan's "Speed Critical (Sensor)" to the GPU thermal sensor and single-bit ECC
+    to faulty GPU; the examples shown were the first three names alphabetically, which hid
+    the 144 "Unknown Error" and 97 "Stress Test Failure" of the unmapped ones."""
+    from goodput_lab.models.fitting import map_cause
+
+    assert map_cause("Hardware Failure: GPU: GPU PCI link width low") == "faulty_gpu"
+    assert map_cause("Hardware Failure: Fan: Speed Critical (Sensor)") == "server_chassis"
+    assert map_cause("Hardware Failure: GPU: GPU SBE(Single Bit ECC) > Threshold") == "gpu_hbm3"
+    assert map_cause("Hardware Failure: Parameter Plane Cable: Link Down") == (
+        "network_switch_cable"
+    )
+    assert map_cause("Hardware Failure: NIC: NIC PCI link Width low") == "nic"
+    raw = STEPFUN_LOG.read_bytes()
+    fit = fit_failure_log(parse_failure_log(raw), stated_nodes(raw.decode()))
+    rows = {r["category"]: r for r in fit.causes}
+    assert rows["network_switch_cable"]["failures"] == 44  # the 40 links down + 4 changes
+    assert rows["unmapped"]["causes_in_log"].startswith(
+        "Other Failure: Unknown Error: Unknown Error, "
+        "Other Failure: Stress Test Failure: Unknown Error"
+    )
