@@ -526,3 +526,13 @@ def test_reconcile_on_a_base_with_domain_events_counts_each_failure_once():
     )
     # the classes that were 0 already get no note
     assert not any(n.startswith("reliability.switch_failure_rate_per_day") for n in r.notes)
+    # QA pass 25 #3: spares by domain in the base swap part of the replacements; the recovery
+    # is scaled to the measured one over every class and pool, so the prediction holds
+    for spares in ({"cluster.spare_domains": 4}, {"cluster.spare_nodes_per_domain": 1}):
+        r = reconcile(
+            tl,
+            load_preset("p6e-gb200-nvl72").replace(spares),
+            trials=50,
+            stated_nodes=stated_timeline_nodes(raw),
+        )
+        assert r.predicted_goodput == pytest.approx(0.7990, abs=1e-4), spares
