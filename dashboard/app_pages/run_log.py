@@ -39,7 +39,7 @@ with left:
     )
 with right:
     use_example = st.toggle(
-        "Use the synthetic example run",
+        "Synthetic example run",  # whole at 1,024 px ("Use the synthetic exam…")
         value=upload is None,
         disabled=upload is not None,
         help="data/timelines/example-run.csv: SYNTHETIC, 2,000 nodes for 2 days "

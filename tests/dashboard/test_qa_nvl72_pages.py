@@ -218,3 +218,11 @@ def test_network_page_without_a_step_time_compares_no_all_reduce(catalog):
     at = open_page("network", NVL72)  # with a step: the table and its caption
     assert any("Algorithm" in t.value.columns for t in at.table)
     assert any("The NCCL row is the step's all-reduce" in c.value for c in at.caption)
+
+
+def test_run_log_example_toggle_label_fits_at_1024_px():
+    """Seen in this pass's 1,024 px screenshots: "Use the synthetic exam…"."""
+    at = open_page("run_log")
+    labels = [t.label for t in at.toggle]
+    assert "Synthetic example run" in labels
+    assert len("Synthetic example run") <= 22  # the right-hand column's width at 1,024 px
