@@ -13,7 +13,6 @@ from goodput_lab.models.failure_log import (
     REQUIRED,
     default_column,
     log_header,
-    stated_nodes,
 )
 from goodput_lab.models.fitting import scenario_values
 
@@ -69,12 +68,17 @@ with right:
         "shape 0.75, 2 lemon nodes).",
         disabled=upload is not None,
     )
+    # the fleet the log states (# nodes=N), as goodput fit reads it: the uploaded file's
+    # (a file over the size cap is refused below, unread) or the sample's (1,024)
+    if upload is None:
+        stated = svc.default_nodes(svc.sample_log_bytes())
+    else:
+        stated = svc.default_nodes(upload.getvalue()) if upload.size <= MAX_LOG_BYTES else 0
     nodes = st.number_input(
         f"{svc.NODES_LABEL} (0 = distinct node ids in the log)",
         min_value=0,
         max_value=10_000_000,
-        # the fleet the sample states (# nodes=1024), as goodput fit reads it
-        value=(stated_nodes(svc.sample_log_bytes()) or 0) if upload is None else 0,
+        value=stated,
         step=1,
         help="Fleet size during the log; nodes that never failed do not appear in it, so "
         "leaving 0 overstates the per-node rate.",
@@ -124,7 +128,7 @@ except ValidationError as exc:
     st.stop()
 
 fit = fitted.fit
-st.caption(svc.fit_caption(source, fit, plain))
+st.caption(svc.fit_caption(source, fit, plain, stated or None))
 for col, tile in zip(st.columns(4), svc.fit_tiles(fit), strict=True):
     col.metric(**tile)
 st.caption(svc.job_level_text(fit))

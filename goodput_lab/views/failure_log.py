@@ -20,6 +20,7 @@ from goodput_lab.models.failure_log import (
     MAX_LOG_ROWS,
     FailureLog,
     parse_failure_log,
+    stated_nodes,
 )
 from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
 from goodput_lab.views import display
@@ -247,19 +248,34 @@ def upload_too_large(name: str, size: int, esc: Callable[[str], str] = str) -> s
     return f"{esc(name)} is {size:,} bytes; a failure log may be at most {MAX_LOG_BYTES:,} bytes."
 
 
-def fit_caption(source: str, fit: LogFit, esc: Callable[[str], str] = str) -> str:
-    """What was fitted: failures, incidents, span and nodes."""
-    return (
-        f"{esc(source)}: {counted(fit.n_failures, 'failure')}, "
-        f"{counted(fit.n_incidents, 'incident')} (identical timestamps = one incident) over "
-        f"{fit.span_days:.1f} days on {counted(fit.nodes, 'node')}"
-        + (
+def default_nodes(data: bytes) -> int:
+    """The page's fleet-size default: the ``# nodes=N`` comment the log states
+    (models.failure_log.stated_nodes, as ``goodput fit`` reads it), else 0 (distinct ids)."""
+    try:
+        return stated_nodes(data) or 0
+    except ValidationError:  # unreadable text: the fit says why
+        return 0
+
+
+def fit_caption(
+    source: str, fit: LogFit, esc: Callable[[str], str] = str, stated: int | None = None
+) -> str:
+    """What was fitted: failures, incidents, span and nodes, and where the node count came
+    from (``stated``: the count the log's ``# nodes=N`` comment gives)."""
+    if fit.nodes_from_log:
+        origin = (
             " (distinct node ids in the log: nodes that never failed are not in it, so unless "
             f"the fleet is just these nodes the rate is too high; enter the fleet under "
             f"{NODES_LABEL})"
-            if fit.nodes_from_log
-            else ""
         )
+    elif stated and fit.nodes == stated:
+        origin = f" (stated in the log's comment # nodes={stated}; change it under {NODES_LABEL})"
+    else:
+        origin = f" (entered under {NODES_LABEL})"
+    return (
+        f"{esc(source)}: {counted(fit.n_failures, 'failure')}, "
+        f"{counted(fit.n_incidents, 'incident')} (identical timestamps = one incident) over "
+        f"{fit.span_days:.1f} days on {counted(fit.nodes, 'node')}" + origin
     )
 
 

@@ -226,3 +226,20 @@ def test_the_cause_table_fits_and_names_the_logs_words_under_it(page, sample_fit
     caption = svc.cause_names_caption(causes)
     assert caption.startswith(f"As the log names them — {first['label']}: {first['causes_in_log']}")
     assert any(caption[:60] in c.value.replace("\\", "") for c in page.caption)
+
+
+def test_upload_uses_the_fleet_its_comment_states(page):
+    """The StepFun trace states # nodes=400: the page fits on 400 nodes (0.38% per
+    node-day, as goodput fit does), not on the 231 node ids seen (0.66%), and says so."""
+    data = (DATA_DIR / "failure_logs" / "stepfun-infinitehbd-2024.csv").read_bytes()
+    assert svc.default_nodes(data) == 400
+    page.file_uploader[0].set_value(("stepfun.csv", data, "text/csv")).run()
+    assert not page.exception, page.exception
+    assert page.number_input[0].value == 400
+    captions = " ".join(c.value for c in page.caption)
+    assert "on 400 nodes (stated in the log's comment # nodes=400" in captions
+    rate = display.tile("fitted_node_failure_rate_per_day", 0.0)["label"]
+    tile = next(m for m in page.metric if m.label == rate)
+    assert tile.value.startswith("0.38"), tile.value
+    cli = fit_failure_log(parse_failure_log(data), 400)
+    assert cli.nodes == 400 and round(cli.node_failure_rate_per_day * 100, 2) == 0.38
