@@ -1084,7 +1084,7 @@ class Decision:
             "seed": self.seed,
             "meets_target": self.meets,
             "answer": self.sentence(),
-            "choice": {k: c[k] for k in keys} if c else None,
+            "choice": {k: c[k] for k in keys} | _spare_pool(c) if c else None,
             "set": list(self.set_args) if c else [],
             "expected_total_cost_usd": c["expected_total_cost_usd"] if c else None,
             "total_cost_usd_p10": c["total_cost_usd_p10"] if c else None,
@@ -1148,6 +1148,17 @@ def _spares_words(c: Mapping[str, Any]) -> str:
     if per_domain:
         parts.append(f"{per_domain:,} in every domain")
     return f" + {paid:,.0f} spare" + (f" ({', '.join(parts)})" if parts else "")
+
+
+def _spare_pool(c: Mapping[str, Any]) -> dict[str, Any]:
+    """The paid spares the answer's ' + N spare' counts, by their public JSON keys: every
+    paid node beside the job (hot spares, spare domains' nodes, in-domain spares), the
+    spare domains and the spares kept in every domain."""
+    return {
+        "paid_spare_nodes": float(c.get("_paid_spares", c["spare_nodes"])),
+        "spare_domains": int(c.get("_spare_domains", 0)),
+        "spare_nodes_per_domain": int(c.get("_in_domain_spares", 0)),
+    }
 
 
 def _public(r: Mapping[str, Any] | None, short: bool = False) -> dict[str, Any] | None:

@@ -4804,6 +4804,34 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.decide.price_samples",
     ),
     _o(
+        "paid_spare_nodes",
+        "Paid spare nodes",
+        "nodes",
+        "count",
+        "Every node the choice pays for beside the job: hot spares, the nodes of spare "
+        "domains and the spares kept in every domain (the answer's '+ N spare').",
+        "hot spares + spare domains × domain size + per-domain spares × domains",
+        "derived",
+        computed_by="models.decide._spare_pool",
+    ),
+    _o(
+        "spare_domains",
+        "Spare domains",
+        "domains",
+        "count",
+        "Whole spare scale-up domains the choice keeps (the scenario's cluster.spare_domains).",
+        computed_by="models.decide._spare_pool",
+    ),
+    _o(
+        "spare_nodes_per_domain",
+        "Spare nodes per domain",
+        "nodes",
+        "count",
+        "Spare nodes the choice keeps in every scale-up domain (the scenario's "
+        "cluster.spare_nodes_per_domain).",
+        computed_by="models.decide._spare_pool",
+    ),
+    _o(
         "closest",
         "Closest",
         "",

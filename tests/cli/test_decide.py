@@ -187,3 +187,17 @@ def test_decide_exits_1_when_nothing_meets_the_target_and_still_answers(capsys):
     assert main(args) == 1
     text = capsys.readouterr().out
     assert "Nothing meets the target; closest:" in text and "what it would take:" in text
+
+
+def test_decide_choice_json_counts_the_spares_the_answer_buys(capsys):
+    """NVL72: the answer buys '+ 72 spare (4 spare domains)'; the choice's JSON said only
+    spare_nodes 0 (the paid spares were private keys of the simulated rows)."""
+    args = ["decide", "p6e-gb200-nvl72", "--deadline-days", "30", "--confidence", "0.9"]
+    args += ["--trials", "200", "--workers", "0", "--instances", "p6e-gb200.36xlarge"]
+    assert main([*args, "--json", "--quiet"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    c = d["choice"]
+    assert "+ 72 spare (4 spare domains)" in d["answer"]
+    assert (c["spare_nodes"], c["paid_spare_nodes"]) == (0, 72)
+    assert (c["spare_domains"], c["spare_nodes_per_domain"]) == (4, 0)
+    assert _unregistered(c) == []

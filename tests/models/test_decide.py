@@ -126,6 +126,9 @@ def test_runners_up_frontier_and_json(narrow):
         "checkpoint_strategy",
         "checkpoint_interval_minutes",
         "features",
+        "paid_spare_nodes",
+        "spare_domains",
+        "spare_nodes_per_domain",
     }
     groups = {(r["instance"], r["pricing_model"]) for r in d["runners_up"]}
     assert (d["choice"]["instance"], d["choice"]["pricing_model"]) not in groups
