@@ -1418,10 +1418,11 @@ COST_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "spare_usd_per_day",
-        "Hot spares per day",
+        "Spare nodes per day",
         "USD/day",
         "usd",
-        "What the idle hot spares cost per day.",
+        "What the idle spare nodes cost per day: hot spares, in-domain spares and the "
+        "nodes of spare domains.",
         "spares × effective price × 24",
         computed_by="models.chain.cost_step",
     ),
@@ -1692,10 +1693,11 @@ TRAIN_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_to_train_spares_usd",
-        "Cost: hot spares",
+        "Cost: spare nodes",
         "USD",
         "usd",
-        "Idle hot spares over the whole training run.",
+        "Idle spare nodes (hot spares, in-domain spares, spare domains' nodes) over the whole "
+        "training run.",
         "spares cost per day × days",
         computed_by="models.chain.cost_step",
     ),
@@ -2518,7 +2520,7 @@ LOSS_COMPONENTS: dict[str, str] = {
 
 #: Dollar-only lines of the loss breakdown: they cost money, not wall-clock time.
 COST_LINES: dict[str, str] = {
-    "spares": "Idle hot spares",
+    "spares": "Idle spare nodes",
     "storage": "Checkpoint storage",
 }
 
@@ -3058,10 +3060,10 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "cost_spares_usd",
-        "Hot spares",
+        "Spare nodes",
         "USD",
         "usd",
-        "Idle hot spares over the run.",
+        "Idle spare nodes (hot spares, in-domain spares, spare domains' nodes) over the run.",
         computed_by="models.instances._option",
     ),
     _o(

@@ -51,7 +51,7 @@ st.subheader("Losses by component")
 shown, nothing = svc.split_zero_losses(losses)
 tables.show(svc.loss_display(shown, ev))
 st.caption(
-    "Idle hot spares and checkpoint storage cost dollars but no wall-clock time; the waterfall "
+    "Idle spare nodes and checkpoint storage cost dollars but no wall-clock time; the waterfall "
     "shows only the time losses."
     + (f" Nothing is lost here to: {', '.join(n.lower() for n in nothing)}." if nothing else "")
 )

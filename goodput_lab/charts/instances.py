@@ -22,7 +22,7 @@ COST_PARTS = [
     ("cost_communication_usd", "Exposed communication", style.COLORS["blue"]),
     ("cost_bubble_usd", "Pipeline bubble", style.COLORS["purple"]),
     ("cost_failure_and_checkpoint_usd", "Failures and checkpoints", style.COLORS["red"]),
-    ("cost_spares_usd", "Hot spares", style.COLORS["grey"]),
+    ("cost_spares_usd", "Spare nodes", style.COLORS["grey"]),
 ]
 
 

@@ -209,7 +209,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(f"  cluster cost per day      {_fmt_usd(m['cluster_usd_per_day'])}")
     print(
         f"  lost per day              {_fmt_usd(m['lost_usd_per_day'])} (of which checkpoint "
-        f"storage {_fmt_usd(m['storage_usd_per_day'])}, idle hot spares "
+        f"storage {_fmt_usd(m['storage_usd_per_day'])}, idle spare nodes "
         f"{_fmt_usd(m['spare_usd_per_day'])})"
     )
     _print_time_to_train(ev)

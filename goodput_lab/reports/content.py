@@ -237,7 +237,7 @@ METHODS: tuple[tuple[str, str], ...] = (
     (
         "Costs and value of reliability",
         "Cluster cost/day = nodes × price/h × 24; lost/day = (1 − goodput) × cluster cost + idle "
-        "hot spares + checkpoint storage. Value of 0.1 pp = g(r − 0.001) − g(r) times the "
+        "spare nodes + checkpoint storage. Value of 0.1 pp = g(r − 0.001) − g(r) times the "
         "cluster cost per day.",
     ),
 )

@@ -396,7 +396,7 @@ def render_html(report: Report, *, for_print: bool = False) -> str:
     extra = [
         f"{what} ({format_usd(m[key], 'day')})"
         for what, key in (
-            ("idle hot spares", "spare_usd_per_day"),
+            ("idle spare nodes", "spare_usd_per_day"),
             ("checkpoint storage", "storage_usd_per_day"),
         )
         if m.get(key, 0.0) > 0

@@ -65,7 +65,7 @@ def loss_table(ev: Evaluation) -> pl.DataFrame:
     """Loss components in minutes/day, USD/day and goodput points (sums to 1 − goodput),
     with the output-registry columns the display table uses (``component_*``).
 
-    The ``kind = "cost"`` rows (idle hot spares, checkpoint storage) cost dollars but no wall
+    The ``kind = "cost"`` rows (idle spare nodes, checkpoint storage) cost dollars but no wall
     time; :func:`wall_time_losses` leaves them out (for the waterfall of wall time).
     """
     df = pl.DataFrame(ev.loss_breakdown())

@@ -212,7 +212,7 @@ def storage_table(ev: Evaluation) -> pl.DataFrame:
             "cost_to_train_storage_usd",
             "Object storage (retained checkpoints and requests)",
         ),
-        ("spare_usd_per_day", "cost_to_train_spares_usd", "Idle hot spares"),
+        ("spare_usd_per_day", "cost_to_train_spares_usd", "Idle spare nodes"),
     ):
         per_day = m[key]
         whole = m[whole_key] if per_day else 0.0

@@ -178,7 +178,7 @@ def test_evaluate_says_how_much_of_the_lost_dollars_is_storage_and_spares():
     m = js.get("metrics", js)
     line = next(s for s in out.stdout.splitlines() if "lost per day" in s)
     assert f"of which checkpoint storage ${m['storage_usd_per_day']:,.0f}" in line
-    assert f"idle hot spares ${m['spare_usd_per_day']:,.0f}" in line
+    assert f"idle spare nodes ${m['spare_usd_per_day']:,.0f}" in line
     assert m["storage_usd_per_day"] > 0.5 * m["lost_usd_per_day"]
 
 
@@ -394,3 +394,18 @@ def test_evaluate_text_gives_the_80_percent_intervals(capsys):
     assert main(["evaluate", "llama3-70b", "--set", "workload.step_settings_stated=on"]) == 0
     line = next(x for x in capsys.readouterr().out.splitlines() if "80% intervals" in x)
     assert "assumed" not in line and "step " in line
+
+
+def test_spare_domains_cost_is_worded_spare_nodes_in_the_cli_and_report(tmp_path):
+    """NVL72 with 2 spare domains and no hot spares: the $36,288/day and $702,395 are of
+    the spare domains' nodes; they read 'idle hot spares' and 'Cost: hot spares'."""
+    sets = ("--set", "cluster.spare_domains=2")
+    out = goodput("evaluate", "p6e-gb200-nvl72", *sets)
+    assert out.returncode == 0, out.stderr
+    assert "idle spare nodes $36,288)" in out.stdout and "hot spares" not in out.stdout
+    report = tmp_path / "r.html"
+    assert goodput("report", "p6e-gb200-nvl72", *sets, "-o", str(report)).returncode == 0
+    text = re.sub(r"<[^>]+>", " ", report.read_text())
+    assert re.search(r"Cost: spare nodes\s+\$702,395", text)
+    assert re.search(r"Idle spare nodes\s+0\.0\s+\$36,288", text)
+    assert "Cost: hot spares" not in text and "Idle hot spares" not in text

@@ -335,7 +335,7 @@ def test_the_reports_lost_per_day_names_checkpoint_storage_too():
     from goodput_lab.reports.html import render_html
 
     text = dict(METHODS)["Costs and value of reliability"]
-    assert "lost/day = (1 − goodput) × cluster cost + idle hot spares + checkpoint storage" in text
+    assert "lost/day = (1 − goodput) × cluster cost + idle spare nodes + checkpoint storage" in text
     report = build_report(load_preset("aws-16k-h100"), catalog=load_catalog())
     m = report.evaluation.metrics
     storage = format_usd(m["storage_usd_per_day"], "day")

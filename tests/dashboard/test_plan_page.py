@@ -129,7 +129,7 @@ def test_storage_table_reads_the_chains_whole_run_figures():
     assert fs["Whole run"] == format_value(
         "cost_to_train_storage_usd", ev["cost_to_train_storage_usd"], unit=False
     )
-    spares = rows["Idle hot spares"]["Whole run"]
+    spares = rows["Idle spare nodes"]["Whole run"]
     assert spares == format_value(
         "cost_to_train_storage_usd", ev["cost_to_train_spares_usd"], unit=False
     )
