@@ -162,38 +162,28 @@ def cause_table(rung: Rung) -> pl.DataFrame:
 
 def cause_long(lad: Ladder, top: int = 6) -> pl.DataFrame:
     """Savings by cause for every rung (long format, the ``top`` causes by total saving and
-    the rest as 'Other'): rung label, cause label, USD/day."""
-    totals: dict[str, float] = {}
-    labels: dict[str, str] = {}
+    the rest as 'Other'): rung label, cause label, USD/day.  A cause is keyed on its
+    category and its label: the spares category reads "Spare nodes by domain" on the
+    domain-spares rung and "Hot spare nodes" on the hot-spares rung, and each rung keeps its
+    own (the later rung's label overwrote the earlier's)."""
+    totals: dict[tuple[str, str], float] = {}
     for r in lad.rungs[1:]:
         for row in r.savings_by_cause:
-            totals[row["category"]] = totals.get(row["category"], 0.0) + abs(
-                row["saving_usd_per_day"]
-            )
-            labels[row["category"]] = row["label"]
+            cause = (row["category"], row["label"])
+            totals[cause] = totals.get(cause, 0.0) + abs(row["saving_usd_per_day"])
     keep = sorted(totals, key=lambda c: -totals[c])[:top]
     out = []
     for i, r in enumerate(lad.rungs[1:], start=1):
-        other = 0.0
+        rung, other = f"{i}. {feature_label(r.feature)}", 0.0
         for row in r.savings_by_cause:
-            if row["category"] in keep:
+            if (row["category"], row["label"]) in keep:
                 out.append(
-                    {
-                        "rung": f"{i}. {feature_label(r.feature)}",
-                        "cause": labels[row["category"]],
-                        "usd_per_day": row["saving_usd_per_day"],
-                    }
+                    {"rung": rung, "cause": row["label"], "usd_per_day": row["saving_usd_per_day"]}
                 )
             else:
                 other += row["saving_usd_per_day"]
         if abs(other) >= 0.005:
-            out.append(
-                {
-                    "rung": f"{i}. {feature_label(r.feature)}",
-                    "cause": "Other",
-                    "usd_per_day": other,
-                }
-            )
+            out.append({"rung": rung, "cause": "Other", "usd_per_day": other})
     return pl.DataFrame(
         out, schema={"rung": pl.String, "cause": pl.String, "usd_per_day": pl.Float64}
     )

@@ -240,3 +240,18 @@ def test_the_lost_per_day_waterfall_names_its_unit_once():
     )
     fig = ladder_waterfall(rungs, "$/day")
     assert fig.layout.xaxis.title.text == "Lost per day ($)"
+
+
+def test_cause_chart_keeps_each_rungs_own_spares_label(catalog):
+    """NVL72: rung 1's −$72,576 is the domain spares' cost, labelled as its row says
+    ("Spare nodes by domain"); the hot-spares rung's label overwrote it."""
+    from goodput_lab.views.resilience import cause_long
+
+    lad = ladder(load_preset("p6e-gb200-nvl72"), catalog=catalog)
+    long = cause_long(lad, top=20)
+    rung1 = long.filter(long["rung"] == "1. Spares by scale-up domain")
+    spares = rung1.filter(rung1["usd_per_day"] == -72_576.0)
+    assert spares["cause"].to_list() == ["Spare nodes by domain"]
+    hot = long.filter(long["cause"] == "Hot spare nodes")
+    assert hot["rung"].to_list() == ["8. Hot spares"]
+    assert round(hot["usd_per_day"][0]) == -1_008
