@@ -33,6 +33,7 @@ from goodput_lab.models.montecarlo import (
     simulate_inputs,
 )
 from goodput_lab.models.outputs import NOT_IN_PRACTICE, finishes_in_practice, format_value
+from goodput_lab.views.montecarlo import finished_only, unfinished_warning
 
 MAX_SEED = 2**63 - 1
 
@@ -158,6 +159,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         f"  goodput        p5 {pct(summary['goodput_p5'])}  p50 {pct(summary['goodput_p50'])}"
         f"  p95 {pct(summary['goodput_p95'])}"
     )
+    # most runs unfinished: the finished ones are the fast ones (views.montecarlo)
+    low = "  [finished runs only: biased low]" if finished_only(res) else ""
     print(
         f"  days to finish {days:g} days of compute: mean "
         f"{days_(summary['time_to_finish_mean_days'])}"
@@ -167,19 +170,20 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             if done
             else f"  (analytic: {NOT_IN_PRACTICE})"
         )
+        + low
     )
     print(
         f"  lost per run   mean {usd(summary['lost_mean_usd'])}  p95 {usd(summary['lost_p95_usd'])}"
+        + low
     )
     closed = summary["failures_analytic"]
     print(
         f"  failures       mean {summary['failures_mean']:,.1f} per run"
         + (f"  (closed form {closed:,.1f})" if math.isfinite(closed) and done else "")
+        + ("  [unfinished runs counted to the cap: biased low]" if low else "")
     )
     if res.unfinished:
-        print(
-            f"  unfinished     {counted(res.unfinished, 'trial')} did not finish within 4x the work"
-        )
+        print(f"  unfinished     {unfinished_warning(res)}")
     print(f"  {res.events_simulated:,} events in {seconds:.2f} s")
     print_price_vintage(scenario, catalog_from_args(args))
     return 0

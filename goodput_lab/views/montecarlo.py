@@ -320,7 +320,29 @@ def summary_rows(res: SimulationResult) -> list[dict]:
                 "mean": float(s["unfinished_trials"]),
             }
         )
-    return _closed_forms_in_words(rows, s["goodput_analytic"])
+    return _biased_low(_closed_forms_in_words(rows, s["goodput_analytic"]), res)
+
+
+#: The rows of :func:`summary_rows` that count finished runs only (or stop at the cap)
+_FINISHED_ONLY_ROWS = (
+    "time_to_finish_mean_days",
+    "lost_mean_usd",
+    "lost_mean_usd_per_month",
+    "failures_mean",
+)
+
+
+def _biased_low(rows: list[dict], res: SimulationResult) -> list[dict]:
+    """``rows`` with the figures of finished runs labelled so when more than a small share
+    of the runs did not finish (:func:`finished_only`): they are biased low."""
+    if not finished_only(res):
+        return rows
+    return [
+        {**r, "label": r["label"] + " (finished runs only: biased low)"}
+        if r["key"] in _FINISHED_ONLY_ROWS
+        else r
+        for r in rows
+    ]
 
 
 def _closed_forms_in_words(rows: list[dict], goodput: float) -> list[dict]:
@@ -459,11 +481,36 @@ def _failures_gap(res: SimulationResult) -> str:
     return f" Failures per run have no closed form here: {why}." if why else ""
 
 
+#: Above this share of unfinished runs the figures of finished runs (days to finish, lost
+#: dollars) and the failures counted to the cap are said to be biased low
+SMALL_UNFINISHED_SHARE = 0.01
+
+
+def finished_only(res: SimulationResult) -> bool:
+    """True when more than :data:`SMALL_UNFINISHED_SHARE` of the runs did not finish: the
+    days to finish and lost dollars are then of the finished runs only (the fast ones) and
+    the failures per run stop at the cap, all biased low."""
+    return res.trials > 0 and res.unfinished > SMALL_UNFINISHED_SHARE * res.trials
+
+
 def unfinished_warning(res: SimulationResult) -> str:
-    """Runs that had not finished, or ""."""
+    """Runs that had not finished, or ""; with more than a small share unfinished, which
+    figures are then of the finished runs only and biased low."""
     if not res.unfinished:
         return ""
-    return f"{res.unfinished:,} runs had not finished after 4× the compute time."
+    head = (
+        f"{res.unfinished:,} of {res.trials:,} runs "
+        f"({display.format_value('goodput', res.unfinished / res.trials)}) had not finished "
+        "after 4× the compute time."
+    )
+    if not finished_only(res):
+        return head
+    done = res.trials - res.unfinished
+    return head + (
+        f" The days to finish and the lost dollars are of the {done:,} finished runs only, "
+        "and the failures per run of an unfinished run stop at that cap: all are biased low "
+        "(the slow runs are left out)."
+    )
 
 
 def export_note(trials: int, seed: int) -> str:

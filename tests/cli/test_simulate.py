@@ -100,3 +100,24 @@ def test_simulate_bad_trials_in_a_subprocess():
     assert out.stderr.strip() == (
         "goodput: --trials: 0 is out of range (an integer in [1, 1,000,000])"
     )
+
+
+def test_most_runs_unfinished_marks_the_finished_only_figures_biased_low(capsys):
+    """NVL72 at 1%/node-day and 5%/domain-day: 1,709 of 2,000 runs do not finish; the days
+    to finish (mean 121.77 against the closed form's 136.04) and the failures (1,850.2
+    against 2,002.6) are of the fast runs or stop at the cap, and now say so."""
+    sets = ["--set", "reliability.node_failure_rate_per_day=0.01"]
+    sets += ["--set", "reliability.domain_failure_rate_per_day=0.05"]
+    assert main(["simulate", "p6e-gb200-nvl72", "--trials", "2000", *sets]) == 0
+    lines = {ln.split()[0]: ln for ln in capsys.readouterr().out.splitlines()[1:]}
+    assert (
+        "mean 121.77  p95 126.09  (analytic 136.04)  [finished runs only: biased low]"
+        in (lines["days"])
+    )
+    assert lines["lost"].endswith("[finished runs only: biased low]")
+    assert "mean 1,850.2 per run" in lines["failures"] and "biased low" in lines["failures"]
+    assert "1,709 of 2,000 runs (85.45%) had not finished" in lines["unfinished"]
+    assert "of the 291 finished runs only" in lines["unfinished"]
+    # a small share unfinished keeps the plain lines (the default scenario: none)
+    assert main(["simulate", "p6e-gb200-nvl72", "--trials", "50"]) == 0
+    assert "biased low" not in capsys.readouterr().out

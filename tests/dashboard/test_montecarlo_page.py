@@ -257,3 +257,26 @@ def test_the_one_run_timeline_gives_every_row_in_hours(days):
     assert rows and all(r.endswith(" h") for r in rows), rows
     decimals = {len(r.rsplit(" ", 2)[1].split(".")[1]) for r in rows if "under" not in r}
     assert len(decimals) == 1, rows
+
+
+def test_mostly_unfinished_runs_say_their_figures_are_of_finished_runs_biased_low():
+    """1%/node-day and 5%/domain-day on NVL72: most runs do not finish; the page's warning
+    and table say the days to finish, lost dollars and failures are biased low."""
+    sc = load_preset("p6e-gb200-nvl72").with_overrides(
+        [
+            "reliability.node_failure_rate_per_day=0.01",
+            "reliability.domain_failure_rate_per_day=0.05",
+        ]
+    )
+    res = simulate_inputs(resolve_inputs(sc), 200, 30.0, rng=0)
+    assert res.unfinished > 0.5 * res.trials and svc.finished_only(res)
+    done = res.trials - res.unfinished
+    warning = svc.unfinished_warning(res)
+    assert warning.startswith(f"{res.unfinished:,} of 200 runs (")
+    assert f"of the {done:,} finished runs only" in warning and "biased low" in warning
+    labels = {r["key"]: r["label"] for r in svc.summary_rows(res)}
+    assert labels["time_to_finish_mean_days"].endswith("(finished runs only: biased low)")
+    assert labels["failures_mean"].endswith("(finished runs only: biased low)")
+    assert not labels["goodput"].endswith("biased low)")
+    small = simulate_inputs(resolve_inputs(load_preset("p6e-gb200-nvl72")), 20, 30.0, rng=1)
+    assert not svc.finished_only(small) and "biased" not in svc.unfinished_warning(small)
