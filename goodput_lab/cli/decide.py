@@ -39,7 +39,7 @@ from goodput_lab.cli.main import (
 )
 from goodput_lab.cli.simulate import MAX_SEED, _int_arg
 from goodput_lab.models import ValidationError
-from goodput_lab.models.outputs import format_value, json_ready
+from goodput_lab.models.outputs import json_ready
 
 # The ranges goodput_lab.models.decide enforces, for --help without importing it at start-up
 # (it needs scipy); tests/cli/test_qa_round.py checks them against its constants.
@@ -222,14 +222,9 @@ def _print_text(
         )
     if not d.meets and out["would_take"]:
         print(f"  what it would take: {out['would_take'].get('text', '')}")
-    rate, step = d.failure_rate_interval, d.step_time_interval  # the registry's formats
-    print(
-        f"  failure rate 80% interval {format_value('node_failure_rate_low', rate[0], unit=False)}"
-        f"-{format_value('node_failure_rate_high', rate[1])} per node-day ({rate[2]}); "
-        f"step time x{format_value('step_time_multiplier_low', step[0])}"
-        f"-{format_value('step_time_multiplier_high', step[1])} ({step[2]})"
-    )
-    from goodput_lab.views.decide import count_text
+    from goodput_lab.views.decide import count_text, intervals_text
+
+    print(f"  failure rate's {intervals_text(d)}")  # as the Decide page writes it
 
     print(
         f"  searched {count_text(d.analytic_candidates, 'candidate')} analytically, simulated "

@@ -389,17 +389,26 @@ def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
     ]
 
 
+def intervals_text(d, esc: Callable[[str], str] = str) -> str:
+    """The failure-rate and step-time 80% intervals in the registry's range format (en
+    dash, the unit once, × once), each with its source after a comma: a source note in
+    brackets inside brackets read "(fleet prior (docs/decide.md))".  ``esc`` escapes the
+    source notes for the page; ``goodput decide`` prints the same text."""
+    iv, st_iv = d.failure_rate_interval, d.step_time_interval
+    fr = display.format_range  # the registry's formats, as `goodput decide --json` keys them
+    return (
+        f"80% interval {fr('node_failure_rate_low', iv[0], iv[1])} per node-day, source: "
+        f"{esc(iv[2])}; step time ×{fr('step_time_multiplier_low', st_iv[0], st_iv[1])}, "
+        f"source: {esc(st_iv[2])}"
+    )
+
+
 def uncertainty_caption(d, esc: Callable[[str], str] = str) -> str:
     """The failure-rate and step-time intervals the simulation drew from and how many
     candidates were searched; ``esc`` escapes the intervals' source notes for the page."""
-    iv = d.failure_rate_interval
-    st_iv = d.step_time_interval
-    fv = display.format_value  # the registry's formats, as `goodput decide --json` keys them
     return (
-        f"Failure rate's 80% interval {fv('node_failure_rate_low', iv[0], unit=False)}–"
-        f"{fv('node_failure_rate_high', iv[1])} per node-day ({esc(iv[2])}); step time "
-        f"×{fv('step_time_multiplier_low', st_iv[0])}–×{fv('step_time_multiplier_high', st_iv[1])} "
-        f"({esc(st_iv[2])}). {count_text(d.analytic_candidates, 'candidate')} evaluated "
+        f"Failure rate's {intervals_text(d, esc)}. "
+        f"{count_text(d.analytic_candidates, 'candidate')} evaluated "
         f"analytically, {count_text(d.simulated_configurations, 'configuration')} simulated."
     )
 

@@ -8,7 +8,7 @@ import json
 import numpy as np
 import pytest
 from goodput_lab.models import ValidationError, evaluate, load_preset
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_range
 from goodput_lab.models.scenario import resolve_scenario
 
 from goodput_lab.cli.main import main
@@ -51,15 +51,15 @@ def test_decide_json_is_registered_written_and_the_parts_are_removed(tmp_path, c
     assert main(["decide", *SMALL]) == 0
     text = capsys.readouterr().out
     assert "Buy " in text and "--set cluster.nodes=" in text
-    # the intervals in the registry's formats of their JSON keys (not 0.126-0.402%)
-    fv = format_value
+    # the intervals in the registry's range format of their JSON keys (not 0.126-0.402%,
+    # nor "0.09-0.41% ... x0.81-1.43" with hyphens, nor "(fleet prior (docs/decide.md))")
+    fr = format_range
     assert (
-        f"  failure rate 80% interval {fv('node_failure_rate_low', d['node_failure_rate_low'], unit=False)}"
-        f"-{fv('node_failure_rate_high', d['node_failure_rate_high'])} per node-day "
-        f"({d['failure_rate_interval_source']}); step time "
-        f"x{fv('step_time_multiplier_low', d['step_time_multiplier_low'])}"
-        f"-{fv('step_time_multiplier_high', d['step_time_multiplier_high'])} "
-        f"({d['step_time_interval_source']})\n"
+        "  failure rate's 80% interval "
+        f"{fr('node_failure_rate_low', d['node_failure_rate_low'], d['node_failure_rate_high'])}"
+        f" per node-day, source: {d['failure_rate_interval_source']}; step time "
+        f"×{fr('step_time_multiplier_low', d['step_time_multiplier_low'], d['step_time_multiplier_high'])}"
+        f", source: {d['step_time_interval_source']}\n"
     ) in text
     if "check it:" in text:  # a Capacity Block choice: the check names the scenario
         assert "check it: goodput plan llama3-8b --set " in text

@@ -268,10 +268,13 @@ def test_the_uncertainty_caption_quotes_the_intervals_in_the_registrys_formats()
         simulated_configurations=1,
     )
     assert uncertainty_caption(d) == (
-        "Failure rate's 80% interval 0.13–0.40% per node-day (fleet prior); step time "
-        "×0.90–×1.25 (assumed). 2,000 candidates evaluated analytically, 1 configuration "
-        "simulated."
+        "Failure rate's 80% interval 0.13–0.40% per node-day, source: fleet prior; step "
+        "time ×0.90–1.25, source: assumed. 2,000 candidates evaluated analytically, "
+        "1 configuration simulated."
     )
+    # a source note in brackets is not put inside brackets of its own
+    d.failure_rate_interval = (0.0009, 0.0041, "fleet prior (docs/decide.md)")
+    assert "per node-day, source: fleet prior (docs/decide.md); step" in uncertainty_caption(d)
     # a rate too small for two decimals keeps two significant digits, as the registry does
     d.failure_rate_interval = (0.00002, 0.0001, "stated")
     assert uncertainty_caption(d).startswith("Failure rate's 80% interval 0.002–0.01% per")
