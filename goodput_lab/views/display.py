@@ -207,6 +207,13 @@ def metric_rows(
     return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
 
 
+def p_text(key: str, value: Any) -> str:
+    """A test's p-value as a sentence writes it: "p = 0.034", or "p < 0.001" (the registry's
+    "< 0.001" after "p =" read "p = < 0.001")."""
+    text = format_value(key, value)
+    return f"p {text}" if text.startswith(("<", ">")) else f"p = {text}"
+
+
 def runs_text(n: int) -> str:
     """A count in a choice of runs or points ("1,000"): Streamlit's sliders and dropdowns
     show an option's str ("1000") unless given this as ``format_func``."""

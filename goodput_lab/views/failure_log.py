@@ -357,8 +357,8 @@ def goodness_of_fit_text(fit: LogFit) -> str:
         "nodes pooled), which tends to exponential even when each node is Weibull; the "
         "per-node shape above is what the Monte Carlo simulator uses.\n\n"
         f"**Goodness of fit.** AIC prefers the **{better}** model. Likelihood-ratio test of "
-        f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, p = "
-        f"{display.format_value('p_value', t['lr_p_value'])}. KS p-values below are "
+        f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, "
+        f"{display.p_text('p_value', t['lr_p_value'])}. KS p-values below are "
         "optimistic because the parameters were estimated from the same data."
     )
 

@@ -243,3 +243,14 @@ def test_upload_uses_the_fleet_its_comment_states(page):
     assert tile.value.startswith("0.38"), tile.value
     cli = fit_failure_log(parse_failure_log(data), 400)
     assert cli.nodes == 400 and round(cli.node_failure_rate_per_day * 100, 2) == 0.38
+
+
+def test_a_tiny_p_value_reads_p_below_not_p_equals_below(sample_fit):
+    """The StepFun trace's goodness-of-fit line read "p = < 0.001" (p 2.1e-53)."""
+    data = (DATA_DIR / "failure_logs" / "stepfun-infinitehbd-2024.csv").read_bytes()
+    fit = fit_failure_log(parse_failure_log(data), 400)
+    assert fit.tbf["lr_p_value"] < 1e-50
+    text = svc.goodness_of_fit_text(fit)
+    assert "p < 0.001." in text and "p = <" not in text
+    assert "p = 0.414." in svc.goodness_of_fit_text(sample_fit)
+    assert display.p_text("p_value", 0.0342) == "p = 0.0342"
