@@ -52,7 +52,7 @@ def _print_text(r) -> None:
     from goodput_lab.models._text import counted, node_days, with_unit
     from goodput_lab.models.outputs import format_range
     from goodput_lab.models.outputs import format_value as fv
-    from goodput_lab.views.run_log import rate_range, rate_text
+    from goodput_lab.views.run_log import rate_range, rate_text, row_times
 
     m, f = r.measurement, r.fit
     d = r.to_json_dict()
@@ -83,13 +83,15 @@ def _print_text(r) -> None:
         + (f"{'what-if':>11}" if what else "")
     )
     for row in r.bucket_rows():
+        # one unit per row, the measured time's (views.run_log.row_times)
+        others = [("predicted_hours", row["predicted_hours"])]
+        others += [("what_if_hours", row["what_if_hours"])] if what else []
+        measured, predicted, *what_if = row_times(row["measured_hours"], *others)
         print(
-            f"  {row['bucket_label']:<32}"
-            f"{fv('measured_hours', row['measured_hours']):>11}"
-            f"{fv('predicted_hours', row['predicted_hours']):>11}"
+            f"  {row['bucket_label']:<32}{measured:>11}{predicted:>11}"
             f"{fv('measured_usd', row['measured_usd']):>14}"
             f"{fv('predicted_usd', row['predicted_usd']):>14}"
-            + (f"{fv('what_if_hours', row['what_if_hours']):>11}" if what else "")
+            + (f"{what_if[0]:>11}" if what else "")
         )
     pct = f"{f.confidence:.0%}"
     # the registry's format, as the Run log page writes the rate (views.run_log.rate_text)

@@ -134,6 +134,22 @@ def run_log_view(
     )
 
 
+def row_times(measured: float, *others: tuple[str, float]) -> list[str]:
+    """A bucket row's times in one unit, the measured time's (``goodput reconcile`` read
+    "56.9 min" beside a predicted "1.10 h", and "0.00 h" beside "5.1 min"): hours from one
+    hour, else minutes, else seconds, in the registry's formats of ``measured_hours`` and of
+    each ``(key, hours)`` of ``others``; a zero measured time takes the largest's unit."""
+    pick = abs(measured) or max((abs(v) for _, v in others), default=0.0)
+    factor, unit = (1.0, "h") if pick >= 1 or pick == 0 else (60.0, "min")
+    if factor == 60.0 and pick * 60 < 1:
+        factor, unit = 3600.0, "s"
+    texts = []
+    for key, hours in (("measured_hours", measured), *others):
+        o = replace(output(key), unit=unit, decimals=2 if unit == "h" else 1)
+        texts.append(f"{format_value(o, factor * hours, unit=False)} {unit}")
+    return texts
+
+
 def bucket_table(
     view: RunLogView, time_unit: tuple[float, str, str] = (1.0, "h", "hours")
 ) -> pl.DataFrame:

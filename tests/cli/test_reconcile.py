@@ -238,3 +238,14 @@ def test_reconcile_prints_the_rate_in_the_registry_format():
     assert rate_text(0.0055) == "0.55% per node-day" and rate_range(0.0034, 0.0083) == (
         "0.34–0.83%"
     )
+
+
+def test_the_bucket_rows_keep_the_measured_times_unit(capsys):
+    """The predicted column read "1.10 h" beside a measured "56.9 min" and "0.00 h" beside
+    "5.1 min": each row is now in its measured time's unit."""
+    assert main(["reconcile", EXAMPLE]) == 0
+    rows = {ln[:34].strip(): ln[34:].split() for ln in capsys.readouterr().out.splitlines()}
+    assert rows["Checkpoint saves"][:4] == ["56.9", "min", "65.8", "min"]
+    assert rows["Restores"][:4] == ["31.2", "min", "29.9", "min"]
+    assert rows["Recovery (failure to restore)"][:4] == ["3.28", "h", "3.02", "h"]
+    assert rows["Other"][:4] == ["5.1", "min", "0.0", "min"]
