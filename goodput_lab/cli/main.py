@@ -584,8 +584,8 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
         print(
             f"  spares by domain      {b.label()} ({ds.domains} domains of "
-            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day for "
-            f"{_fmt_usd(b.spare_usd_per_day)}/day of spares"
+            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day net of the "
+            f"{_fmt_usd(b.spare_usd_per_day)}/day its spares cost"
         )
         best_i = (
             "no count pays"

@@ -250,7 +250,8 @@ def domain_spares_text(ds, recommended: str = "") -> str:
     return (
         f"{head} Cheaper policy without hot spares: **{b.label()}**, saves "
         f"**{fv('savings_usd_per_day', b.savings_usd_per_day)}** "
-        f"for {fv('spare_usd_per_day', b.spare_usd_per_day)} of spares. Best in-domain: "
+        f"net of the {fv('spare_usd_per_day', b.spare_usd_per_day)} its spares cost. Best "
+        "in-domain: "
         f"{best(ds.best_in_domain, 'no count of in-domain spares pays')}; best whole "
         f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}.{mix}"
     )

@@ -409,3 +409,15 @@ def test_spare_domains_cost_is_worded_spare_nodes_in_the_cli_and_report(tmp_path
     assert re.search(r"Cost: spare nodes\s+\$702,395", text)
     assert re.search(r"Idle spare nodes\s+0\.0\s+\$36,288", text)
     assert "Cost: hot spares" not in text and "Idle hot spares" not in text
+
+
+def test_spares_by_domain_saving_reads_net_of_the_spares_cost():
+    """NVL72: "saves $57,739/day for $72,576/day of spares" read as a net loss; the saving
+    is already net of the spares."""
+    out = goodput("optimize", "p6e-gb200-nvl72")
+    assert out.returncode == 0, out.stderr
+    assert (
+        "4 whole spare domains (64 domains of 18 nodes) saves $57,739/day net of the "
+        "$72,576/day its spares cost"
+    ) in out.stdout
+    assert "of spares" not in out.stdout

@@ -132,9 +132,11 @@ def test_spares_by_domain_on_an_nvl72_scenario(catalog):
     info = " ".join(i.value for i in at.info)
     assert f"**{ds.best.label()}**" in info
     assert (
-        f"**${ds.best.savings_usd_per_day:,.0f}/day** for ${ds.best.spare_usd_per_day:,.0f}/day"
-        in info
+        f"**${ds.best.savings_usd_per_day:,.0f}/day** net of the "
+        f"${ds.best.spare_usd_per_day:,.0f}/day its spares cost" in info
     )
+    # the saving is already net of the spares: "for $72,576/day of spares" read as a loss
+    assert "$57,739/day** net of the $72,576/day its spares cost" in info.replace("\\$", "$")
     table = next(t for t in at.table if "Policy" in t.value.columns)
     assert len(table.value) == len(ds.options)
     # QA: the table marked "3 whole spare domains (recommended)" under a tile recommending
