@@ -255,3 +255,21 @@ def test_cause_chart_keeps_each_rungs_own_spares_label(catalog):
     hot = long.filter(long["cause"] == "Hot spare nodes")
     assert hot["rung"].to_list() == ["8. Hot spares"]
     assert round(hot["usd_per_day"][0]) == -1_008
+
+
+def test_cause_chart_leaves_room_for_a_legend_of_one_name_a_row(catalog):
+    """At 1,024 px the cause chart's legend (plot area ~360 px beside its 180 px labels)
+    puts each of its seven causes on a row of its own: Plotly gives every name the widest
+    one's width. Four rows were counted and the legend overlapped the subtitle."""
+    from goodput_lab.charts import style
+    from goodput_lab.charts.resilience import LABEL_MARGIN, cause_bars
+    from goodput_lab.views.resilience import cause_long
+
+    fig = cause_bars(cause_long(ladder(load_preset("p6e-gb200-nvl72"), catalog=catalog)))
+    names = [t.name for t in fig.data]
+    assert len(names) == 7 and "Scale-up domain events (racks)" in names
+    width = style.LEGEND_WIDTH_PX - (LABEL_MARGIN - 60)
+    assert style.legend_rows(names, width) == 7
+    # title, subtitle (one line each), seven legend rows
+    assert fig.layout.margin.t == 30 + 21 * 2 + 21 * 7 + 8
+    assert style.legend_rows(["a", "b"]) == 1 and style.legend_rows([]) == 0
