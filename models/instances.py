@@ -51,6 +51,7 @@ from .choices import FailureScaling, PricingModel
 from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
+from .fields import _fmt
 from .outputs import json_value
 from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
 from .scenario import Scenario
@@ -169,7 +170,7 @@ def check_mfu(inst: Instance, mfu: Any) -> float:
 
 
 def check_price(name: str, price: Any) -> float:
-    """A user price per instance-hour for ``name``: a number in (0, 10000] USD/h.
+    """A user price per instance-hour for ``name``: a number in (0, 10,000] USD/h.
 
     Parameters
     ----------
@@ -193,12 +194,12 @@ def check_price(name: str, price: Any) -> float:
         x = float(price)
     except (TypeError, ValueError):
         raise ValidationError(
-            key, f"{str(price)[:80]!r} is not a number (in (0, 10000] USD/h)"
+            key, f"{str(price)[:80]!r} is not a number (in (0, {_fmt(10_000)}] USD/h)"
         ) from None
     if not (math.isfinite(x) and 0.0 < x <= 10_000.0):
         raise ValidationError(
             key,
-            f"{str(price)[:80]!r} is out of range (in (0, 10000] USD/h: a ranking by cost "
+            f"{str(price)[:80]!r} is out of range (in (0, {_fmt(10_000)}] USD/h: a ranking by cost "
             "needs a price above 0; for hardware you own, what an hour of it costs you)",
         )
     return x

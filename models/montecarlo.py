@@ -857,7 +857,7 @@ def _check_trials_days(trials: Any, days: Any) -> float:
         raise ValidationError(
             "trials", f"{trials} is out of range (an integer in [1, {MAX_TRIALS:,}])"
         )
-    allowed = f"a number of days in [{MIN_DAYS:.4g}, {MAX_DAYS:g}]"
+    allowed = f"a number of days in [{_fmt(round(MIN_DAYS, 5))}, {_fmt(MAX_DAYS)}] (one hour to ten years)"
     try:
         d = float(days)
     except (TypeError, ValueError, OverflowError):

@@ -141,7 +141,7 @@ def test_modelled_basis_prices_communication_and_bubble(capsys):
         ),
         (  # a free instance would rank first on a cost of 0: the message says what to enter
             ["--price", "p5.48xlarge=0"],
-            "'0' is out of range (in (0, 10000] USD/h: a ranking by cost needs a price above 0;",
+            "'0' is out of range (in (0, 10,000] USD/h: a ranking by cost needs a price above 0;",
         ),
         (
             ["--mfu", "p5.48xlarge=0.9"],

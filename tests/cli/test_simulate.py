@@ -121,3 +121,10 @@ def test_most_runs_unfinished_marks_the_finished_only_figures_biased_low(capsys)
     # a small share unfinished keeps the plain lines (the default scenario: none)
     assert main(["simulate", "p6e-gb200-nvl72", "--trials", "50"]) == 0
     assert "biased low" not in capsys.readouterr().out
+
+
+def test_a_too_short_window_names_the_days_range_with_separators(capsys):
+    """The range read "[0.04167, 3650]" (the CLI's and the simulator's message)."""
+    assert main(["simulate", "aws-16k-h100", "--trials", "10", "--days", "0.01"]) == 2
+    err = capsys.readouterr().err
+    assert "0.01 is too short (a number of days in [0.04167, 3,650], at least one hour" in err
