@@ -33,7 +33,6 @@ from goodput_lab.models.montecarlo import (
     simulate_inputs,
 )
 from goodput_lab.models.outputs import NOT_IN_PRACTICE, finishes_in_practice, format_value
-from goodput_lab.views.montecarlo import finished_only, unfinished_warning
 
 MAX_SEED = 2**63 - 1
 
@@ -145,6 +144,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     # a closed form under 1% goodput: its time to finish (114,307,565,891.26 days) and
     # failures per run read "does not finish in practice" (models.outputs)
+    from goodput_lab.views.montecarlo import finished_only, unfinished_warning  # (polars)
+
     done = finishes_in_practice(res.goodput_analytic)
     pct = lambda x: format_value("goodput", x)  # noqa: E731  (0.000000026%, not 0.00%)
     days_ = lambda x: f"{x:,.2f}" if math.isfinite(x) else "n/a"  # noqa: E731
