@@ -323,13 +323,14 @@ def summary_rows(res: SimulationResult) -> list[dict]:
     return _biased_low(_closed_forms_in_words(rows, s["goodput_analytic"]), res)
 
 
-#: The rows of :func:`summary_rows` that count finished runs only (or stop at the cap)
-_FINISHED_ONLY_ROWS = (
-    "time_to_finish_mean_days",
-    "lost_mean_usd",
-    "lost_mean_usd_per_month",
-    "failures_mean",
-)
+#: The rows of :func:`summary_rows` that count finished runs only, and the failures an
+#: unfinished run counts only up to the cap: what each says when they are biased low
+_FINISHED_ONLY_ROWS = {
+    "time_to_finish_mean_days": " (finished runs only: biased low)",
+    "lost_mean_usd": " (finished runs only: biased low)",
+    "lost_mean_usd_per_month": " (finished runs only: biased low)",
+    "failures_mean": " (unfinished runs counted to the cap: biased low)",
+}
 
 
 def _biased_low(rows: list[dict], res: SimulationResult) -> list[dict]:
@@ -337,12 +338,7 @@ def _biased_low(rows: list[dict], res: SimulationResult) -> list[dict]:
     of the runs did not finish (:func:`finished_only`): they are biased low."""
     if not finished_only(res):
         return rows
-    return [
-        {**r, "label": r["label"] + " (finished runs only: biased low)"}
-        if r["key"] in _FINISHED_ONLY_ROWS
-        else r
-        for r in rows
-    ]
+    return [{**r, "label": r["label"] + _FINISHED_ONLY_ROWS.get(r["key"], "")} for r in rows]
 
 
 def _closed_forms_in_words(rows: list[dict], goodput: float) -> list[dict]:
