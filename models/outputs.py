@@ -4813,7 +4813,6 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Every node the choice pays for beside the job: hot spares, the nodes of spare "
         "domains and the spares kept in every domain (the answer's '+ N spare').",
         "hot spares + spare domains × domain size + per-domain spares × domains",
-        "derived",
         computed_by="models.decide._spare_pool",
     ),
     _o(
