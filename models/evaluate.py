@@ -23,6 +23,7 @@ import numpy as np
 
 from . import checkpoint as ck
 from . import pricing as pr
+from ._text import counted
 from .catalog import Instance, instance_inputs, load_catalog
 from .chain import ChainResult, StepTime, run_chain, step_time_rows, step_time_table
 from .choices import CHOICE_ENUMS, DurableTier, Strategy
@@ -153,9 +154,11 @@ def _check_domain_spares(inputs: Mapping[str, Any]) -> None:
     if group == group and group > npd - s_d:
         raise ValidationError(
             "cluster.placement_group_nodes",
-            f"{group:g} nodes do not fit in the job's {npd - s_d:g} nodes of one scale-up "
-            f"domain; allowed: an integer in [1, {npd - s_d:g}] (cluster.nodes_per_domain = "
-            f"{npd:g}, cluster.spare_nodes_per_domain = {s_d:g}), or omit it",
+            f"{group:g} nodes do not fit in one scale-up domain, where the job has "
+            f"{counted(int(npd - s_d), 'node')}; allowed: "
+            + (f"an integer in [1, {npd - s_d:g}]" if npd - s_d > 1 else "only 1")
+            + f" (cluster.nodes_per_domain = {npd:g}, cluster.spare_nodes_per_domain = "
+            f"{s_d:g}), or omit it",
         )
 
 

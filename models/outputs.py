@@ -254,16 +254,7 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
     if o.kind == "bool":
         return "yes" if x else "no"
     if o.kind == "percent":
-        d = o.decimals
-        if 0 < abs(x * 100) < PERCENT_FLOOR:  # 2.6e-08% is no figure: "< 0.0001%"
-            text = f"< {PERCENT_FLOOR:g}" if x > 0 else f"> −{PERCENT_FLOOR:g}"
-        elif 0 < abs(x * 100) < 0.5 * 10.0**-d:  # 0.003% is not "0.00%"
-            sign = "−" if x < 0 else "+" if signed else ""
-            text = sign + two_significant_digits(abs(x * 100))
-        else:
-            text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
-        text = _clean_zero(text.replace("-", "−"))
-        return text + ("%" if unit else "")
+        return _percent(x, o.decimals, signed) + ("%" if unit else "")
     if o.kind in ("points", "points_size"):
         sign = "+" if o.kind == "points" or signed else ""
         text = _clean_zero(f"{x * 100:{sign}.2f}".replace("-", "−"))
@@ -304,6 +295,20 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = ("−" if x < 0 else "+" if signed else "") + two_significant_digits(abs(x))
     text = _clean_zero(text.replace("-", "−"))
     return with_unit(text, o.unit) if unit and o.unit and o.unit != "fraction" else text
+
+
+def _percent(x: float, d: int, signed: bool) -> str:
+    """A fraction ``x`` as a percentage with ``d`` decimals, no sign of '%': under
+    :data:`PERCENT_FLOOR` "< 0.0001" (2.6e-08% is no figure), under the decimals two
+    significant digits (0.003, not 0.00)."""
+    if 0 < abs(x * 100) < PERCENT_FLOOR:
+        text = f"< {PERCENT_FLOOR:g}" if x > 0 else f"> −{PERCENT_FLOOR:g}"
+    elif 0 < abs(x * 100) < 0.5 * 10.0**-d:
+        sign = "−" if x < 0 else "+" if signed else ""
+        text = sign + two_significant_digits(abs(x * 100))
+    else:
+        text = f"{x * 100:+.{d}f}" if signed else f"{x * 100:.{d}f}"
+    return _clean_zero(text.replace("-", "−"))
 
 
 def _under_an_hour(hours: float, signed: bool) -> str:

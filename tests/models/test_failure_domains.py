@@ -407,13 +407,16 @@ def test_a_placement_group_larger_than_a_domain_is_refused_not_clamped():
     s = load_preset(PRESET)
     with pytest.raises(
         ValidationError,
-        match=r"cluster.placement_group_nodes: 1024 nodes do not fit in the job's 16 nodes of "
-        r"one scale-up domain; allowed: an integer in \[1, 16\]",
+        match=r"cluster.placement_group_nodes: 1024 nodes do not fit in one scale-up domain, "
+        r"where the job has 16 nodes; allowed: an integer in \[1, 16\]",
     ):
         resolve_inputs(
             s.replace({"cluster.placement_group_nodes": 1024, "cluster.spare_nodes_per_domain": 2})
         )
     assert resolve_inputs(s.replace({"cluster.placement_group_nodes": 18}))
+    one = s.replace({"cluster.nodes_per_domain": 2, "cluster.spare_nodes_per_domain": 1})
+    with pytest.raises(ValidationError, match=r"where the job has 1 node; allowed: only 1 \("):
+        resolve_inputs(one.replace({"cluster.placement_group_nodes": 2}))
 
 
 def test_ranking_types_moves_the_domain_layout_with_the_job():
