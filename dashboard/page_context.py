@@ -11,7 +11,6 @@ from goodput_lab.dashboard import cache, state
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import Evaluation, Scenario, ValidationError
 from goodput_lab.models._text import as_sentence
-from goodput_lab.models.outputs import progress_text
 from goodput_lab.models.pricing import is_dated, price_vintage
 
 
@@ -38,9 +37,8 @@ def current(title: str | None = None) -> tuple[Scenario, Evaluation]:
             f"**${p.usd_per_instance_hour:,.2f}/instance-h** ({plain(p.source)}{when})"
         )
         _price_vintage(scenario)
-        # the job never or barely advances: every figure below reads through it (its
-        # goodput as the tile writes it, models.outputs.progress_text)
-        note = progress_text(ev.texts["progress_note"], ev["goodput"])
+        # the job never or barely advances: every figure below reads through it
+        note = ev.texts["progress_note"]
         if note:
             st.warning(plain(as_sentence(note)))
         layout = ev.texts["layout_note"]

@@ -30,7 +30,7 @@ from .choices import CHOICE_ENUMS, DurableTier, Strategy
 from .errors import ValidationError
 from .fields import FIELDS
 from .inputs import Inputs
-from .outputs import COST_LINES, LOSS_COMPONENTS, OUTPUTS, format_value
+from .outputs import COST_LINES, LOSS_COMPONENTS, NOT_IN_PRACTICE, OUTPUTS, format_value
 from .pricing import Price, price_in_force
 from .scenario import Scenario, effective_params_billion
 from .uncertainty import headline_intervals
@@ -752,9 +752,12 @@ def progress_note(scenario: Scenario, metrics: Mapping[str, float]) -> str:
         for name, label in LOSS_COMPONENTS.items()
     }
     label, minutes = max(losses.items(), key=lambda kv: kv[1])
+    # its goodput as the goodput tile writes it ("< 0.0001%", not 2.6e-08%): every view
+    # shows this sentence as it is
     return (
-        f"the job barely advances: {100 * g:.2g}% of the paid time trains; "
-        f"{label.lower()} alone takes {minutes:,.0f} of every 1,440 minutes"
+        f"the job barely advances: {format_value('goodput', g)} of the paid time trains; "
+        f"{label.lower()} alone takes {minutes:,.0f} of every 1,440 minutes, so the run "
+        f"{NOT_IN_PRACTICE}"
     )
 
 

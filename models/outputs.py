@@ -582,41 +582,6 @@ def format_run_figure(key: str, value, goodput: float, *, unit: bool = True) -> 
     return format_value(o, value, unit=unit)
 
 
-def progress_text(note: str, goodput: float) -> str:
-    """:func:`models.evaluate.progress_note`'s sentence as every view shows it: its
-    percentage in the registry's format of goodput ("< 0.0001%", as the goodput tile, not
-    "2.6e-08%"), and, where the job barely advances, that the run does not finish in
-    practice; ``""`` stays ``""``.
-
-    Parameters
-    ----------
-    note : str
-        The evaluation's ``texts["progress_note"]``.
-    goodput : float
-        The goodput it was written for [fraction].
-
-    Returns
-    -------
-    str
-        The sentence.
-
-    Examples
-    --------
-    >>> progress_text("the job barely advances: 2.6e-08% of the paid time trains; "
-    ...     "replacement alone takes 1,396 of every 1,440 minutes", 2.6e-10)
-    'the job barely advances: < 0.0001% of the paid time trains; replacement alone takes 1,396 of every 1,440 minutes, so the run does not finish in practice'
-    """
-    if not note:
-        return ""
-    g = float(goodput)
-    raw = f"{100 * g:.2g}%"  # as progress_note writes it
-    if math.isfinite(g) and g > 0 and raw in note:
-        note = note.replace(raw, format_value("goodput", g), 1)
-        if not finishes_in_practice(g):
-            note += f", so the run {NOT_IN_PRACTICE}"
-    return note
-
-
 #: The failure classes and scale-up domains (docs/references.md#failure-domains), shown
 #: wherever a failure class beyond node failures or a domain spare is present
 #: (:func:`failure_domain_keys`): the class rates that make up the failures per day, the

@@ -65,7 +65,7 @@ def _check_param_names(items: list[str] | None, features) -> None:
 def cmd_ladder(args: argparse.Namespace) -> int:
     from goodput_lab.cli.simulate import MAX_SEED, _days, _int_arg
     from goodput_lab.models.montecarlo import MAX_TRIALS
-    from goodput_lab.models.outputs import format_range, format_value, progress_text
+    from goodput_lab.models.outputs import format_range, format_value
     from goodput_lab.models.resilience import (
         FEATURES,
         ladder,
@@ -124,7 +124,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     order = "given order" if result.order == "given" else "recommended order (greedy)"
     print(f"{scenario.name}: resilience ladder, {order}")
     if note:  # the goodput in the registry's format, as the pages' banner
-        print(f"  note: {progress_text(note, result.rungs[0].metrics['goodput'])}")
+        print(f"  note: {note}")
     print(f"  causes: {result.modes.source}")
     head = (
         f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"

@@ -52,7 +52,6 @@ from goodput_lab.models.outputs import (
     format_range,
     format_value,
     json_ready,
-    progress_text,
 )
 from goodput_lab.models.pricing import price_follows_note
 from goodput_lab.models.scenario import (
@@ -202,7 +201,7 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     print(
         f"  goodput (first order)     {format_value('goodput_first_order', m['goodput_first_order'])}"
     )
-    if note := progress_text(ev.texts["progress_note"], m["goodput"]):
+    if note := ev.texts["progress_note"]:
         print(f"  note: {note}")
     if ev.texts["layout_note"]:
         print(f"  note: {ev.texts['layout_note']}")
@@ -553,7 +552,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         return 0
     iv, sp, c = o.interval, o.spares, o.comparison
     print(o.scenario.name)
-    if note := progress_text(c.baseline.texts["progress_note"], c.baseline["goodput"]):
+    if note := c.baseline.texts["progress_note"]:
         print(f"  note: {note}")
     interval = format_value("recommended_checkpoint_interval_minutes", iv.interval_minutes)
     now = format_value("current_checkpoint_interval_minutes", iv.current_interval_minutes)

@@ -36,7 +36,6 @@ from goodput_lab.models.outputs import (
     format_range,
     format_usd,
     output,
-    progress_text,
 )
 from goodput_lab.models.outputs import format_run_figure as registry_run_figure
 from goodput_lab.models.outputs import format_value as registry_format
@@ -274,7 +273,7 @@ def _summary(ev: Evaluation) -> tuple[str, ...]:
             else "With a zero failure rate the job never stops; only checkpoint saves cost time."
         ),
     ]
-    if note := as_sentence(progress_text(ev.texts["progress_note"], m["goodput"])):
+    if note := as_sentence(ev.texts["progress_note"]):
         lines.insert(1, note)  # the job never or barely advances: say so before any figure
     # accelerators the layout cannot use; what the step model chose or averaged
     for key in ("layout_note", "recompute_note", "batch_note"):
