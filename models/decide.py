@@ -1137,9 +1137,9 @@ def _spares_words(c: Mapping[str, Any]) -> str:
     """' + N spare' for the answer: every paid node beside the job (hot spares, in-domain
     spares, spare domains' nodes), with the domain policy named when there is one; "" when
     none (QA pass 24: 4 spare domains, 72 paid nodes, went unsaid)."""
-    hot = int(c["spare_nodes"])
-    paid = float(c.get("_paid_spares", hot))
-    domains, per_domain = int(c.get("_spare_domains", 0)), int(c.get("_in_domain_spares", 0))
+    hot, pool = int(c["spare_nodes"]), _spare_pool(c)
+    paid, domains = pool["paid_spare_nodes"], pool["spare_domains"]
+    per_domain = pool["spare_nodes_per_domain"]
     if paid <= 0:
         return ""
     parts = [f"{hot:,} hot"] if hot and (domains or per_domain) else []
@@ -1646,7 +1646,7 @@ def _capacity_block_notes(choice: Mapping[str, Any] | None) -> list[str]:
     """A note when a Capacity Block choice needs more instances [count] than AWS allows
     across an account by default."""
     if choice is not None and choice["pricing_model"] == "capacity_block":
-        n_inst = round(choice["nodes"] + choice.get("_paid_spares", choice["spare_nodes"]))
+        n_inst = round(choice["nodes"] + _spare_pool(choice)["paid_spare_nodes"])
         if n_inst > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
             return [
                 f"{n_inst:,} instances need {pr.capacity_blocks_needed(n_inst)} Capacity Blocks of at "
