@@ -548,12 +548,36 @@ def _scalar_layout(values: tuple[float | None, ...]) -> DomainLayout:
     return layout
 
 
-def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> DomainLayout:
-    """:func:`domain_layout` from its inputs (arrays that broadcast)."""
+def catalog_nodes_per_domain(scaleup_domain_accels, accelerators_per_node) -> np.ndarray:
+    """Nodes in one scale-up domain as the catalog gives it: ⌊scale-up domain accelerators /
+    accelerators per node⌋, at least 1 (``cluster.nodes_per_domain`` when omitted).
+
+    Parameters
+    ----------
+    scaleup_domain_accels : array_like
+        Accelerators in one NVLink/NeuronLink domain [count].
+    accelerators_per_node : array_like
+        Accelerators per node [count].
+
+    Returns
+    -------
+    ndarray
+        Nodes per domain [count]; 1 where either is unknown or not positive.
+
+    Examples
+    --------
+    >>> float(catalog_nodes_per_domain(72, 4)), float(catalog_nodes_per_domain(8, 8))
+    (18.0, 1.0)
+    """
+    accels, k = as_float_array(scaleup_domain_accels), as_float_array(accelerators_per_node)
     with np.errstate(invalid="ignore", divide="ignore"):
         derived = np.where(k > 0, np.floor(accels / np.where(k > 0, k, 1.0) + 1e-9), 1.0)
-    derived = np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
-    npd = np.where(np.isnan(npd), derived, npd)
+    return np.where(np.isfinite(derived), np.maximum(derived, 1.0), 1.0)
+
+
+def _layout(nodes, k, accels, npd, s_d, nps, group, spare_domains, spares) -> DomainLayout:
+    """:func:`domain_layout` from its inputs (arrays that broadcast)."""
+    npd = np.where(np.isnan(npd), catalog_nodes_per_domain(accels, k), npd)
     n_d = np.where(npd - s_d >= 1.0, npd - s_d, np.nan)
     # a group larger than the job's nodes of a domain cannot be placed: no layout, so no
     # figure, as for spares that leave no node (a lone scenario is refused with its range,

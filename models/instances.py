@@ -47,6 +47,7 @@ import numpy as np
 
 from ._tools import as_float_array, like_input
 from .catalog import Instance
+from .chain import catalog_nodes_per_domain
 from .choices import FailureScaling, PricingModel
 from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
@@ -756,7 +757,7 @@ def layout_on(scenario: Scenario, own: Instance, inst: Instance) -> dict[str, An
     """
     if inst.instance == own.instance:
         return {}
-    npd = max(1, inst.scaleup_domain_accels // max(1, inst.accelerators_per_node))
+    npd = float(catalog_nodes_per_domain(inst.scaleup_domain_accels, inst.accelerators_per_node))
     s_d = int(scenario["cluster.spare_nodes_per_domain"])
     return {
         "cluster.nodes_per_domain": None,
