@@ -42,6 +42,7 @@ import numpy as np
 from scipy.special import ndtr
 
 from . import pricing as pr
+from ._text import counted
 from ._tools import json_finite
 from .catalog import Instance, load_catalog
 from .chain import paid_instances
@@ -1144,7 +1145,7 @@ def _spares_words(c: Mapping[str, Any]) -> str:
         return ""
     parts = [f"{hot:,} hot"] if hot and (domains or per_domain) else []
     if domains:
-        parts.append(f"{domains:,} spare domain{'s' if domains != 1 else ''}")
+        parts.append(counted(domains, "spare domain"))
     if per_domain:
         parts.append(f"{per_domain:,} in every domain")
     return f" + {paid:,.0f} spare" + (f" ({', '.join(parts)})" if parts else "")

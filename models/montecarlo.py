@@ -28,7 +28,8 @@ Process (units: minutes inside, days/hours at the interface)
   way: the job waits for the last of them
   (:func:`models.reliability.overlapping_repairs_minutes`).  Replacement is a hot-spare
   swap while a spare is free, else ``recovery.replacement_minutes``; every failed node goes
-  to repair for a lognormal time (mean ``reliability.repair_hours``, shape ``simulation.repair_sigma``) and
+  to repair for a lognormal time (mean ``reliability.repair_hours``, shape
+  ``simulation.repair_sigma``) and
   then rejoins the pool — the M/G/∞ picture of
   :func:`models.reliability.probability_no_spare`.
 * Fabric events shorter than the timeout pause training (no work lost) for the reroute time,
@@ -65,6 +66,7 @@ from typing import Any
 
 import numpy as np
 
+from ._text import counted
 from ._tools import MINUTES_PER_DAY
 from .budget import MAX_SECONDS, Budget, BudgetExceeded
 from .chain import (
@@ -1009,7 +1011,7 @@ def check_size(
 
     most_trials = _largest(ok_trials, 1, int(trials), integer=True)
     most_days = _largest(ok_days, min_days, d, integer=False) if d > min_days else None
-    runs = f"{int(trials):,} trial{'s' if int(trials) != 1 else ''}"  # "1 trial", as the CLI
+    runs = counted(int(trials), "trial")  # "1 trial", as the CLI
     what = f"{runs} x {d:g} days would take {_over(est, max_events, max_seconds)}"
     why = _drivers(p, est)
     if most_trials is not None and most_trials >= 1:
@@ -2102,7 +2104,7 @@ def _stopped(
         hint, name = "lower the failure and stall rates or the recovery times", "days"
     return BudgetExceeded(
         name,
-        f"{trials:,} trial{'s' if trials != 1 else ''} x {days:g} days stopped at {limit} "
+        f"{counted(trials, 'trial')} x {days:g} days stopped at {limit} "
         f"after {done:,} events "
         f"(~{predicted:,.2g} predicted; allowed: {hint})",
     )
