@@ -94,12 +94,18 @@ class Output:
             parts.append(f"Source: {src}.")
         return " ".join(parts)
 
+    def label_says_period(self) -> bool:
+        """Whether the label names the unit's period ("Lost per day" of USD/day, "Failures
+        per day" of per day): a header or tile then writes the unit without it."""
+        per = self.unit.split("/", 1)[1] if "/" in self.unit else self.unit.removeprefix("per ")
+        return bool(per) and f"per {per}" in self.label.lower()
+
     def header(self) -> str:
         """Table header with the display unit, named once: ``Step time (s)``, ``Lost per
         day ($)`` (the label says per day: not ``Lost per day ($/day)``)."""
         unit = display_unit(self)
-        amount, per = unit.rsplit("/", 1) if "/" in unit else (unit, "")
-        if per and amount and f"per {per}" in self.label.lower():
+        amount = unit.rsplit("/", 1)[0]
+        if "/" in unit and amount and self.label_says_period():
             unit = amount  # "Lost per day ($)", "Lost per day (min)"
         return f"{self.label} ({unit})" if unit else self.label
 

@@ -228,12 +228,6 @@ def delta(text: str) -> dict[str, str]:
     return {"delta": text, "delta_arrow": arrow}
 
 
-def _label_says_per(o: Output) -> bool:
-    """Whether the label names the unit's period ("Lost per day" of $/day)."""
-    per = o.unit.split("/", 1)[1] if "/" in o.unit else o.unit.removeprefix("per ")
-    return bool(per) and f"per {per}" in o.label.lower()
-
-
 def tile(
     key: str, value: Any, *, signed: bool = False, savings: bool = False, unit: bool = True
 ) -> dict[str, str]:
@@ -243,7 +237,7 @@ def tile(
     month (P95)": "$17,116,446")."""
     o = OUTPUTS[key]
     label = o.label
-    if _label_says_per(o):
+    if o.label_says_period():
         unit = False  # "Lost per day": "$503,135", not "$503,135/day"
     help_ = o.help()
     if _unknown(value):
@@ -283,7 +277,7 @@ def interval_text(key: str, values: Mapping[str, Any]) -> str:
     head = "80% range (step time only)" if key in STEP_ONLY_INTERVALS else "80% range"
     if o.kind == "usd" and max(abs(float(lo)), abs(float(hi))) >= COMPACT_USD_FROM:
         return f"{head} {format_usd_compact(lo)}–{format_usd_compact(hi)}"  # as the tile
-    unit = not _label_says_per(o)  # as the tile: "Lost per day" $505,992, $323,191–$839,520
+    unit = not o.label_says_period()  # as the tile: "Lost per day" $505,992, $323,191–$839,520
     # the unit once, after the range: 68.1–121.0 days, 96.33–97.32% (dollars keep their $)
     return f"{head} {format_range(o, lo, hi, unit=unit)}"
 
