@@ -113,7 +113,10 @@ class Field:
 
 def _fmt(x: float) -> str:
     """A range bound as people read it: whole numbers with separators (1,000,000, not
-    1e+06), others as Python's shortest form (0.04167)."""
+    1e+06), others as Python's shortest form (0.04167); a Python int exactly, however large
+    (a seed's 9,223,372,036,854,775,807, not 9.22337e+18)."""
+    if isinstance(x, int) and not isinstance(x, bool):
+        return f"{x:,}"
     x = float(x)
     return f"{int(x):,}" if x.is_integer() and abs(x) < 1e16 else f"{x:g}"
 

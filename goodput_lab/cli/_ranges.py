@@ -7,16 +7,10 @@ from __future__ import annotations
 from goodput_lab.models.fields import _fmt
 
 
-def bound(x: float) -> str:
-    """A range bound as the field registry writes it ("10,000", "0.04167"); a Python int
-    exactly, with separators (a seed's 9,223,372,036,854,775,807 is not 9.22337e+18)."""
-    return f"{x:,}" if isinstance(x, int) and not isinstance(x, bool) else _fmt(x)
-
-
 def allowed_range(
     what: str, lo: float, hi: float, unit: str = "", *, low_open: bool = False
 ) -> str:
     """ "a number in (0, 10,000] USD/h": ``what`` in [lo, hi] (``low_open``: (lo, hi]),
     then the unit."""
-    text = f"{what} in {'(' if low_open else '['}{bound(lo)}, {bound(hi)}]"
+    text = f"{what} in {'(' if low_open else '['}{_fmt(lo)}, {_fmt(hi)}]"
     return f"{text} {unit}" if unit else text
