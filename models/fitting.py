@@ -37,6 +37,10 @@ What is fitted (all estimates are maximum likelihood, all intervals two-sided at
   (Garwood 1936) CIs.  Failures marked as the job's own count in a cause's failures and
   share, not in its rate per node-day: as from the node rate, they are left out of it (they
   are the job-level rate's).
+* **Repair time**: the downtimes of node failures (not the job's own) give the mean repair,
+  ``reliability.repair_hours`` (the spare pools' Erlang loss depends on the repair time only
+  through its mean), and the shape of the lognormal with the log's mean and median,
+  ``simulation.repair_sigma`` (:func:`fit_repair_times`; percentile bootstrap intervals).
 * **Lemon nodes**: given n failures spread over N equally exposed nodes, a node's count is
   Binomial(n, 1/N) under "all nodes alike and memoryless" (with a per-node Weibull shape
   well below 1, failures cluster on a node by themselves and the test flags more nodes).  A node is a lemon when its upper-tail p-value
@@ -627,6 +631,95 @@ def split_job_level(time_h, node_ids) -> tuple[int, int]:
     return int(node_at.sum()), int((~node_at).sum())
 
 
+# --------------------------------------------------------------------------- repair times
+#: Fewest downtimes a repair time is fitted from [count]
+MIN_REPAIRS = 5
+#: Bootstrap resamples of the repair figures' intervals, and their fixed seed (the same log
+#: gives the same interval every time)
+REPAIR_BOOTSTRAP_RESAMPLES = 999
+REPAIR_BOOTSTRAP_SEED = 20261206
+
+
+def _repair_statistics(minutes, axis=-1):
+    """(mean [h], lognormal shape) of downtimes [min] along ``axis``: σ = √(2·ln(mean/median)),
+    0 where the mean is not above the median (a bootstrap draw's, not the point estimate)."""
+    mean = np.mean(minutes, axis=axis)
+    median = np.median(minutes, axis=axis)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = np.where(median > 0, mean / median, np.inf)
+    return np.stack([mean / 60.0, np.sqrt(2.0 * np.log(np.maximum(ratio, 1.0)))])
+
+
+def fit_repair_times(downtime_minutes, confidence: float = 0.95) -> dict[str, float] | None:
+    """The repair time of failed nodes from a log's downtimes: the mean, the median and the
+    shape of the lognormal with that mean and median.
+
+    The mean is what the analytic model needs: Erlang's loss formula, which gives the chance
+    that a failure finds no free spare, depends on the repair time's distribution only
+    through its mean (its insensitivity, ``erlang1917``; Kleinrock 1975 §3.7), and repairs
+    running side by side cost Daly's recovery at the mean repair
+    (:func:`models.reliability.overlapping_repairs_minutes`).  The simulator draws repairs
+    from a lognormal of mean ``reliability.repair_hours`` and shape
+    ``simulation.repair_sigma`` (repair times are lognormal in the LANL data,
+    ``schroeder2006``); the lognormal whose median e^μ and mean e^(μ + σ²/2) are the log's
+    has σ = √(2·ln(mean/median)), so the simulator keeps both the log's mean and its typical
+    repair.  Intervals: percentile bootstrap (``efron1993`` ch. 13) of
+    :data:`REPAIR_BOOTSTRAP_RESAMPLES` resamples with a fixed seed.
+
+    Parameters
+    ----------
+    downtime_minutes : array_like
+        Each node failure's downtime, the time its node was out of service [min]; NaN
+        (not given) is left out.
+    confidence : float
+        Two-sided level of the intervals [fraction].
+
+    Returns
+    -------
+    dict of str to float, or None
+        ``repairs`` [count] and ``repairs_zero`` (downtimes of 0) [count],
+        ``repair_hours_median``, ``repair_hours_mean``, ``repair_hours_mean_lo``,
+        ``repair_hours_mean_hi`` [h], ``repair_sigma``, ``repair_sigma_lo``,
+        ``repair_sigma_hi`` [-] (``repair_sigma`` 0 where every downtime is the same, NaN
+        where the mean is below the median: no lognormal has them); None with fewer than
+        :data:`MIN_REPAIRS` downtimes.
+    """
+    d = np.asarray(downtime_minutes, dtype=float)
+    d = d[np.isfinite(d)]
+    if d.size < MIN_REPAIRS:
+        return None
+    mean_h, sigma = _repair_statistics(d)
+    median_h = float(np.median(d)) / 60.0
+    if float(mean_h) < median_h * (1.0 - 1e-12):
+        sigma = math.nan  # skewed left: no lognormal has this mean and median
+    if np.all(d == d[0]):  # every resample is the sample: no spread to bootstrap
+        lo = hi = np.array([mean_h, sigma])
+    else:
+        ci = stats.bootstrap(
+            (d,),
+            _repair_statistics,
+            n_resamples=REPAIR_BOOTSTRAP_RESAMPLES,
+            method="percentile",
+            confidence_level=confidence,
+            rng=np.random.default_rng(REPAIR_BOOTSTRAP_SEED),
+            vectorized=True,
+            batch=max(1, min(REPAIR_BOOTSTRAP_RESAMPLES, 4_000_000 // d.size)),
+        ).confidence_interval
+        lo, hi = np.asarray(ci.low, dtype=float), np.asarray(ci.high, dtype=float)
+    nan = math.isnan(sigma)
+    return {
+        "repairs": int(d.size),
+        "repairs_zero": int(np.sum(d == 0.0)),
+        "repair_hours_median": median_h,
+        "repair_hours_mean": float(mean_h),
+        "repair_hours_mean_lo": float(lo[0]),
+        "repair_hours_mean_hi": float(hi[0]),
+        "repair_sigma": float(sigma),
+        "repair_sigma_lo": math.nan if nan else float(lo[1]),
+        "repair_sigma_hi": math.nan if nan else float(hi[1]),
+    }
+
+
 # --------------------------------------------------------------------------- orchestrator
 @dataclass(frozen=True)
 class LogFit:
@@ -645,6 +738,7 @@ class LogFit:
     causes: list[dict[str, Any]] = field(default_factory=list)
     lemons: list[dict[str, Any]] = field(default_factory=list)
     lemon_alpha: float = 0.05
+    #: median downtime of the node failures (not the job's own) [min]; NaN when none is given
     median_downtime_minutes: float = math.nan
     node_tbf: dict[str, float] | None = None
     #: job-level interruptions per day (failures the log marks as the job's own, node id
@@ -656,6 +750,11 @@ class LogFit:
     #: failures the log marks as the job's own (not incidents: rows); the lemon test and the
     #: per-node shape count only the other n_failures - n_job_failures [count]
     n_job_failures: int = 0
+    #: the node failures' repair time (:func:`fit_repair_times`); None when the log gives
+    #: fewer than :data:`MIN_REPAIRS` downtimes
+    repair: dict[str, float] | None = None
+    #: downtimes the log gives for node failures (not the job's own) [count]
+    n_downtimes: int = 0
 
     @property
     def weibull_shape(self) -> float | None:
@@ -689,8 +788,29 @@ class LogFit:
             f"{counted(self.nodes, 'node')}, "
             f"alpha {self.lemon_alpha:g}",
             "lemon_nodes": self.lemons,
+            **{k: _json_number(v) for k, v in (self.repair or dict.fromkeys(REPAIR_KEYS)).items()},
         }
         return out
+
+
+#: The keys of :func:`fit_repair_times`, in its order (``goodput fit --json`` writes them,
+#: null when the log gives too few downtimes)
+REPAIR_KEYS = (
+    "repairs",
+    "repairs_zero",
+    "repair_hours_median",
+    "repair_hours_mean",
+    "repair_hours_mean_lo",
+    "repair_hours_mean_hi",
+    "repair_sigma",
+    "repair_sigma_lo",
+    "repair_sigma_hi",
+)
+
+
+def _json_number(value: float | None) -> float | None:
+    """A figure as JSON writes it: None (null) for a missing or NaN value."""
+    return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
 def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int, bool]:
@@ -783,6 +903,21 @@ def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
     )
 
 
+def _node_shape(log: FailureLog, lemons: list[dict], confidence: float) -> dict | None:
+    """The per-node Weibull fit on the nodes that are not lemons (pooling a few fast-failing
+    nodes with the rest mimics a decreasing hazard, a mixture of rates, which the lemon test
+    reports) nor the job's own marks (no node's renewal process); None when too few nodes
+    failed twice for the shape to be estimable."""
+    keep = ~np.isin(log.node_id, [lemon["node_id"] for lemon in lemons])
+    keep &= ~job_level_mask(log.node_id)
+    try:
+        return fit_weibull_censored(
+            *node_gaps_h(log.time_h[keep], log.node_id[keep], float(log.time_h[-1])), confidence
+        )
+    except ValidationError:
+        return None
+
+
 def fit_failure_log(
     log: FailureLog,
     nodes: int | None = None,
@@ -813,7 +948,9 @@ def fit_failure_log(
     LogFit
         Time between failures (exponential and Weibull), node failure rate [per node-day]
         with its interval, per-cause rates against Llama 3 (arXiv:2407.21783, Table 5),
-        lemon nodes, median downtime [min] and job-level interruptions [per day].
+        lemon nodes, median downtime [min], job-level interruptions [per day] and the
+        node failures' repair time (:func:`fit_repair_times`; the job's own failures have
+        no node to repair).
     """
     big_n, from_log = _observed_nodes(log, nodes, nodes_field)
     if not 0.5 <= confidence < 1.0:
@@ -838,20 +975,11 @@ def fit_failure_log(
     # lemon nodes
     n_fail = len(log)
     lemons = _lemon_nodes(log, big_n, lemon_alpha)
-    dt = log.downtime_minutes[np.isfinite(log.downtime_minutes)]
-    # per-node shape on the nodes that are not lemons: pooling a few fast-failing nodes with
-    # the rest mimics a decreasing hazard (a mixture of rates), which the lemon test reports
-    keep = ~np.isin(log.node_id, [lemon["node_id"] for lemon in lemons])
-    keep &= ~job_level_mask(log.node_id)  # the job's own failures: no node's renewal process
-    try:
-        node_tbf = fit_weibull_censored(
-            *node_gaps_h(log.time_h[keep], log.node_id[keep], float(log.time_h[-1])), confidence
-        )
-    except ValidationError:
-        node_tbf = None  # too few repeat failures per node: shape not estimable
+    node_tbf = _node_shape(log, lemons, confidence)
     # job-level interruptions, when the log marks them: the node rate counts only the
     # incidents with a node to blame (the share of the exponential rate and its interval)
     n_node, n_job = split_job_level(log.time_h, log.node_id)
+    node_downtimes = log.downtime_minutes[~job_level_mask(log.node_id)]
     node_share = n_node / incidents.size
     job = job_lo = job_hi = None
     if n_job:
@@ -872,22 +1000,48 @@ def fit_failure_log(
         causes=rows,
         lemons=lemons,
         lemon_alpha=lemon_alpha,
-        median_downtime_minutes=float(np.median(dt)) if dt.size else math.nan,
+        median_downtime_minutes=float(np.nanmedian(node_downtimes))
+        if np.isfinite(node_downtimes).any()
+        else math.nan,
         node_tbf=node_tbf,
         job_interruptions_per_day=job,
         job_interruptions_per_day_lo=job_lo,
         job_interruptions_per_day_hi=job_hi,
         n_job_incidents=n_job,
         n_job_failures=int(job_level_mask(log.node_id).sum()),
+        repair=fit_repair_times(node_downtimes, confidence),
+        n_downtimes=int(np.sum(np.isfinite(node_downtimes))),
     )
 
 
 #: The scenario fields a fitted log sets (``goodput fit``'s ``--set`` line, the Failure log
-#: page's button): the rate, the per-node shape, the job-level rate, the rate's 80% interval.
+#: page's button): the rate, the per-node shape, the job-level rate, the rate's 80% interval,
+#: the nodes' mean repair time and the shape of its lognormal.
 RATE_FIELD = "reliability.node_failure_rate_per_day"
 SHAPE_FIELD = "reliability.weibull_shape"
 JOB_FIELD = "reliability.job_interruptions_per_day"
 INTERVAL_FIELDS = ("reliability.node_failure_rate_low", "reliability.node_failure_rate_high")
+REPAIR_FIELD = "reliability.repair_hours"
+REPAIR_SIGMA_FIELD = "simulation.repair_sigma"
+
+
+def _repair_values(fit: LogFit) -> tuple[list[tuple[str, float | None, str]], list[str]]:
+    """The repair time a log gives, as (field, fitted value or None, why None) rows, and the
+    one message when the log's downtimes are too few to fit (none when it gives none)."""
+    r = fit.repair
+    if r is None:
+        if fit.n_downtimes == 0:
+            return [], []
+        return [], [
+            f"{REPAIR_FIELD} and {REPAIR_SIGMA_FIELD}: not estimable from this log (it gives "
+            f"{counted(fit.n_downtimes, 'downtime')} of node failures; fitting needs at least "
+            f"{MIN_REPAIRS}); left unchanged"
+        ]
+    sigma = None if math.isnan(r["repair_sigma"]) else r["repair_sigma"]
+    return [
+        (REPAIR_FIELD, r["repair_hours_mean"], ""),
+        (REPAIR_SIGMA_FIELD, sigma, "the downtimes' mean is below their median: no lognormal"),
+    ], []
 
 
 def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
@@ -896,9 +1050,11 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     The node failure rate, the per-node Weibull shape, the job-level interruption rate (when
     the log marks any), and, with the rate, its 80% interval: the exact Poisson interval
     relative to the incident count (:func:`models.uncertainty.fitted_rate_interval`), the
-    one ``goodput decide`` and the headline intervals integrate.  Each value is rounded to 6
-    significant digits, as ``goodput fit`` prints them; a value outside its field's range
-    is left out with a message, as is a shape no node's repeat failures can estimate.
+    one ``goodput decide`` and the headline intervals integrate; and, when the log gives
+    downtimes, the nodes' mean repair time and its lognormal shape (:func:`fit_repair_times`).
+    Each value is rounded to 6 significant digits, as ``goodput fit`` prints them; a value
+    outside its field's range is left out with a message, as is a shape no node's repeat
+    failures can estimate and a repair time too few downtimes give.
 
     Parameters
     ----------
@@ -908,24 +1064,22 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     Returns
     -------
     tuple of (dict of str to float, list of str)
-        Field key -> value [the field's unit: per node-day, -, per day], in the order rate,
-        shape, job-level rate, interval low, interval high; and one message per value left
-        out.
+        Field key -> value [the field's unit: per node-day, -, per day, h], in the order
+        rate, shape, job-level rate, interval low, interval high, repair time, repair shape;
+        and one message per value left out.
     """
     values: dict[str, float] = {}
     problems: list[str] = []
-    fitted: list[tuple[str, float | None]] = [
-        (RATE_FIELD, fit.node_failure_rate_per_day),
-        (SHAPE_FIELD, fit.weibull_shape),
+    fitted: list[tuple[str, float | None, str]] = [
+        (RATE_FIELD, fit.node_failure_rate_per_day, ""),
+        (SHAPE_FIELD, fit.weibull_shape, "no node failed twice"),
     ]
     if fit.job_interruptions_per_day is not None:
-        fitted.append((JOB_FIELD, fit.job_interruptions_per_day))
-    for key, value in fitted:
+        fitted.append((JOB_FIELD, fit.job_interruptions_per_day, ""))
+    for key, value, why in fitted:
         f = FIELDS[key]
         if value is None:
-            problems.append(
-                f"{key}: not estimable from this log (no node failed twice); left unchanged"
-            )
+            problems.append(f"{key}: not estimable from this log ({why}); left unchanged")
         elif not ((f.min is None or value >= f.min) and (f.max is None or value <= f.max)):
             problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
         else:
@@ -934,6 +1088,16 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     if iv is not None and RATE_FIELD in values:
         for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
             values[key] = float(f"{min(1.0, end):.6g}")
+    repair, too_few = _repair_values(fit)
+    problems += too_few
+    for key, value, why in repair:
+        f = FIELDS[key]
+        if value is None:
+            problems.append(f"{key}: not estimable from this log ({why}); left unchanged")
+        elif not f.min <= value <= f.max:
+            problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
+        else:
+            values[key] = float(f"{value:.6g}")
     return values, problems
 
 

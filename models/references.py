@@ -311,6 +311,12 @@ _ALL: tuple[Reference, ...] = (
         "doi:10.1093/biomet/28.3-4.437",
     ),
     Reference(
+        "efron1993",
+        "B. Efron and R. J. Tibshirani, 'An Introduction to the Bootstrap', Chapman & "
+        "Hall, 1993 (the percentile interval, ch. 13)",
+        "ISBN 978-0412042317",
+    ),
+    Reference(
         "saltelli2008",
         "A. Saltelli et al., 'Global Sensitivity Analysis: The Primer', Wiley, 2008 "
         "(one-at-a-time sensitivity)",

@@ -3,14 +3,15 @@
 Fits a failure log (CSV: timestamp, node id, cause, downtime in minutes) and prints the
 failure rate per node-day and the Weibull shape of each node's time between failures
 (the simulator's ``reliability.weibull_shape``) with their confidence intervals, a fit of the
-job's time between failures, a goodness-of-fit summary, per-cause rates on the Llama 3 taxonomy
-and lemon nodes.  The fitted values are printed as ``--set`` overrides for
+job's time between failures, a goodness-of-fit summary, the nodes' repair time (from the
+downtimes), per-cause rates on the Llama 3 taxonomy and lemon nodes.  The fitted values are printed as ``--set`` overrides for
 ``goodput evaluate``.  Methods: models/fitting.py.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 from typing import TYPE_CHECKING
 
 from goodput_lab.cli._ranges import allowed_range
@@ -23,7 +24,7 @@ from goodput_lab.models.failure_log import (
     parse_mapping,
     stated_nodes,
 )
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import format_range, format_value
 
 if TYPE_CHECKING:  # models.fitting needs scipy.stats: imported by the handler (cli.py rule)
     from goodput_lab.models.fitting import LogFit
@@ -71,6 +72,38 @@ def _print_cause_notes(fit: LogFit) -> None:
             f"    (the causes count {node}failures, {failures:,}; the node failure rate counts "
             f"{node}incidents, {incidents:,}: failures of several nodes at one moment are one "
             "incident, so the causes' rates add up to more)"
+        )
+
+
+def _print_repair(fit: LogFit) -> None:
+    """The node failures' repair time (models.fitting.fit_repair_times), when the log gives
+    downtimes: the mean the spare pools need, the median and the simulator's lognormal shape."""
+    r = fit.repair
+    if r is None:
+        if fit.n_downtimes:
+            print(
+                f"  repair time                not fitted: {counted(fit.n_downtimes, 'downtime')} "
+                "of node failures in the log, fewer than 5"
+            )
+        return
+    pct = round(fit.confidence * 100)
+    hours = "repair_hours_mean"
+    zero = f", {r['repairs_zero']:,} of them 0" if r["repairs_zero"] else ""
+    print(
+        f"  repair time per failure    mean {format_value(hours, r['repair_hours_mean'])} "
+        f"({pct}% CI {format_range(hours, r['repair_hours_mean_lo'], r['repair_hours_mean_hi'])}"
+        ", bootstrap), median "
+        f"{format_value('repair_hours_median', r['repair_hours_median'])} "
+        f"({counted(r['repairs'], 'downtime')} of node failures{zero})"
+    )
+    if math.isnan(r["repair_sigma"]):
+        print("  repair lognormal shape     not estimable (the mean is below the median)")
+    else:
+        print(
+            f"  repair lognormal shape     {format_value('repair_sigma', r['repair_sigma'])} "
+            f"({pct}% CI {format_range('repair_sigma', r['repair_sigma_lo'], r['repair_sigma_hi'])}"
+            "): the lognormal with this "
+            "mean and median"
         )
 
 
@@ -126,6 +159,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         f"{t['aic_weibull']:.1f} ({better} preferred); LR test of exponential p = "
         f"{t['lr_p_value']:.3g}; KS distance {t['ks_exponential']:.3f} / {t['ks_weibull']:.3f}"
     )
+    _print_repair(fit)
     print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")
     for c in sorted(fit.causes, key=lambda c: -c["failures"]):
         if c["failures"]:

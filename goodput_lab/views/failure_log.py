@@ -6,6 +6,7 @@ models.fitting.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
@@ -46,9 +47,10 @@ MAPPING_LABEL = "Column mapping"
 #: The "Use the fitted values" button's help.
 APPLY_HELP = (
     "Sets the sidebar's node failure rate, the per-node Weibull shape, the job-level "
-    "interruption rate (when the log marks any) and the rate's 80% interval (low, high: the "
-    "interval Decide and the headline ranges integrate) to the fitted values: the ones "
-    "goodput fit prints as --set."
+    "interruption rate (when the log marks any), the rate's 80% interval (low, high: the "
+    "interval Decide and the headline ranges integrate) and, when the log gives downtimes, "
+    "the mean repair time and its lognormal shape to the fitted values: the ones goodput "
+    "fit prints as --set."
 )
 
 
@@ -61,6 +63,41 @@ def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -
     """Parse and fit; raises models.ValidationError naming row and column on bad input."""
     log = parse_failure_log(data, mapping)
     return FittedLog(log=log, fit=fit_failure_log(log, nodes, nodes_field=NODES_LABEL))
+
+
+def _repair_rows(fit: LogFit) -> list[dict[str, object]]:
+    """The repair time's rows of :func:`estimates_table` (models.fitting.fit_repair_times):
+    none when the log gives no downtime, or too few to fit."""
+    r = fit.repair
+    if r is None:
+        return []
+    given = f"{r['repairs']:,} node failures' downtimes"
+    boot = "percentile bootstrap (999 resamples)"
+    rows: list[dict[str, object]] = [
+        {
+            "key": "repair_hours_mean",
+            "est": r["repair_hours_mean"],
+            "lo": r["repair_hours_mean_lo"],
+            "hi": r["repair_hours_mean_hi"],
+            "method": f"mean of {given}; {boot}",
+        },
+        {
+            "key": "repair_hours_median",
+            "est": r["repair_hours_median"],
+            "method": f"median of {given}",
+        },
+    ]
+    if not math.isnan(r["repair_sigma"]):
+        rows.append(
+            {
+                "key": "repair_sigma",
+                "est": r["repair_sigma"],
+                "lo": r["repair_sigma_lo"],
+                "hi": r["repair_sigma_hi"],
+                "method": f"σ = √(2·ln(mean / median)); {boot}",
+            }
+        )
+    return rows
 
 
 def estimates_table(fit: LogFit) -> pl.DataFrame:
@@ -112,6 +149,7 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
                 "gaps, no lemons); profile likelihood",
             },
         )
+    rows += _repair_rows(fit)
     pct = f"{fit.confidence:.0%}"
     table = display.metric_rows(
         rows,

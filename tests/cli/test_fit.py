@@ -153,3 +153,19 @@ def test_cause_rates_count_only_node_failures(tmp_path):
     assert sum(c["rate_per_node_day"] for c in d["causes"]) == pytest.approx(4 / node_days)
     text = goodput("fit", str(log), *maps).stdout
     assert "the causes' rates leave out the 1 failure marked as the job's own" in text
+
+
+def test_fit_prints_and_sets_the_repair_time_of_stepfuns_trace():
+    """The repair lines in the registry's formats, one range format, and the two --set
+    values the Failure log page's button applies (models.fitting.scenario_values)."""
+    log = str(DATA_DIR / "failure_logs" / "stepfun-infinitehbd-2024.csv")
+    out = goodput("fit", log).stdout
+    assert (
+        "  repair time per failure    mean 132.8 h (95% CI 106.1–159.7 h, bootstrap), median "
+        "20.4 h (584 downtimes of node failures, 14 of them 0)\n"
+    ) in out
+    assert "  repair lognormal shape     1.94 (95% CI 1.78–2.04): the lognormal" in out
+    assert "--set reliability.repair_hours=132.84 --set simulation.repair_sigma=1.93605" in out
+    d = json.loads(goodput("fit", log, "--json").stdout)
+    assert d["repair_hours_mean"] == pytest.approx(132.840, abs=1e-3)
+    assert d["repairs"] == 584 and d["repair_sigma_hi"] > d["repair_sigma"]

@@ -21,6 +21,7 @@ PAGE = "app_pages/failure_log.py"
 RATE_KEY = "w:reliability.node_failure_rate_per_day"
 SHAPE = "reliability.weibull_shape"  # its value (its sidebar group is closed)
 LOW, HIGH = "reliability.node_failure_rate_low", "reliability.node_failure_rate_high"
+REPAIR, SIGMA = "reliability.repair_hours", "simulation.repair_sigma"
 
 
 @pytest.fixture(scope="module")
@@ -58,6 +59,11 @@ def test_sample_log_is_fitted_and_drawn(page, sample_fit):
         "p-value (Bonferroni)",
     ]
     assert set(lemons["p-value (Bonferroni)"]) == {"< 0.001"}
+    # the repair time's rows of the estimates table, in the registry's formats
+    est = page.table[0].value
+    rows = dict(zip(est["Quantity"], est["Estimate"], strict=True))
+    assert (rows["Mean repair time"], rows["Median repair time"]) == ("2.6 h", "1.5 h")
+    assert rows["Repair time lognormal shape"] == "1.04"
     charts = page.get("plotly_chart")
     assert len(charts) == 2
     spec = json.loads(charts[0].proto.spec)
@@ -78,6 +84,9 @@ def test_button_writes_the_values_goodput_fit_prints(page, sample_fit):
         SHAPE: 0.743623,
         LOW: 0.00394094,
         HIGH: 0.00433003,
+        # the sample's lognormal downtimes (median 90 min, log-sd 1.0 planted)
+        REPAIR: 2.59389,
+        SIGMA: 1.03812,
     }
     button = next(b for b in page.button if b.label == "Use the fitted values in the scenario")
     button.click().run()
@@ -93,8 +102,11 @@ def test_button_writes_the_values_goodput_fit_prints(page, sample_fit):
     done = next(s.value for s in page.success if "Scenario updated" in s.value)
     assert done == (  # the rate in one format: the tiles' (0.41%), not 0.4132% / 0.433%
         "Scenario updated: Node failure rate = 0.41%, Weibull shape of time between failures = "
-        "0.7436, Failure rate, 80% interval low = 0.39%, Failure rate, 80% interval high = 0.43%"
+        "0.7436, Failure rate, 80% interval low = 0.39%, Failure rate, 80% interval high = "
+        "0.43%, Repair time = 2.594 h, Repair time lognormal sigma = 1.038"
     )
+    assert ss[state.VALUES_KEY][REPAIR] == pytest.approx(2.59389)
+    assert ss[state.VALUES_KEY][SIGMA] == pytest.approx(1.03812)
     # the Overview evaluates what `goodput evaluate aws-16k-h100 --set ...` does
     ev = evaluate(
         load_preset("aws-16k-h100").with_overrides(cli_fit.scenario_overrides(sample_fit))
