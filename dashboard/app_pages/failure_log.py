@@ -48,8 +48,9 @@ def _apply(values: dict[str, float]) -> None:
 st.title("Failure log")
 st.caption(
     "Fit your own incident log: failure rate per node-day and the Weibull shape of each "
-    "node's time between failures (with confidence intervals), causes on the Llama 3 taxonomy and lemon "
-    "nodes. Methods are in models/fitting.py; nothing leaves this server."
+    "node's time between failures (with confidence intervals), the nodes' repair time when the "
+    "log gives downtimes, causes on the Llama 3 taxonomy and lemon nodes. Methods are in "
+    "models/fitting.py; nothing leaves this server."
 )
 
 left, right = st.columns([3, 2])
