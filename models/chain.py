@@ -717,10 +717,13 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
         ZERO,
     ]
     repl = _replacement_equivalent(weights, minutes, p_ip, repl_path)
+    # the job's nodes a failure takes out: a domain event the job's n_d nodes of its
+    # domain, a switch event the job's share n_d/npd of the nodes behind it (the in-domain
+    # spares of the domain or switch are not the job's)
     idled = total(
         term(w[0], (1.0 - b_in) + b_in * lay.group_nodes),
-        term(w[2], lay.nodes_per_domain),
-        term(w[4], lay.nodes_per_switch),
+        term(w[2], lay.job_nodes_per_domain),
+        term(w[4], lay.nodes_per_switch * lay.job_nodes_per_domain / lay.nodes_per_domain),
     )
     return _domain_fields(
         (lam_all, lam_d, lam_w, lam_j),

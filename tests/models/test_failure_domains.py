@@ -142,6 +142,31 @@ def test_in_domain_spares_change_the_step_and_the_replacement(base):
     assert float(spared["spare_usd_per_day"]) == pytest.approx(144 * 42.0 * 24)
 
 
+def test_nodes_idled_counts_the_jobs_nodes_not_the_in_domain_spares(base):
+    """QA 26 #12: with 17 of 18 nodes of each domain spare the job holds one node per
+    domain, so a domain event idles 1 job node (not 18), and a node failure, which almost
+    always finds an in-domain spare, 1; before, 13.3 nodes."""
+    e = _eval(base, **{"cluster.spare_nodes_per_domain": 17})
+    assert float(e["scaleup_domains"]) == 1152.0
+    assert float(e["nodes_idled_per_failure"]) == pytest.approx(1.0, abs=1e-12)
+    # 16 job nodes of 18: a domain event idles 16; a switch behind 36 nodes (two
+    # domains) idles the job's 32 of them
+    two = {"cluster.spare_nodes_per_domain": 2, "reliability.node_failure_rate_per_day": 0.0}
+    dom = _eval(base, **two)
+    assert float(dom["nodes_idled_per_failure"]) == pytest.approx(16.0)
+    switch = _eval(
+        base,
+        **two,
+        **{
+            "reliability.domain_failure_rate_per_day": 0.0,
+            "reliability.switch_failure_rate_per_day": 0.01,
+            "cluster.nodes_per_switch": 36,
+        },
+    )
+    assert float(switch["switch_failures_per_day"]) == pytest.approx(36 * 0.01)
+    assert float(switch["nodes_idled_per_failure"]) == pytest.approx(32.0)
+
+
 def test_without_domain_classes_the_chain_is_as_before(base):
     """All failure-domain inputs 0: replacement per failure is the node path of before."""
     e = _eval(base, **{"reliability.domain_failure_rate_per_day": 0.0})
