@@ -13,6 +13,7 @@ the fitted scenario for a what-if on the same run.  Format and definitions: docs
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from pathlib import Path
 
@@ -121,9 +122,25 @@ def _print_text(r) -> None:
             f"{fv('predicted_goodput', w['predicted_goodput'])} "
             f"({fv('goodput_delta', w['goodput_delta'])}); this run would have measured about "
             f"{fv('estimated_goodput', w['estimated_goodput'])}; "
-            f"{fv('savings_usd_per_day', w['savings_usd_per_day'], signed=True)}, "
-            f"{fv('run_savings_usd', w['run_savings_usd'], signed=True)} over the run"
+            + _savings_text(w["savings_usd_per_day"], w["run_savings_usd"])
         )
+
+
+def _savings_text(per_day: float, per_run: float) -> str:
+    """The what-if's savings in words, its sign as a verb: "saves $82,000/day, $164,000
+    over the run", or "costs $72,966/day more, $145,932 more over the run" (QA 26: a bare
+    "−$72,966/day" beside "+4.08 points" read as a cost cut)."""
+    from goodput_lab.models.outputs import format_value as fv
+
+    if not (math.isfinite(per_day) and math.isfinite(per_run)):  # no price: as the figures read
+        return (
+            f"savings {fv('savings_usd_per_day', per_day, signed=True)}, "
+            f"{fv('run_savings_usd', per_run, signed=True)} over the run"
+        )
+    day, run = fv("savings_usd_per_day", abs(per_day)), fv("run_savings_usd", abs(per_run))
+    if per_day < 0:
+        return f"costs {day} more, {run} more over the run"
+    return f"saves {day}, {run} over the run"
 
 
 def cmd_reconcile(args: argparse.Namespace) -> int:

@@ -249,3 +249,35 @@ def test_the_bucket_rows_keep_the_measured_times_unit(capsys):
     assert rows["Restores"][:4] == ["31.2", "min", "29.9", "min"]
     assert rows["Recovery (failure to restore)"][:4] == ["3.28", "h", "3.02", "h"]
     assert rows["Other"][:4] == ["5.1", "min", "0.0", "min"]
+
+
+def test_what_if_says_whether_it_saves_or_costs_more():
+    """QA 26 #8: spare domains on the example run gain 4.08 points but cost $72,966/day
+    more; the text printed "−$72,966/day, −$145,932 over the run" beside "+4.08 points",
+    which reads as a cost cut.  The JSON keeps the signed savings; the text says the verb."""
+    args = (
+        "reconcile",
+        EXAMPLE,
+        "--trials",
+        "50",
+        "--scenario",
+        "p6e-gb200-nvl72",
+        "--set",
+        "cluster.spare_domains=2",
+        "--set",
+        "cluster.spare_nodes_per_domain=1",
+    )
+    out = goodput(*args)
+    assert out.returncode == 0, out.stderr
+    w = json.loads(goodput(*args, "--json").stdout)["what_if"]
+    assert w["goodput_delta"] == pytest.approx(0.0408, abs=5e-5)
+    assert round(w["savings_usd_per_day"]) == -72966
+    assert round(w["run_savings_usd"]) == -145932
+    assert "(+4.08 points)" in out.stdout
+    assert "costs $72,966/day more, $145,932 more over the run" in out.stdout
+    assert "−$72,966" not in out.stdout
+    # a change that pays: the verb is "saves", without a sign
+    cheaper = goodput(
+        "reconcile", EXAMPLE, "--trials", "20", "--set", "recovery.restart_minutes=0.5"
+    )
+    assert "; saves $24,280/day, $48,560 over the run" in cheaper.stdout
