@@ -251,9 +251,16 @@ def resolve_header(
                 f"no {key} column (accepted names: {', '.join(names)}; or map one, e.g. "
                 f"--map {key}=<header>); the header has {listed}",
             )
-    used = list(index.values())
-    if len(set(used)) != len(used):
-        raise ValidationError("column mapping", f"two {what} columns are mapped to the same header")
+    by_header: dict[int, list[str]] = {}
+    for key, i in index.items():
+        by_header.setdefault(i, []).append(key)
+    clash = next((keys for keys in by_header.values() if len(keys) > 1), None)
+    if clash:
+        raise ValidationError(
+            "column mapping",
+            f"the {what} columns {' and '.join(clash)} are both mapped to "
+            f"{short_repr(header[index[clash[0]]], 30)}; map each to its own header",
+        )
     return index
 
 

@@ -374,7 +374,9 @@ def log_header(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> list[str
                 return [h.strip() for h in next(csv.reader([line]))]
             except csv.Error as exc:
                 raise ValidationError("row 1", f"is not valid CSV ({exc})") from None
-    raise ValidationError("failure log", "is empty (expected a header row)")
+    raise ValidationError(
+        "failure log", "is empty (expected a header row, then one row per failure)"
+    )
 
 
 #: ``nodes=N`` in a comment before the header: the fleet size the log covers

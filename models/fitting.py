@@ -31,9 +31,12 @@ What is fitted (all estimates are maximum likelihood, all intervals two-sided at
   incidents are left out of it (the node rate is the node incidents' share of the rate) and
   fitted as ``reliability.job_interruptions_per_day`` = job incidents / days, with an exact
   Poisson (Garwood) interval: they do not scale with the node count (Kokolis et al. 2024).
+  Every rate is over the exposure the exponential MLE implies: n − 1 gaps of n incidents
+  over the span are n incidents over span · n/(n − 1) days, so node and job-level rates
+  add up to the incidents' rate, and a cause's rate below is its share of it.
 * **Per-cause rates**: each failure's cause text is mapped onto the 18 root-cause categories
   of Llama 3 405B (arXiv:2407.21783, Table 5; ``data/failure_logs/llama3-root-causes.csv``);
-  rates per node-day of the node failures over the observed node-days with exact Poisson
+  rates per node-day of the node failures over that exposure in node-days with exact Poisson
   (Garwood 1936) CIs.  Failures marked as the job's own count in a cause's failures and
   share, not in its rate per node-day: as from the node rate, they are left out of it (they
   are the job-level rate's).
@@ -290,6 +293,8 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     dict of str to float
         Exponential rate [per h] and mean [h] with CIs; Weibull shape [-], scale [h] and mean
         [h] with CIs; log likelihoods, AIC, LR-test p-value, KS distances and p-values [-].
+        Every Weibull figure (:data:`WEIBULL_TBF_KEYS`) is NaN when all gaps are the same:
+        the Weibull likelihood then grows without bound as the shape does.
 
     Examples
     --------
@@ -304,19 +309,17 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
             "failure log",
             f"needs at least {MIN_INCIDENTS} failures at distinct times to fit (has {n + 1})",
         )
-    # Rescale to mean 1 for numerical stability; shape is scale-free, scale rescales back.
-    unit = float(x.mean())
+    unit = float(x.mean())  # rescaled to mean 1: the shape is scale-free, the scale rescales
     y = x / unit
     # --- exponential (MLE scale = mean)
     _, exp_scale = stats.expon.fit(y, floc=0)
     rate = 1.0 / (exp_scale * unit)
     rate_lo, rate_hi = exponential_rate_ci(n, float(x.sum()), confidence)
     ll_exp = float(np.sum(stats.expon.logpdf(y, scale=exp_scale))) - n * math.log(unit)
-    # --- Weibull (MLE with location fixed at 0)
+    # --- Weibull (MLE with location fixed at 0): none when every gap is the same (its
+    # likelihood grows without bound as the shape does), the exponential alone then
     if np.ptp(y) < 1e-9:
-        raise ValidationError(
-            "failure log", "all times between failures are equal: no spread to fit a Weibull"
-        )
+        return _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale)
     with np.errstate(all="ignore"):
         shape, _, scale = stats.weibull_min.fit(y, floc=0)
     if not (np.isfinite(shape) and np.isfinite(scale) and 0.02 < shape < 100):
@@ -369,6 +372,42 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
         "ks_exponential_p_optimistic": float(ks_exp.pvalue),
         "ks_weibull": float(ks_w.statistic),
         "ks_weibull_p_optimistic": float(ks_w.pvalue),
+    }
+
+
+#: The Weibull keys of :func:`fit_tbf`, NaN when the gaps have no spread to fit one
+WEIBULL_TBF_KEYS = (
+    "weibull_shape",
+    "weibull_shape_lo",
+    "weibull_shape_hi",
+    "weibull_scale_h",
+    "weibull_scale_h_lo",
+    "weibull_scale_h_hi",
+    "weibull_mean_h",
+    "loglik_weibull",
+    "aic_weibull",
+    "lr_statistic",
+    "lr_p_value",
+    "ks_weibull",
+    "ks_weibull_p_optimistic",
+)
+
+
+def _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale) -> dict[str, float]:
+    """:func:`fit_tbf` of gaps that are all the same: the exponential fit, and NaN for
+    every Weibull figure (:data:`WEIBULL_TBF_KEYS`), which such gaps cannot estimate."""
+    ks_exp = stats.kstest(y, stats.expon(scale=exp_scale).cdf)
+    return {
+        "n_gaps": int(n),
+        "exp_rate_per_h": float(rate),
+        "exp_rate_per_h_lo": float(rate_lo),
+        "exp_rate_per_h_hi": float(rate_hi),
+        "exp_mean_h": float(1.0 / rate),
+        **dict.fromkeys(WEIBULL_TBF_KEYS, math.nan),
+        "loglik_exponential": ll_exp,
+        "aic_exponential": 2.0 * 1 - 2.0 * ll_exp,
+        "ks_exponential": float(ks_exp.statistic),
+        "ks_exponential_p_optimistic": float(ks_exp.pvalue),
     }
 
 
@@ -449,6 +488,7 @@ def tbf_survival(gaps_h, tbf: dict[str, float], n_grid: int = 200) -> dict[str, 
         "empirical_survival": 1.0 - (np.arange(1, n + 1) - 0.5) / n,
         "grid_h": t,
         "exponential_survival": np.exp(-tbf["exp_rate_per_h"] * t),
+        # NaN where the gaps have no spread to fit a Weibull (fit_tbf)
         "weibull_survival": np.exp(-((t / tbf["weibull_scale_h"]) ** tbf["weibull_shape"])),
     }
 
@@ -776,7 +816,7 @@ class LogFit:
             "median_downtime_minutes": (
                 None if math.isnan(self.median_downtime_minutes) else self.median_downtime_minutes
             ),
-            **{f"job_{k}": v for k, v in self.tbf.items()},
+            **{f"job_{k}": _json_number(v) for k, v in self.tbf.items()},
             **{f"node_{k}": v for k, v in (self.node_tbf or {}).items()},
             "weibull_shape": self.weibull_shape,
             "job_incidents": self.n_job_incidents,
@@ -835,7 +875,8 @@ def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int
 
 def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[dict]:
     """One row per Llama 3 category (and the unmapped causes, if any): failures k, share
-    k / n, rate k_node / node-days [per node-day] with its exact Poisson interval, next to the
+    k / n, rate k_node / node-days [per node-day] (``node_days``: the exposure the node
+    failure rate implies, :func:`fit_failure_log`) with its exact Poisson interval, next to the
     Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5).  k_node leaves out the
     failures marked as the job's own (:func:`job_level_mask`), as the node rate does: they
     are no node's, and are fitted as the job-level rate."""
@@ -918,6 +959,24 @@ def _node_shape(log: FailureLog, lemons: list[dict], confidence: float) -> dict 
         return None
 
 
+def _median_or_nan(x: np.ndarray) -> float:
+    """The median of the finite values [their unit]; NaN when none is."""
+    finite = x[np.isfinite(x)]
+    return float(np.median(finite)) if finite.size else math.nan
+
+
+def _job_level_rate(n_job: int, days: float, confidence: float):
+    """(rate, low, high) [per day] of the incidents a log marks as the job's own over the
+    exposure ``days`` [d] the node rate implies (exact Poisson interval, ``garwood1936``);
+    (None, None, None) when the log marks none."""
+    if not n_job:
+        return None, None, None
+    if days <= 0:
+        return math.inf, None, None
+    lo, hi = poisson_rate_ci(n_job, days, confidence)
+    return n_job / days, float(lo), float(hi)
+
+
 def fit_failure_log(
     log: FailureLog,
     nodes: int | None = None,
@@ -968,11 +1027,13 @@ def fit_failure_log(
     tbf = fit_tbf(gaps, confidence)
     span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
     per_day = HOURS_PER_DAY / big_n
-    node_days = big_n * span_days
-
-    rows = _cause_rates(log, node_days, confidence)
-
-    # lemon nodes
+    # the exposure the rates imply: the exponential MLE counts n − 1 gaps of n incidents
+    # over the span, i.e. n incidents over span · n/(n − 1) days; every rate (node, job-level,
+    # each cause) is over it, so that a cause holding every failure of a log without
+    # simultaneous failures reads the node failure rate, and node and job-level rates add
+    # up to the incidents' (QA pass 26)
+    days = span_days * incidents.size / (incidents.size - 1)
+    rows = _cause_rates(log, big_n * days, confidence)
     n_fail = len(log)
     lemons = _lemon_nodes(log, big_n, lemon_alpha)
     node_tbf = _node_shape(log, lemons, confidence)
@@ -981,11 +1042,7 @@ def fit_failure_log(
     n_node, n_job = split_job_level(log.time_h, log.node_id)
     node_downtimes = log.downtime_minutes[~job_level_mask(log.node_id)]
     node_share = n_node / incidents.size
-    job = job_lo = job_hi = None
-    if n_job:
-        job = n_job / span_days if span_days > 0 else math.inf
-        jlo, jhi = poisson_rate_ci(n_job, span_days, confidence)
-        job_lo, job_hi = float(jlo), float(jhi)
+    job, job_lo, job_hi = _job_level_rate(n_job, days, confidence)
     return LogFit(
         nodes=big_n,
         nodes_from_log=from_log,
@@ -1000,9 +1057,7 @@ def fit_failure_log(
         causes=rows,
         lemons=lemons,
         lemon_alpha=lemon_alpha,
-        median_downtime_minutes=float(np.nanmedian(node_downtimes))
-        if np.isfinite(node_downtimes).any()
-        else math.nan,
+        median_downtime_minutes=_median_or_nan(node_downtimes),
         node_tbf=node_tbf,
         job_interruptions_per_day=job,
         job_interruptions_per_day_lo=job_lo,

@@ -35,13 +35,14 @@ def survival_chart(empirical: pl.DataFrame, fitted: pl.DataFrame, shape: float) 
         name="Exponential fit",
         line={"color": "#1f77b4", "dash": "dash"},
     )
-    fig.add_scatter(
-        x=fitted["tbf_h"].to_numpy(),
-        y=fitted["weibull"].to_numpy(),
-        mode="lines",
-        name=f"Weibull fit (k = {shape:.2f})",
-        line={"color": "#d62728"},
-    )
+    if not math.isnan(shape):  # no Weibull where every gap is the same (fit_tbf)
+        fig.add_scatter(
+            x=fitted["tbf_h"].to_numpy(),
+            y=fitted["weibull"].to_numpy(),
+            mode="lines",
+            name=f"Weibull fit (k = {shape:.2f})",
+            line={"color": "#d62728"},
+        )
     ymin = max(1e-4, float(empirical["survival"].min()) / 2)
     style.layout(
         fig,

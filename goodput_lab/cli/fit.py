@@ -75,6 +75,34 @@ def _print_cause_notes(fit: LogFit) -> None:
         )
 
 
+def _print_job_weibull(t: dict, pct: int) -> None:
+    """The Weibull fit of the job's time between incidents and the goodness of fit, or why
+    there is none (every gap the same: models.fitting.fit_tbf)."""
+    if math.isnan(t["weibull_shape"]):
+        print(
+            "  job TBF Weibull            not estimable: every time between incidents is "
+            f"{format_value('fitted_job_mtbf_hours', t['exp_mean_h'])}"
+        )
+        print(
+            f"  fit                        AIC exponential {t['aic_exponential']:.1f}; KS "
+            f"distance {t['ks_exponential']:.3f}"
+        )
+        return
+    scale = "fitted_weibull_scale_hours"
+    print(
+        f"  job TBF Weibull            shape {t['weibull_shape']:.3f} ({pct}% CI "
+        f"{t['weibull_shape_lo']:.3f}–{t['weibull_shape_hi']:.3f}), scale "
+        f"{format_value(scale, t['weibull_scale_h'])} ({pct}% CI "
+        f"{format_range(scale, t['weibull_scale_h_lo'], t['weibull_scale_h_hi'])})"
+    )
+    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
+    print(
+        f"  fit                        AIC exponential {t['aic_exponential']:.1f}, Weibull "
+        f"{t['aic_weibull']:.1f} ({better} preferred); LR test of exponential p = "
+        f"{t['lr_p_value']:.3g}; KS distance {t['ks_exponential']:.3f} / {t['ks_weibull']:.3f}"
+    )
+
+
 def _print_repair(fit: LogFit) -> None:
     """The node failures' repair time (models.fitting.fit_repair_times), when the log gives
     downtimes: the mean the spare pools need, the median and the simulator's lognormal shape."""
@@ -148,17 +176,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         )
     else:
         print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
-    print(
-        f"  job TBF Weibull            shape {t['weibull_shape']:.3f} ({pct}% CI "
-        f"{t['weibull_shape_lo']:.3f}–{t['weibull_shape_hi']:.3f}), scale "
-        f"{t['weibull_scale_h']:.2f} h ({t['weibull_scale_h_lo']:.2f}–{t['weibull_scale_h_hi']:.2f} h)"
-    )
-    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
-    print(
-        f"  fit                        AIC exponential {t['aic_exponential']:.1f}, Weibull "
-        f"{t['aic_weibull']:.1f} ({better} preferred); LR test of exponential p = "
-        f"{t['lr_p_value']:.3g}; KS distance {t['ks_exponential']:.3f} / {t['ks_weibull']:.3f}"
-    )
+    _print_job_weibull(t, pct)
     _print_repair(fit)
     print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")
     for c in sorted(fit.causes, key=lambda c: -c["failures"]):
@@ -174,9 +192,10 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
             f"  lemon nodes (binomial tail, Bonferroni over {counted(fit.nodes, 'node')}, "
             f"alpha {fit.lemon_alpha:g}):"
         )
+        width = max(24, *(len(lemon["node_id"]) + 2 for lemon in fit.lemons))
         for lemon in fit.lemons:
             print(
-                f"    {lemon['node_id']:<24}{counted(lemon['failures'], 'failure'):>12} "
+                f"    {lemon['node_id']:<{width}}{counted(lemon['failures'], 'failure'):>12} "
                 f"(expected {lemon['expected_failures']:.2f}, adjusted p {lemon['p_value_bonferroni']:.2g})"
             )
     else:

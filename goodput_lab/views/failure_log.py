@@ -150,6 +150,8 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
             },
         )
     rows += _repair_rows(fit)
+    # the job's Weibull where the gaps have no spread to fit one (models.fitting.fit_tbf)
+    rows = [r for r in rows if not math.isnan(r["est"])]
     pct = f"{fit.confidence:.0%}"
     table = display.metric_rows(
         rows,
@@ -171,6 +173,7 @@ def goodness_of_fit_table(fit: LogFit) -> pl.DataFrame:
             "ks_p_value": t[f"ks_{k}_p_optimistic"],
         }
         for name, k in (("Exponential", "exponential"), ("Weibull", "weibull"))
+        if not math.isnan(t[f"aic_{k}"])  # no Weibull where every gap is the same
     ]
     return display.table(
         rows, [("model", "Model"), "log_likelihood", "aic", "ks_distance", "ks_p_value"]
@@ -389,11 +392,19 @@ def goodness_of_fit_text(fit: LogFit) -> str:
     """Which model AIC prefers and the likelihood-ratio test of exponential within Weibull
     (Markdown)."""
     t = fit.tbf
-    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
-    return (
+    intro = (
         "The chart and the tests below are for the **job's** time between incidents (all "
         "nodes pooled), which tends to exponential even when each node is Weibull; the "
         "per-node shape above is what the Monte Carlo simulator uses.\n\n"
+    )
+    if math.isnan(t["weibull_shape"]):
+        return intro + (
+            "**Goodness of fit.** Every time between incidents is "
+            f"{display.format_value('fitted_job_mtbf_hours', t['exp_mean_h'])}: no spread to "
+            "fit a Weibull, so only the exponential is fitted."
+        )
+    better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
+    return intro + (
         f"**Goodness of fit.** AIC prefers the **{better}** model. Likelihood-ratio test of "
         f"exponential (k = 1) within Weibull: D = {t['lr_statistic']:,.2f}, "
         f"{display.p_text('p_value', t['lr_p_value'])}. KS p-values below are "

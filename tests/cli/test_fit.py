@@ -144,13 +144,15 @@ def test_cause_rates_count_only_node_failures(tmp_path):
     assert out.returncode == 0, out.stderr
     d = json.loads(out.stdout)
     causes = {c["category"]: c for c in d["causes"]}
-    node_days = 2 * d["span_days"]
+    # the node rate's exposure: 5 incidents, 4 gaps over the span (models.fitting)
+    node_days = 2 * d["span_days"] * 5 / 4
     software = causes["software_bug"]
     assert software["failures"] == 2  # the job's failure and n2's: both in the count
     assert software["rate_per_node_day"] == pytest.approx(1 / node_days, rel=1e-12)
     assert causes["faulty_gpu"]["rate_per_node_day"] == pytest.approx(2 / node_days, rel=1e-12)
     # the node failures' rates add up to the node failures per node-day
     assert sum(c["rate_per_node_day"] for c in d["causes"]) == pytest.approx(4 / node_days)
+    assert d["node_failure_rate_per_day"] == pytest.approx(4 / node_days, rel=1e-12)
     text = goodput("fit", str(log), *maps).stdout
     assert "the causes' rates leave out the 1 failure marked as the job's own" in text
 

@@ -150,8 +150,9 @@ def test_upload_with_a_failure_in_the_future_names_its_row(page):
 
 def test_job_level_rate_on_its_own_line(page, sample_fit):
     """The page says, on a line of its own, that the sample marks no job-level
-    interruption; a log that marks some gets their rate: 4 job incidents over 10 days is
-    0.40 per day, interval from the exact Poisson bound (Garwood 1936)."""
+    interruption; a log that marks some gets their rate: 4 job incidents over the exposure
+    the node rate implies, 10 days × 15/14 (15 incidents, 14 gaps), is 0.37 per day,
+    interval from the exact Poisson bound (Garwood 1936)."""
     from goodput_lab.models.fitting import poisson_rate_ci
 
     shown = [c.value for c in page.caption if c.value.startswith("Job-level interruptions")]
@@ -162,10 +163,10 @@ def test_job_level_rate_on_its_own_line(page, sample_fit):
     rows += [f"2024-01-{d:02d}T12:00:00,job,software,10" for d in (2, 4, 6, 8)]
     fit = fit_failure_log(parse_failure_log("\n".join(rows).encode()), 16)
     assert fit.span_days == pytest.approx(10.0)
-    lo, hi = poisson_rate_ci(4, 10.0, fit.confidence)
+    lo, hi = poisson_rate_ci(4, 10.0 * 15 / 14, fit.confidence)
     text = svc.job_level_text(fit)
     assert text.startswith("Job-level interruptions: 4 incidents marked as the job's own")
-    assert f"0.40 per day (95% interval {float(lo):.2f} per day to {float(hi):.2f} per day" in text
+    assert f"0.37 per day (95% interval {float(lo):.2f} per day to {float(hi):.2f} per day" in text
 
 
 def test_upload_without_known_columns_lists_the_accepted_names(page):
@@ -266,3 +267,21 @@ def test_a_tiny_p_value_reads_p_below_not_p_equals_below(sample_fit):
     assert "p < 0.001." in text and "p = <" not in text
     assert "p = 0.414." in svc.goodness_of_fit_text(sample_fit)
     assert display.p_text("p_value", 0.0342) == "p = 0.0342"
+
+
+def test_a_log_of_evenly_spaced_failures_fits_its_rate_without_a_weibull(page):
+    """QA pass 26: one failure a day was refused ("all times between failures are equal"),
+    though its rate is well defined: 4 gaps of 24 h over 5 nodes, 1/24 per h over 5 nodes =
+    20% per node-day; the Weibull (whose likelihood grows without bound) is left out of the
+    tables, the text and the chart's legend."""
+    log = b"timestamp,node_id\n" + b"".join(f"2026-01-0{d},n{d}\n".encode() for d in range(1, 6))
+    page.file_uploader[0].set_value(("daily.csv", log, "text/csv")).run()
+    assert not page.exception and not page.error
+    assert metric(page, "Node failure rate") == "20.00%"
+    quantities = list(page.table[0].value["Quantity"])
+    assert "Job TBF Weibull shape k" not in quantities and "Job MTBF (exponential)" in quantities
+    assert list(page.table[1].value["Model"]) == ["Exponential"]
+    text = " ".join(m.value for m in page.markdown)
+    assert "Every time between incidents is 24.00 h: no spread to fit a Weibull" in text
+    spec = json.loads(page.get("plotly_chart")[0].proto.spec)
+    assert [t["name"] for t in spec["data"]] == ["Log (empirical)", "Exponential fit"]

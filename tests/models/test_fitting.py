@@ -15,6 +15,7 @@ import pytest
 from goodput_lab.models import ValidationError
 from goodput_lab.models.failure_log import parse_failure_log, parse_mapping
 from goodput_lab.models.fitting import (
+    WEIBULL_TBF_KEYS,
     exponential_rate_ci,
     fit_failure_log,
     fit_tbf,
@@ -253,9 +254,13 @@ def test_job_level_marks_are_not_nodes():
     # node incidents' share 3/4, over 2 nodes: 3/105 × 24 × 3/4 / 2 = 0.257142857
     assert fit.node_failure_rate_per_day == pytest.approx(3 / 105 * 24 * 0.75 / 2, rel=1e-12)
     assert fit.n_job_incidents == 1 and fit.n_job_failures == 1
-    # per-cause rates over 2 nodes × 105/24 days: GPU 2 / 8.75 = 0.228571
+    # per-cause rates over the node rate's exposure, 2 nodes × 105/24 days × 4/3 (4
+    # incidents, 3 gaps): GPU 2 / 11.667 = 0.171429; the 3 node incidents over it give
+    # the node rate
     gpu = next(c for c in fit.causes if c["failures"] == 2)
-    assert gpu["rate_per_node_day"] == pytest.approx(2 / (2 * 105 / 24), rel=1e-12)
+    exposure = 2 * 105 / 24 * 4 / 3
+    assert gpu["rate_per_node_day"] == pytest.approx(2 / exposure, rel=1e-12)
+    assert fit.node_failure_rate_per_day == pytest.approx(3 / exposure, rel=1e-12)
     assert fit_failure_log(log, nodes=2).node_failure_rate_per_day == pytest.approx(
         fit.node_failure_rate_per_day, rel=1e-12
     )
@@ -377,7 +382,9 @@ def test_scenario_values_are_what_goodput_fit_prints():
     lo, hi = rate * stats.chi2.ppf(0.1, 8) / 8, rate * stats.chi2.ppf(0.9, 10) / 8
     assert values == {
         "reliability.node_failure_rate_per_day": float(f"{rate:.6g}"),
-        "reliability.job_interruptions_per_day": float(f"{24 / 105:.6g}"),  # 1 in 105/24 days
+        # 1 incident over the exposure the node rate implies, 105/24 days × 4/3: with the
+        # node rate it adds up to the 3 gaps' 3/105 per hour
+        "reliability.job_interruptions_per_day": float(f"{24 / 105 * 3 / 4:.6g}"),
         "reliability.node_failure_rate_low": float(f"{lo:.6g}"),
         "reliability.node_failure_rate_high": float(f"{hi:.6g}"),
     }
@@ -389,3 +396,50 @@ def test_scenario_values_are_what_goodput_fit_prints():
         "reliability.repair_hours and simulation.repair_sigma: not estimable from this log "
         "(it gives 2 downtimes of node failures; fitting needs at least 5); left unchanged",
     ]
+
+
+def test_cause_rates_share_the_node_rates_exposure():
+    """QA pass 26: a cause holding every failure read 38.10% per node-day against a node
+    failure rate of 30.48%: the node rate is the exponential MLE of n − 1 gaps over the span,
+    the causes counted n failures over it.  Both now use the exposure the node rate implies,
+    span · n/(n − 1): 4 incidents over 5 days on 10 nodes give 3/5/10 = 6% per node-day, and
+    the causes (3 faulty GPU, 1 GSP) 4.5% and 1.5%, adding up to it."""
+    log = parse_failure_log(
+        "timestamp,node_id,cause\n2026-01-01,n1,faulty GPU\n2026-01-03,n2,faulty GPU\n"
+        "2026-01-04,n3,faulty GPU\n2026-01-06,n4,GSP timeout\n"
+    )
+    fit = fit_failure_log(log, 10)
+    assert fit.node_failure_rate_per_day == pytest.approx(0.06, rel=1e-12)
+    rates = {c["category"]: c["rate_per_node_day"] for c in fit.causes if c["failures"]}
+    assert rates == {
+        "faulty_gpu": pytest.approx(0.045, rel=1e-12),
+        "gpu_system_processor": pytest.approx(0.015, rel=1e-12),
+    }
+    # the Garwood interval of the 3 GPU failures over the same exposure (66.67 node-days)
+    gpu = next(c for c in fit.causes if c["category"] == "faulty_gpu")
+    lo, hi = poisson_rate_ci(3, 10 * 5 * 4 / 3, 0.95)
+    assert (gpu["rate_per_node_day_lo"], gpu["rate_per_node_day_hi"]) == pytest.approx((lo, hi))
+
+
+def test_evenly_spaced_incidents_fit_the_exponential_alone():
+    """QA pass 26: gaps that are all the same were refused; the exponential rate is well
+    defined (4 gaps of 24 h: 1/24 per h), the Weibull is not (its likelihood grows without
+    bound with the shape): NaN in every Weibull figure, null in the JSON."""
+    t = fit_tbf([24.0] * 4)
+    assert t["exp_rate_per_h"] == pytest.approx(1 / 24) and t["n_gaps"] == 4
+    assert all(math.isnan(t[k]) for k in WEIBULL_TBF_KEYS)
+    log = parse_failure_log(
+        "timestamp,node_id\n" + "".join(f"2026-01-0{d},n{d}\n" for d in range(1, 6))
+    )
+    d = fit_failure_log(log, 100).to_json_dict()
+    assert d["node_failure_rate_per_day"] == pytest.approx(0.01)
+    assert d["job_weibull_shape"] is None and d["job_lr_p_value"] is None
+
+
+def test_a_mapping_clash_names_both_columns():
+    with pytest.raises(ValidationError) as exc:
+        parse_failure_log("timestamp,node_id,cause\n2026-01-01,n1,x\n", {"cause": "node_id"})
+    assert str(exc.value) == (
+        "column mapping: the log columns node_id and cause are both mapped to 'node_id'; "
+        "map each to its own header"
+    )
