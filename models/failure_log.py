@@ -91,6 +91,9 @@ class FailureLog:
     downtime_minutes : downtime per failure [min] (NaN when absent).
     row : line number of each failure in the source file.
     columns : canonical column -> header name actually used (absent optional columns omitted).
+    duplicates : (row, earlier row) of each row dropped because it repeats an earlier row
+        cell for cell (time, node, cause, downtime): an export that lists a failure twice
+        would otherwise count it twice (:func:`drop_duplicate_rows`).
     """
 
     time_h: np.ndarray
@@ -99,6 +102,7 @@ class FailureLog:
     downtime_minutes: np.ndarray
     row: np.ndarray
     columns: Mapping[str, str] = field(default_factory=dict)
+    duplicates: tuple[tuple[int, int], ...] = ()
 
     def __len__(self) -> int:
         return int(self.time_h.size)
@@ -197,7 +201,65 @@ def parse_failure_log(
     if log is None:
         log = _parse_rows(text, mapping or {}, max_rows)
     _check_window(log, time.time() / 3600.0 if now_h is None else float(now_h))
-    return log
+    return drop_duplicate_rows(log)
+
+
+def drop_duplicate_rows(log: FailureLog) -> FailureLog:
+    """The log without rows that repeat an earlier row cell for cell (the same time, node,
+    cause and downtime), each dropped row kept in ``duplicates`` with the row it repeats.
+
+    A node cannot fail twice at one moment with the same cause and downtime: such a row is
+    the same failure listed twice (an export joined twice, a retried upload), which would
+    count twice in the rate, make its node a lemon and weigh twice in the repair time
+    (QA pass 26).  Rows that differ in any cell are kept.
+
+    Parameters
+    ----------
+    log : FailureLog
+        A parsed log, sorted by time.
+
+    Returns
+    -------
+    FailureLog
+        The same log without the repeated rows, their (row, earlier row) line numbers in
+        ``duplicates``.
+
+    Examples
+    --------
+    >>> text = "timestamp,node_id\\n2024-01-01,n1\\n2024-01-02,n2\\n2024-01-01,n1\\n"
+    >>> log = parse_failure_log(text)
+    >>> len(log), log.duplicates
+    (2, ((4, 2),))
+    """
+    first: dict[tuple, int] = {}
+    keep = np.ones(len(log), dtype=bool)
+    dup: list[tuple[int, int]] = []
+    for i, key in enumerate(
+        zip(
+            log.time_h.tolist(),
+            log.node_id.tolist(),
+            log.cause.tolist(),
+            np.round(log.downtime_minutes, 9).tolist(),
+            strict=True,
+        )
+    ):
+        key = tuple("nan" if isinstance(k, float) and math.isnan(k) else k for k in key)
+        if key in first:
+            keep[i] = False
+            dup.append((int(log.row[i]), first[key]))
+        else:
+            first[key] = int(log.row[i])
+    if keep.all():
+        return log
+    return FailureLog(
+        time_h=log.time_h[keep],
+        node_id=log.node_id[keep],
+        cause=log.cause[keep],
+        downtime_minutes=log.downtime_minutes[keep],
+        row=log.row[keep],
+        columns=log.columns,
+        duplicates=tuple(sorted(dup)),
+    )
 
 
 def _parse_plain(text: str, mapping: Mapping[str, str], max_rows: int) -> FailureLog | None:

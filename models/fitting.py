@@ -795,6 +795,9 @@ class LogFit:
     repair: dict[str, float] | None = None
     #: downtimes the log gives for node failures (not the job's own) [count]
     n_downtimes: int = 0
+    #: (row, earlier row) of the rows the reader dropped as repeats
+    #: (:func:`models.failure_log.drop_duplicate_rows`)
+    duplicates: tuple[tuple[int, int], ...] = ()
 
     @property
     def weibull_shape(self) -> float | None:
@@ -1066,6 +1069,7 @@ def fit_failure_log(
         n_job_failures=int(job_level_mask(log.node_id).sum()),
         repair=fit_repair_times(node_downtimes, confidence),
         n_downtimes=int(np.sum(np.isfinite(node_downtimes))),
+        duplicates=log.duplicates,
     )
 
 

@@ -130,6 +130,8 @@ except ValidationError as exc:
 
 fit = fitted.fit
 st.caption(svc.fit_caption(source, fit, plain, stated or None))
+if fit.duplicates:
+    st.warning(svc.duplicates_text(fit.duplicates))
 for col, tile in zip(st.columns(4), svc.fit_tiles(fit), strict=True):
     col.metric(**tile)
 st.caption(svc.job_level_text(fit))

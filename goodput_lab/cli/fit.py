@@ -150,6 +150,10 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         f"{path}: {counted(fit.n_failures, 'failure')}, {counted(fit.n_incidents, 'incident')} "
         f"over {fit.span_days:.1f} days"
     )
+    if fit.duplicates:
+        from goodput_lab.views.failure_log import duplicates_text
+
+        print(f"  duplicate rows             {duplicates_text(fit.duplicates)}")
     print(f"  nodes                      {fit.nodes:,}{nodes_note}")
     # the registry's format, as the Failure log and Run log pages write the rate
     print(

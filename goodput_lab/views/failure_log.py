@@ -424,6 +424,21 @@ def lemon_caption(fit: LogFit) -> str:
     )
 
 
+def duplicates_text(duplicates: tuple[tuple[int, int], ...]) -> str:
+    """What the reader dropped as repeated rows (models.failure_log.drop_duplicate_rows), in
+    words, the first three named by row; "" when none was."""
+    if not duplicates:
+        return ""
+    named = ", ".join(f"row {r} repeats row {first}" for r, first in duplicates[:3])
+    more = len(duplicates) - 3
+    tail = f" and {more:,} more" if more > 0 else ""
+    verb = "repeats" if len(duplicates) == 1 else "repeat"
+    return (
+        f"{counted(len(duplicates), 'row')} of the log {verb} an earlier row cell for cell "
+        f"(the same time, node, cause and downtime) and are not counted: {named}{tail}."
+    )
+
+
 def job_level_text(fit: LogFit) -> str:
     """The job-level interruption rate on its own line (issue 28's failure domains): the
     incidents the log marks as the job's own (node id "job", "*", "-" ...), which do not

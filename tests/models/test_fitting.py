@@ -443,3 +443,28 @@ def test_a_mapping_clash_names_both_columns():
         "column mapping: the log columns node_id and cause are both mapped to 'node_id'; "
         "map each to its own header"
     )
+
+
+def test_rows_repeated_cell_for_cell_are_dropped_and_named():
+    """QA pass 26: six identical rows of n1 made it a lemon (adjusted p 0.04) and weighed
+    six times in the repair time.  A row repeating an earlier one in every cell is the same
+    failure listed twice: dropped, and named with the row it repeats; a row that differs in
+    any cell (here the downtime) is a failure of its own."""
+    rows = ["timestamp,node_id,cause,downtime_minutes"]
+    rows += ["2026-01-01T00:00:00Z,n1,faulty GPU,30"] * 6
+    rows += ["2026-01-01T00:00:00Z,n1,faulty GPU,31", "2026-01-02T03:00:00Z,n2,NIC,20"]
+    rows += ["2026-01-04T00:00:00Z,n3,NIC,", "2026-01-05T00:00:00Z,n4,NIC,"]
+    log = parse_failure_log("\n".join(rows))
+    assert len(log) == 5
+    assert log.duplicates == ((3, 2), (4, 2), (5, 2), (6, 2), (7, 2))
+    fit = fit_failure_log(log, 10)
+    assert fit.duplicates == log.duplicates and fit.lemons == []
+    assert fit.n_failures == 5 and fit.n_incidents == 4
+    from goodput_lab.views.failure_log import duplicates_text
+
+    assert duplicates_text(fit.duplicates) == (
+        "5 rows of the log repeat an earlier row cell for cell (the same time, node, cause "
+        "and downtime) and are not counted: row 3 repeats row 2, row 4 repeats row 2, row 5 "
+        "repeats row 2 and 2 more."
+    )
+    assert duplicates_text(()) == ""
