@@ -26,6 +26,15 @@ parallelism settings are kept; three things change with the node type, each by a
   catalog's 2025 prices).  Prices are never invented: an unpriced type gets its node-hours
   and the break-even price at which it would be the cheapest.
 
+* **Spares**.  The paid nodes beside the job go with it: the hot spares
+  (``cluster.spare_nodes``) as a count of the type's nodes, each spare domain
+  (``cluster.spare_domains``) as one of the type's own scale-up domains (one node where a
+  domain is one node), and the spare nodes kept in every domain
+  (``cluster.spare_nodes_per_domain``) only where the type's domain keeps the job a node
+  beside them, else none (an 8-GPU server's domain is the server; :func:`layout_on`).  The
+  cost includes them; a row says how many (``paid_spare_nodes``, the nodes column's
+  "+ N spare", :func:`nodes_text`).
+
 Node count: without a deadline every type gets the scenario's accelerator count (its own
 type exactly its node count; others rounded up to whole nodes that keep the parallel layout whole).
 With ``deadline_days`` every node count that keeps the parallel layout whole (whole TP × PP × CP
@@ -45,16 +54,25 @@ from typing import Any
 
 import numpy as np
 
+from ._text import counted
 from ._tools import as_float_array, like_input
 from .catalog import Instance
-from .chain import catalog_nodes_per_domain
+from .chain import catalog_nodes_per_domain, paid_instances
 from .choices import FailureScaling, PricingModel
 from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .fields import _fmt
 from .outputs import json_value
-from .pricing import TERMS, Price, model_price, price_in_force, price_vintage
+from .pricing import (
+    TERMS,
+    UNDATED,
+    Price,
+    is_dated,
+    model_price,
+    price_in_force,
+    price_vintage,
+)
 from .scenario import Scenario
 
 REFERENCE_INSTANCE = "p5.48xlarge"
@@ -304,6 +322,17 @@ class InstanceOption:
     #: its 80% cost interval overlaps the cheapest type's: the ranking cannot separate them
     too_close_to_call: bool = False
     price_note: str = ""  # a price of another basis than the other rows', said in the row
+    #: paid nodes beside the job on this type (hot spares, in-domain spares, spare domains'
+    #: nodes), in the cost; and the spare domains and per-domain spares it keeps
+    paid_spare_nodes: float = 0.0
+    spare_domains: int = 0
+    spare_nodes_per_domain: int = 0
+
+    @property
+    def nodes_text(self) -> str:
+        """The node count with the spares the cost includes, "1,152 + 180 spare"
+        (:func:`nodes_text`)."""
+        return nodes_text(self.nodes, self.paid_spare_nodes)
 
     @property
     def failure_share(self) -> float:
@@ -327,6 +356,33 @@ class InstanceOption:
         }
 
 
+def nodes_text(nodes: float, paid_spare_nodes: float) -> str:
+    """A ranking row's node count as the tables write it: the job's nodes, and the paid
+    spare nodes beside them that its cost includes, as ``goodput decide`` writes them.
+
+    Parameters
+    ----------
+    nodes : float
+        The job's nodes [count].
+    paid_spare_nodes : float
+        Paid nodes beside the job [count] (0 or NaN: none written).
+
+    Returns
+    -------
+    str
+        "1,152 + 180 spare", or "576" without spares.
+
+    Examples
+    --------
+    >>> nodes_text(1152, 180), nodes_text(576, 0)
+    ('1,152 + 180 spare', '576')
+    """
+    text = f"{nodes:,.0f}"
+    if math.isfinite(paid_spare_nodes) and paid_spare_nodes > 0:
+        text += f" + {paid_spare_nodes:,.0f} spare"
+    return text
+
+
 def _share(part: float, whole: float) -> float:
     """part / whole, NaN when the whole is 0 or unknown."""
     return part / whole if math.isfinite(whole) and whole != 0 else math.nan
@@ -345,6 +401,8 @@ class InstanceRanking:
     reference_instance: str
     pricing_model: str = PricingModel.ON_DEMAND.value
     mfu_basis: str = "end_to_end"  #: the scenario's workload.mfu_basis
+    #: the scenario's spares: (hot spares, spare nodes per domain, spare domains) [count]
+    spares: tuple[int, int, int] = (0, 0, 0)
 
     @property
     def pricing_label(self) -> str:
@@ -426,6 +484,8 @@ class InstanceRanking:
             else "MFU: the scenario's MFU on its own type, scaled by the catalog's published "
             "per-accelerator MFU ratio on the others.",
         ]
+        if spares := self._spares_rule():
+            out.append(spares)
         if self.deadline_days is not None:
             out.append(
                 f"Node count: the cheapest that trains within {self.deadline_days:g} days "
@@ -438,6 +498,37 @@ class InstanceRanking:
                 "parallel layout whole)."
             )
         return out
+
+    def _spares_rule(self) -> str:
+        """How the scenario's spares go with the job to the other types, and that the
+        cost includes them ("" without spares; QA 26: the 2 spare nodes per domain were
+        dropped on the 8-GPU types, and 180 paid spares left out of the node count, unsaid).
+        """
+        hot, per_domain, domains = self.spares
+        if not (hot or per_domain or domains):
+            return ""
+        kept = []
+        if hot:
+            kept.append(f"its {counted(hot, 'hot spare')}")
+        if domains:
+            kept.append(
+                f"{counted(domains, 'whole spare domain')} ({'each ' if domains > 1 else ''}"
+                "one of the type's own scale-up domains: one node where a domain is one node)"
+            )
+        text = "Spares: every type keeps " + _and(kept) if kept else "Spares"
+        if per_domain:
+            spares = f"the {counted(per_domain, 'spare node')} per domain"
+            stay = [r.instance for r in self.rows if r.spare_nodes_per_domain >= per_domain]
+            if len(stay) == len(self.rows):
+                text += f"{'; ' if kept else ': '}{spares} stay on every type"
+            else:
+                text += (
+                    f"{'; ' if kept else ': '}{spares} stay only on {_and(stay)}, whose "
+                    f"domain has more than {counted(per_domain, 'node')}; the other types "
+                    f"keep none (their domain has at most {counted(per_domain, 'node')}, "
+                    "which the spares would leave without a job node)"
+                )
+        return text + '. Node counts show the spares as "+ N spare"; the cost includes them.'
 
     def _price_rule(self) -> str:
         own = self.scenario_price
@@ -470,10 +561,25 @@ class InstanceRanking:
             "accelerator_failure_share": self.accelerator_failure_share,
             "scenario_usd_per_instance_hour": self.scenario_price.usd_per_instance_hour,
             "scenario_price_source": self.scenario_price.source,
-            "scenario_price_as_of": self.scenario_price.as_of,
+            "scenario_price_as_of": _json_as_of(self.scenario_price.as_of),
             "rules": self.rules(),
-            "instances": [_json_row(r.to_dict()) for r in self.rows],
+            "instances": [
+                _json_row({**r.to_dict(), "price_as_of": _json_as_of(r.price_as_of)})
+                for r in self.rows
+            ],
         }
+
+
+def _json_as_of(as_of: str | None) -> str | None:
+    """A price's date as the JSON writes it: the date, or null where none is stated (the
+    text and the pages say "undated", :func:`models.pricing.as_of_phrase`; QA 26 #14: the
+    JSON wrote "n/a")."""
+    return str(as_of).strip() if is_dated(as_of) else None
+
+
+def _and(names: list[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -657,6 +763,14 @@ def rank_instances(
         reference_instance=ref["instance"],
         pricing_model=model.value,
         mfu_basis=str(scenario["workload.mfu_basis"]),
+        spares=tuple(
+            int(scenario[k])
+            for k in (
+                "cluster.spare_nodes",
+                "cluster.spare_nodes_per_domain",
+                "cluster.spare_domains",
+            )
+        ),
     )
 
 
@@ -787,7 +901,7 @@ def _option_inputs(scenario, catalog, own, inst, mfu: float, tiers):
         scenario.replace({"cluster.instance": inst.instance, **layout_on(scenario, own, inst)}),
         catalog,
         tiers,
-        Price(1.0, _UNIT_PRICE, "n/a", "internal", model.value),
+        Price(1.0, _UNIT_PRICE, UNDATED, "internal", model.value),
     )
     x["workload.mfu"] = mfu
     x["reliability.node_failure_rate_per_day"] = r
@@ -871,7 +985,7 @@ def _option(
         "usd_per_instance_hour": usd,
         "price_known": price is not None,
         "price_source": price.source if price else "no public price",
-        "price_as_of": price.as_of if price else "n/a",
+        "price_as_of": price.as_of if price else UNDATED,
         "mfu": mfu,
         "mfu_source": mfu_source,
         "node_failure_rate_per_day": r,
@@ -910,6 +1024,18 @@ def _option(
         "compute_phase_mfu": v("compute_phase_mfu"),
         "mfu_gap_exceeded": bool(v("mfu_gap_exceeded") > 0.5),
         "bf16_dense_tflops": inst.bf16_dense_tflops,
+        **_row_spares(x, nodes),
+    }
+
+
+def _row_spares(x, nodes: float) -> dict[str, Any]:
+    """A row's spares at ``nodes`` job nodes: the paid nodes beside the job as the cost
+    counts them (:func:`models.chain.paid_instances`) [count], and the spare domains and
+    spare nodes per domain the type keeps (:func:`layout_on`) [count]."""
+    return {
+        "paid_spare_nodes": paid_instances({**x, "cluster.nodes": nodes}) - nodes,
+        "spare_domains": int(x["cluster.spare_domains"]),
+        "spare_nodes_per_domain": int(x["cluster.spare_nodes_per_domain"]),
     }
 
 
@@ -921,7 +1047,7 @@ def _scenario_price(scenario: Scenario, own: Instance) -> Price:
     try:
         return price_in_force(scenario, own)
     except ValidationError:
-        return Price(math.nan, "no price (none published; enter one)", "n/a", "none")
+        return Price(math.nan, "no price (none published; enter one)", UNDATED, "none")
 
 
 def _per_accel_speed(row: Mapping[str, Any]) -> float:

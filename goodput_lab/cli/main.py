@@ -443,9 +443,12 @@ def _money(x: Any) -> str:
 
 
 def print_ranking(ranking) -> None:
-    """The instance ranking as a text table (``goodput instances`` and ``goodput optimize``)."""
+    """The instance ranking as a text table (``goodput instances`` and ``goodput optimize``):
+    the nodes column with the paid spares the cost includes ("1,152 + 180 spare")."""
+    shown = {r.instance: r.nodes_text if r.feasible else "-" for r in ranking.rows}
+    width = max(7, *(len(t) + 2 for t in shown.values()))
     print(
-        f"{'instance':<20}{'accel':<14}{'nodes':>7}{'$/h':>10}{'days':>8}{'cost':>15}"
+        f"{'instance':<20}{'accel':<14}{'nodes':>{width}}{'$/h':>10}{'days':>8}{'cost':>15}"
         f"{'failure+ckpt':>14}{'$/1e18 FLOP':>12}"
     )
     for r in ranking.rows:
@@ -456,10 +459,10 @@ def print_ranking(ranking) -> None:
             if math.isfinite(r.usd_per_1e18_useful_flops)
             else "-"
         )
-        nodes = f"{r.nodes:,.0f}" if r.feasible else "-"
         mark = " *" if r.cheapest else " ~" if r.too_close_to_call else ""
         print(
-            f"{r.instance:<20}{r.accelerator[:13]:<14}{nodes:>7}{price:>10}{days:>8}"
+            f"{r.instance:<20}{r.accelerator[:13]:<14}{shown[r.instance]:>{width}}{price:>10}"
+            f"{days:>8}"
             f"{_usd_or_dash(r.cost_to_train_usd):>15}"
             f"{_usd_or_dash(r.cost_failure_and_checkpoint_usd):>14}{per:>12}{mark}"
         )
@@ -489,7 +492,8 @@ def print_ranking(ranking) -> None:
             )
     best = ranking.cheapest
     if best:
-        print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes")
+        spare = best.nodes_text.removeprefix(f"{best.nodes:,.0f}")  # " + 180 spare"
+        print(f"* cheapest: {best.instance} x {best.nodes:,.0f} nodes{spare}")
         if ranking.too_close_to_call:
             print(f"~ {ranking.verdict()}")
         if risk := ranking.deadline_risk():

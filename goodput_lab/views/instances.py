@@ -17,6 +17,7 @@ from goodput_lab.models.catalog import Instance
 from goodput_lab.models.instances import (
     InstanceRanking,
     VerdictRobustness,
+    nodes_text,
     rank_instances,
     verdict_robustness,
 )
@@ -76,11 +77,15 @@ WHY_COLUMNS = ("instance", "goodput", "node_failure_rate_per_day", "mfu")
 
 
 def display_rows(df: pl.DataFrame) -> list[dict]:
-    """Rows for the side-by-side table: ★ on the cheapest, and no node count or goodput for
-    a type that cannot run the workload (its note says why)."""
+    """Rows for the side-by-side table: ★ on the cheapest, the paid spares beside the node
+    count that the cost includes ("1,152 + 180 spare", :func:`models.instances.nodes_text`),
+    and no node count or goodput for a type that cannot run the workload (its note says
+    why)."""
     out = []
     for r in df.iter_rows(named=True):
         r = dict(r)
+        if r.get("paid_spare_nodes"):  # the spares the cost counts (QA 26 #9)
+            r["nodes"] = nodes_text(r["nodes"], r["paid_spare_nodes"])
         if r["cheapest"]:
             r["instance"] = f"{r['instance']} ★"
         if r.get("too_close_to_call"):  # explained by TOO_CLOSE_CAPTION under the table
@@ -263,7 +268,7 @@ def verdict_text(
             )
         )
     return (
-        f"Cheapest {when}: **{best['instance']} × {best['nodes']:,.0f} nodes**, "
+        f"Cheapest {when}: **{best['instance']} × {_nodes_words(best)}**, "
         f"{format_value('time_to_train_days', best['time_to_train_days'])}, "
         f"**{format_value('cost_to_train_usd', best['cost_to_train_usd'])}** at "
         f"{format_value('usd_per_instance_hour', best['usd_per_instance_hour'])} "
@@ -273,9 +278,20 @@ def verdict_text(
     )
 
 
+def _nodes_words(row: Mapping[str, Any]) -> str:
+    """ "1,152 nodes + 180 spare" (the paid spares the cost includes), "576 nodes" without."""
+    spare = nodes_text(row["nodes"], row.get("paid_spare_nodes", 0.0))
+    return f"{row['nodes']:,.0f} nodes" + spare.removeprefix(f"{row['nodes']:,.0f}")
+
+
 def verdict_tiles(best: Mapping[str, Any]) -> list[list[dict[str, str]]]:
-    """Two rows of two tiles: the cheapest instance beside its node count, then its time
-    and cost to train (each figure stays whole at 1024 px)."""
+    """Two rows of two tiles: the cheapest instance beside its node count (with the paid
+    spares the cost includes, "1,152 + 180 spare"), then its time and cost to train (each
+    figure stays whole at 1024 px)."""
+    nodes = display.tile("nodes", best["nodes"])
+    if best.get("paid_spare_nodes"):
+        nodes["value"] = nodes_text(best["nodes"], best["paid_spare_nodes"])
+        nodes["help"] += " Beside them, the paid spare nodes the cost to train includes."
     return [
         [
             {
@@ -283,7 +299,7 @@ def verdict_tiles(best: Mapping[str, Any]) -> list[list[dict[str, str]]]:
                 "value": best["instance"],
                 "help": "Lowest cost to train among priced types.",
             },
-            display.tile("nodes", best["nodes"]),
+            nodes,
         ],
         [
             display.tile("time_to_train_days", best["time_to_train_days"]),

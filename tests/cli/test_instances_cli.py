@@ -166,3 +166,78 @@ def test_instances_text_table_marks_cheapest_and_break_even(capsys):
     assert code == 0
     assert "* cheapest: " in out
     assert "cheapest if your price is below $" in out  # GB200 / trn2 without a price
+
+
+DOMAIN_SPARES = (
+    "p6e-gb200-nvl72",
+    "--set",
+    "cluster.spare_domains=2",
+    "--set",
+    "cluster.spare_nodes_per_domain=2",
+)
+
+
+def test_nodes_show_the_spares_the_cost_includes(capsys):
+    """QA 26 #9: p6e-gb200 with 2 spare domains and 2 spares per domain printed "1,152"
+    nodes beside $24,360,746, a cost that pays 1,332 nodes (1,152 + 72 domains × 2 + 2 × 18
+    spare); p6-b200 and p5en (a domain of one node) kept the 2 spare domains (2 nodes) and
+    dropped the in-domain spares, unsaid."""
+    code, out, err = run(capsys, "instances", *DOMAIN_SPARES, "--json")
+    assert code == 0, err
+    d = json.loads(out)
+    rows = {r["instance"]: r for r in d["instances"]}
+    gb = rows["p6e-gb200.36xlarge"]
+    assert (gb["nodes"], gb["paid_spare_nodes"]) == (1152, 180)
+    assert (gb["spare_domains"], gb["spare_nodes_per_domain"]) == (2, 2)
+    # the cost pays the job's and the spare nodes: node-hours = (N + spares) × 24 × days
+    assert gb["node_hours"] == pytest.approx((1152 + 180) * 24 * gb["time_to_train_days"])
+    assert gb["cost_spares_usd"] == pytest.approx(180 * 42.0 * 24 * gb["time_to_train_days"])
+    for name in ("p6-b200.48xlarge", "p5en.48xlarge"):
+        row = rows[name]
+        assert (row["nodes"], row["paid_spare_nodes"]) == (576, 2), name
+        assert (row["spare_domains"], row["spare_nodes_per_domain"]) == (2, 0), name
+    rule = next(r for r in d["rules"] if r.startswith("Spares:"))
+    assert "every type keeps 2 whole spare domains" in rule
+    assert "the 2 spare nodes per domain stay only on p6e-gb200.36xlarge" in rule
+    assert "the other types keep none" in rule
+    code, out, err = run(capsys, "instances", *DOMAIN_SPARES)
+    assert code == 0, err
+    lines = out.splitlines()
+    gb_line = next(x for x in lines if x.startswith("p6e-gb200.36xlarge"))
+    assert "1,152 + 180 spare" in gb_line and "$24,360,746" in gb_line
+    assert "576 + 2 spare" in next(x for x in lines if x.startswith("p6-b200.48xlarge"))
+    assert "* cheapest: p6e-gb200.36xlarge x 1,152 nodes + 180 spare" in out
+    assert f"  {rule}" in lines
+    # without spares: the node count alone, and no spares rule
+    code, out, err = run(capsys, "instances", "p6e-gb200-nvl72")
+    assert "1,152     42.00" in out and "spare" not in out.lower()
+
+
+def test_instances_json_writes_null_for_a_price_without_a_date(capsys):
+    """QA 26 #14: types without a price date read "price_as_of": "n/a" in the JSON; null
+    now, as a missing figure is; the page's words stay ("undated")."""
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.instances import rank_instances
+    from goodput_lab.models.pricing import as_of_phrase
+
+    code, out, err = run(capsys, "instances", "p6e-gb200-nvl72", "--json")
+    assert code == 0, err
+    rows = {r["instance"]: r for r in json.loads(out)["instances"]}
+    for name in ("grand-teton-h100", "trn2.48xlarge", "dgx-a100-80gb", "dgx-h100", "dgx-h800"):
+        assert rows[name]["price_as_of"] is None, name
+        assert rows[name]["price_known"] is False
+    assert rows["p6-b200.48xlarge"]["price_as_of"] == "2025-06"
+    assert rows["p6e-gb200.36xlarge"]["price_as_of"] == "2026-09"
+    assert '"n/a"' not in out
+    # an undated scenario price: null at the top and in its row, "undated" in words
+    code, out, err = run(
+        capsys, "instances", "p6e-gb200-nvl72", "--set", "pricing.price_as_of=", "--json"
+    )
+    assert code == 0, err
+    d = json.loads(out)
+    assert d["scenario_price_as_of"] is None
+    assert d["instances"][0]["instance"] == "p6e-gb200.36xlarge"
+    assert d["instances"][0]["price_as_of"] is None
+    sc = load_preset("p6e-gb200-nvl72").with_overrides(["pricing.price_as_of="])
+    row = rank_instances(sc, load_catalog()).row("p6e-gb200.36xlarge")
+    assert as_of_phrase(row.price_as_of) == "undated"

@@ -213,3 +213,34 @@ def test_the_types_in_neither_chart_are_named_not_cut_off(catalog):
     )
     assert "p4d.24xlarge" in caption and "needs 78.1 GB" not in caption
     assert len(caption) < MAX_CHARS
+
+
+def test_the_tables_and_the_verdict_show_the_spares_the_cost_includes(catalog):
+    """QA 26 #9: the side-by-side table's Nodes read "1,152" beside a cost that pays 180
+    spare nodes more; it reads "1,152 + 180 spare" as goodput instances and goodput decide
+    write it, and the rules say how the spares go with the job to the other types."""
+    from goodput_lab.views import instances as svc
+
+    sc = load_preset("p6e-gb200-nvl72").replace(
+        {"cluster.spare_domains": 2, "cluster.spare_nodes_per_domain": 2}
+    )
+    ranking = svc.ranking(sc, catalog, None)
+    df = svc.table(ranking)
+    shown = {r["Instance"].rstrip(" ★≈"): r for r in svc.ranking_display(df).iter_rows(named=True)}
+    assert shown["p6e-gb200.36xlarge"]["Nodes"] == "1,152 + 180 spare"
+    assert shown["p6e-gb200.36xlarge"]["Cost to train, instances ($)"] == "$24,360,746"
+    assert shown["p6-b200.48xlarge"]["Nodes"] == "576 + 2 spare"
+    opt = svc.optimizer_display(df).row(0, named=True)
+    assert opt["Nodes"] == "1,152 + 180 spare"
+    best = svc.cheapest(df)
+    assert "**p6e-gb200.36xlarge × 1,152 nodes + 180 spare**" in svc.verdict_text(
+        best, None, "modelled"
+    )
+    assert svc.verdict_tiles(best)[0][1]["value"] == "1,152 + 180 spare"
+    assert any(
+        r.startswith("Spares: every type keeps 2 whole spare domains") for r in ranking.rules()
+    )
+    # without spares the count alone
+    plain = svc.table(svc.ranking(load_preset("p6e-gb200-nvl72"), catalog, None))
+    assert svc.ranking_display(plain).row(0, named=True)["Nodes"] == "1,152"
+    assert svc.verdict_tiles(svc.cheapest(plain))[0][1]["value"] == "1,152 nodes"
