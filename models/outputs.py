@@ -1188,6 +1188,56 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         )
         for what in ("save", "restore")
     ),
+    # the columns of goodput evaluate --json's checkpoint_tiers (one row per tier)
+    _o(
+        "save_seconds_sync",
+        "Save, synchronous",
+        "s",
+        "number",
+        "Time to write one checkpoint to this tier with training stopped, whether or not "
+        "the strategy uses the tier (the tier's tier_<name>_save_seconds).",
+        "t₀ + copies · shard / min(b_node, B_agg/N)",
+        "derived",
+        1,
+        computed_by="models.evaluate.Evaluation.checkpoint_tiers",
+    ),
+    _o(
+        "interval_minutes",
+        "Interval of the level",
+        "min",
+        "number",
+        "Compute time between the checkpoints of the level this tier holds: the checkpoint "
+        "interval for level 1, the durable interval for level 2; null for an unused tier.",
+        "τ₁ (level 1) or τ₂ (level 2)",
+        "",
+        1,
+        computed_by="models.evaluate.Evaluation.checkpoint_tiers",
+    ),
+    _o(
+        "blocking_save_seconds",
+        "Blocking save of the level",
+        "s",
+        "number",
+        "Time training pauses for each checkpoint of the level this tier holds "
+        "(save_seconds for level 1, durable_save_seconds for level 2); null for an unused "
+        "tier.",
+        "C₁ (level 1) or C₂ (level 2)",
+        "derived",
+        1,
+        computed_by="models.evaluate.Evaluation.checkpoint_tiers",
+    ),
+    _o(
+        "waste_fraction",
+        "Waste of the level",
+        "fraction",
+        "percent",
+        "First-order share of wall time lost to the saves of the level this tier holds and "
+        "to the failures it serves (level1_waste_fraction or level2_waste_fraction); null "
+        "for an unused tier.",
+        "Cᵢ/Tᵢ + λᵢ(Tᵢ/2 + Rᵢ)",
+        "moody2010",
+        computed_by="models.evaluate.Evaluation.checkpoint_tiers",
+    ),
 )
 
 GOODPUT_OUTPUTS: tuple[Output, ...] = (
@@ -2324,6 +2374,29 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "derived",
         computed_by="models.resilience._with_montecarlo",
     ),
+    # goodput ladder --json beyond the rungs' figures
+    _o(
+        "recommended_features",
+        "Features worth adopting",
+        "",
+        "text",
+        "The leading features of the ladder that each save money: in the recommended order, "
+        "the ones worth adopting for this scenario.",
+        "the rungs after the baseline up to the first whose saving ≤ 0",
+        "derived",
+        computed_by="models.resilience.Ladder.recommended_features",
+    ),
+    _o(
+        "failure_modes_source",
+        "Failure causes from",
+        "",
+        "text",
+        "Where the shares of failure causes the features act on come from: Llama 3 405B's "
+        "root causes, or the failure log given with --fit.",
+        "",
+        "llama3_2024",
+        computed_by="models.resilience.Ladder.to_json_dict",
+    ),
 )
 
 RELIABILITY_VALUE_OUTPUTS: tuple[Output, ...] = (
@@ -2799,6 +2872,34 @@ BUDGET_OUTPUTS: tuple[Output, ...] = (
         "derived",
         computed_by="models.plan.budget_by_pricing_model",
     ),
+    # goodput plan --json's budget rows: the terms each bill rests on
+    _o(
+        "own_pricing_model",
+        "The scenario's pricing model",
+        "",
+        "bool",
+        "Whether this row's pricing model is the scenario's own (pricing.model).",
+        computed_by="models.plan.budget_by_pricing_model",
+    ),
+    _o(
+        "idle_paid",
+        "Idle hours paid",
+        "",
+        "bool",
+        "Whether the pricing model bills hours the instances sit idle (a commitment or a "
+        "reservation) rather than only the hours they run.",
+        computed_by="models.plan.budget_by_pricing_model",
+    ),
+    _o(
+        "price_available",
+        "Price available",
+        "",
+        "bool",
+        "Whether the pricing model has a rate for this instance type (entered, the "
+        "scenario's own or a public one); without one the row's figures are missing and "
+        "reason says why.",
+        computed_by="models.plan.budget_by_pricing_model",
+    ),
 )
 
 FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
@@ -2858,6 +2959,26 @@ FILE_SYSTEM_OUTPUTS: tuple[Output, ...] = (
         "latency + shard GB ÷ (throughput per TiB × TiB ÷ nodes)",
         "derived",
         1,
+        computed_by="models.optimize.recommend_file_system",
+    ),
+    _o(
+        "at_search_limit",
+        "At the search limit",
+        "",
+        "bool",
+        "Whether the recommended file system is the largest size searched: a larger one "
+        "might lose less still.",
+        "TiB* ≥ largest size searched",
+        computed_by="models.optimize.recommend_file_system",
+    ),
+    _o(
+        "warning",
+        "File system warning",
+        "",
+        "text",
+        "Why the file-system recommendation may not hold (goodput plan's file_system): the "
+        "scenario's stated blocking save is faster than its file system writes, or no "
+        "searched file system writes fast enough; empty when there is none.",
         computed_by="models.optimize.recommend_file_system",
     ),
 )
@@ -3402,6 +3523,26 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "daly2006",
         computed_by="models.optimize.recommend_checkpoint_interval",
     ),
+    # goodput optimize --json's domain_spares (models.optimize.recommend_domain_spares)
+    _o(
+        "domains",
+        "Scale-up domains searched",
+        "domains",
+        "count",
+        "Scale-up domains the job occupies without domain spares: the domains the "
+        "spares-by-domain search starts from.",
+        "D = ⌈N / nodes per domain⌉",
+        computed_by="models.optimize.recommend_domain_spares",
+    ),
+    _o(
+        "domain_spare_count",
+        "Spares of the option",
+        "",
+        "count",
+        "Spare nodes kept in every scale-up domain (policy in_domain) or whole spare "
+        "domains (policy spare_domains) of one spares-by-domain option; 0 for none.",
+        computed_by="models.optimize.recommend_domain_spares",
+    ),
 )
 
 #: the Monte Carlo result's summaries (models/montecarlo.py)
@@ -3690,6 +3831,42 @@ LOSS_TABLE_OUTPUTS: tuple[Output, ...] = (
         "derived",
         1,
         computed_by="models.evaluate.Comparison.savings_by_component",
+    ),
+    _o(
+        "component_goodput_points_saved",
+        "Goodput saved",
+        "points",
+        "number",
+        "Goodput points the candidate gains from its lower loss in this component; 0 on the "
+        "step-time and running-cost rows, which take no wall time.",
+        "(minutes_b − minutes_c) / 1440 × 100",
+        "derived",
+        2,
+        computed_by="models.evaluate.Comparison.savings_by_component",
+    ),
+    # the rows of goodput evaluate --json's badput (one per badput bucket, models/badput.py)
+    _o(
+        "badput_minutes_per_day",
+        "Time lost in the bucket",
+        "min/day",
+        "number",
+        "Wall time per day the loss components that land in this badput bucket take from "
+        "training; 0 for idle spares, which cost dollars but no time.",
+        "Σ of the bucket's component minutes per day",
+        "derived",
+        1,
+        computed_by="models.badput.badput_minutes_per_day",
+    ),
+    _o(
+        "badput_usd_per_day",
+        "Lost per day in the bucket",
+        "USD/day",
+        "usd",
+        "Dollars per day the bucket's loss components cost; the idle_spares bucket holds "
+        "what the idle spare nodes cost.",
+        "Σ of the bucket's component USD per day (+ spare nodes per day for idle_spares)",
+        "derived",
+        computed_by="models.badput.badput_usd_per_day",
     ),
 )
 
@@ -4044,6 +4221,380 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "pvalue",
         "The p-value times the number of nodes (flagged below 0.05).",
         computed_by="models.fitting._lemon_nodes",
+    ),
+    # goodput fit --json (models.fitting.LogFit.to_json_dict): the log, the job's time
+    # between incidents (job_*: fit_tbf) and each node's (node_*: fit_weibull_censored)
+    _o(
+        "failures",
+        "Failures in the log",
+        "",
+        "count",
+        "Failure rows of the log, of every cause, the job's own marks included.",
+        computed_by="models.fitting.LogFit.to_json_dict",
+    ),
+    _o(
+        "incidents",
+        "Incidents",
+        "",
+        "count",
+        "Distinct failure times of the log: failures at the same moment stop the job once.",
+        computed_by="models.fitting.fit_failure_log",
+    ),
+    _o(
+        "nodes_from_log",
+        "Nodes counted from the log",
+        "",
+        "bool",
+        "Whether the node count is the log's distinct node ids (no --nodes, no '# nodes=N' "
+        "comment): nodes that never failed are then missing and the rate per node-day is "
+        "too high.",
+        computed_by="models.fitting.fit_failure_log",
+    ),
+    _o(
+        "span_days",
+        "Log span",
+        "days",
+        "number",
+        "Days from the log's first incident to its last.",
+        "(t_last − t_first) / 24",
+        "",
+        1,
+        computed_by="models.fitting.fit_failure_log",
+    ),
+    *(
+        _o(
+            f"node_failure_rate_per_day_{end}",
+            f"Node failure rate, {word} bound",
+            "per node-day",
+            "percent",
+            f"{word.capitalize()} end of the exact chi-square interval of the fitted node "
+            "failure rate, at the fit's confidence.",
+            f"χ²_{{{q}}}(2n) / (2·ΣX) × 24 / N × node incidents' share",
+            "lawless2003",
+            computed_by="models.fitting.fit_failure_log",
+        )
+        for end, word, q in (("lo", "lower", "α/2"), ("hi", "upper", "1−α/2"))
+    ),
+    _o(
+        "median_downtime_minutes",
+        "Median downtime",
+        "min",
+        "number",
+        "Median downtime of the log's node failures (not the job's own); null when the log "
+        "gives none.",
+        "median of the downtimes",
+        "",
+        1,
+        computed_by="models.fitting.fit_failure_log",
+    ),
+    _o(
+        "job_n_gaps",
+        "Job gaps fitted",
+        "",
+        "count",
+        "Gaps between consecutive incidents the job's fits use: the incidents less one.",
+        "incidents − 1",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    _o(
+        "job_exp_rate_per_h",
+        "Job incident rate (exponential)",
+        "per h",
+        "number",
+        "Incidents per hour of the job: the exponential fit of the gaps between incidents "
+        "(maximum likelihood).",
+        "λ̂ = n / ΣX",
+        "lawless2003",
+        4,
+        computed_by="models.fitting.fit_tbf",
+    ),
+    *(
+        _o(
+            f"job_exp_rate_per_h_{end}",
+            f"Job incident rate, {word} bound",
+            "per h",
+            "number",
+            f"{word.capitalize()} end of the exact chi-square interval of the job's incident rate.",
+            f"χ²_{{{q}}}(2n) / (2·ΣX)",
+            "lawless2003",
+            4,
+            computed_by="models.fitting.fit_tbf",
+        )
+        for end, word, q in (("lo", "lower", "α/2"), ("hi", "upper", "1−α/2"))
+    ),
+    _o(
+        "job_exp_mean_h",
+        "Job MTBF, exponential fit",
+        "h",
+        "number",
+        "Mean time between the job's incidents: the exponential fit's mean, the gaps' mean "
+        "(fitted_job_mtbf_hours on the Failure log page).",
+        "1 / λ̂",
+        "lawless2003",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    _o(
+        "job_weibull_shape",
+        "Job Weibull shape",
+        "",
+        "number",
+        "Shape k of the Weibull fit of the gaps between the job's incidents (k < 1: the "
+        "hazard falls with time since the last incident); null when every gap is the same.",
+        "maximum likelihood, location 0",
+        "lawless2003",
+        3,
+        computed_by="models.fitting.fit_tbf",
+    ),
+    *(
+        _o(
+            f"job_weibull_shape_{end}",
+            f"Job Weibull shape, {word} bound",
+            "",
+            "number",
+            f"{word.capitalize()} end of the profile-likelihood interval of the job's "
+            "Weibull shape.",
+            "{k : 2[ℓ(k̂) − ℓ_p(k)] ≤ χ²₁(confidence)}",
+            "lawless2003",
+            3,
+            computed_by="models.fitting.fit_tbf",
+        )
+        for end, word in (("lo", "lower"), ("hi", "upper"))
+    ),
+    _o(
+        "job_weibull_scale_h",
+        "Job Weibull scale",
+        "h",
+        "number",
+        "Scale η of the Weibull fit of the gaps between the job's incidents.",
+        "maximum likelihood, location 0",
+        "lawless2003",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    *(
+        _o(
+            f"job_weibull_scale_h_{end}",
+            f"Job Weibull scale, {word} bound",
+            "h",
+            "number",
+            f"{word.capitalize()} end of the Wald interval of the job's Weibull scale, taken "
+            "on its logarithm.",
+            f"η̂ · exp({sign}z · se(ln η̂))",
+            "lawless2003",
+            computed_by="models.fitting.fit_tbf",
+        )
+        for end, word, sign in (("lo", "lower", "−"), ("hi", "upper", ""))
+    ),
+    _o(
+        "job_weibull_mean_h",
+        "Job MTBF, Weibull fit",
+        "h",
+        "number",
+        "Mean time between the job's incidents under the Weibull fit.",
+        "η · Γ(1 + 1/k)",
+        "lawless2003",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    *(
+        _o(
+            f"job_loglik_{model}",
+            f"Log-likelihood, {word}",
+            "",
+            "number",
+            f"Log-likelihood of the {word} fit of the gaps between the job's incidents.",
+            "ℓ = Σ ln f(xᵢ)",
+            "",
+            1,
+            computed_by="models.fitting.fit_tbf",
+        )
+        for model, word in (("exponential", "exponential"), ("weibull", "Weibull"))
+    ),
+    *(
+        _o(
+            f"job_aic_{model}",
+            f"AIC, {word}",
+            "",
+            "number",
+            f"Akaike information criterion of the {word} fit of the job's gaps (the lower of "
+            "the two fits better).",
+            f"2·{k} − 2ℓ",
+            "",
+            1,
+            computed_by="models.fitting.fit_tbf",
+        )
+        for model, word, k in (("exponential", "exponential", 1), ("weibull", "Weibull", 2))
+    ),
+    _o(
+        "job_lr_statistic",
+        "Likelihood-ratio statistic",
+        "",
+        "number",
+        "Likelihood-ratio statistic of the exponential (k = 1) inside the Weibull fit of "
+        "the job's gaps.",
+        "D = 2(ℓ_W − ℓ_E)",
+        "lawless2003",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    _o(
+        "job_lr_p_value",
+        "Likelihood-ratio p-value",
+        "",
+        "pvalue",
+        "Probability of a statistic at least D if the job's gaps were exponential: a small "
+        "value rejects the exponential in favour of the Weibull.",
+        "P(χ²₁ ≥ D)",
+        "lawless2003",
+        computed_by="models.fitting.fit_tbf",
+    ),
+    *(
+        _o(
+            f"job_ks_{model}",
+            f"KS distance, {word}",
+            "",
+            "number",
+            f"Largest gap between the distribution functions of the job's gaps and of the "
+            f"{word} fit.",
+            "sup |F_n − F|",
+            "",
+            3,
+            computed_by="models.fitting.fit_tbf",
+        )
+        for model, word in (("exponential", "exponential"), ("weibull", "Weibull"))
+    ),
+    *(
+        _o(
+            f"job_ks_{model}_p_optimistic",
+            f"KS p-value, {word} (optimistic)",
+            "",
+            "pvalue",
+            f"Kolmogorov-Smirnov p-value of the {word} fit; too large, since the fit's "
+            "parameters come from the same gaps (the Lilliefors effect).",
+            computed_by="models.fitting.fit_tbf",
+        )
+        for model, word in (("exponential", "exponential"), ("weibull", "Weibull"))
+    ),
+    _o(
+        "node_n_gaps",
+        "Node gaps fitted",
+        "",
+        "count",
+        "Gaps between repeat failures of the same node that the per-node Weibull fit uses "
+        "(lemon nodes and the job's own marks left out).",
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    _o(
+        "node_n_censored",
+        "Censored node times",
+        "",
+        "count",
+        "Right-censored times of the per-node fit: each node's time from its last failure "
+        "to the end of the log.",
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    _o(
+        "node_weibull_shape",
+        "Weibull shape per node",
+        "",
+        "number",
+        "Shape k of the Weibull renewal process of one node, fitted with censoring: what "
+        "the simulator's reliability.weibull_shape means.",
+        "maximum likelihood with right-censoring",
+        "lawless2003",
+        3,
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    *(
+        _o(
+            f"node_weibull_shape_{end}",
+            f"Weibull shape per node, {word} bound",
+            "",
+            "number",
+            f"{word.capitalize()} end of the profile-likelihood interval of the per-node "
+            "Weibull shape.",
+            "{k : 2[ℓ(k̂) − ℓ_p(k)] ≤ χ²₁(confidence)}",
+            "lawless2003",
+            3,
+            computed_by="models.fitting.fit_weibull_censored",
+        )
+        for end, word in (("lo", "lower"), ("hi", "upper"))
+    ),
+    _o(
+        "node_weibull_scale_h",
+        "Weibull scale per node",
+        "h",
+        "number",
+        "Scale η of the per-node Weibull fit.",
+        "η̂ᵏ = (Σ tᵢᵏ + Σ cⱼᵏ) / d",
+        "lawless2003",
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    _o(
+        "node_exp_rate_per_h",
+        "Failure rate per node (exponential)",
+        "per h",
+        "number",
+        "Failures per hour of one node under an exponential fit of the same gaps and "
+        "censored times.",
+        "d / (Σ t + Σ c)",
+        "lawless2003",
+        6,
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    _o(
+        "node_loglik_weibull",
+        "Log-likelihood, per-node Weibull",
+        "",
+        "number",
+        "Log-likelihood of the per-node Weibull fit at its maximum.",
+        "ℓ_p(k̂)",
+        "",
+        1,
+        computed_by="models.fitting.fit_weibull_censored",
+    ),
+    _o(
+        "weibull_shape",
+        "Weibull shape for the scenario",
+        "",
+        "number",
+        "The per-node Weibull shape (node_weibull_shape) that goes into the scenario's "
+        "reliability.weibull_shape; null when too few nodes failed twice to fit it.",
+        "node_weibull_shape",
+        "lawless2003",
+        3,
+        computed_by="models.fitting.LogFit.weibull_shape",
+    ),
+    _o(
+        "lemon_test",
+        "Lemon-node test",
+        "",
+        "text",
+        "The test this fit flagged lemon nodes with: the binomial upper tail per node, "
+        "Bonferroni over the nodes, and its family-wise error.",
+        computed_by="models.fitting.LogFit.to_json_dict",
+    ),
+    *(
+        _o(
+            f"cause_rate_per_node_day_{end}",
+            f"Rate, {word} bound",
+            "per node-day",
+            "percent",
+            f"{word.capitalize()} end of the exact Poisson interval of a cause's rate per "
+            "node-day.",
+            f"χ²_{{{q}}}({df}) / 2 / node-days",
+            "garwood1936",
+            4,
+            computed_by="models.fitting._cause_rates",
+        )
+        for end, word, q, df in (("lo", "lower", "α/2", "2k"), ("hi", "upper", "1−α/2", "2k + 2"))
+    ),
+    _o(
+        "llama3_failures",
+        "Llama 3 failures",
+        "",
+        "count",
+        "Unexpected interruptions of Llama 3 405B's pre-training with this cause (of 419).",
+        "",
+        "llama3_2024",
+        computed_by="models.fitting._cause_rates",
     ),
 )
 

@@ -82,6 +82,8 @@ RENAMED: dict[str, str | None] = {
     "goodput_candidate": "goodput",
     "productive_time_ratio": "r",
     "step_time_savings_usd_per_day": "step",
+    # the savings waterfall's goodput points (savings_by_component's rows)
+    "component_goodput_points_saved": "goodput_points",
     # instance ranking: VerdictRobustness fields, the MFU's source, the scaled failure rate
     # (views.instances and the ranking's JSON rename them)
     "mfu_source": "note",
@@ -105,6 +107,8 @@ RENAMED: dict[str, str | None] = {
     "file_system_TiB": "provisioned_TiB",
     "file_system_throughput_MBps_per_TiB": "throughput_MBps_per_TiB",
     "file_system_savings_usd_per_day": "savings_usd_per_day",
+    # goodput optimize --json's domain_spares rows: DomainSparePolicy.count
+    "domain_spare_count": "count",
     # Monte Carlo: SimulationResult.summary and goodput simulate's JSON
     "unfinished_trials": "unfinished",
     "lost_analytic_usd": "_analytic_lost",
@@ -137,6 +141,50 @@ RENAMED: dict[str, str | None] = {
     "cause_rate_per_node_day": "rate_per_node_day",
     "cause_share": "share",
     "llama3_cause_share": "llama3_share",
+    "cause_rate_per_node_day_lo": "rate_per_node_day_lo",
+    "cause_rate_per_node_day_hi": "rate_per_node_day_hi",
+    # goodput fit --json: LogFit.to_json_dict prefixes fit_tbf's keys with job_ and
+    # fit_weibull_censored's with node_ (f"job_{k}", f"node_{k}")
+    **{
+        f"job_{k}": k
+        for k in (
+            "n_gaps",
+            "exp_rate_per_h",
+            "exp_rate_per_h_lo",
+            "exp_rate_per_h_hi",
+            "exp_mean_h",
+            "weibull_shape",
+            "weibull_shape_lo",
+            "weibull_shape_hi",
+            "weibull_scale_h",
+            "weibull_scale_h_lo",
+            "weibull_scale_h_hi",
+            "weibull_mean_h",
+            "loglik_exponential",
+            "loglik_weibull",
+            "aic_exponential",
+            "aic_weibull",
+            "lr_statistic",
+            "lr_p_value",
+            "ks_exponential",
+            "ks_weibull",
+            "ks_exponential_p_optimistic",
+            "ks_weibull_p_optimistic",
+        )
+    },
+    **{
+        f"node_{k}": k
+        for k in (
+            "n_gaps",
+            "n_censored",
+            "weibull_shape",
+            "weibull_shape_lo",
+            "weibull_shape_hi",
+            "weibull_scale_h",
+            "exp_rate_per_h",
+            "loglik_weibull",
+        )
+    },
     # goodput reconcile: RunMeasurement, TimelineFit and Summary fields, the rate interval
     # (Reconciliation.to_json_dict and reconcile._fitted_json rename them; the sample
     # statistics' keys are built there as f"{sample}_p{q}_{unit}" and f"{sample}s_measured")
@@ -173,6 +221,9 @@ RENAMED: dict[str, str | None] = {
     "meets_target": "meets",
     "dropped_instances": "dropped",
     "pricing_label": "label",
+    # goodput plan --json's budget rows (budget_by_pricing_model's "own" and "available")
+    "own_pricing_model": "own",
+    "price_available": "available",
     "no_capacity_block": None,  # goodput plan's JSON key for the sentence no_block_price returns
     "set": None,  # the --set strings set_arguments returns (its list ``out``)
     "features": "feats",  # the feature names of each recommended prefix
