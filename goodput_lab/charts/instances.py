@@ -10,6 +10,8 @@ import numpy as np
 import plotly.graph_objects as go
 import polars as pl
 
+from goodput_lab.models.instances import nodes_text
+
 from . import style
 
 TEMPLATE = style.TEMPLATE
@@ -27,12 +29,17 @@ COST_PARTS = [
 
 
 def _labels(df: pl.DataFrame) -> list[str]:
-    return [
-        (f"<b>{name} ★</b>" if best else name) + f"<br>× {nodes:,.0f} nodes"
-        for name, nodes, best in zip(
-            df["instance"].to_list(), df["nodes"].to_list(), df["cheapest"].to_list(), strict=True
-        )
-    ]
+    """Each bar's instance and node count, with the paid spares its cost includes as the
+    tables write them ("× 1,152 + 180 spare", :func:`models.instances.nodes_text`)."""
+    spares = df["paid_spare_nodes"].to_list() if "paid_spare_nodes" in df.columns else None
+    out = []
+    for i, (name, nodes, best) in enumerate(
+        zip(df["instance"].to_list(), df["nodes"].to_list(), df["cheapest"].to_list(), strict=True)
+    ):
+        paid = spares[i] if spares is not None and spares[i] is not None else 0.0
+        count = nodes_text(nodes, paid) if paid > 0 else f"{nodes:,.0f} nodes"
+        out.append((f"<b>{name} ★</b>" if best else name) + f"<br>× {count}")
+    return out
 
 
 def _whiskers(fig: go.Figure, y, point, lo, hi, span: str) -> None:

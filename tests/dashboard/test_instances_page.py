@@ -244,3 +244,15 @@ def test_the_tables_and_the_verdict_show_the_spares_the_cost_includes(catalog):
     plain = svc.table(svc.ranking(load_preset("p6e-gb200-nvl72"), catalog, None))
     assert svc.ranking_display(plain).row(0, named=True)["Nodes"] == "1,152"
     assert svc.verdict_tiles(svc.cheapest(plain))[0][1]["value"] == "1,152 nodes"
+
+
+def test_the_charts_name_the_spares_beside_the_node_count(catalog):
+    """QA 26 #9: the charts' bars read "× 1,152 nodes" beside a cost with 180 spare nodes."""
+    from goodput_lab.charts.instances import _labels
+    from goodput_lab.views import instances as svc
+
+    sc = load_preset("p6e-gb200-nvl72").replace({"cluster.spare_domains": 2})
+    labels = _labels(svc.table(svc.ranking(sc, catalog, None)))
+    assert labels[0] == "<b>p6e-gb200.36xlarge ★</b><br>× 1,152 + 36 spare"
+    plain = _labels(svc.table(svc.ranking(load_preset("p6e-gb200-nvl72"), catalog, None)))
+    assert plain[0] == "<b>p6e-gb200.36xlarge ★</b><br>× 1,152 nodes"
