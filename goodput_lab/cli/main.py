@@ -231,6 +231,8 @@ def _print_failure_domains(m: Mapping[str, Any]) -> None:
     """The failure classes and scale-up domains, as the Overview and the report give them
     (models.outputs.failure_domain_keys: only where a class beyond node failures or a domain
     spare is present), one registry figure a line under the failures per day."""
+    from goodput_lab.views.overview import hot_spare_pool_text
+
     keys = failure_domain_keys(m)
     if not keys:
         return
@@ -243,6 +245,8 @@ def _print_failure_domains(m: Mapping[str, Any]) -> None:
         o = OUTPUTS[key]
         says_unit = "per day" in o.label.lower()  # "Node failures per day 2.19"
         print(f"    {o.label.lower():<40} {format_value(key, m[key], unit=not says_unit)}")
+    if pool := hot_spare_pool_text(m):  # the node path behind the domain spares, as the Overview
+        print(f"    {'then the hot-spare pool':<40} {pool}")
 
 
 def _print_time_to_train(ev) -> None:

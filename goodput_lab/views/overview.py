@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import polars as pl
 
@@ -193,10 +195,11 @@ def failure_domain_display(ev: Evaluation) -> pl.DataFrame | None:
 
 def failure_domain_intro(m) -> str:
     """What the failure-domain figures are, for the page and the report: the domains, the
-    classes that make up the failures per day, and how the replacement per failure over
-    every class makes the recovery in the lost time per failure."""
+    classes that make up the failures per day, how the replacement per failure over
+    every class makes the recovery in the lost time per failure, and, with domain spares,
+    the hot-spare pool a node failure falls back to (:func:`hot_spare_pool_text`)."""
     fv = display.format_value
-    return (
+    text = (
         f"The job occupies {fv('scaleup_domains', m['scaleup_domains'])} of "
         f"{fv('nodes_per_domain', m['nodes_per_domain'])}. Its "
         f"{fv('failures_per_day', m['failures_per_day'], unit=False)} failures per day are "
@@ -206,6 +209,45 @@ def failure_domain_intro(m) -> str:
         f"makes the {fv('recovery_minutes_per_failure', m['recovery_minutes_per_failure'])} "
         f"of recovery in the {fv('minutes_lost_per_failure', m['minutes_lost_per_failure'])} "
         "lost per failure."
+    )
+    if pool := hot_spare_pool_text(m):
+        text += (
+            " A node failure that finds neither a free in-domain spare nor a free spare "
+            f"domain falls back to the hot-spare pool: {pool}. These are the pool's own "
+            "figures (probability_no_spare and replacement_minutes_expected in goodput "
+            "evaluate --json); the replacement per failure weighs them by how rarely a "
+            "failure gets that far."
+        )
+    return text
+
+
+def hot_spare_pool_text(m) -> str:
+    """The hot-spare pool's own figures where domain spares stand before it, as goodput
+    evaluate and the Overview write them: "no hot spare free 100.00%, replacement from
+    the pool 30.0 min"; "" without in-domain spares or spare domains, where a node failure
+    goes to the pool directly (QA 26 #11: the --json's probability_no_spare 1.0 and
+    replacement_minutes_expected 30.0 read as every failure's beside the 2.4 min of
+    replacement per failure, the domain spares counted).
+
+    Parameters
+    ----------
+    m : Mapping
+        An evaluation's figures (probabilities [fraction], minutes [min]).
+
+    Returns
+    -------
+    str
+        The figures in words, or "".
+    """
+    blocking = ("probability_no_domain_spare", "probability_no_spare_domain")
+    values = [float(m.get(k, 1.0)) for k in blocking]
+    if not any(math.isfinite(v) and v < 1.0 for v in values):
+        return ""
+    fv = display.format_value
+    return (
+        f"no hot spare free {fv('probability_no_spare', m['probability_no_spare'])}, "
+        "replacement from the pool "
+        f"{fv('replacement_minutes_expected', m['replacement_minutes_expected'])}"
     )
 
 

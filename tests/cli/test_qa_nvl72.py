@@ -197,3 +197,33 @@ def test_ladder_cli_writes_each_rungs_change_as_the_page_and_report(capsys, cata
         assert f" {row['Goodput gained'].removesuffix(' points')} " in line, (row, line)
     gained = dict(zip(table["Rung"], table["Goodput gained"], strict=True))
     assert "0.00" not in gained.values()
+
+
+def test_evaluate_names_the_hot_spare_pool_behind_the_domain_spares(capsys):
+    """QA 26 #11: with 2 spare domains and 2 spares per domain, --json wrote
+    probability_no_spare 1.0 and replacement_minutes_expected 30.0 beside a replacement
+    per failure of 2.4 min, unexplained. They are the hot-spare pool's own figures (the
+    node path a failure takes when no in-domain spare and no spare domain is free: no hot
+    spare here, so the technician's 30 min); text, --json and the Overview say so."""
+    import json
+
+    sets = ("cluster.spare_domains=2", "cluster.spare_nodes_per_domain=2")
+    out = _evaluate(capsys, *sets)
+    assert (
+        "    then the hot-spare pool                  no hot spare free 100.00%, "
+        "replacement from the pool 30.0 min\n" in out
+    )
+    assert "    replacement per failure (all classes)    2.4 min\n" in out
+    args = ["evaluate", NVL72, "--json"]
+    for s in sets:
+        args += ["--set", s]
+    assert main(args) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["probability_no_spare"] == 1.0 and d["replacement_minutes_expected"] == 30.0
+    assert round(d["replacement_minutes_per_failure"], 1) == 2.4
+    # with hot spares too: the pool's own share and mix (a swap of 2 min when one is free)
+    out = _evaluate(capsys, "cluster.spare_domains=2", "cluster.spare_nodes=6")
+    assert "then the hot-spare pool                  no hot spare free 21.15%, " in out
+    assert "replacement from the pool 7.9 min" in out  # 0.2115 × 30 + 0.7885 × 2
+    # no domain spares: a node failure goes to the pool directly, no such line
+    assert "hot-spare pool" not in _evaluate(capsys, "cluster.spare_nodes=6")

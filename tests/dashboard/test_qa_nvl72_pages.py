@@ -228,3 +228,22 @@ def test_run_log_example_toggle_label_fits_at_1024_px():
     labels = [t.label for t in at.toggle]
     assert "Synthetic example run" in labels
     assert len("Synthetic example run") <= 22  # the right-hand column's width at 1,024 px
+
+
+def test_overview_names_the_hot_spare_pool_behind_the_domain_spares():
+    """QA 26 #11: the hot-spare pool's own figures (--json's probability_no_spare and
+    replacement_minutes_expected) read as goodput evaluate writes them, as the pool's."""
+    at = open_page(
+        "overview",
+        {**NVL72, "cluster.spare_domains": "2", "cluster.spare_nodes_per_domain": "2"},
+    )
+    t = _table(at, "Figure")
+    assert (
+        dict(zip(t["Figure"], t["Value"], strict=True))["Replacement per failure (all classes)"]
+        == "2.4 min"
+    )
+    captions = " ".join(c.value for c in at.caption)
+    assert (
+        "falls back to the hot-spare pool: no hot spare free 100.00%, replacement from the "
+        "pool 30.0 min. These are the pool's own figures" in captions
+    )
