@@ -46,6 +46,7 @@ __all__ = [
     "compare",
     "evaluate",
     "evaluate_arrays",
+    "hot_spare_pool_text",
     "resolve_inputs",
     "value_of_reliability",
 ]
@@ -1475,4 +1476,34 @@ def compare_evaluations(b: Evaluation, c: Evaluation) -> Comparison:
         productive_time_ratio=r,
         step_time_savings_usd_per_day=step_value,
         time_to_train_delta_days=c["time_to_train_days"] - b["time_to_train_days"],
+    )
+
+
+def hot_spare_pool_text(m) -> str:
+    """The hot-spare pool's own figures where domain spares stand before it, as goodput
+    evaluate and the Overview write them: "no hot spare free 100.00%, replacement from
+    the pool 30.0 min"; "" without in-domain spares or spare domains, where a node failure
+    goes to the pool directly (QA 26 #11: the --json's probability_no_spare 1.0 and
+    replacement_minutes_expected 30.0 read as every failure's beside the 2.4 min of
+    replacement per failure, the domain spares counted).
+
+    Parameters
+    ----------
+    m : Mapping
+        An evaluation's figures (probabilities [fraction], minutes [min]).
+
+    Returns
+    -------
+    str
+        The figures in words, or "".
+    """
+    blocking = ("probability_no_domain_spare", "probability_no_spare_domain")
+    values = [float(m.get(k, 1.0)) for k in blocking]
+    if not any(math.isfinite(v) and v < 1.0 for v in values):
+        return ""
+    fv = format_value
+    return (
+        f"no hot spare free {fv('probability_no_spare', m['probability_no_spare'])}, "
+        "replacement from the pool "
+        f"{fv('replacement_minutes_expected', m['replacement_minutes_expected'])}"
     )

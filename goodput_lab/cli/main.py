@@ -231,7 +231,7 @@ def _print_failure_domains(m: Mapping[str, Any]) -> None:
     """The failure classes and scale-up domains, as the Overview and the report give them
     (models.outputs.failure_domain_keys: only where a class beyond node failures or a domain
     spare is present), one registry figure a line under the failures per day."""
-    from goodput_lab.views.overview import hot_spare_pool_text
+    from goodput_lab.models.evaluate import hot_spare_pool_text
 
     keys = failure_domain_keys(m)
     if not keys:

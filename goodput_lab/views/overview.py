@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import polars as pl
 
 from goodput_lab.models import FIELDS, Evaluation, Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models.catalog import Instance
+from goodput_lab.models.evaluate import hot_spare_pool_text
 from goodput_lab.models.outputs import failure_domain_keys
 from goodput_lab.models.pricing import Price, as_of_phrase
 from goodput_lab.views import display
@@ -197,7 +196,8 @@ def failure_domain_intro(m) -> str:
     """What the failure-domain figures are, for the page and the report: the domains, the
     classes that make up the failures per day, how the replacement per failure over
     every class makes the recovery in the lost time per failure, and, with domain spares,
-    the hot-spare pool a node failure falls back to (:func:`hot_spare_pool_text`)."""
+    the hot-spare pool a node failure falls back to
+    (:func:`models.evaluate.hot_spare_pool_text`)."""
     fv = display.format_value
     text = (
         f"The job occupies {fv('scaleup_domains', m['scaleup_domains'])} of "
@@ -219,36 +219,6 @@ def failure_domain_intro(m) -> str:
             "failure gets that far."
         )
     return text
-
-
-def hot_spare_pool_text(m) -> str:
-    """The hot-spare pool's own figures where domain spares stand before it, as goodput
-    evaluate and the Overview write them: "no hot spare free 100.00%, replacement from
-    the pool 30.0 min"; "" without in-domain spares or spare domains, where a node failure
-    goes to the pool directly (QA 26 #11: the --json's probability_no_spare 1.0 and
-    replacement_minutes_expected 30.0 read as every failure's beside the 2.4 min of
-    replacement per failure, the domain spares counted).
-
-    Parameters
-    ----------
-    m : Mapping
-        An evaluation's figures (probabilities [fraction], minutes [min]).
-
-    Returns
-    -------
-    str
-        The figures in words, or "".
-    """
-    blocking = ("probability_no_domain_spare", "probability_no_spare_domain")
-    values = [float(m.get(k, 1.0)) for k in blocking]
-    if not any(math.isfinite(v) and v < 1.0 for v in values):
-        return ""
-    fv = display.format_value
-    return (
-        f"no hot spare free {fv('probability_no_spare', m['probability_no_spare'])}, "
-        "replacement from the pool "
-        f"{fv('replacement_minutes_expected', m['replacement_minutes_expected'])}"
-    )
 
 
 def loss_display(shown: pl.DataFrame, ev: Evaluation) -> pl.DataFrame:
