@@ -172,7 +172,7 @@ def test_every_command_writes_a_range_as_the_tiles(capsys):
     assert main(["fit", "data/failure_logs/synthetic-sample.csv"]) == 0
     out = capsys.readouterr().out
     assert "(95% CI 0.670–0.822, profile likelihood" in out
-    assert "scale 5.62 h (5.20–6.06 h)" in out
+    assert "scale 5.62 h (95% CI 5.20–6.06 h)" in out
     for command in (["evaluate", NVL72], ["optimize", NVL72]):
         assert main(command) == 0
         out = capsys.readouterr().out

@@ -261,13 +261,17 @@ def test_fit_separates_job_level_interruptions():
     node_inc, job_inc = split_job_level(log.time_h, log.node_id)
     assert job_inc == n_job and node_inc == 400 - n_job
     fit = fit_failure_log(log, nodes=128)
-    # job rate = job incidents / days (its MLE), within its exact interval
-    assert fit.job_interruptions_per_day == pytest.approx(n_job / span_days)
+    # job rate = job incidents over the exposure the node rate implies, the span × n/(n − 1)
+    # for n = 400 incidents (models.fitting), within its exact interval
+    assert fit.job_interruptions_per_day == pytest.approx(n_job / (span_days * 400 / 399))
     assert fit.job_interruptions_per_day_lo < fit.job_interruptions_per_day
     assert fit.job_interruptions_per_day < fit.job_interruptions_per_day_hi
     # the node rate is the node incidents' share: rates add up to the job's whole rate
     whole = fit.tbf["exp_rate_per_h"] * 24.0
     assert fit.node_failure_rate_per_day * 128 == pytest.approx(whole * node_inc / 400)
+    assert fit.node_failure_rate_per_day * 128 + fit.job_interruptions_per_day == pytest.approx(
+        whole
+    )
 
 
 def test_fit_without_job_markers_is_unchanged():
