@@ -1,85 +1,278 @@
 """Every figure the CLI prints as JSON is in the output registry (models/outputs.py), and
-`goodput outputs` lists the registry."""
+`goodput outputs` lists the registry.
+
+Every command's ``--json`` is walked through nested objects and lists of objects: each key
+is a registered output, a table's column that the registry holds under another name
+(:data:`COLUMNS`), or a key that only structures the JSON (:data:`STRUCTURE`).  The
+scenario a command echoes holds inputs, not figures: its keys are checked against the
+scenario fields (models.fields) instead."""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
+import tempfile
+from functools import cache
+from pathlib import Path
 
 import pytest
+from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import OUTPUTS, format_value
 
 from goodput_lab.cli.main import main
+from tests.conftest import DATA_DIR
 
-#: Keys that structure the JSON rather than report a figure (names, nested tables whose rows
-#: repeat registered figures, the scenario's own inputs).
+#: Keys that structure the JSON rather than report a figure.  Their values are walked too:
+#: a container's rows and objects are checked key by key.
 STRUCTURE = {
-    "scenario",
-    "scenario_name",
-    "baseline",
-    "candidate",
-    "baseline_name",
-    "candidate_name",
+    # containers (objects and lists of rows)
+    "baseline",  # goodput compare's evaluations; in differences[], the baseline's input value
+    "candidate",  # likewise for the candidate
     "differences",
     "loss_breakdown",
     "savings_by_component",
     "badput",
     "domain_spares",
+    "best_without_hot_spares",  # domain_spares' options: the best alone, the best of each policy
+    "best_in_domain",
+    "best_spare_domains",
+    "options",
     "checkpoint_tiers",
     "instances",
+    "causes",
+    "curve",
+    "budget",
+    "file_system",
+    "current",  # goodput plan's file_system: the scenario's own file system
+    "rungs",
+    "changes",
+    "assumptions",
+    "savings_by_cause",
+    "feature_catalog",
+    "parameters",
+    "buckets",  # goodput reconcile: rows keyed by badput bucket (KEYED_BY_NAME)
+    "timeline_buckets",
+    "fitted",
+    "what_if",
+    "outputs",
+    # names and ids of scenarios and rows
+    "scenario_name",
+    "baseline_name",
+    "candidate_name",
+    "label",
+    "name",  # a feature parameter's name (hot_spares.spares)
+    "field",  # a scenario field's name (differences[], a rung's changes[])
+    "component",  # a loss component's id
+    "kind",  # a loss row's "time" or "cost"; the registry's format kind
+    "tier",  # a checkpoint tier's name
+    "role",  # the tier's role in the strategy, in words
+    "policy",  # a spares-by-domain option's name (none, in_domain, spare_domains)
+    "category",  # a failure cause's id in the Llama 3 taxonomy
+    "group",  # the taxonomy's group of the cause
+    "node_id",  # a lemon node's id in the log
+    "feature",  # a resilience feature's id
+    # words, not figures: rules, the log's own cause names, fixed terms and documentation
     "rules",
     "instance_rules",
+    "causes_in_log",
+    "commitment",  # a pricing model's term (plan budget rows), fixed words of models.pricing
+    "upfront",
+    "basis",  # what a value rests on: a budget row's block, an assumption's or default's source
+    "what",  # a rung's assumption: what is assumed, its value as written, its basis
+    "value",
+    "mechanism",  # the ladder's feature catalogue: how a feature works, what it costs ...
+    "cost",
+    "acts_on",
+    "source",
+    "references",  # bibliography keys
+    "unit",  # a feature parameter's unit; a registry entry's unit
+    "montecarlo_tolerance",  # the fixed rule behind montecarlo_within_tolerance
+    "order",  # goodput ladder: "recommended" or "given" (--features)
+    # the scenario's own inputs, echoed
     "params_billion",
     "tokens_trillion",
-    "outputs",
+    "before",  # a rung's change of a field: the value before and after
+    "after",
+    "default",  # a feature parameter's default
+    # goodput outputs: the fields of a registry entry
+    "key",
+    "section",
+    "meaning",
+    "formula",
+    "computed_by",
+}
+
+#: Objects keyed by a name (a badput bucket) rather than by a figure: their rows are walked.
+KEYED_BY_NAME = {"buckets", "timeline_buckets"}
+
+#: Columns of a table (rows under the key named) that the registry holds under another key:
+#: the name the dashboard's table gives the column (views.overview, views.compare,
+#: views.failure_log, views.optimizer), or a name of the table's own where the JSON's is a
+#: word other tables use for another figure ("usd_per_day", "count", "own").
+COLUMNS: dict[str, dict[str, str]] = {
+    "loss_breakdown": {
+        "minutes_per_day": "component_minutes_per_day",
+        "usd_per_day": "component_usd_per_day",
+        "usd_per_year": "component_usd_per_year",
+        "fraction_of_wall_time": "component_share_of_wall_time",
+    },
+    "savings_by_component": {
+        "minutes_per_day_saved": "component_minutes_saved_per_day",
+        "usd_per_day": "component_savings_usd_per_day",
+        "goodput_points": "component_goodput_points_saved",
+    },
+    "badput": {"minutes_per_day": "badput_minutes_per_day", "usd_per_day": "badput_usd_per_day"},
+    "causes": {
+        "failures": "failure_count",
+        "share": "cause_share",
+        "rate_per_node_day": "cause_rate_per_node_day",
+        "rate_per_node_day_lo": "cause_rate_per_node_day_lo",
+        "rate_per_node_day_hi": "cause_rate_per_node_day_hi",
+        "llama3_share": "llama3_cause_share",
+    },
+    "lemon_nodes": {"failures": "failure_count"},
+    "budget": {"own": "own_pricing_model", "available": "price_available"},
+    **{
+        option: {"count": "domain_spare_count", "spare_nodes": "domain_spare_nodes"}
+        for option in ("best_without_hot_spares", "best_in_domain", "best_spare_domains", "options")
+    },
+}
+
+#: The scenario's descriptive keys beside its sections of fields.
+SCENARIO_TEXT = ("name", "description")
+
+TIMELINE = str(DATA_DIR / "timelines" / "example-run.csv")
+STEPFUN = str(DATA_DIR / "failure_logs" / "stepfun-infinitehbd-2024.csv")
+SYNTHETIC = str(DATA_DIR / "failure_logs" / "synthetic-sample.csv")
+DECIDE = ("--confidence", "0.8", "--trials", "100", "--workers", "0")
+DECIDE += ("--instances", "p5.48xlarge", "--quiet")
+
+#: One run of every command that prints JSON (small Monte Carlo sizes), and the variants
+#: whose JSON holds more: tiers in use, domain spares, no Capacity Block price, a what-if,
+#: simulated rungs, a decision that misses its target.  name -> (exit status, arguments).
+RUNS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "evaluate": (0, ("evaluate", "aws-16k-h100")),
+    "evaluate-tiered": (0, ("evaluate", "hyperpod-tiered-16k-h100")),
+    "compare": (0, ("compare", "aws-16k-h100", "aws-16k-h100-improved")),
+    "compare-instances": (0, ("compare", "aws-16k-h100", "p6e-gb200-nvl72")),
+    "optimize": (0, ("optimize", "aws-16k-h100", "--deadline-days", "45")),
+    "optimize-domains": (0, ("optimize", "p6e-gb200-nvl72")),
+    "simulate": (0, ("simulate", "aws-16k-h100", "--trials", "20", "--days", "2")),
+    "instances": (0, ("instances", "--scenario", "aws-16k-h100", "--deadline-days", "45")),
+    "fit": (0, ("fit", STEPFUN)),
+    "fit-synthetic": (0, ("fit", SYNTHETIC)),
+    "reconcile": (
+        0,
+        ("reconcile", TIMELINE, "--trials", "20", "--set", "checkpoint.interval_minutes=30"),
+    ),
+    "plan": (0, ("plan", "aws-16k-h100", "--trials", "50", "--deadline-days", "45")),
+    "plan-no-block": (0, ("plan", "p6e-gb200-nvl72", "--trials", "50", "--price", "spot=20")),
+    "ladder": (0, ("ladder", "aws-16k-h100", "--trials", "20", "--days", "1", "--fit", SYNTHETIC)),
+    "sweep": (
+        0,
+        ("sweep", "aws-16k-h100", "--vary", "cluster.nodes=1000:2000:3", "--trials", "10"),
+    ),
+    "decide": (0, ("decide", "llama3-8b", "--deadline-days", "16", *DECIDE)),
+    "decide-misses": (1, ("decide", "llama3-8b", "--deadline-days", "2", *DECIDE)),
+    "outputs": (0, ("outputs",)),
 }
 
 
-def _json(capsys, *args: str) -> dict:
-    code = main([*args, "--json"])
-    assert code == 0
-    return json.loads(capsys.readouterr().out)
+@cache
+def printed(name: str) -> dict:
+    """The JSON ``goodput <RUNS[name]> --json`` prints (run once per test process)."""
+    code, args = RUNS[name]
+    if args[0] == "sweep":  # a fresh output each time: a sweep refuses another's file
+        out = Path(tempfile.mkdtemp(prefix="goodput-json-")) / "sweep.parquet"
+        args = (*args, "--days", "1", "--workers", "1", "-o", str(out))
+    stdout = io.StringIO()
+    with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
+        assert main([*args, "--json"]) == code, name
+    return json.loads(stdout.getvalue())
 
 
-def _unregistered(obj, path="") -> list[str]:
-    out = []
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            if k in STRUCTURE:
-                continue
-            if k not in OUTPUTS:
-                out.append(f"{path}{k}")
-            if isinstance(v, dict):
-                out += _unregistered(v, f"{path}{k}.")
+def _not_fields(scenario: dict) -> list[str]:
+    """The keys of an echoed scenario that are not scenario fields (``section.key``)."""
+    out = [k for k, v in scenario.items() if not isinstance(v, dict) and k not in SCENARIO_TEXT]
+    for section, values in scenario.items():
+        if isinstance(values, dict):
+            out += [f"{section}.{k}" for k in values if f"{section}.{k}" not in FIELDS]
     return out
 
 
-@pytest.mark.parametrize(
-    "args",
-    [
-        ("evaluate", "aws-16k-h100"),
-        ("evaluate", "hyperpod-tiered-16k-h100"),
-        ("compare", "aws-16k-h100", "aws-16k-h100-improved"),
-        ("optimize", "aws-16k-h100", "--deadline-days", "45"),
-        ("simulate", "aws-16k-h100", "--trials", "20", "--days", "2"),
-    ],
-)
-def test_every_json_figure_is_registered(capsys, args):
-    d = _json(capsys, *args)
-    assert _unregistered(d) == []
-    for side in ("baseline", "candidate"):
-        if side in d:
-            assert _unregistered(d[side]) == []
+def _unregistered(obj, path: str = "", container: str = "") -> list[str]:
+    """Paths of the keys in ``obj`` (a command's JSON) that are neither registered, nor a
+    column of :data:`COLUMNS`, nor in :data:`STRUCTURE`: ``causes[].share``; nested objects
+    and lists of objects are walked, an echoed ``scenario`` checked against the fields."""
+    out: list[str] = []
+    if isinstance(obj, list):
+        for row in obj:
+            out += _unregistered(row, path, container)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            where = f"{path}.{key}" if path else key
+            if key == "scenario" and isinstance(value, dict):
+                out += [f"{where}.{k}" for k in _not_fields(value)]
+                continue
+            if COLUMNS.get(container, {}).get(key, key) not in OUTPUTS and key not in STRUCTURE:
+                out.append(where)
+            if key in KEYED_BY_NAME and isinstance(value, dict):
+                for name, row in value.items():
+                    out += _unregistered(row, f"{where}.{name}", key)
+            else:
+                sub = f"{where}[]" if isinstance(value, list) else where
+                out += _unregistered(value, sub, key)
+    return list(dict.fromkeys(out))
 
 
-def test_instance_rows_are_registered(capsys):
-    d = _json(capsys, "instances", "--scenario", "aws-16k-h100", "--deadline-days", "45")
-    assert _unregistered(d) == []
-    for row in d["instances"]:
-        assert [k for k in row if k not in OUTPUTS] == []
+def _keys(obj, container: str = "") -> set[tuple[str, str]]:
+    """Every (container, key) of ``obj``, as :func:`_unregistered` walks it."""
+    out: set[tuple[str, str]] = set()
+    if isinstance(obj, list):
+        for row in obj:
+            out |= _keys(row, container)
+    elif isinstance(obj, dict):
+        for key, value in obj.items():
+            out.add((container, key))
+            if key == "scenario":
+                continue
+            rows = value.values() if key in KEYED_BY_NAME and isinstance(value, dict) else value
+            out |= _keys(list(rows) if key in KEYED_BY_NAME else rows, key)
+    return out
+
+
+@pytest.mark.parametrize("name", RUNS)
+def test_every_json_figure_is_registered(name):
+    assert _unregistered(printed(name)) == []
+
+
+def test_the_walk_finds_keys_in_lists_nested_objects_and_the_scenario():
+    assert _unregistered({"causes": [{"share": 0.5, "bogus_share": 0.5}]}) == [
+        "causes[].bogus_share"
+    ]
+    assert _unregistered({"budget": [{"available": True}], "options": [{"available": 1}]}) == [
+        "options[].available"
+    ]
+    assert _unregistered({"buckets": {"OTHER": {"bogus": 1.0}}}) == ["buckets.OTHER.bogus"]
+    scenario = {"name": "x", "cluster": {"nodes": 2, "bogus": 1}, "stray": 1}
+    assert _unregistered({"file_system": {"scenario": scenario}}) == [
+        "file_system.scenario.stray",
+        "file_system.scenario.cluster.bogus",
+    ]
+
+
+def test_the_columns_name_registered_figures_and_every_exception_is_printed():
+    """No stale entry: every column and every STRUCTURE key occurs in some command's JSON,
+    and every column's figure is registered."""
+    assert {k for cols in COLUMNS.values() for k in cols.values()} <= set(OUTPUTS)
+    seen = set().union(*(_keys(printed(name)) for name in RUNS))
+    assert STRUCTURE - {key for _, key in seen} == set()
+    assert {(c, k) for c, cols in COLUMNS.items() for k in cols} - seen == set()
 
 
 def test_outputs_command_lists_the_registry(capsys):
-    d = _json(capsys, "outputs")
+    d = printed("outputs")
     keys = [o["key"] for o in d["outputs"]]
     assert len(keys) == len(OUTPUTS) == len(set(keys))
     goodput = next(o for o in d["outputs"] if o["key"] == "goodput")
