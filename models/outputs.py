@@ -3475,7 +3475,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "spare domains × nodes per domain.",
         "s_d · D or S_D · npd",
         "derived",
-        computed_by="models.optimize.recommend_domain_spares",
+        computed_by="models.optimize._domain_policies",
     ),
     _o(
         "spares_savings_usd_per_day",
@@ -3541,7 +3541,7 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "count",
         "Spare nodes kept in every scale-up domain (policy in_domain) or whole spare "
         "domains (policy spare_domains) of one spares-by-domain option; 0 for none.",
-        computed_by="models.optimize.recommend_domain_spares",
+        computed_by="models.optimize._domain_policies",
     ),
 )
 

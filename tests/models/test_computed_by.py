@@ -107,7 +107,8 @@ RENAMED: dict[str, str | None] = {
     "file_system_TiB": "provisioned_TiB",
     "file_system_throughput_MBps_per_TiB": "throughput_MBps_per_TiB",
     "file_system_savings_usd_per_day": "savings_usd_per_day",
-    # goodput optimize --json's domain_spares rows: DomainSparePolicy.count
+    # goodput optimize --json's domain_spares rows: DomainSparePolicy.count, which
+    # _domain_policies computes
     "domain_spare_count": "count",
     # Monte Carlo: SimulationResult.summary and goodput simulate's JSON
     "unfinished_trials": "unfinished",
