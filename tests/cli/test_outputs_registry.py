@@ -179,12 +179,16 @@ RUNS: dict[str, tuple[int, tuple[str, ...]]] = {
 }
 
 
+#: where the sweep writes its Parquet file (removed when the test process ends)
+_SWEEP_DIR = tempfile.TemporaryDirectory(prefix="goodput-json-")
+
+
 @cache
 def printed(name: str) -> dict:
     """The JSON ``goodput <RUNS[name]> --json`` prints (run once per test process)."""
     code, args = RUNS[name]
-    if args[0] == "sweep":  # a fresh output each time: a sweep refuses another's file
-        out = Path(tempfile.mkdtemp(prefix="goodput-json-")) / "sweep.parquet"
+    if args[0] == "sweep":  # run once per process (cached): no earlier sweep's file there
+        out = Path(_SWEEP_DIR.name) / "sweep.parquet"
         args = (*args, "--days", "1", "--workers", "1", "-o", str(out))
     stdout = io.StringIO()
     with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(io.StringIO()):
