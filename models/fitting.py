@@ -831,6 +831,7 @@ class LogFit:
             f"{counted(self.nodes, 'node')}, "
             f"alpha {self.lemon_alpha:g}",
             "lemon_nodes": self.lemons,
+            "duplicates": len(self.duplicates),
             **{k: _json_number(v) for k, v in (self.repair or dict.fromkeys(REPAIR_KEYS)).items()},
         }
         return out

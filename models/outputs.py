@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ._text import with_unit
 from .references import REFERENCES
@@ -290,7 +290,9 @@ def format_value(key: str | Output, value, *, unit: bool = True, signed: bool = 
         text = f"{x / 10**exp:.2f} × 10{str(exp).translate(_SUPERSCRIPT)}"
         return text + (" FLOP" if unit else "")
     if o.kind == "number" and o.unit == "h" and unit and 0 < abs(x) < 1:
-        return _under_an_hour(x, signed)  # "1.2 min", not "0.02 h"
+        # "1.2 min", not "0.02 h": a decimal fewer than the hours' (more where format_apart
+        # asks for them)
+        return _under_an_hour(x, signed, max(1, o.decimals - 1))
     # a count, and a whole value of a count a derivation can leave fractional, of days or
     # of a file system's size, without decimals: "80" layers, "98 days", "100 TiB" (not
     # "80.0", "98.00 days", "100.0 TiB"; a size that is not whole keeps its decimal, 2.4 TiB)
@@ -317,10 +319,11 @@ def _percent(x: float, d: int, signed: bool) -> str:
     return _clean_zero(text.replace("-", "−"))
 
 
-def _under_an_hour(hours: float, signed: bool) -> str:
-    """A duration under an hour [h] in minutes ("1.2 min"), under a minute in seconds."""
+def _under_an_hour(hours: float, signed: bool, decimals: int = 1) -> str:
+    """A duration under an hour [h] in minutes ("1.2 min"), under a minute in seconds, with
+    ``decimals`` decimals."""
     x, u = (hours * 60, "min") if abs(hours) * 60 >= 1 else (hours * 3600, "s")
-    text = f"{x:+,.1f}" if signed else f"{x:,.1f}"
+    text = f"{x:+,.{decimals}f}" if signed else f"{x:,.{decimals}f}"
     return f"{_clean_zero(text.replace('-', '−'))} {u}"
 
 
@@ -448,27 +451,48 @@ def format_range(key: str | Output, lo, hi, *, unit: bool = True) -> str:
     ('75.19–84.06%', '17.1–30.5 days')
     >>> format_range("lost_usd_per_day", 187959.2, 290908.4)
     '$187,959–$290,908/day'
+    >>> format_range("mtbf_hours", 0.3333, 0.4717), format_range("mtbf_hours", 0.75, 1.5)
+    ('20.0–28.3 min', '45.0 min–1.50 h')
     """
     o = key if isinstance(key, Output) else OUTPUTS[key]
+    if unit and _in_own_unit(o, lo, hi):
+        # hours that read in minutes or seconds below an hour: each end with the unit it
+        # reads in ("20.0–28.9 min", "45.0 min–1.50 h"), never a bare hour under a "min"
+        low, high = format_value(o, lo), format_value(o, hi)
+        if low == high:
+            return high
+        low_num, low_unit = low.rsplit(" ", 1)
+        return f"{low_num}–{high}" if high.endswith(" " + low_unit) else f"{low}–{high}"
     low = format_value(o, lo, unit=False)
     if low == format_value(o, hi, unit=False):  # both ends read alike: one figure
         return format_value(o, hi, unit=unit)
     return f"{low}–{format_value(o, hi, unit=unit)}"
 
 
+def _in_own_unit(o: Output, lo, hi) -> bool:
+    """Whether a range of ``o`` has an end that :func:`format_value` writes in a unit of its
+    own: hours under an hour, in minutes or seconds (QA pass 26: "0.3–28.3 min" for
+    20.0-28.3 min, the low end written in hours)."""
+    if not (o.kind == "number" and o.unit == "h"):
+        return False
+    ends = [x for x in (lo, hi) if x is not None and math.isfinite(float(x))]
+    return any(0 < abs(float(x)) < 1 for x in ends)
+
+
 def format_apart(key: str, value: float, others: Iterable[float]) -> tuple[str, list[str]]:
     """``value`` and ``others`` in the registry's format of ``key``, with more decimals (up to
     five) only where one of ``others`` would read the same as ``value`` without being it: a
-    failure rate and the bounds of the range around it ("0.19%", "0.04%", "0.68%").
+    failure rate and the bounds of the range around it ("0.19%", "0.04%", "0.68%"), a
+    fitted shape and its interval ("0.998", "0.995", "1.002", not "1.00" three times).
 
     Parameters
     ----------
     key : str
-        A percentage output (a failure rate per node-day).
+        An output key (a failure rate per node-day, a fitted shape ...).
     value : float
-        The figure the others are read against [fraction].
+        The figure the others are read against [the key's JSON unit].
     others : iterable of float
-        Further figures of the same key [fraction].
+        Further figures of the same key [the key's JSON unit].
 
     Returns
     -------
@@ -481,13 +505,17 @@ def format_apart(key: str, value: float, others: Iterable[float]) -> tuple[str, 
     ('0.19%', ['0.04%', '0.68%'])
     >>> format_apart("node_failure_rate_per_day", 0.0019, [0.00191])
     ('0.190%', ['0.191%'])
+    >>> format_apart("fitted_weibull_shape", 0.9984, [0.9951, 1.0021])
+    ('0.998', ['0.995', '1.002'])
     """
     bounds = list(others)
-    texts = [format_value(key, x) for x in [value, *bounds]]
-    for d in (3, 4, 5):
+    o = OUTPUTS[key]
+    texts = [format_value(o, x) for x in [value, *bounds]]
+    for d in range(o.decimals + 1, 6):
         if not any(t == texts[0] and x != value for t, x in zip(texts[1:], bounds, strict=True)):
             break
-        texts = [f"{100 * x:.{d}f}%" for x in [value, *bounds]]
+        more = replace(o, decimals=d)
+        texts = [format_value(more, x) for x in [value, *bounds]]
     return texts[0], texts[1:]
 
 
@@ -718,8 +746,10 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "No hot spare free",
         "fraction",
         "percent",
-        "Probability that a failure finds too few hot spares free: none for a single-node "
-        "failure, fewer than g for one that takes out g nodes.",
+        "Probability that a failure reaching the hot-spare pool finds too few hot spares "
+        "free: none for a single-node failure, fewer than g for one that takes out g nodes (1 "
+        "without hot spares). In-domain spares and spare domains stand before the pool "
+        "(probability_no_domain_spare, probability_no_spare_domain).",
         "mix of P(Poisson(ν·S/24) ≥ s) and P(Poisson(ν·S/24) ≥ s − g + 1), ν nodes sent to "
         "repair per day; M/G/∞ repair pool, PASTA",
         "kleinrock1975",
@@ -727,11 +757,13 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
     ),
     _o(
         "replacement_minutes_expected",
-        "Expected replacement",
+        "Replacement from the hot-spare pool",
         "min",
         "number",
-        "Mean time to get a working node back: a hot-spare swap when one is free, else the "
-        "replacement path.",
+        "Mean time the hot-spare pool takes to give back a working node: a swap when a hot "
+        "spare is free, else the replacement path. Node failures reach the pool only when no "
+        "in-domain spare and no spare domain is free; replacement_minutes_per_failure is the "
+        "mean over every failure.",
         "p · t_replace + (1 − p) · t_swap",
         "derived",
         1,
@@ -845,10 +877,12 @@ FAILURE_OUTPUTS: tuple[Output, ...] = (
         "Nodes idled per failure",
         "nodes",
         "number",
-        "Nodes taken out of the job per failure, on average: a node failure idles its "
-        "parallel group when its domain has no free spare, a domain event the whole domain, "
-        "a switch event every node behind it.",
-        "Σ_c (λ_c/λ) · nodes_c; node: 1 − B_in + B_in · group nodes",
+        "Job nodes taken out per failure, on average: a node failure idles its parallel "
+        "group when its domain has no free spare, a domain event the job's nodes of the "
+        "domain, a switch event the job's nodes behind it (in-domain spares are not the "
+        "job's).",
+        "Σ_c (λ_c/λ) · nodes_c; node: 1 − B_in + B_in · group nodes; domain: n_d; switch: "
+        "nodes per switch · n_d / npd",
         "derived",
         decimals=1,
         computed_by="models.chain.failure_process",
@@ -1421,7 +1455,7 @@ COST_OUTPUTS: tuple[Output, ...] = (
         "Price as of",
         "",
         "text",
-        "Date of the price in force.",
+        "Date of the price in force; null where none is stated.",
         computed_by="models.pricing.price_in_force",
     ),
     _o(
@@ -2193,8 +2227,9 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Expected replacement stage",
         "min",
         "number",
-        "Mean replacement stage of a failure that needs a node, with elastic training running "
-        "through part of it degraded.",
+        "Mean replacement stage of a failure that needs a node from the hot-spare pool (the "
+        "node path behind any domain spares), with elastic training running through part of "
+        "it degraded.",
         "p·[(1 − e)·t_replace + e·(2·t_reconf + t_replace·k/N)] + (1 − p)·t_swap",
         "hyperpod_elastic",
         1,
@@ -3378,7 +3413,7 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Scenario price date",
         "",
         "text",
-        "Its date.",
+        "The date of the scenario's price; null where none is stated.",
         computed_by="models.instances._scenario_price",
     ),
 )
@@ -4010,6 +4045,15 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "maximum likelihood; Wald interval on the log scale",
         "derived",
         computed_by="models.fitting.fit_tbf",
+    ),
+    _o(
+        "duplicates",
+        "Repeated rows dropped",
+        "",
+        "count",
+        "Rows of a failure log that repeat an earlier row cell for cell (the same time, "
+        "node, cause and downtime): the same failure listed twice, not counted.",
+        computed_by="models.failure_log.drop_duplicate_rows",
     ),
     _o(
         "repairs",
@@ -5434,8 +5478,8 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Paid spare nodes",
         "nodes",
         "count",
-        "Every node the choice pays for beside the job: hot spares, the nodes of spare "
-        "domains and the spares kept in every domain (the answer's '+ N spare').",
+        "Every node a choice or a ranked type pays for beside the job: hot spares, the nodes "
+        "of spare domains and the spares kept in every domain (the answer's '+ N spare').",
         "hot spares + spare domains × domain size + per-domain spares × domains",
         computed_by="models.decide._spare_pool",
     ),
@@ -5452,8 +5496,9 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Spare nodes per domain",
         "nodes",
         "count",
-        "Spare nodes the choice keeps in every scale-up domain (the scenario's "
-        "cluster.spare_nodes_per_domain).",
+        "Spare nodes a choice or a ranked type keeps in every scale-up domain (the "
+        "scenario's cluster.spare_nodes_per_domain; 0 on a type whose domain has at most "
+        "that many nodes).",
         computed_by="models.decide._spare_pool",
     ),
     _o(

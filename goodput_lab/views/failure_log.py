@@ -24,6 +24,7 @@ from goodput_lab.models.failure_log import (
     stated_nodes,
 )
 from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
+from goodput_lab.models.outputs import format_apart
 from goodput_lab.views import display
 
 SAMPLE_LOG = data_path("failure_logs", "synthetic-sample.csv")
@@ -153,12 +154,22 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
     # the job's Weibull where the gaps have no spread to fit one (models.fitting.fit_tbf)
     rows = [r for r in rows if not math.isnan(r["est"])]
     pct = f"{fit.confidence:.0%}"
+    heads = ("Estimate", f"Lower ({pct})", f"Upper ({pct})")
     table = display.metric_rows(
-        rows,
-        [("est", "Estimate"), ("lo", f"Lower ({pct})"), ("hi", f"Upper ({pct})")],
-        label="Quantity",
+        rows, list(zip(("est", "lo", "hi"), heads, strict=True)), label="Quantity"
     )
-    return table.with_columns(pl.Series("Method", [r["method"] for r in rows]))
+    # an interval whose ends would read as its estimate gets the decimals that tell them
+    # apart (QA pass 26: "1.00 | 1.00 | 1.00" for 0.997-1.004)
+    cells = {h: list(table[h]) for h in heads}
+    for i, r in enumerate(rows):
+        if r.get("lo") is not None and r.get("hi") is not None:
+            est, ends = format_apart(r["key"], r["est"], [r["lo"], r["hi"]])
+            for h, text in zip(heads, (est, *ends), strict=True):
+                cells[h][i] = text
+    return table.with_columns(
+        *(pl.Series(h, cells[h], dtype=pl.String) for h in heads),
+        pl.Series("Method", [r["method"] for r in rows]),
+    )
 
 
 def goodness_of_fit_table(fit: LogFit) -> pl.DataFrame:
