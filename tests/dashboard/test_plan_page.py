@@ -206,3 +206,23 @@ def test_file_system_caption_writes_the_retention_size_as_the_table_does():
     for tib, text in ((12.0, "12 TiB"), (11.8, "11.8 TiB")):
         caption = svc.file_system_caption(sc, SimpleNamespace(min_TiB_for_retention=tib))
         assert caption.endswith(f"holding 2 retained checkpoints ({text}).")
+
+
+def test_asynchronous_saves_recommend_the_file_system_that_loses_least():
+    """QA 26 #4 on the page: with asynchronous 1 s saves the row "Least lost per day of
+    those that save within 1 s" was 2.4 TiB at 125 MB/s/TiB losing $329,121/day against
+    the current $191,969, under a warning that "the fastest is shown (1.0 s)"."""
+    query = {
+        "preset": "p6e-gb200-nvl72",
+        "checkpoint.save_mode": "async",
+        "checkpoint.save_seconds": "1",
+        "plan.trials": "50",
+    }
+    at = open_page("plan", query)
+    table = next(t.value for t in at.table if "File system" in t.value.columns)
+    assert list(table["File system"]) == ["Current", "Least lost per day"]
+    best = table.iloc[1]
+    assert (best["Size (TiB)"], best["Throughput (MB/s/TiB)"]) == ("33.6", "1,000")
+    assert (table.iloc[0]["Lost ($/day)"], best["Lost ($/day)"]) == ("$191,969", "$190,697")
+    warning = " ".join(w.value for w in at.warning)
+    assert "fastest" not in warning and "writes a checkpoint" not in warning
