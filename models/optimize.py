@@ -40,6 +40,7 @@ import numpy as np
 from scipy import optimize as sopt
 
 from .catalog import Instance
+from .chain import paid_instances
 from .evaluate import Comparison, compare_evaluations, evaluate, evaluate_arrays, resolve_inputs
 from .instances import InstanceRanking, rank_instances
 from .scenario import Scenario
@@ -323,26 +324,114 @@ class DomainSparePolicy:
         }
 
 
+def domain_spares_label(in_domain: int, spare_domains: int) -> str:
+    """The spares kept by scale-up domain in words: "2 whole spare domains and 2 spare nodes
+    in every domain", "1 whole spare domain" or "no domain spares".
+
+    Parameters
+    ----------
+    in_domain : int
+        Spare nodes in every domain [count].
+    spare_domains : int
+        Whole spare domains [count].
+
+    Returns
+    -------
+    str
+        The words.
+
+    Examples
+    --------
+    >>> domain_spares_label(2, 2)
+    '2 whole spare domains and 2 spare nodes in every domain'
+    """
+    parts = [
+        DomainSparePolicy("spare_domains", spare_domains, 0, 0.0, 0.0, 0.0, 0.0).label()
+        if spare_domains
+        else "",
+        DomainSparePolicy("in_domain", in_domain, 0, 0.0, 0.0, 0.0, 0.0).label()
+        if in_domain
+        else "",
+    ]
+    return " and ".join(p for p in parts if p) or "no domain spares"
+
+
 @dataclass(frozen=True)
 class DomainSpareRecommendation:
-    """Result of :func:`recommend_domain_spares`: the cheapest policy and the best of each."""
+    """Result of :func:`recommend_domain_spares`: the cheapest policy and the best of each,
+    every saving against the scenario's own domain spares (``current_*``)."""
 
     nodes_per_domain: int
-    domains: int
+    domains: int  # the job's domains without domain spares
     best: DomainSparePolicy
     best_in_domain: DomainSparePolicy
     best_spare_domains: DomainSparePolicy
     options: tuple[DomainSparePolicy, ...]
+    #: the scenario's own spares by domain, the baseline of every saving [count]
+    current_in_domain: int = 0
+    current_spare_domains: int = 0
+    #: the job's domains with the scenario's own in-domain spares [count]
+    current_domains: int = 0
+
+    def current_label(self) -> str:
+        """The scenario's own spares by domain in words (:func:`domain_spares_label`)."""
+        return domain_spares_label(self.current_in_domain, self.current_spare_domains)
 
     def to_json_dict(self) -> dict[str, Any]:
         return {
             "nodes_per_domain": self.nodes_per_domain,
             "domains": self.domains,
-            "recommended": self.best.to_json_dict(),
+            # the best policy alone (without hot spares): the recommendation is the
+            # top-level spare_domains, spare_nodes_per_domain and spare_nodes (QA 26: this
+            # was "recommended", 4 domains, beside a recommendation of 3 and 6 hot spares)
+            "best_without_hot_spares": self.best.to_json_dict(),
             "best_in_domain": self.best_in_domain.to_json_dict(),
             "best_spare_domains": self.best_spare_domains.to_json_dict(),
             "options": [o.to_json_dict() for o in self.options],
         }
+
+
+def _domain_policies(inputs, npd: int, in_dom, doms, doms_of_job: int):
+    """Every policy of :func:`recommend_domain_spares` evaluated in one call, its savings
+    against the scenario's own domain spares (evaluated last in the same call) as
+    :func:`models.evaluate.compare` counts them [USD/day]."""
+    from .evaluate import productive_time_savings
+
+    cur_in = float(np.asarray(inputs["cluster.spare_nodes_per_domain"]).flat[0])
+    cur_dom = float(np.asarray(inputs["cluster.spare_domains"]).flat[0])
+    s_d = np.concatenate([in_dom, np.zeros(doms.size), [cur_in]])
+    s_dom = np.concatenate([np.zeros(in_dom.size), doms, [cur_dom]])
+    e = evaluate_arrays(
+        {**inputs, "cluster.spare_nodes_per_domain": s_d, "cluster.spare_domains": s_dom}
+    )
+    ones = np.ones(s_d.size)
+    g = np.asarray(e["goodput"], float) * ones
+    train = np.asarray(e["steps_to_train"], float) * np.asarray(e["step_seconds"], float) * ones
+    cluster = float((np.asarray(e["cluster_usd_per_day"], float) * ones)[-1])
+    total_day = np.asarray(e["total_usd_per_day"], float) * ones
+    useful, _ = productive_time_savings(g[-1], g, train[-1], train, cluster)
+    savings = np.asarray(useful, float) + (total_day[-1] - total_day)
+    spare_usd = np.asarray(e["spare_usd_per_day"], float) * ones
+    step = np.asarray(e["step_seconds"], float) * ones
+    nodes = float(np.asarray(inputs["cluster.nodes"]).flat[0])
+    options = []
+    for i in range(s_d.size - 1):
+        in_domain = s_dom[i] == 0
+        count = int(s_d[i] if in_domain else s_dom[i])
+        policy = "none" if count == 0 else ("in_domain" if in_domain else "spare_domains")
+        jobs_domains = math.ceil(nodes / (npd - count)) if in_domain and count else doms_of_job
+        options.append(
+            DomainSparePolicy(
+                policy=policy,
+                count=count,
+                spare_nodes=count * jobs_domains if in_domain else count * npd,
+                spare_usd_per_day=float(spare_usd[i]),
+                goodput=float(g[i]),
+                step_seconds=float(step[i]),
+                savings_usd_per_day=float(savings[i]),
+            )
+        )
+    return options, round(cur_in), round(cur_dom)
 
 
 def recommend_domain_spares(
@@ -353,9 +442,12 @@ def recommend_domain_spares(
     Every policy (0..``max_in_domain`` spare nodes in each scale-up domain, at most
     nodes per domain − 1; 1..``max_spare_domains`` whole spare domains) is evaluated in one
     vectorised call of the chain (docs/references.md#failure-domains: Erlang loss pools,
-    the job on fewer accelerators per domain with in-domain spares) and compared with no
-    domain spares as :func:`models.evaluate.compare` does: the value of the extra useful work
-    per day (goodput and step time) at the baseline's price, minus what the spares cost.
+    the job on fewer accelerators per domain with in-domain spares) and compared with the
+    scenario's own domain spares as :func:`models.evaluate.compare` does: the value of the
+    extra useful work per day (goodput and step time) at the baseline's price, minus what
+    the spares cost.  So a policy "saves" what moving to it from the scenario saves (QA 26:
+    4 whole spare domains "saved $57,738/day" against no spares on a scenario that had 2
+    and 2 in every domain, from which the move saves $90,015, as the ladder's rung said).
     None when a domain is one node (nothing to choose).
 
     Parameters
@@ -370,7 +462,8 @@ def recommend_domain_spares(
     Returns
     -------
     DomainSpareRecommendation or None
-        The better policy with its savings [USD/day]; None when a domain is one node.
+        The better policy with its savings against the scenario's spares [USD/day]; None
+        when a domain is one node.
     """
     from .chain import domain_layout  # local: chain is imported by evaluate already
 
@@ -381,44 +474,8 @@ def recommend_domain_spares(
         return None
     in_dom = np.arange(0, min(max_in_domain, npd - 1) + 1, dtype=float)
     doms = np.arange(1, max_spare_domains + 1, dtype=float)
-    s_d = np.concatenate([in_dom, np.zeros(doms.size)])
-    s_dom = np.concatenate([np.zeros(in_dom.size), doms])
-    e = evaluate_arrays(
-        {**base, "cluster.spare_nodes_per_domain": s_d, "cluster.spare_domains": s_dom}
-    )
-    from .evaluate import productive_time_savings
-
-    g = np.asarray(e["goodput"], float) * np.ones(s_d.size)
-    train = np.asarray(e["steps_to_train"], float) * np.asarray(e["step_seconds"], float)
-    train = train * np.ones(s_d.size)
-    cluster = float(np.asarray(e["cluster_usd_per_day"]).flat[0])
-    total_day = np.asarray(e["total_usd_per_day"], float) * np.ones(s_d.size)
-    useful, _ = productive_time_savings(g[0], g, train[0], train, cluster)
-    savings = np.asarray(useful, float) + (total_day[0] - total_day)
-    spare_usd = np.asarray(e["spare_usd_per_day"], float) * np.ones(s_d.size)
-    step = np.asarray(e["step_seconds"], float) * np.ones(s_d.size)
     doms_of_job = int(np.asarray(lay.domains).flat[0])
-    options = []
-    for i in range(s_d.size):
-        in_domain = s_dom[i] == 0
-        count = int(s_d[i] if in_domain else s_dom[i])
-        policy = "none" if count == 0 else ("in_domain" if in_domain else "spare_domains")
-        jobs_domains = (
-            math.ceil(float(np.asarray(inputs["cluster.nodes"]).flat[0]) / (npd - count))
-            if in_domain and count
-            else doms_of_job
-        )
-        options.append(
-            DomainSparePolicy(
-                policy=policy,
-                count=count,
-                spare_nodes=count * jobs_domains if in_domain else count * npd,
-                spare_usd_per_day=float(spare_usd[i]),
-                goodput=float(g[i]),
-                step_seconds=float(step[i]),
-                savings_usd_per_day=float(savings[i]),
-            )
-        )
+    options, cur_in, cur_dom = _domain_policies(inputs, npd, in_dom, doms, doms_of_job)
     ok = [o for o in options if math.isfinite(o.savings_usd_per_day)]
     pool = ok or options
     best = max(pool, key=lambda o: o.savings_usd_per_day)
@@ -431,12 +488,36 @@ def recommend_domain_spares(
         best_in_domain=max(ins, key=lambda o: o.savings_usd_per_day),
         best_spare_domains=max(sds, key=lambda o: o.savings_usd_per_day),
         options=tuple(options),
+        current_in_domain=cur_in,
+        current_spare_domains=cur_dom,
+        current_domains=int(np.asarray(domain_layout(inputs).domains).flat[0]),
     )
 
 
 # --------------------------------------------------------------------------- all three
 #: The spare fields a recommendation sets, in the order it names them.
 SPARE_FIELDS = ("cluster.spare_domains", "cluster.spare_nodes_per_domain", "cluster.spare_nodes")
+
+
+def _spare_counts(sc: Scenario) -> list[tuple[str, int]]:
+    """The spares of ``sc`` that are not zero, as (field, count) in :data:`SPARE_FIELDS`
+    order."""
+    return [(k, int(sc[k] or 0)) for k in SPARE_FIELDS if int(sc[k] or 0)]
+
+
+def _spares_words(sc: Scenario) -> str:
+    """The spares of ``sc`` in words: "9 hot spares", "3 whole spare domains and 6 hot
+    spares" or "no spares"."""
+    words = {
+        "cluster.spare_domains": ("whole spare domain", "whole spare domains"),
+        "cluster.spare_nodes_per_domain": (
+            "spare node in every domain",
+            "spare nodes in every domain",
+        ),
+        "cluster.spare_nodes": ("hot spare", "hot spares"),
+    }
+    parts = [f"{n} {words[k][n != 1]}" for k, n in _spare_counts(sc)]
+    return " and ".join(parts) or "no spares"
 
 
 @dataclass(frozen=True)
@@ -463,40 +544,69 @@ class Optimization:
     #: or the domain policy ("in_domain" or "spare_domains") that, with the hot spares that
     #: still pay beside it, ``goodput compare`` values most
     spare_policy: str = "hot_spares"
-    #: paid spare nodes the recommendation adds in all (domain spares and hot spares)
+    #: paid spare nodes the recommended scenario keeps in all (domain spares' nodes and hot
+    #: spares, :func:`models.chain.paid_instances` less the job's nodes)
     recommended_spare_nodes: int = 0
+    #: the hot-spare search beside the scenario's own domain spares (the "hot_spares"
+    #: candidate); :attr:`spares` is the one beside the recommended domain spares
+    spares_alone: SpareRecommendation | None = None
+    #: what the recommended spares save against the scenario's, both at the recommended
+    #: interval, as ``goodput compare`` counts it [USD/day]
+    spares_savings_usd_per_day: float = 0.0
+
+    def recommended_domain_spares_text(self) -> str:
+        """The recommendation's spares by domain in words ("3 whole spare domains"), ""
+        when it keeps none: what its hot spares sit beside."""
+        r = self.recommended
+        in_dom, whole = (int(r[k] or 0) for k in SPARE_FIELDS[1::-1])
+        return domain_spares_label(in_dom, whole) if in_dom or whole else ""
+
+    def alternative_text(self) -> str:
+        """The hot-spares-only candidate the recommendation was chosen over, in words: the
+        best hot-spare count beside the scenario's own domain spares ("8 hot spares alone",
+        "the scenario's 2 whole spare domains and 2 spare nodes in every domain with no hot
+        spares"); "" when that is no spares at all."""
+        sp = self.spares_alone if self.spares_alone is not None else self.spares
+        n = sp.spares
+        hot = f"{n} hot spare{'s' if n != 1 else ''}" if n else "no hot spares"
+        s = self.scenario
+        in_dom, whole = (int(s[k] or 0) for k in SPARE_FIELDS[1::-1])
+        if in_dom or whole:
+            return f"the scenario's {domain_spares_label(in_dom, whole)} with {hot}"
+        return f"{hot} alone" if n else ""
+
+    def current_spares_text(self) -> str:
+        """The scenario's own spares in words, as :meth:`spares_text` writes the
+        recommendation's ("2 whole spare domains and 2 spare nodes in every domain")."""
+        return _spares_words(self.scenario)
 
     def spare_counts(self) -> list[tuple[str, int]]:
         """The spares of the recommended scenario that are not zero, as (field, count):
         whole spare domains, spare nodes in every domain, hot spares, in that order."""
-        r = self.recommended
-        return [(k, int(r[k] or 0)) for k in SPARE_FIELDS if int(r[k] or 0)]
+        return _spare_counts(self.recommended)
 
     def spares_text(self) -> str:
         """The spares of the recommended scenario in words: "9 hot spares", "3 whole spare
         domains and 6 hot spares" or "no spares"."""
-        words = {
-            "cluster.spare_domains": ("whole spare domain", "whole spare domains"),
-            "cluster.spare_nodes_per_domain": (
-                "spare node in every domain",
-                "spare nodes in every domain",
-            ),
-            "cluster.spare_nodes": ("hot spare", "hot spares"),
-        }
-        parts = [f"{n} {words[k][n != 1]}" for k, n in self.spare_counts()]
-        return " and ".join(parts) or "no spares"
+        return _spares_words(self.recommended)
 
     def to_json_dict(self) -> dict[str, Any]:
         best = self.instances.cheapest
-        iv, sp = self.interval, self.spares
+        iv, sp, r = self.interval, self.spares, self.recommended
         return {
             "scenario_name": self.scenario.name,
             "checkpoint_interval_minutes": iv.interval_minutes,
             "current_checkpoint_interval_minutes": iv.current_interval_minutes,
             "interval_savings_usd_per_day": iv.savings_usd_per_day,
-            "spare_nodes": sp.spares,
+            # the recommended spares, as the text and the page name them (QA 26: spare_nodes
+            # was the hot-spare count alone, 0 or 8, beside a text recommending 3 whole spare
+            # domains and 6 hot spares)
+            "spare_nodes": int(r["cluster.spare_nodes"] or 0),
+            "spare_domains": int(r["cluster.spare_domains"] or 0),
+            "spare_nodes_per_domain": int(r["cluster.spare_nodes_per_domain"] or 0),
+            "paid_spare_nodes": self.recommended_spare_nodes,
             "current_spare_nodes": sp.current_spares,
-            "spares_savings_usd_per_day": sp.savings_usd_per_day,
+            "spares_savings_usd_per_day": self.spares_savings_usd_per_day,
             "break_even_spares": sp.break_even_spares,
             "spare_payoff_rates_per_day": [list(r) for r in self.spare_payoff_rates_per_day],
             "spare_payoff_spares": self.spare_payoff_spares,
@@ -560,16 +670,14 @@ def optimize(
     inputs = resolve_inputs(scenario, catalog)
     interval = recommend_checkpoint_interval(inputs)
     tuned = _fixed_interval(inputs, interval.interval_minutes)
-    spares = recommend_spares(tuned, max_spares=max_spares)
-    payoff_spares = max(1, spares.spares)
+    alone = recommend_spares(tuned, max_spares=max_spares)
     name = f"{scenario.name} (optimized)"[:200]
     tau = {"checkpoint.interval_minutes": interval.interval_minutes}
-    recommended = scenario.replace({**tau, "cluster.spare_nodes": spares.spares}, name=name)
+    recommended = scenario.replace({**tau, "cluster.spare_nodes": alone.spares}, name=name)
     base = evaluate(scenario, catalog)  # once, against every candidate below
     comparison = compare_evaluations(base, evaluate(recommended, catalog))
     domain = recommend_domain_spares(tuned)
-    policy = "hot_spares"
-    paid = spares.spares
+    policy, spares, chosen = "hot_spares", alone, {}
     key = {"in_domain": "cluster.spare_nodes_per_domain", "spare_domains": "cluster.spare_domains"}
     # every domain policy with the hot spares that still pay beside it, valued as goodput
     # compare values the recommendation (QA pass 20: 3 whole spare domains, applied, then
@@ -588,12 +696,19 @@ def optimize(
         by_domain = compare_evaluations(base, evaluate(other, catalog))
         if by_domain.savings_usd_per_day > comparison.savings_usd_per_day:
             recommended, comparison, policy = other, by_domain, option.policy
-            paid = option.spare_nodes + joint.spares
+            spares, chosen = joint, fields
+    # the hot spares, their pay-off rates and the spares' saving are the recommendation's
+    # (QA 26: "hot spares 0 ... one spare does not pay off" were of the scenario's own
+    # domain spares, three lines above a recommendation of 3 spare domains and 6 hot spares)
+    payoff_spares = max(1, spares.spares)
+    at_tau = evaluate(scenario.replace(tau), catalog)
+    rec_inputs = resolve_inputs(recommended, catalog)
+    paid = round(paid_instances(rec_inputs) - float(np.asarray(rec_inputs["cluster.nodes"])))
     return Optimization(
         scenario=scenario,
         interval=interval,
         spares=spares,
-        spare_payoff_rates_per_day=spare_payoff_rates_per_day(inputs, payoff_spares),
+        spare_payoff_rates_per_day=spare_payoff_rates_per_day({**inputs, **chosen}, payoff_spares),
         spare_payoff_spares=payoff_spares,
         recommended=recommended,
         comparison=comparison,
@@ -601,6 +716,10 @@ def optimize(
         domain_spares=domain,
         spare_policy=policy,
         recommended_spare_nodes=paid,
+        spares_alone=alone,
+        spares_savings_usd_per_day=compare_evaluations(
+            at_tau, evaluate(recommended, catalog)
+        ).savings_usd_per_day,
     )
 
 

@@ -41,7 +41,10 @@ st.plotly_chart(
     interval_chart(curve, iv.current_interval_minutes, iv.interval_minutes), width="stretch"
 )
 table = svc.spares_table(sp, ev["usd_per_instance_hour"], svc.spares_view_limit(sp))
-st.plotly_chart(spares_chart(table, sp.spares, sp.current_spares), width="stretch")
+st.plotly_chart(
+    spares_chart(table, sp.spares, sp.current_spares, o.recommended_domain_spares_text()),
+    width="stretch",
+)
 
 ds = o.domain_spares
 if ds is not None:
@@ -51,7 +54,8 @@ if ds is not None:
         "In-domain spares leave fewer accelerators of each NVLink domain to the job (its step "
         "time changes); a failed tray is swapped inside its rack. A whole spare domain takes "
         "a rack's group after a domain event or when a rack has no spare of its own. "
-        "Savings as `goodput compare` counts them; docs/references.md#failure-domains."
+        "Savings against the scenario's own spares by domain, as `goodput compare` counts "
+        "them; docs/references.md#failure-domains."
     )
     tables.show(svc.domain_spares_display(ds))
 

@@ -52,8 +52,11 @@ def interval_chart(curve: pl.DataFrame, current: float, recommended: float) -> g
     return fig
 
 
-def spares_chart(table: pl.DataFrame, recommended: int, current: int) -> go.Figure:
-    """Net savings per day against the number of hot spares (vs none), optimum marked."""
+def spares_chart(
+    table: pl.DataFrame, recommended: int, current: int, beside: str = ""
+) -> go.Figure:
+    """Net savings per day against the number of hot spares (vs none), optimum marked;
+    ``beside`` names the domain spares they are counted beside ("3 whole spare domains")."""
     s = table["spares"].to_numpy()
     v = table["net_savings_usd_per_day"].to_numpy()
     fig = go.Figure()
@@ -83,7 +86,8 @@ def spares_chart(table: pl.DataFrame, recommended: int, current: int) -> go.Figu
     style.layout(
         fig,
         "Do hot spares pay for themselves?",
-        subtitle="Net of what the idle spares cost, at the recommended interval",
+        subtitle="Net of what the idle spares cost, at the recommended interval"
+        + (f", beside {beside}" if beside else ""),
         x_title="Hot spare nodes",
         y_title="Net savings against no spares ($/day)",
         height=440,

@@ -550,7 +550,6 @@ def cmd_instances(args: argparse.Namespace) -> int:
 def cmd_optimize(args: argparse.Namespace) -> int:
     """Recommended checkpoint interval, hot spares and instance type (models.optimize)."""
     from goodput_lab.models.optimize import optimize
-    from goodput_lab.views.optimizer import payoff_ranges_text
 
     o = optimize(
         load_scenario(args.scenario, args.set), catalog_from_args(args), args.deadline_days
@@ -558,7 +557,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     if args.json:
         print_json(json_finite(o.to_json_dict()))
         return 0
-    iv, sp, c = o.interval, o.spares, o.comparison
+    iv, c = o.interval, o.comparison
     print(o.scenario.name)
     if note := c.baseline.texts["progress_note"]:
         print(f"  note: {note}")
@@ -568,46 +567,20 @@ def cmd_optimize(args: argparse.Namespace) -> int:
         f"  checkpoint interval   {interval} (now {now}; exact optimum, Daly/Lambert W) saves "
         f"{_fmt_usd(iv.savings_usd_per_day)}/day"
     )
+    # the recommended spares against the scenario's, at the recommended interval (QA 26:
+    # "hot spares 0 (now 0)" were of the scenario's own domain spares, beside a
+    # recommendation of 3 whole spare domains and 6 hot spares)
     print(
-        f"  hot spares            {sp.spares} (now {sp.current_spares}) saves "
-        f"{_fmt_usd(sp.savings_usd_per_day)}/day"
+        f"  spares                {o.spares_text()} (now {o.current_spares_text()}) saves "
+        f"{_fmt_usd(o.spares_savings_usd_per_day)}/day"
     )
-    # as the Optimizer page writes them (0.04–0.68%, not 0.0372%-0.6765%)
-    _, ranges = payoff_ranges_text(
-        o.scenario["reliability.node_failure_rate_per_day"], o.spare_payoff_rates_per_day
-    )
-    who = "one spare pays" if o.spare_payoff_spares == 1 else f"{o.spare_payoff_spares} spares pay"
-    if ranges:
-        print(f"  {who} off at node failure rates of {ranges} per day")
-    else:
-        never = (
-            "one spare does not"
-            if o.spare_payoff_spares == 1
-            else f"{o.spare_payoff_spares} spares do not"
-        )
-        print(f"  {never} pay off at any node failure rate up to 100% per day")
-    ds = o.domain_spares
-    if ds is not None:
-        b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
-        print(
-            f"  spares by domain      {b.label()} ({ds.domains} domains of "
-            f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day net of the "
-            f"{_fmt_usd(b.spare_usd_per_day)}/day its spares cost"
-        )
-        best_i = (
-            "no count pays"
-            if i.policy == "none"
-            else f"{i.label()}, {_fmt_usd(i.savings_usd_per_day)}/day"
-        )
-        best_d = (
-            "no count pays"
-            if d.policy == "none"
-            else f"{d.label()}, {_fmt_usd(d.savings_usd_per_day)}/day"
-        )
-        print(f"                        best in-domain: {best_i}; best whole domains: {best_d}")
+    _print_spare_payoff(o)
+    if o.domain_spares is not None:
+        _print_domain_spares(o.domain_spares)
+    alternative = o.alternative_text()
     instead = (
-        f" (saves more than {sp.spares} hot spare{'s' if sp.spares != 1 else ''})"
-        if o.spare_policy != "hot_spares" and sp.spares
+        f" (saves more than {alternative})"
+        if o.spare_policy != "hot_spares" and alternative
         else ""
     )
     print(
@@ -631,6 +604,56 @@ def cmd_optimize(args: argparse.Namespace) -> int:
             print(f"                        {o.instances.verdict()}")
     print_price_vintage(o.scenario, catalog_from_args(args))
     return 0
+
+
+def _print_spare_payoff(o) -> None:
+    """At which node failure rates the recommendation's hot spares pay, beside its domain
+    spares, as the Optimizer page writes the ranges (0.04–0.68%, not 0.0372%-0.6765%)."""
+    from goodput_lab.views.optimizer import payoff_ranges_text
+
+    _, ranges = payoff_ranges_text(
+        o.scenario["reliability.node_failure_rate_per_day"], o.spare_payoff_rates_per_day
+    )
+    n = o.spare_payoff_spares
+    beside = o.recommended_domain_spares_text()
+    where = f" beside {beside}" if beside else ""
+    who = "one hot spare" if n == 1 else f"{n} hot spares"
+    if ranges:
+        pay = "pays" if n == 1 else "pay"
+        print(f"  {who}{where} {pay} off at node failure rates of {ranges} per day")
+    else:
+        pay = "does not" if n == 1 else "do not"
+        print(f"  {who}{where} {pay} pay off at any node failure rate up to 100% per day")
+
+
+def _print_domain_spares(ds) -> None:
+    """The spares-by-domain policies alone, each saving against the scenario's own domain
+    spares (models.optimize.recommend_domain_spares)."""
+    b, i, d = ds.best, ds.best_in_domain, ds.best_spare_domains
+    against = (
+        f" against the scenario's {ds.current_label()},"
+        if ds.current_in_domain or ds.current_spare_domains
+        else ""
+    )
+    if b.savings_usd_per_day <= 0:  # none saves: not "no domain spares saves $0/day"
+        print(
+            "  spares by domain      no policy alone saves"
+            + (f" against the scenario's {ds.current_label()}" if against else " money")
+            + f" ({ds.domains} domains of {ds.nodes_per_domain} nodes)"
+        )
+        return
+    print(
+        f"  spares by domain      {b.label()} ({ds.domains} domains of "
+        f"{ds.nodes_per_domain} nodes) saves {_fmt_usd(b.savings_usd_per_day)}/day{against} net "
+        f"of the {_fmt_usd(b.spare_usd_per_day)}/day its spares cost"
+    )
+
+    def best(p) -> str:
+        if p.policy == "none" or p.savings_usd_per_day <= 0:
+            return "no count pays"
+        return f"{p.label()}, {_fmt_usd(p.savings_usd_per_day)}/day"
+
+    print(f"                        best in-domain: {best(i)}; best whole domains: {best(d)}")
 
 
 def cmd_outputs(args: argparse.Namespace) -> int:

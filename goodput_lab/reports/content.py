@@ -548,19 +548,22 @@ def _recommendation_metrics(scenario: Scenario, catalog) -> tuple[tuple[Metric, 
         make_metric("goodput_at_recommended_interval", iv.goodput),
         make_metric("interval_savings_usd_per_day", iv.savings_usd_per_day),
         make_metric("spare_nodes", float(sp.spares)),
-        make_metric("spares_savings_usd_per_day", sp.savings_usd_per_day),
+        make_metric("spares_savings_usd_per_day", o.spares_savings_usd_per_day),
         make_metric("recommendation_savings_usd_per_day", o.comparison.savings_usd_per_day),
     )
     intro = (
         f"Checkpointing every {iv.current_interval_minutes:.1f} min; the goodput-optimal "
         f"interval is {iv.interval_minutes:.1f} min (worth "
         f"{format_value('interval_savings_usd_per_day', iv.savings_usd_per_day)}). With it, "
-        f"{counted(sp.spares, 'hot spare node')} minimise{'s' if sp.spares == 1 else ''} the lost dollars (currently "
-        f"{sp.current_spares})"
         + (
-            f"; {o.spares_text()} save more than they do, and are recommended instead"
-            if o.spare_policy != "hot_spares"
-            else ""
+            f"{counted(sp.spares, 'hot spare node')} minimise{'s' if sp.spares == 1 else ''} "
+            f"the lost dollars (currently {sp.current_spares})"
+            if o.spare_policy == "hot_spares" or o.spares_alone is None
+            # the mix the recommendation keeps, against the best hot-spare count beside the
+            # scenario's own domain spares (the metric above is the mix's hot-spare count)
+            else f"{o.spares_text()} save more than "
+            f"{o.alternative_text() or 'any count of hot spares alone'}, and are recommended "
+            "instead"
         )
         + "; the recommended changes together save "
         f"{format_value('recommendation_savings_usd_per_day', o.comparison.savings_usd_per_day)}."

@@ -135,8 +135,9 @@ def _spares_tile(o: opt.Optimization) -> dict:
     short = [f"{n} {word[k]}" for k, n in o.spare_counts()]
     tile = display.tile("spare_policy", f"{o.recommended_spare_nodes:,} nodes")
     tile["help"] += (
-        f" Here: {o.spares_text()}, which save more than the best hot-spare count alone "
-        f"({sp.spares}); both are compared as `goodput compare` counts savings."
+        f" Here: {o.spares_text()}, which save more than "
+        f"{o.alternative_text() or 'any count of hot spares alone'}; both are compared as "
+        "`goodput compare` counts savings."
     )
     # the value names the paid nodes (whole at 1024 px); the mix is the delta's short text
     return {**tile, **display.delta(" + ".join(short)), "delta_color": "off", "delta_arrow": "off"}
@@ -151,6 +152,12 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     rate_text, spans = payoff_ranges_text(rate, ranges)
     n = o.spare_payoff_spares  # the recommended count, at least one
     who, them = ("One hot spare", "itself") if n == 1 else (f"{n} hot spares", "themselves")
+    # the recommendation's hot spares sit beside its domain spares (QA 26: the box said one
+    # spare never pays, of the scenario's own domain spares, above a recommendation of 3
+    # whole spare domains and 6 hot spares)
+    beside = o.recommended_domain_spares_text()
+    if beside:
+        who = f"Beside {beside}, {who[0].lower()}{who[1:]}"
     if ranges:
         if any(lo <= rate <= hi for lo, hi in ranges):
             where = f"this scenario's {rate_text} is inside that range"
@@ -172,11 +179,13 @@ def spare_payoff_text(o: opt.Optimization, scenario: Scenario) -> str:
     else:
         never = "never pays" if n == 1 else "never pay"
         be = f"{who} {never} for {them} at any failure rate up to 100% per node-day."
-    best = f"{be} At this rate, {_net_savings_span(sp)}; the best count is **{sp.spares}**."
+    none = "no hot spares" if beside else "no spares"  # beside domain spares: hot ones
+    best = f"{be} At this rate, {_net_savings_span(sp, none)}; the best count is **{sp.spares}**."
     if o.spare_policy != "hot_spares":
         best += (
-            f" A mix with spares by scale-up domain saves more here: **{o.spares_text()}** "
-            "(the domain policies are below), which the recommendation keeps instead."
+            f" The recommendation keeps **{o.spares_text()}**, which save more than "
+            f"{o.alternative_text() or 'any count of hot spares alone'} (the domain policies "
+            "are below)."
         )
     return best
 
@@ -196,22 +205,23 @@ def payoff_ranges_text(rate: float, ranges) -> tuple[str, str]:
     return rate_text, spans
 
 
-def _net_savings_span(sp) -> str:
+def _net_savings_span(sp, none: str = "no spares") -> str:
     """Which spare counts save money against none (Markdown): "stay ≥ 0 up to N" only when
     every count up to N does; the first few spares can cost more than they save (QA 18:
-    1-6 lost money where the text said "≥ 0 up to 14")."""
+    1-6 lost money where the text said "≥ 0 up to 14"); ``none`` names the baseline, "no
+    hot spares" where they sit beside domain spares."""
     sav = np.asarray(sp.savings_vs_none_usd_per_day, dtype=float)
     ok = np.flatnonzero(sav[1:] >= -1e-9) + 1  # counts from 1 that do not lose money
     if ok.size == 0:
         return "every spare count costs more than it saves against none"
     lo, hi = int(ok.min()), int(ok.max())
     if lo == 1 and ok.size == hi:
-        return f"net savings against no spares stay ≥ 0 up to **{hi}** spares"
+        return f"net savings against {none} stay ≥ 0 up to **{hi}** spares"
     return (
-        f"net savings against no spares are ≥ 0 from **{lo}** to **{hi}** spares "
+        f"net savings against {none} are ≥ 0 from **{lo}** to **{hi}** spares "
         f"(fewer than {lo} cost more than they save)"
         if ok.size == hi - lo + 1
-        else f"net savings against no spares are ≥ 0 at {ok.size} counts from **{lo}** to "
+        else f"net savings against {none} are ≥ 0 at {ok.size} counts from **{lo}** to "
         f"**{hi}** spares"
     )
 
@@ -226,14 +236,15 @@ def domain_spares_text(ds, recommended: str = "") -> str:
     differs from that policy alone, is what the recommendation keeps with hot spares beside
     it (the page's tile said "2 domains + 7 hot" above a table marking 3 domains
     "recommended")."""
-    head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes." + _in_domain_text(
-        ds
-    )
+    head = _domains_head(ds) + _in_domain_text(ds)
     b = ds.best
-    if b.policy == "none":
-        return (
-            f"{head} Neither spare nodes inside each domain nor whole spare domains save "
-            "more than they cost here."
+    # every saving is against the scenario's own domain spares (QA 26: "saves $57,738/day"
+    # was against none, on a scenario with 2 spare domains and 2 spares in every domain)
+    has = ds.current_in_domain or ds.current_spare_domains
+    against = f" against the scenario's {ds.current_label()}" if has else ""
+    if b.savings_usd_per_day <= 0:
+        return f"{head} Neither spare nodes inside each domain nor whole spare domains save " + (
+            f"money{against}." if has else "more than they cost here."
         )
     mix = (
         f" With hot spares beside them, the recommendation above is **{recommended}**."
@@ -243,17 +254,31 @@ def domain_spares_text(ds, recommended: str = "") -> str:
     fv = display.format_value
 
     def best(p, none: str) -> str:
-        if p.policy == "none":
+        if p.policy == "none" or p.savings_usd_per_day <= 0:
             return none
         return f"{p.label()}, {fv('savings_usd_per_day', p.savings_usd_per_day)}"
 
     return (
         f"{head} Cheaper policy without hot spares: **{b.label()}**, saves "
-        f"**{fv('savings_usd_per_day', b.savings_usd_per_day)}** "
-        f"net of the {fv('spare_usd_per_day', b.spare_usd_per_day)} its spares cost. Best "
+        f"**{fv('savings_usd_per_day', b.savings_usd_per_day)}**"
+        f"{against + ',' if against else ''} net of the {fv('spare_usd_per_day', b.spare_usd_per_day)} its spares cost. Best "
         "in-domain: "
         f"{best(ds.best_in_domain, 'no count of in-domain spares pays')}; best whole "
         f"domains: {best(ds.best_spare_domains, 'no count of spare domains pays')}.{mix}"
+    )
+
+
+def _domains_head(ds) -> str:
+    """How many domains the job spans: without in-domain spares, and, where the scenario
+    keeps some, with them (QA 26: "The job spans 64 domains" where the Overview said 72: 2
+    spares in every domain leave 16 of 18 nodes to the job)."""
+    head = f"The job spans {ds.domains} domains of {ds.nodes_per_domain} nodes"
+    if not ds.current_in_domain:
+        return head + "."
+    n = ds.current_in_domain
+    return (
+        f"{head} without spares inside them; {ds.current_domains:,} now, with the "
+        f"scenario's {n} spare node{'s' if n != 1 else ''} in every domain."
     )
 
 

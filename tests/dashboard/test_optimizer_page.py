@@ -60,7 +60,12 @@ def test_goodput_optimize_writes_the_interval_and_payoff_range_as_the_page(capsy
     assert main(["optimize", "p6e-gb200-nvl72"]) == 0
     out = capsys.readouterr().out
     assert "  checkpoint interval   23.6 min (now 23.6 min; exact optimum" in out
-    assert "  8 spares pay off at node failure rates of 0.04–0.68% per day" in out
+    # the recommendation's hot spares, beside its spare domains (QA 26: "8 spares" were the
+    # best count alone, beside a recommendation of 3 spare domains and 6 hot spares)
+    assert (
+        "  6 hot spares beside 3 whole spare domains pay off at node failure rates of "
+        "0.15–0.50% per day"
+    ) in out
     assert "  recommended           every 23.6 min with " in out
 
 
@@ -204,3 +209,38 @@ def test_a_current_value_equal_to_the_recommendation_is_one_marker():
         "Current: 0 spares",
         "Best count: 1 spare",
     ]
+
+
+def test_the_page_says_one_recommendation_of_spares_and_savings_against_the_scenario(catalog):
+    """QA 26 #7 on the page: with 2 spare domains and 2 spares in every domain it said "One
+    hot spare never pays", "The job spans 64 domains" (the Overview: 72) and "4 whole spare
+    domains saves $57,738/day" (against no spares) above a recommendation of 3 whole spare
+    domains and 6 hot spares."""
+    query = {
+        "preset": "p6e-gb200-nvl72",
+        "cluster.spare_domains": "2",
+        "cluster.spare_nodes_per_domain": "2",
+    }
+    at = open_page("optimizer", query)
+    info = " ".join(i.value for i in at.info).replace("\\$", "$")
+    assert "never pays" not in info
+    assert (
+        "Beside 3 whole spare domains, 6 hot spares pay for themselves at node failure rates"
+        in info
+    )
+    assert (
+        "The recommendation keeps **3 whole spare domains and 6 hot spares**, which save more "
+        "than the scenario's 2 whole spare domains and 2 spare nodes in every domain with no "
+        "hot spares"
+    ) in info
+    assert (
+        "The job spans 64 domains of 18 nodes without spares inside them; 72 now, with the "
+        "scenario's 2 spare nodes in every domain."
+    ) in info
+    assert (
+        "**4 whole spare domains**, saves **$89,981/day** against the scenario's 2 whole "
+        "spare domains and 2 spare nodes in every domain, net of the $72,576/day"
+    ) in info
+    assert metric(at, "Saves per day") == "$91,088"
+    tile = next(m for m in at.metric if m.label == "Recommended spares")
+    assert tile.value == "60 nodes"

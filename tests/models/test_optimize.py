@@ -137,14 +137,16 @@ def test_nvl72_recommends_the_spare_policy_that_saves_more():
     cat = load_catalog()
     s = load_preset("p6e-gb200-nvl72")
     o = optimize(s, cat)
-    assert o.spares.spares == 8
+    # 8 hot spares alone; the recommendation's hot spares, beside its 3 spare domains, are 6
+    assert o.spares_alone.spares == 8
+    assert o.spares.spares == 6
     assert o.spare_policy == "spare_domains"
     assert o.spares_text() == "3 whole spare domains and 6 hot spares"
     assert o.recommended["cluster.spare_domains"] == 3
     assert o.recommended["cluster.spare_nodes"] == 6
     assert o.comparison.savings_usd_per_day == pytest.approx(58_845, abs=1)
     tau = {"checkpoint.interval_minutes": o.interval.interval_minutes}
-    hot = s.replace({**tau, "cluster.spare_nodes": o.spares.spares})
+    hot = s.replace({**tau, "cluster.spare_nodes": o.spares_alone.spares})
     domains = s.replace({**tau, "cluster.spare_domains": 3})
     for alone in (hot, domains):
         assert compare(s, alone, cat).savings_usd_per_day < o.comparison.savings_usd_per_day
@@ -154,3 +156,101 @@ def test_nvl72_recommends_the_spare_policy_that_saves_more():
     assert again.comparison.savings_usd_per_day == pytest.approx(0.0, abs=1e-6)
     # one node per domain: hot spares, as before
     assert optimize(load_preset("aws-16k-h100"), cat).spare_policy == "hot_spares"
+
+
+# --------------------------------------------------------------------------- QA 26
+NVL72_SPARES = {"cluster.spare_domains": 2, "cluster.spare_nodes_per_domain": 2}
+
+
+def test_asynchronous_saves_recommend_the_file_system_that_loses_least():
+    """QA 26 #4: with asynchronous 1 s saves every file system "saved" in the same 1.005 s
+    snapshot, none within 1 s, and the tie picked the smallest, slowest one (2.4 TiB at
+    125 MB/s/TiB, losing $329,121/day against the current $191,969) as "the fastest".  An
+    asynchronous save blocks for the snapshot, whatever the file system: the search now
+    minimises the lost dollars, 33.6 TiB at 1,000 MB/s/TiB ($190,697/day, $1,272 less)."""
+    sc = load_preset("p6e-gb200-nvl72").replace(
+        {"checkpoint.save_mode": "async", "checkpoint.save_seconds": 1}
+    )
+    rec = opt.recommend_file_system(resolve_inputs(sc))
+    assert (rec.provisioned_TiB, rec.throughput_MBps_per_TiB) == (33.6, 1000.0)
+    assert rec.lost_usd_per_day == pytest.approx(np.nanmin(rec.table["lost_usd_per_day"]))
+    assert rec.lost_usd_per_day == pytest.approx(190_697, abs=1)
+    assert rec.current_lost_usd_per_day == pytest.approx(191_969, abs=1)
+    assert rec.savings_usd_per_day == pytest.approx(1_272, abs=1)
+    assert rec.warning == "" and math.isnan(rec.assumed_save_seconds)
+
+
+def test_a_tie_among_the_fastest_file_systems_is_broken_by_the_least_lost():
+    """QA 26 #4: when no file system writes within the stated save and all write equally
+    fast, the least lost is shown, not index 0 called "the fastest"; a time that differs
+    from the stated save reads with the decimals that show it (1.005 s, not 1.0 s)."""
+    lost = np.array([5.0, 2.0, 3.0])
+    k, warning = opt._pick_file_system(lost, 1.0, np.array([1.00486] * 3), 2.4, "")
+    assert k == 1
+    assert "fastest" not in warning and "1.005 s each" in warning
+    k, warning = opt._pick_file_system(lost, 1.0, np.array([1.2, 1.1, 1.1]), 2.4, "")
+    assert k == 1 and "the fastest is shown (1.1 s)" in warning
+    assert opt._seconds_apart(1.00486, 1.0) == "1.005 s"
+    assert opt._seconds_apart(69.8, 60.0) == "69.8 s"
+
+
+def test_optimize_json_holds_the_recommended_mix_of_spares(catalog):
+    """QA 26 #6: on the NVL72 preset with 2 spare domains and 2 spares in every domain the
+    text recommends 3 whole spare domains and 6 hot spares, while the JSON said
+    spare_nodes 0 and domain_spares.recommended 4 domains (on the plain preset 8).  The JSON
+    now names the mix, and its goodput and savings are the mix's."""
+    sc = load_preset("p6e-gb200-nvl72").replace(NVL72_SPARES)
+    o = opt.optimize(sc, catalog)
+    d = o.to_json_dict()
+    assert (d["spare_domains"], d["spare_nodes_per_domain"], d["spare_nodes"]) == (3, 0, 6)
+    assert d["paid_spare_nodes"] == 3 * 18 + 6
+    assert d["current_spare_nodes"] == 0
+    assert d["savings_usd_per_day"] == pytest.approx(91_088, abs=1)
+    mix = sc.replace(
+        {
+            "checkpoint.interval_minutes": o.interval.interval_minutes,
+            "cluster.spare_domains": 3,
+            "cluster.spare_nodes_per_domain": 0,
+            "cluster.spare_nodes": 6,
+        }
+    )
+    assert d["goodput"] == pytest.approx(evaluate(mix, catalog)["goodput"], rel=1e-12)
+    assert d["goodput"] == pytest.approx(0.91195, abs=5e-6)
+    # no other spare count in the JSON is called recommended
+    assert "recommended" not in d["domain_spares"]
+    assert d["domain_spares"]["best_without_hot_spares"]["count"] == 4
+    plain = opt.optimize(load_preset("p6e-gb200-nvl72"), catalog).to_json_dict()
+    assert (plain["spare_domains"], plain["spare_nodes"], plain["paid_spare_nodes"]) == (3, 6, 60)
+
+
+def test_spare_figures_are_the_recommendations_and_savings_are_against_the_scenario(catalog):
+    """QA 26 #7: "hot spares 0 (now 0)" and "one spare does not pay off" were of the
+    scenario's own domain spares, above a recommendation of 6 hot spares; "4 whole spare
+    domains saves $57,738/day" was against no spares, on a scenario that loses $256,704/day
+    and from which the move saves $90,015 (lost dollars; $89,983 as goodput compare counts
+    it, with the step time the in-domain spares change)."""
+    sc = load_preset("p6e-gb200-nvl72").replace(NVL72_SPARES)
+    o = opt.optimize(sc, catalog)
+    # the hot spares, their pay-off rates and the spares' saving are the recommendation's
+    assert o.spares.spares == o.recommended["cluster.spare_nodes"] == 6
+    assert o.spare_payoff_spares == 6
+    assert o.spare_payoff_rates_per_day  # 6 hot spares beside 3 spare domains do pay
+    lo, hi = o.spare_payoff_rates_per_day[0]
+    assert lo < sc["reliability.node_failure_rate_per_day"] < hi
+    assert o.spares_savings_usd_per_day == pytest.approx(91_088, abs=1)
+    assert o.recommended_domain_spares_text() == "3 whole spare domains"
+    assert o.current_spares_text() == "2 whole spare domains and 2 spare nodes in every domain"
+    # every domain policy's saving is against the scenario as it is, as compare counts it
+    ds = o.domain_spares
+    assert ds.current_label() == "2 whole spare domains and 2 spare nodes in every domain"
+    assert (ds.domains, ds.current_domains) == (64, 72)
+    four = next(p for p in ds.options if p.label() == "4 whole spare domains")
+    tau = {"checkpoint.interval_minutes": o.interval.interval_minutes}
+    want = compare(
+        sc.replace(tau),
+        sc.replace({**tau, "cluster.spare_domains": 4, "cluster.spare_nodes_per_domain": 0}),
+        catalog,
+    ).savings_usd_per_day
+    assert four.savings_usd_per_day == pytest.approx(want, rel=1e-9)
+    assert four.savings_usd_per_day == pytest.approx(89_981, abs=1)
+    assert ds.best == four
