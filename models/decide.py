@@ -379,7 +379,43 @@ def config_scenario(
             up["pricing.price_as_of"] = None
     elif config.spot:
         up["pricing.model"] = PricingModel.SPOT.value
+    if "checkpoint.save_seconds" in overrides and up.get("checkpoint.save_mode") == "async":
+        # the asynchronous-saves rung's blocking save is the snapshot of the scenario's
+        # nodes: this configuration's own (QA 26: 1.005 s of 1,152 nodes on 956 nodes,
+        # whose snapshot is 1.006 s)
+        from .resilience import async_save_seconds
+
+        stated = {k: v for k, v in up.items() if k != "checkpoint.save_seconds"}
+        up["checkpoint.save_seconds"] = async_save_seconds(scenario.replace(stated))
+    # every number the choice changes in 6 significant digits, as `goodput fit` sets and
+    # prints them, so the --set overrides read short and are the configuration evaluated
+    # (QA 26: resilience.in_process_fraction=0.2372881356)
+    for k, v in up.items():
+        if isinstance(v, float) and math.isfinite(v) and v != scenario[k]:
+            up[k] = six_digits(v)
     return scenario.replace(up)
+
+
+def six_digits(x: float) -> float:
+    """``x`` rounded to 6 significant digits, the rule of the values `goodput fit` and
+    `goodput decide` set (:func:`models.fitting.scenario_values`).
+
+    Parameters
+    ----------
+    x : float
+        A field's value, in its unit.
+
+    Returns
+    -------
+    float
+        The value in 6 significant digits.
+
+    Examples
+    --------
+    >>> six_digits(14 / 59), six_digits(4.7870), six_digits(1234.5678)
+    (0.237288, 4.787, 1234.57)
+    """
+    return float(f"{x:.6g}")
 
 
 def config_inputs(sc: Scenario, catalog: Mapping[str, Instance], spot_rate: float | None = None):
@@ -1170,8 +1206,10 @@ def _public(r: Mapping[str, Any] | None, short: bool = False) -> dict[str, Any] 
 
 
 def _set_text(v: Any) -> str:
+    """A value as ``--set`` takes it: a number in 6 significant digits when that is the
+    number (the choice's values are rounded so, :func:`six_digits`), else in full."""
     if isinstance(v, float):
-        return f"{v:.10g}"
+        return f"{v:.6g}" if six_digits(v) == v else repr(v)
     return str(v)
 
 
@@ -1193,8 +1231,23 @@ def set_arguments(base: Scenario, sc: Scenario) -> list[str]:
     out = []
     for k, v in sc.values.items():
         if base[k] != v:
+            if v is None and FIELDS[k].kind == "str" and _emptied_by_the_cli(base, sc, k):
+                continue  # no "--set pricing.price_as_of=" (QA 26): the CLI empties it
             out.append(f"{k}={_empty_text(k) if v is None else _set_text(v)}")
     return out
+
+
+def _emptied_by_the_cli(base: Scenario, sc: Scenario, key: str) -> bool:
+    """Whether the command line empties the text field ``key`` by itself when the other
+    overrides turning ``base`` into ``sc`` are given: a price typed over the scenario's own
+    drops its date (:func:`models.pricing.follow_price_edit`, which ``load_scenario``
+    applies to ``--set``), so the date needs no ``--set pricing.price_as_of=`` of its own."""
+    from .pricing import follow_price_edit
+
+    explicit = {k for k, v in sc.values.items() if base[k] != v and k != key}
+    kept = sc.replace({key: base[key]})
+    updates = follow_price_edit(base, kept, explicit)
+    return key in updates and updates[key] is None
 
 
 def _empty_text(key: str) -> str:
@@ -1422,7 +1475,7 @@ def _choice_set_args(scenario, cat, meta, choice) -> list[str]:
         # back on the catalog's)
         rate = _fallback_rate(scenario, cfg.instance, cat)
         if math.isfinite(rate):
-            final = final.replace({overrun: rate})
+            final = final.replace({overrun: six_digits(rate)})
     return set_arguments(scenario, final)
 
 

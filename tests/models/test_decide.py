@@ -14,10 +14,12 @@ from goodput_lab.models import ValidationError, load_catalog, load_preset
 from goodput_lab.models.decide import (
     Config,
     PriceOption,
+    config_scenario,
     decide,
     parse_prices,
     price_samples,
     probability_finish_by_deadline,
+    set_arguments,
 )
 from goodput_lab.models.instances import rank_instances
 from goodput_lab.models.uncertainty import failure_rate_interval
@@ -338,3 +340,43 @@ def test_no_candidate_says_why_type_by_type(base):
         "No priced instance type can train this workload by the deadline: trn1.32xlarge: "
         "cannot run this workload at any node count (memory or catalog)."
     )
+
+
+def test_asynchronous_saves_block_for_the_chosen_node_counts_snapshot():
+    """QA 26 #5: the asynchronous-saves rung set the blocking save of the preset's 1,152
+    nodes (snapshot 1.00486 s -> 1.005 s) on a 956-node choice, whose shards are larger
+    (1.00586 s -> 1.006 s); `goodput plan` of the choice then warned that its file system
+    was too slow and recommended the wrong one."""
+    from goodput_lab.models.resilience import snapshot_seconds
+
+    sc = load_preset("p6e-gb200-nvl72")
+    cat = load_catalog()
+    over = {"checkpoint.save_mode": "async", "checkpoint.save_seconds": 1.005}
+    cfg = Config(sc["cluster.instance"], 956, 0, "durable_only", ("async_saves",), 4.8)
+    chosen = config_scenario(sc, cfg, cat, over)
+    assert snapshot_seconds(chosen) == pytest.approx(1.00586, abs=1e-5)
+    assert chosen["checkpoint.save_seconds"] == 1.006
+    # the preset's own node count keeps the ladder's figure
+    same = Config(sc["cluster.instance"], 1152, 0, "durable_only", ("async_saves",), 4.8)
+    assert config_scenario(sc, same, cat, over)["checkpoint.save_seconds"] == 1.005
+    from goodput_lab.models.resilience import async_save_seconds
+
+    assert async_save_seconds(sc) == 1.005  # the ladder's, on 1,152 nodes
+
+
+def test_the_choices_overrides_read_in_six_significant_digits():
+    """QA 26 #15: `--set resilience.in_process_fraction=0.2372881356` beside values of 4-6
+    digits; the choice sets and prints 6 significant digits, as `goodput fit` does, so
+    what is printed is the configuration evaluated."""
+    sc = load_preset("p6e-gb200-nvl72")
+    cat = load_catalog()
+    over = {"resilience.in_process_fraction": 14 / 59, "resilience.elastic_fraction": 54 / 59}
+    cfg = Config(sc["cluster.instance"], 1152, 0, "durable_only", (), 4.78712345)
+    chosen = config_scenario(sc, cfg, cat, over)
+    assert chosen["resilience.in_process_fraction"] == 0.237288
+    assert chosen["resilience.elastic_fraction"] == 0.915254
+    sets = set_arguments(sc, chosen)
+    assert "resilience.in_process_fraction=0.237288" in sets
+    assert "resilience.elastic_fraction=0.915254" in sets
+    assert "checkpoint.interval_minutes=4.7871" in sets
+    assert sc.with_overrides(sets) == chosen
