@@ -45,6 +45,29 @@ DEFAULT_RISK = 0.1
 MARGIN_DAYS = pr.CAPACITY_BLOCK_END_MARGIN_HOURS / 24.0
 
 
+def json_date(as_of: str | None) -> str | None:
+    """A price's date as the JSON writes it: the date, or null when none is stated (QA 26:
+    "not stated" in the plan's JSON, "n/a" in the instances', for one meaning).
+
+    Parameters
+    ----------
+    as_of : str or None
+        The date (``YYYY-MM`` or ``YYYY-MM-DD``), :data:`models.pricing.UNDATED`, empty or
+        None.
+
+    Returns
+    -------
+    str or None
+        The date, or None.
+
+    Examples
+    --------
+    >>> json_date("2025-06"), json_date(pr.UNDATED), json_date("")
+    ('2025-06', None, None)
+    """
+    return str(as_of).strip() if pr.is_dated(as_of) else None
+
+
 def _float(x: Any) -> float:
     return float(np.asarray(x))
 
@@ -247,10 +270,10 @@ class BlockPlan:
             out[key] = num(float(getattr(self, key)))
         out["capacity_block_usd_per_instance_hour"] = self.block_price.usd_per_instance_hour
         out["capacity_block_price_source"] = self.block_price.source
-        out["capacity_block_price_as_of"] = self.block_price.as_of
+        out["capacity_block_price_as_of"] = json_date(self.block_price.as_of)
         out["overrun_usd_per_instance_hour"] = self.overrun_price.usd_per_instance_hour
         out["overrun_price_source"] = self.overrun_price.source
-        out["overrun_price_as_of"] = self.overrun_price.as_of
+        out["overrun_price_as_of"] = json_date(self.overrun_price.as_of)
         out["notes"] = list(self.notes)
         out["curve"] = [{k: num(v) for k, v in row.items()} for row in self.curve]
         return out

@@ -84,6 +84,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     from goodput_lab.models.plan import (
         budget_by_pricing_model,
         entered_prices,
+        json_date,
         no_block_price,
         plan_capacity_block,
     )
@@ -171,6 +172,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 k: (None if isinstance(v, float) and not math.isfinite(v) else v)
                 for k, v in r.items()
             }
+            | ({"price_as_of": json_date(r["price_as_of"])} if "price_as_of" in r else {})
             for r in budget
         ]
         out["file_system"] = fs
