@@ -2857,7 +2857,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Block price as of",
         "",
         "text",
-        "Date of the block rate.",
+        "Date of the block rate; null when no date is stated.",
         computed_by="models.plan.capacity_block_price",
     ),
     _o(
@@ -2873,7 +2873,7 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Fallback price as of",
         "",
         "text",
-        "Date of the fallback rate.",
+        "Date of the fallback rate; null when no date is stated.",
         computed_by="models.pricing.overrun_price",
     ),
     _o(
@@ -3475,10 +3475,11 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Best hot-spare count",
         "nodes",
         "count",
-        "Hot spare count that minimises the lost dollars per day (exhaustive search 0-200).",
+        "Hot spares the recommendation keeps beside its domain spares: the count that "
+        "minimises the lost dollars per day (exhaustive search 0-200).",
         "argmin_s lost(s)",
         "kleinrock1975",
-        computed_by="models.optimize.recommend_spares",
+        computed_by="models.optimize.optimize",
     ),
     _o(
         "spare_policy",
@@ -3517,16 +3518,18 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Savings from the spares",
         "USD/day",
         "usd",
-        "Lost dollars per day saved by the recommended spares (at the optimal interval).",
-        "lost(s_now) − lost(s*)",
-        computed_by="models.optimize.recommend_spares",
+        "What the recommended spares (domain and hot) save per day against the scenario's, "
+        "both at the recommended interval, as goodput compare counts it.",
+        "compare(scenario at τ*, recommended)",
+        computed_by="models.optimize.optimize",
     ),
     _o(
         "break_even_spares",
         "Spares that still pay",
         "nodes",
         "count",
-        "Largest spare count whose net savings versus none are still ≥ 0.",
+        "Largest hot-spare count, beside the recommendation's domain spares, whose net "
+        "savings versus none are still ≥ 0.",
         computed_by="models.optimize.recommend_spares",
     ),
     _o(
@@ -3535,7 +3538,8 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "per node-day",
         "text",
         "Node failure rate ranges in which the recommended number of hot spares (at least "
-        "one, spare_payoff_spares) saves more than it costs.",
+        "one, spare_payoff_spares), beside the recommendation's domain spares, saves more "
+        "than it costs.",
         "roots of lost(0; r) − lost(s; r) = 0",
         "kleinrock1975",
         computed_by="models.optimize.spare_payoff_rates_per_day",
@@ -5478,8 +5482,9 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Paid spare nodes",
         "nodes",
         "count",
-        "Every node a choice or a ranked type pays for beside the job: hot spares, the nodes "
-        "of spare domains and the spares kept in every domain (the answer's '+ N spare').",
+        "Every node a choice (goodput decide), a recommendation (goodput optimize) or a "
+        "ranked type pays for beside the job: hot spares, the nodes of spare domains and "
+        "the spares kept in every domain (the answer's '+ N spare').",
         "hot spares + spare domains × domain size + per-domain spares × domains",
         computed_by="models.decide._spare_pool",
     ),
@@ -5488,7 +5493,8 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Spare domains",
         "domains",
         "count",
-        "Whole spare scale-up domains the choice keeps (the scenario's cluster.spare_domains).",
+        "Whole spare scale-up domains a choice (goodput decide), a recommendation (goodput "
+        "optimize) or a ranked type keeps (the scenario's cluster.spare_domains).",
         computed_by="models.decide._spare_pool",
     ),
     _o(
@@ -5496,9 +5502,10 @@ DECIDE_OUTPUTS: tuple[Output, ...] = (
         "Spare nodes per domain",
         "nodes",
         "count",
-        "Spare nodes a choice or a ranked type keeps in every scale-up domain (the "
-        "scenario's cluster.spare_nodes_per_domain; 0 on a type whose domain has at most "
-        "that many nodes).",
+        "Spare nodes a choice (goodput decide), a recommendation (goodput optimize) or a "
+        "ranked type keeps in every scale-up domain (the scenario's "
+        "cluster.spare_nodes_per_domain; 0 on a type whose domain has at most that many "
+        "nodes).",
         computed_by="models.decide._spare_pool",
     ),
     _o(

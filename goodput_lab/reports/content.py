@@ -27,6 +27,7 @@ from goodput_lab.charts.overview import goodput_vs_rate_chart, loss_waterfall
 from goodput_lab.models import Comparison, Evaluation, Scenario, ValidationError, compare, evaluate
 from goodput_lab.models._text import as_sentence, counted, with_unit
 from goodput_lab.models.catalog import Instance, load_catalog
+from goodput_lab.models.evaluate import hot_spare_pool_text
 from goodput_lab.models.fields import FIELDS
 from goodput_lab.models.outputs import (
     NOT_IN_PRACTICE,
@@ -351,9 +352,14 @@ def _failure_domain_section(ev: Evaluation) -> Section | None:
     return Section(
         id="failure_domains",
         title="Failure classes and scale-up domains",
-        # as the Overview says it; the recovery stages below list the node path's
+        # as the Overview says it; the recovery stages below list the node path's (which
+        # the intro names itself where domain spares stand before the hot-spare pool)
         intro=svc.failure_domain_intro(m)
-        + " The recovery stages' expected replacement is the node path's.",
+        + (
+            ""
+            if hot_spare_pool_text(m)
+            else " The recovery stages' expected replacement is the node path's."
+        ),
         metrics=tuple(make_metric(k, m[k]) for k in keys),
     )
 

@@ -102,7 +102,6 @@ RENAMED: dict[str, str | None] = {
     "interval_savings_usd_per_day": "savings_usd_per_day",
     "recommendation_savings_usd_per_day": "comparison",
     "current_spare_nodes": "current_spares",
-    "spares_savings_usd_per_day": "savings_usd_per_day",
     "domain_spare_nodes": "spare_nodes",
     "file_system_TiB": "provisioned_TiB",
     "file_system_throughput_MBps_per_TiB": "throughput_MBps_per_TiB",
