@@ -1058,6 +1058,7 @@ class Evaluation:
         out.update({k: _jsonable(v) for k, v in self.metrics.items()})
         out.update({k: _jsonable(v) for k, v in self.value_of_reliability.items()})
         out.update(self.texts)
+        out["price_as_of"] = pr.json_date(self.price.as_of)  # null when undated, as elsewhere
         out["loss_breakdown"] = [
             {k: _jsonable(v) for k, v in row.items()} for row in self.loss_breakdown()
         ]

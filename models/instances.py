@@ -68,7 +68,7 @@ from .pricing import (
     TERMS,
     UNDATED,
     Price,
-    is_dated,
+    json_date,
     model_price,
     price_in_force,
     price_vintage,
@@ -561,20 +561,13 @@ class InstanceRanking:
             "accelerator_failure_share": self.accelerator_failure_share,
             "scenario_usd_per_instance_hour": self.scenario_price.usd_per_instance_hour,
             "scenario_price_source": self.scenario_price.source,
-            "scenario_price_as_of": _json_as_of(self.scenario_price.as_of),
+            "scenario_price_as_of": json_date(self.scenario_price.as_of),
             "rules": self.rules(),
             "instances": [
-                _json_row({**r.to_dict(), "price_as_of": _json_as_of(r.price_as_of)})
+                _json_row({**r.to_dict(), "price_as_of": json_date(r.price_as_of)})
                 for r in self.rows
             ],
         }
-
-
-def _json_as_of(as_of: str | None) -> str | None:
-    """A price's date as the JSON writes it: the date, or null where none is stated (the
-    text and the pages say "undated", :func:`models.pricing.as_of_phrase`; QA 26 #14: the
-    JSON wrote "n/a")."""
-    return str(as_of).strip() if is_dated(as_of) else None
 
 
 def _and(names: list[str]) -> str:

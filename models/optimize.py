@@ -43,6 +43,7 @@ from .catalog import Instance
 from .chain import paid_instances
 from .evaluate import Comparison, compare_evaluations, evaluate, evaluate_arrays, resolve_inputs
 from .instances import InstanceRanking, rank_instances
+from .pricing import json_date
 from .scenario import Scenario
 
 MAX_INTERVAL_MINUTES = 10_080.0
@@ -623,7 +624,7 @@ class Optimization:
                 "cost_to_train_usd": best.cost_to_train_usd,
                 "usd_per_instance_hour": best.usd_per_instance_hour,
                 "price_source": best.price_source,
-                "price_as_of": best.price_as_of,
+                "price_as_of": json_date(best.price_as_of),
             },
             "instance_rules": self.instances.rules(),
             "domain_spares": None

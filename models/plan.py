@@ -45,27 +45,8 @@ DEFAULT_RISK = 0.1
 MARGIN_DAYS = pr.CAPACITY_BLOCK_END_MARGIN_HOURS / 24.0
 
 
-def json_date(as_of: str | None) -> str | None:
-    """A price's date as the JSON writes it: the date, or null when none is stated (QA 26:
-    "not stated" in the plan's JSON, "n/a" in the instances', for one meaning).
-
-    Parameters
-    ----------
-    as_of : str or None
-        The date (``YYYY-MM`` or ``YYYY-MM-DD``), :data:`models.pricing.UNDATED`, empty or
-        None.
-
-    Returns
-    -------
-    str or None
-        The date, or None.
-
-    Examples
-    --------
-    >>> json_date("2025-06"), json_date(pr.UNDATED), json_date("")
-    ('2025-06', None, None)
-    """
-    return str(as_of).strip() if pr.is_dated(as_of) else None
+#: a price's date as the JSON writes it (one function: :func:`models.pricing.json_date`)
+json_date = pr.json_date
 
 
 def _float(x: Any) -> float:

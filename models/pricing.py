@@ -297,6 +297,29 @@ def is_dated(as_of: str | None) -> bool:
     return str(as_of or "").strip() not in ("", UNDATED)
 
 
+def json_date(as_of: str | None) -> str | None:
+    """A price's date as every JSON writes it: the date, or null when none is stated (QA 26:
+    "not stated" in the plan's and evaluate's JSON, "n/a" in the instances', for one
+    meaning; the text and the pages say "undated", :func:`as_of_phrase`).
+
+    Parameters
+    ----------
+    as_of : str or None
+        The date (``YYYY-MM`` or ``YYYY-MM-DD``), :data:`UNDATED`, empty or None.
+
+    Returns
+    -------
+    str or None
+        The date, or None.
+
+    Examples
+    --------
+    >>> json_date("2025-06"), json_date(UNDATED), json_date("")
+    ('2025-06', None, None)
+    """
+    return str(as_of).strip() if is_dated(as_of) else None
+
+
 def as_of_phrase(as_of: str | None) -> str:
     """How a price's date reads in a sentence: "as of 2025-06", or "undated" when the
     date is not stated (a price entered in the scenario without ``pricing.price_as_of``).

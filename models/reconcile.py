@@ -66,6 +66,7 @@ from .fields import FIELDS
 from .fitting import poisson_rate_ci, split_job_level
 from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
+from .pricing import json_date
 from .scenario import Scenario
 from .timeline import BUCKETS, RunMeasurement, Timeline, measure
 from .uncertainty import fitted_rate_interval
@@ -896,7 +897,7 @@ class Reconciliation:
             "run_badput_usd": (wall_h - prod_h) * usd,
             "usd_per_instance_hour": price.usd_per_instance_hour,
             "price_source": price.source,
-            "price_as_of": price.as_of,
+            "price_as_of": json_date(price.as_of),
             "failure_events": f.failures,
             "failure_incidents": f.incidents,
             "buckets": {

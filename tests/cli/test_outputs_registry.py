@@ -327,3 +327,15 @@ def test_outputs_command_lists_the_registry(capsys):
 )
 def test_format_value_reads_like_a_person_wrote_it(key, value, text):
     assert format_value(key, value) == text
+
+
+def test_an_undated_price_is_null_in_every_json(capsys):
+    """QA pass 26 #14: one meaning, three spellings ("not stated", "n/a", an empty --set);
+    every JSON now writes null (models.pricing.json_date)."""
+
+    def run(*args: str) -> dict:
+        assert main([*args, "--json"]) == 0
+        return json.loads(capsys.readouterr().out)
+
+    assert run("evaluate", "aws-16k-h100", "--set", "pricing.price_as_of=")["price_as_of"] is None
+    assert run("evaluate", "aws-16k-h100")["price_as_of"] == "2023-07"
