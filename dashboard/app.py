@@ -61,6 +61,10 @@ TILE_CSS = (
 
 st.html(TILE_CSS)
 page = st.navigation(PAGES)
+if page.url_path == DEFAULT_ALIAS.url_path:
+    # straight on to the root, before the sidebar reads the link: read here, its "could not
+    # be read" notice would be spent on this run and the address bar reset to the preset
+    page.run()
 sidebar.show(cache.catalog())
 sidebar.page_notice()
 page.run()

@@ -53,3 +53,17 @@ def test_the_overview_slug_opens_the_overview_with_the_links_scenario(app_url, p
     assert "Modified from AWS 16k H100" in text
     # 100 nodes at 0.2% a day: 0.20 failures per day (2,000 nodes would be 4.00)
     assert main.get_by_text("0.20", exact=True).count() >= 1
+
+
+@pytest.mark.parametrize("path", ["/overview", "/", "/network"])
+def test_qa27_4_an_unreadable_link_says_so_on_every_path(app_url, page, path):
+    """QA 27 #4: /overview?… with an invalid value went through the alias to / and showed
+    the preset with no word; / and /network said the link could not be read."""
+    page.goto(f"{app_url}{path}?{urlencode({'preset': 'mixtral-8x22b', 'cluster.nodes': 'nan'})}")
+    wait_idle(page)
+    alert = page.locator('[data-testid="stAlertContentError"]').first
+    alert.wait_for()
+    text = alert.inner_text()
+    assert "The link's scenario could not be read" in text
+    assert "cluster.nodes" in text
+    assert "Showing the mixtral-8x22b preset instead." in text
