@@ -48,10 +48,12 @@ import json
 import logging
 import math
 import os
+import signal
 import socket
 import stat
 import sys
 import tempfile
+import threading
 import time
 import types
 import warnings
@@ -539,7 +541,7 @@ def start_client(workers: int | None = None, scheduler: str | None = None, **kw:
 
     n = int(workers or local_cores())
     # the scheduler's HTTP port (8787, used by health checks) moves on silently when taken
-    with _no_main_module(), warnings.catch_warnings():
+    with _no_main_module(), _workers_ignore_interrupt(), warnings.catch_warnings():
         warnings.filterwarnings("ignore", message="Port .* is already in use")
         cluster = LocalCluster(
             n_workers=n,
@@ -549,6 +551,25 @@ def start_client(workers: int | None = None, scheduler: str | None = None, **kw:
             silence_logs=logging.ERROR,
         )
     return Client(cluster), cluster
+
+
+@contextlib.contextmanager
+def _workers_ignore_interrupt():
+    """Worker processes started inside this block ignore SIGINT: a Ctrl-C (sent to the whole
+    process group) reaches the command, which closes the cluster and says the sweep was
+    interrupted, and not every worker, each of which printed a KeyboardInterrupt traceback
+    first (QA pass 27: some 65 lines before the one-line message).  An ignored signal stays
+    ignored in a spawned child, and Python installs its KeyboardInterrupt handler only where
+    SIGINT is at its default.  Signals can be set from the main thread only: elsewhere (a
+    Streamlit script thread) nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    saved = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, saved)
 
 
 @contextlib.contextmanager

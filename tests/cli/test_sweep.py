@@ -197,3 +197,36 @@ def test_bad_output_and_flags(tmp_path):
         str(Path(tmp_path) / "x.parquet"),
     )
     assert res.returncode == 2 and "not allowed with argument" in res.stderr
+
+
+def test_ctrl_c_on_a_dask_sweep_prints_one_line_and_no_worker_traceback(tmp_path):
+    """QA pass 27: a Ctrl-C (SIGINT to the process group) reached every worker process, each
+    printing a KeyboardInterrupt traceback (some 65 lines) before the command's one line;
+    workers now ignore SIGINT and the command closes them."""
+    out = tmp_path / "interrupted.parquet"
+    args = [*SMALL, "--workers", "2", "-o", str(out)]
+    args[args.index("cluster.nodes=1000:2000:2")] = "cluster.nodes=500:2100:9"
+    proc = subprocess.Popen(
+        [*CLI, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    side = parts_dir(out)
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if side.is_dir() and any(side.glob("part-*.parquet")):
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the sweep ended before it could be interrupted"
+        os.killpg(proc.pid, signal.SIGINT)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
+    assert "goodput: sweep interrupted; finished batches are kept in" in err
+    assert proc.returncode == 130
