@@ -13,6 +13,7 @@ from goodput_lab.models._text import as_sentence
 from goodput_lab.charts.instances import (
     cost_to_train_chart,
     ratio_chart,
+    ratio_note,
     time_to_train_chart,
 )
 from goodput_lab.views import instances as svc
@@ -143,12 +144,15 @@ st.markdown("**What drives each cost: goodput, failures and MFU**")
 tables.show(svc.ranking_why_display(df, scenario["workload.mfu_basis"]))
 
 ref = ranking.reference_instance
-st.plotly_chart(ratio_chart(df, ref), width="stretch")
-st.caption(
-    "Peak ratios come from spec sheets; modelled ratios include MFU, communication, failures "
-    "and checkpoints at each instance's chosen node count. MLPerf Training v4.1 measured B200 "
-    "at 2.0× H100 per GPU on GPT-3 175B (peak ratio 2.28×)."
-)
+if ratio_missing := ratio_note(df, ref):
+    st.caption(plain(ratio_missing))
+else:
+    st.plotly_chart(ratio_chart(df, ref), width="stretch")
+    st.caption(
+        "Peak ratios come from spec sheets; modelled ratios include MFU, communication, "
+        "failures and checkpoints at each instance's chosen node count. MLPerf Training v4.1 "
+        "measured B200 at 2.0× H100 per GPU on GPT-3 175B (peak ratio 2.28×)."
+    )
 
 if robust_box is not None:
     rob = cache.instance_robustness(scenario, deadline, prices_key, mfus_key)

@@ -82,17 +82,11 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
             marker_color=[
                 style.COLORS["orange"] if b else style.COLORS["blue"] for b in ok["cheapest"]
             ],
-            text=[f"{d:,.1f} days" for d in days],
-            # inside, from the bar's start: the whiskers and the deadline line cross the
-            # bar's end, where an outside label would be overprinted
-            textposition="inside",
-            insidetextanchor="start",
-            textfont={"color": "white", "size": 11},
-            cliponaxis=False,
             hovertemplate="%{y}: %{x:.1f} days<extra></extra>",
         )
     )
     whiskers = False
+    label_x = days
     if "time_to_train_days_high" in ok.columns:
         hi = ok["time_to_train_days_high"].to_numpy().astype(float)
         lo = ok["time_to_train_days_low"].to_numpy().astype(float)
@@ -106,7 +100,22 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
                 hi,
                 "%{customdata[0]:,.1f} to %{customdata[1]:,.1f} days",
             )
+            label_x = np.where(np.isfinite(hi), np.maximum(hi, days), days).tolist()
             days = [*days, *[float(v) for v in hi if np.isfinite(v)]]
+    # each label after its bar's whisker, level, as on the cost chart: inside a short bar
+    # Plotly turned it 90° (QA 27 #10, 1024 px), and inside a long one the whisker crossed it
+    # (two no-break spaces clear the whisker's cap: SVG collapses plain ones)
+    fig.add_scatter(
+        y=_labels(ok),
+        x=label_x,
+        mode="text",
+        text=[f"\u00a0\u00a0{d:,.1f} days" for d in ok["time_to_train_days"].to_list()],
+        textposition="middle right",
+        textfont={"size": 11},
+        cliponaxis=False,
+        showlegend=False,
+        hoverinfo="skip",
+    )
     if deadline_days:
         fig.add_vline(
             x=deadline_days,
@@ -128,7 +137,7 @@ def time_to_train_chart(df: pl.DataFrame, deadline_days: float | None) -> go.Fig
         margin_l=150,
     )
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
-    style.axis(fig, "x", range=[0, top * 1.22])
+    style.axis(fig, "x", range=[0, top * 1.35])
     return fig
 
 
@@ -185,6 +194,19 @@ def cost_to_train_chart(df: pl.DataFrame) -> go.Figure:
     style.axis(fig, "y", autorange="reversed", tickfont={"size": 11})
     style.money_axis(fig, "x", total_max * 1.35)
     return fig
+
+
+def ratio_note(df: pl.DataFrame, reference: str) -> str | None:
+    """The one line that stands in for :func:`ratio_chart` when it would be empty (QA 27
+    #5: p5.48xlarge, the reference, cannot train the p6e-gb200-nvl72 workload, every
+    modelled ratio is NaN and the chart was a bare frame); None when the chart has bars."""
+    if df["modeled_ratio_vs_reference"].is_not_nan().any():
+        return None
+    return (
+        f"Speed per accelerator is not charted: its reference, {reference}, cannot train "
+        "this workload, so there is no modelled ratio to it (why: under the side-by-side "
+        "table)."
+    )
 
 
 def ratio_chart(df: pl.DataFrame, reference: str) -> go.Figure:
