@@ -71,6 +71,6 @@ with d2:
 st.caption(plain(" ".join(ranking.rules())))
 st.plotly_chart(instance_chart(df, scenario["cluster.instance"]), width="stretch")
 tables.show(inst_svc.optimizer_display(df))
-if ranking.too_close_to_call:  # the table marks those rows ≈
+if ranking.too_close_to_call:  # the table marks those rows ~
     st.caption(inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER)
 tables.missing_reasons(df)

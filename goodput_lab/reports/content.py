@@ -36,6 +36,7 @@ from goodput_lab.models.outputs import (
     finishes_in_practice,
     format_range,
     format_usd,
+    format_usd_compact,
     output,
 )
 from goodput_lab.models.outputs import format_run_figure as registry_run_figure
@@ -596,12 +597,48 @@ def _instance_records(ranking) -> tuple[dict, ...]:
     return () if ranking is None else tuple(r.to_dict() for r in ranking.rows)
 
 
+#: The report's two interval columns (QA 27 #9: it said "too close to call" without the
+#: cost intervals the verdict rests on; the page draws them as whiskers, the CLI prints them).
+TIME_RANGE_HEADER = "Time to train, 80% range (days)"
+COST_RANGE_HEADER = "Cost to train, 80% range ($)"
+
+
+def _range_cell(key: str, row: Mapping[str, Any], shown: str) -> str:
+    """``17.0–30.0`` / ``$19.7M–$34.8M``: a row's 80% interval of ``key`` (the step
+    model's, which the ranking and its "too close to call" use), "—" where the table shows
+    no figure (``shown``) or there is no interval."""
+    lo, hi = row.get(f"{key}_low"), row.get(f"{key}_high")
+    if shown in (display.MISSING, NOT_IN_PRACTICE) or any(
+        v is None or not math.isfinite(float(v)) for v in (lo, hi)
+    ):
+        return display.MISSING
+    if key == "cost_to_train_usd":  # compact, as the page's tile writes a range of dollars
+        return f"{format_usd_compact(lo)}–{format_usd_compact(hi)}"
+    return format_range(key, lo, hi, unit=False)
+
+
+def _with_ranges(cost: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
+    """The page's cost table with each figure's 80% range beside it."""
+    rows = df.to_dicts()
+    out: dict[str, list[str]] = {}
+    for col in cost.columns:
+        out[col] = cost[col].to_list()
+        for key, head in (
+            ("time_to_train_days", TIME_RANGE_HEADER),
+            ("cost_to_train_usd", COST_RANGE_HEADER),
+        ):
+            if col == display.header(output(key)):
+                out[head] = [_range_cell(key, r, v) for r, v in zip(rows, out[col], strict=True)]
+    return pl.DataFrame(out, schema=dict.fromkeys(out, pl.String))
+
+
 def _instance_sections(scenario: Scenario, ranking) -> tuple[Section, Section]:
     """Every catalog instance at the same accelerator count, cheapest to train first
     (``ranking``, :func:`_instance_ranking`): the Instances page's two tables
     (:func:`goodput_lab.views.instances.ranking_display` and
     :func:`~goodput_lab.views.instances.ranking_why_display`), with its marks (★ cheapest,
-    ≈ too close to call) and its notes."""
+    ~ too close to call, as goodput instances marks it) and its notes, with the 80% ranges
+    of time and cost the verdict rests on."""
     from goodput_lab.views import instances as inst_svc
 
     df = inst_svc.table(ranking)
@@ -609,11 +646,12 @@ def _instance_sections(scenario: Scenario, ranking) -> tuple[Section, Section]:
     if ranking.too_close_to_call:  # the page's warning; the report has no cost chart
         notes.append(
             inst_svc.too_close_text(ranking)
-            + " ≈ marks each type whose 80% cost interval overlaps the cheapest type's."
+            + f" {inst_svc.TOO_CLOSE_MARK} marks each type whose 80% cost interval (the "
+            "table's 80% range) overlaps the cheapest type's."
         )
     if missing := display.missing_reasons_text(df):  # the page's note, names plain
         notes.append(missing)
-    cost = inst_svc.ranking_display(df)
+    cost = _with_ranges(inst_svc.ranking_display(df), df)
     why = inst_svc.ranking_why_display(df, scenario["workload.mfu_basis"])
 
     def columns(t: pl.DataFrame) -> tuple[tuple[str, str, str], ...]:
@@ -632,7 +670,7 @@ def _instance_sections(scenario: Scenario, ranking) -> tuple[Section, Section]:
             notes=tuple(notes),
             table=cost,
             table_columns=columns(cost),
-            column_widths=(20, 9, 13, 12, 16, 13, 17),
+            column_widths=(16, 7, 9, 8, 11, 11, 15, 9, 14),
         ),
         Section(
             id="instances-why",

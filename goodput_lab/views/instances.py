@@ -74,6 +74,9 @@ TABLE_COLUMNS = (
 #: ... and, in a second table, why: its goodput, failure rate and MFU (ten columns in one
 #: table did not fit a 1024 px window beside the sidebar)
 WHY_COLUMNS = ("instance", "goodput", "node_failure_rate_per_day", "mfu")
+#: The mark of a type too close to call against the cheapest: the one `goodput instances`
+#: prints, on the pages and in the report alike (QA 27 #9: they wrote ≈ for the CLI's ~).
+TOO_CLOSE_MARK = "~"
 
 
 def display_rows(df: pl.DataFrame) -> list[dict]:
@@ -89,7 +92,7 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
         if r["cheapest"]:
             r["instance"] = f"{r['instance']} ★"
         if r.get("too_close_to_call"):  # explained by TOO_CLOSE_CAPTION under the table
-            r["instance"] = f"{r['instance']} ≈"
+            r["instance"] = f"{r['instance']} {TOO_CLOSE_MARK}"
         if not r["feasible"]:
             for k in ("nodes", "goodput", "time_to_train_days"):
                 r[k] = None
@@ -100,15 +103,15 @@ def display_rows(df: pl.DataFrame) -> list[dict]:
     return out
 
 
-#: The caption under the side-by-side table when a row is marked ≈.
+#: The caption under the side-by-side table when a row is marked too close to call.
 TOO_CLOSE_CAPTION = (
-    "≈ too close to call: its 80% cost interval (the whiskers of the cost chart) overlaps "
-    "the cheapest type's."
+    f"{TOO_CLOSE_MARK} too close to call: its 80% cost interval (the whiskers of the cost "
+    "chart) overlaps the cheapest type's."
 )
 #: The same under the Optimizer's table, whose cost chart draws no interval.
 TOO_CLOSE_CAPTION_OPTIMIZER = (
-    "≈ too close to call: its 80% cost interval overlaps the cheapest type's (the "
-    "Instances page draws the intervals and says what would change the verdict)."
+    f"{TOO_CLOSE_MARK} too close to call: its 80% cost interval overlaps the cheapest "
+    "type's (the Instances page draws the intervals and says what would change the verdict)."
 )
 
 

@@ -226,7 +226,7 @@ def test_the_tables_and_the_verdict_show_the_spares_the_cost_includes(catalog):
     )
     ranking = svc.ranking(sc, catalog, None)
     df = svc.table(ranking)
-    shown = {r["Instance"].rstrip(" ★≈"): r for r in svc.ranking_display(df).iter_rows(named=True)}
+    shown = {r["Instance"].rstrip(" ★~"): r for r in svc.ranking_display(df).iter_rows(named=True)}
     assert shown["p6e-gb200.36xlarge"]["Nodes"] == "1,152 + 180 spare"
     assert shown["p6e-gb200.36xlarge"]["Cost to train, instances ($)"] == "$24,360,746"
     assert shown["p6-b200.48xlarge"]["Nodes"] == "576 + 2 spare"

@@ -183,7 +183,7 @@ def test_rows_marked_too_close_to_call_are_explained_under_the_table(catalog):
     o = opt.optimize(load_preset("aws-16k-h100"), catalog, deadline_days=None)
     assert o.instances.too_close_to_call
     table = next(t.value for t in at.table if "Instance" in t.value.columns)
-    assert any(str(v).endswith(" ≈") for v in table["Instance"])
+    assert any(str(v).endswith(" ~") for v in table["Instance"])
     captions = [c.value for c in at.caption]
     assert inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER in captions
     assert "whiskers" not in inst_svc.TOO_CLOSE_CAPTION_OPTIMIZER

@@ -111,3 +111,26 @@ def test_a_run_that_does_not_finish_in_practice_reads_so_in_the_report(catalog):
     own = next(s for s in report.sections if s.id == "instances").table
     row = own.filter(pl.col("Instance").str.starts_with("p6e-gb200.36xlarge")).row(0, named=True)
     assert row["Time to train (days)"] == "does not finish in practice"
+
+
+def test_qa27_9_too_close_to_call_comes_with_its_intervals_and_the_clis_mark(nvl72_report):
+    """QA 27 #9: the report's instance section said "too close to call" without the cost
+    intervals it rests on ($19.7M–$34.8M for p6e, $26.3M–$45.2M for p6-b200) and marked
+    overlap ≈ where goodput instances prints ~."""
+    from goodput_lab.reports.content import COST_RANGE_HEADER, TIME_RANGE_HEADER
+    from goodput_lab.reports.html import render_html
+    from goodput_lab.views import instances as inst_svc
+
+    sec = next(s for s in nvl72_report.sections if s.id == "instances")
+    rows = {r["Instance"]: r for r in sec.table.iter_rows(named=True)}
+    best = rows["p6e-gb200.36xlarge ★"]
+    assert (best[TIME_RANGE_HEADER], best[COST_RANGE_HEADER]) == ("17.0–30.0", "$19.7M–$34.8M")
+    close = rows["p6-b200.48xlarge ~"]
+    assert close[COST_RANGE_HEADER] == "$26.3M–$45.2M"
+    assert rows["p4d.24xlarge"][COST_RANGE_HEADER] == "—"  # cannot run: no figure, no range
+    assert list(sec.table.columns).index(TIME_RANGE_HEADER) == 4  # beside the figure
+    assert len(sec.column_widths) == len(sec.table.columns)
+    assert any("~ marks each type whose 80% cost interval" in n for n in sec.notes)
+    assert inst_svc.TOO_CLOSE_MARK == "~"
+    html = render_html(nvl72_report)
+    assert "≈" not in html[html.index('id="section-instances"') :][:20000]

@@ -440,7 +440,10 @@ def test_checkpoint_and_instance_sections_from_the_models(report, catalog):
     from goodput_lab.views import instances as inst_svc
 
     df = inst_svc.table(inst_svc.ranking(report.scenario, dict(catalog), None))
-    assert sections["instances"].table.equals(inst_svc.ranking_display(df))
+    from goodput_lab.reports.content import COST_RANGE_HEADER, TIME_RANGE_HEADER
+
+    page_cols = sections["instances"].table.drop(TIME_RANGE_HEADER, COST_RANGE_HEADER)
+    assert page_cols.equals(inst_svc.ranking_display(df))  # and the 80% ranges beside them
     assert sections["instances-why"].table.equals(
         inst_svc.ranking_why_display(df, report.scenario["workload.mfu_basis"])
     )
