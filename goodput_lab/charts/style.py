@@ -29,7 +29,7 @@ import numpy as np
 import plotly.graph_objects as go
 import plotly.io as pio
 
-from goodput_lab.models.outputs import format_value
+from goodput_lab.models.outputs import OUTPUTS, format_value
 
 TEMPLATE = "plotly_white"
 # The house template is plotly's default for every figure this process builds: a figure
@@ -282,9 +282,27 @@ def colour_range(
     return ColourRange(lo, hi, float((a[finite] < lo).sum() / n), float((a[finite] > hi).sum() / n))
 
 
+#: Below this many points the registry writes a size of points in two significant digits
+#: (models.outputs.format_value: "0.0011 points", not "0.00 points").
+_SMALL_POINTS = 0.005
+
+
+def _two_digits_kept(text: str) -> str:
+    """``−0.001 points`` as ``−0.0010 points``: the registry's two significant digits of a
+    small size of points drop a trailing zero, and beside "−0.0011 points" on the next bar
+    the one read as less precise than the other (QA 27 #11)."""
+    number, sep, rest = text.partition(" ")
+    significant = number.lstrip("+−-").replace(".", "").lstrip("0")
+    if "." in number and len(significant) == 1:
+        number += "0"
+    return number + sep + rest
+
+
 def bar_text(key: str, values: Iterable[float], *, signed: bool = False) -> list[str]:
     """Bar labels formatted by the output registry; a value that would print as zero
-    ("0.00", "−0.00", "$0") gets no label."""
+    ("0.00", "−0.00", "$0") gets no label; a small size of points keeps both of its two
+    significant digits (:func:`_two_digits_kept`)."""
+    points = OUTPUTS[key].kind in ("points", "points_size")
     out = []
     for v in values:
         if v is None or not math.isfinite(float(v)):
@@ -292,7 +310,12 @@ def bar_text(key: str, values: Iterable[float], *, signed: bool = False) -> list
             continue
         text = format_value(key, float(v), signed=signed)
         digits = [c for c in text if c.isdigit()]
-        out.append("" if not digits or set(digits) == {"0"} else text)
+        if not digits or set(digits) == {"0"}:
+            out.append("")
+            continue
+        if points and 0 < abs(float(v)) * 100 < _SMALL_POINTS:
+            text = _two_digits_kept(text)
+        out.append(text)
     return out
 
 

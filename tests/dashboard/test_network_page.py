@@ -430,3 +430,23 @@ def test_a_configuration_that_cannot_run_values_no_fabric(catalog, change, plott
     # a configuration that runs values its fabric as before, with no such line
     assert svc.nothing_to_value(evaluate(load_preset("aws-16k-h100"), catalog), scaling) == ""
     assert svc.cannot_run_warning(evaluate(load_preset("aws-16k-h100"), catalog)) == ""
+
+
+def test_qa27_11_reroute_labels_keep_two_significant_digits():
+    """QA 27 #11: "−0.0011 points" (SIDR, 1 s) beside "−0.001 points" (BFD, 0.9 s): the
+    registry's two significant digits dropped the trailing zero of 0.0010, so the smaller
+    stall read less precise.  (1 s of 86,400 is 0.00116 points of wall time, but the loss is
+    of goodput, 0.965 of it: 0.00112, so −0.0011 is rightly rounded.)"""
+    from goodput_lab.models import load_catalog, load_preset
+    from goodput_lab.models.outputs import format_value
+
+    from goodput_lab.charts.network import reroute_chart
+    from goodput_lab.views import network as net_svc
+
+    rr = net_svc.reroute_comparison(load_preset("deepseek-v3"), dict(load_catalog()), 1.0)
+    text = reroute_chart(rr).data[0].text
+    points = [t.split("<br>")[1] for t in text]
+    assert points[:2] == ["−0.0011 points", "−0.0010 points"]
+    loss = rr["fabric_goodput_loss"].to_list()
+    assert points[0] == format_value("fabric_goodput_loss", -loss[0])  # the registry's own
+    assert points[2:] == [format_value("fabric_goodput_loss", -x) for x in loss[2:]]
