@@ -1974,7 +1974,8 @@ def _shape(v: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
     vocab = v["workload.vocab_size"]
     e = v["workload.experts"]
     moe = e > 0.5
-    k = np.minimum(v["workload.experts_per_token"], np.maximum(e, 1.0))
+    # top-k beyond the experts is refused (_feasible, scenario.check_workload), never clipped
+    k = np.where(moe, v["workload.experts_per_token"], 1.0)
     fe = v["workload.expert_ffn_hidden_size"]
     fe = np.where(np.isnan(fe), ffn, fe)
     sx = v["workload.shared_experts"]
@@ -2234,7 +2235,8 @@ def _modelled_setup(v, sh, b) -> _Setup:
     gemm_frac = gemm_frac * v["stack.kernel_eff"]
     fp8 = v["fp8"] > 0.5
     fp8_peak = v["instance.fp8_dense_tflops"]
-    layer_peak = np.where(fp8, np.where(np.isnan(fp8_peak), peak, fp8_peak), peak)
+    # no FP8 rate in the catalog: FP8 cannot run there (_feasible, precision_reason)
+    layer_peak = np.where(fp8, fp8_peak, peak)
     layer_frac = np.where(fp8, gemm_frac * FP8_GEMM_RELATIVE, gemm_frac)
     a_net, a_su = v["network.alpha_network_us"] * net.US, v["network.alpha_scaleup_us"] * net.US
     fa = v["fa"] > 0.5
@@ -3175,6 +3177,8 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     moe_ok = (ep <= np.maximum(ep_room, 1.0)) & (
         (v["workload.experts"] < 0.5) & (ep == 1) | (ep <= np.maximum(v["workload.experts"], 1.0))
     )
+    # a token cannot be routed to more experts than there are
+    moe_ok = moe_ok & ((v["workload.experts"] < 0.5) | (sh["k"] <= v["workload.experts"]))
     fe = v["workload.expert_ffn_hidden_size"]
     fe = np.where(np.isnan(fe), sh["ffn"], fe)
     etp_ok = ~folded | (
@@ -3199,6 +3203,8 @@ def _feasible(v, sh, t, p, cp, d, b, m, basis):
     batch_ok = (b >= 1.0 - 1e-9) & (m >= 1.0 - 1e-9)
     modelled = basis == "modelled"
     known = np.isfinite(v["instance.max_matmul_fraction"]) | (not modelled)
+    # FP8 GEMMs need the catalog's FP8 rate (precision_reason)
+    known = known & ((v["fp8"] < 0.5) | np.isfinite(v["instance.fp8_dense_tflops"]))
     runs = tp_ok & (d >= 1.0) & shape_ok & batch_ok & known
     return tp_ok, runs
 
@@ -3652,6 +3658,66 @@ def _memory_reason(out: Mapping[str, Any]) -> str:
     )
 
 
+def top_k_message(experts_per_token: float, experts: float) -> str:
+    """The one message for a top-k beyond the experts (refused, never clipped).
+
+    Parameters
+    ----------
+    experts_per_token : float
+        ``workload.experts_per_token`` [experts].
+    experts : float
+        ``workload.experts`` [experts], at least 1.
+
+    Returns
+    -------
+    str
+        The message about ``workload.experts_per_token``, naming the other field and the
+        allowed range.
+
+    >>> top_k_message(9, 8)
+    '9 exceeds workload.experts = 8 (allowed: an integer in [1, 8])'
+    """
+    return (
+        f"{experts_per_token:g} exceeds workload.experts = {experts:g} "
+        f"(allowed: an integer in [1, {experts:g}])"
+    )
+
+
+def precision_reason(x: Mapping[str, Any], instance: str = "this instance type") -> str:
+    """Why ``workload.precision`` cannot run on the node type (empty string when it can).
+
+    FP8 GEMMs run at the catalog's dense FP8 rate (``instance.fp8_dense_tflops``
+    [TFLOP/s]); a type without one (A100) cannot be timed at it, and neither its BF16 rate
+    nor FP8's one-byte memory savings would be honest, so the step model says it does not
+    run (:func:`_feasible`), :func:`models.evaluate.resolve_inputs` refuses it and the
+    instance ranking marks the type.
+
+    Parameters
+    ----------
+    x : Mapping of str to scalar
+        Flat inputs (``workload.precision`` and ``instance.fp8_dense_tflops``).
+    instance : str
+        How the message names the node type.
+
+    Returns
+    -------
+    str
+        The reason, or ``""``.
+    """
+    from .choices import Precision
+
+    if _choice(x, "workload.precision") is not Precision.FP8:
+        return ""
+    rate = np.asarray(x.get("instance.fp8_dense_tflops", np.nan), float)
+    if np.isfinite(rate).all():
+        return ""
+    return (
+        f"fp8 cannot run on {instance}: the catalog gives its accelerator no dense FP8 rate "
+        "(instance.fp8_dense_tflops is empty), so FP8 GEMMs cannot be timed; allowed on "
+        "this type: bf16"
+    )
+
+
 def _expert_layout_reason(v: Mapping[str, Any], sh: Mapping[str, Any], t, p, dom, n) -> str:
     """:func:`infeasibility_reason`'s mixture-of-experts checks: expert parallelism without
     experts or beyond them, expert tensor parallelism (folded: beyond the scale-up domain,
@@ -3664,6 +3730,9 @@ def _expert_layout_reason(v: Mapping[str, Any], sh: Mapping[str, Any], t, p, dom
         return f"expert parallelism {ep} needs experts: workload.experts is 0 (a dense model)"
     if ep > max(experts, 1):
         return f"expert parallelism {ep} exceeds the {experts} experts to split"
+    k = float(v["workload.experts_per_token"])
+    if experts and k > experts:
+        return "workload.experts_per_token " + top_k_message(k, experts)
     etp = int(v["etp"])
     if float(v["folded"]) > 0.5:
         if experts == 0:
@@ -3726,6 +3795,9 @@ def infeasibility_reason(x: Mapping[str, Any], basis: str = "modelled") -> str:
     str
         The first blocking cause, or ``""``.
     """
+    precision = precision_reason(x)
+    if precision:
+        return "workload.precision = " + precision
     v = _inputs(x)
     sh = _shape(v)
     out = step_model(x, basis)

@@ -67,6 +67,7 @@ def resolve_inputs(
     catalog: Mapping[str, Instance] | None = None,
     tiers: Mapping[str, ck.Tier] | None = None,
     price: Price | None = None,
+    refuse_unrunnable: bool = True,
 ) -> Inputs:
     """The inputs of the chain for one scenario, resolved once and typed.
 
@@ -96,6 +97,10 @@ def resolve_inputs(
         Checkpoint tier table keyed by tier name; default ``data/checkpoint_tiers.csv``.
     price : Price, optional
         Price in force [USD/h per instance]; default :func:`models.pricing.price_in_force`.
+    refuse_unrunnable : bool
+        Refuse a precision the node type cannot run (:func:`models.compute.precision_reason`,
+        FP8 without a catalog FP8 rate); the instance ranking passes False and marks the
+        type instead.
 
     Returns
     -------
@@ -106,6 +111,8 @@ def resolve_inputs(
     """
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
+    if refuse_unrunnable:
+        _check_precision(scenario, inst)
     price = price if price is not None else price_in_force(scenario, inst)
     inputs: dict[str, Any] = {}
     for key, f in FIELDS.items():
@@ -134,6 +141,20 @@ def resolve_inputs(
     inputs.update(ck.tier_inputs(tier_table))
     inputs.update(_storage_prices(scenario, tier_table["shared_fs"]))
     return Inputs(inputs)
+
+
+def _check_precision(scenario: Scenario, inst: Instance) -> None:
+    """Refuse ``workload.precision`` on a node type that cannot run it (one message,
+    :func:`models.compute.precision_reason`), never run at another rate in silence."""
+    from .compute import precision_reason
+
+    x = {
+        "workload.precision": CHOICE_ENUMS["workload.precision"](scenario["workload.precision"]),
+        **instance_inputs(inst),
+    }
+    reason = precision_reason(x, f"{inst.instance} ({inst.accelerator})")
+    if reason:
+        raise ValidationError("workload.precision", reason)
 
 
 def _check_domain_spares(inputs: Mapping[str, Any]) -> None:

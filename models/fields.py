@@ -1125,9 +1125,10 @@ WORKLOAD_FIELDS: tuple[Field, ...] = (
         100_000.0,
         "B params",
         "Model parameters",
-        "Dense parameter count in billions (Llama 3: 405). Leave empty to derive it from the "
-        "shape (layers, hidden size, heads, FFN size, vocabulary); a count given together "
-        "with workload.layers must agree with the shape within 5%.",
+        "Total parameter count in billions (Llama 3: 405; a mixture of experts counts every "
+        "expert, DeepSeek-V3: 671). Leave empty to derive it from the shape (layers, hidden "
+        "size, heads, FFN size, vocabulary, experts); a count given together with "
+        "workload.layers must agree with the shape within 5%.",
         ui_min=1.0,
         ui_max=2000.0,
         ui_step=1.0,

@@ -895,6 +895,7 @@ def _option_inputs(scenario, catalog, own, inst, mfu: float, tiers):
         catalog,
         tiers,
         Price(1.0, _UNIT_PRICE, UNDATED, "internal", model.value),
+        refuse_unrunnable=False,  # a type that cannot run the precision is marked instead
     )
     x["workload.mfu"] = mfu
     x["reliability.node_failure_rate_per_day"] = r

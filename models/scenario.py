@@ -423,9 +423,10 @@ class Scenario:
         Every key and value is written by tomli-w, which escapes what the TOML spec forbids
         in a string (control characters such as U+007F, quotes, backslashes); text with
         line breaks becomes a multi-line string.  The layout (one table per section, the
-        unit of each value and the derived fields as comments) is ours.  A field left empty
-        whose registry default is a value (``workload.params_billion``) is written as ``""``
-        so that it reads back empty, not as the default.
+        unit of each value and the derived fields as comments) is ours.  Every field left
+        empty is a commented-out line, ``workload.params_billion`` too: a scenario leaves the
+        count empty only when it gives ``workload.layers``, and :meth:`from_dict` reads a
+        shape without a count as "derive it", not as the default 405.
 
         Returns
         -------
@@ -440,13 +441,7 @@ class Scenario:
             lines.append(f"[{section}]")
             for f in fields:
                 v = self.values[f.key]
-                if v is None and f.default is not None:
-                    # Left empty over a stated default (workload.params_billion = 405): a
-                    # commented-out key would read back as the default, so write the empty
-                    # value that from_toml reads as "derive it".
-                    derived = derived_note(f.help)
-                    lines.append(f"{_toml_line(f.name, '')}  # derived: {derived}")
-                elif v is None:
+                if v is None:  # one convention for "derive it" (QA 27 #12)
                     lines.append(f"# {f.name} = (derived: {derived_note(f.help)})")
                 else:
                     unit = f"  # {one_line(f.unit)}" if f.unit else ""
@@ -598,6 +593,20 @@ def check_workload(values: Mapping[str, Any], given: set[str] | None = None) -> 
             "workload.attention_heads; attention whose weights do not follow from its heads, "
             "such as multi-head latent attention, is entered with "
             "workload.attention_params_million)",
+        )
+    experts, top_k = values["workload.experts"], values["workload.experts_per_token"]
+    if experts and top_k > experts:  # refused, never clipped (a dense model ignores k)
+        from .compute import top_k_message
+
+        field = _blame(
+            given, ("workload.experts_per_token", "workload.experts"), "workload.experts_per_token"
+        )
+        raise ValidationError(
+            field,
+            top_k_message(top_k, experts)
+            if field == "workload.experts_per_token"
+            else f"{experts} is fewer than the workload.experts_per_token = {top_k} each token "
+            f"is routed to (allowed: at least {top_k}, or 0 for a dense model)",
         )
     if stated is not None and layers is not None:
         derived = shape_params_billion(values)

@@ -528,7 +528,7 @@ def moe_params(
     gated : array_like
         1 gated MLP, 0 plain [-].
     experts, experts_per_token, shared_experts : array_like
-        E, k and S [count]; E = 0 is a dense model.
+        E, k and S [count]; E = 0 is a dense model; k > E (E > 0) gives a NaN active count.
     expert_ffn_hidden_size : array_like
         f_e [-]; NaN uses f.
     moe_layer_fraction : array_like
@@ -586,6 +586,9 @@ def moe_params(
     base = lay * (attn + 2.0 * h) + dense + shared + router
     emb = np.where(as_float_array(tied) > 0.5, 1.0, 2.0) * as_float_array(vocab_size) * h + h
     total = (base + routed + emb) / 1e9
-    active_routed = lay * phi * np.minimum(as_float_array(experts_per_token), e) * one_expert
+    # k of the E experts (a dense model routes to none); k > E is no model: NaN, not clipped
+    k = as_float_array(experts_per_token)
+    k = np.where(moe, np.where(k <= e, k, np.nan), 0.0)
+    active_routed = lay * phi * k * one_expert
     active = (base + active_routed + emb) / 1e9
     return total, active, routed / 1e9

@@ -289,7 +289,9 @@ def _intervals_line(m: Mapping[str, Any], sc: Scenario) -> str:
     days = span("time_to_train_days", *days_keys)
     # past it, or under 1% goodput: the time to train line says the run would not finish
     if days and m[days_keys[1]] <= MAX_SHOWN_DAYS and finishes_in_practice(m["goodput"]):
-        parts.append(f"time to train {days}")
+        # P10–P90 over the failure rate's and the step's intervals together, not the step
+        # model's time_to_train_days_low/high of --json: the text says which (QA 27 #8)
+        parts.append(f"time to train P10–P90 (all inputs) {days}")
     if step := span("step_seconds"):
         stated = sc["workload.step_settings_stated"] == "on"
         note = "" if stated else " (recomputation, overlap and interleaving assumed, not stated)"

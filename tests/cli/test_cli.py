@@ -338,7 +338,12 @@ def test_optimize_carries_the_too_close_to_call_caveat(capsys):
         # experts count blamed on workload.params_billion, named twice
         ("workload.recompute=true", "workload.recompute: true is not allowed (one of"),
         ("workload.tokens_trillion=1e400", "workload.tokens_trillion: 1e400 is far out of range"),
-        ("workload.experts=4", "workload.experts: 4 contradicts: workload.params_billion = 671"),
+        ("workload.experts=16", "workload.experts: 16 contradicts: workload.params_billion = 671"),
+        # QA 27 #2: fewer experts than the 8 each token is routed to is refused first
+        (
+            "workload.experts=4",
+            "workload.experts: 4 is fewer than the workload.experts_per_token = 8 each token",
+        ),
         ("workload.params_billion=100", "workload.params_billion: 100.0 contradicts: the model"),
     ],
 )
@@ -388,7 +393,7 @@ def test_evaluate_text_gives_the_80_percent_intervals(capsys):
         f"{format_value('time_to_train_days', ev['time_to_train_days_p10'], unit=False)}–"
         f"{format_value('time_to_train_days', ev['time_to_train_days_p90'])}"
     )
-    assert f"time to train {days}" in line
+    assert f"time to train P10–P90 (all inputs) {days}" in line
     assert f"goodput {format_value('goodput', ev['goodput_low'], unit=False)}–" in line
     assert line.endswith("(recomputation, overlap and interleaving assumed, not stated)")
     assert main(["evaluate", "llama3-70b", "--set", "workload.step_settings_stated=on"]) == 0

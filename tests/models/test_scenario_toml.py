@@ -90,13 +90,47 @@ OPTIONAL = sorted(k for k, f in FIELDS.items() if f.optional)
 
 def test_params_billion_left_empty_reads_back_empty_not_405():
     """The registry default of workload.params_billion is 405; a scenario that leaves it empty
-    (derived from the shape) used to be written as a comment, which read back as 405."""
+    (derived from the shape) reads back empty, not as 405."""
     s = Scenario.from_dict({"workload.params_billion": None, "workload.layers": 126})
-    text = s.to_toml()
-    assert 'params_billion = ""' in text
     again = _round_trip(s)
     assert again["workload.params_billion"] is None
     assert again == s
+
+
+def test_every_field_left_empty_is_one_commented_out_line():
+    """QA 27 #12: params_billion was written as ``params_billion = ""`` (an empty string in a
+    numeric field) while every other derived field was commented out; now one convention,
+    and the file still reads back to the same scenario and the same figures."""
+    from goodput_lab.models import evaluate, load_preset
+
+    s = load_preset("mixtral-8x22b").with_overrides(["workload.params_billion=none"])
+    text = s.to_toml()
+    assert '= ""' not in text
+    lines = [x for x in text.splitlines() if "params_billion" in x]
+    assert len(lines) == 1 and lines[0].startswith("# params_billion = (derived: ")
+    assert "# attention_params_million = (derived: " in text
+    again = Scenario.from_toml(text)
+    assert again == s and again["workload.params_billion"] is None
+    assert evaluate(again)["model_parameters_billion"] == pytest.approx(
+        evaluate(s)["model_parameters_billion"], rel=1e-12
+    )
+    assert 140 < evaluate(again)["model_parameters_billion"] < 142  # Mixtral 8x22B: 141B
+    # a file written before still reads: an empty string is "derive it" too
+    assert (
+        Scenario.from_toml(text.replace("# params_billion = (derived", 'params_billion = ""  # ('))
+        == s
+    )
+
+
+def test_params_billion_help_says_total_count_as_moe_presets_enter():
+    """QA 27 #12: MoE presets enter the total count (DeepSeek-V3: 671), not a dense one."""
+    from goodput_lab.models import load_preset
+
+    help_text = FIELDS["workload.params_billion"].help
+    assert not help_text.startswith("Dense")
+    assert "Total parameter count" in help_text
+    assert "671" in help_text
+    assert load_preset("deepseek-v3")["workload.params_billion"] == 671.0
 
 
 def test_evaluate_json_scenario_reads_back_with_params_billion_left_empty():
