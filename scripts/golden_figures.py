@@ -48,7 +48,10 @@ def evaluate_figures() -> dict[str, dict[str, float | None]]:
         out[name] = {
             k: _num(v)
             for k, v in d.items()
-            if k in OUTPUTS and isinstance(v, int | float | type(None)) and not isinstance(v, bool)
+            if k in OUTPUTS
+            and OUTPUTS[k].kind != "text"  # a date or a word, null where not stated
+            and isinstance(v, int | float | type(None))
+            and not isinstance(v, bool)
         }
     return out
 
