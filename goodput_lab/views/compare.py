@@ -182,11 +182,20 @@ def differences(cmp: Comparison) -> list[dict]:
         {
             "label": FIELDS[k].label,
             "key": k,
-            "baseline": display.field_value(k, b, price=price_b),
-            "candidate": display.field_value(k, c, price=price_c),
+            "baseline": _input_value(k, b, price_b),
+            "candidate": _input_value(k, c, price_c),
         }
         for k, b, c in cmp.differences()
     ]
+
+
+def _input_value(key: str, value, price) -> str:
+    """An input in words; an empty one by what empty means for that field, as ``--help``
+    words it ("no limit", "same as the attention heads (MHA)": QA 27 #13, the table said
+    "derived" for both), else :func:`display.field_value`'s words ("catalog price")."""
+    if value is None and (empty := FIELDS[key].none_label):
+        return in_sentence(empty)
+    return display.field_value(key, value, price=price)
 
 
 def differences_note(cmp: Comparison) -> tuple[str, str]:
@@ -198,19 +207,22 @@ def differences_note(cmp: Comparison) -> tuple[str, str]:
     names = [in_sentence(d["label"]) for d in diffs]
     if len(diffs) == 1:
         return "info", f"Only one input differs: {names[0]}. The savings are its effect alone."
-    # one bullet per input: labels hold commas and "and" ("Failure rate, 80% interval low");
-    # a longer list is the "What differs" table under the note, not a second copy of it
-    listed = (
-        "\n".join(f"- {name}" for name in names)
-        if len(names) <= MAX_LISTED
-        else "(the table under “What differs” lists them)"
+    # one sentence (QA 27 #14: three loose paragraphs, a colon with no list after it), its
+    # colon followed by one bullet per input when they are few (labels hold commas and
+    # "and": "Failure rate, 80% interval low"); a longer list is the "What differs" table
+    # under the note, not a second copy of it
+    combined = (
+        "so the savings are their combined effect (to see one input's share, compare with "
+        "only that one changed in the edits box)"
     )
-    return (
-        "warning",
-        f"{len(diffs)} inputs differ, not only one:\n\n{listed}\n\nThe savings are their "
-        "combined effect; to see one input's share, compare with only that one changed "
-        "(edits box).",
-    )
+    if len(names) > MAX_LISTED:
+        return (
+            "warning",
+            f"{len(diffs)} inputs differ, not only one, {combined}: the table under "
+            "“What differs” lists them.",
+        )
+    listed = "\n".join(f"- {name}" for name in names)
+    return "warning", f"{len(diffs)} inputs differ, not only one, {combined}:\n\n{listed}"
 
 
 #: At most this many differing inputs are listed in the note above the "What differs" table.

@@ -205,17 +205,17 @@ def test_the_inputs_that_differ_are_listed_one_per_line_in_their_own_case(catalo
     assert kind == "warning"
     labels = [d["label"] for d in svc.differences(compare(base, cand, catalog))]
     assert "Failure rate, 80% interval low" in labels and "Measured MFU" in labels
-    head, listed, tail = note.split("\n\n")
-    assert head == f"{len(labels)} inputs differ, not only one:"
+    head, listed = note.split("\n\n")  # one sentence, its colon followed by the list
+    assert head.startswith(f"{len(labels)} inputs differ, not only one, so the savings are")
+    assert head.endswith(":")
     assert listed.splitlines() == [f"- {svc.in_sentence(label)}" for label in labels]
     assert "- failure rate, 80% interval low" in listed.splitlines()
     assert "- measured MFU" in listed.splitlines()
-    assert tail.startswith("The savings are their combined effect")
     # many inputs: the note points at the table under it instead of repeating it
     many = compare(load_preset("llama3-70b"), load_preset("p6e-gb200-nvl72"), catalog)
     assert len(svc.differences(many)) > svc.MAX_LISTED
     kind, note = svc.differences_note(many)
-    assert "\n- " not in note and "(the table under “What differs” lists them)" in note
+    assert "\n- " not in note and "the table under “What differs” lists them." in note
     assert [svc.in_sentence(x) for x in ("MLP type", "ZeRO / FSDP stage", "Node failure rate")] == [
         "MLP type",
         "ZeRO / FSDP stage",
@@ -245,3 +245,42 @@ def test_a_side_without_a_step_time_is_said(catalog):
     assert not at.exception
     assert note in [w.value for w in at.warning], [w.value for w in at.warning]
     assert step_gaps(compare(base, base, catalog)) == ""
+
+
+def test_qa27_14_many_differing_inputs_are_said_in_one_sentence(catalog):
+    """QA 27 #14: "35 inputs differ, not only one:" / "(the table under "What differs"
+    lists them)" / "The savings are ...": three loose paragraphs, a colon with no list."""
+    from goodput_lab.views import compare as svc
+
+    many = compare(load_preset("deepseek-v3"), load_preset("aws-16k-h100-improved"), catalog)
+    n = len(svc.differences(many))
+    assert n > svc.MAX_LISTED
+    kind, note = svc.differences_note(many)
+    assert kind == "warning" and "\n" not in note
+    assert note == (
+        f"{n} inputs differ, not only one, so the savings are their combined effect (to see "
+        "one input's share, compare with only that one changed in the edits box): the table "
+        "under “What differs” lists them."
+    )
+
+
+def test_qa27_13_what_differs_says_what_an_empty_input_means(catalog):
+    """QA 27 #13: "What differs" wrote "derived" for an empty node limit per token (empty:
+    no limit) and key/value heads (empty: as many as the attention heads); each empty input
+    now reads as its field says, as --help words it ("or omitted: no limit")."""
+    from goodput_lab.models.fields import FIELDS
+
+    from goodput_lab.views import compare as svc
+
+    at = open_page("compare", {"preset": "deepseek-v3"})
+    sources = [s.value for s in at.selectbox if s.label == "Source"]
+    assert sources == ["Current scenario (sidebar)", "Preset: aws-16k-h100-improved"]
+    table = next(t.value for t in at.table if "Input" in t.value.columns)
+    rows = {r[0]: list(r[1:]) for r in table.itertuples(index=False)}
+    assert rows["Nodes per token (node-limited routing)"][-1] == "no limit"
+    assert rows["Key/value heads"][0] == "same as the attention heads (MHA)"
+    assert rows["Expert feed-forward size"][-1] == "same as the dense feed-forward size"
+    assert not [v for r in rows.values() for v in r if v == "derived"]
+    assert "omitted: no limit" in FIELDS["workload.moe_max_nodes_per_token"].allowed()
+    # the words of a field without a stated meaning are left as they were
+    assert svc._input_value("pricing.usd_per_instance_hour", None, None) == "catalog price"
