@@ -194,6 +194,11 @@ def _input_value(key: str, value, price) -> str:
     words it ("no limit", "same as the attention heads (MHA)": QA 27 #13, the table said
     "derived" for both), else :func:`display.field_value`'s words ("catalog price")."""
     if value is None and (empty := FIELDS[key].none_label):
+        # the sidebar's tick-box words as a value: "derived from the parameter count", "the
+        # fleet prior" (not "derive from ...", "use the fleet prior")
+        for verb, value_words in (("Derive ", "derived "), ("Use ", "")):
+            if empty.startswith(verb):
+                return value_words + empty[len(verb) :]
         return in_sentence(empty)
     return display.field_value(key, value, price=price)
 

@@ -280,6 +280,7 @@ def test_qa27_13_what_differs_says_what_an_empty_input_means(catalog):
     assert rows["Nodes per token (node-limited routing)"][-1] == "no limit"
     assert rows["Key/value heads"][0] == "same as the attention heads (MHA)"
     assert rows["Expert feed-forward size"][-1] == "same as the dense feed-forward size"
+    assert rows["Layers"][-1] == "derived from the parameter count"  # a value, not an order
     assert not [v for r in rows.values() for v in r if v == "derived"]
     assert "omitted: no limit" in FIELDS["workload.moe_max_nodes_per_token"].allowed()
     # the words of a field without a stated meaning are left as they were
