@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 import polars as pl
 
-from goodput_lab.models import Evaluation, Scenario, evaluate_arrays, fabric, resolve_inputs
+from goodput_lab.models import (
+    Evaluation,
+    Scenario,
+    ValidationError,
+    evaluate_arrays,
+    fabric,
+    resolve_inputs,
+)
 from goodput_lab.models._text import as_sentence
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.evaluate import step_reason
@@ -26,13 +33,18 @@ def scaling_vs_nodes(
     Each instance keeps the scenario's workload and network settings; node counts span
     1..max_accelerators/accelerators_per_node on a log grid (one vectorised call each).
     Instances the workload cannot run on (memory, TP outside the scale-up domain, unknown
-    scale-up bandwidth) give NaN rows (dropped).
+    scale-up bandwidth) give NaN rows (dropped); a type the scenario's inputs are refused on
+    (workload.precision = fp8 on a type with no FP8 rate) is left out.
     """
     frames = []
     for name, inst in catalog.items():
         hi = max(2, max_accelerators // inst.accelerators_per_node)
         nodes = np.unique(np.round(np.geomspace(1, hi, n)))
-        out = evaluate_arrays({**_inputs(scenario, catalog, name), "cluster.nodes": nodes})
+        try:
+            inputs = _inputs(scenario, catalog, name)
+        except ValidationError:  # a type the scenario's inputs refuse (FP8 on an A100)
+            continue
+        out = evaluate_arrays({**inputs, "cluster.nodes": nodes})
         frames.append(
             pl.DataFrame(
                 {

@@ -450,3 +450,23 @@ def test_qa27_11_reroute_labels_keep_two_significant_digits():
     loss = rr["fabric_goodput_loss"].to_list()
     assert points[0] == format_value("fabric_goodput_loss", -loss[0])  # the registry's own
     assert points[2:] == [format_value("fabric_goodput_loss", -x) for x in loss[2:]]
+
+
+def test_the_network_page_of_an_fp8_scenario_leaves_out_the_types_without_fp8():
+    """FP8 on an A100 is now refused (QA 27 #1); the Network page's per-type scaling curves
+    moved deepseek-v3 (FP8) onto every type and the page stopped on that refusal."""
+    from tests.dashboard._pages import open_page
+
+    at = open_page("network", {"preset": "deepseek-v3"})  # asserts no exception
+    titles = [json.loads(c.proto.spec)["layout"]["title"]["text"] for c in at.get("plotly_chart")]
+    assert any("Cost of fabric reroute stalls" in t for t in titles)
+    from goodput_lab.views import network as net_svc
+
+    names = set(net_svc.scaling_vs_nodes(load_preset("deepseek-v3"), _catalog())["instance"])
+    assert "p4d.24xlarge" not in names and "p5.48xlarge" in names
+
+
+def _catalog():
+    from goodput_lab.models import load_catalog
+
+    return dict(load_catalog())
