@@ -177,7 +177,7 @@ def test_derived_comments_are_not_cut_inside_a_sentence(exported_toml, preset, k
     [
         ("workload.layers", "(Llama 3 405B: 126, arXiv:2407.21783 Table 3). Leave empty to"),
         ("workload.global_batch_sequences", "1,536 in Narayanan et al. 2021). Empty = global"),
-        ("workload.params_billion", "(Llama 3: 405). Leave empty to derive it from the shape"),
+        ("workload.params_billion", "DeepSeek-V3: 671). Leave empty to derive it from the shape"),
     ],
 )
 def test_notes_keep_references_and_abbreviations_whole(key, expected):
