@@ -731,7 +731,7 @@ def rank_instances(
         rows.append(_option(scenario, catalog, own, inst, *args, no_price=no_price))
         rows[-1]["price_note"] = price_note
 
-    ref = next((r for r in rows if r["instance"] == REFERENCE_INSTANCE), rows[0])
+    ref = _reference_row(rows, own_name)
     ref_speed = _per_accel_speed(ref)
     for r in rows:
         r["peak_ratio_vs_reference"] = r["bf16_dense_tflops"] / ref["bf16_dense_tflops"]
@@ -1042,6 +1042,21 @@ def _scenario_price(scenario: Scenario, own: Instance) -> Price:
         return price_in_force(scenario, own)
     except ValidationError:
         return Price(math.nan, "no price (none published; enter one)", UNDATED, "none")
+
+
+def _reference_row(rows: list[dict[str, Any]], own_name: str) -> dict[str, Any]:
+    """The row the ratios are read against: :data:`REFERENCE_INSTANCE` where it can train
+    the workload, else the scenario's own type, else the first type that can; the reference
+    itself when none can (QA pass 27: with p6e-gb200-nvl72, p5.48xlarge cannot hold the
+    workload and every modelled ratio to it was NaN, an empty chart)."""
+    by_name = {r["instance"]: r for r in rows}
+    trains = [r for r in rows if math.isfinite(_per_accel_speed(r))]
+    for name in (REFERENCE_INSTANCE, own_name):
+        if name in by_name and by_name[name] in trains:
+            return by_name[name]
+    if trains:
+        return trains[0]
+    return by_name.get(REFERENCE_INSTANCE, rows[0])
 
 
 def _per_accel_speed(row: Mapping[str, Any]) -> float:

@@ -3214,7 +3214,8 @@ INSTANCE_OUTPUTS: tuple[Output, ...] = (
         "Peak ratio",
         "×",
         "number",
-        "Peak BF16 per accelerator relative to the reference type (p5.48xlarge).",
+        "Peak BF16 per accelerator relative to the reference type (p5.48xlarge where it can "
+        "train the workload, else the scenario's own type: reference_instance).",
         "peak / peak_ref",
         computed_by="models.instances.rank_instances",
     ),

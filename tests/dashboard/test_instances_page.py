@@ -258,20 +258,30 @@ def test_the_charts_name_the_spares_beside_the_node_count(catalog):
     assert plain[0] == "<b>p6e-gb200.36xlarge ★</b><br>× 1,152 nodes"
 
 
-def test_qa27_5_no_empty_speed_ratio_chart_when_the_reference_cannot_train():
+def test_qa27_5_no_empty_speed_ratio_chart_when_the_reference_cannot_train(catalog):
     """QA 27 #5: with p6e-gb200-nvl72, p5.48xlarge (the reference) does not fit, every
-    modelled ratio is NaN and the page drew a framed chart with no bars; a one-line note
-    now stands in for it."""
+    modelled ratio was NaN and the page drew a framed chart with no bars.  The ratios are
+    now read against the scenario's own type where p5.48xlarge cannot train; a one-line
+    note stands in for the chart only when the reference cannot train either."""
+    from goodput_lab.charts.instances import ratio_note
+    from goodput_lab.views import instances as svc
     from tests.dashboard._pages import chart, open_page
 
     at = open_page("instances", {"preset": "p6e-gb200-nvl72"})
     titles = [chart(at, i)["layout"]["title"]["text"] for i in range(len(at.get("plotly_chart")))]
-    assert not [t for t in titles if "Speed per accelerator" in t]
-    notes = [c.value for c in at.caption if "Speed per accelerator is not charted" in c.value]
-    assert notes == [
+    speed = [t for t in titles if "Speed per accelerator" in t]
+    assert len(speed) == 1 and "p6e-gb200.36xlarge" in speed[0]
+    assert not [c.value for c in at.caption if "Speed per accelerator is not charted" in c]
+    r = rank_instances(load_preset("p6e-gb200-nvl72"), catalog)
+    assert r.reference_instance == "p6e-gb200.36xlarge"
+    row = next(o for o in r.rows if o.instance == "p6e-gb200.36xlarge")
+    assert row.modeled_ratio_vs_reference == 1.0
+    # where no type can train, the note stands in for the chart
+    df = svc.table(r).with_columns(modeled_ratio_vs_reference=float("nan"))
+    assert ratio_note(df, "p5.48xlarge") == (
         "Speed per accelerator is not charted: its reference, p5.48xlarge, cannot train this "
         "workload, so there is no modelled ratio to it (why: under the side-by-side table)."
-    ]
+    )
 
 
 def test_qa27_5_the_speed_ratio_chart_stays_when_the_reference_fits(catalog):
