@@ -812,7 +812,7 @@ class LogFit:
             "failures": self.n_failures,
             "incidents": self.n_incidents,
             "span_days": self.span_days,
-            "confidence": self.confidence,
+            "confidence_level": self.confidence,  # its intervals' level, as reconcile names it
             "node_failure_rate_per_day": self.node_failure_rate_per_day,
             "node_failure_rate_per_day_lo": self.node_failure_rate_per_day_lo,
             "node_failure_rate_per_day_hi": self.node_failure_rate_per_day_hi,
