@@ -1136,6 +1136,20 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     ]
     if fit.job_interruptions_per_day is not None:
         fitted.append((JOB_FIELD, fit.job_interruptions_per_day, ""))
+    _accept(fitted, values, problems)
+    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%
+    if iv is not None and RATE_FIELD in values:
+        for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
+            values[key] = float(f"{min(1.0, end):.6g}")
+    repair, too_few = _repair_values(fit)
+    problems += too_few
+    _accept(repair, values, problems)
+    return values, problems
+
+
+def _accept(fitted, values: dict[str, float], problems: list[str]) -> None:
+    """Each (field, fitted value or None, why None) into ``values`` at 6 significant digits
+    where its field's range holds it, else a message into ``problems``."""
     for key, value, why in fitted:
         f = FIELDS[key]
         if value is None:
@@ -1144,21 +1158,6 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
             problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
         else:
             values[key] = float(f"{value:.6g}")
-    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%
-    if iv is not None and RATE_FIELD in values:
-        for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
-            values[key] = float(f"{min(1.0, end):.6g}")
-    repair, too_few = _repair_values(fit)
-    problems += too_few
-    for key, value, why in repair:
-        f = FIELDS[key]
-        if value is None:
-            problems.append(f"{key}: not estimable from this log ({why}); left unchanged")
-        elif not f.min <= value <= f.max:
-            problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
-        else:
-            values[key] = float(f"{value:.6g}")
-    return values, problems
 
 
 __all__ = [
