@@ -97,6 +97,34 @@ def test_rows_are_the_pure_batch_function(one_and_two):
     assert np.all(np.abs(ref["goodput_mean"] - ref["goodput"]) <= 4 * ref["goodput_stderr"] + 2e-3)
 
 
+def _signal_sweep(args: list[str], out: Path, parts: int, sig: int) -> tuple[int, str]:
+    """Run ``goodput`` with ``args`` in a process group of its own, send ``sig`` to the group
+    (the CLI and its LocalCluster workers, as Ctrl-C or a kill does) once ``parts`` batches
+    are kept beside ``out``, and return (exit code, stderr)."""
+    proc = subprocess.Popen(
+        [*CLI, *args],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    side = parts_dir(out)
+    deadline = time.monotonic() + 240
+    try:
+        while time.monotonic() < deadline and proc.poll() is None:
+            if side.is_dir() and len(list(side.glob("part-*.parquet"))) >= parts:
+                break
+            time.sleep(0.02)
+        assert proc.poll() is None, "the sweep ended before the signal"
+        os.killpg(proc.pid, sig)
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(timeout=30)
+    return proc.returncode, err
+
+
 def test_killed_sweep_resumes_only_the_missing_points(one_and_two, tmp_path):
     _, reference = one_and_two[1]
     out = tmp_path / "killed.parquet"
@@ -104,23 +132,8 @@ def test_killed_sweep_resumes_only_the_missing_points(one_and_two, tmp_path):
     args = [*SMALL, "--workers", "1", "-o", str(out)]
     args[args.index("24000")] = "3000"
     args[args.index("cluster.nodes=1000:2000:2")] = "cluster.nodes=500:2000:4"
-    proc = subprocess.Popen(
-        [*CLI, *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    _signal_sweep(args, out, 2, signal.SIGKILL)  # the CLI and its LocalCluster workers
     side = parts_dir(out)
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if side.is_dir() and len(list(side.glob("part-*.parquet"))) >= 2:
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the sweep ended before it could be killed"
-        os.killpg(proc.pid, signal.SIGKILL)  # the CLI and its LocalCluster workers
-    finally:
-        proc.wait(timeout=30)
     kept = len(list(side.glob("part-*.parquet")))
     assert 2 <= kept < 8 and not out.exists()
     res = _run(*args)
@@ -206,27 +219,7 @@ def test_ctrl_c_on_a_dask_sweep_prints_one_line_and_no_worker_traceback(tmp_path
     out = tmp_path / "interrupted.parquet"
     args = [*SMALL, "--workers", "2", "-o", str(out)]
     args[args.index("cluster.nodes=1000:2000:2")] = "cluster.nodes=500:2100:9"
-    proc = subprocess.Popen(
-        [*CLI, *args],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    side = parts_dir(out)
-    deadline = time.monotonic() + 240
-    try:
-        while time.monotonic() < deadline and proc.poll() is None:
-            if side.is_dir() and any(side.glob("part-*.parquet")):
-                break
-            time.sleep(0.02)
-        assert proc.poll() is None, "the sweep ended before it could be interrupted"
-        os.killpg(proc.pid, signal.SIGINT)
-        _, err = proc.communicate(timeout=120)
-    finally:
-        if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(timeout=30)
+    code, err = _signal_sweep(args, out, 1, signal.SIGINT)
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-3000:]
     assert "goodput: sweep interrupted; finished batches are kept in" in err
-    assert proc.returncode == 130
+    assert code == 130

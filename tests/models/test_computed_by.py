@@ -17,6 +17,7 @@ from functools import cache
 import pytest
 from goodput_lab.models import resolve_inputs
 from goodput_lab.models.chain import run_chain
+from goodput_lab.models.fitting import fit_tbf
 from goodput_lab.models.outputs import OUTPUTS
 from goodput_lab.models.scenario import load_preset
 
@@ -145,33 +146,7 @@ RENAMED: dict[str, str | None] = {
     "cause_rate_per_node_day_hi": "rate_per_node_day_hi",
     # goodput fit --json: LogFit.to_json_dict prefixes fit_tbf's keys with job_ and
     # fit_weibull_censored's with node_ (f"job_{k}", f"node_{k}")
-    **{
-        f"job_{k}": k
-        for k in (
-            "n_gaps",
-            "exp_rate_per_h",
-            "exp_rate_per_h_lo",
-            "exp_rate_per_h_hi",
-            "exp_mean_h",
-            "weibull_shape",
-            "weibull_shape_lo",
-            "weibull_shape_hi",
-            "weibull_scale_h",
-            "weibull_scale_h_lo",
-            "weibull_scale_h_hi",
-            "weibull_mean_h",
-            "loglik_exponential",
-            "loglik_weibull",
-            "aic_exponential",
-            "aic_weibull",
-            "lr_statistic",
-            "lr_p_value",
-            "ks_exponential",
-            "ks_weibull",
-            "ks_exponential_p_optimistic",
-            "ks_weibull_p_optimistic",
-        )
-    },
+    **{f"job_{k}": k for k in fit_tbf([1.0, 2.0, 3.0, 4.0])},
     **{
         f"node_{k}": k
         for k in (
