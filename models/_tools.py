@@ -309,3 +309,25 @@ def json_finite(obj: Any) -> Any:
     if isinstance(obj, list | tuple):
         return [json_finite(v) for v in obj]
     return obj
+
+
+def six_digits(x: float) -> float:
+    """``x`` rounded to 6 significant digits: the one rule of the values `goodput fit`,
+    `goodput reconcile` and `goodput decide` set (and print as ``--set``).
+
+    Parameters
+    ----------
+    x : float
+        A field's value, in its unit.
+
+    Returns
+    -------
+    float
+        The value in 6 significant digits.
+
+    Examples
+    --------
+    >>> six_digits(14 / 59), six_digits(4.7870), six_digits(1234.5678)
+    (0.237288, 4.787, 1234.57)
+    """
+    return float(f"{x:.6g}")

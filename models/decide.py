@@ -43,7 +43,7 @@ from scipy.special import ndtr
 
 from . import pricing as pr
 from ._text import counted
-from ._tools import json_finite
+from ._tools import json_finite, six_digits
 from .catalog import Instance, load_catalog
 from .chain import paid_instances
 from .choices import FailureScaling, MfuBasis, PricingModel, Strategy, choice_words
@@ -394,28 +394,6 @@ def config_scenario(
         if isinstance(v, float) and math.isfinite(v) and v != scenario[k]:
             up[k] = six_digits(v)
     return scenario.replace(up)
-
-
-def six_digits(x: float) -> float:
-    """``x`` rounded to 6 significant digits, the rule of the values `goodput fit` and
-    `goodput decide` set (:func:`models.fitting.scenario_values`).
-
-    Parameters
-    ----------
-    x : float
-        A field's value, in its unit.
-
-    Returns
-    -------
-    float
-        The value in 6 significant digits.
-
-    Examples
-    --------
-    >>> six_digits(14 / 59), six_digits(4.7870), six_digits(1234.5678)
-    (0.237288, 4.787, 1234.57)
-    """
-    return float(f"{x:.6g}")
 
 
 def config_inputs(sc: Scenario, catalog: Mapping[str, Instance], spot_rate: float | None = None):

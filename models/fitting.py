@@ -65,7 +65,7 @@ from scipy.special import logsumexp
 
 from ._resources import data_path
 from ._text import counted
-from ._tools import HOURS_PER_DAY, as_float_array, like_input
+from ._tools import HOURS_PER_DAY, as_float_array, like_input, six_digits
 from .errors import ValidationError
 from .failure_log import JOB_NODE_IDS, FailureLog, job_level_mask
 from .fields import FIELDS
@@ -1140,7 +1140,7 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%
     if iv is not None and RATE_FIELD in values:
         for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
-            values[key] = float(f"{min(1.0, end):.6g}")
+            values[key] = six_digits(min(1.0, end))
     repair, too_few = _repair_values(fit)
     problems += too_few
     _accept(repair, values, problems)
@@ -1157,7 +1157,7 @@ def _accept(fitted, values: dict[str, float], problems: list[str]) -> None:
         elif not ((f.min is None or value >= f.min) and (f.max is None or value <= f.max)):
             problems.append(f"{key}: fitted {value:.4g} is out of range ({f.allowed()})")
         else:
-            values[key] = float(f"{value:.6g}")
+            values[key] = six_digits(value)
 
 
 __all__ = [

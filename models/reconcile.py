@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 
 from ._text import counted
-from ._tools import like_input
+from ._tools import like_input, six_digits
 from .badput import (
     BADPUT_BUCKETS,
     BADPUT_LABELS,
@@ -426,8 +426,8 @@ def fitted_scenario(
     iv = fitted_rate_interval(fit.failure_rate_per_node_day, fit.incidents)  # 80%, decide
     if iv is not None and "reliability.node_failure_rate_per_day" in updates:
         # 6 significant digits, as goodput fit prints them (and the sidebar round-trips)
-        updates["reliability.node_failure_rate_low"] = float(f"{min(1.0, iv[0]):.6g}")
-        updates["reliability.node_failure_rate_high"] = float(f"{min(1.0, iv[1]):.6g}")
+        updates["reliability.node_failure_rate_low"] = six_digits(min(1.0, iv[0]))
+        updates["reliability.node_failure_rate_high"] = six_digits(min(1.0, iv[1]))
     if fit.job_interruptions_per_day is not None:
         put(
             "reliability.job_interruptions_per_day",
