@@ -264,10 +264,15 @@ class FailureProcess(_Result):
     fail_slow_minutes_per_day: np.ndarray
     #: paid nodes that are not the job's: hot spares, in-domain spares, spare domains' nodes
     spare_nodes_total: np.ndarray
+    #: replacement of a node no restart in place mends and no elastic path degrades (silent
+    #: data corruption, a Spot reclaim saved in its notice) [min]: a free in-domain spare,
+    #: else a spare domain, else the hot-spare pool or ``recovery.replacement_minutes``
+    node_replacement_minutes: np.ndarray
 
     internal = (
         "spot_notice_seconds",
         "spare_nodes_total",
+        "node_replacement_minutes",
         "detection_minutes",
         "restart_minutes",
         "warmup_minutes",
@@ -319,8 +324,9 @@ class FailureProcess(_Result):
     @property
     def sdc_recovery_minutes(self) -> np.ndarray:
         """What a silent data corruption pays once found, its restore aside: replacement of
-        the faulty node (no elastic, no in-process restart), restart and warm-up [min]."""
-        return self.replacement_minutes_expected + self.restart_minutes + self.warmup_minutes
+        the faulty node (no elastic, no in-process restart; an in-domain spare or a spare
+        domain where one is free), restart and warm-up [min]."""
+        return self.node_replacement_minutes + self.restart_minutes + self.warmup_minutes
 
 
 def _replacement_stage(x: Mapping[str, Any], rc, rs, p_none):
@@ -413,7 +419,7 @@ def failure_process(
     repl, repl_path, t_swap = _replacement_stage(x, rc, rs, p_none)
     restart, comm, attempts = _restart_minutes(x, rc)
     detect = _detection_minutes(rc)
-    dom = _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path)
+    dom = _domain_classes(x, node, fabric, lam, p_ip, (t_swap, repl_path, repl), spot)
     lam_all = dom["failures_per_day"]
     p_ip_all = _in_process_share(p_ip, dom)
     restart_path = (1.0 - p_ip_all) * restart + p_ip_all * rs.in_process_restart_minutes
@@ -643,7 +649,7 @@ def _fail_slow(x: Mapping[str, Any]):
     return lam_fs, slow_minutes
 
 
-def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, Any]:
+def _domain_classes(x, node, fabric, lam, p_ip, stages, spot=ZERO) -> dict[str, Any]:
     """The failure classes beyond nodes and fabric, and what a failure's replacement costs,
     as the :class:`FailureProcess` fields they fill (``failures_per_day`` of every class,
     the domain, switch, job-level and fail-slow rates, the layout, the spare-pool
@@ -663,8 +669,13 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     failure during a recovery starts its own repair beside any still under way and the job
     waits for all of them, so a recovery is the busy period of repairs side by side).  With
     every class and spare of this kind absent, it is (1 − p_ip)·replacement path, as before
-    them.
+    them.  ``stages`` = (hot-spare swap, replacement path, expected replacement) [min]
+    (:func:`_replacement_stage`).  A node that is replaced whole (silent data corruption, a
+    saved Spot reclaim) takes the same spares: an in-domain one, else a spare domain, else
+    the expected replacement (``node_replacement_minutes``); reclaimed Spot nodes
+    (``spot`` [per day]) draw on the in-domain spares and spare domains as failed nodes do.
     """
+    t_swap, repl_path, repl_node = stages
     rl = section(x, "reliability")
     lay = domain_layout(x)
     active = not all(is_zero(number(x, k)) for k in DOMAIN_KEYS)
@@ -678,7 +689,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
             lay,
             (as_float_array(1.0), as_float_array(1.0)),
             as_float_array(term(node_share, lay.group_nodes)),
-            term(1.0 - p_ip, repl_path),
+            (term(1.0 - p_ip, repl_path), repl_node),
         )
     # fail-slow nodes: the job runs slower until one is found, then it is evicted like a
     # failed node (it joins the node failures from here on)
@@ -691,19 +702,22 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
     lam_all = total(lam, lam_d, lam_w, lam_j)
     repair_days = rl.repair_hours / HOURS_PER_DAY
     dom_repair = rl.domain_repair_hours * 60.0
+    taking = total(node, spot)  # nodes that need a spare [per day]
     with np.errstate(invalid="ignore", divide="ignore"):
-        per_domain = node / lay.domains
+        per_domain = taking / lay.domains
     b_in = as_float_array(rel.erlang_b(lay.spare_nodes_per_domain, per_domain * repair_days))
-    overflow = node * b_in
+    overflow = taking * b_in
     b_dom = as_float_array(
         rel.erlang_b(
             lay.spare_domains, overflow * repair_days + lam_d * dom_repair / MINUTES_PER_DAY
         )
     )
+
     # node failures: in-domain spare, else a spare domain, else the node path of before
-    node_repl = (1.0 - p_ip) * (
-        (1.0 - b_in) * t_swap + b_in * ((1.0 - b_dom) * t_swap + b_dom * repl_path)
-    )
+    def spared(then):
+        return (1.0 - b_in) * t_swap + b_in * ((1.0 - b_dom) * t_swap + b_dom * then)
+
+    node_repl = (1.0 - p_ip) * spared(repl_path)
     shares = _Shares(lam_all)
     w = [shares.of(c, 0.0) for c in (node, fabric, lam_d, lam_d, lam_w)]
     w_j = shares.of(lam_j, 0.0)
@@ -730,7 +744,7 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
         lay,
         (b_in, b_dom),
         as_float_array(idled),
-        repl,
+        (repl, as_float_array(spared(repl_node))),
         (lam_fs, slow_minutes),
     )
 
@@ -738,9 +752,11 @@ def _domain_classes(x, node, fabric, lam, p_ip, t_swap, repl_path) -> dict[str, 
 def _domain_fields(rates, lay: DomainLayout, blocking, idled, repl, slow=(ZERO, ZERO)):
     """The :class:`FailureProcess` fields of :func:`_domain_classes`: ``rates`` = (every
     class, domain, switch, job-level) [per day], ``blocking`` = (no in-domain spare, no
-    spare domain) [probability], nodes idled per failure, replacement per failure [min] and
-    ``slow`` = (fail-slow events [per day], their minutes [min/day])."""
+    spare domain) [probability], nodes idled per failure, ``repl`` = (replacement per
+    failure, replacement of a node replaced whole) [min] and ``slow`` = (fail-slow events
+    [per day], their minutes [min/day])."""
     lam_all, lam_d, lam_w, lam_j = rates
+    repl, repl_node = repl
     return {
         "failures_per_day": lam_all,
         "domain_failures_per_day": lam_d,
@@ -752,6 +768,7 @@ def _domain_fields(rates, lay: DomainLayout, blocking, idled, repl, slow=(ZERO, 
         "probability_no_spare_domain": blocking[1],
         "nodes_idled_per_failure": idled,
         "replacement_minutes_per_failure": repl,
+        "node_replacement_minutes": repl_node,
         "spare_nodes_total": lay.spare_nodes_total,
         "fail_slow_events_per_day": slow[0],
         "fail_slow_minutes_per_day": slow[1],
@@ -1730,7 +1747,7 @@ def _loss_components(c: _Classes, f: FailureProcess, p: CheckpointPlan) -> dict[
         "detection": term(lam_ns, f.detection_minutes_expected),
         "replacement": total(
             term(lam_ns, f.replacement_minutes_per_failure),
-            term(lam_s, f.replacement_minutes_expected),
+            term(lam_s, f.node_replacement_minutes),
         ),
         "restart": total(term(lam_ns, f.restart_minutes_expected), term(lam_s, f.restart_minutes)),
         "restore": total(
@@ -1791,7 +1808,7 @@ def _spot_notice(f: FailureProcess, p: CheckpointPlan):
     return _spot_notice_factor(
         p.spot_saved_per_day,
         p.spot_notice_save_seconds,
-        f.replacement_minutes_expected,
+        f.node_replacement_minutes,
         f.restart_minutes,
         p.spot_saved_restore_minutes,
         f.warmup_minutes,
