@@ -98,15 +98,20 @@ def _spot(base: Scenario, save_seconds: float) -> Scenario:
 
 def test_spot_save_that_fits_the_notice_loses_no_work(base, catalog):
     # hand case: 20 interruptions a day, each costs save 1 + replacement 4 + restart 2 +
-    # restore 2 = 9 min and no rework: goodput x 1/(1 + 20 x 9 / 1440) = 1/1.125
+    # restore 2 = 9 min and no rework: x = 20 x 9 / 1440 = 0.125 per day of running; they
+    # come while the job runs, up u = 1/(1 + 4 x 11 / 1440) of the failures' wall time
+    # (4 failures a day, each down detection 3 + replacement 4 + restart 2 + restore 2):
+    # goodput x 1/(1 + u x 0.125)
     od = evaluate(base.replace({"checkpoint.save_seconds": 60.0}), catalog)
     ev = evaluate(_spot(base, 60.0), catalog)
     assert ev["spot_interruptions_per_day"] == pytest.approx(20.0)
     assert ev["spot_save_fits_notice"] == 1.0 and ev["spot_notice_save_seconds"] == 60.0
     assert ev["failures_per_day"] == od["failures_per_day"] == pytest.approx(4.0)
-    assert ev["goodput"] == pytest.approx(od["goodput"] / 1.125, rel=1e-12)
+    assert ev["recovery_minutes_per_failure"] == pytest.approx(11.0)
+    factor = 1.0 / (1.0 + 0.125 / (1.0 + 4.0 * 11.0 / 1440.0))
+    assert ev["goodput"] == pytest.approx(od["goodput"] * factor, rel=1e-12)
     assert ev["loss_spot_notice_minutes_per_day"] == pytest.approx(
-        od["goodput"] * (1 - 1 / 1.125) * 1440, rel=1e-12
+        od["goodput"] * (1 - factor) * 1440, rel=1e-12
     )
     rows = [r for r in ev.loss_breakdown() if r["kind"] == "time"]
     assert sum(r["minutes_per_day"] for r in rows) == pytest.approx((1 - ev["goodput"]) * 1440)
