@@ -1107,6 +1107,32 @@ def _next_feature(
     return best  # type: ignore[return-value]
 
 
+def _spares_text(per_domain: float, domains: float) -> str:
+    """Spares by domain in words: "2 per domain", "3 whole domains", or both."""
+    parts = [f"{int(per_domain)} per domain"] if per_domain else []
+    parts += [f"{int(domains)} whole domain{'s' if domains != 1 else ''}"] if domains else []
+    return " and ".join(parts) or "none"
+
+
+def _rung_label(f: Feature, cur: Scenario, nxt: Scenario) -> str:
+    """The rung's name: the feature's label, and for spares the scenario already has, what
+    the rung puts instead ("Hot spares (12 instead of 8)"), so that "worth adopting" does
+    not read as if the scenario had none."""
+    if f.key == "hot_spares" and int(cur["cluster.spare_nodes"]):
+        was, now = int(cur["cluster.spare_nodes"]), int(nxt["cluster.spare_nodes"])
+        return f"{f.label} ({now} instead of {was})" if now != was else f.label
+    keys = ("cluster.spare_nodes_per_domain", "cluster.spare_domains")
+    if f.key == "domain_spares" and any(int(cur[k]) for k in keys):
+        (a, b), (c, d) = ([int(s[k]) for k in keys] for s in (cur, nxt))
+        if (a, b) == (c, d):
+            return f.label
+        if not (a or c) or not (b or d):  # one kind of spare before and after: one unit
+            unit = "whole domains" if b or d else "per domain"
+            return f"{f.label} ({c or d} {unit} instead of {a or b})"
+        return f"{f.label} ({_spares_text(c, d)} instead of {_spares_text(a, b)})"
+    return f.label
+
+
 def _feature_rung(
     base_name: str,
     key: str,
@@ -1126,7 +1152,7 @@ def _feature_rung(
     )
     return Rung(
         feature=key,
-        label=f.label,
+        label=_rung_label(f, cur.scenario, nxt),
         scenario=nxt.replace(name=f"{base_name} + {key}"),
         metrics=m,
         changes=changes,

@@ -126,8 +126,9 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     if note:  # the goodput in the registry's format, as the pages' banner
         print(f"  note: {note}")
     print(f"  causes: {result.modes.source}")
+    w = max(50, *(len(r.label) + 1 for r in result.rungs[1:]))  # a rung's whole name
     head = (
-        f"{'rung':<4} {'feature':<50}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"
+        f"{'rung':<4} {'feature':<{w}}{'goodput':>9}{'lost/day':>13}{'points':>9}{'saves/day':>13}"
     )
     if trials is not None:
         head += f"{'goodput P5-P95 (MC)':>22}"
@@ -135,7 +136,7 @@ def cmd_ladder(args: argparse.Namespace) -> int:
     for i, r in enumerate(result.rungs):
         label = r.label if i else "Baseline"
         line = (
-            f"{i:<4} {label[:49]:<50}{format_value('goodput', r.goodput):>9}"
+            f"{i:<4} {label:<{w}}{format_value('goodput', r.goodput):>9}"
             f"{format_value('lost_usd_per_day', r.lost_usd_per_day, unit=False):>13}"
         )
         if i:
@@ -151,13 +152,13 @@ def cmd_ladder(args: argparse.Namespace) -> int:
             line += f"{band:>22}"
         print(line)
     print(
-        f"{'':<4} {'whole ladder':<50}{'':>9}{'':>13}"
+        f"{'':<4} {'whole ladder':<{w}}{'':>9}{'':>13}"
         f"{format_value('delta_goodput_points', result.total_delta_goodput_points, unit=False, signed=True):>9}"
         f"{format_value('total_delta_usd_per_day', result.total_delta_usd_per_day, unit=False, signed=True):>13}"
     )
     worth = result.recommended_features
     if result.order == "recommended":
-        names = ", ".join(FEATURES[k].label for k in worth) or "none"
+        names = ", ".join(r.label for r in result.rungs[1:] if r.feature in worth) or "none"
         saved = format_value(
             "recommended_delta_usd_per_day", result.recommended_delta_usd_per_day, unit=False
         )

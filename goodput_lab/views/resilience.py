@@ -35,6 +35,12 @@ def feature_label(key: str) -> str:
     return "Baseline" if key == BASELINE else FEATURES[key].label
 
 
+def rung_label(r) -> str:
+    """A rung's name in tables and charts: "Baseline", or its rung label, which says what
+    it puts instead of spares the scenario already has (:func:`models.resilience._rung_label`)."""
+    return "Baseline" if r.feature == BASELINE else r.label
+
+
 def run(
     scenario: Scenario,
     catalog: dict[str, Instance],
@@ -60,7 +66,7 @@ def rung_numbers(lad: Ladder) -> pl.DataFrame:
         {
             "rung": list(range(len(lad.rungs))),
             "feature": [r.feature for r in lad.rungs],
-            "label": [feature_label(r.feature) for r in lad.rungs],
+            "label": [rung_label(r) for r in lad.rungs],
             "goodput_pct": [100 * r.goodput for r in lad.rungs],
             "lost_usd_per_day": [r.lost_usd_per_day for r in lad.rungs],
             "delta_goodput_points": [r.delta_goodput_points for r in lad.rungs],
@@ -92,7 +98,7 @@ def rung_display(lad: Ladder) -> pl.DataFrame:
         rows.append(
             {
                 "Rung": str(i),
-                "Feature": feature_label(r.feature),
+                "Feature": rung_label(r),
                 "Goodput": format_value("goodput", r.goodput),
                 "Lost per day": format_value("lost_usd_per_day", r.lost_usd_per_day, unit=False),
                 # a rung that moves nothing reads "no change" in both, as on the waterfall
@@ -174,7 +180,7 @@ def cause_long(lad: Ladder, top: int = 6) -> pl.DataFrame:
     keep = sorted(totals, key=lambda c: -totals[c])[:top]
     out = []
     for i, r in enumerate(lad.rungs[1:], start=1):
-        rung, other = f"{i}. {feature_label(r.feature)}", 0.0
+        rung, other = f"{i}. {rung_label(r)}", 0.0
         for row in r.savings_by_cause:
             if (row["category"], row["label"]) in keep:
                 out.append(
@@ -196,7 +202,7 @@ def montecarlo_numbers(lad: Ladder) -> pl.DataFrame:
         mc = r.montecarlo or {}
         rows.append(
             {
-                "rung": f"{i}. {feature_label(r.feature)}",
+                "rung": f"{i}. {rung_label(r)}",
                 "analytic_pct": 100 * r.goodput,
                 "mean_pct": 100 * mc.get("goodput_mc_mean", float("nan")),
                 "p5_pct": 100 * mc.get("goodput_p5", float("nan")),
@@ -218,7 +224,7 @@ def montecarlo_display(lad: Ladder) -> pl.DataFrame:
             continue
         rows.append(
             {
-                "Rung": f"{i}. {feature_label(r.feature)}",
+                "Rung": f"{i}. {rung_label(r)}",
                 "Goodput (analytic)": format_value("goodput", r.goodput),
                 "Simulated mean": format_value("goodput_mc_mean", mc["goodput_mc_mean"]),
                 "± s.e.": format_value("goodput_mc_stderr", mc["goodput_mc_stderr"]),
@@ -260,7 +266,8 @@ __all__ = [
 def worth_adopting(lad: Ladder) -> str:
     """The recommended features that save money at their rung, in words ("none" if none):
     the page's caption and the report's ladder section name the same ones."""
-    return ", ".join(feature_label(k) for k in lad.recommended_features) or "none"
+    worth = lad.recommended_features
+    return ", ".join(r.label for r in lad.rungs[1:] if r.feature in worth) or "none"
 
 
 def saved_per_day(lad: Ladder, key: str) -> str:

@@ -422,3 +422,31 @@ def test_a_rungs_changes_start_from_the_values_in_force():
     assert "checkpoint.durable_interval_minutes" not in keys
     assert keys["checkpoint.strategy"] == ("durable_only", "memory+durable")
     assert rung.scenario["checkpoint.durable_interval_minutes"] == 40.0  # as --set reproduces
+
+
+@pytest.mark.parametrize(
+    ("updates", "label"),
+    [
+        (
+            {"cluster.spare_domains": 2},
+            "Spares by scale-up domain ({n} whole domains instead of 2)",
+        ),
+        (
+            {"cluster.spare_nodes_per_domain": 1},
+            "Spares by scale-up domain ({n} whole domains instead of 1 per domain)",
+        ),
+        ({}, "Spares by scale-up domain"),
+    ],
+)
+def test_spares_rung_says_what_it_puts_instead_of_the_scenarios_own(catalog, updates, label):
+    """On a scenario that already has spares by domain the rung replaces them; its name
+    (the table's, and "worth adopting") says so instead of reading as if there were none
+    (closing note of session 22)."""
+    lad = ladder(
+        load_preset("p6e-gb200-nvl72").replace(updates),
+        features=["domain_spares"],
+        catalog=catalog,
+    )
+    n = int(lad.rungs[1].scenario["cluster.spare_domains"])
+    assert lad.rungs[1].label == label.format(n=n)
+    assert n >= 3  # the cheaper policy here: whole spare domains, more than given
