@@ -1236,6 +1236,19 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.evaluate.Evaluation.checkpoint_tiers",
     ),
     _o(
+        "restore_seconds_sync",
+        "Restore",
+        "s",
+        "number",
+        "Time to load one checkpoint from this tier on every node, whether or not the "
+        "strategy uses the tier (the tier's tier_<name>_restore_seconds; goodput evaluate "
+        "--json: checkpoint_tiers[].restore_seconds).",
+        "t₀ + shard / min(b_node, B_agg/N)",
+        "derived",
+        1,
+        computed_by="models.evaluate.Evaluation.checkpoint_tiers",
+    ),
+    _o(
         "interval_minutes",
         "Interval of the level",
         "min",
@@ -2410,6 +2423,17 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.resilience._with_montecarlo",
     ),
     # goodput ladder --json beyond the rungs' figures
+    _o(
+        "ladder_features",
+        "Ladder features",
+        "",
+        "text",
+        "The ladder's features in the order of its rungs after the baseline (goodput "
+        "ladder --json: features).",
+        "",
+        "",
+        computed_by="models.resilience.Ladder.to_json_dict",
+    ),
     _o(
         "recommended_features",
         "Features worth adopting",
@@ -4287,6 +4311,16 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "",
         "count",
         "Distinct failure times of the log: failures at the same moment stop the job once.",
+        computed_by="models.fitting.fit_failure_log",
+    ),
+    _o(
+        "log_nodes",
+        "Nodes of the log",
+        "nodes",
+        "count",
+        "Nodes the failure log covers, the denominator of its rates per node-day: --nodes, "
+        "the log's '# nodes=N' comment, else its distinct node ids (goodput fit --json: "
+        "nodes).",
         computed_by="models.fitting.fit_failure_log",
     ),
     _o(

@@ -66,6 +66,11 @@ CALLED_BY_STAGE = {
 #: (a ``to_json_dict``, a CLI's JSON, a page's table): key -> the name in the source of the
 #: function named.  None: no single name (said why).
 RENAMED: dict[str, str | None] = {
+    # JSON keys registered under another name, their own being another figure's
+    # (tests/cli/test_outputs_registry.py: TOP_LEVEL and COLUMNS)
+    "log_nodes": "nodes",
+    "restore_seconds_sync": "restore_seconds",
+    "ladder_features": "features",
     # the price in force and its provenance: fields of the Price the function returns
     # (Evaluation.texts, InstanceRanking.to_json_dict and BlockPlan.to_json_dict rename them)
     "pricing_model": "model",
