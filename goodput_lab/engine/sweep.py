@@ -1443,6 +1443,9 @@ def _evaluate_dask(client, plan, todo, results, resumed, progress, stall_timeout
         futures[fut] = b
     pending = set(futures)
     done_points, done_work = resumed, 0.0
+    if progress is not None:  # the workers are up: a time-left estimate counts from here,
+        _work_done(progress, plan, 0.0)  # not from before the cluster started
+        progress(done_points, plan.points)
     try:
         while pending:
             try:

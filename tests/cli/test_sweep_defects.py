@@ -280,6 +280,23 @@ def test_the_time_left_follows_the_estimated_work_not_the_points():
     assert left < 0.6
 
 
+def test_the_time_left_counts_from_the_last_report_before_the_first_batch():
+    """A resumed sweep reports its resumed points, then again once its workers are up: the
+    rate counts from the second report, so the workers' start is not read as slow work
+    (QA 27 #7: "about 24 min left" for 3.5 min of work)."""
+    stream = io.StringIO()
+    bar = _Bar(stream, every=0.0)
+    bar.work(0.0, 10.0)
+    bar(65, 193)  # resumed points, before the cluster starts
+    time.sleep(0.5)  # the cluster starts
+    bar(65, 193)  # the workers are up
+    time.sleep(0.1)
+    bar.work(1.0, 10.0)
+    bar(70, 193)
+    left = float(re.search(r"about ([\d.]+) s left", stream.getvalue()).group(1))
+    assert left < 2.5, stream.getvalue()  # 9 units at ~10 a second, not 9 at ~2 a second
+
+
 def test_the_wall_estimate_follows_the_batches_handed_to_the_workers():
     costs = [0.26, 1.01, 0.58, 2.88, 1.01, 5.86, 1.42, 10.1]  # a grid whose last batch dominates
     assert engine.makespan(costs, 2) == pytest.approx(15.24)  # not sum / 2 = 11.56
