@@ -1241,8 +1241,7 @@ CHECKPOINT_OUTPUTS: tuple[Output, ...] = (
         "s",
         "number",
         "Time to load one checkpoint from this tier on every node, whether or not the "
-        "strategy uses the tier (the tier's tier_<name>_restore_seconds; goodput evaluate "
-        "--json: checkpoint_tiers[].restore_seconds).",
+        "strategy uses the tier (the tier's tier_<name>_restore_seconds).",
         "t₀ + shard / min(b_node, B_agg/N)",
         "derived",
         1,
@@ -2428,8 +2427,7 @@ RESILIENCE_OUTPUTS: tuple[Output, ...] = (
         "Ladder features",
         "",
         "text",
-        "The ladder's features in the order of its rungs after the baseline (goodput "
-        "ladder --json: features).",
+        "The ladder's features in the order of its rungs after the baseline.",
         "",
         "",
         computed_by="models.resilience.Ladder.to_json_dict",
@@ -4319,8 +4317,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "nodes",
         "count",
         "Nodes the failure log covers, the denominator of its rates per node-day: --nodes, "
-        "the log's '# nodes=N' comment, else its distinct node ids (goodput fit --json: "
-        "nodes).",
+        "the log's '# nodes=N' comment, else its distinct node ids.",
         computed_by="models.fitting.fit_failure_log",
     ),
     _o(
@@ -4661,7 +4658,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
             "per node-day",
             "percent",
             f"{word.capitalize()} end of the exact Poisson interval of a cause's rate per "
-            "node-day.",
+            "node-day, at the fit's confidence_level (95%).",
             f"χ²_{{{q}}}({df}) / 2 / node-days",
             "garwood1936",
             4,
@@ -5847,6 +5844,78 @@ OUTPUTS: dict[str, Output] = _build(outputs for _, _, outputs in SECTIONS)
 SECTION_OF: dict[str, tuple[str, str]] = {
     o.key: (sid, title) for sid, title, outputs in SECTIONS for o in outputs
 }
+
+#: Columns of a table in a command's ``--json`` (rows under the key named) that the registry
+#: holds under another key: the name the dashboard's table gives the column, or a name of the
+#: table's own where the JSON's is a word other tables use for another figure ("usd_per_day",
+#: "count", "own", a tier's "restore_seconds").  {table: {JSON key: registry key}}.
+JSON_COLUMNS: dict[str, dict[str, str]] = {
+    "loss_breakdown": {
+        "minutes_per_day": "component_minutes_per_day",
+        "usd_per_day": "component_usd_per_day",
+        "usd_per_year": "component_usd_per_year",
+        "fraction_of_wall_time": "component_share_of_wall_time",
+    },
+    "savings_by_component": {
+        "minutes_per_day_saved": "component_minutes_saved_per_day",
+        "usd_per_day": "component_savings_usd_per_day",
+        "goodput_points": "component_goodput_points_saved",
+    },
+    "badput": {"minutes_per_day": "badput_minutes_per_day", "usd_per_day": "badput_usd_per_day"},
+    "causes": {
+        "failures": "failure_count",
+        "share": "cause_share",
+        "rate_per_node_day": "cause_rate_per_node_day",
+        "rate_per_node_day_lo": "cause_rate_per_node_day_lo",
+        "rate_per_node_day_hi": "cause_rate_per_node_day_hi",
+        "llama3_share": "llama3_cause_share",
+    },
+    "lemon_nodes": {"failures": "failure_count"},
+    "budget": {"own": "own_pricing_model", "available": "price_available"},
+    # a tier's own restore (restore_seconds is the level-1 restore in force)
+    "checkpoint_tiers": {"restore_seconds": "restore_seconds_sync"},
+    **{
+        option: {"count": "domain_spare_count", "spare_nodes": "domain_spare_nodes"}
+        for option in ("best_without_hot_spares", "best_in_domain", "best_spare_domains", "options")
+    },
+}
+
+#: Top-level keys of one command's ``--json`` that the registry holds under another key,
+#: because the JSON's name is another figure's: goodput fit's node count and rate are the
+#: log's, not an instance type's.  {command: {JSON key: registry key}}.
+JSON_TOP_LEVEL: dict[str, dict[str, str]] = {
+    "fit": {"nodes": "log_nodes", "node_failure_rate_per_day": "fitted_node_failure_rate_per_day"},
+    "ladder": {"features": "ladder_features"},
+}
+
+
+def json_names(key: str) -> list[str]:
+    """Where output ``key`` appears in a command's ``--json`` under a name of its own
+    (``share (in causes)``, ``nodes (goodput fit)``); [] when only under its key.
+
+    Parameters
+    ----------
+    key : str
+        Output key.
+
+    Returns
+    -------
+    list of str
+        The JSON names, a table's columns as ``column (in table)``.
+    """
+    out = [
+        f"{col} (in {table})"
+        for table, cols in JSON_COLUMNS.items()
+        for col, reg in cols.items()
+        if reg == key
+    ]
+    out += [
+        f"{col} (goodput {cmd})"
+        for cmd, cols in JSON_TOP_LEVEL.items()
+        for col, reg in cols.items()
+        if reg == key
+    ]
+    return out
 
 
 def output(key: str) -> Output:

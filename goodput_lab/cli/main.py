@@ -661,7 +661,7 @@ def _print_domain_spares(ds) -> None:
 def cmd_outputs(args: argparse.Namespace) -> int:
     """The output registry: every figure the tool reports, with unit, meaning, source and the
     function computing it."""
-    from goodput_lab.models.outputs import SECTIONS, reference_text
+    from goodput_lab.models.outputs import SECTIONS, json_names, reference_text
 
     if args.json:
         print_json(
@@ -678,6 +678,7 @@ def cmd_outputs(args: argparse.Namespace) -> int:
                         "reference": o.reference,
                         "source": reference_text(o.reference),
                         "computed_by": "goodput_lab." + o.computed_by,
+                        "json_names": json_names(o.key),
                     }
                     for _sid, title, outputs in SECTIONS
                     for o in outputs
@@ -692,6 +693,8 @@ def cmd_outputs(args: argparse.Namespace) -> int:
             print(f"  {o.key}{unit}: {o.meaning}")
             if o.formula:
                 print(f"      = {o.formula}")
+            if names := json_names(o.key):
+                print(f"      in --json as {', '.join(names)}")
             # bookkeeping (a sum, a count, an input read back) cites nothing: no empty "source:"
             source = reference_text(o.reference)
             print(

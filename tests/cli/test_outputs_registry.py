@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from goodput_lab.models.fields import FIELDS
-from goodput_lab.models.outputs import OUTPUTS, format_value
+from goodput_lab.models.outputs import JSON_COLUMNS, JSON_TOP_LEVEL, OUTPUTS, format_value
 
 from goodput_lab.cli.main import main
 from tests.conftest import DATA_DIR
@@ -101,57 +101,15 @@ STRUCTURE = {
     "meaning",
     "formula",
     "computed_by",
+    "json_names",  # where a figure appears in --json under a name of its own
 }
 
 #: Objects keyed by a name (a badput bucket) rather than by a figure: their rows are walked.
 KEYED_BY_NAME = {"buckets", "timeline_buckets"}
 
-#: Columns of a table (rows under the key named) that the registry holds under another key:
-#: the name the dashboard's table gives the column (views.overview, views.compare,
-#: views.failure_log, views.optimizer), or a name of the table's own where the JSON's is a
-#: word other tables use for another figure ("usd_per_day", "count", "own").
-COLUMNS: dict[str, dict[str, str]] = {
-    "loss_breakdown": {
-        "minutes_per_day": "component_minutes_per_day",
-        "usd_per_day": "component_usd_per_day",
-        "usd_per_year": "component_usd_per_year",
-        "fraction_of_wall_time": "component_share_of_wall_time",
-    },
-    "savings_by_component": {
-        "minutes_per_day_saved": "component_minutes_saved_per_day",
-        "usd_per_day": "component_savings_usd_per_day",
-        "goodput_points": "component_goodput_points_saved",
-    },
-    "badput": {"minutes_per_day": "badput_minutes_per_day", "usd_per_day": "badput_usd_per_day"},
-    "causes": {
-        "failures": "failure_count",
-        "share": "cause_share",
-        "rate_per_node_day": "cause_rate_per_node_day",
-        "rate_per_node_day_lo": "cause_rate_per_node_day_lo",
-        "rate_per_node_day_hi": "cause_rate_per_node_day_hi",
-        "llama3_share": "llama3_cause_share",
-    },
-    "lemon_nodes": {"failures": "failure_count"},
-    "budget": {"own": "own_pricing_model", "available": "price_available"},
-    # a tier's own restore (the registry's restore_seconds is the level-1 restore in force)
-    "checkpoint_tiers": {"restore_seconds": "restore_seconds_sync"},
-    **{
-        option: {"count": "domain_spare_count", "spare_nodes": "domain_spare_nodes"}
-        for option in ("best_without_hot_spares", "best_in_domain", "best_spare_domains", "options")
-    },
-}
-
-#: Top-level keys of one command's JSON that the registry holds under another key, because
-#: the JSON's name is registered for another figure (a run of :data:`RUNS` -> {JSON key:
-#: registry key}): goodput fit's node count and rate are the log's, not an instance type's.
-TOP_LEVEL: dict[str, dict[str, str]] = {
-    **{
-        run: {"nodes": "log_nodes", "node_failure_rate_per_day": "fitted_node_failure_rate_per_day"}
-        for run in ("fit", "fit-synthetic")
-    },
-    "ladder": {"features": "ladder_features"},
-}
-
+#: The registry's JSON names (models.outputs): table columns and one command's top-level keys
+#: that the registry holds under another key.  TOP_LEVEL is keyed by run (RUNS).
+COLUMNS = JSON_COLUMNS
 #: Keys that structure the JSON inside one container only (elsewhere they are figures):
 #: a registry entry's bibliography key in goodput outputs.
 STRUCTURE_IN: dict[str, set[str]] = {"outputs": {"reference"}}
@@ -193,6 +151,13 @@ RUNS: dict[str, tuple[int, tuple[str, ...]]] = {
     "decide": (0, ("decide", "llama3-8b", "--deadline-days", "16", *DECIDE)),
     "decide-misses": (1, ("decide", "llama3-8b", "--deadline-days", "2", *DECIDE)),
     "outputs": (0, ("outputs",)),
+}
+
+
+#: each run's top-level keys that the registry holds under another key (JSON_TOP_LEVEL, by
+#: the run's command)
+TOP_LEVEL: dict[str, dict[str, str]] = {
+    run: JSON_TOP_LEVEL[args[0]] for run, (_, args) in RUNS.items() if args[0] in JSON_TOP_LEVEL
 }
 
 
@@ -349,8 +314,14 @@ def test_outputs_command_lists_the_registry(capsys):
         )
         for o in d["outputs"]
     )
+    # where a figure is printed under a name of its own, the registry says so (QA 29 #16:
+    # fit's causes[].share was described nowhere under that name)
+    share = next(o for o in d["outputs"] if o["key"] == "cause_share")
+    assert share["json_names"] == ["share (in causes)"]
+    assert goodput["json_names"] == []
     assert main(["outputs"]) == 0
     text = capsys.readouterr().out
+    assert "      in --json as nodes (goodput fit)" in text
     assert "lost_usd_per_day [USD/day]" in text
     assert text.count("      computed by goodput_lab.") == len(OUTPUTS)
 
