@@ -40,7 +40,6 @@ written: no scenario field holds it (the workload fields set the model's step ti
 from __future__ import annotations
 
 import math
-import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -68,7 +67,7 @@ from .montecarlo import MIN_DAYS, SimulationResult, check_size, simulate
 from .outputs import LOSS_COMPONENTS
 from .pricing import json_date
 from .scenario import Scenario
-from .timeline import BUCKETS, RunMeasurement, Timeline, measure
+from .timeline import BUCKETS, RunMeasurement, Timeline, gzip_head, measure
 from .uncertainty import fitted_rate_interval
 
 #: Measured badput bucket -> the analytic model's loss components it is compared with.
@@ -193,7 +192,8 @@ STATED_NODES_SOURCE = "the file's # nodes= line"
 def stated_timeline_nodes(data: str | bytes) -> int | None:
     """The node count a timeline states in a comment before its header (``# nodes=2000``,
     as scripts/make_example_timeline.py writes), or None; a gzip file is read through its
-    first 64 KiB (:func:`models.failure_log.stated_nodes`, as ``goodput fit`` reads a log's).
+    first 64 KiB of text, over every gzip member (:func:`models.timeline.gzip_head`), as
+    ``goodput fit`` reads a log's (:func:`models.failure_log.stated_nodes`).
 
     Parameters
     ----------
@@ -212,12 +212,7 @@ def stated_timeline_nodes(data: str | bytes) -> int | None:
     >>> stated_timeline_nodes('{"timestamp": "2025-03-01T00:00:00Z"}') is None
     True
     """
-    head = data[: 64 * 1024] if isinstance(data, str) else bytes(data[: 64 * 1024])
-    if isinstance(data, bytes | bytearray | memoryview) and bytes(data[:2]) == b"\x1f\x8b":
-        try:
-            head = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(bytes(data), 64 * 1024)
-        except zlib.error:
-            return None  # the parser says what is wrong with the file
+    head = gzip_head(data, 64 * 1024)  # across gzip members; a bad file: the parser says
     if isinstance(head, bytes):
         head = head.decode("utf-8", errors="replace")
     comments = []

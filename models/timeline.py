@@ -1315,20 +1315,73 @@ def _decode(data: str | bytes, max_bytes: int) -> str:
     return decode_upload(data, max_bytes, "timeline")
 
 
-def _gunzip(raw: bytes, max_bytes: int) -> bytes:
-    """Decompress gzip data, refusing more than ``max_bytes`` of output (no zip bombs)."""
+#: Compressed bytes given to the decompressor at a time [bytes].  What is left over at the
+#: end of a gzip member (``unused_data``, the next member's start) is copied at every member,
+#: so it is kept short: 10 MB of empty members read in 0.4 s (6.6 s in 1 MiB pieces).
+GZIP_CHUNK = 16 * 1024
+
+
+def _gunzip(raw: bytes, max_bytes: int, *, head: bool = False) -> bytes:
+    """Decompress gzip data: every member, as ``zcat`` and :func:`gzip.decompress` do
+    (concatenated ``.gz`` files, rotated logs, bgzip blocks; zero bytes padding between
+    members are skipped), refusing more than ``max_bytes`` of output over all the members
+    together (a chain of members is no way round the cap: no zip bombs).  QA pass 29: the
+    first member alone was read, and a two-member file measured 0.39% for 79.41%.
+
+    With ``head``, the first ``max_bytes`` of the text instead, with no refusal for a longer
+    or truncated file (a comment line before the header is all that is wanted).
+
+    Examples
+    --------
+    >>> import gzip
+    >>> _gunzip(gzip.compress(b"a,b\\n") + gzip.compress(b"1,2\\n"), 100)
+    b'a,b\\n1,2\\n'
+    """
+    view = memoryview(raw)
+    out = bytearray()
     d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = d.decompress(raw, max_bytes + 1)
-    except zlib.error as exc:
-        raise ValidationError("timeline", f"is not a valid gzip file ({exc})") from None
-    if len(out) > max_bytes or d.unconsumed_tail:
-        raise ValidationError(
-            "timeline", f"decompresses to more than {max_bytes:,} bytes (the cap)"
-        )
-    if not d.eof:
+    fed = False  # the member in progress has been given data
+    pos = 0
+    pending: bytes | memoryview = b""
+    while True:
+        if not pending:
+            if pos >= len(raw):
+                break
+            pending = view[pos : pos + GZIP_CHUNK]
+            pos += len(pending)
+        if not fed:  # between members: padding of zero bytes is not a member
+            pending = bytes(pending).lstrip(b"\x00")
+            if not pending:
+                continue
+        fed = True
+        try:
+            out += d.decompress(pending, max_bytes + 1 - len(out))
+        except zlib.error as exc:
+            if head:
+                break
+            raise ValidationError("timeline", f"is not a valid gzip file ({exc})") from None
+        if len(out) > max_bytes:  # max_length reached: unconsumed_tail holds the rest
+            if head:
+                return bytes(out[:max_bytes])
+            raise ValidationError(
+                "timeline", f"decompresses to more than {max_bytes:,} bytes (the cap)"
+            )
+        pending = d.unconsumed_tail
+        if d.eof:  # the member is complete: what follows it starts the next one
+            pending = d.unused_data
+            d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+            fed = False
+    if fed and not d.eof and not head:
         raise ValidationError("timeline", "is a truncated gzip file")
-    return out
+    return bytes(out)
+
+
+def gzip_head(data: str | bytes, limit: int) -> str | bytes:
+    """The first ``limit`` bytes of a timeline's text: gzip data decompressed across its
+    members (:func:`_gunzip`), else as given.  For a comment before the header."""
+    if isinstance(data, bytes | bytearray | memoryview) and bytes(data[:2]) == b"\x1f\x8b":
+        return _gunzip(bytes(data), limit, head=True)
+    return data[:limit] if isinstance(data, str) else bytes(data[:limit])
 
 
 def _resolve_columns(header: list[str], mapping: Mapping[str, str], row: int) -> dict[str, int]:
@@ -1429,6 +1482,7 @@ __all__ = [
     "MAX_TIMELINE_ROWS",
     "RunMeasurement",
     "Timeline",
+    "gzip_head",
     "mapping_keys",
     "measure",
     "parse_mapping",
