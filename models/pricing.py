@@ -683,10 +683,15 @@ def follow_price_edit(base, edited, explicit: Collection[str] = ()) -> dict[str,
     typed price becomes :data:`ENTERED_SOURCE` with no date, and a price cleared back to
     the public one drops the scenario's source and date (the public price carries its own).
 
-    A price is a price of its instance type: when the edit moves the job to another type
-    and leaves the scenario's own price as it was, that price (and its source and date) is
-    dropped, so the new type is priced at its public price (:func:`price_follows_instance`)
-    rather than at a rate entered for the old one.
+    A price is a price of its instance type and of its pricing model: when the edit moves
+    the job to another type or another pricing model and leaves the scenario's own price as
+    it was, that price (and its source and date) is dropped, so the new type or model is
+    priced at its public price (:func:`price_follows_instance`,
+    :func:`price_follows_model`) rather than at a rate entered for the old one; where the
+    new model has no public price, evaluation asks for one.  A price the edit sets itself
+    (``explicit``) is kept, and when it equals the old number its source and date, which
+    described the old type or model's rate, become :data:`ENTERED_SOURCE` and no date
+    unless they were edited with it.
 
     Parameters
     ----------
@@ -702,11 +707,23 @@ def follow_price_edit(base, edited, explicit: Collection[str] = ()) -> dict[str,
     -------
     dict
         Field updates for :meth:`models.Scenario.replace` (empty when nothing is stale).
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_preset
+    >>> s = load_preset("aws-16k-h100")  # $98.32, p5.48xlarge's 2023 On-Demand rate
+    >>> follow_price_edit(s, s.replace({"pricing.model": "spot"}))
+    {'pricing.usd_per_instance_hour': None, 'pricing.price_source': None, 'pricing.price_as_of': None}
+    >>> spot = s.replace({"pricing.model": "spot", "pricing.usd_per_instance_hour": 30.0})
+    >>> follow_price_edit(s, spot, {"pricing.model", "pricing.usd_per_instance_hour"})
+    {'pricing.price_source': 'entered', 'pricing.price_as_of': None}
     """
-    if price_follows_instance(base, edited, explicit):
+    if price_dropped(base, edited, explicit):
         out = {PRICE_FIELD: None, "pricing.price_source": None, "pricing.price_as_of": None}
         return {k: v for k, v in out.items() if edited[k] != v}
-    if edited[PRICE_FIELD] == base[PRICE_FIELD]:
+    if edited[PRICE_FIELD] == base[PRICE_FIELD] and not (
+        edited[PRICE_FIELD] is not None and _moved(base, edited)
+    ):
         return {}
     out: dict[str, Any] = {}
     typed = edited[PRICE_FIELD] is not None
@@ -715,6 +732,20 @@ def follow_price_edit(base, edited, explicit: Collection[str] = ()) -> dict[str,
     if edited["pricing.price_as_of"] == base["pricing.price_as_of"]:
         out["pricing.price_as_of"] = None
     return {k: v for k, v in out.items() if edited[k] != v}
+
+
+def _moved(base, edited) -> bool:
+    """Whether ``edited`` has another instance type or pricing model than ``base``."""
+    return any(edited[k] != base[k] for k in ("cluster.instance", "pricing.model"))
+
+
+def _kept_own_price(base, edited, explicit: Collection[str]) -> bool:
+    """``base`` has a price of its own and ``edited`` kept it without setting it."""
+    return (
+        base[PRICE_FIELD] is not None
+        and edited[PRICE_FIELD] == base[PRICE_FIELD]
+        and PRICE_FIELD not in explicit
+    )
 
 
 def price_follows_instance(base, edited, explicit: Collection[str] = ()) -> bool:
@@ -744,11 +775,69 @@ def price_follows_instance(base, edited, explicit: Collection[str] = ()) -> bool
     >>> price_follows_instance(s, s.replace({"cluster.instance": "p6-b200.48xlarge"}))
     True
     """
-    return (
-        edited["cluster.instance"] != base["cluster.instance"]
-        and base[PRICE_FIELD] is not None
-        and edited[PRICE_FIELD] == base[PRICE_FIELD]
-        and PRICE_FIELD not in explicit
+    return edited["cluster.instance"] != base["cluster.instance"] and _kept_own_price(
+        base, edited, explicit
+    )
+
+
+def price_follows_model(base, edited, explicit: Collection[str] = ()) -> bool:
+    """Whether ``edited`` moved the job to another pricing model while keeping the price
+    ``base`` states for the old one (QA 29: ``--set pricing.model=spot`` on the
+    ``aws-16k-h100`` preset priced Spot at $98.32, p5.48xlarge's 2023 On-Demand rate, with
+    the On-Demand price's source; an On-Demand rate is not a Spot, Savings Plan or
+    Capacity Block rate).
+
+    Parameters
+    ----------
+    base : Scenario
+        The scenario before the edit.
+    edited : Scenario
+        The scenario after it.
+    explicit : collection of str
+        Fields the edit set itself: a price set there is the user's for the new model, even
+        when it equals the old one's.
+
+    Returns
+    -------
+    bool
+        True when the pricing model changed, ``base`` has a price of its own and ``edited``
+        kept it unchanged.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_preset
+    >>> s = load_preset("aws-16k-h100")
+    >>> price_follows_model(s, s.replace({"pricing.model": "capacity_block"}))
+    True
+    >>> price_follows_model(s, s.replace({"pricing.model": "spot"}), {PRICE_FIELD})
+    False
+    """
+    return edited["pricing.model"] != base["pricing.model"] and _kept_own_price(
+        base, edited, explicit
+    )
+
+
+def price_dropped(base, edited, explicit: Collection[str] = ()) -> bool:
+    """Whether the edit drops ``base``'s own price: it moved to another instance type
+    (:func:`price_follows_instance`) or pricing model (:func:`price_follows_model`) and
+    did not set a price with it.
+
+    Parameters
+    ----------
+    base : Scenario
+        The scenario before the edit.
+    edited : Scenario
+        The scenario after it.
+    explicit : collection of str
+        Fields the edit set itself.
+
+    Returns
+    -------
+    bool
+        True when the old price is dropped.
+    """
+    return price_follows_instance(base, edited, explicit) or price_follows_model(
+        base, edited, explicit
     )
 
 
@@ -758,7 +847,8 @@ def price_follows_note(
     explicit: Collection[str] = (),
     how: str = "set pricing.usd_per_instance_hour to use another",
 ) -> str:
-    """The sentence said when :func:`price_follows_instance` dropped a price ("" if not).
+    """The sentence said when :func:`price_dropped` dropped a price ("" if not): the
+    old type's or the old model's rate, and what prices the new one.
 
     Parameters
     ----------
@@ -775,14 +865,30 @@ def price_follows_note(
     Returns
     -------
     str
-        One sentence naming the dropped price and the type it was entered for.
+        One sentence naming the dropped price and the type or model it was entered for.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_preset
+    >>> s = load_preset("aws-16k-h100")
+    >>> print(price_follows_note(s, s.replace({"pricing.model": "spot"})))
+    The scenario's $98.32/instance-h was entered as the On-Demand rate of p5.48xlarge; Spot is priced at its public price instead, where there is one (set pricing.usd_per_instance_hour to use another).
     """
-    if not price_follows_instance(base, edited, explicit):
+    if not price_dropped(base, edited, explicit):
         return ""
+    own = f"The scenario's ${base[PRICE_FIELD]:,.2f}/instance-h"
+    old_inst, new_inst = base["cluster.instance"], edited["cluster.instance"]
+    if edited["pricing.model"] == base["pricing.model"]:  # the instance alone
+        return (
+            f"{own} was entered for {old_inst}; {new_inst} is priced at its public price "
+            f"instead ({how})."
+        )
+    old_model = TERMS[PricingModel(base["pricing.model"])].label
+    new_model = TERMS[PricingModel(edited["pricing.model"])].label
+    new = new_model if new_inst == old_inst else f"{new_inst} on {new_model}"
     return (
-        f"The scenario's ${base[PRICE_FIELD]:,.2f}/instance-h was entered for "
-        f"{base['cluster.instance']}; {edited['cluster.instance']} is priced at its public "
-        f"price instead ({how})."
+        f"{own} was entered as the {old_model} rate of {old_inst}; {new} is priced at its "
+        f"public price instead, where there is one ({how})."
     )
 
 
