@@ -25,15 +25,19 @@ What is fitted (all estimates are maximum likelihood, all intervals two-sided at
   with censoring, profile-likelihood CI for the shape), leaving out lemon nodes (a few
   fast-failing nodes pooled with the rest would mimic a decreasing hazard).  The job-level gaps above pool all
   nodes; their superposition tends to exponential even when each node is Weibull.
-* **Failure rate per node-day** = incidents per day / nodes, with the exponential CI above.
-  This is the scenario's ``reliability.node_failure_rate_per_day``.  When the log marks some
-  failures as the job's own (node id ``job``, ``*``, ``-`` ..., :data:`JOB_NODE_IDS`), those
-  incidents are left out of it (the node rate is the node incidents' share of the rate) and
-  fitted as ``reliability.job_interruptions_per_day`` = job incidents / days, with an exact
-  Poisson (Garwood) interval: they do not scale with the node count (Kokolis et al. 2024).
-  Every rate is over the exposure the exponential MLE implies: n − 1 gaps of n incidents
-  over the span are n incidents over span · n/(n − 1) days, so node and job-level rates
-  add up to the incidents' rate, and a cause's rate below is its share of it.
+* **Failure rate per node-day** = node incidents k / node-days E, with the exact Poisson
+  (Garwood 1936) interval of k over E: [χ²_{α/2}(2k), χ²_{1−α/2}(2k + 2)] / (2E), lower 0
+  when k = 0 (as ``goodput reconcile`` does).  This is the scenario's
+  ``reliability.node_failure_rate_per_day``.  When the log marks some failures as the job's
+  own (node id ``job``, ``*``, ``-`` ..., :data:`JOB_NODE_IDS`), those incidents are left
+  out of k and fitted as ``reliability.job_interruptions_per_day`` = job incidents / days,
+  with the same exact interval: they do not scale with the node count (Kokolis et al.
+  2024).  The interval counts the node incidents themselves: the incidents' interval
+  scaled by the node share was as narrow as all incidents' (±20% for 2 node incidents
+  among 52, QA pass 29).  Every rate is over the exposure the exponential MLE implies:
+  n − 1 gaps of n incidents over the span are n incidents over span · n/(n − 1) days
+  (E = nodes × that), so node and job-level rates add up to the incidents' rate, and a
+  cause's rate below is its share of it.
 * **Per-cause rates**: each failure's cause text is mapped onto the 18 root-cause categories
   of Llama 3 405B (arXiv:2407.21783, Table 5; ``data/failure_logs/llama3-root-causes.csv``);
   rates per node-day of the node failures over that exposure in node-days with exact Poisson
@@ -69,7 +73,6 @@ from ._tools import HOURS_PER_DAY, as_float_array, like_input, six_digits
 from .errors import ValidationError
 from .failure_log import JOB_NODE_IDS, FailureLog, job_level_mask
 from .fields import FIELDS
-from .uncertainty import fitted_rate_interval
 
 TAXONOMY_CSV = data_path("failure_logs", "llama3-root-causes.csv")
 MIN_INCIDENTS = 3
@@ -765,6 +768,8 @@ def fit_repair_times(downtime_minutes, confidence: float = 0.95) -> dict[str, fl
 class LogFit:
     """Everything fitted from one failure log (see the module docstring for methods)."""
 
+    #: nodes observed [count]; 0 when the log names no node (every failure is marked as the
+    #: job's own) and no fleet size is given
     nodes: int
     nodes_from_log: bool
     n_failures: int
@@ -773,6 +778,8 @@ class LogFit:
     confidence: float
     tbf: dict[str, float]
     node_failure_rate_per_day: float
+    #: the rate's exact Poisson interval [per node-day]; the high end NaN without node-days
+    #: (``nodes`` 0: a log naming no node, no fleet size given)
     node_failure_rate_per_day_lo: float
     node_failure_rate_per_day_hi: float
     causes: list[dict[str, Any]] = field(default_factory=list)
@@ -800,6 +807,17 @@ class LogFit:
     duplicates: tuple[tuple[int, int], ...] = ()
 
     @property
+    def node_incidents(self) -> int:
+        """Incidents with a node to blame, k of the node failure rate [count]."""
+        return self.n_incidents - self.n_job_incidents
+
+    @property
+    def node_days(self) -> float:
+        """The node exposure E of the node failure rate, nodes × span · n/(n − 1) [node·day]
+        (:func:`fit_failure_log`); 0 when the log names no node and no fleet size is given."""
+        return self.nodes * self.span_days * self.n_incidents / (self.n_incidents - 1)
+
+    @property
     def weibull_shape(self) -> float | None:
         """Per-node Weibull shape (the scenario's ``reliability.weibull_shape``, which the
         Monte Carlo simulator applies to each node's renewal process); None if not estimable."""
@@ -815,7 +833,7 @@ class LogFit:
             "confidence_level": self.confidence,  # its intervals' level, as reconcile names it
             "node_failure_rate_per_day": self.node_failure_rate_per_day,
             "node_failure_rate_per_day_lo": self.node_failure_rate_per_day_lo,
-            "node_failure_rate_per_day_hi": self.node_failure_rate_per_day_hi,
+            "node_failure_rate_per_day_hi": _json_number(self.node_failure_rate_per_day_hi),
             "median_downtime_minutes": (
                 None if math.isnan(self.median_downtime_minutes) else self.median_downtime_minutes
             ),
@@ -859,11 +877,12 @@ def _json_number(value: float | None) -> float | None:
 
 def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int, bool]:
     """``(N, from_log)``: the nodes observed [count] (``nodes``, checked to be a whole number
-    of at least the distinct real nodes in the log, or those distinct nodes; at least 1) and
-    whether N came from the log.  Job-level marks (:data:`JOB_NODE_IDS`) are not nodes."""
+    of at least the distinct real nodes in the log and at least 1, or those distinct nodes:
+    0 when the log names no node, every failure marked as the job's own) and whether N came
+    from the log.  Job-level marks (:data:`JOB_NODE_IDS`) are not nodes."""
     distinct = max(1, log.distinct_nodes)
     if nodes is None:
-        big_n, from_log = distinct, True
+        big_n, from_log = log.distinct_nodes, True
     else:
         if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
             raise ValidationError(field, f"{nodes!r} is not a whole number of nodes")
@@ -883,7 +902,8 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
     failure rate implies, :func:`fit_failure_log`) with its exact Poisson interval, next to the
     Llama 3 count of 419 interruptions (arXiv:2407.21783, Table 5).  k_node leaves out the
     failures marked as the job's own (:func:`job_level_mask`), as the node rate does: they
-    are no node's, and are fitted as the job-level rate."""
+    are no node's, and are fitted as the job-level rate.  With no node-days (a log that
+    names no node and no fleet size) the rates are 0 with no upper end (None)."""
     uniq, inverse = np.unique(log.cause, return_inverse=True)  # map each distinct text once
     mapped = np.array([map_cause(c) for c in uniq], dtype=object)[inverse].astype(str)
     on_node = ~job_level_mask(log.node_id)
@@ -902,7 +922,7 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
         if k == 0 and r["category"] == UNMAPPED:
             continue
         k_node = int(np.sum((mapped == r["category"]) & on_node))
-        lo, hi = poisson_rate_ci(k_node, node_days, confidence)
+        lo, hi = _node_rate_ci(k_node, node_days, confidence)
         # the log's three most frequent names of the cause (ties alphabetically)
         names, counts = np.unique(log.cause[mapped == r["category"]], return_counts=True)
         examples = [str(names[j]) for j in np.lexsort((names, -counts))[:3]]
@@ -913,9 +933,9 @@ def _cause_rates(log: FailureLog, node_days: float, confidence: float) -> list[d
                 "group": r["group"],
                 "failures": k,
                 "share": k / len(log),
-                "rate_per_node_day": k_node / node_days,
-                "rate_per_node_day_lo": float(lo),
-                "rate_per_node_day_hi": float(hi),
+                "rate_per_node_day": k_node / node_days if node_days > 0 else 0.0,
+                "rate_per_node_day_lo": lo,
+                "rate_per_node_day_hi": None if math.isnan(hi) else hi,
                 "llama3_failures": r["count"],
                 "llama3_share": r["count"] / 419.0,
                 "causes_in_log": ", ".join(examples),
@@ -931,6 +951,8 @@ def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
     node_ids = log.node_id[~job_level_mask(log.node_id)]
     ids, counts = np.unique(node_ids, return_counts=True)
     n_fail = int(node_ids.size)
+    if n_fail == 0:  # no node failed (nor, without a fleet size, any node to test)
+        return []
     p = np.asarray(lemon_p_values(counts, n_fail, big_n), dtype=float)
     flagged = np.flatnonzero(p * big_n < lemon_alpha)
     return sorted(
@@ -967,6 +989,17 @@ def _median_or_nan(x: np.ndarray) -> float:
     """The median of the finite values [their unit]; NaN when none is."""
     finite = x[np.isfinite(x)]
     return float(np.median(finite)) if finite.size else math.nan
+
+
+def _node_rate_ci(k: int, node_days: float, confidence: float) -> tuple[float, float]:
+    """(low, high) [per node-day] of k node failures over ``node_days`` [node·day]: the exact
+    Poisson interval (:func:`poisson_rate_ci`, ``garwood1936``; low 0 and high the exact
+    bound χ²_{1−α/2}(2)/(2E) when k = 0, as ``goodput reconcile`` gives); (0, NaN) without
+    node-days (a log naming no node, no fleet size given): no upper bound to give."""
+    if node_days <= 0:
+        return 0.0, math.nan
+    lo, hi = poisson_rate_ci(k, node_days, confidence)
+    return float(lo), float(hi)
 
 
 def _job_level_rate(n_job: int, days: float, confidence: float):
@@ -1030,22 +1063,23 @@ def fit_failure_log(
     gaps = np.diff(incidents)
     tbf = fit_tbf(gaps, confidence)
     span_days = float((incidents[-1] - incidents[0]) / HOURS_PER_DAY)
-    per_day = HOURS_PER_DAY / big_n
     # the exposure the rates imply: the exponential MLE counts n − 1 gaps of n incidents
     # over the span, i.e. n incidents over span · n/(n − 1) days; every rate (node, job-level,
     # each cause) is over it, so that a cause holding every failure of a log without
     # simultaneous failures reads the node failure rate, and node and job-level rates add
     # up to the incidents' (QA pass 26)
     days = span_days * incidents.size / (incidents.size - 1)
-    rows = _cause_rates(log, big_n * days, confidence)
+    node_days = big_n * days
+    rows = _cause_rates(log, node_days, confidence)
     n_fail = len(log)
     lemons = _lemon_nodes(log, big_n, lemon_alpha)
     node_tbf = _node_shape(log, lemons, confidence)
     # job-level interruptions, when the log marks them: the node rate counts only the
-    # incidents with a node to blame (the share of the exponential rate and its interval)
+    # incidents with a node to blame, its interval the exact Poisson one of those incidents
+    # (not the interval of all incidents scaled by their share: QA pass 29)
     n_node, n_job = split_job_level(log.time_h, log.node_id)
+    node_lo, node_hi = _node_rate_ci(n_node, node_days, confidence)
     node_downtimes = log.downtime_minutes[~job_level_mask(log.node_id)]
-    node_share = n_node / incidents.size
     job, job_lo, job_hi = _job_level_rate(n_job, days, confidence)
     return LogFit(
         nodes=big_n,
@@ -1055,9 +1089,9 @@ def fit_failure_log(
         span_days=span_days,
         confidence=confidence,
         tbf=tbf,
-        node_failure_rate_per_day=tbf["exp_rate_per_h"] * per_day * node_share,
-        node_failure_rate_per_day_lo=tbf["exp_rate_per_h_lo"] * per_day * node_share,
-        node_failure_rate_per_day_hi=tbf["exp_rate_per_h_hi"] * per_day * node_share,
+        node_failure_rate_per_day=n_node / node_days if node_days > 0 else 0.0,
+        node_failure_rate_per_day_lo=node_lo,
+        node_failure_rate_per_day_hi=node_hi,
         causes=rows,
         lemons=lemons,
         lemon_alpha=lemon_alpha,
@@ -1081,6 +1115,8 @@ RATE_FIELD = "reliability.node_failure_rate_per_day"
 SHAPE_FIELD = "reliability.weibull_shape"
 JOB_FIELD = "reliability.job_interruptions_per_day"
 INTERVAL_FIELDS = ("reliability.node_failure_rate_low", "reliability.node_failure_rate_high")
+#: their level: the 80% interval ``goodput decide`` integrates (models.uncertainty)
+INTERVAL_LEVEL = 0.8
 REPAIR_FIELD = "reliability.repair_hours"
 REPAIR_SIGMA_FIELD = "simulation.repair_sigma"
 
@@ -1108,9 +1144,11 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     """The scenario fields a fitted log sets, and why any is left unchanged.
 
     The node failure rate, the per-node Weibull shape, the job-level interruption rate (when
-    the log marks any), and, with the rate, its 80% interval: the exact Poisson interval
-    relative to the incident count (:func:`models.uncertainty.fitted_rate_interval`), the
-    one ``goodput decide`` and the headline intervals integrate; and, when the log gives
+    the log marks any), and, with the rate, its 80% interval: the exact Poisson interval of
+    the node incidents over the node exposure the rate uses (the rule of the fit's own
+    interval, :func:`_node_rate_ci`; low 0 and the exact upper bound when no node failed;
+    none without node-days), the one ``goodput decide`` and the headline intervals
+    integrate; and, when the log gives
     downtimes, the nodes' mean repair time and its lognormal shape (:func:`fit_repair_times`).
     Each value is rounded to 6 significant digits, as ``goodput fit`` prints them; a value
     outside its field's range is left out with a message, as is a shape no node's repeat
@@ -1137,8 +1175,8 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     if fit.job_interruptions_per_day is not None:
         fitted.append((JOB_FIELD, fit.job_interruptions_per_day, ""))
     _accept(fitted, values, problems)
-    iv = fitted_rate_interval(fit.node_failure_rate_per_day, fit.n_incidents)  # 80%
-    if iv is not None and RATE_FIELD in values:
+    iv = _node_rate_ci(fit.node_incidents, fit.node_days, INTERVAL_LEVEL)
+    if not math.isnan(iv[1]) and RATE_FIELD in values:
         for key, end in zip(INTERVAL_FIELDS, iv, strict=True):
             values[key] = six_digits(min(1.0, end))
     repair, too_few = _repair_values(fit)

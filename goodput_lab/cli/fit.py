@@ -135,17 +135,41 @@ def _print_repair(fit: LogFit) -> None:
         )
 
 
-def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
+def _print_nodes_and_rate(fit: LogFit, pct: int, stated: int | None) -> None:
+    """The nodes line and the node failure rate with its exact Poisson interval (of the
+    node incidents over the node-days: models.fitting._node_rate_ci), or, for a log that
+    names no node and no fleet size, that it names none and the rate has no upper bound."""
     from goodput_lab.views.run_log import rate_range, rate_text
 
-    t = fit.tbf
-    pct = round(fit.confidence * 100)
+    rate = rate_text(fit.node_failure_rate_per_day)
+    if fit.nodes == 0:
+        print(
+            "  nodes                      none: every failure is marked as the job's own (node "
+            "id job, *, - …), so the log names no node; pass --nodes for the fleet"
+        )
+        print(
+            f"  node failure rate          {rate} (no node failures; its upper bound needs the "
+            "fleet size: pass --nodes)"
+        )
+        return
     nodes_note = (
         " (distinct node ids in the log: a fleet's nodes that never failed are not in it, so the "
         "rate below is too high by the fleet size over this; pass --nodes)"
         if fit.nodes_from_log
         else (" (stated in the log's comment; --nodes to change)" if stated else "")
     )
+    print(f"  nodes                      {fit.nodes:,}{nodes_note}")
+    # the registry's format, as the Failure log and Run log pages write the rate
+    print(
+        f"  node failure rate          {rate} ({pct}% CI "
+        f"{rate_range(fit.node_failure_rate_per_day_lo, fit.node_failure_rate_per_day_hi)}"
+        ", exact Poisson)"
+    )
+
+
+def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
+    t = fit.tbf
+    pct = round(fit.confidence * 100)
     print(
         f"{path}: {counted(fit.n_failures, 'failure')}, {counted(fit.n_incidents, 'incident')} "
         f"over {fit.span_days:.1f} days"
@@ -154,13 +178,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         from goodput_lab.views.failure_log import duplicates_text
 
         print(f"  duplicate rows             {duplicates_text(fit.duplicates)}")
-    print(f"  nodes                      {fit.nodes:,}{nodes_note}")
-    # the registry's format, as the Failure log and Run log pages write the rate
-    print(
-        f"  node failure rate          {rate_text(fit.node_failure_rate_per_day)} "
-        f"({pct}% CI {rate_range(fit.node_failure_rate_per_day_lo, fit.node_failure_rate_per_day_hi)}"
-        ", exact chi-square)"
-    )
+    _print_nodes_and_rate(fit, pct, stated)
     if fit.job_interruptions_per_day is not None:
         print(
             f"  job-level interruptions    {fit.job_interruptions_per_day:.3f} per day "
@@ -206,7 +224,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         print("  lemon nodes                none detected")
     sets = scenario_overrides(fit)
     if sets:
-        if fit.nodes_from_log:
+        if fit.nodes_from_log and fit.nodes:
             print(
                 f"  use in a scenario (only if the fleet is {'this' if fit.nodes == 1 else 'these'} "
                 f"{counted(fit.nodes, 'node')}; else "

@@ -109,8 +109,11 @@ def estimates_table(fit: LogFit) -> pl.DataFrame:
             "key": "fitted_node_failure_rate_per_day",
             "est": fit.node_failure_rate_per_day,
             "lo": fit.node_failure_rate_per_day_lo,
-            "hi": fit.node_failure_rate_per_day_hi,
-            "method": "MLE; exact chi-square interval (exponential gaps)",
+            # no upper end without node-days: a log naming no node, no fleet size entered
+            "hi": None
+            if math.isnan(fit.node_failure_rate_per_day_hi)
+            else fit.node_failure_rate_per_day_hi,
+            "method": "node incidents / node-days; exact Poisson interval of the node incidents",
         },
         {
             "key": "fitted_job_mtbf_hours",
@@ -314,6 +317,13 @@ def fit_caption(
 ) -> str:
     """What was fitted: failures, incidents, span and nodes, and where the node count came
     from (``stated``: the count the log's ``# nodes=N`` comment gives)."""
+    if fit.nodes == 0:
+        return (
+            f"{esc(source)}: {counted(fit.n_failures, 'failure')}, "
+            f"{counted(fit.n_incidents, 'incident')} (identical timestamps = one incident) over "
+            f"{fit.span_days:.1f} days, every one marked as the job's own: the log names no "
+            f"node (enter the fleet under {NODES_LABEL} for the node failure rate's upper bound)"
+        )
     if fit.nodes_from_log:
         origin = (
             " (distinct node ids in the log: nodes that never failed are not in it, so unless "
@@ -337,11 +347,17 @@ def fit_tiles(fit: LogFit) -> list[dict[str, str]]:
     pct = f"{fit.confidence:.0%}"
     key = "fitted_node_failure_rate_per_day"
     rate = display.tile(key, fit.node_failure_rate_per_day)
-    rate["help"] = (
-        f"{pct} interval {display.cell(key, fit.node_failure_rate_per_day_lo)}"
-        f" to {display.cell(key, fit.node_failure_rate_per_day_hi)}% "
-        "(exact chi-square). " + rate["help"]
-    )
+    if fit.nodes == 0:
+        rate["help"] = (
+            f"No node failures; the log names no node, so the {pct} upper end needs the fleet "
+            f"size ({NODES_LABEL}). " + rate["help"]
+        )
+    else:
+        rate["help"] = (
+            f"{pct} interval {display.cell(key, fit.node_failure_rate_per_day_lo)}"
+            f" to {display.cell(key, fit.node_failure_rate_per_day_hi)}% "
+            "(exact Poisson, of the node incidents). " + rate["help"]
+        )
     n = fit.node_tbf
     shape = display.tile("fitted_weibull_shape", None if n is None else n["weibull_shape"])
     shape["label"] = "Weibull shape per node"
@@ -426,6 +442,8 @@ def goodness_of_fit_text(fit: LogFit) -> str:
 def lemon_caption(fit: LogFit) -> str:
     """How lemon nodes are flagged, with this log's counts."""
     n = fit.n_failures - fit.n_job_failures
+    if n == 0:
+        return "Test: no node failed in this log, so there is no node to flag."
     return (
         f"Test: under 'all {fit.nodes:,} nodes alike', a node's count is Binomial(n = "
         f"{n:,}, 1/{fit.nodes:,}); flagged when P(X ≥ count) × {fit.nodes:,} "
