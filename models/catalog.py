@@ -9,6 +9,7 @@ the model asks the user for the value rather than inventing one.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -17,6 +18,7 @@ from pathlib import Path
 from ._csv import read_text_file, strict_records
 from ._resources import data_path
 from .errors import ValidationError
+from .fields import FIELDS, _fmt
 
 DEFAULT_CATALOG = data_path("instances.csv")
 MAX_CATALOG_BYTES = 1024 * 1024
@@ -149,6 +151,62 @@ _POSITIVE = (
     "usd_per_hour",
 )
 
+#: The largest value of each numeric column, with its unit (QA 29: a price of 1e300 printed
+#: a 300-digit cost per day, 1e308 TFLOP/s overflowed with RuntimeWarnings, and a scale-up
+#: domain of 10^12 accelerators was accepted).  The bounds follow the scenario fields that
+#: say the same thing where there is one (the price's [0, 10,000] USD/instance-h, the
+#: network's 1,000,000 Gb/s, a scale-up domain of at most cluster.nodes_per_domain's 1,024
+#: nodes: :func:`_max_value`); the others are generous bounds on hardware (a hundred times
+#: today's largest figure, or more), there to keep the figures finite.  The fractions
+#: (mfu_default, max_matmul_fraction, scaleup_efficiency) have their ranges below.
+_MAX: dict[str, tuple[float, str]] = {
+    "accelerators_per_node": (1024.0, "accelerators"),
+    "accel_memory_GiB": (10_000.0, "GiB"),
+    "hbm_TBps": (1_000.0, "TB/s"),
+    "bf16_dense_tflops": (1_000_000.0, "TFLOP/s"),
+    "fp8_dense_tflops": (1_000_000.0, "TFLOP/s"),
+    "scaleup_GBps": (100_000.0, "GB/s"),
+    "scaleup_domain_accels": (math.nan, "accelerators"),  # per row: _max_value
+    "efa_gbps": (FIELDS["network.inter_node_gbps"].max, FIELDS["network.inter_node_gbps"].unit),
+    "host_memory_GiB": (1_000_000.0, "GiB"),
+    "local_nvme_GB": (10_000_000.0, "GB"),
+    "usd_per_hour": (
+        FIELDS["pricing.usd_per_instance_hour"].max,
+        FIELDS["pricing.usd_per_instance_hour"].unit,
+    ),
+}
+
+
+def _max_value(col: str, kw: dict) -> float:
+    """The largest value of ``col`` in this row: a scale-up domain spans at most
+    ``cluster.nodes_per_domain``'s maximum of nodes (1,024) of the row's accelerators."""
+    if col == "scaleup_domain_accels":
+        per_node = kw["accelerators_per_node"] or 1
+        return FIELDS["cluster.nodes_per_domain"].max * per_node
+    return _MAX[col][0]
+
+
+def _check_max(kw: dict, rowno: int, origin: str) -> None:
+    """A ValidationError naming the row, the column and the allowed range for the first
+    number above its column's maximum (:data:`_MAX`)."""
+    for col, (_, unit) in _MAX.items():
+        x = kw[col]
+        hi = _max_value(col, kw)
+        if x is None or x <= hi:
+            continue
+        lo = "[1" if col in _INT else "(0" if col in _POSITIVE else "[0"
+        tail = f" {unit}" if unit else ""
+        why = (
+            f" (at most {_fmt(FIELDS['cluster.nodes_per_domain'].max)} nodes of "
+            f"{kw['accelerators_per_node']:g}, as cluster.nodes_per_domain)"
+            if col == "scaleup_domain_accels"
+            else ""
+        )
+        raise ValidationError(
+            f"{origin} row {rowno}, column {col}",
+            f"{x:g} is out of range {lo}, {_fmt(hi)}]{tail}{why}",
+        )
+
 
 #: Former column names, and what to do about each (a catalog of an earlier release).
 _RENAMED = {
@@ -209,6 +267,7 @@ def parse_catalog(text: str, origin: str = "catalog") -> Catalog:
                 f"{origin} row {rowno}, column max_matmul_fraction",
                 f"{kw['max_matmul_fraction']:g} must be in (0, 1] (a fraction of peak)",
             )
+        _check_max(kw, rowno, origin)
         inst = Instance(**kw)  # type: ignore[arg-type]
         if not 0.0 < inst.mfu_default <= 1.0:
             raise ValidationError(f"{origin} row {rowno}, column mfu_default", "must be in (0, 1]")

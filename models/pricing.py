@@ -447,6 +447,12 @@ def parse_price_table(text: str, origin: str = "price table") -> dict[tuple[str,
                 + ", ".join(allowed)
                 + " (on-demand prices live in the instance catalog)",
             )
+        price = kw["usd_per_instance_hour"]
+        if price > FIELDS[PRICE_FIELD].max:  # as the scenario's own (QA 29: 1e300 accepted)
+            raise ValidationError(
+                f"{origin} row {rowno}, column usd_per_instance_hour",
+                f"{price:g} is out of range ({PRICE_ALLOWED})",
+            )
         row = TablePrice(**kw)  # type: ignore[arg-type]
         key = (row.instance, row.pricing_model)
         if key in out:
