@@ -296,8 +296,9 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     dict of str to float
         Exponential rate [per h] and mean [h] with CIs; Weibull shape [-], scale [h] and mean
         [h] with CIs; log likelihoods, AIC, LR-test p-value, KS distances and p-values [-].
-        Every Weibull figure (:data:`WEIBULL_TBF_KEYS`) is NaN when all gaps are the same:
-        the Weibull likelihood then grows without bound as the shape does.
+        Every Weibull figure (:data:`WEIBULL_TBF_KEYS`) is NaN when the gaps are all the
+        same or nearly (seconds apart in days): the Weibull likelihood then still rises at
+        shape :data:`WEIBULL_SHAPE_MAX` (without bound when they are all the same).
 
     Examples
     --------
@@ -319,18 +320,32 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     rate = 1.0 / (exp_scale * unit)
     rate_lo, rate_hi = exponential_rate_ci(n, float(x.sum()), confidence)
     ll_exp = float(np.sum(stats.expon.logpdf(y, scale=exp_scale))) - n * math.log(unit)
-    # --- Weibull (MLE with location fixed at 0): none when every gap is the same (its
-    # likelihood grows without bound as the shape does), the exponential alone then
-    if np.ptp(y) < 1e-9:
+    # --- Weibull (MLE with location fixed at 0).  Decided from the likelihood, not from a
+    # tolerance on the gaps: the profile log-likelihood ℓ_p(k) is strictly concave in k (its
+    # score n/k + Σ ln y − n·Σ yᵏ ln y / Σ yᵏ falls with k: the last term is a mean of ln y
+    # weighted by yᵏ, whose derivative in k is that weighting's variance of ln y, ≥ 0), so
+    # a positive score at the top of the shape range means the likelihood is still rising
+    # there and its maximum lies beyond.  Every gap the same: it rises without bound; gaps
+    # seconds apart (a nightly job killing a node, QA pass 29): it peaks at a shape in the
+    # thousands.  A shape past WEIBULL_SHAPE_MAX is a coefficient of variation under ~1.3%
+    # (≈ 1.28/k), clockwork rather than a lifetime distribution, and its interval and the
+    # scale's Wald interval are numerically meaningless: such gaps get the exponential
+    # alone, with every Weibull figure NaN (null in the JSON).
+    ly = np.log(y)
+    if _profile_score(WEIBULL_SHAPE_MAX, ly) > 0:
         return _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale)
-    with np.errstate(all="ignore"):
-        shape, _, scale = stats.weibull_min.fit(y, floc=0)
-    if not (np.isfinite(shape) and np.isfinite(scale) and 0.02 < shape < 100):
+    if _profile_score(WEIBULL_SHAPE_MIN, ly) < 0:  # gaps spread over e^±60: none real
         raise ValidationError(
-            "failure log", "the Weibull fit did not converge (shape outside 0.02-100)"
+            "failure log",
+            f"the Weibull fit did not converge (shape below {WEIBULL_SHAPE_MIN:g})",
         )
-    # Polish scipy's estimate: solve the profile score equation exactly (Lawless 2003, eq. 5.1.6)
-    shape = _polish_shape(shape, y)
+    # the root of the score equation (Lawless 2003, eq. 5.1.6), unique by the concavity
+    shape = float(
+        optimize.brentq(
+            _profile_score, WEIBULL_SHAPE_MIN, WEIBULL_SHAPE_MAX, args=(ly,), xtol=1e-12,
+            rtol=1e-12,
+        )
+    )  # fmt: skip
     scale = float(np.mean(y**shape) ** (1.0 / shape))
     ll_max = _weibull_profile_loglik(shape, y)
     crit = stats.chi2.ppf(confidence, 1) / 2.0
@@ -378,7 +393,7 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     }
 
 
-#: The Weibull keys of :func:`fit_tbf`, NaN when the gaps have no spread to fit one
+#: The Weibull keys of :func:`fit_tbf`, NaN when the gaps have too little spread to fit one
 WEIBULL_TBF_KEYS = (
     "weibull_shape",
     "weibull_shape_lo",
@@ -397,8 +412,8 @@ WEIBULL_TBF_KEYS = (
 
 
 def _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale) -> dict[str, float]:
-    """:func:`fit_tbf` of gaps that are all the same: the exponential fit, and NaN for
-    every Weibull figure (:data:`WEIBULL_TBF_KEYS`), which such gaps cannot estimate."""
+    """:func:`fit_tbf` of gaps that are (nearly) all the same: the exponential fit, and NaN
+    for every Weibull figure (:data:`WEIBULL_TBF_KEYS`), which such gaps cannot estimate."""
     ks_exp = stats.kstest(y, stats.expon(scale=exp_scale).cdf)
     return {
         "n_gaps": int(n),
@@ -414,19 +429,17 @@ def _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale) -> dict[s
     }
 
 
-def _polish_shape(k0: float, y: np.ndarray) -> float:
-    """Root of the profile score n/k + Σ ln y − n Σ yᵏ ln y / Σ yᵏ near ``k0``."""
-    ly = np.log(y)
-    n = y.size
+#: The range of the job's Weibull shape fitted [-]: past the top the gaps are too regular
+#: for a Weibull (:func:`fit_tbf`), below the bottom no real log's gaps reach
+WEIBULL_SHAPE_MIN, WEIBULL_SHAPE_MAX = 0.02, 100.0
 
-    def score(k: float) -> float:
-        w = np.exp(k * ly - np.max(k * ly))
-        return n / k + float(ly.sum()) - n * float(np.sum(w * ly) / np.sum(w))
 
-    lo, hi = k0 / 1.5, k0 * 1.5
-    if score(lo) > 0 > score(hi):
-        return float(optimize.brentq(score, lo, hi, xtol=1e-12, rtol=1e-12))
-    return float(k0)
+def _profile_score(k: float, ly: np.ndarray) -> float:
+    """dℓ_p/dk = n/k + Σ ln y − n Σ yᵏ ln y / Σ yᵏ of complete gaps with logs ``ly``
+    (Lawless 2003, eq. 5.1.6), strictly decreasing in k; computed stably."""
+    n = ly.size
+    w = np.exp(k * ly - np.max(k * ly))
+    return n / k + float(ly.sum()) - n * float(np.sum(w * ly) / np.sum(w))
 
 
 def _bracket_root(g, start: float, end: float) -> float:
@@ -805,6 +818,9 @@ class LogFit:
     #: (row, earlier row) of the rows the reader dropped as repeats
     #: (:func:`models.failure_log.drop_duplicate_rows`)
     duplicates: tuple[tuple[int, int], ...] = ()
+    #: longest less shortest time between incidents [h]: how far from clockwork gaps are
+    #: whose Weibull is not estimable (:func:`fit_tbf`), 0 when they are all the same
+    job_gap_spread_h: float = 0.0
 
     @property
     def node_incidents(self) -> int:
@@ -1105,6 +1121,7 @@ def fit_failure_log(
         repair=fit_repair_times(node_downtimes, confidence),
         n_downtimes=int(np.sum(np.isfinite(node_downtimes))),
         duplicates=log.duplicates,
+        job_gap_spread_h=float(np.ptp(gaps)),
     )
 
 

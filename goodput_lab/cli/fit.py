@@ -75,13 +75,16 @@ def _print_cause_notes(fit: LogFit) -> None:
         )
 
 
-def _print_job_weibull(t: dict, pct: int) -> None:
+def _print_job_weibull(fit: LogFit, pct: int) -> None:
     """The Weibull fit of the job's time between incidents and the goodness of fit, or why
-    there is none (every gap the same: models.fitting.fit_tbf)."""
+    there is none (every gap the same or nearly: models.fitting.fit_tbf)."""
+    from goodput_lab.views.failure_log import regular_gaps_text
+
+    t = fit.tbf
     if math.isnan(t["weibull_shape"]):
         print(
-            "  job TBF Weibull            not estimable: every time between incidents is "
-            f"{format_value('fitted_job_mtbf_hours', t['exp_mean_h'])}"
+            f"  job TBF Weibull            not estimable: {regular_gaps_text(fit)} (too "
+            "little spread: the Weibull likelihood still rises at shape 100)"
         )
         print(
             f"  fit                        AIC exponential {t['aic_exponential']:.1f}; KS "
@@ -198,7 +201,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
         )
     else:
         print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
-    _print_job_weibull(t, pct)
+    _print_job_weibull(fit, pct)
     _print_repair(fit)
     print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")
     for c in sorted(fit.causes, key=lambda c: -c["failures"]):

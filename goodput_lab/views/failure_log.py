@@ -415,6 +415,23 @@ def applied_message(applied: Mapping[str, float]) -> str:
     )
 
 
+def regular_gaps_text(fit: LogFit) -> str:
+    """Why the job's Weibull is not estimable (models.fitting.fit_tbf), in words: every time
+    between incidents is the same, or they differ by seconds around their mean."""
+    mean = display.format_value("fitted_job_mtbf_hours", fit.tbf["exp_mean_h"])
+    spread_s = fit.job_gap_spread_h * 3600.0
+    # below 0.1 ms the gaps are equal: hours since 1970 carry ~0.2 µs of rounding
+    if spread_s < 1e-4:
+        return f"every time between incidents is {mean}"
+    if spread_s < 60:
+        spread = f"{spread_s:.3g} s"
+    elif spread_s < 3600:
+        spread = f"{spread_s / 60:.3g} min"
+    else:
+        spread = f"{spread_s / 3600:.3g} h"
+    return f"the times between incidents differ by at most {spread} around {mean}"
+
+
 def goodness_of_fit_text(fit: LogFit) -> str:
     """Which model AIC prefers and the likelihood-ratio test of exponential within Weibull
     (Markdown)."""
@@ -425,10 +442,11 @@ def goodness_of_fit_text(fit: LogFit) -> str:
         "per-node shape above is what the Monte Carlo simulator uses.\n\n"
     )
     if math.isnan(t["weibull_shape"]):
+        why = regular_gaps_text(fit)
         return intro + (
-            "**Goodness of fit.** Every time between incidents is "
-            f"{display.format_value('fitted_job_mtbf_hours', t['exp_mean_h'])}: no spread to "
-            "fit a Weibull, so only the exponential is fitted."
+            f"**Goodness of fit.** {why[0].upper()}{why[1:]}: too little spread to fit a "
+            "Weibull (its likelihood still rises at shape 100), so only the exponential is "
+            "fitted."
         )
     better = "Weibull" if t["aic_weibull"] < t["aic_exponential"] else "exponential"
     return intro + (

@@ -282,6 +282,6 @@ def test_a_log_of_evenly_spaced_failures_fits_its_rate_without_a_weibull(page):
     assert "Job TBF Weibull shape k" not in quantities and "Job MTBF (exponential)" in quantities
     assert list(page.table[1].value["Model"]) == ["Exponential"]
     text = " ".join(m.value for m in page.markdown)
-    assert "Every time between incidents is 24.00 h: no spread to fit a Weibull" in text
+    assert "Every time between incidents is 24.00 h: too little spread to fit a Weibull" in text
     spec = json.loads(page.get("plotly_chart")[0].proto.spec)
     assert [t["name"] for t in spec["data"]] == ["Log (empirical)", "Exponential fit"]
