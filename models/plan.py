@@ -93,10 +93,11 @@ def no_block_price(
     scenario: Scenario,
     catalog: Mapping[str, Instance] | None = None,
     how: str = "--set on the command line",
+    prices: Mapping[str, float] | None = None,
 ) -> str:
     """Why no Capacity Block can be planned for ``scenario`` ("" when one can): its type has
-    no public block price and the scenario gives none (its own price is for its own
-    pricing model, not a block).
+    no public block price and neither the scenario nor ``prices`` gives one (its own price
+    is for its own pricing model, not a block).
 
     Parameters
     ----------
@@ -106,6 +107,9 @@ def no_block_price(
         Instance catalog keyed by node type; default the shipped one.
     how : str
         Where the reader sets the two fields, said in parentheses ("" to say nothing).
+    prices : Mapping[str, float], optional
+        Rates entered for this comparison by pricing model (``--price``): a
+        ``capacity_block`` one is the block's rate.
 
     Returns
     -------
@@ -114,7 +118,7 @@ def no_block_price(
     """
     cat = catalog if catalog is not None else load_catalog()
     inst = cat.get(scenario["cluster.instance"])
-    if inst is None:
+    if inst is None or PricingModel.CAPACITY_BLOCK in entered_prices(prices):
         return ""
     try:
         capacity_block_price(scenario, inst)
@@ -484,6 +488,7 @@ def plan_capacity_block(
     risk: float = DEFAULT_RISK,
     catalog: Mapping[str, Instance] | None = None,
     on_estimate: Any = None,
+    prices: Mapping[str, float] | None = None,
 ) -> BlockPlan:
     """The Capacity Block a run needs, its completion probability and its total cost.
 
@@ -498,6 +503,11 @@ def plan_capacity_block(
     risk : the largest acceptable probability of not finishing inside the block [fraction].
     on_estimate : called as ``on_estimate(compute_days, seconds, memory_bytes)`` with the
         simulation's predicted size once it is known to fit, before it starts.
+    prices : rates entered for this comparison by pricing model (``goodput plan --price
+        MODEL=USD``, :func:`entered_prices`) [USD/instance-h]: a ``capacity_block`` rate is
+        the block's, an ``on_demand`` rate the price of the hours after it (the On-Demand
+        price in force, docs/pricing.md §3; ``pricing.overrun_usd_per_instance_hour``
+        still comes first), as the bill by pricing model uses them.
 
     Returns
     -------
@@ -506,8 +516,12 @@ def plan_capacity_block(
     _check_plan_args(risk, block_days)
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
-    price = capacity_block_price(scenario, inst)
-    fallback = pr.overrun_price(scenario, inst)
+    entered = entered_prices(prices)
+    if PricingModel.CAPACITY_BLOCK in entered:
+        price = _entered_price(entered, PricingModel.CAPACITY_BLOCK)
+    else:
+        price = capacity_block_price(scenario, inst)
+    fallback = pr.overrun_price(scenario, inst, on_demand=entered.get(PricingModel.ON_DEMAND))
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
     compute_days = _plan_compute_days(scenario, inputs, m)
@@ -620,6 +634,11 @@ def entered_prices(prices: Mapping[str, float] | None) -> dict[PricingModel, flo
             )
         entered[model] = float(value)
     return entered
+
+
+def _entered_price(entered: Mapping[PricingModel, float], model: PricingModel) -> pr.Price:
+    """A rate entered for this comparison (``--price MODEL=USD``) as a Price."""
+    return pr.Price(entered[model], "entered for this comparison", pr.UNDATED, "user", model.value)
 
 
 def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
@@ -742,9 +761,7 @@ def budget_by_pricing_model(
         sc = _model_scenario(scenario, model)
         try:
             if model in entered:
-                price = pr.Price(
-                    entered[model], "entered for this comparison", pr.UNDATED, "user", model.value
-                )
+                price = _entered_price(entered, model)
             else:
                 price = pr.price_in_force(sc, inst)
         except ValidationError as exc:

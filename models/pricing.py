@@ -899,8 +899,9 @@ def price_follows_note(
 
 
 def on_demand_price(scenario, inst: Instance) -> Price | None:
-    """The on-demand price in force: the scenario's own when its model is on_demand, else
-    the catalog's (None when unknown).
+    """The on-demand price in force for ``inst``: the scenario's own when its model is
+    on_demand and ``inst`` is its instance type (a price belongs to its type), else the
+    catalog's (None when unknown).
 
     Parameters
     ----------
@@ -914,33 +915,61 @@ def on_demand_price(scenario, inst: Instance) -> Price | None:
     Price or None
         On-demand rate [USD/h], None when unknown.
     """
-    own = scenario[PRICE_FIELD] is not None
+    own = scenario[PRICE_FIELD] is not None and inst.instance == scenario["cluster.instance"]
     if own and PricingModel(scenario["pricing.model"]) is PricingModel.ON_DEMAND:
         return price_in_force(scenario, inst)
     return catalog_price(inst)
 
 
-def overrun_price(scenario, inst: Instance) -> Price:
+#: The source of an On-Demand rate entered for one comparison (``--price on_demand=USD``)
+#: when it prices the hours after a Capacity Block (:func:`overrun_price`).
+ENTERED_ON_DEMAND_SOURCE = "entered for this comparison (On-Demand)"
+
+
+def overrun_price(scenario, inst: Instance, on_demand: float | None = None) -> Price:
     """The price of the hours a run needs after its Capacity Block ends.
 
     ``pricing.overrun_usd_per_instance_hour`` when set, else the on-demand price in force
-    (:func:`on_demand_price`); a ValidationError asks for it when neither is known.
+    (docs/pricing.md §3): an On-Demand rate entered for this comparison (``on_demand``:
+    ``goodput plan --price on_demand=USD``, ``goodput decide --price
+    [INSTANCE:]on_demand=USD``), else :func:`on_demand_price`; a ValidationError asks for
+    it when none is known.
 
     Parameters
     ----------
     scenario : Scenario
         The scenario (its ``pricing.*`` fields).
     inst : Instance
-        The catalog row.
+        The catalog row of the block's instance type.
+    on_demand : float, optional
+        An On-Demand rate of ``inst`` entered for this comparison [USD/h]; it is the
+        On-Demand price in force, ahead of the scenario's own and the catalog's.
 
     Returns
     -------
     Price
         Rate of the overrun hours [USD/h].
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_catalog, load_preset
+    >>> s, cat = load_preset("llama3-70b"), load_catalog()
+    >>> overrun_price(s, cat["p5.48xlarge"]).usd_per_instance_hour  # the catalog's
+    55.04
+    >>> overrun_price(s, cat["p5.48xlarge"], on_demand=42.5).usd_per_instance_hour
+    42.5
     """
     own = scenario[OVERRUN_FIELD]
     if own is not None:
         return Price(float(own), "entered in the scenario", UNDATED, "scenario", "custom")
+    if on_demand is not None:
+        return Price(
+            float(on_demand),
+            ENTERED_ON_DEMAND_SOURCE,
+            UNDATED,
+            "user",
+            PricingModel.ON_DEMAND.value,
+        )
     price = on_demand_price(scenario, inst)
     if price is None:
         raise ValidationError(

@@ -31,7 +31,7 @@ from goodput_lab.cli.simulate import MAX_SEED, _int_arg, say_estimate
 from goodput_lab.models import ValidationError
 from goodput_lab.models.montecarlo import MAX_TRIALS
 from goodput_lab.models.outputs import format_range, format_value
-from goodput_lab.models.pricing import as_of_phrase, price_date_phrase
+from goodput_lab.models.pricing import price_date_phrase
 
 
 def _number(flag: str, lo: float, hi: float, what: str):
@@ -104,7 +104,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
     entered_prices(prices)  # checks --price before the work
     estimates: dict[str, float] = {}
     # a type without a public block price: the bill and the file system all the same
-    no_block = no_block_price(scenario, cat)
+    no_block = no_block_price(scenario, cat, prices=prices)
     plan = None
     try:
         if not no_block:
@@ -115,6 +115,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 block_days=block,
                 risk=risk,
                 catalog=cat,
+                prices=prices,  # a block rate, and the On-Demand rate after the block
                 on_estimate=lambda d, sec, mem: (
                     estimates.update(seconds=sec)
                     or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
@@ -205,7 +206,7 @@ def _print_block(p, trials: int, seed: int, name: str) -> None:
     print(f"{name}: {trials:,} runs (seed {seed}), {p.compute_days:.1f} days of compute")
     print(
         f"  Capacity Block at ${p.block_price.usd_per_instance_hour:,.2f}/instance-h "
-        f"({as_of_phrase(p.block_price.as_of)}); after the block "
+        f"({price_date_phrase(p.block_price)}); after the block "
         f"${p.overrun_price.usd_per_instance_hour:,.2f}/instance-h "
         f"({price_date_phrase(p.overrun_price)})"
     )
@@ -296,7 +297,9 @@ def register(subparsers) -> None:
         "--price",
         action="append",
         metavar="MODEL=USD",
-        help="a rate for one pricing model in the side-by-side bill (e.g. savings_plan_3y=40)",
+        help="a rate for one pricing model in the side-by-side bill (e.g. savings_plan_3y=40); "
+        "capacity_block=USD is also the planned block's rate and on_demand=USD the rate of "
+        "the hours after the block (unless pricing.overrun_usd_per_instance_hour is set)",
     )
     set_option(p)
     catalog_option(p)
