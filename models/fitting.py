@@ -801,6 +801,9 @@ class LogFit:
     #: median downtime of the node failures (not the job's own) [min]; NaN when none is given
     median_downtime_minutes: float = math.nan
     node_tbf: dict[str, float] | None = None
+    #: why ``node_tbf`` is None ("no node failed twice", "the repeat failures are all on the
+    #: 2 lemon nodes, which the per-node fit leaves out" ...); "" when it is fitted
+    node_tbf_why: str = ""
     #: job-level interruptions per day (failures the log marks as the job's own, node id
     #: "job", "*", "-" ...) with their interval; None when the log marks none
     job_interruptions_per_day: float | None = None
@@ -986,19 +989,40 @@ def _lemon_nodes(log: FailureLog, big_n: int, lemon_alpha: float) -> list[dict]:
     )
 
 
-def _node_shape(log: FailureLog, lemons: list[dict], confidence: float) -> dict | None:
+def _node_shape(log: FailureLog, lemons: list[dict], confidence: float) -> tuple[dict | None, str]:
     """The per-node Weibull fit on the nodes that are not lemons (pooling a few fast-failing
     nodes with the rest mimics a decreasing hazard, a mixture of rates, which the lemon test
-    reports) nor the job's own marks (no node's renewal process); None when too few nodes
-    failed twice for the shape to be estimable."""
-    keep = ~np.isin(log.node_id, [lemon["node_id"] for lemon in lemons])
-    keep &= ~job_level_mask(log.node_id)
+    reports) nor the job's own marks (no node's renewal process) and ""; or None and why
+    the shape is not estimable: no node failed twice, too few repeat failures, or the
+    repeat failures are on the lemon nodes the fit leaves out (QA pass 29)."""
+    on_node = ~job_level_mask(log.node_id)
+    keep = on_node & ~np.isin(log.node_id, [lemon["node_id"] for lemon in lemons])
+    end = float(log.time_h[-1])
+    gaps, censored = node_gaps_h(log.time_h[keep], log.node_id[keep], end)
+    if gaps.size < 2:
+        every = node_gaps_h(log.time_h[on_node], log.node_id[on_node], end)[0].size
+        return None, _too_few_repeats(gaps.size, every - gaps.size, len(lemons))
     try:
-        return fit_weibull_censored(
-            *node_gaps_h(log.time_h[keep], log.node_id[keep], float(log.time_h[-1])), confidence
-        )
-    except ValidationError:
-        return None
+        return fit_weibull_censored(gaps, censored, confidence), ""
+    except ValidationError as exc:
+        return None, exc.message
+
+
+def _too_few_repeats(kept: int, on_lemons: int, lemons: int) -> str:
+    """Why the per-node shape is not estimable: ``kept`` repeat failures (complete per-node
+    gaps) outside the lemons, fewer than 2, and ``on_lemons`` on the ``lemons`` lemon nodes
+    (which the per-node fit leaves out) [count]."""
+    if not on_lemons:
+        if not kept:
+            return "no node failed twice"
+        return "only 1 repeat failure of a node; the shape needs at least 2"
+    which = f"the {counted(lemons, 'lemon node')}"
+    if not kept:
+        return f"the repeat failures are all on {which}, which the per-node fit leaves out"
+    return (
+        f"{counted(kept, 'repeat failure')} outside {which}, which the per-node fit leaves "
+        "out; the shape needs at least 2"
+    )
 
 
 def _median_or_nan(x: np.ndarray) -> float:
@@ -1089,7 +1113,7 @@ def fit_failure_log(
     rows = _cause_rates(log, node_days, confidence)
     n_fail = len(log)
     lemons = _lemon_nodes(log, big_n, lemon_alpha)
-    node_tbf = _node_shape(log, lemons, confidence)
+    node_tbf, node_tbf_why = _node_shape(log, lemons, confidence)
     # job-level interruptions, when the log marks them: the node rate counts only the
     # incidents with a node to blame, its interval the exact Poisson one of those incidents
     # (not the interval of all incidents scaled by their share: QA pass 29)
@@ -1113,6 +1137,7 @@ def fit_failure_log(
         lemon_alpha=lemon_alpha,
         median_downtime_minutes=_median_or_nan(node_downtimes),
         node_tbf=node_tbf,
+        node_tbf_why=node_tbf_why,
         job_interruptions_per_day=job,
         job_interruptions_per_day_lo=job_lo,
         job_interruptions_per_day_hi=job_hi,
@@ -1187,7 +1212,7 @@ def scenario_values(fit: LogFit) -> tuple[dict[str, float], list[str]]:
     problems: list[str] = []
     fitted: list[tuple[str, float | None, str]] = [
         (RATE_FIELD, fit.node_failure_rate_per_day, ""),
-        (SHAPE_FIELD, fit.weibull_shape, "no node failed twice"),
+        (SHAPE_FIELD, fit.weibull_shape, fit.node_tbf_why or "no node failed twice"),
     ]
     if fit.job_interruptions_per_day is not None:
         fitted.append((JOB_FIELD, fit.job_interruptions_per_day, ""))

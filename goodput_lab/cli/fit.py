@@ -200,7 +200,7 @@ def _print_text(fit: LogFit, path: str, stated: int | None = None) -> None:
             "left out)"
         )
     else:
-        print("  Weibull shape per node     not estimable (fewer than 2 repeat failures of a node)")
+        print(f"  Weibull shape per node     not estimable: {fit.node_tbf_why}")
     _print_job_weibull(fit, pct)
     _print_repair(fit)
     print("  causes (Llama 3 taxonomy, arXiv:2407.21783 Table 5):")

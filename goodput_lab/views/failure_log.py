@@ -362,7 +362,7 @@ def fit_tiles(fit: LogFit) -> list[dict[str, str]]:
     shape = display.tile("fitted_weibull_shape", None if n is None else n["weibull_shape"])
     shape["label"] = "Weibull shape per node"
     shape["help"] = (
-        "Not estimable: no node failed twice."
+        f"Not estimable: {fit.node_tbf_why}."
         if n is None
         else f"{pct} interval {n['weibull_shape_lo']:.2f}–{n['weibull_shape_hi']:.2f} "
         "(censored MLE, profile likelihood, lemon nodes left out); below 1 means decreasing "

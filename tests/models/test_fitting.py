@@ -391,8 +391,9 @@ def test_scenario_values_are_what_goodput_fit_prints():
     }
     assert values["reliability.node_failure_rate_low"] == 0.0944627  # 0.112164 before
     assert problems == [
-        "reliability.weibull_shape: not estimable from this log (no node failed twice); "
-        "left unchanged",
+        # n1 fails twice: one repeat gap ("no node failed twice" before QA pass 29)
+        "reliability.weibull_shape: not estimable from this log (only 1 repeat failure of a "
+        "node; the shape needs at least 2); left unchanged",
         # two node failures give a downtime (the job's own has no node to repair)
         "reliability.repair_hours and simulation.repair_sigma: not estimable from this log "
         "(it gives 2 downtimes of node failures; fitting needs at least 5); left unchanged",
