@@ -200,6 +200,19 @@ class BlockPlan:
     transition_minutes: float
     curve: list[dict[str, float]] = field(repr=False)
     notes: list[str] = field(default_factory=list)
+    #: instances of one UltraServer where the type's blocks are sold as whole UltraServers
+    #: (then ``capacity_blocks_needed`` counts UltraServers), else 1
+    #: (:func:`models.pricing.ultraserver_instances`)
+    instances_per_ultraserver: int = 1
+
+    def blocks_text(self) -> str:
+        """What the block holds, in words: "2,000 instances in 32 blocks" or "1,152
+        instances in 64 UltraServers of 18"."""
+        n, k = self.capacity_block_instances, self.instances_per_ultraserver
+        if k > 1:
+            return f"{n:,} instances in {self.capacity_blocks_needed:,} UltraServers of {k}"
+        unit = "block" if self.capacity_blocks_needed == 1 else "blocks"
+        return f"{n:,} instances in {self.capacity_blocks_needed:,} {unit}"
 
     def least_cost_block(self) -> Mapping[str, Any] | None:
         """The block length of the curve with the least expected total cost [USD], whatever
@@ -456,16 +469,13 @@ def _chosen_block_costs(t, chosen: float, kw: Mapping[str, float], instances: in
     }
 
 
-def _block_notes(instances: int, blocks: int, chosen: float, unfinished: int) -> list[str]:
-    """Notes on the account's instance limit, a block beyond the longest purchasable and
-    trials that had not finished."""
+def _block_notes(instances: int, inst: Instance, chosen: float, unfinished: int) -> list[str]:
+    """Notes on how the blocks are bought (whole UltraServers, or the account's instance
+    limit: :func:`models.pricing.capacity_block_note`), a block beyond the longest
+    purchasable and trials that had not finished."""
     notes = []
-    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-        notes.append(
-            f"{instances:,} instances need {blocks} blocks of at most "
-            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
-            " instances across an account's blocks unless the limit is raised"
-        )
+    if rule := pr.capacity_block_note(instances, inst):
+        notes.append(rule)
     sold = pr.purchasable_block_days(chosen) if math.isfinite(chosen) else math.nan
     if math.isfinite(chosen) and not math.isfinite(sold):
         notes.append(f"{chosen:g} days is longer than the {pr.CAPACITY_BLOCK_MAX_DAYS}-day maximum")
@@ -526,7 +536,9 @@ def plan_capacity_block(
     m = evaluate_arrays(inputs)
     compute_days = _plan_compute_days(scenario, inputs, m)
     t = _finish_days(inputs, trials, compute_days, seed, on_estimate)
-    instances = round(paid_instances(inputs))  # spares by domain are paid as well
+    # spares by domain are paid as well; a type sold as UltraServers in whole ones
+    needed = round(paid_instances(inputs))
+    instances = pr.capacity_block_instances(needed, inst)
     storage = _float(m["storage_usd_per_day"])
     transition_min = (
         float(scenario["recovery.replacement_minutes"])
@@ -543,9 +555,9 @@ def plan_capacity_block(
     q = {p: _quantile_days(t, p / 100.0) + MARGIN_DAYS for p in (50, 90, 99)}
     curve, cheapest, notes = _block_curve(t, kw, risk)
     chosen = _chosen_block_days(block_days, cheapest["cheapest_block_days"], q[90])
-    blocks = pr.capacity_blocks_needed(instances)
+    blocks = pr.capacity_blocks_needed(instances, inst)
     unfinished = int(np.sum(~np.isfinite(t)))
-    notes += _block_notes(instances, blocks, chosen, unfinished)
+    notes += _block_notes(needed, inst, chosen, unfinished)
     finite = t[np.isfinite(t)]
     return BlockPlan(
         scenario_name=scenario.name,
@@ -570,6 +582,7 @@ def plan_capacity_block(
         transition_minutes=transition_min,
         curve=curve,
         notes=notes,
+        instances_per_ultraserver=pr.ultraserver_instances(inst),
     )
 
 
@@ -784,8 +797,9 @@ def budget_by_pricing_model(
             price_as_of=price.as_of,
             block_days=math.nan,
         )
-        if model is PricingModel.CAPACITY_BLOCK:
-            _capacity_block_row(row, price.usd_per_instance_hour, m, days, ff_days, instances, plan)
+        if model is PricingModel.CAPACITY_BLOCK:  # whole UltraServers where sold so
+            blocked = pr.capacity_block_instances(instances, inst)
+            _capacity_block_row(row, price.usd_per_instance_hour, m, days, ff_days, blocked, plan)
         else:
             row["total_cost_to_train_usd"] = _float(m["total_cost_to_train_usd"])
             row["failures_and_checkpoints_usd"] = (days - ff_days) * _float(

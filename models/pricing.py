@@ -190,6 +190,9 @@ TERMS: dict[PricingModel, Terms] = {
 #: up to 182 (AWS, "Find and purchase Capacity Blocks").
 CAPACITY_BLOCK_DAYS: tuple[int, ...] = (*range(1, 15), *range(21, 183, 7))
 CAPACITY_BLOCK_MAX_DAYS = 182
+#: Instance Capacity Blocks: at most 64 instances a block and 256 across an account's blocks.
+#: A type whose scale-up domain spans several instances (P6e-GB200) is sold as UltraServer
+#: Capacity Blocks of whole UltraServers instead (:func:`ultraserver_instances`).
 CAPACITY_BLOCK_MAX_INSTANCES = 64  # per block
 CAPACITY_BLOCK_ACCOUNT_INSTANCES = 256  # across an account's blocks
 #: Instances in a Capacity Block are terminated from 30 minutes before it ends.
@@ -249,26 +252,149 @@ def capacity_block_usd(block_days, instances, usd_per_instance_hour):
     return float(out) if np.ndim(out) == 0 else out
 
 
-def capacity_blocks_needed(instances: int) -> int:
-    """Blocks of at most 64 instances needed for ``instances`` nodes (spares included).
+def ultraserver_instances(inst: Instance | None) -> int:
+    """Instances in one UltraServer of ``inst``, the unit its Capacity Blocks are sold in;
+    1 for a type sold as single instances.
+
+    A type whose scale-up domain spans several instances (the catalog's
+    ``scaleup_domain_accels`` over ``accelerators_per_node``: P6e-GB200, 72 GPUs over 18
+    p6e-gb200.36xlarge of 4) is an UltraServer: AWS sells its Capacity Blocks as a number
+    of whole UltraServers, not as instances ("UltraServer Capacity Blocks" in the EC2 User
+    Guide, "Capacity Blocks for ML",
+    https://docs.aws.amazon.com/AWSEC2/latest/UserGuide/ec2-capacity-blocks.html,
+    reference ``aws_capacity_blocks``; docs/failure-domains.md).  The UltraServer counted
+    is the catalog's scale-up domain, the one the scenario models (the 72-GPU
+    u-p6e-gb200x72; the 36-GPU size would be another catalog row).
+
+    Parameters
+    ----------
+    inst : Instance or None
+        The catalog row (None: sold as instances).
+
+    Returns
+    -------
+    int
+        Instances per UltraServer [count]; 1 for a type sold as instances.
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_catalog
+    >>> cat = load_catalog()
+    >>> ultraserver_instances(cat["p6e-gb200.36xlarge"]), ultraserver_instances(cat["p5.48xlarge"])
+    (18, 1)
+    """
+    if inst is None:
+        return 1
+    return max(1, int(inst.scaleup_domain_accels) // int(inst.accelerators_per_node))
+
+
+def capacity_block_instances(instances: int, inst: Instance | None = None) -> int:
+    """Instances a Capacity Block holds for ``instances`` nodes (spares included): the
+    nodes themselves, or whole UltraServers of them where the type is sold so
+    (:func:`ultraserver_instances`).
 
     Parameters
     ----------
     instances : int
         Nodes, spares included [count].
+    inst : Instance, optional
+        The catalog row (None: sold as instances).
 
     Returns
     -------
     int
-        Blocks [count].
+        Instances paid in the block(s) [count].
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_catalog
+    >>> capacity_block_instances(1020, load_catalog()["p6e-gb200.36xlarge"])  # 57 x 18
+    1026
+    """
+    k = ultraserver_instances(inst)
+    n = int(instances)
+    return math.ceil(n / k) * k if n > 0 else 0
+
+
+def capacity_blocks_needed(instances: int, inst: Instance | None = None) -> int:
+    """Capacity Blocks of at most 64 instances needed for ``instances`` nodes (spares
+    included); for a type sold as whole UltraServers (:func:`ultraserver_instances`), the
+    UltraServers, the unit its blocks are bought in (the 64-instance limit is that of
+    instance Capacity Blocks).
+
+    Parameters
+    ----------
+    instances : int
+        Nodes, spares included [count].
+    inst : Instance, optional
+        The catalog row (None: sold as instances).
+
+    Returns
+    -------
+    int
+        Blocks, or UltraServers [count].
 
     Examples
     --------
     >>> capacity_blocks_needed(2000), capacity_blocks_needed(64), capacity_blocks_needed(65)
     (32, 1, 2)
+    >>> from goodput_lab.models import load_catalog
+    >>> capacity_blocks_needed(1020, load_catalog()["p6e-gb200.36xlarge"])  # UltraServers
+    57
     """
     n = int(instances)
+    k = ultraserver_instances(inst)
+    if k > 1:
+        return math.ceil(n / k) if n > 0 else 0
     return max(1, math.ceil(n / CAPACITY_BLOCK_MAX_INSTANCES)) if n > 0 else 0
+
+
+def capacity_block_note(instances: int, inst: Instance | None = None) -> str:
+    """What buying ``instances`` nodes (spares included) as Capacity Blocks takes, when
+    there is a rule to say ("" otherwise): whole UltraServers for a type sold so, else the
+    blocks of at most 64 instances beyond the account's 256.
+
+    Parameters
+    ----------
+    instances : int
+        Nodes, spares included [count].
+    inst : Instance, optional
+        The catalog row (None: sold as instances).
+
+    Returns
+    -------
+    str
+        One sentence without a full stop, or "".
+
+    Examples
+    --------
+    >>> from goodput_lab.models import load_catalog
+    >>> print(capacity_block_note(1020, load_catalog()["p6e-gb200.36xlarge"]))
+    p6e-gb200.36xlarge Capacity Blocks are sold as whole UltraServers of 18 instances (72 accelerators), not as single instances: 1,020 instances need 57 UltraServers (1,026 instances, all paid)
+    >>> print(capacity_block_note(2000))
+    2,000 instances need 32 blocks of at most 64; AWS allows 256 instances across an account's blocks unless the limit is raised
+    """
+    n = int(instances)
+    k = ultraserver_instances(inst)
+    if k > 1 and inst is not None:
+        servers = capacity_blocks_needed(n, inst)
+        whole = capacity_block_instances(n, inst)
+        need = (
+            f"{n:,} instances are {servers:,} UltraServers"
+            if whole == n
+            else f"{n:,} instances need {servers:,} UltraServers ({whole:,} instances, all paid)"
+        )
+        return (
+            f"{inst.instance} Capacity Blocks are sold as whole UltraServers of {k} instances "
+            f"({inst.scaleup_domain_accels:,} accelerators), not as single instances: {need}"
+        )
+    if n > CAPACITY_BLOCK_ACCOUNT_INSTANCES:
+        return (
+            f"{n:,} instances need {capacity_blocks_needed(n)} blocks of at most "
+            f"{CAPACITY_BLOCK_MAX_INSTANCES}; AWS allows {CAPACITY_BLOCK_ACCOUNT_INSTANCES}"
+            " instances across an account's blocks unless the limit is raised"
+        )
+    return ""
 
 
 # --------------------------------------------------------------------------- prices

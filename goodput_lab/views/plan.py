@@ -19,7 +19,7 @@ from goodput_lab.models.catalog import Instance
 from goodput_lab.models.choices import PricingModel
 from goodput_lab.models.outputs import COMPACT_USD_FROM, format_usd_compact, format_value
 from goodput_lab.models.plan import BlockPlan, budget_by_pricing_model, plan_capacity_block
-from goodput_lab.models.pricing import TERMS, as_of_phrase, price_date_phrase
+from goodput_lab.models.pricing import TERMS, price_date_phrase
 from goodput_lab.views import display
 
 
@@ -399,10 +399,9 @@ def block_caption(p: BlockPlan) -> str:
     return (
         "Block rate "
         f"{format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
-        f"per instance ({as_of_phrase(p.block_price.as_of)}); after the block "
+        f"per instance ({price_date_phrase(p.block_price)}); after the block "
         f"{format_value('overrun_usd_per_instance_hour', p.overrun_price.usd_per_instance_hour)} "
-        f"({price_date_phrase(p.overrun_price)}); {p.capacity_block_instances:,} instances in "
-        f"{p.capacity_blocks_needed} blocks; block price "
+        f"({price_date_phrase(p.overrun_price)}); {p.blocks_text()}; block price "
         f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
         f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected "
         f"storage {format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
