@@ -441,13 +441,15 @@ def log_header(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> list[str
     )
 
 
-#: ``nodes=N`` in a comment before the header: the fleet size the log covers
-_STATED_NODES = re.compile(r"(?<![\w.])nodes\s*=\s*(\d{1,9})(?![\w.])")
+#: A comment line that states the fleet size: ``# nodes=N`` at its start (more ``key=value``
+#: may follow, as in ``# nodes=1024, days=180``); free text that merely contains "nodes=2"
+#: ("# spare nodes=2", "# gpus_per_nodes=8") states nothing (QA pass 29)
+_STATED_NODES = re.compile(r"#+\s*nodes\s*=\s*(\d{1,9})(?![\w.])")
 
 
 def stated_nodes(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> int | None:
     """The fleet size a log states in a comment before its header (``# nodes=1024``, as
-    scripts/make_sample_log.py writes), or None.
+    scripts/make_sample_log.py writes), or None (:func:`stated_nodes_row`).
 
     A log lists only the nodes that failed, so the distinct ids undercount the fleet and
     overstate the per-node rate; a stated size is the better default.
@@ -455,6 +457,8 @@ def stated_nodes(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> int | 
     >>> stated_nodes("# nodes=1024, days=180\\ntimestamp,node_id\\n")
     1024
     >>> stated_nodes("timestamp,node_id\\n# nodes=5\\n") is None  # after the header: data
+    True
+    >>> stated_nodes("# spare nodes=2, total 512 nodes\\ntimestamp,node_id\\n") is None
     True
 
     Parameters
@@ -469,16 +473,48 @@ def stated_nodes(data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES) -> int | 
     int or None
         The stated node count [nodes], None when no comment states one (or it is 0).
     """
+    found = stated_nodes_row(data, max_bytes=max_bytes)
+    return None if found is None else found[0]
+
+
+def stated_nodes_row(
+    data: str | bytes, *, max_bytes: int = MAX_LOG_BYTES
+) -> tuple[int, int] | None:
+    """``(N, row)``: the fleet size a comment line before the header states and that line's
+    number, or None.
+
+    Only a comment that states the count counts: ``# nodes=N`` at the start of the comment
+    (the documented form; more ``key=value`` may follow), the first such line; free text
+    that merely contains ``nodes=2`` is no statement.  The row is the 1-based line number,
+    as the reader names rows, so a count that cannot be (fewer than the log's distinct
+    nodes) is blamed on its line.
+
+    >>> stated_nodes_row("# SYNTHETIC\\n# nodes=1024, days=180\\ntimestamp,node_id\\n")
+    (1024, 2)
+
+    Parameters
+    ----------
+    data : str or bytes
+        The failure log (UTF-8 bytes or text).
+    max_bytes : int
+        Cap on the text [bytes].
+
+    Returns
+    -------
+    tuple of (int, int) or None
+        The stated node count [nodes] and its row [-]; None when no comment states one (or
+        it states 0).
+    """
     text = _decode(data, max_bytes)
-    for line in text.splitlines():
+    for row, line in enumerate(text.splitlines(), start=1):
         stripped = line.strip()
         if not stripped:
             continue
         if not stripped.startswith("#"):
             return None
-        m = _STATED_NODES.search(stripped)
+        m = _STATED_NODES.match(stripped)
         if m and int(m.group(1)) > 0:
-            return int(m.group(1))
+            return int(m.group(1)), row
     return None
 
 
@@ -599,4 +635,6 @@ __all__ = [
     "log_header",
     "parse_failure_log",
     "parse_mapping",
+    "stated_nodes",
+    "stated_nodes_row",
 ]

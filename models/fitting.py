@@ -894,17 +894,28 @@ def _json_number(value: float | None) -> float | None:
     return None if value is None or (isinstance(value, float) and math.isnan(value)) else value
 
 
-def _observed_nodes(log: FailureLog, nodes: int | None, field: str) -> tuple[int, bool]:
+def _observed_nodes(
+    log: FailureLog, nodes: int | None, field: str, stated_row: int | None = None
+) -> tuple[int, bool]:
     """``(N, from_log)``: the nodes observed [count] (``nodes``, checked to be a whole number
     of at least the distinct real nodes in the log and at least 1, or those distinct nodes:
     0 when the log names no node, every failure marked as the job's own) and whether N came
-    from the log.  Job-level marks (:data:`JOB_NODE_IDS`) are not nodes."""
+    from the log.  Job-level marks (:data:`JOB_NODE_IDS`) are not nodes.  ``stated_row``: the
+    row of the log's ``# nodes=N`` comment when ``nodes`` is its count, which a count below
+    the distinct nodes then blames instead of ``field`` (QA pass 29)."""
     distinct = max(1, log.distinct_nodes)
     if nodes is None:
         big_n, from_log = log.distinct_nodes, True
     else:
         if isinstance(nodes, bool) or not isinstance(nodes, int | np.integer):
             raise ValidationError(field, f"{nodes!r} is not a whole number of nodes")
+        if stated_row is not None and nodes < distinct:
+            remedy = f"give {field}" if field.startswith("-") else f"enter the fleet under {field}"
+            raise ValidationError(
+                f"row {stated_row}",
+                f"the comment '# nodes={nodes}' states {counted(nodes, 'node')}, fewer than the "
+                f"{distinct:,} distinct nodes in the log: correct the comment or {remedy}",
+            )
         if not distinct <= nodes <= 10_000_000:
             what = "distinct node" if distinct == 1 else f"{distinct:,} distinct nodes"
             raise ValidationError(
@@ -1061,6 +1072,7 @@ def fit_failure_log(
     confidence: float = 0.95,
     lemon_alpha: float = 0.05,
     nodes_field: str = "--nodes",
+    stated_row: int | None = None,
 ) -> LogFit:
     """Fit a parsed failure log (methods in the module docstring).
 
@@ -1078,6 +1090,10 @@ def fit_failure_log(
         Family-wise error rate of the lemon-node test [fraction].
     nodes_field : str
         Name of the ``nodes`` input in messages (the CLI's ``--nodes``, a page's box).
+    stated_row : int or None
+        The row of the log's ``# nodes=N`` comment when ``nodes`` is the count it states
+        (:func:`models.failure_log.stated_nodes_row`): a count below the log's distinct
+        nodes is then blamed on that comment, not on ``nodes_field``.
 
     Returns
     -------
@@ -1088,7 +1104,7 @@ def fit_failure_log(
         node failures' repair time (:func:`fit_repair_times`; the job's own failures have
         no node to repair).
     """
-    big_n, from_log = _observed_nodes(log, nodes, nodes_field)
+    big_n, from_log = _observed_nodes(log, nodes, nodes_field, stated_row)
     if not 0.5 <= confidence < 1.0:
         raise ValidationError("confidence", f"{confidence!r} is out of range ([0.5, 1))")
     if not 0.0 < lemon_alpha < 1.0:

@@ -22,7 +22,7 @@ from goodput_lab.models.failure_log import (
     MAX_LOG_BYTES,
     parse_failure_log,
     parse_mapping,
-    stated_nodes,
+    stated_nodes_row,
 )
 from goodput_lab.models.outputs import format_range, format_value
 
@@ -250,9 +250,10 @@ def cmd_fit(args: argparse.Namespace) -> int:
     data = read_log_bytes(args.log)
     log = parse_failure_log(data, mapping)
     # the fleet the log states (# nodes=N) unless --nodes says otherwise: distinct ids
-    # undercount it (models.failure_log.stated_nodes)
-    stated = stated_nodes(data) if args.nodes is None else None
-    fit = fit_failure_log(log, args.nodes if args.nodes is not None else stated)
+    # undercount it (models.failure_log.stated_nodes_row); a count below them names its row
+    found = stated_nodes_row(data) if args.nodes is None else None
+    stated, row = found if found is not None else (None, None)
+    fit = fit_failure_log(log, args.nodes if args.nodes is not None else stated, stated_row=row)
     if args.json:
         d = fit.to_json_dict()
         d["scenario_overrides"] = scenario_overrides(fit)

@@ -22,6 +22,7 @@ from goodput_lab.models.failure_log import (
     FailureLog,
     parse_failure_log,
     stated_nodes,
+    stated_nodes_row,
 )
 from goodput_lab.models.fitting import LogFit, fit_failure_log, incident_gaps_h, tbf_survival
 from goodput_lab.models.outputs import format_apart
@@ -61,9 +62,15 @@ def page_message(exc: ValidationError) -> str:
 
 
 def fit_log(data: bytes, mapping: Mapping[str, str] | None, nodes: int | None) -> FittedLog:
-    """Parse and fit; raises models.ValidationError naming row and column on bad input."""
+    """Parse and fit; raises models.ValidationError naming row and column on bad input.  A
+    node count equal to the log's ``# nodes=N`` comment (the box's default) is that
+    comment's: a count below the log's distinct nodes names its row, not the box."""
     log = parse_failure_log(data, mapping)
-    return FittedLog(log=log, fit=fit_failure_log(log, nodes, nodes_field=NODES_LABEL))
+    stated = stated_nodes_row(data)
+    row = stated[1] if stated is not None and nodes == stated[0] else None
+    return FittedLog(
+        log=log, fit=fit_failure_log(log, nodes, nodes_field=NODES_LABEL, stated_row=row)
+    )
 
 
 def _repair_rows(fit: LogFit) -> list[dict[str, object]]:
