@@ -750,6 +750,8 @@ class Reconciliation:
     seed: int
     what_if: WhatIf | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    #: (row, earlier row) of each row dropped as a repeat (models.timeline.drop_repeated_rows)
+    timeline_duplicates: tuple[tuple[int, int], ...] = ()
 
     # ---- figures
     @property
@@ -872,6 +874,7 @@ class Reconciliation:
             "timeline_format": self.timeline_format,
             "timeline_rows": self.timeline_rows,
             "timeline_ignored_rows": self.timeline_ignored_rows,
+            "duplicates": len(self.timeline_duplicates),
             "run_start": _iso(m.start_s),
             "run_end": _iso(m.end_s),
             "run_days": m.span_days,
@@ -1137,6 +1140,7 @@ def reconcile(
         timeline_format=timeline.format,
         timeline_rows=timeline.rows,
         timeline_ignored_rows=timeline.ignored_rows,
+        timeline_duplicates=timeline.duplicates,
         measurement=m,
         fit=fit,
         base=base,

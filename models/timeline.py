@@ -7,8 +7,8 @@ and, where it applies, ``step`` and ``node_id``.  The events are
 ========================  ===============================================================
 ``job_start``             the job starts (once, first)
 ``step_start``            optional: a step begins (else it begins at the previous boundary)
-``step_end``              ``step`` = the global step just completed; after a rollback the
-                          same step numbers appear again
+``step_end``              ``step`` = the global step just completed; after a rollback (a
+                          restore) the same step numbers appear again, and only then
 ``checkpoint_start/end``  a blocking save; ``step`` = the step saved
 ``failure``               the job stops (``node_id`` when known)
 ``restore_start/end``     loading a checkpoint after a failure (or when the job resumes)
@@ -39,6 +39,8 @@ productive time and five badput buckets:
   start-up before the first step, a partial step at ``job_end``.
 
 The buckets add up to the wall time exactly.  Measured goodput = productive / wall time.
+A row that repeats an earlier row cell for cell (a log shipper's repeat) is dropped and
+listed in ``Timeline.duplicates`` (:func:`drop_repeated_rows`).
 Every problem raises :class:`models.errors.ValidationError` naming the row (the line in
 the file) and the column.  A plain CSV (ASCII, no quotes, one layout of times) is read column
 by column with polars; anything else, and JSON lines, record by record with the standard
@@ -54,7 +56,7 @@ import json
 import math
 import zlib
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 
 import numpy as np
@@ -159,6 +161,10 @@ class Timeline:
     columns : canonical column -> header (or key) used; for the recorder format, empty.
     rows : data rows read; ignored_rows : rows read but not used (recorder records that
         carry none of the recorder's keys, e.g. checkpoint-manager records).
+    duplicates : (row, earlier row) of each row dropped because it repeats an earlier row
+        cell for cell (the same time, event, step and node; for the recorder's records, the
+        same record): an at-least-once log shipper's repeat, not an event that happened
+        twice (:func:`drop_repeated_rows`).
     """
 
     time_s: np.ndarray
@@ -170,6 +176,7 @@ class Timeline:
     columns: Mapping[str, str] = field(default_factory=dict)
     rows: int = 0
     ignored_rows: int = 0
+    duplicates: tuple[tuple[int, int], ...] = ()
 
     def __len__(self) -> int:
         return int(self.time_s.size)
@@ -647,12 +654,12 @@ def _parse_json_lines(lines, first, mapping, max_rows, progress) -> Timeline:
         raise ValidationError("timeline", "has no records")
     if recorder:  # records without a recorder key (e.g. checkpoint-manager ones) are not used
         records = [(r, o) for r, o in objects if any(k in o for k in RECORDER_TIME_KEYS)]
+        ignored = len(objects) - len(records)
+        records, repeated = _repeated_records(records)
         if progress is not None:
             progress(1.0)
         t, e, st_, nd, rw = recorder_events(records)
-        return _build(
-            t, e, st_, nd, rw, FORMAT_RECORDER, {}, len(objects), len(objects) - len(records)
-        )
+        return _build(t, e, st_, nd, rw, FORMAT_RECORDER, {}, len(objects), ignored, repeated)
     times: list[float] = []
     events: list[int] = []
     steps: list[int] = []
@@ -724,7 +731,12 @@ def _find_key(obj: Mapping, names: tuple[str, ...]) -> str | None:
     return None
 
 
-def _build(times, events, steps, nodes, rows, fmt, columns, n_rows, ignored) -> Timeline:
+def _build(
+    times, events, steps, nodes, rows, fmt, columns, n_rows, ignored, repeated=()
+) -> Timeline:
+    """The Timeline in time order (file order among equal times), its repeated rows dropped
+    (:func:`drop_repeated_rows`; the recorder's repeated records come as ``repeated``),
+    checked by :func:`_check_frame`."""
     if len(rows) == 0:
         raise ValidationError("timeline", "has a header but no event rows")
     t = np.asarray(times, dtype=float)
@@ -739,9 +751,108 @@ def _build(times, events, steps, nodes, rows, fmt, columns, n_rows, ignored) -> 
         columns=columns,
         rows=n_rows,
         ignored_rows=ignored,
+        duplicates=tuple(sorted(repeated)),
     )
+    if fmt == FORMAT_TIMELINE:
+        tl = drop_repeated_rows(tl)
     _check_frame(tl)
     return tl
+
+
+def drop_repeated_rows(tl: Timeline) -> Timeline:
+    """The timeline without rows that repeat an earlier row cell for cell (the same time,
+    event, step and node), each dropped row kept in ``duplicates`` with the row it repeats:
+    the rule of :func:`models.failure_log.drop_duplicate_rows` (``goodput fit``, QA pass 26)
+    on a timeline's cells.
+
+    An event does not happen twice at one moment on the same step and node: such a row is an
+    at-least-once log shipper's repeat.  Kept, a repeated ``step_end`` made the step's first
+    execution rework (QA pass 29: 1% of the example's steps repeated measured 78.57% for
+    79.41%), and a repeated ``checkpoint_start`` or ``job_end`` was refused.  Rows that
+    differ in any cell are kept (several nodes failing at once are one row per node).
+
+    Parameters
+    ----------
+    tl : Timeline
+        A timeline in time order, file order among equal times.
+
+    Returns
+    -------
+    Timeline
+        The same timeline without the repeated rows, their (row, earlier row) line numbers
+        added to ``duplicates``.
+
+    Examples
+    --------
+    >>> text = ("timestamp,event,step\\n2024-01-01T00:00:00Z,job_start,\\n"
+    ...         "2024-01-01T00:00:10Z,step_end,1\\n2024-01-01T00:00:10Z,step_end,1\\n"
+    ...         "2024-01-01T00:00:20Z,job_end,\\n")
+    >>> tl = parse_timeline(text)
+    >>> len(tl), tl.duplicates
+    (3, ((4, 3),))
+    """
+    t = tl.time_s
+    n = t.size
+    if n < 2:
+        return tl
+    # a repeat has the time of the row it repeats: only rows sharing a time are compared
+    tie = t[1:] == t[:-1]
+    shared = np.zeros(n, dtype=bool)
+    shared[1:] |= tie
+    shared[:-1] |= tie
+    idx = np.flatnonzero(shared)
+    if idx.size == 0:
+        return tl
+    keep = np.ones(n, dtype=bool)
+    first: dict[tuple, int] = {}
+    dup: list[tuple[int, int]] = []
+    rows = tl.row
+    for i, key in zip(
+        idx.tolist(),
+        zip(
+            t[idx].tolist(),
+            tl.event[idx].tolist(),
+            tl.step[idx].tolist(),
+            tl.node_id[idx].tolist(),
+            strict=True,
+        ),
+        strict=True,
+    ):
+        j = first.setdefault(key, i)
+        if j != i:
+            keep[i] = False
+            dup.append((int(rows[i]), int(rows[j])))
+    if not dup:
+        return tl
+    return replace(
+        tl,
+        time_s=t[keep],
+        event=tl.event[keep],
+        step=tl.step[keep],
+        node_id=tl.node_id[keep],
+        row=rows[keep],
+        duplicates=tuple(sorted((*tl.duplicates, *dup))),
+    )
+
+
+def _repeated_records(
+    records: list[tuple[int, dict]],
+) -> tuple[list[tuple[int, dict]], list[tuple[int, int]]]:
+    """GoodputRecorder records without those that repeat an earlier record key for key and
+    value for value (:func:`drop_repeated_rows`' rule on the recorder's records: a repeated
+    ``job_start_time`` read as a restart, with a failure), and the (row, earlier row) of each
+    dropped."""
+    first: dict[str, int] = {}
+    kept: list[tuple[int, dict]] = []
+    dup: list[tuple[int, int]] = []
+    for row, obj in records:
+        key = json.dumps(obj, sort_keys=True)
+        j = first.setdefault(key, row)
+        if j != row:
+            dup.append((row, j))
+        else:
+            kept.append((row, obj))
+    return kept, dup
 
 
 def _check_frame(tl: Timeline) -> None:
@@ -1159,6 +1270,11 @@ class _Replay:
         self.fail_t: list[float] = []
         self.fail_i: list[int] = []
         self.save_step = -1
+        # step numbers repeat or go back only after a restore (a rollback): the timeline
+        # format's rule; the recorder's records are read as the library reads them
+        self.check_steps = tl.format == FORMAT_TIMELINE
+        self.last_step_row = rows[0]
+        self.restored = False  # a restore_end since the last step_end
         self.last_failure = math.nan
         self.failed = False  # a failure has happened
         self.safe_t = t[0]  # last time the state was saved (checkpoint_end or restore_end)
@@ -1221,6 +1337,15 @@ class _Replay:
                 f"row {self.rows[i]}, column 'step'",
                 f"step_end of step {s} follows step_start of step {self.expect}",
             )
+        if self.check_steps and self.ex_step and s <= self.ex_step[-1] and not self.restored:
+            raise ValidationError(
+                f"row {self.rows[i]}, column 'step'",
+                f"step_end of step {s} follows step_end of step {self.ex_step[-1]} (row "
+                f"{self.last_step_row}) with no failure and restore between them: a step "
+                "number repeats or goes back only after a restore",
+            )
+        self.restored = False
+        self.last_step_row = self.rows[i]
         self.ex_step.append(s)
         self.ex_dur.append(self.acc)
         self.ex_end.append(ti)
@@ -1285,6 +1410,7 @@ class _Replay:
         if self.phase != "restore":
             raise self.bad(i, "restore_end needs a restore_start before it")
         self.restores.append(ti - self.phase_t)
+        self.restored = True
         if self.st[i] >= 0:
             self.rollbacks.append((len(self.ex_step), self.st[i]))
         self.phase, self.phase_row = "step", self.rows[i]
@@ -1482,6 +1608,7 @@ __all__ = [
     "MAX_TIMELINE_ROWS",
     "RunMeasurement",
     "Timeline",
+    "drop_repeated_rows",
     "gzip_head",
     "mapping_keys",
     "measure",

@@ -107,6 +107,8 @@ bar.empty()
 
 d = view.summary
 st.caption(svc.summary_caption(d, plain))
+if view.duplicates:  # dropped, as the Failure log page drops a log's
+    st.warning(svc.duplicates_text(view.duplicates, d["timeline_format"]))
 for col, tile in zip(st.columns([1, 1, 1.4]), svc.run_tiles(d), strict=True):
     col.metric(**tile)
 b1, b2 = st.columns([1, 1])

@@ -53,7 +53,7 @@ def _print_text(r) -> None:
     from goodput_lab.models._text import counted, node_days, with_unit
     from goodput_lab.models.outputs import format_range
     from goodput_lab.models.outputs import format_value as fv
-    from goodput_lab.views.run_log import rate_range, rate_text, row_times
+    from goodput_lab.views.run_log import duplicates_text, rate_range, rate_text, row_times
 
     m, f = r.measurement, r.fit
     d = r.to_json_dict()
@@ -61,6 +61,8 @@ def _print_text(r) -> None:
         f"{r.source}: {r.timeline_format}, {r.timeline_rows:,} rows, {m.span_days:.2f} days "
         f"on {with_unit(f'{f.nodes:,}', 'nodes')} ({f.nodes_source})"
     )
+    if r.timeline_duplicates:  # dropped, as goodput fit drops a failure log's
+        print(f"  duplicate rows       {duplicates_text(r.timeline_duplicates, r.timeline_format)}")
     print(f"  measured goodput     {fv('measured_goodput', m.goodput)}")
     print(
         f"  predicted goodput    {fv('predicted_goodput', r.predicted_goodput)} "

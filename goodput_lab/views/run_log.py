@@ -28,6 +28,7 @@ from goodput_lab.models.reconcile import (
     unmodelled_fraction,
 )
 from goodput_lab.models.timeline import (
+    FORMAT_RECORDER,
     MAX_TIMELINE_BYTES,
     MAX_TIMELINE_ROWS,
     Timeline,
@@ -99,6 +100,8 @@ class RunLogView:
     notes: tuple[str, ...]
     #: the run's badput the model does not describe (models.reconcile.unmodelled_fraction)
     unmodelled_fraction: float = 0.0
+    #: (row, earlier row) of the rows dropped as repeats (models.timeline.drop_repeated_rows)
+    duplicates: tuple[tuple[int, int], ...] = ()
 
 
 def run_log_view(
@@ -131,6 +134,33 @@ def run_log_view(
         fitted=r.fitted,
         notes=r.notes,
         unmodelled_fraction=unmodelled_fraction(r.measurement, r.evaluation),
+        duplicates=r.timeline_duplicates,
+    )
+
+
+def duplicates_text(duplicates: tuple[tuple[int, int], ...], timeline_format: str) -> str:
+    """What the reader dropped as repeated rows (models.timeline.drop_repeated_rows), in
+    words, the first three named by row, as ``goodput fit`` says it of a failure log
+    (views.failure_log.duplicates_text); "" when none was.
+
+    >>> print(duplicates_text(((4, 3),), "timeline"))  # doctest: +NORMALIZE_WHITESPACE
+    1 row of the timeline repeats an earlier row cell for cell (the same time, event, step
+    and node: a log shipper's repeat) and is not counted: row 4 repeats row 3.
+    """
+    if not duplicates:
+        return ""
+    named = ", ".join(f"row {r} repeats row {first}" for r, first in duplicates[:3])
+    more = len(duplicates) - 3
+    tail = f" and {more:,} more" if more > 0 else ""
+    verb, be = ("repeats", "is") if len(duplicates) == 1 else ("repeat", "are")
+    cells = (
+        "the same record"
+        if timeline_format == FORMAT_RECORDER
+        else "the same time, event, step and node"
+    )
+    return (
+        f"{counted(len(duplicates), 'row')} of the timeline {verb} an earlier row cell for "
+        f"cell ({cells}: a log shipper's repeat) and {be} not counted: {named}{tail}."
     )
 
 

@@ -242,3 +242,21 @@ def test_an_upload_takes_the_files_node_count_when_the_box_is_0(page):
     assert not page.exception and not page.error
     caption = next(c.value for c in page.caption if c.value.startswith("run.csv:"))
     assert "2.00 days on 2,000 nodes (the file's '# nodes=' line)" in caption
+
+
+def test_repeated_rows_are_dropped_with_a_warning_naming_them(page):
+    """QA 29 #3: an upload with step_end rows shipped twice measured them as rework (the
+    example with 1% of them repeated read 78.57% for 79.41%); they are dropped, and the page
+    says which, as the Failure log page does a log's repeated rows."""
+    lines = EXAMPLE.read_bytes().splitlines(keepends=True)
+    repeated = [*lines[:190], lines[189], *lines[190:]]  # line 190 (a step_end) twice
+    assert b",step_end," in lines[189]
+    page.file_uploader[0].set_value(("dup.csv", b"".join(repeated), "text/csv")).run()
+    assert not page.exception and not page.error
+    assert metric(page, "Measured goodput") == "79.41%"
+    assert [w.value for w in page.warning if "repeat" in w.value] == [
+        "1 row of the timeline repeats an earlier row cell for cell (the same time, event, "
+        "step and node: a log shipper's repeat) and is not counted: row 191 repeats row 190."
+    ]
+    page.file_uploader[0].set_value(("run.csv", EXAMPLE.read_bytes(), "text/csv")).run()
+    assert not [w.value for w in page.warning if "repeat" in w.value]
