@@ -4039,7 +4039,7 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "per node-day",
         "percent",
         "Failures per node per day in the log (maximum likelihood).",
-        "failures / (nodes × days); exact chi-square interval",
+        "node incidents / node-days; exact Poisson (Garwood) interval",
         "derived",
         computed_by="models.fitting.fit_failure_log",
     ),
@@ -4317,7 +4317,8 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "nodes",
         "count",
         "Nodes the failure log covers, the denominator of its rates per node-day: --nodes, "
-        "the log's '# nodes=N' comment, else its distinct node ids.",
+        "the log's '# nodes=N' comment, else its distinct node ids; 0 when every failure "
+        "is marked as the job's own and neither gives the fleet.",
         computed_by="models.fitting.fit_failure_log",
     ),
     _o(
@@ -4347,10 +4348,12 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
             f"Node failure rate, {word} bound",
             "per node-day",
             "percent",
-            f"{word.capitalize()} end of the exact chi-square interval of the fitted node "
-            "failure rate, at the fit's confidence.",
-            f"χ²_{{{q}}}(2n) / (2·ΣX) × 24 / N × node incidents' share",
-            "lawless2003",
+            f"{word.capitalize()} end of the exact Poisson interval of the fitted node "
+            "failure rate, at the fit's confidence_level: of the node incidents k over the "
+            "node-days E the rate uses; the lower end is 0 when k = 0, and the upper end null "
+            "when the log names no node and no fleet size is given.",
+            f"χ²_{{{q}}}(2k{'' if end == 'lo' else ' + 2'}) / (2E), E = N · span · n/(n − 1)",
+            "garwood1936",
             computed_by="models.fitting.fit_failure_log",
         )
         for end, word, q in (("lo", "lower", "α/2"), ("hi", "upper", "1−α/2"))
@@ -4419,7 +4422,8 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         "",
         "number",
         "Shape k of the Weibull fit of the gaps between the job's incidents (k < 1: the "
-        "hazard falls with time since the last incident); null when every gap is the same.",
+        "hazard falls with time since the last incident); null when the gaps are all the "
+        "same or nearly so (the Weibull likelihood still rises at shape 100).",
         "maximum likelihood, location 0",
         "lawless2003",
         3,
