@@ -18,21 +18,44 @@ field names, parentheses, intra-word underscores) readable in the source:
 
 Streamlit turns bare ``http://``, ``www.`` and e-mail addresses into links after escapes
 are resolved, so those get a zero-width space (``scheme:\u200b//``, ``www\u200b.``,
-``@\u200b``): the text looks the same and is no link.  Directives such as ``:red[...]``
-need a bracket, which is escaped.
+``@\u200b``): the text looks the same and is no link.
+
+Streamlit's renderer (frontend ``StreamlitMarkdown``, 1.67) adds its own constructs, and
+several act on the text after escapes are resolved, where a backslash cannot reach them (QA
+29 #10: ``Team :red[X] plan`` showed as "Team [X] plan", ``:red`` an empty coloured span):
+
+* directives ``:name``, ``:name[...]``, ``:name{...}`` (colours, ``:small``, ``:help``,
+  badges; an unknown name keeps ``:name`` but drops what follows it) need an ASCII letter
+  right after the colon;
+* ``:material/icon:`` (the source's ``:material/`` becomes ``:material_``, then
+  ``/:material_(\\w+):/`` on the text), ``:streamlit:`` and emoji shortcodes
+  (``/:\\+1:|:-1:|:[\\w-]+:/`` on the text) need a name right after the colon;
+* ``<->``, ``->``, ``<-``, ``--``, ``>=``, ``<=`` and ``~=`` between spaces become arrows and
+  signs (``→``, ``—``, ``≥`` ...).
+
+So a zero-width space goes after a colon followed by a letter, or by the name and colon of
+a shortcode, and inside each such pair between spaces: it shows as nothing, and none of
+these constructs can form (tests/dashboard/test_plain_text.py reads the rules from the
+installed Streamlit bundle and checks the escaped text against them).
 """
 
 from __future__ import annotations
 
 import re
 
-_ANYWHERE = re.compile(r"([\\`*\[\]<>&~$])")
+_ANYWHERE = re.compile(r"([\\`*\[\]<>&~${])")
 _UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 _SCHEME = re.compile(r"(?i)(?<=[a-z0-9]):(?=//)")
 _WWW_DOT = re.compile(r"(?i)(?<=www)\.")
 _AT = re.compile(r"@")
 ZWSP = "\u200b"  # zero-width space: breaks autolinks without changing what is seen
-_START = re.compile(r"^([#>+\-=]|\d+(?=[.)]))")
+_START = re.compile(r"^([#>+\-=:]|\d+(?=[.)]))")
+#: A colon that would start a Streamlit directive (``:red[``) or shortcode (``:smile:``,
+#: ``:material/x:``); ASCII only, as the renderer's patterns are.
+_COLON = re.compile(r":(?=[A-Za-z]|[\w+-]+:)", re.ASCII)
+#: The renderer's whitespace (JavaScript's ``\s``) around the pairs it replaces.
+_JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
+_PAIR = re.compile(rf"(?<![^{_JS_SPACE}])(?:<->|->|<-|--|>=|<=|~=)(?![^{_JS_SPACE}])")
 #: Longest user text shown in one element (a link or upload may carry more).
 MAX_CHARS = 2000
 
@@ -47,6 +70,8 @@ def plain(text: object, limit: int = MAX_CHARS) -> str:
     if len(s) > limit:
         s = s[: limit - 3] + "..."
     s = re.sub(r"\s*[\r\n]+\s*", " ", s).lstrip()
+    s = _PAIR.sub(lambda m: m.group()[0] + ZWSP + m.group()[1:], s)
+    s = _COLON.sub(":" + ZWSP, s)
     s = _ANYWHERE.sub(r"\\\1", s)
     s = _UNDERSCORE.sub(r"\\_", s)
     s = _SCHEME.sub(":" + ZWSP, s)
