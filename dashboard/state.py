@@ -284,13 +284,29 @@ def ensure_initialised(catalog: Mapping[str, Instance] | None = None) -> None:
                 note = price_follows_note(origin, moved, explicit)
                 if note:
                     ss[NOTICE_KEY] = ("info", note)
-            try:
-                ss.update(url_state.decode_page(params, catalog))
-            except ValidationError as exc:
-                ss[NOTICE_KEY] = ("error", f"Part of the link was ignored — {exc}.")
+            # every valid page control is applied; every bad one is named (QA 28 #10: the
+            # first bad value used to discard them all, and only it was named)
+            problems: list[ValidationError] = []
+            ss.update(url_state.decode_page(params, catalog, problems))
+            if problems:
+                ss[NOTICE_KEY] = ("error", ignored_notice(problems, ss.get(NOTICE_KEY)))
             return
     ss[PRESET_KEY] = fallback
     load_scenario(load_preset(fallback))
+
+
+def ignored_notice(problems: list[ValidationError], before: tuple[str, str] | None = None) -> str:
+    """The notice of a link whose page controls were partly ignored: every ignored parameter
+    with its reason, and that the rest of the link was applied (``before``: a notice the
+    link's scenario already gave, kept after it)."""
+    n = len(problems)
+    what = "1 link parameter was" if n == 1 else f"{n} link parameters were"
+    each = "; ".join(f"{p.field.removeprefix('link parameter ')}: {p.message}" for p in problems)
+    extra = f" {before[1]}" if before else ""
+    return (
+        f"Part of the link was ignored — {what} not used, and the page shows its own "
+        f"value instead: {each}. The rest of the link was applied.{extra}"
+    )
 
 
 def sync_url(scenario: Scenario) -> None:

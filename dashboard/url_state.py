@@ -12,6 +12,8 @@ scenario.  Values are plain text
 and go through the one validation of :class:`models.Scenario`; nothing is unpickled or
 evaluated.  Anything else (unknown keys, repeated keys, oversized values) raises
 :class:`models.ValidationError` naming the parameter, so the page can show a clear message.
+A page control is checked as its page's widget would take it (a choice among fixed values
+as that choice), and :func:`decode_page` can set aside each bad one and keep the rest.
 """
 
 from __future__ import annotations
@@ -31,6 +33,14 @@ PRESET_PARAM = "preset"
 NAME_PARAM = "name"
 DESC_PARAM = "description"
 MAX_DESC_CHARS = 2000  # Scenario's own limit on a description
+#: Scenario's own limit on a name: a link carries every name whole (QA 29 #15: names were
+#: cut to 400 characters with no word).  The longest link stays well within what the
+#: server and browsers take: 2,000 characters outside ASCII are 24,000 percent-encoded, and
+#: with as long a description, a 400-character price source, four 400-character Compare
+#: edits and every field the worst link is about 77,000 characters (it opens in Chromium,
+#: name and description whole), where Streamlit's server
+#: (Tornado) reads a request line of up to about 128,000 (measured) and Chrome 2 MB.
+MAX_NAME_CHARS = 2000
 
 
 def _choice(*allowed: str):
@@ -39,6 +49,7 @@ def _choice(*allowed: str):
             raise ValueError("one of " + ", ".join(repr(a) for a in allowed))
         return text
 
+    check.choices = allowed  # the page widget's options (tests compare them)
     return check
 
 
@@ -77,6 +88,7 @@ def _choice_int(*allowed: int):
             raise ValueError("one of " + ", ".join(str(a) for a in allowed))
         return x
 
+    check.choices = allowed  # the page widget's options (tests compare them)
     return check
 
 
@@ -107,6 +119,9 @@ def _instances(text: str) -> list[str]:
     bad = [n for n in names if n not in cat]
     if bad or not names:
         raise ValueError("comma-separated instance types of the catalog")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # the page's multiselect holds each type once
+        raise ValueError("each instance type once; " + ", ".join(twice) + " is listed twice")
     return names
 
 
@@ -136,7 +151,7 @@ PAGE_PARAMS = {
     "mc.seed": ("mc:seed", _number(0, 2**31 - 1, 1, int)),
     "deadline.on": ("deadline:on", _bool),
     "deadline.days": ("deadline:days", _number(1.0, 3650.0)),
-    "plan.trials": ("plan:trials", _number(200, 5000, 1, int)),
+    "plan.trials": ("plan:trials", _choice_int(200, 500, 1000, 2000, 5000)),
     "plan.seed": ("plan:seed", _number(0, 2**31 - 1, 1, int)),
     "plan.risk_pct": ("plan:risk", _number(1, 50, 1, int)),
     "plan.block_on": ("plan:use_block", _bool),
@@ -181,7 +196,7 @@ def encode(scenario: Scenario, preset: str | None = None) -> dict[str, str]:
     params: dict[str, str] = {}
     if preset:
         params[PRESET_PARAM] = preset
-    params[NAME_PARAM] = scenario.name[:MAX_VALUE_CHARS]
+    params[NAME_PARAM] = scenario.name[:MAX_NAME_CHARS]
     base = _preset_description(preset)
     if scenario.description and scenario.description != base:
         params[DESC_PARAM] = scenario.description[:MAX_DESC_CHARS]
@@ -204,7 +219,7 @@ def _single(key: str, value: Any) -> str:
         value = value[0]
     if not isinstance(value, str):
         raise ValidationError(f"link parameter {key!r}", "must be text")
-    limit = MAX_DESC_CHARS if key == DESC_PARAM else MAX_VALUE_CHARS
+    limit = {DESC_PARAM: MAX_DESC_CHARS, NAME_PARAM: MAX_NAME_CHARS}.get(key, MAX_VALUE_CHARS)
     if len(value) > limit:
         raise ValidationError(f"link parameter {key!r}", f"is longer than {limit:,} characters")
     return value
@@ -311,39 +326,76 @@ def encode_page(state: Mapping[str, Any]) -> dict[str, str]:
 
 
 def decode_page(
-    params: Mapping[str, Any], catalog: Mapping[str, Instance] | None = None
+    params: Mapping[str, Any],
+    catalog: Mapping[str, Instance] | None = None,
+    problems: list[ValidationError] | None = None,
 ) -> dict[str, Any]:
-    """Session-state values of the page controls in ``params``; ValidationError if invalid
-    (a per-instance control naming a type missing from ``catalog`` too)."""
+    """Session-state values of the page controls in ``params``.
+
+    A parameter that does not validate (a per-instance control naming a type missing from
+    ``catalog`` too) raises ValidationError; with a ``problems`` list it is left out and its
+    error appended instead, so that one bad value does not discard the valid ones (QA 28
+    #10) and every bad one can be named.
+    """
     out: dict[str, Any] = {}
+    found: list[ValidationError] = []
     for param, (key, check) in PAGE_PARAMS.items():
-        if param not in params:
-            continue
-        text = _single(param, params[param])
-        try:
-            out[key] = check(text)
-        except ValueError as exc:
-            raise ValidationError(
-                f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})"
-            ) from None
+        if param in params:
+            _read(out, found, param, key, params[param], check)
     for param in params:
-        found = _pattern(str(param))
-        if found is None:
+        hit = _pattern(str(param))
+        if hit is None:
             continue
-        key, name, check = found
+        key, name, check = hit
         if catalog is not None:
             try:
-                check_instance(name, catalog)
+                inst = check_instance(name, catalog)
             except ValidationError as exc:
-                raise ValidationError(f"link parameter {str(param)[:60]!r}", exc.message) from None
-        text = _single(str(param), params[param])
-        try:
-            out[key] = check(text)
-        except ValueError as exc:
-            raise ValidationError(
-                f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})"
-            ) from None
+                found.append(ValidationError(f"link parameter {str(param)[:60]!r}", exc.message))
+                continue
+            check = _instance_limit(str(param), inst) or check
+        _read(out, found, str(param), key, params[param], check)
+    if problems is not None:
+        problems.extend(found)
+    elif found:
+        raise found[0] if len(found) == 1 else ValidationError("link", "; ".join(map(str, found)))
     return out
+
+
+def _read(out, found, param: str, key: str, value: Any, check) -> None:
+    """``out[key]`` = the checked value of ``param``, else its error appended to ``found``."""
+    try:
+        text = _single(param, value)
+    except ValidationError as exc:
+        found.append(exc)
+        return
+    try:
+        out[key] = check(text)
+    except ValueError as exc:
+        found.append(
+            ValidationError(f"link parameter {param!r}", f"{text[:40]!r} is not allowed ({exc})")
+        )
+
+
+def _instance_limit(param: str, inst: Instance):
+    """The validator of a per-instance MFU within that instance's own limit (the Instances
+    page's box stops at the measured max matmul fraction; a link above it stopped the page
+    with "Please fix this input")."""
+    if not param.startswith("inst.mfu.") or not inst.max_matmul_fraction:
+        return None
+    hi = 100.0 * inst.max_matmul_fraction
+    within = _number(1.0, hi)
+
+    def check(text: str) -> float:
+        try:
+            return within(text)
+        except ValueError:
+            raise ValueError(
+                f"a number in [1, {hi:g}]: {inst.accelerator}'s measured max achievable "
+                "matmul fraction is the top"
+            ) from None
+
+    return check
 
 
 # ------------------------------------------------------------------ links Streamlit drops
