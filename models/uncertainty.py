@@ -201,7 +201,8 @@ def failure_rate_interval(scenario_or_inputs: Mapping[str, Any]) -> Interval:
     the rate, the high end at least the rate: a ValidationError names the field otherwise);
     one end alone keeps its ratio to the rate on the other side (a symmetric interval in log
     terms); neither: the fleet prior, rate ÷ / × :data:`FLEET_PRIOR_FACTOR`.  A rate of 0
-    has the interval [0, 0].
+    has the interval [0, 0], unless a high end is stated (a log with no node failure gives
+    its exact upper bound): then [max(low, high · :data:`MIN_LOW_OVER_HIGH`), high].
 
     Parameters
     ----------
@@ -236,7 +237,12 @@ def failure_rate_interval(scenario_or_inputs: Mapping[str, Any]) -> Interval:
             f"{hi_v:g} is out of range (at least the rate, {rate:g} per node-day)",
         )
     if rate <= 0:
-        return Interval(0.0, 0.0, "no failures (rate 0)")
+        if hi_v is None or hi_v <= 0:
+            return Interval(0.0, 0.0, "no failures (rate 0)")
+        # no failure seen is not a rate of 0: a log without node failures gives the exact
+        # upper bound (goodput fit), which the interval keeps
+        low = max(lo_v or 0.0, hi_v * MIN_LOW_OVER_HIGH)
+        return Interval(low, hi_v, "the scenario's interval (no failure seen)")
     if lo_v is not None and hi_v is not None:
         if hi_v <= 0:
             return Interval(0.0, 0.0, "no failures (interval [0, 0])")

@@ -189,3 +189,20 @@ def test_headline_interval_keys_are_the_ones_headline_intervals_writes():
     h = headline_intervals(resolve_inputs(load_preset("llama3-70b")))
     assert tuple(HEADLINE_INTERVALS) == HEADLINE_KEYS
     assert [k for pair in HEADLINE_INTERVALS.values() for k in pair] == list(h)
+
+
+def test_no_failure_seen_keeps_the_stated_upper_bound():
+    """A log with no node failure fits the rate 0 with an exact upper bound (goodput fit,
+    QA 29 #1: chi2(0.90; 2)/(2E) for its 80% high); the interval keeps it instead of [0, 0],
+    so a decision with that log weighs the rates the log cannot rule out."""
+    x = {
+        "reliability.node_failure_rate_per_day": 0.0,
+        "reliability.node_failure_rate_low": 0.0,
+        "reliability.node_failure_rate_high": 0.00246706,
+    }
+    iv = failure_rate_interval(x)
+    assert (iv.low, iv.high) == pytest.approx((0.00246706e-3, 0.00246706))
+    assert "no failure seen" in iv.source
+    # no high end stated: no failure is assumed
+    plain = failure_rate_interval({"reliability.node_failure_rate_per_day": 0.0})
+    assert (plain.low, plain.high) == (0.0, 0.0)
