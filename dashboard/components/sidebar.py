@@ -24,10 +24,11 @@ from __future__ import annotations
 import functools
 import math
 import re
+from typing import NamedTuple
 from urllib.parse import urlencode
 
 import streamlit as st
-from goodput_lab.dashboard import state
+from goodput_lab.dashboard import state, url_state
 from goodput_lab.dashboard.components import export_buttons
 from goodput_lab.dashboard.text import plain
 from goodput_lab.models import FIELDS, Scenario, ValidationError
@@ -224,17 +225,77 @@ def share_link(scenario: Scenario) -> str:
     return f"{base}?{urlencode(params)}" if params else base
 
 
+class UploadPage(NamedTuple):
+    """A page whose figures come from a file uploaded on it (the file cannot be in a link)."""
+
+    upload_key: str  # session-state key of the page's file_uploader (when it has one)
+    file: str  # what the file is
+    sample: str  # what a link opens instead
+    button: str  # the page's button that puts the fitted values into the scenario
+
+
+#: Pages by URL path: the link shows the colleague the page's sample, not the upload.
+UPLOAD_PAGES: dict[str, UploadPage] = {
+    "run_log": UploadPage(
+        "run_log:upload",
+        "timeline",
+        "the synthetic example run",
+        "Load the fitted scenario into the sidebar",
+    ),
+    "failure_log": UploadPage(
+        "failure_log:upload",
+        "failure log",
+        "the synthetic sample log",
+        "Use the fitted values in the scenario",
+    ),
+}
+
+
+def current_page() -> str:
+    """URL path of the page this run draws (``run_log``; "" when unknown): the sidebar is
+    drawn before the page, after st.navigation chose it."""
+    try:
+        from streamlit.runtime.scriptrunner import get_script_run_ctx
+
+        pm = get_script_run_ctx().pages_manager
+        info = pm.get_pages().get(pm.current_page_script_hash) or {}
+        return str(info.get("url_pathname") or "")
+    except Exception:  # pragma: no cover - a Streamlit without these internals
+        return ""
+
+
+def upload_note(page: str) -> str | None:
+    """What the Share popover says on a page that reads an uploaded file (QA 29 #7: the
+    colleague saw the sample's figures and nothing said so); None on other pages."""
+    spec = UPLOAD_PAGES.get(page)
+    if spec is None:
+        return None
+    name = getattr(st.session_state.get(spec.upload_key), "name", None)
+    what = f"your {spec.file} {name!r}" if name else f"a {spec.file} uploaded on this page"
+    return (
+        f"Not in the link: {what}. A link cannot carry a file, so whoever opens it sees "
+        f"{spec.sample} and its figures, not those of your file. To share what your file "
+        f"shows, press '{spec.button}' on the page first: the fitted values then become "
+        "the scenario, which the link and the scenario file below carry."
+    )
+
+
 def _share(scenario: Scenario | None) -> None:
     if scenario is None:
         st.caption("Fix the inputs below to share or save this scenario.")
         return
     st.markdown("**Link to this view**")
+    note = upload_note(current_page())
+    if note:
+        st.warning(plain(note), icon=":material/upload_file:")
     st.caption(
         "This link holds the whole scenario and this page's controls: use its copy button. "
         "The address bar follows it, but the browser can show it one edit late (a Streamlit "
         "front-end race), so copy the link here after your last change."
     )
     st.code(share_link(scenario), language=None, wrap_lines=True)
+    for line in left_out():
+        st.caption(plain(line))
     st.download_button(
         "Download this scenario (TOML)",
         data=scenario.to_toml(),
@@ -252,6 +313,21 @@ def _share(scenario: Scenario | None) -> None:
         help="A TOML scenario like data/scenarios/*.toml (at most 256 KiB). It is validated "
         "first; an invalid file changes nothing.",
     )
+
+
+def left_out() -> list[str]:
+    """The page settings a link would not accept, one sentence each (Compare edits of more
+    than 20 lines or 400 characters): the address bar holds them, but whoever opens the
+    link gets the page's own value and a notice naming them."""
+    out = []
+    problems: list[ValidationError] = []
+    url_state.decode_page(url_state.encode_page(st.session_state), None, problems)
+    for p in problems:
+        out.append(
+            f"Not carried by the link: {p.field.removeprefix('link parameter ')}: "
+            f"{p.message}. Whoever opens it gets the page's own value there."
+        )
+    return out
 
 
 def _price(catalog: dict[str, Instance]) -> None:
@@ -366,7 +442,9 @@ def show(catalog: dict[str, Instance]) -> None:
             on_change=state.on_preset_change,
             help="Loads a scenario from data/scenarios/; every field below can then be changed.",
         )
-        st.text_input("Scenario name", key=state.NAME_KEY, max_chars=200)
+        # a scenario's own limit: a shorter box cut an uploaded 1,500-character name to 200
+        # at the next edit, in the page and in the link (QA 29 #15)
+        st.text_input("Scenario name", key=state.NAME_KEY, max_chars=url_state.MAX_NAME_CHARS)
         with st.container(border=True):
             st.markdown("**Essentials**")
             for key in ESSENTIALS:

@@ -57,7 +57,7 @@ def test_float_text_is_exact():
         ({"__reduce__": "os.system"}, "link", "unknown parameter"),
         ({"preset": "nope"}, "link parameter 'preset'", "not a preset"),
         ({"cluster.nodes": ["1", "2"]}, "link parameter 'cluster.nodes'", "exactly once"),
-        ({"name": "x" * 401}, "link parameter 'name'", "longer than 400"),
+        ({"name": "x" * 2001}, "link parameter 'name'", "longer than 2,000"),
     ],
 )
 def test_invalid_links_name_the_problem(params, field, words):
