@@ -160,12 +160,26 @@ def cmd_reconcile(args: argparse.Namespace) -> int:
     seed = _int_arg("--seed", 0, MAX_SEED)(args.seed)
     mapping = parse_mapping(args.map)
     if args.write_scenario:  # refused before any work: a bad name, a missing folder ...
+        from goodput_lab.cli.report import (
+            catalog_input,
+            input_path,
+            refuse_writing_over_an_input,
+        )
         from goodput_lab.models._files import check_output
 
         if Path(args.write_scenario).suffix != ".toml":
             raise ValidationError(
                 "--write-scenario", f"{args.write_scenario[:80]!r} must end in .toml"
             )
+        # ... or one of the inputs, as goodput report -o (QA 29: --scenario was overwritten)
+        inputs = [
+            ("the --scenario base", input_path(args.scenario) if args.scenario else None),
+            ("the timeline", Path(args.timeline)),
+            catalog_input(args),
+        ]
+        refuse_writing_over_an_input(
+            args.write_scenario, "--write-scenario", inputs, "the fitted scenario"
+        )
         check_output(args.write_scenario, "--write-scenario")
     base = load_scenario(args.scenario) if args.scenario else Scenario.default()
     if args.set:  # validate the what-if changes before the work

@@ -60,7 +60,7 @@ FORMAT_EXTRA = {
 }
 
 
-def _input_path(ref: str) -> Path | None:
+def input_path(ref: str) -> Path | None:
     """The file a scenario argument reads: the path when it exists, else the shipped preset
     of that name (``aws-16k-h100``), else None (the loader's own error follows)."""
     from goodput_lab.models.scenario import preset_paths
@@ -92,28 +92,42 @@ def _shown(path: str, limit: int = 76) -> str:
     return path if len(path) <= limit else "..." + path[-(limit - 3) :]
 
 
+def catalog_input(args: argparse.Namespace) -> tuple[str, Path]:
+    """The instance catalog a command reads, named for :func:`refuse_writing_over_an_input`:
+    the ``--catalog`` file, else the one read without it (models.catalog.load_catalog)."""
+    if getattr(args, "catalog", None):
+        return ("the --catalog file", Path(args.catalog))
+    from goodput_lab.models.catalog import DEFAULT_CATALOG
+
+    return ("the instance catalog", Path(os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG))
+
+
+def refuse_writing_over_an_input(
+    output: str, flag: str, inputs: list[tuple[str, Path | None]], written: str
+) -> None:
+    """Refuse an output path that is one of the command's ``inputs`` (``(what, path)``
+    pairs; a None path is skipped), naming ``flag``: writing ``written`` there would replace
+    the user's file (and its comments) with the command's own text.  ``goodput report -o``
+    and ``goodput reconcile --write-scenario`` (QA 29: it overwrote its ``--scenario``)."""
+    out = Path(output)
+    for what, path in inputs:
+        if path is not None and _same_file(out, path):
+            raise ValidationError(
+                flag,
+                f"{_shown(output)!r} is {what}; writing {written} there would "
+                f"overwrite it: choose another {flag}",
+            )
+
+
 def check_not_an_input(args: argparse.Namespace) -> None:
     """Refuse an output path that is one of the command's inputs (the scenario, the
     ``--compare`` scenario or the instance catalog), before anything is read or written:
     the report would replace the user's file (and its comments) with its own text."""
-    out = Path(args.output)
-    inputs = [("the input scenario", _input_path(args.scenario))]
+    inputs = [("the input scenario", input_path(args.scenario))]
     if args.compare:
-        inputs.append(("the --compare scenario", _input_path(args.compare)))
-    if getattr(args, "catalog", None):
-        inputs.append(("the --catalog file", Path(args.catalog)))
-    else:  # the catalog read without --catalog (models.catalog.load_catalog)
-        from goodput_lab.models.catalog import DEFAULT_CATALOG
-
-        catalog = os.environ.get("GOODPUT_CATALOG") or DEFAULT_CATALOG
-        inputs.append(("the instance catalog", Path(catalog)))
-    for what, path in inputs:
-        if path is not None and _same_file(out, path):
-            raise ValidationError(
-                "-o",
-                f"{_shown(args.output)!r} is {what}; writing the report there would "
-                "overwrite it: choose another -o",
-            )
+        inputs.append(("the --compare scenario", input_path(args.compare)))
+    inputs.append(catalog_input(args))
+    refuse_writing_over_an_input(args.output, "-o", inputs, "the report")
 
 
 def cmd_report(args: argparse.Namespace) -> int:
