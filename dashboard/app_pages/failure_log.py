@@ -58,6 +58,7 @@ with left:
     upload = st.file_uploader(
         "Failure log (CSV)",
         type=["csv", "txt"],
+        key="failure_log:upload",  # the Share menu names the file it cannot carry
         help=svc.UPLOAD_HELP,
     )
 with right:
