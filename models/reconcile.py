@@ -32,7 +32,9 @@ time: detection,
 replacement, hot-spare swap and restart are scaled by one factor so that the model's
 expected detection + replacement + restart equals the measured mean (their split is the base
 scenario's; the timeline cannot tell them apart).  ``simulation.recovery_spread`` is the
-measured coefficient of variation of recovery times.  Everything else (instance, price,
+measured coefficient of variation of recovery times.  Every value set is rounded to 6
+significant digits (:func:`models._tools.six_digits`), the printed ``--set`` line's.
+Everything else (instance, price,
 workload, spares) comes from the base scenario.  The measured step time is reported, not
 written: no scenario field holds it (the workload fields set the model's step time).
 """
@@ -96,6 +98,12 @@ RECOVERY_FIELDS = (
     "recovery.restart_minutes",
 )
 MAX_NODES = int(FIELDS["cluster.nodes"].max or 200_000)
+#: A base whose detection + replacement + restart is within this share of the measured
+#: recovery keeps its recovery times [fraction]: they are then the fit to the 6 significant
+#: digits the fitted values have (each rounded by at most 5e-6 of itself), so a scenario
+#: fitted to a run, fitted again to the same run, is the same scenario (the Run log page's
+#: "the sidebar holds the fitted scenario").
+SAME_RECOVERY = 1e-5
 
 
 @dataclass(frozen=True)
@@ -508,8 +516,11 @@ def _put(
     what: str,
     why_missing: str,
 ) -> None:
-    """Set ``updates[key] = value`` when the run gave a value within the field's range, else
-    add a note saying why the base scenario's value is kept."""
+    """Set ``updates[key] = value`` at 6 significant digits (:func:`six_digits`, the one
+    rule of the values fit, reconcile and decide set, so that the printed ``--set`` line,
+    the written TOML and the Run log page's scenario are one scenario: QA pass 29) when the
+    run gave a value within the field's range, else add a note saying why the base
+    scenario's value is kept."""
     if value is None:
         notes.append(f"{key}: {why_missing}; the base scenario's value is used")
     elif not _in_range(key, value):
@@ -518,7 +529,7 @@ def _put(
             f"({FIELDS[key].allowed()}); the base scenario's value is used"
         )
     else:
-        updates[key] = float(value)
+        updates[key] = six_digits(float(value))
 
 
 def _scaled_recovery(
@@ -526,7 +537,8 @@ def _scaled_recovery(
 ) -> dict[str, float] | None:
     """The recovery times (detection, replacement, restart [min]) scaled by one factor so
     that detection + replacement per failure + restart equals the measured mean recovery
-    ``target`` [min]; None (and a note) when scaling puts one out of its range.  The
+    ``target`` [min] (to 6 significant digits each, :func:`six_digits`); None (and a note)
+    when scaling puts one out of its range.  The
     replacement per failure is over every class and spare pool (in-domain spares and spare
     domains swap, in-process restarts skip it): the node path alone overstated it on a base
     with spares by domain (QA pass 25: +1.82 points with 4 spare domains)."""
@@ -536,9 +548,9 @@ def _scaled_recovery(
         + ev["replacement_minutes_per_failure"]
         + interim["recovery.restart_minutes"]
     )
-    if model > 0 and math.isclose(target, model, rel_tol=1e-9):
-        scaled = {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
-    elif model > 0:
+    if model > 0 and math.isclose(target, model, rel_tol=SAME_RECOVERY):
+        return {k: interim[k] for k in RECOVERY_FIELDS}  # already fitted: keep exactly
+    if model > 0:
         scaled = {k: interim[k] * target / model for k in RECOVERY_FIELDS}
     else:
         scaled = dict.fromkeys(RECOVERY_FIELDS, 0.0)
@@ -551,7 +563,7 @@ def _scaled_recovery(
             "are used"
         )
         return None
-    return scaled
+    return {k: six_digits(v) for k, v in scaled.items()}
 
 
 def _description(fit: TimelineFit) -> str:
