@@ -4083,6 +4083,16 @@ FAILURE_LOG_OUTPUTS: tuple[Output, ...] = (
         computed_by="models.failure_log.drop_duplicate_rows",
     ),
     _o(
+        "timeline_duplicates",
+        "Repeated rows dropped",
+        "",
+        "count",
+        "Rows of a run's timeline that repeat an earlier row cell for cell (the same time, "
+        "event, step and node, or the same GoodputRecorder record): a log shipper's repeat, "
+        "not counted (a repeated step_end would read as rework).",
+        computed_by="models.timeline.drop_repeated_rows",
+    ),
+    _o(
         "repairs",
         "Downtimes fitted",
         "",
@@ -5890,6 +5900,7 @@ JSON_COLUMNS: dict[str, dict[str, str]] = {
 JSON_TOP_LEVEL: dict[str, dict[str, str]] = {
     "fit": {"nodes": "log_nodes", "node_failure_rate_per_day": "fitted_node_failure_rate_per_day"},
     "ladder": {"features": "ladder_features"},
+    "reconcile": {"duplicates": "timeline_duplicates"},
 }
 
 

@@ -71,6 +71,7 @@ RENAMED: dict[str, str | None] = {
     "log_nodes": "nodes",
     "restore_seconds_sync": "restore_seconds",
     "ladder_features": "features",
+    "timeline_duplicates": "duplicates",
     # the price in force and its provenance: fields of the Price the function returns
     # (Evaluation.texts, InstanceRanking.to_json_dict and BlockPlan.to_json_dict rename them)
     "pricing_model": "model",
