@@ -181,6 +181,12 @@ def _scenario_toml(args: argparse.Namespace) -> int:
     scenario = load_scenario(args.scenario, args.set)
     if args.trials is not None:
         raise ValidationError("--trials", "has no effect on a .toml output; leave it out")
+    if getattr(args, "catalog", None):  # QA 29 #6: the file would not reproduce the report
+        raise ValidationError(
+            "--catalog",
+            "a .toml output holds the scenario, not the instance catalog its figures read; "
+            "leave --catalog out here and give it again when you evaluate the file",
+        )
     path = write_atomic(args.output, scenario.to_toml().encode("utf-8"), "-o")
     sys.stderr.write(f"goodput: wrote {path}\n")
     return 0

@@ -31,7 +31,7 @@ from goodput_lab.reports import (
 from goodput_lab.reports.content import format_value, optional_sections
 from goodput_lab.reports.html import render_html
 from goodput_lab.reports.tables import read_table
-from tests.conftest import ROOT, SCENARIOS
+from tests.conftest import DATA_DIR, ROOT, SCENARIOS
 
 XSS = "<script>alert(1)</script>"
 DATE = __import__("datetime").date(2026, 12, 2)
@@ -387,6 +387,12 @@ def test_cli_writes_csv_and_toml(tmp_path):
         {"cluster.nodes": 1000}, name=f"Modified from {origin_name(preset.name)}"
     )
     assert origin_name(preset.name) == "AWS 16k H100: headline-claim baseline"
+    # the file holds the scenario, not a --catalog the report's figures would read (QA 29
+    # #6: re-evaluated without it, cost to train read $32.4M for the report's $23.5M)
+    catalog = str(DATA_DIR / "instances.csv")
+    r = _goodput("report", base, "--catalog", catalog, "-o", str(tmp_path / "c.toml"))
+    assert r.returncode == 2 and "--catalog: a .toml output holds the scenario" in r.stderr
+    assert not (tmp_path / "c.toml").exists()
 
 
 @pytest.mark.parametrize(
