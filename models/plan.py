@@ -6,7 +6,10 @@ from 30 minutes before the end) and continues at a fallback price.  Failures the
 cost their hours (those are paid already) but the *extra days* they make the run need.
 
 :func:`plan_capacity_block` answers "how long a block, and what will it really cost?" from the
-Monte Carlo distribution of the wall time to finish the workload (:mod:`models.montecarlo`):
+Monte Carlo distribution of the wall time to finish the workload (:mod:`models.montecarlo`),
+every run drawing its own node failure rate and step time from their 80% intervals as
+``goodput decide`` does (:func:`models.decide.simulate_config`), so a block's risk is the
+risk over what the tool does not know, not at the point estimates:
 
 * ``block_days_pXX``: the block length that finishes with probability XX %, i.e. the XX-th
   percentile of the time to finish plus the 30-minute termination margin;
@@ -38,8 +41,10 @@ from .choices import PricingModel
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, progress_note, resolve_inputs
 from .fields import _fmt
-from .montecarlo import MAX_DAYS, check_size, simulate_inputs
+from .montecarlo import MAX_DAYS, check_size
+from .outputs import format_range
 from .scenario import Scenario
+from .uncertainty import failure_rate_interval, rate_quantiles, step_time_interval
 
 DEFAULT_RISK = 0.1
 MARGIN_DAYS = pr.CAPACITY_BLOCK_END_MARGIN_HOURS / 24.0
@@ -204,6 +209,26 @@ class BlockPlan:
     #: (then ``capacity_blocks_needed`` counts UltraServers), else 1
     #: (:func:`models.pricing.ultraserver_instances`)
     instances_per_ultraserver: int = 1
+    #: the 80% intervals every run draws its failure rate [per node-day] and step time [s]
+    #: from (:func:`models.uncertainty.failure_rate_interval`, ``step_time_interval``)
+    node_failure_rate_low: float = math.nan
+    node_failure_rate_high: float = math.nan
+    step_seconds_low: float = math.nan
+    step_seconds_high: float = math.nan
+    #: each run's step time over the modelled one [-] (the interval's draw), by trial
+    step_multiplier: np.ndarray | None = field(default=None, repr=False)
+
+    def basis_text(self) -> str:
+        """What the runs integrate, in words: the two 80% intervals each run draws from."""
+        rate = format_range(
+            "node_failure_rate_low", self.node_failure_rate_low, self.node_failure_rate_high
+        )
+        step = format_range("step_seconds_low", self.step_seconds_low, self.step_seconds_high)
+        return (
+            f"each run draws its node failure rate from the 80% interval {rate} per node-day "
+            f"and its step time from the 80% interval {step}, as goodput decide does, and its "
+            "failures at random"
+        )
 
     def blocks_text(self) -> str:
         """What the block holds, in words: "2,000 instances in 32 blocks" or "1,152
@@ -264,6 +289,10 @@ class BlockPlan:
             "time_to_finish_mean_days",
             "storage_usd_per_day",
             "transition_minutes",
+            "node_failure_rate_low",
+            "node_failure_rate_high",
+            "step_seconds_low",
+            "step_seconds_high",
         ):
             out[key] = num(float(getattr(self, key)))
         out["capacity_block_usd_per_instance_hour"] = self.block_price.usd_per_instance_hour
@@ -375,21 +404,62 @@ def _plan_compute_days(scenario: Scenario, inputs: Mapping[str, Any], m: Mapping
     return compute_days
 
 
-def _finish_days(inputs, trials: int, compute_days: float, seed: int, on_estimate) -> np.ndarray:
-    """Monte Carlo wall time to finish of each trial [day] (inf when unfinished)."""
-    est = check_size(trials, compute_days, inputs)
+def _finish_days(inputs, trials: int, compute_days: float, seed: int, on_estimate):
+    """Monte Carlo wall time to finish of each trial [day] (inf when unfinished) and the
+    trial's step-time multiplier [-], over the
+    failure-rate and step-time intervals: every run draws its own node failure rate and
+    step time (:func:`models.decide.simulate_config`, the runs ``goodput decide`` and ``plan
+    --deadline-days`` integrate, with the same seed and stream: QA 28 #9, "at most 10% risk"
+    held at the point estimates only, beside "finishes within 35 days with probability
+    59.9%" over the intervals).  The predicted work is that of one simulation per
+    failure-rate stratum (:func:`_strata_estimate`)."""
+    from .decide import simulate_config  # decide imports this module
+
+    est = _strata_estimate(inputs, trials, compute_days)
     if on_estimate is not None:
-        on_estimate(compute_days, est.seconds, est.memory_bytes)
-    res = simulate_inputs(
-        inputs,
-        trials,
-        compute_days,
-        work_days=compute_days,
-        rng=seed,
-        record_timeline=False,
-        grid_points=2,  # only the finish times are used: no goodput bands over time
-    )
-    return np.where(np.isfinite(res.time_to_finish_days), res.time_to_finish_days, np.inf)
+        on_estimate(compute_days, est["seconds"], est["memory_bytes"])
+    res = simulate_config(inputs, trials, seed, 0)
+    t = res["time_to_finish_days"]
+    return np.where(np.isfinite(t), t, np.inf), np.asarray(res["step_multiplier"], float)
+
+
+def _strata_estimate(inputs, trials: int, compute_days: float) -> dict[str, float]:
+    """The predicted seconds and memory of :func:`models.decide.simulate_config`: one
+    simulation per failure-rate stratum at the stratum's median rate, each checked as one
+    call is (:func:`models.montecarlo.check_size`: a ValidationError names ``trials`` or
+    the scenario when one is too large), their seconds summed and held to the same limit."""
+    from .decide import STRATA
+    from .montecarlo import MAX_SECONDS
+
+    check_size(trials, compute_days)  # trials and days in range, as one call checks them
+    k = min(STRATA, int(trials))
+    sizes = np.full(k, int(trials) // k)
+    sizes[: int(trials) % k] += 1
+    x = dict(inputs)
+    if bool(x.get("checkpoint.interval_optimal", False)):  # as simulate_config fixes it
+        m = evaluate_arrays(x)
+        x["checkpoint.interval_minutes"] = float(np.asarray(m["checkpoint_interval_minutes"]))
+        x["checkpoint.interval_optimal"] = False
+    rates = rate_quantiles(failure_rate_interval(x), (np.arange(k) + 0.5) / k)
+    seconds, memory = 0.0, 0.0
+    for n, rate in zip(sizes, rates, strict=True):
+        est = check_size(
+            int(n),
+            compute_days,
+            {**x, "reliability.node_failure_rate_per_day": float(rate)},
+            work_days=compute_days,
+            grid_points=2,
+        )
+        seconds += est.seconds
+        memory = max(memory, est.memory_bytes)
+    if seconds > MAX_SECONDS:
+        most = max(1, int(trials * MAX_SECONDS / seconds))
+        raise ValidationError(
+            "trials",
+            f"{int(trials):,} runs over {k} failure-rate strata would take ~{seconds:,.2g} s "
+            f"(limit {MAX_SECONDS:g} s) (allowed: trials <= about {most:,})",
+        )
+    return {"seconds": seconds, "memory_bytes": memory}
 
 
 def _block_curve(t: np.ndarray, kw: Mapping[str, float], risk: float):
@@ -535,7 +605,8 @@ def plan_capacity_block(
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
     compute_days = _plan_compute_days(scenario, inputs, m)
-    t = _finish_days(inputs, trials, compute_days, seed, on_estimate)
+    rate_iv, step_iv = failure_rate_interval(inputs), step_time_interval(m)
+    t, step_multiplier = _finish_days(inputs, trials, compute_days, seed, on_estimate)
     # spares by domain are paid as well; a type sold as UltraServers in whole ones
     needed = round(paid_instances(inputs))
     instances = pr.capacity_block_instances(needed, inst)
@@ -583,6 +654,11 @@ def plan_capacity_block(
         curve=curve,
         notes=notes,
         instances_per_ultraserver=pr.ultraserver_instances(inst),
+        node_failure_rate_low=rate_iv.low,
+        node_failure_rate_high=rate_iv.high,
+        step_seconds_low=step_iv.low,
+        step_seconds_high=step_iv.high,
+        step_multiplier=step_multiplier,
     )
 
 
@@ -654,38 +730,50 @@ def _entered_price(entered: Mapping[PricingModel, float], model: PricingModel) -
     return pr.Price(entered[model], "entered for this comparison", pr.UNDATED, "user", model.value)
 
 
+def _failure_free_cost(plan: BlockPlan, ff_days: float, rate: float) -> float:
+    """What the plan's runs would pay for their block and overrun without failures and
+    checkpoints [USD]: each run's failure-free time T_ff·sᵢ (sᵢ its own step multiplier,
+    as the plan's runs draw it), on the cheapest block the same rule would buy for them
+    (the least expected cost among the purchasable blocks that hold them with probability
+    at least 1 − risk) or on the plan's own block, whichever costs less on average (storage
+    left out, as in the failures' cost it is subtracted from).  Before QA 28 #9 the plan's
+    runs were at the point step time and the comparator one run of T_ff."""
+    mult = plan.step_multiplier if plan.step_multiplier is not None else np.ones(1)
+    ff_runs = ff_days * np.asarray(mult, dtype=float)
+    allowed = np.asarray(pr.CAPACITY_BLOCK_DAYS, dtype=float)
+    kw = {
+        "instances": float(plan.capacity_block_instances),
+        "block_usd_per_instance_hour": rate,
+        "overrun_usd_per_instance_hour": plan.overrun_price.usd_per_instance_hour,
+        "storage_usd_per_day": 0.0,
+        "transition_days": plan.transition_minutes / 1440.0,
+    }
+    costs = np.mean(block_costs(ff_runs, np.append(allowed, plan.block_days), **kw), axis=1)
+    holds = np.mean(ff_runs[None, :] + MARGIN_DAYS <= allowed[:, None], axis=1)
+    ok = np.append(holds >= 1.0 - plan.risk - 1e-12, True)  # the plan's own block: always
+    finite = ok & np.isfinite(costs)
+    return float(np.min(costs[finite])) if finite.any() else math.nan
+
+
 def _capacity_block_row(row, rate, m, days, ff_days, instances, plan) -> None:
     """Fill a Capacity Block bill row in place: block [day], total [USD] and what failures
     and checkpoints cost, (D(T) − D(T_ff))·24·n·p [USD] with D the purchasable block for
     x + margin; the plan's block and expected total when ``plan`` has the same rate [USD/h],
     failures and checkpoints then costing what the plan's block and expected overrun cost
-    beyond what the failure-free run would pay: the cheaper of the block it needs and the
-    plan's block with its overrun (so never below 0, also when the plan's block is shorter
-    than the failure-free run)."""
+    beyond what the failure-free runs would pay (:func:`_failure_free_cost`: the block the
+    same risk rule buys for them, or the plan's with their overrun; never below 0, also
+    when the plan's block is shorter than the failure-free run)."""
     block_ff = float(pr.purchasable_block_days(ff_days + MARGIN_DAYS))
     ff_cost = pr.capacity_block_usd(block_ff, instances, rate)
     if plan is not None and plan.block_price.usd_per_instance_hour == rate:
         # the Plan's block: its expected total over the simulated runs (block,
         # overrun and storage, models.plan.block_costs), so the bill's row and the
-        # plan's figure are one figure; the failure-free run on the same block with the
-        # same overrun price (storage left out of both), one of its two options below
-        ff_same_block = block_costs(
-            np.array([ff_days]),
-            [plan.block_days],
-            instances=float(plan.capacity_block_instances),
-            block_usd_per_instance_hour=rate,
-            overrun_usd_per_instance_hour=plan.overrun_price.usd_per_instance_hour,
-            storage_usd_per_day=0.0,
-            transition_days=plan.transition_minutes / 1440.0,
-        )[0, 0]
+        # plan's figure are one figure; failures and checkpoints cost what its block and
+        # overrun cost beyond the failure-free runs' (each at its own step time)
+        ff_best = _failure_free_cost(plan, ff_days, rate)
         row["block_days"] = plan.block_days
         row["time_to_train_days"] = plan.time_to_finish_mean_days
         row["total_cost_to_train_usd"] = plan.expected_total_cost_usd
-        # the failure-free run pays the cheaper of the block it would need and the plan's
-        # block with its overrun
-        ff_best = min(
-            (c for c in (ff_cost, float(ff_same_block)) if math.isfinite(c)), default=math.nan
-        )
         row["failures_and_checkpoints_usd"] = max(
             plan.block_cost_usd + plan.expected_overrun_cost_usd - ff_best, 0.0
         )

@@ -33,7 +33,8 @@ risk_pct = c3.slider(
     step=1,
     key="plan:risk",
     help="The cheapest block is the one with the least expected total cost among those that "
-    "finish with probability at least 100% − this.",
+    "finish with probability at least 100% − this, over the failure-rate and step-time "
+    "intervals (each simulated run draws its own, as Decide does).",
 )
 with c4:
     use_block = st.checkbox("Choose the block length", key="plan:use_block")

@@ -210,7 +210,9 @@ def _print_block(p, trials: int, seed: int, name: str) -> None:
         f"${p.overrun_price.usd_per_instance_hour:,.2f}/instance-h "
         f"({price_date_phrase(p.overrun_price)})"
     )
-    print("  at the point step time and failure rate (failures drawn at random):")
+    # the risk lines below integrate the same intervals as "finishes within N days" (QA 28
+    # #9: they were at the point estimates, under a header said once)
+    print(f"  over both 80% intervals: {p.basis_text()}:")
     print(
         f"  block for 50% / 90% / 99% completion: {_days(p.block_days_p50)} / "
         f"{_days(p.block_days_p90)} / {_days(p.block_days_p99)} days"
@@ -224,8 +226,9 @@ def _print_block(p, trials: int, seed: int, name: str) -> None:
     )
     if math.isfinite(p.cheapest_block_days):
         print(
-            f"  cheapest block with at most {p.risk:.0%} risk of the run outlasting it: "
-            f"{p.cheapest_block_days:g} days, expected {_money(p.cheapest_block_expected_total_cost_usd)}"
+            f"  cheapest block with at most {p.risk:.0%} risk of the run outlasting it (over "
+            f"both intervals): {p.cheapest_block_days:g} days, expected "
+            f"{_money(p.cheapest_block_expected_total_cost_usd)}"
         )
         best = p.least_cost_block()
         if best is not None and best["block_days"] != p.cheapest_block_days:

@@ -306,18 +306,32 @@ def intro_caption(scenario: Scenario) -> str:
     return (
         f"{scenario['cluster.nodes']:,} nodes. A Capacity Block is paid up front for whole "
         "days whether the job is productive or not; a run that has not finished when it "
-        "ends continues at a fallback price. From the Monte Carlo wall time to finish: the "
-        "block each completion probability needs, and what a block really costs."
+        "ends continues at a fallback price. From the Monte Carlo wall time to finish, each "
+        "run drawing its own node failure rate and step time from their 80% intervals as "
+        "Decide does: the block each completion probability needs, and what a block really "
+        "costs."
     )
+
+
+#: What every completion probability and risk on the page integrates (QA 28 #9: the risk
+#: held at the point estimates only, beside Decide's probability over the intervals).
+OVER_INTERVALS = (
+    " Over the failure-rate and step-time intervals: each simulated run draws its own "
+    "(the runs of Decide and `goodput plan --deadline-days`), not at the point estimates."
+)
 
 
 def spinner_text(trials: int) -> str:
     return f"Simulating {int(trials):,} runs…"
 
 
-def _tile(label: str, key: str, value: Any) -> dict[str, str]:
-    """The registry's tile of ``key`` (millions from $10M on) under the page's label."""
-    return {**display.tile(key, value), "label": label}
+def _tile(label: str, key: str, value: Any, *, over_intervals: bool = False) -> dict[str, str]:
+    """The registry's tile of ``key`` (millions from $10M on) under the page's label;
+    ``over_intervals``: its help says the figure integrates both intervals."""
+    t = {**display.tile(key, value), "label": label}
+    if over_intervals:
+        t["help"] += OVER_INTERVALS
+    return t
 
 
 def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:
@@ -325,9 +339,15 @@ def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:
     completion probability and the failure-free compute; expected and P90 total cost."""
     return [
         [
-            _tile("Block for 50% completion", "block_days_p50", p.block_days_p50),
-            _tile("Block for 90% completion", "block_days_p90", p.block_days_p90),
-            _tile("Block for 99% completion", "block_days_p99", p.block_days_p99),
+            _tile(
+                "Block for 50% completion", "block_days_p50", p.block_days_p50, over_intervals=True
+            ),
+            _tile(
+                "Block for 90% completion", "block_days_p90", p.block_days_p90, over_intervals=True
+            ),
+            _tile(
+                "Block for 99% completion", "block_days_p99", p.block_days_p99, over_intervals=True
+            ),
         ],
         [
             _tile("Block length", "block_days", p.block_days),
@@ -335,6 +355,7 @@ def block_tiles(p: BlockPlan) -> list[list[dict[str, str]]]:
                 "Finishes within the block",
                 "probability_finish_within_block",
                 p.probability_finish_within_block,
+                over_intervals=True,
             ),
             _tile("Failure-free compute", "compute_days", p.compute_days),
         ],
@@ -360,7 +381,8 @@ def cheapest_block_text(p: BlockPlan, risk_pct: int) -> str:
     if not math.isfinite(p.cheapest_block_days):
         return ""
     text = (
-        f"Cheapest block that the run ends inside with probability at least {100 - risk_pct}%: "
+        f"Cheapest block that the run ends inside with probability at least {100 - risk_pct}% "
+        "over the failure-rate and step-time intervals: "
         f"**{p.cheapest_block_days:g} days**, expected total "
         f"{_money('expected_total_cost_usd', p.cheapest_block_expected_total_cost_usd)} "
         "(ends inside it in "
@@ -395,7 +417,8 @@ def block_notes(p: BlockPlan) -> list[str]:
 
 
 def block_caption(p: BlockPlan) -> str:
-    """The block's prices, instances and cost parts, and the runs behind them."""
+    """The block's prices, instances and cost parts, and the runs behind them: what each
+    run draws (:meth:`models.plan.BlockPlan.basis_text`)."""
     return (
         "Block rate "
         f"{format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
@@ -405,8 +428,8 @@ def block_caption(p: BlockPlan) -> str:
         f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
         f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected "
         f"storage {format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
-        f"{p.trials:,} runs, seed {p.seed}; the same figures as `goodput plan` with these "
-        "settings."
+        f"{p.trials:,} runs, seed {p.seed}: {as_sentence(p.basis_text())} The same figures "
+        "as `goodput plan` with these settings."
     )
 
 

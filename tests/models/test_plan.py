@@ -46,20 +46,22 @@ def test_block_p90_finishes_90_percent_of_independent_runs(headline, plan_seed1)
 def test_completion_probability_rises_with_block_length(headline, plan_seed1):
     probs = [r["probability_finish"] for r in plan_seed1.curve]
     assert all(b >= a for a, b in itertools.pairwise(probs))
-    assert probs[0] == 0.0 and probs[-1] == 1.0  # 1 day: never; 182 days: always (93-day run)
+    # 1 day: never; 182 days: almost always (the slowest step times of the interval and the
+    # highest failure rates take a few runs past it: QA 28 #9, the runs draw both)
+    assert probs[0] == 0.0 and 0.99 <= probs[-1] < 1.0
     q = plan_seed1
     assert q.block_days_p50 <= q.block_days_p90 <= q.block_days_p99
-    # a run of ~83 compute days (the modelled 7.32 s step, 975,000 steps) at 89% goodput
-    # takes ~92.5 wall days
+    # a run of ~83 compute days (the modelled 7.24 s step, 975,000 steps) at 89% goodput
+    # takes ~92.5 wall days at the point estimates; over the two intervals the mean is a
+    # little longer (the wall time is convex in the rate, the step interval skewed up)
     assert q.compute_days == pytest.approx(82.60, abs=0.01)
-    assert q.time_to_finish_mean_days == pytest.approx(
-        evaluate(load_preset("aws-16k-h100"))["time_to_train_days"], rel=0.005
-    )
+    point = evaluate(load_preset("aws-16k-h100"))["time_to_train_days"]
+    assert point < q.time_to_finish_mean_days < point * 1.03
     ps = [
         plan_capacity_block(
             headline, trials=300, seed=5, block_days=d
         ).probability_finish_within_block
-        for d in (91.0, q.block_days_p50, q.block_days_p99, 98.0)
+        for d in (q.block_days_p50, 98.0, q.block_days_p90, q.block_days_p99)
     ]
     assert ps == sorted(ps) and ps[0] < ps[-1]
 
@@ -86,29 +88,33 @@ def test_plan_costs_add_up(headline, plan_seed1):
     n = 2000
     assert p.block_price.usd_per_instance_hour == 39.33  # the dated Capacity Block rate
     assert p.overrun_price.usd_per_instance_hour == 98.32  # the scenario's on-demand price
-    assert p.block_days == 98.0 == p.cheapest_block_days  # 92.5 days -> a 14-week block
-    assert p.block_cost_usd == pytest.approx(98 * 24 * n * 39.33)  # $185,008,320
+    # over the failure-rate and step-time intervals (QA 28 #9) the 90% block is ~123 days,
+    # so the cheapest block holding 90% of the runs is 126 days (18 weeks); at the point
+    # estimates it was 98 days, which holds ~63% of these runs
+    assert p.block_days == 126.0 == p.cheapest_block_days
+    assert p.block_cost_usd == pytest.approx(126 * 24 * n * 39.33)  # $237,867,840
     assert p.expected_total_cost_usd == pytest.approx(
         p.block_cost_usd + p.expected_overrun_cost_usd + p.expected_storage_cost_usd
     )
-    assert p.expected_overrun_cost_usd == 0.0 and p.probability_finish_within_block == 1.0
+    assert 0.9 <= p.probability_finish_within_block < 1.0 and p.expected_overrun_cost_usd > 0
     assert p.capacity_blocks_needed == 32 and p.capacity_block_instances == n
     assert any("256 instances" in note for note in p.notes)
     # a block too short: everything after it is paid at the fallback price
     short = plan_capacity_block(headline, trials=300, seed=1, block_days=70.0)
     t = short.time_to_finish_days
     usable = 70.0 - MARGIN_DAYS
-    want = np.mean((t - usable + short.transition_minutes / 1440) * 24 * n * 98.32)
-    assert short.probability_finish_within_block == 0.0
+    over = np.where(t > usable, t - usable + short.transition_minutes / 1440, 0.0)
+    want = np.mean(over * 24 * n * 98.32)
+    assert short.probability_finish_within_block == np.mean(t + MARGIN_DAYS <= 70.0) < 0.2
     assert short.expected_overrun_cost_usd == pytest.approx(want, rel=1e-12)
     assert short.p90_total_cost_usd >= short.expected_total_cost_usd * 0.999
-    # a 91-day block (the purchasable step below 98) almost never finishes the runs of
-    # ~92.5 days (1 of 1,000); it costs less on average (their 1.5 days past it at the on-demand price cost
-    # less than the 7 block days it saves: $179.1M against $185.3M), so it is the risk
-    # bound (finish within the block with probability 0.9) that rules it out
-    c91 = next(r for r in p.curve if r["block_days"] == 91.0)
-    assert c91["probability_finish"] <= 0.001
-    assert c91["expected_total_cost_usd"] < p.expected_total_cost_usd
+    # a 98-day block holds ~63% of the runs and costs less on average (their days past it
+    # at the on-demand price cost less than the 28 block days it saves: $217.3M against
+    # $244.2M), so it is the risk bound (finish within the block with probability 0.9)
+    # that rules it out
+    c98 = next(r for r in p.curve if r["block_days"] == 98.0)
+    assert 0.5 < c98["probability_finish"] < 0.9
+    assert c98["expected_total_cost_usd"] < p.expected_total_cost_usd
     assert p.risk == 0.1 and p.probability_finish_within_block >= 0.9
 
 
@@ -167,20 +173,29 @@ def test_budget_side_by_side_hand_checked(headline):
 
 
 @pytest.mark.parametrize(
-    ("preset", "nodes", "short", "cheaper"),
+    ("preset", "nodes", "short", "overrun", "cheaper"),
     [
-        ("aws-16k-h100", 128, 14.0, "short"),  # no single block holds the failure-free run
-        ("llama3-70b", 816, 28.0, "short"),  # decide's own choice: 28 days and an overrun
-        ("llama3-70b", 816, 14.0, "needed"),  # a long overrun at On-Demand costs more
+        ("aws-16k-h100", 128, 14.0, None, "short"),  # no single block holds the ff run
+        ("llama3-70b", 816, 28.0, None, "short"),  # decide's own choice: 28 days and an overrun
+        ("llama3-70b", 816, 14.0, None, "short"),  # On-Demand days beat 90% headroom
+        ("llama3-70b", 816, 14.0, 200.0, "needed"),  # a long overrun at $200/h costs more
     ],
 )
-def test_budget_with_a_block_shorter_than_the_failure_free_run(preset, nodes, short, cheaper):
+def test_budget_with_a_block_shorter_than_the_failure_free_run(
+    preset, nodes, short, overrun, cheaper
+):
     """The plan's block ends before even the failure-free run would: the overrun is paid at
     the fallback price, and what failures and checkpoints cost is the plan's expected block
     and overrun beyond what the failure-free run would pay, the cheaper of that block with
     its overrun and the block it needs (it was negative, −$923,943 for decide's 28-day
     choice, when the failure-free run was priced on the block it needs only)."""
-    sc = load_preset(preset).replace({"cluster.nodes": nodes, "pricing.model": "capacity_block"})
+    sc = load_preset(preset).replace(
+        {
+            "cluster.nodes": nodes,
+            "pricing.model": "capacity_block",
+            "pricing.overrun_usd_per_instance_hour": overrun,
+        }
+    )
     ff_days = float(evaluate(sc)["compute_days"])
     assert short - MARGIN_DAYS < ff_days
     plan = plan_capacity_block(sc, trials=200, seed=0, block_days=short)
@@ -188,8 +203,24 @@ def test_budget_with_a_block_shorter_than_the_failure_free_run(preset, nodes, sh
     n, rate = plan.capacity_block_instances, plan.block_price.usd_per_instance_hour
     fallback = plan.overrun_price.usd_per_instance_hour
     move = plan.transition_minutes / 1440.0
-    on_short = short * 24 * n * rate + (ff_days - (short - MARGIN_DAYS) + move) * 24 * n * fallback
-    needed = pr.capacity_block_usd(pr.purchasable_block_days(ff_days + MARGIN_DAYS), n, rate)
+    # the failure-free runs, each at its own run's step time (QA 28 #9: the runs draw it)
+    ff = ff_days * plan.step_multiplier
+    usable = short - MARGIN_DAYS
+    on_short = np.mean(
+        short * 24 * n * rate + np.maximum(ff - usable + move, 0) * 24 * n * fallback
+    )
+    # ... or the cheapest purchasable block that holds 90% of them (the plan's risk rule)
+    blocks = np.asarray(pr.CAPACITY_BLOCK_DAYS, float)
+    holding = [d for d in blocks if np.mean(ff + MARGIN_DAYS <= d) >= 1 - plan.risk]
+    needed = min(
+        (
+            np.mean(
+                d * 24 * n * rate + np.maximum(ff - (d - MARGIN_DAYS) + move, 0) * 24 * n * fallback
+            )
+            for d in holding
+        ),
+        default=math.nan,
+    )
     options = {"short": on_short, "needed": needed}
     best = min((k for k in options if math.isfinite(options[k])), key=options.get)
     assert best == cheaper
@@ -204,5 +235,6 @@ def test_plan_beyond_the_longest_block_says_so(headline):
     p = plan_capacity_block(long, trials=200, seed=1)
     assert p.block_days_p90 > pr.CAPACITY_BLOCK_MAX_DAYS
     assert math.isnan(p.cheapest_block_days)
-    assert p.block_days == 182.0 and p.probability_finish_within_block == 0.0
+    # only the runs drawing the fastest step times finish inside 182 days
+    assert p.block_days == 182.0 and p.probability_finish_within_block < 0.2
     assert any("several blocks" in n for n in p.notes)
