@@ -149,6 +149,7 @@ with st.expander("Terms of each pricing model", expanded=False):
 
 st.subheader("Checkpoint storage and spares in dollars")
 tables.show(svc.storage_table(ev))
+st.caption(svc.storage_caption(ev))
 rec = cache.file_system(scenario)
 if rec is None:
     st.caption("The durable tier is the object store: no shared file system to size.")

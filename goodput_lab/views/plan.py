@@ -195,8 +195,14 @@ def models_without_price(rows: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return [(r["pricing_model"], r["label"]) for r in rows if not r["available"]]
 
 
+#: The storage table's whole-run column: the analytic expected run, as the bill's rows
+#: other than the Capacity Block (QA 28 #15: unlabelled beside the plan's simulated runs).
+WHOLE_RUN = "Whole run (expected run)"
+
+
 def storage_table(ev: Evaluation) -> pl.DataFrame:
-    """The checkpoint storage lines per day and over the run, as text."""
+    """The checkpoint storage lines per day and over the expected run of the analytic model
+    (:data:`WHOLE_RUN`; :func:`storage_caption` says which run that is), as text."""
     m = ev.metrics
     rows = []
     # only the durable tier in use is charged (models.chain.storage_cost): its line's whole
@@ -220,12 +226,23 @@ def storage_table(ev: Evaluation) -> pl.DataFrame:
             {
                 "Line": label,
                 "Per day": format_value("storage_usd_per_day", per_day, unit=False),
-                "Whole run": format_value("cost_to_train_storage_usd", whole, unit=False)
+                WHOLE_RUN: format_value("cost_to_train_storage_usd", whole, unit=False)
                 if math.isfinite(whole)
                 else "n/a",
             }
         )
     return pl.DataFrame(rows)
+
+
+def storage_caption(ev: Evaluation) -> str:
+    """Under the storage table: which run its whole-run column is, and why the Capacity
+    Block's expected storage above differs from it."""
+    days = format_value("time_to_train_days", ev["time_to_train_days"])
+    return (
+        f"Whole run: the expected run of the analytic model ({days}), as the bill's rows "
+        "other than the Capacity Block. The Capacity Block's expected storage above is the "
+        "mean over its simulated runs, each with its own wall time."
+    )
 
 
 def file_system(scenario: Scenario, catalog: Mapping[str, Instance]):
@@ -418,7 +435,9 @@ def block_notes(p: BlockPlan) -> list[str]:
 
 def block_caption(p: BlockPlan) -> str:
     """The block's prices, instances and cost parts, and the runs behind them: what each
-    run draws (:meth:`models.plan.BlockPlan.basis_text`)."""
+    run draws (:meth:`models.plan.BlockPlan.basis_text`), and the storage over the runs'
+    own wall times, said as such (QA 28 #15: "expected storage $547,452" here beside the
+    storage table's $547,352 of the analytic run, unlabelled)."""
     return (
         "Block rate "
         f"{format_value('capacity_block_usd_per_instance_hour', p.block_price.usd_per_instance_hour)} "
@@ -427,7 +446,9 @@ def block_caption(p: BlockPlan) -> str:
         f"({price_date_phrase(p.overrun_price)}); {p.blocks_text()}; block price "
         f"{format_value('block_cost_usd', p.block_cost_usd)}, expected overrun "
         f"{format_value('expected_overrun_cost_usd', p.expected_overrun_cost_usd)}, expected "
-        f"storage {format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)}. "
+        f"storage {format_value('expected_storage_cost_usd', p.expected_storage_cost_usd)} "
+        "over the simulated runs (mean wall time "
+        f"{format_value('time_to_finish_mean_days', p.time_to_finish_mean_days)}). "
         f"{p.trials:,} runs, seed {p.seed}: {as_sentence(p.basis_text())} The same figures "
         "as `goodput plan` with these settings."
     )

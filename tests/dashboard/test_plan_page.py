@@ -126,20 +126,20 @@ def test_storage_table_reads_the_chains_whole_run_figures():
     """The whole-run storage and spares are the chain's (no per-day × days copy here)."""
     from goodput_lab.models import evaluate
 
-    from goodput_lab.views.plan import storage_table
+    from goodput_lab.views.plan import WHOLE_RUN, storage_table
 
     s = load_preset("aws-16k-h100").replace({"cluster.spare_nodes": 8})
     ev = evaluate(s)
     rows = {r["Line"]: r for r in storage_table(ev).rows(named=True)}
     fs = rows["Shared file system (provisioned capacity)"]
-    assert fs["Whole run"] == format_value(
+    assert fs[WHOLE_RUN] == format_value(
         "cost_to_train_storage_usd", ev["cost_to_train_storage_usd"], unit=False
     )
-    spares = rows["Idle spare nodes"]["Whole run"]
+    spares = rows["Idle spare nodes"][WHOLE_RUN]
     assert spares == format_value(
         "cost_to_train_storage_usd", ev["cost_to_train_spares_usd"], unit=False
     )
-    assert rows["Object storage (retained checkpoints and requests)"]["Whole run"] == "$0"
+    assert rows["Object storage (retained checkpoints and requests)"][WHOLE_RUN] == "$0"
 
 
 def test_a_type_without_a_block_price_says_so_and_shows_the_bill():
