@@ -68,9 +68,11 @@ class IntervalRecommendation:
     """Result of :func:`recommend_checkpoint_interval` (minutes, fractions, USD/day).
 
     ``interval_minutes`` is the evaluation chain's exact optimum (the figure
-    ``optimal_checkpoint_interval_minutes`` of ``goodput evaluate``); ``brent_minutes`` is the
-    numerical minimiser of the lost dollars, kept as a cross-check (they agree to 1e-6
-    relative; the tests check it).
+    ``optimal_checkpoint_interval_minutes`` of ``goodput evaluate``), held to the scenario's
+    range: where the optimum lies beyond the longest interval a scenario accepts (unbounded
+    at a failure rate of 0) it is that longest interval, and :meth:`basis_text` says so;
+    ``brent_minutes`` is the numerical minimiser of the lost dollars, kept as a cross-check
+    (they agree to 1e-6 relative; the tests check it).
     """
 
     interval_minutes: float
@@ -81,6 +83,51 @@ class IntervalRecommendation:
     current_lost_usd_per_day: float
     savings_usd_per_day: float
     brent_minutes: float
+    #: the exact optimum before it is held to the scenario's range [min]: inf when it is
+    #: unbounded (no failure the checkpoints protect against: every checkpoint only costs
+    #: its save), larger than :data:`MAX_INTERVAL_MINUTES` for a rate close to 0
+    optimal_minutes: float = math.nan
+
+    @property
+    def unbounded(self) -> bool:
+        """Whether the exact optimum is unbounded (a failure rate of 0)."""
+        return math.isinf(self.optimal_minutes) and self.optimal_minutes > 0
+
+    @property
+    def at_limit(self) -> bool:
+        """Whether the recommendation is the longest interval a scenario accepts, not the
+        optimum (unbounded, or beyond :data:`MAX_INTERVAL_MINUTES`)."""
+        return self.optimal_minutes > MAX_INTERVAL_MINUTES
+
+    def basis_text(self) -> str:
+        """What the recommended interval is, in words: "exact optimum, Daly/Lambert W", or,
+        where the optimum lies beyond the scenario's range, that it is unbounded (QA 28 #14:
+        at a 0 failure rate the 10,080-minute field maximum was called the exact optimum,
+        where ``goodput evaluate`` says "optimal unbounded") and why the longest interval
+        is the recommendation.
+
+        Examples
+        --------
+        >>> from goodput_lab.models import load_preset, resolve_inputs
+        >>> s = load_preset("llama3-70b").replace({"reliability.node_failure_rate_per_day": 0})
+        >>> print(recommend_checkpoint_interval(resolve_inputs(s)).basis_text())
+        the optimum is unbounded: with no failures a checkpoint only costs its save, so the longest interval a scenario accepts (10,080 min, checkpoint.interval_minutes) is recommended
+        """
+        longest = (
+            f"the longest interval a scenario accepts ({MAX_INTERVAL_MINUTES:,.0f} min, "
+            "checkpoint.interval_minutes)"
+        )
+        if self.unbounded:
+            return (
+                "the optimum is unbounded: with no failures a checkpoint only costs its "
+                f"save, so {longest} is recommended"
+            )
+        if self.at_limit:
+            return (
+                f"the exact optimum, {self.optimal_minutes:,.0f} min (Daly/Lambert W), is "
+                f"beyond {longest}, which is recommended"
+            )
+        return "exact optimum, Daly/Lambert W"
 
 
 def brent_interval_minutes(
@@ -138,8 +185,10 @@ def recommend_checkpoint_interval(inputs: Mapping[str, Any]) -> IntervalRecommen
     (26.17, 26.17)
     """
     now = evaluate_arrays(inputs)
-    tau = float(np.asarray(now["optimal_checkpoint_interval_minutes"]))
-    tau = min(max(tau, MIN_INTERVAL_MINUTES), MAX_INTERVAL_MINUTES)
+    optimal = float(np.asarray(now["optimal_checkpoint_interval_minutes"]))
+    # held to the scenario's range: the longest interval where the optimum lies beyond it
+    # (unbounded at a rate of 0), which basis_text says
+    tau = min(max(optimal, MIN_INTERVAL_MINUTES), MAX_INTERVAL_MINUTES)
     best = evaluate_arrays(_fixed_interval(inputs, tau))
     return IntervalRecommendation(
         interval_minutes=tau,
@@ -150,6 +199,7 @@ def recommend_checkpoint_interval(inputs: Mapping[str, Any]) -> IntervalRecommen
         current_lost_usd_per_day=float(now["lost_usd_per_day"]),
         savings_usd_per_day=float(now["lost_usd_per_day"] - best["lost_usd_per_day"]),
         brent_minutes=brent_interval_minutes(inputs),
+        optimal_minutes=optimal,
     )
 
 
@@ -597,6 +647,9 @@ class Optimization:
         return {
             "scenario_name": self.scenario.name,
             "checkpoint_interval_minutes": iv.interval_minutes,
+            # the optimum itself: null where it is unbounded (a rate of 0), as goodput
+            # evaluate writes it; the recommendation above is then the longest interval
+            "optimal_checkpoint_interval_minutes": iv.optimal_minutes,
             "current_checkpoint_interval_minutes": iv.current_interval_minutes,
             "interval_savings_usd_per_day": iv.savings_usd_per_day,
             # the recommended spares, as the text and the page name them (QA 26: spare_nodes

@@ -28,6 +28,8 @@ iv, sp = o.interval, o.spares
 
 for col, tile in zip(st.columns(4), svc.headline_tiles(o), strict=True):
     col.metric(**tile)
+if note := svc.interval_note(o):  # the longest interval, not an optimum (a rate of 0)
+    st.info(note)
 st.info(svc.spare_payoff_text(o, scenario))
 st.button(
     "Apply the recommended interval and spares to the sidebar",

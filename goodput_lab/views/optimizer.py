@@ -9,6 +9,7 @@ import polars as pl
 
 from goodput_lab.models import Scenario, evaluate_arrays, resolve_inputs
 from goodput_lab.models import optimize as opt
+from goodput_lab.models._text import as_sentence
 from goodput_lab.models.catalog import Instance
 from goodput_lab.models.outputs import format_apart
 from goodput_lab.views import display
@@ -93,11 +94,14 @@ def headline_tiles(o: opt.Optimization) -> list[dict]:
     and goodput with both: ``st.metric`` keyword arguments, deltas included."""
     iv, cmp = o.interval, o.comparison
     interval = display.tile("recommended_checkpoint_interval_minutes", iv.interval_minutes)
-    interval["help"] += (
-        " The same figure as the Overview and Checkpoints pages; a bounded Brent search on "
-        "the lost dollars agrees "
-        f"({display.format_value('checkpoint_interval_minutes', iv.brent_minutes)})."
-    )
+    if iv.at_limit:  # not the optimum: the longest interval, and why (QA 28 #14)
+        interval["help"] = interval_note(o)
+    else:
+        interval["help"] += (
+            " The same figure as the Overview and Checkpoints pages; a bounded Brent search on "
+            "the lost dollars agrees "
+            f"({display.format_value('checkpoint_interval_minutes', iv.brent_minutes)})."
+        )
     change = iv.interval_minutes - iv.current_interval_minutes
     return [
         {
@@ -113,6 +117,15 @@ def headline_tiles(o: opt.Optimization) -> list[dict]:
             **display.delta(display.change("goodput_delta", cmp.goodput_delta)),
         },
     ]
+
+
+def interval_note(o: opt.Optimization) -> str:
+    """The sentence the page shows when the recommended interval is not the optimum but
+    the longest interval a scenario accepts (the optimum unbounded at a failure rate of 0,
+    as the Overview says it): :meth:`models.optimize.IntervalRecommendation.basis_text`
+    as a sentence; "" otherwise."""
+    iv = o.interval
+    return as_sentence(iv.basis_text()) if iv.at_limit else ""
 
 
 def _spares_tile(o: opt.Optimization) -> dict:
