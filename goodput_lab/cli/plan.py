@@ -115,7 +115,7 @@ def cmd_plan(args: argparse.Namespace) -> int:
                 block_days=block,
                 risk=risk,
                 catalog=cat,
-                prices=prices,  # a block rate, and the On-Demand rate after the block
+                prices=prices or None,  # a block rate, the On-Demand rate after the block
                 on_estimate=lambda d, sec, mem: (
                     estimates.update(seconds=sec)
                     or say_estimate(f"{trials:,} runs of {d:,.1f} days of compute", sec, mem)
