@@ -27,6 +27,7 @@ failures and checkpoints cost under each.  Rules and sources: ``docs/pricing.md`
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -41,7 +42,7 @@ from .choices import PricingModel
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, progress_note, resolve_inputs
 from .fields import _fmt
-from .montecarlo import MAX_DAYS, check_size
+from .montecarlo import MAX_DAYS, check_size, estimate_work, params_from_inputs
 from .outputs import format_range
 from .scenario import Scenario
 from .uncertainty import failure_rate_interval, rate_quantiles, step_time_interval
@@ -425,13 +426,16 @@ def _finish_days(inputs, trials: int, compute_days: float, seed: int, on_estimat
 
 def _strata_estimate(inputs, trials: int, compute_days: float) -> dict[str, float]:
     """The predicted seconds and memory of :func:`models.decide.simulate_config`: one
-    simulation per failure-rate stratum at the stratum's median rate, each checked as one
-    call is (:func:`models.montecarlo.check_size`: a ValidationError names ``trials`` or
-    the scenario when one is too large), their seconds summed and held to the same limit."""
+    simulation per failure-rate stratum at the stratum's median rate
+    (:func:`models.montecarlo.estimate_work`), their seconds summed and held to the limit
+    of one call (``max_seconds`` of :func:`models.montecarlo.check_size`,
+    :data:`models.montecarlo.MAX_SECONDS`), after the checks of one call at the point rate
+    (a ValidationError names ``trials``, ``days`` or the scenario)."""
     from .decide import STRATA
-    from .montecarlo import MAX_SECONDS
 
     check_size(trials, compute_days)  # trials and days in range, as one call checks them
+    # the seconds one call is held to (MAX_SECONDS, or what a caller bound check_size to)
+    limit = float(inspect.signature(check_size).parameters["max_seconds"].default)
     k = min(STRATA, int(trials))
     sizes = np.full(k, int(trials) // k)
     sizes[: int(trials) % k] += 1
@@ -440,24 +444,27 @@ def _strata_estimate(inputs, trials: int, compute_days: float) -> dict[str, floa
         m = evaluate_arrays(x)
         x["checkpoint.interval_minutes"] = float(np.asarray(m["checkpoint_interval_minutes"]))
         x["checkpoint.interval_optimal"] = False
+    # one call's checks (sizes, a window of at least one interval, memory, and its limit
+    # at the point rate), then each stratum's predicted work at its own rate
+    check_size(trials, compute_days, x, work_days=compute_days, grid_points=2)
     rates = rate_quantiles(failure_rate_interval(x), (np.arange(k) + 0.5) / k)
     seconds, memory = 0.0, 0.0
     for n, rate in zip(sizes, rates, strict=True):
-        est = check_size(
+        est = estimate_work(
+            params_from_inputs({**x, "reliability.node_failure_rate_per_day": float(rate)}),
             int(n),
             compute_days,
-            {**x, "reliability.node_failure_rate_per_day": float(rate)},
             work_days=compute_days,
             grid_points=2,
         )
         seconds += est.seconds
         memory = max(memory, est.memory_bytes)
-    if seconds > MAX_SECONDS:
-        most = max(1, int(trials * MAX_SECONDS / seconds))
+    if seconds > limit:
+        most = max(1, int(trials * limit / seconds))
         raise ValidationError(
             "trials",
             f"{int(trials):,} runs over {k} failure-rate strata would take ~{seconds:,.2g} s "
-            f"(limit {MAX_SECONDS:g} s) (allowed: trials <= about {most:,})",
+            f"(limit {limit:g} s) (allowed: trials <= about {most:,})",
         )
     return {"seconds": seconds, "memory_bytes": memory}
 

@@ -97,3 +97,26 @@ def test_the_plan_pages_risk_tiles_and_answer_say_over_both_intervals(block35):
         assert tiles[label]["help"].endswith(svc.OVER_INTERVALS)
     assert "over the failure-rate and step-time intervals:" in svc.cheapest_block_text(plan, 10)
     assert "draws its node failure rate from the 80% interval" in svc.block_caption(plan)
+
+
+def test_the_size_check_holds_the_strata_together_to_one_calls_limit(monkeypatch):
+    """The runs are one simulation per failure-rate stratum (20 for 1,000 runs): their
+    predicted seconds are summed and held to the limit one simulation is held to, so a plan
+    cannot take 20 times the limit; the estimate said before it starts is that sum."""
+    import functools
+
+    from goodput_lab.models import ValidationError
+    from goodput_lab.models import plan as pl
+
+    s = load_preset("aws-16k-h100")
+    said = {}
+    p = plan_capacity_block(s, trials=200, on_estimate=lambda d, sec, mem: said.update(seconds=sec))
+    assert p.trials == 200 and said["seconds"] > 0
+    # one simulation of the 1,000 runs at the point rate fits in 3 s (~1.5 s); the 20
+    # strata, each with its own pass loop, do not (~9 s)
+    monkeypatch.setattr(pl, "check_size", functools.partial(pl.check_size, max_seconds=3.0))
+    with pytest.raises(ValidationError) as exc:
+        plan_capacity_block(s, trials=1000)
+    assert exc.value.field == "trials"
+    assert "1,000 runs over 20 failure-rate strata would take ~" in exc.value.message
+    assert "(limit 3 s) (allowed: trials <= about " in exc.value.message
