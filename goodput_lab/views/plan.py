@@ -30,10 +30,19 @@ def plan(
     seed: int,
     block_days: float | None,
     risk: float,
+    prices: Mapping[str, float] | None = None,
 ) -> BlockPlan:
-    """The Capacity Block plan (:func:`models.plan.plan_capacity_block`)."""
+    """The Capacity Block plan (:func:`models.plan.plan_capacity_block`); ``prices``, the
+    rates entered on the page by pricing model, give the block's rate (``capacity_block``)
+    and the rate after it (``on_demand``), as ``goodput plan --price`` does."""
     return plan_capacity_block(
-        scenario, trials=trials, seed=seed, block_days=block_days, risk=risk, catalog=catalog
+        scenario,
+        trials=trials,
+        seed=seed,
+        block_days=block_days,
+        risk=risk,
+        catalog=catalog,
+        prices=dict(prices) if prices else None,
     )
 
 
@@ -58,11 +67,17 @@ def x_window(p: BlockPlan) -> tuple[float, float]:
     return lo, max(hi, lo + 14.0)
 
 
-def no_block_reason(scenario: Scenario, catalog: Mapping[str, Instance]) -> str:
-    """Why the page plans no block (:func:`models.plan.no_block_price`; "" when it can)."""
+def no_block_reason(
+    scenario: Scenario,
+    catalog: Mapping[str, Instance],
+    prices: Mapping[str, float] | None = None,
+) -> str:
+    """Why the page plans no block (:func:`models.plan.no_block_price`; "" when it can,
+    also when ``prices`` holds an entered Capacity Block rate)."""
     from goodput_lab.models.plan import no_block_price
 
-    return no_block_price(scenario, catalog, how="")  # the sidebar holds both fields
+    # the sidebar holds both fields
+    return no_block_price(scenario, catalog, how="", prices=dict(prices) if prices else None)
 
 
 def budget(
