@@ -566,7 +566,7 @@ def cmd_optimize(args: argparse.Namespace) -> int:
     interval = format_value("recommended_checkpoint_interval_minutes", iv.interval_minutes)
     now = format_value("current_checkpoint_interval_minutes", iv.current_interval_minutes)
     print(
-        f"  checkpoint interval   {interval} (now {now}; exact optimum, Daly/Lambert W) saves "
+        f"  checkpoint interval   {interval} (now {now}; {iv.basis_text()}) saves "
         f"{_fmt_usd(iv.savings_usd_per_day)}/day"
     )
     # the recommended spares against the scenario's, at the recommended interval (QA 26:

@@ -83,3 +83,15 @@ def test_the_optimizer_page_shows_the_note_at_a_zero_rate():
     assert any(i.value.startswith("The optimum is unbounded") for i in at.info), [
         i.value for i in at.info
     ]
+
+
+def test_the_cli_line_says_the_optimum_is_unbounded(capsys):
+    """goodput optimize at a 0 failure rate printed "exact optimum, Daly/Lambert W" beside
+    the 10,080-min field maximum (QA 28 #14): its line now gives the basis in words."""
+    from goodput_lab.cli.main import main
+
+    args = ["optimize", "llama3-70b", "--set", "reliability.node_failure_rate_per_day=0"]
+    assert main(args) == 0
+    line = next(x for x in capsys.readouterr().out.splitlines() if "checkpoint interval" in x)
+    assert "10,080.0 min" in line and "the optimum is unbounded" in line
+    assert "exact optimum" not in line
