@@ -2678,7 +2678,8 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
             "days",
             "number",
             f"Capacity Block length inside which the run finishes with probability {q}% "
-            "(Monte Carlo), the 30-minute termination margin included.",
+            "(Monte Carlo, each run drawing its failure rate and step time from their 80% "
+            "intervals), the 30-minute termination margin included.",
             f"P{q} of the wall time to finish + 30 min",
             "aws_capacity_blocks",
             2,
@@ -2714,7 +2715,8 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Finishes within the block",
         "fraction",
         "percent",
-        "Share of simulated runs that finish before the block's instances are terminated.",
+        "Share of simulated runs that finish before the block's instances are terminated "
+        "(each run drawing its failure rate and step time from their 80% intervals).",
         "P(T + 30 min ≤ D)",
         "derived",
         computed_by="models.plan._chosen_block_costs",
@@ -2834,7 +2836,8 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Capacity Blocks needed",
         "",
         "count",
-        "Blocks of at most 64 instances that hold the job's nodes and spares.",
+        "Blocks of at most 64 instances that hold the job's nodes and spares; for a type sold "
+        "only as whole UltraServers (p6e-gb200.36xlarge: 18 instances), the UltraServers.",
         "⌈instances / 64⌉",
         "aws_capacity_blocks",
         computed_by="models.pricing.capacity_blocks_needed",
@@ -2844,7 +2847,8 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Instances in blocks",
         "nodes",
         "count",
-        "Nodes plus hot spares reserved in the blocks.",
+        "Nodes plus hot spares reserved in the blocks, rounded up to whole UltraServers for a "
+        "type sold only as UltraServers (all paid).",
         "nodes + spares",
         computed_by="models.plan.plan_capacity_block",
     ),
@@ -2853,7 +2857,8 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Block rate",
         "USD/h",
         "usd_rate",
-        "The Capacity Block's effective rate per instance-hour.",
+        "The Capacity Block's effective rate per instance-hour (the dated table's, or one "
+        "entered with --price capacity_block=…).",
         "",
         "aws_capacity_block_pricing",
         computed_by="models.plan.capacity_block_price",
@@ -2863,7 +2868,9 @@ PLAN_OUTPUTS: tuple[Output, ...] = (
         "Fallback rate after the block",
         "USD/h",
         "usd_rate",
-        "What an instance-hour costs after the block ends (on-demand unless entered).",
+        "What an instance-hour costs after the block ends: pricing.overrun_usd_per_instance_hour, "
+        "else an On-Demand rate entered with --price, else the scenario's own On-Demand price "
+        "for its type, else the catalog's.",
         computed_by="models.pricing.overrun_price",
     ),
     _o(
@@ -3447,7 +3454,8 @@ OPTIMIZE_OUTPUTS: tuple[Output, ...] = (
         "Recommended checkpoint interval",
         "min",
         "number",
-        "The exact optimum of the checkpoint interval (what the Optimizer recommends).",
+        "The checkpoint interval the Optimizer recommends: the exact optimum, held to "
+        "[0.1, 10,080] min (10,080 when the optimum is unbounded, at a 0 failure rate).",
         "τ* = M·[1 + W₀(−e^{−(1+δ/M)})]",
         "daly2006",
         1,
