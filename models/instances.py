@@ -40,7 +40,8 @@ type exactly its node count; others rounded up to whole nodes that keep the para
 With ``deadline_days`` every node count that keeps the parallel layout whole (whole TP × PP × CP
 replicas, as many as the expert-parallel grid divides), up to
 ``max_accelerators``, is evaluated in one vectorised call and the cheapest one that finishes
-in time is chosen (cost to train = node-hours × price, so the choice does not depend on the
+in time among those that split the global batch into whole micro-batches on every
+data-parallel replica (:func:`whole_layout`; every count when none does) is chosen (cost to train = node-hours × price, so the choice does not depend on the
 price).  "Cheapest" is the lowest cost to train among priced types that can run the
 workload (and meet the deadline).
 """
@@ -61,7 +62,7 @@ from .chain import catalog_nodes_per_domain, paid_instances
 from .choices import FailureScaling, PricingModel
 from .compute import expert_tensor_parallel, infeasibility_reason, replica_multiple
 from .errors import ValidationError
-from .evaluate import evaluate_arrays, resolve_inputs
+from .evaluate import evaluate_arrays, resolve_inputs, whole_micro_batches
 from .fields import _fmt
 from .outputs import json_value
 from .pricing import (
@@ -489,7 +490,8 @@ class InstanceRanking:
         if self.deadline_days is not None:
             out.append(
                 f"Node count: the cheapest that trains within {self.deadline_days:g} days "
-                "(the parallel layout kept whole: TP × PP × CP, and the expert grid)."
+                "(the parallel layout kept whole: TP × PP × CP, and the expert grid; the "
+                "global batch split into whole micro-batches on every data-parallel replica)."
             )
         else:
             out.append(
@@ -581,10 +583,16 @@ def _json_row(row: Mapping[str, Any]) -> dict[str, Any]:
     return {k: json_value(k, v) for k, v in row.items()}
 
 
-def _node_step(scenario: Scenario, inst: Instance) -> int:
+def node_step(scenario: Scenario, inst: Instance) -> int:
     """Smallest node count step that keeps the parallel layout whole on ``inst``: whole
     TP × PP × CP replicas, as many as the expert-parallel grid divides
-    (:func:`models.compute.replica_multiple`), so no accelerator is left idle."""
+    (:func:`models.compute.replica_multiple`), so no accelerator is left idle.
+
+    >>> from goodput_lab.models import load_catalog, load_preset
+    >>> cat = load_catalog()
+    >>> node_step(load_preset("deepseek-v3"), cat["dgx-h800"])  # PP 16 x EP 64 accelerators
+    128
+    """
     t = int(scenario["workload.tensor_parallel"])
     cp = int(scenario["workload.context_parallel"])
     etp, folded = expert_tensor_parallel(t, scenario["workload.expert_tensor_parallel"])
@@ -593,10 +601,47 @@ def _node_step(scenario: Scenario, inst: Instance) -> int:
     return accels // math.gcd(accels, inst.accelerators_per_node)
 
 
+def whole_layout(metrics: Mapping[str, Any], shape: tuple[int, ...]) -> np.ndarray:
+    """Where a node count runs as entered [bool]: the global batch splits into whole
+    micro-batches on every data-parallel replica (:func:`models.evaluate.whole_micro_batches`
+    of the split :func:`models.compute._batch_split` makes, which ``goodput evaluate``'s batch
+    note reads) and no accelerator is idle (:func:`models.compute.whole_data_parallel`,
+    ``idle_accelerators``).  A count that fails either is modelled on the average, or pays
+    for accelerators that do no work (QA 28 #4: 816 p5 nodes, 204 replicas of a
+    2,048-sequence batch, 10.04 micro-batches each; 900 H800 nodes with 32 of 7,200
+    accelerators idle, as fast as 896).
+
+    Parameters
+    ----------
+    metrics : Mapping[str, Any]
+        :func:`models.evaluate.evaluate_arrays` of the node counts, with
+        ``micro_batches_per_step``, ``micro_batch_sequences_effective`` and
+        ``idle_accelerators`` [count].
+    shape : tuple of int
+        The node counts' shape.
+
+    Returns
+    -------
+    numpy.ndarray
+        True where the count runs as entered; False where not, or where no step is
+        modelled (NaN).
+    """
+
+    def at(key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(metrics[key], float), shape)
+
+    with np.errstate(invalid="ignore"):
+        idle_free = at("idle_accelerators") < 0.5
+    return (
+        whole_micro_batches(at("micro_batches_per_step"), at("micro_batch_sequences_effective"))
+        & idle_free
+    )
+
+
 def _grid(
     scenario: Scenario, own: Instance, inst: Instance, deadline: float | None, max_accels: int
 ) -> np.ndarray:
-    step = _node_step(scenario, inst)
+    step = node_step(scenario, inst)
     if deadline is None:
         if inst.instance == own.instance:
             return np.array([float(scenario["cluster.nodes"])])
@@ -948,6 +993,13 @@ def _option(
         return np.broadcast_to(np.asarray(_out[key], float), _shape)
 
     days, node_hours = at("time_to_train_days"), at("cost_to_train_usd")
+    if deadline_days is not None:
+        # a count is chosen only where the layout runs as entered (whole_layout); when the
+        # batch splits at no count that can run (16M tokens of 8,192: 1,953.12 sequences),
+        # every count is kept, as without a deadline (evaluate's batch note says it)
+        usable = whole_layout(out, grid.shape) & np.isfinite(days)
+        if usable.any():
+            days = np.where(usable, days, np.nan)
     ok, meets, i = _pick_node_count(days, node_hours, deadline_days)
     nodes = float(grid[i])
     reason = ""

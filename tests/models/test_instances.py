@@ -212,3 +212,49 @@ def test_cost_shares_are_the_rows_own_and_in_the_json(catalog):
     # a type that cannot run has no cost and no share
     trn = r.row("trn1.32xlarge")
     assert math.isnan(trn.failure_share) and math.isnan(trn.communication_share)
+
+
+def test_deadline_node_counts_split_the_batch_into_whole_micro_batches_with_no_idle_accelerator(
+    catalog,
+):
+    """QA 28 #4: with a 45-day deadline the ranking bought 592 p5 nodes for llama3-70b (148
+    replicas of a 2,048-sequence batch: 13.8 micro-batches each, which Megatron-Core
+    refuses), and decide 900 H800 nodes for DeepSeek-V3 (32 of 7,200 accelerators idle).
+    Every count it chooses now runs as entered: evaluate finds no batch note and no idle
+    accelerator there."""
+    for preset, deadline in (
+        ("llama3-70b", 45.0),
+        ("deepseek-v3", 30.0),
+        ("p6e-gb200-nvl72", 30.0),
+    ):
+        s = load_preset(preset)
+        r = rank_instances(s, catalog, deadline_days=deadline)
+        ranked = [row for row in r.rows if row.feasible and row.meets_deadline]
+        assert ranked, preset
+        for row in ranked:
+            ev = evaluate(
+                s.replace(
+                    {
+                        "cluster.instance": row.instance,
+                        "cluster.nodes": int(row.nodes),
+                        "pricing.usd_per_instance_hour": 1.0,  # a type without a public price
+                    }
+                ),
+                catalog,
+            )
+            assert ev.texts["batch_note"] == "", (preset, row.instance, row.nodes)
+            assert ev["idle_accelerators"] == 0, (preset, row.instance, row.nodes)
+    best = rank_instances(load_preset("llama3-70b"), catalog, deadline_days=45.0).cheapest
+    # 1,024 nodes: 256 replicas of 2 micro-batches (592 before: 13.8)
+    assert (best.instance, best.nodes) == ("p5.48xlarge", 1024.0)
+    assert "the global batch split into whole micro-batches" in " ".join(
+        rank_instances(load_preset("llama3-70b"), catalog, deadline_days=45.0).rules()
+    )
+
+
+def test_a_batch_that_splits_at_no_count_still_gets_a_node_count(catalog):
+    """aws-16k-h100's 16M tokens of 8,192 are 1,953.12 sequences: no count splits them, so
+    the deadline search keeps every count whose layout is whole (as before) rather than
+    none."""
+    r = rank_instances(load_preset("aws-16k-h100"), catalog, deadline_days=120.0)
+    assert r.cheapest is not None and r.cheapest.meets_deadline
