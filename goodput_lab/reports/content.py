@@ -866,19 +866,22 @@ def capacity_block_text(scenario: Scenario, catalog) -> str:
             f"block would not do: {run} is longer than {longest}."
         )
     instances = int(scenario["cluster.nodes"]) + int(scenario["cluster.spare_nodes"])
-    what = f"a {cb['block_days']:g}-day block for {counted(instances, 'instance')}"
-    if instances > pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES:
-        what += (
-            f" ({pr.capacity_blocks_needed(instances)} blocks of at most "
-            f"{pr.CAPACITY_BLOCK_MAX_INSTANCES} instances; AWS allows "
-            f"{pr.CAPACITY_BLOCK_ACCOUNT_INSTANCES} across an account's blocks unless the "
-            "limit is raised)"
-        )
+    inst = catalog.get(str(scenario["cluster.instance"])) if catalog else None
+    paid = pr.capacity_block_instances(instances, inst)
+    what = f"a {cb['block_days']:g}-day block for {counted(paid, 'instance')}"
+    if note := pr.capacity_block_note(instances, inst):  # UltraServers, or the 64 rule
+        what += f" ({note})"
     total = f"{format_usd(cb['total_cost_to_train_usd'])} in total with storage"
     basis = plan is not None and bool(cb.get("basis"))  # goodput plan's block and total
     if basis:
         total += f", the mean of goodput plan's {counted(plan.trials, 'simulated run')}"
-    sizes = "goodput plan sizes the block for a stated risk of the run outlasting it"
+        sizes = (
+            f"goodput plan's block: the cheapest with at most a {plan.risk:.0%} risk of the "
+            "run outlasting it, each run drawing its failure rate and step time from their "
+            "80% intervals"
+        )
+    else:
+        sizes = "goodput plan sizes the block for a stated risk of the run outlasting it"
     if own["pricing_model"] == "capacity_block":
         added = cb["failures_and_checkpoints_usd"]
         failures = (
