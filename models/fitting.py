@@ -276,6 +276,48 @@ def weibull_observed_information(shape, scale, x):
     return np.array([[i_kk, i_kl], [i_kl, i_ll]])
 
 
+def _weibull_mle_shape(ly: np.ndarray) -> float | None:
+    """The Weibull shape's maximum-likelihood estimate of gaps whose logarithms are ``ly``
+    (rescaled to mean 1; location 0), or None when the likelihood still rises at
+    :data:`WEIBULL_SHAPE_MAX`.
+
+    Decided from the likelihood, not from a tolerance on the gaps: the profile
+    log-likelihood ℓ_p(k) is strictly concave in k (its score n/k + Σ ln y − n·Σ yᵏ ln y /
+    Σ yᵏ falls with k: the last term is a mean of ln y weighted by yᵏ, whose derivative in
+    k is that weighting's variance of ln y, ≥ 0), so a positive score at the top of the
+    shape range means the likelihood is still rising there and its maximum lies beyond.
+    Every gap the same: it rises without bound; gaps seconds apart (a nightly job killing a
+    node, QA pass 29): it peaks at a shape in the thousands.  A shape past
+    WEIBULL_SHAPE_MAX is a coefficient of variation under ~1.3% (≈ 1.28/k), clockwork
+    rather than a lifetime distribution, and its interval and the scale's Wald interval are
+    numerically meaningless.  Otherwise the root of the score equation (Lawless 2003,
+    eq. 5.1.6), unique by the concavity.
+
+    Parameters
+    ----------
+    ly : numpy.ndarray
+        Logarithms of the gaps rescaled to mean 1 [-].
+
+    Returns
+    -------
+    float or None
+        The shape [-], or None when it lies beyond the range.
+    """
+    if _profile_score(WEIBULL_SHAPE_MAX, ly) > 0:
+        return None
+    if _profile_score(WEIBULL_SHAPE_MIN, ly) < 0:  # gaps spread over e^±60: none real
+        raise ValidationError(
+            "failure log",
+            f"the Weibull fit did not converge (shape below {WEIBULL_SHAPE_MIN:g})",
+        )
+    return float(
+        optimize.brentq(
+            _profile_score, WEIBULL_SHAPE_MIN, WEIBULL_SHAPE_MAX, args=(ly,), xtol=1e-12,
+            rtol=1e-12,
+        )
+    )  # fmt: skip
+
+
 def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     """Fit exponential and Weibull distributions to times between failures [h].
 
@@ -320,32 +362,11 @@ def fit_tbf(gaps_h, confidence: float = 0.95) -> dict[str, float]:
     rate = 1.0 / (exp_scale * unit)
     rate_lo, rate_hi = exponential_rate_ci(n, float(x.sum()), confidence)
     ll_exp = float(np.sum(stats.expon.logpdf(y, scale=exp_scale))) - n * math.log(unit)
-    # --- Weibull (MLE with location fixed at 0).  Decided from the likelihood, not from a
-    # tolerance on the gaps: the profile log-likelihood ℓ_p(k) is strictly concave in k (its
-    # score n/k + Σ ln y − n·Σ yᵏ ln y / Σ yᵏ falls with k: the last term is a mean of ln y
-    # weighted by yᵏ, whose derivative in k is that weighting's variance of ln y, ≥ 0), so
-    # a positive score at the top of the shape range means the likelihood is still rising
-    # there and its maximum lies beyond.  Every gap the same: it rises without bound; gaps
-    # seconds apart (a nightly job killing a node, QA pass 29): it peaks at a shape in the
-    # thousands.  A shape past WEIBULL_SHAPE_MAX is a coefficient of variation under ~1.3%
-    # (≈ 1.28/k), clockwork rather than a lifetime distribution, and its interval and the
-    # scale's Wald interval are numerically meaningless: such gaps get the exponential
-    # alone, with every Weibull figure NaN (null in the JSON).
-    ly = np.log(y)
-    if _profile_score(WEIBULL_SHAPE_MAX, ly) > 0:
+    # --- Weibull (MLE with location fixed at 0): None when its likelihood still rises at
+    # the top of the shape range (clockwork gaps: the exponential alone, Weibull figures NaN)
+    shape = _weibull_mle_shape(np.log(y))
+    if shape is None:
         return _exponential_only(n, rate, rate_lo, rate_hi, ll_exp, y, exp_scale)
-    if _profile_score(WEIBULL_SHAPE_MIN, ly) < 0:  # gaps spread over e^±60: none real
-        raise ValidationError(
-            "failure log",
-            f"the Weibull fit did not converge (shape below {WEIBULL_SHAPE_MIN:g})",
-        )
-    # the root of the score equation (Lawless 2003, eq. 5.1.6), unique by the concavity
-    shape = float(
-        optimize.brentq(
-            _profile_score, WEIBULL_SHAPE_MIN, WEIBULL_SHAPE_MAX, args=(ly,), xtol=1e-12,
-            rtol=1e-12,
-        )
-    )  # fmt: skip
     scale = float(np.mean(y**shape) ** (1.0 / shape))
     ll_max = _weibull_profile_loglik(shape, y)
     crit = stats.chi2.ppf(confidence, 1) / 2.0

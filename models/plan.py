@@ -566,6 +566,19 @@ def _block_notes(instances: int, inst: Instance, chosen: float, unfinished: int)
     return notes
 
 
+def _block_prices(scenario: Scenario, inst: Instance, prices) -> tuple[Any, Any]:
+    """(the block's price, the price after it) of :func:`plan_capacity_block`: an entered
+    ``capacity_block`` rate, else :func:`capacity_block_price`; the overrun price with an
+    entered ``on_demand`` rate (:func:`models.pricing.overrun_price`)."""
+    entered = entered_prices(prices)
+    if PricingModel.CAPACITY_BLOCK in entered:
+        price = _entered_price(entered, PricingModel.CAPACITY_BLOCK)
+    else:
+        price = capacity_block_price(scenario, inst)
+    fallback = pr.overrun_price(scenario, inst, on_demand=entered.get(PricingModel.ON_DEMAND))
+    return price, fallback
+
+
 def plan_capacity_block(
     scenario: Scenario,
     *,
@@ -603,12 +616,7 @@ def plan_capacity_block(
     _check_plan_args(risk, block_days)
     cat = catalog if catalog is not None else load_catalog()
     inst = _instance(scenario, cat)
-    entered = entered_prices(prices)
-    if PricingModel.CAPACITY_BLOCK in entered:
-        price = _entered_price(entered, PricingModel.CAPACITY_BLOCK)
-    else:
-        price = capacity_block_price(scenario, inst)
-    fallback = pr.overrun_price(scenario, inst, on_demand=entered.get(PricingModel.ON_DEMAND))
+    price, fallback = _block_prices(scenario, inst, prices)
     inputs = block_inputs(scenario, cat, price)
     m = evaluate_arrays(inputs)
     compute_days = _plan_compute_days(scenario, inputs, m)

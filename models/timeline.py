@@ -1504,7 +1504,20 @@ def _gunzip(raw: bytes, max_bytes: int, *, head: bool = False) -> bytes:
 
 def gzip_head(data: str | bytes, limit: int) -> str | bytes:
     """The first ``limit`` bytes of a timeline's text: gzip data decompressed across its
-    members (:func:`_gunzip`), else as given.  For a comment before the header."""
+    members (:func:`_gunzip`), else as given.  For a comment before the header.
+
+    Parameters
+    ----------
+    data : str or bytes
+        The file's contents, gzip-compressed or not.
+    limit : int
+        Bytes (or characters, for text) to return at most [count].
+
+    Returns
+    -------
+    str or bytes
+        The start of the (decompressed) text.
+    """
     if isinstance(data, bytes | bytearray | memoryview) and bytes(data[:2]) == b"\x1f\x8b":
         return _gunzip(bytes(data), limit, head=True)
     return data[:limit] if isinstance(data, str) else bytes(data[:limit])
