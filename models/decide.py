@@ -4,7 +4,9 @@
 cost?"  :func:`decide` searches jointly
 
 * the instance type (every type with a price under at least one pricing model),
-* the node count (every count that keeps the parallel layout whole and fits in memory),
+* the node count (every count that runs as entered: the parallel layout whole, no
+  accelerator idle, the global batch split into whole micro-batches on every replica, and
+  memory enough; :func:`models.instances.whole_layout`),
 * the pricing model: On-Demand; Capacity Blocks of every purchasable length up to the
   deadline (overrun at the fallback price, :func:`models.plan.block_costs`); Savings Plans
   and Spot when a rate is given (``prices``, or the scenario's own),
@@ -16,8 +18,10 @@ and returns the configuration with the least expected total cost among those tha
 by D with probability at least P (and, with a budget, whose P90 cost is within it).
 
 Two stages.  **Prune analytically**: the chain is vectorised, so for every type, feature set
-and strategy one call evaluates every node count × spare count × (failure rate, step time)
-quadrature point; P(finish by D) is approximated by Σ w_k Φ((D − T_k)/σ_k) (T_k the
+and strategy one call times every node count (at the median inputs and at their P-quantiles,
+with the group's own features and interval: feasibility and the counts worth a closer look
+follow from that and from each pricing model's cost structure, :func:`_window`), and one
+more evaluates the counts kept × spare count × (failure rate, step time) quadrature point; P(finish by D) is approximated by Σ w_k Φ((D − T_k)/σ_k) (T_k the
 expected wall time at quadrature point k, σ_k the compound-Poisson spread of the failures'
 losses) and the cost by its expectation.  **Monte Carlo the short list**
 (:func:`simulate_config`): each configuration is simulated with ``trials`` runs in
@@ -50,8 +54,8 @@ from .choices import FailureScaling, MfuBasis, PricingModel, Strategy, choice_wo
 from .errors import ValidationError
 from .evaluate import evaluate_arrays, resolve_inputs
 from .fields import FIELDS, _fmt
-from .instances import instance_mfu, rank_instances, scaled_failure_rate
-from .montecarlo import MAX_DAYS, simulate_inputs
+from .instances import instance_mfu, node_step, rank_instances, scaled_failure_rate, whole_layout
+from .montecarlo import MAX_DAYS, MAX_WALL_FACTOR, simulate_inputs
 from .outputs import format_usd_compact, format_value
 from .plan import MARGIN_DAYS, block_costs
 from .scenario import Scenario
@@ -78,10 +82,9 @@ REFINE_STEPS = 3
 REFINE_FRACTION = 0.01  # each step: 1% of the nodes (at least one TP x PP group)
 #: Hot spare counts searched.
 SPARES = (0, 1, 2, 4, 8, 16)
-#: Node counts searched per type: from the smallest whose expected time meets the deadline
-#: up to NODE_SPAN × that count, at most NODE_WINDOW counts (geometrically spaced).
+#: Node counts searched per candidate group and anchor pair (:func:`_window`): at most
+#: NODE_WINDOW counts between the anchors, geometrically spaced.
 NODE_WINDOW = 40
-NODE_SPAN = 2.5
 MAX_ACCELERATORS = 100_000
 #: Monte Carlo short list: for each level of approximate P (relative to the target), the
 #: cheapest candidate overall and of every (instance, pricing model); at most MAX_CONFIGS.
@@ -125,8 +128,9 @@ class PriceOption:
         return pr.TERMS[PricingModel(self.model)].label
 
 
-#: The checkpoint interval of the configuration that screens each instance type's node
-#: counts (:func:`_window`) [min]: no feature, no spare; the search then tunes them.
+#: The checkpoint interval of the configuration that finds the node counts at which each
+#: instance type runs as entered (:func:`_runnable_grid`) [min]; which counts meet the
+#: deadline is judged per candidate group, with its own features and interval.
 PROBE_INTERVAL_MINUTES = 60.0
 
 
@@ -439,17 +443,20 @@ def _analytic_group(
     """
     n_n, n_s, n_k = nodes.size, len(SPARES), rate_q.size
     nn, ss = np.meshgrid(nodes, np.asarray(SPARES, float), indexing="ij")
-    # the interval: the exact optimum at the median rate, then fixed
+    # the interval: the exact optimum at the median rate (within the field's range, as
+    # evaluate sets "optimal": :func:`_finite_interval`), then fixed
     x0 = {**x, "cluster.nodes": nn.ravel(), "cluster.spare_nodes": ss.ravel()}
     x0["checkpoint.interval_optimal"] = True
     x0["checkpoint.interval_minutes"] = np.nan
     m0 = evaluate_arrays(x0)
-    tau = np.broadcast_to(np.asarray(m0["optimal_checkpoint_interval_minutes"], float), nn.size)
+    tau = _finite_interval(
+        np.broadcast_to(np.asarray(m0["checkpoint_interval_minutes"], float), nn.size)
+    )
     xk = dict(x)
     xk["cluster.nodes"] = np.repeat(nn.ravel(), n_k)
     xk["cluster.spare_nodes"] = np.repeat(ss.ravel(), n_k)
     xk["checkpoint.interval_optimal"] = False
-    xk["checkpoint.interval_minutes"] = np.repeat(np.where(np.isfinite(tau), tau, 60.0), n_k)
+    xk["checkpoint.interval_minutes"] = np.repeat(tau, n_k)
     xk["reliability.node_failure_rate_per_day"] = np.tile(rate_q, n_n * n_s)
     m = evaluate_arrays(xk)
     shape = (n_n, n_s, n_k)
@@ -481,40 +488,204 @@ def _analytic_group(
 
 
 def _node_grid(scenario: Scenario, inst: Instance) -> np.ndarray:
-    tp_pp = int(scenario["workload.tensor_parallel"]) * int(scenario["workload.pipeline_parallel"])
-    step = tp_pp // math.gcd(tp_pp, inst.accelerators_per_node)
+    """Every node count that keeps the parallel layout whole on ``inst`` (whole TP × PP × CP
+    replicas, as many as the expert-parallel grid divides: :func:`models.instances.node_step`,
+    the rule ``goodput instances`` steps by), up to MAX_ACCELERATORS accelerators."""
+    step = node_step(scenario, inst)
     hi = max(step, MAX_ACCELERATORS // inst.accelerators_per_node)
     return np.arange(step, hi + 1, step, dtype=float)
 
 
-def _window(
-    x: dict[str, Any], grid: np.ndarray, deadline: float
-) -> tuple[np.ndarray, str, tuple[int, float] | None]:
-    """Node counts worth a closer look: from the smallest whose expected time meets the
-    deadline, NODE_WINDOW grid steps (within NODE_SPAN × that count); when none meets it,
-    why, and the fastest (node count, expected days)."""
+def _runnable_grid(x: dict[str, Any], grid: np.ndarray) -> tuple[np.ndarray, str]:
+    """The node counts of ``grid`` at which the job runs as entered, and a note when none
+    does.
+
+    A count runs as entered when its step can be modelled, the global batch splits into
+    whole micro-batches on every data-parallel replica and no accelerator is idle
+    (:func:`models.instances.whole_layout`, the rule of ``goodput instances
+    --deadline-days``; QA 28 #4: 816 p5 nodes for llama3-70b are 204 replicas of 10.04
+    micro-batches, 900 H800 nodes for DeepSeek-V3 leave 32 accelerators idle and train no
+    faster than 896).  When the batch splits at no count that can run (16M tokens of 8,192
+    are 1,953.12 sequences), every count that can run is kept and the note says so.
+
+    Parameters
+    ----------
+    x : dict[str, Any]
+        Chain inputs of the type (:func:`config_inputs`).
+    grid : numpy.ndarray
+        Node counts that keep the layout whole (:func:`_node_grid`) [count].
+
+    Returns
+    -------
+    tuple of (numpy.ndarray, str)
+        The counts [count] (empty when none can run), and the note ("" when the rule holds).
+    """
     m = evaluate_arrays({**x, "cluster.nodes": grid, "cluster.spare_nodes": 0.0})
     t = np.broadcast_to(np.asarray(m["time_to_train_days"], float), grid.shape)
-    ok = np.isfinite(t)
-    if not ok.any():
-        return np.zeros(0), "cannot run this workload at any node count (memory or catalog)", None
-    meets = ok & (t <= deadline)
-    if not meets.any():
-        i = int(np.nanargmin(np.where(ok, t, np.inf)))
-        return (
-            np.zeros(0),
-            f"misses the {deadline:g}-day deadline at any node count up to {grid[-1]:,.0f} "
-            f"(fastest {t[i]:.1f} days at {grid[i]:,.0f} nodes, expected, with checkpoints "
-            f"every {PROBE_INTERVAL_MINUTES:g} min and no resilience feature; goodput "
-            "instances times the scenario's own settings)",
-            (int(grid[i]), float(t[i])),
-        )
-    i0 = int(np.flatnonzero(meets)[0])
-    sel = grid[i0:][(grid[i0:] <= NODE_SPAN * grid[i0]) & meets[i0:]]
-    if sel.size > NODE_WINDOW:  # geometric spacing: as fine in relative terms everywhere
-        want = np.geomspace(sel[0], sel[-1], NODE_WINDOW)
-        sel = np.unique(sel[np.clip(np.searchsorted(sel, want), 0, sel.size - 1)])
-    return sel, "", None
+    fin = np.isfinite(t)
+    whole = whole_layout(m, grid.shape) & fin
+    if whole.any() or not fin.any():
+        return grid[whole], ""
+
+    def at(key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(m[key], float), grid.shape)[fin][0]
+
+    seqs = at("micro_batches_per_step") * at("micro_batch_sequences_effective")
+    seqs *= at("data_parallel_size")
+    batch = f"{seqs:,.0f}" if abs(seqs - round(seqs)) < 1e-6 else f"{seqs:,.2f}"
+    return grid[fin], (
+        f"the global batch of {batch} sequences splits into whole micro-batches at no node "
+        "count that can run it, so node counts are searched without that rule (goodput "
+        "evaluate's batch note names the nearest batches that split)"
+    )
+
+
+def _probe(
+    x: dict[str, Any], grid: np.ndarray, deadline: float, target: float
+) -> dict[str, np.ndarray]:
+    """Expected wall time of one candidate group (type, features, strategy) at every count
+    of ``grid``, spares 0 and the checkpoint interval the search would set: at the median
+    failure rate and step time (``t_med``) and at their ``target`` quantiles (``t_hi``, the
+    two inputs' P-quantiles at once, so at least the time that P of the runs need), with
+    the paid instances and the storage per day of each count.
+
+    Returns arrays shaped like ``grid``: ``t_med``, ``t_hi`` [day], ``tau`` [min],
+    ``paid`` [count] and ``storage`` [USD/day]."""
+    x0 = {**x, "cluster.nodes": grid, "cluster.spare_nodes": 0.0}
+    x0["checkpoint.interval_optimal"] = True
+    x0["checkpoint.interval_minutes"] = np.nan
+    m0 = evaluate_arrays(x0)
+
+    def col(m: Mapping[str, Any], key: str) -> np.ndarray:
+        return np.broadcast_to(np.asarray(m[key], float), grid.shape)
+
+    t_med = col(m0, "time_to_train_days")
+    # the interval the search sets (evaluate's under "optimal": the exact optimum within
+    # the field's range), then fixed, as _analytic_group and the Monte Carlo fix it
+    tau = _finite_interval(col(m0, "checkpoint_interval_minutes"))
+    iv = failure_rate_interval(x)
+    rate_hi = float(rate_quantiles(iv, np.array([target]))[0])
+    x_hi = {**x0, "checkpoint.interval_optimal": False, "checkpoint.interval_minutes": tau}
+    x_hi["reliability.node_failure_rate_per_day"] = rate_hi
+    fin = np.isfinite(t_med)
+    at = float(grid[int(np.flatnonzero(fin)[0])]) if fin.any() else float(grid[0])
+    step_hi = float(
+        step_time_multipliers(evaluate_arrays({**x, "cluster.nodes": at}), np.array([target]))[0]
+    )
+    with np.errstate(invalid="ignore"):
+        t_hi = col(evaluate_arrays(x_hi), "time_to_train_days") * step_hi
+    paid = (col(m0, "cluster_usd_per_day") + col(m0, "spare_usd_per_day")) / 24.0  # unit price
+    return {
+        "t_med": np.where(fin, t_med, np.inf),
+        "t_hi": np.where(np.isfinite(t_hi), t_hi, np.inf),
+        "tau": tau,
+        "paid": paid,
+        "storage": col(m0, "storage_usd_per_day"),
+    }
+
+
+def _finite_interval(tau) -> np.ndarray:
+    """The checkpoint interval a configuration is given [min]: the optimum where it is
+    finite, else the field's upper bound (10,080 min, what ``goodput evaluate`` uses under
+    "optimal" when no failure is expected: a save is then all a checkpoint costs; QA 28 #2:
+    a 0 failure rate made it ``inf``, which ``--set checkpoint.interval_minutes`` refuses)."""
+    top = float(FIELDS["checkpoint.interval_minutes"].max)
+    t = np.asarray(tau, float)
+    return np.where(np.isfinite(t) & (t > 0), np.minimum(t, top), top)
+
+
+def _proxy_costs(
+    t: np.ndarray,
+    probe: Mapping[str, np.ndarray],
+    opts: Sequence[PriceOption],
+    blocks: np.ndarray,
+    fallback: float,
+    utilization: float,
+) -> list[np.ndarray]:
+    """Expected cost of each count [USD] under each way to pay in ``opts``, were its wall
+    time ``t`` [day]: the formulas of :func:`_price_group` at one point (per-hour models
+    (24·rate·paid + storage)·T; a Capacity Block the cheapest purchasable length B of
+    B·24·paid·rate + (T − B + 30 min)⁺·24·paid·fallback + storage·T)."""
+    paid, storage = probe["paid"], probe["storage"]
+    out = []
+    with np.errstate(invalid="ignore", over="ignore"):
+        for opt in opts:
+            model = PricingModel(opt.model)
+            rate = opt.usd_per_instance_hour
+            if model is PricingModel.CAPACITY_BLOCK:
+                if not math.isfinite(fallback) or blocks.size == 0:
+                    continue
+                b = blocks[:, None]
+                over = np.maximum(t[None, :] - (b - MARGIN_DAYS), 0.0)
+                c = b * 24.0 * paid * rate + over * 24.0 * paid * fallback + storage * t
+                out.append(np.min(np.where(np.isfinite(c), c, np.inf), axis=0))
+            else:
+                if model.is_savings_plan:
+                    rate = rate / utilization
+                out.append((24.0 * paid * rate + storage) * t)
+    return out
+
+
+def _thin(counts: np.ndarray) -> np.ndarray:
+    """At most NODE_WINDOW of ``counts`` [count], geometrically spaced (as fine in relative
+    terms everywhere), the ends kept."""
+    if counts.size <= NODE_WINDOW:
+        return counts
+    want = np.geomspace(counts[0], counts[-1], NODE_WINDOW)
+    return np.unique(counts[np.clip(np.searchsorted(counts, want), 0, counts.size - 1)])
+
+
+def _window(
+    grid: np.ndarray,
+    probe: Mapping[str, np.ndarray],
+    deadline: float,
+    costs: Callable[[np.ndarray], list[np.ndarray]],
+) -> np.ndarray:
+    """Node counts of one candidate group worth the analytic prune [count].
+
+    Every count of ``grid`` is timed (:func:`_probe`), so the window follows the cost
+    structure of each way to pay rather than a span around the smallest count that meets
+    the deadline (QA 28 #1: 8-20 nodes for a 3,650-day deadline, while a Capacity Block
+    is cheapest at the count that fits the run into a block, 140 nodes, never searched).
+    For the deadline alone and for each way to pay (``costs(t)``: the expected cost of
+    every count were its time ``t``, :func:`_proxy_costs`), two anchors:
+
+    * at the median inputs, the cheapest count whose expected time meets D (for the
+      deadline alone, the smallest);
+    * at the inputs' P-quantiles, the same (the fastest count when none meets D there):
+      the count that reaches P with no margin to spare;
+
+    and every count from the lower anchor to one count past the upper one (P is reached
+    between them: below the first fewer than half the runs finish in time, past the
+    second more nodes only add cost), thinned to NODE_WINDOW counts each.  Empty when no
+    count's expected time meets D.
+    """
+    t_med, t_hi = probe["t_med"], probe["t_hi"]
+    if not (t_med <= deadline).any():
+        return np.zeros(0)
+
+    def cheapest(t: np.ndarray, c: np.ndarray | None) -> int | None:
+        ok = t <= deadline
+        if c is not None:
+            ok = ok & np.isfinite(c)
+        if not ok.any():
+            return None
+        idx = np.flatnonzero(ok)
+        return int(idx[0] if c is None else idx[np.argmin(c[idx])])
+
+    fastest_hi = int(np.argmin(t_hi)) if np.isfinite(t_hi).any() else int(np.argmin(t_med))
+    pairs = [(cheapest(t_med, None), cheapest(t_hi, None))]
+    pairs += list(zip([cheapest(t_med, c) for c in costs(t_med)],
+                      [cheapest(t_hi, c) for c in costs(t_hi)], strict=True))  # fmt: skip
+    out: list[np.ndarray] = []
+    for a, b in pairs:
+        if a is None:
+            continue
+        b = fastest_hi if b is None else b
+        lo, hi = min(a, b), min(max(a, b) + 1, grid.size - 1)
+        out.append(_thin(grid[lo : hi + 1]))
+    sel = np.unique(np.concatenate(out)) if out else np.zeros(0)
+    return sel[np.isfinite(t_med[np.searchsorted(grid, sel)])]
 
 
 @dataclass
@@ -527,6 +698,15 @@ class _Candidate:
     overrides: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class _Fastest:
+    """A type's fastest configuration when no count meets the deadline in expectation."""
+
+    days: float
+    config: Config
+    overrides: dict[str, Any]
+
+
 def analytic_candidates(
     scenario: Scenario,
     catalog: Mapping[str, Instance],
@@ -534,10 +714,18 @@ def analytic_candidates(
     target: float,
     prices: Mapping,
     instances: Sequence[str] | None = None,
-    fastest: dict[str, tuple[int, float]] | None = None,
+    fastest: dict[str, _Fastest] | None = None,
+    grids: dict[str, np.ndarray] | None = None,
+    notes: dict[str, str] | None = None,
 ) -> tuple[list[_Candidate], dict[str, str], list[tuple[tuple, dict]], int]:
     """Every candidate the analytic prune keeps, the reasons types were dropped, the feature
     sets, and how many candidates were evaluated analytically.
+
+    A type is dropped when no candidate group of it (feature set, checkpoint strategy,
+    Spot or paid) meets the deadline in expectation at any node count: feasibility is
+    judged with the features, strategies and intervals the search itself may adopt
+    (QA 28 #3: the probe had no feature and 60-minute checkpoints, and dropped p5 at a
+    failure rate of 0.1 per node-day that its features make feasible).
 
     Parameters
     ----------
@@ -554,8 +742,14 @@ def analytic_candidates(
     instances : sequence of str, optional
         Instance types to search; default the whole catalog.
     fastest : dict, optional
-        Filled with ``{instance: (nodes, expected days)}``, the fastest node count of each
-        priced type that misses the deadline at every node count [count, day].
+        Filled with ``{instance: _Fastest}``: the fastest configuration of each priced type
+        that misses the deadline at every node count (expected days [day]).
+    grids : dict, optional
+        Filled with ``{instance: node counts}``: the counts each type runs as entered
+        [count] (:func:`_runnable_grid`).
+    notes : dict, optional
+        Filled with ``{instance: note}`` where a type's counts are not restricted to whole
+        micro-batches (the batch splits at none).
 
     Returns
     -------
@@ -569,7 +763,7 @@ def analytic_candidates(
     dropped: dict[str, str] = {}
     kept: list[_Candidate] = []
     evaluated = 0
-    names = list(instances) if instances else list(catalog)
+    names = list(catalog) if instances is None else list(instances)
     allowed_b = np.asarray(pr.CAPACITY_BLOCK_DAYS, float)
     top_b = pr.purchasable_block_days(deadline)
     blocks = allowed_b[allowed_b <= (top_b if math.isfinite(top_b) else allowed_b[-1])]
@@ -595,41 +789,79 @@ def analytic_candidates(
         except ValidationError as exc:
             dropped[name] = exc.message
             continue
-        nodes, why, quickest = _window(x_probe, grid, deadline)
-        if nodes.size == 0:
-            dropped[name] = why
-            if quickest is not None and fastest is not None:
-                fastest[name] = quickest
+        grid, layout = _runnable_grid(x_probe, grid)
+        if grid.size == 0:
+            dropped[name] = "cannot run this workload at any node count (memory or catalog)"
             continue
-        found, n_eval = _instance_candidates(
-            scenario, catalog, name, nodes, fsets, (spot_opts, paid_opts), blocks,
+        if grids is not None:
+            grids[name] = grid
+        if layout and notes is not None:
+            notes[name] = layout
+        fallback = _fallback_rate(scenario, name, catalog, prices)
+        found, n_eval, quickest = _instance_candidates(
+            scenario, catalog, name, grid, fsets, (spot_opts, paid_opts), (blocks, fallback),
             (deadline, target), (qr, qs, w),
         )  # fmt: skip
         kept.extend(found)
         evaluated += n_eval
+        if not found and quickest is not None and quickest.days > deadline:
+            dropped[name] = _misses_text(deadline, grid, quickest)
+            if fastest is not None:
+                fastest[name] = quickest
+        elif not found:
+            dropped[name] = "no configuration of it can be priced or run"
     return kept, dropped, fsets, evaluated
+
+
+def _misses_text(deadline: float, grid: np.ndarray, quickest: _Fastest) -> str:
+    """Why a type is dropped: it misses the deadline in expectation at every node count,
+    with its fastest expected time and the settings it was found with (the features and
+    interval the search may adopt; QA 28 #13: "fastest 207153.2 days", 567 years, is
+    said as beyond the longest deadline)."""
+    from .resilience import FEATURES
+
+    cfg = quickest.config
+    feats = [FEATURES[f].label if f in FEATURES else f for f in cfg.features]
+    adopted = f"resilience features ({'; '.join(feats)})" if feats else "no resilience feature"
+    how = (
+        f"with {adopted} and {choice_words('checkpoint.strategy', cfg.strategy)} checkpoints "
+        f"every {format_value('checkpoint_interval_minutes', cfg.interval_minutes)}"
+    )
+    if quickest.days > MAX_DEADLINE_DAYS:
+        when = f"its expected time is over {MAX_DEADLINE_DAYS:,.0f} days at every count, {how}"
+    else:
+        when = f"fastest {quickest.days:.1f} days at {cfg.nodes:,} nodes, expected, {how}"
+    return (
+        f"misses the {deadline:g}-day deadline at any node count up to {grid[-1]:,.0f} "
+        f"({when}; goodput instances times the scenario's own settings)"
+    )
 
 
 def _instance_candidates(
     scenario: Scenario,
     catalog: Mapping[str, Instance],
     name: str,
-    nodes: np.ndarray,
+    grid: np.ndarray,
     fsets: list[tuple[tuple, dict]],
     opts: tuple[list[PriceOption], list[PriceOption]],
-    blocks: np.ndarray,
+    paying: tuple[np.ndarray, float],
     brief: tuple[float, float],
     grids: tuple[np.ndarray, np.ndarray, np.ndarray],
-) -> tuple[list[_Candidate], int]:
+) -> tuple[list[_Candidate], int, _Fastest | None]:
     """The candidates of one instance type that the analytic prune keeps, over feature sets,
-    strategies, Spot or paid, node counts [count] and ways to pay, with the number of
-    candidates evaluated [count]: the failure rate and step time at the quantiles of their
-    intervals (:func:`rate_quantiles`, :func:`step_time_multipliers`)."""
+    strategies, Spot or paid, node counts [count] (each group's own :func:`_window` of
+    ``grid``) and ways to pay, with the number of candidates evaluated [count] and the
+    type's fastest configuration (least expected days over every group and count): the
+    failure rate and step time at the quantiles of their intervals
+    (:func:`rate_quantiles`, :func:`step_time_multipliers`)."""
     spot_opts, paid_opts = opts
+    blocks, fallback = paying
     deadline, target = brief
     qr, qs, w = grids
+    util = float(scenario["pricing.commitment_utilization"])
     kept: list[_Candidate] = []
     evaluated = 0
+    quickest: _Fastest | None = None
     strategies = [s.value for s in Strategy]
     for feats_all, over in fsets:
         for strategy in strategies:
@@ -640,11 +872,26 @@ def _instance_candidates(
                 group_opts = spot_opts if spot else paid_opts
                 if not group_opts:
                     continue
-                cfg0 = Config(name, int(nodes[0]), 0, strategy, feats, 60.0, spot)
+                cfg0 = Config(name, int(grid[0]), 0, strategy, feats, 60.0, spot)
                 sc = config_scenario(scenario, cfg0, catalog, over)
                 try:
                     x = config_inputs(sc, catalog)
                 except ValidationError:
+                    continue
+                probe = _probe(x, grid, deadline, target)
+                i = int(np.argmin(probe["t_med"]))
+                if math.isfinite(probe["t_med"][i]) and (
+                    quickest is None or probe["t_med"][i] < quickest.days
+                ):
+                    cfg = Config(name, int(grid[i]), 0, strategy, feats,
+                                 float(probe["tau"][i]), spot)  # fmt: skip
+                    quickest = _Fastest(float(probe["t_med"][i]), cfg, dict(over))
+
+                def costs(t, _p=probe, _o=group_opts):
+                    return _proxy_costs(t, _p, _o, blocks, fallback, util)
+
+                nodes = _window(grid, probe, deadline, costs)
+                if nodes.size == 0:
                     continue
                 iv = failure_rate_interval(x)
                 rates = rate_quantiles(iv, qr)
@@ -659,7 +906,7 @@ def _instance_candidates(
                             g,
                             opt,
                             inst_count,
-                            blocks,
+                            (blocks, fallback),
                             deadline,
                             target,
                             name,
@@ -671,7 +918,7 @@ def _instance_candidates(
                             scenario,
                         )
                     )
-    return kept, evaluated
+    return kept, evaluated, quickest
 
 
 def _adopted_features(features: tuple[str, ...], strategy: str) -> tuple[str, ...]:
@@ -684,9 +931,10 @@ def _adopted_features(features: tuple[str, ...], strategy: str) -> tuple[str, ..
 
 
 def _price_group(
-    g, opt, inst_count, blocks, deadline, target, name, strategy, feats, spot, over, w, scenario
+    g, opt, inst_count, paying, deadline, target, name, strategy, feats, spot, over, w, scenario
 ) -> list[_Candidate]:
     """The cheapest analytic candidates of one pricing option (and block length)."""
+    blocks, fallback = paying
     model = PricingModel(opt.model)
     p = g["p"]
     out: list[_Candidate] = []
@@ -729,7 +977,6 @@ def _price_group(
         cost = g["days"] * (24.0 * inst_count * rate + g["storage"])
         keep(cost, None)
     elif model is PricingModel.CAPACITY_BLOCK:
-        fallback = _fallback_rate(scenario, name, load_catalog())
         if not math.isfinite(fallback) or blocks.size == 0:
             return out
         costs = []
@@ -747,22 +994,49 @@ def _price_group(
     return out
 
 
-def _fallback_rate(scenario: Scenario, name: str, cat: Mapping[str, Instance]) -> float:
+def _entered_on_demand(name: str, scenario: Scenario, prices: Mapping | None) -> float | None:
+    """An On-Demand rate entered for this decision for type ``name`` (``--price
+    [name:]on_demand=USD``; without a type, for the scenario's own) [USD/instance-h], or
+    None."""
+    prices = prices or {}
+    od = PricingModel.ON_DEMAND.value
+    if (name, od) in prices:
+        return float(prices[(name, od)])
+    if name == scenario["cluster.instance"] and (None, od) in prices:
+        return float(prices[(None, od)])
+    return None
+
+
+def _fallback_rate(
+    scenario: Scenario, name: str, cat: Mapping[str, Instance], prices: Mapping | None = None
+) -> float:
     """Rate of the hours after a Capacity Block [USD/instance-h]: the scenario's overrun
-    price when set; on its own instance type the on-demand price in force, as
-    :func:`models.pricing.overrun_price` (``goodput plan``) has it; on another type that
-    type's public price (a price belongs to its type: :func:`models.pricing.
-    price_follows_instance`); NaN when unknown."""
+    price when set; else the on-demand price in force for that type, as
+    :func:`models.pricing.overrun_price` (``goodput plan``) has it and docs/pricing.md §3
+    says: an On-Demand rate entered for this decision (``--price [TYPE:]on_demand=USD``,
+    QA 28 #6: the block's overrun stayed at the public $55.04 beside an entered $42.50),
+    on the scenario's own type its on-demand price, on another type that type's public
+    price (a price belongs to its type: :func:`models.pricing.price_follows_instance`);
+    NaN when unknown."""
     own = scenario["pricing.overrun_usd_per_instance_hour"]
     if own is not None:
         return float(own)
     if name not in cat:
         return math.nan
+    entered = _entered_on_demand(name, scenario, prices)
+    if entered is not None:
+        return entered
     if name == scenario["cluster.instance"]:
         p = pr.on_demand_price(scenario, cat[name])
     else:
         p = pr.catalog_price(cat[name])
     return p.usd_per_instance_hour if p is not None else math.nan
+
+
+def _fallback_is_on_demand(scenario: Scenario) -> bool:
+    """Whether a block's overrun is billed at its type's On-Demand rate (no overrun price of
+    the scenario's own), so that a change of that rate moves both."""
+    return scenario["pricing.overrun_usd_per_instance_hour"] is None
 
 
 # --------------------------------------------------------------------------- Monte Carlo
@@ -935,6 +1209,10 @@ def price_samples(
         over = t > b - MARGIN_DAYS
         finish = t + np.where(over, transition_days, 0.0)
         per_unit = b * 24.0 * n
+        # d(cost)/d(fallback rate): the overrun instance-hours, 1[T > U]·(T − U + t_move)·24·n
+        with np.errstate(invalid="ignore"):
+            overrun_h = np.where(over, t - (b - MARGIN_DAYS) + transition_days, 0.0) * 24.0 * n
+            per_fallback = float(np.mean(overrun_h))
     else:
         rate = option.usd_per_instance_hour
         util = commitment_utilization if model.is_savings_plan else 1.0
@@ -943,6 +1221,7 @@ def price_samples(
         finish = t
         finite = t[np.isfinite(t)]
         per_unit = float(np.mean(finite)) * 24.0 * n / util if finite.size else math.inf
+        per_fallback = 0.0
     with np.errstate(invalid="ignore"):
         exp_cost = float(np.mean(cost))
     return {
@@ -953,6 +1232,8 @@ def price_samples(
         "time_to_finish_p50_days": _quantile(finish, 0.5),
         "time_to_finish_p90_days": _quantile(finish, 0.9),
         "usd_per_price_unit": per_unit,
+        "_usd_per_fallback_unit": per_fallback if math.isfinite(per_fallback) else math.inf,
+        "_unfinished": float(np.mean(~np.isfinite(t))),
         "_cost": cost,
         "_finish": finish,
     }
@@ -967,55 +1248,93 @@ MIN_ESS_FRACTION = 0.1
 def _shift_weights(rates: np.ndarray, iv, factor: float) -> np.ndarray:
     """Importance weights that turn runs drawn with the rate's lognormal into runs drawn with
     it shifted by ``factor`` (median × factor, same σ): f_k(λ)/f_1(λ)."""
-    med, sig = iv.median, iv.sigma
-    if not (sig > 0 and med > 0):
+    if not (iv.low > 0 and iv.high > iv.low):  # a rate known exactly, or 0: nothing to shift
         return np.ones_like(rates)
+    med, sig = iv.median, iv.sigma
     z = np.log(np.maximum(rates, 1e-300) / med)
     d = math.log(factor)
     w = np.exp((z * z - (z - d) ** 2) / (2 * sig * sig))
     return w / w.mean()
 
 
-def rate_break_even(choice, runner, rate_of: Callable, target: float) -> tuple[float | None, float]:
-    """The failure-rate multiplier (the whole interval scaled) at which ``runner`` beats
-    ``choice``: the runner meets the target and is cheaper, or the choice stops meeting it
-    while the runner still does.  Each simulated run is reweighted to the shifted rate
-    distribution (importance sampling on the runs' own rates; no new simulation), only while
-    the effective sample size stays above MIN_ESS_FRACTION.  Returns (the factor or None,
-    the largest factor checked).
+def _weighted_quantile(x: np.ndarray, w: np.ndarray, q: float) -> float:
+    """The ``q`` quantile of values ``x`` under weights ``w`` (inf when it falls on an
+    unfinished run)."""
+    order = np.argsort(x, kind="stable")
+    cum = np.cumsum(w[order])
+    i = int(np.searchsorted(cum, q * cum[-1], side="left"))
+    v = float(x[order][min(i, x.size - 1)])
+    return v if math.isfinite(v) else math.inf
+
+
+def rate_redecide(
+    rows: Sequence[Mapping[str, Any]],
+    ok: Callable[[Mapping[str, Any]], bool],
+    rate_of: Callable,
+) -> tuple[dict[tuple[str, str], float], float]:
+    """The decision again at failure rates scaled by each factor of RATE_FACTORS (the rate's
+    whole distribution shifted), among every simulated configuration and way to pay: each
+    run is reweighted to the shifted distribution (importance sampling on the runs' own
+    rates, :func:`_shift_weights`; no new simulation) while the effective sample size
+    stays above MIN_ESS_FRACTION, and the cheapest row that still meets the brief at that
+    rate wins.  The choice's own type and pricing therefore re-size among their simulated
+    node counts and spares (QA 28 #5: a runner-up "won at 1.10x" as soon as the fixed
+    choice slipped below P, though the choice's type with a few more nodes stayed
+    cheapest).
 
     Parameters
     ----------
-    choice, runner : Mapping[str, Any]
-        Simulated rows (:func:`decide`) of the choice and of a runner-up.
+    rows : sequence of Mapping[str, Any]
+        Every simulated row (:func:`_rows`).
+    ok : callable
+        ``ok(row)``: whether a row meets the brief (:func:`_meets`).
     rate_of : callable
         ``rate_of(row)`` -> (each run's failure rate [per node-day], the rate's
         :class:`~models.uncertainty.Interval`).
-    target : float
-        Confidence P [fraction].
 
     Returns
     -------
-    tuple of (float or None, float)
-        The failure-rate multiple at which the runner wins [-] (None when it does not
-        within reach), and the largest multiple checked [-].
+    tuple of (dict, float)
+        ``{(instance, pricing model): the least factor at which its row wins [-]}``, and the
+        largest factor checked [-] (1 when none could be).
     """
-    (rc, ivc), (rr, ivr) = rate_of(choice), rate_of(runner)
     checked = 1.0
+    wins: dict[tuple[str, str], float] = {}
+    ivs = [rate_of(r)[1] for r in rows]
+    if not rows or not all(iv.low > 0 and iv.high > iv.low for iv in ivs):
+        # a rate of 0 (scaling it changes nothing) or one known exactly (the runs cannot be
+        # reweighted to another): no line rather than a false one
+        return wins, checked
     for k in RATE_FACTORS:
-        wc, wr = _shift_weights(rc, ivc, k), _shift_weights(rr, ivr, k)
-        ess = min(w.sum() ** 2 / (w * w).sum() / w.size for w in (wc, wr))
+        weights: dict[str, np.ndarray] = {}
+        for r in rows:
+            if r["key"] not in weights:
+                rates, iv = rate_of(r)
+                weights[r["key"]] = _shift_weights(rates, iv, k)
+        # the runs' own effective sample size, and the one the shift allows whatever the
+        # draws, 1/E[w²] = exp(−(ln k / σ)²): a few hundred draws miss the tail that a
+        # large shift weights, and their own figure overstates it (0.21 at 2.8x for 500)
+        ess = min(w.sum() ** 2 / (w * w).sum() / w.size for w in weights.values())
+        ess = min(ess, *(math.exp(-((math.log(k) / iv.sigma) ** 2)) for iv in ivs))
         if ess < MIN_ESS_FRACTION:
-            return None, checked
+            break
         checked = k
-        with np.errstate(invalid="ignore"):
-            pc = float(np.mean(wc * (choice["_finish"] <= choice["_deadline"])))
-            pr_ = float(np.mean(wr * (runner["_finish"] <= runner["_deadline"])))
-            cc = float(np.mean(wc * choice["_cost"]))
-            cr = float(np.mean(wr * runner["_cost"]))
-        if pr_ >= target and (cr < cc or pc < target):
-            return k, k
-    return None, checked
+        best, best_cost = None, math.inf
+        for r in rows:
+            w = weights[r["key"]]
+            with np.errstate(invalid="ignore"):
+                shifted = {
+                    "probability_finish_by_deadline": float(
+                        np.mean(w * (r["_finish"] <= r["_deadline"]))
+                    ),
+                    "expected_total_cost_usd": float(np.mean(w * r["_cost"])),
+                    "total_cost_usd_p90": _weighted_quantile(r["_cost"], w, 0.9),
+                }
+            if ok(shifted) and shifted["expected_total_cost_usd"] < best_cost:
+                best, best_cost = r, shifted["expected_total_cost_usd"]
+        if best is not None:
+            wins.setdefault((best["instance"], best["pricing_model"]), k)
+    return wins, checked
 
 
 # --------------------------------------------------------------------------- the decision
@@ -1073,9 +1392,7 @@ class Decision:
             f"{format_value('checkpoint_interval_minutes', c['checkpoint_interval_minutes'])}: "
             f"finishes within {self.deadline_days:g} days with probability "
             f"{format_value('probability_finish_by_deadline', c['probability_finish_by_deadline'])}"
-            f", expected {format_usd_compact(c['expected_total_cost_usd'])} (80% range "
-            f"{format_usd_compact(c['total_cost_usd_p10'])}–"
-            f"{format_usd_compact(c['total_cost_usd_p90'])})."
+            f", {cost_words(c)}."
         )
 
     def to_json_dict(self) -> dict[str, Any]:
@@ -1342,34 +1659,43 @@ def decide(
     prices = dict(prices or {})
     if scenario["cluster.instance"] not in cat:
         raise ValidationError("cluster.instance", "is not in the catalog")
+    if instances is not None and not [n for n in instances if str(n).strip()]:
+        # QA 28 #16: an empty list searched every type without a word
+        raise ValidationError("--instances", "names no instance type; allowed: " + ", ".join(cat))
     own_iv = failure_rate_interval(scenario)
-    fastest: dict[str, tuple[int, float]] = {}
+    fastest: dict[str, _Fastest] = {}
+    grids: dict[str, np.ndarray] = {}
+    layout_notes: dict[str, str] = {}
     kept, dropped, _fsets, evaluated = analytic_candidates(
-        scenario, cat, deadline, target, prices, instances, fastest
+        scenario, cat, deadline, target, prices, instances, fastest, grids, layout_notes
     )
     reference = _reference_candidate(scenario, cat, deadline, prices, instances)
-    chosen = _short_list(kept, reference, target)
+    short_of: list[_Candidate] = []
+    chosen = _short_list(kept, reference, target, short_of)
     if not chosen and fastest:
-        chosen = _fastest_short_list(scenario, cat, fastest)
+        chosen = _fastest_short_list(fastest)
 
     def ok(r: Mapping[str, Any]) -> bool:
         return _meets(r, target, budget_usd)
 
     meta, results, rows, choice = _simulate_short_list(
         scenario, cat, prices, chosen, reference, (deadline, target, ok), trials=trials,
-        seed=seed, runner=runner, progress=progress,
+        seed=seed, runner=runner, progress=progress, grids=grids,
     )  # fmt: skip
     closest = _closest(rows, target)
     ref_row = next((r for r in rows if r["reference"]), None)
     runners = _runners_up(rows, choice, closest, ok, target, deadline, budget_usd)
 
     frontier = _pareto(rows)
-    set_args = _choice_set_args(scenario, cat, meta, choice)
+    set_args = _choice_set_args(scenario, cat, meta, choice, prices)
     change = _what_would_change(choice, runners, ok)
     if choice is not None:
-        change += _rate_changes(choice, runners, ok, meta, results, target)
+        change += _rate_changes(choice, runners, rows, ok, meta, results, target)
     would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
-    notes = [f"{name}: {why}" for name, why in dropped.items()] + _capacity_block_notes(choice)
+    notes = [f"{name}: {why}" for name, why in dropped.items()] + _joined(layout_notes)
+    notes += [_short_of_text(c, deadline, target) for c in short_of]
+    notes += _capacity_block_notes(choice) + _savings_plan_notes(choice, scenario)
+    notes += _interval_notes(choice or closest, meta)
     step_lo, step_hi = step_time_multipliers(
         {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
     )
@@ -1399,16 +1725,14 @@ def decide(
     )
 
 
-def _fastest_short_list(
-    scenario: Scenario, cat: Mapping[str, Instance], fastest: Mapping[str, tuple[int, float]]
-) -> dict[str, tuple[Config, dict]]:
+def _fastest_short_list(fastest: Mapping[str, _Fastest]) -> dict[str, tuple[Config, dict]]:
     """When every priced type misses the deadline whatever its size: the fastest of them
-    (least expected days), at its fastest node count and as the scenario runs it, alone on
-    the short list, so the answer can say how close it comes and what it would take."""
-    name, (nodes, _days) = min(fastest.items(), key=lambda kv: kv[1][1])
-    interval = _scenario_interval_minutes(scenario, cat)
-    cfg = Config(name, nodes, 0, scenario["checkpoint.strategy"], (), interval)
-    return {cfg.key(): (cfg, {})}
+    (least expected days), at its fastest node count with the features, strategy and
+    interval it is fastest with (those the search may adopt: QA 28 #3, "what it would
+    take" was timed without them), alone on the short list, so the answer can say how
+    close it comes and what it would take."""
+    best = min(fastest.values(), key=lambda f: f.days)
+    return {best.config.key(): (best.config, dict(best.overrides))}
 
 
 def _scenario_interval_minutes(scenario: Scenario, cat: Mapping[str, Instance]) -> float:
@@ -1416,7 +1740,7 @@ def _scenario_interval_minutes(scenario: Scenario, cat: Mapping[str, Instance]) 
     interval = scenario["checkpoint.interval_minutes"]
     if interval == "optimal":
         interval = evaluate_arrays(resolve_inputs(scenario, cat))["checkpoint_interval_minutes"]
-    return float(interval)
+    return float(_finite_interval(interval))
 
 
 def _closest(rows: Sequence[Mapping[str, Any]], target: float) -> Mapping[str, Any] | None:
@@ -1440,7 +1764,7 @@ def _closest(rows: Sequence[Mapping[str, Any]], target: float) -> Mapping[str, A
     )
 
 
-def _choice_set_args(scenario, cat, meta, choice) -> list[str]:
+def _choice_set_args(scenario, cat, meta, choice, prices=None) -> list[str]:
     """``--set`` arguments that turn the scenario into the choice; none without a choice."""
     if choice is None:
         return []
@@ -1451,7 +1775,7 @@ def _choice_set_args(scenario, cat, meta, choice) -> list[str]:
         # the hours after the block at the rate the decision priced them (_fallback_rate),
         # stated: the choice's own price fields no longer give it (goodput plan would fall
         # back on the catalog's)
-        rate = _fallback_rate(scenario, cfg.instance, cat)
+        rate = _fallback_rate(scenario, cfg.instance, cat, prices)
         if math.isfinite(rate):
             final = final.replace({overrun: six_digits(rate)})
     return set_arguments(scenario, final)
@@ -1469,6 +1793,7 @@ def _simulate_short_list(
     seed: int,
     runner: Runner | None,
     progress: Callable[[int, int], None] | None,
+    grids: Mapping[str, np.ndarray] | None = None,
 ) -> tuple[dict[str, tuple], dict[str, dict], list[dict[str, Any]], dict[str, Any] | None]:
     """Monte Carlo of the short list, then of the choice's neighbours (fewer nodes or
     spares) for up to REFINE_ROUNDS rounds: the configurations simulated, their results,
@@ -1494,7 +1819,7 @@ def _simulate_short_list(
         choice = min(feasible, key=_order) if feasible else None
         if choice is None:
             break
-        pending = _neighbours(scenario, cat, meta[choice["key"]])
+        pending = _neighbours(scenario, cat, meta[choice["key"]], grids)
         if not any(c.key() not in meta for c, _ in pending):
             break
     return meta, results, rows, choice
@@ -1537,11 +1862,19 @@ def _reference_candidate(
 
 
 def _short_list(
-    kept: Sequence[_Candidate], reference: _Candidate | None, target: float
+    kept: Sequence[_Candidate],
+    reference: _Candidate | None,
+    target: float,
+    unsimulated: list[_Candidate] | None = None,
 ) -> dict[str, tuple[Config, dict]]:
     """The short list to simulate, at most MAX_CONFIGS: the reference, the cheapest overall
     at each confidence level, the cheapest of every (instance, pricing model), each group's
-    closest when it meets no level, then the cheapest near the target."""
+    closest, then the cheapest near the target.  A group whose every candidate falls short
+    of the lowest level (target − 0.10, by the analytic estimate) is simulated only when no
+    group reaches that level (its closest may then be the answer's "closest"); otherwise
+    its closest goes to ``unsimulated`` for a note: it cannot be the choice, and a count it
+    needs to come near the deadline can cost more simulation than the whole short list
+    (p4d at 8,192 nodes for llama3-70b in 45 days: 28 s of the 60)."""
     groups: dict[tuple[str, str], list[_Candidate]] = {}
     for c in kept:
         groups.setdefault((c.config.instance, c.option.model), []).append(c)
@@ -1567,12 +1900,36 @@ def _short_list(
             )
             if c is not None:
                 add(c)
-    for _g, cs in sorted(groups.items()):  # a group that meets no level: its closest
-        add(max(cs, key=lambda c: (c.p_analytic, -c.cost_analytic)))
+    anyone = any(c.p_analytic >= levels[0] for c in kept)
+    for _g, cs in sorted(groups.items()):  # each group's closest
+        best = max(cs, key=lambda c: (c.p_analytic, -c.cost_analytic))
+        if anyone and best.p_analytic < levels[0]:
+            if unsimulated is not None:
+                unsimulated.append(best)
+            continue
+        add(best)
     for c in by_cost:  # fill up with the cheapest near the target
         if c.p_analytic >= levels[1]:
             add(c)
     return chosen
+
+
+def _joined(notes: Mapping[str, str]) -> list[str]:
+    """``{instance: note}`` as notes, the types that share a note named together."""
+    by_text: dict[str, list[str]] = {}
+    for name, text in notes.items():
+        by_text.setdefault(text, []).append(name)
+    return [f"{', '.join(names)}: {text}" for text, names in by_text.items()]
+
+
+def _short_of_text(c: _Candidate, deadline: float, target: float) -> str:
+    """A group left off the short list (:func:`_short_list`), in words."""
+    return (
+        f"{c.config.instance} on {c.option.label}: at most {c.p_analytic:.0%} by day "
+        f"{deadline:g} by the analytic estimate (at {c.config.nodes:,} nodes), under "
+        f"{percent_target(_levels(target)[0])}, the least the short list simulates while "
+        "another option reaches it, so it was not simulated"
+    )
 
 
 def _config_task(
@@ -1650,26 +2007,33 @@ def _runners_up(rows, choice, closest, ok, target, deadline, budget_usd) -> list
     return runners
 
 
-def _rate_changes(choice, runners, ok, meta, results, target) -> list[str]:
+def _rate_changes(choice, runners, rows, ok, meta, results, target) -> list[str]:
     """For up to three runners-up that meet the brief: the failure-rate multiple k [-] at
-    which each would win (:func:`rate_break_even`), or how far it was checked."""
+    which each would be the decision (:func:`rate_redecide`: decided again at that rate
+    among the simulated configurations, the choice's type re-sized among them), or how far
+    it was checked."""
     change: list[str] = []
 
     def rate_of(r):
         return results[r["key"]]["rate"], failure_rate_interval(meta[r["key"]][4])
 
+    wins, checked = rate_redecide(rows, ok, rate_of)
     for r in [r for r in runners if ok(r)][:3]:
-        k, checked = rate_break_even(choice, r, rate_of, target)
+        k = wins.get((r["instance"], r["pricing_model"]))
         what = f"{r['instance']} on {r['pricing_label']}"
         if k is not None:
             change.append(
                 f"{what} wins if failure rates are {k:.2f}x the assumed ones (the whole "
-                "80% interval scaled; the simulated runs reweighted)"
+                "80% interval scaled): decided again at that rate, it is the cheapest "
+                f"simulated configuration that still finishes in time with probability "
+                f"{percent_target(target)} ({choice['instance']} at every simulated size "
+                "included; the simulated runs reweighted)"
             )
         elif checked > 1.0:
             change.append(
                 f"{what} does not win at failure rates up to {checked:.2f}x the assumed "
-                "ones (as far as the simulated runs reach)"
+                f"ones (decided again at each rate among the simulated configurations, "
+                "as far as the simulated runs reach)"
             )
     return change
 
@@ -1692,16 +2056,28 @@ def _order(r: Mapping[str, Any]) -> tuple:
     return (r["expected_total_cost_usd"], -r["probability_finish_by_deadline"])
 
 
-def _neighbours(scenario: Scenario, cat: Mapping[str, Instance], entry: tuple) -> list:
-    """The choice with fewer nodes (1 to REFINE_STEPS grid steps) or fewer spares: the Monte
-    Carlo checks whether a cheaper neighbour still meets the target."""
+def _neighbours(
+    scenario: Scenario,
+    cat: Mapping[str, Instance],
+    entry: tuple,
+    grids: Mapping[str, np.ndarray] | None = None,
+) -> list:
+    """The choice with fewer nodes (the largest count the type runs as entered at or below
+    each of 1 to REFINE_STEPS steps of REFINE_FRACTION fewer nodes, ``grids``) or fewer
+    spares: the Monte Carlo checks whether a cheaper neighbour still meets the target."""
     cfg, over = entry[0], entry[1]
-    step = int(_node_grid(scenario, cat[cfg.instance])[0])
-    d = max(step, step * round(cfg.nodes * REFINE_FRACTION / step))
-    out = []
+    grid = (grids or {}).get(cfg.instance)
+    if grid is None:
+        grid = _node_grid(scenario, cat[cfg.instance])
+    below = grid[grid < cfg.nodes]
+    counts: list[int] = []
     for k in range(1, REFINE_STEPS + 1):
-        n = cfg.nodes - k * d
-        if n >= step:
+        fit = below[below <= cfg.nodes * (1.0 - k * REFINE_FRACTION)]
+        if fit.size and int(fit[-1]) not in counts:
+            counts.append(int(fit[-1]))
+    out = []
+    for n in counts:
+        if n > 0:
             out.append(
                 (
                     Config(
@@ -1755,7 +2131,8 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
             + float(sc["recovery.restart_minutes"])
             + float(np.asarray(m["durable_restore_seconds"])) / 60.0
         ) / 1440.0
-        fallback = _fallback_rate(scenario, cfg.instance, cat)
+        fallback = _fallback_rate(scenario, cfg.instance, cat, prices)
+        horizon = MAX_WALL_FACTOR * float(np.asarray(results[key]["compute_days"]))
         for opt in opts:
             lengths = [None]
             if opt.model == PricingModel.CAPACITY_BLOCK.value:
@@ -1796,6 +2173,8 @@ def _rows(meta, results, scenario, cat, own, prices, deadline, target, reference
                         and key == reference.config.key()
                         and opt.model == "on_demand",
                         "_deadline": deadline,
+                        "_horizon_days": horizon,
+                        "_fallback_usd": fallback if b is not None else math.nan,
                         **s,
                     }
                 )
@@ -1858,10 +2237,10 @@ def _why_not(r, choice, target, deadline, budget, fine) -> str:
     if r["probability_finish_by_deadline"] < target:
         return (
             f"finishes within {deadline:g} days with probability "
-            f"{r['probability_finish_by_deadline']:.1%} < {target:.0%}"
+            f"{r['probability_finish_by_deadline']:.1%} < {percent_target(target)}"
         )
     if not math.isfinite(r["expected_total_cost_usd"]):
-        return "some runs do not finish within 4x the compute time"
+        return unfinished_words(r)
     if budget is not None and r["total_cost_usd_p90"] > budget:
         return f"P90 cost ${r['total_cost_usd_p90']:,.0f} is over the ${budget:,.0f} budget"
     return "not the cheapest"
@@ -1881,28 +2260,59 @@ def _pareto(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return out
 
 
+def _price_slope(row: Mapping[str, Any], inst: str, model: str, rate: float) -> tuple[float, bool]:
+    """d(expected cost of ``row``)/d(the rate of ``inst`` under ``model``, now ``rate``)
+    [USD per USD/instance-h], and whether it includes a block's overrun: a row pays that
+    rate for its own hours when it is that option, and for the hours after its Capacity
+    Block when it is a block of ``inst`` whose overrun is billed at that On-Demand rate
+    (:func:`_fallback_rate`; QA 28 #6: "p5.48xlarge on On-Demand wins below $43.48" left
+    out that the chosen block's overrun is billed at that same rate)."""
+    slope, coupled = 0.0, False
+    if row["instance"] == inst and row["pricing_model"] == model:
+        slope += float(row["usd_per_price_unit"])
+    if (
+        row["instance"] == inst
+        and model == PricingModel.ON_DEMAND.value
+        and row["pricing_model"] == PricingModel.CAPACITY_BLOCK.value
+        and row.get("_fallback_usd") == rate
+    ):
+        extra = float(row.get("_usd_per_fallback_unit", 0.0))
+        slope += extra
+        coupled = extra > 0
+    return slope, coupled
+
+
 def _what_would_change(choice, runners, ok) -> list[str]:
     """The prices at which the best runner-up would win (expected cost is linear in each
-    rate: C(p) = C + (p − p₀)·dC/dp, with dC/dp from the simulated runs)."""
+    rate: C(p) = C + (p − p₀)·dC/dp, with dC/dp from the simulated runs; a rate moves every
+    row that pays it, a Capacity Block's overrun included: :func:`_price_slope`)."""
     if choice is None:
         return []
     out = []
+    overrun = "; the chosen block's overrun is billed at that rate too"
     for r in [r for r in runners if ok(r)][:3]:
         gap = r["expected_total_cost_usd"] - choice["expected_total_cost_usd"]
-        unit_r = r["usd_per_price_unit"]
-        unit_c = choice["usd_per_price_unit"]
-        if unit_r and math.isfinite(unit_r):
-            p_r = r["usd_per_instance_hour"] - gap / unit_r
-            what = f"{r['instance']} on {r['pricing_label']}"
+        what = f"{r['instance']} on {r['pricing_label']}"
+        p0 = r["usd_per_instance_hour"]
+        s_r, _ = _price_slope(r, r["instance"], r["pricing_model"], p0)
+        s_c, coupled = _price_slope(choice, r["instance"], r["pricing_model"], p0)
+        if s_r - s_c > 0 and math.isfinite(s_r - s_c):
+            p_r = p0 - gap / (s_r - s_c)
             if p_r > 0:
                 out.append(
-                    f"{what} wins below ${p_r:,.2f}/instance-h (now ${r['usd_per_instance_hour']:,.2f})"
+                    f"{what} wins below ${p_r:,.2f}/instance-h (now ${p0:,.2f}"
+                    + (overrun if coupled else "")
+                    + ")"
                 )
-        if unit_c and math.isfinite(unit_c):
-            p_c = choice["usd_per_instance_hour"] + gap / unit_c
+        q0 = choice["usd_per_instance_hour"]
+        s_c, _ = _price_slope(choice, choice["instance"], choice["pricing_model"], q0)
+        s_r, coupled = _price_slope(r, choice["instance"], choice["pricing_model"], q0)
+        if s_c - s_r > 0 and math.isfinite(s_c - s_r):
+            q_c = q0 + gap / (s_c - s_r)
             out.append(
-                f"the choice loses to {r['instance']} on {r['pricing_label']} above "
-                f"${p_c:,.2f}/instance-h (now ${choice['usd_per_instance_hour']:,.2f})"
+                f"the choice loses to {what} above ${q_c:,.2f}/instance-h (now ${q0:,.2f}"
+                + ("; that block's overrun is billed at that rate too" if coupled else "")
+                + ")"
             )
     return out
 
@@ -1915,14 +2325,25 @@ def _would_take(closest, meta, results, target, deadline, kept) -> dict[str, Any
         return {}
     p_now = closest["probability_finish_by_deadline"]
     head = f"{closest['instance']} × {closest['nodes']:,}"
+    if p_now >= target - 1e-12 and not math.isfinite(closest["expected_total_cost_usd"]):
+        # on time often enough, but some runs never finish: no expected cost to rank it by
+        # (QA 28 #13: not "a P90 cost of $inf")
+        return {
+            "confidence_at_deadline": p_now,
+            "text": (
+                f"{head} reaches {percent_target(target)} by day {deadline:g} "
+                f"({p_now:.1%}), but {unfinished_words(closest)}, so it has no expected "
+                "cost: a lower failure rate, or runs that recover faster, would be needed"
+            ),
+        }
     if p_now >= target - 1e-12:  # on time: the budget is what binds
         need = closest["total_cost_usd_p90"]
         return {
             "budget_usd_needed": need,
             "confidence_at_deadline": p_now,
             "text": (
-                f"{head} reaches {target:.0%} by day {deadline:g} with a P90 cost of "
-                f"${need:,.0f}: a budget of at least that"
+                f"{head} reaches {percent_target(target)} by day {deadline:g} with a P90 cost "
+                f"of ${need:,.0f}: a budget of at least that"
             ),
         }
     t = results[closest["key"]]["time_to_finish_days"]
@@ -1936,8 +2357,109 @@ def _would_take(closest, meta, results, target, deadline, kept) -> dict[str, Any
         out["nodes_at_confidence_analytic"] = min(c.config.nodes for c in more)
     # a target it reaches by the deadline only when there is one to name (not "0.0%")
     lower = f", or a target of {p_now:.1%} by day {deadline:g}" if p_now >= 0.005 else ""
-    out["text"] = f"{head} reaches {target:.0%} with a deadline of {later:.1f} days{lower}"
+    if math.isfinite(later):
+        out["text"] = (
+            f"{head} reaches {percent_target(target)} with a deadline of {later:.1f} days{lower}"
+        )
+    else:  # QA 28 #13: not "a deadline of inf days"
+        out["text"] = (
+            f"{head} reaches {percent_target(target)} by no deadline: "
+            f"{unfinished_words(closest)}{lower}"
+        )
     return out
+
+
+def percent_target(p: float) -> str:
+    """A probability target as a percentage with the digits it was given, the one rule
+    decide's texts follow (QA 28 #12: ``{:.0%}`` printed a confidence of 0.999 as "100%").
+
+    >>> percent_target(0.9), percent_target(0.999), percent_target(0.975)
+    ('90%', '99.9%', '97.5%')
+    """
+    return f"{round(100.0 * float(p), 6):g}%"
+
+
+def _share_text(share: float) -> str:
+    """A share of runs in words: "35%", "2.5%", "fewer than 0.1%"."""
+    if share >= 0.1:
+        return f"{share:.0%}"
+    return f"{share:.1%}" if share >= 0.001 else "fewer than 0.1%"
+
+
+def unfinished_words(r: Mapping[str, Any]) -> str:
+    """That some simulated runs of row ``r`` never finish, in words: the share and the
+    simulated horizon (each run is stopped after MAX_WALL_FACTOR × its compute time), not
+    "n/a", "inf" or "—" (QA 28 #13)."""
+    share, horizon = r.get("_unfinished", math.nan), r.get("_horizon_days", math.nan)
+    who = f"{_share_text(share)} of the runs" if math.isfinite(share) and share > 0 else "some runs"
+    limit = (
+        f"{horizon:,.0f} days, {MAX_WALL_FACTOR:g}× the compute time"
+        if math.isfinite(horizon)
+        else f"{MAX_WALL_FACTOR:g}× the compute time"
+    )
+    return f"{who} do not finish within the simulated horizon ({limit})"
+
+
+def cost_words(c: Mapping[str, Any]) -> str:
+    """The expected total cost and its 80% range as the answer writes them; where some runs
+    never finish (no expected cost), that, in words, and what the finished runs cost
+    (QA 28 #13: "expected n/a (80% range $42.7M–n/a)")."""
+    e, lo, hi = (c[k] for k in ("expected_total_cost_usd", "total_cost_usd_p10",
+                                "total_cost_usd_p90"))  # fmt: skip
+    fin = [v is not None and math.isfinite(v) for v in (e, lo, hi)]
+    if fin[0]:
+        return (
+            f"expected {format_usd_compact(e)} (80% range {format_usd_compact(lo)}–"
+            f"{format_usd_compact(hi)})"
+        )
+    why = f"but {unfinished_words(c)}, so it has no expected cost"
+    if fin[2]:
+        return f"{why} (80% range {format_usd_compact(lo)}–{format_usd_compact(hi)})"
+    if fin[1]:
+        return f"{why} (10% of the runs cost at most {format_usd_compact(lo)})"
+    return why
+
+
+def _savings_plan_notes(choice: Mapping[str, Any] | None, scenario: Scenario) -> list[str]:
+    """A Savings Plan choice's commitment: rate × instances × the term's hours, paid
+    whether used or not, and the share of it the expected cost assumes used
+    (``pricing.commitment_utilization``; QA 28 #11: the $25.4M answer left out the $271.6M
+    one-year commitment behind it)."""
+    if choice is None or not PricingModel(choice["pricing_model"]).is_savings_plan:
+        return []
+    terms = pr.TERMS[PricingModel(choice["pricing_model"])]
+    hours = float(terms.commitment_days) * pr.HOURS_PER_DAY
+    n = round(choice["nodes"] + _spare_pool(choice)["paid_spare_nodes"])
+    rate = float(choice["usd_per_instance_hour"])
+    util = float(scenario["pricing.commitment_utilization"])
+    default = util == FIELDS["pricing.commitment_utilization"].default
+    return [
+        f"the Savings Plan ({terms.commitment}) commits ${rate:,.2f}/instance-h × {n:,} "
+        f"instances × {hours:,.0f} h = ${rate * n * hours:,.0f} over the term, paid whether "
+        f"used or not; the expected cost charges this run ${rate / util:,.2f} per "
+        f"instance-hour it runs, i.e. it assumes {percent_target(util)} of the commitment is "
+        f"used (pricing.commitment_utilization{', the default' if default else ''}): other "
+        "work must use the rest of the term, or those hours are paid for nothing"
+    ]
+
+
+def _interval_notes(row: Mapping[str, Any] | None, meta: Mapping[str, tuple]) -> list[str]:
+    """Why the checkpoint interval is the field's upper bound when no failure is expected
+    (QA 28 #2: a 0 failure rate made the optimum ``inf``, which was passed on)."""
+    if row is None or row["key"] not in meta:
+        return []
+    m = meta[row["key"]][3]
+    opt = float(np.asarray(m.get("optimal_checkpoint_interval_minutes", math.nan)))
+    top = float(FIELDS["checkpoint.interval_minutes"].max)
+    if not (math.isinf(opt) and row["checkpoint_interval_minutes"] >= top):
+        return []  # a finite optimum, or an interval of the scenario's own
+    every = format_value("checkpoint_interval_minutes", row["checkpoint_interval_minutes"])
+    return [
+        "no failure is expected (a failure rate of 0 per node-day), so the optimal "
+        f"checkpoint interval is unbounded: checkpoints every {every}, the field's upper "
+        "bound (as goodput evaluate sets 'optimal'), since a save is then all a checkpoint "
+        "costs"
+    ]
 
 
 # --------------------------------------------------------------------------- plan

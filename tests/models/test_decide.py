@@ -258,19 +258,25 @@ def test_the_sentence_says_a_block_is_followed_by_the_overrun_price(narrow):
     assert f"({c['block_days']:g}-day block, then the overrun price until done)" in text
 
 
-def test_a_missed_deadline_says_on_which_settings_its_fastest_time_is(base):
+def test_a_missed_deadline_says_with_which_features_its_fastest_time_is():
     """QA pass: decide's "fastest 52.9 days at 4,868 nodes" for p4d beside `goodput
-    instances`' "fastest 49.4 days at 5,732 nodes": decide screens node counts with its
-    probe (60-minute checkpoints, no feature), and says so."""
+    instances`' "fastest 49.4 days at 5,732 nodes" needed the settings said; QA 28 #3: they
+    are now those the search may adopt (features, strategy, interval), not a fixed probe;
+    QA 28 #13: 207,153 days (567 years) is said as beyond the longest deadline."""
     import numpy as np
-    from goodput_lab.models import resolve_inputs
-    from goodput_lab.models.decide import PROBE_INTERVAL_MINUTES, _window
+    from goodput_lab.models.decide import _Fastest, _misses_text
 
-    x = resolve_inputs(base)
-    nodes, why, fastest = _window(x, np.array([64.0, 128.0, 256.0]), 1.0)
-    assert nodes.size == 0 and fastest is not None
-    assert f"with checkpoints every {PROBE_INTERVAL_MINUTES:g} min and no resilience feature" in why
-    assert f"fastest {fastest[1]:.1f} days at {fastest[0]:,} nodes, expected" in why
+    cfg = Config("p5.48xlarge", 292, 0, "durable_only", ("async_saves",), 40.0)
+    grid = np.array([4.0, 292.0, 12500.0])
+    why = _misses_text(45.0, grid, _Fastest(209.04, cfg, {}))
+    assert why == (
+        "misses the 45-day deadline at any node count up to 12,500 (fastest 209.0 days at 292 "
+        "nodes, expected, with resilience features (Asynchronous checkpoint saves) and "
+        "Durable tier only checkpoints every 40.0 min; goodput instances times the "
+        "scenario's own settings)"
+    )
+    far = _misses_text(45.0, grid, _Fastest(207153.2, cfg, {}))
+    assert "207153" not in far and "over 3,650 days at every count" in far
 
 
 def test_a_budget_that_binds_names_the_cheapest_on_time_option_and_the_budget_it_needs():
@@ -380,3 +386,75 @@ def test_the_choices_overrides_read_in_six_significant_digits():
     assert "resilience.elastic_fraction=0.915254" in sets
     assert "checkpoint.interval_minutes=4.7871" in sets
     assert sc.with_overrides(sets) == chosen
+
+
+def test_choice_and_every_simulated_count_split_the_batch_into_whole_micro_batches(base, narrow):
+    """QA 28 #4: the 45-day choice was 816 p5 nodes, 204 replicas of 10.04 micro-batches of
+    the 2,048-sequence batch (Megatron-Core refuses it; evaluate models the average).
+    Every count decide simulates now runs as entered: no batch note, no idle
+    accelerator."""
+    from goodput_lab.models import evaluate
+
+    cat = load_catalog()
+    counts = {(r["instance"], r["nodes"]) for r in narrow.rows}
+    for name, nodes in sorted(counts):
+        sc = base.replace(
+            {"cluster.instance": name, "cluster.nodes": nodes, "pricing.usd_per_instance_hour": 1.0}
+        )
+        ev = evaluate(sc, cat)
+        assert ev.texts["batch_note"] == "" and ev["idle_accelerators"] == 0, (name, nodes)
+    ev = evaluate(base.with_overrides(narrow.to_json_dict()["set"]), cat)
+    assert ev.texts["batch_note"] == "" and ev.texts["layout_note"] == ""
+
+
+def test_a_zero_failure_rate_decides_with_a_finite_checkpoint_interval():
+    """QA 28 #2: a failure rate of 0 (allowed, [0, 1]) stopped decide with
+    "checkpoint.interval_minutes: inf is not a finite number": the unbounded optimum was
+    passed on.  The search now checkpoints at the field's upper bound, 10,080 min, as
+    evaluate does under "optimal", and the note says why."""
+    s = load_preset("llama3-70b").replace({"reliability.node_failure_rate_per_day": 0.0})
+    d = decide(s, DEADLINE, TARGET, trials=100, seed=0, instances=["p5.48xlarge"])
+    assert d.meets
+    intervals = {r["checkpoint_interval_minutes"] for r in d.rows}
+    assert all(math.isfinite(v) and 0 < v <= 10_080 for v in intervals)
+    assert 10_080 in intervals  # the searched candidates' (the reference keeps its 40 min)
+    assert not any("inf" in a for a in d.set_args)
+    s.with_overrides(d.set_args)  # the --set list is accepted
+    row = next(r for r in d.rows if r["checkpoint_interval_minutes"] == 10_080)
+    (meta_key,) = {row["key"]}
+    from goodput_lab.models.decide import _interval_notes, config_inputs, config_scenario
+
+    cfg = Config("p5.48xlarge", row["nodes"], 0, row["checkpoint_strategy"], (), 10_080.0)
+    x = config_inputs(config_scenario(s, cfg, load_catalog(), {}), load_catalog())
+    from goodput_lab.models.evaluate import evaluate_arrays
+
+    note = _interval_notes(row, {meta_key: (cfg, {}, None, evaluate_arrays(x), x)})
+    assert note == [
+        "no failure is expected (a failure rate of 0 per node-day), so the optimal "
+        "checkpoint interval is unbounded: checkpoints every 10,080.0 min, the field's upper "
+        "bound (as goodput evaluate sets 'optimal'), since a save is then all a checkpoint "
+        "costs"
+    ]
+
+
+def test_feasibility_is_judged_with_the_features_decide_adopts():
+    """QA 28 #3: at 0.1 failures per node-day decide dropped p5 ("searched 0 candidates
+    analytically") with a probe of no feature and 60-minute checkpoints, though its own
+    features make 70% by day 45 reachable (goodput plan: 74.0%).  The candidate groups
+    judge it with their own features; a type that misses the deadline whatever its size
+    ("what it would take") is timed with them too."""
+    from goodput_lab.models.decide import analytic_candidates
+
+    cat = load_catalog()
+    high = load_preset("llama3-70b").replace({"reliability.node_failure_rate_per_day": 0.1})
+    kept, dropped, _f, n = analytic_candidates(high, cat, 45.0, 0.7, {}, ["p5.48xlarge"])
+    assert n > 0 and "p5.48xlarge" not in dropped
+    near = [c for c in kept if c.p_analytic >= 0.7]
+    assert near and all(c.config.features for c in near)
+    # three days: every type misses; the fastest is timed with the features it may adopt
+    fastest: dict = {}
+    kept, dropped, _f, _n = analytic_candidates(
+        load_preset("llama3-70b"), cat, 3.0, 0.9, {}, ["p5.48xlarge"], fastest
+    )
+    assert kept == [] and fastest["p5.48xlarge"].config.features
+    assert "with resilience features (" in dropped["p5.48xlarge"]
