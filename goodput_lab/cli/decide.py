@@ -134,8 +134,13 @@ def cmd_decide(args: argparse.Namespace) -> int:
     cat = catalog_from_args(args)
     prices = parse_prices(args.price, cat)
     instances = None
-    if args.instances:
+    if args.instances is not None:
         instances = [s.strip() for s in args.instances.split(",") if s.strip()]
+        if not instances:  # QA 28 #16: "" searched every type without a word
+            raise ValidationError(
+                "--instances",
+                f"{args.instances[:40]!r} names no instance type; allowed: " + ", ".join(cat),
+            )
         for name in instances:
             if name not in cat:
                 raise ValidationError(
@@ -202,9 +207,11 @@ def cmd_decide(args: argparse.Namespace) -> int:
 def _print_text(
     d, out: dict, scenario_arg: str = "SCENARIO", user_sets: list[str] | None = None
 ) -> None:
+    from goodput_lab.models.decide import percent_target
+
     print(
         f"{d.scenario_name}: finish within {d.deadline_days:g} days with probability "
-        f"{d.confidence:.0%}"
+        f"{percent_target(d.confidence)}"
         + (f", P90 cost within {_money(d.budget_usd)}" if d.budget_usd else "")
     )
     print(f"  {d.sentence()}")
@@ -235,10 +242,12 @@ def _print_text(
         print("  runners-up (best of each instance type and pricing model):")
         for r in out["runners_up"]:
             block = f" {r['block_days']:g}-day" if r["block_days"] else ""
+            # no expected cost where runs never finish: its why_not says so (QA 28 #13)
+            cost = r["expected_total_cost_usd"]
             print(
                 f"    {r['instance']:<18} {r['nodes']:>6,} nodes {r['pricing_label'] + block:<26} "
                 f"P {100 * (r['probability_finish_by_deadline'] or 0):5.1f}%  "
-                f"{_money(r['expected_total_cost_usd']):>14}  {r['why_not']}"
+                f"{_money(cost) if cost is not None else 'unbounded':>14}  {r['why_not']}"
             )
     for line in out["what_would_change"]:
         print(f"  would change: {line}")

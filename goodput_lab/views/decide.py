@@ -354,8 +354,10 @@ def spinner_text(trials: int) -> str:
 
 def targets_line(d) -> str:
     """The deadline, confidence and budget the answer was computed for (Markdown)."""
+    from goodput_lab.models.decide import percent_target
+
     return (
-        f"**Deadline used: {d.deadline_days:g} days**, confidence {100 * d.confidence:g}%"
+        f"**Deadline used: {d.deadline_days:g} days**, confidence {percent_target(d.confidence)}"
         + (f", P90 cost within ${d.budget_usd:,.0f}" if d.budget_usd else "")
         + "."
     )
@@ -363,23 +365,46 @@ def targets_line(d) -> str:
 
 def choice_tiles(shown: Mapping[str, Any]) -> list[tuple[dict[str, str], str]]:
     """The chosen (or closest) configuration as four (tile, caption) pairs: chance to finish,
-    expected cost with its 80% range, nodes with spares, checkpoint interval with strategy."""
+    expected cost with its 80% range, nodes with spares, checkpoint interval with strategy.
+
+    The nodes tile counts every paid node and its caption names the spares as the answer
+    does ("948 + 72 spare (4 spare domains) × ...", :func:`models.decide._spares_words`;
+    QA 28 #7: "948 + 0 spare" under an answer buying 72 spare nodes).  Where some runs never
+    finish the cost tile says so instead of "—" (QA 28 #13)."""
+    from goodput_lab.models.decide import _spare_pool, _spares_words, unfinished_words
+
+    def usd(key: str) -> str:  # as the tile writes dollars (millions from $10M on)
+        return display.tile(key, shown[key])["value"]
+
+    finite = [
+        shown[k] is not None and math.isfinite(shown[k])
+        for k in ("expected_total_cost_usd", "total_cost_usd_p10", "total_cost_usd_p90")
+    ]
+    if finite[0]:
+        cost = display.tile("expected_total_cost_usd", shown["expected_total_cost_usd"])
+        cost_caption = f"80% range {usd('total_cost_usd_p10')}–{usd('total_cost_usd_p90')}"
+    else:
+        cost = display.tile("expected_total_cost_usd", None)
+        share = shown.get("_unfinished", math.nan)
+        cost["value"] = (
+            f"{share:.0%} unfinished" if math.isfinite(share) and share >= 0.01 else "Unbounded"
+        )
+        cost_caption = unfinished_words(shown)[0].upper() + unfinished_words(shown)[1:]
+        cost_caption += ", so there is no expected cost"
+        if finite[2]:
+            cost_caption += f"; 80% range {usd('total_cost_usd_p10')}–{usd('total_cost_usd_p90')}"
+        elif finite[1]:
+            cost_caption += f"; 10% of the runs cost at most {usd('total_cost_usd_p10')}"
+    paid = _spare_pool(shown)["paid_spare_nodes"]
     return [
         (
             display.tile("probability_finish_by_deadline", shown["probability_finish_by_deadline"]),
             "",
         ),
+        (cost, cost_caption),
         (
-            display.tile("expected_total_cost_usd", shown["expected_total_cost_usd"]),
-            # as the tile writes dollars (millions from $10M on)
-            "80% range "
-            + display.tile("total_cost_usd_p10", shown["total_cost_usd_p10"])["value"]
-            + "–"
-            + display.tile("total_cost_usd_p90", shown["total_cost_usd_p90"])["value"],
-        ),
-        (
-            display.tile("nodes", shown["nodes"] + shown["spare_nodes"]),
-            f"{shown['nodes']:,} + {shown['spare_nodes']} spare × {shown['instance']}",
+            display.tile("nodes", shown["nodes"] + paid),
+            f"{shown['nodes']:,}{_spares_words(shown)} × {shown['instance']}",
         ),
         (
             display.tile("checkpoint_interval_minutes", shown["checkpoint_interval_minutes"]),

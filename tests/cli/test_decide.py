@@ -74,6 +74,8 @@ def test_decide_json_is_registered_written_and_the_parts_are_removed(tmp_path, c
         (("--trials", "5"), "--trials"),
         (("--price", "bogus=3"), "--price"),
         (("--instances", "nope"), "--instances"),
+        (("--instances", ""), "--instances"),  # QA 28 #16: searched every type
+        (("--instances", " , "), "--instances"),
         (("-o", "out.txt"), "-o"),
     ],
 )
@@ -201,3 +203,15 @@ def test_decide_choice_json_counts_the_spares_the_answer_buys(capsys):
     assert (c["spare_nodes"], c["paid_spare_nodes"]) == (0, 72)
     assert (c["spare_domains"], c["spare_nodes_per_domain"]) == (4, 0)
     assert _unregistered(c) == []
+
+
+def test_a_confidence_of_0999_is_printed_as_999_percent(capsys):
+    """QA 28 #12: "finish within 10 days with probability 100%", "reaches 100% with a
+    deadline of 18.3 days" for --confidence 0.999: one rule, the digits given."""
+    args = ["decide", "llama3-8b", "--deadline-days", "10", "--confidence", "0.999"]
+    args += ["--trials", "100", "--workers", "0", "--instances", "p5.48xlarge", "--quiet"]
+    assert main(args) == 1
+    text = capsys.readouterr().out
+    assert "finish within 10 days with probability 99.9%" in text
+    assert "reaches 99.9% with a deadline of" in text
+    assert "100%" not in text
