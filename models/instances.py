@@ -588,6 +588,20 @@ def node_step(scenario: Scenario, inst: Instance) -> int:
     TP × PP × CP replicas, as many as the expert-parallel grid divides
     (:func:`models.compute.replica_multiple`), so no accelerator is left idle.
 
+    Parameters
+    ----------
+    scenario : Scenario
+        The workload's parallel layout (tensor, pipeline, context and expert parallelism).
+    inst : Instance
+        The catalog row (accelerators per node).
+
+    Returns
+    -------
+    int
+        The node count step [nodes].
+
+    Examples
+    --------
     >>> from goodput_lab.models import load_catalog, load_preset
     >>> cat = load_catalog()
     >>> node_step(load_preset("deepseek-v3"), cat["dgx-h800"])  # PP 16 x EP 64 accelerators
@@ -1002,17 +1016,7 @@ def _option(
             days = np.where(usable, days, np.nan)
     ok, meets, i = _pick_node_count(days, node_hours, deadline_days)
     nodes = float(grid[i])
-    reason = ""
-    if not ok[i]:
-        reason = (
-            infeasibility_reason({**x, "cluster.nodes": nodes}, scenario["workload.mfu_basis"])
-            or "cannot be modelled with these inputs"
-        )
-    elif deadline_days is not None and not meets[i]:
-        reason = (
-            f"misses the {deadline_days:g}-day deadline at any node count up to "
-            f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
-        )
+    reason = _option_reason(x, scenario, (grid, days, ok, meets, i), deadline_days)
     if not reason and price is None:
         reason = no_price or "no public price: enter yours to compare cost"
     usd = price.usd_per_instance_hour if price is not None else math.nan
@@ -1072,6 +1076,25 @@ def _option(
         "bf16_dense_tflops": inst.bf16_dense_tflops,
         **_row_spares(x, nodes),
     }
+
+
+def _option_reason(x, scenario: Scenario, pick, deadline_days: float | None) -> str:
+    """Why a ranking row's type cannot train the run (the step model's reason) or misses the
+    deadline at every count searched; "" when it does neither.  ``pick`` = (grid, days,
+    feasible, meets, chosen index) of :func:`_pick_node_count`."""
+    grid, days, ok, meets, i = pick
+    nodes = float(grid[i])
+    if not ok[i]:
+        return (
+            infeasibility_reason({**x, "cluster.nodes": nodes}, scenario["workload.mfu_basis"])
+            or "cannot be modelled with these inputs"
+        )
+    if deadline_days is not None and not meets[i]:
+        return (
+            f"misses the {deadline_days:g}-day deadline at any node count up to "
+            f"{grid[-1]:,.0f} (fastest {days[i]:.1f} days at {nodes:,.0f} nodes)"
+        )
+    return ""
 
 
 def _row_spares(x, nodes: float) -> dict[str, Any]:
