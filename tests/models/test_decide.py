@@ -458,3 +458,35 @@ def test_feasibility_is_judged_with_the_features_decide_adopts():
     )
     assert kept == [] and fastest["p5.48xlarge"].config.features
     assert "with resilience features (" in dropped["p5.48xlarge"]
+
+
+def test_a_cheaper_near_miss_is_tried_with_more_nodes_and_spares(base):
+    """The analytic P the short list is read by can be optimistic (aws-16k-h100's p5 on a
+    98-day block: 0.96 analytic, 0.899 simulated); a row cheaper than the choice that falls
+    short of P by less than the lowest level is refined upward, in counts that run as
+    entered, as the choice is refined downward."""
+    import numpy as np
+    from goodput_lab.models.decide import _near_misses, _neighbours
+
+    choice = {"instance": "p6-b200.48xlarge", "pricing_model": "on_demand",
+              "probability_finish_by_deadline": 0.902, "expected_total_cost_usd": 196.9e6}  # fmt: skip
+    rows = [
+        choice,
+        {"instance": "p5.48xlarge", "pricing_model": "capacity_block", "key": "a",
+         "probability_finish_by_deadline": 0.899, "expected_total_cost_usd": 190.0e6},
+        {"instance": "p5.48xlarge", "pricing_model": "capacity_block", "key": "b",
+         "probability_finish_by_deadline": 0.85, "expected_total_cost_usd": 185.0e6},
+        {"instance": "p5.48xlarge", "pricing_model": "on_demand", "key": "c",
+         "probability_finish_by_deadline": 0.899, "expected_total_cost_usd": 390.0e6},
+        {"instance": "p5en.48xlarge", "pricing_model": "on_demand", "key": "d",
+         "probability_finish_by_deadline": 0.70, "expected_total_cost_usd": 150.0e6},
+    ]  # fmt: skip
+    # the cheapest near miss of each group that costs less than the choice; not one dearer,
+    # nor one more than 0.10 short
+    assert [r["key"] for r in _near_misses(rows, choice, 0.9)] == ["b"]
+    cfg = Config("p5.48xlarge", 1776, 0, "durable_only", (), 12.9)
+    grid = np.arange(16.0, 2401.0, 16.0)
+    up = _neighbours(base, load_catalog(), (cfg, {}), {"p5.48xlarge": grid}, up=True)
+    assert [(c.nodes, c.spares) for c, _ in up] == [(1808, 0), (1824, 0), (1840, 0), (1776, 1)]
+    down = _neighbours(base, load_catalog(), (cfg, {}), {"p5.48xlarge": grid})
+    assert [(c.nodes, c.spares) for c, _ in down] == [(1744, 0), (1728, 0), (1712, 0)]
