@@ -37,6 +37,7 @@ Sources and rules: ``docs/decide.md``.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -810,18 +811,9 @@ def analytic_candidates(
             continue
         spot_opts = [o for o in opts if o.model == PricingModel.SPOT.value]
         paid_opts = [o for o in opts if o.model != PricingModel.SPOT.value]
-        grid = _node_grid(scenario, inst)
-        probe = Config(
-            name, int(grid[0]), 0, scenario["checkpoint.strategy"], (), PROBE_INTERVAL_MINUTES
-        )
-        try:
-            x_probe = config_inputs(config_scenario(scenario, probe, catalog, {}), catalog)
-        except ValidationError as exc:
-            dropped[name] = exc.message
-            continue
-        grid, layout = _runnable_grid(x_probe, grid)
-        if grid.size == 0:
-            dropped[name] = "cannot run this workload at any node count (memory or catalog)"
+        grid, layout, why = _type_grid(scenario, catalog, name)
+        if grid is None:
+            dropped[name] = why
             continue
         if grids is not None:
             grids[name] = grid
@@ -841,6 +833,24 @@ def analytic_candidates(
         elif not found:
             dropped[name] = "no configuration of it can be priced or run"
     return kept, dropped, fsets, evaluated
+
+
+def _type_grid(scenario: Scenario, catalog: Mapping[str, Instance], name: str):
+    """(node counts type ``name`` runs the workload at as entered, the note where no count
+    splits the batch, why it runs at none): :func:`_node_grid` checked by
+    :func:`_runnable_grid` on a probe configuration; (None, "", why) when it runs at none."""
+    grid = _node_grid(scenario, catalog[name])
+    probe = Config(
+        name, int(grid[0]), 0, scenario["checkpoint.strategy"], (), PROBE_INTERVAL_MINUTES
+    )
+    try:
+        x_probe = config_inputs(config_scenario(scenario, probe, catalog, {}), catalog)
+    except ValidationError as exc:
+        return None, "", exc.message
+    grid, layout = _runnable_grid(x_probe, grid)
+    if grid.size == 0:
+        return None, "", "cannot run this workload at any node count (memory or catalog)"
+    return grid, layout, ""
 
 
 def _misses_text(deadline: float, grid: np.ndarray, quickest: _Fastest) -> str:
@@ -1689,11 +1699,7 @@ def decide(
     deadline, target = float(deadline_days), float(confidence)
     cat = catalog if catalog is not None else load_catalog()
     prices = dict(prices or {})
-    if scenario["cluster.instance"] not in cat:
-        raise ValidationError("cluster.instance", "is not in the catalog")
-    if instances is not None and not [n for n in instances if str(n).strip()]:
-        # QA 28 #16: an empty list searched every type without a word
-        raise ValidationError("--instances", "names no instance type; allowed: " + ", ".join(cat))
+    _check_types(scenario, cat, instances)
     own_iv = failure_rate_interval(scenario)
     fastest: dict[str, _Fastest] = {}
     grids: dict[str, np.ndarray] = {}
@@ -1707,9 +1713,7 @@ def decide(
     if not chosen and fastest:
         chosen = _fastest_short_list(fastest)
 
-    def ok(r: Mapping[str, Any]) -> bool:
-        return _meets(r, target, budget_usd)
-
+    ok = functools.partial(_meets, target=target, budget_usd=budget_usd)
     meta, results, rows, choice = _simulate_short_list(
         scenario, cat, prices, chosen, reference, (deadline, target, ok), trials=trials,
         seed=seed, runner=runner, progress=progress, grids=grids,
@@ -1726,8 +1730,7 @@ def decide(
     would = _would_take(closest, meta, results, target, deadline, kept) if choice is None else {}
     notes = [f"{name}: {why}" for name, why in dropped.items()] + _joined(layout_notes)
     notes += [_short_of_text(c, deadline, target) for c in short_of]
-    notes += _capacity_block_notes(choice) + _savings_plan_notes(choice, scenario)
-    notes += _interval_notes(choice or closest, meta)
+    notes += _choice_notes(choice, closest, scenario, meta)
     step_lo, step_hi = step_time_multipliers(
         {"step_seconds": 1.0, **_step_bounds(meta)}, np.array([0.1, 0.9])
     )
@@ -1755,6 +1758,25 @@ def decide(
         reference=ref_row,
         notes=notes,
     )
+
+
+def _choice_notes(choice, closest, scenario: Scenario, meta) -> list[str]:
+    """The notes on the answer (or the closest miss): the Capacity Block's purchase rule,
+    a Savings Plan's commitment and the intervals the simulation drew from."""
+    return (
+        _capacity_block_notes(choice)
+        + _savings_plan_notes(choice, scenario)
+        + _interval_notes(choice or closest, meta)
+    )
+
+
+def _check_types(scenario: Scenario, cat: Mapping[str, Instance], instances) -> None:
+    """The scenario's type is in the catalog, and ``instances`` (when given) names one
+    (QA 28 #16: an empty list searched every type without a word)."""
+    if scenario["cluster.instance"] not in cat:
+        raise ValidationError("cluster.instance", "is not in the catalog")
+    if instances is not None and not [n for n in instances if str(n).strip()]:
+        raise ValidationError("--instances", "names no instance type; allowed: " + ", ".join(cat))
 
 
 def _fastest_short_list(fastest: Mapping[str, _Fastest]) -> dict[str, tuple[Config, dict]]:
@@ -2436,6 +2458,18 @@ def percent_target(p: float) -> str:
     """A probability target as a percentage with the digits it was given, the one rule
     decide's texts follow (QA 28 #12: ``{:.0%}`` printed a confidence of 0.999 as "100%").
 
+    Parameters
+    ----------
+    p : float
+        The target [fraction].
+
+    Returns
+    -------
+    str
+        "99.9%".
+
+    Examples
+    --------
     >>> percent_target(0.9), percent_target(0.999), percent_target(0.975)
     ('90%', '99.9%', '97.5%')
     """
@@ -2452,7 +2486,18 @@ def _share_text(share: float) -> str:
 def unfinished_words(r: Mapping[str, Any]) -> str:
     """That some simulated runs of row ``r`` never finish, in words: the share and the
     simulated horizon (each run is stopped after MAX_WALL_FACTOR × its compute time), not
-    "n/a", "inf" or "—" (QA 28 #13)."""
+    "n/a", "inf" or "—" (QA 28 #13).
+
+    Parameters
+    ----------
+    r : Mapping[str, Any]
+        A decide row with its unfinished share [fraction] and horizon [day].
+
+    Returns
+    -------
+    str
+        "15% of the runs do not finish within the simulated horizon (58 days, ...)".
+    """
     share, horizon = r.get("_unfinished", math.nan), r.get("_horizon_days", math.nan)
     who = f"{_share_text(share)} of the runs" if math.isfinite(share) and share > 0 else "some runs"
     limit = (
@@ -2466,7 +2511,18 @@ def unfinished_words(r: Mapping[str, Any]) -> str:
 def cost_words(c: Mapping[str, Any]) -> str:
     """The expected total cost and its 80% range as the answer writes them; where some runs
     never finish (no expected cost), that, in words, and what the finished runs cost
-    (QA 28 #13: "expected n/a (80% range $42.7M–n/a)")."""
+    (QA 28 #13: "expected n/a (80% range $42.7M–n/a)").
+
+    Parameters
+    ----------
+    c : Mapping[str, Any]
+        A decide row with its expected total cost and 80% range [USD].
+
+    Returns
+    -------
+    str
+        "expected $30.0M (80% range $20.4M–$41.3M)", or the words for unfinished runs.
+    """
     e, lo, hi = (c[k] for k in ("expected_total_cost_usd", "total_cost_usd_p10",
                                 "total_cost_usd_p90"))  # fmt: skip
     fin = [v is not None and math.isfinite(v) for v in (e, lo, hi)]
