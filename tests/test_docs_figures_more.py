@@ -253,18 +253,18 @@ def test_decide_sample_sentence_is_worded_as_decision_sentence_writes():
     d = _llama3_8b_on_p5()
     choice = {
         **d.closest,
-        "nodes": 816,
+        "nodes": 1024,
         "spare_nodes": 0,
         "instance": "p5.48xlarge",
         "pricing_label": "Capacity Block",
-        "block_days": 28.0,
+        "block_days": 21.0,
         "checkpoint_strategy": "durable_only",
-        "checkpoint_interval_minutes": 5.404,
-        # as `goodput decide --json` gives it (the sentence writes two decimals: 90.35%)
-        "probability_finish_by_deadline": 0.9035,
-        "expected_total_cost_usd": 29006838.0,
-        "total_cost_usd_p10": 21636391.0,
-        "total_cost_usd_p90": 39638401.0,
+        "checkpoint_interval_minutes": 4.8433,
+        # as `goodput decide --json` gives it (the sentence writes two decimals: 98.55%)
+        "probability_finish_by_deadline": 0.9855,
+        "expected_total_cost_usd": 30027598.0,
+        "total_cost_usd_p10": 20355206.0,
+        "total_cost_usd_p90": 41344553.0,
     }
     answer = dataclasses.replace(d, meets=True, choice=choice, deadline_days=45.0).sentence()
     assert answer in _flat(DECIDE)
