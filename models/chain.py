@@ -1819,7 +1819,9 @@ def _spot_notice(f: FailureProcess, p: CheckpointPlan, c: _Classes, recovery_min
     """:func:`_spot_notice_factor` of the scenario: (x_spot [fraction], g_s or None), the
     job up u = 1/(1 + λ·R/1440) of the failures' wall time (λ = ``c.lam`` [per day],
     R = ``recovery_minutes`` per failure [min])."""
-    up = 1.0 / (1.0 + total(term(c.lam, recovery_minutes) / MINUTES_PER_DAY))
+    if is_zero(p.spot_saved_per_day):  # no saved reclaim (every model but Spot): no pause
+        return ZERO, None
+    up = 1.0 / (1.0 + term(c.lam, recovery_minutes) / MINUTES_PER_DAY)
     return _spot_notice_factor(
         p.spot_saved_per_day,
         p.spot_notice_save_seconds,

@@ -1061,18 +1061,13 @@ def _fallback_rate(
     price (a price belongs to its type: :func:`models.pricing.price_follows_instance`);
     NaN when unknown."""
     own = scenario["pricing.overrun_usd_per_instance_hour"]
-    if own is not None:
-        return float(own)
-    if name not in cat:
+    if own is None and name not in cat:
         return math.nan
-    entered = _entered_on_demand(name, scenario, prices)
-    if entered is not None:
-        return entered
-    if name == scenario["cluster.instance"]:
-        p = pr.on_demand_price(scenario, cat[name])
-    else:
-        p = pr.catalog_price(cat[name])
-    return p.usd_per_instance_hour if p is not None else math.nan
+    try:
+        on_demand = _entered_on_demand(name, scenario, prices)
+        return pr.overrun_price(scenario, cat.get(name), on_demand=on_demand).usd_per_instance_hour
+    except ValidationError:  # no on-demand price to fall back on
+        return math.nan
 
 
 def _fallback_is_on_demand(scenario: Scenario) -> bool:
