@@ -331,3 +331,32 @@ def six_digits(x: float) -> float:
     (0.237288, 4.787, 1234.57)
     """
     return float(f"{x:.6g}")
+
+
+def repeats(keys) -> list[tuple[int, int]]:
+    """Where a sequence repeats itself: (position, position of its first occurrence) of
+    every key equal to an earlier one, in order (the rule that drops a log's repeated rows:
+    :func:`models.failure_log.drop_duplicate_rows`, :func:`models.timeline.drop_repeated_rows`).
+
+    Parameters
+    ----------
+    keys : iterable of hashable
+        One key per row, e.g. the row's cells as a tuple.
+
+    Returns
+    -------
+    list of tuple of (int, int)
+        (position, earlier position) of each repeat [index].
+
+    Examples
+    --------
+    >>> repeats(["a", "b", "a", "a", "c"])
+    [(2, 0), (3, 0)]
+    """
+    first: dict[Any, int] = {}
+    out: list[tuple[int, int]] = []
+    for i, key in enumerate(keys):
+        j = first.setdefault(key, i)
+        if j != i:
+            out.append((i, j))
+    return out

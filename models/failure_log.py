@@ -29,6 +29,7 @@ import numpy as np
 from ._csv import iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
+from ._tools import repeats
 from .errors import ValidationError
 
 #: Largest log accepted, in bytes (the dashboard's upload cap, .streamlit/config.toml
@@ -231,26 +232,21 @@ def drop_duplicate_rows(log: FailureLog) -> FailureLog:
     >>> len(log), log.duplicates
     (2, ((4, 2),))
     """
-    first: dict[tuple, int] = {}
-    keep = np.ones(len(log), dtype=bool)
-    dup: list[tuple[int, int]] = []
-    for i, key in enumerate(
-        zip(
-            log.time_h.tolist(),
-            log.node_id.tolist(),
-            log.cause.tolist(),
-            np.round(log.downtime_minutes, 9).tolist(),
-            strict=True,
-        )
-    ):
-        key = tuple("nan" if isinstance(k, float) and math.isnan(k) else k for k in key)
-        if key in first:
-            keep[i] = False
-            dup.append((int(log.row[i]), first[key]))
-        else:
-            first[key] = int(log.row[i])
-    if keep.all():
+    cells = zip(
+        log.time_h.tolist(),
+        log.node_id.tolist(),
+        log.cause.tolist(),
+        np.round(log.downtime_minutes, 9).tolist(),
+        strict=True,
+    )
+    pairs = repeats(
+        tuple("nan" if isinstance(k, float) and math.isnan(k) else k for k in key) for key in cells
+    )
+    if not pairs:
         return log
+    keep = np.ones(len(log), dtype=bool)
+    keep[[i for i, _ in pairs]] = False
+    dup = [(int(log.row[i]), int(log.row[j])) for i, j in pairs]
     return FailureLog(
         time_h=log.time_h[keep],
         node_id=log.node_id[keep],

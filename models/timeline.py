@@ -64,6 +64,7 @@ import numpy as np
 from ._csv import empty_cells_as_text, iso_microseconds, plain_csv, resolve_header
 from ._csv import short_repr as _short
 from ._files import decode_upload
+from ._tools import repeats
 from .errors import ValidationError, reading_error
 
 #: Largest timeline accepted, in bytes of text (after gzip decompression).
@@ -803,27 +804,21 @@ def drop_repeated_rows(tl: Timeline) -> Timeline:
     idx = np.flatnonzero(shared)
     if idx.size == 0:
         return tl
-    keep = np.ones(n, dtype=bool)
-    first: dict[tuple, int] = {}
-    dup: list[tuple[int, int]] = []
-    rows = tl.row
-    for i, key in zip(
-        idx.tolist(),
+    pairs = repeats(
         zip(
             t[idx].tolist(),
             tl.event[idx].tolist(),
             tl.step[idx].tolist(),
             tl.node_id[idx].tolist(),
             strict=True,
-        ),
-        strict=True,
-    ):
-        j = first.setdefault(key, i)
-        if j != i:
-            keep[i] = False
-            dup.append((int(rows[i]), int(rows[j])))
-    if not dup:
+        )
+    )
+    if not pairs:
         return tl
+    rows = tl.row
+    keep = np.ones(n, dtype=bool)
+    keep[[idx[i] for i, _ in pairs]] = False
+    dup = [(int(rows[idx[i]]), int(rows[idx[j]])) for i, j in pairs]
     return replace(
         tl,
         time_s=t[keep],
@@ -842,17 +837,10 @@ def _repeated_records(
     value for value (:func:`drop_repeated_rows`' rule on the recorder's records: a repeated
     ``job_start_time`` read as a restart, with a failure), and the (row, earlier row) of each
     dropped."""
-    first: dict[str, int] = {}
-    kept: list[tuple[int, dict]] = []
-    dup: list[tuple[int, int]] = []
-    for row, obj in records:
-        key = json.dumps(obj, sort_keys=True)
-        j = first.setdefault(key, row)
-        if j != row:
-            dup.append((row, j))
-        else:
-            kept.append((row, obj))
-    return kept, dup
+    pairs = repeats(json.dumps(obj, sort_keys=True) for _, obj in records)
+    dropped = {i for i, _ in pairs}
+    kept = [r for i, r in enumerate(records) if i not in dropped]
+    return kept, [(records[i][0], records[j][0]) for i, j in pairs]
 
 
 def _check_frame(tl: Timeline) -> None:
